@@ -1,0 +1,215 @@
+#include "analysis/compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+#include "analysis/stats.h"
+
+namespace schedlab {
+namespace {
+
+RunInfo require_run(const Store& store, std::int64_t id) {
+  auto run = store.find_run(id);
+  if (!run) throw StoreError(fmt::format("{}: no run with id {}", store.path(), id));
+  return *run;
+}
+
+// The centre statistics by the names metrics store; a table, so adding one
+// is one line here and one in the renderers' operation names.
+using CentreFn = std::function<std::optional<double>(std::span<const double>)>;
+const std::pair<std::string_view, CentreFn> kCentres[] = {
+    {"amean", [](std::span<const double> x) { return std::optional(stats::amean(x)); }},
+    {"hmean", stats::hmean},
+    {"gmean", stats::gmean},
+    {"median", [](std::span<const double> x) { return std::optional(stats::median(x)); }},
+};
+
+const CentreFn& centre_fn(const MetricInfo& m) {
+  for (const auto& [name, fn] : kCentres)
+    if (name == m.centre) return fn;
+  throw StoreError(fmt::format("metric '{}' of workload '{}' has unknown centre '{}'", m.name,
+                               m.workload, m.centre));
+}
+
+// mmtests' convention: positive is better, whatever the direction. Dividing
+// by |base| keeps that true for a negative baseline.
+std::optional<double> pct_better(const MetricInfo& m, std::optional<double> base,
+                                 std::optional<double> x) {
+  if (!base || !x || *base == 0) return std::nullopt;
+  const double gain = m.direction == "higher" ? *x - *base : *base - *x;
+  return gain / std::fabs(*base) * 100;
+}
+
+// One column's iterations at one point of the plan.
+using PointKey = std::tuple<std::size_t, std::string, std::string, std::string>;
+using Points = std::map<PointKey, std::vector<const IterationRow*>>;
+
+Cell make_cell(const MetricInfo& m, const std::vector<const IterationRow*>* its) {
+  Cell c;
+  if (its) {
+    for (const IterationRow* it : *its) {
+      if (it->status != "ok") {
+        ++c.failed;
+        continue;
+      }
+      for (const auto& s : it->samples)
+        if (s.metric == m.name) c.samples.push_back(s.value);
+    }
+  }
+  c.n = c.samples.size();
+  if (c.n == 0) return c;
+  c.centre = centre_fn(m)(c.samples);
+  c.stddev = stats::stddev(c.samples);
+  auto [lo, hi] = std::minmax_element(c.samples.begin(), c.samples.end());
+  c.min = *lo;
+  c.max = *hi;
+  return c;
+}
+
+void compare_to_baseline(const MetricInfo& m, Row& row, double alpha) {
+  const Cell& base = row.cells.front();
+  for (std::size_t i = 0; i < row.cells.size(); ++i) {
+    Cell& c = row.cells[i];
+    if (i == 0) {
+      if (c.centre) c.pct = 0.0;
+      continue;
+    }
+    c.pct = pct_better(m, base.centre, c.centre);
+    if (auto t = stats::welch_t_test(base.samples, c.samples)) {
+      c.p_value = t->p_value;
+      c.significant = t->p_value < alpha;
+    }
+  }
+}
+
+// A workload block (e.g. hackbench-process-pipes) with its rows and the
+// metrics that apply, in order of first appearance.
+struct Group {
+  std::string workload;
+  std::string block;
+  struct SeenRow {
+    std::string label;
+    int order = 0;
+    std::size_t first = 0;
+  };
+  std::vector<SeenRow> rows;
+  std::vector<MetricInfo> metrics;
+};
+
+// Resolves a column against the store: fills in names, checks the variant
+// belongs to the run.
+ColumnRef resolve(const Store& store, const RunInfo& run, ColumnRef col) {
+  const auto vars = store.variants(run.id);
+  auto v = std::find_if(vars.begin(), vars.end(), [&](const VariantInfo& x) {
+    return col.variant_id != 0 ? x.id == col.variant_id : x.name == col.variant;
+  });
+  if (v == vars.end()) {
+    std::string names;
+    for (const auto& x : vars) names += (names.empty() ? "" : ", ") + x.name;
+    const std::string wanted =
+        col.variant_id != 0 ? fmt::format("id {}", col.variant_id) : "'" + col.variant + "'";
+    throw StoreError(fmt::format("run '{}' (id {}) has no variant {} (variants: {})", run.name,
+                                 run.id, wanted, names.empty() ? "none" : names));
+  }
+  col.run_name = run.name;
+  col.variant_id = v->id;
+  col.variant = v->name;
+  if (col.label.empty()) col.label = v->name;
+  return col;
+}
+
+}  // namespace
+
+Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
+                   const CompareOptions& options) {
+  if (columns.empty()) throw std::invalid_argument("compare needs at least one column");
+  if (!(options.alpha > 0 && options.alpha < 1))
+    throw std::invalid_argument(
+        fmt::format("alpha must be between 0 and 1, not {}", options.alpha));
+  Comparison out;
+  out.alpha = options.alpha;
+
+  // Each run is read once, however many of its variants are columns.
+  std::map<std::int64_t, std::vector<IterationRow>> iterations;
+  std::map<std::int64_t, std::vector<MetricInfo>> metrics;
+  for (const auto& col : columns) {
+    if (!iterations.count(col.run_id)) {
+      out.runs.push_back(require_run(store, col.run_id));
+      iterations[col.run_id] = store.iterations(col.run_id);
+      metrics[col.run_id] = store.metrics(col.run_id);
+    }
+    const auto& run = *std::find_if(out.runs.begin(), out.runs.end(),
+                                    [&](const RunInfo& r) { return r.id == col.run_id; });
+    out.columns.push_back(resolve(store, run, col));
+  }
+
+  // Groups, rows and metrics in order of first appearance across columns;
+  // only the compared variants' iterations count.
+  std::vector<Group> groups;
+  std::map<std::pair<std::string, std::string>, std::size_t> group_index;
+  Points points;
+  std::size_t seen = 0;
+  for (std::size_t ci = 0; ci < out.columns.size(); ++ci) {
+    const ColumnRef& col = out.columns[ci];
+    for (const auto& it : iterations[col.run_id]) {
+      if (it.variant_id != col.variant_id) continue;
+      auto [gi, added] = group_index.try_emplace({it.workload, it.block}, groups.size());
+      if (added) groups.push_back({it.workload, it.block, {}, {}});
+      Group& g = groups[gi->second];
+      for (const auto& m : metrics[col.run_id]) {
+        if (m.workload != it.workload) continue;
+        auto same = [&](const MetricInfo& x) { return x.name == m.name; };
+        if (std::none_of(g.metrics.begin(), g.metrics.end(), same)) g.metrics.push_back(m);
+      }
+      auto same_row = [&](const Group::SeenRow& r) { return r.label == it.row; };
+      if (std::none_of(g.rows.begin(), g.rows.end(), same_row))
+        g.rows.push_back({it.row, it.row_order, seen++});
+      points[{ci, it.workload, it.block, it.row}].push_back(&it);
+    }
+  }
+
+  for (Group& g : groups) {
+    std::stable_sort(g.rows.begin(), g.rows.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.order, a.first) < std::tie(b.order, b.first);
+    });
+    for (const MetricInfo& m : g.metrics) {
+      Block block{g.workload, g.block, m, {}};
+      for (const auto& seen_row : g.rows) {
+        Row row{seen_row.label, {}};
+        for (std::size_t ci = 0; ci < out.columns.size(); ++ci) {
+          auto p = points.find({ci, g.workload, g.block, seen_row.label});
+          row.cells.push_back(make_cell(m, p == points.end() ? nullptr : &p->second));
+        }
+        compare_to_baseline(m, row, options.alpha);
+        block.rows.push_back(std::move(row));
+      }
+      out.blocks.push_back(std::move(block));
+    }
+  }
+  return out;
+}
+
+std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std::int64_t>& runs) {
+  std::vector<ColumnRef> cols;
+  for (std::int64_t id : runs) {
+    const RunInfo run = require_run(store, id);
+    const auto vars = store.variants(id);
+    for (const auto& v : vars) {
+      std::string label = runs.size() == 1   ? v.name
+                          : vars.size() == 1 ? run.name
+                                             : run.name + "/" + v.name;
+      cols.push_back({run.id, v.id, run.name, v.name, std::move(label)});
+    }
+  }
+  return cols;
+}
+
+}  // namespace schedlab

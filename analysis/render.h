@@ -1,0 +1,20 @@
+// Renderers of a computed Comparison. They only format: every number they
+// print is already in the Comparison.
+#pragma once
+
+#include <string>
+
+#include "analysis/compare.h"
+
+namespace schedlab {
+
+// mmtests-style tables, the text people paste into mails: a header naming
+// the runs, one table per block, a footer with the test, alpha and failures.
+// For people; the layout may change. Ends with a newline.
+std::string render_text(const Comparison& c);
+
+// The stable machine-readable form, pretty-printed with a 2-space indent;
+// schema in docs/compare-json.md (format_version 1). Ends with a newline.
+std::string render_json(const Comparison& c);
+
+}  // namespace schedlab

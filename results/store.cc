@@ -1,0 +1,445 @@
+#include "results/store.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ctime>
+
+namespace schedlab {
+namespace {
+
+// Numbered migrations: index i brings the schema from version i to i + 1.
+// Never edit a shipped migration; append a new one.
+const char* const kMigrations[] = {
+    R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  config_path TEXT NOT NULL,
+  config_text TEXT NOT NULL,
+  config_sha256 TEXT NOT NULL,
+  manifest_json TEXT NOT NULL DEFAULT '{}',
+  status TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at TEXT
+);
+CREATE TABLE variants (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  name TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  knobs_json TEXT NOT NULL,
+  UNIQUE (run_id, name)
+);
+CREATE TABLE metrics (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  workload TEXT NOT NULL,
+  name TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  direction TEXT NOT NULL CHECK (direction IN ('lower', 'higher')),
+  centre TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  precision INTEGER NOT NULL,
+  PRIMARY KEY (run_id, workload, name)
+);
+CREATE TABLE iterations (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  variant_id INTEGER NOT NULL REFERENCES variants(id),
+  workload TEXT NOT NULL,
+  block TEXT NOT NULL,
+  row TEXT NOT NULL,
+  row_order INTEGER NOT NULL,
+  params_json TEXT NOT NULL,
+  iteration INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  duration_s REAL NOT NULL,
+  exit_code INTEGER,
+  stdout TEXT NOT NULL,
+  stderr TEXT NOT NULL,
+  error TEXT NOT NULL,
+  UNIQUE (run_id, variant_id, workload, params_json, iteration)
+);
+CREATE TABLE samples (
+  iteration_id INTEGER NOT NULL REFERENCES iterations(id),
+  metric TEXT NOT NULL,
+  value REAL NOT NULL,
+  offset_s REAL
+);
+CREATE INDEX samples_by_iteration ON samples (iteration_id);
+CREATE TABLE knob_journal (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER REFERENCES runs(id),
+  host TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  path TEXT NOT NULL,
+  original TEXT NOT NULL,
+  target TEXT NOT NULL,
+  state TEXT NOT NULL,
+  applied_at TEXT NOT NULL,
+  restored_at TEXT
+);
+)sql",
+};
+static_assert(std::size(kMigrations) == Store::kSchemaVersion);
+
+// A prepared statement that finalizes itself; binds by 1-based index.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
+      throw StoreError(fmt::format("sqlite: {}: {}", sqlite3_errmsg(db), sql));
+  }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(s_, i, v)); }
+  Stmt& bind(int i, int v) { return check(sqlite3_bind_int64(s_, i, v)); }
+  Stmt& bind(int i, double v) { return check(sqlite3_bind_double(s_, i, v)); }
+  Stmt& bind(int i, const std::string& v) {
+    return check(sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
+  Stmt& bind_null(int i) { return check(sqlite3_bind_null(s_, i)); }
+  template <typename T>
+  Stmt& bind(int i, const std::optional<T>& v) {
+    return v ? bind(i, *v) : bind_null(i);
+  }
+
+  // True while there is a row.
+  bool step() {
+    int rc = sqlite3_step(s_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw StoreError(fmt::format("sqlite: {}", sqlite3_errmsg(db_)));
+  }
+  void run() {
+    while (step()) {
+    }
+  }
+
+  std::int64_t i64(int col) const { return sqlite3_column_int64(s_, col); }
+  double dbl(int col) const { return sqlite3_column_double(s_, col); }
+  bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+  std::string text(int col) const {
+    auto p = reinterpret_cast<const char*>(sqlite3_column_text(s_, col));
+    return p ? std::string(p, sqlite3_column_bytes(s_, col)) : std::string();
+  }
+
+ private:
+  Stmt& check(int rc) {
+    if (rc != SQLITE_OK) throw StoreError(fmt::format("sqlite bind: {}", sqlite3_errmsg(db_)));
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* s_ = nullptr;
+};
+
+// BEGIN IMMEDIATE ... COMMIT, rolled back if not committed.
+class Transaction {
+ public:
+  explicit Transaction(sqlite3* db) : db_(db) { exec("BEGIN IMMEDIATE"); }
+  ~Transaction() {
+    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  void commit() {
+    exec("COMMIT");
+    done_ = true;
+  }
+
+ private:
+  void exec(const char* sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : "unknown error";
+      sqlite3_free(err);
+      throw StoreError(fmt::format("sqlite: {}: {}", sql, msg));
+    }
+  }
+  sqlite3* db_;
+  bool done_ = false;
+};
+
+RunInfo read_run(const Stmt& s) {
+  RunInfo r;
+  r.id = s.i64(0);
+  r.name = s.text(1);
+  r.config_path = s.text(2);
+  r.config_text = s.text(3);
+  r.config_sha256 = s.text(4);
+  r.manifest_json = s.text(5);
+  r.status = s.text(6);
+  r.started_at = s.text(7);
+  r.ended_at = s.text(8);
+  return r;
+}
+
+constexpr const char* kRunColumns =
+    "id, name, config_path, config_text, config_sha256, manifest_json, status, started_at, "
+    "ended_at";
+
+}  // namespace
+
+std::string utc_now_iso8601() {
+  auto now = std::chrono::system_clock::now();
+  std::time_t t = std::chrono::system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Store::Store(const std::string& path) : path_(path) {
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    throw StoreError(fmt::format("{}: cannot open database: {}", path, msg));
+  }
+  sqlite3_busy_timeout(db_, 5000);
+  try {
+    // WAL: readers (compare) never block the writer (run), and each
+    // committed iteration is durable on its own.
+    exec("PRAGMA journal_mode = WAL");
+    exec("PRAGMA synchronous = NORMAL");
+    exec("PRAGMA foreign_keys = ON");
+    migrate();
+  } catch (...) {
+    sqlite3_close(db_);
+    throw;
+  }
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+void Store::exec(const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw StoreError(fmt::format("{}: {}", path_, msg));
+  }
+}
+
+int Store::schema_version() const {
+  Stmt s(db_, "PRAGMA user_version");
+  s.step();
+  return static_cast<int>(s.i64(0));
+}
+
+void Store::migrate() {
+  int v = schema_version();
+  if (v > kSchemaVersion)
+    throw StoreError(fmt::format(
+        "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
+        path_, v, kSchemaVersion));
+  for (; v < kSchemaVersion; ++v) {
+    Transaction tx(db_);
+    exec(kMigrations[v]);
+    exec(fmt::format("PRAGMA user_version = {}", v + 1).c_str());
+    tx.commit();
+  }
+}
+
+std::int64_t Store::create_run(const RunInfo& run) {
+  Stmt s(db_,
+         "INSERT INTO runs (name, config_path, config_text, config_sha256, manifest_json, status, "
+         "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, run.name).bind(2, run.config_path).bind(3, run.config_text).bind(4, run.config_sha256);
+  s.bind(5, run.manifest_json.empty() ? std::string("{}") : run.manifest_json);
+  s.bind(6, run.status.empty() ? std::string("running") : run.status);
+  s.bind(7, run.started_at.empty() ? utc_now_iso8601() : run.started_at);
+  try {
+    s.run();
+  } catch (const StoreError& e) {
+    if (find_run_by_name(run.name))
+      throw StoreError(fmt::format("a run named '{}' already exists in {}", run.name, path_));
+    throw;
+  }
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Store::set_run_status(std::int64_t run_id, const std::string& status, bool ended) {
+  Stmt s(db_, "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
+  s.bind(1, status);
+  if (ended)
+    s.bind(2, utc_now_iso8601());
+  else
+    s.bind_null(2);
+  s.bind(3, run_id).run();
+}
+
+void Store::set_run_manifest(std::int64_t run_id, const std::string& manifest_json) {
+  Stmt(db_, "UPDATE runs SET manifest_json = ? WHERE id = ?").bind(1, manifest_json).bind(2, run_id).run();
+}
+
+std::optional<RunInfo> Store::find_run(std::int64_t id) const {
+  Stmt s(db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns).c_str());
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return read_run(s);
+}
+
+std::optional<RunInfo> Store::find_run_by_name(const std::string& name) const {
+  Stmt s(db_, fmt::format("SELECT {} FROM runs WHERE name = ?", kRunColumns).c_str());
+  s.bind(1, name);
+  if (!s.step()) return std::nullopt;
+  return read_run(s);
+}
+
+std::vector<RunInfo> Store::list_runs() const {
+  Stmt s(db_, fmt::format("SELECT {} FROM runs ORDER BY id", kRunColumns).c_str());
+  std::vector<RunInfo> runs;
+  while (s.step()) runs.push_back(read_run(s));
+  return runs;
+}
+
+std::int64_t Store::add_variant(const VariantInfo& v) {
+  Stmt s(db_, "INSERT INTO variants (run_id, name, position, knobs_json) VALUES (?, ?, ?, ?)");
+  s.bind(1, v.run_id).bind(2, v.name).bind(3, v.position).bind(4, v.knobs_json).run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::vector<VariantInfo> Store::variants(std::int64_t run_id) const {
+  Stmt s(db_,
+         "SELECT id, run_id, name, position, knobs_json FROM variants WHERE run_id = ? "
+         "ORDER BY position");
+  s.bind(1, run_id);
+  std::vector<VariantInfo> out;
+  while (s.step())
+    out.push_back({s.i64(0), s.i64(1), s.text(2), static_cast<int>(s.i64(3)), s.text(4)});
+  return out;
+}
+
+void Store::add_metric(std::int64_t run_id, const MetricInfo& m) {
+  Stmt s(db_,
+         "INSERT OR IGNORE INTO metrics (run_id, workload, name, unit, direction, centre, kind, "
+         "precision) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, run_id).bind(2, m.workload).bind(3, m.name).bind(4, m.unit).bind(5, m.direction);
+  s.bind(6, m.centre).bind(7, m.kind).bind(8, m.precision).run();
+}
+
+std::vector<MetricInfo> Store::metrics(std::int64_t run_id) const {
+  Stmt s(db_,
+         "SELECT workload, name, unit, direction, centre, kind, precision FROM metrics "
+         "WHERE run_id = ? ORDER BY rowid");
+  s.bind(1, run_id);
+  std::vector<MetricInfo> out;
+  while (s.step())
+    out.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5),
+                   static_cast<int>(s.i64(6))});
+  return out;
+}
+
+std::int64_t Store::add_iteration(const IterationRow& it) {
+  Transaction tx(db_);
+  Stmt s(db_,
+         "INSERT INTO iterations (run_id, variant_id, workload, block, row, row_order, "
+         "params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, "
+         "error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, it.run_id).bind(2, it.variant_id).bind(3, it.workload).bind(4, it.block);
+  s.bind(5, it.row).bind(6, it.row_order).bind(7, it.params_json).bind(8, it.iteration);
+  s.bind(9, it.status).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
+  s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).run();
+  const std::int64_t id = sqlite3_last_insert_rowid(db_);
+  for (const auto& sample : it.samples) {
+    Stmt one(db_, "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)");
+    one.bind(1, id).bind(2, sample.metric).bind(3, sample.value).bind(4, sample.offset_s).run();
+  }
+  tx.commit();
+  return id;
+}
+
+std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_output) const {
+  Stmt s(db_,
+         with_output
+             ? "SELECT id, run_id, variant_id, workload, block, row, row_order, params_json, "
+               "iteration, status, started_at, duration_s, exit_code, error, stdout, stderr "
+               "FROM iterations WHERE run_id = ? ORDER BY id"
+             : "SELECT id, run_id, variant_id, workload, block, row, row_order, params_json, "
+               "iteration, status, started_at, duration_s, exit_code, error "
+               "FROM iterations WHERE run_id = ? ORDER BY id");
+  s.bind(1, run_id);
+  std::vector<IterationRow> out;
+  while (s.step()) {
+    IterationRow r;
+    r.id = s.i64(0);
+    r.run_id = s.i64(1);
+    r.variant_id = s.i64(2);
+    r.workload = s.text(3);
+    r.block = s.text(4);
+    r.row = s.text(5);
+    r.row_order = static_cast<int>(s.i64(6));
+    r.params_json = s.text(7);
+    r.iteration = static_cast<int>(s.i64(8));
+    r.status = s.text(9);
+    r.started_at = s.text(10);
+    r.duration_s = s.dbl(11);
+    if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
+    r.error = s.text(13);
+    if (with_output) {
+      r.stdout_text = s.text(14);
+      r.stderr_text = s.text(15);
+    }
+    out.push_back(std::move(r));
+  }
+  // Samples in one pass, joined to their iterations by id.
+  Stmt ss(db_,
+          "SELECT s.iteration_id, s.metric, s.value, s.offset_s FROM samples s "
+          "JOIN iterations i ON i.id = s.iteration_id WHERE i.run_id = ? ORDER BY s.rowid");
+  ss.bind(1, run_id);
+  std::size_t cursor = 0;
+  while (ss.step()) {
+    const std::int64_t iid = ss.i64(0);
+    // Samples arrive in iteration order; search forward from the last hit.
+    if (cursor >= out.size() || out[cursor].id != iid) {
+      cursor = 0;
+      while (cursor < out.size() && out[cursor].id != iid) ++cursor;
+      if (cursor == out.size()) continue;
+    }
+    SampleRow sr{ss.text(1), ss.dbl(2), std::nullopt};
+    if (!ss.is_null(3)) sr.offset_s = ss.dbl(3);
+    out[cursor].samples.push_back(std::move(sr));
+  }
+  return out;
+}
+
+std::int64_t Store::count_iterations(std::int64_t run_id, const std::string& status) const {
+  Stmt s(db_, "SELECT count(*) FROM iterations WHERE run_id = ? AND status = ?");
+  s.bind(1, run_id).bind(2, status);
+  s.step();
+  return s.i64(0);
+}
+
+std::int64_t Store::journal_applied(const JournalEntry& e) {
+  Stmt s(db_,
+         "INSERT INTO knob_journal (run_id, host, kind, name, path, original, target, state, "
+         "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'applied', ?)");
+  s.bind(1, e.run_id).bind(2, e.host).bind(3, e.kind).bind(4, e.name).bind(5, e.path);
+  s.bind(6, e.original).bind(7, e.target).bind(8, utc_now_iso8601()).run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Store::journal_restored(std::int64_t entry_id) {
+  Stmt s(db_, "UPDATE knob_journal SET state = 'restored', restored_at = ? WHERE id = ?");
+  s.bind(1, utc_now_iso8601()).bind(2, entry_id).run();
+}
+
+std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
+  // Newest first: restoring in reverse order of application puts back the
+  // value found before the first write even when a knob was written twice.
+  Stmt s(db_,
+         "SELECT id, run_id, host, kind, name, path, original, target, state FROM knob_journal "
+         "WHERE host = ? AND state = 'applied' ORDER BY id DESC");
+  s.bind(1, host);
+  std::vector<JournalEntry> out;
+  while (s.step())
+    out.push_back({s.i64(0), s.i64(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
+                   s.text(7), s.text(8)});
+  return out;
+}
+
+}  // namespace schedlab

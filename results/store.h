@@ -1,0 +1,143 @@
+// The result store: one SQLite file holding runs, their manifests, variants
+// with their knobs, every iteration with its raw output, the samples, and the
+// knob journal. The database is the product: schema changes are numbered
+// migrations (PRAGMA user_version), never a drop and recreate.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace schedlab {
+
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunInfo {
+  std::int64_t id = 0;
+  std::string name;
+  std::string config_path;
+  std::string config_text;
+  std::string config_sha256;
+  std::string manifest_json;  // kernel, cmdline, hostname, cpu, version...
+  std::string status;         // running | finished | interrupted | failed
+  std::string started_at;     // ISO 8601 UTC
+  std::string ended_at;       // empty while running
+};
+
+struct VariantInfo {
+  std::int64_t id = 0;
+  std::int64_t run_id = 0;
+  std::string name;
+  int position = 0;        // 0 is the baseline
+  std::string knobs_json;  // the variant's knobs as configured
+};
+
+// A metric as its workload declared it, stored per run so a database
+// stays self-describing for workloads a later binary no longer knows.
+struct MetricInfo {
+  std::string workload;
+  std::string name;
+  std::string unit;
+  std::string direction;  // lower | higher
+  std::string centre;     // amean | hmean | gmean | median
+  std::string kind;       // run | interval
+  int precision = 4;
+};
+
+struct SampleRow {
+  std::string metric;
+  double value = 0;
+  std::optional<double> offset_s;
+};
+
+// One measured iteration of one point of the plan.
+struct IterationRow {
+  std::int64_t id = 0;
+  std::int64_t run_id = 0;
+  std::int64_t variant_id = 0;
+  std::string workload;
+  std::string block;        // table label, e.g. hackbench-process-pipes
+  std::string row;          // row label, e.g. "4"
+  int row_order = 0;        // position of the row within its block
+  std::string params_json;  // every parameter of the point
+  int iteration = 0;        // 0-based index within the point
+  std::string status;       // ok | failed | timeout | parse_error | spawn_error
+  std::string started_at;
+  double duration_s = 0;
+  std::optional<int> exit_code;
+  std::string stdout_text;
+  std::string stderr_text;
+  std::string error;  // why the iteration failed, empty when ok
+  std::vector<SampleRow> samples;
+};
+
+struct JournalEntry {
+  std::int64_t id = 0;
+  std::int64_t run_id = 0;
+  std::string host;
+  std::string kind;  // sysctl | ...
+  std::string name;  // kernel.sched_autogroup_enabled
+  std::string path;  // /proc/sys/kernel/sched_autogroup_enabled
+  std::string original;
+  std::string target;
+  std::string state;  // applied | restored
+};
+
+class Store {
+ public:
+  // Opens (creating if needed) and migrates the database. Refuses a
+  // database whose schema is newer than this binary.
+  explicit Store(const std::string& path);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  static constexpr int kSchemaVersion = 1;
+  int schema_version() const;
+  const std::string& path() const { return path_; }
+
+  // Runs.
+  std::int64_t create_run(const RunInfo& run);
+  void set_run_status(std::int64_t run_id, const std::string& status, bool ended);
+  void set_run_manifest(std::int64_t run_id, const std::string& manifest_json);
+  std::optional<RunInfo> find_run(std::int64_t id) const;
+  std::optional<RunInfo> find_run_by_name(const std::string& name) const;
+  std::vector<RunInfo> list_runs() const;
+
+  // Variants (in configuration order) and metrics of a run.
+  std::int64_t add_variant(const VariantInfo& v);
+  std::vector<VariantInfo> variants(std::int64_t run_id) const;
+  void add_metric(std::int64_t run_id, const MetricInfo& m);  // idempotent
+  std::vector<MetricInfo> metrics(std::int64_t run_id) const;
+
+  // Iterations: each one is written with its samples in one transaction,
+  // so a finished iteration survives anything that happens after it.
+  std::int64_t add_iteration(const IterationRow& it);
+  // Iterations of a run with their samples, in insertion order.
+  std::vector<IterationRow> iterations(std::int64_t run_id, bool with_output = false) const;
+  // Number of stored iterations per status, for summaries.
+  std::int64_t count_iterations(std::int64_t run_id, const std::string& status) const;
+
+  // Knob journal.
+  std::int64_t journal_applied(const JournalEntry& e);
+  void journal_restored(std::int64_t entry_id);
+  std::vector<JournalEntry> unrestored(const std::string& host) const;
+
+ private:
+  void migrate();
+  void exec(const char* sql);
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+std::string utc_now_iso8601();
+
+}  // namespace schedlab

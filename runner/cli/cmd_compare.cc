@@ -1,0 +1,64 @@
+// schedlab compare: the mmtests-style table of one or more runs.
+#include <fmt/format.h>
+
+#include "analysis/compare.h"
+#include "analysis/render.h"
+#include "results/store.h"
+#include "runner/cli/common.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct CompareCmdOptions {
+  std::vector<std::string> runs;
+  std::string format = "text";
+  double alpha = 0.05;
+  DbOption db;
+};
+
+int compare_command(const CompareCmdOptions& o) {
+  try {
+    Store store(o.db.resolve());
+    std::vector<std::int64_t> ids;
+    for (const auto& arg : o.runs) {
+      std::optional<RunInfo> run;
+      if (arg.find_first_not_of("0123456789") == std::string::npos) run = store.find_run(std::stoll(arg));
+      if (!run) run = store.find_run_by_name(arg);
+      if (!run) {
+        fmt::print(stderr, "schedlab compare: no run '{}' in {}\n", arg, store.path());
+        return kBadInput;
+      }
+      ids.push_back(run->id);
+    }
+    if (ids.empty()) {
+      const auto all = store.list_runs();
+      if (all.empty()) {
+        fmt::print(stderr, "schedlab compare: no runs in {}\n", store.path());
+        return kBadInput;
+      }
+      ids.push_back(all.back().id);  // the latest run, like `perf report`
+    }
+    const Comparison c = compare(store, default_columns(store, ids), {.alpha = o.alpha});
+    fmt::print("{}", o.format == "json" ? render_json(c) : render_text(c));
+    return kOk;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+}  // namespace
+
+void register_compare(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<CompareCmdOptions>();
+  auto* cmd = app.add_subcommand(
+      "compare", "compare the variants of a run, or several runs (first column is the baseline)");
+  cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
+  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--alpha", o->alpha, "significance level for the * marker")
+      ->check(CLI::Range(1e-9, 0.5));
+  add_db_option(*cmd, o->db);
+  cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });
+}
+
+}  // namespace schedlab::cli

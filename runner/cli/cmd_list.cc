@@ -1,0 +1,71 @@
+// schedlab list: the runs in the database.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "results/store.h"
+#include "runner/cli/common.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct ListOptions {
+  DbOption db;
+  std::string format = "text";
+};
+
+int list_command(const ListOptions& o) {
+  try {
+    Store store(o.db.resolve());
+    const auto runs = store.list_runs();
+    if (o.format == "json") {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& r : runs) {
+        nlohmann::json variants = nlohmann::json::array();
+        for (const auto& v : store.variants(r.id)) variants.push_back(v.name);
+        out.push_back({{"id", r.id},
+                       {"name", r.name},
+                       {"status", r.status},
+                       {"started_at", r.started_at},
+                       {"ended_at", r.ended_at},
+                       {"config_path", r.config_path},
+                       {"config_sha256", r.config_sha256},
+                       {"variants", variants},
+                       {"iterations_ok", store.count_iterations(r.id, "ok")},
+                       {"manifest", nlohmann::json::parse(r.manifest_json)}});
+      }
+      fmt::print("{}\n", out.dump(2));
+      return kOk;
+    }
+    if (runs.empty()) {
+      fmt::print(stderr, "no runs in {}\n", store.path());
+      return kOk;
+    }
+    fmt::print("{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", "id", "name", "status",
+               "started", "ok", "kernel", "variants");
+    for (const auto& r : runs) {
+      const auto m = nlohmann::json::parse(r.manifest_json);
+      std::string variants;
+      for (const auto& v : store.variants(r.id)) variants += (variants.empty() ? "" : ",") + v.name;
+      fmt::print("{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", r.id, r.name, r.status,
+                 r.started_at, store.count_iterations(r.id, "ok"),
+                 m.value("kernel_release", std::string("?")), variants);
+    }
+    return kOk;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+}  // namespace
+
+void register_list(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<ListOptions>();
+  auto* cmd = app.add_subcommand("list", "list the runs in the database");
+  add_db_option(*cmd, o->db);
+  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([o, &exit_code] { exit_code = list_command(*o); });
+}
+
+}  // namespace schedlab::cli

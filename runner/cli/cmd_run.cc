@@ -1,0 +1,127 @@
+// schedlab run: load a config, expand the plan, execute it into the store.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "results/store.h"
+#include "runner/cli/common.h"
+#include "runner/config.h"
+#include "runner/executor.h"
+#include "runner/interrupt.h"
+#include "runner/knobs.h"
+#include "runner/local_host.h"
+#include "runner/plan.h"
+#include "runner/units.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct RunOptions {
+  std::string config;
+  std::string name;
+  std::string resume;
+  bool dry_run = false;
+  DbOption db;
+};
+
+std::string default_name(const std::string& config_path) {
+  const auto stem = std::filesystem::path(config_path).stem().string();
+  std::string stamp = utc_now_iso8601();  // 2026-11-29T18:30:00Z
+  std::erase(stamp, '-');
+  std::erase(stamp, ':');
+  return stem + "-" + stamp;
+}
+
+std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) {
+  if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos)
+    if (auto r = store.find_run(std::stoll(arg))) return r;
+  return store.find_run_by_name(arg);
+}
+
+void print_plan(const Config& config, const Plan& plan) {
+  fmt::print("plan for {}: {} variants x {} points = {} iterations\n", config.path,
+             config.variants.size(), plan.points.size(), plan.items.size());
+  for (const auto& v : config.variants) {
+    std::string knobs;
+    for (const auto& s : v.sysctls) knobs += fmt::format(" sysctl {}={}", s.name, s.value);
+    if (v.policy) knobs += " policy " + v.policy->describe();
+    fmt::print("  variant {}:{}\n", v.name, knobs.empty() ? " (no knobs)" : knobs);
+  }
+  for (const auto& p : plan.points) {
+    std::string argv;
+    for (const auto& step : p.workload->workload->iteration_steps(p.point))
+      argv += fmt::format(" [{}]", fmt::join(step.argv, " "));
+    fmt::print("  {} x{}:{}\n", p.describe(), p.iterations, argv);
+  }
+}
+
+int run_command(const RunOptions& o) {
+  if (o.config.empty() == o.resume.empty()) {
+    fmt::print(stderr, "schedlab run: give either CONFIG or --resume RUN\n");
+    return kBadInput;
+  }
+  try {
+    std::optional<Store> store;
+    Config config;
+    ExecOptions exec;
+    exec.progress = ::isatty(2);
+    if (!o.resume.empty()) {
+      store.emplace(o.db.resolve());
+      auto run = find_run_arg(*store, o.resume);
+      if (!run) {
+        fmt::print(stderr, "schedlab run: no run '{}' in {}\n", o.resume, store->path());
+        return kBadInput;
+      }
+      if (run->status == "finished") {
+        fmt::print(stderr, "schedlab run: run {} '{}' is already finished\n", run->id, run->name);
+        return kBadInput;
+      }
+      config = parse_config(run->config_text, run->config_path);
+      exec.resume_run = run->id;
+    } else {
+      config = load_config_file(o.config);
+      exec.name = o.name.empty() ? default_name(o.config) : o.name;
+    }
+    const Plan plan = expand_plan(config);
+    if (o.dry_run) {
+      print_plan(config, plan);
+      return kOk;
+    }
+    if (!store) store.emplace(o.db.resolve());
+    LocalHost host;
+    preflight(*store, host, config, plan);
+    install_interrupt_handlers();
+    const RunSummary s = execute(*store, host, config, plan, exec);
+    for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
+    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
+               s.name, s.status, s.measured, s.failed,
+               s.skipped ? fmt::format(", {} already stored", s.skipped) : "", store->path());
+    if (s.status == "interrupted") {
+      fmt::print(stderr, "continue it with: schedlab run --resume {}\n", s.run_id);
+      return 128 + interrupt_signal();
+    }
+    return s.failed ? kIterationsFailed : kOk;
+  } catch (const ConfigError& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kBadInput;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+}  // namespace
+
+void register_run(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand("run", "run an experiment config and store every iteration");
+  cmd->add_option("config", o->config, "experiment file (YAML)");
+  cmd->add_option("--name", o->name, "run name (default: config name and UTC time)");
+  cmd->add_option("--resume", o->resume, "continue an interrupted run (id or name)");
+  cmd->add_flag("--dry-run", o->dry_run, "print the plan and exit, touching nothing");
+  add_db_option(*cmd, o->db);
+  cmd->callback([o, &exit_code] { exit_code = run_command(*o); });
+}
+
+}  // namespace schedlab::cli

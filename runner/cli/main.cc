@@ -1,0 +1,27 @@
+// schedlab: benchmark orchestration for Linux scheduler work.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+
+#include "runner/cli/common.h"
+#include "runner/manifest.h"
+
+int main(int argc, char** argv) {
+  using namespace schedlab::cli;
+  CLI::App app{"schedlab: run scheduler benchmarks, store every sample, compare like mmtests"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", schedlab::schedlab_version());
+  int exit_code = kOk;
+  // One row per subcommand; each lives in cmd_<name>.cc.
+  register_run(app, exit_code);
+  register_list(app, exit_code);
+  register_compare(app, exit_code);
+  register_restore(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kOk : kBadInput;
+  }
+  return exit_code;
+}

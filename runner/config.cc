@@ -1,0 +1,289 @@
+#include "runner/config.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "runner/suggest.h"
+#include "runner/units.h"
+#include "workloads/registry.h"
+
+namespace schedlab {
+
+ConfigError::ConfigError(const std::string& file, int line, const std::string& key,
+                         const std::string& msg)
+    : std::runtime_error(fmt::format("{}{}{}{}", file, line > 0 ? fmt::format(":{}", line) : "",
+                                     key.empty() ? ": " : ": " + key + ": ", msg)),
+      file_(file),
+      line_(line),
+      key_(key) {}
+
+namespace {
+
+// The sysctl directories a variant may change (see design.md: knobs).
+const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
+
+const std::vector<std::string> kTopKeys = {"description", "hosts", "iterations", "workloads",
+                                           "variants"};
+const std::vector<std::string> kHostKeys = {"sut", "loadgen"};
+const std::vector<std::string> kVariantKeys = {"sysctl", "policy", "nice"};
+// Keys every workload accepts besides its own parameters.
+const std::vector<std::string> kCommonWorkloadKeys = {"iterations"};
+
+class Loader {
+ public:
+  Loader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& msg) const {
+    throw ConfigError(path_, line_of(at), key, msg);
+  }
+  static int line_of(const YAML::Node& n) {
+    const YAML::Mark m = n.Mark();
+    return m.line >= 0 ? m.line + 1 : 0;
+  }
+
+  void expect_map(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsMap()) fail(n, key, "expected a mapping of keys to values");
+  }
+
+  // Rejects keys outside `allowed`, with a suggestion.
+  void check_keys(const YAML::Node& map, const std::string& where,
+                  const std::vector<std::string>& allowed) const {
+    std::set<std::string> seen;
+    for (const auto& kv : map) {
+      const std::string k = kv.first.as<std::string>();
+      if (!seen.insert(k).second) fail(kv.first, where, fmt::format("duplicate key '{}'", k));
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
+        fail(kv.first, where, fmt::format("unknown key '{}'{}", k, did_you_mean(k, allowed)));
+    }
+  }
+
+  std::string scalar(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected a single value");
+    return n.Scalar();
+  }
+
+  std::int64_t integer(const YAML::Node& n, const std::string& key, std::int64_t min) const {
+    const std::string s = scalar(n, key);
+    static const std::regex int_re(R"(^[+-]?[0-9]+$)");
+    if (!std::regex_match(s, int_re)) fail(n, key, fmt::format("expected an integer, got '{}'", s));
+    std::int64_t v = 0;
+    try {
+      v = std::stoll(s);
+    } catch (const std::out_of_range&) {
+      fail(n, key, fmt::format("'{}' is out of range", s));
+    }
+    if (v < min) fail(n, key, fmt::format("must be at least {}, got {}", min, v));
+    return v;
+  }
+
+  ParamValue param_value(const ParamSpec& spec, const YAML::Node& n, const std::string& key) const {
+    switch (spec.type) {
+      case ParamType::kInt:
+        return integer(n, key, spec.min.value_or(INT64_MIN));
+      case ParamType::kDuration: {
+        const std::string s = scalar(n, key);
+        auto d = parse_duration(s);
+        if (!d) fail(n, key, fmt::format("expected a duration such as 30s or 500ms, got '{}'", s));
+        return *d;
+      }
+      case ParamType::kString: {
+        const std::string s = scalar(n, key);
+        if (!spec.choices.empty() &&
+            std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
+          fail(n, key,
+               fmt::format("'{}' is not one of: {}{}", s, fmt::join(spec.choices, ", "),
+                           did_you_mean(s, spec.choices)));
+        return s;
+      }
+    }
+    fail(n, key, "unsupported parameter type");
+  }
+
+  WorkloadConfig workload(const YAML::Node& entry, std::size_t index) const {
+    const std::string where = fmt::format("workloads[{}]", index);
+    if (entry.IsScalar()) {
+      // "- hackbench" alone: every parameter at its default.
+      return workload_body(entry, entry.Scalar(), YAML::Node(YAML::NodeType::Map), where);
+    }
+    if (!entry.IsMap() || entry.size() != 1)
+      fail(entry, where, "expected one workload name with its parameters, e.g. '- hackbench: {...}'");
+    const auto kv = *entry.begin();
+    return workload_body(kv.first, kv.first.as<std::string>(), kv.second, where);
+  }
+
+  WorkloadConfig workload_body(const YAML::Node& name_node, const std::string& name,
+                               const YAML::Node& body, const std::string& where) const {
+    std::vector<std::string> names;
+    for (const Workload* w : all_workloads()) names.push_back(w->name());
+    const Workload* w = find_workload(name);
+    if (!w)
+      fail(name_node, where,
+           fmt::format("unknown workload '{}'{}; known: {}", name, did_you_mean(name, names),
+                       fmt::join(names, ", ")));
+    WorkloadConfig wc;
+    wc.workload = w;
+    wc.line = line_of(name_node);
+    const std::string key = where + "." + name;
+    if (!body.IsNull()) expect_map(body, key);
+    std::vector<std::string> allowed = kCommonWorkloadKeys;
+    for (const auto& p : w->params()) allowed.push_back(p.name);
+    if (body.IsMap()) check_keys(body, key, allowed);
+    for (const auto& spec : w->params()) {
+      const YAML::Node v = body.IsMap() ? body[spec.name] : YAML::Node();
+      const std::string pkey = key + "." + spec.name;
+      std::vector<ParamValue> values;
+      if (!v) {
+        values.push_back(spec.default_value);
+      } else if (v.IsSequence()) {
+        if (!spec.sweep())
+          fail(v, pkey, "takes a single value, not a list (only swept parameters take lists)");
+        if (v.size() == 0) fail(v, pkey, "an empty list sweeps nothing");
+        for (const auto& item : v) values.push_back(param_value(spec, item, pkey));
+      } else {
+        values.push_back(param_value(spec, v, pkey));
+      }
+      std::set<std::string> seen;
+      for (const auto& value : values)
+        if (!seen.insert(format_param(value)).second)
+          fail(v, pkey, fmt::format("value '{}' is listed twice", format_param(value)));
+      wc.values[spec.name] = std::move(values);
+    }
+    if (body.IsMap() && body["iterations"])
+      wc.iterations = static_cast<int>(integer(body["iterations"], key + ".iterations", 1));
+    return wc;
+  }
+
+  VariantConfig variant(const YAML::Node& name_node, const YAML::Node& body) const {
+    VariantConfig vc;
+    vc.name = name_node.as<std::string>();
+    vc.line = line_of(name_node);
+    const std::string key = "variants." + vc.name;
+    static const std::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_.+-]*$)");
+    if (!std::regex_match(vc.name, name_re))
+      fail(name_node, key, "a variant name uses letters, digits and _ . + - only");
+    if (body.IsNull()) return vc;
+    expect_map(body, key);
+    check_keys(body, key, kVariantKeys);
+    if (const auto s = body["sysctl"]) {
+      expect_map(s, key + ".sysctl");
+      for (const auto& kv : s) {
+        const std::string name = kv.first.as<std::string>();
+        const std::string skey = key + ".sysctl." + name;
+        if (auto problem = sysctl_name_problem(name)) fail(kv.first, skey, *problem);
+        vc.sysctls.push_back({name, scalar(kv.second, skey), line_of(kv.first)});
+      }
+    }
+    if (const auto p = body["policy"]) {
+      const std::string s = scalar(p, key + ".policy");
+      auto policy = sched_policy_from_name(s);
+      if (!policy)
+        fail(p, key + ".policy",
+             fmt::format("unknown scheduling policy '{}'{}; known: {}", s,
+                         did_you_mean(s, sched_policy_names()),
+                         fmt::join(sched_policy_names(), ", ")));
+      vc.policy = SchedPolicy{*policy, std::nullopt};
+    }
+    if (const auto n = body["nice"]) {
+      const auto nice = integer(n, key + ".nice", -20);
+      if (nice > 19) fail(n, key + ".nice", fmt::format("must be at most 19, got {}", nice));
+      if (!vc.policy) vc.policy = SchedPolicy{};  // SCHED_OTHER at that nice value
+      vc.policy->nice = static_cast<int>(nice);
+    }
+    return vc;
+  }
+
+  std::string host(const YAML::Node& n, const std::string& key) const {
+    const std::string s = scalar(n, key);
+    if (s != "local")
+      fail(n, key,
+           fmt::format("host '{}' is not supported by this schedlab; only 'local' is", s));
+    return s;
+  }
+
+  Config load(const std::string& text) const {
+    Config c;
+    c.path = path_;
+    c.text = text;
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+      throw ConfigError(path_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                        "YAML syntax error: " + e.msg);
+    }
+    if (!root.IsMap()) throw ConfigError(path_, 0, "", "expected a mapping at the top level");
+    check_keys(root, "", kTopKeys);
+    if (root["description"]) c.description = scalar(root["description"], "description");
+    if (const auto h = root["hosts"]) {
+      expect_map(h, "hosts");
+      check_keys(h, "hosts", kHostKeys);
+      if (h["sut"]) c.sut = host(h["sut"], "hosts.sut");
+      if (h["loadgen"]) c.loadgen = host(h["loadgen"], "hosts.loadgen");
+    }
+    if (root["iterations"]) c.iterations = static_cast<int>(integer(root["iterations"], "iterations", 1));
+    const auto w = root["workloads"];
+    if (!w) throw ConfigError(path_, 0, "workloads", "missing: a config runs at least one workload");
+    if (!w.IsSequence() || w.size() == 0)
+      fail(w, "workloads", "expected a list of workloads, e.g. '- hackbench: {groups: [1, 4]}'");
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      c.workloads.push_back(workload(w[i], i));
+      if (c.workloads.back().iterations == 0) c.workloads.back().iterations = c.iterations;
+    }
+    if (const auto v = root["variants"]) {
+      expect_map(v, "variants");
+      if (v.size() == 0) fail(v, "variants", "empty: leave the key out for one default variant");
+      std::set<std::string> names;
+      for (const auto& kv : v) {
+        const std::string n = kv.first.as<std::string>();
+        if (!names.insert(n).second) fail(kv.first, "variants", fmt::format("duplicate variant '{}'", n));
+        c.variants.push_back(variant(kv.first, kv.second));
+      }
+    } else {
+      c.variants.push_back(VariantConfig{.name = "default"});
+    }
+    return c;
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+std::optional<std::string> sysctl_name_problem(const std::string& name) {
+  static const std::regex re(R"(^[a-z0-9_]+(\.[a-z0-9_-]+)+$)");
+  if (!std::regex_match(name, re))
+    return fmt::format("'{}' is not a sysctl name such as kernel.sched_autogroup_enabled", name);
+  for (const char* prefix : kSysctlAllowlist)
+    if (name.starts_with(prefix)) return std::nullopt;
+  return fmt::format("'{}' is outside the sysctls schedlab may change (kernel.*, vm.*)", name);
+}
+
+std::string sysctl_path(const std::string& name) {
+  std::string path = "/proc/sys/" + name;
+  std::replace(path.begin() + 10, path.end(), '.', '/');
+  return path;
+}
+
+Config parse_config(const std::string& text, const std::string& path) {
+  return Loader(path).load(text);
+}
+
+Config load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, 0, "", "cannot read the file: " + std::string(std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path);
+}
+
+}  // namespace schedlab

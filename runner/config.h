@@ -1,0 +1,72 @@
+// An experiment file, loaded and validated against the workload registry
+// before anything runs. Every error names the file, the line and the key.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runner/sched_policy.h"
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class ConfigError : public std::runtime_error {
+ public:
+  // line is 1-based; 0 when the error is about the whole file.
+  ConfigError(const std::string& file, int line, const std::string& key, const std::string& msg);
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+struct SysctlSetting {
+  std::string name;   // kernel.sched_autogroup_enabled
+  std::string value;  // as written to /proc/sys
+  int line = 0;
+};
+
+struct VariantConfig {
+  std::string name;
+  std::vector<SysctlSetting> sysctls;
+  std::optional<SchedPolicy> policy;
+  int line = 0;
+};
+
+struct WorkloadConfig {
+  const Workload* workload = nullptr;
+  // Every parameter of the workload: the configured values, or the default.
+  std::map<std::string, std::vector<ParamValue>> values;
+  int iterations = 0;
+  int line = 0;
+};
+
+struct Config {
+  std::string path;
+  std::string text;
+  std::string description;
+  std::string sut = "local";
+  std::string loadgen = "local";
+  int iterations = 5;
+  std::vector<WorkloadConfig> workloads;
+  std::vector<VariantConfig> variants;  // the first one is the baseline
+};
+
+// Reads and validates. Throws ConfigError.
+Config load_config_file(const std::string& path);
+// `path` is only used in error messages.
+Config parse_config(const std::string& text, const std::string& path);
+
+// /proc/sys path of a dotted sysctl name, or an error message when the name
+// is outside the directories schedlab may write.
+std::string sysctl_path(const std::string& name);
+std::optional<std::string> sysctl_name_problem(const std::string& name);
+
+}  // namespace schedlab

@@ -1,0 +1,60 @@
+// A Host is the only way schedlab reaches a machine: run an argv (never a
+// shell string), read and write files. `local` is this machine; SSH and lab
+// VMs implement the same interface.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runner/sched_policy.h"
+
+namespace schedlab {
+
+class HostError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Command {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;  // added to the inherited environment
+  std::string cwd;                         // empty: inherit
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  std::optional<SchedPolicy> policy;  // applied to the process before exec
+};
+
+struct ExecResult {
+  enum class Outcome { kExited, kSignalled, kTimedOut, kInterrupted, kSpawnFailed };
+  Outcome outcome = Outcome::kSpawnFailed;
+  int exit_code = -1;  // when kExited
+  int signal = 0;      // when kSignalled
+  std::string out;
+  std::string err;
+  std::string spawn_error;  // when kSpawnFailed: why
+  double seconds = 0;       // wall time from spawn to exit
+  bool ok() const { return outcome == Outcome::kExited && exit_code == 0; }
+  std::string describe() const;  // "exit 1", "killed after timeout 5s", ...
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+  virtual std::string name() const = 0;
+  // Runs the argv to completion or timeout. When it times out or schedlab is
+  // interrupted, the whole process group is killed. Never throws for the
+  // command's own failure; the outcome says what happened.
+  virtual ExecResult run(const Command& cmd) = 0;
+  // Full path of a program found on the host's PATH, or nothing.
+  virtual std::optional<std::string> find_program(const std::string& name) = 0;
+  // Nothing when the file does not exist; throws HostError on other errors.
+  virtual std::optional<std::string> read_file(const std::string& path) = 0;
+  // Throws HostError with the kernel's reason (EINVAL, EACCES, ...).
+  virtual void write_file(const std::string& path, const std::string& content) = 0;
+  virtual std::vector<std::string> list_dir(const std::string& path) = 0;
+};
+
+}  // namespace schedlab

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs everything schedlab needs to build, test and run its demo, from
+# Debian's own packages only. Idempotent: apt-get skips what is installed.
+set -eu
+
+BUILD_PKGS="build-essential cmake pkg-config git
+  libboost-dev libboost-filesystem-dev libboost-math-dev
+  libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev sqlite3
+  catch2 libcli11-dev libfmt-dev libssl-dev"
+# Tools the workloads run (rt-tests: hackbench).
+RUNTIME_PKGS="rt-tests procps"
+
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+
+missing=""
+for p in $BUILD_PKGS $RUNTIME_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "install-deps: installing:$missing" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi

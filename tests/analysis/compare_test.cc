@@ -1,0 +1,378 @@
+// compare() over a real temporary store, and both renderers over its result.
+// Expected numbers were computed independently (python3 + mpmath); see
+// stats_test.cc for the method.
+#include "analysis/compare.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analysis/render.h"
+
+using namespace schedlab;
+using Catch::Matchers::Contains;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+// A database file removed (with its WAL files) after the store closes.
+struct TempPath {
+  std::string path;
+  TempPath() {
+    static int counter = 0;
+    path = (std::filesystem::temp_directory_path() /
+            fmt::format("schedlab-analysis-test-{}-{}.db", getpid(), counter++))
+               .string();
+  }
+  ~TempPath() {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+  }
+};
+
+struct Db {
+  TempPath tmp;  // declared first: destroyed after the store is closed
+  Store store{tmp.path};
+
+  std::int64_t run(const std::string& name, const std::string& manifest = "{}") {
+    return store.create_run({0, name, "configs/test.yaml", "iterations: 5\n", "abc123", manifest,
+                             "finished", "2024-05-01T10:00:00Z", ""});
+  }
+  std::int64_t variant(std::int64_t run, const std::string& name, int position) {
+    return store.add_variant({0, run, name, position, "{}"});
+  }
+  // Iterations of one point: one ok iteration per value, then `failed`
+  // timed-out ones.
+  void point(std::int64_t run, std::int64_t variant, const std::string& workload,
+             const std::string& block, const std::string& row, int order, const std::string& metric,
+             const std::vector<double>& values, int failed = 0) {
+    const std::string params = nlohmann::json{{"block", block}, {"row", row}}.dump();
+    int i = 0;
+    for (double v : values) {
+      IterationRow it;
+      it.run_id = run;
+      it.variant_id = variant;
+      it.workload = workload;
+      it.block = block;
+      it.row = row;
+      it.row_order = order;
+      it.params_json = params;
+      it.iteration = i++;
+      it.status = "ok";
+      it.samples = {{metric, v, std::nullopt}};
+      store.add_iteration(it);
+    }
+    for (int f = 0; f < failed; ++f) {
+      IterationRow it;
+      it.run_id = run;
+      it.variant_id = variant;
+      it.workload = workload;
+      it.block = block;
+      it.row = row;
+      it.row_order = order;
+      it.params_json = params;
+      it.iteration = i++;
+      it.status = "timeout";
+      it.error = "killed after 60s";
+      store.add_iteration(it);
+    }
+  }
+};
+
+const MetricInfo kTime{"hackbench", "time", "s", "lower", "amean", "run", 4};
+const MetricInfo kThroughput{"tbench", "throughput", "MB/s", "higher", "hmean", "run", 2};
+
+// The design's example: hackbench, default vs sched-batch, groups 1 and 4.
+// Row "4" is stored first to check that rows follow row_order.
+struct Hackbench : Db {
+  std::int64_t run_id = run("base", R"({"kernel_release":"6.12.0","hostname":"sut1"})");
+  std::int64_t def = variant(run_id, "default", 0);
+  std::int64_t batch = variant(run_id, "sched-batch", 1);
+  Hackbench() {
+    store.add_metric(run_id, kTime);
+    const std::string b = "hackbench-process-pipes";
+    point(run_id, def, "hackbench", b, "4", 1, "time", {0.8700, 0.8800, 0.8771});
+    point(run_id, batch, "hackbench", b, "4", 1, "time", {0.8730, 0.8800, 0.8792}, 2);
+    point(run_id, def, "hackbench", b, "1", 0, "time", {0.430, 0.425, 0.441, 0.428, 0.426});
+    point(run_id, batch, "hackbench", b, "1", 0, "time", {0.442, 0.447, 0.439, 0.445, 0.437});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("compare: pct, significance, failures and row order", "[compare]") {
+  Hackbench db;
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}));
+
+  REQUIRE(c.runs.size() == 1);
+  REQUIRE(c.columns.size() == 2);
+  CHECK(c.columns[0].label == "default");
+  CHECK(c.columns[1].label == "sched-batch");
+  REQUIRE(c.blocks.size() == 1);
+  const Block& b = c.blocks[0];
+  CHECK(b.workload == "hackbench");
+  CHECK(b.name == "hackbench-process-pipes");
+  CHECK(b.metric.name == "time");
+  REQUIRE(b.rows.size() == 2);
+  CHECK(b.rows[0].label == "1");
+  CHECK(b.rows[1].label == "4");
+
+  const Cell& base1 = b.rows[0].cells[0];
+  CHECK(base1.n == 5);
+  CHECK(base1.failed == 0);
+  CHECK_THAT(*base1.centre, WithinRel(0.43, 1e-12));
+  CHECK_THAT(*base1.stddev, WithinRel(0.00644204936336256847, 1e-10));
+  CHECK(*base1.min == 0.425);
+  CHECK(*base1.max == 0.441);
+  CHECK(*base1.pct == 0.0);
+  CHECK_FALSE(base1.p_value);
+  CHECK_FALSE(base1.significant);
+
+  const Cell& batch1 = b.rows[0].cells[1];
+  CHECK_THAT(*batch1.centre, WithinRel(0.442, 1e-12));
+  // Lower is better and the time grew: negative.
+  CHECK_THAT(*batch1.pct, WithinRel(-2.79069767441860717303, 1e-9));
+  CHECK_THAT(*batch1.p_value, WithinRel(0.0103416877583205046211, 1e-8));
+  CHECK(batch1.significant);
+
+  const Cell& batch4 = b.rows[1].cells[1];
+  CHECK(batch4.n == 3);
+  CHECK(batch4.failed == 2);
+  CHECK(batch4.samples == std::vector<double>{0.8730, 0.8800, 0.8792});
+  CHECK_THAT(*batch4.pct, WithinRel(-0.194130409957747837745, 1e-9));
+  CHECK_THAT(*batch4.p_value, WithinRel(0.671905813672024998014, 1e-8));
+  CHECK_FALSE(batch4.significant);
+}
+
+TEST_CASE("compare: alpha decides the marker", "[compare]") {
+  Hackbench db;
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}), {0.01});
+  CHECK(c.alpha == 0.01);
+  CHECK_FALSE(c.blocks[0].rows[0].cells[1].significant);  // p = 0.0103
+  CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id}), {1.5}),
+                    "alpha must be between 0 and 1, not 1.5");
+  CHECK_THROWS_AS(compare(db.store, {}), std::invalid_argument);
+}
+
+TEST_CASE("render_text: the mmtests table", "[render]") {
+  Hackbench db;
+  const std::string expected =
+      "run 1 base: kernel 6.12.0, host sut1, finished\n"
+      "\n"
+      "hackbench-process-pipes (time in s, lower is better)\n"
+      "                           default            sched-batch\n"
+      "Amean     1      0.4300 (   0.00%)      0.4420 *  -2.79%*\n"
+      "Amean     4      0.8757 (   0.00%)      0.8774 (  -0.19%)\n"
+      "\n"
+      "Welch's t-test, alpha 0.05, * = p < alpha; 2 comparisons\n"
+      "2 failed iterations: hackbench-process-pipes sched-batch 4 (2)\n";
+  CHECK(render_text(compare(db.store, default_columns(db.store, {db.run_id}))) == expected);
+}
+
+TEST_CASE("render_text: FAIL, n/a and no marker below two samples", "[render]") {
+  Db db;
+  const auto r = db.run("tb");
+  const auto def = db.variant(r, "default", 0);
+  const auto batch = db.variant(r, "batch", 1);
+  db.store.add_metric(r, kThroughput);
+  db.point(r, def, "tbench", "tbench", "1", 0, "throughput", {100, 110, 105});
+  db.point(r, batch, "tbench", "tbench", "1", 0, "throughput", {120, 118, 125});
+  db.point(r, def, "tbench", "tbench", "2", 1, "throughput", {200, 210, 205});
+  db.point(r, batch, "tbench", "tbench", "2", 1, "throughput", {400});
+  db.point(r, def, "tbench", "tbench", "4", 2, "throughput", {}, 3);
+  db.point(r, batch, "tbench", "tbench", "4", 2, "throughput", {390, 395});
+  db.point(r, def, "tbench", "tbench", "8", 3, "throughput", {380, 385});
+  const Comparison c = compare(db.store, default_columns(db.store, {r}));
+  const auto& rows = c.blocks.at(0).rows;
+  REQUIRE(rows.size() == 4);
+
+  // Higher is better, hmean centre: positive when throughput grew.
+  CHECK_THAT(*rows[0].cells[0].centre, WithinRel(104.841149773071104387, 1e-12));
+  CHECK_THAT(*rows[0].cells[1].pct, WithinRel(15.3451422182918425232, 1e-9));
+  CHECK_THAT(*rows[0].cells[1].p_value, WithinRel(0.0134768369905854791642, 1e-8));
+  // One sample: a big change, but no test and no marker.
+  CHECK(*rows[1].cells[1].pct > 90);
+  CHECK_FALSE(rows[1].cells[1].p_value);
+  CHECK_FALSE(rows[1].cells[1].significant);
+  // Baseline failed everywhere: no centre, so no pct for the other side.
+  CHECK(rows[2].cells[0].n == 0);
+  CHECK(rows[2].cells[0].failed == 3);
+  CHECK_FALSE(rows[2].cells[0].centre);
+  CHECK_FALSE(rows[2].cells[0].pct);
+  CHECK_FALSE(rows[2].cells[1].pct);
+  // Not run at all on one side.
+  CHECK(rows[3].cells[1].n == 0);
+  CHECK(rows[3].cells[1].failed == 0);
+
+  const std::string expected =
+      "run 1 tb: finished\n"
+      "\n"
+      "tbench (throughput in MB/s, higher is better)\n"
+      "                           default                  batch\n"
+      "Hmean     1      104.84 (   0.00%)      120.93 *  15.35%*\n"
+      "Hmean     2      204.92 (   0.00%)      400.00 (  95.20%)\n"
+      "Hmean     4        FAIL                 392.48 (     n/a)\n"
+      "Hmean     8      382.48 (   0.00%)        FAIL           \n"
+      "\n"
+      "Welch's t-test, alpha 0.05, * = p < alpha; 1 comparison\n"
+      "3 failed iterations: tbench default 4 (3)\n"
+      "FAIL without failed iterations (no samples): tbench batch 8\n";
+  CHECK(render_text(c) == expected);
+}
+
+TEST_CASE("render_json: schema fields, nulls for absent values", "[render]") {
+  Hackbench db;
+  const auto doc =
+      nlohmann::json::parse(render_json(compare(db.store, default_columns(db.store, {db.run_id}))));
+  CHECK(doc["format_version"] == 1);
+  CHECK(doc["test"] == "welch");
+  CHECK(doc["alpha"] == 0.05);
+
+  const auto& run = doc["runs"].at(0);
+  CHECK(run["id"] == db.run_id);
+  CHECK(run["name"] == "base");
+  CHECK(run["status"] == "finished");
+  CHECK(run["started_at"] == "2024-05-01T10:00:00Z");
+  CHECK(run["ended_at"].is_null());
+  CHECK(run["config_sha256"] == "abc123");
+  CHECK(run["manifest"] == nlohmann::json{{"kernel_release", "6.12.0"}, {"hostname", "sut1"}});
+
+  const auto& col = doc["columns"].at(1);
+  CHECK(col["run_id"] == db.run_id);
+  CHECK(col["run"] == "base");
+  CHECK(col["variant_id"] == db.batch);
+  CHECK(col["variant"] == "sched-batch");
+  CHECK(col["label"] == "sched-batch");
+
+  const auto& block = doc["blocks"].at(0);
+  CHECK(block["workload"] == "hackbench");
+  CHECK(block["block"] == "hackbench-process-pipes");
+  CHECK(block["metric"] == nlohmann::json{{"name", "time"},
+                                          {"unit", "s"},
+                                          {"direction", "lower"},
+                                          {"centre", "amean"},
+                                          {"kind", "run"},
+                                          {"precision", 4}});
+  const auto& row = block["rows"].at(0);
+  CHECK(row["label"] == "1");
+  const auto& base = row["cells"].at(0);
+  CHECK(base["column"] == 0);
+  CHECK(base["pct"] == 0.0);
+  CHECK(base["p_value"].is_null());
+  CHECK(base["significant"] == false);
+  const auto& cell = row["cells"].at(1);
+  CHECK(cell["column"] == 1);
+  CHECK(cell["n"] == 5);
+  CHECK(cell["failed"] == 0);
+  CHECK_THAT(cell["centre"].get<double>(), WithinRel(0.442, 1e-12));
+  CHECK(cell["min"] == 0.437);
+  CHECK(cell["max"] == 0.447);
+  CHECK_THAT(cell["stddev"].get<double>(), WithinRel(0.00412310562561766421, 1e-10));
+  CHECK_THAT(cell["pct"].get<double>(), WithinRel(-2.79069767441860717303, 1e-9));
+  CHECK_THAT(cell["p_value"].get<double>(), WithinRel(0.0103416877583205046211, 1e-8));
+  CHECK(cell["significant"] == true);
+  CHECK(cell["samples"] == nlohmann::json{0.442, 0.447, 0.439, 0.445, 0.437});
+  CHECK(block["rows"].at(1)["cells"].at(1)["failed"] == 2);
+}
+
+TEST_CASE("render_json: a cell without samples is all nulls", "[render]") {
+  Db db;
+  const auto r = db.run("x");
+  const auto def = db.variant(r, "default", 0);
+  db.store.add_metric(r, kTime);
+  db.point(r, def, "hackbench", "hb", "1", 0, "time", {}, 1);
+  const auto doc =
+      nlohmann::json::parse(render_json(compare(db.store, default_columns(db.store, {r}))));
+  const auto& cell = doc["blocks"][0]["rows"][0]["cells"][0];
+  CHECK(cell["n"] == 0);
+  CHECK(cell["failed"] == 1);
+  for (const char* key : {"centre", "stddev", "min", "max", "pct", "p_value"})
+    CHECK(cell[key].is_null());
+  CHECK(cell["samples"] == nlohmann::json::array());
+}
+
+TEST_CASE("default_columns: labels for one run and for several", "[compare]") {
+  Db db;
+  const auto a = db.run("base");
+  db.variant(a, "default", 0);
+  db.variant(a, "batch", 1);
+  const auto b = db.run("patched");
+  db.variant(b, "default", 0);
+
+  auto labels = [&](const std::vector<std::int64_t>& runs) {
+    std::vector<std::string> out;
+    for (const auto& c : default_columns(db.store, runs)) out.push_back(c.label);
+    return out;
+  };
+  CHECK(labels({a}) == std::vector<std::string>{"default", "batch"});
+  CHECK(labels({b}) == std::vector<std::string>{"default"});
+  CHECK(labels({a, b}) == std::vector<std::string>{"base/default", "base/batch", "patched"});
+  CHECK(labels({b, a}) == std::vector<std::string>{"patched", "base/default", "base/batch"});
+}
+
+TEST_CASE("compare across runs: blocks in order of first appearance", "[compare]") {
+  Db db;
+  const auto a = db.run("base");
+  const auto av = db.variant(a, "default", 0);
+  db.store.add_metric(a, kTime);
+  db.store.add_metric(a, kThroughput);
+  db.point(a, av, "tbench", "tbench", "1", 0, "throughput", {100, 101});
+  db.point(a, av, "hackbench", "hackbench-thread-sockets", "1", 0, "time", {1.0, 1.1});
+  const auto b = db.run("patched");
+  const auto bv = db.variant(b, "default", 0);
+  db.store.add_metric(b, kTime);
+  db.point(b, bv, "hackbench", "hackbench-thread-sockets", "1", 0, "time", {0.9, 1.0});
+  db.point(b, bv, "hackbench", "hackbench-process-pipes", "1", 0, "time", {0.5, 0.6});
+
+  const Comparison c = compare(db.store, default_columns(db.store, {a, b}));
+  CHECK(c.runs.size() == 2);
+  REQUIRE(c.blocks.size() == 3);
+  CHECK(c.blocks[0].name == "tbench");
+  CHECK(c.blocks[1].name == "hackbench-thread-sockets");
+  CHECK(c.blocks[2].name == "hackbench-process-pipes");
+  // Run-to-run: the patched run is the second column of the same row.
+  const Cell& patched = c.blocks[1].rows[0].cells[1];
+  CHECK_THAT(*patched.pct, WithinRel((1.05 - 0.95) / 1.05 * 100, 1e-9));
+  CHECK(c.blocks[0].rows[0].cells[1].n == 0);
+  CHECK(c.blocks[2].rows[0].cells[0].n == 0);
+}
+
+TEST_CASE("compare: unknown runs and variants are errors", "[compare]") {
+  Hackbench db;
+  CHECK_THROWS_WITH(compare(db.store, {{99, db.def, "", "", ""}}),
+                    db.store.path() + ": no run with id 99");
+  CHECK_THROWS_WITH(default_columns(db.store, {db.run_id, 42}),
+                    db.store.path() + ": no run with id 42");
+  const auto other = db.run("other");
+  const auto foreign = db.variant(other, "default", 0);
+  CHECK_THROWS_AS(compare(db.store, {{db.run_id, foreign, "", "", ""}}), StoreError);
+  CHECK_THROWS_WITH(compare(db.store, {{db.run_id, foreign, "", "", ""}}),
+                    fmt::format("run 'base' (id {}) has no variant id {} (variants: default, "
+                                "sched-batch)",
+                                db.run_id, foreign));
+  CHECK_THROWS_WITH(compare(db.store, {{db.run_id, 0, "", "batch", ""}}),
+                    Contains("has no variant 'batch'"));
+  // A variant named instead of numbered is resolved.
+  const Comparison c = compare(db.store, {{db.run_id, 0, "", "sched-batch", ""}});
+  CHECK(c.columns[0].variant_id == db.batch);
+  CHECK(c.columns[0].label == "sched-batch");
+}
+
+TEST_CASE("render_text: a label longer than the cell widens its column", "[render]") {
+  Db db;
+  const auto r = db.run("x");
+  const auto def = db.variant(r, "default", 0);
+  const auto lng = db.variant(r, "no-place-lag-no-run-to-parity", 1);
+  db.store.add_metric(r, kTime);
+  db.point(r, def, "hackbench", "hb", "1", 0, "time", {1.0});
+  db.point(r, lng, "hackbench", "hb", "1", 0, "time", {0.5});
+  const std::string text = render_text(compare(db.store, default_columns(db.store, {r})));
+  CHECK_THAT(text, Contains("                           default no-place-lag-no-run-to-parity\n"
+                            "Amean     1      1.0000 (   0.00%)             0.5000 (  50.00%)\n"));
+}

@@ -1,0 +1,215 @@
+// End to end: the real schedlab binary runs real hackbench into a temporary
+// database, then compare prints the table. Needs rt-tests installed.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "results/store.h"
+#include "runner/config.h"
+#include "runner/knobs.h"
+#include "runner/local_host.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using namespace std::chrono_literals;
+
+namespace {
+
+ExecResult schedlab_cmd(const std::vector<std::string>& args,
+                        std::map<std::string, std::string> env = {}) {
+  LocalHost host;
+  Command cmd;
+  cmd.argv = {SCHEDLAB_BINARY};
+  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  cmd.env = std::move(env);
+  cmd.timeout = 240s;
+  return host.run(cmd);
+}
+
+const char* kTinyConfig = R"(
+iterations: 3
+workloads:
+  - hackbench:
+      modes: [process-pipes, thread-sockets]
+      groups: [1, 2]
+      loops: 50
+      timeout: 30s
+variants:
+  default: {}
+  sched-batch:
+    policy: batch
+)";
+
+}  // namespace
+
+TEST_CASE("run a tiny config, then compare it as text and JSON") {
+  test::TempDir dir;
+  const std::string db = dir.file("e2e.db");
+  const std::string cfg = dir.file("tiny.yaml");
+  test::write_text(cfg, kTinyConfig);
+
+  const auto run = schedlab_cmd({"run", cfg, "--db", db, "--name", "tiny"});
+  INFO(run.err);
+  REQUIRE(run.ok());
+  CHECK(run.err.find("run 1 'tiny' finished: 24 iterations measured (0 failed)") != std::string::npos);
+
+  {
+    Store store(db);
+    const auto r = store.find_run_by_name("tiny");
+    REQUIRE(r);
+    CHECK(r->status == "finished");
+    CHECK(r->config_text == kTinyConfig);
+    CHECK(r->config_sha256.size() == 64);
+    const auto m = nlohmann::json::parse(r->manifest_json);
+    CHECK(m["kernel_release"].get<std::string>().size() > 0);
+    CHECK(m["cpu_count"].get<int>() >= 1);
+    CHECK(m["tools"]["rt-tests"].is_string());
+    CHECK(m.contains("schedlab_version"));
+    const auto its = store.iterations(r->id, true);
+    REQUIRE(its.size() == 24);
+    for (const auto& it : its) {
+      CHECK(it.status == "ok");
+      CHECK(it.stdout_text.find("Time: ") != std::string::npos);
+      CHECK(it.samples.size() == 1);
+    }
+  }
+
+  const auto text = schedlab_cmd({"compare", "tiny", "--db", db});
+  INFO(text.err);
+  REQUIRE(text.ok());
+  CHECK(text.out.find("hackbench-process-pipes") != std::string::npos);
+  CHECK(text.out.find("hackbench-thread-sockets") != std::string::npos);
+  CHECK(text.out.find("sched-batch") != std::string::npos);
+  CHECK(text.out.find("Amean     1 ") != std::string::npos);
+  CHECK(text.out.find("Amean     2 ") != std::string::npos);
+  CHECK(text.out.find("(   0.00%)") != std::string::npos);
+
+  const auto json = schedlab_cmd({"compare", "--format", "json"}, {{"SCHEDLAB_DB", db}});
+  REQUIRE(json.ok());
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j["format_version"] == 1);
+  REQUIRE(j["columns"].size() == 2);
+  CHECK(j["columns"][0]["variant"] == "default");
+  CHECK(j["columns"][1]["variant"] == "sched-batch");
+  REQUIRE(j["blocks"].size() == 2);
+  for (const auto& block : j["blocks"]) {
+    CHECK(block["metric"]["name"] == "time");
+    CHECK(block["metric"]["direction"] == "lower");
+    REQUIRE(block["rows"].size() == 2);
+    CHECK(block["rows"][0]["label"] == "1");
+    CHECK(block["rows"][1]["label"] == "2");
+    for (const auto& row : block["rows"])
+      for (const auto& cell : row["cells"]) CHECK(cell["n"] == 3);
+  }
+
+  const auto list = schedlab_cmd({"list", "--db", db});
+  REQUIRE(list.ok());
+  CHECK(list.out.find("tiny") != std::string::npos);
+  CHECK(list.out.find("default,sched-batch") != std::string::npos);
+}
+
+TEST_CASE("bad input: a misspelt key, a missing file, a missing tool") {
+  test::TempDir dir;
+  const std::string db = dir.file("bad.db");
+  const std::string cfg = dir.file("bad.yaml");
+  test::write_text(cfg, "workloads:\n  - hackbench:\n      grups: [1]\n");
+  auto r = schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab: " + cfg + ":3: workloads[0].hackbench: unknown key 'grups' (did you mean 'groups'?)\n");
+
+  r = schedlab_cmd({"run", dir.file("nope.yaml"), "--db", db});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab: " + dir.file("nope.yaml") + ": cannot read the file: No such file or directory\n");
+
+  test::write_text(cfg, "workloads: [hackbench]\n");
+  r = schedlab_cmd({"run", cfg, "--db", db}, {{"PATH", dir.path().string()}});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "schedlab: hackbench: 'hackbench' is not installed on local (install the Debian package rt-tests)\n");
+}
+
+TEST_CASE("output that does not parse fails its iteration, keeps the raw output, and the run goes on") {
+  test::TempDir dir;
+  const std::string db = dir.file("parse.db");
+  const std::string cfg = dir.file("p.yaml");
+  // Test double: a fake `hackbench` that prints output the real tool never
+  // prints, so the parse-failure path can be driven on purpose.
+  const std::string bin = dir.file("bin");
+  ::mkdir(bin.c_str(), 0755);
+  test::write_text(bin + "/hackbench", "#!/bin/sh\necho 'Running in process mode with 1 groups using 40 file descriptors'\necho 'Time: soon'\n");
+  ::chmod((bin + "/hackbench").c_str(), 0755);
+  test::write_text(cfg, "iterations: 2\nworkloads:\n  - hackbench: {groups: [1]}\n");
+  const std::string path = bin + ":" + std::getenv("PATH");
+  const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "p"}, {{"PATH", path}});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("hackbench output did not parse: line 2: 'Time:' line without a number: Time: soon") != std::string::npos);
+  Store store(db);
+  const auto its = store.iterations(store.find_run_by_name("p")->id, true);
+  REQUIRE(its.size() == 2);
+  CHECK(its[1].status == "parse_error");
+  CHECK(its[1].stdout_text.find("Time: soon") != std::string::npos);
+}
+
+TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and the run goes on") {
+  test::TempDir dir;
+  const std::string db = dir.file("t.db");
+  const std::string cfg = dir.file("t.yaml");
+  // 2 iterations that take minutes each with a 1 s timeout, then a quick point.
+  test::write_text(cfg, "iterations: 2\nworkloads:\n  - hackbench: {groups: [8], loops: 10000000, timeout: 1s}\n  - hackbench: {groups: [1], loops: 10}\n");
+  const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "t"});
+  CHECK(r.exit_code == 3);
+  Store store(db);
+  const auto its = store.iterations(store.find_run_by_name("t")->id);
+  REQUIRE(its.size() == 4);
+  CHECK(its[0].status == "timeout");
+  CHECK(its[0].duration_s < 10);
+  CHECK(its[0].error.find("killed at its timeout") != std::string::npos);
+  CHECK(its[3].status == "ok");
+  // Nothing of the killed hackbench survives.
+  LocalHost host;
+  CHECK(host.run({.argv = {"pgrep", "-f", "hackbench.*10000000"}}).exit_code == 1);
+}
+
+TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume completes the run") {
+  const std::string knob = "kernel.sched_autogroup_enabled";
+  if (::access(sysctl_path(knob).c_str(), W_OK) != 0) {
+    WARN("skipped: " << sysctl_path(knob) << " is not writable here (needs root)");
+    return;
+  }
+  LocalHost host;
+  const std::string original = read_sysctl(host, knob);
+  const std::string flipped = original == "0" ? "1" : "0";
+  test::TempDir dir;
+  const std::string db = dir.file("i.db");
+  const std::string cfg = dir.file("i.yaml");
+  test::write_text(cfg, "iterations: 40\nworkloads:\n  - hackbench: {groups: [1], loops: 200}\n"
+                        "variants:\n  flipped:\n    sysctl:\n      " + knob + ": " + flipped + "\n  default: {}\n");
+  // coreutils timeout delivers SIGINT after 2 s, as Ctrl-C would.
+  Command cmd{.argv = {"timeout", "--preserve-status", "-s", "INT", "2", SCHEDLAB_BINARY, "run",
+                       cfg, "--db", db, "--name", "i"},
+              .timeout = 120s};
+  const auto r = host.run(cmd);
+  INFO(r.err);
+  CHECK(r.exit_code == 130);
+  CHECK(r.err.find("continue it with: schedlab run --resume") != std::string::npos);
+  CHECK(read_sysctl(host, knob) == original);
+  std::size_t before = 0;
+  {
+    Store store(db);
+    const auto run = store.find_run_by_name("i");
+    CHECK(run->status == "interrupted");
+    before = store.iterations(run->id).size();
+    CHECK(before > 0);
+    CHECK(before < 80);
+    CHECK(store.unrestored("local").empty());
+  }
+  const auto resumed = schedlab_cmd({"run", "--resume", "i", "--db", db});
+  INFO(resumed.err);
+  CHECK(resumed.ok());
+  CHECK(read_sysctl(host, knob) == original);
+  Store store(db);
+  const auto run = store.find_run_by_name("i");
+  CHECK(run->status == "finished");
+  CHECK(store.iterations(run->id).size() == 80);
+}

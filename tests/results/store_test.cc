@@ -1,0 +1,117 @@
+#include "results/store.h"
+
+#include <sqlite3.h>
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
+  test::TempDir dir;
+  const std::string path = dir.file("r.db");
+  std::int64_t run = 0, v0 = 0, v1 = 0;
+  {
+    Store s(path);
+    CHECK(s.schema_version() == Store::kSchemaVersion);
+    run = s.create_run({.name = "demo",
+                        .config_path = "configs/demo.yaml",
+                        .config_text = "workloads: [hackbench]\n",
+                        .config_sha256 = "abc",
+                        .manifest_json = R"({"kernel_release":"6.1.0"})"});
+    v0 = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    v1 = s.add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"SCHED_BATCH"})"});
+    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
+    IterationRow it{.run_id = run, .variant_id = v1, .workload = "hackbench",
+                    .block = "hackbench-process-pipes", .row = "4", .row_order = 1,
+                    .params_json = R"({"groups":4})", .iteration = 2, .status = "ok",
+                    .started_at = "2026-11-29T00:00:00Z", .duration_s = 0.5, .exit_code = 0,
+                    .stdout_text = "Time: 0.432\n", .stderr_text = "",
+                    .samples = {{"time", 0.432, std::nullopt}, {"time", 0.5, 1.0}}};
+    s.add_iteration(it);
+    it.iteration = 3;
+    it.status = "parse_error";
+    it.error = "no Time line";
+    it.stdout_text = "garbage\n";
+    it.samples.clear();
+    it.exit_code.reset();
+    s.add_iteration(it);
+    s.set_run_status(run, "finished", true);
+  }
+  Store s(path);  // reopen: everything is on disk
+  const auto r = s.find_run(run);
+  REQUIRE(r);
+  CHECK(r->name == "demo");
+  CHECK(r->status == "finished");
+  CHECK_FALSE(r->ended_at.empty());
+  CHECK(r->config_text == "workloads: [hackbench]\n");
+  CHECK(s.find_run_by_name("demo")->id == run);
+  CHECK_FALSE(s.find_run(run + 100));
+  const auto vs = s.variants(run);
+  REQUIRE(vs.size() == 2);
+  CHECK(vs[0].name == "default");
+  CHECK(vs[1].knobs_json == R"({"policy":"SCHED_BATCH"})");
+  REQUIRE(s.metrics(run).size() == 1);
+  CHECK(s.metrics(run)[0].direction == "lower");
+  const auto its = s.iterations(run, true);
+  REQUIRE(its.size() == 2);
+  CHECK(its[0].variant_id == v1);
+  CHECK(its[0].row_order == 1);
+  CHECK(its[0].exit_code == 0);
+  REQUIRE(its[0].samples.size() == 2);
+  CHECK(its[0].samples[0].value == 0.432);
+  CHECK_FALSE(its[0].samples[0].offset_s);
+  CHECK(its[0].samples[1].offset_s == 1.0);
+  CHECK(its[1].status == "parse_error");
+  CHECK(its[1].stdout_text == "garbage\n");  // raw output kept when parsing fails
+  CHECK_FALSE(its[1].exit_code);
+  CHECK(s.count_iterations(run, "ok") == 1);
+  CHECK(v0 != v1);
+}
+
+TEST_CASE("run names are unique") {
+  test::TempDir dir;
+  Store s(dir.file("r.db"));
+  s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  CHECK_THROWS_WITH(s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""}),
+                    Catch::Contains("a run named 'a' already exists"));
+}
+
+TEST_CASE("the same iteration cannot be stored twice") {
+  test::TempDir dir;
+  Store s(dir.file("r.db"));
+  auto run = s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  IterationRow it{.run_id = run, .variant_id = v, .workload = "hackbench", .block = "b", .row = "1",
+                  .params_json = "{}", .iteration = 0, .status = "ok", .started_at = "t"};
+  s.add_iteration(it);
+  CHECK_THROWS_AS(s.add_iteration(it), StoreError);
+  CHECK(s.iterations(run).size() == 1);  // the failed insert rolled back whole
+}
+
+TEST_CASE("a database newer than this binary is refused") {
+  test::TempDir dir;
+  const std::string path = dir.file("new.db");
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  CHECK_THROWS_WITH(Store(path), Catch::Contains("database schema version 99 is newer than this schedlab"));
+}
+
+TEST_CASE("the journal lists unrestored knobs newest first") {
+  test::TempDir dir;
+  Store s(dir.file("r.db"));
+  const auto run = s.create_run({.name = "j", .config_path = "", .config_text = "", .config_sha256 = ""});
+  auto a = s.journal_applied({.run_id = run, .host = "local", .kind = "sysctl", .name = "k1", .path = "/p1", .original = "1", .target = "0"});
+  auto b = s.journal_applied({.run_id = run, .host = "local", .kind = "sysctl", .name = "k2", .path = "/p2", .original = "5", .target = "6"});
+  s.journal_applied({.run_id = run, .host = "other", .kind = "sysctl", .name = "k3", .path = "/p3", .original = "0", .target = "1"});
+  auto pending = s.unrestored("local");
+  REQUIRE(pending.size() == 2);
+  CHECK(pending[0].id == b);
+  CHECK(pending[1].id == a);
+  s.journal_restored(b);
+  CHECK(s.unrestored("local").size() == 1);
+}

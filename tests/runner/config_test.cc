@@ -1,0 +1,136 @@
+#include "runner/config.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_config(yaml, "exp.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("a valid config fills every parameter, with defaults") {
+  const Config c = parse_config(R"(
+description: demo
+iterations: 3
+workloads:
+  - hackbench:
+      modes: [process-pipes, thread-sockets]
+      groups: [1, 4]
+      loops: 200
+      timeout: 30s
+variants:
+  default: {}
+  sched-batch:
+    policy: batch
+  autogroup-off:
+    sysctl:
+      kernel.sched_autogroup_enabled: 0
+  niced:
+    nice: 5
+)",
+                                "exp.yaml");
+  CHECK(c.description == "demo");
+  CHECK(c.iterations == 3);
+  REQUIRE(c.workloads.size() == 1);
+  const auto& w = c.workloads[0];
+  CHECK(w.iterations == 3);
+  CHECK(w.values.at("groups").size() == 2);
+  CHECK(std::get<std::int64_t>(w.values.at("loops")[0]) == 200);
+  CHECK(std::get<std::int64_t>(w.values.at("fds")[0]) == 20);  // default
+  CHECK(std::get<std::chrono::milliseconds>(w.values.at("timeout")[0]) == std::chrono::seconds(30));
+  REQUIRE(c.variants.size() == 4);
+  CHECK(c.variants[0].name == "default");
+  CHECK(c.variants[1].policy->describe() == "SCHED_BATCH");
+  CHECK(c.variants[2].sysctls[0].name == "kernel.sched_autogroup_enabled");
+  CHECK(c.variants[2].sysctls[0].value == "0");
+  CHECK(c.variants[2].sysctls[0].line == 16);
+  CHECK(c.variants[3].policy->describe() == "SCHED_OTHER nice 5");
+}
+
+TEST_CASE("no variants means one default variant") {
+  const Config c = parse_config("workloads: [hackbench]\n", "x.yaml");
+  REQUIRE(c.variants.size() == 1);
+  CHECK(c.variants[0].name == "default");
+  CHECK(c.iterations == 5);
+}
+
+TEST_CASE("config errors name file, line and key, with a suggestion") {
+  CHECK(error_of("workloads:\n  - hackbench:\n      grups: [1]\n") ==
+        "exp.yaml:3: workloads[0].hackbench: unknown key 'grups' (did you mean 'groups'?)");
+  CHECK(error_of("iteratons: 5\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: unknown key 'iteratons' (did you mean 'iterations'?)");
+  CHECK(error_of("workloads:\n  - hackbenhc: {}\n") ==
+        "exp.yaml:2: workloads[0]: unknown workload 'hackbenhc' (did you mean 'hackbench'?); "
+        "known: hackbench");
+  CHECK(error_of("workloads:\n  - hackbench:\n      modes: [process-pipe]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.modes: 'process-pipe' is not one of: "
+        "process-pipes, process-sockets, thread-pipes, thread-sockets (did you mean "
+        "'process-pipes'?)");
+  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, zero]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.groups: expected an integer, got 'zero'");
+  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [0]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.groups: must be at least 1, got 0");
+  CHECK(error_of("workloads:\n  - hackbench:\n      loops: [1, 2]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.loops: takes a single value, not a list (only swept "
+        "parameters take lists)");
+  CHECK(error_of("workloads:\n  - hackbench:\n      timeout: soon\n") ==
+        "exp.yaml:3: workloads[0].hackbench.timeout: expected a duration such as 30s or 500ms, "
+        "got 'soon'");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    polcy: batch\n") ==
+        "exp.yaml:4: variants.b: unknown key 'polcy' (did you mean 'policy'?)");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    policy: fifo\n") ==
+        "exp.yaml:4: variants.b.policy: unknown scheduling policy 'fifo'; known: other, batch, "
+        "idle");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    sysctl:\n      net.core.somaxconn: 5\n") ==
+        "exp.yaml:5: variants.b.sysctl.net.core.somaxconn: 'net.core.somaxconn' is outside the "
+        "sysctls schedlab may change (kernel.*, vm.*)");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    nice: 40\n") ==
+        "exp.yaml:4: variants.b.nice: must be at most 19, got 40");
+  CHECK(error_of("workloads: [hackbench]\nhosts:\n  sut: ssh://root@sut1\n") ==
+        "exp.yaml:3: hosts.sut: host 'ssh://root@sut1' is not supported by this schedlab; only "
+        "'local' is");
+  CHECK(error_of("description: x\n") ==
+        "exp.yaml: workloads: missing: a config runs at least one workload");
+  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, 1]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.groups: value '1' is listed twice");
+  CHECK(error_of("workloads: [hackbench\n") .starts_with("exp.yaml:2: YAML syntax error"));
+  CHECK(error_of("iterations: 0\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations: must be at least 1, got 0");
+}
+
+TEST_CASE("a missing config file is a clear error") {
+  try {
+    load_config_file("/nonexistent/exp.yaml");
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()) == "/nonexistent/exp.yaml: cannot read the file: No such file or directory");
+  }
+}
+
+TEST_CASE("sysctl names map to /proc/sys paths") {
+  CHECK(sysctl_path("kernel.sched_autogroup_enabled") == "/proc/sys/kernel/sched_autogroup_enabled");
+  CHECK(sysctl_path("vm.stat_interval") == "/proc/sys/vm/stat_interval");
+  CHECK(sysctl_name_problem("kernel.sched_autogroup_enabled") == std::nullopt);
+  CHECK(sysctl_name_problem("kernel/../../etc/passwd").has_value());
+}
+
+TEST_CASE("every shipped config validates") {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SCHEDLAB_SOURCE_DIR) + "/configs")) {
+    if (e.path().extension() != ".yaml") continue;
+    INFO(e.path());
+    CHECK_NOTHROW(load_config_file(e.path().string()));
+    ++n;
+  }
+  CHECK(n >= 1);
+}

@@ -1,0 +1,145 @@
+#include "workloads/hackbench.h"
+
+#include <catch2/catch.hpp>
+#include <regex>
+
+#include "tests/support/temp_dir.h"
+#include "workloads/registry.h"
+
+using namespace schedlab;
+using schedlab::test::fixture;
+using schedlab::test::fixture_files;
+using schedlab::test::read_text;
+
+namespace {
+
+Point point(const std::string& mode, std::int64_t groups) {
+  static const Hackbench hb;
+  Point p;
+  for (const auto& spec : hb.params()) p.values[spec.name] = spec.default_value;
+  p.values["modes"] = mode;
+  p.values["groups"] = groups;
+  return p;
+}
+
+// The fixture names say how each output was made: process-pipes-g2-l200...
+struct FixtureName {
+  std::string mode;
+  std::int64_t groups;
+};
+std::optional<FixtureName> decode(const std::string& name) {
+  static const std::regex re(R"(^(process|thread)-(pipes|sockets)-g(\d+)-)");
+  std::smatch m;
+  if (!std::regex_search(name, m, re)) return std::nullopt;
+  return FixtureName{m[1].str() + "-" + m[2].str(), std::stoll(m[3])};
+}
+
+}  // namespace
+
+TEST_CASE("hackbench parses the Time line of every real output fixture") {
+  Hackbench hb;
+  int parsed = 0;
+  for (const auto& file : fixture_files("hackbench")) {
+    const std::string name = file.filename().string();
+    if (name.starts_with("error-")) continue;
+    INFO(name);
+    const auto decoded = decode(name);
+    if (!decoded) {
+      // process-inet: sockets over TCP, not a mode schedlab sweeps, but the
+      // output has the same shape.
+      REQUIRE(name.starts_with("process-inet"));
+      const auto samples = hb.parse(point("process-sockets", 1), read_text(file), "");
+      REQUIRE(samples.size() == 1);
+      CHECK(samples[0].value == Approx(0.084));
+      ++parsed;
+      continue;
+    }
+    const auto samples = hb.parse(point(decoded->mode, decoded->groups), read_text(file), "");
+    REQUIRE(samples.size() == 1);
+    CHECK(samples[0].metric == "time");
+    CHECK(samples[0].value > 0);
+    ++parsed;
+  }
+  CHECK(parsed == 19);
+}
+
+TEST_CASE("hackbench reads exact values") {
+  Hackbench hb;
+  CHECK(hb.parse(point("process-pipes", 2),
+                 read_text(fixture("hackbench/process-pipes-g2-l200.run1.txt")), "")[0]
+            .value == 0.066);
+  CHECK(hb.parse(point("process-sockets", 4),
+                 read_text(fixture("hackbench/process-sockets-g4-l3000.with-proc-snapshots.txt")),
+                 "")[0]
+            .value == 5.121);
+}
+
+TEST_CASE("hackbench error outputs are parse errors naming the tool's message") {
+  Hackbench hb;
+  SECTION("bad option") {
+    const std::string out = read_text(fixture("hackbench/error-bad-option.txt"));
+    CHECK_THROWS_AS(hb.parse(point("process-pipes", 1), out, ""), ParseError);
+  }
+  SECTION("groups 0") {
+    const std::string out = read_text(fixture("hackbench/error-g0.txt"));
+    CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), out, ""),
+                      "tool error: hackbench: --groups|-g requires an integer > 0");
+  }
+}
+
+TEST_CASE("hackbench refuses output that does not match the point") {
+  Hackbench hb;
+  const std::string out = read_text(fixture("hackbench/thread-pipes-g2-l200.run1.txt"));
+  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 2), out, ""),
+                    Catch::Contains("line 1: ran in threaded mode, expected process"));
+  CHECK_THROWS_WITH(hb.parse(point("thread-pipes", 4), out, ""),
+                    Catch::Contains("line 1: ran 2 groups, expected 4"));
+}
+
+TEST_CASE("hackbench output without a number is a parse error with its line") {
+  Hackbench hb;
+  const std::string header =
+      "Running in process mode with 1 groups using 40 file descriptors each (== 40 tasks)\n"
+      "Each sender will pass 10 messages of 100 bytes\n";
+  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), header, ""),
+                    "no 'Time: <seconds>' line in the output");
+  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), header + "Time: fast\n", ""),
+                    "line 3: 'Time:' line without a number: Time: fast");
+  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), "", ""),
+                    "no 'Running in ... mode with N groups' line in the output");
+  try {
+    hb.parse(point("process-pipes", 1), header + "Time: fast\n", "");
+  } catch (const ParseError& e) {
+    CHECK(e.line() == 3);
+    CHECK(e.workload() == "hackbench");
+  }
+}
+
+TEST_CASE("hackbench steps pass every parameter to the tool") {
+  Hackbench hb;
+  auto p = point("thread-sockets", 8);
+  p.values["loops"] = std::int64_t{500};
+  const auto steps = hb.iteration_steps(p);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].argv == std::vector<std::string>{"hackbench", "--threads", "--groups", "8",
+                                                  "--fds", "20", "--datasize", "100", "--loops",
+                                                  "500"});
+  CHECK(steps[0].timeout == std::chrono::minutes(5));
+  CHECK(hb.block_label(p) == "hackbench-thread-sockets");
+  CHECK(hb.row_label(p) == "8");
+  p.values["modes"] = std::string("process-pipes");
+  CHECK(hb.iteration_steps(p)[0].argv[1] == "--pipe");
+}
+
+TEST_CASE("every registered metric declares direction and centre") {
+  for (const Workload* w : all_workloads()) {
+    REQUIRE_FALSE(w->metrics().empty());
+    for (const auto& m : w->metrics()) {
+      CHECK_FALSE(m.unit.empty());
+      CHECK_FALSE(m.help.empty());
+    }
+    for (const auto& p : w->params()) CHECK_FALSE(p.help.empty());
+  }
+  CHECK(find_workload("hackbench") != nullptr);
+  CHECK(find_workload("hackbenc") == nullptr);
+}

@@ -1,0 +1,144 @@
+#include "workloads/hackbench.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <regex>
+#include <sstream>
+
+namespace schedlab {
+namespace {
+
+using std::chrono::milliseconds;
+
+// "process-pipes" -> {threads?, pipes?}
+struct Mode {
+  bool threads;
+  bool pipes;
+};
+
+Mode parse_mode(const std::string& m) {
+  return Mode{m.starts_with("thread"), m.ends_with("pipes")};
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+Hackbench::Hackbench() {
+  params_ = {
+      {.name = "modes",
+       .type = ParamType::kString,
+       .axis = Axis::kBlock,
+       .default_value = std::string("process-pipes"),
+       .help = "tasks (process|thread) and channel (pipes|sockets); one table per mode",
+       .choices = {"process-pipes", "process-sockets", "thread-pipes", "thread-sockets"}},
+      {.name = "groups",
+       .type = ParamType::kInt,
+       .axis = Axis::kRow,
+       .default_value = std::int64_t{1},
+       .help = "number of sender/receiver groups (-g); one table row per value",
+       .unit = "groups",
+       .min = 1},
+      {.name = "loops",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{1000},
+       .help = "messages each sender passes (-l)",
+       .unit = "messages",
+       .min = 1},
+      {.name = "fds",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{20},
+       .help = "senders and receivers per group (-f)",
+       .unit = "tasks",
+       .min = 1},
+      {.name = "datasize",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{100},
+       .help = "bytes per message (-s)",
+       .unit = "bytes",
+       .min = 1},
+      {.name = "timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(std::chrono::minutes(5)),
+       .help = "an iteration still running after this is killed and recorded as failed",
+       .unit = "duration"},
+  };
+  metrics_ = {{.name = "time",
+               .unit = "s",
+               .direction = Direction::kLowerIsBetter,
+               .centre = Centre::kAmean,
+               .kind = SampleKind::kRun,
+               .precision = 4,
+               .help = "wall time hackbench reports for passing all messages"}};
+}
+
+std::string Hackbench::description() const {
+  return "rt-tests hackbench: message passing between groups of tasks (time, lower is better)";
+}
+
+std::vector<Step> Hackbench::iteration_steps(const Point& p) const {
+  Mode mode = parse_mode(p.string_at("modes"));
+  std::vector<std::string> argv = {"hackbench"};
+  if (mode.threads) argv.push_back("--threads");
+  if (mode.pipes) argv.push_back("--pipe");
+  argv.insert(argv.end(), {"--groups", std::to_string(p.int_at("groups")),      //
+                           "--fds", std::to_string(p.int_at("fds")),            //
+                           "--datasize", std::to_string(p.int_at("datasize")),  //
+                           "--loops", std::to_string(p.int_at("loops"))});
+  return {Step{.role = Role::kSut, .argv = argv, .timeout = p.duration_at("timeout")}};
+}
+
+std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
+                                     const std::string& err) const {
+  // hackbench prints errors (and then its usage) on stderr and exits 1.
+  for (const auto& line : split_lines(err + out))
+    if (line.starts_with("hackbench: ")) throw ParseError(name(), 0, "tool error: " + line);
+
+  static const std::regex header(
+      R"(^Running in (process|threaded) mode with (\d+) groups using (\d+) file descriptors)");
+  static const std::regex time_line(R"(^Time: ([0-9]+(?:\.[0-9]+)?)\s*$)");
+  const auto lines = split_lines(out);
+  std::optional<double> time;
+  bool saw_header = false;
+  Mode mode = parse_mode(p.string_at("modes"));
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (std::regex_search(line, m, header)) {
+      saw_header = true;
+      const bool threaded = m[1] == "threaded";
+      if (threaded != mode.threads)
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: ran in {} mode, expected {}: {}", lineno,
+                                     m[1].str(), mode.threads ? "threaded" : "process", line));
+      if (std::stoll(m[2]) != p.int_at("groups"))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
+                                     m[2].str(), p.int_at("groups"), line));
+    } else if (std::regex_match(line, m, time_line)) {
+      if (time)
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: a second 'Time:' line: {}", lineno, line));
+      double v = 0;
+      const std::string s = m[1].str();
+      std::from_chars(s.data(), s.data() + s.size(), v);
+      time = v;
+    } else if (line.starts_with("Time:")) {
+      throw ParseError(name(), lineno,
+                       fmt::format("line {}: 'Time:' line without a number: {}", lineno, line));
+    }
+  }
+  if (!saw_header)
+    throw ParseError(name(), 0, "no 'Running in ... mode with N groups' line in the output");
+  if (!time) throw ParseError(name(), 0, "no 'Time: <seconds>' line in the output");
+  return {Sample{.metric = "time", .value = *time}};
+}
+
+}  // namespace schedlab

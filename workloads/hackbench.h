@@ -1,0 +1,27 @@
+// rt-tests hackbench: groups of senders and receivers passing messages over
+// pipes or sockets, as processes or threads. The scheduler's wakeup path
+// dominates its time.
+#pragma once
+
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class Hackbench final : public Workload {
+ public:
+  Hackbench();
+  std::string name() const override { return "hackbench"; }
+  std::string description() const override;
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<MetricSpec>& metrics() const override { return metrics_; }
+  std::string package() const override { return "rt-tests"; }
+  std::vector<Step> iteration_steps(const Point& p) const override;
+  std::vector<Sample> parse(const Point& p, const std::string& out,
+                            const std::string& err) const override;
+
+ private:
+  std::vector<ParamSpec> params_;
+  std::vector<MetricSpec> metrics_;
+};
+
+}  // namespace schedlab

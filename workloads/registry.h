@@ -1,0 +1,15 @@
+// The workloads schedlab knows, by name. The only static data in schedlab.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+const std::vector<const Workload*>& all_workloads();
+// nullptr when no workload has that name.
+const Workload* find_workload(const std::string& name);
+
+}  // namespace schedlab

@@ -1,0 +1,62 @@
+#include "workloads/workload.h"
+
+#include <fmt/format.h>
+
+namespace schedlab {
+
+std::string format_param(const ParamValue& v) {
+  if (auto i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (auto s = std::get_if<std::string>(&v)) return *s;
+  auto ms = std::get<std::chrono::milliseconds>(v).count();
+  if (ms % 1000 == 0) return fmt::format("{}s", ms / 1000);
+  return fmt::format("{}ms", ms);
+}
+
+const ParamValue& Point::at(const std::string& name) const {
+  auto it = values.find(name);
+  if (it == values.end()) throw std::logic_error("point has no parameter '" + name + "'");
+  return it->second;
+}
+
+std::int64_t Point::int_at(const std::string& name) const {
+  return std::get<std::int64_t>(at(name));
+}
+
+const std::string& Point::string_at(const std::string& name) const {
+  return std::get<std::string>(at(name));
+}
+
+std::chrono::milliseconds Point::duration_at(const std::string& name) const {
+  return std::get<std::chrono::milliseconds>(at(name));
+}
+
+std::string Workload::block_label(const Point& p) const {
+  std::string label = name();
+  for (const auto& spec : params())
+    if (spec.axis == Axis::kBlock) label += "-" + format_param(p.at(spec.name));
+  return label;
+}
+
+std::string Workload::row_label(const Point& p) const {
+  std::string label;
+  for (const auto& spec : params()) {
+    if (spec.axis != Axis::kRow) continue;
+    if (!label.empty()) label += "/";
+    label += format_param(p.at(spec.name));
+  }
+  return label;
+}
+
+const ParamSpec* Workload::find_param(const std::string& name) const {
+  for (const auto& p : params())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const MetricSpec* Workload::find_metric(const std::string& name) const {
+  for (const auto& m : metrics())
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+}  // namespace schedlab
