@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -94,6 +95,22 @@ class Loader {
         auto d = parse_duration(s);
         if (!d) fail(n, key, fmt::format("expected a duration such as 30s or 500ms, got '{}'", s));
         return *d;
+      }
+      case ParamType::kBool: {
+        const std::string s = scalar(n, key);
+        if (s == "true" || s == "yes" || s == "on") return true;
+        if (s == "false" || s == "no" || s == "off") return false;
+        fail(n, key, fmt::format("expected true or false, got '{}'", s));
+      }
+      case ParamType::kDouble: {
+        const std::string s = scalar(n, key);
+        try {
+          std::size_t used = 0;
+          const double d = std::stod(s, &used);
+          if (used == s.size() && std::isfinite(d)) return d;
+        } catch (const std::exception&) {
+        }
+        fail(n, key, fmt::format("expected a number, got '{}'", s));
       }
       case ParamType::kString: {
         const std::string s = scalar(n, key);

@@ -55,7 +55,7 @@ std::optional<IterationRow> run_iteration(Host& host, const PlanPoint& pp,
   row.started_at = utc_now_iso8601();
   row.status = "ok";
   const auto start = Clock::now();
-  for (const Step& step : w.iteration_steps(pp.point)) {
+  for (const Step& step : w.iteration_steps(pp.point, StepContext{})) {
     Command cmd{.argv = step.argv, .timeout = step.timeout};
     if (step.measured) cmd.policy = variant.policy;
     const ExecResult r = host.run(cmd);
@@ -133,7 +133,7 @@ void preflight(Store& store, Host& host, const Config& config, const Plan& plan)
   std::set<std::string> checked;
   for (const auto& pp : plan.points) {
     const Workload& w = *pp.workload->workload;
-    for (const auto& step : w.iteration_steps(pp.point)) {
+    for (const auto& step : w.iteration_steps(pp.point, StepContext{})) {
       const std::string& tool = step.argv.front();
       if (!checked.insert(tool).second) continue;
       if (!host.find_program(tool))

@@ -9,6 +9,8 @@ namespace {
 nlohmann::json to_json(const ParamValue& v) {
   if (auto i = std::get_if<std::int64_t>(&v)) return *i;
   if (auto s = std::get_if<std::string>(&v)) return *s;
+  if (auto b = std::get_if<bool>(&v)) return *b;
+  if (auto d = std::get_if<double>(&v)) return *d;
   return format_param(v);
 }
 

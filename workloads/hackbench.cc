@@ -82,7 +82,7 @@ std::string Hackbench::description() const {
   return "rt-tests hackbench: message passing between groups of tasks (time, lower is better)";
 }
 
-std::vector<Step> Hackbench::iteration_steps(const Point& p) const {
+std::vector<Step> Hackbench::iteration_steps(const Point& p, const StepContext&) const {
   Mode mode = parse_mode(p.string_at("modes"));
   std::vector<std::string> argv = {"hackbench"};
   if (mode.threads) argv.push_back("--threads");

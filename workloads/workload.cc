@@ -7,6 +7,8 @@ namespace schedlab {
 std::string format_param(const ParamValue& v) {
   if (auto i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
   if (auto s = std::get_if<std::string>(&v)) return *s;
+  if (auto b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  if (auto d = std::get_if<double>(&v)) return fmt::format("{:g}", *d);
   auto ms = std::get<std::chrono::milliseconds>(v).count();
   if (ms % 1000 == 0) return fmt::format("{}s", ms / 1000);
   return fmt::format("{}ms", ms);
@@ -46,6 +48,10 @@ std::string Workload::row_label(const Point& p) const {
   }
   return label;
 }
+
+bool Point::bool_at(const std::string& name) const { return std::get<bool>(at(name)); }
+
+double Point::double_at(const std::string& name) const { return std::get<double>(at(name)); }
 
 const ParamSpec* Workload::find_param(const std::string& name) const {
   for (const auto& p : params())

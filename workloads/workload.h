@@ -18,14 +18,14 @@
 
 namespace schedlab {
 
-enum class ParamType { kInt, kString, kDuration };
+enum class ParamType { kInt, kString, kDuration, kBool, kDouble };
 
 // How a swept parameter shapes the comparison table: a block parameter
 // starts a new table (hackbench's mode), a row parameter is one table row
 // (hackbench's group count), a fixed parameter takes one value per run.
 enum class Axis { kFixed, kBlock, kRow };
 
-using ParamValue = std::variant<std::int64_t, std::string, std::chrono::milliseconds>;
+using ParamValue = std::variant<std::int64_t, std::string, std::chrono::milliseconds, bool, double>;
 
 std::string format_param(const ParamValue& v);
 
@@ -51,21 +51,54 @@ struct Point {
   std::int64_t int_at(const std::string& name) const;
   const std::string& string_at(const std::string& name) const;
   std::chrono::milliseconds duration_at(const std::string& name) const;
+  bool bool_at(const std::string& name) const;
+  double double_at(const std::string& name) const;
 };
 
 enum class Role { kSut, kLoadgen };
 
-struct SchedPolicy;  // runner knows how to apply it; steps only say "workload process"
+// Values the runner knows and a workload's steps may need.
+struct StepContext {
+  std::string workdir;      // a private directory on the SUT for this workload entry
+  std::string sut_address;  // the SUT's address as the loadgen sees it
+  int port = 0;             // a free TCP port on the SUT reserved for this workload entry
+};
 
-// One process to run. `measured` steps are the workload processes a variant's
-// policy knob applies to.
+// How the runner knows a background process is ready to serve.
+struct ReadyCheck {
+  // Either a TCP port that must accept connections (on sut_address), or an
+  // argv (run on the step's host) that must exit 0. Polled until timeout.
+  int tcp_port = 0;
+  std::vector<std::string> argv;
+  std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+  std::string what;  // for errors: "tbench_srv accepting on port 7003"
+};
+
+// One process to run.
 struct Step {
   Role role = Role::kSut;
   std::vector<std::string> argv;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  // The variant's policy knob applies to measured steps, and only their
+  // output reaches the parser.
   bool measured = true;
+  // A server: started and left running; stopped (whole process group) by
+  // the matching teardown, or by the runner on any exit path.
+  bool background = false;
+  std::optional<ReadyCheck> ready;  // for background steps
+  // Teardown steps that may fail harmlessly (the server already gone).
+  bool ignore_failure = false;
+  std::map<std::string, std::string> env;
+  std::string cwd;
 };
 
+// The lifecycle the runner follows for each workload entry:
+//   setup_steps                              once, before its first point
+//   for each point, for each variant segment:
+//     point_setup_steps                      (servers, under the variant's knobs)
+//     iteration_steps x iterations           measured
+//     point_teardown_steps                   background steps are stopped after it
+//   teardown_steps                           once, on every exit path
 struct Sample {
   std::string metric;
   double value = 0;
@@ -98,11 +131,21 @@ class Workload {
   virtual std::string block_label(const Point& p) const;
   // Label of the row within the table, e.g. "4" for four groups.
   virtual std::string row_label(const Point& p) const;
+  virtual std::vector<Step> setup_steps(const Point&, const StepContext&) const { return {}; }
+  virtual std::vector<Step> point_setup_steps(const Point&, const StepContext&) const { return {}; }
   // The steps of one measured iteration.
-  virtual std::vector<Step> iteration_steps(const Point& p) const = 0;
-  // Samples from one iteration's output. Throws ParseError.
+  virtual std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const = 0;
+  virtual std::vector<Step> point_teardown_steps(const Point&, const StepContext&) const {
+    return {};
+  }
+  virtual std::vector<Step> teardown_steps(const Point&, const StepContext&) const { return {}; }
+  // Samples from one iteration's output (the measured steps' stdout and
+  // stderr). Throws ParseError naming the line that did not match.
   virtual std::vector<Sample> parse(const Point& p, const std::string& out,
                                     const std::string& err) const = 0;
+  // Whether a parsed iteration failed on its own terms (dmatest failures > 0);
+  // empty when it is fine.
+  virtual std::string judge(const std::vector<Sample>&) const { return ""; }
 
   const ParamSpec* find_param(const std::string& name) const;
   const MetricSpec* find_metric(const std::string& name) const;

@@ -50,7 +50,7 @@ void print_plan(const Config& config, const Plan& plan) {
   }
   for (const auto& p : plan.points) {
     std::string argv;
-    for (const auto& step : p.workload->workload->iteration_steps(p.point))
+    for (const auto& step : p.workload->workload->iteration_steps(p.point, StepContext{.workdir = "WORKDIR", .sut_address = "SUT", .port = 0}))
       argv += fmt::format(" [{}]", fmt::join(step.argv, " "));
     fmt::print("  {} x{}:{}\n", p.describe(), p.iterations, argv);
   }

@@ -119,7 +119,7 @@ TEST_CASE("hackbench steps pass every parameter to the tool") {
   Hackbench hb;
   auto p = point("thread-sockets", 8);
   p.values["loops"] = std::int64_t{500};
-  const auto steps = hb.iteration_steps(p);
+  const auto steps = hb.iteration_steps(p, {});
   REQUIRE(steps.size() == 1);
   CHECK(steps[0].argv == std::vector<std::string>{"hackbench", "--threads", "--groups", "8",
                                                   "--fds", "20", "--datasize", "100", "--loops",
@@ -128,7 +128,7 @@ TEST_CASE("hackbench steps pass every parameter to the tool") {
   CHECK(hb.block_label(p) == "hackbench-thread-sockets");
   CHECK(hb.row_label(p) == "8");
   p.values["modes"] = std::string("process-pipes");
-  CHECK(hb.iteration_steps(p)[0].argv[1] == "--pipe");
+  CHECK(hb.iteration_steps(p, {})[0].argv[1] == "--pipe");
 }
 
 TEST_CASE("every registered metric declares direction and centre") {
