@@ -82,6 +82,20 @@ CREATE TABLE knob_journal (
   restored_at TEXT
 );
 )sql",
+    // 2: why each sweep point stopped iterating (fixed count, interval
+    // reached, maximum reached), per variant.
+    R"sql(
+CREATE TABLE point_stops (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  variant_id INTEGER NOT NULL REFERENCES variants(id),
+  workload TEXT NOT NULL,
+  params_json TEXT NOT NULL,
+  iterations INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  ci_halfwidth_pct REAL,
+  PRIMARY KEY (run_id, variant_id, workload, params_json)
+);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -412,6 +426,29 @@ std::int64_t Store::count_iterations(std::int64_t run_id, const std::string& sta
   s.bind(1, run_id).bind(2, status);
   s.step();
   return s.i64(0);
+}
+
+void Store::record_point_stop(const PointStop& p) {
+  Stmt s(db_,
+         "INSERT OR REPLACE INTO point_stops (run_id, variant_id, workload, params_json, "
+         "iterations, reason, ci_halfwidth_pct) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, p.run_id).bind(2, p.variant_id).bind(3, p.workload).bind(4, p.params_json);
+  s.bind(5, p.iterations).bind(6, p.reason).bind(7, p.ci_halfwidth_pct).run();
+}
+
+std::vector<PointStop> Store::point_stops(std::int64_t run_id) const {
+  Stmt s(db_,
+         "SELECT run_id, variant_id, workload, params_json, iterations, reason, ci_halfwidth_pct "
+         "FROM point_stops WHERE run_id = ? ORDER BY rowid");
+  s.bind(1, run_id);
+  std::vector<PointStop> out;
+  while (s.step()) {
+    PointStop p{s.i64(0), s.i64(1), s.text(2), s.text(3), static_cast<int>(s.i64(4)), s.text(5),
+                std::nullopt};
+    if (!s.is_null(6)) p.ci_halfwidth_pct = s.dbl(6);
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 std::int64_t Store::journal_applied(const JournalEntry& e) {

@@ -90,6 +90,17 @@ struct JournalEntry {
   std::string state;  // applied | restored
 };
 
+// Why a sweep point stopped iterating for one variant.
+struct PointStop {
+  std::int64_t run_id = 0;
+  std::int64_t variant_id = 0;
+  std::string workload;
+  std::string params_json;
+  int iterations = 0;  // measured, any status
+  std::string reason;  // fixed | ci_reached | max_reached | failed
+  std::optional<double> ci_halfwidth_pct;  // at the stop, when adaptive
+};
+
 class Store {
  public:
   // Opens (creating if needed) and migrates the database. Refuses a
@@ -99,7 +110,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -124,6 +135,10 @@ class Store {
   std::vector<IterationRow> iterations(std::int64_t run_id, bool with_output = false) const;
   // Number of stored iterations per status, for summaries.
   std::int64_t count_iterations(std::int64_t run_id, const std::string& status) const;
+
+  // Adaptive iterations: the stop reason per point and variant (upsert).
+  void record_point_stop(const PointStop& p);
+  std::vector<PointStop> point_stops(std::int64_t run_id) const;
 
   // Knob journal.
   std::int64_t journal_applied(const JournalEntry& e);

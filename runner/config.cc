@@ -32,8 +32,9 @@ namespace {
 // The sysctl directories a variant may change (see design.md: knobs).
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
 
-const std::vector<std::string> kTopKeys = {"description", "hosts", "iterations", "workloads",
-                                           "variants"};
+const std::vector<std::string> kTopKeys = {"description", "hosts",     "iterations",
+                                           "order",       "workloads", "variants"};
+const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen"};
 const std::vector<std::string> kVariantKeys = {"sysctl", "policy", "nice"};
 // Keys every workload accepts besides its own parameters.
@@ -175,8 +176,42 @@ class Loader {
       wc.values[spec.name] = std::move(values);
     }
     if (body.IsMap() && body["iterations"])
-      wc.iterations = static_cast<int>(integer(body["iterations"], key + ".iterations", 1));
+      wc.iterations = iterations(body["iterations"], key + ".iterations");
+    else
+      wc.iterations = default_iterations_;
     return wc;
+  }
+
+  // `5`, or `{min: 3, max: 30, ci_width_pct: 2}`.
+  IterationPolicy iterations(const YAML::Node& n, const std::string& key) const {
+    IterationPolicy p;
+    if (n.IsScalar()) {
+      p.min = p.max = static_cast<int>(integer(n, key, 1));
+      return p;
+    }
+    expect_map(n, key);
+    check_keys(n, key, kIterationKeys);
+    if (!n["ci_width_pct"])
+      fail(n, key, "a mapping makes iterations adaptive: give ci_width_pct (and min, max)");
+    p.min = n["min"] ? static_cast<int>(integer(n["min"], key + ".min", 2)) : 3;
+    p.max = n["max"] ? static_cast<int>(integer(n["max"], key + ".max", 2)) : 30;
+    if (p.max < p.min)
+      fail(n["max"] ? n["max"] : n, key + ".max",
+           fmt::format("max ({}) is below min ({})", p.max, p.min));
+    const std::string s = scalar(n["ci_width_pct"], key + ".ci_width_pct");
+    double pct = 0;
+    try {
+      std::size_t used = 0;
+      pct = std::stod(s, &used);
+      if (used != s.size()) pct = -1;
+    } catch (const std::exception&) {
+      pct = -1;
+    }
+    if (!(pct > 0 && pct < 100))
+      fail(n["ci_width_pct"], key + ".ci_width_pct",
+           fmt::format("expected a percentage between 0 and 100, got '{}'", s));
+    p.ci_width_pct = pct;
+    return p;
   }
 
   VariantConfig variant(const YAML::Node& name_node, const YAML::Node& body) const {
@@ -226,7 +261,7 @@ class Loader {
     return s;
   }
 
-  Config load(const std::string& text) const {
+  Config load(const std::string& text) {
     Config c;
     c.path = path_;
     c.text = text;
@@ -246,15 +281,24 @@ class Loader {
       if (h["sut"]) c.sut = host(h["sut"], "hosts.sut");
       if (h["loadgen"]) c.loadgen = host(h["loadgen"], "hosts.loadgen");
     }
-    if (root["iterations"]) c.iterations = static_cast<int>(integer(root["iterations"], "iterations", 1));
+    if (root["iterations"]) c.iterations = iterations(root["iterations"], "iterations");
+    default_iterations_ = c.iterations;
+    if (const auto o = root["order"]) {
+      const std::string s = scalar(o, "order");
+      if (s == "interleaved")
+        c.order = Order::kInterleaved;
+      else if (s == "sequential")
+        c.order = Order::kSequential;
+      else
+        fail(o, "order",
+             fmt::format("expected interleaved or sequential, got '{}'{}", s,
+                         did_you_mean(s, {"interleaved", "sequential"})));
+    }
     const auto w = root["workloads"];
     if (!w) throw ConfigError(path_, 0, "workloads", "missing: a config runs at least one workload");
     if (!w.IsSequence() || w.size() == 0)
       fail(w, "workloads", "expected a list of workloads, e.g. '- hackbench: {groups: [1, 4]}'");
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      c.workloads.push_back(workload(w[i], i));
-      if (c.workloads.back().iterations == 0) c.workloads.back().iterations = c.iterations;
-    }
+    for (std::size_t i = 0; i < w.size(); ++i) c.workloads.push_back(workload(w[i], i));
     if (const auto v = root["variants"]) {
       expect_map(v, "variants");
       if (v.size() == 0) fail(v, "variants", "empty: leave the key out for one default variant");
@@ -272,6 +316,7 @@ class Loader {
 
  private:
   std::string path_;
+  IterationPolicy default_iterations_;
 };
 
 }  // namespace

@@ -40,11 +40,25 @@ struct VariantConfig {
   int line = 0;
 };
 
+// How many measured iterations a sweep point gets, per variant: a fixed
+// count (min == max), or adaptive: at least min, then until the confidence
+// interval's half-width is at most ci_width_pct of the centre, at most max.
+struct IterationPolicy {
+  int min = 5;
+  int max = 5;
+  std::optional<double> ci_width_pct;
+  bool adaptive() const { return ci_width_pct.has_value(); }
+};
+
+// Variants run interleaved per iteration (A B A B ...) so slow drift hits
+// them alike, or sequentially per sweep point (A A ... B B ...).
+enum class Order { kInterleaved, kSequential };
+
 struct WorkloadConfig {
   const Workload* workload = nullptr;
   // Every parameter of the workload: the configured values, or the default.
   std::map<std::string, std::vector<ParamValue>> values;
-  int iterations = 0;
+  IterationPolicy iterations;
   int line = 0;
 };
 
@@ -54,7 +68,8 @@ struct Config {
   std::string description;
   std::string sut = "local";
   std::string loadgen = "local";
-  int iterations = 5;
+  IterationPolicy iterations;
+  Order order = Order::kInterleaved;
   std::vector<WorkloadConfig> workloads;
   std::vector<VariantConfig> variants;  // the first one is the baseline
 };

@@ -4,10 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <tuple>
+#include <sstream>
 
+#include "runner/adaptive.h"
 #include "runner/interrupt.h"
 #include "runner/knobs.h"
 #include "runner/manifest.h"
@@ -16,9 +18,6 @@ namespace schedlab {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The identity of a stored iteration, for resume.
-using IterationKey = std::tuple<std::int64_t, std::string, std::string, int>;
 
 nlohmann::json knobs_json(const VariantConfig& v) {
   nlohmann::json j = nlohmann::json::object();
@@ -34,79 +33,28 @@ nlohmann::json knobs_json(const VariantConfig& v) {
   return j;
 }
 
-std::string last_line(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-  const auto nl = t.rfind('\n');
-  return nl == std::string::npos ? t : t.substr(nl + 1);
-}
-
-// Runs one iteration's steps. Nothing when schedlab was interrupted during
-// it: an unfinished iteration is not stored, and resume runs it again.
-std::optional<IterationRow> run_iteration(Host& host, const PlanPoint& pp,
-                                          const VariantConfig& variant) {
-  const Workload& w = *pp.workload->workload;
-  IterationRow row;
-  row.workload = w.name();
-  row.block = pp.block;
-  row.row = pp.row;
-  row.row_order = pp.row_order;
-  row.params_json = pp.params_json;
-  row.started_at = utc_now_iso8601();
-  row.status = "ok";
-  const auto start = Clock::now();
-  for (const Step& step : w.iteration_steps(pp.point, StepContext{})) {
-    Command cmd{.argv = step.argv, .timeout = step.timeout};
-    if (step.measured) cmd.policy = variant.policy;
-    const ExecResult r = host.run(cmd);
-    if (r.outcome == ExecResult::Outcome::kInterrupted) return std::nullopt;
-    row.stdout_text += r.out;
-    row.stderr_text += r.err;
-    if (r.outcome == ExecResult::Outcome::kExited) row.exit_code = r.exit_code;
-    if (r.ok()) continue;
-    row.status = r.outcome == ExecResult::Outcome::kTimedOut      ? "timeout"
-                 : r.outcome == ExecResult::Outcome::kSpawnFailed ? "spawn_error"
-                                                                  : "failed";
-    row.error = fmt::format("{}: {}", step.argv[0], r.describe());
-    // The tool's own last words say more than an exit code.
-    if (const std::string why = last_line(r.err.empty() ? r.out : r.err); !why.empty())
-      row.error += ": " + why;
-    break;
-  }
-  row.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
-  if (row.status == "ok") {
-    try {
-      for (auto& s : w.parse(pp.point, row.stdout_text, row.stderr_text))
-        row.samples.push_back({s.metric, s.value, s.offset_s});
-    } catch (const ParseError& e) {
-      row.status = "parse_error";
-      row.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
-    }
-  }
-  return row;
-}
-
 class Progress {
  public:
   Progress(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
   ~Progress() {
     if (enabled_ && shown_) fmt::print(stderr, "\r\033[K");
   }
-  void show(std::size_t done, const std::string& what) {
+  void show(const std::string& what) {
     if (!enabled_) return;
     std::string eta;
-    if (measured_ > 0) {
+    if (measured_ > 0 && done_ < total_) {
       const double per = elapsed_ / measured_;
-      const auto left = static_cast<long>(per * static_cast<double>(total_ - done));
+      const auto left = static_cast<long>(per * static_cast<double>(total_ - done_));
       eta = left >= 60 ? fmt::format("  ETA {}m{:02}s", left / 60, left % 60)
                        : fmt::format("  ETA {}s", left);
     }
-    fmt::print(stderr, "\r\033[K[{}/{}] {}{}", done + 1, total_, what, eta);
+    fmt::print(stderr, "\r\033[K[{}/{}] {}{}", done_ + 1, total_, what, eta);
     std::fflush(stderr);
     shown_ = true;
   }
   void measured(double seconds) {
     ++measured_;
+    ++done_;
     elapsed_ += seconds;
   }
 
@@ -114,28 +62,384 @@ class Progress {
   bool enabled_;
   std::size_t total_;
   bool shown_ = false;
+  std::size_t done_ = 0;
   int measured_ = 0;
   double elapsed_ = 0;
 };
 
+// The iterations of one point for one variant, stored or just run.
+struct PointState {
+  int attempted = 0;
+  int next_index = 0;
+  std::vector<double> ok;  // the primary metric of successful iterations
+  bool stopped = false;
+};
+
+class Execution {
+ public:
+  Execution(Store& store, const Pair& pair, const Config& config, const Plan& plan,
+            const ExecOptions& options)
+      : store_(store), pair_(pair), config_(config), plan_(plan),
+        progress_(options.progress, plan.max_iterations()) {}
+
+  RunSummary run(const ExecOptions& options) {
+    open_run(options);
+    std::string status = "finished";
+    try {
+      for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);
+      switch_off_knobs();
+      if (interrupted()) status = "interrupted";
+    } catch (...) {
+      try {
+        switch_off_knobs();
+      } catch (...) {
+        // Still journaled; `schedlab restore` puts it back.
+      }
+      store_.set_run_status(summary_.run_id, "failed", true);
+      throw;
+    }
+    store_.set_run_status(summary_.run_id, status, true);
+    summary_.status = status;
+    return summary_;
+  }
+
+ private:
+  void open_run(const ExecOptions& options) {
+    if (options.resume_run) {
+      auto run = store_.find_run(*options.resume_run);
+      if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store_.path()));
+      summary_.run_id = run->id;
+      summary_.name = run->name;
+      const auto stored = store_.variants(run->id);
+      for (const auto& v : config_.variants) {
+        auto it = std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v.name; });
+        if (it == stored.end())
+          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v.name));
+        variant_ids_.push_back(it->id);
+      }
+      load_history();
+      store_.set_run_status(run->id, "running", false);
+      return;
+    }
+    std::vector<std::string> packages;
+    for (const auto& wc : config_.workloads) packages.push_back(wc.workload->package());
+    nlohmann::json manifest = collect_manifest(pair_.sut, packages);
+    manifest["sut"] = config_.sut;
+    manifest["loadgen"] = config_.loadgen;
+    manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
+    summary_.name = options.name;
+    summary_.run_id = store_.create_run({.name = options.name,
+                                         .config_path = config_.path,
+                                         .config_text = config_.text,
+                                         .config_sha256 = sha256_hex(config_.text),
+                                         .manifest_json = manifest.dump(),
+                                         .status = "running"});
+    for (std::size_t i = 0; i < config_.variants.size(); ++i)
+      variant_ids_.push_back(store_.add_variant({.run_id = summary_.run_id,
+                                                 .name = config_.variants[i].name,
+                                                 .position = static_cast<int>(i),
+                                                 .knobs_json = knobs_json(config_.variants[i]).dump()}));
+    for (const auto& wc : config_.workloads)
+      for (const auto& m : wc.workload->metrics())
+        store_.add_metric(summary_.run_id, {wc.workload->name(), m.name, m.unit,
+                                            std::string(to_string(m.direction)),
+                                            std::string(to_string(m.centre)),
+                                            std::string(to_string(m.kind)), m.precision});
+  }
+
+  using Key = std::tuple<std::int64_t, std::string, std::string>;  // variant, workload, params
+
+  // On resume: what each point already has, so the stop rule continues
+  // from where the interrupted run left it.
+  void load_history() {
+    std::map<std::string, std::string> primary;  // workload -> its first metric
+    for (const auto& wc : config_.workloads) primary[wc.workload->name()] = wc.workload->metrics().front().name;
+    for (const auto& it : store_.iterations(summary_.run_id)) {
+      PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
+      ++s.attempted;
+      s.next_index = std::max(s.next_index, it.iteration + 1);
+      if (it.status != "ok") continue;
+      for (const auto& sample : it.samples)
+        if (sample.metric == primary[it.workload]) {
+          s.ok.push_back(sample.value);
+          break;
+        }
+    }
+  }
+
+  // Knobs: one journal for the active variant; switching variants restores
+  // the previous one's knobs first.
+  void switch_to(std::size_t v) {
+    if (active_ == v) return;
+    switch_off_knobs();
+    journal_.emplace(store_, pair_.sut, summary_.run_id);
+    active_ = v;
+    for (const auto& s : config_.variants[v].sysctls) journal_->apply_sysctl(s);
+  }
+
+  void switch_off_knobs() {
+    if (journal_) {
+      journal_->restore_all();
+      journal_.reset();
+    }
+    active_.reset();
+  }
+
+  // What steps may need to know about the SUT, read once.
+  StepContext sut_context() {
+    if (!sut_facts_) {
+      StepContext c{.sut_address = pair_.sut_address};
+      const auto id = pair_.sut.run({.argv = {"id", "-u"}, .timeout = std::chrono::seconds(10)});
+      c.sut_root = id.ok() && id.out == "0\n";
+      try {
+        std::istringstream meminfo(pair_.sut.read_file("/proc/meminfo").value_or(""));
+        std::string key, unit;
+        std::uint64_t kb = 0;
+        while (meminfo >> key >> kb >> unit)
+          if (key == "MemTotal:") c.sut_mem_bytes = kb * 1024;
+      } catch (const HostError&) {
+        // Unknown memory size: workloads that need it say so.
+      }
+      sut_facts_ = c;
+    }
+    return *sut_facts_;
+  }
+
+  std::string make_workdir(std::size_t w) {
+    const std::string dir = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
+    const auto r = pair_.sut.run({.argv = {"mkdir", "-p", "-m", "0755", dir}, .timeout = std::chrono::seconds(30)});
+    if (!r.ok()) throw PreflightError(fmt::format("cannot create {} on {}: {}", dir, pair_.sut.name(), r.describe()));
+    return dir;
+  }
+
+  void run_workload(std::size_t w) {
+    const WorkloadConfig& wc = config_.workloads[w];
+    std::vector<const PlanPoint*> points;
+    for (const auto& p : plan_.points)
+      if (p.workload_index == w) points.push_back(&p);
+    if (points.empty()) return;
+    if (std::all_of(points.begin(), points.end(), [&](auto* p) { return complete(*p); })) {
+      summary_.skipped += static_cast<int>(points.size());
+      return;
+    }
+    StepContext ctx = sut_context();
+    ctx.workdir = make_workdir(w);
+    ctx.port = pair_.sut.free_port();
+    const Workload& workload = *wc.workload;
+    StepRunner lifetime(pair_);
+    // Teardown on every way out, after Ctrl-C too; then the work directory goes.
+    struct Teardown {
+      StepRunner& runner;
+      const Workload& w;
+      const Point& p;
+      const StepContext& ctx;
+      Host& sut;
+      ~Teardown() {
+        try {
+          runner.run(w.teardown_steps(p, ctx), std::nullopt, false);
+          runner.stop_background();
+          sut.run({.argv = {"rm", "-rf", "--", ctx.workdir}, .timeout = std::chrono::minutes(2), .interruptible = false});
+        } catch (...) {
+        }
+      }
+    } teardown{lifetime, workload, points.front()->point, ctx, pair_.sut};
+
+    const PhaseResult setup = lifetime.run(workload.setup_steps(points.front()->point, ctx), std::nullopt);
+    if (!setup.ok()) {
+      if (setup.status == "interrupted") return;
+      for (const PlanPoint* p : points)
+        for (std::size_t v = 0; v < config_.variants.size(); ++v)
+          record_failure(*p, v, "setup_error", "setup: " + setup.error, setup);
+      return;
+    }
+    for (const PlanPoint* p : points) {
+      if (interrupted()) return;
+      run_point(*p, ctx);
+    }
+  }
+
+  bool complete(const PlanPoint& p) {
+    for (std::size_t v = 0; v < config_.variants.size(); ++v) {
+      PointState& s = state(p, v);
+      const auto& metric = p.workload->workload->metrics().front();
+      if (!should_stop(p.iterations, s.ok, s.attempted, metric.centre).stop) return false;
+    }
+    return true;
+  }
+
+  PointState& state(const PlanPoint& p, std::size_t v) {
+    return history_[{variant_ids_[v], p.workload->workload->name(), p.params_json}];
+  }
+
+  void run_point(const PlanPoint& p, const StepContext& ctx) {
+    const auto& metric = p.workload->workload->metrics().front();
+    auto decide = [&](std::size_t v) {
+      PointState& s = state(p, v);
+      if (s.stopped) return true;
+      const StopDecision d = should_stop(p.iterations, s.ok, s.attempted, metric.centre);
+      if (d.stop) {
+        s.stopped = true;
+        store_.record_point_stop({summary_.run_id, variant_ids_[v], p.workload->workload->name(),
+                                  p.params_json, s.attempted, d.reason, d.halfwidth_pct});
+      }
+      return d.stop;
+    };
+    bool all_done = false;
+    while (!all_done && !interrupted()) {
+      all_done = true;
+      for (std::size_t v = 0; v < config_.variants.size() && !interrupted(); ++v) {
+        if (decide(v)) continue;
+        all_done = false;
+        // One iteration per variant per round when interleaved; the whole
+        // variant at once when sequential.
+        run_segment(p, v, ctx, plan_.order == Order::kInterleaved ? 1 : p.iterations.max);
+        decide(v);
+      }
+    }
+  }
+
+  // Point setup (servers under the variant's knobs), up to `count`
+  // iterations, point teardown.
+  void run_segment(const PlanPoint& p, std::size_t v, const StepContext& ctx, int count) {
+    const Workload& w = *p.workload->workload;
+    const VariantConfig& variant = config_.variants[v];
+    switch_to(v);
+    StepRunner servers(pair_);
+    const PhaseResult setup = servers.run(w.point_setup_steps(p.point, ctx), variant.policy);
+    if (!setup.ok()) {
+      if (setup.status != "interrupted")
+        record_failure(p, v, setup.status == "not_ready" ? "not_ready" : "setup_error",
+                       "point setup: " + setup.error, setup);
+      servers.run(w.point_teardown_steps(p.point, ctx), variant.policy, false);
+      return;
+    }
+    for (int i = 0; i < count && !interrupted(); ++i) {
+      PointState& s = state(p, v);
+      if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, w.metrics().front().centre).stop) break;
+      run_iteration(p, v, ctx);
+    }
+    servers.run(w.point_teardown_steps(p.point, ctx), variant.policy, false);
+  }
+
+  void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx) {
+    const Workload& w = *p.workload->workload;
+    const VariantConfig& variant = config_.variants[v];
+    PointState& s = state(p, v);
+    progress_.show(fmt::format("{} variant={} iter {}", p.describe(), variant.name, s.next_index + 1));
+    IterationRow row = base_row(p, v);
+    const auto start = Clock::now();
+    StepRunner steps(pair_);
+    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), variant.policy);
+    steps.stop_background();
+    if (r.status == "interrupted") return;  // not stored: resume runs it again
+    row.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+    row.stdout_text = r.out;
+    row.stderr_text = r.err;
+    row.exit_code = r.exit_code;
+    row.status = r.status;
+    row.error = r.error;
+    if (r.ok()) {
+      try {
+        for (auto& sample : w.parse(p.point, r.out, r.err))
+          row.samples.push_back({sample.metric, sample.value, sample.offset_s});
+        std::vector<Sample> parsed;
+        for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
+        if (std::string why = w.judge(parsed); !why.empty()) {
+          row.status = "failed";
+          row.error = fmt::format("{}: {}", w.name(), why);
+        }
+      } catch (const ParseError& e) {
+        row.status = "parse_error";
+        row.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
+        row.samples.clear();
+      }
+    }
+    store(p, v, std::move(row));
+  }
+
+  IterationRow base_row(const PlanPoint& p, std::size_t v) {
+    IterationRow row;
+    row.run_id = summary_.run_id;
+    row.variant_id = variant_ids_[v];
+    row.workload = p.workload->workload->name();
+    row.block = p.block;
+    row.row = p.row;
+    row.row_order = p.row_order;
+    row.params_json = p.params_json;
+    row.iteration = state(p, v).next_index;
+    row.started_at = utc_now_iso8601();
+    return row;
+  }
+
+  void record_failure(const PlanPoint& p, std::size_t v, const std::string& status,
+                      const std::string& error, const PhaseResult& r) {
+    IterationRow row = base_row(p, v);
+    row.status = status;
+    row.error = error;
+    row.stdout_text = r.out;
+    row.stderr_text = r.err;
+    store(p, v, std::move(row));
+  }
+
+  void store(const PlanPoint& p, std::size_t v, IterationRow row) {
+    store_.add_iteration(row);
+    PointState& s = state(p, v);
+    ++s.attempted;
+    s.next_index = row.iteration + 1;
+    ++summary_.measured;
+    progress_.measured(row.duration_s);
+    const std::string& primary = p.workload->workload->metrics().front().name;
+    if (row.status == "ok") {
+      for (const auto& sample : row.samples)
+        if (sample.metric == primary) {
+          s.ok.push_back(sample.value);
+          break;
+        }
+      return;
+    }
+    ++summary_.failed;
+    summary_.errors.push_back(fmt::format("{} variant={} iteration {}: {}", p.describe(),
+                                          config_.variants[v].name, row.iteration + 1, row.error));
+  }
+
+  Store& store_;
+  const Pair& pair_;
+  const Config& config_;
+  const Plan& plan_;
+  Progress progress_;
+  RunSummary summary_;
+  std::vector<std::int64_t> variant_ids_;
+  std::map<Key, PointState> history_;
+  std::optional<KnobJournal> journal_;
+  std::optional<std::size_t> active_;
+  std::optional<StepContext> sut_facts_;
+};
+
 }  // namespace
 
-void preflight(Store& store, Host& host, const Config& config, const Plan& plan) {
-  const auto pending = store.unrestored(host.name());
-  if (!pending.empty()) {
+void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan) {
+  for (Host* host : {&pair.sut, &pair.loadgen}) {
+    const auto pending = store.unrestored(host->name());
+    if (pending.empty()) continue;
     std::vector<std::string> names;
     for (const auto& e : pending) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
     throw PreflightError(fmt::format(
         "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
         "restore' first",
-        host.name(), fmt::join(names, ", ")));
+        host->name(), fmt::join(names, ", ")));
   }
-  std::set<std::string> checked;
+  // Every program any step of the first point runs must exist where it runs.
+  std::set<std::pair<std::string, std::string>> checked;
+  const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
   for (const auto& pp : plan.points) {
     const Workload& w = *pp.workload->workload;
-    for (const auto& step : w.iteration_steps(pp.point, StepContext{})) {
+    std::vector<Step> steps = w.setup_steps(pp.point, ctx);
+    for (auto& s : w.point_setup_steps(pp.point, ctx)) steps.push_back(std::move(s));
+    for (auto& s : w.iteration_steps(pp.point, ctx)) steps.push_back(std::move(s));
+    for (const auto& step : steps) {
+      Host& host = pair.host(step.role);
       const std::string& tool = step.argv.front();
-      if (!checked.insert(tool).second) continue;
+      if (!checked.insert({host.name(), tool}).second) continue;
       if (!host.find_program(tool))
         throw PreflightError(fmt::format("{}: '{}' is not installed on {} (install the Debian package {})",
                                          w.name(), tool, host.name(), w.package()));
@@ -144,7 +448,7 @@ void preflight(Store& store, Host& host, const Config& config, const Plan& plan)
   for (const auto& v : config.variants) {
     for (const auto& s : v.sysctls) {
       try {
-        read_sysctl(host, s.name);
+        read_sysctl(pair.sut, s.name);
       } catch (const KnobError& e) {
         throw PreflightError(fmt::format("{}:{}: variants.{}.sysctl: {}", config.path, s.line,
                                          v.name, e.what()));
@@ -153,105 +457,10 @@ void preflight(Store& store, Host& host, const Config& config, const Plan& plan)
   }
 }
 
-RunSummary execute(Store& store, Host& host, const Config& config, const Plan& plan,
+RunSummary execute(Store& store, const Pair& pair, const Config& config, const Plan& plan,
                    const ExecOptions& options) {
-  RunSummary summary;
-  std::vector<std::int64_t> variant_ids;
-  std::set<IterationKey> done;
-
-  if (options.resume_run) {
-    auto run = store.find_run(*options.resume_run);
-    if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store.path()));
-    summary.run_id = run->id;
-    summary.name = run->name;
-    const auto stored = store.variants(run->id);
-    for (const auto& v : config.variants) {
-      auto it = std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v.name; });
-      if (it == stored.end())
-        throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v.name));
-      variant_ids.push_back(it->id);
-    }
-    for (const auto& it : store.iterations(run->id))
-      done.insert({it.variant_id, it.workload, it.params_json, it.iteration});
-    store.set_run_status(run->id, "running", false);
-  } else {
-    nlohmann::json manifest = collect_manifest(host, [&] {
-      std::vector<std::string> pkgs;
-      for (const auto& wc : config.workloads) pkgs.push_back(wc.workload->package());
-      return pkgs;
-    }());
-    manifest["sut"] = config.sut;
-    manifest["loadgen"] = config.loadgen;
-    manifest["started_at"] = utc_now_iso8601();
-    summary.name = options.name;
-    summary.run_id = store.create_run({.name = options.name,
-                                       .config_path = config.path,
-                                       .config_text = config.text,
-                                       .config_sha256 = sha256_hex(config.text),
-                                       .manifest_json = manifest.dump(),
-                                       .status = "running"});
-    for (std::size_t i = 0; i < config.variants.size(); ++i)
-      variant_ids.push_back(store.add_variant({.run_id = summary.run_id,
-                                               .name = config.variants[i].name,
-                                               .position = static_cast<int>(i),
-                                               .knobs_json = knobs_json(config.variants[i]).dump()}));
-    for (const auto& wc : config.workloads)
-      for (const auto& m : wc.workload->metrics())
-        store.add_metric(summary.run_id, {wc.workload->name(), m.name, m.unit,
-                                          std::string(to_string(m.direction)),
-                                          std::string(to_string(m.centre)),
-                                          std::string(to_string(m.kind)), m.precision});
-  }
-
-  Progress progress(options.progress, plan.items.size());
-  std::string status = "finished";
-  try {
-    std::size_t index = 0;
-    while (index < plan.items.size() && !interrupted()) {
-      const std::size_t v = plan.items[index].variant;
-      const VariantConfig& variant = config.variants[v];
-      // One journal per variant: its destructor restores on every way out.
-      KnobJournal journal(store, host, summary.run_id);
-      bool applied = false;
-      for (; index < plan.items.size() && plan.items[index].variant == v; ++index) {
-        if (interrupted()) break;
-        const PlanItem& item = plan.items[index];
-        const PlanPoint& pp = plan.points[item.point];
-        if (done.count({variant_ids[v], pp.workload->workload->name(), pp.params_json,
-                        item.iteration})) {
-          ++summary.skipped;
-          continue;
-        }
-        if (!applied) {
-          for (const auto& s : variant.sysctls) journal.apply_sysctl(s);
-          applied = true;
-        }
-        progress.show(index, fmt::format("{} variant={} iter {}/{}", pp.describe(), variant.name,
-                                         item.iteration + 1, pp.iterations));
-        auto row = run_iteration(host, pp, variant);
-        if (!row) break;  // interrupted
-        row->run_id = summary.run_id;
-        row->variant_id = variant_ids[v];
-        row->iteration = item.iteration;
-        store.add_iteration(*row);
-        progress.measured(row->duration_s);
-        ++summary.measured;
-        if (row->status != "ok") {
-          ++summary.failed;
-          summary.errors.push_back(fmt::format("{} variant={} iteration {}: {}", pp.describe(),
-                                               variant.name, item.iteration + 1, row->error));
-        }
-      }
-      journal.restore_all();
-    }
-    if (interrupted()) status = "interrupted";
-  } catch (...) {
-    store.set_run_status(summary.run_id, "failed", true);
-    throw;
-  }
-  store.set_run_status(summary.run_id, status, true);
-  summary.status = status;
-  return summary;
+  Execution e(store, pair, config, plan, options);
+  return e.run(options);
 }
 
 }  // namespace schedlab

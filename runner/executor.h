@@ -1,7 +1,9 @@
-// Executes a plan on a host: applies each variant's knobs through the
-// journal, runs every iteration's steps, parses the output and commits each
-// finished iteration at once. Interrupts unwind through here so the knobs are
-// restored on every exit path.
+// Executes a plan on a SUT/loadgen pair. For each workload entry: setup
+// once; for each sweep point, every variant gets its iterations (interleaved
+// A B A B by default) until its iteration policy says stop; knobs are
+// switched through the journal; each finished iteration is committed at
+// once. Teardown, server shutdown and knob restore happen on every exit
+// path, Ctrl-C included.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +13,8 @@
 
 #include "results/store.h"
 #include "runner/config.h"
-#include "runner/host.h"
 #include "runner/plan.h"
+#include "runner/step_runner.h"
 
 namespace schedlab {
 
@@ -22,7 +24,7 @@ class PreflightError : public std::runtime_error {
 };
 
 struct ExecOptions {
-  std::string name;  // run name; must be unique in the database
+  std::string name;                        // run name; unique in the database
   std::optional<std::int64_t> resume_run;  // continue this run instead of starting one
   bool progress = false;                   // one status line on stderr
 };
@@ -32,16 +34,16 @@ struct RunSummary {
   std::string name;
   std::string status;  // finished | interrupted | failed
   int measured = 0;    // iterations run now, any status
-  int skipped = 0;     // already stored (resume)
+  int skipped = 0;     // points already complete (resume)
   int failed = 0;      // iterations run now that did not produce samples
   std::vector<std::string> errors;  // one line per failed iteration
 };
 
-// Checks everything that can be checked before touching the host: tools
+// Checks everything that can be checked before touching the SUT: tools
 // installed, sysctls present, no knob left unrestored by an earlier run.
-void preflight(Store& store, Host& host, const Config& config, const Plan& plan);
+void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan);
 
-RunSummary execute(Store& store, Host& host, const Config& config, const Plan& plan,
+RunSummary execute(Store& store, const Pair& pair, const Config& config, const Plan& plan,
                    const ExecOptions& options);
 
 }  // namespace schedlab

@@ -25,6 +25,10 @@ struct Command {
   std::string cwd;                         // empty: inherit
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::optional<SchedPolicy> policy;  // applied to the process before exec
+  std::string stdin_data;             // fed to the process's stdin (empty: /dev/null)
+  // Teardown commands must run to the end even after Ctrl-C; everything
+  // else is killed as soon as schedlab is interrupted.
+  bool interruptible = true;
 };
 
 struct ExecResult {
@@ -55,6 +59,21 @@ class Host {
   // Throws HostError with the kernel's reason (EINVAL, EACCES, ...).
   virtual void write_file(const std::string& path, const std::string& content) = 0;
   virtual std::vector<std::string> list_dir(const std::string& path) = 0;
+
+  // Background processes (servers): started in a process group of their
+  // own, left running, stopped as a group. cmd.timeout is ignored.
+  using BackgroundId = int;
+  virtual BackgroundId start_background(const Command& cmd) = 0;
+  // Nothing while it runs; its result once it has exited on its own.
+  virtual std::optional<ExecResult> poll_background(BackgroundId id) = 0;
+  // SIGTERM to the group, SIGKILL after a grace period; its output so far.
+  virtual ExecResult stop_background(BackgroundId id) = 0;
+
+  // Whether something on this host accepts TCP connections on the port
+  // (on its loopback address).
+  virtual bool port_accepts(int port) = 0;
+  // A TCP port nothing listens on right now.
+  virtual int free_port() = 0;
 };
 
 }  // namespace schedlab

@@ -1,6 +1,9 @@
 #include "runner/local_host.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <fmt/format.h>
 #include <sched.h>
 #include <signal.h>
@@ -59,6 +62,10 @@ class TempFile {
   }
   ~TempFile() { ::unlink(path_.c_str()); }
   const std::string& path() const { return path_; }
+  void write(const std::string& data) const {
+    std::ofstream o(path_, std::ios::binary);
+    o << data;
+  }
   std::string read() const {
     std::ifstream in(path_, std::ios::binary);
     std::ostringstream s;
@@ -83,78 +90,168 @@ std::string ExecResult::describe() const {
   return "unknown";
 }
 
-ExecResult LocalHost::run(const Command& cmd) {
-  ExecResult r;
+// A started child with its output files. The child leads its own process
+// group, so its pid is also the group id.
+struct LocalHost::Process {
+  bp::child child;
+  TempFile out, err, in;
+  std::chrono::steady_clock::time_point start;
+  pid_t pgid() const { return child.id(); }
+
+  // Without reaping: WNOWAIT leaves the leader a zombie, so its pid (the
+  // group id) cannot be reused before the group is killed.
+  bool exited() {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pgid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == pgid();
+  }
+
+  // Kills what is left of the group, reaps the leader, collects the output.
+  ExecResult finish(ExecResult::Outcome outcome) {
+    ExecResult r;
+    r.outcome = outcome;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ::killpg(pgid(), SIGKILL);
+    std::error_code ec;
+    child.wait(ec);
+    if (r.outcome == ExecResult::Outcome::kExited) {
+      const int native = child.native_exit_code();
+      if (WIFSIGNALED(native)) {
+        r.outcome = ExecResult::Outcome::kSignalled;
+        r.signal = WTERMSIG(native);
+      } else {
+        r.exit_code = WEXITSTATUS(native);
+      }
+    }
+    r.out = out.read();
+    r.err = err.read();
+    return r;
+  }
+};
+
+std::unique_ptr<LocalHost::Process> LocalHost::spawn(const Command& cmd, ExecResult& failure) {
   if (cmd.argv.empty()) throw HostError("empty argv");
   std::string exe = cmd.argv[0];
   if (exe.find('/') == std::string::npos) {
     auto found = find_program(exe);
     if (!found) {
-      r.spawn_error = fmt::format("'{}' not found on PATH", exe);
-      return r;
+      failure.spawn_error = fmt::format("'{}' not found on PATH", exe);
+      return nullptr;
     }
     exe = *found;
   }
-  TempFile out, err;
+  auto p = std::make_unique<Process>();
   std::vector<std::string> args(cmd.argv.begin() + 1, cmd.argv.end());
   bp::environment env = boost::this_process::environment();
   for (const auto& [k, v] : cmd.env) env[k] = v;
   ChildSetup setup;
   setup.policy = cmd.policy;
-
-  const auto start = std::chrono::steady_clock::now();
+  const std::string in_path = cmd.stdin_data.empty() ? std::string("/dev/null") : p->in.path();
+  if (!cmd.stdin_data.empty()) p->in.write(cmd.stdin_data);
   std::error_code ec;
-  bp::child child;
-  if (cmd.cwd.empty())
-    child = bp::child(bp::exe = exe, bp::args = args, bp::std_in < bp::null,
-                      bp::std_out > out.path(), bp::std_err > err.path(), env, setup, ec);
-  else
-    child = bp::child(bp::exe = exe, bp::args = args, bp::std_in < bp::null,
-                      bp::std_out > out.path(), bp::std_err > err.path(), env,
-                      bp::start_dir = cmd.cwd, setup, ec);
+  p->start = std::chrono::steady_clock::now();
+  const std::string cwd = cmd.cwd.empty() ? std::filesystem::current_path().string() : cmd.cwd;
+  p->child = bp::child(bp::exe = exe, bp::args = args, bp::std_in < in_path,
+                       bp::std_out > p->out.path(), bp::std_err > p->err.path(), env,
+                       bp::start_dir = cwd, setup, ec);
   if (ec) {
-    r.spawn_error = fmt::format("{}: {}", exe, ec.message());
-    return r;
+    failure.spawn_error = fmt::format("{}: {}", exe, ec.message());
+    return nullptr;
   }
-  const pid_t pgid = child.id();
-  const auto deadline = start + cmd.timeout;
+  return p;
+}
 
+LocalHost::LocalHost() = default;
+
+LocalHost::~LocalHost() {
+  for (auto& [id, p] : background_) p->finish(ExecResult::Outcome::kInterrupted);
+}
+
+ExecResult LocalHost::run(const Command& cmd) {
+  ExecResult failure;
+  auto p = spawn(cmd, failure);
+  if (!p) return failure;
+  const auto deadline = p->start + cmd.timeout;
   // Poll rather than sigtimedwait: the wait must also notice a timeout and
   // an interrupt. The backoff keeps the cost of the poll below 1% of a run.
-  // WNOWAIT leaves the leader unreaped, so its pid (our group id) cannot be
-  // reused before the group is killed below.
   auto nap = std::chrono::microseconds(200);
-  r.outcome = ExecResult::Outcome::kExited;
-  while (true) {
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pgid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == pgid)
-      break;
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline || interrupted()) {
-      r.outcome = interrupted() ? ExecResult::Outcome::kInterrupted : ExecResult::Outcome::kTimedOut;
-      break;
-    }
+  while (!p->exited()) {
+    if (cmd.interruptible && interrupted()) return p->finish(ExecResult::Outcome::kInterrupted);
+    if (std::chrono::steady_clock::now() >= deadline)
+      return p->finish(ExecResult::Outcome::kTimedOut);
     std::this_thread::sleep_for(nap);
     nap = std::min(nap * 2, std::chrono::microseconds(20'000));
   }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // Whatever the leader did, nothing it started may outlive the iteration.
-  ::killpg(pgid, SIGKILL);
-  child.wait(ec);
+  // Whatever the leader did, nothing it started may outlive it.
+  return p->finish(ExecResult::Outcome::kExited);
+}
 
-  if (r.outcome == ExecResult::Outcome::kExited) {
-    const int native = child.native_exit_code();
-    if (WIFSIGNALED(native)) {
-      r.outcome = ExecResult::Outcome::kSignalled;
-      r.signal = WTERMSIG(native);
-    } else {
-      r.exit_code = WEXITSTATUS(native);
-    }
-  }
-  r.out = out.read();
-  r.err = err.read();
+Host::BackgroundId LocalHost::start_background(const Command& cmd) {
+  ExecResult failure;
+  auto p = spawn(cmd, failure);
+  if (!p) throw HostError(failure.spawn_error);
+  const BackgroundId id = next_id_++;
+  background_[id] = std::move(p);
+  return id;
+}
+
+std::optional<ExecResult> LocalHost::poll_background(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
+  if (!it->second->exited()) return std::nullopt;
+  ExecResult r = it->second->finish(ExecResult::Outcome::kExited);
+  background_.erase(it);
   return r;
+}
+
+ExecResult LocalHost::stop_background(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
+  auto& p = *it->second;
+  ExecResult r;
+  if (p.exited()) {
+    r = p.finish(ExecResult::Outcome::kExited);
+  } else {
+    // A server gets a chance to shut down cleanly, then the group is killed.
+    ::killpg(p.pgid(), SIGTERM);
+    const auto grace = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!p.exited() && std::chrono::steady_clock::now() < grace)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    r = p.finish(p.exited() ? ExecResult::Outcome::kExited : ExecResult::Outcome::kSignalled);
+  }
+  background_.erase(it);
+  return r;
+}
+
+bool LocalHost::port_accepts(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
+
+int LocalHost::free_port() {
+  // Bind port 0 and let the kernel choose; the race with another program
+  // taking it before the server starts is acceptable for a benchmark host.
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw HostError(fmt::format("socket: {}", std::strerror(errno)));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    const int e = errno;
+    ::close(fd);
+    throw HostError(fmt::format("bind: {}", std::strerror(e)));
+  }
+  ::close(fd);
+  return ntohs(addr.sin_port);
 }
 
 std::optional<std::string> LocalHost::find_program(const std::string& name) {

@@ -16,7 +16,7 @@ nlohmann::json to_json(const ParamValue& v) {
 
 // Cartesian product of the swept parameters in the workload's declaration
 // order: block parameters vary slowest, so each table's rows stay together.
-void expand(const WorkloadConfig& wc, std::vector<PlanPoint>& out) {
+void expand(const WorkloadConfig& wc, std::size_t workload_index, std::vector<PlanPoint>& out) {
   const auto& specs = wc.workload->params();
   std::vector<const ParamSpec*> order;
   for (const auto& s : specs)
@@ -43,6 +43,7 @@ void expand(const WorkloadConfig& wc, std::vector<PlanPoint>& out) {
     pp.row_order = row_order;
     pp.params_json = params.dump();  // nlohmann sorts object keys
     pp.iterations = wc.iterations;
+    pp.workload_index = workload_index;
     out.push_back(std::move(pp));
 
     // Advance the odometer, last parameter fastest.
@@ -66,12 +67,17 @@ std::string PlanPoint::describe() const {
   return s;
 }
 
+std::size_t Plan::max_iterations() const {
+  std::size_t n = 0;
+  for (const auto& p : points) n += static_cast<std::size_t>(p.iterations.max) * variants;
+  return n;
+}
+
 Plan expand_plan(const Config& config) {
   Plan plan;
-  for (const auto& wc : config.workloads) expand(wc, plan.points);
-  for (std::size_t v = 0; v < config.variants.size(); ++v)
-    for (std::size_t p = 0; p < plan.points.size(); ++p)
-      for (int i = 0; i < plan.points[p].iterations; ++i) plan.items.push_back({v, p, i});
+  for (std::size_t i = 0; i < config.workloads.size(); ++i) expand(config.workloads[i], i, plan.points);
+  plan.variants = config.variants.size();
+  plan.order = config.order;
   return plan;
 }
 

@@ -16,21 +16,20 @@ struct PlanPoint {
   std::string row;          // row label
   int row_order = 0;        // row position within the block
   std::string params_json;  // every parameter, canonical (sorted keys)
-  int iterations = 0;
+  std::size_t workload_index = 0;  // into Config::workloads
+  IterationPolicy iterations;
   std::string describe() const;  // "hackbench-process-pipes groups=4"
 };
 
-struct PlanItem {
-  std::size_t variant = 0;  // index into Config::variants
-  std::size_t point = 0;    // index into Plan::points
-  int iteration = 0;        // 0-based
-};
-
+// The executor walks the points in order; at each point every variant gets
+// its iterations, interleaved (A B A B ...) or sequential (A A B B), until
+// its IterationPolicy says stop.
 struct Plan {
   std::vector<PlanPoint> points;
-  // Execution order. Variant-major: a variant's knobs are applied once, all
-  // its points run, then they are restored before the next variant.
-  std::vector<PlanItem> items;
+  std::size_t variants = 0;
+  Order order = Order::kInterleaved;
+  // Upper bound of measured iterations (adaptive points may stop earlier).
+  std::size_t max_iterations() const;
 };
 
 Plan expand_plan(const Config& config);

@@ -62,6 +62,14 @@ struct StepContext {
   std::string workdir;      // a private directory on the SUT for this workload entry
   std::string sut_address;  // the SUT's address as the loadgen sees it
   int port = 0;             // a free TCP port on the SUT reserved for this workload entry
+  // Whether steps on the SUT run as uid 0 there. Tools that refuse root
+  // (PostgreSQL's initdb, pg_ctl, postgres) are then wrapped in
+  // `runuser -u USER --`; the workload cannot ask getuid() itself, since the
+  // SUT may be another machine.
+  bool sut_root = false;
+  // MemTotal of the SUT in bytes (/proc/meminfo), 0 when unknown; for
+  // workloads that size themselves from memory (pgbench's scale 0).
+  std::uint64_t sut_mem_bytes = 0;
 };
 
 // How the runner knows a background process is ready to serve.
@@ -90,6 +98,9 @@ struct Step {
   bool ignore_failure = false;
   std::map<std::string, std::string> env;
   std::string cwd;
+  // Fed to the process's stdin: how a step writes a file without a shell
+  // (`tee PATH` with the content here).
+  std::string stdin_data;
 };
 
 // The lifecycle the runner follows for each workload entry:

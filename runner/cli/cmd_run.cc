@@ -40,8 +40,10 @@ std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) 
 }
 
 void print_plan(const Config& config, const Plan& plan) {
-  fmt::print("plan for {}: {} variants x {} points = {} iterations\n", config.path,
-             config.variants.size(), plan.points.size(), plan.items.size());
+  fmt::print("plan for {}: {} variants x {} points, at most {} iterations, {}\n", config.path,
+             config.variants.size(), plan.points.size(), plan.max_iterations(),
+             plan.order == Order::kInterleaved ? "variants interleaved per iteration"
+                                               : "variants in sequence per point");
   for (const auto& v : config.variants) {
     std::string knobs;
     for (const auto& s : v.sysctls) knobs += fmt::format(" sysctl {}={}", s.name, s.value);
@@ -52,7 +54,11 @@ void print_plan(const Config& config, const Plan& plan) {
     std::string argv;
     for (const auto& step : p.workload->workload->iteration_steps(p.point, StepContext{.workdir = "WORKDIR", .sut_address = "SUT", .port = 0}))
       argv += fmt::format(" [{}]", fmt::join(step.argv, " "));
-    fmt::print("  {} x{}:{}\n", p.describe(), p.iterations, argv);
+    const std::string n = p.iterations.adaptive()
+                              ? fmt::format("{}..{} until CI half-width <= {}%", p.iterations.min,
+                                            p.iterations.max, *p.iterations.ci_width_pct)
+                              : fmt::format("x{}", p.iterations.max);
+    fmt::print("  {} {}:{}\n", p.describe(), n, argv);
   }
 }
 
@@ -90,13 +96,14 @@ int run_command(const RunOptions& o) {
     }
     if (!store) store.emplace(o.db.resolve());
     LocalHost host;
-    preflight(*store, host, config, plan);
+    const Pair pair{host, host, "127.0.0.1"};
+    preflight(*store, pair, config, plan);
     install_interrupt_handlers();
-    const RunSummary s = execute(*store, host, config, plan, exec);
+    const RunSummary s = execute(*store, pair, config, plan, exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
     fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
                s.name, s.status, s.measured, s.failed,
-               s.skipped ? fmt::format(", {} already stored", s.skipped) : "", store->path());
+               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", store->path());
     if (s.status == "interrupted") {
       fmt::print(stderr, "continue it with: schedlab run --resume {}\n", s.run_id);
       return 128 + interrupt_signal();

@@ -40,10 +40,11 @@ variants:
 )",
                                 "exp.yaml");
   CHECK(c.description == "demo");
-  CHECK(c.iterations == 3);
+  CHECK(c.iterations.max == 3);
+  CHECK_FALSE(c.iterations.adaptive());
   REQUIRE(c.workloads.size() == 1);
   const auto& w = c.workloads[0];
-  CHECK(w.iterations == 3);
+  CHECK(w.iterations.min == 3);
   CHECK(w.values.at("groups").size() == 2);
   CHECK(std::get<std::int64_t>(w.values.at("loops")[0]) == 200);
   CHECK(std::get<std::int64_t>(w.values.at("fds")[0]) == 20);  // default
@@ -61,7 +62,8 @@ TEST_CASE("no variants means one default variant") {
   const Config c = parse_config("workloads: [hackbench]\n", "x.yaml");
   REQUIRE(c.variants.size() == 1);
   CHECK(c.variants[0].name == "default");
-  CHECK(c.iterations == 5);
+  CHECK(c.iterations.max == 5);
+  CHECK(c.order == Order::kInterleaved);
 }
 
 TEST_CASE("config errors name file, line and key, with a suggestion") {
@@ -106,6 +108,18 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
   CHECK(error_of("workloads: [hackbench\n") .starts_with("exp.yaml:2: YAML syntax error"));
   CHECK(error_of("iterations: 0\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: iterations: must be at least 1, got 0");
+  CHECK(error_of("iterations: {min: 3, max: 30}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations: a mapping makes iterations adaptive: give ci_width_pct (and min, "
+        "max)");
+  CHECK(error_of("iterations: {min: 5, max: 3, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations.max: max (3) is below min (5)");
+  CHECK(error_of("iterations: {mni: 5, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations: unknown key 'mni' (did you mean 'min'?)");
+  CHECK(error_of("iterations: {ci_width_pct: 200}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations.ci_width_pct: expected a percentage between 0 and 100, got '200'");
+  CHECK(error_of("order: interleave\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: order: expected interleaved or sequential, got 'interleave' (did you mean "
+        "'interleaved'?)");
 }
 
 TEST_CASE("a missing config file is a clear error") {

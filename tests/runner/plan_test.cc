@@ -4,7 +4,7 @@
 
 using namespace schedlab;
 
-TEST_CASE("the plan is variants x modes x groups x iterations, variant-major") {
+TEST_CASE("the plan is modes x groups points, each with its iteration policy") {
   const Config c = parse_config(R"(
 iterations: 2
 workloads:
@@ -18,8 +18,7 @@ variants:
                                 "p.yaml");
   const Plan plan = expand_plan(c);
   REQUIRE(plan.points.size() == 6);
-  CHECK(plan.items.size() == 2 * 6 * 2);
-  CHECK(plan.points[0].block == "hackbench-process-pipes");
+    CHECK(plan.points[0].block == "hackbench-process-pipes");
   CHECK(plan.points[0].row == "1");
   CHECK(plan.points[2].row == "8");
   CHECK(plan.points[2].row_order == 2);
@@ -28,13 +27,10 @@ variants:
   CHECK(plan.points[4].describe() == "hackbench-thread-sockets groups=4");
   CHECK(plan.points[0].params_json ==
         R"({"datasize":100,"fds":20,"groups":1,"loops":1000,"modes":"process-pipes","timeout":"300s"})");
-  // Variant-major: all of default, then all of batch; iterations innermost.
-  CHECK(plan.items[0].variant == 0);
-  CHECK(plan.items[1].iteration == 1);
-  CHECK(plan.items[2].point == 1);
-  CHECK(plan.items[11].variant == 0);
-  CHECK(plan.items[12].variant == 1);
-  CHECK(plan.items[12].point == 0);
+  CHECK(plan.variants == 2);
+  CHECK(plan.order == Order::kInterleaved);
+  CHECK(plan.max_iterations() == 2 * 6 * 2);
+  CHECK(plan.points[5].workload_index == 0);
 }
 
 TEST_CASE("per-workload iterations override the top level") {
@@ -43,7 +39,21 @@ TEST_CASE("per-workload iterations override the top level") {
       "p.yaml");
   const Plan plan = expand_plan(c);
   REQUIRE(plan.points.size() == 2);
-  CHECK(plan.points[0].iterations == 2);
-  CHECK(plan.points[1].iterations == 5);
-  CHECK(plan.items.size() == 7);
+  CHECK(plan.points[0].iterations.max == 2);
+  CHECK(plan.points[1].iterations.max == 5);
+  CHECK(plan.points[1].workload_index == 1);
+  CHECK(plan.max_iterations() == 7);
+}
+
+TEST_CASE("sequential order and adaptive iterations come from the config") {
+  const Config c = parse_config(
+      "order: sequential\niterations: {min: 3, max: 12, ci_width_pct: 2.5}\nworkloads: [hackbench]\n",
+      "p.yaml");
+  const Plan plan = expand_plan(c);
+  CHECK(plan.order == Order::kSequential);
+  REQUIRE(plan.points.size() == 1);
+  CHECK(plan.points[0].iterations.min == 3);
+  CHECK(plan.points[0].iterations.max == 12);
+  CHECK(plan.points[0].iterations.ci_width_pct == 2.5);
+  CHECK(plan.max_iterations() == 12);
 }
