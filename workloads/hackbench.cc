@@ -63,6 +63,12 @@ Hackbench::Hackbench() {
        .help = "bytes per message (-s)",
        .unit = "bytes",
        .min = 1},
+      {.name = "backend",
+       .type = ParamType::kString,
+       .default_value = std::string("hackbench"),
+       .help = "hackbench (rt-tests) or perf (perf bench sched messaging, the same algorithm; "
+               "fixed 20 fds and 100-byte messages)",
+       .choices = {"hackbench", "perf"}},
       {.name = "timeout",
        .type = ParamType::kDuration,
        .default_value = milliseconds(std::chrono::minutes(5)),
@@ -82,8 +88,28 @@ std::string Hackbench::description() const {
   return "rt-tests hackbench: message passing between groups of tasks (time, lower is better)";
 }
 
+std::string Hackbench::block_label(const Point& p) const {
+  // The two tools' times are not comparable, so they never share a table.
+  const std::string prefix = p.string_at("backend") == "perf" ? "perf-messaging-" : "hackbench-";
+  return prefix + p.string_at("modes");
+}
+
 std::vector<Step> Hackbench::iteration_steps(const Point& p, const StepContext&) const {
   Mode mode = parse_mode(p.string_at("modes"));
+  if (p.string_at("backend") == "perf") {
+    // perf 6.1's messaging has no --fds/--datasize: it always uses
+    // hackbench's defaults, so anything else would silently run otherwise.
+    if (p.int_at("fds") != 20 || p.int_at("datasize") != 100)
+      throw std::invalid_argument(
+          "hackbench: backend perf always uses 20 fds and 100-byte messages; leave fds and "
+          "datasize at their defaults");
+    std::vector<std::string> argv = {"perf", "bench", "sched", "messaging"};
+    if (mode.threads) argv.push_back("--thread");
+    if (mode.pipes) argv.push_back("--pipe");
+    argv.insert(argv.end(), {"--group", std::to_string(p.int_at("groups")), "--nr_loops",
+                             std::to_string(p.int_at("loops"))});
+    return {Step{.role = Role::kSut, .argv = argv, .timeout = p.duration_at("timeout")}};
+  }
   std::vector<std::string> argv = {"hackbench"};
   if (mode.threads) argv.push_back("--threads");
   if (mode.pipes) argv.push_back("--pipe");
@@ -96,6 +122,7 @@ std::vector<Step> Hackbench::iteration_steps(const Point& p, const StepContext&)
 
 std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
                                      const std::string& err) const {
+  if (p.string_at("backend") == "perf") return parse_perf(p, out, err);
   // hackbench prints errors (and then its usage) on stderr and exits 1.
   for (const auto& line : split_lines(err + out))
     if (line.starts_with("hackbench: ")) throw ParseError(name(), 0, "tool error: " + line);
@@ -138,6 +165,47 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
   if (!saw_header)
     throw ParseError(name(), 0, "no 'Running in ... mode with N groups' line in the output");
   if (!time) throw ParseError(name(), 0, "no 'Time: <seconds>' line in the output");
+  return {Sample{.metric = "time", .value = *time}};
+}
+
+std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out,
+                                          const std::string& err) const {
+  // "# Running 'sched/messaging' benchmark:", "# 20 sender and receiver
+  // threads per group", "# 2 groups == 80 threads run", "     Total time: 0.148 [sec]".
+  static const std::regex groups_line(R"(^# (\d+) groups == \d+ (processes|threads) run\s*$)");
+  static const std::regex time_line(R"(^\s*Total time: ([0-9.]+) \[sec\]\s*$)");
+  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  const Mode mode = parse_mode(p.string_at("modes"));
+  bool saw_groups = false;
+  std::optional<double> time;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (line.find("Error: ") != std::string::npos)
+      throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
+    if (std::regex_match(line, m, groups_line)) {
+      saw_groups = true;
+      if ((m[2] == "threads") != mode.threads)
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: ran {}, expected {}: {}", lineno, m[2].str(),
+                                     mode.threads ? "threads" : "processes", line));
+      if (std::stoll(m[1]) != p.int_at("groups"))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
+                                     m[1].str(), p.int_at("groups"), line));
+    } else if (std::regex_match(line, m, time_line)) {
+      if (time)
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: a second 'Total time' line: {}", lineno, line));
+      time = std::stod(m[1]);
+    } else if (line.find("Total time:") != std::string::npos) {
+      throw ParseError(name(), lineno,
+                       fmt::format("line {}: 'Total time:' line without a number: {}", lineno, line));
+    }
+  }
+  if (!saw_groups) throw ParseError(name(), 0, "no '# N groups == M ... run' line in the output");
+  if (!time) throw ParseError(name(), 0, "no 'Total time: <seconds> [sec]' line in the output");
   return {Sample{.metric = "time", .value = *time}};
 }
 

@@ -15,11 +15,14 @@ class Hackbench final : public Workload {
   const std::vector<ParamSpec>& params() const override { return params_; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "rt-tests"; }
+  std::string block_label(const Point& p) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 
  private:
+  std::vector<Sample> parse_perf(const Point& p, const std::string& out,
+                                 const std::string& err) const;
   std::vector<ParamSpec> params_;
   std::vector<MetricSpec> metrics_;
 };

@@ -1,12 +1,23 @@
 #include "workloads/registry.h"
 
+#include "workloads/dmatest.h"
 #include "workloads/hackbench.h"
+#include "workloads/hammerdb.h"
+#include "workloads/pgbench.h"
+#include "workloads/tbench.h"
 
 namespace schedlab {
 
+// The generic `command` workload is not here: each config entry makes its own
+// with make_command_workload (workloads/command.h).
 const std::vector<const Workload*>& all_workloads() {
   static const Hackbench hackbench;
-  static const std::vector<const Workload*> registry = {&hackbench};
+  static const Tbench tbench;
+  static const Pgbench pgbench;
+  static const Dmatest dmatest;
+  static const Hammerdb hammerdb;
+  static const std::vector<const Workload*> registry = {&hackbench, &tbench, &pgbench, &dmatest,
+                                                        &hammerdb};
   return registry;
 }
 

@@ -143,3 +143,59 @@ TEST_CASE("every registered metric declares direction and centre") {
   CHECK(find_workload("hackbench") != nullptr);
   CHECK(find_workload("hackbenc") == nullptr);
 }
+
+namespace {
+
+// Captured on this machine with perf 6.1.187 (Debian linux-perf):
+// `perf bench sched messaging -g 2 -l 100` and `... -t -p -g 1 -l 50`.
+const char* kPerfProcesses =
+    "# Running 'sched/messaging' benchmark:\n"
+    "# 20 sender and receiver processes per group\n"
+    "# 2 groups == 80 processes run\n"
+    "\n"
+    "     Total time: 0.148 [sec]\n";
+const char* kPerfThreads =
+    "# Running 'sched/messaging' benchmark:\n"
+    "# 20 sender and receiver threads per group\n"
+    "# 1 groups == 40 threads run\n"
+    "\n"
+    "     Total time: 0.016 [sec]\n";
+const char* kPerfBadOption =
+    "# Running 'sched/messaging' benchmark:\n"
+    "  Error: unknown option `bogus'\n";
+
+Point perf_point(const std::string& mode, std::int64_t groups) {
+  Point p = point(mode, groups);
+  p.values["backend"] = std::string("perf");
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("hackbench backend perf runs perf bench sched messaging") {
+  Hackbench hb;
+  auto p = perf_point("thread-pipes", 4);
+  p.values["loops"] = std::int64_t{200};
+  CHECK(hb.iteration_steps(p, {})[0].argv ==
+        std::vector<std::string>{"perf", "bench", "sched", "messaging", "--thread", "--pipe",
+                                 "--group", "4", "--nr_loops", "200"});
+  CHECK(hb.block_label(p) == "perf-messaging-thread-pipes");
+  CHECK(hb.block_label(point("thread-pipes", 4)) == "hackbench-thread-pipes");
+  p.values["fds"] = std::int64_t{10};
+  CHECK_THROWS_WITH(hb.iteration_steps(p, {}), Catch::Contains("always uses 20 fds"));
+}
+
+TEST_CASE("hackbench backend perf parses Total time") {
+  Hackbench hb;
+  CHECK(hb.parse(perf_point("process-sockets", 2), kPerfProcesses, "")[0].value == 0.148);
+  CHECK(hb.parse(perf_point("thread-pipes", 1), kPerfThreads, "")[0].value == 0.016);
+  CHECK_THROWS_WITH(hb.parse(perf_point("process-pipes", 1), kPerfThreads, ""),
+                    Catch::Contains("line 3: ran threads, expected processes"));
+  CHECK_THROWS_WITH(hb.parse(perf_point("process-pipes", 4), kPerfProcesses, ""),
+                    Catch::Contains("line 3: ran 2 groups, expected 4"));
+  CHECK_THROWS_WITH(hb.parse(perf_point("process-pipes", 1), kPerfBadOption, ""),
+                    "line 2: tool error:   Error: unknown option `bogus'");
+  CHECK_THROWS_WITH(hb.parse(perf_point("process-pipes", 2),
+                             "# 2 groups == 80 processes run\n", ""),
+                    "no 'Total time: <seconds> [sec]' line in the output");
+}

@@ -1,0 +1,188 @@
+#include "workloads/dmatest.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "tests/support/temp_dir.h"
+#include "tests/workloads/step_exec.h"
+
+using namespace schedlab;
+using schedlab::test::fixture;
+using schedlab::test::fixture_files;
+using schedlab::test::read_text;
+using schedlab::test::TempDir;
+using schedlab::test::write_text;
+
+namespace {
+
+Point point() {
+  static const Dmatest dt;
+  Point p;
+  for (const auto& spec : dt.params()) p.values[spec.name] = spec.default_value;
+  return p;
+}
+
+std::vector<double> values(const std::vector<Sample>& samples, const std::string& metric) {
+  std::vector<double> v;
+  for (const auto& s : samples)
+    if (s.metric == metric) v.push_back(s.value);
+  return v;
+}
+
+// A test double of /sys/module/dmatest/parameters: the module's files with
+// their default values, and a `wait` that returns at once. Plus a file that
+// stands for the kernel log (/dev/kmsg when writing, dmesg when reading).
+struct FakeDmatestModule {
+  TempDir dir;
+  std::string params() const { return dir.file("parameters"); }
+  std::string log() const { return dir.file("kernel.log"); }
+  FakeDmatestModule() {
+    std::filesystem::create_directory(params());
+    for (const auto& [name, value] :
+         std::vector<std::pair<std::string, std::string>>{
+             {"iterations", "0"}, {"timeout", "3000"}, {"test_buf_size", "16384"},
+             {"transfer_size", "0"}, {"norandom", "N"}, {"noverify", "N"}, {"polled", "N"},
+             {"threads_per_chan", "1"}, {"channel", ""}, {"run", "N"}, {"wait", "Y"}})
+      write_text(params() + "/" + name, value + "\n");
+    write_text(log(), "[    1.000000] dmatest: dma0chan0-copy0: summary 5 tests, 3 failures "
+                      "1.00 iops 1 KB/s (0)\n");  // an earlier run: not ours
+  }
+  std::string param(const std::string& name) const { return read_text(params() + "/" + name); }
+};
+
+}  // namespace
+
+TEST_CASE("dmatest parses every kernel log fixture, one sample per thread") {
+  Dmatest dt;
+  int parsed = 0;
+  for (const auto& file : fixture_files("dmatest")) {
+    const std::string name = file.filename().string();
+    INFO(name);
+    const std::string text = read_text(file);
+    if (!name.ends_with(".dmesg.txt")) {
+      CHECK_THROWS_AS(dt.parse(point(), text, ""), ParseError);  // FORMAT.md, parameter listing
+      continue;
+    }
+    const auto samples = dt.parse(point(), text, "");
+    CHECK_FALSE(values(samples, "failures").empty());
+    ++parsed;
+  }
+  CHECK(parsed == 7);
+}
+
+TEST_CASE("dmatest reads exact values, the trimmed form and failures") {
+  Dmatest dt;
+  const auto four =
+      dt.parse(point(), read_text(fixture("dmatest/sf-pdma-2020-greenwan-4chan.dmesg.txt")), "");
+  CHECK(values(four, "iops") == std::vector<double>{38769.01, 40286.85, 41178.48, 38560.29});
+  CHECK(values(four, "throughput") == std::vector<double>{309661, 321643, 328740, 307726});
+  CHECK(dt.judge(four).empty());
+  const auto trimmed =
+      dt.parse(point(), read_text(fixture("dmatest/sdxi-2025-amd-2threads-trimmed.dmesg.txt")), "");
+  CHECK(values(trimmed, "failures").size() == 4);
+  CHECK(values(trimmed, "iops").empty());
+  const auto failing = dt.parse(
+      point(), read_text(fixture("dmatest/hisi_dma-2024-jiehai-3chan-timeout-failures.dmesg.txt")),
+      "");
+  CHECK(values(failing, "failures") == std::vector<double>{1, 1, 1});
+  CHECK(dt.judge(failing) == "dmatest reported 3 failed transfers");
+  // v4 kernels print integer iops.
+  CHECK(values(dt.parse(point(),
+                        "dmatest: dma0chan0-copy0: summary 10 tests, 0 failures 1000 iops 80 KB/s (0)\n",
+                        ""),
+               "iops") == std::vector<double>{1000});
+}
+
+TEST_CASE("dmatest counts only lines after the last start marker") {
+  Dmatest dt;
+  const std::string text = read_text(fixture("dmatest/ptdma-5.15.8-fomichev-2022-vanilla-noverify.dmesg.txt"));
+  CHECK(values(dt.parse(point(), text, ""), "iops").size() == 3);
+  const std::string marked = text + "[17200.000000] " + Dmatest::kMarker + "\n" +
+                             "[17201.000000] dmatest: dma0chan0-copy0: summary 1000 tests, 0 "
+                             "failures 40000.50 iops 2560000 KB/s (0)\n";
+  CHECK(values(dt.parse(point(), marked, ""), "iops") == std::vector<double>{40000.50});
+  CHECK_THROWS_WITH(dt.parse(point(), text + Dmatest::kMarker + "\n", ""),
+                    Catch::StartsWith("no 'dmatest: <thread>: summary"));
+}
+
+TEST_CASE("dmatest CPUs hit lines count the CPUs") {
+  Dmatest dt;
+  const auto s = dt.parse(point(),
+                          "dmatest: dma0chan0-copy0: CPUs hit: 0-3 8\n"
+                          "dmatest: dma0chan0-copy0: summary 1 tests, 0 failures 1.00 iops 2 KB/s (0)\n",
+                          "");
+  CHECK(values(s, "cpus_hit") == std::vector<double>{5});
+  CHECK_THROWS_WITH(dt.parse(point(), "dmatest: dma0chan0-copy0: summary lots of tests\n", ""),
+                    Catch::StartsWith("line 1: unrecognised summary line"));
+}
+
+TEST_CASE("dmatest steps drive a test double of the module's parameter files") {
+  Dmatest dt;
+  FakeDmatestModule mod;
+  auto p = point();
+  p.values["sysfs"] = mod.params();
+  p.values["log"] = mod.log();
+  p.values["kmsg"] = mod.log();
+  p.values["load_module"] = false;
+  p.values["iterations"] = std::int64_t{1000};
+  p.values["noverify"] = true;
+  p.values["norandom"] = true;
+  p.values["test_buf_size"] = std::int64_t{1048576};
+  p.values["transfer_size"] = std::int64_t{65536};
+  p.values["transfer_timeout"] = std::int64_t{2000};
+  p.values["channel"] = std::string("dma0chan0");
+  CHECK(dt.setup_steps(p, {}).empty());
+
+  const auto steps = dt.iteration_steps(p, {});
+  REQUIRE(steps.size() == 13);
+  std::string log_out;
+  for (const auto& step : steps) {
+    INFO(step.argv[0] << " " << step.argv.back());
+    CHECK(step.role == Role::kSut);
+    const auto ran = schedlab::test::exec_step(step);
+    CHECK(ran.rc == 0);
+    if (step.argv.back() == mod.params() + "/wait") {
+      // The kernel's part: the threads finish and report.
+      std::ofstream(mod.log(), std::ios::app)
+          << read_text(fixture("dmatest/ptdma-5.15.8-fomichev-2022-patch2-noverify-N.dmesg.txt"));
+    }
+    if (step.measured) log_out = ran.out;
+    else CHECK(step.argv[0] != "dmesg");
+  }
+  CHECK(mod.param("iterations") == "1000\n");
+  CHECK(mod.param("timeout") == "2000\n");
+  CHECK(mod.param("test_buf_size") == "1048576\n");
+  CHECK(mod.param("transfer_size") == "65536\n");
+  CHECK(mod.param("noverify") == "Y\n");
+  CHECK(mod.param("norandom") == "Y\n");
+  CHECK(mod.param("polled") == "N\n");
+  CHECK(mod.param("channel") == "dma0chan0\n");
+  CHECK(mod.param("run") == "1\n");
+  // The order the module needs: parameters, channel, marker, run, wait, log.
+  CHECK(steps[8].argv.back() == mod.params() + "/channel");
+  CHECK(steps[9].stdin_data == std::string(Dmatest::kMarker) + "\n");
+  CHECK(steps[10].argv.back() == mod.params() + "/run");
+  CHECK(steps[11].timeout == std::chrono::minutes(10));
+  const auto samples = dt.parse(p, log_out, "");
+  CHECK(values(samples, "iops") == std::vector<double>{23544.92, 23703.98, 23526.64});
+  CHECK(dt.judge(samples).empty());  // the earlier run's failures are not ours
+
+  const auto teardown = dt.teardown_steps(p, {});
+  REQUIRE(teardown.size() == 1);
+  CHECK(schedlab::test::exec_step(teardown[0]).rc == 0);
+  CHECK(mod.param("run") == "0\n");
+}
+
+TEST_CASE("dmatest on a real SUT loads the module and reads dmesg") {
+  Dmatest dt;
+  const auto p = point();
+  CHECK(dt.setup_steps(p, {})[0].argv == std::vector<std::string>{"modprobe", "dmatest"});
+  const auto steps = dt.iteration_steps(p, {});
+  CHECK(steps.size() == 12);  // no channel: any
+  CHECK(steps[0].argv == std::vector<std::string>{"tee", "/sys/module/dmatest/parameters/iterations"});
+  CHECK(steps[8].argv == std::vector<std::string>{"tee", "-a", "/dev/kmsg"});
+  CHECK(steps.back().argv == std::vector<std::string>{"dmesg"});
+  CHECK(steps.back().measured);
+  CHECK(dt.teardown_steps(p, {}).back().argv ==
+        std::vector<std::string>{"modprobe", "-r", "dmatest"});
+}

@@ -1,0 +1,236 @@
+#include "workloads/dmatest.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+#include <set>
+
+#include "workloads/text.h"
+
+namespace schedlab {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+Step sut_step(std::vector<std::string> argv, milliseconds timeout = seconds(30)) {
+  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = false};
+}
+
+// A module parameter is written like `echo VALUE > FILE`, without a shell.
+Step write_param(const Point& p, const std::string& file, const std::string& value) {
+  Step s = sut_step({"tee", p.string_at("sysfs") + "/" + file});
+  s.stdin_data = value + "\n";
+  return s;
+}
+
+std::vector<std::string> log_argv(const std::string& source) {
+  if (source == "dmesg") return {"dmesg"};
+  if (source == "journal") return {"journalctl", "-k", "-b", "--no-pager", "-o", "short-monotonic"};
+  return {"cat", "--", source};  // a file: /var/log/kern.log, or a test double
+}
+
+// Module parameter name -> schedlab parameter, written in this order before
+// the channel (dmatest captures them when a channel is added).
+struct ParamFile {
+  const char* file;
+  const char* param;
+};
+constexpr ParamFile kParamFiles[] = {
+    {"iterations", "iterations"},         {"timeout", "transfer_timeout"},
+    {"test_buf_size", "test_buf_size"},   {"transfer_size", "transfer_size"},
+    {"norandom", "norandom"},             {"noverify", "noverify"},
+    {"polled", "polled"},                 {"threads_per_chan", "threads_per_chan"},
+};
+
+}  // namespace
+
+Dmatest::Dmatest() {
+  const auto int_param = [](const char* name, std::int64_t def, std::int64_t min, const char* unit,
+                            const char* help, Axis axis = Axis::kFixed) {
+    return ParamSpec{.name = name, .type = ParamType::kInt, .axis = axis,
+                     .default_value = def, .help = help, .unit = unit, .min = min};
+  };
+  const auto bool_param = [](const char* name, const char* help) {
+    return ParamSpec{.name = name, .type = ParamType::kBool, .default_value = false, .help = help};
+  };
+  params_ = {
+      int_param("threads_per_chan", 1, 1, "threads",
+                "kernel threads per DMA channel (threads_per_chan); one row per value", Axis::kRow),
+      int_param("iterations", 1000, 1, "tests",
+                "transfers per thread (iterations); never 0, which runs forever"),
+      int_param("transfer_timeout", 3000, 1, "ms", "per-transfer timeout (the module's timeout)"),
+      int_param("test_buf_size", 16384, 1, "bytes", "buffer size (test_buf_size)"),
+      int_param("transfer_size", 0, 0, "bytes",
+                "fixed transfer size (transfer_size); 0 = random up to the buffer size"),
+      bool_param("norandom", "fixed offsets instead of random ones (norandom)"),
+      bool_param("noverify", "skip filling and checking the buffers (noverify)"),
+      bool_param("polled", "poll for completion instead of waiting for the interrupt (polled)"),
+      {.name = "channel",
+       .type = ParamType::kString,
+       .default_value = std::string(),
+       .help = "DMA channel to test, e.g. dma0chan0; empty = any channel"},
+      {.name = "sysfs",
+       .type = ParamType::kString,
+       .default_value = std::string("/sys/module/dmatest/parameters"),
+       .help = "directory of the module's parameter files"},
+      {.name = "log",
+       .type = ParamType::kString,
+       .default_value = std::string("dmesg"),
+       .help = "where the kernel log is read: dmesg, journal (journalctl -k), or a file path"},
+      {.name = "kmsg",
+       .type = ParamType::kString,
+       .default_value = std::string("/dev/kmsg"),
+       .help = "where the start marker is written, so only this iteration's lines count"},
+      {.name = "load_module",
+       .type = ParamType::kBool,
+       .default_value = true,
+       .help = "modprobe dmatest before the run and remove it after"},
+      {.name = "timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(minutes(10)),
+       .help = "limit for one iteration's wait for the threads to finish",
+       .unit = "duration"},
+  };
+  metrics_ = {
+      {.name = "iops",
+       .unit = "iops",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kRun,
+       .precision = 2,
+       .help = "transfers per second, one sample per thread's summary line"},
+      {.name = "throughput",
+       .unit = "KB/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kRun,
+       .precision = 0,
+       .help = "KiB per second, one sample per thread's summary line"},
+      {.name = "failures",
+       .unit = "tests",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kRun,
+       .precision = 0,
+       .help = "failed transfers per thread; any failure fails the iteration"},
+      {.name = "cpus_hit",
+       .unit = "cpus",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kRun,
+       .precision = 1,
+       .help = "CPUs a thread's completions ran on, from 'CPUs hit' lines when the kernel "
+               "prints them (patched kernels)"},
+  };
+}
+
+std::string Dmatest::description() const {
+  return "kernel dmatest: DMA engine memcpy threads (iops and KB/s, higher is better)";
+}
+
+std::vector<Step> Dmatest::setup_steps(const Point& p, const StepContext&) const {
+  if (!p.bool_at("load_module")) return {};
+  return {sut_step({"modprobe", "dmatest"})};
+}
+
+std::vector<Step> Dmatest::iteration_steps(const Point& p, const StepContext&) const {
+  std::vector<Step> steps;
+  for (const auto& f : kParamFiles) {
+    const ParamValue& v = p.at(f.param);
+    if (const bool* b = std::get_if<bool>(&v))
+      steps.push_back(write_param(p, f.file, *b ? "Y" : "N"));
+    else
+      steps.push_back(write_param(p, f.file, format_param(v)));
+  }
+  if (const auto& channel = p.string_at("channel"); !channel.empty())
+    steps.push_back(write_param(p, "channel", channel));
+  Step marker = sut_step({"tee", "-a", p.string_at("kmsg")});
+  marker.stdin_data = std::string(kMarker) + "\n";
+  steps.push_back(marker);
+  steps.push_back(write_param(p, "run", "1"));
+  // Reading `wait` blocks until every thread has done its iterations.
+  steps.push_back(sut_step({"cat", p.string_at("sysfs") + "/wait"}, p.duration_at("timeout")));
+  Step log = sut_step(log_argv(p.string_at("log")));
+  log.measured = true;
+  steps.push_back(log);
+  return steps;
+}
+
+std::vector<Step> Dmatest::teardown_steps(const Point& p, const StepContext&) const {
+  // Stop threads a timed-out iteration left running, then unload.
+  Step stop = write_param(p, "run", "0");
+  stop.ignore_failure = true;
+  std::vector<Step> steps = {stop};
+  if (p.bool_at("load_module")) {
+    Step unload = sut_step({"modprobe", "-r", "dmatest"});
+    unload.ignore_failure = true;
+    steps.push_back(unload);
+  }
+  return steps;
+}
+
+std::vector<Sample> Dmatest::parse(const Point&, const std::string& out,
+                                   const std::string&) const {
+  // "[ 1623.254880] dmatest: dma0chan0-copy0: summary 1000 tests, 0 failures 23544.92 iops
+  // 1506875 KB/s (0)"; v4 kernels print integer iops; quoted logs may lack the tail.
+  static const std::regex summary(
+      R"((?:^|\s)dmatest: (\S+): summary (\d+) tests?, (\d+) failures?(?: ([0-9.]+) iops (\d+) KB/s \((-?\d+)\))?\s*$)");
+  static const std::regex cpus_hit(R"((?:^|\s)dmatest: (\S+): CPUs hit:?\s*(.*)$)");
+  static const std::regex cpu_item(R"((\d+)(?:-(\d+))?)");
+  const auto lines = split_lines(out);
+  size_t first = 0;
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (lines[i].find(kMarker) != std::string::npos) first = i + 1;
+  std::vector<Sample> samples;
+  int summaries = 0;
+  for (size_t i = first; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (std::regex_search(line, m, summary)) {
+      ++summaries;
+      samples.push_back({"failures", std::stod(m[3])});
+      if (m[4].matched) {
+        const auto iops = to_number(m[4].str());
+        if (!iops)
+          throw ParseError(name(), lineno,
+                           fmt::format("line {}: iops is not a number: {}", lineno, line));
+        samples.push_back({"iops", *iops});
+        samples.push_back({"throughput", std::stod(m[5])});
+      }
+    } else if (std::regex_search(line, m, cpus_hit)) {
+      std::set<long> cpus;
+      const std::string list = m[2].str();
+      for (std::sregex_iterator it(list.begin(), list.end(), cpu_item), end; it != end; ++it) {
+        const long lo = std::stol((*it)[1]);
+        const long hi = (*it)[2].matched ? std::stol((*it)[2]) : lo;
+        for (long c = lo; c <= hi && c - lo < 65536; ++c) cpus.insert(c);
+      }
+      if (cpus.empty())
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: 'CPUs hit' without CPU numbers: {}", lineno, line));
+      samples.push_back({"cpus_hit", static_cast<double>(cpus.size())});
+    } else if (line.find("dmatest: ") != std::string::npos &&
+               line.find(": summary ") != std::string::npos) {
+      throw ParseError(name(), lineno,
+                       fmt::format("line {}: unrecognised summary line: {}", lineno, line));
+    }
+  }
+  if (summaries == 0)
+    throw ParseError(name(), 0,
+                     "no 'dmatest: <thread>: summary N tests, F failures' line in the kernel log "
+                     "since the start");
+  return samples;
+}
+
+std::string Dmatest::judge(const std::vector<Sample>& samples) const {
+  double failures = 0;
+  for (const auto& s : samples)
+    if (s.metric == "failures") failures += s.value;
+  if (failures > 0) return fmt::format("dmatest reported {:g} failed transfers", failures);
+  return "";
+}
+
+}  // namespace schedlab

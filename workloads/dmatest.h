@@ -1,0 +1,36 @@
+// The kernel's dmatest module: DMA engine memcpy threads started through
+// module parameters, reporting in the kernel log. Used in the DMA-engine
+// regression threads where sched/fair changes moved the completion wakeups.
+// The sysfs parameter root and the log source are parameters, so tests run
+// the same steps against a directory that mimics the module's files.
+#pragma once
+
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class Dmatest final : public Workload {
+ public:
+  // Written to the kernel log before each start; only lines after the last
+  // one belong to the iteration.
+  static constexpr const char* kMarker = "schedlab: dmatest iteration start";
+
+  Dmatest();
+  std::string name() const override { return "dmatest"; }
+  std::string description() const override;
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<MetricSpec>& metrics() const override { return metrics_; }
+  std::string package() const override { return "kmod"; }
+  std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Sample> parse(const Point& p, const std::string& out,
+                            const std::string& err) const override;
+  std::string judge(const std::vector<Sample>& samples) const override;
+
+ private:
+  std::vector<ParamSpec> params_;
+  std::vector<MetricSpec> metrics_;
+};
+
+}  // namespace schedlab

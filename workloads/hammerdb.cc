@@ -1,0 +1,433 @@
+#include "workloads/hammerdb.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "workloads/pg_cluster.h"
+#include "workloads/text.h"
+
+namespace schedlab {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+bool is_postgres(const Point& p) { return p.string_at("db") == "postgres"; }
+
+// HammerDB's dictionary prefix and `dbset db` name per database.
+std::string prefix(const Point& p) {
+  const std::string& db = p.string_at("db");
+  if (db == "postgres") return "pg";
+  if (db == "mariadb") return "maria";
+  return "mysql";
+}
+
+// HammerDB counts rampup and duration in whole minutes.
+std::int64_t whole_minutes(milliseconds d) { return (d.count() + 59999) / 60000; }
+
+// Values reach Tcl (braced words) and SQL (quoted strings); the safe set
+// needs no escaping in either.
+const std::string& safe(const std::string& key, const std::string& v) {
+  static const std::regex ok(R"(^[A-Za-z0-9_.:@%+=,/-]+$)");
+  if (!std::regex_match(v, ok))
+    throw std::invalid_argument(fmt::format(
+        "hammerdb: {} '{}' may use only letters, digits and _ . : @ % + = , / -", key, v));
+  return v;
+}
+
+std::string host(const Point& p, const StepContext& ctx) {
+  if (!p.string_at("host").empty()) return p.string_at("host");
+  return ctx.sut_address.empty() ? "127.0.0.1" : ctx.sut_address;
+}
+
+std::int64_t port(const Point& p, const StepContext& ctx) {
+  if (p.int_at("port") > 0) return p.int_at("port");
+  if (p.string_at("server") == "managed" && ctx.port > 0) return ctx.port;
+  return is_postgres(p) ? 5432 : 3306;
+}
+
+std::string server_dir(const StepContext& ctx) { return ctx.workdir + "/hammerdb-server"; }
+
+PgCluster pg_cluster(const Point& p, const StepContext& ctx) {
+  PgCluster c;
+  c.dir = server_dir(ctx);
+  c.port = static_cast<int>(port(p, ctx));
+  c.as_root = ctx.sut_root;
+  c.listen_tcp = true;  // the loadgen connects over TCP
+  c.password = safe("password", p.string_at("password"));
+  return c;
+}
+
+Step sut_step(std::vector<std::string> argv, milliseconds timeout = seconds(60)) {
+  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = false};
+}
+
+// A throw-away MariaDB: mariadbd refuses root unless told which user to
+// become, and start-stop-daemon gives a server that outlives its step.
+struct Maria {
+  std::string dir;
+  int port;
+  bool as_root;
+  std::string socket() const { return dir + "/mariadbd.sock"; }
+  std::vector<std::string> user_opt() const {
+    return as_root ? std::vector<std::string>{"--user=mysql"} : std::vector<std::string>{};
+  }
+  std::vector<Step> create(const std::string& user, const std::string& password) const {
+    std::vector<Step> steps;
+    if (as_root) {
+      steps.push_back(sut_step({"chmod", "o+x", std::filesystem::path(dir).parent_path().string()}));
+      steps.push_back(sut_step({"install", "-d", "-m", "0700", "-o", "mysql", dir}));
+    } else {
+      steps.push_back(sut_step({"mkdir", "-p", "-m", "0700", dir}));
+    }
+    std::vector<std::string> install = {"mariadb-install-db", "--no-defaults",
+                                        "--datadir=" + dir + "/data", "--skip-test-db",
+                                        "--auth-root-authentication-method=socket"};
+    for (const auto& o : user_opt()) install.push_back(o);
+    steps.push_back(sut_step(install, seconds(300)));
+    steps.push_back(start());
+    steps.push_back(wait_ready());
+    // The benchmark user, over TCP with a password. As root the client
+    // logs in as root by socket; otherwise mariadb-install-db made an
+    // account for the OS user.
+    Step sql = sut_step({"mariadb", "--no-defaults", "--socket=" + socket(), "--batch"});
+    if (as_root) sql.argv.insert(sql.argv.end(), {"-u", "root"});
+    sql.stdin_data = fmt::format(
+        "CREATE USER IF NOT EXISTS '{0}'@'%' IDENTIFIED BY '{1}';\n"
+        "GRANT ALL PRIVILEGES ON *.* TO '{0}'@'%' WITH GRANT OPTION;\n",
+        user, password);
+    steps.push_back(sql);
+    return steps;
+  }
+  Step start() const {
+    // Foreground until the socket answers: start-stop-daemon returns at once.
+    std::vector<std::string> argv = {"start-stop-daemon", "--start", "--background",
+                                     "--pidfile", dir + "/mariadbd.pid",
+                                     "--exec", "/usr/sbin/mariadbd", "--",
+                                     "--no-defaults", "--datadir=" + dir + "/data",
+                                     "--socket=" + socket(), "--port=" + std::to_string(port),
+                                     "--bind-address=0.0.0.0",
+                                     "--pid-file=" + dir + "/mariadbd.pid",
+                                     "--log-error=" + dir + "/error.log"};
+    for (const auto& o : user_opt()) argv.push_back(o);
+    return sut_step(argv);
+  }
+  Step wait_ready() const {
+    return sut_step({"mariadb-admin", "--no-defaults", "--socket=" + socket(), "--wait=120",
+                     "ping"},
+                    seconds(150));
+  }
+  Step stop() const {
+    Step s = sut_step({"mariadb-admin", "--no-defaults", "--socket=" + socket(), "shutdown"},
+                      seconds(120));
+    s.ignore_failure = true;
+    return s;
+  }
+};
+
+Maria maria(const Point& p, const StepContext& ctx) {
+  return Maria{server_dir(ctx), static_cast<int>(port(p, ctx)), ctx.sut_root};
+}
+
+std::string script_path(const StepContext& ctx, Hammerdb::Script which) {
+  return ctx.workdir + (which == Hammerdb::Script::kBuild ? "/hammerdb-build.tcl"
+                                                          : "/hammerdb-run.tcl");
+}
+
+// Write the script on the loadgen, then run it there.
+std::vector<Step> script_steps(const Hammerdb& w, const Point& p, const StepContext& ctx,
+                               Hammerdb::Script which, bool measured, milliseconds timeout) {
+  const std::string path = script_path(ctx, which);
+  Step mkdir{.role = Role::kLoadgen, .argv = {"mkdir", "-p", ctx.workdir}, .measured = false};
+  Step write{.role = Role::kLoadgen, .argv = {"tee", path}, .measured = false};
+  write.stdin_data = w.script(p, ctx, which);
+  const std::string& cli = p.string_at("hammerdbcli");
+  Step run{.role = Role::kLoadgen, .argv = {cli, "auto", path}, .timeout = timeout,
+           .measured = measured};
+  // hammerdbcli finds its modules relative to the current directory.
+  if (cli.find('/') != std::string::npos)
+    run.cwd = std::filesystem::path(cli).parent_path().string();
+  return {mkdir, write, run};
+}
+
+}  // namespace
+
+Hammerdb::Hammerdb() {
+  const auto str = [](const char* name, const char* def, const char* help,
+                      std::vector<std::string> choices = {}) {
+    return ParamSpec{.name = name, .type = ParamType::kString, .default_value = std::string(def),
+                     .help = help, .choices = std::move(choices)};
+  };
+  params_ = {
+      str("db", "mariadb", "database on the SUT", {"mariadb", "mysql", "postgres"}),
+      str("server", "managed",
+          "managed: schedlab creates, starts, stops and removes a throw-away database on the "
+          "SUT; external: one already runs there",
+          {"managed", "external"}),
+      str("host", "", "database address as the loadgen sees it; empty = the SUT's address"),
+      {.name = "port",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{0},
+       .help = "database TCP port; 0 = the port schedlab reserves (managed) or 3306/5432",
+       .min = 0},
+      str("user", "hammerdb",
+          "database user HammerDB connects as (MariaDB/MySQL), or the TPROC-C schema owner it "
+          "creates (PostgreSQL; the superuser is postgres)"),
+      str("password", "hammerdb", "that user's password (and the PostgreSQL superuser's)"),
+      {.name = "warehouses",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{8},
+       .help = "TPROC-C warehouses in the schema (*_count_ware)",
+       .unit = "warehouses",
+       .min = 1},
+      {.name = "build_virtual_users",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{0},
+       .help = "virtual users loading the schema (*_num_vu); 0 = one per warehouse",
+       .unit = "users",
+       .min = 0},
+      {.name = "virtual_users",
+       .type = ParamType::kInt,
+       .axis = Axis::kRow,
+       .default_value = std::int64_t{1},
+       .help = "active virtual users in the timed run (vuset vu); one row per value",
+       .unit = "users",
+       .min = 1},
+      {.name = "rampup",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(minutes(2)),
+       .help = "unmeasured ramp-up before the timed period (whole minutes)",
+       .unit = "duration"},
+      {.name = "duration",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(minutes(5)),
+       .help = "timed period (whole minutes)",
+       .unit = "duration"},
+      {.name = "allwarehouse",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .help = "every virtual user uses all warehouses (*_allwarehouse)"},
+      {.name = "timeprofile",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .help = "collect per-transaction response times (*_timeprofile)"},
+      str("build", "run",
+          "build the schema once per run (run), before every iteration (iteration), or never "
+          "(none: it exists)",
+          {"run", "iteration", "none"}),
+      str("hammerdbcli", "hammerdbcli",
+          "the hammerdbcli program on the loadgen; a path runs it from its directory"),
+      {.name = "keep",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .help = "keep the managed database's directory after the run (it is stopped either way)"},
+      {.name = "build_timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(hours(2)),
+       .help = "limit for one schema build",
+       .unit = "duration"},
+      {.name = "timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(0),
+       .help = "limit for one timed run; 0 = rampup + duration + 10m",
+       .unit = "duration"},
+  };
+  metrics_ = {
+      {.name = "nopm",
+       .unit = "NOPM",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kRun,
+       .precision = 0,
+       .help = "new orders per minute (comparable across databases)"},
+      {.name = "tpm",
+       .unit = "TPM",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kRun,
+       .precision = 0,
+       .help = "database transactions per minute as the database counts them"},
+  };
+}
+
+std::string Hammerdb::description() const {
+  return "HammerDB TPROC-C against MariaDB/MySQL or PostgreSQL (NOPM, higher is better)";
+}
+
+std::string Hammerdb::block_label(const Point& p) const {
+  return "hammerdb-" + p.string_at("db") + "-tprocc";
+}
+
+std::string Hammerdb::script(const Point& p, const StepContext& ctx, Script which) const {
+  const std::string x = prefix(p);
+  std::string s = fmt::format("# Generated by schedlab: {} script\n",
+                              which == Script::kBuild ? "schema build" : "timed run");
+  const auto set = [&s](const char* dict, const std::string& key, const std::string& value) {
+    s += fmt::format("diset {} {} {{{}}}\n", dict, key, value);
+  };
+  s += fmt::format("dbset db {}\ndbset bm TPC-C\n", x);
+  set("connection", x + "_host", safe("host", host(p, ctx)));
+  set("connection", x + "_port", std::to_string(port(p, ctx)));
+  const std::string& user = safe("user", p.string_at("user"));
+  const std::string& pass = safe("password", p.string_at("password"));
+  if (is_postgres(p)) {
+    set("tpcc", "pg_superuser", "postgres");
+    set("tpcc", "pg_superuserpass", pass);
+    set("tpcc", "pg_defaultdbase", "postgres");
+  }
+  set("tpcc", x + "_user", user);
+  set("tpcc", x + "_pass", pass);
+  set("tpcc", x + "_dbase", "tpcc");
+  const std::int64_t wh = p.int_at("warehouses");
+  set("tpcc", x + "_count_ware", std::to_string(wh));
+  if (which == Script::kBuild) {
+    const std::int64_t loaders = p.int_at("build_virtual_users");
+    set("tpcc", x + "_num_vu", std::to_string(loaders > 0 ? loaders : wh));
+    s += "puts \"schedlab: schema build started\"\nbuildschema\n"
+         "puts \"schedlab: schema build complete\"\n";
+    return s;
+  }
+  set("tpcc", x + "_driver", "timed");
+  set("tpcc", x + "_rampup", std::to_string(whole_minutes(p.duration_at("rampup"))));
+  set("tpcc", x + "_duration", std::to_string(whole_minutes(p.duration_at("duration"))));
+  set("tpcc", x + "_allwarehouse", p.bool_at("allwarehouse") ? "true" : "false");
+  set("tpcc", x + "_timeprofile", p.bool_at("timeprofile") ? "true" : "false");
+  s += fmt::format(
+      "loadscript\nvuset vu {}\nvuset logtotemp 1\nvucreate\n"
+      "puts \"schedlab: timed run started\"\nvurun\nvudestroy\n"
+      "puts \"schedlab: timed run complete\"\n",
+      p.int_at("virtual_users"));
+  return s;
+}
+
+std::vector<Step> Hammerdb::setup_steps(const Point& p, const StepContext& ctx) const {
+  std::vector<Step> steps;
+  if (p.string_at("server") == "managed") {
+    if (ctx.workdir.empty()) throw std::invalid_argument("hammerdb: the runner gave no work directory");
+    if (is_postgres(p)) {
+      const PgCluster c = pg_cluster(p, ctx);
+      steps = c.create_steps();
+      steps.push_back(c.start_step());
+    } else {
+      steps = maria(p, ctx).create(safe("user", p.string_at("user")),
+                                   safe("password", p.string_at("password")));
+    }
+  }
+  if (p.string_at("build") == "run") {
+    auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.duration_at("build_timeout"));
+    steps.insert(steps.end(), build.begin(), build.end());
+  }
+  return steps;
+}
+
+std::vector<Step> Hammerdb::iteration_steps(const Point& p, const StepContext& ctx) const {
+  std::vector<Step> steps;
+  if (p.string_at("build") == "iteration") {
+    // A fresh schema each time: the previous one goes first.
+    Step drop{.role = Role::kLoadgen, .argv = {"tee", ctx.workdir + "/hammerdb-drop.tcl"},
+              .measured = false};
+    std::string text = script(p, ctx, Script::kBuild);
+    text = text.substr(0, text.find("puts \"schedlab: schema build started\""));
+    drop.stdin_data = text + "deleteschema\n";
+    Step run_drop{.role = Role::kLoadgen,
+                  .argv = {p.string_at("hammerdbcli"), "auto", ctx.workdir + "/hammerdb-drop.tcl"},
+                  .timeout = p.duration_at("build_timeout"),
+                  .measured = false,
+                  .ignore_failure = true};  // nothing to drop the first time
+    steps = {Step{.role = Role::kLoadgen, .argv = {"mkdir", "-p", ctx.workdir}, .measured = false},
+             drop, run_drop};
+    auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.duration_at("build_timeout"));
+    steps.insert(steps.end(), build.begin(), build.end());
+  }
+  milliseconds timeout = p.duration_at("timeout");
+  if (timeout.count() == 0)
+    timeout = p.duration_at("rampup") + p.duration_at("duration") + minutes(10);
+  auto run = script_steps(*this, p, ctx, Script::kRun, true, timeout);
+  steps.insert(steps.end(), run.begin(), run.end());
+  return steps;
+}
+
+std::vector<Step> Hammerdb::teardown_steps(const Point& p, const StepContext& ctx) const {
+  if (p.string_at("server") != "managed") return {};
+  std::vector<Step> steps;
+  if (is_postgres(p)) {
+    const PgCluster c = pg_cluster(p, ctx);
+    steps.push_back(c.stop_step());
+    if (!p.bool_at("keep")) steps.push_back(c.remove_step());
+  } else {
+    steps.push_back(maria(p, ctx).stop());
+    if (!p.bool_at("keep")) steps.push_back(sut_step({"rm", "-rf", "--", server_dir(ctx)}));
+  }
+  return steps;
+}
+
+std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
+                                    const std::string& err) const {
+  // Current order, and the pre-2020 one; the database name may hold spaces
+  // ("SQL Server"). The jobs API repeats the line without "Vuser 1:".
+  static const std::regex nopm_first(
+      R"(TEST RESULT : System achieved (\d+) NOPM from (\d+) (.+?) TPM)");
+  static const std::regex tpm_first(R"(TEST RESULT : System achieved (\d+) (.+?) TPM at (\d+) NOPM)");
+  static const std::regex configured(R"((\d+) Active Virtual Users configured)");
+  static const std::regex async_configured(R"((\d+) VU \* \d+ AC = \d+ Active Sessions configured)");
+  struct Result {
+    double nopm, tpm;
+    std::optional<std::int64_t> vus;
+    bool from_vuser;
+    int line;
+  };
+  std::vector<Result> results;
+  std::optional<std::int64_t> vus;
+  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (std::regex_search(line, m, configured) || std::regex_search(line, m, async_configured)) {
+      vus = std::stoll(m[1]);
+    } else if (std::regex_search(line, m, nopm_first)) {
+      results.push_back({std::stod(m[1]), std::stod(m[2]), vus, line.find("Vuser") != std::string::npos, lineno});
+    } else if (std::regex_search(line, m, tpm_first)) {
+      results.push_back({std::stod(m[3]), std::stod(m[1]), vus, line.find("Vuser") != std::string::npos, lineno});
+    } else if (line.find("TEST RESULT") != std::string::npos) {
+      throw ParseError(name(), lineno, fmt::format("line {}: unrecognised TEST RESULT line: {}", lineno, line));
+    }
+  }
+  // The monitor's own line wins over the JSON echo of the same result.
+  const bool any_vuser = std::any_of(results.begin(), results.end(), [](const Result& r) { return r.from_vuser; });
+  std::erase_if(results, [&](const Result& r) { return any_vuser && !r.from_vuser; });
+  if (results.empty())
+    throw ParseError(name(), 0,
+                     "no 'TEST RESULT : System achieved N NOPM from M <DB> TPM' line in the output "
+                     "(a non-timed driver prints none)");
+  // One timed run per script; a console log with several runs (1, 2, 4 VUs)
+  // yields the one matching the point.
+  const std::int64_t want = p.int_at("virtual_users");
+  const Result* chosen = nullptr;
+  if (results.size() == 1) {
+    chosen = &results[0];
+    if (chosen->vus && *chosen->vus != want)
+      throw ParseError(name(), chosen->line,
+                       fmt::format("line {}: ran {} virtual users, expected {}", chosen->line,
+                                   *chosen->vus, want));
+  } else {
+    for (const auto& r : results)
+      if (r.vus && *r.vus == want) {
+        if (chosen)
+          throw ParseError(name(), r.line,
+                           fmt::format("line {}: a second result for {} virtual users", r.line, want));
+        chosen = &r;
+      }
+    if (!chosen)
+      throw ParseError(name(), 0,
+                       fmt::format("{} results in the output, none for {} virtual users",
+                                   results.size(), want));
+  }
+  return {{"nopm", chosen->nopm}, {"tpm", chosen->tpm}};
+}
+
+}  // namespace schedlab

@@ -1,0 +1,39 @@
+// HammerDB TPROC-C (TPC-C derived) driven by `hammerdbcli auto SCRIPT` on
+// the loadgen, against MariaDB/MySQL or PostgreSQL on the SUT. schedlab
+// writes the Tcl script from the config; HammerDB is not packaged in Debian
+// (see workloads/README.md for installing it on a loadgen).
+#pragma once
+
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class Hammerdb final : public Workload {
+ public:
+  enum class Script { kBuild, kRun };
+
+  Hammerdb();
+  std::string name() const override { return "hammerdb"; }
+  std::string description() const override;
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<MetricSpec>& metrics() const override { return metrics_; }
+  std::string package() const override { return "hammerdb (not in Debian; see workloads/README.md)"; }
+  std::string block_label(const Point& p) const override;
+  // Managed server: a throw-away database on the SUT for the whole run, and
+  // the schema when build is 'run'.
+  std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Sample> parse(const Point& p, const std::string& out,
+                            const std::string& err) const override;
+
+  // The Tcl script hammerdbcli runs. Throws std::invalid_argument for a
+  // value that cannot be passed safely (braces, quotes, newlines).
+  std::string script(const Point& p, const StepContext& ctx, Script which) const;
+
+ private:
+  std::vector<ParamSpec> params_;
+  std::vector<MetricSpec> metrics_;
+};
+
+}  // namespace schedlab

@@ -1,0 +1,278 @@
+#include "workloads/pgbench.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "workloads/text.h"
+
+namespace schedlab {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+constexpr const char* kDatabase = "schedlab";
+
+std::int64_t whole_seconds(milliseconds d) {
+  return std::max<std::int64_t>(1, (d.count() + 999) / 1000);
+}
+
+Step sut_step(std::vector<std::string> argv, milliseconds timeout, bool measured = false) {
+  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = measured};
+}
+
+}  // namespace
+
+Pgbench::Pgbench() {
+  params_ = {
+      {.name = "builtin",
+       .type = ParamType::kString,
+       .axis = Axis::kBlock,
+       .default_value = std::string("select-only"),
+       .help = "pgbench's builtin script (-b); one table each; ignored when 'script' is set",
+       .choices = {"select-only", "tpcb-like", "simple-update"}},
+      {.name = "script",
+       .type = ParamType::kString,
+       .default_value = std::string(),
+       .help = "a pgbench script file on the SUT (-f) instead of the builtin"},
+      {.name = "clients",
+       .type = ParamType::kInt,
+       .axis = Axis::kRow,
+       .default_value = std::int64_t{1},
+       .help = "concurrent database sessions (-c); one row per value",
+       .unit = "clients",
+       .min = 1},
+      {.name = "threads",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{0},
+       .help = "pgbench worker threads (-j); 0 = one per client",
+       .unit = "threads",
+       .min = 0},
+      {.name = "duration",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(seconds(60)),
+       .help = "length of one measured run (-T, whole seconds)",
+       .unit = "duration"},
+      {.name = "warmup",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(0),
+       .help = "progress seconds at the start of each run left out of the interval samples",
+       .unit = "duration"},
+      {.name = "scale",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{0},
+       .help = "pgbench -i scale factor (~15 MiB each); 0 = 80% of shared buffers, as mmtests "
+               "sizes its cache-hot read-only test",
+       .unit = "scale",
+       .min = 0},
+      {.name = "shared_buffers",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{0},
+       .help = "PostgreSQL shared_buffers in MiB; 0 = a fifth of the SUT's memory (PostgreSQL's "
+               "default when unknown)",
+       .unit = "MiB",
+       .min = 0},
+      {.name = "query_mode",
+       .type = ParamType::kString,
+       .default_value = std::string("simple"),
+       .help = "protocol for queries (-M)",
+       .choices = {"simple", "extended", "prepared"}},
+      {.name = "user",
+       .type = ParamType::kString,
+       .default_value = std::string("postgres"),
+       .help = "OS user that runs initdb and the server when schedlab runs as root on the SUT "
+               "(PostgreSQL refuses root); also the database superuser name"},
+      {.name = "bindir",
+       .type = ParamType::kString,
+       .default_value = std::string("/usr/lib/postgresql/15/bin"),
+       .help = "where initdb, pg_ctl and postgres live on the SUT (Debian keeps them off PATH)"},
+      {.name = "keep",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .help = "keep the cluster directory after the run (it is stopped either way)"},
+      {.name = "init_timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(minutes(30)),
+       .help = "limit for creating and loading the database (pgbench -i)",
+       .unit = "duration"},
+      {.name = "timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(0),
+       .help = "kill a run still going after this; 0 = duration + 2m",
+       .unit = "duration"},
+  };
+  metrics_ = {
+      {.name = "tps",
+       .unit = "tx/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kRun,
+       .precision = 2,
+       .help = "transactions per second without initial connection time"},
+      {.name = "latency",
+       .unit = "ms",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kRun,
+       .precision = 3,
+       .help = "average transaction latency of the run"},
+      {.name = "interval_tps",
+       .unit = "tx/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kInterval,
+       .precision = 1,
+       .help = "per-second progress (-P 1) after the warm-up: time slices of one run"},
+      {.name = "interval_latency",
+       .unit = "ms",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kInterval,
+       .precision = 3,
+       .help = "per-second average latency (-P 1) after the warm-up"},
+  };
+}
+
+std::string Pgbench::description() const {
+  return "pgbench on a throw-away PostgreSQL cluster (tps, higher is better)";
+}
+
+std::string Pgbench::block_label(const Point& p) const {
+  if (const auto& script = p.string_at("script"); !script.empty())
+    return "pgbench-" + std::filesystem::path(script).stem().string();
+  return "pgbench-" + p.string_at("builtin");
+}
+
+PgCluster Pgbench::cluster(const Point& p, const StepContext& ctx) const {
+  if (ctx.workdir.empty()) throw std::invalid_argument("pgbench: the runner gave no work directory");
+  PgCluster c;
+  c.bin_dir = p.string_at("bindir");
+  c.dir = ctx.workdir + "/pgbench-cluster";
+  c.port = ctx.port > 0 ? ctx.port : 5432;
+  c.os_user = p.string_at("user");
+  c.db_user = p.string_at("user");
+  c.as_root = ctx.sut_root;
+  c.shared_buffers_mb = p.int_at("shared_buffers");
+  if (c.shared_buffers_mb == 0 && ctx.sut_mem_bytes > 0)
+    c.shared_buffers_mb = static_cast<std::int64_t>(ctx.sut_mem_bytes / 5 / (1024 * 1024));
+  return c;
+}
+
+std::int64_t Pgbench::scale(const Point& p, const StepContext& ctx) const {
+  if (p.int_at("scale") > 0) return p.int_at("scale");
+  if (ctx.sut_mem_bytes == 0)
+    throw std::invalid_argument(
+        "pgbench: scale 0 is derived from the SUT's memory, which is unknown; set 'scale'");
+  return pgbench_scale_for_memory(ctx.sut_mem_bytes);
+}
+
+std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) const {
+  const PgCluster c = cluster(p, ctx);
+  std::vector<Step> steps = c.create_steps();
+  // Loading uses a short-lived server; the measured one starts per point.
+  steps.push_back(c.start_step());
+  auto createdb = std::vector<std::string>{"createdb"};
+  for (const auto& a : c.client_args()) createdb.push_back(a);
+  createdb.push_back(kDatabase);
+  steps.push_back(sut_step(createdb, seconds(60)));
+  std::vector<std::string> init = {"pgbench", "-i", "-s", std::to_string(scale(p, ctx))};
+  for (const auto& a : c.client_args()) init.push_back(a);
+  init.push_back(kDatabase);
+  steps.push_back(sut_step(init, p.duration_at("init_timeout")));
+  Step stop = c.stop_step();
+  stop.ignore_failure = false;  // a server that will not stop must not go unnoticed
+  steps.push_back(stop);
+  return steps;
+}
+
+std::vector<Step> Pgbench::point_setup_steps(const Point& p, const StepContext& ctx) const {
+  return {cluster(p, ctx).server_step()};
+}
+
+std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ctx) const {
+  const PgCluster c = cluster(p, ctx);
+  const std::int64_t clients = p.int_at("clients");
+  std::int64_t threads = p.int_at("threads");
+  if (threads == 0 || threads > clients) threads = clients;
+  const std::int64_t secs = whole_seconds(p.duration_at("duration"));
+  std::vector<std::string> argv = {"pgbench"};
+  for (const auto& a : c.client_args()) argv.push_back(a);
+  if (const auto& script = p.string_at("script"); !script.empty())
+    argv.insert(argv.end(), {"-f", script});
+  else
+    argv.insert(argv.end(), {"-b", p.string_at("builtin")});
+  argv.insert(argv.end(), {"-M", p.string_at("query_mode"), "-c", std::to_string(clients), "-j",
+                           std::to_string(threads), "-T", std::to_string(secs), "-P", "1",
+                           kDatabase});
+  milliseconds timeout = p.duration_at("timeout");
+  if (timeout.count() == 0) timeout = seconds(secs + 120);
+  return {sut_step(argv, timeout, true)};
+}
+
+std::vector<Step> Pgbench::point_teardown_steps(const Point& p, const StepContext& ctx) const {
+  // A clean shutdown; the runner then stops whatever is left of the group.
+  return {cluster(p, ctx).stop_step()};
+}
+
+std::vector<Step> Pgbench::teardown_steps(const Point& p, const StepContext& ctx) const {
+  const PgCluster c = cluster(p, ctx);
+  std::vector<Step> steps = {c.stop_step()};  // setup may have died with its server up
+  if (!p.bool_at("keep")) steps.push_back(c.remove_step());
+  return steps;
+}
+
+std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
+                                   const std::string& err) const {
+  // The summary goes to stdout, progress and errors to stderr; a saved
+  // combined log works the same, so the two are read as one text.
+  static const std::regex tps_line(
+      R"(^tps = ([0-9.]+) \((?:without initial connection time|excluding connections establishing)\)\s*$)");
+  static const std::regex latency_line(R"(^latency average = ([0-9.]+) ms\s*$)");
+  static const std::regex clients_line(R"(^number of clients: (\d+)\s*$)");
+  static const std::regex progress(
+      R"(^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+|nan|NaN) ms stddev .*$)");
+  const double warmup_s = static_cast<double>(p.duration_at("warmup").count()) / 1000.0;
+  std::vector<Sample> samples;
+  std::optional<double> tps;
+  std::optional<double> first_progress;
+  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (line.starts_with("pgbench: error:") || line.starts_with("pgbench: fatal:"))
+      throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
+    if (std::regex_match(line, m, progress)) {
+      double t = *to_number(m[1].str());
+      // --progress-timestamp prints epoch seconds; the first report comes
+      // one interval (-P 1) after the start.
+      if (!first_progress) first_progress = t;
+      if (*first_progress > 1e6) t = t - *first_progress + 1.0;
+      if (t <= warmup_s) continue;
+      samples.push_back({"interval_tps", *to_number(m[2].str()), t});
+      if (const auto lat = to_number(m[3].str())) samples.push_back({"interval_latency", *lat, t});
+    } else if (std::regex_match(line, m, tps_line)) {
+      if (tps)
+        throw ParseError(name(), lineno, fmt::format("line {}: a second 'tps' line: {}", lineno, line));
+      tps = *to_number(m[1].str());
+      samples.push_back({"tps", *tps});
+    } else if (std::regex_match(line, m, latency_line)) {
+      samples.push_back({"latency", *to_number(m[1].str())});
+    } else if (std::regex_match(line, m, clients_line)) {
+      if (std::stoll(m[1]) != p.int_at("clients"))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: ran {} clients, expected {}: {}", lineno,
+                                     m[1].str(), p.int_at("clients"), line));
+    } else if (line.starts_with("tps = ") && line.find("including") == std::string::npos) {
+      throw ParseError(name(), lineno, fmt::format("line {}: unrecognised tps line: {}", lineno, line));
+    }
+  }
+  if (!tps)
+    throw ParseError(name(), 0, "no 'tps = N (without initial connection time)' line in the output");
+  return samples;
+}
+
+}  // namespace schedlab

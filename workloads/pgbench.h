@@ -1,0 +1,40 @@
+// pgbench (PostgreSQL 15) against a throw-away cluster on the SUT, in the
+// spirit of mmtests' db-pgbench-timed-ro-small: cache-hot, read-only by
+// default, scaled from memory. Clients and server share the SUT (Unix
+// socket), so the scheduler sees both sides of every transaction.
+#pragma once
+
+#include "workloads/pg_cluster.h"
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class Pgbench final : public Workload {
+ public:
+  Pgbench();
+  std::string name() const override { return "pgbench"; }
+  std::string description() const override;
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<MetricSpec>& metrics() const override { return metrics_; }
+  std::string package() const override { return "postgresql"; }
+  std::string block_label(const Point& p) const override;
+  // Cluster, database and data once; the server per point (so it runs under
+  // the variant's knobs and the runner owns it); removal at the end.
+  std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> point_teardown_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Sample> parse(const Point& p, const std::string& out,
+                            const std::string& err) const override;
+
+  PgCluster cluster(const Point& p, const StepContext& ctx) const;
+  // The scale the point asks for, or the one derived from the SUT's memory.
+  std::int64_t scale(const Point& p, const StepContext& ctx) const;
+
+ private:
+  std::vector<ParamSpec> params_;
+  std::vector<MetricSpec> metrics_;
+};
+
+}  // namespace schedlab

@@ -1,0 +1,153 @@
+#include "workloads/tbench.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "workloads/text.h"
+
+namespace schedlab {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// tbench takes whole seconds; a sub-second duration still runs one.
+std::int64_t whole_seconds(milliseconds d) {
+  return std::max<std::int64_t>(1, (d.count() + 999) / 1000);
+}
+
+}  // namespace
+
+Tbench::Tbench() {
+  params_ = {
+      {.name = "clients",
+       .type = ParamType::kInt,
+       .axis = Axis::kRow,
+       .default_value = std::int64_t{1},
+       .help = "tbench client processes (each one connection to tbench_srv); one row per value",
+       .unit = "clients",
+       .min = 1},
+      {.name = "duration",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(seconds(30)),
+       .help = "run time (-t, whole seconds); tbench's own warm-up (a fifth of it) is not "
+               "measured",
+       .unit = "duration"},
+      {.name = "loadfile",
+       .type = ParamType::kString,
+       .default_value = std::string(),
+       .help = "trace to replay (-c); empty = tbench's default /usr/share/dbench/client.txt"},
+      {.name = "timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(0),
+       .help = "kill a client still running after this (tbench hangs forever when no server "
+               "answers); 0 = duration + 60s",
+       .unit = "duration"},
+  };
+  metrics_ = {
+      {.name = "throughput",
+       .unit = "MB/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kRun,
+       .precision = 2,
+       .help = "the final 'Throughput' line: MB/s over the execute phase"},
+      {.name = "max_latency",
+       .unit = "ms",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kRun,
+       .precision = 3,
+       .help = "the final line's max_latency: the worst operation latency of the run"},
+      {.name = "interval_throughput",
+       .unit = "MB/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kInterval,
+       .precision = 2,
+       .help = "per-second progress lines of the execute phase (cumulative MB/s so far)"},
+      {.name = "interval_max_latency",
+       .unit = "ms",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kInterval,
+       .precision = 3,
+       .help = "per-second progress lines: the worst latency seen in that second"},
+  };
+}
+
+std::string Tbench::description() const {
+  return "dbench's tbench: TCP client/server file-protocol trace (MB/s, higher is better)";
+}
+
+std::vector<Step> Tbench::point_setup_steps(const Point&, const StepContext&) const {
+  // The runner stops it (whole process group: tbench_srv forks per client)
+  // after the point's teardown, on every exit path.
+  Step server{.role = Role::kSut, .argv = {"tbench_srv"}, .measured = false, .background = true};
+  server.ready = ReadyCheck{.tcp_port = kPort,
+                            .what = fmt::format("tbench_srv accepting on port {}", kPort)};
+  return {server};
+}
+
+std::vector<Step> Tbench::iteration_steps(const Point& p, const StepContext& ctx) const {
+  const std::int64_t secs = whole_seconds(p.duration_at("duration"));
+  std::vector<std::string> argv = {"tbench", "-t", std::to_string(secs)};
+  if (const auto& load = p.string_at("loadfile"); !load.empty())
+    argv.insert(argv.end(), {"-c", load});
+  argv.push_back(std::to_string(p.int_at("clients")));
+  argv.push_back(ctx.sut_address.empty() ? "127.0.0.1" : ctx.sut_address);
+  milliseconds timeout = p.duration_at("timeout");
+  if (timeout.count() == 0) timeout = seconds(secs + 60);
+  return {Step{.role = Role::kLoadgen, .argv = argv, .timeout = timeout}};
+}
+
+std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
+                                  const std::string& err) const {
+  // dbench 4.0: "Throughput 737.729 MB/sec  4 clients  4 procs  max_latency=8.131 ms";
+  // dbench 3.x has no clients and no latency; newer git prints %f.
+  static const std::regex final_line(
+      R"(^Throughput ([0-9.eE+-]+) MB/sec.*?(?:\s(\d+) clients)?\s+(\d+) procs(?:\s+max_latency=([0-9.]+) ms)?\s*$)");
+  static const std::regex progress(
+      R"(^\s*(\d+)\s+(\d+)\s+([0-9.]+) MB/sec\s+(warmup|execute)\s+(\d+) sec\s+latency ([0-9.]+) ms\s*$)");
+  static const std::regex tool_error(R"(^(failed to connect to .*|client \d+ failed to start.*)$)");
+  std::vector<Sample> samples;
+  bool have_final = false;
+  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (std::regex_match(line, m, tool_error))
+      throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
+    if (std::regex_match(line, m, progress)) {
+      if (m[4] != "execute") continue;  // warm-up seconds are not measured
+      const double offset = std::stod(m[5]);
+      samples.push_back({"interval_throughput", *to_number(m[3].str()), offset});
+      samples.push_back({"interval_max_latency", *to_number(m[6].str()), offset});
+    } else if (std::regex_match(line, m, final_line)) {
+      if (have_final)
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: a second 'Throughput' line: {}", lineno, line));
+      const auto mbps = to_number(m[1].str());
+      if (!mbps)
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: throughput is not a number: {}", lineno, line));
+      if (std::stoll(m[3]) != p.int_at("clients"))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: ran {} client processes, expected {}: {}", lineno,
+                                     m[3].str(), p.int_at("clients"), line));
+      have_final = true;
+      samples.push_back({"throughput", *mbps});
+      if (m[4].matched) samples.push_back({"max_latency", *to_number(m[4].str())});
+    } else if (line.starts_with("Throughput")) {
+      throw ParseError(name(), lineno,
+                       fmt::format("line {}: unrecognised 'Throughput' line: {}", lineno, line));
+    }
+  }
+  if (!have_final)
+    throw ParseError(name(), 0, "no 'Throughput N MB/sec ... N procs' line in the output");
+  return samples;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,31 @@
+// tbench (Debian dbench): the network half of dbench. tbench_srv runs on the
+// SUT, tbench clients on the loadgen replay a Samba-like trace over TCP. Its
+// throughput is dominated by wakeups between the client and server tasks.
+#pragma once
+
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class Tbench final : public Workload {
+ public:
+  // dbench 4.0 hard-codes the port in both tbench_srv and tbench.
+  static constexpr int kPort = 7003;
+
+  Tbench();
+  std::string name() const override { return "tbench"; }
+  std::string description() const override;
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<MetricSpec>& metrics() const override { return metrics_; }
+  std::string package() const override { return "dbench"; }
+  std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Sample> parse(const Point& p, const std::string& out,
+                            const std::string& err) const override;
+
+ private:
+  std::vector<ParamSpec> params_;
+  std::vector<MetricSpec> metrics_;
+};
+
+}  // namespace schedlab
