@@ -9,11 +9,17 @@ BUILD_PKGS="build-essential cmake pkg-config git
   catch2 libcli11-dev libfmt-dev libssl-dev"
 # Tools the workloads run (rt-tests: hackbench).
 RUNTIME_PKGS="rt-tests procps"
+# The real-components SSH test lab (tests/support/netns/lab.sh): sshd + ssh,
+# ip netns/veth/bridge, python3 for its smoke test's TCP server. Installing
+# openssh-server may start a system sshd on port 22 of the root namespace
+# where an init system runs; the lab neither needs nor conflicts with it
+# (its sshds listen on 10.231.0.x inside their own namespaces only).
+TEST_PKGS="openssh-server openssh-client iproute2 python3"
 
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
 missing=""
-for p in $BUILD_PKGS $RUNTIME_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
+for p in $BUILD_PKGS $RUNTIME_PKGS $TEST_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
