@@ -6,9 +6,12 @@ set -eu
 BUILD_PKGS="build-essential cmake pkg-config git
   libboost-dev libboost-filesystem-dev libboost-math-dev
   libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev sqlite3
-  catch2 libcli11-dev libfmt-dev libssl-dev"
-# Tools the workloads run (rt-tests: hackbench).
-RUNTIME_PKGS="rt-tests procps"
+  catch2 libcli11-dev libfmt-dev libssl-dev
+  libboost-regex-dev"
+# Tools the workloads run (rt-tests: hackbench; dbench: tbench; postgresql:
+# pgbench and its server). Optional, installed by hand where used:
+# linux-perf (hackbench backend perf), mariadb-server (hammerdb), sysbench.
+RUNTIME_PKGS="rt-tests procps dbench postgresql"
 # The real-components SSH test lab (tests/support/netns/lab.sh): sshd + ssh,
 # ip netns/veth/bridge, python3 for its smoke test's TCP server. Installing
 # openssh-server may start a system sshd on port 22 of the root namespace

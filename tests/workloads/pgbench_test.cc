@@ -2,7 +2,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <thread>
+
 #include "tests/support/temp_dir.h"
+#include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
 using schedlab::test::fixture;
@@ -206,4 +213,42 @@ TEST_CASE("pgbench scale 0 follows mmtests' memory sizing") {
   // shared_buffers 0 = a fifth of memory, like mmtests.
   const auto c = pg.cluster(point(), StepContext{.workdir = "/w", .sut_mem_bytes = 10 * kGiB});
   CHECK(c.shared_buffers_mb == 2048);
+}
+
+// Hidden ([.real]): the steps against the real PostgreSQL 15, run by hand
+// with `workloads_test '[real]'`. The runner's own integration test owns
+// this in CI; this one checks the argv alone, without the executor.
+TEST_CASE("pgbench steps run a real throw-away cluster", "[.real]") {
+  namespace bp = boost::process;
+  Pgbench pg;
+  schedlab::test::TempDir work;
+  auto p = point(2);
+  p.values["scale"] = std::int64_t{1};
+  p.values["duration"] = milliseconds(3000);
+  const StepContext ctx{.workdir = work.path().string(), .port = 5497, .sut_root = ::getuid() == 0};
+  for (const auto& s : pg.setup_steps(p, ctx)) {
+    INFO(fmt::format("{}", fmt::join(s.argv, " ")));
+    const auto ran = schedlab::test::exec_step(s);
+    INFO(ran.out << ran.err);
+    REQUIRE(ran.rc == 0);
+  }
+  const Step server = pg.point_setup_steps(p, ctx)[0];
+  bp::child srv(bp::search_path(server.argv[0]),
+                bp::args(std::vector<std::string>(server.argv.begin() + 1, server.argv.end())),
+                bp::std_out > bp::null, bp::std_err > bp::null);
+  bool ready = false;
+  for (int i = 0; i < 100 && !ready; ++i) {
+    ready = schedlab::test::exec_step(Step{.argv = server.ready->argv}).rc == 0;
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(ready);
+  const auto ran = schedlab::test::exec_step(pg.iteration_steps(p, ctx)[0]);
+  const auto samples = pg.parse(p, ran.out, ran.err);
+  CHECK(values(samples, "tps").size() == 1);
+  CHECK(values(samples, "interval_tps").size() >= 2);
+  for (const auto& s : pg.point_teardown_steps(p, ctx)) schedlab::test::exec_step(s);
+  srv.wait();
+  for (const auto& s : pg.teardown_steps(p, ctx))
+    CHECK((schedlab::test::exec_step(s).rc == 0 || s.ignore_failure));
+  CHECK_FALSE(std::filesystem::exists(ctx.workdir + "/pgbench-cluster"));
 }
