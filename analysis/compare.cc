@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "analysis/analyse.h"
 #include "analysis/stats.h"
 
 namespace schedlab {
@@ -22,72 +23,32 @@ RunInfo require_run(const Store& store, std::int64_t id) {
   return *run;
 }
 
-// The centre statistics by the names metrics store; a table, so adding one
-// is one line here and one in the renderers' operation names.
-using CentreFn = std::function<std::optional<double>(std::span<const double>)>;
-const std::pair<std::string_view, CentreFn> kCentres[] = {
-    {"amean", [](std::span<const double> x) { return std::optional(stats::amean(x)); }},
-    {"hmean", stats::hmean},
-    {"gmean", stats::gmean},
-    {"median", [](std::span<const double> x) { return std::optional(stats::median(x)); }},
-};
-
-const CentreFn& centre_fn(const MetricInfo& m) {
-  for (const auto& [name, fn] : kCentres)
-    if (name == m.centre) return fn;
-  throw StoreError(fmt::format("metric '{}' of workload '{}' has unknown centre '{}'", m.name,
-                               m.workload, m.centre));
-}
-
-// mmtests' convention: positive is better, whatever the direction. Dividing
-// by |base| keeps that true for a negative baseline.
-std::optional<double> pct_better(const MetricInfo& m, std::optional<double> base,
-                                 std::optional<double> x) {
-  if (!base || !x || *base == 0) return std::nullopt;
-  const double gain = m.direction == "higher" ? *x - *base : *base - *x;
-  return gain / std::fabs(*base) * 100;
-}
-
 // One column's iterations at one point of the plan.
 using PointKey = std::tuple<std::size_t, std::string, std::string, std::string>;
 using Points = std::map<PointKey, std::vector<const IterationRow*>>;
 
-Cell make_cell(const MetricInfo& m, const std::vector<const IterationRow*>* its) {
+// The samples of one metric at one point. For interval metrics the units
+// of the test are the iterations: each contributes the centre of its own
+// samples (batch means, a batch being one iteration), as consecutive time
+// slices of one run are not independent.
+Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const IterationRow*>* its) {
   Cell c;
-  if (its) {
-    for (const IterationRow* it : *its) {
-      if (it->status != "ok") {
-        ++c.failed;
-        continue;
-      }
-      for (const auto& s : it->samples)
-        if (s.metric == m.name) c.samples.push_back(s.value);
-    }
-  }
-  c.n = c.samples.size();
-  if (c.n == 0) return c;
-  c.centre = centre_fn(m)(c.samples);
-  c.stddev = stats::stddev(c.samples);
-  auto [lo, hi] = std::minmax_element(c.samples.begin(), c.samples.end());
-  c.min = *lo;
-  c.max = *hi;
-  return c;
-}
-
-void compare_to_baseline(const MetricInfo& m, Row& row, double alpha) {
-  const Cell& base = row.cells.front();
-  for (std::size_t i = 0; i < row.cells.size(); ++i) {
-    Cell& c = row.cells[i];
-    if (i == 0) {
-      if (c.centre) c.pct = 0.0;
+  if (!its) return c;
+  const bool interval = m.kind == "interval";
+  std::vector<double> mine;
+  for (const IterationRow* it : *its) {
+    if (it->status != "ok") {
+      ++c.failed;
       continue;
     }
-    c.pct = pct_better(m, base.centre, c.centre);
-    if (auto t = stats::welch_t_test(base.samples, c.samples)) {
-      c.p_value = t->p_value;
-      c.significant = t->p_value < alpha;
-    }
+    mine.clear();
+    for (const auto& s : it->samples)
+      if (s.metric == m.name) mine.push_back(s.value);
+    c.samples.insert(c.samples.end(), mine.begin(), mine.end());
+    if (interval)
+      if (auto v = centre_of(mine, centre)) c.units.push_back(*v);
   }
+  return c;
 }
 
 // A workload block (e.g. hackbench-process-pipes) with its rows and the
@@ -126,16 +87,27 @@ ColumnRef resolve(const Store& store, const RunInfo& run, ColumnRef col) {
   return col;
 }
 
+// Checks the options; the header fields every comparison carries.
+Comparison empty_comparison(const CompareOptions& o) {
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw std::invalid_argument(fmt::format("alpha must be between 0 and 1, not {}", o.alpha));
+  if (!(o.level > 0 && o.level < 1))
+    throw std::invalid_argument(
+        fmt::format("confidence level must be between 0 and 1, not {}", o.level));
+  Comparison out;
+  out.alpha = o.alpha;
+  out.level = o.level;
+  out.test = o.mmtests ? "mmtests" : std::string(test_name(o.test));
+  out.all_stats = o.all_stats;
+  return out;
+}
+
 }  // namespace
 
 Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
                    const CompareOptions& options) {
   if (columns.empty()) throw std::invalid_argument("compare needs at least one column");
-  if (!(options.alpha > 0 && options.alpha < 1))
-    throw std::invalid_argument(
-        fmt::format("alpha must be between 0 and 1, not {}", options.alpha));
-  Comparison out;
-  out.alpha = options.alpha;
+  Comparison out = empty_comparison(options);
 
   // Each run is read once, however many of its variants are columns.
   std::map<std::int64_t, std::vector<IterationRow>> iterations;
@@ -181,19 +153,38 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
       return std::tie(a.order, a.first) < std::tie(b.order, b.first);
     });
     for (const MetricInfo& m : g.metrics) {
+      const Centre centre = effective_centre(m, options);
       Block block{g.workload, g.block, m, {}};
       for (const auto& seen_row : g.rows) {
         Row row{seen_row.label, {}};
         for (std::size_t ci = 0; ci < out.columns.size(); ++ci) {
           auto p = points.find({ci, g.workload, g.block, seen_row.label});
-          row.cells.push_back(make_cell(m, p == points.end() ? nullptr : &p->second));
+          row.cells.push_back(make_cell(m, centre, p == points.end() ? nullptr : &p->second));
         }
-        compare_to_baseline(m, row, options.alpha);
         block.rows.push_back(std::move(row));
       }
+      analyse_block(block, options);
       out.blocks.push_back(std::move(block));
     }
   }
+  return out;
+}
+
+Comparison compare_samples(const std::vector<SampleColumn>& columns, const MetricInfo& metric,
+                           const CompareOptions& options) {
+  if (columns.empty()) throw std::invalid_argument("compare needs at least one column");
+  Comparison out = empty_comparison(options);
+  Block block{metric.workload, "samples", metric, {}};
+  Row row{"", {}};
+  for (const auto& col : columns) {
+    out.columns.push_back({0, 0, "", col.label, col.label});
+    Cell c;
+    c.samples = col.samples;
+    row.cells.push_back(std::move(c));
+  }
+  block.rows.push_back(std::move(row));
+  analyse_block(block, options);
+  out.blocks.push_back(std::move(block));
   return out;
 }
 

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/significance.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 #include "results/store.h"
 
 namespace schedlab {
@@ -36,10 +39,29 @@ struct Cell {
   // 0 for the baseline itself when it has a centre; empty when either side
   // has no centre or the baseline centre is 0.
   std::optional<double> pct;
-  // Welch's t-test of baseline vs this cell; empty for the baseline itself,
-  // if n < 2 on a side, or if both sides have zero variance.
+  // The test (Welch's t-test unless CompareOptions::test says otherwise) of
+  // the baseline's units against this cell's; empty for the baseline
+  // itself, or when the test is undefined (p_reason says why).
   std::optional<double> p_value;
-  bool significant = false;  // p_value < alpha
+  bool significant = false;  // p_value < alpha (mmtests mode: mmtests' rule)
+
+  // Everything else about the samples: median, every mean, CV, and the
+  // interval of the centre at CompareOptions::level.
+  Summary summary;
+  // The interval of the centre. For interval metrics it comes from the
+  // per-iteration centres (see `units`), so it may differ from summary.ci.
+  CentreInterval ci;
+  // Interval of pct at CompareOptions::level (empty for the baseline).
+  std::optional<stats::Interval> pct_ci;
+  std::string pct_ci_reason;
+  std::string p_reason;  // why p_value is empty (not for the baseline)
+  // What the test and intervals used: the samples for "run" metrics; the
+  // centre of each iteration for "interval" metrics, whose samples are
+  // autocorrelated time slices of one iteration.
+  std::vector<double> units;
+  // --all-stats rows, parallel to Block::stat_rows: value and % change.
+  std::vector<std::optional<double>> stat_values;
+  std::vector<std::optional<double>> stat_pcts;
 };
 
 struct Row {
@@ -47,23 +69,50 @@ struct Row {
   std::vector<Cell> cells;  // one per column
 };
 
+// The geometric mean over a block's rows of centre / baseline centre, one
+// per column, like mmtests' --print-ratio "Gmean" line. Below 1 is better
+// when lower is better. Rows where either centre is missing or not positive
+// are left out, and counted.
+struct RatioSummary {
+  std::optional<double> gmean;
+  std::size_t rows = 0;     // rows that entered the mean
+  std::size_t skipped = 0;  // rows left out
+};
+
 struct Block {
   std::string workload;
   std::string name;  // e.g. hackbench-process-pipes
-  MetricInfo metric;
+  MetricInfo metric;  // in mmtests mode, centre is the mean mmtests picks
   std::vector<Row> rows;
+  std::vector<RatioSummary> ratio;  // one per column
+  std::size_t comparisons = 0;      // cells with a p-value (or mmtests verdict)
+  std::string units;                // "samples" or "iteration centres"
+  // --all-stats row names in mmtests order; index centre_row is the centre
+  // itself (its cells' centre, pct and marker), the rest are in the cells'
+  // stat_values.
+  std::vector<std::string> stat_rows;
+  std::size_t centre_row = 0;
 };
 
 struct Comparison {
   std::vector<RunInfo> runs;
   std::vector<ColumnRef> columns;
   std::vector<Block> blocks;
-  std::string test = "welch";
+  std::string test = "welch";  // welch | mwu | mmtests
   double alpha = 0.05;
+  double level = 0.95;  // of every interval
+  bool all_stats = false;
 };
 
 struct CompareOptions {
   double alpha = 0.05;
+  double level = 0.95;  // confidence level of intervals, in (0, 1)
+  Test test = Test::kWelch;
+  // mmtests' own numbers: its mean (hmean when higher is better), and its
+  // marker (non-overlap of mean +- z * stddev) instead of p < alpha. The
+  // p-value of `test` is still reported.
+  bool mmtests = false;
+  bool all_stats = false;  // the mmtests rows Min, mean, Stddev, CoeffVar, Max, B*mean-95
 };
 
 // Builds the comparison of the given columns from the store. Run and
@@ -79,5 +128,15 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
 // has a single variant, else "run/variant". Throws StoreError for an unknown
 // run id.
 std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std::int64_t>& runs);
+
+// One group of samples per column, outside any store (schedlab stats).
+struct SampleColumn {
+  std::string label;
+  std::vector<double> samples;
+};
+// The same comparison over plain samples: one block named "samples", one
+// row labelled "", one column per input, the first the baseline.
+Comparison compare_samples(const std::vector<SampleColumn>& columns, const MetricInfo& metric,
+                           const CompareOptions& options = {});
 
 }  // namespace schedlab

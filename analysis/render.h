@@ -17,4 +17,13 @@ std::string render_text(const Comparison& c);
 // schema in docs/compare-json.md (format_version 1). Ends with a newline.
 std::string render_json(const Comparison& c);
 
+// `schedlab stats`: the table of render_text, then per column the interval
+// of the centre, the interval of the change and the p-value.
+std::string render_stats_text(const Comparison& c);
+
+// `schedlab stats --format json`: a comparison of plain sample files (one
+// block, one row) as one flat object per column; schema in
+// docs/compare-json.md ("schedlab stats").
+std::string render_stats_json(const Comparison& c);
+
 }  // namespace schedlab

@@ -32,20 +32,65 @@ Json run_json(const RunInfo& r) {
           {"manifest", manifest}};
 }
 
-Json cell_json(std::size_t column, const Cell& c) {
-  Json samples = Json::array();
-  for (double v : c.samples) samples.push_back(number(v));
-  return {{"column", column},
-          {"n", c.n},
-          {"failed", c.failed},
-          {"centre", number(c.centre)},
-          {"stddev", number(c.stddev)},
-          {"min", number(c.min)},
-          {"max", number(c.max)},
-          {"pct", number(c.pct)},
-          {"p_value", number(c.p_value)},
-          {"significant", c.significant},
-          {"samples", samples}};
+Json numbers(const std::vector<double>& v) {
+  Json out = Json::array();
+  for (double x : v) out.push_back(number(x));
+  return out;
+}
+
+// The fields added to format_version 1 cells (and the stats columns):
+// every summary statistic, the intervals, and why anything is null.
+void add_details(Json& j, const Cell& c) {
+  const Summary& s = c.summary;
+  j["median"] = number(s.median.value);
+  j["amean"] = number(s.amean.value);
+  j["gmean"] = number(s.gmean.value);
+  j["hmean"] = number(s.hmean.value);
+  j["coefvar"] = number(s.coefvar.value);
+  j["ci_low"] = c.ci.ci ? Json(c.ci.ci->low) : Json(nullptr);
+  j["ci_high"] = c.ci.ci ? Json(c.ci.ci->high) : Json(nullptr);
+  j["ci_method"] = c.ci.method;
+  j["pct_ci_low"] = c.pct_ci ? Json(c.pct_ci->low) : Json(nullptr);
+  j["pct_ci_high"] = c.pct_ci ? Json(c.pct_ci->high) : Json(nullptr);
+  // Why a value is null, by field name; only fields that are null and have
+  // a reason appear.
+  Json why = Json::object();
+  const std::pair<const char*, const Stat*> stats[] = {
+      {"centre", &s.centre_value}, {"stddev", &s.stddev}, {"median", &s.median},
+      {"gmean", &s.gmean},         {"hmean", &s.hmean},   {"coefvar", &s.coefvar}};
+  for (const auto& [key, st] : stats)
+    if (!st->value && !st->reason.empty()) why[key] = st->reason;
+  if (!c.ci.ci && !c.ci.reason.empty()) why["ci"] = c.ci.reason;
+  if (!c.pct_ci && !c.pct_ci_reason.empty()) why["pct_ci"] = c.pct_ci_reason;
+  if (!c.p_value && !c.p_reason.empty()) why["p_value"] = c.p_reason;
+  j["null_reasons"] = why;
+}
+
+Json cell_json(std::size_t column, const Cell& c, const Block& b) {
+  Json j = {{"column", column},
+            {"n", c.n},
+            {"failed", c.failed},
+            {"centre", number(c.centre)},
+            {"stddev", number(c.stddev)},
+            {"min", number(c.min)},
+            {"max", number(c.max)},
+            {"pct", number(c.pct)},
+            {"p_value", number(c.p_value)},
+            {"significant", c.significant},
+            {"samples", numbers(c.samples)}};
+  add_details(j, c);
+  if (b.metric.kind == "interval") j["iteration_centres"] = numbers(c.units);
+  if (!b.stat_rows.empty()) {
+    Json rows = Json::array();
+    for (std::size_t k = 0; k < b.stat_rows.size(); ++k) {
+      if (k == b.centre_row) continue;  // the cell's own centre and pct
+      rows.push_back({{"name", b.stat_rows[k]},
+                      {"value", number(c.stat_values[k])},
+                      {"pct", number(c.stat_pcts[k])}});
+    }
+    j["all_stats"] = rows;
+  }
+  return j;
 }
 
 Json block_json(const Block& b) {
@@ -53,9 +98,15 @@ Json block_json(const Block& b) {
   Json rows = Json::array();
   for (const auto& r : b.rows) {
     Json cells = Json::array();
-    for (std::size_t i = 0; i < r.cells.size(); ++i) cells.push_back(cell_json(i, r.cells[i]));
+    for (std::size_t i = 0; i < r.cells.size(); ++i) cells.push_back(cell_json(i, r.cells[i], b));
     rows.push_back({{"label", r.label}, {"cells", cells}});
   }
+  Json ratio = Json::array();
+  for (std::size_t i = 0; i < b.ratio.size(); ++i)
+    ratio.push_back({{"column", i},
+                     {"gmean", number(b.ratio[i].gmean)},
+                     {"rows", b.ratio[i].rows},
+                     {"skipped", b.ratio[i].skipped}});
   return {{"workload", b.workload},
           {"block", b.name},
           {"metric",
@@ -65,7 +116,10 @@ Json block_json(const Block& b) {
             {"centre", m.centre},
             {"kind", m.kind},
             {"precision", m.precision}}},
-          {"rows", rows}};
+          {"rows", rows},
+          {"units", b.units},
+          {"comparisons", b.comparisons},
+          {"ratio", ratio}};
 }
 
 }  // namespace
@@ -85,9 +139,55 @@ std::string render_json(const Comparison& c) {
   const Json doc = {{"format_version", kFormatVersion},
                     {"test", c.test},
                     {"alpha", c.alpha},
+                    {"level", c.level},
                     {"runs", runs},
                     {"columns", columns},
                     {"blocks", blocks}};
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace schedlab
+
+namespace schedlab {
+
+std::string render_stats_json(const Comparison& c) {
+  Json columns = Json::array();
+  const Block* b = c.blocks.empty() ? nullptr : &c.blocks.front();
+  if (b && !b->rows.empty()) {
+    const Row& row = b->rows.front();
+    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+      const Cell& cell = row.cells[i];
+      const Summary& s = cell.summary;
+      Json j = {{"label", c.columns[i].label},
+                {"n", cell.n},
+                {"min", number(cell.min)},
+                {"max", number(cell.max)},
+                {"median", number(s.median.value)},
+                {"amean", number(s.amean.value)},
+                {"gmean", number(s.gmean.value)},
+                {"hmean", number(s.hmean.value)},
+                {"stddev", number(cell.stddev)},
+                {"coefvar", number(s.coefvar.value)},
+                {"centre", number(cell.centre)},
+                {"ci_low", cell.ci.ci ? Json(cell.ci.ci->low) : Json(nullptr)},
+                {"ci_high", cell.ci.ci ? Json(cell.ci.ci->high) : Json(nullptr)},
+                {"pct", number(cell.pct)},
+                {"pct_ci_low", cell.pct_ci ? Json(cell.pct_ci->low) : Json(nullptr)},
+                {"pct_ci_high", cell.pct_ci ? Json(cell.pct_ci->high) : Json(nullptr)},
+                {"p_value", number(cell.p_value)},
+                {"significant", cell.significant}};
+      add_details(j, cell);
+      if (!b->stat_rows.empty()) j["all_stats"] = cell_json(i, cell, *b)["all_stats"];
+      j["samples"] = numbers(cell.samples);
+      columns.push_back(std::move(j));
+    }
+  }
+  Json doc = {{"format_version", kFormatVersion}, {"test", c.test}, {"alpha", c.alpha},
+              {"level", c.level}};
+  if (b)
+    doc["metric"] = {{"direction", b->metric.direction}, {"centre", b->metric.centre}};
+  doc["comparisons"] = b ? b->comparisons : 0;
+  doc["columns"] = columns;
   return doc.dump(2) + "\n";
 }
 

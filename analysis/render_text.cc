@@ -48,19 +48,83 @@ std::string title(const Block& b) {
   return fmt::format("{} ({}, {} is better)\n", b.name, what, m.direction);
 }
 
-std::string cell_text(const Cell& c, std::size_t width, int precision) {
+// A value and its change: "value (pct%)", or "value *pct%*" when marked.
+std::string value_text(std::size_t n, std::optional<double> value, std::optional<double> pct,
+                       bool marked, std::size_t width, int precision) {
   const std::size_t value_width = width - kPctWidth;
   // FAIL, never a number, when nothing was measured.
-  if (c.n == 0) return fmt::format("{:>{}}{:{}}", "FAIL", value_width, "", kPctWidth);
-  std::string s = c.centre ? fmt::format("{:>{}.{}f}", *c.centre, value_width, precision)
-                           : fmt::format("{:>{}}", "n/a", value_width);
-  if (!c.pct) return s + fmt::format(" ({:>8})", "n/a");
-  return s +
-         (c.significant ? fmt::format(" *{:7.2f}%*", *c.pct) : fmt::format(" ({:7.2f}%)", *c.pct));
+  if (n == 0) return fmt::format("{:>{}}{:{}}", "FAIL", value_width, "", kPctWidth);
+  std::string s = value ? fmt::format("{:>{}.{}f}", *value, value_width, precision)
+                        : fmt::format("{:>{}}", "n/a", value_width);
+  if (!pct) return s + fmt::format(" ({:>8})", "n/a");
+  return s + (marked ? fmt::format(" *{:7.2f}%*", *pct) : fmt::format(" ({:7.2f}%)", *pct));
 }
 
-std::string table(const Block& b, const std::vector<std::size_t>& widths,
-                  const std::vector<ColumnRef>& cols) {
+std::string cell_text(const Cell& c, std::size_t width, int precision) {
+  return value_text(c.n, c.centre, c.pct, c.significant, width, precision);
+}
+
+// One line per row for one statistic: the centre (k == centre_row, or no
+// --all-stats) or one of the --all-stats rows.
+std::string stat_lines(const Block& b, std::size_t k, std::size_t label_width,
+                       const std::vector<std::size_t>& widths) {
+  const bool centre = b.stat_rows.empty() || k == b.centre_row;
+  const std::string op = centre ? std::string(operation(b.metric)) : b.stat_rows[k];
+  std::string out;
+  for (const auto& r : b.rows) {
+    out += fmt::format("{:<{}}{:<{}}", op, kOpWidth, r.label, label_width);
+    for (std::size_t i = 0; i < r.cells.size(); ++i) {
+      const Cell& c = r.cells[i];
+      out += centre ? cell_text(c, widths[i], b.metric.precision)
+                    : value_text(c.n, c.stat_values[k], c.stat_pcts[k], false, widths[i],
+                                 b.metric.precision);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+// mmtests' --print-ratio line: the geometric mean of centre / baseline.
+std::string ratio_line(const Block& b, std::size_t label_width,
+                       const std::vector<std::size_t>& widths) {
+  std::string out = fmt::format("{:<{}}", "Ratio", kOpWidth + label_width);
+  for (std::size_t i = 0; i < b.ratio.size(); ++i) {
+    const std::size_t value_width = widths[i] - kPctWidth;
+    const auto& g = b.ratio[i].gmean;
+    out += g ? fmt::format("{:>{}.4f}{:{}}", *g, value_width, "", kPctWidth)
+             : fmt::format("{:>{}}{:{}}", "n/a", value_width, "", kPctWidth);
+  }
+  return out + '\n';
+}
+
+// What the marker means and how many comparisons made it, under each table.
+std::string table_note(const Comparison& c, const Block& b) {
+  const std::size_t k = b.comparisons;
+  std::string out;
+  if (c.test == "mmtests") {
+    out = fmt::format("mmtests' marker: * = means differ by more than {:.2f} x (sum of {}); {} "
+                      "comparison{}",
+                      stats::normal_quantile(1 - c.alpha / 2),
+                      b.metric.centre == "hmean" ? "HStddevs" : "Stddevs", k, k == 1 ? "" : "s");
+  } else {
+    const auto test = test_from_name(c.test);
+    out = fmt::format("{}, alpha {:g}, * = p < alpha; {} comparison{}",
+                      test ? test_title(*test) : c.test, c.alpha, k, k == 1 ? "" : "s");
+    if (k > 1) out += fmt::format(" (~{:.2g} false * expected by chance)", c.alpha * k);
+  }
+  if (b.metric.kind == "interval")
+    out += "\ninterval metric: samples are time slices of one iteration (autocorrelated), so "
+           "tests and intervals use one centre per iteration";
+  if (b.rows.size() > 1) {
+    out += "\nRatio: geometric mean over the rows of centre / baseline centre";
+    if (std::any_of(b.ratio.begin(), b.ratio.end(), [](const auto& r) { return r.skipped; }))
+      out += " (rows without both centres left out)";
+  }
+  return out + '\n';
+}
+
+std::string table(const Comparison& c, const Block& b, const std::vector<std::size_t>& widths) {
+  const std::vector<ColumnRef>& cols = c.columns;
   std::size_t label_width = 0;
   for (const auto& r : b.rows) label_width = std::max(label_width, r.label.size());
   std::string out = title(b);
@@ -68,19 +132,15 @@ std::string table(const Block& b, const std::vector<std::size_t>& widths,
   for (std::size_t i = 0; i < cols.size(); ++i)
     out += fmt::format("{:>{}}", cols[i].label, widths[i]);
   out += '\n';
-  for (const auto& r : b.rows) {
-    out += fmt::format("{:<{}}{:<{}}", operation(b.metric), kOpWidth, r.label, label_width);
-    for (std::size_t i = 0; i < r.cells.size(); ++i)
-      out += cell_text(r.cells[i], widths[i], b.metric.precision);
-    out += '\n';
-  }
-  return out;
+  const std::size_t stats = std::max<std::size_t>(b.stat_rows.size(), 1);
+  for (std::size_t k = 0; k < stats; ++k) out += stat_lines(b, k, label_width, widths);
+  if (b.rows.size() > 1) out += ratio_line(b, label_width, widths);
+  return out + table_note(c, b);
 }
 
 // Failures and empty cells, each point once (metric blocks of one workload
 // block share their iterations).
 std::string footer(const Comparison& c) {
-  std::size_t tests = 0;
   using Point = std::tuple<std::string, std::string, std::string>;  // block, column, row
   std::vector<std::pair<Point, std::size_t>> failed;
   std::vector<Point> empty;
@@ -88,7 +148,6 @@ std::string footer(const Comparison& c) {
     for (const auto& r : b.rows)
       for (std::size_t i = 0; i < r.cells.size(); ++i) {
         const Cell& cell = r.cells[i];
-        if (cell.p_value) ++tests;
         Point p{b.name, c.columns[i].label, r.label};
         auto same = [&](const auto& x) { return x.first == p; };
         if (cell.failed && std::none_of(failed.begin(), failed.end(), same))
@@ -96,8 +155,7 @@ std::string footer(const Comparison& c) {
         if (cell.n == 0 && !cell.failed && std::find(empty.begin(), empty.end(), p) == empty.end())
           empty.push_back(p);
       }
-  std::string out = fmt::format("Welch's t-test, alpha {:g}, * = p < alpha; {} comparison{}\n",
-                                c.alpha, tests, tests == 1 ? "" : "s");
+  std::string out;
   auto name = [](const Point& p) {
     return fmt::format("{} {} {}", std::get<0>(p), std::get<1>(p), std::get<2>(p));
   };
@@ -127,8 +185,46 @@ std::string render_text(const Comparison& c) {
   // A label longer than the cell widens its column rather than shifting it.
   std::vector<std::size_t> widths;
   for (const auto& col : c.columns) widths.push_back(std::max(kCellWidth, col.label.size() + 1));
-  for (const auto& b : c.blocks) out += "\n" + table(b, widths, c.columns);
-  return out + "\n" + footer(c);
+  // No blank line before the first table when there is no run header
+  // (schedlab stats).
+  for (const auto& b : c.blocks) out += (out.empty() ? "" : "\n") + table(c, b, widths);
+  const std::string f = footer(c);
+  return f.empty() ? out : out + "\n" + f;
+}
+
+namespace {
+
+std::string interval_text(const std::optional<stats::Interval>& ci, int precision,
+                          const char* suffix) {
+  if (!ci) return "n/a";
+  return fmt::format("[{:.{}f}{}, {:.{}f}{}]", ci->low, precision, suffix, ci->high, precision,
+                     suffix);
+}
+
+}  // namespace
+
+std::string render_stats_text(const Comparison& c) {
+  std::string out = render_text(c);
+  if (c.blocks.empty() || c.blocks.front().rows.empty()) return out;
+  const Block& b = c.blocks.front();
+  const Row& row = b.rows.front();
+  std::size_t label_width = 0;
+  for (const auto& col : c.columns) label_width = std::max(label_width, col.label.size());
+  out += fmt::format("\n{:g}% intervals of the {}; change is against {}:\n", c.level * 100,
+                     b.metric.centre, c.columns.front().label);
+  for (std::size_t i = 0; i < row.cells.size(); ++i) {
+    const Cell& cell = row.cells[i];
+    out += fmt::format("  {:<{}}  n={:<3} {} {}", c.columns[i].label, label_width, cell.n,
+                       interval_text(cell.ci.ci, b.metric.precision, ""),
+                       cell.ci.ci ? "(" + cell.ci.method + ")" : "(" + cell.ci.reason + ")");
+    if (i > 0) {
+      out += fmt::format("  change {}", interval_text(cell.pct_ci, 2, "%"));
+      out += cell.p_value ? fmt::format("  p={:.4g}", *cell.p_value)
+                          : fmt::format("  p n/a ({})", cell.p_reason);
+    }
+    out += '\n';
+  }
+  return out;
 }
 
 }  // namespace schedlab
