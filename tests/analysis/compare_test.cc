@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/render.h"
+#include "analysis/stats.h"
 
 using namespace schedlab;
 using Catch::Matchers::Contains;
@@ -84,6 +85,26 @@ struct Db {
     }
   }
 };
+
+// An interval metric: each iteration stores several time slices.
+void slices(Db& db, std::int64_t run, std::int64_t variant, const std::string& row,
+            const std::vector<std::vector<double>>& iterations) {
+  int i = 0;
+  for (const auto& values : iterations) {
+    IterationRow it;
+    it.run_id = run;
+    it.variant_id = variant;
+    it.workload = "pgbench";
+    it.block = "pgbench";
+    it.row = row;
+    it.params_json = nlohmann::json{{"clients", row}}.dump();
+    it.iteration = i++;
+    it.status = "ok";
+    double t = 0;
+    for (double v : values) it.samples.push_back({"tps", v, t += 1});
+    db.store.add_iteration(it);
+  }
+}
 
 const MetricInfo kTime{"hackbench", "time", "s", "lower", "amean", "run", 4};
 const MetricInfo kThroughput{"tbench", "throughput", "MB/s", "higher", "hmean", "run", 2};
@@ -169,8 +190,11 @@ TEST_CASE("render_text: the mmtests table", "[render]") {
       "                           default            sched-batch\n"
       "Amean     1      0.4300 (   0.00%)      0.4420 *  -2.79%*\n"
       "Amean     4      0.8757 (   0.00%)      0.8774 (  -0.19%)\n"
+      "Ratio            1.0000                 1.0148           \n"
+      "Welch's t-test, alpha 0.05, * = p < alpha; 2 comparisons (~0.1 false * expected by "
+      "chance)\n"
+      "Ratio: geometric mean over the rows of centre / baseline centre\n"
       "\n"
-      "Welch's t-test, alpha 0.05, * = p < alpha; 2 comparisons\n"
       "2 failed iterations: hackbench-process-pipes sched-batch 4 (2)\n";
   CHECK(render_text(compare(db.store, default_columns(db.store, {db.run_id}))) == expected);
 }
@@ -219,8 +243,11 @@ TEST_CASE("render_text: FAIL, n/a and no marker below two samples", "[render]") 
       "Hmean     2      204.92 (   0.00%)      400.00 (  95.20%)\n"
       "Hmean     4        FAIL                 392.48 (     n/a)\n"
       "Hmean     8      382.48 (   0.00%)        FAIL           \n"
-      "\n"
+      "Ratio            1.0000                 1.5005           \n"
       "Welch's t-test, alpha 0.05, * = p < alpha; 1 comparison\n"
+      "Ratio: geometric mean over the rows of centre / baseline centre (rows without both "
+      "centres left out)\n"
+      "\n"
       "3 failed iterations: tbench default 4 (3)\n"
       "FAIL without failed iterations (no samples): tbench batch 8\n";
   CHECK(render_text(c) == expected);
@@ -375,4 +402,129 @@ TEST_CASE("render_text: a label longer than the cell widens its column", "[rende
   const std::string text = render_text(compare(db.store, default_columns(db.store, {r})));
   CHECK_THAT(text, Contains("                           default no-place-lag-no-run-to-parity\n"
                             "Amean     1      1.0000 (   0.00%)             0.5000 (  50.00%)\n"));
+}
+
+TEST_CASE("compare --test mwu: Mann-Whitney p-values and the table says so", "[compare]") {
+  Hackbench db;
+  CompareOptions o;
+  o.test = Test::kMwu;
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}), o);
+  CHECK(c.test == "mwu");
+  const Cell& batch1 = c.blocks[0].rows[0].cells[1];
+  // R: wilcox.test(c(.430,.425,.441,.428,.426), c(.442,.447,.439,.445,.437)), exact.
+  CHECK_THAT(*batch1.p_value, WithinRel(0.031746031746031744, 1e-9));
+  CHECK(batch1.significant);
+  CHECK_THAT(render_text(c), Contains("Mann-Whitney U test, alpha 0.05, * = p < alpha; 2 "
+                                      "comparisons"));
+  CHECK(nlohmann::json::parse(render_json(c))["test"] == "mwu");
+}
+
+TEST_CASE("compare --mmtests --all-stats over a store: mmtests rows and marker", "[compare]") {
+  Hackbench db;
+  CompareOptions o;
+  o.mmtests = true;
+  o.all_stats = true;
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}), o);
+  CHECK(c.test == "mmtests");
+  const Block& b = c.blocks[0];
+  CHECK(b.stat_rows == std::vector<std::string>{"Min", "", "Stddev", "CoeffVar", "Max",
+                                                "BAmean-95"});
+  const Cell& batch1 = b.rows[0].cells[1];
+  CHECK_FALSE(batch1.significant);  // mmtests' rule, although Welch says p = 0.0103
+  CHECK_THAT(*batch1.p_value, WithinRel(0.0103416877583205046211, 1e-8));
+  const std::string text = render_text(c);
+  CHECK_THAT(text, Contains("Amean     1      0.4300 (   0.00%)      0.4420 (  -2.79%)\n"));
+  CHECK_THAT(text, Contains("CoeffVar  1      1.4982 (   0.00%)      0.9328 (  37.73%)\n"));
+  CHECK_THAT(text, Contains("BAmean-95 1      0.4272 (   0.00%)      0.4408 (  -3.16%)\n"));
+  const auto doc = nlohmann::json::parse(render_json(c));
+  const auto& rows = doc["blocks"][0]["rows"][0]["cells"][1]["all_stats"];
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[1]["name"] == "Stddev");
+  CHECK_THAT(rows[1]["pct"].get<double>(), WithinRel(35.9965, 1e-4));
+}
+
+TEST_CASE("compare: every cell carries its summary, intervals and reasons in JSON", "[compare]") {
+  Hackbench db;
+  const auto doc =
+      nlohmann::json::parse(render_json(compare(db.store, default_columns(db.store, {db.run_id}))));
+  CHECK(doc["level"] == 0.95);
+  const auto& block = doc["blocks"][0];
+  CHECK(block["comparisons"] == 2);
+  CHECK(block["units"] == "samples");
+  CHECK_THAT(block["ratio"][1]["gmean"].get<double>(),
+             WithinRel(std::sqrt(0.442 / 0.43 * (0.8774 / 0.8757)), 1e-3));
+  const auto& cell = block["rows"][0]["cells"][1];
+  CHECK_THAT(cell["median"].get<double>(), WithinRel(0.442, 1e-12));
+  CHECK(cell["ci_method"] == "student-t");
+  // R: t.test(c(.442,.447,.439,.445,.437))$conf.int
+  CHECK_THAT(cell["ci_low"].get<double>(), WithinRel(0.43688048818387915, 1e-9));
+  CHECK(cell["pct_ci_low"].get<double>() < cell["pct"].get<double>());
+  CHECK(cell["pct_ci_high"].get<double>() > cell["pct"].get<double>());
+  CHECK(cell["null_reasons"] == nlohmann::json::object());
+  const auto& base = block["rows"][0]["cells"][0];
+  CHECK(base["pct_ci_low"].is_null());
+}
+
+TEST_CASE("compare: a confidence level outside (0, 1) is an error", "[compare]") {
+  Hackbench db;
+  CompareOptions o;
+  o.level = 1.0;
+  CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id}), o),
+                    "confidence level must be between 0 and 1, not 1");
+}
+
+TEST_CASE("interval metrics: tested on one centre per iteration, and the table says why",
+          "[compare]") {
+  Db db;
+  const auto r = db.run("pg");
+  const auto base = db.variant(r, "default", 0);
+  const auto patched = db.variant(r, "patched", 1);
+  db.store.add_metric(r, {"pgbench", "tps", "", "higher", "hmean", "interval", 2});
+  // Per-second tps: 3 iterations of 4 slices each per side.
+  slices(db, r, base, "8", {{100, 101, 99, 100}, {104, 103, 105, 104}, {98, 97, 99, 98}});
+  slices(db, r, patched, "8", {{106, 107, 105, 106}, {103, 104, 102, 103}, {108, 109, 107, 108}});
+  slices(db, r, base, "16", {{200, 202, 201, 199}});
+  slices(db, r, patched, "16", {{210, 212, 211, 209}});
+  const Comparison c = compare(db.store, default_columns(db.store, {r}));
+  const Block& b = c.blocks.at(0);
+  CHECK(b.units == "iteration centres");
+  const Cell& p8 = b.rows[0].cells[1];
+  CHECK(p8.n == 12);
+  REQUIRE(p8.units.size() == 3);
+  // The test sees the 3 iteration hmeans, not the 12 correlated slices.
+  const auto t = stats::welch_t_test(b.rows[0].cells[0].units, p8.units);
+  CHECK_THAT(*p8.p_value, WithinRel(t->p_value, 1e-12));
+  // One iteration a side: 4 slices each, but no test.
+  const Cell& p16 = b.rows[1].cells[1];
+  CHECK(p16.n == 4);
+  CHECK_FALSE(p16.p_value);
+  CHECK(p16.p_reason == "interval metric, tested per iteration: needs 2 samples per side");
+  CHECK_FALSE(p16.ci.ci);
+  CHECK_THAT(render_text(c), Contains("interval metric: samples are time slices of one iteration "
+                                      "(autocorrelated), so tests and intervals use one centre "
+                                      "per iteration\n"));
+  const auto doc = nlohmann::json::parse(render_json(c));
+  CHECK(doc["blocks"][0]["rows"][0]["cells"][1]["iteration_centres"].size() == 3);
+}
+
+TEST_CASE("compare_samples: plain samples, one row, the first the baseline", "[compare]") {
+  const MetricInfo m{"", "latency", "us", "lower", "median", "run", 1};
+  const Comparison c = compare_samples(
+      {{"a.txt", {10, 12, 11, 13, 12, 11}}, {"b.txt", {9, 10, 9, 8, 10, 9}}}, m);
+  REQUIRE(c.blocks.size() == 1);
+  REQUIRE(c.blocks[0].rows.size() == 1);
+  const Cell& b = c.blocks[0].rows[0].cells[1];
+  CHECK(*b.centre == 9);
+  CHECK_THAT(*b.pct, WithinRel((11.5 - 9) / 11.5 * 100, 1e-12));
+  CHECK(b.ci.method == "order statistics");
+  CHECK(b.pct_ci_reason == "no interval for a change of medians");
+  const auto doc = nlohmann::json::parse(render_stats_json(c));
+  const auto& col = doc["columns"][1];
+  for (const char* key : {"label", "n", "min", "max", "median", "amean", "gmean", "hmean",
+                          "stddev", "coefvar", "ci_low", "ci_high", "pct", "p_value",
+                          "significant"})
+    CHECK(col.contains(key));
+  CHECK(col["label"] == "b.txt");
+  CHECK(doc["metric"]["direction"] == "lower");
+  CHECK_THROWS_AS(compare_samples({}, m), std::invalid_argument);
 }
