@@ -5,6 +5,7 @@
 #include "analysis/render.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/cli/stats_options.h"
 
 namespace schedlab::cli {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 struct CompareCmdOptions {
   std::vector<std::string> runs;
   std::string format = "text";
-  double alpha = 0.05;
+  StatsOptions stats;
   DbOption db;
 };
 
@@ -38,7 +39,7 @@ int compare_command(const CompareCmdOptions& o) {
       }
       ids.push_back(all.back().id);  // the latest run, like `perf report`
     }
-    const Comparison c = compare(store, default_columns(store, ids), {.alpha = o.alpha});
+    const Comparison c = compare(store, default_columns(store, ids), o.stats.to_options());
     fmt::print("{}", o.format == "json" ? render_json(c) : render_text(c));
     return kOk;
   } catch (const std::exception& e) {
@@ -55,8 +56,7 @@ void register_compare(CLI::App& app, int& exit_code) {
       "compare", "compare the variants of a run, or several runs (first column is the baseline)");
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--alpha", o->alpha, "significance level for the * marker")
-      ->check(CLI::Range(1e-9, 0.5));
+  add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });
 }

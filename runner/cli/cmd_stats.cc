@@ -1,0 +1,85 @@
+// schedlab stats: compare plain sample files (one number per line), the
+// first the baseline, like benchstat; no database involved.
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/compare.h"
+#include "analysis/render.h"
+#include "analysis/sample_file.h"
+#include "runner/cli/common.h"
+#include "runner/cli/stats_options.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct StatsCmdOptions {
+  std::vector<std::string> files;
+  bool higher = false;
+  bool lower = false;
+  std::string centre;  // empty: hmean when higher is better, else amean
+  std::string name = "value";
+  std::string unit;
+  int precision = 4;
+  std::string format = "text";
+  StatsOptions stats;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(fmt::format("{}: cannot read the file: {}", path,
+                                                   std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int stats_command(const StatsCmdOptions& o) {
+  std::vector<SampleColumn> columns;
+  MetricInfo metric{"", o.name, o.unit, o.higher ? "higher" : "lower", o.centre, "run",
+                    o.precision};
+  if (metric.centre.empty()) metric.centre = o.higher ? "hmean" : "amean";
+  try {
+    for (const auto& f : o.files) columns.push_back({f, parse_samples(read_file(f), f)});
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kBadInput;
+  }
+  try {
+    CompareOptions options = o.stats.to_options();
+    const Comparison c = compare_samples(columns, metric, options);
+    fmt::print("{}", o.format == "json" ? render_stats_json(c) : render_stats_text(c));
+    return kOk;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+}  // namespace
+
+void register_stats(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<StatsCmdOptions>();
+  auto* cmd = app.add_subcommand(
+      "stats", "compare sample files (one number per line, # comments), the first the baseline");
+  cmd->add_option("files", o->files, "sample files; the first is the baseline")->required();
+  auto* higher = cmd->add_flag("--higher", o->higher, "higher values are better");
+  auto* lower = cmd->add_flag("--lower", o->lower, "lower values are better (the default)");
+  higher->excludes(lower);
+  cmd->add_option("--centre", o->centre,
+                  "centre statistic (default: hmean with --higher, else amean)")
+      ->check(CLI::IsMember({"amean", "hmean", "gmean", "median"}));
+  cmd->add_option("--name", o->name, "what the numbers are, for the title")->capture_default_str();
+  cmd->add_option("--unit", o->unit, "their unit, for the title");
+  cmd->add_option("--precision", o->precision, "digits after the point")
+      ->check(CLI::Range(0, 12))
+      ->capture_default_str();
+  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_stats_options(*cmd, o->stats);
+  cmd->callback([o, &exit_code] { exit_code = stats_command(*o); });
+}
+
+}  // namespace schedlab::cli
