@@ -74,7 +74,7 @@ TEST_CASE("golden: pgbench c1 under --mmtests, not significant", "[mmtests]") {
   CHECK_THAT(text, Contains("Hmean            68.49 (   0.00%)       69.83 (   1.96%)\n"));
 }
 
-TEST_CASE("--mmtests picks the mean from the direction, whatever the metric declares",
+TEST_CASE("mmtests mode picks the mean from the direction, whatever the metric declares",
           "[mmtests]") {
   MetricInfo m = kPgbenchTps;
   m.centre = "median";
@@ -86,7 +86,7 @@ TEST_CASE("--mmtests picks the mean from the direction, whatever the metric decl
   CHECK_THAT(*c.blocks[0].rows[0].cells[0].centre, WithinRel(27726.7235061819, 1e-12));
 }
 
-TEST_CASE("HStddev is the delta method with /n; Stddev is n - 1", "[mmtests]") {
+TEST_CASE("HStddev is the delta method with /n, Stddev is n - 1", "[mmtests]") {
   using namespace mmtests;
   CHECK_THAT(*stddev(kC6Base, Mean::kHmean), WithinRel(429.3750823094997, 1e-12));
   CHECK_THAT(*stddev(kC6Patched, Mean::kHmean), WithinRel(226.10296494272808, 1e-12));
