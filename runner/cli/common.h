@@ -29,5 +29,6 @@ void register_list(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_restore(CLI::App& app, int& exit_code);
 void register_stats(CLI::App& app, int& exit_code);
+void register_schedstat(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli
