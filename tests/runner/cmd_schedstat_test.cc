@@ -1,0 +1,84 @@
+// `schedlab schedstat` on real fixture files, through the real binary.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/temp_dir.h"
+
+using schedlab::test::fixture;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Result schedlab_cmd(const std::string& args) {
+  Result r;
+  FILE* p = ::popen((std::string(SCHEDLAB_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = ::pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string f(const std::string& rel) {
+  return fixture(rel).string();
+}
+
+const std::string kV15 = "schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu.";
+const std::string kV17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cpu.";
+
+}  // namespace
+
+TEST_CASE("schedlab schedstat diff and show", "[cli][schedstat]") {
+  if (!std::filesystem::exists(SCHEDLAB_BINARY)) {
+    WARN("schedlab binary not built; skipping");
+    return;
+  }
+  const auto one =
+      schedlab_cmd("schedstat diff " + f(kV15 + "before.txt") + " " + f(kV15 + "after.txt"));
+  CHECK(one.code == 0);
+  CHECK(one.out.find("Affine wakeups on same MC (% of all wakeups)") != std::string::npos);
+
+  const auto ab = schedlab_cmd("schedstat diff --delta --format json " + f(kV15 + "before.txt") +
+                               " " + f(kV15 + "after.txt") + " " + f(kV17 + "before.txt") + " " +
+                               f(kV17 + "after.txt"));
+  REQUIRE(ab.code == 0);
+  const auto j = nlohmann::json::parse(ab.out);
+  CHECK(j["kind"] == "schedstat-compare");
+  bool found = false;
+  for (const auto& r : j["rows"])
+    if (r["section"] == "MC" && r["name"] == "lb_count_newidle") {
+      found = true;
+      CHECK(r["a"] == 154'946);
+      CHECK(r["b"] == 22'461'482);
+    }
+  CHECK(found);
+
+  const auto show = schedlab_cmd("schedstat show --per-cpu " + f("guest/6.12/schedstat.boot.txt"));
+  CHECK(show.code == 0);
+  CHECK(show.out.find("schedstat version 16 (domain layout v16), 2 CPUs") != std::string::npos);
+
+  const auto topo = schedlab_cmd("schedstat diff " + f(kV15 + "before.txt") + " " +
+                                 f("guest/6.1/schedstat.boot.txt"));
+  CHECK(topo.code == 2);
+  CHECK(topo.out.find("schedstat topology changed between the snapshots (16 CPUs -> 2)") !=
+        std::string::npos);
+
+  const auto bad = schedlab_cmd("schedstat show " + f("proc/stat.before-hackbench.txt"));
+  CHECK(bad.code == 2);
+  CHECK(bad.out == "schedlab schedstat show: " + f("proc/stat.before-hackbench.txt") +
+                       ":1: expected 'version <number>', found 'cpu  14767 0 15749 49136 248 0 "
+                       "2595 25 1 0'\n");
+
+  CHECK(schedlab_cmd("schedstat diff --delta a b").code == 2);
+  CHECK(schedlab_cmd("schedstat show /nonexistent").code == 2);
+}
