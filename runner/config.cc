@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "runner/lab/lab_config_yaml.h"
 #include "runner/suggest.h"
 #include "runner/units.h"
 #include "workloads/registry.h"
@@ -278,7 +279,12 @@ class Loader {
     if (const auto h = root["hosts"]) {
       expect_map(h, "hosts");
       check_keys(h, "hosts", kHostKeys);
-      if (h["sut"]) c.sut = host(h["sut"], "hosts.sut");
+      if (h["sut"] && h["sut"].IsMap()) {
+        c.sut_lab = parse_lab_config(h["sut"], path_);
+        c.sut = "lab";
+      } else if (h["sut"]) {
+        c.sut = host(h["sut"], "hosts.sut");
+      }
       if (h["loadgen"]) c.loadgen = host(h["loadgen"], "hosts.loadgen");
     }
     if (root["iterations"]) c.iterations = iterations(root["iterations"], "iterations");

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/lab/lab_config.h"
 #include "runner/sched_policy.h"
 #include "workloads/workload.h"
 
@@ -67,6 +68,7 @@ struct Config {
   std::string text;
   std::string description;
   std::string sut = "local";
+  std::optional<LabConfig> sut_lab;  // hosts.sut: {lab: {...}}; sut is then "lab"
   std::string loadgen = "local";
   IterationPolicy iterations;
   Order order = Order::kInterleaved;

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "runner/lab/lab_host.h"
+
 namespace schedlab {
 namespace {
 
@@ -67,6 +69,8 @@ nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& pack
   }
   m["tools"] = tools;
   m["schedlab_version"] = schedlab_version();
+  // A lab SUT: which kernel package, and whether the numbers are emulated (TCG).
+  if (auto* lab = dynamic_cast<lab::LabHost*>(&host)) m["lab"] = lab->manifest();
   return m;
 }
 

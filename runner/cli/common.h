@@ -30,5 +30,6 @@ void register_compare(CLI::App& app, int& exit_code);
 void register_restore(CLI::App& app, int& exit_code);
 void register_stats(CLI::App& app, int& exit_code);
 void register_schedstat(CLI::App& app, int& exit_code);
+void register_lab(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli

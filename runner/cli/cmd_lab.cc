@@ -1,0 +1,134 @@
+// schedlab lab: boot a Debian kernel under qemu for interactive use, open a
+// shell in it, list the kernel cache.
+//
+//   schedlab lab boot debian:6.12      boots, prints the ssh command, waits for Ctrl-C
+//   schedlab lab shell debian:6.1      boots and opens an ssh session; powers off after it
+//   schedlab lab list                  the cached kernels and initramfs images
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "runner/cli/common.h"
+#include "runner/interrupt.h"
+#include "runner/lab/kernel.h"
+#include "runner/lab/lab_host.h"
+#include "runner/shell_quote.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct LabOptions {
+  LabConfig lab;
+  std::string boot_timeout = "180s";
+};
+
+void add_lab_options(CLI::App& cmd, LabOptions& o) {
+  cmd.add_option("kernel", o.lab.kernel, "debian:6.1, debian:6.12, a package name, or a vmlinuz path")->required();
+  cmd.add_option("--modules", o.lab.modules, "modules directory of a vmlinuz path (default: beside it)");
+  cmd.add_option("--cpus", o.lab.cpus, "virtual CPUs")->check(CLI::Range(1, 64))->capture_default_str();
+  cmd.add_option("--sockets", o.lab.sockets, "sockets the CPUs are split into")->check(CLI::Range(1, 8))->capture_default_str();
+  cmd.add_option("--memory", o.lab.memory, "guest memory, e.g. 512M, 2G")->capture_default_str();
+  cmd.add_option("--accel", o.lab.accel, "auto, kvm or tcg")->check(CLI::IsMember({"auto", "kvm", "tcg"}))->capture_default_str();
+  cmd.add_option("--cmdline", o.lab.cmdline, "appended to the kernel command line");
+  cmd.add_option("--program", o.lab.programs, "another program of this machine to copy into the guest (repeatable)");
+}
+
+lab::Log stderr_log() {
+  return [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+}
+
+template <typename F>
+int guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+int boot_command(const LabOptions& o) {
+  return guarded([&] {
+    install_interrupt_handlers();
+    lab::LabHost host(o.lab, stderr_log());
+    fmt::print("{}\n", shell_join(host.ssh_command()));
+    std::fflush(stdout);
+    fmt::print(stderr, "lab: {} is up; Ctrl-C powers it off\n", host.name());
+    while (!interrupted()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    fmt::print(stderr, "lab: powering off\n");
+    host.power_off();
+    return kOk;
+  });
+}
+
+int shell_command(const LabOptions& o) {
+  return guarded([&] {
+    install_interrupt_handlers();
+    lab::LabHost host(o.lab, stderr_log());
+    const auto argv = host.ssh_command();
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    // The terminal's Ctrl-C belongs to the remote shell while it runs.
+    struct sigaction ignore {}, old_int {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ignore, &old_int);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::signal(SIGINT, SIG_DFL);
+      ::execvp(args[0], args.data());
+      ::_exit(127);
+    }
+    int status = 0;
+    if (pid > 0) ::waitpid(pid, &status, 0);
+    sigaction(SIGINT, &old_int, nullptr);
+    host.power_off();
+    return pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : kError;
+  });
+}
+
+int list_command() {
+  return guarded([] {
+    const auto paths = lab::LabPaths::from_env();
+    fmt::print("kernel cache: {}\n", paths.kernels().string());
+    const auto kernels = lab::cached_kernels(paths);
+    if (kernels.empty()) fmt::print("  (empty)\n");
+    for (const auto& k : kernels)
+      fmt::print("  {:<28} {:<44} {}\n", k.release, k.package.empty() ? "-" : k.package, k.package_version);
+    fmt::print("initramfs images: {}\n", paths.initramfs().string());
+    int images = 0;
+    if (std::filesystem::is_directory(paths.initramfs()))
+      for (const auto& e : std::filesystem::directory_iterator(paths.initramfs()))
+        if (e.path().extension() == ".gz") {
+          fmt::print("  {} ({:.1f} MB)\n", e.path().filename().string(), static_cast<double>(e.file_size()) / 1e6);
+          ++images;
+        }
+    if (!images) fmt::print("  (none)\n");
+    fmt::print("kernel names:\n");
+    for (const auto& s : lab::kernel_series()) fmt::print("  {:<12} {}\n", s.name, s.help);
+    return kOk;
+  });
+}
+
+}  // namespace
+
+void register_lab(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("lab", "boot Debian kernels under qemu as lab SUTs (boot, shell, list)");
+  cmd->require_subcommand(1);
+  auto boot = std::make_shared<LabOptions>();
+  auto* b = cmd->add_subcommand("boot", "boot a kernel, print the ssh command, power off on Ctrl-C");
+  add_lab_options(*b, *boot);
+  b->callback([boot, &exit_code] { exit_code = boot_command(*boot); });
+  auto shell = std::make_shared<LabOptions>();
+  auto* s = cmd->add_subcommand("shell", "boot a kernel and open a shell in it; power off when it ends");
+  add_lab_options(*s, *shell);
+  s->callback([shell, &exit_code] { exit_code = shell_command(*shell); });
+  auto* l = cmd->add_subcommand("list", "the cached kernels and initramfs images");
+  l->callback([&exit_code] { exit_code = list_command(); });
+}
+
+}  // namespace schedlab::cli

@@ -1,0 +1,64 @@
+// One qemu-system-x86_64 process: the argv for a lab guest (user-mode
+// network restricted to port forwards on 127.0.0.1, serial console to a
+// file), started in a process group of its own (a terminal's Ctrl-C reaches
+// schedlab, which restores knobs in the guest first) with the parent-death
+// signal set, so no qemu outlives schedlab, even after kill -9. The object
+// powers the guest off (SIGTERM, then SIGKILL) when it goes.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace schedlab::lab {
+
+struct QemuOptions {
+  std::string vmlinuz, initrd;
+  int cpus = 2;
+  int sockets = 1;            // >1: -smp N,sockets=S,cores=N/S (more domain levels)
+  std::string memory = "1G";  // qemu's -m syntax
+  std::string accel = "tcg";  // kvm | tcg (auto is resolved before this)
+  int ssh_port = 0;           // host 127.0.0.1:ssh_port -> guest 22
+  std::vector<int> forwards;  // host 127.0.0.1:p -> guest p
+  std::string cmdline_extra;
+  std::filesystem::path serial_log, stderr_log;
+};
+
+std::vector<std::string> qemu_argv(const QemuOptions& o);
+
+class QemuProcess {
+ public:
+  explicit QemuProcess(const QemuOptions& o);  // throws when qemu cannot be spawned
+  ~QemuProcess();                              // powers off
+  QemuProcess(const QemuProcess&) = delete;
+  QemuProcess& operator=(const QemuProcess&) = delete;
+
+  enum class Wait { kReady, kExited, kTimedOut, kNoOutput, kInterrupted, kAccelFailed };
+  // Polls the serial log for `line` until the deadline. kNoOutput when the
+  // console stayed silent for `first_output` (a KVM that cannot run the
+  // guest), kAccelFailed when qemu's stderr reports an accelerator error.
+  Wait wait_for(const std::string& line, std::chrono::milliseconds deadline,
+                std::chrono::milliseconds first_output);
+  bool running();
+  void power_off();
+  pid_t pid() const { return pid_; }
+  std::string serial_tail(int lines = 15) const;
+  std::string stderr_text() const;
+  const QemuOptions& options() const { return options_; }
+
+ private:
+  QemuOptions options_;
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+};
+
+// Whether qemu's stderr says the accelerator failed.
+bool accel_failure_in(const std::string& qemu_stderr);
+
+// A TCP port on 127.0.0.1 that nothing listens on now.
+int free_local_port();
+
+}  // namespace schedlab::lab
