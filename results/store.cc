@@ -480,3 +480,14 @@ std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
 }
 
 }  // namespace schedlab
+
+namespace schedlab {
+
+std::vector<std::string> Store::unrestored_hosts() const {
+  Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = 'applied' ORDER BY host");
+  std::vector<std::string> out;
+  while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
+}  // namespace schedlab

@@ -144,6 +144,8 @@ class Store {
   std::int64_t journal_applied(const JournalEntry& e);
   void journal_restored(std::int64_t entry_id);
   std::vector<JournalEntry> unrestored(const std::string& host) const;
+  // Hosts with unrestored entries.
+  std::vector<std::string> unrestored_hosts() const;
 
  private:
   void migrate();

@@ -14,8 +14,10 @@
 #include <sstream>
 
 #include "runner/lab/lab_config_yaml.h"
+#include "runner/ssh_host.h"
 #include "runner/suggest.h"
 #include "runner/units.h"
+#include "workloads/command.h"
 #include "workloads/registry.h"
 
 namespace schedlab {
@@ -33,10 +35,12 @@ namespace {
 // The sysctl directories a variant may change (see design.md: knobs).
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
 
-const std::vector<std::string> kTopKeys = {"description", "hosts",     "iterations",
+const std::vector<std::string> kTopKeys = {"description", "hosts",     "ssh",     "iterations",
                                            "order",       "workloads", "variants"};
 const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
-const std::vector<std::string> kHostKeys = {"sut", "loadgen"};
+const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
+const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
+                                           "connect_timeout"};
 const std::vector<std::string> kVariantKeys = {"sysctl", "policy", "nice"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations"};
@@ -139,19 +143,157 @@ class Loader {
     return workload_body(kv.first, kv.first.as<std::string>(), kv.second, where);
   }
 
+  // A command parameter's type from its value: int, duration, bool,
+  // number, else string.
+  static ParamValue infer(const std::string& s) {
+    static const std::regex int_re(R"(^[+-]?[0-9]+$)");
+    if (std::regex_match(s, int_re)) return static_cast<std::int64_t>(std::stoll(s));
+    if (s == "true" || s == "false") return s == "true";
+    if (auto d = parse_duration(s); d && !s.empty() && !std::isdigit(static_cast<unsigned char>(s.back())))
+      return *d;
+    try {
+      std::size_t used = 0;
+      const double d = std::stod(s, &used);
+      if (used == s.size()) return d;
+    } catch (const std::exception&) {
+    }
+    return s;
+  }
+
+  static ParamType type_of(const ParamValue& v) {
+    if (std::holds_alternative<std::int64_t>(v)) return ParamType::kInt;
+    if (std::holds_alternative<bool>(v)) return ParamType::kBool;
+    if (std::holds_alternative<double>(v)) return ParamType::kDouble;
+    if (std::holds_alternative<std::chrono::milliseconds>(v)) return ParamType::kDuration;
+    return ParamType::kString;
+  }
+
+  // `- command: {name, argv, params, metrics, ...}`: the workload is made
+  // from the config. Its params become ParamSpec rows (a list sweeps as
+  // table rows), then validated like any workload's.
+  std::shared_ptr<const Workload> command(const YAML::Node& body, const std::string& key,
+                                          YAML::Node& params_out) const {
+    static const std::vector<std::string> keys = {"name", "description", "package", "role", "argv",
+                                                  "params", "metrics", "error", "timeout",
+                                                  "iterations"};
+    static const std::vector<std::string> metric_keys = {"regex", "unit", "direction", "centre",
+                                                         "kind", "match", "stream", "help"};
+    expect_map(body, key);
+    check_keys(body, key, keys);
+    CommandSpec spec;
+    if (!body["name"]) fail(body, key, "missing 'name': the workload's name in tables");
+    spec.name = scalar(body["name"], key + ".name");
+    if (body["description"]) spec.description = scalar(body["description"], key + ".description");
+    spec.package = body["package"] ? scalar(body["package"], key + ".package") : spec.name;
+    if (const auto r = body["role"]) {
+      const std::string role = scalar(r, key + ".role");
+      if (role != "sut" && role != "loadgen") fail(r, key + ".role", "expected sut or loadgen");
+      spec.role = role == "sut" ? Role::kSut : Role::kLoadgen;
+    }
+    const auto argv = body["argv"];
+    if (!argv || !argv.IsSequence() || argv.size() == 0)
+      fail(argv ? argv : body, key + ".argv", "expected a list: the program and its arguments, one per element");
+    for (const auto& a : argv) spec.argv.push_back(scalar(a, key + ".argv"));
+    if (const auto p = body["params"]) {
+      expect_map(p, key + ".params");
+      params_out = p;
+      for (const auto& kv : p) {
+        const std::string pname = kv.first.as<std::string>();
+        const YAML::Node first = kv.second.IsSequence() && kv.second.size() > 0 ? kv.second[0] : kv.second;
+        const ParamValue v = infer(scalar(first, key + ".params." + pname));
+        spec.params.push_back({.name = pname,
+                               .type = type_of(v),
+                               .axis = kv.second.IsSequence() ? Axis::kRow : Axis::kFixed,
+                               .default_value = v,
+                               .help = "command parameter"});
+      }
+    }
+    const auto metrics = body["metrics"];
+    if (!metrics || !metrics.IsMap() || metrics.size() == 0)
+      fail(metrics ? metrics : body, key + ".metrics", "expected at least one metric with a regex");
+    for (const auto& kv : metrics) {
+      const std::string mname = kv.first.as<std::string>();
+      const std::string mkey = key + ".metrics." + mname;
+      const YAML::Node m = kv.second;
+      expect_map(m, mkey);
+      check_keys(m, mkey, metric_keys);
+      CommandMetric cm;
+      cm.name = mname;
+      if (!m["regex"]) fail(m, mkey, "missing 'regex' with a (?<value>...) group");
+      cm.regex = scalar(m["regex"], mkey + ".regex");
+      cm.unit = m["unit"] ? scalar(m["unit"], mkey + ".unit") : "";
+      if (!m["direction"]) fail(m, mkey, "missing 'direction': higher or lower is better");
+      const auto dir = direction_from_string(scalar(m["direction"], mkey + ".direction"));
+      if (!dir) fail(m["direction"], mkey + ".direction", "expected higher or lower");
+      cm.direction = *dir;
+      if (m["centre"]) {
+        cm.centre = centre_from_string(scalar(m["centre"], mkey + ".centre"));
+        if (!cm.centre) fail(m["centre"], mkey + ".centre", "expected amean, hmean, gmean or median");
+      }
+      if (m["kind"]) {
+        const auto k = sample_kind_from_string(scalar(m["kind"], mkey + ".kind"));
+        if (!k) fail(m["kind"], mkey + ".kind", "expected run or interval");
+        cm.kind = *k;
+      }
+      if (m["match"]) {
+        const std::string mm = scalar(m["match"], mkey + ".match");
+        if (mm == "one") cm.match = CommandMetric::Match::kOne;
+        else if (mm == "each") cm.match = CommandMetric::Match::kEach;
+        else if (mm == "last") cm.match = CommandMetric::Match::kLast;
+        else fail(m["match"], mkey + ".match", "expected one, each or last");
+      }
+      if (m["stream"]) {
+        const std::string st = scalar(m["stream"], mkey + ".stream");
+        if (st == "both") cm.stream = CommandMetric::Stream::kBoth;
+        else if (st == "stdout") cm.stream = CommandMetric::Stream::kStdout;
+        else if (st == "stderr") cm.stream = CommandMetric::Stream::kStderr;
+        else fail(m["stream"], mkey + ".stream", "expected stdout, stderr or both");
+      }
+      if (m["help"]) cm.help = scalar(m["help"], mkey + ".help");
+      spec.metrics.push_back(std::move(cm));
+    }
+    if (body["error"]) spec.error_regex = scalar(body["error"], key + ".error");
+    if (const auto t = body["timeout"]) {
+      const auto d = parse_duration(scalar(t, key + ".timeout"));
+      if (!d) fail(t, key + ".timeout", "expected a duration such as 30s or 2m");
+      spec.timeout = *d;
+    }
+    try {
+      return make_command_workload(spec);
+    } catch (const std::invalid_argument& e) {
+      fail(body, key, e.what());
+    }
+  }
+
   WorkloadConfig workload_body(const YAML::Node& name_node, const std::string& name,
                                const YAML::Node& body, const std::string& where) const {
-    std::vector<std::string> names;
+    if (name == "command") {
+      YAML::Node params = YAML::Node(YAML::NodeType::Map);
+      auto owned = command(body, where + ".command", params);
+      // Validate the params against the rows just made, like any workload.
+      YAML::Node flat(YAML::NodeType::Map);
+      for (const auto& kv : params) flat[kv.first] = kv.second;
+      if (body["iterations"]) flat["iterations"] = body["iterations"];
+      WorkloadConfig wc = workload_values(*owned, name_node, flat, where + ".command");
+      wc.owned = owned;
+      return wc;
+    }
+    std::vector<std::string> names = {"command"};
     for (const Workload* w : all_workloads()) names.push_back(w->name());
     const Workload* w = find_workload(name);
     if (!w)
       fail(name_node, where,
            fmt::format("unknown workload '{}'{}; known: {}", name, did_you_mean(name, names),
                        fmt::join(names, ", ")));
+    return workload_values(*w, name_node, body, where + "." + name);
+  }
+
+  WorkloadConfig workload_values(const Workload& workload, const YAML::Node& name_node,
+                                 const YAML::Node& body, const std::string& key) const {
+    const Workload* w = &workload;
     WorkloadConfig wc;
     wc.workload = w;
     wc.line = line_of(name_node);
-    const std::string key = where + "." + name;
     if (!body.IsNull()) expect_map(body, key);
     std::vector<std::string> allowed = kCommonWorkloadKeys;
     for (const auto& p : w->params()) allowed.push_back(p.name);
@@ -256,10 +398,31 @@ class Loader {
 
   std::string host(const YAML::Node& n, const std::string& key) const {
     const std::string s = scalar(n, key);
-    if (s != "local")
+    if (s != "local" && !parse_ssh_url(s))
       fail(n, key,
-           fmt::format("host '{}' is not supported by this schedlab; only 'local' is", s));
+           fmt::format("'{}' is not a host: use local or ssh://[user@]host[:port]", s));
     return s;
+  }
+
+  SshConfig ssh(const YAML::Node& n) const {
+    SshConfig c;
+    expect_map(n, "ssh");
+    check_keys(n, "ssh", kSshKeys);
+    if (n["identity"]) c.identity = scalar(n["identity"], "ssh.identity");
+    if (n["known_hosts"]) c.known_hosts = scalar(n["known_hosts"], "ssh.known_hosts");
+    if (const auto p = n["host_key_policy"]) {
+      c.host_key_policy = scalar(p, "ssh.host_key_policy");
+      if (c.host_key_policy != "strict" && c.host_key_policy != "accept-new")
+        fail(p, "ssh.host_key_policy",
+             fmt::format("expected strict or accept-new, got '{}'", c.host_key_policy));
+    }
+    if (const auto t = n["connect_timeout"]) {
+      const auto d = parse_duration(scalar(t, "ssh.connect_timeout"));
+      if (!d || *d < std::chrono::seconds(1))
+        fail(t, "ssh.connect_timeout", "expected a duration of at least 1s, such as 10s");
+      c.connect_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
+    }
+    return c;
   }
 
   Config load(const std::string& text) {
@@ -286,7 +449,9 @@ class Loader {
         c.sut = host(h["sut"], "hosts.sut");
       }
       if (h["loadgen"]) c.loadgen = host(h["loadgen"], "hosts.loadgen");
+      if (h["sut_address"]) c.sut_address = scalar(h["sut_address"], "hosts.sut_address");
     }
+    if (root["ssh"]) c.ssh = ssh(root["ssh"]);
     if (root["iterations"]) c.iterations = iterations(root["iterations"], "iterations");
     default_iterations_ = c.iterations;
     if (const auto o = root["order"]) {

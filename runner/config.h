@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -57,19 +58,31 @@ enum class Order { kInterleaved, kSequential };
 
 struct WorkloadConfig {
   const Workload* workload = nullptr;
+  // A workload made from the config itself (`command`); `workload` points here.
+  std::shared_ptr<const Workload> owned;
   // Every parameter of the workload: the configured values, or the default.
   std::map<std::string, std::vector<ParamValue>> values;
   IterationPolicy iterations;
   int line = 0;
 };
 
+// How schedlab reaches ssh:// hosts (shared by all of them).
+struct SshConfig {
+  std::string identity;     // private key file; empty: ssh's default
+  std::string known_hosts;  // known_hosts file; empty: ssh's default
+  std::string host_key_policy = "strict";  // strict | accept-new
+  std::chrono::seconds connect_timeout{10};
+};
+
 struct Config {
   std::string path;
   std::string text;
   std::string description;
-  std::string sut = "local";
+  std::string sut = "local";      // or ssh://[user@]host[:port]
   std::optional<LabConfig> sut_lab;  // hosts.sut: {lab: {...}}; sut is then "lab"
   std::string loadgen = "local";
+  std::string sut_address;        // the SUT as the loadgen sees it; empty: derived
+  SshConfig ssh;
   IterationPolicy iterations;
   Order order = Order::kInterleaved;
   std::vector<WorkloadConfig> workloads;

@@ -29,6 +29,10 @@ struct Command {
   // Teardown commands must run to the end even after Ctrl-C; everything
   // else is killed as soon as schedlab is interrupted.
   bool interruptible = true;
+  // Local processes only: stdin is a pipe held open until the process is
+  // finished or killed. The SSH host relies on it: when the ssh client dies,
+  // the remote side sees EOF on stdin and kills the remote process group.
+  bool hold_stdin_open = false;
 };
 
 struct ExecResult {

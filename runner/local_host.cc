@@ -95,6 +95,7 @@ std::string ExecResult::describe() const {
 struct LocalHost::Process {
   bp::child child;
   TempFile out, err, in;
+  std::optional<bp::pipe> stdin_pipe;  // when the command holds stdin open
   std::chrono::steady_clock::time_point start;
   pid_t pgid() const { return child.id(); }
 
@@ -114,6 +115,7 @@ struct LocalHost::Process {
     ::killpg(pgid(), SIGKILL);
     std::error_code ec;
     child.wait(ec);
+    stdin_pipe.reset();
     if (r.outcome == ExecResult::Outcome::kExited) {
       const int native = child.native_exit_code();
       if (WIFSIGNALED(native)) {
@@ -151,9 +153,16 @@ std::unique_ptr<LocalHost::Process> LocalHost::spawn(const Command& cmd, ExecRes
   std::error_code ec;
   p->start = std::chrono::steady_clock::now();
   const std::string cwd = cmd.cwd.empty() ? std::filesystem::current_path().string() : cmd.cwd;
-  p->child = bp::child(bp::exe = exe, bp::args = args, bp::std_in < in_path,
-                       bp::std_out > p->out.path(), bp::std_err > p->err.path(), env,
-                       bp::start_dir = cwd, setup, ec);
+  if (cmd.hold_stdin_open) {
+    p->stdin_pipe.emplace();
+    p->child = bp::child(bp::exe = exe, bp::args = args, bp::std_in < *p->stdin_pipe,
+                         bp::std_out > p->out.path(), bp::std_err > p->err.path(), env,
+                         bp::start_dir = cwd, setup, ec);
+  } else {
+    p->child = bp::child(bp::exe = exe, bp::args = args, bp::std_in < in_path,
+                         bp::std_out > p->out.path(), bp::std_err > p->err.path(), env,
+                         bp::start_dir = cwd, setup, ec);
+  }
   if (ec) {
     failure.spawn_error = fmt::format("{}: {}", exe, ec.message());
     return nullptr;

@@ -1,22 +1,41 @@
-// schedlab restore: put back knobs a crashed run left changed.
+// schedlab restore: put back knobs a run that died left changed, on every
+// host the journal names.
 #include <fmt/format.h>
 
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/config.h"
+#include "runner/hosts.h"
 #include "runner/knobs.h"
-#include "runner/local_host.h"
 
 namespace schedlab::cli {
 namespace {
 
-int restore_command(const DbOption& db) {
+struct RestoreOptions {
+  DbOption db;
+  std::string config;  // for the ssh options of remote hosts
+};
+
+int restore_command(const RestoreOptions& o) {
   try {
-    Store store(db.resolve());
-    LocalHost host;
-    const auto done = restore_journal(store, host);
-    for (const auto& line : done) fmt::print("restored {}\n", line);
-    if (done.empty()) fmt::print(stderr, "nothing to restore on {}\n", host.name());
-    return kOk;
+    Store store(o.db.resolve());
+    const SshConfig ssh = o.config.empty() ? SshConfig{} : load_config_file(o.config).ssh;
+    const auto hosts = store.unrestored_hosts();
+    if (hosts.empty()) fmt::print(stderr, "nothing to restore\n");
+    int failures = 0;
+    for (const auto& name : hosts) {
+      try {
+        auto host = HostSet::connect(name, ssh);
+        for (const auto& line : restore_journal(store, *host)) fmt::print("{}: restored {}\n", name, line);
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "schedlab: {}: {}\n", name, e.what());
+        ++failures;
+      }
+    }
+    return failures ? kError : kOk;
+  } catch (const ConfigError& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kBadInput;
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedlab: {}\n", e.what());
     return kError;
@@ -26,10 +45,11 @@ int restore_command(const DbOption& db) {
 }  // namespace
 
 void register_restore(CLI::App& app, int& exit_code) {
-  auto db = std::make_shared<DbOption>();
+  auto o = std::make_shared<RestoreOptions>();
   auto* cmd = app.add_subcommand("restore", "restore knobs left changed by a run that died");
-  add_db_option(*cmd, *db);
-  cmd->callback([db, &exit_code] { exit_code = restore_command(*db); });
+  add_db_option(*cmd, o->db);
+  cmd->add_option("--config", o->config, "experiment file whose ssh: options reach remote hosts");
+  cmd->callback([o, &exit_code] { exit_code = restore_command(*o); });
 }
 
 }  // namespace schedlab::cli

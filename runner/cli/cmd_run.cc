@@ -10,7 +10,7 @@
 #include "runner/executor.h"
 #include "runner/interrupt.h"
 #include "runner/knobs.h"
-#include "runner/local_host.h"
+#include "runner/hosts.h"
 #include "runner/plan.h"
 #include "runner/units.h"
 
@@ -95,8 +95,8 @@ int run_command(const RunOptions& o) {
       return kOk;
     }
     if (!store) store.emplace(o.db.resolve());
-    LocalHost host;
-    const Pair pair{host, host, "127.0.0.1"};
+    const HostSet hosts(config);
+    const Pair pair = hosts.pair();
     preflight(*store, pair, config, plan);
     install_interrupt_handlers();
     const RunSummary s = execute(*store, pair, config, plan, exec);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
@@ -212,4 +213,50 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   const auto run = store.find_run_by_name("i");
   CHECK(run->status == "finished");
   CHECK(store.iterations(run->id).size() == 80);
+}
+
+TEST_CASE("variants run interleaved per iteration by default, sequentially on request") {
+  test::TempDir dir;
+  const std::string db = dir.file("o.db");
+  const std::string cfg = dir.file("o.yaml");
+  auto order_of = [&](const std::string& name) {
+    Store store(db);
+    const auto run = store.find_run_by_name(name);
+    std::map<std::int64_t, std::string> names;
+    for (const auto& v : store.variants(run->id)) names[v.id] = v.name;
+    std::string order;
+    for (const auto& it : store.iterations(run->id)) order += names[it.variant_id].substr(0, 1);
+    return order;
+  };
+  test::write_text(cfg, "iterations: 3\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n"
+                        "variants:\n  a: {}\n  b: {policy: batch}\n");
+  REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "inter"}).ok());
+  CHECK(order_of("inter") == "ababab");
+  test::write_text(cfg, "order: sequential\niterations: 3\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n"
+                        "variants:\n  a: {}\n  b: {policy: batch}\n");
+  REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "seq"}).ok());
+  CHECK(order_of("seq") == "aaabbb");
+}
+
+TEST_CASE("adaptive iterations stop each point and record why") {
+  test::TempDir dir;
+  const std::string db = dir.file("a.db");
+  const std::string cfg = dir.file("a.yaml");
+  // A very wide target is met at min; an impossible one runs to max.
+  test::write_text(cfg, "workloads:\n"
+                        "  - hackbench: {groups: [1], loops: 500, iterations: {min: 3, max: 8, ci_width_pct: 99}}\n"
+                        "  - hackbench: {groups: [2], loops: 20, iterations: {min: 2, max: 4, ci_width_pct: 0.0001}}\n");
+  const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "ad"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("ad");
+  const auto stops = store.point_stops(run->id);
+  REQUIRE(stops.size() == 2);
+  CHECK(stops[0].reason == "ci_reached");
+  CHECK(stops[0].iterations == 3);
+  CHECK(*stops[0].ci_halfwidth_pct <= 99);
+  CHECK(stops[1].reason == "max_reached");
+  CHECK(stops[1].iterations == 4);
+  CHECK(store.iterations(run->id).size() == 7);
 }

@@ -73,7 +73,7 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "exp.yaml:1: unknown key 'iteratons' (did you mean 'iterations'?)");
   CHECK(error_of("workloads:\n  - hackbenhc: {}\n") ==
         "exp.yaml:2: workloads[0]: unknown workload 'hackbenhc' (did you mean 'hackbench'?); "
-        "known: hackbench");
+        "known: command, hackbench, tbench, pgbench, dmatest, hammerdb");
   CHECK(error_of("workloads:\n  - hackbench:\n      modes: [process-pipe]\n") ==
         "exp.yaml:3: workloads[0].hackbench.modes: 'process-pipe' is not one of: "
         "process-pipes, process-sockets, thread-pipes, thread-sockets (did you mean "
@@ -98,9 +98,15 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "sysctls schedlab may change (kernel.*, vm.*)");
   CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    nice: 40\n") ==
         "exp.yaml:4: variants.b.nice: must be at most 19, got 40");
-  CHECK(error_of("workloads: [hackbench]\nhosts:\n  sut: ssh://root@sut1\n") ==
-        "exp.yaml:3: hosts.sut: host 'ssh://root@sut1' is not supported by this schedlab; only "
-        "'local' is");
+  CHECK(error_of("workloads: [hackbench]\nhosts:\n  sut: sut1\n") ==
+        "exp.yaml:3: hosts.sut: 'sut1' is not a host: use local or ssh://[user@]host[:port]");
+  CHECK(error_of("workloads: [hackbench]\nssh:\n  host_key_policy: yolo\n") ==
+        "exp.yaml:3: ssh.host_key_policy: expected strict or accept-new, got 'yolo'");
+  CHECK(error_of("workloads:\n  - command:\n      name: x\n      argv: [true]\n") ==
+        "exp.yaml:3: workloads[0].command.metrics: expected at least one metric with a regex");
+  CHECK(error_of("workloads:\n  - command:\n      name: x\n      argv: [\"{thraeds}\"]\n      params: {threads: [1]}\n"
+                 "      metrics: {m: {regex: '(?<value>\\d+)', direction: higher}}\n")
+            .starts_with("exp.yaml:3: workloads[0].command: "));
   CHECK(error_of("description: x\n") ==
         "exp.yaml: workloads: missing: a config runs at least one workload");
   CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, 1]\n") ==
@@ -120,6 +126,39 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
   CHECK(error_of("order: interleave\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: order: expected interleaved or sequential, got 'interleave' (did you mean "
         "'interleaved'?)");
+}
+
+TEST_CASE("ssh hosts and their options") {
+  const Config c = parse_config(
+      "hosts: {sut: 'ssh://root@10.0.0.1:2222', loadgen: local}\n"
+      "ssh: {identity: /k, known_hosts: /kh, connect_timeout: 5s}\nworkloads: [hackbench]\n",
+      "s.yaml");
+  CHECK(c.sut == "ssh://root@10.0.0.1:2222");
+  CHECK(c.ssh.identity == "/k");
+  CHECK(c.ssh.known_hosts == "/kh");
+  CHECK(c.ssh.connect_timeout == std::chrono::seconds(5));
+  CHECK(c.ssh.host_key_policy == "strict");
+}
+
+TEST_CASE("a command workload is made from the config, its params swept like any") {
+  const Config c = parse_config(R"(
+workloads:
+  - command:
+      name: sysbench-cpu
+      argv: [sysbench, cpu, "--threads={threads}", "--time={time}", run]
+      params: {threads: [1, 2], time: 3}
+      metrics:
+        eps: {regex: '^\s*events per second:\s+(?<value>[0-9.]+)', unit: events/s, direction: higher}
+      iterations: 2
+)",
+                                "c.yaml");
+  REQUIRE(c.workloads.size() == 1);
+  const auto& w = c.workloads[0];
+  REQUIRE(w.owned);
+  CHECK(w.workload->name() == "sysbench-cpu");
+  CHECK(w.values.at("threads").size() == 2);
+  CHECK(w.iterations.max == 2);
+  CHECK(w.workload->metrics()[0].centre == Centre::kHmean);
 }
 
 TEST_CASE("a missing config file is a clear error") {

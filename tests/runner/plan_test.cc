@@ -26,7 +26,7 @@ variants:
   CHECK(plan.points[3].row_order == 0);
   CHECK(plan.points[4].describe() == "hackbench-thread-sockets groups=4");
   CHECK(plan.points[0].params_json ==
-        R"({"datasize":100,"fds":20,"groups":1,"loops":1000,"modes":"process-pipes","timeout":"300s"})");
+        R"({"backend":"hackbench","datasize":100,"fds":20,"groups":1,"loops":1000,"modes":"process-pipes","timeout":"300s"})");
   CHECK(plan.variants == 2);
   CHECK(plan.order == Order::kInterleaved);
   CHECK(plan.max_iterations() == 2 * 6 * 2);

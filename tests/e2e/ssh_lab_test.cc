@@ -1,0 +1,243 @@
+// SSH hosts against real sshds in two network namespaces (tests/support/
+// netns): quoting, files, process groups, dropped connections, connection
+// errors, knobs, and a real SUT/loadgen tbench run driven by schedlab.
+// Needs root; skipped with the lab's reason otherwise.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "results/store.h"
+#include "runner/config.h"
+#include "runner/knobs.h"
+#include "runner/local_host.h"
+#include "runner/ssh_host.h"
+#include "tests/support/netns_lab.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using namespace std::chrono_literals;
+
+namespace {
+
+test::NetnsLab& lab() {
+  static test::NetnsLab instance;
+  return instance;
+}
+
+#define REQUIRE_LAB()                                    \
+  do {                                                   \
+    if (lab().skip_reason()) {                           \
+      WARN("skipped: " << *lab().skip_reason());         \
+      return;                                            \
+    }                                                    \
+  } while (0)
+
+SshOptions options() {
+  return {.identity_file = lab().env("KEY"), .known_hosts = lab().env("KNOWN_HOSTS")};
+}
+
+SshHost sut() { return SshHost(*parse_ssh_url(lab().sut_url()), options()); }
+
+// Alive and not a zombie: pid 1 here may reap orphans late.
+bool remote_alive(Host& h, const std::string& pid) {
+  const auto status = h.read_file("/proc/" + pid + "/status");
+  return status && status->find("State:\tZ") == std::string::npos;
+}
+
+// Running (not zombie) processes with this exact command name, anywhere.
+int running(const std::string& comm) {
+  LocalHost local;
+  const auto r = local.run({.argv = {"ps", "-eo", "stat=,comm="}});
+  int n = 0;
+  std::istringstream in(r.out);
+  for (std::string stat, name; in >> stat >> name;)
+    if (name == comm && stat[0] != 'Z') ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("ssh URLs parse") {
+  auto t = parse_ssh_url("ssh://root@10.0.0.1:2222");
+  REQUIRE(t);
+  CHECK(t->user == "root");
+  CHECK(t->host == "10.0.0.1");
+  CHECK(t->port == 2222);
+  CHECK(t->url() == "ssh://root@10.0.0.1:2222");
+  CHECK(parse_ssh_url("ssh://sut1")->url() == "ssh://sut1");
+  CHECK_FALSE(parse_ssh_url("sut1"));
+  CHECK_FALSE(parse_ssh_url("ssh://root@sut1:99999"));
+  CHECK_FALSE(parse_ssh_url("ssh://ro ot@sut1"));
+  CHECK_FALSE(parse_ssh_url("ssh://sut1;reboot"));
+}
+
+TEST_CASE("every byte of every argument reaches the remote side unchanged (property)") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  // Characters the remote shell would otherwise interpret, plus UTF-8.
+  const std::string alphabet = " \t\n'\"$`;&|*?[]{}()<>\\!#~%^=,.-_aZ09\xc3\xa9";
+  std::mt19937 rng(20261129);
+  std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1), len(0, 12);
+  std::vector<std::string> args = {"", "'", "''", "\\'", "$(touch /tmp/schedlab-pwned)", "`id`",
+                                   "a b", "*", "-n", "--", "\n", "x;y", "$HOME", "%s"};
+  for (int i = 0; i < 200; ++i) {
+    std::string a;
+    for (std::size_t n = len(rng); n > 0; --n) a += alphabet[pick(rng)];
+    args.push_back(a);
+  }
+  for (std::size_t start = 0; start < args.size(); start += 40) {
+    const std::vector<std::string> batch(args.begin() + start,
+                                         args.begin() + std::min(args.size(), start + 40));
+    // printf's own escape: \0 in the format prints a NUL after each.
+    std::vector<std::string> argv = {"printf", "%s\\0"};
+    argv.insert(argv.end(), batch.begin(), batch.end());
+    const auto r = host.run({.argv = argv, .timeout = 30s});
+    REQUIRE(r.ok());
+    std::string expected;
+    for (const auto& a : batch) expected += a + '\0';
+    CHECK(r.out == expected);
+  }
+  CHECK(host.run({.argv = {"test", "-e", "/tmp/schedlab-pwned"}}).exit_code == 1);
+}
+
+TEST_CASE("remote files: write, read back, missing, list; stdin reaches the command") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  const std::string path = "/tmp/schedlab ssh 'test' file";
+  const std::string content = "line 1\n$HOME `x` 'q'\n";
+  host.write_file(path, content);
+  CHECK(host.read_file(path) == content);
+  CHECK(host.read_file("/tmp/schedlab-no-such-file") == std::nullopt);
+  CHECK_THROWS_AS(host.write_file("/nonexistent-dir/x", "1"), HostError);
+  const auto r = host.run({.argv = {"cat"}, .stdin_data = "fed through stdin\n"});
+  CHECK(r.out == "fed through stdin\n");
+  host.run({.argv = {"rm", "-f", "--", path}});
+  CHECK_FALSE(host.list_dir("/proc/sys/kernel").empty());
+  CHECK(host.find_program("sh").has_value());
+  CHECK_FALSE(host.find_program("schedlab-no-such-tool").has_value());
+  const auto missing = host.run({.argv = {"schedlab-no-such-tool"}});
+  CHECK(missing.outcome == ExecResult::Outcome::kSpawnFailed);
+}
+
+TEST_CASE("exit codes, stderr and the variant's policy cross the connection") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  auto r = host.run({.argv = {"sh", "-c", "echo out; echo err >&2; exit 7"}});
+  CHECK(r.exit_code == 7);
+  CHECK(r.out == "out\n");
+  CHECK(r.err == "err\n");
+  Command cmd{.argv = {"sh", "-c", "chrt -p $$; cut -d' ' -f19 /proc/self/stat"}};
+  cmd.policy = SchedPolicy{SCHED_BATCH, 3};
+  r = host.run(cmd);
+  CHECK(r.out.find("SCHED_BATCH") != std::string::npos);
+  CHECK(r.out.find("\n3\n") != std::string::npos);
+}
+
+TEST_CASE("a remote timeout kills the remote process group, grandchildren included") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  const auto r = host.run({.argv = {"sh", "-c", "sleep 300 & echo $! > /tmp/schedlab-gc.pid; sleep 300"},
+                           .timeout = 1500ms});
+  CHECK(r.outcome == ExecResult::Outcome::kTimedOut);
+  const std::string pid = host.read_file("/tmp/schedlab-gc.pid").value();
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i, std::this_thread::sleep_for(100ms))
+    gone = !remote_alive(host, pid.substr(0, pid.size() - 1));
+  CHECK(gone);
+}
+
+TEST_CASE("a dropped connection leaves no orphan on the remote host") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  host.run({.argv = {"rm", "-f", "/tmp/schedlab-bg.pid"}});
+  const auto id = host.start_background({.argv = {"sh", "-c", "echo $$ > /tmp/schedlab-bg.pid; exec sleep 301"}});
+  std::string pid;
+  for (int i = 0; i < 50 && pid.empty(); ++i, std::this_thread::sleep_for(100ms))
+    pid = host.read_file("/tmp/schedlab-bg.pid").value_or("");
+  REQUIRE_FALSE(pid.empty());
+  pid.pop_back();
+  REQUIRE(remote_alive(host, pid));
+  // Kill the local ssh client as a dropped link would: only the client,
+  // whose argv starts with the ssh binary, not the remote processes.
+  LocalHost local;
+  CHECK(local.run({.argv = {"pkill", "-KILL", "-f", "^/usr/bin/ssh .*sleep 301"}}).ok());
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i, std::this_thread::sleep_for(100ms)) gone = !remote_alive(host, pid);
+  CHECK(gone);
+  CHECK(host.poll_background(id).has_value());
+}
+
+TEST_CASE("connection failures are clear errors before anything runs") {
+  REQUIRE_LAB();
+  test::TempDir dir;
+  SECTION("unknown host key") {
+    test::write_text(dir.file("empty_known_hosts"), "");
+    CHECK_THROWS_WITH(SshHost(*parse_ssh_url(lab().sut_url()),
+                              {.identity_file = lab().env("KEY"), .known_hosts = dir.file("empty_known_hosts")}),
+                      Catch::Contains("cannot connect: Host key verification failed."));
+  }
+  SECTION("refused key") {
+    LocalHost local;
+    REQUIRE(local.run({.argv = {"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir.file("other")}}).ok());
+    CHECK_THROWS_WITH(SshHost(*parse_ssh_url(lab().sut_url()),
+                              {.identity_file = dir.file("other"), .known_hosts = lab().env("KNOWN_HOSTS")}),
+                      Catch::Contains("Permission denied (publickey)"));
+  }
+  SECTION("unreachable host") {
+    CHECK_THROWS_WITH(SshHost(*parse_ssh_url("ssh://root@10.231.0.3"),
+                              {.identity_file = lab().env("KEY"), .known_hosts = lab().env("KNOWN_HOSTS"),
+                               .connect_timeout = 3s}),
+                      Catch::Contains("ssh://root@10.231.0.3: cannot connect:"));
+  }
+}
+
+TEST_CASE("sysctl knobs over SSH are journaled, verified and restored") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  const std::string knob = "kernel.sched_autogroup_enabled";
+  test::TempDir dir;
+  Store store(dir.file("k.db"));
+  const auto run = store.create_run({.name = "k", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const std::string original = read_sysctl(host, knob);
+  const std::string flipped = original == "0" ? "1" : "0";
+  {
+    KnobJournal journal(store, host, run);
+    journal.apply_sysctl({knob, flipped, 1});
+    CHECK(read_sysctl(host, knob) == flipped);
+    CHECK(store.unrestored(host.name()).size() == 1);
+    CHECK_THROWS_WITH(journal.apply_sysctl({knob, "banana", 1}), Catch::Contains("Invalid argument"));
+  }
+  CHECK(read_sysctl(host, knob) == original);
+  CHECK(store.unrestored(host.name()).empty());
+}
+
+TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH") {
+  REQUIRE_LAB();
+  test::TempDir dir;
+  const std::string cfg = dir.file("tb.yaml"), db = dir.file("tb.db");
+  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
+                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
+                            lab().env("KNOWN_HOSTS") +
+                            "\niterations: 2\nworkloads:\n  - tbench: {clients: [1, 2], duration: 3s}\n");
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "tb"}, .timeout = 180s});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("tb");
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 4);
+  for (const auto& it : its) {
+    CHECK(it.status == "ok");
+    CHECK_FALSE(it.samples.empty());
+  }
+  const auto m = nlohmann::json::parse(run->manifest_json);
+  CHECK(m["sut"] == lab().sut_url());
+  // Nothing of tbench is left in either namespace.
+  CHECK(running("tbench_srv") == 0);
+  CHECK(running("tbench") == 0);
+}

@@ -1,0 +1,34 @@
+// The two-host SSH lab of tests/support/netns (two network namespaces, a
+// Debian sshd in each) as a test fixture: up in the constructor, down in
+// the destructor, whatever happens in between.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace schedlab::test {
+
+class NetnsLab {
+ public:
+  // Brings the lab up; when this machine cannot host it (not root, no
+  // network namespaces, no sshd), skip_reason() says why.
+  NetnsLab();
+  ~NetnsLab();
+  NetnsLab(const NetnsLab&) = delete;
+  NetnsLab& operator=(const NetnsLab&) = delete;
+
+  const std::optional<std::string>& skip_reason() const { return skip_; }
+  const std::string& dir() const { return dir_; }
+  // SUT, LOADGEN, KEY, KNOWN_HOSTS, SUT_ADDR, ... as lab.sh prints them.
+  std::string env(const std::string& key) const { return env_.at(key); }
+  std::string sut_url() const { return "ssh://" + env("SUT"); }
+  std::string loadgen_url() const { return "ssh://" + env("LOADGEN"); }
+
+ private:
+  std::string dir_;
+  std::map<std::string, std::string> env_;
+  std::optional<std::string> skip_;
+};
+
+}  // namespace schedlab::test
