@@ -18,11 +18,18 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql"
 # where an init system runs; the lab neither needs nor conflicts with it
 # (its sshds listen on 10.231.0.x inside their own namespaces only).
 TEST_PKGS="openssh-server openssh-client iproute2 python3"
+# Lab SUTs (runner/lab/): qemu boots Debian kernels it downloads at run time
+# through a private apt configuration; busybox-static, dropbear-bin, bash and
+# util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma
+# to write the initramfs and read .ko.xz modules;
+# debian-archive-keyring verifies the private apt lists.
+LAB_PKGS="qemu-system-x86 busybox-static dropbear-bin kmod cpio xz-utils zstd
+  zlib1g-dev liblzma-dev debian-archive-keyring util-linux bash"
 
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
 missing=""
-for p in $BUILD_PKGS $RUNTIME_PKGS $TEST_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
+for p in $BUILD_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then

@@ -67,6 +67,10 @@ QemuProcess::QemuProcess(const QemuOptions& o) : options_(o) {
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const std::string err_path = o.stderr_log.string();
+  // A previous attempt's logs must not be read as this one's.
+  std::error_code ec;
+  std::filesystem::remove(o.stderr_log, ec);
+  std::filesystem::remove(o.serial_log, ec);
   const pid_t parent = ::getpid();
   pid_ = ::fork();
   if (pid_ < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
