@@ -17,6 +17,7 @@
 #include "runner/lab/kernel.h"
 #include "runner/lab/lab_host.h"
 #include "runner/shell_quote.h"
+#include "runner/units.h"
 
 namespace schedlab::cli {
 namespace {
@@ -34,6 +35,7 @@ void add_lab_options(CLI::App& cmd, LabOptions& o) {
   cmd.add_option("--memory", o.lab.memory, "guest memory, e.g. 512M, 2G")->capture_default_str();
   cmd.add_option("--accel", o.lab.accel, "auto, kvm or tcg")->check(CLI::IsMember({"auto", "kvm", "tcg"}))->capture_default_str();
   cmd.add_option("--cmdline", o.lab.cmdline, "appended to the kernel command line");
+  cmd.add_option("--boot-timeout", o.boot_timeout, "kernel start to SSH readiness, e.g. 3m")->capture_default_str();
   cmd.add_option("--program", o.lab.programs, "another program of this machine to copy into the guest (repeatable)");
 }
 
@@ -45,16 +47,33 @@ template <typename F>
 int guarded(F&& f) {
   try {
     return f();
+  } catch (const lab::UnknownKernel& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kBadInput;
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedlab: {}\n", e.what());
     return kError;
   }
 }
 
+// The options as a LabConfig; nothing when --boot-timeout is not a duration.
+std::optional<LabConfig> lab_config(const LabOptions& o) {
+  const auto d = parse_duration(o.boot_timeout);
+  if (!d || *d < std::chrono::seconds(1)) {
+    fmt::print(stderr, "schedlab lab: --boot-timeout: expected a duration such as 3m, got '{}'\n", o.boot_timeout);
+    return std::nullopt;
+  }
+  LabConfig c = o.lab;
+  c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
+  return c;
+}
+
 int boot_command(const LabOptions& o) {
+  const auto config = lab_config(o);
+  if (!config) return kBadInput;
   return guarded([&] {
     install_interrupt_handlers();
-    lab::LabHost host(o.lab, stderr_log());
+    lab::LabHost host(*config, stderr_log());
     fmt::print("{}\n", shell_join(host.ssh_command()));
     std::fflush(stdout);
     fmt::print(stderr, "lab: {} is up; Ctrl-C powers it off\n", host.name());
@@ -66,9 +85,11 @@ int boot_command(const LabOptions& o) {
 }
 
 int shell_command(const LabOptions& o) {
+  const auto config = lab_config(o);
+  if (!config) return kBadInput;
   return guarded([&] {
     install_interrupt_handlers();
-    lab::LabHost host(o.lab, stderr_log());
+    lab::LabHost host(*config, stderr_log());
     const auto argv = host.ssh_command();
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));

@@ -169,7 +169,7 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
   const auto& series = kernel_series();
   const auto s = std::find_if(series.begin(), series.end(), [&](const auto& k) { return k.name == spec; });
   const bool package = spec.starts_with("linux-image-");
-  if (s == series.end() && !package) throw std::runtime_error(unknown_kernel(spec));
+  if (s == series.end() && !package) throw UnknownKernel(unknown_kernel(spec));
 
   PrivateApt apt(paths.apt(), local, log);
   bool fresh = false;
@@ -202,7 +202,7 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
     std::vector<std::string> known;
     for (const auto& k : series)
       for (const auto& n : apt.search(k.package_regex)) known.push_back(n);
-    throw std::runtime_error(fmt::format("lab: no package '{}' in Debian{}\n{}", name, did_you_mean(name, known),
+    throw UnknownKernel(fmt::format("lab: no package '{}' in Debian{}\n{}", name, did_you_mean(name, known),
                                          unknown_kernel(spec)));
   }
   Kernel k = fetch_package(name, version, paths, apt, local, log);

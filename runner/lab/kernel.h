@@ -6,6 +6,7 @@
 // depmod -b, and kept in the cache keyed by release and .deb hash.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ struct Kernel {
   std::string vmlinuz;
   std::string modules_dir;      // .../lib/modules/<release>, with modules.dep
   std::string key;              // <release>-<sha12>: the cache key
+};
+
+// A kernel name that names nothing: bad input, not a failure.
+class UnknownKernel : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 struct KernelSeries {

@@ -164,7 +164,7 @@ void LabHost::boot(const LabConfig& config) {
       continue;
     }
     if (w == QemuProcess::Wait::kExited && err.find("host forwarding") != std::string::npos && attempt < 3) continue;
-    if (w == QemuProcess::Wait::kTimedOut)
+    if (w == QemuProcess::Wait::kTimedOut || w == QemuProcess::Wait::kNoOutput)
       throw HostError(fmt::format("lab: the {} guest was not ready after {}s ({}); last serial console lines:\n{}",
                                   kernel_.release, config.boot_timeout.count(), accel_, indent(serial)));
     throw HostError(fmt::format("lab: qemu failed ({}):\n{}\nlast serial console lines:\n{}", accel_,

@@ -26,7 +26,8 @@ std::vector<std::string> qemu_argv(const QemuOptions& o) {
   if (o.sockets > 1) smp += fmt::format(",sockets={},cores={},threads=1", o.sockets, o.cpus / o.sockets);
   std::string net = fmt::format("user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{}-:22", o.ssh_port);
   for (int p : o.forwards) net += fmt::format(",hostfwd=tcp:127.0.0.1:{0}-:{0}", p);
-  std::string append = "console=ttyS0 panic=-1 quiet";
+  // Not quiet: the last console lines are what a failed boot shows the user.
+  std::string append = "console=ttyS0 panic=-1";
   if (!o.cmdline_extra.empty()) append += " " + o.cmdline_extra;
   std::vector<std::string> argv = {"qemu-system-x86_64"};
   if (o.accel == "kvm") argv.insert(argv.end(), {"-accel", "kvm", "-cpu", "host"});
