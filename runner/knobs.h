@@ -3,6 +3,10 @@
 // write is read back and verified; everything is put back when the variant
 // ends, when the run ends, on SIGINT/SIGTERM (the executor unwinds), and by
 // `schedlab restore` after a crash.
+//
+// Kinds: sysctl (/proc/sys), debugfs scheduler tunables
+// (/sys/kernel/debug/sched/...), and scheduler features (one token of
+// /sys/kernel/debug/sched/features: PLACE_LAG or NO_PLACE_LAG).
 #pragma once
 
 #include <cstdint>
@@ -20,13 +24,36 @@ class KnobError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Compares sysctl values the way the kernel prints them: runs of blanks
-// (tabs between vector elements) are one separator, trailing newline ignored.
+constexpr const char* kSchedFeaturesPath = "/sys/kernel/debug/sched/features";
+
+// One piece of kernel state: its kind ("sysctl", "debugfs",
+// "sched_feature"), its name (kernel.sched_autogroup_enabled,
+// sched/base_slice_ns, PLACE_LAG) and the file behind it.
+struct KnobRef {
+  std::string kind;
+  std::string name;
+  std::string path;
+};
+
+KnobRef sysctl_knob(const std::string& name);
+KnobRef debugfs_knob(const std::string& name);
+// From a token: NO_PLACE_LAG and PLACE_LAG both name feature PLACE_LAG.
+KnobRef feature_knob(const std::string& token);
+
+// Writes go only under these (design.md: knobs).
+bool path_allowed(const std::string& path);
+
+// Compares values the way the kernel prints them: runs of blanks (tabs
+// between vector elements) are one separator, trailing newline ignored.
 std::string normalize_sysctl_value(const std::string& v);
 
-// Reads a sysctl's current value; KnobError when it does not exist (with a
-// suggestion from its directory) or cannot be read.
+// The current value: a file's normalized content, or a feature's token
+// (PLACE_LAG / NO_PLACE_LAG). KnobError when it does not exist, with a
+// suggestion (the valid names, for features).
+std::string read_knob(Host& host, const KnobRef& knob);
 std::string read_sysctl(Host& host, const std::string& name);
+// The SUT's scheduler features, as tokens; mounts debugfs when needed.
+std::vector<std::string> read_sched_features(Host& host);
 
 class KnobJournal {
  public:
@@ -38,7 +65,10 @@ class KnobJournal {
 
   // Journal, write, read back, verify. On a failed write or verification the
   // knob is restored at once and KnobError says what the kernel said.
-  void apply_sysctl(const SysctlSetting& s);
+  void apply(const KnobRef& knob, const std::string& value);
+  void apply_sysctl(const SysctlSetting& s) { apply(sysctl_knob(s.name), s.value); }
+  // Every knob of a variant: sysctls, debugfs tunables, sched features.
+  void apply_variant(const VariantConfig& v);
   // Restores every knob this journal applied, newest first. Throws KnobError
   // listing the knobs it could not restore (they stay journaled).
   void restore_all();
@@ -46,7 +76,8 @@ class KnobJournal {
  private:
   struct Applied {
     std::int64_t entry_id;
-    std::string name, path, original;
+    KnobRef knob;
+    std::string original;
   };
   void restore_one(const Applied& a);
 

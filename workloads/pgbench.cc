@@ -89,6 +89,12 @@ Pgbench::Pgbench() {
        .type = ParamType::kString,
        .default_value = std::string("/usr/lib/postgresql/15/bin"),
        .help = "where initdb, pg_ctl and postgres live on the SUT (Debian keeps them off PATH)"},
+      {.name = "client",
+       .type = ParamType::kString,
+       .default_value = std::string("sut"),
+       .help = "where pgbench runs: on the SUT over the Unix socket (as mmtests does), or on the "
+               "loadgen over TCP to the SUT's address (password auth with a per-run secret)",
+       .choices = {"sut", "loadgen"}},
       {.name = "keep",
        .type = ParamType::kBool,
        .default_value = false,
@@ -155,6 +161,10 @@ PgCluster Pgbench::cluster(const Point& p, const StepContext& ctx) const {
   c.os_user = p.string_at("user");
   c.db_user = p.string_at("user");
   c.as_root = ctx.sut_root;
+  if (p.string_at("client") == "loadgen") {
+    c.listen_tcp = true;
+    c.password = ctx.secret;
+  }
   c.shared_buffers_mb = p.int_at("shared_buffers");
   if (c.shared_buffers_mb == 0 && ctx.sut_mem_bytes > 0)
     c.shared_buffers_mb = static_cast<std::int64_t>(ctx.sut_mem_bytes / 5 / (1024 * 1024));
@@ -198,8 +208,12 @@ std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ct
   std::int64_t threads = p.int_at("threads");
   if (threads == 0 || threads > clients) threads = clients;
   const std::int64_t secs = whole_seconds(p.duration_at("duration"));
+  const bool remote = p.string_at("client") == "loadgen";
   std::vector<std::string> argv = {"pgbench"};
-  for (const auto& a : c.client_args()) argv.push_back(a);
+  if (remote)
+    argv.insert(argv.end(), {"-h", ctx.sut_address, "-p", std::to_string(c.port), "-U", c.db_user});
+  else
+    for (const auto& a : c.client_args()) argv.push_back(a);
   if (const auto& script = p.string_at("script"); !script.empty())
     argv.insert(argv.end(), {"-f", script});
   else
@@ -209,7 +223,13 @@ std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ct
                            kDatabase});
   milliseconds timeout = p.duration_at("timeout");
   if (timeout.count() == 0) timeout = seconds(secs + 120);
-  return {sut_step(argv, timeout, true)};
+  Step step = sut_step(argv, timeout, true);
+  if (remote) {
+    step.role = Role::kLoadgen;
+    // libpq reads it from the environment; it never appears in pgbench's argv.
+    step.env["PGPASSWORD"] = ctx.secret;
+  }
+  return {step};
 }
 
 std::vector<Step> Pgbench::point_teardown_steps(const Point& p, const StepContext& ctx) const {

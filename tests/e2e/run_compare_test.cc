@@ -253,10 +253,13 @@ TEST_CASE("adaptive iterations stop each point and record why") {
   const auto run = store.find_run_by_name("ad");
   const auto stops = store.point_stops(run->id);
   REQUIRE(stops.size() == 2);
+  // Real timing noise: the wide target is usually met at min, but a cold
+  // first iteration may need one or two more.
   CHECK(stops[0].reason == "ci_reached");
-  CHECK(stops[0].iterations == 3);
+  CHECK(stops[0].iterations >= 3);
+  CHECK(stops[0].iterations < 8);
   CHECK(*stops[0].ci_halfwidth_pct <= 99);
   CHECK(stops[1].reason == "max_reached");
   CHECK(stops[1].iterations == 4);
-  CHECK(store.iterations(run->id).size() == 7);
+  CHECK(store.iterations(run->id).size() == static_cast<std::size_t>(stops[0].iterations + 4));
 }

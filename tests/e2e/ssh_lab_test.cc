@@ -241,3 +241,33 @@ TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH") {
   CHECK(running("tbench_srv") == 0);
   CHECK(running("tbench") == 0);
 }
+
+TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven over SSH") {
+  REQUIRE_LAB();
+  test::TempDir dir;
+  const std::string cfg = dir.file("pg.yaml"), db = dir.file("pg.db");
+  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
+                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
+                            lab().env("KNOWN_HOSTS") +
+                            "\niterations: 2\nworkloads:\n  - pgbench: {clients: [2], duration: 3s, "
+                            "scale: 1, client: loadgen}\n");
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "pg"}, .timeout = 300s});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("pg");
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 2);
+  for (const auto& it : its) {
+    CHECK(it.status == "ok");
+    CHECK(it.stderr_text.find("progress:") != std::string::npos);
+    bool tps = false;
+    for (const auto& s : it.samples) tps = tps || s.metric == "tps";
+    CHECK(tps);
+  }
+  // No server and no cluster left behind.
+  CHECK(running("postgres") == 0);
+  LocalHost host;
+  CHECK(host.run({.argv = {"sh", "-c", "ls -d /tmp/schedlab-run*-w* 2>/dev/null"}}).out.empty());
+}

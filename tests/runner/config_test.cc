@@ -128,6 +128,26 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "'interleaved'?)");
 }
 
+TEST_CASE("scheduler features and debugfs tunables in a variant") {
+  const Config c = parse_config(
+      "workloads: [hackbench]\nvariants:\n  default: {}\n  no-pl:\n"
+      "    sched_features: [NO_PLACE_LAG, NO_RUN_TO_PARITY]\n"
+      "    debugfs: {sched/base_slice_ns: 3000000}\n",
+      "f.yaml");
+  REQUIRE(c.variants[1].sched_features.size() == 2);
+  CHECK(c.variants[1].sched_features[1].token == "NO_RUN_TO_PARITY");
+  CHECK(c.variants[1].sched_features[0].line == 5);
+  CHECK(c.variants[1].debugfs[0].name == "sched/base_slice_ns");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [no_place_lag]\n") ==
+        "exp.yaml:4: variants.v.sched_features: 'no_place_lag' is not a feature name such as "
+        "NO_PLACE_LAG");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [PLACE_LAG, NO_PLACE_LAG]\n") ==
+        "exp.yaml:4: variants.v.sched_features: PLACE_LAG is set twice");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  v:\n    debugfs: {../../etc/passwd: 1}\n") ==
+        "exp.yaml:4: variants.v.debugfs.../../etc/passwd: '../../etc/passwd' is not a debugfs "
+        "scheduler tunable such as sched/base_slice_ns (only sched/ is writable)");
+}
+
 TEST_CASE("ssh hosts and their options") {
   const Config c = parse_config(
       "hosts: {sut: 'ssh://root@10.0.0.1:2222', loadgen: local}\n"

@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "runner/local_host.h"
@@ -86,4 +88,97 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
     CHECK(read_sysctl(host, kKnob) == original);
     CHECK(store.unrestored("local").empty());
   }
+}
+
+// ---- Scheduler features and debugfs tunables, against the test double ----
+
+#include "tests/support/fake_kernel_host.h"
+
+namespace {
+test::FakeKernelHost eevdf_kernel() {
+  test::FakeKernelHost k({{"PLACE_LAG", true}, {"RUN_TO_PARITY", true}, {"DELAY_DEQUEUE", true}});
+  k.files["/sys/kernel/debug/sched/base_slice_ns"] = "3000000\n";
+  return k;
+}
+}  // namespace
+
+TEST_CASE("knob writes are confined to the allowlist") {
+  CHECK(path_allowed("/sys/kernel/debug/sched/features"));
+  CHECK(path_allowed("/proc/sys/kernel/sched_autogroup_enabled"));
+  CHECK(path_allowed("/proc/sys/vm/stat_interval"));
+  CHECK(path_allowed("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor"));
+  CHECK_FALSE(path_allowed("/proc/sys/net/core/somaxconn"));
+  CHECK_FALSE(path_allowed("/etc/passwd"));
+  CHECK_FALSE(path_allowed("/proc/sys/kernel/../../../etc/passwd"));
+  CHECK_FALSE(path_allowed("/sys/devices/system/cpu/cpu0/online"));
+}
+
+TEST_CASE("features flip, read back, and are restored (test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  Store store(dir.file("f.db"));
+  const auto run = store.create_run({.name = "f", .config_path = "", .config_text = "", .config_sha256 = ""});
+  VariantConfig v{.name = "no-pl-no-rtp",
+                  .sched_features = {{"NO_PLACE_LAG", 3}, {"NO_RUN_TO_PARITY", 3}},
+                  .debugfs = {{"sched/base_slice_ns", "1000000", 4}}};
+  {
+    KnobJournal journal(store, kernel, run);
+    journal.apply_variant(v);
+    CHECK_FALSE(kernel.feature("PLACE_LAG"));
+    CHECK_FALSE(kernel.feature("RUN_TO_PARITY"));
+    CHECK(kernel.feature("DELAY_DEQUEUE"));
+    CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "1000000\n");
+    const auto pending = store.unrestored("fake-kernel");
+    REQUIRE(pending.size() == 3);
+    CHECK(pending[0].kind == "sched_feature");
+    CHECK(pending[0].name == "RUN_TO_PARITY");
+    CHECK(pending[0].original == "RUN_TO_PARITY");
+    CHECK(pending[0].target == "NO_RUN_TO_PARITY");
+  }
+  CHECK(kernel.feature("PLACE_LAG"));
+  CHECK(kernel.feature("RUN_TO_PARITY"));
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+  CHECK(store.unrestored("fake-kernel").empty());
+  // Written one token at a time, never the whole list.
+  CHECK(std::count(kernel.writes.begin(), kernel.writes.end(),
+                   "/sys/kernel/debug/sched/features=NO_PLACE_LAG") == 1);
+}
+
+TEST_CASE("an unknown feature is an error listing the SUT's own features") {
+  auto kernel = eevdf_kernel();
+  CHECK_THROWS_WITH(read_knob(kernel, feature_knob("NO_PLACE_LAGG")),
+                    "sched feature PLACE_LAGG: fake-kernel has no such feature (did you mean "
+                    "'PLACE_LAG'?); it has: PLACE_LAG RUN_TO_PARITY DELAY_DEQUEUE");
+  CHECK(read_knob(kernel, feature_knob("PLACE_LAG")) == "PLACE_LAG");
+}
+
+TEST_CASE("a crash between write and restore is undone by restore_journal (test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  Store store(dir.file("c.db"));
+  const auto run = store.create_run({.name = "c", .config_path = "", .config_text = "", .config_sha256 = ""});
+  auto* journal = new KnobJournal(store, kernel, run);
+  journal->apply(feature_knob("NO_PLACE_LAG"), "NO_PLACE_LAG");
+  journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
+  // kill -9: the journal object never runs its destructor.
+  (void)journal;
+  CHECK_FALSE(kernel.feature("PLACE_LAG"));
+  const auto done = restore_journal(store, kernel);
+  CHECK(done.size() == 2);
+  CHECK(kernel.feature("PLACE_LAG"));
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+  CHECK(store.unrestored("fake-kernel").empty());
+}
+
+TEST_CASE("a value the kernel rejects leaves the knob as it was (test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  Store store(dir.file("r.db"));
+  const auto run = store.create_run({.name = "r", .config_path = "", .config_text = "", .config_sha256 = ""});
+  KnobJournal journal(store, kernel, run);
+  CHECK_THROWS_WITH(journal.apply(debugfs_knob("sched/base_slice_ns"), "banana"),
+                    Catch::Contains("Invalid argument") && Catch::Contains("restored '3000000'"));
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+  CHECK_THROWS_AS(journal.apply(debugfs_knob("sched/no_such_tunable"), "1"), KnobError);
+  CHECK(store.unrestored("fake-kernel").empty());
 }
