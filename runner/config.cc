@@ -41,7 +41,8 @@ const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
-const std::vector<std::string> kVariantKeys = {"sysctl", "policy", "nice"};
+const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
+                                               "nice"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations"};
 
@@ -377,6 +378,29 @@ class Loader {
         vc.sysctls.push_back({name, scalar(kv.second, skey), line_of(kv.first)});
       }
     }
+    if (const auto f = body["sched_features"]) {
+      const std::string fkey = key + ".sched_features";
+      if (!f.IsSequence()) fail(f, fkey, "expected a list such as [NO_PLACE_LAG, NO_RUN_TO_PARITY]");
+      static const std::regex token_re(R"(^[A-Z][A-Z0-9_]*$)");
+      std::set<std::string> bases;
+      for (const auto& t : f) {
+        const std::string token = scalar(t, fkey);
+        if (!std::regex_match(token, token_re))
+          fail(t, fkey, fmt::format("'{}' is not a feature name such as NO_PLACE_LAG", token));
+        const std::string base = token.starts_with("NO_") ? token.substr(3) : token;
+        if (!bases.insert(base).second) fail(t, fkey, fmt::format("{} is set twice", base));
+        vc.sched_features.push_back({token, line_of(t)});
+      }
+    }
+    if (const auto d = body["debugfs"]) {
+      expect_map(d, key + ".debugfs");
+      for (const auto& kv : d) {
+        const std::string name = kv.first.as<std::string>();
+        const std::string dkey = key + ".debugfs." + name;
+        if (auto problem = debugfs_name_problem(name)) fail(kv.first, dkey, *problem);
+        vc.debugfs.push_back({name, scalar(kv.second, dkey), line_of(kv.first)});
+      }
+    }
     if (const auto p = body["policy"]) {
       const std::string s = scalar(p, key + ".policy");
       auto policy = sched_policy_from_name(s);
@@ -499,6 +523,15 @@ std::optional<std::string> sysctl_name_problem(const std::string& name) {
   for (const char* prefix : kSysctlAllowlist)
     if (name.starts_with(prefix)) return std::nullopt;
   return fmt::format("'{}' is outside the sysctls schedlab may change (kernel.*, vm.*)", name);
+}
+
+std::optional<std::string> debugfs_name_problem(const std::string& name) {
+  static const std::regex re(R"(^sched/[a-z0-9_]+(/[a-z0-9_]+)*$)");
+  if (!std::regex_match(name, re))
+    return fmt::format("'{}' is not a debugfs scheduler tunable such as sched/base_slice_ns "
+                       "(only sched/ is writable)",
+                       name);
+  return std::nullopt;
 }
 
 std::string sysctl_path(const std::string& name) {

@@ -35,9 +35,24 @@ struct SysctlSetting {
   int line = 0;
 };
 
+// A scheduler feature to set: NO_PLACE_LAG turns PLACE_LAG off, PLACE_LAG on.
+struct FeatureSetting {
+  std::string token;  // as written to /sys/kernel/debug/sched/features
+  int line = 0;
+};
+
+// A debugfs scheduler tunable, by its path under /sys/kernel/debug.
+struct DebugfsSetting {
+  std::string name;   // sched/base_slice_ns
+  std::string value;
+  int line = 0;
+};
+
 struct VariantConfig {
   std::string name;
   std::vector<SysctlSetting> sysctls;
+  std::vector<FeatureSetting> sched_features;
+  std::vector<DebugfsSetting> debugfs;
   std::optional<SchedPolicy> policy;
   int line = 0;
 };
@@ -98,5 +113,7 @@ Config parse_config(const std::string& text, const std::string& path);
 // is outside the directories schedlab may write.
 std::string sysctl_path(const std::string& name);
 std::optional<std::string> sysctl_name_problem(const std::string& name);
+// Debugfs tunables schedlab may write: sched/<name>, no "..".
+std::optional<std::string> debugfs_name_problem(const std::string& name);
 
 }  // namespace schedlab

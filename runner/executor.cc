@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -19,12 +20,29 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+std::string random_secret() {
+  std::random_device rd;
+  std::string s;
+  for (int i = 0; i < 24; ++i) s += "abcdefghijklmnopqrstuvwxyz0123456789"[rd() % 36];
+  return s;
+}
+
 nlohmann::json knobs_json(const VariantConfig& v) {
   nlohmann::json j = nlohmann::json::object();
   if (!v.sysctls.empty()) {
     nlohmann::json s = nlohmann::json::object();
     for (const auto& x : v.sysctls) s[x.name] = x.value;
     j["sysctl"] = s;
+  }
+  if (!v.debugfs.empty()) {
+    nlohmann::json d = nlohmann::json::object();
+    for (const auto& x : v.debugfs) d[x.name] = x.value;
+    j["debugfs"] = d;
+  }
+  if (!v.sched_features.empty()) {
+    nlohmann::json f = nlohmann::json::array();
+    for (const auto& x : v.sched_features) f.push_back(x.token);
+    j["sched_features"] = f;
   }
   if (v.policy) {
     j["policy"] = sched_policy_name(v.policy->policy);
@@ -174,7 +192,7 @@ class Execution {
     switch_off_knobs();
     journal_.emplace(store_, pair_.sut, summary_.run_id);
     active_ = v;
-    for (const auto& s : config_.variants[v].sysctls) journal_->apply_sysctl(s);
+    journal_->apply_variant(config_.variants[v]);
   }
 
   void switch_off_knobs() {
@@ -225,6 +243,7 @@ class Execution {
     StepContext ctx = sut_context();
     ctx.workdir = make_workdir(w);
     ctx.port = pair_.sut.free_port();
+    ctx.secret = random_secret();
     const Workload& workload = *wc.workload;
     StepRunner lifetime(pair_);
     // Teardown on every way out, after Ctrl-C too; then the work directory goes.
@@ -445,15 +464,18 @@ void preflight(Store& store, const Pair& pair, const Config& config, const Plan&
                                          w.name(), tool, host.name(), w.package()));
     }
   }
+  // Every knob must exist on the SUT (features against its own list).
   for (const auto& v : config.variants) {
-    for (const auto& s : v.sysctls) {
+    auto check = [&](const KnobRef& k, int line, const char* key) {
       try {
-        read_sysctl(pair.sut, s.name);
+        read_knob(pair.sut, k);
       } catch (const KnobError& e) {
-        throw PreflightError(fmt::format("{}:{}: variants.{}.sysctl: {}", config.path, s.line,
-                                         v.name, e.what()));
+        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, line, v.name, key, e.what()));
       }
-    }
+    };
+    for (const auto& s : v.sysctls) check(sysctl_knob(s.name), s.line, "sysctl");
+    for (const auto& d : v.debugfs) check(debugfs_knob(d.name), d.line, "debugfs");
+    for (const auto& f : v.sched_features) check(feature_knob(f.token), f.line, "sched_features");
   }
 }
 

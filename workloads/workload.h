@@ -70,6 +70,9 @@ struct StepContext {
   // MemTotal of the SUT in bytes (/proc/meminfo), 0 when unknown; for
   // workloads that size themselves from memory (pgbench's scale 0).
   std::uint64_t sut_mem_bytes = 0;
+  // A random token per workload entry, for throw-away credentials (a
+  // benchmark database reached over TCP).
+  std::string secret;
 };
 
 // How the runner knows a background process is ready to serve.

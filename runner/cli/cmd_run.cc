@@ -47,6 +47,8 @@ void print_plan(const Config& config, const Plan& plan) {
   for (const auto& v : config.variants) {
     std::string knobs;
     for (const auto& s : v.sysctls) knobs += fmt::format(" sysctl {}={}", s.name, s.value);
+    for (const auto& d : v.debugfs) knobs += fmt::format(" debugfs {}={}", d.name, d.value);
+    for (const auto& f : v.sched_features) knobs += " feature " + f.token;
     if (v.policy) knobs += " policy " + v.policy->describe();
     fmt::print("  variant {}:{}\n", v.name, knobs.empty() ? " (no knobs)" : knobs);
   }
