@@ -96,6 +96,25 @@ CREATE TABLE point_stops (
   PRIMARY KEY (run_id, variant_id, workload, params_json)
 );
 )sql",
+    // 3: kernel counter monitors around each iteration: the raw files read
+    // before and after, and the flat delta rows (analysis/monitors.h).
+    R"sql(
+CREATE TABLE monitor_snapshots (
+  iteration_id INTEGER NOT NULL REFERENCES iterations(id),
+  monitor TEXT NOT NULL,
+  phase TEXT NOT NULL CHECK (phase IN ('before', 'after')),
+  path TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX monitor_snapshots_by_iteration ON monitor_snapshots (iteration_id, monitor);
+CREATE TABLE monitor_deltas (
+  iteration_id INTEGER NOT NULL REFERENCES iterations(id),
+  monitor TEXT NOT NULL,
+  counter TEXT NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY (iteration_id, monitor, counter)
+);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -133,6 +152,8 @@ class Stmt {
     while (step()) {
     }
   }
+  // Ready to bind and run again (bindings are replaced one by one).
+  void reset() { sqlite3_reset(s_); }
 
   std::int64_t i64(int col) const { return sqlite3_column_int64(s_, col); }
   double dbl(int col) const { return sqlite3_column_double(s_, col); }
@@ -363,6 +384,24 @@ std::int64_t Store::add_iteration(const IterationRow& it) {
     Stmt one(db_, "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)");
     one.bind(1, id).bind(2, sample.metric).bind(3, sample.value).bind(4, sample.offset_s).run();
   }
+  if (!it.monitor_snapshots.empty()) {
+    Stmt one(db_,
+             "INSERT INTO monitor_snapshots (iteration_id, monitor, phase, path, text) "
+             "VALUES (?, ?, ?, ?, ?)");
+    for (const auto& m : it.monitor_snapshots) {
+      one.bind(1, id).bind(2, m.monitor).bind(3, m.phase).bind(4, m.path).bind(5, m.text).run();
+      one.reset();
+    }
+  }
+  if (!it.monitor_deltas.empty()) {
+    Stmt one(db_,
+             "INSERT INTO monitor_deltas (iteration_id, monitor, counter, value) "
+             "VALUES (?, ?, ?, ?)");
+    for (const auto& d : it.monitor_deltas) {
+      one.bind(1, id).bind(2, d.monitor).bind(3, d.counter).bind(4, d.value).run();
+      one.reset();
+    }
+  }
   tx.commit();
   return id;
 }
@@ -426,6 +465,33 @@ std::int64_t Store::count_iterations(std::int64_t run_id, const std::string& sta
   s.bind(1, run_id).bind(2, status);
   s.step();
   return s.i64(0);
+}
+
+std::vector<MonitorSnapshotRow> Store::monitor_snapshots(std::int64_t run_id,
+                                                         const std::string& monitor) const {
+  Stmt s(db_,
+         "SELECT m.iteration_id, m.monitor, m.phase, m.path, m.text FROM monitor_snapshots m "
+         "JOIN iterations i ON i.id = m.iteration_id WHERE i.run_id = ? AND m.monitor = ? "
+         "ORDER BY m.rowid");
+  s.bind(1, run_id).bind(2, monitor);
+  std::vector<MonitorSnapshotRow> out;
+  while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2), s.text(3), s.text(4)});
+  return out;
+}
+
+std::vector<MonitorDeltaRow> Store::monitor_deltas(std::int64_t run_id, const std::string& monitor,
+                                                   bool aggregates_only) const {
+  // Per-CPU rows are named cpuN.* (schedstat, stat) or *.cpuN (irq tables).
+  Stmt s(db_,
+         "SELECT d.iteration_id, d.monitor, d.counter, d.value FROM monitor_deltas d "
+         "JOIN iterations i ON i.id = d.iteration_id WHERE i.run_id = ?1 "
+         "AND (?2 = '' OR d.monitor = ?2) "
+         "AND (?3 = 0 OR (d.counter NOT GLOB 'cpu[0-9]*' AND d.counter NOT GLOB '*.cpu[0-9]*')) "
+         "ORDER BY d.rowid");
+  s.bind(1, run_id).bind(2, monitor).bind(3, aggregates_only ? 1 : 0);
+  std::vector<MonitorDeltaRow> out;
+  while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2), s.dbl(3)});
+  return out;
 }
 
 void Store::record_point_stop(const PointStop& p) {

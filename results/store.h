@@ -57,6 +57,24 @@ struct SampleRow {
   std::optional<double> offset_s;
 };
 
+// A monitor's file as read on the SUT before or after an iteration (see
+// analysis/monitors.h), kept raw so any delta can be recomputed.
+struct MonitorSnapshotRow {
+  std::int64_t iteration_id = 0;  // filled when read back
+  std::string monitor;            // schedstat | stat | interrupts | softirqs | pressure
+  std::string phase;              // before | after
+  std::string path;               // /proc/schedstat
+  std::string text;
+};
+
+// One flat counter of a monitor's delta over an iteration (MonitorDelta::rows).
+struct MonitorDeltaRow {
+  std::int64_t iteration_id = 0;  // filled when read back
+  std::string monitor;
+  std::string counter;  // "ctxt", "MC.lb_count_newidle", "LOC.cpu1", ...
+  double value = 0;
+};
+
 // One measured iteration of one point of the plan.
 struct IterationRow {
   std::int64_t id = 0;
@@ -76,6 +94,10 @@ struct IterationRow {
   std::string stderr_text;
   std::string error;  // why the iteration failed, empty when ok
   std::vector<SampleRow> samples;
+  // Monitor data of the iteration, written in its transaction (not read
+  // back by iterations(); see monitor_snapshots/monitor_deltas).
+  std::vector<MonitorSnapshotRow> monitor_snapshots;
+  std::vector<MonitorDeltaRow> monitor_deltas;
 };
 
 struct JournalEntry {
@@ -110,7 +132,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -135,6 +157,15 @@ class Store {
   std::vector<IterationRow> iterations(std::int64_t run_id, bool with_output = false) const;
   // Number of stored iterations per status, for summaries.
   std::int64_t count_iterations(std::int64_t run_id, const std::string& status) const;
+
+  // Monitor data of a run's iterations (one monitor), in insertion order.
+  std::vector<MonitorSnapshotRow> monitor_snapshots(std::int64_t run_id,
+                                                    const std::string& monitor) const;
+  // Deltas of a run's iterations (one monitor, or every monitor when empty).
+  // With aggregates_only, per-CPU rows ("cpu3.ttwu_local",
+  // "cpu0.domain1.lb_count_idle", "LOC.cpu1") are left out.
+  std::vector<MonitorDeltaRow> monitor_deltas(std::int64_t run_id, const std::string& monitor,
+                                              bool aggregates_only = false) const;
 
   // Adaptive iterations: the stop reason per point and variant (upsert).
   void record_point_stop(const PointStop& p);

@@ -1,0 +1,61 @@
+// Monitor snapshots and deltas: written in the iteration's transaction,
+// read back per run and monitor, per-CPU rows filtered on request.
+#include <catch2/catch.hpp>
+
+#include "results/store.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+TEST_CASE("monitor rows round-trip with their iteration", "[store][monitors]") {
+  test::TempDir dir;
+  const std::string path = dir.file("m.db");
+  std::int64_t run = 0, id = 0;
+  {
+    Store s(path);
+    CHECK(Store::kSchemaVersion == 3);
+    CHECK(s.schema_version() == 3);
+    run = s.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    IterationRow it{.run_id = run, .variant_id = v, .workload = "hackbench", .block = "b",
+                    .row = "1", .params_json = "{}", .status = "ok", .started_at = "t"};
+    it.monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 10\n"},
+                            {0, "stat", "after", "/proc/stat", "ctxt 25\n"},
+                            {0, "interrupts", "before", "/proc/interrupts", "i0"},
+                            {0, "interrupts", "after", "/proc/interrupts", "i1"}};
+    it.monitor_deltas = {{0, "stat", "ctxt", 15},
+                         {0, "stat", "cpu.user", 3},
+                         {0, "stat", "cpu0.user", 2},
+                         {0, "stat", "cpu1.user", 1},
+                         {0, "interrupts", "LOC", 7},
+                         {0, "interrupts", "LOC.cpu1", 7},
+                         {0, "interrupts", "NMI", 0}};
+    id = s.add_iteration(it);
+
+    // A bad row rolls the whole iteration back: one transaction.
+    it.iteration = 1;
+    it.monitor_snapshots = {{0, "stat", "during", "/proc/stat", "x"}};
+    CHECK_THROWS_AS(s.add_iteration(it), StoreError);
+    CHECK(s.iterations(run).size() == 1);
+  }
+  Store s(path);  // reopened: persisted
+  const auto snaps = s.monitor_snapshots(run, "stat");
+  REQUIRE(snaps.size() == 2);
+  CHECK(snaps[0].iteration_id == id);
+  CHECK(snaps[0].phase == "before");
+  CHECK(snaps[0].path == "/proc/stat");
+  CHECK(snaps[1].text == "ctxt 25\n");
+  CHECK(s.monitor_snapshots(run, "schedstat").empty());
+
+  const auto all = s.monitor_deltas(run, "");
+  CHECK(all.size() == 7);
+  const auto stat = s.monitor_deltas(run, "stat");
+  REQUIRE(stat.size() == 4);
+  CHECK(stat[0].counter == "ctxt");
+  CHECK(stat[0].value == 15);
+  CHECK(stat[0].iteration_id == id);
+  std::vector<std::string> agg;
+  for (const auto& d : s.monitor_deltas(run, "", true)) agg.push_back(d.monitor + ":" + d.counter);
+  CHECK(agg == std::vector<std::string>{"stat:ctxt", "stat:cpu.user", "interrupts:LOC",
+                                        "interrupts:NMI"});
+}
