@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/monitors.h"
 #include "runner/lab/lab_config_yaml.h"
 #include "runner/ssh_host.h"
 #include "runner/suggest.h"
@@ -36,7 +37,7 @@ namespace {
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
 
 const std::vector<std::string> kTopKeys = {"description", "hosts",     "ssh",     "iterations",
-                                           "order",       "workloads", "variants"};
+                                           "order",       "workloads", "variants", "monitors"};
 const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
@@ -44,7 +45,7 @@ const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_
 const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
                                                "nice"};
 // Keys every workload accepts besides its own parameters.
-const std::vector<std::string> kCommonWorkloadKeys = {"iterations"};
+const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors"};
 
 class Loader {
  public:
@@ -176,7 +177,7 @@ class Loader {
                                           YAML::Node& params_out) const {
     static const std::vector<std::string> keys = {"name", "description", "package", "role", "argv",
                                                   "params", "metrics", "error", "timeout",
-                                                  "iterations"};
+                                                  "iterations", "monitors"};
     static const std::vector<std::string> metric_keys = {"regex", "unit", "direction", "centre",
                                                          "kind", "match", "stream", "help"};
     expect_map(body, key);
@@ -275,6 +276,7 @@ class Loader {
       YAML::Node flat(YAML::NodeType::Map);
       for (const auto& kv : params) flat[kv.first] = kv.second;
       if (body["iterations"]) flat["iterations"] = body["iterations"];
+      if (body["monitors"]) flat["monitors"] = body["monitors"];
       WorkloadConfig wc = workload_values(*owned, name_node, flat, where + ".command");
       wc.owned = owned;
       return wc;
@@ -323,7 +325,33 @@ class Loader {
       wc.iterations = iterations(body["iterations"], key + ".iterations");
     else
       wc.iterations = default_iterations_;
+    if (body.IsMap() && body["monitors"])
+      wc.monitors = monitors(body["monitors"], key + ".monitors");
+    else
+      wc.monitors = default_monitors_;
     return wc;
+  }
+
+  // `[schedstat, stat]`: names from the monitor registry, each once; `[]`
+  // turns a top-level default off for one workload.
+  std::vector<std::string> monitors(const YAML::Node& n, const std::string& key) const {
+    std::vector<std::string> known;
+    for (const auto& m : schedlab::monitors()) known.emplace_back(m.name);
+    if (!n.IsSequence())
+      fail(n, key, fmt::format("expected a list of monitors, e.g. [schedstat, stat]; known: {}",
+                               fmt::join(known, ", ")));
+    std::vector<std::string> out;
+    for (const auto& item : n) {
+      const std::string name = scalar(item, key);
+      if (!find_monitor(name))
+        fail(item, key,
+             fmt::format("unknown monitor '{}'{}; known: {}", name, did_you_mean(name, known),
+                         fmt::join(known, ", ")));
+      if (std::find(out.begin(), out.end(), name) != out.end())
+        fail(item, key, fmt::format("monitor '{}' is listed twice", name));
+      out.push_back(name);
+    }
+    return out;
   }
 
   // `5`, or `{min: 3, max: 30, ci_width_pct: 2}`.
@@ -478,6 +506,8 @@ class Loader {
     if (root["ssh"]) c.ssh = ssh(root["ssh"]);
     if (root["iterations"]) c.iterations = iterations(root["iterations"], "iterations");
     default_iterations_ = c.iterations;
+    if (root["monitors"]) c.monitors = monitors(root["monitors"], "monitors");
+    default_monitors_ = c.monitors;
     if (const auto o = root["order"]) {
       const std::string s = scalar(o, "order");
       if (s == "interleaved")
@@ -512,6 +542,7 @@ class Loader {
  private:
   std::string path_;
   IterationPolicy default_iterations_;
+  std::vector<std::string> default_monitors_;
 };
 
 }  // namespace

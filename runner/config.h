@@ -78,6 +78,10 @@ struct WorkloadConfig {
   // Every parameter of the workload: the configured values, or the default.
   std::map<std::string, std::vector<ParamValue>> values;
   IterationPolicy iterations;
+  // Kernel counter monitors snapshotted around each iteration on the SUT
+  // (analysis/monitors.h names), in configuration order: the entry's
+  // `monitors:`, else the top-level default, else none.
+  std::vector<std::string> monitors;
   int line = 0;
 };
 
@@ -99,6 +103,7 @@ struct Config {
   std::string sut_address;        // the SUT as the loadgen sees it; empty: derived
   SshConfig ssh;
   IterationPolicy iterations;
+  std::vector<std::string> monitors;  // top-level `monitors:`, the workloads' default
   Order order = Order::kInterleaved;
   std::vector<WorkloadConfig> workloads;
   std::vector<VariantConfig> variants;  // the first one is the baseline

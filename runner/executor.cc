@@ -14,6 +14,7 @@
 #include "runner/interrupt.h"
 #include "runner/knobs.h"
 #include "runner/manifest.h"
+#include "runner/monitor_runner.h"
 
 namespace schedlab {
 namespace {
@@ -104,14 +105,21 @@ class Execution {
     open_run(options);
     std::string status = "finished";
     try {
+      start_monitors();
       for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);
       switch_off_knobs();
+      stop_monitors();
       if (interrupted()) status = "interrupted";
     } catch (...) {
       try {
         switch_off_knobs();
       } catch (...) {
         // Still journaled; `schedlab restore` puts it back.
+      }
+      try {
+        stop_monitors();
+      } catch (...) {
+        // Same: journaled.
       }
       store_.set_run_status(summary_.run_id, "failed", true);
       throw;
@@ -346,12 +354,16 @@ class Execution {
     PointState& s = state(p, v);
     progress_.show(fmt::format("{} variant={} iter {}", p.describe(), variant.name, s.next_index + 1));
     IterationRow row = base_row(p, v);
+    // Counter snapshots right around the measured steps (servers are up).
+    const auto monitored = monitors_ ? monitors_->before(p.workload->monitors)
+                                     : std::vector<MonitorRunner::Snapshot>{};
     const auto start = Clock::now();
     StepRunner steps(pair_);
     const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), variant.policy);
     steps.stop_background();
     if (r.status == "interrupted") return;  // not stored: resume runs it again
     row.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+    if (monitors_) monitors_->after(monitored, row);
     row.stdout_text = r.out;
     row.stderr_text = r.err;
     row.exit_code = r.exit_code;
@@ -374,6 +386,16 @@ class Execution {
       }
     }
     store(p, v, std::move(row));
+  }
+
+  // Monitors: probed and their sysctls applied (run-level journal) before
+  // any variant's knobs; restored after the variants' (see monitor_runner.h).
+  void start_monitors() {
+    monitors_.emplace(store_, pair_.sut, summary_.run_id);
+    monitors_->start(config_);
+  }
+  void stop_monitors() {
+    if (monitors_) monitors_->stop();
   }
 
   IterationRow base_row(const PlanPoint& p, std::size_t v) {
@@ -429,6 +451,8 @@ class Execution {
   RunSummary summary_;
   std::vector<std::int64_t> variant_ids_;
   std::map<Key, PointState> history_;
+  // Before journal_: destroyed after it, so knobs unwind newest first.
+  std::optional<MonitorRunner> monitors_;
   std::optional<KnobJournal> journal_;
   std::optional<std::size_t> active_;
   std::optional<StepContext> sut_facts_;
