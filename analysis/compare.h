@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare_monitors.h"
 #include "analysis/significance.h"
 #include "analysis/stats.h"
 #include "analysis/summary.h"
@@ -102,6 +103,8 @@ struct Comparison {
   double alpha = 0.05;
   double level = 0.95;  // of every interval
   bool all_stats = false;
+  // compare --monitors: counter deltas per workload block (add_monitors).
+  std::vector<MonitorBlock> monitors;
 };
 
 struct CompareOptions {

@@ -143,7 +143,10 @@ std::string render_json(const Comparison& c) {
                     {"runs", runs},
                     {"columns", columns},
                     {"blocks", blocks}};
-  return doc.dump(2) + "\n";
+  if (c.monitors.empty()) return doc.dump(2) + "\n";
+  Json with = doc;  // compare --monitors only
+  with["monitors"] = monitors_json(c);
+  return with.dump(2) + "\n";
 }
 
 }  // namespace schedlab

@@ -187,7 +187,16 @@ std::string render_text(const Comparison& c) {
   for (const auto& col : c.columns) widths.push_back(std::max(kCellWidth, col.label.size() + 1));
   // No blank line before the first table when there is no run header
   // (schedlab stats).
-  for (const auto& b : c.blocks) out += (out.empty() ? "" : "\n") + table(c, b, widths);
+  for (std::size_t k = 0; k < c.blocks.size(); ++k) {
+    const Block& b = c.blocks[k];
+    out += (out.empty() ? "" : "\n") + table(c, b, widths);
+    // compare --monitors: under the last metric table of a workload block.
+    const bool last = k + 1 == c.blocks.size() || c.blocks[k + 1].name != b.name ||
+                      c.blocks[k + 1].workload != b.workload;
+    for (const auto& m : c.monitors)
+      if (last && m.workload == b.workload && m.block == b.name)
+        out += "\n" + render_monitors_text(m, c.columns, widths);
+  }
   const std::string f = footer(c);
   return f.empty() ? out : out + "\n" + f;
 }

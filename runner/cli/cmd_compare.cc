@@ -13,6 +13,7 @@ namespace {
 struct CompareCmdOptions {
   std::vector<std::string> runs;
   std::string format = "text";
+  bool monitors = false;
   StatsOptions stats;
   DbOption db;
 };
@@ -39,7 +40,8 @@ int compare_command(const CompareCmdOptions& o) {
       }
       ids.push_back(all.back().id);  // the latest run, like `perf report`
     }
-    const Comparison c = compare(store, default_columns(store, ids), o.stats.to_options());
+    Comparison c = compare(store, default_columns(store, ids), o.stats.to_options());
+    if (o.monitors) add_monitors(store, c);
     fmt::print("{}", o.format == "json" ? render_json(c) : render_text(c));
     return kOk;
   } catch (const std::exception& e) {
@@ -56,6 +58,9 @@ void register_compare(CLI::App& app, int& exit_code) {
       "compare", "compare the variants of a run, or several runs (first column is the baseline)");
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--monitors", o->monitors,
+                "under each table: context switches, load-balance migrations and interrupts per "
+                "second, and wakeup locality, from the monitors' stored deltas");
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });
