@@ -10,10 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/manifest_diff.h"
 #include "runner/adaptive.h"
 #include "runner/interrupt.h"
 #include "runner/knobs.h"
 #include "runner/manifest.h"
+#include "runner/sut_state.h"
 #include "runner/monitor_runner.h"
 
 namespace schedlab {
@@ -121,15 +123,35 @@ class Execution {
       } catch (...) {
         // Same: journaled.
       }
+      record_state_after();
       store_.set_run_status(summary_.run_id, "failed", true);
       throw;
     }
+    record_state_after();
     store_.set_run_status(summary_.run_id, status, true);
     summary_.status = status;
     return summary_;
   }
 
  private:
+  // The SUT's state at run end next to state_before in the manifest; what
+  // differs is a warning: the SUT was not left as found. Never throws.
+  void record_state_after() {
+    try {
+      const auto run = store_.find_run(summary_.run_id);
+      auto manifest = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
+      if (!manifest.is_object()) return;
+      manifest["state_after"] = capture_sut_state(pair_.sut);
+      store_.set_run_manifest(summary_.run_id, manifest.dump());
+      for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
+        fmt::print(stderr, "schedlab: {}: {}\n",
+                   d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
+                   describe_change(d));
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what());
+    }
+  }
+
   void open_run(const ExecOptions& options) {
     if (options.resume_run) {
       auto run = store_.find_run(*options.resume_run);
@@ -153,6 +175,7 @@ class Execution {
     manifest["sut"] = config_.sut;
     manifest["loadgen"] = config_.loadgen;
     manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
+    manifest["state_before"] = capture_sut_state(pair_.sut);
     summary_.name = options.name;
     summary_.run_id = store_.create_run({.name = options.name,
                                          .config_path = config_.path,
