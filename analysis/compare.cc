@@ -123,6 +123,19 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
     out.columns.push_back(resolve(store, run, col));
   }
 
+  // What differs between the columns' runs (kernel, cmdline, knobs, state).
+  std::vector<ManifestColumn> manifests;
+  for (const ColumnRef& col : out.columns) {
+    const auto& run = *std::find_if(out.runs.begin(), out.runs.end(),
+                                    [&](const RunInfo& r) { return r.id == col.run_id; });
+    std::string knobs;
+    for (const auto& v : store.variants(col.run_id))
+      if (v.id == col.variant_id) knobs = v.knobs_json;
+    manifests.push_back({col.label, nlohmann::json::parse(run.manifest_json, nullptr, false),
+                         nlohmann::json::parse(knobs, nullptr, false)});
+  }
+  out.differences = manifest_differences(manifests);
+
   // Groups, rows and metrics in order of first appearance across columns;
   // only the compared variants' iterations count.
   std::vector<Group> groups;

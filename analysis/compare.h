@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/manifest_diff.h"
 #include "analysis/compare_monitors.h"
 #include "analysis/significance.h"
 #include "analysis/stats.h"
@@ -99,6 +100,9 @@ struct Comparison {
   std::vector<RunInfo> runs;
   std::vector<ColumnRef> columns;
   std::vector<Block> blocks;
+  // What differs between the columns' runs and variants (one value per
+  // column); empty for plain samples.
+  std::vector<Difference> differences;
   std::string test = "welch";  // welch | mwu | mmtests
   double alpha = 0.05;
   double level = 0.95;  // of every interval

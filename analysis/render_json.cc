@@ -136,12 +136,19 @@ std::string render_json(const Comparison& c) {
                        {"label", col.label}});
   Json blocks = Json::array();
   for (const auto& b : c.blocks) blocks.push_back(block_json(b));
+  Json differences = Json::array();
+  for (const auto& d : c.differences) {
+    Json values = Json::array();
+    for (const auto& v : d.values) values.push_back(v ? Json(*v) : Json(nullptr));
+    differences.push_back({{"kind", d.kind}, {"name", d.name}, {"values", values}});
+  }
   const Json doc = {{"format_version", kFormatVersion},
                     {"test", c.test},
                     {"alpha", c.alpha},
                     {"level", c.level},
                     {"runs", runs},
                     {"columns", columns},
+                    {"differences", differences},
                     {"blocks", blocks}};
   if (c.monitors.empty()) return doc.dump(2) + "\n";
   Json with = doc;  // compare --monitors only

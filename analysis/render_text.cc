@@ -180,7 +180,10 @@ std::string footer(const Comparison& c) {
 }  // namespace
 
 std::string render_text(const Comparison& c) {
-  std::string out;
+  std::vector<std::string> labels;
+  for (const auto& col : c.columns) labels.push_back(col.label);
+  std::string out = render_differences_text(c.differences, labels);
+  if (!out.empty()) out += '\n';
   for (const auto& r : c.runs) out += describe_run(r);
   // A label longer than the cell widens its column rather than shifting it.
   std::vector<std::size_t> widths;
