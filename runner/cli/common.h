@@ -31,5 +31,6 @@ void register_restore(CLI::App& app, int& exit_code);
 void register_stats(CLI::App& app, int& exit_code);
 void register_schedstat(CLI::App& app, int& exit_code);
 void register_lab(CLI::App& app, int& exit_code);
+void register_doctor(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli

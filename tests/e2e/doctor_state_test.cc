@@ -1,0 +1,187 @@
+// End to end with the real binary: `schedlab doctor` on this machine, the
+// SUT state around a real run, and compare's differences header.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "results/store.h"
+#include "runner/config.h"
+#include "runner/knobs.h"
+#include "runner/local_host.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using namespace std::chrono_literals;
+
+namespace {
+
+ExecResult schedlab_cmd(const std::vector<std::string>& args) {
+  LocalHost host;
+  Command cmd;
+  cmd.argv = {SCHEDLAB_BINARY};
+  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  cmd.timeout = 240s;
+  return host.run(cmd);
+}
+
+const std::string kKnob = "kernel.sched_autogroup_enabled";
+
+bool can_write_knob() { return ::access(sysctl_path(kKnob).c_str(), W_OK) == 0; }
+
+// Puts the sysctl back whatever a test did to it.
+struct KnobGuard {
+  LocalHost host;
+  std::string original = read_sysctl(host, kKnob);
+  ~KnobGuard() {
+    try {
+      host.write_file(sysctl_path(kKnob), original + "\n");
+    } catch (...) {
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("doctor on this machine: tools found or missing with their Debian package") {
+  const auto r = schedlab_cmd({"doctor", "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  const auto j = nlohmann::json::parse(r.out);
+  LocalHost host;
+  CHECK(j["kernel_release"] == host.read_file("/proc/sys/kernel/osrelease").value().substr(0, j["kernel_release"].get<std::string>().size()));
+  const std::map<std::string, std::string> packages = {
+      {"hackbench", "rt-tests"},       {"tbench", "dbench"},
+      {"tbench_srv", "dbench"},        {"pgbench", "postgresql"},
+      {"initdb", "postgresql"},        {"hammerdbcli", "not packaged: see workloads/README.md"},
+      {"modprobe", "kmod"},            {"sysbench", "sysbench"},
+      {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
+      {"qemu-system-x86_64", "qemu-system-x86"}};
+  REQUIRE(j["tools"].size() == packages.size());
+  const auto text = schedlab_cmd({"doctor"});
+  REQUIRE(text.ok());
+  for (const auto& t : j["tools"]) {
+    const std::string tool = t["tool"];
+    INFO(tool);
+    CHECK(t["package"] == packages.at(tool));
+    if (tool == "initdb") continue;  // also looked for under /usr/lib/postgresql
+    const auto found = host.find_program(tool);
+    CHECK(t["path"].is_null() == !found.has_value());
+    const std::string p = packages.at(tool);
+    const std::string want =
+        found ? *found
+              : p.starts_with("not packaged") ? "missing (" + p + ")" : "missing (Debian package " + p + ")";
+    CHECK(text.out.find(fmt::format("  {:<18}  {}\n", tool, want)) != std::string::npos);
+  }
+  // This machine: no /proc/schedstat, and its debugfs is not mounted.
+  if (!host.read_file("/proc/schedstat")) {
+    CHECK(j["schedstat"] == "absent");
+    CHECK(text.out.find("schedstat          absent\n") != std::string::npos);
+  }
+  if (!host.read_file("/proc/sys/kernel/sched_schedstats")) CHECK(j["sched_schedstats"] == "absent");
+  bool has_knob = false;
+  for (const auto& s : j["sysctls"])
+    if (s["name"] == kKnob) {
+      has_knob = true;
+      CHECK(s["value"] == read_sysctl(host, kKnob));
+      CHECK(s["writable"] == can_write_knob());
+    }
+  CHECK(has_knob);
+  if (j["sched_features"].is_null()) {
+    CHECK(j["features_writable"]["writable"].is_null());
+    CHECK(text.out.find("features writable  unknown (not tested: ") != std::string::npos);
+  }
+}
+
+TEST_CASE("doctor: a SUT that cannot be reached exits 1") {
+  const auto r = schedlab_cmd({"doctor", "--sut", "ssh://nobody@127.0.0.1:1"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.starts_with("schedlab doctor: cannot reach ssh://nobody@127.0.0.1:1: "));
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("a run stores the SUT state before and after; compare starts with what differs") {
+  if (!can_write_knob()) {
+    WARN("skipped: " << sysctl_path(kKnob) << " is not writable here (needs root)");
+    return;
+  }
+  KnobGuard guard;
+  const std::string flipped = guard.original == "0" ? "1" : "0";
+  test::TempDir dir;
+  const std::string db = dir.file("state.db");
+  const std::string cfg = dir.file("state.yaml");
+  test::write_text(cfg, R"(
+iterations: 2
+workloads:
+  - hackbench:
+      groups: [1]
+      loops: 20
+      timeout: 30s
+variants:
+  default: {}
+  autogroup-flipped:
+    sysctl:
+      kernel.sched_autogroup_enabled: )" + flipped + "\n");
+  const auto run = schedlab_cmd({"run", cfg, "--db", db, "--name", "knobbed"});
+  INFO(run.err);
+  REQUIRE(run.ok());
+  CHECK(run.err.find("not left as found") == std::string::npos);
+
+  Store store(db);
+  const auto r = store.find_run_by_name("knobbed");
+  REQUIRE(r);
+  const auto m = nlohmann::json::parse(r->manifest_json);
+  REQUIRE(m["state_before"].is_object());
+  REQUIRE(m["state_after"].is_object());
+  CHECK(m["state_before"]["sysctls"][kKnob] == guard.original);
+  CHECK(m["state_after"]["sysctls"] == m["state_before"]["sysctls"]);  // restored
+
+  const auto text = schedlab_cmd({"compare", "knobbed", "--db", db});
+  INFO(text.err);
+  REQUIRE(text.ok());
+  CHECK(text.out.starts_with(
+      "What differs between the columns:\n"
+      "                                              default  autogroup-flipped\n"
+      "  knob sysctl kernel.sched_autogroup_enabled  -        " + flipped + "\n"
+      "\n"
+      "run 1 knobbed:"));
+  const auto json = schedlab_cmd({"compare", "knobbed", "--db", db, "--format", "json"});
+  REQUIRE(json.ok());
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j["differences"] == nlohmann::json::parse(R"([{"kind": "knob", "name": "sysctl kernel.sched_autogroup_enabled", "values": [null, ")" + flipped + R"("]}])"));
+
+  // A second run whose workload itself changes the sysctl: the SUT is not
+  // left as found, which run end reports; compare shows the two runs'
+  // starting states differ.
+  const std::string cfg2 = dir.file("meddler.yaml");
+  test::write_text(cfg2, R"(
+iterations: 1
+workloads:
+  - command:
+      name: meddler
+      package: dash
+      argv: [sh, -c, "echo )" + flipped + R"( > /proc/sys/kernel/sched_autogroup_enabled; echo 'value: 1'"]
+      metrics:
+        value:
+          regex: '^value: (?<value>[0-9]+)$'
+          direction: higher
+variants:
+  default: {}
+)");
+  const auto meddled = schedlab_cmd({"run", cfg2, "--db", db, "--name", "meddler"});
+  INFO(meddled.err);
+  REQUIRE(meddled.ok());
+  CHECK(meddled.err.find("schedlab: warning: the SUT was not left as found: sysctl " + kKnob + ": " +
+                         guard.original + " -> " + flipped + "\n") != std::string::npos);
+  // The next run starts from the changed value.
+  const auto again = schedlab_cmd({"run", cfg2, "--db", db, "--name", "meddler2"});
+  REQUIRE(again.ok());
+  const auto both = schedlab_cmd({"compare", "meddler", "meddler2", "--db", db});
+  REQUIRE(both.ok());
+  CHECK(both.out.starts_with("What differs between the columns:\n"
+                             "                                         meddler  meddler2\n"
+                             "  sysctl kernel.sched_autogroup_enabled  " + guard.original + "        " +
+                             flipped + "\n\n"));
+}
