@@ -4,19 +4,28 @@
 //   schedlab schedstat show FILE
 //   schedlab schedstat diff BEFORE AFTER
 //   schedlab schedstat diff --delta A_BEFORE A_AFTER B_BEFORE B_AFTER
+//   schedlab schedstat diff [--db DB] A B     A, B: RUN[:VARIANT[:ROW]]
 //
-// Everything below the argument handling works on DeltaSide values, so the
-// run form ("A and B are runs or run/variant selections") only needs a
-// loader that sums a selection's stored per-iteration snapshot pairs with
-// schedstat::accumulate() into a DeltaSide; printing is shared.
+// Everything below the argument handling works on DeltaSide values. The
+// run form sums a selection's stored per-iteration snapshot pairs (the
+// schedstat monitor's, ok iterations only) with schedstat::accumulate()
+// into a DeltaSide; printing is shared. Two arguments that both exist as
+// files are the file form.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
+#include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/suggest.h"
 
 namespace schedlab::cli {
 namespace {
@@ -27,6 +36,7 @@ struct SchedstatCmdOptions {
   bool per_cpu = false;  // also per-CPU rows
   std::string format = "text";
   std::vector<std::string> level_names;  // domain0, domain1, ... names (e.g. from debugfs)
+  DbOption db;                           // run selections
 };
 
 // Bad input (unreadable file, parse error, topology change) exits 2.
@@ -41,18 +51,23 @@ struct DeltaSide {
   schedstat::Snapshot counters;
 };
 
+schedstat::Snapshot parse_snapshot(const std::string& text, const std::string& where,
+                                   const SchedstatCmdOptions& o) {
+  try {
+    auto s = schedstat::parse(text);
+    if (!o.level_names.empty()) schedstat::set_level_names(s, o.level_names);
+    return s;
+  } catch (const CounterParseError& e) {
+    throw BadInput(CounterParseError(e, where).what());
+  }
+}
+
 schedstat::Snapshot load_snapshot(const std::string& path, const SchedstatCmdOptions& o) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw BadInput(fmt::format("cannot read {}", path));
   std::ostringstream text;
   text << in.rdbuf();
-  try {
-    auto s = schedstat::parse(text.str());
-    if (!o.level_names.empty()) schedstat::set_level_names(s, o.level_names);
-    return s;
-  } catch (const CounterParseError& e) {
-    throw BadInput(CounterParseError(e, path).what());
-  }
+  return parse_snapshot(text.str(), path, o);
 }
 
 DeltaSide delta_from_files(const std::string& before, const std::string& after,
@@ -63,6 +78,86 @@ DeltaSide delta_from_files(const std::string& before, const std::string& after,
   } catch (const CounterMismatchError& e) {
     throw BadInput(fmt::format("{} -> {}: {}", before, after, e.what()));
   }
+}
+
+// RUN[:VARIANT[:ROW]]: a run (id or name), optionally one variant (empty:
+// all), optionally one row (its label, e.g. "4", or BLOCK/ROW such as
+// hackbench-process-pipes/4). The sum of the selection's schedstat deltas.
+DeltaSide delta_from_selection(const Store& store, const std::string& selection,
+                               const SchedstatCmdOptions& o) {
+  std::vector<std::string> parts;
+  std::size_t from = 0;
+  for (std::size_t colon; (colon = selection.find(':', from)) != std::string::npos; from = colon + 1)
+    parts.push_back(selection.substr(from, colon - from));
+  parts.push_back(selection.substr(from));
+  if (parts.size() > 3 || parts[0].empty())
+    throw BadInput(fmt::format("'{}' is not a file, nor a run selection RUN[:VARIANT[:ROW]]",
+                               selection));
+  std::optional<RunInfo> run;
+  if (parts[0].find_first_not_of("0123456789") == std::string::npos)
+    run = store.find_run(std::stoll(parts[0]));
+  if (!run) run = store.find_run_by_name(parts[0]);
+  if (!run)
+    throw BadInput(fmt::format("'{}' is not a file, and {} has no run '{}'", selection,
+                               store.path(), parts[0]));
+  std::optional<std::int64_t> variant_id;
+  if (parts.size() > 1 && !parts[1].empty()) {
+    std::vector<std::string> names;
+    for (const auto& v : store.variants(run->id)) {
+      names.push_back(v.name);
+      if (v.name == parts[1]) variant_id = v.id;
+    }
+    if (!variant_id)
+      throw BadInput(fmt::format("run {} has no variant '{}'{}; it has: {}", run->name, parts[1],
+                                 did_you_mean(parts[1], names), fmt::join(names, ", ")));
+  }
+  const std::string row = parts.size() > 2 ? parts[2] : "";
+
+  std::map<std::int64_t, std::pair<std::string, std::string>> texts;  // iteration: before, after
+  for (auto& s : store.monitor_snapshots(run->id, "schedstat"))
+    (s.phase == "before" ? texts[s.iteration_id].first : texts[s.iteration_id].second) =
+        std::move(s.text);
+  std::vector<std::string> rows;
+  std::optional<schedstat::Snapshot> sum;
+  int n = 0;
+  for (const auto& it : store.iterations(run->id)) {
+    if (variant_id && it.variant_id != *variant_id) continue;
+    const std::string block_row = it.block + "/" + it.row;
+    if (std::find(rows.begin(), rows.end(), block_row) == rows.end()) rows.push_back(block_row);
+    if (!row.empty() && row != it.row && row != block_row) continue;
+    const auto t = texts.find(it.id);
+    if (it.status != "ok" || t == texts.end() || t->second.first.empty() ||
+        t->second.second.empty())
+      continue;
+    const std::string where = fmt::format("{} iteration {}", run->name, it.id);
+    try {
+      const auto d = schedstat::diff(parse_snapshot(t->second.first, where + " before", o),
+                                     parse_snapshot(t->second.second, where + " after", o));
+      if (sum)
+        schedstat::accumulate(*sum, d);
+      else
+        sum = d;
+    } catch (const CounterMismatchError& e) {
+      throw BadInput(fmt::format("{}: {}", where, e.what()));
+    }
+    ++n;
+  }
+  if (!sum) {
+    std::string why;
+    const auto manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
+    if (manifest.is_object() && manifest.contains("monitors_unavailable") &&
+        manifest["monitors_unavailable"].contains("schedstat"))
+      why = fmt::format(" (the schedstat monitor was unavailable: {})",
+                        manifest["monitors_unavailable"]["schedstat"].get<std::string>());
+    else if (!row.empty() && std::none_of(rows.begin(), rows.end(), [&](const std::string& r) {
+               return r == row || r.substr(r.rfind('/') + 1) == row;
+             }))
+      why = fmt::format(" (no row '{}'; rows: {})", row, fmt::join(rows, ", "));
+    else
+      why = " (run it with 'monitors: [schedstat]' in the config)";
+    throw BadInput(fmt::format("{}: no stored schedstat snapshots of ok iterations{}", selection, why));
+  }
+  return {fmt::format("{} ({} iteration{})", selection, n, n == 1 ? "" : "s"), std::move(*sum)};
 }
 
 void print_side(const DeltaSide& side, const SchedstatCmdOptions& o) {
@@ -116,7 +211,25 @@ int diff_command(const SchedstatCmdOptions& o) {
     return kBadInput;
   }
   return guarded("diff", [&] {
-    if (!o.delta) return print_side(delta_from_files(o.files[0], o.files[1], o), o);
+    namespace fs = std::filesystem;
+    if (!o.delta) {
+      // A path that exists is a file; two selections are a comparison.
+      const bool f0 = fs::exists(o.files[0]), f1 = fs::exists(o.files[1]);
+      if (f0 && f1) return print_side(delta_from_files(o.files[0], o.files[1], o), o);
+      if (f0 || f1)
+        throw BadInput(fmt::format(
+            "'{}' is a file but '{}' is not: give two snapshot files (BEFORE AFTER) or two run "
+            "selections (RUN[:VARIANT[:ROW]])",
+            o.files[f0 ? 0 : 1], o.files[f0 ? 1 : 0]));
+      const std::string db = o.db.resolve();
+      if (!fs::exists(db))
+        throw BadInput(fmt::format("'{}' and '{}' are not files, and there is no database {} "
+                                   "for run selections",
+                                   o.files[0], o.files[1], db));
+      Store store(db);
+      return print_comparison(delta_from_selection(store, o.files[0], o),
+                              delta_from_selection(store, o.files[1], o), o);
+    }
     print_comparison(delta_from_files(o.files[0], o.files[1], o),
                      delta_from_files(o.files[2], o.files[3], o), o);
   });
@@ -148,9 +261,14 @@ void register_schedstat(CLI::App& app, int& exit_code) {
   auto* d = cmd->add_subcommand(
       "diff",
       "the delta of BEFORE and AFTER; with --delta, two deltas A and B side by side with the "
-      "change from A to B");
-  d->add_option("files", diff->files, "BEFORE AFTER, or A_BEFORE A_AFTER B_BEFORE B_AFTER")
+      "change from A to B; A B as run selections RUN[:VARIANT[:ROW]] sum each selection's "
+      "stored per-iteration deltas and compare them");
+  d->add_option("files", diff->files,
+                "BEFORE AFTER, or A_BEFORE A_AFTER B_BEFORE B_AFTER, or A B as run selections "
+                "RUN[:VARIANT[:ROW]] (run id or name; ROW: a row label or BLOCK/ROW; a path that "
+                "exists is a file)")
       ->required();
+  add_db_option(*d, diff->db);
   d->add_flag("--delta", diff->delta, "compare two before/after pairs (A vs B)");
   d->add_flag("--per-cpu", diff->per_cpu, "also one row per CPU (single delta only)");
   add_common(*d, *diff);
