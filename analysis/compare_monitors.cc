@@ -37,8 +37,10 @@ std::map<std::int64_t, IterationCounters> counters_of(const Store& store, std::i
       const auto dot = d.counter.find('.');
       if (dot != std::string::npos && d.counter.compare(0, dot, "all") != 0) {
         const std::string field = d.counter.substr(dot + 1);
-        if (field.starts_with("lb_gained_") || field == "alb_pushed") add_to(c.migrations, d.value);
-        else if (!c.migrations) c.migrations = 0;  // schedstat present: 0 moved is a value
+        if (field.starts_with("lb_gained_") || field == "alb_pushed")
+          add_to(c.migrations, d.value);
+        else if (!c.migrations)
+          c.migrations = 0;  // schedstat present: 0 moved is a value
       }
     }
   }
@@ -76,7 +78,9 @@ void add_monitors(const Store& store, Comparison& c) {
   }
   // Workload blocks and their rows in the order of the benchmark tables.
   for (const Block& b : c.blocks) {
-    auto same = [&](const MonitorBlock& m) { return m.workload == b.workload && m.block == b.name; };
+    auto same = [&](const MonitorBlock& m) {
+      return m.workload == b.workload && m.block == b.name;
+    };
     if (std::any_of(c.monitors.begin(), c.monitors.end(), same)) continue;
     MonitorBlock mb{b.workload, b.name, {}};
     for (const Row& row : b.rows) {
@@ -119,8 +123,8 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
   constexpr std::size_t kOpWidth = 10;
   std::size_t label_width = 0;
   for (const auto& r : m.rows) label_width = std::max(label_width, r.label.size());
-  std::string out = fmt::format("{} monitors (per iteration, mean over the cell's ok iterations)\n",
-                                m.block);
+  std::string out =
+      fmt::format("{} monitors (per iteration, mean over the cell's ok iterations)\n", m.block);
   out += std::string(kOpWidth + label_width, ' ');
   for (std::size_t i = 0; i < columns.size(); ++i)
     out += fmt::format("{:>{}}", columns[i].label, widths[i]);
