@@ -32,5 +32,6 @@ void register_stats(CLI::App& app, int& exit_code);
 void register_schedstat(CLI::App& app, int& exit_code);
 void register_lab(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
+void register_parse(CLI::App& app, int& exit_code);  // parse and import
 
 }  // namespace schedlab::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   register_schedstat(app, exit_code);
   register_lab(app, exit_code);
   register_doctor(app, exit_code);
+  register_parse(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,61 @@
+// schedlab parse and import on the real fixture outputs.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "results/store.h"
+#include "runner/local_host.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+ExecResult schedlab_cmd(const std::vector<std::string>& args) {
+  LocalHost host;
+  Command cmd{.argv = {SCHEDLAB_BINARY}};
+  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  return host.run(cmd);
+}
+std::string fx(const std::string& p) { return test::fixture(p).string(); }
+}  // namespace
+
+TEST_CASE("parse prints the samples of saved outputs") {
+  const auto r = schedlab_cmd({"parse", "hackbench", fx("hackbench/process-pipes-g2-l200.run1.txt"),
+                               "--param", "groups=2", "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j[0]["samples"][0]["metric"] == "time");
+  CHECK(j[0]["samples"][0]["value"] == 0.066);
+}
+
+TEST_CASE("parse names the file and the line that did not match") {
+  const auto r = schedlab_cmd({"parse", "hackbench", fx("hackbench/error-g0.txt")});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("error-g0.txt: hackbench output did not parse: tool error: hackbench: --groups|-g requires an integer > 0") != std::string::npos);
+  const auto bad = schedlab_cmd({"parse", "hackbench", fx("hackbench/error-g0.txt"), "--param", "grups=2"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "schedlab parse: --param grups=2: hackbench has no parameter 'grups' (did you mean 'groups'?)\n");
+}
+
+TEST_CASE("import records saved outputs as a run that compare can show") {
+  test::TempDir dir;
+  const std::string db = dir.file("imp.db");
+  std::vector<std::string> args = {"import", "hackbench", "--name", "elsewhere", "--db", db,
+                                   "--param", "modes=thread-pipes", "--param", "groups=2"};
+  for (int i = 1; i <= 3; ++i) args.push_back("base=" + fx("hackbench/thread-pipes-g2-l200.run" + std::to_string(i) + ".txt"));
+  for (int i = 1; i <= 3; ++i) args.push_back("other=" + fx("hackbench/thread-pipes-g2-l200.run" + std::to_string(i) + ".txt"));
+  const auto r = schedlab_cmd(args);
+  INFO(r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("elsewhere");
+  REQUIRE(run);
+  CHECK(store.iterations(run->id, true).size() == 6);
+  const auto cmp = schedlab_cmd({"compare", "elsewhere", "--db", db, "--format", "json"});
+  REQUIRE(cmp.ok());
+  const auto j = nlohmann::json::parse(cmp.out);
+  CHECK(j["columns"][1]["variant"] == "other");
+  CHECK(j["blocks"][0]["block"] == "hackbench-thread-pipes");
+  CHECK(j["blocks"][0]["rows"][0]["cells"][1]["n"] == 3);
+  CHECK(j["blocks"][0]["rows"][0]["cells"][1]["pct"] == 0.0);
+}
