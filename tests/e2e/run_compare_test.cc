@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
@@ -262,4 +263,33 @@ TEST_CASE("adaptive iterations stop each point and record why") {
   CHECK(stops[1].reason == "max_reached");
   CHECK(stops[1].iterations == 4);
   CHECK(store.iterations(run->id).size() == static_cast<std::size_t>(stops[0].iterations + 4));
+}
+
+TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
+  LocalHost host;
+  if (!host.find_program("tbench_srv")) {
+    WARN("skipped: dbench's tbench_srv is not installed");
+    return;
+  }
+  test::TempDir dir;
+  const std::string db = dir.file("tb.db"), cfg = dir.file("tb.yaml");
+  // A 60 s client killed after 2 s: the iteration fails as timeout, the
+  // server of the point is stopped, and the run goes on to the next point.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n"
+                        "  - tbench: {clients: [1], duration: 60s, timeout: 2s}\n"
+                        "  - tbench: {clients: [1], duration: 2s}\n");
+  const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "tb"});
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  Store store(db);
+  const auto its = store.iterations(store.find_run_by_name("tb")->id);
+  REQUIRE(its.size() == 2);
+  CHECK(its[0].status == "timeout");
+  CHECK(its[1].status == "ok");
+  const auto ps = host.run({.argv = {"ps", "-eo", "stat=,comm="}});
+  std::istringstream in(ps.out);
+  int servers = 0;
+  for (std::string stat, comm; in >> stat >> comm;)
+    if ((comm == "tbench_srv" || comm == "tbench") && stat[0] != 'Z') ++servers;
+  CHECK(servers == 0);
 }
