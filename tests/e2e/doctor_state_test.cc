@@ -11,6 +11,7 @@
 #include "runner/config.h"
 #include "runner/knobs.h"
 #include "runner/local_host.h"
+#include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -18,14 +19,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-ExecResult schedlab_cmd(const std::vector<std::string>& args) {
-  LocalHost host;
-  Command cmd;
-  cmd.argv = {SCHEDLAB_BINARY};
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
-  cmd.timeout = 240s;
-  return host.run(cmd);
-}
+using test::schedlab_cmd;
 
 const std::string kKnob = "kernel.sched_autogroup_enabled";
 

@@ -9,6 +9,7 @@
 
 #include "results/store.h"
 #include "runner/local_host.h"
+#include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -18,14 +19,7 @@ using schedlab::test::read_text;
 
 namespace {
 
-ExecResult schedlab_cmd(const std::vector<std::string>& args) {
-  LocalHost host;
-  Command cmd;
-  cmd.argv = {SCHEDLAB_BINARY};
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
-  cmd.timeout = 240s;
-  return host.run(cmd);
-}
+using test::schedlab_cmd;
 
 // The line of `text` that starts with `prefix`, or "".
 std::string line_starting(const std::string& text, const std::string& prefix) {

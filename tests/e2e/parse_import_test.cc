@@ -4,17 +4,13 @@
 
 #include "results/store.h"
 #include "runner/local_host.h"
+#include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
 
 namespace {
-ExecResult schedlab_cmd(const std::vector<std::string>& args) {
-  LocalHost host;
-  Command cmd{.argv = {SCHEDLAB_BINARY}};
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
-  return host.run(cmd);
-}
+using test::schedlab_cmd;
 std::string fx(const std::string& p) { return test::fixture(p).string(); }
 }  // namespace
 
