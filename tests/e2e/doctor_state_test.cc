@@ -96,7 +96,7 @@ TEST_CASE("doctor: a SUT that cannot be reached exits 1") {
   CHECK(r.out.empty());
 }
 
-TEST_CASE("a run stores the SUT state before and after; compare starts with what differs") {
+TEST_CASE("a run stores the SUT state before and after, and compare starts with what differs") {
   if (!can_write_knob()) {
     WARN("skipped: " << sysctl_path(kKnob) << " is not writable here (needs root)");
     return;

@@ -104,7 +104,7 @@ TEST_CASE("every byte of every argument reaches the remote side unchanged (prope
   CHECK(host.run({.argv = {"test", "-e", "/tmp/schedlab-pwned"}}).exit_code == 1);
 }
 
-TEST_CASE("remote files: write, read back, missing, list; stdin reaches the command") {
+TEST_CASE("remote files: write, read back, missing, list, and stdin reaches the command") {
   REQUIRE_LAB();
   SshHost host = sut();
   const std::string path = "/tmp/schedlab ssh 'test' file";

@@ -76,7 +76,7 @@ TEST_CASE("command: metrics from the spec, centre from direction") {
   CHECK(w->package() == "sysbench");
 }
 
-TEST_CASE("command parses every sysbench cpu fixture; errors name the line") {
+TEST_CASE("command parses every sysbench cpu fixture, and errors name the line") {
   const auto w = make_command_workload(sysbench_cpu());
   int parsed = 0;
   for (const auto& file : fixture_files("sysbench")) {
@@ -105,7 +105,7 @@ TEST_CASE("command parses every sysbench cpu fixture; errors name the line") {
                     Catch::Contains("'1.2.3' is not a number"));
 }
 
-TEST_CASE("command: stress-ng writes to stderr; each and last matches; interval offsets") {
+TEST_CASE("command: stress-ng writes to stderr, each and last matches, interval offsets") {
   CommandSpec spec;
   spec.name = "stress-ng-cpu";
   spec.argv = {"stress-ng", "--cpu", "2", "--timeout", "3", "--metrics-brief"};
