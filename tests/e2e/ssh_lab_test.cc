@@ -148,6 +148,7 @@ TEST_CASE("a remote timeout kills the remote process group, grandchildren includ
   for (int i = 0; i < 50 && !gone; ++i, std::this_thread::sleep_for(100ms))
     gone = !remote_alive(host, pid.substr(0, pid.size() - 1));
   CHECK(gone);
+  host.run({.argv = {"rm", "-f", "/tmp/schedlab-gc.pid"}});
 }
 
 TEST_CASE("a dropped connection leaves no orphan on the remote host") {
@@ -169,6 +170,7 @@ TEST_CASE("a dropped connection leaves no orphan on the remote host") {
   for (int i = 0; i < 100 && !gone; ++i, std::this_thread::sleep_for(100ms)) gone = !remote_alive(host, pid);
   CHECK(gone);
   CHECK(host.poll_background(id).has_value());
+  host.run({.argv = {"rm", "-f", "/tmp/schedlab-bg.pid"}});
 }
 
 TEST_CASE("connection failures are clear errors before anything runs") {
