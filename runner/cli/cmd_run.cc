@@ -10,8 +10,8 @@
 #include "runner/executor.h"
 #include "runner/interrupt.h"
 #include "runner/knobs.h"
-#include "runner/hosts.h"
 #include "runner/plan.h"
+#include "runner/session.h"
 #include "runner/units.h"
 
 namespace schedlab::cli {
@@ -97,11 +97,8 @@ int run_command(const RunOptions& o) {
       return kOk;
     }
     if (!store) store.emplace(o.db.resolve());
-    const HostSet hosts(config);
-    const Pair pair = hosts.pair();
-    preflight(*store, pair, config, plan);
     install_interrupt_handlers();
-    const RunSummary s = execute(*store, pair, config, plan, exec);
+    const RunSummary s = run_config(*store, config, plan, exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
     fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
                s.name, s.status, s.measured, s.failed,

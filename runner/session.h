@@ -1,0 +1,18 @@
+// One config executed end to end: connect the hosts it names (booting a lab
+// SUT if it names one), preflight, run, disconnect (the lab guest powers
+// off). `schedlab run`, multi-kernel plans, nightly and bisect all go
+// through here so they behave alike.
+#pragma once
+
+#include "results/store.h"
+#include "runner/config.h"
+#include "runner/executor.h"
+#include "runner/plan.h"
+
+namespace schedlab {
+
+// Throws PreflightError, HostError and whatever the executor throws; the
+// interrupt handlers must be installed by the caller.
+RunSummary run_config(Store& store, const Config& config, const Plan& plan, const ExecOptions& options);
+
+}  // namespace schedlab
