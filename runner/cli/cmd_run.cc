@@ -103,15 +103,16 @@ int run_kernel_group(Store& store, const Config& config, const std::string& grou
     failed += s.failed;
   }
   if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
-  for (const auto& e : r.errors) fmt::print(stderr, "schedlab: kernel {}\n", e);
   print_group_table(store, group);
-  fmt::print(stderr, "group '{}' in {}: schedlab compare --group {}\n", group, store.path(), group);
+  if (!group_runs(store, group).empty())
+    fmt::print(stderr, "group '{}' in {}: schedlab compare --group {}\n", group, store.path(), group);
   if (r.interrupted) {
     fmt::print(stderr, "continue it with: schedlab run --resume {}\n", group);
     return 128 + interrupt_signal();
   }
   if (!r.errors.empty()) {
-    fmt::print(stderr, "kernels that failed run again with: schedlab run --resume {}\n", group);
+    fmt::print(stderr, "{} of {} kernels failed (above); run them again with: schedlab run --resume {}\n",
+               r.errors.size(), plan_kernels(config.sut_lab).size(), group);
     return kError;
   }
   return failed ? kIterationsFailed : kOk;
