@@ -4,7 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "runner/executor.h"
+#include "runner/plan.h"
 #include "tests/support/run_schedlab.h"
+#include "runner/local_host.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -21,7 +24,45 @@ std::int64_t applied(Store& store, const std::string& host, const std::string& n
                                 .target = "NO_" + name});
 }
 
+// TEST DOUBLE: this machine under another name (a lab guest's, an ssh
+// host's), so the preflight's journal check can be driven without a boot.
+class RenamedLocalHost final : public Host {
+ public:
+  explicit RenamedLocalHost(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  ExecResult run(const Command& c) override { return local_.run(c); }
+  std::optional<std::string> find_program(const std::string& n) override { return local_.find_program(n); }
+  std::optional<std::string> read_file(const std::string& p) override { return local_.read_file(p); }
+  void write_file(const std::string& p, const std::string& c) override { local_.write_file(p, c); }
+  std::vector<std::string> list_dir(const std::string& p) override { return local_.list_dir(p); }
+  BackgroundId start_background(const Command& c) override { return local_.start_background(c); }
+  std::optional<ExecResult> poll_background(BackgroundId id) override { return local_.poll_background(id); }
+  ExecResult stop_background(BackgroundId id) override { return local_.stop_background(id); }
+  bool port_accepts(int port) override { return local_.port_accepts(port); }
+  int free_port() override { return local_.free_port(); }
+
+ private:
+  std::string name_;
+  LocalHost local_;
+};
+
 }  // namespace
+
+TEST_CASE("preflight: a lab guest's stale entries do not block a run, an ssh host's do") {
+  test::TempDir dir;
+  Store store(dir.file("p.db"));
+  const Config config = parse_config("workloads: [hackbench]\n", "p.yaml");
+  const Plan plan = expand_plan(config);
+  RenamedLocalHost guest(kGuest);
+  RenamedLocalHost local("local");
+  applied(store, kGuest, "PLACE_LAG");
+  CHECK_NOTHROW(preflight(store, Pair{guest, local, "127.0.0.1"}, config, plan));
+  CHECK(store.unrestored(kGuest).empty());  // discarded, with a note on stderr
+  RenamedLocalHost ssh("ssh://root@sut9");
+  applied(store, "ssh://root@sut9", "RUN_TO_PARITY");
+  CHECK_THROWS_WITH(preflight(store, Pair{ssh, local, "sut9"}, config, plan),
+                    Catch::Contains("ssh://root@sut9 still has knobs changed by an earlier run"));
+}
 
 TEST_CASE("guest journal: a powered-off guest's entries are discarded with a note naming them") {
   test::TempDir dir;
