@@ -12,10 +12,13 @@
 
 namespace schedlab {
 
-bool is_multi_kernel(const Config& config) { return config.sut_lab && !config.sut_lab->kernels.empty(); }
+bool is_multi_kernel(const Config& config) {
+  return config.sut_lab && !config.sut_lab->kernels.empty();
+}
 
 bool variant_applies(const VariantConfig& v, const std::string& kernel) {
-  return v.kernels.empty() || std::find(v.kernels.begin(), v.kernels.end(), kernel) != v.kernels.end();
+  return v.kernels.empty() ||
+         std::find(v.kernels.begin(), v.kernels.end(), kernel) != v.kernels.end();
 }
 
 Config config_for_kernel(const Config& config, const std::string& kernel) {
@@ -45,14 +48,16 @@ KernelRunsResult run_kernels(Store& store, const Config& config, const std::stri
     exec.resume_run.reset();
     if (const auto run = store.find_run_by_name(exec.name)) {
       if (run_group(*run) != group)
-        throw PreflightError(fmt::format("run '{}' exists and is not part of '{}'", exec.name, group));
+        throw PreflightError(
+            fmt::format("run '{}' exists and is not part of '{}'", exec.name, group));
       if (run->status == "finished") {
         result.done.push_back(kernel);
         continue;
       }
       exec.resume_run = run->id;
     }
-    fmt::print(stderr, "schedlab: kernel {} of {}: {} as run '{}'\n", i + 1, kernels.size(), kernel, exec.name);
+    fmt::print(stderr, "schedlab: kernel {} of {}: {} as run '{}'\n", i + 1, kernels.size(), kernel,
+               exec.name);
     try {
       const Config k = config_for_kernel(config, kernel);
       result.runs.push_back(run_config(store, k, expand_plan(k), exec));

@@ -37,7 +37,10 @@ std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunIn
     if (m.is_object() && m.contains("lab") && m["lab"].value("kernel_spec", "") != "")
       label = lab::kernel_label(m["lab"]["kernel_spec"].get<std::string>());
     for (const auto& v : store.variants(r.id))
-      out.push_back({.run_id = r.id, .variant_id = v.id, .run_name = r.name, .variant = v.name,
+      out.push_back({.run_id = r.id,
+                     .variant_id = v.id,
+                     .run_name = r.name,
+                     .variant = v.name,
                      .label = label + "/" + v.name});
   }
   return out;

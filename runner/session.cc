@@ -25,10 +25,12 @@ void discard_guest_knobs(Store& store, const std::string& lab_host) noexcept {
 
 }  // namespace
 
-RunSummary run_config(Store& store, const Config& config, const Plan& plan, const ExecOptions& options) {
+RunSummary run_config(Store& store, const Config& config, const Plan& plan,
+                      const ExecOptions& options) {
   // A lab config whose variants name kernels (nightly sets sut_lab->kernel
   // on a copy): only the variants for the kernel booted, on their own plan.
-  if (config.sut_lab && !std::all_of(config.variants.begin(), config.variants.end(), [&](const VariantConfig& v) {
+  if (config.sut_lab &&
+      !std::all_of(config.variants.begin(), config.variants.end(), [&](const VariantConfig& v) {
         return variant_applies(v, config.sut_lab->kernel);
       })) {
     const Config one = config_for_kernel(config, config.sut_lab->kernel);

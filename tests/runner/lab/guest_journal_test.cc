@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include "runner/executor.h"
+#include "runner/local_host.h"
 #include "runner/plan.h"
 #include "tests/support/run_schedlab.h"
-#include "runner/local_host.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -17,10 +17,18 @@ namespace {
 const std::string kGuest = "lab:6.12.9+bpo-amd64/tcg@127.0.0.1:40001";
 
 std::int64_t applied(Store& store, const std::string& host, const std::string& name) {
-  const auto run = store.create_run({.name = "r-" + name, .config_path = "x.yaml", .config_text = "",
-                                     .config_sha256 = "", .manifest_json = "{}", .status = "failed"});
-  return store.journal_applied({.run_id = run, .host = host, .kind = "sched_feature", .name = name,
-                                .path = "/sys/kernel/debug/sched/features", .original = name,
+  const auto run = store.create_run({.name = "r-" + name,
+                                     .config_path = "x.yaml",
+                                     .config_text = "",
+                                     .config_sha256 = "",
+                                     .manifest_json = "{}",
+                                     .status = "failed"});
+  return store.journal_applied({.run_id = run,
+                                .host = host,
+                                .kind = "sched_feature",
+                                .name = name,
+                                .path = "/sys/kernel/debug/sched/features",
+                                .original = name,
                                 .target = "NO_" + name});
 }
 
@@ -31,12 +39,18 @@ class RenamedLocalHost final : public Host {
   explicit RenamedLocalHost(std::string name) : name_(std::move(name)) {}
   std::string name() const override { return name_; }
   ExecResult run(const Command& c) override { return local_.run(c); }
-  std::optional<std::string> find_program(const std::string& n) override { return local_.find_program(n); }
-  std::optional<std::string> read_file(const std::string& p) override { return local_.read_file(p); }
+  std::optional<std::string> find_program(const std::string& n) override {
+    return local_.find_program(n);
+  }
+  std::optional<std::string> read_file(const std::string& p) override {
+    return local_.read_file(p);
+  }
   void write_file(const std::string& p, const std::string& c) override { local_.write_file(p, c); }
   std::vector<std::string> list_dir(const std::string& p) override { return local_.list_dir(p); }
   BackgroundId start_background(const Command& c) override { return local_.start_background(c); }
-  std::optional<ExecResult> poll_background(BackgroundId id) override { return local_.poll_background(id); }
+  std::optional<ExecResult> poll_background(BackgroundId id) override {
+    return local_.poll_background(id);
+  }
   ExecResult stop_background(BackgroundId id) override { return local_.stop_background(id); }
   bool port_accepts(int port) override { return local_.port_accepts(port); }
   int free_port() override { return local_.free_port(); }
@@ -72,8 +86,9 @@ TEST_CASE("guest journal: a powered-off guest's entries are discarded with a not
   CHECK_FALSE(lab::is_lab_host_name("ssh://root@lab1"));
   const auto id = applied(store, kGuest, "PLACE_LAG");
   const std::string note = lab::discard_guest_journal(store, kGuest);
-  CHECK(note == "note: " + kGuest + " is a lab guest, powered off: its kernel state went with it, so 1 "
-                "journaled knob needs no restore: sched_feature PLACE_LAG (run 1)");
+  CHECK(note == "note: " + kGuest +
+                    " is a lab guest, powered off: its kernel state went with it, so 1 "
+                    "journaled knob needs no restore: sched_feature PLACE_LAG (run 1)");
   CHECK(store.unrestored(kGuest).empty());
   CHECK(store.unrestored_hosts().empty());
   CHECK(lab::discard_guest_journal(store, kGuest).empty());  // nothing left
