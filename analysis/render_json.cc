@@ -1,6 +1,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "analysis/emulation.h"
 #include "analysis/render.h"
 
 namespace schedlab {
@@ -136,6 +137,10 @@ std::string render_json(const Comparison& c) {
                        {"label", col.label}});
   Json blocks = Json::array();
   for (const auto& b : c.blocks) blocks.push_back(block_json(b));
+  // Runs measured under TCG (lab SUTs): the numbers are emulated.
+  Json emulated = Json::array();
+  for (const auto& e : emulated_runs(c.runs))
+    emulated.push_back({{"run_id", e.run_id}, {"release", text_or_null(e.release)}});
   Json differences = Json::array();
   for (const auto& d : c.differences) {
     Json values = Json::array();
@@ -148,6 +153,8 @@ std::string render_json(const Comparison& c) {
                     {"level", c.level},
                     {"runs", runs},
                     {"columns", columns},
+                    {"emulated", !emulated.empty()},
+                    {"emulated_runs", emulated},
                     {"differences", differences},
                     {"blocks", blocks}};
   if (c.monitors.empty()) return doc.dump(2) + "\n";

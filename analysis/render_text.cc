@@ -6,6 +6,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "analysis/emulation.h"
 #include "analysis/render.h"
 
 namespace schedlab {
@@ -185,6 +186,7 @@ std::string render_text(const Comparison& c) {
   std::string out = render_differences_text(c.differences, labels);
   if (!out.empty()) out += '\n';
   for (const auto& r : c.runs) out += describe_run(r);
+  out += emulation_note(c.runs);
   // A label longer than the cell widens its column rather than shifting it.
   std::vector<std::size_t> widths;
   for (const auto& col : c.columns) widths.push_back(std::max(kCellWidth, col.label.size() + 1));

@@ -556,4 +556,14 @@ std::vector<std::string> Store::unrestored_hosts() const {
   return out;
 }
 
+std::vector<JournalEntry> Store::journal_discard(const std::string& host) {
+  auto entries = unrestored(host);
+  // The time goes in restored_at: when the entry stopped needing a restore.
+  Stmt s(db_,
+         "UPDATE knob_journal SET state = 'discarded', restored_at = ? WHERE host = ? AND state = "
+         "'applied'");
+  s.bind(1, utc_now_iso8601()).bind(2, host).run();
+  return entries;
+}
+
 }  // namespace schedlab

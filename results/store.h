@@ -109,7 +109,7 @@ struct JournalEntry {
   std::string path;  // /proc/sys/kernel/sched_autogroup_enabled
   std::string original;
   std::string target;
-  std::string state;  // applied | restored
+  std::string state;  // applied | restored | discarded (went with a powered-off lab guest)
 };
 
 // Why a sweep point stopped iterating for one variant.
@@ -177,6 +177,10 @@ class Store {
   std::vector<JournalEntry> unrestored(const std::string& host) const;
   // Hosts with unrestored entries.
   std::vector<std::string> unrestored_hosts() const;
+  // Marks a host's unrestored entries 'discarded' (a lab guest powered off:
+  // its kernel state is gone, nothing can or need be restored) and returns
+  // them as they were.
+  std::vector<JournalEntry> journal_discard(const std::string& host);
 
  private:
   void migrate();

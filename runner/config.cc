@@ -43,7 +43,7 @@ const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
 const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
-                                               "nice"};
+                                               "nice", "kernels"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors"};
 
@@ -386,7 +386,8 @@ class Loader {
     return p;
   }
 
-  VariantConfig variant(const YAML::Node& name_node, const YAML::Node& body) const {
+  VariantConfig variant(const YAML::Node& name_node, const YAML::Node& body,
+                        const std::optional<LabConfig>& lab) const {
     VariantConfig vc;
     vc.name = name_node.as<std::string>();
     vc.line = line_of(name_node);
@@ -445,6 +446,7 @@ class Loader {
       if (!vc.policy) vc.policy = SchedPolicy{};  // SCHED_OTHER at that nice value
       vc.policy->nice = static_cast<int>(nice);
     }
+    if (const auto k = body["kernels"]) vc.kernels = parse_variant_kernels(k, key + ".kernels", lab, path_);
     return vc;
   }
 
@@ -531,8 +533,14 @@ class Loader {
       for (const auto& kv : v) {
         const std::string n = kv.first.as<std::string>();
         if (!names.insert(n).second) fail(kv.first, "variants", fmt::format("duplicate variant '{}'", n));
-        c.variants.push_back(variant(kv.first, kv.second));
+        c.variants.push_back(variant(kv.first, kv.second, c.sut_lab));
       }
+      // Every kernel of a lab plan runs at least one variant.
+      for (const auto& k : plan_kernels(c.sut_lab))
+        if (std::none_of(c.variants.begin(), c.variants.end(), [&](const VariantConfig& vc) {
+              return vc.kernels.empty() || std::find(vc.kernels.begin(), vc.kernels.end(), k) != vc.kernels.end();
+            }))
+          fail(v, "variants", fmt::format("no variant applies to kernel '{}'", k));
     } else {
       c.variants.push_back(VariantConfig{.name = "default"});
     }

@@ -54,6 +54,9 @@ struct VariantConfig {
   std::vector<FeatureSetting> sched_features;
   std::vector<DebugfsSetting> debugfs;
   std::optional<SchedPolicy> policy;
+  // Lab SUTs: the kernels (as the lab's `kernels:` spell them) this variant
+  // applies to; empty: every kernel. NO_PLACE_LAG exists on EEVDF only.
+  std::vector<std::string> kernels;
   int line = 0;
 };
 

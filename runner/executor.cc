@@ -14,6 +14,7 @@
 #include "runner/adaptive.h"
 #include "runner/interrupt.h"
 #include "runner/knobs.h"
+#include "runner/lab/guest_journal.h"
 #include "runner/manifest.h"
 #include "runner/sut_state.h"
 #include "runner/monitor_runner.h"
@@ -175,6 +176,7 @@ class Execution {
     manifest["sut"] = config_.sut;
     manifest["loadgen"] = config_.loadgen;
     manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
+    if (!options.group.empty()) manifest["group"] = options.group;
     manifest["state_before"] = capture_sut_state(pair_.sut);
     summary_.name = options.name;
     summary_.run_id = store_.create_run({.name = options.name,
@@ -485,6 +487,13 @@ class Execution {
 
 void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan) {
   for (Host* host : {&pair.sut, &pair.loadgen}) {
+    // A lab guest boots fresh: entries of an earlier guest under the same
+    // name (same release, accelerator and port) are of a kernel that is gone.
+    if (lab::is_lab_host_name(host->name())) {
+      if (const auto note = lab::discard_guest_journal(store, host->name()); !note.empty())
+        fmt::print(stderr, "schedlab: {}\n", note);
+      continue;
+    }
     const auto pending = store.unrestored(host->name());
     if (pending.empty()) continue;
     std::vector<std::string> names;

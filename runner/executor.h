@@ -27,6 +27,9 @@ struct ExecOptions {
   std::string name;                        // run name; unique in the database
   std::optional<std::int64_t> resume_run;  // continue this run instead of starting one
   bool progress = false;                   // one status line on stderr
+  // The runs of one multi-kernel `schedlab run` share it (manifest "group";
+  // see kernel_runs.h); empty for a plain run.
+  std::string group;
 };
 
 struct RunSummary {

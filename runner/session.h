@@ -12,7 +12,11 @@
 namespace schedlab {
 
 // Throws PreflightError, HostError and whatever the executor throws; the
-// interrupt handlers must be installed by the caller.
+// interrupt handlers must be installed by the caller. A lab config runs the
+// variants that apply to sut_lab->kernel (re-expanding the plan when some
+// do not); once its guest is off, knobs still journaled on it are marked
+// discarded (runner/lab/guest_journal.h). Multi-kernel plans loop over this
+// (kernel_runs.h).
 RunSummary run_config(Store& store, const Config& config, const Plan& plan, const ExecOptions& options);
 
 }  // namespace schedlab

@@ -1,5 +1,6 @@
 // schedlab restore: put back knobs a run that died left changed, on every
-// host the journal names.
+// host the journal names. Lab guests are skipped with a note: they are
+// powered off, and their knobs went with them.
 #include <fmt/format.h>
 
 #include "results/store.h"
@@ -7,6 +8,7 @@
 #include "runner/config.h"
 #include "runner/hosts.h"
 #include "runner/knobs.h"
+#include "runner/lab/guest_journal.h"
 
 namespace schedlab::cli {
 namespace {
@@ -24,6 +26,10 @@ int restore_command(const RestoreOptions& o) {
     if (hosts.empty()) fmt::print(stderr, "nothing to restore\n");
     int failures = 0;
     for (const auto& name : hosts) {
+      if (lab::is_lab_host_name(name)) {
+        fmt::print("{}\n", lab::discard_guest_journal(store, name));
+        continue;
+      }
       try {
         auto host = HostSet::connect(name, ssh);
         for (const auto& line : restore_journal(store, *host)) fmt::print("{}: restored {}\n", name, line);

@@ -1,5 +1,8 @@
 // schedlab run: load a config, expand the plan, execute it into the store.
+// A lab config listing `kernels:` runs once per kernel (kernel_runs.h) and
+// ends with one table, kernels and variants as columns.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,7 +12,9 @@
 #include "runner/config.h"
 #include "runner/executor.h"
 #include "runner/interrupt.h"
+#include "runner/kernel_runs.h"
 #include "runner/knobs.h"
+#include "runner/lab/lab_config_yaml.h"
 #include "runner/plan.h"
 #include "runner/session.h"
 #include "runner/units.h"
@@ -64,6 +69,55 @@ void print_plan(const Config& config, const Plan& plan) {
   }
 }
 
+// Kernels x variants: which variants each kernel's run gets.
+void print_kernels(const Config& config, const std::string& group) {
+  const auto kernels = plan_kernels(config.sut_lab);
+  fmt::print("{} kernels, booted in turn, one run each (group '{}'):\n", kernels.size(), group);
+  for (const auto& k : kernels) {
+    std::vector<std::string> names;
+    for (const auto& v : config.variants)
+      names.push_back(variant_applies(v, k) ? v.name : "(" + v.name + " skipped)");
+    const Config one = config_for_kernel(config, k);
+    fmt::print("  kernel {} as run '{}': {}; at most {} iterations\n", k, kernel_run_name(group, k),
+               fmt::join(names, " "), expand_plan(one).max_iterations());
+  }
+}
+
+// The group's combined table on stdout: kernels and variants as columns.
+void print_group_table(Store& store, const std::string& group) {
+  if (group_runs(store, group).empty()) return;
+  try {
+    fmt::print("{}", group_table_text(store, group));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: cannot compare group '{}': {}\n", group, e.what());
+  }
+}
+
+int run_kernel_group(Store& store, const Config& config, const std::string& group, const ExecOptions& exec) {
+  const KernelRunsResult r = run_kernels(store, config, group, exec);
+  int failed = 0;
+  for (const auto& s : r.runs) {
+    for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
+    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){}\n", s.run_id, s.name, s.status,
+               s.measured, s.failed, s.skipped ? fmt::format(", {} points already complete", s.skipped) : "");
+    failed += s.failed;
+  }
+  if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
+  print_group_table(store, group);
+  if (!group_runs(store, group).empty())
+    fmt::print(stderr, "group '{}' in {}: schedlab compare --group {}\n", group, store.path(), group);
+  if (r.interrupted) {
+    fmt::print(stderr, "continue it with: schedlab run --resume {}\n", group);
+    return 128 + interrupt_signal();
+  }
+  if (!r.errors.empty()) {
+    fmt::print(stderr, "{} of {} kernels failed (above); run them again with: schedlab run --resume {}\n",
+               r.errors.size(), plan_kernels(config.sut_lab).size(), group);
+    return kError;
+  }
+  return failed ? kIterationsFailed : kOk;
+}
+
 int run_command(const RunOptions& o) {
   if (o.config.empty() == o.resume.empty()) {
     fmt::print(stderr, "schedlab run: give either CONFIG or --resume RUN\n");
@@ -74,27 +128,60 @@ int run_command(const RunOptions& o) {
     Config config;
     ExecOptions exec;
     exec.progress = ::isatty(2);
+    std::string group;  // a multi-kernel plan's name
     if (!o.resume.empty()) {
       store.emplace(o.db.resolve());
       auto run = find_run_arg(*store, o.resume);
-      if (!run) {
-        fmt::print(stderr, "schedlab run: no run '{}' in {}\n", o.resume, store->path());
-        return kBadInput;
+      // A multi-kernel plan resumes as a whole, by its name or a member's.
+      group = run ? run_group(*run).value_or("") : o.resume;
+      const auto members = group.empty() ? std::vector<RunInfo>{} : group_runs(*store, group);
+      if (!members.empty()) {
+        config = parse_config(members.front().config_text, members.front().config_path);
+        const auto kernels = plan_kernels(config.sut_lab);
+        if (std::all_of(kernels.begin(), kernels.end(), [&](const std::string& k) {
+              const auto r = store->find_run_by_name(kernel_run_name(group, k));
+              return r && r->status == "finished";
+            })) {
+          fmt::print(stderr, "schedlab run: '{}' is already finished on every kernel\n", group);
+          return kBadInput;
+        }
+      } else {
+        group.clear();
+        if (!run) {
+          fmt::print(stderr, "schedlab run: no run '{}' in {}\n", o.resume, store->path());
+          return kBadInput;
+        }
+        if (run->status == "finished") {
+          fmt::print(stderr, "schedlab run: run {} '{}' is already finished\n", run->id, run->name);
+          return kBadInput;
+        }
+        config = parse_config(run->config_text, run->config_path);
+        exec.resume_run = run->id;
       }
-      if (run->status == "finished") {
-        fmt::print(stderr, "schedlab run: run {} '{}' is already finished\n", run->id, run->name);
-        return kBadInput;
-      }
-      config = parse_config(run->config_text, run->config_path);
-      exec.resume_run = run->id;
     } else {
       config = load_config_file(o.config);
       exec.name = o.name.empty() ? default_name(o.config) : o.name;
+      if (is_multi_kernel(config)) group = exec.name;
     }
     const Plan plan = expand_plan(config);
     if (o.dry_run) {
+      if (!group.empty()) print_kernels(config, group);
       print_plan(config, plan);
       return kOk;
+    }
+    if (!group.empty()) {
+      if (!store) {
+        store.emplace(o.db.resolve());
+        // A new plan does not take over runs of an earlier one.
+        for (const auto& k : plan_kernels(config.sut_lab))
+          if (store->find_run_by_name(kernel_run_name(group, k)) || store->find_run_by_name(group)) {
+            fmt::print(stderr, "schedlab run: '{}' is already in {}: give another --name, or continue it "
+                               "with --resume {}\n", group, store->path(), group);
+            return kBadInput;
+          }
+      }
+      install_interrupt_handlers();
+      return run_kernel_group(*store, config, group, exec);
     }
     if (!store) store.emplace(o.db.resolve());
     install_interrupt_handlers();

@@ -210,4 +210,13 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
   return k;
 }
 
+std::string kernel_label(const std::string& spec) {
+  std::string s = spec;
+  if (const auto slash = s.rfind('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  for (const std::string prefix : {"debian:", "linux-image-", "vmlinuz-"})
+    if (s.starts_with(prefix) && s.size() > prefix.size()) s = s.substr(prefix.size());
+  if (s.ends_with("-unsigned") && s.size() > 9) s.resize(s.size() - 9);
+  return s;
+}
+
 }  // namespace schedlab::lab

@@ -45,6 +45,11 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
 // The kernels in the cache, newest release last.
 std::vector<Kernel> cached_kernels(const LabPaths& paths);
 
+// A short name for tables and run names: debian:6.12 -> 6.12,
+// linux-image-6.12.9+bpo-amd64-unsigned -> 6.12.9+bpo-amd64, a path
+// /boot/vmlinuz-6.5.0 -> 6.5.0. Never contains '/'.
+std::string kernel_label(const std::string& spec);
+
 // Natural order of package names and releases: 6.1.0-9 < 6.1.0-57.
 bool natural_less(const std::string& a, const std::string& b);
 

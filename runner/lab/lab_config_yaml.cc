@@ -14,7 +14,7 @@
 namespace schedlab {
 namespace {
 
-const std::vector<std::string> kLabKeys = {"kernel", "modules", "cpus", "sockets", "memory",
+const std::vector<std::string> kLabKeys = {"kernel", "kernels", "modules", "cpus", "sockets", "memory",
                                            "accel", "boot_timeout", "programs", "cmdline"};
 
 int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
@@ -47,17 +47,44 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
   }
   LabConfig c;
   c.line = line_of(n);
-  if (!n["kernel"]) fail(n, key, "missing 'kernel': debian:6.1, debian:6.12, a package name or a vmlinuz path");
-  c.kernel = scalar(n["kernel"], key + ".kernel");
-  const bool named = c.kernel.find('/') != std::string::npos || c.kernel.starts_with("linux-image-");
-  if (!named) {
-    std::vector<std::string> names;
-    for (const auto& s : lab::kernel_series()) names.push_back(s.name);
-    if (std::find(names.begin(), names.end(), c.kernel) == names.end())
-      fail(n["kernel"], key + ".kernel",
-           fmt::format("unknown kernel '{}'{}; known: {}, an exact package name (linux-image-...), or a "
-                       "path to a vmlinuz",
-                       c.kernel, did_you_mean(c.kernel, names), fmt::join(names, ", ")));
+  const auto kernel = [&](const YAML::Node& at, const std::string& k) {
+    const std::string spec = scalar(at, k);
+    const bool named = spec.find('/') != std::string::npos || spec.starts_with("linux-image-");
+    if (!named) {
+      std::vector<std::string> names;
+      for (const auto& s : lab::kernel_series()) names.push_back(s.name);
+      if (std::find(names.begin(), names.end(), spec) == names.end())
+        fail(at, k,
+             fmt::format("unknown kernel '{}'{}; known: {}, an exact package name (linux-image-...), or a "
+                         "path to a vmlinuz",
+                         spec, did_you_mean(spec, names), fmt::join(names, ", ")));
+    }
+    return spec;
+  };
+  if (n["kernel"] && n["kernels"])
+    fail(n["kernels"], key + ".kernels",
+         "give either 'kernel' (one kernel) or 'kernels' (a list, each booted in turn), not both");
+  if (const auto ks = n["kernels"]) {
+    if (!ks.IsSequence() || ks.size() == 0)
+      fail(ks, key + ".kernels", "expected a list of kernels such as [debian:6.1, debian:6.12]");
+    std::vector<std::string> labels;
+    for (const auto& e : ks) {
+      const std::string spec = kernel(e, key + ".kernels");
+      if (std::find(c.kernels.begin(), c.kernels.end(), spec) != c.kernels.end())
+        fail(e, key + ".kernels", fmt::format("kernel '{}' is listed twice", spec));
+      // Runs are named NAME@LABEL and columns LABEL/VARIANT: labels must differ.
+      const std::string label = lab::kernel_label(spec);
+      if (std::find(labels.begin(), labels.end(), label) != labels.end())
+        fail(e, key + ".kernels", fmt::format("kernel '{}' has the same short name '{}' as an earlier one", spec, label));
+      labels.push_back(label);
+      c.kernels.push_back(spec);
+    }
+    c.kernel = c.kernels.front();
+  } else if (n["kernel"]) {
+    c.kernel = kernel(n["kernel"], key + ".kernel");
+  } else {
+    fail(n, key, "missing 'kernel': debian:6.1, debian:6.12, a package name or a vmlinuz path "
+                 "(or 'kernels' with a list of them)");
   }
   if (n["modules"]) c.modules = scalar(n["modules"], key + ".modules");
   if (n["cpus"]) c.cpus = integer(n["cpus"], key + ".cpus", 1, 64);
@@ -86,6 +113,37 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
   }
   if (n["cmdline"]) c.cmdline = scalar(n["cmdline"], key + ".cmdline");
   return c;
+}
+
+std::vector<std::string> plan_kernels(const std::optional<LabConfig>& lab) {
+  if (!lab) return {};
+  if (!lab->kernels.empty()) return lab->kernels;
+  return {lab->kernel};
+}
+
+std::vector<std::string> parse_variant_kernels(const YAML::Node& n, const std::string& key,
+                                               const std::optional<LabConfig>& lab,
+                                               const std::string& file) {
+  if (!lab)
+    throw ConfigError(file, line_of(n), key,
+                      "only a lab SUT has kernels to choose from (hosts: {sut: {lab: {kernels: [...]}}})");
+  const std::vector<std::string> known = plan_kernels(lab);
+  if (!n.IsSequence() || n.size() == 0)
+    throw ConfigError(file, line_of(n), key,
+                      fmt::format("expected a list of the lab's kernels, e.g. [{}]", known.back()));
+  std::vector<std::string> out;
+  for (const auto& e : n) {
+    if (!e.IsScalar()) throw ConfigError(file, line_of(e), key, "expected a kernel such as debian:6.12");
+    const std::string k = e.Scalar();
+    if (std::find(known.begin(), known.end(), k) == known.end())
+      throw ConfigError(file, line_of(e), key,
+                        fmt::format("'{}' is not among the lab's kernels{} ({})", k, did_you_mean(k, known),
+                                    fmt::join(known, ", ")));
+    if (std::find(out.begin(), out.end(), k) != out.end())
+      throw ConfigError(file, line_of(e), key, fmt::format("kernel '{}' is listed twice", k));
+    out.push_back(k);
+  }
+  return out;
 }
 
 }  // namespace schedlab

@@ -528,3 +528,31 @@ TEST_CASE("compare_samples: plain samples, one row, the first the baseline", "[c
   CHECK(doc["metric"]["direction"] == "lower");
   CHECK_THROWS_AS(compare_samples({}, m), std::invalid_argument);
 }
+
+TEST_CASE("a run measured under TCG: the text header and the JSON say the numbers are emulated", "[render]") {
+  Db db;
+  const auto real = db.run("real", R"({"kernel_release":"6.12.0"})");
+  const auto lab = db.run("lab", R"({"kernel_release":"6.12.9","lab":{"release":"6.12.9+bpo-amd64","accel":"tcg","emulated":true}})");
+  const auto kvm = db.run("kvm", R"({"lab":{"release":"6.1.0-28-amd64","accel":"kvm","emulated":false}})");
+  for (const auto r : {real, lab, kvm}) {
+    db.store.add_metric(r, kTime);
+    db.point(r, db.variant(r, "default", 0), "hackbench", "hackbench-process-pipes", "1", 0, "time",
+             {0.43, 0.42, 0.44});
+  }
+  const std::string note = "note: lab SUT under TCG: numbers are emulated (6.12.9+bpo-amd64)\n";
+  // Only the emulated run's presence brings the note.
+  const auto without = compare(db.store, default_columns(db.store, {real, kvm}));
+  CHECK(render_text(without).find("emulated") == std::string::npos);
+  CHECK(nlohmann::json::parse(render_json(without))["emulated"] == false);
+  const auto with = compare(db.store, default_columns(db.store, {real, lab, kvm}));
+  const std::string text = render_text(with);
+  INFO(text);
+  // In the header: after the run lines, before the first table.
+  REQUIRE(text.find(note) != std::string::npos);
+  CHECK(text.find(note) < text.find("hackbench-process-pipes"));
+  const auto doc = nlohmann::json::parse(render_json(with));
+  CHECK(doc["emulated"] == true);
+  REQUIRE(doc["emulated_runs"].size() == 1);
+  CHECK(doc["emulated_runs"][0]["run_id"] == lab);
+  CHECK(doc["emulated_runs"][0]["release"] == "6.12.9+bpo-amd64");
+}

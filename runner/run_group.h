@@ -1,0 +1,32 @@
+// The runs of one multi-kernel plan (kernel_runs.h): named NAME@LABEL and
+// sharing "group": NAME in their manifests. Found again from the store for
+// `schedlab compare NAME`, `--group NAME` and `schedlab run --resume NAME`.
+// (No config.h here: analysis/compare.h and workloads/ name the same enum.)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/store.h"
+
+namespace schedlab {
+
+struct ColumnRef;  // analysis/compare.h
+
+// NAME@LABEL.
+std::string kernel_run_name(const std::string& group, const std::string& kernel);
+
+// The group a run belongs to (manifest "group"), if any.
+std::optional<std::string> run_group(const RunInfo& run);
+// The runs of a group, oldest first (kernel order, as they were started).
+std::vector<RunInfo> group_runs(const Store& store, const std::string& group);
+// Columns for a group's runs: every variant of each, labelled
+// KERNEL/VARIANT (6.1/default, 6.12/NO_PLACE_LAG); the first is the baseline.
+std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunInfo>& runs);
+
+// The group's combined table (render_text), kernels and variants as
+// columns. Throws when the group has no runs or the store cannot compare.
+std::string group_table_text(const Store& store, const std::string& group);
+
+}  // namespace schedlab
