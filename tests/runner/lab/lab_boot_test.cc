@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "results/store.h"
 #include "runner/lab/lab_host.h"
@@ -62,6 +64,8 @@ workloads:
       groups: [1]
       loops: 100
       timeout: 120s
+      monitors: [tasks]
+      task_monitor: {{interval: 50ms}}
 variants:
   default: {{}}
   schedstats:
@@ -84,6 +88,22 @@ variants:
   CHECK(m["lab"]["accel"].is_string());
   CHECK(m["host"].get<std::string>().starts_with("lab:"));
   CHECK(store.unrestored(m["host"].get<std::string>()).empty());  // the sysctl was put back
+  // The tasks monitor's sampler runs on the guest's busybox userland (sh, awk).
+  CHECK(!m.contains("monitors_unavailable"));
+  std::map<std::int64_t, std::map<std::string, double>> tasks;
+  for (const auto& d : store.monitor_deltas(run->id, "tasks")) tasks[d.iteration_id][d.counter] = d.value;
+  REQUIRE(tasks.size() == 4);
+  double seen = 0;
+  for (const auto& [id, d] : tasks) {
+    CHECK(d.at("polls") >= 2);
+    for (const auto& [counter, v] : d)
+      if (counter.starts_with("cpu_hits.")) CHECK(std::stol(counter.substr(9)) < 2);  // cpus: 2
+    seen += d.at("tasks");
+  }
+  CHECK(seen > 0);
+  if (const char* keep = std::getenv("SCHEDLAB_KEEP_TASKS_OUTPUT"))
+    test::write_text(fmt::format("{}/{}.txt", keep, kernel),
+                     store.monitor_snapshots(run->id, "tasks").at(0).text);
 }
 
 void lab_case(const std::string& kernel, bool eevdf) {
