@@ -101,6 +101,7 @@ variants:
     seen += d.at("tasks");
   }
   CHECK(seen > 0);
+  // How tests/fixtures/tasks/lab-*.txt was captured.
   if (const char* keep = std::getenv("SCHEDLAB_KEEP_TASKS_OUTPUT"))
     test::write_text(fmt::format("{}/{}.txt", keep, kernel),
                      store.monitor_snapshots(run->id, "tasks").at(0).text);
