@@ -78,7 +78,9 @@ void add_rows(std::vector<CounterRow>& rows, const std::string& prefix, const To
 
 nlohmann::json totals_json(const Totals& t) {
   nlohmann::json j = {{"tasks", t.tasks}, {"samples", t.samples()}};
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json();
+  };
   j["migrations"] = opt(t.migrations);
   j["switches"] = opt(t.switches);
   j["voluntary_switches"] = opt(t.voluntary);
@@ -102,8 +104,8 @@ Samples parse(std::string_view text) {
     Poll p;
     const auto head = split_ws(pending.front().second);
     if (head.size() != 2 || !parse_double(head[1], p.uptime_s))
-      throw CounterParseError(open_line,
-                              fmt::format("expected 'P UPTIME', found '{}'", pending.front().second));
+      throw CounterParseError(
+          open_line, fmt::format("expected 'P UPTIME', found '{}'", pending.front().second));
     for (std::size_t i = 1; i < pending.size(); ++i)
       p.tasks.push_back(task_line(pending[i].second, pending[i].first));
     out.polls.push_back(std::move(p));
@@ -138,7 +140,8 @@ Samples parse(std::string_view text) {
       continue;
     }
     if (!open)
-      throw CounterParseError(n, fmt::format("'{}' is outside a poll (no 'P' line before it)", line));
+      throw CounterParseError(n,
+                              fmt::format("'{}' is outside a poll (no 'P' line before it)", line));
     if (line == "E") {
       close();
       continue;

@@ -122,8 +122,9 @@ TEST_CASE("tasks: a reused tid is another task, a counter going backwards is an 
   CHECK(*r.all.migrations == (4 - 3) + 1);
   CHECK(*r.all.switches == (12 - 10) + 1);
   CHECK(r.all.cpu_hits == std::map<int, std::uint64_t>{{0, 1}, {1, 2}});
-  CHECK_THROWS_WITH(tasks::reduce(tasks::parse("P 1\n5 100 0 3 - - - a\nE\nP 2\n5 100 0 2 - - - a\nE\n")),
-                    "task 5 (a): nr_migrations went from 3 to 2");
+  CHECK_THROWS_WITH(
+      tasks::reduce(tasks::parse("P 1\n5 100 0 3 - - - a\nE\nP 2\n5 100 0 2 - - - a\nE\n")),
+      "task 5 (a): nr_migrations went from 3 to 2");
 }
 
 TEST_CASE("tasks: busybox sh and awk in a lab guest print the same format", "[tasks]") {
