@@ -149,14 +149,14 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
       {"Intr/s", &MonitorCell::interrupts_per_s, 1},
       {"WakeLoc%", &MonitorCell::ttwu_local_pct, 2}};
   // The tasks monitor's rows only when some cell has them.
-  const bool tasks = std::any_of(m.rows.begin(), m.rows.end(), [](const MonitorRow& r) {
+  const bool with_tasks = std::any_of(m.rows.begin(), m.rows.end(), [](const MonitorRow& r) {
     return std::any_of(r.cells.begin(), r.cells.end(),
                        [](const MonitorCell& c) { return c.tasks.has_value(); });
   });
   const std::tuple<const char*, Field, int> task_lines[] = {
       {"TaskMigr", &MonitorCell::task_migrations, 1}, {"Tasks", &MonitorCell::tasks, 1}};
   std::vector<std::tuple<const char*, Field, int>> all(std::begin(lines), std::end(lines));
-  if (tasks) all.insert(all.end(), std::begin(task_lines), std::end(task_lines));
+  if (with_tasks) all.insert(all.end(), std::begin(task_lines), std::end(task_lines));
   for (const auto& [op, field, precision] : all)
     for (const auto& r : m.rows) {
       out += fmt::format("{:<{}}{:<{}}", op, kOpWidth, r.label, label_width);
@@ -170,7 +170,7 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
       "Ctxsw/s: context switches (/proc/stat); Migr/s: tasks moved by load balancing "
       "(schedstat lb_gained + alb_pushed); Intr/s: interrupts (/proc/stat); WakeLoc%: wakeups "
       "of the local CPU (schedstat ttwu_local / ttwu_count); n/a: monitor not captured\n";
-  if (!tasks) return out;
+  if (!with_tasks) return out;
   out +=
       "TaskMigr: migrations of the workload's own tasks per iteration (tasks monitor: "
       "nr_migrations, a lower bound); Tasks: its tasks seen per iteration\n";

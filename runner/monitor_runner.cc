@@ -57,10 +57,12 @@ void MonitorRunner::start(const Config& config) {
       const MonitorSpec* m = find_monitor(name);
       if (m && std::find(used.begin(), used.end(), m) == used.end()) used.push_back(m);
     }
-  const bool tasks = std::any_of(config.workloads.begin(), config.workloads.end(), [](const auto& w) {
-    return std::find(w.monitors.begin(), w.monitors.end(), tasks::kMonitorName) != w.monitors.end();
-  });
-  if (tasks) probe_tasks();
+  const bool uses_tasks =
+      std::any_of(config.workloads.begin(), config.workloads.end(), [](const auto& w) {
+        return std::find(w.monitors.begin(), w.monitors.end(), tasks::kMonitorName) !=
+               w.monitors.end();
+      });
+  if (uses_tasks) probe_tasks();
   if (used.empty()) return;
   journal_.emplace(store_, sut_, run_id_);
   for (const MonitorSpec* m : used) {
@@ -119,16 +121,16 @@ std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const std::vector<std
 std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const WorkloadConfig& workload,
                                                             const Point& point,
                                                             const StepContext& ctx) {
-  auto out = before(workload.monitors);
+  // The sampler starts first and stops last, so its start-up (an SSH round
+  // trip or two) stays out of the snapshots' window.
   sampler_.reset();  // one an interrupted iteration left running
   const auto& names = workload.monitors;
   if (std::find(names.begin(), names.end(), tasks::kMonitorName) != names.end())
     start_tasks(workload, point, ctx);
-  return out;
+  return before(workload.monitors);
 }
 
 void MonitorRunner::after(const std::vector<Snapshot>& before, IterationRow& row) {
-  finish_tasks(row);
   for (const Snapshot& s : before) {
     const MonitorSpec& m = *s.spec;
     const std::string name(m.name);
@@ -156,6 +158,7 @@ void MonitorRunner::after(const std::vector<Snapshot>& before, IterationRow& row
       report_error(name, e.what());
     }
   }
+  finish_tasks(row);
 }
 
 // The sampler must run and its output parse: a SUT without /proc/PID/sched
