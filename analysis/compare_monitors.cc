@@ -179,9 +179,9 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
   for (const auto& c : columns) column_width = std::max(column_width, c.label.size());
   for (const auto& r : m.rows)
     for (std::size_t i = 0; i < r.cells.size(); ++i)
-      out += fmt::format("  {:<{}}  {:<{}}  {}\n", r.label, label_width, columns[i].label,
-                         column_width,
-                         r.cells[i].cpu_hits.empty() ? "n/a" : tasks::format_cpu_hits(r.cells[i].cpu_hits));
+      out += fmt::format(
+          "  {:<{}}  {:<{}}  {}\n", r.label, label_width, columns[i].label, column_width,
+          r.cells[i].cpu_hits.empty() ? "n/a" : tasks::format_cpu_hits(r.cells[i].cpu_hits));
   return out;
 }
 

@@ -37,9 +37,9 @@ namespace {
 // The sysctl directories a variant may change (see design.md: knobs).
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
 
-const std::vector<std::string> kTopKeys = {"description", "hosts",     "ssh",     "iterations",
-                                           "order",       "workloads", "variants", "monitors",
-                                           "task_monitor"};
+const std::vector<std::string> kTopKeys = {"description", "hosts",    "ssh",
+                                           "iterations",  "order",    "workloads",
+                                           "variants",    "monitors", "task_monitor"};
 const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
@@ -178,9 +178,9 @@ class Loader {
   // table rows), then validated like any workload's.
   std::shared_ptr<const Workload> command(const YAML::Node& body, const std::string& key,
                                           YAML::Node& params_out) const {
-    static const std::vector<std::string> keys = {"name", "description", "package", "role", "argv",
-                                                  "params", "metrics", "error", "timeout",
-                                                  "iterations", "monitors", "task_monitor"};
+    static const std::vector<std::string> keys = {
+        "name",    "description", "package", "role",       "argv",     "params",
+        "metrics", "error",       "timeout", "iterations", "monitors", "task_monitor"};
     static const std::vector<std::string> metric_keys = {"regex", "unit", "direction", "centre",
                                                          "kind", "match", "stream", "help"};
     expect_map(body, key);
@@ -336,7 +336,8 @@ class Loader {
     wc.task_monitor = default_task_monitor_;
     if (body.IsMap() && body["task_monitor"]) {
       const YAML::Node t = body["task_monitor"];
-      if (std::find(wc.monitors.begin(), wc.monitors.end(), tasks::kMonitorName) == wc.monitors.end())
+      if (std::find(wc.monitors.begin(), wc.monitors.end(), tasks::kMonitorName) ==
+          wc.monitors.end())
         fail(t, key + ".task_monitor",
              "the tasks monitor is not among this workload's monitors: add it (monitors: [tasks])");
       task_monitor(t, key + ".task_monitor", wc.task_monitor);

@@ -112,15 +112,16 @@ std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const std::vector<std
       }
       out.push_back({m, std::move(*texts)});
     } catch (const HostError& e) {
-      report_error(std::string(m->name), fmt::format("cannot read before an iteration: {}", e.what()));
+      report_error(std::string(m->name),
+                   fmt::format("cannot read before an iteration: {}", e.what()));
     }
   }
   return out;
 }
 
 std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const WorkloadConfig& workload,
-                                                            const Point& point,
-                                                            const StepContext& ctx) {
+                                                           const Point& point,
+                                                           const StepContext& ctx) {
   // The sampler starts first and stops last, so its start-up (an SSH round
   // trip or two) stays out of the snapshots' window.
   sampler_.reset();  // one an interrupted iteration left running
@@ -182,9 +183,9 @@ void MonitorRunner::start_tasks(const WorkloadConfig& workload, const Point& poi
                                 const StepContext& ctx) {
   const std::string name(tasks::kMonitorName);
   if (unavailable_.count(name)) return;
-  const auto comms = comm_names(workload.task_monitor.comm.empty()
-                                    ? workload.workload->task_names(point, ctx)
-                                    : workload.task_monitor.comm);
+  const auto comms =
+      comm_names(workload.task_monitor.comm.empty() ? workload.workload->task_names(point, ctx)
+                                                    : workload.task_monitor.comm);
   if (comms.empty()) {
     report_error(name, fmt::format("workload {} names no processes of its own on the SUT; give "
                                    "them with task_monitor: {{comm: [...]}}",

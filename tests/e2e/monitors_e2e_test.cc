@@ -270,7 +270,8 @@ workloads:
   REQUIRE(its.size() == 2);
   const long cpus = sysconf(_SC_NPROCESSORS_CONF);
   std::map<std::int64_t, std::map<std::string, double>> rows;
-  for (const auto& d : store.monitor_deltas(r->id, "tasks")) rows[d.iteration_id][d.counter] = d.value;
+  for (const auto& d : store.monitor_deltas(r->id, "tasks"))
+    rows[d.iteration_id][d.counter] = d.value;
   for (const auto& it : its) {
     INFO("iteration " << it.iteration);
     CHECK(it.status == "ok");
@@ -300,7 +301,8 @@ workloads:
   // CPUs hit, summed over both iterations: "  2  default  #0:417 #1:583".
   CHECK(!line_starting(text.out, "  2  default  #").empty());
 
-  const auto json = schedlab_cmd({"compare", "tasks", "--db", db, "--monitors", "--format", "json"});
+  const auto json =
+      schedlab_cmd({"compare", "tasks", "--db", db, "--monitors", "--format", "json"});
   REQUIRE(json.ok());
   const auto cell = nlohmann::json::parse(json.out)["monitors"][0]["rows"][0]["cells"][0];
   CHECK(cell["tasks"].get<double>() > 0);

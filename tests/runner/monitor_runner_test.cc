@@ -164,7 +164,8 @@ TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[mo
 TEST_CASE("tasks: a kernel without /proc/PID/sched, reported once", "[monitors][runner][tasks]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run = store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run =
+      store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   FileHost sut;  // no files at all
   const Config config = parse_config("monitors: [tasks]\nworkloads: [hackbench]\n", "t.yaml");
   std::vector<std::string> notes;
@@ -212,10 +213,12 @@ workloads:
 }
 
 // Real: this machine's /proc, a real process started while the sampler runs.
-TEST_CASE("tasks: a process started during the iteration is sampled here", "[monitors][runner][tasks]") {
+TEST_CASE("tasks: a process started during the iteration is sampled here",
+          "[monitors][runner][tasks]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run = store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run =
+      store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   LocalHost local;
   if (!local.read_file("/proc/self/sched")) {
     WARN("SKIPPED: this kernel has no /proc/PID/sched");

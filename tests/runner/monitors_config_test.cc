@@ -63,7 +63,8 @@ TEST_CASE("monitor errors name file, line and key, with a suggestion", "[config]
             .find("unknown key 'monitor' (did you mean 'monitors'?)") != std::string::npos);
 }
 
-TEST_CASE("task_monitor: interval and comm names, per workload over the top level", "[config][monitors]") {
+TEST_CASE("task_monitor: interval and comm names, per workload over the top level",
+          "[config][monitors]") {
   const Config c = parse_config(R"(
 monitors: [tasks]
 task_monitor: {interval: 50ms}

@@ -91,7 +91,8 @@ variants:
   // The tasks monitor's sampler runs on the guest's busybox userland (sh, awk).
   CHECK(!m.contains("monitors_unavailable"));
   std::map<std::int64_t, std::map<std::string, double>> tasks;
-  for (const auto& d : store.monitor_deltas(run->id, "tasks")) tasks[d.iteration_id][d.counter] = d.value;
+  for (const auto& d : store.monitor_deltas(run->id, "tasks"))
+    tasks[d.iteration_id][d.counter] = d.value;
   REQUIRE(tasks.size() == 4);
   double seen = 0;
   for (const auto& [id, d] : tasks) {
