@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "analysis/compare.h"
+#include "analysis/task_samples.h"
 
 namespace schedlab {
 namespace {
@@ -15,6 +16,8 @@ namespace {
 // What one iteration's stored deltas give (aggregate rows only).
 struct IterationCounters {
   std::optional<double> ctxt, intr, irq_total, migrations, ttwu_local, ttwu_count;
+  std::optional<double> task_migrations, tasks;
+  std::map<int, std::uint64_t> cpu_hits;
 };
 
 void add_to(std::optional<double>& o, double v) {
@@ -30,6 +33,11 @@ std::map<std::int64_t, IterationCounters> counters_of(const Store& store, std::i
       if (d.counter == "intr") c.intr = d.value;
     } else if (d.monitor == "interrupts") {
       add_to(c.irq_total, d.value);  // per-source totals (per-CPU rows filtered out)
+    } else if (d.monitor == tasks::kMonitorName) {
+      if (d.counter == "migrations") c.task_migrations = d.value;
+      if (d.counter == "tasks") c.tasks = d.value;
+      if (d.counter.starts_with("cpu_hits."))
+        c.cpu_hits[std::stoi(d.counter.substr(9))] += static_cast<std::uint64_t>(d.value);
     } else if (d.monitor == "schedstat") {
       if (d.counter == "all.ttwu_local") c.ttwu_local = d.value;
       if (d.counter == "all.ttwu_count") c.ttwu_count = d.value;
@@ -86,7 +94,7 @@ void add_monitors(const Store& store, Comparison& c) {
     for (const Row& row : b.rows) {
       MonitorRow mr{row.label, {}};
       for (const ColumnRef& col : c.columns) {
-        Accumulator ctxt, migr, intr;
+        Accumulator ctxt, migr, intr, task_migr, tasks_seen;
         std::optional<double> local, count;
         MonitorCell cell;
         const auto& ctr = counters[col.run_id];
@@ -101,6 +109,9 @@ void add_monitors(const Store& store, Comparison& c) {
           ctxt.add(x.ctxt, it.duration_s);
           migr.add(x.migrations, it.duration_s);
           intr.add(x.intr ? x.intr : x.irq_total, it.duration_s);
+          task_migr.add(x.task_migrations, 1);  // per iteration, not per second
+          tasks_seen.add(x.tasks, 1);
+          for (const auto& [cpu, hits] : x.cpu_hits) cell.cpu_hits[cpu] += hits;
           if (x.ttwu_local && x.ttwu_count) {
             add_to(local, *x.ttwu_local);
             add_to(count, *x.ttwu_count);
@@ -109,6 +120,8 @@ void add_monitors(const Store& store, Comparison& c) {
         cell.ctxt_per_s = ctxt.mean();
         cell.migrations_per_s = migr.mean();
         cell.interrupts_per_s = intr.mean();
+        cell.task_migrations = task_migr.mean();
+        cell.tasks = tasks_seen.mean();
         if (count && *count > 0) cell.ttwu_local_pct = *local / *count * 100;
         mr.cells.push_back(cell);
       }
@@ -135,7 +148,16 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
       {"Migr/s", &MonitorCell::migrations_per_s, 1},
       {"Intr/s", &MonitorCell::interrupts_per_s, 1},
       {"WakeLoc%", &MonitorCell::ttwu_local_pct, 2}};
-  for (const auto& [op, field, precision] : lines)
+  // The tasks monitor's rows only when some cell has them.
+  const bool with_tasks = std::any_of(m.rows.begin(), m.rows.end(), [](const MonitorRow& r) {
+    return std::any_of(r.cells.begin(), r.cells.end(),
+                       [](const MonitorCell& c) { return c.tasks.has_value(); });
+  });
+  const std::tuple<const char*, Field, int> task_lines[] = {
+      {"TaskMigr", &MonitorCell::task_migrations, 1}, {"Tasks", &MonitorCell::tasks, 1}};
+  std::vector<std::tuple<const char*, Field, int>> all(std::begin(lines), std::end(lines));
+  if (with_tasks) all.insert(all.end(), std::begin(task_lines), std::end(task_lines));
+  for (const auto& [op, field, precision] : all)
     for (const auto& r : m.rows) {
       out += fmt::format("{:<{}}{:<{}}", op, kOpWidth, r.label, label_width);
       for (std::size_t i = 0; i < r.cells.size(); ++i)
@@ -148,6 +170,18 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
       "Ctxsw/s: context switches (/proc/stat); Migr/s: tasks moved by load balancing "
       "(schedstat lb_gained + alb_pushed); Intr/s: interrupts (/proc/stat); WakeLoc%: wakeups "
       "of the local CPU (schedstat ttwu_local / ttwu_count); n/a: monitor not captured\n";
+  if (!with_tasks) return out;
+  out +=
+      "TaskMigr: migrations of the workload's own tasks per iteration (tasks monitor: "
+      "nr_migrations, a lower bound); Tasks: its tasks seen per iteration\n";
+  out += "CPUs hit (samples that found the workload's tasks on each CPU, summed over the cell):\n";
+  std::size_t column_width = 0;
+  for (const auto& c : columns) column_width = std::max(column_width, c.label.size());
+  for (const auto& r : m.rows)
+    for (std::size_t i = 0; i < r.cells.size(); ++i)
+      out += fmt::format(
+          "  {:<{}}  {:<{}}  {}\n", r.label, label_width, columns[i].label, column_width,
+          r.cells[i].cpu_hits.empty() ? "n/a" : tasks::format_cpu_hits(r.cells[i].cpu_hits));
   return out;
 }
 
@@ -155,6 +189,13 @@ nlohmann::ordered_json monitors_json(const Comparison& c) {
   using Json = nlohmann::ordered_json;
   auto number = [](std::optional<double> v) {
     return v && std::isfinite(*v) ? Json(*v) : Json(nullptr);
+  };
+  // {"0": 352, "1": 220}; null when the tasks monitor did not run.
+  auto hits = [](const std::map<int, std::uint64_t>& h) {
+    if (h.empty()) return Json(nullptr);
+    Json j = Json::object();
+    for (const auto& [cpu, n] : h) j[std::to_string(cpu)] = n;
+    return j;
   };
   Json out = Json::array();
   for (const auto& m : c.monitors) {
@@ -168,7 +209,10 @@ nlohmann::ordered_json monitors_json(const Comparison& c) {
                          {"ctxt_per_s", number(x.ctxt_per_s)},
                          {"migrations_per_s", number(x.migrations_per_s)},
                          {"interrupts_per_s", number(x.interrupts_per_s)},
-                         {"ttwu_local_pct", number(x.ttwu_local_pct)}});
+                         {"ttwu_local_pct", number(x.ttwu_local_pct)},
+                         {"task_migrations", number(x.task_migrations)},
+                         {"tasks", number(x.tasks)},
+                         {"cpu_hits", hits(x.cpu_hits)}});
       }
       rows.push_back({{"label", r.label}, {"cells", cells}});
     }

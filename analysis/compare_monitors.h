@@ -11,6 +11,12 @@
 //   ttwu_local_pct    share of try_to_wake_up() that woke the local CPU,
 //                     pooled over the cell's iterations (sum ttwu_local /
 //                     sum ttwu_count; schedstat)
+//   task_migrations   migrations of the workload's own tasks per iteration
+//                     (tasks: nr_migrations, a lower bound; see
+//                     analysis/task_samples.h)
+//   tasks             the workload's tasks seen per iteration (tasks)
+//   cpu_hits          CPU -> samples that found one of the workload's
+//                     tasks on it, summed over the cell's iterations (tasks)
 //
 // Rates divide by the iteration's duration (the measured steps, which the
 // snapshots bracket) and are averaged over the cell's iterations that have
@@ -19,6 +25,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -34,6 +42,8 @@ struct ColumnRef;
 struct MonitorCell {
   std::size_t n = 0;  // ok iterations of the cell with any monitor delta
   std::optional<double> ctxt_per_s, migrations_per_s, interrupts_per_s, ttwu_local_pct;
+  std::optional<double> task_migrations, tasks;
+  std::map<int, std::uint64_t> cpu_hits;
 };
 
 struct MonitorRow {

@@ -9,6 +9,7 @@
 #include "analysis/procfs_stat.h"
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
+#include "analysis/task_samples.h"
 
 namespace schedlab {
 namespace {
@@ -249,6 +250,13 @@ const std::vector<MonitorSpec>& table() {
 
 const std::vector<MonitorSpec>& monitors() {
   return table();
+}
+
+std::vector<std::string_view> monitor_names() {
+  std::vector<std::string_view> names;
+  for (const auto& m : monitors()) names.push_back(m.name);
+  names.push_back(tasks::kMonitorName);
+  return names;
 }
 
 const MonitorSpec* find_monitor(std::string_view name) {

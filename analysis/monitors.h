@@ -64,6 +64,10 @@ struct MonitorSpec {
 
 // The registry: schedstat, stat, interrupts, softirqs, pressure.
 const std::vector<MonitorSpec>& monitors();
+// Every monitor a config may name: the registry's, and `tasks`, which
+// samples the workload's processes during the iteration instead of
+// snapshotting a file around it (analysis/task_samples.h).
+std::vector<std::string_view> monitor_names();
 // Nothing for an unknown name (callers suggest the nearest with runner/suggest.h).
 const MonitorSpec* find_monitor(std::string_view name);
 

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "analysis/monitors.h"
+#include "analysis/task_samples.h"
 #include "runner/lab/lab_config_yaml.h"
 #include "runner/ssh_host.h"
 #include "runner/suggest.h"
@@ -36,8 +37,9 @@ namespace {
 // The sysctl directories a variant may change (see design.md: knobs).
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
 
-const std::vector<std::string> kTopKeys = {"description", "hosts",     "ssh",     "iterations",
-                                           "order",       "workloads", "variants", "monitors"};
+const std::vector<std::string> kTopKeys = {"description", "hosts",    "ssh",
+                                           "iterations",  "order",    "workloads",
+                                           "variants",    "monitors", "task_monitor"};
 const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
@@ -45,7 +47,8 @@ const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_
 const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
                                                "nice", "kernels"};
 // Keys every workload accepts besides its own parameters.
-const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors"};
+const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors", "task_monitor"};
+const std::vector<std::string> kTaskMonitorKeys = {"interval", "comm"};
 
 class Loader {
  public:
@@ -175,9 +178,9 @@ class Loader {
   // table rows), then validated like any workload's.
   std::shared_ptr<const Workload> command(const YAML::Node& body, const std::string& key,
                                           YAML::Node& params_out) const {
-    static const std::vector<std::string> keys = {"name", "description", "package", "role", "argv",
-                                                  "params", "metrics", "error", "timeout",
-                                                  "iterations", "monitors"};
+    static const std::vector<std::string> keys = {
+        "name",    "description", "package", "role",       "argv",     "params",
+        "metrics", "error",       "timeout", "iterations", "monitors", "task_monitor"};
     static const std::vector<std::string> metric_keys = {"regex", "unit", "direction", "centre",
                                                          "kind", "match", "stream", "help"};
     expect_map(body, key);
@@ -277,6 +280,7 @@ class Loader {
       for (const auto& kv : params) flat[kv.first] = kv.second;
       if (body["iterations"]) flat["iterations"] = body["iterations"];
       if (body["monitors"]) flat["monitors"] = body["monitors"];
+      if (body["task_monitor"]) flat["task_monitor"] = body["task_monitor"];
       WorkloadConfig wc = workload_values(*owned, name_node, flat, where + ".command");
       wc.owned = owned;
       return wc;
@@ -329,21 +333,53 @@ class Loader {
       wc.monitors = monitors(body["monitors"], key + ".monitors");
     else
       wc.monitors = default_monitors_;
+    wc.task_monitor = default_task_monitor_;
+    if (body.IsMap() && body["task_monitor"]) {
+      const YAML::Node t = body["task_monitor"];
+      if (std::find(wc.monitors.begin(), wc.monitors.end(), tasks::kMonitorName) ==
+          wc.monitors.end())
+        fail(t, key + ".task_monitor",
+             "the tasks monitor is not among this workload's monitors: add it (monitors: [tasks])");
+      task_monitor(t, key + ".task_monitor", wc.task_monitor);
+    }
     return wc;
+  }
+
+  // `{interval: 100ms, comm: [myprog, helper]}`: sets the keys given.
+  void task_monitor(const YAML::Node& n, const std::string& key, TaskMonitorConfig& out) const {
+    expect_map(n, key);
+    check_keys(n, key, kTaskMonitorKeys);
+    if (const auto i = n["interval"]) {
+      const auto d = parse_duration(scalar(i, key + ".interval"));
+      if (!d || *d < std::chrono::milliseconds(10))
+        fail(i, key + ".interval", "expected a duration of at least 10ms, such as 100ms");
+      out.interval = *d;
+    }
+    if (const auto c = n["comm"]) {
+      if (!c.IsSequence() || c.size() == 0)
+        fail(c, key + ".comm", "expected a list of process names, e.g. [myprog, helper]");
+      out.comm.clear();
+      for (const auto& item : c) {
+        const std::string name = scalar(item, key + ".comm");
+        if (name.empty() || name.find('\n') != std::string::npos)
+          fail(item, key + ".comm", "a process name is one non-empty line");
+        out.comm.push_back(name);
+      }
+    }
   }
 
   // `[schedstat, stat]`: names from the monitor registry, each once; `[]`
   // turns a top-level default off for one workload.
   std::vector<std::string> monitors(const YAML::Node& n, const std::string& key) const {
     std::vector<std::string> known;
-    for (const auto& m : schedlab::monitors()) known.emplace_back(m.name);
+    for (const auto& m : monitor_names()) known.emplace_back(m);
     if (!n.IsSequence())
       fail(n, key, fmt::format("expected a list of monitors, e.g. [schedstat, stat]; known: {}",
                                fmt::join(known, ", ")));
     std::vector<std::string> out;
     for (const auto& item : n) {
       const std::string name = scalar(item, key);
-      if (!find_monitor(name))
+      if (std::find(known.begin(), known.end(), name) == known.end())
         fail(item, key,
              fmt::format("unknown monitor '{}'{}; known: {}", name, did_you_mean(name, known),
                          fmt::join(known, ", ")));
@@ -510,6 +546,10 @@ class Loader {
     default_iterations_ = c.iterations;
     if (root["monitors"]) c.monitors = monitors(root["monitors"], "monitors");
     default_monitors_ = c.monitors;
+    if (const auto t = root["task_monitor"]) {
+      task_monitor(t, "task_monitor", c.task_monitor);
+      default_task_monitor_ = c.task_monitor;
+    }
     if (const auto o = root["order"]) {
       const std::string s = scalar(o, "order");
       if (s == "interleaved")
@@ -526,6 +566,14 @@ class Loader {
     if (!w.IsSequence() || w.size() == 0)
       fail(w, "workloads", "expected a list of workloads, e.g. '- hackbench: {groups: [1, 4]}'");
     for (std::size_t i = 0; i < w.size(); ++i) c.workloads.push_back(workload(w[i], i));
+    if (const auto t = root["task_monitor"]) {
+      const bool used = std::any_of(c.workloads.begin(), c.workloads.end(), [](const auto& wc) {
+        return std::find(wc.monitors.begin(), wc.monitors.end(), tasks::kMonitorName) !=
+               wc.monitors.end();
+      });
+      if (!used)
+        fail(t, "task_monitor", "no workload uses the tasks monitor: add it (monitors: [tasks])");
+    }
     if (const auto v = root["variants"]) {
       expect_map(v, "variants");
       if (v.size() == 0) fail(v, "variants", "empty: leave the key out for one default variant");
@@ -551,6 +599,7 @@ class Loader {
   std::string path_;
   IterationPolicy default_iterations_;
   std::vector<std::string> default_monitors_;
+  TaskMonitorConfig default_task_monitor_;
 };
 
 }  // namespace

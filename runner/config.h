@@ -74,6 +74,15 @@ struct IterationPolicy {
 // them alike, or sequentially per sweep point (A A ... B B ...).
 enum class Order { kInterleaved, kSequential };
 
+// The `tasks` monitor's settings (`task_monitor:` at the top level or per
+// workload; a workload's keys override the top level's).
+struct TaskMonitorConfig {
+  // How often the workload's tasks are sampled during an iteration.
+  std::chrono::milliseconds interval{100};
+  // The comm names to sample; empty: the workload's own (Workload::task_names).
+  std::vector<std::string> comm;
+};
+
 struct WorkloadConfig {
   const Workload* workload = nullptr;
   // A workload made from the config itself (`command`); `workload` points here.
@@ -85,6 +94,7 @@ struct WorkloadConfig {
   // (analysis/monitors.h names), in configuration order: the entry's
   // `monitors:`, else the top-level default, else none.
   std::vector<std::string> monitors;
+  TaskMonitorConfig task_monitor;
   int line = 0;
 };
 
@@ -107,6 +117,7 @@ struct Config {
   SshConfig ssh;
   IterationPolicy iterations;
   std::vector<std::string> monitors;  // top-level `monitors:`, the workloads' default
+  TaskMonitorConfig task_monitor;     // top-level `task_monitor:`, the workloads' default
   Order order = Order::kInterleaved;
   std::vector<WorkloadConfig> workloads;
   std::vector<VariantConfig> variants;  // the first one is the baseline

@@ -380,7 +380,7 @@ class Execution {
     progress_.show(fmt::format("{} variant={} iter {}", p.describe(), variant.name, s.next_index + 1));
     IterationRow row = base_row(p, v);
     // Counter snapshots right around the measured steps (servers are up).
-    const auto monitored = monitors_ ? monitors_->before(p.workload->monitors)
+    const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
                                      : std::vector<MonitorRunner::Snapshot>{};
     const auto start = Clock::now();
     StepRunner steps(pair_);

@@ -16,6 +16,13 @@
 // journaled on top of the monitor's value and wins while it is active; its
 // own restore puts the monitor's value back, and stop() restores the value
 // found before the run (journals unwind newest first).
+//
+// The `tasks` monitor is not a file snapshot: before() starts a sampler of
+// the workload's processes on the SUT (runner/task_sampler.h) and after()
+// stops it, storing its raw output as the "after" snapshot and the reduced
+// counts (analysis/task_samples.h) as delta rows. An iteration that never
+// reaches after() (interrupted) has its sampler stopped by the next
+// before(), by stop() or by the destructor.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +37,7 @@
 #include "runner/config.h"
 #include "runner/host.h"
 #include "runner/knobs.h"
+#include "runner/task_sampler.h"
 
 namespace schedlab {
 
@@ -52,6 +60,10 @@ class MonitorRunner {
     std::vector<std::string> before;
   };
   std::vector<Snapshot> before(const std::vector<std::string>& names);
+  // The same for a workload's monitors, `tasks` included: its sampler
+  // watches the workload's process names at this point.
+  std::vector<Snapshot> before(const WorkloadConfig& workload, const Point& point,
+                               const StepContext& ctx);
   // Reads again, diffs, and appends snapshots and delta rows to `row`.
   void after(const std::vector<Snapshot>& before, IterationRow& row);
 
@@ -61,8 +73,11 @@ class MonitorRunner {
  private:
   // Every path's text, or empty when one does not exist.
   std::optional<std::vector<std::string>> read(const MonitorSpec& m);
-  void mark_unavailable(const MonitorSpec& m, const std::string& why);
-  void report_error(const MonitorSpec& m, const std::string& why);
+  void probe_tasks();
+  void start_tasks(const WorkloadConfig& workload, const Point& point, const StepContext& ctx);
+  void finish_tasks(IterationRow& row);
+  void mark_unavailable(const std::string& monitor, const std::string& why);
+  void report_error(const std::string& monitor, const std::string& why);
   void record(const std::string& key, const std::string& monitor, const std::string& why);
 
   Store& store_;
@@ -72,6 +87,7 @@ class MonitorRunner {
   std::optional<KnobJournal> journal_;
   std::map<std::string, std::string> unavailable_;
   std::map<std::string, std::string> errors_;
+  std::optional<TaskSampler> sampler_;  // the `tasks` monitor's, during an iteration
 };
 
 }  // namespace schedlab

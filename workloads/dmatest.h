@@ -24,6 +24,12 @@ class Dmatest final : public Workload {
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
+  // None: the copies run in kernel threads named after the channel
+  // ("dma0chan0-copy0"), known only on the SUT; `task_monitor: {comm: [...]}`
+  // names them.
+  std::vector<std::string> task_names(const Point&, const StepContext&) const override {
+    return {};
+  }
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
   std::string judge(const std::vector<Sample>& samples) const override;

@@ -365,6 +365,12 @@ std::vector<Step> Hammerdb::teardown_steps(const Point& p, const StepContext& ct
   return steps;
 }
 
+std::vector<std::string> Hammerdb::task_names(const Point& p, const StepContext&) const {
+  if (is_postgres(p)) return {"postgres"};
+  // Debian's MariaDB server is mariadbd; MySQL's (and older MariaDB's) mysqld.
+  return {"mariadbd", "mysqld"};
+}
+
 std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
                                     const std::string& err) const {
   // Current order, and the pre-2020 one; the database name may hold spaces

@@ -24,6 +24,8 @@ class Hammerdb final : public Workload {
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
+  // The database server on the SUT (hammerdbcli runs on the loadgen).
+  std::vector<std::string> task_names(const Point& p, const StepContext&) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 

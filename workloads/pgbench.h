@@ -25,6 +25,10 @@ class Pgbench final : public Workload {
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> point_teardown_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
+  // The PostgreSQL backends, and pgbench when it runs on the SUT.
+  std::vector<std::string> task_names(const Point&, const StepContext&) const override {
+    return {"pgbench", "postgres"};
+  }
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 

@@ -20,6 +20,10 @@ class Tbench final : public Workload {
   std::string package() const override { return "dbench"; }
   std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
+  // tbench_srv and its per-client children on the SUT; tbench when the SUT is the loadgen.
+  std::vector<std::string> task_names(const Point&, const StepContext&) const override {
+    return {"tbench", "tbench_srv"};
+  }
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 

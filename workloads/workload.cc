@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace schedlab {
 
 std::string format_param(const ParamValue& v) {
@@ -30,6 +32,18 @@ const std::string& Point::string_at(const std::string& name) const {
 
 std::chrono::milliseconds Point::duration_at(const std::string& name) const {
   return std::get<std::chrono::milliseconds>(at(name));
+}
+
+std::vector<std::string> Workload::task_names(const Point& p, const StepContext& ctx) const {
+  std::vector<std::string> names;
+  for (const Step& s : iteration_steps(p, ctx)) {
+    if (!s.measured || s.role != Role::kSut || s.argv.empty()) continue;
+    const std::string& prog = s.argv[0];
+    const auto slash = prog.rfind('/');
+    std::string base = slash == std::string::npos ? prog : prog.substr(slash + 1);
+    if (std::find(names.begin(), names.end(), base) == names.end()) names.push_back(base);
+  }
+  return names;
 }
 
 std::string Workload::block_label(const Point& p) const {

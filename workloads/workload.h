@@ -160,6 +160,11 @@ class Workload {
   // Whether a parsed iteration failed on its own terms (dmatest failures > 0);
   // empty when it is fine.
   virtual std::string judge(const std::vector<Sample>&) const { return ""; }
+  // The names (comm) of the workload's own processes on the SUT, for the
+  // `tasks` monitor that samples them during an iteration. Default: the
+  // program names (argv[0] basenames) of the measured SUT steps; a workload
+  // with servers or helper processes lists them (tbench: tbench, tbench_srv).
+  virtual std::vector<std::string> task_names(const Point& p, const StepContext& ctx) const;
 
   const ParamSpec* find_param(const std::string& name) const;
   const MetricSpec* find_metric(const std::string& name) const;

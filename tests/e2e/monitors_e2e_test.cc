@@ -236,3 +236,76 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   CHECK(half.exit_code == 2);
   CHECK(half.err.find("is a file but 'fx' is not") != std::string::npos);
 }
+
+// The tasks monitor samples hackbench's own processes during each
+// iteration; hackbench's children live under a second, so only sampling
+// during the run sees them.
+TEST_CASE("a real run with the tasks monitor, then compare --monitors", "[e2e][monitors][tasks]") {
+  if (!std::filesystem::exists("/proc/self/sched")) {
+    WARN("SKIPPED: this kernel has no /proc/PID/sched (CONFIG_SCHED_DEBUG)");
+    return;
+  }
+  test::TempDir dir;
+  const std::string db = dir.file("tasks.db");
+  const std::string cfg = dir.file("tasks.yaml");
+  test::write_text(cfg, R"(
+iterations: 2
+workloads:
+  - hackbench:
+      groups: [2]
+      loops: 1000
+      timeout: 60s
+      monitors: [tasks]
+      task_monitor: {interval: 20ms}
+)");
+  const auto run = schedlab_cmd({"run", cfg, "--db", db, "--name", "tasks"});
+  INFO(run.err);
+  REQUIRE(run.ok());
+  CHECK(run.err.find("monitor tasks") == std::string::npos);  // neither unavailable nor failing
+
+  Store store(db);
+  const auto r = store.find_run_by_name("tasks");
+  REQUIRE(r);
+  const auto its = store.iterations(r->id);
+  REQUIRE(its.size() == 2);
+  const long cpus = sysconf(_SC_NPROCESSORS_CONF);
+  std::map<std::int64_t, std::map<std::string, double>> rows;
+  for (const auto& d : store.monitor_deltas(r->id, "tasks"))
+    rows[d.iteration_id][d.counter] = d.value;
+  for (const auto& it : its) {
+    INFO("iteration " << it.iteration);
+    CHECK(it.status == "ok");
+    const auto& d = rows[it.id];
+    CHECK(d.at("polls") >= 3);
+    CHECK(d.at("tasks") > 0);
+    CHECK(d.at("tasks") <= 81);  // 2 groups x (20 senders + 20 receivers) and the parent
+    CHECK(d.at("comm.hackbench.tasks") == d.at("tasks"));
+    CHECK(d.at("migrations") >= 0);
+    CHECK(d.at("switches") > 0);
+    double hits = 0;
+    for (const auto& [counter, v] : d)
+      if (counter.starts_with("cpu_hits.")) {
+        CHECK(std::stol(counter.substr(9)) < cpus);  // only CPUs that exist
+        hits += v;
+      }
+    CHECK(hits > 0);
+    CHECK(hits == d.at("samples"));
+  }
+  CHECK(store.monitor_snapshots(r->id, "tasks").size() == 2);  // the raw output, per iteration
+
+  const auto text = schedlab_cmd({"compare", "tasks", "--db", db, "--monitors"});
+  INFO(text.out);
+  REQUIRE(text.ok());
+  CHECK(line_starting(text.out, "TaskMigr  2").find("n/a") == std::string::npos);
+  CHECK(!line_starting(text.out, "Tasks     2").empty());
+  // CPUs hit, summed over both iterations: "  2  default  #0:417 #1:583".
+  CHECK(!line_starting(text.out, "  2  default  #").empty());
+
+  const auto json =
+      schedlab_cmd({"compare", "tasks", "--db", db, "--monitors", "--format", "json"});
+  REQUIRE(json.ok());
+  const auto cell = nlohmann::json::parse(json.out)["monitors"][0]["rows"][0]["cells"][0];
+  CHECK(cell["tasks"].get<double>() > 0);
+  CHECK(cell["task_migrations"].get<double>() >= 0);
+  CHECK(cell["cpu_hits"].is_object());
+}

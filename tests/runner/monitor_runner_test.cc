@@ -5,9 +5,12 @@
 #include "runner/monitor_runner.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "runner/local_host.h"
+#include "runner/plan.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -155,5 +158,114 @@ TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[mo
                                           "/proc/schedstat; the run goes on without it"});
   CHECK(m.before({"schedstat"}).empty());
   CHECK(store.unrestored("fake").empty());
+  m.stop();
+}
+
+TEST_CASE("tasks: a kernel without /proc/PID/sched, reported once", "[monitors][runner][tasks]") {
+  test::TempDir dir;
+  Store store(dir.file("m.db"));
+  const auto run =
+      store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  FileHost sut;  // no files at all
+  const Config config = parse_config("monitors: [tasks]\nworkloads: [hackbench]\n", "t.yaml");
+  std::vector<std::string> notes;
+  MonitorRunner m(store, sut, run, [&](const std::string& s) { notes.push_back(s); });
+  m.start(config);
+  CHECK(notes == std::vector<std::string>{
+                     "schedlab: monitor tasks is unavailable on fake: no /proc/PID/sched (a kernel "
+                     "without CONFIG_SCHED_DEBUG); the run goes on without it"});
+  const Plan plan = expand_plan(config);
+  const auto before = m.before(config.workloads[0], plan.points.at(0).point, {});
+  IterationRow row;
+  m.after(before, row);
+  CHECK(row.monitor_deltas.empty());
+  CHECK(notes.size() == 1);
+  m.stop();
+}
+
+TEST_CASE("tasks: the workloads' process names", "[monitors][runner][tasks]") {
+  const Config c = parse_config(R"(
+workloads:
+  - hackbench: {}
+  - tbench: {clients: [1]}
+  - pgbench: {}
+  - command:
+      name: c
+      argv: [/usr/local/bin/a-very-long-program-name, "{n}"]
+      params: {n: 1}
+      metrics:
+        x: {regex: '(?<value>[0-9]+)', direction: higher}
+)",
+                                "n.yaml");
+  const Plan plan = expand_plan(c);
+  auto names = [&](std::size_t w) {
+    for (const auto& p : plan.points)
+      if (p.workload == &c.workloads[w]) return p.workload->workload->task_names(p.point, {});
+    FAIL("no point");
+    return std::vector<std::string>{};
+  };
+  CHECK(names(0) == std::vector<std::string>{"hackbench"});
+  CHECK(names(1) == std::vector<std::string>{"tbench", "tbench_srv"});
+  CHECK(names(2) == std::vector<std::string>{"pgbench", "postgres"});
+  CHECK(names(3) == std::vector<std::string>{"a-very-long-program-name"});
+  // The kernel keeps 15 bytes of a name.
+  CHECK(comm_names(names(3)) == std::vector<std::string>{"a-very-long-pro"});
+}
+
+// Real: this machine's /proc, a real process started while the sampler runs.
+TEST_CASE("tasks: a process started during the iteration is sampled here",
+          "[monitors][runner][tasks]") {
+  test::TempDir dir;
+  Store store(dir.file("m.db"));
+  const auto run =
+      store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  LocalHost local;
+  if (!local.read_file("/proc/self/sched")) {
+    WARN("SKIPPED: this kernel has no /proc/PID/sched");
+    return;
+  }
+  // A program name of its own: the sampler sleeps between polls too.
+  const std::string nap = dir.file("schedlab-nap");
+  std::filesystem::copy_file("/bin/sleep", nap);
+  std::filesystem::permissions(nap, std::filesystem::perms::owner_all);
+  const Config config = parse_config(R"(
+monitors: [tasks]
+task_monitor: {interval: 20ms, comm: [schedlab-nap]}
+workloads:
+  - command:
+      name: s
+      argv: [sleep, "0.3"]
+      metrics:
+        x: {regex: '(?<value>[0-9]+)', direction: higher}
+)",
+                                     "t.yaml");
+  std::vector<std::string> notes;
+  MonitorRunner m(store, local, run, [&](const std::string& s) { notes.push_back(s); });
+  m.start(config);
+  REQUIRE(notes.empty());
+  const auto before = m.before(config.workloads[0], {}, {});
+  REQUIRE(local.run({.argv = {nap, "0.3"}}).ok());
+  IterationRow row;
+  m.after(before, row);
+  INFO((row.monitor_snapshots.empty() ? "" : row.monitor_snapshots[0].text));
+  REQUIRE(row.monitor_snapshots.size() == 1);
+  CHECK(row.monitor_snapshots[0].monitor == "tasks");
+  CHECK(row.monitor_snapshots[0].text.starts_with("# schedlab-tasks 1\nP "));
+  std::map<std::string, double> d;
+  for (const auto& x : row.monitor_deltas) d[x.counter] = x.value;
+  CHECK(d.at("polls") >= 3);  // first, some in the background, last
+  CHECK(d.at("tasks") == 1);
+  CHECK(d.at("comm.schedlab-nap.tasks") == 1);
+  CHECK(d.at("comm.schedlab-nap.samples") >= 1);
+  CHECK(d.at("migrations") >= 0);
+  double hits = 0;
+  const long cpus = sysconf(_SC_NPROCESSORS_CONF);
+  for (const auto& [counter, v] : d)
+    if (counter.starts_with("cpu_hits.")) {
+      CHECK(std::stol(counter.substr(9)) < cpus);
+      hits += v;
+    }
+  CHECK(hits == d.at("samples"));
+  CHECK(notes.empty());
   m.stop();
 }

@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "results/store.h"
 #include "runner/lab/lab_host.h"
@@ -69,6 +71,8 @@ workloads:
       groups: [1]
       loops: 100
       timeout: 120s
+      monitors: [schedstat, tasks]
+      task_monitor: {interval: 50ms}
 variants:
   default: {}
   nolag:
@@ -105,6 +109,23 @@ variants:
     CHECK(m["state_after"]["sched_features"] == m["state_before"]["sched_features"]);
     // The monitor read real counters in the guest.
     CHECK_FALSE(store.monitor_deltas(run.id, "schedstat", true).empty());
+    // The tasks monitor's sampler runs on the guest's busybox userland (sh, awk).
+    CHECK(!m.contains("monitors_unavailable"));
+    std::map<std::int64_t, std::map<std::string, double>> tasks;
+    for (const auto& d : store.monitor_deltas(run.id, "tasks")) tasks[d.iteration_id][d.counter] = d.value;
+    CHECK(static_cast<std::int64_t>(tasks.size()) == store.count_iterations(run.id, "ok"));
+    double seen = 0;
+    for (const auto& [id, d] : tasks) {
+      CHECK(d.at("polls") >= 2);
+      for (const auto& [counter, v] : d)
+        if (counter.starts_with("cpu_hits.")) CHECK(std::stol(counter.substr(9)) < 2);  // cpus: 2
+      seen += d.at("tasks");
+    }
+    CHECK(seen > 0);
+    // How tests/fixtures/tasks/lab-*.txt was captured.
+    if (const char* keep = std::getenv("SCHEDLAB_KEEP_TASKS_OUTPUT"))
+      test::write_text(fmt::format("{}/{}.txt", keep, run.name),
+                       store.monitor_snapshots(run.id, "tasks").at(0).text);
   }
   CHECK(nlohmann::json::parse(old->manifest_json)["lab"]["kernel_spec"] == "debian:6.1");
   // The 6.12-only variant is not a variant of the 6.1 run.
