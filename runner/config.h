@@ -48,12 +48,21 @@ struct DebugfsSetting {
   int line = 0;
 };
 
+// The `affinity` knob: the CPUs servers (background steps) and clients
+// (measured foreground steps) may run on; empty: unchanged.
+struct AffinityConfig {
+  std::vector<int> server;
+  std::vector<int> client;
+  int server_line = 0, client_line = 0;
+};
+
 struct VariantConfig {
   std::string name;
   std::vector<SysctlSetting> sysctls;
   std::vector<FeatureSetting> sched_features;
   std::vector<DebugfsSetting> debugfs;
   std::optional<SchedPolicy> policy;
+  std::optional<AffinityConfig> affinity;
   int line = 0;
 };
 
@@ -93,6 +102,15 @@ struct SshConfig {
   std::chrono::seconds connect_timeout{10};
 };
 
+// One SUT/loadgen pair of `pairs:`; the plan runs on every pair at once.
+struct PairConfig {
+  std::string name;  // unique; default: from the SUT's host, or pairN
+  std::string sut;
+  std::string loadgen = "local";
+  std::string sut_address;  // empty: derived as for hosts:
+  int line = 0;
+};
+
 struct Config {
   std::string path;
   std::string text;
@@ -101,6 +119,8 @@ struct Config {
   std::optional<LabConfig> sut_lab;  // hosts.sut: {lab: {...}}; sut is then "lab"
   std::string loadgen = "local";
   std::string sut_address;        // the SUT as the loadgen sees it; empty: derived
+  // `pairs:` instead of `hosts:`; empty: the one pair above.
+  std::vector<PairConfig> pairs;
   SshConfig ssh;
   IterationPolicy iterations;
   std::vector<std::string> monitors;  // top-level `monitors:`, the workloads' default
@@ -108,6 +128,9 @@ struct Config {
   std::vector<WorkloadConfig> workloads;
   std::vector<VariantConfig> variants;  // the first one is the baseline
 };
+
+// The config as one of its pairs sees it: hosts are the pair's.
+Config config_for_pair(const Config& config, const PairConfig& pair);
 
 // Reads and validates. Throws ConfigError.
 Config load_config_file(const std::string& path);

@@ -14,6 +14,7 @@ struct CompareCmdOptions {
   std::vector<std::string> runs;
   std::string format = "text";
   bool monitors = false;
+  bool by_pair = false;
   StatsOptions stats;
   DbOption db;
 };
@@ -40,7 +41,7 @@ int compare_command(const CompareCmdOptions& o) {
       }
       ids.push_back(all.back().id);  // the latest run, like `perf report`
     }
-    Comparison c = compare(store, default_columns(store, ids), o.stats.to_options());
+    Comparison c = compare(store, default_columns(store, ids, o.by_pair), o.stats.to_options());
     if (o.monitors) add_monitors(store, c);
     fmt::print("{}", o.format == "json" ? render_json(c) : render_text(c));
     return kOk;
@@ -61,6 +62,9 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");
+  cmd->add_flag("--by-pair", o->by_pair,
+                "runs of a pairs: config: one column per variant and pair (default@rack1), "
+                "instead of every pair's samples pooled per variant");
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });
