@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -211,11 +212,19 @@ std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std
   for (std::int64_t id : runs) {
     const RunInfo run = require_run(store, id);
     const auto vars = store.variants(id);
+    // The pairs with iterations, in configuration order (the manifest's
+    // pair_order), any others after them by name.
     std::vector<std::string> pairs;
-    if (by_pair)
+    if (by_pair) {
+      std::set<std::string> stored;
       for (const auto& it : store.iterations(id))
-        if (!it.pair.empty() && std::find(pairs.begin(), pairs.end(), it.pair) == pairs.end())
-          pairs.push_back(it.pair);
+        if (!it.pair.empty()) stored.insert(it.pair);
+      const auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
+      if (manifest.is_object() && manifest.contains("pair_order") && manifest["pair_order"].is_array())
+        for (const auto& p : manifest["pair_order"])
+          if (p.is_string() && stored.erase(p.get<std::string>())) pairs.push_back(p.get<std::string>());
+      pairs.insert(pairs.end(), stored.begin(), stored.end());
+    }
     for (const auto& v : vars) {
       std::string label = runs.size() == 1   ? v.name
                           : vars.size() == 1 ? run.name

@@ -137,8 +137,7 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
 // has a single variant, else "run/variant". Throws StoreError for an unknown
 // run id.
 // With by_pair, each variant of a pairs: run becomes one column per pair
-// (in the order the pairs' iterations were first stored), labelled
-// "LABEL@PAIR".
+// with iterations (in configuration order), labelled "LABEL@PAIR".
 std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std::int64_t>& runs,
                                        bool by_pair = false);
 

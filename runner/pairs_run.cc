@@ -29,8 +29,11 @@ RunSummary run_pairs(Store& store, const Config& config, const Plan& plan, const
   } else {
     nlohmann::json manifest = {{"order", config.order == Order::kInterleaved ? "interleaved" : "sequential"},
                                {"pairs", nlohmann::json::object()}};
-    for (const auto& p : config.pairs)
+    manifest["pair_order"] = nlohmann::json::array();  // "pairs" is an object: no order
+    for (const auto& p : config.pairs) {
       manifest["pairs"][p.name] = {{"sut", p.sut}, {"loadgen", p.loadgen}};
+      manifest["pair_order"].push_back(p.name);
+    }
     total.name = options.name;
     total.run_id = create_run_record(store, config, options.name, manifest.dump());
   }
