@@ -136,6 +136,11 @@ TEST_CASE("exit codes, stderr and the variant's policy cross the connection") {
   r = host.run(cmd);
   CHECK(r.out.find("SCHED_BATCH") != std::string::npos);
   CHECK(r.out.find("\n3\n") != std::string::npos);
+  // The affinity knob, through taskset, together with the policy.
+  cmd = Command{.argv = {"grep", "Cpus_allowed_list", "/proc/self/status"}, .cpus = {0}};
+  cmd.policy = SchedPolicy{SCHED_BATCH, std::nullopt};
+  r = host.run(cmd);
+  CHECK(r.out == "Cpus_allowed_list:\t0\n");
 }
 
 TEST_CASE("a remote timeout kills the remote process group, grandchildren included") {
