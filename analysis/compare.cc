@@ -134,9 +134,11 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
       if (v.id == col.variant_id) knobs = v.knobs_json;
     auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
     // A pair's column: that pair's SUT manifest.
-    if (col.pair && manifest.is_object() && manifest.contains("pairs") && manifest["pairs"].contains(*col.pair))
+    if (col.pair && manifest.is_object() && manifest.contains("pairs") &&
+        manifest["pairs"].contains(*col.pair))
       manifest = nlohmann::json(manifest["pairs"][*col.pair]);
-    manifests.push_back({col.label, std::move(manifest), nlohmann::json::parse(knobs, nullptr, false)});
+    manifests.push_back(
+        {col.label, std::move(manifest), nlohmann::json::parse(knobs, nullptr, false)});
   }
   out.differences = manifest_differences(manifests);
 
@@ -220,9 +222,11 @@ std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std
       for (const auto& it : store.iterations(id))
         if (!it.pair.empty()) stored.insert(it.pair);
       const auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
-      if (manifest.is_object() && manifest.contains("pair_order") && manifest["pair_order"].is_array())
+      if (manifest.is_object() && manifest.contains("pair_order") &&
+          manifest["pair_order"].is_array())
         for (const auto& p : manifest["pair_order"])
-          if (p.is_string() && stored.erase(p.get<std::string>())) pairs.push_back(p.get<std::string>());
+          if (p.is_string() && stored.erase(p.get<std::string>()))
+            pairs.push_back(p.get<std::string>());
       pairs.insert(pairs.end(), stored.begin(), stored.end());
     }
     for (const auto& v : vars) {
@@ -233,7 +237,8 @@ std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std
         cols.push_back({run.id, v.id, run.name, v.name, std::move(label)});
         continue;
       }
-      for (const auto& p : pairs) cols.push_back({run.id, v.id, run.name, v.name, label + "@" + p, p});
+      for (const auto& p : pairs)
+        cols.push_back({run.id, v.id, run.name, v.name, label + "@" + p, p});
     }
   }
   return cols;

@@ -36,16 +36,16 @@ namespace {
 // The sysctl directories a variant may change (see design.md: knobs).
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
 
-const std::vector<std::string> kTopKeys = {"description", "hosts",    "pairs",   "ssh",
-                                           "iterations",  "order",    "workloads", "variants",
-                                           "monitors"};
+const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
+                                           "ssh",         "iterations", "order",
+                                           "workloads",   "variants",   "monitors"};
 const std::vector<std::string> kPairKeys = {"name", "sut", "loadgen", "sut_address"};
 const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
-const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
-                                               "nice", "affinity"};
+const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs",
+                                               "policy", "nice",           "affinity"};
 const std::vector<std::string> kAffinityKeys = {"server", "client"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors"};
@@ -455,7 +455,8 @@ class Loader {
   AffinityConfig affinity(const YAML::Node& n, const std::string& key) const {
     expect_map(n, key);
     check_keys(n, key, kAffinityKeys);
-    if (n.size() == 0) fail(n, key, "empty: give server, client or both, e.g. {server: \"0\", client: \"1-3\"}");
+    if (n.size() == 0)
+      fail(n, key, "empty: give server, client or both, e.g. {server: \"0\", client: \"1-3\"}");
     AffinityConfig a;
     auto list = [&](const char* role, std::vector<int>& cpus, int& line) {
       const auto v = n[role];

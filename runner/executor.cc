@@ -117,8 +117,12 @@ class Execution {
  public:
   Execution(Store& store, const Pair& pair, const Config& config, const Plan& plan,
             const ExecOptions& options)
-      : store_(store), pair_(pair), config_(config), plan_(plan),
-        progress_(options.progress, plan.max_iterations()), pair_name_(options.pair) {}
+      : store_(store),
+        pair_(pair),
+        config_(config),
+        plan_(plan),
+        progress_(options.progress, plan.max_iterations()),
+        pair_name_(options.pair) {}
 
   RunSummary run(const ExecOptions& options) {
     open_run(options);
@@ -210,7 +214,9 @@ class Execution {
       } else {
         // A pair's manifest is written once, when it first starts.
         const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
-        const auto part = whole.is_object() && whole.contains("pairs") ? whole["pairs"].value(pair_name_, nlohmann::json{}) : nlohmann::json{};
+        const auto part = whole.is_object() && whole.contains("pairs")
+                              ? whole["pairs"].value(pair_name_, nlohmann::json{})
+                              : nlohmann::json{};
         if (!part.is_object() || !part.contains("state_before"))
           store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest().dump());
       }
@@ -393,7 +399,8 @@ class Execution {
     const VariantConfig& variant = config_.variants[v];
     switch_to(v);
     StepRunner servers(pair_);
-    const PhaseResult setup = servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
+    const PhaseResult setup =
+        servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
     if (!setup.ok()) {
       if (setup.status != "interrupted")
         record_failure(p, v, setup.status == "not_ready" ? "not_ready" : "setup_error",
@@ -536,11 +543,14 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
     const auto cpus = text ? parse_cpu_list(*text) : std::nullopt;
     if (!cpus) throw PreflightError(fmt::format("cannot read the online CPUs of {}", host.name()));
     if (!dynamic_cast<LocalHost*>(&host) && !host.find_program("taskset"))
-      throw PreflightError(fmt::format("affinity: 'taskset' is not installed on {} (install the "
-                                       "Debian package util-linux)", host.name()));
+      throw PreflightError(
+          fmt::format("affinity: 'taskset' is not installed on {} (install the "
+                      "Debian package util-linux)",
+                      host.name()));
     return online.emplace(&host, *cpus).first->second;
   };
-  const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
+  const StepContext ctx{
+      .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
   for (const auto& v : config.variants) {
     if (!v.affinity) continue;
     for (const auto& pp : plan.points) {
@@ -557,8 +567,8 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
         for (int c : cpus)
           if (!std::binary_search(have.begin(), have.end(), c))
             throw PreflightError(fmt::format(
-                "{}:{}: variants.{}.affinity.{}: CPU {} is not online on {} (online: {})", config.path,
-                server ? v.affinity->server_line : v.affinity->client_line, v.name,
+                "{}:{}: variants.{}.affinity.{}: CPU {} is not online on {} (online: {})",
+                config.path, server ? v.affinity->server_line : v.affinity->client_line, v.name,
                 server ? "server" : "client", c, host.name(), format_cpu_list(have)));
       }
     }
@@ -582,9 +592,9 @@ std::int64_t create_run_record(Store& store, const Config& config, const std::st
                        .knobs_json = knobs_json(config.variants[i]).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
-      store.add_metric(run_id, {wc.workload->name(), m.name, m.unit, std::string(to_string(m.direction)),
-                                std::string(to_string(m.centre)), std::string(to_string(m.kind)),
-                                m.precision});
+      store.add_metric(
+          run_id, {wc.workload->name(), m.name, m.unit, std::string(to_string(m.direction)),
+                   std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
   return run_id;
 }
 

@@ -38,7 +38,8 @@ void emergency_loop(int read_fd) {
   while (::read(read_fd, &b, 1) != 1) {
   }
   const int sig = g_signal ? g_signal : SIGINT;
-  fmt::print(stderr, "\nschedlab: second signal: stopping workloads, restoring knobs, exiting now\n");
+  fmt::print(stderr,
+             "\nschedlab: second signal: stopping workloads, restoring knobs, exiting now\n");
   std::vector<std::function<void()>> actions;
   {
     std::lock_guard lock(g_mutex);

@@ -160,7 +160,9 @@ std::unique_ptr<LocalHost::Process> LocalHost::spawn(const Command& cmd, ExecRes
     cpu_set_t set;
     CPU_ZERO(&set);
     for (int c : cmd.cpus) {
-      if (c >= CPU_SETSIZE) throw HostError(fmt::format("CPU {} is beyond this build's limit ({})", c, CPU_SETSIZE - 1));
+      if (c >= CPU_SETSIZE)
+        throw HostError(
+            fmt::format("CPU {} is beyond this build's limit ({})", c, CPU_SETSIZE - 1));
       CPU_SET(c, &set);
     }
     setup.cpus = set;

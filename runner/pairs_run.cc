@@ -19,16 +19,19 @@ struct PairOutcome {
 
 }  // namespace
 
-RunSummary run_pairs(Store& store, const Config& config, const Plan& plan, const ExecOptions& options) {
+RunSummary run_pairs(Store& store, const Config& config, const Plan& plan,
+                     const ExecOptions& options) {
   RunSummary total;
   if (options.resume_run) {
     const auto run = store.find_run(*options.resume_run);
-    if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store.path()));
+    if (!run)
+      throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store.path()));
     total.run_id = run->id;
     total.name = run->name;
   } else {
-    nlohmann::json manifest = {{"order", config.order == Order::kInterleaved ? "interleaved" : "sequential"},
-                               {"pairs", nlohmann::json::object()}};
+    nlohmann::json manifest = {
+        {"order", config.order == Order::kInterleaved ? "interleaved" : "sequential"},
+        {"pairs", nlohmann::json::object()}};
     manifest["pair_order"] = nlohmann::json::array();  // "pairs" is an object: no order
     for (const auto& p : config.pairs) {
       manifest["pairs"][p.name] = {{"sut", p.sut}, {"loadgen", p.loadgen}};
@@ -56,7 +59,8 @@ RunSummary run_pairs(Store& store, const Config& config, const Plan& plan, const
           outcomes[i].error = e.what();
           try {
             Store own(store.path());
-            own.set_manifest_member(total.run_id, {"pairs", pc.name, "error"}, nlohmann::json(e.what()).dump());
+            own.set_manifest_member(total.run_id, {"pairs", pc.name, "error"},
+                                    nlohmann::json(e.what()).dump());
           } catch (const std::exception&) {
             // The summary still carries it.
           }
@@ -76,7 +80,8 @@ RunSummary run_pairs(Store& store, const Config& config, const Plan& plan, const
     total.measured += o.summary->measured;
     total.skipped += o.summary->skipped;
     total.failed += o.summary->failed;
-    for (const auto& e : o.summary->errors) total.errors.push_back(fmt::format("pair {}: {}", name, e));
+    for (const auto& e : o.summary->errors)
+      total.errors.push_back(fmt::format("pair {}: {}", name, e));
   }
   total.status = interrupted() ? "interrupted" : any_failed ? "failed" : "finished";
   store.set_run_status(total.run_id, total.status, true);

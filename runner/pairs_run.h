@@ -13,6 +13,7 @@
 
 namespace schedlab {
 
-RunSummary run_pairs(Store& store, const Config& config, const Plan& plan, const ExecOptions& options);
+RunSummary run_pairs(Store& store, const Config& config, const Plan& plan,
+                     const ExecOptions& options);
 
 }  // namespace schedlab

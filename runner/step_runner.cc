@@ -100,8 +100,10 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
                 .stdin_data = step.stdin_data,
                 .interruptible = interruptible};
     if (step.measured) cmd.policy = knobs.policy;
-    if (step.background) cmd.cpus = knobs.server_cpus;
-    else if (step.measured) cmd.cpus = knobs.client_cpus;
+    if (step.background)
+      cmd.cpus = knobs.server_cpus;
+    else if (step.measured)
+      cmd.cpus = knobs.client_cpus;
     if (step.background) {
       PhaseResult started = start_server(step, cmd);
       if (!started.ok()) return started;

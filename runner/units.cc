@@ -50,7 +50,8 @@ std::optional<int> cpu_number(const std::string& s) {
 
 std::optional<std::vector<int>> parse_cpu_list(const std::string& text) {
   std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();  // sysfs files end in \n
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' '))
+    t.pop_back();  // sysfs files end in \n
   if (t.empty()) return std::nullopt;
   std::set<int> cpus;
   std::istringstream in(t);

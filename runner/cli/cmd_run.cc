@@ -40,11 +40,12 @@ std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) 
 }
 
 void print_plan(const Config& config, const Plan& plan) {
-  fmt::print("plan for {}: {} variants x {} points, at most {} iterations{}, {}\n", config.path,
-             config.variants.size(), plan.points.size(), plan.max_iterations(),
-             config.pairs.empty() ? "" : fmt::format(" on each of {} pairs at once", config.pairs.size()),
-             plan.order == Order::kInterleaved ? "variants interleaved per iteration"
-                                               : "variants in sequence per point");
+  fmt::print(
+      "plan for {}: {} variants x {} points, at most {} iterations{}, {}\n", config.path,
+      config.variants.size(), plan.points.size(), plan.max_iterations(),
+      config.pairs.empty() ? "" : fmt::format(" on each of {} pairs at once", config.pairs.size()),
+      plan.order == Order::kInterleaved ? "variants interleaved per iteration"
+                                        : "variants in sequence per point");
   for (const auto& p : config.pairs)
     fmt::print("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
                p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
@@ -54,8 +55,10 @@ void print_plan(const Config& config, const Plan& plan) {
     for (const auto& d : v.debugfs) knobs += fmt::format(" debugfs {}={}", d.name, d.value);
     for (const auto& f : v.sched_features) knobs += " feature " + f.token;
     if (v.policy) knobs += " policy " + v.policy->describe();
-    if (v.affinity && !v.affinity->server.empty()) knobs += " affinity server=" + format_cpu_list(v.affinity->server);
-    if (v.affinity && !v.affinity->client.empty()) knobs += " affinity client=" + format_cpu_list(v.affinity->client);
+    if (v.affinity && !v.affinity->server.empty())
+      knobs += " affinity server=" + format_cpu_list(v.affinity->server);
+    if (v.affinity && !v.affinity->client.empty())
+      knobs += " affinity client=" + format_cpu_list(v.affinity->client);
     fmt::print("  variant {}:{}\n", v.name, knobs.empty() ? " (no knobs)" : knobs);
   }
   for (const auto& p : plan.points) {

@@ -38,7 +38,8 @@ workloads:
           direction: higher
 variants:
   pinned:
-    affinity: {client: ")" + client_cpus + R"("}
+    affinity: {client: ")" +
+         client_cpus + R"("}
 )";
 }
 
@@ -99,7 +100,9 @@ TEST_CASE("an affinity CPU the host does not have is refused before anything run
   test::write_text(cfg, affinity_config("4000"));
   const auto run = test::schedlab_cmd({"run", cfg, "--db", db});
   CHECK(run.exit_code == 1);
-  CHECK(run.err.find(cfg + ":13: variants.pinned.affinity.client: CPU 4000 is not online on local (online: ") !=
+  CHECK(run.err.find(
+            cfg +
+            ":13: variants.pinned.affinity.client: CPU 4000 is not online on local (online: ") !=
         std::string::npos);
   Store store(db);
   CHECK(store.list_runs().empty());
@@ -129,7 +132,8 @@ workloads:
 variants:
   flipped:
     sysctl:
-      kernel.sched_autogroup_enabled: )" + flipped + "\n");
+      kernel.sched_autogroup_enabled: )" +
+                            flipped + "\n");
 
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
@@ -143,7 +147,8 @@ variants:
   // Wait for the workload: the knob is flipped and sleep runs.
   std::vector<pid_t> sleepers;
   const auto give_up = std::chrono::steady_clock::now() + 30s;
-  while ((sleepers = children_named(pid, "sleep")).empty() && std::chrono::steady_clock::now() < give_up)
+  while ((sleepers = children_named(pid, "sleep")).empty() &&
+         std::chrono::steady_clock::now() < give_up)
     std::this_thread::sleep_for(50ms);
   REQUIRE(sleepers.size() == 1);
   CHECK(read_sysctl(local, knob) == flipped);
@@ -156,18 +161,22 @@ variants:
   ::kill(pid, SIGINT);
   int status = 0;
   pid_t done = 0;
-  while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() - start < 10s)
+  while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() - start < 10s)
     std::this_thread::sleep_for(10ms);
   if (done == 0) ::kill(pid, SIGKILL), ::waitpid(pid, &status, 0);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::ifstream in(err);
-  const std::string stderr_text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string stderr_text((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
   INFO(stderr_text);
   REQUIRE(done == pid);
   CHECK(seconds < 3.0);
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 130);
-  CHECK(stderr_text.find("second signal: stopping workloads, restoring knobs, exiting now") != std::string::npos);
+  CHECK(stderr_text.find("second signal: stopping workloads, restoring knobs, exiting now") !=
+        std::string::npos);
   CHECK(read_sysctl(local, knob) == original);
   Store store(db);
   CHECK(store.unrestored("local").empty());

@@ -5,8 +5,8 @@
 #include <signal.h>
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -286,21 +286,26 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   const std::string cfg = dir.file("pairs.yaml"), db = dir.file("pairs.db");
   // Pair ns: SUT and loadgen in the two namespaces; pair self: this host.
   // A third pair cannot be reached: it fails alone and is recorded.
-  test::write_text(cfg, "pairs:\n  - {name: ns, sut: " + lab().sut_url() + ", loadgen: " + lab().loadgen_url() +
-                            "}\n  - {name: self, sut: local}\n  - {name: gone, sut: ssh://root@10.231.0.99}\n"
-                            "ssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
-                            lab().env("KNOWN_HOSTS") + "\n  connect_timeout: 1s\n" +
-                            "iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: 50}\n"
-                            "variants:\n  default: {}\n  batch: {policy: batch}\n");
+  test::write_text(
+      cfg, "pairs:\n  - {name: ns, sut: " + lab().sut_url() + ", loadgen: " + lab().loadgen_url() +
+               "}\n  - {name: self, sut: local}\n  - {name: gone, sut: ssh://root@10.231.0.99}\n"
+               "ssh:\n  identity: " +
+               lab().env("KEY") + "\n  known_hosts: " + lab().env("KNOWN_HOSTS") +
+               "\n  connect_timeout: 1s\n" +
+               "iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: 50}\n"
+               "variants:\n  default: {}\n  batch: {policy: batch}\n");
   LocalHost local;
   const auto dry = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--dry-run"}});
   CHECK(dry.out.find("on each of 3 pairs at once") != std::string::npos);
-  CHECK(dry.out.find("pair ns: sut " + lab().sut_url() + ", loadgen " + lab().loadgen_url()) != std::string::npos);
+  CHECK(dry.out.find("pair ns: sut " + lab().sut_url() + ", loadgen " + lab().loadgen_url()) !=
+        std::string::npos);
   CHECK(dry.out.find("pair self: sut local, loadgen local") != std::string::npos);
 
   const auto start = std::chrono::steady_clock::now();
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "p"}, .timeout = 120s});
-  WARN("two pairs of hackbench: " << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s");
+  const auto r = local.run(
+      {.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "p"}, .timeout = 120s});
+  WARN("two pairs of hackbench: "
+       << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s");
   INFO(r.err);
   CHECK(r.exit_code == 1);  // the unreachable pair
   CHECK(r.err.find("pair gone: ssh://root@10.231.0.99: cannot connect") != std::string::npos);
@@ -322,7 +327,8 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   CHECK(m["pairs"]["gone"]["error"].get<std::string>().find("cannot connect") != std::string::npos);
 
   // Pooled: one column per variant with both pairs' samples.
-  const auto pooled = local.run({.argv = {SCHEDLAB_BINARY, "compare", "p", "--db", db, "--format", "json"}});
+  const auto pooled =
+      local.run({.argv = {SCHEDLAB_BINARY, "compare", "p", "--db", db, "--format", "json"}});
   INFO(pooled.err);
   REQUIRE(pooled.ok());
   const auto pj = nlohmann::json::parse(pooled.out);
@@ -330,7 +336,8 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   CHECK(pj["blocks"][0]["rows"][0]["cells"][0]["n"] == 4);
   CHECK_FALSE(pj["columns"][0].contains("pair"));
   // By pair: one column per variant and pair.
-  const auto split = local.run({.argv = {SCHEDLAB_BINARY, "compare", "p", "--db", db, "--by-pair", "--format", "json"}});
+  const auto split = local.run(
+      {.argv = {SCHEDLAB_BINARY, "compare", "p", "--db", db, "--by-pair", "--format", "json"}});
   REQUIRE(split.ok());
   const auto sj = nlohmann::json::parse(split.out);
   std::vector<std::string> labels;
@@ -344,7 +351,8 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
 
   // Resume continues each pair: the unreachable one is still unreachable,
   // the others are complete and skipped.
-  const auto resumed = local.run({.argv = {SCHEDLAB_BINARY, "run", "--resume", "p", "--db", db}, .timeout = 60s});
+  const auto resumed =
+      local.run({.argv = {SCHEDLAB_BINARY, "run", "--resume", "p", "--db", db}, .timeout = 60s});
   INFO(resumed.err);
   CHECK(resumed.err.find("0 iterations measured") != std::string::npos);
   CHECK(store.iterations(run->id).size() == 8);

@@ -46,7 +46,8 @@ TEST_CASE("bad pairs name the line and key") {
   CHECK(err("hosts: {sut: local}\npairs:\n  - {sut: local}\n") ==
         "exp.yaml:3: pairs: give either hosts: (one pair) or pairs: (several), not both");
   CHECK(err("pairs: []\n") ==
-        "exp.yaml:1: pairs: expected a list of pairs, e.g. '- {sut: ssh://root@sut1, loadgen: local}'");
+        "exp.yaml:1: pairs: expected a list of pairs, e.g. '- {sut: ssh://root@sut1, loadgen: "
+        "local}'");
   CHECK(err("pairs:\n  - {loadgen: local}\n") ==
         "exp.yaml:2: pairs[0]: missing 'sut': local or ssh://[user@]host[:port]");
   CHECK(err("pairs:\n  - {sut: local, lodgen: local}\n") ==
@@ -87,7 +88,9 @@ TEST_CASE("affinity takes CPU lists for servers and clients") {
 }
 
 TEST_CASE("bad affinity names the line and key") {
-  auto err = [](const std::string& variant) { return error_of(std::string(kWorkload) + "variants:\n  v:\n" + variant); };
+  auto err = [](const std::string& variant) {
+    return error_of(std::string(kWorkload) + "variants:\n  v:\n" + variant);
+  };
   CHECK(err("    affinity: {server: 3-1}\n") ==
         "exp.yaml:5: variants.v.affinity.server: '3-1' is not a CPU list such as 0-3,8");
   CHECK(err("    affinity: {client: 'one'}\n") ==
@@ -97,5 +100,6 @@ TEST_CASE("bad affinity names the line and key") {
   CHECK(err("    affinity: {}\n") ==
         "exp.yaml:5: variants.v.affinity: empty: give server, client or both, e.g. {server: \"0\", "
         "client: \"1-3\"}");
-  CHECK(err("    affinity: 1\n") == "exp.yaml:5: variants.v.affinity: expected a mapping of keys to values");
+  CHECK(err("    affinity: 1\n") ==
+        "exp.yaml:5: variants.v.affinity: expected a mapping of keys to values");
 }
