@@ -5,7 +5,10 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
+#include <cstdint>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <set>
@@ -15,8 +18,16 @@
 namespace schedlab {
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
-volatile std::sig_atomic_t g_count = 0;
+// When the first signal came (CLOCK_MONOTONIC ns), 0 before it. Lock-free,
+// so the handler may use it.
+std::atomic<std::int64_t> g_first_ns{0};
+static_assert(std::atomic<std::int64_t>::is_always_lock_free);
 int g_wake_fd = -1;  // write end of the self-pipe
+
+// One request can arrive twice: timeout(1) and `kill -- -PGID` signal the
+// process and then its whole group, microseconds apart. A signal this close
+// to the first is the same request, not a second Ctrl-C.
+constexpr std::int64_t kSameRequestNs = 100'000'000;
 
 std::mutex g_mutex;  // guards the two registries below
 std::set<pid_t> g_groups;
@@ -24,9 +35,15 @@ std::map<int, std::function<void()>> g_actions;
 int g_next_action = 0;
 
 extern "C" void on_signal(int sig) {
-  g_signal = sig;
-  g_count = g_count + 1;
-  if (g_count >= 2 && g_wake_fd >= 0) {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  const std::int64_t ns = std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+  std::int64_t first = 0;
+  if (g_first_ns.compare_exchange_strong(first, ns)) {
+    g_signal = sig;
+    return;
+  }
+  if (ns - first >= kSameRequestNs && g_wake_fd >= 0) {
     const char b = 1;
     [[maybe_unused]] auto n = ::write(g_wake_fd, &b, 1);
   }
@@ -89,7 +106,7 @@ bool interrupted() { return g_signal != 0; }
 int interrupt_signal() { return g_signal; }
 void reset_interrupted() {
   g_signal = 0;
-  g_count = 0;
+  g_first_ns = 0;
 }
 
 void track_process_group(pid_t pgid) {

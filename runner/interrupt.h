@@ -2,7 +2,8 @@
 // workload) poll it, kill their process group and unwind, so the knobs are
 // restored by the normal exit path.
 //
-// A second signal means "stop now": the handler wakes a dedicated thread
+// A second signal (at least 100 ms after the first: timeout(1) delivers one
+// request twice) means "stop now": the handler wakes a dedicated thread
 // (through a self-pipe; the handler itself does nothing else) that kills
 // every workload process group schedlab started, runs the emergency actions
 // (the executor registers one per run and SUT: restore the knob journal,

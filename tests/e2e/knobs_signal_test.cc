@@ -124,7 +124,7 @@ workloads:
   - command:
       name: sleeper
       package: coreutils
-      argv: [sleep, "60"]
+      argv: [sh, -c, "cd {workdir} && seq 1 100000 | xargs touch && exec sleep 60"]
       metrics:
         t:
           regex: '^(?<value>[0-9]+)$'
@@ -153,11 +153,13 @@ variants:
   REQUIRE(sleepers.size() == 1);
   CHECK(read_sysctl(local, knob) == flipped);
 
-  // Two signals close together: the second must not wait for the first's
-  // graceful unwinding.
+  // The first signal starts the graceful unwinding, slowed here by the
+  // teardown (removing 100000 files from the work directory runs to the
+  // end after Ctrl-C); the second must not wait for it.
   const auto start = std::chrono::steady_clock::now();
   ::kill(pid, SIGINT);
-  std::this_thread::sleep_for(5ms);
+  std::this_thread::sleep_for(150ms);
+  CHECK(::waitpid(pid, nullptr, WNOHANG) == 0);  // still unwinding
   ::kill(pid, SIGINT);
   int status = 0;
   pid_t done = 0;
@@ -182,5 +184,7 @@ variants:
   CHECK(store.unrestored("local").empty());
   CHECK(store.find_run_by_name("s")->status == "interrupted");
   CHECK_FALSE(alive(sleepers[0]));
+  // The interrupted teardown left part of the work directory behind.
+  std::filesystem::remove_all("/tmp/schedlab-run" + std::to_string(store.find_run_by_name("s")->id) + "-w0");
   WARN("second SIGINT to exit: " << seconds << " s");
 }
