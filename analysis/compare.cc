@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -131,8 +132,13 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
     std::string knobs;
     for (const auto& v : store.variants(col.run_id))
       if (v.id == col.variant_id) knobs = v.knobs_json;
-    manifests.push_back({col.label, nlohmann::json::parse(run.manifest_json, nullptr, false),
-                         nlohmann::json::parse(knobs, nullptr, false)});
+    auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
+    // A pair's column: that pair's SUT manifest.
+    if (col.pair && manifest.is_object() && manifest.contains("pairs") &&
+        manifest["pairs"].contains(*col.pair))
+      manifest = nlohmann::json(manifest["pairs"][*col.pair]);
+    manifests.push_back(
+        {col.label, std::move(manifest), nlohmann::json::parse(knobs, nullptr, false)});
   }
   out.differences = manifest_differences(manifests);
 
@@ -146,6 +152,7 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
     const ColumnRef& col = out.columns[ci];
     for (const auto& it : iterations[col.run_id]) {
       if (it.variant_id != col.variant_id) continue;
+      if (col.pair && it.pair != *col.pair) continue;
       auto [gi, added] = group_index.try_emplace({it.workload, it.block}, groups.size());
       if (added) groups.push_back({it.workload, it.block, {}, {}});
       Group& g = groups[gi->second];
@@ -201,16 +208,37 @@ Comparison compare_samples(const std::vector<SampleColumn>& columns, const Metri
   return out;
 }
 
-std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std::int64_t>& runs) {
+std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std::int64_t>& runs,
+                                       bool by_pair) {
   std::vector<ColumnRef> cols;
   for (std::int64_t id : runs) {
     const RunInfo run = require_run(store, id);
     const auto vars = store.variants(id);
+    // The pairs with iterations, in configuration order (the manifest's
+    // pair_order), any others after them by name.
+    std::vector<std::string> pairs;
+    if (by_pair) {
+      std::set<std::string> stored;
+      for (const auto& it : store.iterations(id))
+        if (!it.pair.empty()) stored.insert(it.pair);
+      const auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
+      if (manifest.is_object() && manifest.contains("pair_order") &&
+          manifest["pair_order"].is_array())
+        for (const auto& p : manifest["pair_order"])
+          if (p.is_string() && stored.erase(p.get<std::string>()))
+            pairs.push_back(p.get<std::string>());
+      pairs.insert(pairs.end(), stored.begin(), stored.end());
+    }
     for (const auto& v : vars) {
       std::string label = runs.size() == 1   ? v.name
                           : vars.size() == 1 ? run.name
                                              : run.name + "/" + v.name;
-      cols.push_back({run.id, v.id, run.name, v.name, std::move(label)});
+      if (pairs.empty()) {
+        cols.push_back({run.id, v.id, run.name, v.name, std::move(label)});
+        continue;
+      }
+      for (const auto& p : pairs)
+        cols.push_back({run.id, v.id, run.name, v.name, label + "@" + p, p});
     }
   }
   return cols;

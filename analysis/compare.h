@@ -26,6 +26,8 @@ struct ColumnRef {
   std::string run_name;
   std::string variant;
   std::string label;  // header text: the variant, or run/variant when runs differ
+  // Only this pair's iterations (a pairs: run); empty: every pair pooled.
+  std::optional<std::string> pair;
 };
 
 struct Cell {
@@ -134,7 +136,10 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
 // are the variant names for one run; for several runs, the run name when it
 // has a single variant, else "run/variant". Throws StoreError for an unknown
 // run id.
-std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std::int64_t>& runs);
+// With by_pair, each variant of a pairs: run becomes one column per pair
+// with iterations (in configuration order), labelled "LABEL@PAIR".
+std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std::int64_t>& runs,
+                                       bool by_pair = false);
 
 // One group of samples per column, outside any store (schedlab stats).
 struct SampleColumn {

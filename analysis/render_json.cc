@@ -129,12 +129,15 @@ std::string render_json(const Comparison& c) {
   Json runs = Json::array();
   for (const auto& r : c.runs) runs.push_back(run_json(r));
   Json columns = Json::array();
-  for (const auto& col : c.columns)
+  for (const auto& col : c.columns) {
     columns.push_back({{"run_id", col.run_id},
                        {"run", col.run_name},
                        {"variant_id", col.variant_id},
                        {"variant", col.variant},
                        {"label", col.label}});
+    // Additive (format 1): the pair of a --by-pair column.
+    if (col.pair) columns.back()["pair"] = *col.pair;
+  }
   Json blocks = Json::array();
   for (const auto& b : c.blocks) blocks.push_back(block_json(b));
   // Runs measured under TCG (lab SUTs): the numbers are emulated.

@@ -115,6 +115,38 @@ CREATE TABLE monitor_deltas (
   PRIMARY KEY (iteration_id, monitor, counter)
 );
 )sql",
+    // 4: iterations record their SUT/loadgen pair ('' for single-pair
+    // runs); the iteration index is unique per pair. SQLite cannot change a
+    // table constraint, so the table is rebuilt (foreign keys are enforced
+    // only after migrating; the rows keep their ids).
+    R"sql(
+CREATE TABLE iterations_v4 (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  variant_id INTEGER NOT NULL REFERENCES variants(id),
+  pair TEXT NOT NULL DEFAULT '',
+  workload TEXT NOT NULL,
+  block TEXT NOT NULL,
+  row TEXT NOT NULL,
+  row_order INTEGER NOT NULL,
+  params_json TEXT NOT NULL,
+  iteration INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  duration_s REAL NOT NULL,
+  exit_code INTEGER,
+  stdout TEXT NOT NULL,
+  stderr TEXT NOT NULL,
+  error TEXT NOT NULL,
+  UNIQUE (run_id, variant_id, pair, workload, params_json, iteration)
+);
+INSERT INTO iterations_v4 (id, run_id, variant_id, workload, block, row, row_order, params_json,
+  iteration, status, started_at, duration_s, exit_code, stdout, stderr, error)
+  SELECT id, run_id, variant_id, workload, block, row, row_order, params_json, iteration, status,
+  started_at, duration_s, exit_code, stdout, stderr, error FROM iterations;
+DROP TABLE iterations;
+ALTER TABLE iterations_v4 RENAME TO iterations;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -240,8 +272,10 @@ Store::Store(const std::string& path) : path_(path) {
     // committed iteration is durable on its own.
     exec("PRAGMA journal_mode = WAL");
     exec("PRAGMA synchronous = NORMAL");
-    exec("PRAGMA foreign_keys = ON");
+    // Migrations may rebuild a table others reference (SQLite's documented
+    // procedure): foreign keys are enforced from here on, not during them.
     migrate();
+    exec("PRAGMA foreign_keys = ON");
   } catch (...) {
     sqlite3_close(db_);
     throw;
@@ -311,6 +345,17 @@ void Store::set_run_manifest(std::int64_t run_id, const std::string& manifest_js
   Stmt(db_, "UPDATE runs SET manifest_json = ? WHERE id = ?").bind(1, manifest_json).bind(2, run_id).run();
 }
 
+void Store::set_manifest_member(std::int64_t run_id, const std::vector<std::string>& keys,
+                                const std::string& value_json) {
+  std::string path = "$";
+  for (const auto& k : keys) path += fmt::format(".\"{}\"", k);
+  Stmt(db_, "UPDATE runs SET manifest_json = json_set(manifest_json, ?, json(?)) WHERE id = ?")
+      .bind(1, path)
+      .bind(2, value_json)
+      .bind(3, run_id)
+      .run();
+}
+
 std::optional<RunInfo> Store::find_run(std::int64_t id) const {
   Stmt s(db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns).c_str());
   s.bind(1, id);
@@ -374,11 +419,11 @@ std::int64_t Store::add_iteration(const IterationRow& it) {
   Stmt s(db_,
          "INSERT INTO iterations (run_id, variant_id, workload, block, row, row_order, "
          "params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, "
-         "error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+         "error, pair) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, it.run_id).bind(2, it.variant_id).bind(3, it.workload).bind(4, it.block);
   s.bind(5, it.row).bind(6, it.row_order).bind(7, it.params_json).bind(8, it.iteration);
   s.bind(9, it.status).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
-  s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).run();
+  s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   for (const auto& sample : it.samples) {
     Stmt one(db_, "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)");
@@ -410,10 +455,10 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
   Stmt s(db_,
          with_output
              ? "SELECT id, run_id, variant_id, workload, block, row, row_order, params_json, "
-               "iteration, status, started_at, duration_s, exit_code, error, stdout, stderr "
+               "iteration, status, started_at, duration_s, exit_code, error, pair, stdout, stderr "
                "FROM iterations WHERE run_id = ? ORDER BY id"
              : "SELECT id, run_id, variant_id, workload, block, row, row_order, params_json, "
-               "iteration, status, started_at, duration_s, exit_code, error "
+               "iteration, status, started_at, duration_s, exit_code, error, pair "
                "FROM iterations WHERE run_id = ? ORDER BY id");
   s.bind(1, run_id);
   std::vector<IterationRow> out;
@@ -433,9 +478,10 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
     r.duration_s = s.dbl(11);
     if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
     r.error = s.text(13);
+    r.pair = s.text(14);
     if (with_output) {
-      r.stdout_text = s.text(14);
-      r.stderr_text = s.text(15);
+      r.stdout_text = s.text(15);
+      r.stderr_text = s.text(16);
     }
     out.push_back(std::move(r));
   }

@@ -80,6 +80,7 @@ struct IterationRow {
   std::int64_t id = 0;
   std::int64_t run_id = 0;
   std::int64_t variant_id = 0;
+  std::string pair;  // the SUT/loadgen pair of a pairs: run; empty otherwise
   std::string workload;
   std::string block;        // table label, e.g. hackbench-process-pipes
   std::string row;          // row label, e.g. "4"
@@ -132,7 +133,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -140,6 +141,12 @@ class Store {
   std::int64_t create_run(const RunInfo& run);
   void set_run_status(std::int64_t run_id, const std::string& status, bool ended);
   void set_run_manifest(std::int64_t run_id, const std::string& manifest_json);
+  // Sets one member of the manifest, by its keys from the top (objects are
+  // created on the way), in one statement: the threads of a pairs: run
+  // write their parts ({"pairs", NAME}) without overwriting each other's.
+  // Keys are plain names ([A-Za-z0-9_-]); value_json must be JSON.
+  void set_manifest_member(std::int64_t run_id, const std::vector<std::string>& keys,
+                           const std::string& value_json);
   std::optional<RunInfo> find_run(std::int64_t id) const;
   std::optional<RunInfo> find_run_by_name(const std::string& name) const;
   std::vector<RunInfo> list_runs() const;

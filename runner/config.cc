@@ -37,15 +37,18 @@ namespace {
 // The sysctl directories a variant may change (see design.md: knobs).
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
 
-const std::vector<std::string> kTopKeys = {"description", "hosts",    "ssh",
-                                           "iterations",  "order",    "workloads",
-                                           "variants",    "monitors", "task_monitor"};
+const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
+                                           "ssh",         "iterations", "order",
+                                           "workloads",   "variants",   "monitors",
+                                           "task_monitor"};
+const std::vector<std::string> kPairKeys = {"name", "sut", "loadgen", "sut_address"};
 const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
 const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
-                                               "nice", "kernels"};
+                                               "nice",   "affinity",       "kernels"};
+const std::vector<std::string> kAffinityKeys = {"server", "client"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors", "task_monitor"};
 const std::vector<std::string> kTaskMonitorKeys = {"interval", "comm"};
@@ -483,7 +486,29 @@ class Loader {
       vc.policy->nice = static_cast<int>(nice);
     }
     if (const auto k = body["kernels"]) vc.kernels = parse_variant_kernels(k, key + ".kernels", lab, path_);
+    if (const auto a = body["affinity"]) vc.affinity = affinity(a, key + ".affinity");
     return vc;
+  }
+
+  AffinityConfig affinity(const YAML::Node& n, const std::string& key) const {
+    expect_map(n, key);
+    check_keys(n, key, kAffinityKeys);
+    if (n.size() == 0)
+      fail(n, key, "empty: give server, client or both, e.g. {server: \"0\", client: \"1-3\"}");
+    AffinityConfig a;
+    auto list = [&](const char* role, std::vector<int>& cpus, int& line) {
+      const auto v = n[role];
+      if (!v) return;
+      const std::string k = key + "." + role;
+      const std::string text = scalar(v, k);
+      const auto parsed = parse_cpu_list(text);
+      if (!parsed) fail(v, k, fmt::format("'{}' is not a CPU list such as 0-3,8", text));
+      cpus = *parsed;
+      line = line_of(v);
+    };
+    list("server", a.server, a.server_line);
+    list("client", a.client, a.client_line);
+    return a;
   }
 
   std::string host(const YAML::Node& n, const std::string& key) const {
@@ -492,6 +517,54 @@ class Loader {
       fail(n, key,
            fmt::format("'{}' is not a host: use local or ssh://[user@]host[:port]", s));
     return s;
+  }
+
+  std::vector<PairConfig> pairs(const YAML::Node& n) const {
+    if (!n.IsSequence() || n.size() == 0)
+      fail(n, "pairs", "expected a list of pairs, e.g. '- {sut: ssh://root@sut1, loadgen: local}'");
+    std::vector<PairConfig> out;
+    std::set<std::string> names, suts;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const YAML::Node e = n[i];
+      const std::string key = fmt::format("pairs[{}]", i);
+      expect_map(e, key);
+      check_keys(e, key, kPairKeys);
+      PairConfig pc;
+      pc.line = line_of(e);
+      const auto sut = e["sut"];
+      if (!sut) fail(e, key, "missing 'sut': local or ssh://[user@]host[:port]");
+      if (sut.IsMap())
+        fail(sut, key + ".sut",
+             "a lab SUT cannot be one of several pairs; run it on its own with hosts.sut");
+      pc.sut = host(sut, key + ".sut");
+      if (e["loadgen"]) pc.loadgen = host(e["loadgen"], key + ".loadgen");
+      if (e["sut_address"]) pc.sut_address = scalar(e["sut_address"], key + ".sut_address");
+      if (pc.sut == "local" && pc.loadgen != "local" && pc.sut_address.empty())
+        fail(e, key + ".sut_address",
+             "the SUT is local and the loadgen remote; say how the loadgen reaches the SUT");
+      if (const auto nm = e["name"]) {
+        pc.name = scalar(nm, key + ".name");
+        static const std::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
+        if (!std::regex_match(pc.name, name_re))
+          fail(nm, key + ".name", "a pair name uses letters, digits, _ and - only");
+      } else {
+        // The SUT's host name when it makes a valid name, else pairN.
+        const auto target = parse_ssh_url(pc.sut);
+        std::string derived = target ? target->host : "";
+        std::replace(derived.begin(), derived.end(), '.', '-');
+        std::replace(derived.begin(), derived.end(), ':', '-');
+        static const std::regex ok_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
+        pc.name = std::regex_match(derived, ok_re) ? derived : fmt::format("pair{}", i + 1);
+      }
+      if (!names.insert(pc.name).second)
+        fail(e["name"] ? e["name"] : e, key + ".name",
+             fmt::format("pair name '{}' is used twice; give each pair its own name", pc.name));
+      // Two pairs on one SUT would flip each other's knobs.
+      if (!suts.insert(pc.sut).second)
+        fail(sut, key + ".sut", fmt::format("SUT {} is already in another pair", pc.sut));
+      out.push_back(std::move(pc));
+    }
+    return out;
   }
 
   SshConfig ssh(const YAML::Node& n) const {
@@ -540,6 +613,11 @@ class Loader {
       }
       if (h["loadgen"]) c.loadgen = host(h["loadgen"], "hosts.loadgen");
       if (h["sut_address"]) c.sut_address = scalar(h["sut_address"], "hosts.sut_address");
+    }
+    if (const auto p = root["pairs"]) {
+      if (root["hosts"])
+        fail(p, "pairs", "give either hosts: (one pair) or pairs: (several), not both");
+      c.pairs = pairs(p);
     }
     if (root["ssh"]) c.ssh = ssh(root["ssh"]);
     if (root["iterations"]) c.iterations = iterations(root["iterations"], "iterations");
@@ -626,6 +704,16 @@ std::string sysctl_path(const std::string& name) {
   std::string path = "/proc/sys/" + name;
   std::replace(path.begin() + 10, path.end(), '.', '/');
   return path;
+}
+
+Config config_for_pair(const Config& config, const PairConfig& pair) {
+  Config c = config;
+  c.pairs.clear();
+  c.sut = pair.sut;
+  c.sut_lab.reset();
+  c.loadgen = pair.loadgen;
+  c.sut_address = pair.sut_address;
+  return c;
 }
 
 Config parse_config(const std::string& text, const std::string& path) {

@@ -48,6 +48,14 @@ struct DebugfsSetting {
   int line = 0;
 };
 
+// The `affinity` knob: the CPUs servers (background steps) and clients
+// (measured foreground steps) may run on; empty: unchanged.
+struct AffinityConfig {
+  std::vector<int> server;
+  std::vector<int> client;
+  int server_line = 0, client_line = 0;
+};
+
 struct VariantConfig {
   std::string name;
   std::vector<SysctlSetting> sysctls;
@@ -57,6 +65,7 @@ struct VariantConfig {
   // Lab SUTs: the kernels (as the lab's `kernels:` spell them) this variant
   // applies to; empty: every kernel. NO_PLACE_LAG exists on EEVDF only.
   std::vector<std::string> kernels;
+  std::optional<AffinityConfig> affinity;
   int line = 0;
 };
 
@@ -106,6 +115,15 @@ struct SshConfig {
   std::chrono::seconds connect_timeout{10};
 };
 
+// One SUT/loadgen pair of `pairs:`; the plan runs on every pair at once.
+struct PairConfig {
+  std::string name;  // unique; default: from the SUT's host, or pairN
+  std::string sut;
+  std::string loadgen = "local";
+  std::string sut_address;  // empty: derived as for hosts:
+  int line = 0;
+};
+
 struct Config {
   std::string path;
   std::string text;
@@ -114,6 +132,8 @@ struct Config {
   std::optional<LabConfig> sut_lab;  // hosts.sut: {lab: {...}}; sut is then "lab"
   std::string loadgen = "local";
   std::string sut_address;        // the SUT as the loadgen sees it; empty: derived
+  // `pairs:` instead of `hosts:`; empty: the one pair above.
+  std::vector<PairConfig> pairs;
   SshConfig ssh;
   IterationPolicy iterations;
   std::vector<std::string> monitors;  // top-level `monitors:`, the workloads' default
@@ -122,6 +142,9 @@ struct Config {
   std::vector<WorkloadConfig> workloads;
   std::vector<VariantConfig> variants;  // the first one is the baseline
 };
+
+// The config as one of its pairs sees it: hosts are the pair's.
+Config config_for_pair(const Config& config, const PairConfig& pair);
 
 // Reads and validates. Throws ConfigError.
 Config load_config_file(const std::string& path);

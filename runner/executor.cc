@@ -15,8 +15,10 @@
 #include "runner/interrupt.h"
 #include "runner/knobs.h"
 #include "runner/lab/guest_journal.h"
+#include "runner/local_host.h"
 #include "runner/manifest.h"
 #include "runner/sut_state.h"
+#include "runner/units.h"
 #include "runner/monitor_runner.h"
 
 namespace schedlab {
@@ -52,7 +54,22 @@ nlohmann::json knobs_json(const VariantConfig& v) {
     j["policy"] = sched_policy_name(v.policy->policy);
     if (v.policy->nice) j["nice"] = *v.policy->nice;
   }
+  if (v.affinity) {
+    nlohmann::json a = nlohmann::json::object();
+    if (!v.affinity->server.empty()) a["server"] = format_cpu_list(v.affinity->server);
+    if (!v.affinity->client.empty()) a["client"] = format_cpu_list(v.affinity->client);
+    j["affinity"] = a;
+  }
   return j;
+}
+
+ProcessKnobs process_knobs(const VariantConfig& v) {
+  ProcessKnobs k{.policy = v.policy};
+  if (v.affinity) {
+    k.server_cpus = v.affinity->server;
+    k.client_cpus = v.affinity->client;
+  }
+  return k;
 }
 
 class Progress {
@@ -101,11 +118,16 @@ class Execution {
  public:
   Execution(Store& store, const Pair& pair, const Config& config, const Plan& plan,
             const ExecOptions& options)
-      : store_(store), pair_(pair), config_(config), plan_(plan),
-        progress_(options.progress, plan.max_iterations()) {}
+      : store_(store),
+        pair_(pair),
+        config_(config),
+        plan_(plan),
+        progress_(options.progress, plan.max_iterations()),
+        pair_name_(options.pair) {}
 
   RunSummary run(const ExecOptions& options) {
     open_run(options);
+    const EmergencyAction emergency = emergency_restore();
     std::string status = "finished";
     try {
       start_monitors();
@@ -125,25 +147,46 @@ class Execution {
         // Same: journaled.
       }
       record_state_after();
-      store_.set_run_status(summary_.run_id, "failed", true);
+      if (pair_name_.empty()) store_.set_run_status(summary_.run_id, "failed", true);
       throw;
     }
     record_state_after();
-    store_.set_run_status(summary_.run_id, status, true);
+    if (pair_name_.empty()) store_.set_run_status(summary_.run_id, status, true);
     summary_.status = status;
     return summary_;
   }
 
  private:
+  // A second signal: put back every journaled knob of the SUT and mark the
+  // run interrupted, on the emergency thread with its own connection. The
+  // knob lock is taken and never released (the process exits next), so no
+  // write of this thread lands after the restore.
+  EmergencyAction emergency_restore() {
+    return EmergencyAction([path = store_.path(), run = summary_.run_id, &sut = pair_.sut] {
+      if (!knob_write_lock().try_lock_for(std::chrono::seconds(5)))
+        fmt::print(stderr, "schedlab: a knob write is stuck; restoring anyway\n");
+      Store store(path);
+      for (const auto& line : restore_journal(store, sut))
+        fmt::print(stderr, "schedlab: {}: restored {}\n", sut.name(), line);
+      store.set_run_status(run, "interrupted", true);
+    });
+  }
+
   // The SUT's state at run end next to state_before in the manifest; what
   // differs is a warning: the SUT was not left as found. Never throws.
   void record_state_after() {
     try {
       const auto run = store_.find_run(summary_.run_id);
-      auto manifest = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
+      auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
+      if (!whole.is_object()) return;
+      // A pair's manifest is its member of "pairs".
+      auto manifest = pair_name_.empty() ? whole : whole["pairs"][pair_name_];
       if (!manifest.is_object()) return;
       manifest["state_after"] = capture_sut_state(pair_.sut);
-      store_.set_run_manifest(summary_.run_id, manifest.dump());
+      if (pair_name_.empty())
+        store_.set_run_manifest(summary_.run_id, manifest.dump());
+      else
+        store_.set_manifest_member(summary_.run_id, {"pairs", pair_name_}, manifest.dump());
       for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
         fmt::print(stderr, "schedlab: {}: {}\n",
                    d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
@@ -167,35 +210,35 @@ class Execution {
         variant_ids_.push_back(it->id);
       }
       load_history();
-      store_.set_run_status(run->id, "running", false);
+      if (pair_name_.empty()) {
+        store_.set_run_status(run->id, "running", false);
+      } else {
+        // A pair's manifest is written once, when it first starts.
+        const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
+        const auto part = whole.is_object() && whole.contains("pairs")
+                              ? whole["pairs"].value(pair_name_, nlohmann::json{})
+                              : nlohmann::json{};
+        if (!part.is_object() || !part.contains("state_before"))
+          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest(options.group).dump());
+      }
       return;
     }
+    summary_.name = options.name;
+    summary_.run_id = create_run_record(store_, config_, options.name, sut_manifest(options.group).dump());
+    for (const auto& v : store_.variants(summary_.run_id)) variant_ids_.push_back(v.id);
+  }
+
+  // Kernel, CPU, tools and scheduler state of the SUT, with the hosts.
+  nlohmann::json sut_manifest(const std::string& group) {
     std::vector<std::string> packages;
     for (const auto& wc : config_.workloads) packages.push_back(wc.workload->package());
     nlohmann::json manifest = collect_manifest(pair_.sut, packages);
     manifest["sut"] = config_.sut;
     manifest["loadgen"] = config_.loadgen;
     manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
-    if (!options.group.empty()) manifest["group"] = options.group;
+    if (!group.empty()) manifest["group"] = group;
     manifest["state_before"] = capture_sut_state(pair_.sut);
-    summary_.name = options.name;
-    summary_.run_id = store_.create_run({.name = options.name,
-                                         .config_path = config_.path,
-                                         .config_text = config_.text,
-                                         .config_sha256 = sha256_hex(config_.text),
-                                         .manifest_json = manifest.dump(),
-                                         .status = "running"});
-    for (std::size_t i = 0; i < config_.variants.size(); ++i)
-      variant_ids_.push_back(store_.add_variant({.run_id = summary_.run_id,
-                                                 .name = config_.variants[i].name,
-                                                 .position = static_cast<int>(i),
-                                                 .knobs_json = knobs_json(config_.variants[i]).dump()}));
-    for (const auto& wc : config_.workloads)
-      for (const auto& m : wc.workload->metrics())
-        store_.add_metric(summary_.run_id, {wc.workload->name(), m.name, m.unit,
-                                            std::string(to_string(m.direction)),
-                                            std::string(to_string(m.centre)),
-                                            std::string(to_string(m.kind)), m.precision});
+    return manifest;
   }
 
   using Key = std::tuple<std::int64_t, std::string, std::string>;  // variant, workload, params
@@ -206,6 +249,7 @@ class Execution {
     std::map<std::string, std::string> primary;  // workload -> its first metric
     for (const auto& wc : config_.workloads) primary[wc.workload->name()] = wc.workload->metrics().front().name;
     for (const auto& it : store_.iterations(summary_.run_id)) {
+      if (it.pair != pair_name_) continue;  // each pair resumes its own points
       PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
       ++s.attempted;
       s.next_index = std::max(s.next_index, it.iteration + 1);
@@ -357,12 +401,13 @@ class Execution {
     const VariantConfig& variant = config_.variants[v];
     switch_to(v);
     StepRunner servers(pair_);
-    const PhaseResult setup = servers.run(w.point_setup_steps(p.point, ctx), variant.policy);
+    const PhaseResult setup =
+        servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
     if (!setup.ok()) {
       if (setup.status != "interrupted")
         record_failure(p, v, setup.status == "not_ready" ? "not_ready" : "setup_error",
                        "point setup: " + setup.error, setup);
-      servers.run(w.point_teardown_steps(p.point, ctx), variant.policy, false);
+      servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
       return;
     }
     for (int i = 0; i < count && !interrupted(); ++i) {
@@ -370,7 +415,7 @@ class Execution {
       if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, w.metrics().front().centre).stop) break;
       run_iteration(p, v, ctx);
     }
-    servers.run(w.point_teardown_steps(p.point, ctx), variant.policy, false);
+    servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
   }
 
   void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx) {
@@ -384,7 +429,7 @@ class Execution {
                                      : std::vector<MonitorRunner::Snapshot>{};
     const auto start = Clock::now();
     StepRunner steps(pair_);
-    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), variant.policy);
+    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant));
     steps.stop_background();
     if (r.status == "interrupted") return;  // not stored: resume runs it again
     row.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
@@ -427,6 +472,7 @@ class Execution {
     IterationRow row;
     row.run_id = summary_.run_id;
     row.variant_id = variant_ids_[v];
+    row.pair = pair_name_;
     row.workload = p.workload->workload->name();
     row.block = p.block;
     row.row = p.row;
@@ -473,6 +519,7 @@ class Execution {
   const Config& config_;
   const Plan& plan_;
   Progress progress_;
+  std::string pair_name_;  // empty unless one pair of a pairs: run
   RunSummary summary_;
   std::vector<std::int64_t> variant_ids_;
   std::map<Key, PointState> history_;
@@ -484,6 +531,74 @@ class Execution {
 };
 
 }  // namespace
+
+namespace {
+
+// Affinity: every CPU listed must be online on the host the step runs on
+// (Step::role), and a remote host needs taskset to apply it.
+void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
+  std::map<Host*, std::vector<int>> online;
+  auto online_cpus = [&](Host& host) -> const std::vector<int>& {
+    auto it = online.find(&host);
+    if (it != online.end()) return it->second;
+    const auto text = host.read_file("/sys/devices/system/cpu/online");
+    const auto cpus = text ? parse_cpu_list(*text) : std::nullopt;
+    if (!cpus) throw PreflightError(fmt::format("cannot read the online CPUs of {}", host.name()));
+    if (!dynamic_cast<LocalHost*>(&host) && !host.find_program("taskset"))
+      throw PreflightError(
+          fmt::format("affinity: 'taskset' is not installed on {} (install the "
+                      "Debian package util-linux)",
+                      host.name()));
+    return online.emplace(&host, *cpus).first->second;
+  };
+  const StepContext ctx{
+      .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
+  for (const auto& v : config.variants) {
+    if (!v.affinity) continue;
+    for (const auto& pp : plan.points) {
+      const Workload& w = *pp.workload->workload;
+      std::vector<Step> steps = w.point_setup_steps(pp.point, ctx);
+      for (auto& s : w.iteration_steps(pp.point, ctx)) steps.push_back(std::move(s));
+      for (const auto& step : steps) {
+        const bool server = step.background;
+        if (!server && !step.measured) continue;
+        const auto& cpus = server ? v.affinity->server : v.affinity->client;
+        if (cpus.empty()) continue;
+        Host& host = pair.host(step.role);
+        const auto& have = online_cpus(host);
+        for (int c : cpus)
+          if (!std::binary_search(have.begin(), have.end(), c))
+            throw PreflightError(fmt::format(
+                "{}:{}: variants.{}.affinity.{}: CPU {} is not online on {} (online: {})",
+                config.path, server ? v.affinity->server_line : v.affinity->client_line, v.name,
+                server ? "server" : "client", c, host.name(), format_cpu_list(have)));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::int64_t create_run_record(Store& store, const Config& config, const std::string& name,
+                               const std::string& manifest_json) {
+  const std::int64_t run_id = store.create_run({.name = name,
+                                                .config_path = config.path,
+                                                .config_text = config.text,
+                                                .config_sha256 = sha256_hex(config.text),
+                                                .manifest_json = manifest_json,
+                                                .status = "running"});
+  for (std::size_t i = 0; i < config.variants.size(); ++i)
+    store.add_variant({.run_id = run_id,
+                       .name = config.variants[i].name,
+                       .position = static_cast<int>(i),
+                       .knobs_json = knobs_json(config.variants[i]).dump()});
+  for (const auto& wc : config.workloads)
+    for (const auto& m : wc.workload->metrics())
+      store.add_metric(
+          run_id, {wc.workload->name(), m.name, m.unit, std::string(to_string(m.direction)),
+                   std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
+  return run_id;
+}
 
 void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan) {
   for (Host* host : {&pair.sut, &pair.loadgen}) {
@@ -520,6 +635,7 @@ void preflight(Store& store, const Pair& pair, const Config& config, const Plan&
                                          w.name(), tool, host.name(), w.package()));
     }
   }
+  check_affinity(pair, config, plan);
   // Every knob must exist on the SUT (features against its own list).
   for (const auto& v : config.variants) {
     auto check = [&](const KnobRef& k, int line, const char* key) {

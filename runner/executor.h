@@ -30,6 +30,11 @@ struct ExecOptions {
   // The runs of one multi-kernel `schedlab run` share it (manifest "group";
   // see kernel_runs.h); empty for a plain run.
   std::string group;
+  // One pair of a `pairs:` run (runner/pairs_run.h): the run exists
+  // (resume_run), this execution records its iterations under the pair's
+  // name and its manifest under manifest.pairs.NAME, and leaves the run's
+  // status to the caller.
+  std::string pair;
 };
 
 struct RunSummary {
@@ -41,6 +46,10 @@ struct RunSummary {
   int failed = 0;      // iterations run now that did not produce samples
   std::vector<std::string> errors;  // one line per failed iteration
 };
+
+// A new run with the config's variants and metrics, status "running".
+std::int64_t create_run_record(Store& store, const Config& config, const std::string& name,
+                               const std::string& manifest_json);
 
 // Checks everything that can be checked before touching the SUT: tools
 // installed, sysctls present, no knob left unrestored by an earlier run.

@@ -25,6 +25,7 @@ struct Command {
   std::string cwd;                         // empty: inherit
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::optional<SchedPolicy> policy;  // applied to the process before exec
+  std::vector<int> cpus;              // CPU affinity set before exec; empty: inherited
   std::string stdin_data;             // fed to the process's stdin (empty: /dev/null)
   // Teardown commands must run to the end even after Ctrl-C; everything
   // else is killed as soon as schedlab is interrupted.

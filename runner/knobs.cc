@@ -141,7 +141,13 @@ KnobJournal::~KnobJournal() {
   }
 }
 
+std::recursive_timed_mutex& knob_write_lock() {
+  static std::recursive_timed_mutex m;
+  return m;
+}
+
 void KnobJournal::apply(const KnobRef& k, const std::string& value) {
+  std::lock_guard lock(knob_write_lock());
   const std::string original = read_knob(host_, k);
   const std::string target = target_of(k, value);
   // Journal first: if schedlab dies between the write and the restore, the
@@ -178,6 +184,7 @@ void KnobJournal::apply_variant(const VariantConfig& v) {
 }
 
 void KnobJournal::restore_one(const Applied& a) {
+  std::lock_guard lock(knob_write_lock());
   write_knob(host_, a.knob, a.original);
   const std::string now = read_knob(host_, a.knob);
   if (now != a.original)
@@ -203,6 +210,7 @@ void KnobJournal::restore_all() {
 }
 
 std::vector<std::string> restore_journal(Store& store, Host& host) {
+  std::lock_guard lock(knob_write_lock());
   std::vector<std::string> done;
   for (const auto& e : store.unrestored(host.name())) {
     if (e.kind != "sysctl" && e.kind != "debugfs" && e.kind != "sched_feature")

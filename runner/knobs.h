@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,11 @@ std::string read_knob(Host& host, const KnobRef& knob);
 std::string read_sysctl(Host& host, const std::string& name);
 // The SUT's scheduler features, as tokens; mounts debugfs when needed.
 std::vector<std::string> read_sched_features(Host& host);
+
+// Knob writes with their journal updates hold this lock (process-wide, every
+// pair's thread), so the emergency restore of a second signal (interrupt.h)
+// takes it and never races a write in flight.
+std::recursive_timed_mutex& knob_write_lock();
 
 class KnobJournal {
  public:

@@ -27,15 +27,18 @@ namespace bp = boost::process;
 namespace {
 
 // Runs in the child between fork and exec: own process group, then the
-// variant's scheduling policy, so every task the workload forks inherits it.
-// A failure is reported on the child's stderr and exit code 127; the
-// policy is never silently dropped.
+// variant's CPU affinity and scheduling policy, so every task the workload
+// forks inherits them. A failure is reported on the child's stderr and exit
+// code 127; a knob is never silently dropped. The CPU set is built before
+// the fork: the child only makes system calls.
 struct ChildSetup : bp::extend::handler {
   std::optional<SchedPolicy> policy;
+  std::optional<cpu_set_t> cpus;
 
   template <typename Executor>
   void on_exec_setup(Executor&) const {
     ::setpgid(0, 0);
+    if (cpus && ::sched_setaffinity(0, sizeof(cpu_set_t), &*cpus) != 0) fail("sched_setaffinity");
     if (!policy) return;
     sched_param sp{};
     if (::sched_setscheduler(0, policy->policy, &sp) != 0) fail("sched_setscheduler");
@@ -98,6 +101,10 @@ struct LocalHost::Process {
   std::optional<bp::pipe> stdin_pipe;  // when the command holds stdin open
   std::chrono::steady_clock::time_point start;
   pid_t pgid() const { return child.id(); }
+  // Tracked from spawn to reaping, for the emergency stop (interrupt.h).
+  ~Process() {
+    if (child.valid()) untrack_process_group(pgid());
+  }
 
   // Without reaping: WNOWAIT leaves the leader a zombie, so its pid (the
   // group id) cannot be reused before the group is killed.
@@ -113,6 +120,7 @@ struct LocalHost::Process {
     r.outcome = outcome;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ::killpg(pgid(), SIGKILL);
+    untrack_process_group(pgid());  // before reaping frees the pid for reuse
     std::error_code ec;
     child.wait(ec);
     stdin_pipe.reset();
@@ -148,6 +156,17 @@ std::unique_ptr<LocalHost::Process> LocalHost::spawn(const Command& cmd, ExecRes
   for (const auto& [k, v] : cmd.env) env[k] = v;
   ChildSetup setup;
   setup.policy = cmd.policy;
+  if (!cmd.cpus.empty()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cmd.cpus) {
+      if (c >= CPU_SETSIZE)
+        throw HostError(
+            fmt::format("CPU {} is beyond this build's limit ({})", c, CPU_SETSIZE - 1));
+      CPU_SET(c, &set);
+    }
+    setup.cpus = set;
+  }
   const std::string in_path = cmd.stdin_data.empty() ? std::string("/dev/null") : p->in.path();
   if (!cmd.stdin_data.empty()) p->in.write(cmd.stdin_data);
   std::error_code ec;
@@ -167,6 +186,7 @@ std::unique_ptr<LocalHost::Process> LocalHost::spawn(const Command& cmd, ExecRes
     failure.spawn_error = fmt::format("{}: {}", exe, ec.message());
     return nullptr;
   }
+  track_process_group(p->pgid());
   return p;
 }
 

@@ -7,6 +7,7 @@
 #include "runner/hosts.h"
 #include "runner/kernel_runs.h"
 #include "runner/lab/guest_journal.h"
+#include "runner/pairs_run.h"
 
 namespace schedlab {
 namespace {
@@ -36,6 +37,7 @@ RunSummary run_config(Store& store, const Config& config, const Plan& plan,
     const Config one = config_for_kernel(config, config.sut_lab->kernel);
     return run_config(store, one, expand_plan(one), options);
   }
+  if (!config.pairs.empty()) return run_pairs(store, config, plan, options);
   std::string lab_host;
   RunSummary summary;
   try {

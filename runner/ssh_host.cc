@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "runner/shell_quote.h"
+#include "runner/units.h"
 
 namespace schedlab {
 namespace {
@@ -74,6 +75,13 @@ std::vector<std::string> policy_prefix(const std::optional<SchedPolicy>& p) {
   return argv;
 }
 
+// The affinity knob on a remote host: taskset sets it before exec, like the
+// local host does between fork and exec (preflight checks taskset exists).
+std::vector<std::string> affinity_prefix(const std::vector<int>& cpus) {
+  if (cpus.empty()) return {};
+  return {"taskset", "-c", format_cpu_list(cpus)};
+}
+
 }  // namespace
 
 std::string SshTarget::url() const {
@@ -117,6 +125,7 @@ std::string SshHost::wrapped(const Command& cmd, const std::string& stdin_path,
     argv.push_back("env");
     for (const auto& [k, v] : cmd.env) argv.push_back(k + "=" + v);
   }
+  for (auto& a : affinity_prefix(cmd.cpus)) argv.push_back(a);
   for (auto& a : policy_prefix(cmd.policy)) argv.push_back(a);
   argv.insert(argv.end(), cmd.argv.begin(), cmd.argv.end());
   return shell_join(argv);

@@ -89,7 +89,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   }
 }
 
-PhaseResult StepRunner::run(const std::vector<Step>& steps, const std::optional<SchedPolicy>& policy,
+PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& knobs,
                             bool interruptible) {
   PhaseResult phase;
   for (const Step& step : steps) {
@@ -99,7 +99,11 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const std::optional<
                 .timeout = step.timeout,
                 .stdin_data = step.stdin_data,
                 .interruptible = interruptible};
-    if (step.measured) cmd.policy = policy;
+    if (step.measured) cmd.policy = knobs.policy;
+    if (step.background)
+      cmd.cpus = knobs.server_cpus;
+    else if (step.measured)
+      cmd.cpus = knobs.client_cpus;
     if (step.background) {
       PhaseResult started = start_server(step, cmd);
       if (!started.ok()) return started;

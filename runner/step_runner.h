@@ -20,6 +20,15 @@ struct Pair {
   Host& host(Role r) const { return r == Role::kSut ? sut : loadgen; }
 };
 
+// A variant's knobs on the workload's own processes: the policy applies to
+// measured steps; server_cpus to servers (background steps), client_cpus to
+// measured foreground steps (the clients). Empty lists leave affinity alone.
+struct ProcessKnobs {
+  std::optional<SchedPolicy> policy;
+  std::vector<int> server_cpus;
+  std::vector<int> client_cpus;
+};
+
 struct PhaseResult {
   // ok | failed | timeout | spawn_error | not_ready | interrupted
   std::string status = "ok";
@@ -39,8 +48,12 @@ class StepRunner {
   // Runs the steps in order and stops at the first failure (unless the
   // step ignores failures). The policy applies to measured steps.
   // Non-interruptible phases (teardown) run to the end after Ctrl-C.
-  PhaseResult run(const std::vector<Step>& steps, const std::optional<SchedPolicy>& policy,
+  PhaseResult run(const std::vector<Step>& steps, const ProcessKnobs& knobs,
                   bool interruptible = true);
+  PhaseResult run(const std::vector<Step>& steps, const std::optional<SchedPolicy>& policy,
+                  bool interruptible = true) {
+    return run(steps, ProcessKnobs{.policy = policy}, interruptible);
+  }
   // Stops the background processes started so far, newest first.
   void stop_background();
 

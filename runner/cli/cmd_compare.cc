@@ -16,6 +16,7 @@ struct CompareCmdOptions {
   std::string group;  // a multi-kernel plan's runs (kernel_runs.h)
   std::string format = "text";
   bool monitors = false;
+  bool by_pair = false;
   StatsOptions stats;
   DbOption db;
 };
@@ -60,7 +61,9 @@ int compare_command(const CompareCmdOptions& o) {
       }
       ids.push_back(all.back().id);  // the latest run, like `perf report`
     }
-    Comparison c = compare(store, group_cols.empty() ? default_columns(store, ids) : group_cols,
+    // A multi-kernel group has its own kernel/variant columns; pairs split
+    // ordinary runs only.
+    Comparison c = compare(store, group_cols.empty() ? default_columns(store, ids, o.by_pair) : group_cols,
                            o.stats.to_options());
     if (o.monitors) add_monitors(store, c);
     fmt::print("{}", o.format == "json" ? render_json(c) : render_text(c));
@@ -85,6 +88,9 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");
+  cmd->add_flag("--by-pair", o->by_pair,
+                "runs of a pairs: config: one column per variant and pair (default@rack1), "
+                "instead of every pair's samples pooled per variant");
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });

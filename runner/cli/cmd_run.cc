@@ -45,16 +45,25 @@ std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) 
 }
 
 void print_plan(const Config& config, const Plan& plan) {
-  fmt::print("plan for {}: {} variants x {} points, at most {} iterations, {}\n", config.path,
-             config.variants.size(), plan.points.size(), plan.max_iterations(),
-             plan.order == Order::kInterleaved ? "variants interleaved per iteration"
-                                               : "variants in sequence per point");
+  fmt::print(
+      "plan for {}: {} variants x {} points, at most {} iterations{}, {}\n", config.path,
+      config.variants.size(), plan.points.size(), plan.max_iterations(),
+      config.pairs.empty() ? "" : fmt::format(" on each of {} pairs at once", config.pairs.size()),
+      plan.order == Order::kInterleaved ? "variants interleaved per iteration"
+                                        : "variants in sequence per point");
+  for (const auto& p : config.pairs)
+    fmt::print("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
+               p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
   for (const auto& v : config.variants) {
     std::string knobs;
     for (const auto& s : v.sysctls) knobs += fmt::format(" sysctl {}={}", s.name, s.value);
     for (const auto& d : v.debugfs) knobs += fmt::format(" debugfs {}={}", d.name, d.value);
     for (const auto& f : v.sched_features) knobs += " feature " + f.token;
     if (v.policy) knobs += " policy " + v.policy->describe();
+    if (v.affinity && !v.affinity->server.empty())
+      knobs += " affinity server=" + format_cpu_list(v.affinity->server);
+    if (v.affinity && !v.affinity->client.empty())
+      knobs += " affinity client=" + format_cpu_list(v.affinity->client);
     fmt::print("  variant {}:{}\n", v.name, knobs.empty() ? " (no knobs)" : knobs);
   }
   for (const auto& p : plan.points) {
@@ -194,6 +203,7 @@ int run_command(const RunOptions& o) {
       fmt::print(stderr, "continue it with: schedlab run --resume {}\n", s.run_id);
       return 128 + interrupt_signal();
     }
+    if (s.status == "failed") return kError;  // a pair stopped early (pairs: runs)
     return s.failed ? kIterationsFailed : kOk;
   } catch (const ConfigError& e) {
     fmt::print(stderr, "schedlab: {}\n", e.what());

@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -135,6 +136,11 @@ TEST_CASE("exit codes, stderr and the variant's policy cross the connection") {
   r = host.run(cmd);
   CHECK(r.out.find("SCHED_BATCH") != std::string::npos);
   CHECK(r.out.find("\n3\n") != std::string::npos);
+  // The affinity knob, through taskset, together with the policy.
+  cmd = Command{.argv = {"grep", "Cpus_allowed_list", "/proc/self/status"}, .cpus = {0}};
+  cmd.policy = SchedPolicy{SCHED_BATCH, std::nullopt};
+  r = host.run(cmd);
+  CHECK(r.out == "Cpus_allowed_list:\t0\n");
 }
 
 TEST_CASE("a remote timeout kills the remote process group, grandchildren included") {
@@ -272,4 +278,82 @@ TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven o
   CHECK(running("postgres") == 0);
   LocalHost host;
   CHECK(host.run({.argv = {"sh", "-c", "ls -d /tmp/schedlab-run*-w* 2>/dev/null"}}).out.empty());
+}
+
+TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by pair") {
+  REQUIRE_LAB();
+  test::TempDir dir;
+  const std::string cfg = dir.file("pairs.yaml"), db = dir.file("pairs.db");
+  // Pair ns: SUT and loadgen in the two namespaces; pair self: this host.
+  // A third pair cannot be reached: it fails alone and is recorded.
+  test::write_text(
+      cfg, "pairs:\n  - {name: ns, sut: " + lab().sut_url() + ", loadgen: " + lab().loadgen_url() +
+               "}\n  - {name: self, sut: local}\n  - {name: gone, sut: ssh://root@10.231.0.99}\n"
+               "ssh:\n  identity: " +
+               lab().env("KEY") + "\n  known_hosts: " + lab().env("KNOWN_HOSTS") +
+               "\n  connect_timeout: 1s\n" +
+               "iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: 50}\n"
+               "variants:\n  default: {}\n  batch: {policy: batch}\n");
+  LocalHost local;
+  const auto dry = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--dry-run"}});
+  CHECK(dry.out.find("on each of 3 pairs at once") != std::string::npos);
+  CHECK(dry.out.find("pair ns: sut " + lab().sut_url() + ", loadgen " + lab().loadgen_url()) !=
+        std::string::npos);
+  CHECK(dry.out.find("pair self: sut local, loadgen local") != std::string::npos);
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = local.run(
+      {.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "p"}, .timeout = 120s});
+  WARN("two pairs of hackbench: "
+       << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s");
+  INFO(r.err);
+  CHECK(r.exit_code == 1);  // the unreachable pair
+  CHECK(r.err.find("pair gone: ssh://root@10.231.0.99: cannot connect") != std::string::npos);
+  Store store(db);
+  const auto run = store.find_run_by_name("p");
+  REQUIRE(run);
+  CHECK(run->status == "failed");
+  std::map<std::string, int> per_pair;
+  for (const auto& it : store.iterations(run->id)) {
+    CHECK(it.status == "ok");
+    ++per_pair[it.pair];
+  }
+  CHECK(per_pair == std::map<std::string, int>{{"ns", 4}, {"self", 4}});
+  const auto m = nlohmann::json::parse(run->manifest_json);
+  CHECK(m["pairs"]["ns"]["sut"] == lab().sut_url());
+  CHECK(m["pairs"]["ns"]["kernel_release"].is_string());
+  CHECK(m["pairs"]["ns"]["state_after"].is_object());
+  CHECK(m["pairs"]["self"]["loadgen"] == "local");
+  CHECK(m["pairs"]["gone"]["error"].get<std::string>().find("cannot connect") != std::string::npos);
+
+  // Pooled: one column per variant with both pairs' samples.
+  const auto pooled =
+      local.run({.argv = {SCHEDLAB_BINARY, "compare", "p", "--db", db, "--format", "json"}});
+  INFO(pooled.err);
+  REQUIRE(pooled.ok());
+  const auto pj = nlohmann::json::parse(pooled.out);
+  REQUIRE(pj["columns"].size() == 2);
+  CHECK(pj["blocks"][0]["rows"][0]["cells"][0]["n"] == 4);
+  CHECK_FALSE(pj["columns"][0].contains("pair"));
+  // By pair: one column per variant and pair.
+  const auto split = local.run(
+      {.argv = {SCHEDLAB_BINARY, "compare", "p", "--db", db, "--by-pair", "--format", "json"}});
+  REQUIRE(split.ok());
+  const auto sj = nlohmann::json::parse(split.out);
+  std::vector<std::string> labels;
+  for (const auto& c : sj["columns"]) labels.push_back(c["label"]);
+  CHECK(labels == std::vector<std::string>{"default@ns", "default@self", "batch@ns", "batch@self"});
+  CHECK(sj["columns"][1]["pair"] == "self");
+  for (const auto& cell : sj["blocks"][0]["rows"][0]["cells"]) CHECK(cell["n"] == 2);
+  const auto text = local.run({.argv = {SCHEDLAB_BINARY, "compare", "p", "--db", db, "--by-pair"}});
+  CHECK(text.out.find("default@ns") != std::string::npos);
+  CHECK(text.out.find("batch@self") != std::string::npos);
+
+  // Resume continues each pair: the unreachable one is still unreachable,
+  // the others are complete and skipped.
+  const auto resumed =
+      local.run({.argv = {SCHEDLAB_BINARY, "run", "--resume", "p", "--db", db}, .timeout = 60s});
+  INFO(resumed.err);
+  CHECK(resumed.err.find("0 iterations measured") != std::string::npos);
+  CHECK(store.iterations(run->id).size() == 8);
 }

@@ -115,3 +115,40 @@ TEST_CASE("the journal lists unrestored knobs newest first") {
   s.journal_restored(b);
   CHECK(s.unrestored("local").size() == 1);
 }
+
+TEST_CASE(
+    "iterations record their pair, numbered per pair, and pairs write their own manifest parts") {
+  test::TempDir dir;
+  Store s(dir.file("p.db"));
+  const auto run = s.create_run({.name = "p",
+                                 .config_path = "x",
+                                 .config_text = "",
+                                 .config_sha256 = "",
+                                 .manifest_json = R"({"order":"interleaved"})"});
+  const auto v =
+      s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  IterationRow it{.run_id = run,
+                  .variant_id = v,
+                  .workload = "hackbench",
+                  .block = "b",
+                  .row = "1",
+                  .params_json = "{}",
+                  .status = "ok",
+                  .started_at = "t"};
+  it.pair = "rack1";
+  s.add_iteration(it);
+  it.pair = "rack2";
+  s.add_iteration(it);  // the same index on another pair
+  CHECK_THROWS_AS(s.add_iteration(it), StoreError);
+  const auto its = s.iterations(run);
+  REQUIRE(its.size() == 2);
+  CHECK(its[0].pair == "rack1");
+  CHECK(its[1].pair == "rack2");
+
+  s.set_manifest_member(run, {"pairs", "rack1"}, R"({"sut":"ssh://a"})");
+  s.set_manifest_member(run, {"pairs", "rack-2"}, R"({"sut":"local"})");
+  s.set_manifest_member(run, {"pairs", "rack1", "error"}, R"("cannot connect")");
+  CHECK(
+      s.find_run(run)->manifest_json ==
+      R"({"order":"interleaved","pairs":{"rack1":{"sut":"ssh://a","error":"cannot connect"},"rack-2":{"sut":"local"}}})");
+}

@@ -20,3 +20,21 @@ TEST_CASE("durations take s, ms, m, h and bare seconds") {
   CHECK(format_duration(milliseconds(300'000)) == "5m");
   CHECK(format_duration(milliseconds(1500)) == "1500ms");
 }
+
+TEST_CASE("CPU lists take single CPUs and ranges, sorted and without duplicates") {
+  CHECK(parse_cpu_list("0") == std::vector<int>{0});
+  CHECK(parse_cpu_list("0-3,8") == std::vector<int>{0, 1, 2, 3, 8});
+  CHECK(parse_cpu_list("8,1,1-2") == std::vector<int>{1, 2, 8});
+  CHECK(parse_cpu_list("0-1\n") == std::vector<int>{0, 1});  // as sysfs writes it
+  CHECK_FALSE(parse_cpu_list("").has_value());
+  CHECK_FALSE(parse_cpu_list("3-1").has_value());
+  CHECK_FALSE(parse_cpu_list("a").has_value());
+  CHECK_FALSE(parse_cpu_list("1,").has_value());
+  CHECK_FALSE(parse_cpu_list(",1").has_value());
+  CHECK_FALSE(parse_cpu_list("-1").has_value());
+  CHECK_FALSE(parse_cpu_list("1-").has_value());
+  CHECK_FALSE(parse_cpu_list("99999").has_value());
+  CHECK(format_cpu_list({0, 1, 2, 3, 8}) == "0-3,8");
+  CHECK(format_cpu_list({1}) == "1");
+  CHECK(format_cpu_list({1, 3}) == "1,3");
+}
