@@ -1,4 +1,5 @@
 #include "runner/config.h"
+#include "tests/support/config_error.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -8,14 +9,7 @@
 using namespace schedlab;
 
 namespace {
-std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "exp.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& yaml) { return test::config_error_of(yaml); }
 }  // namespace
 
 TEST_CASE("a valid config fills every parameter, with defaults") {

@@ -1,6 +1,7 @@
 // Multi-kernel plans: the config keys (lab `kernels:`, a variant's
 // `kernels:`) with every bad input, and the config each kernel runs.
 #include "runner/kernel_runs.h"
+#include "tests/support/config_error.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,14 +22,7 @@ variants:
   batch: {policy: batch}
 )";
 
-std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "k.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& yaml) { return test::config_error_of(yaml, "k.yaml"); }
 
 std::vector<std::string> names(const Config& c) {
   std::vector<std::string> out;

@@ -2,18 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include "runner/config.h"
+#include "tests/support/config_error.h"
 
 using namespace schedlab;
 
 namespace {
-std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "exp.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+std::string error_of(const std::string& yaml) { return test::config_error_of(yaml); }
 using Names = std::vector<std::string>;
 }  // namespace
 
