@@ -8,6 +8,7 @@
 #include <regex>
 #include <thread>
 
+#include "runner/config.h"
 #include "runner/hosts.h"
 #include "runner/interrupt.h"
 #include "runner/local_host.h"

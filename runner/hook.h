@@ -16,10 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "runner/config.h"
 #include "runner/host.h"
 
 namespace schedlab {
+
+// runner/config.h; not included here so that analysis headers (whose
+// Centre clashes with the workloads' one) can be used beside this one.
+struct SshConfig;
 
 class HookError : public std::runtime_error {
  public:
