@@ -115,6 +115,27 @@ CREATE TABLE monitor_deltas (
   PRIMARY KEY (iteration_id, monitor, counter)
 );
 )sql",
+    // 4: nightly: which run measured which target with which config (by
+    // the config text's sha256), or why the target was not measured. The
+    // latest row per (target, config_sha256) is the current one.
+    R"sql(
+CREATE TABLE nightly_measurements (
+  id INTEGER PRIMARY KEY,
+  nightly TEXT NOT NULL,
+  target TEXT NOT NULL,
+  config_path TEXT NOT NULL,
+  config_sha256 TEXT NOT NULL,
+  run_id INTEGER REFERENCES runs(id),
+  status TEXT NOT NULL CHECK (status IN ('measuring', 'measured', 'failed')),
+  error TEXT NOT NULL,
+  hook_output TEXT NOT NULL,
+  kernel_release TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at TEXT
+);
+CREATE INDEX nightly_by_target ON nightly_measurements (target, config_sha256);
+CREATE INDEX nightly_by_run ON nightly_measurements (run_id);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -553,6 +574,71 @@ std::vector<std::string> Store::unrestored_hosts() const {
   Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = 'applied' ORDER BY host");
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
+namespace {
+
+NightlyMeasurement read_nightly(const Stmt& s) {
+  NightlyMeasurement m;
+  m.id = s.i64(0);
+  m.nightly = s.text(1);
+  m.target = s.text(2);
+  m.config_path = s.text(3);
+  m.config_sha256 = s.text(4);
+  if (!s.is_null(5)) m.run_id = s.i64(5);
+  m.status = s.text(6);
+  m.error = s.text(7);
+  m.hook_output = s.text(8);
+  m.kernel_release = s.text(9);
+  m.started_at = s.text(10);
+  m.ended_at = s.text(11);
+  return m;
+}
+
+constexpr const char* kNightlyColumns =
+    "id, nightly, target, config_path, config_sha256, run_id, status, error, hook_output, "
+    "kernel_release, started_at, ended_at";
+
+}  // namespace
+
+std::int64_t Store::add_nightly_measurement(const NightlyMeasurement& m) {
+  Stmt s(db_,
+         "INSERT INTO nightly_measurements (nightly, target, config_path, config_sha256, run_id, "
+         "status, error, hook_output, kernel_release, started_at, ended_at) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, m.nightly).bind(2, m.target).bind(3, m.config_path).bind(4, m.config_sha256);
+  s.bind(5, m.run_id).bind(6, m.status).bind(7, m.error).bind(8, m.hook_output);
+  s.bind(9, m.kernel_release).bind(10, m.started_at.empty() ? utc_now_iso8601() : m.started_at);
+  s.bind(11, m.ended_at.empty() ? std::optional<std::string>() : std::optional<std::string>(m.ended_at));
+  s.run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Store::update_nightly_measurement(const NightlyMeasurement& m) {
+  Stmt s(db_,
+         "UPDATE nightly_measurements SET run_id = ?, status = ?, error = ?, hook_output = ?, "
+         "kernel_release = ?, ended_at = ? WHERE id = ?");
+  s.bind(1, m.run_id).bind(2, m.status).bind(3, m.error).bind(4, m.hook_output).bind(5, m.kernel_release);
+  s.bind(6, m.ended_at.empty() ? std::optional<std::string>() : std::optional<std::string>(m.ended_at));
+  s.bind(7, m.id).run();
+}
+
+std::optional<NightlyMeasurement> Store::latest_nightly_measurement(const std::string& target,
+                                                                    const std::string& config_sha256) const {
+  Stmt s(db_, fmt::format("SELECT {} FROM nightly_measurements WHERE target = ? AND config_sha256 = ? "
+                          "ORDER BY id DESC LIMIT 1",
+                          kNightlyColumns)
+                  .c_str());
+  s.bind(1, target).bind(2, config_sha256);
+  if (!s.step()) return std::nullopt;
+  return read_nightly(s);
+}
+
+std::vector<NightlyMeasurement> Store::nightly_measurements() const {
+  Stmt s(db_, fmt::format("SELECT {} FROM nightly_measurements ORDER BY id", kNightlyColumns).c_str());
+  std::vector<NightlyMeasurement> out;
+  while (s.step()) out.push_back(read_nightly(s));
   return out;
 }
 
