@@ -37,7 +37,8 @@ struct History {
 
 // `row` filters rows by label ("4") or BLOCK/ROW; empty: every row.
 // Throws std::invalid_argument when no run has the workload's metric.
-History history(const Store& store, const std::string& workload, const std::string& metric, const std::string& row);
+History history(const Store& store, const std::string& workload, const std::string& metric,
+                const std::string& row);
 
 std::string render_history_text(const History& h);
 std::string render_history_json(const History& h);  // format_version 1

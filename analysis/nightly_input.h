@@ -15,8 +15,8 @@ namespace schedlab {
 // What the nightly runner knows about one target with one config.
 struct NightlyCell {
   std::string target;
-  std::string config;  // path
-  std::string status;  // measured | failed | not measured (interrupted before it)
+  std::string config;    // path
+  std::string status;    // measured | failed | not measured (interrupted before it)
   bool new_now = false;  // measured (or resumed) by this invocation
   std::optional<std::int64_t> run_id;
   std::string kernel_release;

@@ -5,8 +5,10 @@
 namespace schedlab {
 namespace {
 
-const MetricRule* find_rule(const RegressionRule& r, const std::string& workload, const std::string& metric) {
-  if (auto it = r.per_metric.find(workload + "/" + metric); it != r.per_metric.end()) return &it->second;
+const MetricRule* find_rule(const RegressionRule& r, const std::string& workload,
+                            const std::string& metric) {
+  if (auto it = r.per_metric.find(workload + "/" + metric); it != r.per_metric.end())
+    return &it->second;
   if (auto it = r.per_metric.find(metric); it != r.per_metric.end()) return &it->second;
   return nullptr;
 }
@@ -18,7 +20,8 @@ double RegressionRule::alpha_for(const std::string& workload, const std::string&
   return m && m->alpha ? *m->alpha : alpha;
 }
 
-double RegressionRule::min_effect_for(const std::string& workload, const std::string& metric) const {
+double RegressionRule::min_effect_for(const std::string& workload,
+                                      const std::string& metric) const {
   const MetricRule* m = find_rule(*this, workload, metric);
   return m && m->min_effect_pct ? *m->min_effect_pct : min_effect_pct;
 }
@@ -35,7 +38,9 @@ std::vector<Regression> find_regressions(const Comparison& c, const RegressionRu
         const Cell& cell = row.cells[col];
         // No p-value or no change: nothing can be claimed (the report shows
         // why), never a silent "no regression" from a NaN.
-        if (!cell.pct || !cell.p_value || !std::isfinite(*cell.pct) || !std::isfinite(*cell.p_value)) continue;
+        if (!cell.pct || !cell.p_value || !std::isfinite(*cell.pct) ||
+            !std::isfinite(*cell.p_value))
+          continue;
         if (*cell.p_value >= alpha || *cell.pct > -min_effect) continue;
         found.push_back({.workload = block.workload,
                          .block = block.name,

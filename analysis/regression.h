@@ -19,10 +19,10 @@ struct Regression {
   std::string block;  // e.g. hackbench-process-pipes
   std::string metric;
   std::string unit;
-  std::string row;     // the row label, e.g. "4"
+  std::string row;         // the row label, e.g. "4"
   std::size_t column = 0;  // the regressed column (the baseline is 0)
   double base_centre = 0, centre = 0;
-  double pct = 0;      // negative: worse
+  double pct = 0;  // negative: worse
   double p_value = 1;
   double alpha = 0.05, min_effect_pct = 0;  // as applied
 };

@@ -17,6 +17,9 @@ struct MetricRule {
 struct RegressionRule {
   double alpha = 0.05;
   double min_effect_pct = 3;  // |change| in percent
+  // The test behind the p-values: welch (Welch's t-test) or mwu
+  // (Mann-Whitney U, rank-based: one wild sample does not hide a change).
+  std::string test = "welch";
   // Overrides by "workload/metric" (e.g. hackbench/time) or by the metric
   // name alone; the first form wins.
   std::map<std::string, MetricRule> per_metric;

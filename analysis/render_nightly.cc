@@ -12,7 +12,9 @@ namespace schedlab {
 namespace {
 
 std::string rule_text(const RegressionRule& rule) {
-  std::string text = fmt::format("alpha {}, minimum effect {}%", rule.alpha, rule.min_effect_pct);
+  std::string text = fmt::format("{}, alpha {}, minimum effect {}%",
+                                 rule.test == "mwu" ? "Mann-Whitney U test" : "Welch's t-test",
+                                 rule.alpha, rule.min_effect_pct);
   for (const auto& [name, m] : rule.per_metric) {
     text += fmt::format("; {}:", name);
     if (m.alpha) text += fmt::format(" alpha {}", *m.alpha);
@@ -30,16 +32,19 @@ std::string md_cell(std::string s) {
   return out;
 }
 
-std::string fmt_num(double v) { return fmt::format("{:.6g}", v); }
+std::string fmt_num(double v) {
+  return fmt::format("{:.6g}", v);
+}
 
 }  // namespace
 
 std::string render_nightly_markdown(const NightlyReport& r) {
   const auto& in = r.input;
   std::string md = fmt::format("# schedlab nightly: {}\n\n", in.name);
-  md += fmt::format("Baseline: **{}**. Rule: a regression is significant (Welch's t-test), at least the minimum "
-                    "effect, and in the bad direction ({}).\n\n",
-                    in.targets.at(in.baseline), rule_text(in.rule));
+  md += fmt::format(
+      "Baseline: **{}**. Rule: a regression is significant, at least the minimum "
+      "effect, and in the bad direction ({}).\n\n",
+      in.targets.at(in.baseline), rule_text(in.rule));
   md += r.regressed() ? fmt::format("**{} regression{}.**\n\n", r.regressions.size(),
                                     r.regressions.size() == 1 ? "" : "s")
                       : "No regression.\n\n";
@@ -48,35 +53,44 @@ std::string render_nightly_markdown(const NightlyReport& r) {
   if (r.regressions.empty()) {
     md += "None.\n\n";
   } else {
-    md += "| target | against | config | variant | table | row | metric | reference | target | change | p |\n";
+    md +=
+        "| target | against | config | variant | table | row | metric | reference | target | "
+        "change | p |\n";
     md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& g : r.regressions)
-      md += fmt::format("| {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% | {:.3g} |\n", md_cell(g.target),
-                        g.against, md_cell(g.reference), md_cell(g.config), md_cell(g.variant), md_cell(g.r.block),
-                        md_cell(g.r.row), md_cell(g.r.metric + (g.r.unit.empty() ? "" : " (" + g.r.unit + ")")),
+      md += fmt::format("| {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% | {:.3g} |\n",
+                        md_cell(g.target), g.against, md_cell(g.reference), md_cell(g.config),
+                        md_cell(g.variant), md_cell(g.r.block),
+                        md_cell(g.r.row.empty() ? "-" : g.r.row),
+                        md_cell(g.r.metric + (g.r.unit.empty() ? "" : " (" + g.r.unit + ")")),
                         fmt_num(g.r.base_centre), fmt_num(g.r.centre), g.r.pct, g.r.p_value);
     md += "\n";
     for (const auto& g : r.regressions) {
-      md += fmt::format("### {} vs {}: {} {} {}\n\n", g.target, g.reference, g.r.block, g.r.row, g.r.metric);
-      md += fmt::format("{:+.2f}% (p = {:.3g}, alpha {}, minimum effect {}%), runs {} and {}.\n\n", g.r.pct,
-                        g.r.p_value, g.r.alpha, g.r.min_effect_pct, g.reference_run, g.target_run);
+      md += fmt::format("### {} vs {}: {}{} {}\n\n", g.target, g.reference, g.r.block,
+                        g.r.row.empty() ? "" : " " + g.r.row, g.r.metric);
+      md += fmt::format("{:+.2f}% (p = {:.3g}, alpha {}, minimum effect {}%), runs {} and {}.\n\n",
+                        g.r.pct, g.r.p_value, g.r.alpha, g.r.min_effect_pct, g.reference_run,
+                        g.target_run);
       if (g.schedstat)
-        md += "Schedstat, summed over the row's iterations:\n\n```\n" + schedstat::render_text(*g.schedstat) +
-              "```\n\n";
+        md += "Schedstat, summed over the row's iterations:\n\n```\n" +
+              schedstat::render_text(*g.schedstat) + "```\n\n";
       else
         md += fmt::format("Schedstat: {}.\n\n", g.schedstat_reason);
     }
   }
 
-  md += "## Targets\n\n| target | kernel | config | status | run | measured now |\n|---|---|---|---|---|---|\n";
+  md +=
+      "## Targets\n\n| target | kernel | config | status | run | measured now "
+      "|\n|---|---|---|---|---|---|\n";
   for (std::size_t t = 0; t < in.targets.size(); ++t)
     for (const auto& config : in.configs)
       for (const auto& c : in.cells)
         if (c.target == in.targets[t] && c.config == config)
-          md += fmt::format("| {}{} | {} | {} | {} | {} | {} |\n", md_cell(c.target), t == in.baseline ? " (baseline)" : "",
-                            md_cell(c.kernel_release), md_cell(c.config),
-                            c.status == "failed" ? "failed: " + md_cell(c.error) : c.status,
-                            c.run_id ? std::to_string(*c.run_id) : "", c.new_now ? "yes" : "no (reused)");
+          md += fmt::format(
+              "| {}{} | {} | {} | {} | {} | {} |\n", md_cell(c.target),
+              t == in.baseline ? " (baseline)" : "", md_cell(c.kernel_release), md_cell(c.config),
+              c.status == "failed" ? "failed: " + md_cell(c.error) : c.status,
+              c.run_id ? std::to_string(*c.run_id) : "", c.new_now ? "yes" : "no (reused)");
   md += "\n";
 
   md += "## Comparisons\n\n";
@@ -93,13 +107,18 @@ std::string render_nightly_json(const NightlyReport& r) {
   const auto& in = r.input;
   json per_metric = json::object();
   for (const auto& [name, m] : in.rule.per_metric) {
-    per_metric[name] = {{"alpha", m.alpha ? json(*m.alpha) : json(nullptr)},
-                        {"min_effect_pct", m.min_effect_pct ? json(*m.min_effect_pct) : json(nullptr)}};
+    per_metric[name] = {
+        {"alpha", m.alpha ? json(*m.alpha) : json(nullptr)},
+        {"min_effect_pct", m.min_effect_pct ? json(*m.min_effect_pct) : json(nullptr)}};
   }
   json j = {{"format_version", 1},
             {"nightly", in.name},
             {"baseline", in.targets.at(in.baseline)},
-            {"rule", {{"alpha", in.rule.alpha}, {"min_effect_pct", in.rule.min_effect_pct}, {"per_metric", per_metric}}},
+            {"rule",
+             {{"test", in.rule.test},
+              {"alpha", in.rule.alpha},
+              {"min_effect_pct", in.rule.min_effect_pct},
+              {"per_metric", per_metric}}},
             {"regressed", r.regressed()}};
   json targets = json::array();
   for (const auto& c : in.cells)
@@ -113,26 +132,27 @@ std::string render_nightly_json(const NightlyReport& r) {
   j["targets"] = targets;
   json regressions = json::array();
   for (const auto& g : r.regressions)
-    regressions.push_back({{"target", g.target},
-                           {"reference", g.reference},
-                           {"against", g.against},
-                           {"config", g.config},
-                           {"variant", g.variant},
-                           {"workload", g.r.workload},
-                           {"block", g.r.block},
-                           {"row", g.r.row},
-                           {"metric", g.r.metric},
-                           {"unit", g.r.unit},
-                           {"reference_centre", g.r.base_centre},
-                           {"centre", g.r.centre},
-                           {"pct", g.r.pct},
-                           {"p_value", g.r.p_value},
-                           {"alpha", g.r.alpha},
-                           {"min_effect_pct", g.r.min_effect_pct},
-                           {"reference_run", g.reference_run},
-                           {"target_run", g.target_run},
-                           {"schedstat", g.schedstat ? schedstat::to_json(*g.schedstat) : json(nullptr)},
-                           {"schedstat_reason", g.schedstat_reason}});
+    regressions.push_back(
+        {{"target", g.target},
+         {"reference", g.reference},
+         {"against", g.against},
+         {"config", g.config},
+         {"variant", g.variant},
+         {"workload", g.r.workload},
+         {"block", g.r.block},
+         {"row", g.r.row},
+         {"metric", g.r.metric},
+         {"unit", g.r.unit},
+         {"reference_centre", g.r.base_centre},
+         {"centre", g.r.centre},
+         {"pct", g.r.pct},
+         {"p_value", g.r.p_value},
+         {"alpha", g.r.alpha},
+         {"min_effect_pct", g.r.min_effect_pct},
+         {"reference_run", g.reference_run},
+         {"target_run", g.target_run},
+         {"schedstat", g.schedstat ? schedstat::to_json(*g.schedstat) : json(nullptr)},
+         {"schedstat_reason", g.schedstat_reason}});
   j["regressions"] = regressions;
   json comparisons = json::array();
   for (const auto& c : r.comparisons)

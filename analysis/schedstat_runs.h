@@ -17,8 +17,8 @@ namespace schedlab {
 struct RunSchedstatSelection {
   std::int64_t run_id = 0;
   std::optional<std::int64_t> variant_id;  // empty: every variant
-  std::string row;  // a row label ("4") or BLOCK/ROW; empty: every row
-  std::vector<std::string> level_names;  // domain level names to apply, if any
+  std::string row;                         // a row label ("4") or BLOCK/ROW; empty: every row
+  std::vector<std::string> level_names;    // domain level names to apply, if any
 };
 
 struct RunSchedstat {

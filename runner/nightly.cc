@@ -33,7 +33,8 @@ struct Prepared {
 };
 
 // The hook, the wait for ssh and the kernel check of one target.
-Prepared prepare_target(const NightlyTarget& t, const std::vector<Config>& configs, const NightlyOptions& o) {
+Prepared prepare_target(const NightlyTarget& t, const std::vector<Config>& configs,
+                        const NightlyOptions& o) {
   Prepared p;
   const std::string sut = checked_sut(t, configs);
   const SshConfig ssh = configs.empty() ? SshConfig{} : configs.front().ssh;
@@ -47,7 +48,8 @@ Prepared prepare_target(const NightlyTarget& t, const std::vector<Config>& confi
         auto host = HostSet::connect(sut, ssh);
         old_boot = boot_id(*host);
       } catch (const std::exception& e) {
-        o.note(fmt::format("{}: {} not reachable before the hook ({}); waiting for it afterwards", t.name, sut, e.what()));
+        o.note(fmt::format("{}: {} not reachable before the hook ({}); waiting for it afterwards",
+                           t.name, sut, e.what()));
       }
     }
     if (t.hook) {
@@ -63,13 +65,16 @@ Prepared prepare_target(const NightlyTarget& t, const std::vector<Config>& confi
     std::unique_ptr<Host> host;
     if (remote && (t.hook || check)) {
       o.note(fmt::format("{}: waiting for {} to answer on ssh", t.name, sut));
-      host = wait_for_ssh(sut, ssh, {.deadline = std::chrono::steady_clock::now() + t.ssh_timeout, .not_boot_id = old_boot});
+      host = wait_for_ssh(
+          sut, ssh,
+          {.deadline = std::chrono::steady_clock::now() + t.ssh_timeout, .not_boot_id = old_boot});
     } else if (check && sut == "local") {
       host = std::make_unique<LocalHost>();
     }
     if (check && host) {
       const KernelIdentity id = verify_kernel(*host, t.expect);
-      o.note(fmt::format("{}: {} runs {}{}", t.name, host->name(), id.release, id.sha.empty() ? "" : " at " + id.sha));
+      o.note(fmt::format("{}: {} runs {}{}", t.name, host->name(), id.release,
+                         id.sha.empty() ? "" : " at " + id.sha));
     }
   } catch (const HookError& e) {
     p.error = e.what();
@@ -89,8 +94,13 @@ std::string kernel_release_of(const Store& store, std::int64_t run_id) {
 }
 
 NightlyCell cell_of(const NightlyMeasurement& m, bool new_now) {
-  return {.target = m.target, .config = m.config_path, .status = m.status, .new_now = new_now, .run_id = m.run_id,
-          .kernel_release = m.kernel_release, .error = m.error};
+  return {.target = m.target,
+          .config = m.config_path,
+          .status = m.status,
+          .new_now = new_now,
+          .run_id = m.run_id,
+          .kernel_release = m.kernel_release,
+          .error = m.error};
 }
 
 // What needs both files: every per_metric key names a metric of a config,
@@ -105,15 +115,17 @@ void check_against_configs(const NightlyConfig& n, const std::vector<Config>& co
       }
   for (const auto& [name, line] : n.per_metric_lines)
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw ConfigError(n.path, line, "rule.per_metric",
-                        fmt::format("'{}' is no metric of the configs{} (use workload/metric or metric)", name,
-                                    did_you_mean(name, known)));
+      throw ConfigError(
+          n.path, line, "rule.per_metric",
+          fmt::format("'{}' is no metric of the configs{} (use workload/metric or metric)", name,
+                      did_you_mean(name, known)));
   for (const auto& t : n.targets)
     for (std::size_t i = 0; i < configs.size(); ++i)
       if (!t.lab_kernel.empty() && configs[i].loadgen != "local")
-        throw ConfigError(n.path, t.line, fmt::format("targets ({})", t.name),
-                          fmt::format("a lab kernel needs the loadgen on this machine, and {} has loadgen {}",
-                                      n.configs[i].path, configs[i].loadgen));
+        throw ConfigError(
+            n.path, t.line, fmt::format("targets ({})", t.name),
+            fmt::format("a lab kernel needs the loadgen on this machine, and {} has loadgen {}",
+                        n.configs[i].path, configs[i].loadgen));
 }
 
 }  // namespace
@@ -168,8 +180,10 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         if (!failure.empty()) o.note(fmt::format("{}: not measured: {}", t.name, failure));
       }
       NightlyMeasurement m = resume ? *resume
-                                    : NightlyMeasurement{.nightly = nightly.name, .target = t.name,
-                                                         .config_path = path, .config_sha256 = sha,
+                                    : NightlyMeasurement{.nightly = nightly.name,
+                                                         .target = t.name,
+                                                         .config_path = path,
+                                                         .config_sha256 = sha,
                                                          .status = "measuring"};
       if (!hook_output.empty()) m.hook_output = hook_output;
       if (!failure.empty()) {
@@ -188,7 +202,8 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
                                                std::filesystem::path(path).stem().string(), m.id);
       ExecOptions exec{.name = run_name, .progress = o.progress};
       if (!m.run_id)
-        if (auto run = store.find_run_by_name(run_name)) m.run_id = run->id;  // created, then the runner died
+        if (auto run = store.find_run_by_name(run_name))
+          m.run_id = run->id;  // created, then the runner died
       if (m.run_id) {
         const auto run = store.find_run(*m.run_id);
         if (run && run->status == "finished") {
@@ -208,7 +223,8 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           if (s.status == "interrupted") {
             store.update_nightly_measurement(m);  // stays measuring: the next invocation resumes it
             out.interrupted = true;
-            out.cells.push_back({.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
+            out.cells.push_back(
+                {.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
             continue;
           }
           if (s.status == "finished") {
@@ -224,7 +240,8 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           if (interrupted()) {
             store.update_nightly_measurement(m);
             out.interrupted = true;
-            out.cells.push_back({.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
+            out.cells.push_back(
+                {.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
             continue;
           }
           m.status = "failed";
@@ -242,7 +259,8 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
 }
 
 NightlyReportInput report_input(const NightlyConfig& nightly, const NightlyRun& run) {
-  NightlyReportInput in{.name = nightly.name, .baseline = nightly.baseline, .cells = run.cells, .rule = nightly.rule};
+  NightlyReportInput in{
+      .name = nightly.name, .baseline = nightly.baseline, .cells = run.cells, .rule = nightly.rule};
   for (const auto& t : nightly.targets) in.targets.push_back(t.name);
   for (const auto& c : nightly.configs) in.configs.push_back(c.path);
   return in;

@@ -24,7 +24,8 @@ struct Config;
 struct NightlyOptions {
   bool force = false;     // measure again even what is already measured
   bool progress = false;  // executor's status line
-  std::function<void(const std::string&)> note = [](const std::string&) {};  // progress lines for people
+  std::function<void(const std::string&)> note = [](const std::string&) {
+  };  // progress lines for people
 };
 
 struct NightlyRun {

@@ -25,7 +25,7 @@ struct NightlyTarget {
   std::optional<Hook> hook;  // run on this machine before the target's first config
   // After the hook, for an ssh:// SUT: wait this long for it to answer.
   std::chrono::milliseconds ssh_timeout{std::chrono::minutes(10)};
-  bool reboots = false;  // the hook reboots the SUT: wait for a new boot_id
+  bool reboots = false;      // the hook reboots the SUT: wait for a new boot_id
   KernelExpectation expect;  // uname / sha / sha_command, checked after the hook
   int line = 0;
 };

@@ -38,10 +38,13 @@ int history_command(const HistoryCmdOptions& o) {
 
 void register_history(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<HistoryCmdOptions>();
-  auto* cmd = app.add_subcommand("history", "one metric's centre and interval across runs and kernels, oldest first");
-  cmd->add_option("--workload", o->workload, "workload name as in tables (e.g. hackbench)")->required();
+  auto* cmd = app.add_subcommand(
+      "history", "one metric's centre and interval across runs and kernels, oldest first");
+  cmd->add_option("--workload", o->workload, "workload name as in tables (e.g. hackbench)")
+      ->required();
   cmd->add_option("--metric", o->metric, "metric name (e.g. time)")->required();
-  cmd->add_option("--param", o->param, "only this row: its label (4) or BLOCK/ROW (hackbench-process-pipes/4)");
+  cmd->add_option("--param", o->param,
+                  "only this row: its label (4) or BLOCK/ROW (hackbench-process-pipes/4)");
   cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });

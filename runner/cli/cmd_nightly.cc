@@ -41,8 +41,11 @@ int nightly_command(const NightlyCmdOptions& o) {
     const NightlyConfig nightly = load_nightly_file(o.file);
     Store store(o.db.resolve());
     install_interrupt_handlers();
-    const NightlyOptions options{.force = o.force, .progress = static_cast<bool>(::isatty(2)),
-                                 .note = [](const std::string& line) { fmt::print(stderr, "schedlab nightly: {}\n", line); }};
+    const NightlyOptions options{.force = o.force,
+                                 .progress = static_cast<bool>(::isatty(2)),
+                                 .note = [](const std::string& line) {
+                                   fmt::print(stderr, "schedlab nightly: {}\n", line);
+                                 }};
     const NightlyRun run = run_nightly(store, nightly, options);
     const NightlyReport report = build_nightly_report(store, report_input(nightly, run));
     const std::string md = render_nightly_markdown(report);
@@ -54,9 +57,12 @@ int nightly_command(const NightlyCmdOptions& o) {
 
     int measured_now = 0;
     for (const auto& c : run.cells) measured_now += c.new_now && c.status == "measured";
-    fmt::print(stderr, "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}\n", measured_now,
-               std::count_if(run.cells.begin(), run.cells.end(), [](auto& c) { return !c.new_now && c.status == "measured"; }),
-               report.failures.size(), report.regressions.size(), report.regressions.size() == 1 ? "" : "s");
+    fmt::print(stderr, "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}\n",
+               measured_now,
+               std::count_if(run.cells.begin(), run.cells.end(),
+                             [](auto& c) { return !c.new_now && c.status == "measured"; }),
+               report.failures.size(), report.regressions.size(),
+               report.regressions.size() == 1 ? "" : "s");
     if (run.interrupted) {
       fmt::print(stderr, "schedlab nightly: interrupted; run the same command again to resume\n");
       return 128 + interrupt_signal();
@@ -73,10 +79,10 @@ int nightly_command(const NightlyCmdOptions& o) {
 
 void register_nightly(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<NightlyCmdOptions>();
-  auto* cmd = app.add_subcommand(
-      "nightly",
-      "measure each kernel of a nightly file not yet measured, compare with the baseline and the previous one; "
-      "exit 0 no regression, 1 regression, 2 error");
+  auto* cmd = app.add_subcommand("nightly",
+                                 "measure each kernel of a nightly file not yet measured, compare "
+                                 "with the baseline and the previous one; "
+                                 "exit 0 no regression, 1 regression, 2 error");
   cmd->add_option("file", o->file, "nightly file (YAML; see README.md, Nightly)")->required();
   cmd->add_flag("--force", o->force, "measure again what the database already holds");
   cmd->add_option("--report-md", o->report_md, "write the markdown report here (default: stdout)");
