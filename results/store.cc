@@ -287,13 +287,17 @@ int Store::schema_version() const {
 }
 
 void Store::migrate() {
-  int v = schema_version();
-  if (v > kSchemaVersion)
-    throw StoreError(fmt::format(
-        "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
-        path_, v, kSchemaVersion));
-  for (; v < kSchemaVersion; ++v) {
+  // The version is read inside the write transaction: two processes opening
+  // a new database at once (a runner and a reader) must not both run
+  // migration 1 ("table runs already exists").
+  while (true) {
     Transaction tx(db_);
+    const int v = schema_version();
+    if (v > kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
+          path_, v, kSchemaVersion));
+    if (v == kSchemaVersion) return;  // nothing written: the rollback is a no-op
     exec(kMigrations[v]);
     exec(fmt::format("PRAGMA user_version = {}", v + 1).c_str());
     tx.commit();
