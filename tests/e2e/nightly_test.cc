@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "results/store.h"
+#include "tests/support/netns_lab.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 
@@ -280,4 +281,47 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
   CHECK(store.list_runs().front().status == "finished");
   CHECK(store.count_iterations(1, "ok") == 20);
   CHECK(s.report()["targets"][0]["status"] == "measured");
+}
+
+TEST_CASE("an ssh target runs after its hook and a wrong uname is an error not a measurement") {
+  static test::NetnsLab lab;
+  if (lab.skip_reason()) {
+    WARN("skipped: " << *lab.skip_reason());
+    return;
+  }
+  Setup s;
+  // The lab's SUT shares this machine's files and kernel: the build the
+  // hook makes here is the one the SUT runs, and its uname -r is ours.
+  std::string config = test::read_text(s.dir.file("pingpong.yaml"));
+  config.replace(config.find("iterations: 7"), 13, "iterations: 3");
+  config += fmt::format("ssh: {{identity: {}, known_hosts: {}}}\n", lab.env("KEY"),
+                        lab.env("KNOWN_HOSTS"));
+  test::write_text(s.dir.file("pingpong.yaml"), config);
+  const std::string release = LocalHost().run({.argv = {"uname", "-r"}}).out;
+  const std::string sut = lab.sut_url();
+  const std::string file = s.nightly(
+      "ssh.yaml",
+      Setup::build("base", "0") +
+          fmt::format(
+              "  - name: remote\n    sut: {}\n    hook: [cc, -O2, -o, pingpong, pingpong.c, "
+              "'-DTARGET=\"{{name}} {{sut}}\"']\n    uname: {}\n",
+              sut, release.substr(0, release.size() - 1)) +
+          fmt::format("  - name: wrong-kernel\n    sut: {}\n    hook: [cc, -O2, -o, pingpong, "
+                      "pingpong.c]\n    uname: 6.13.0-rc1\n",
+                      sut));
+  const auto r = s.run(file);
+  INFO(r.err);
+  CHECK(r.exit_code == 2);  // wrong-kernel failed
+  std::map<std::string, json> by_target;
+  for (const auto& t : s.report()["targets"]) by_target[t["target"]] = t;
+  CHECK(by_target["remote"]["status"] == "measured");
+  CHECK(by_target["wrong-kernel"]["status"] == "failed");
+  CHECK(by_target["wrong-kernel"]["error"] ==
+        sut + ": runs kernel " + release.substr(0, release.size() - 1) +
+            ", expected 6.13.0-rc1 (the hook did not boot it; nothing measured)");
+  CHECK(by_target["wrong-kernel"]["run_id"].is_null());
+  Store store(s.db);
+  REQUIRE(store.list_runs().size() == 2);
+  const json manifest = json::parse(store.list_runs()[1].manifest_json);
+  CHECK(manifest["sut"] == sut);
 }
