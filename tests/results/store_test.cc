@@ -24,26 +24,14 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
                         .config_sha256 = "abc",
                         .manifest_json = R"({"kernel_release":"6.1.0"})"});
     v0 = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    v1 = s.add_variant({.run_id = run,
-                        .name = "batch",
-                        .position = 1,
-                        .knobs_json = R"({"policy":"SCHED_BATCH"})"});
+    v1 = s.add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"SCHED_BATCH"})"});
     s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
-    IterationRow it{.run_id = run,
-                    .variant_id = v1,
-                    .workload = "hackbench",
-                    .block = "hackbench-process-pipes",
-                    .row = "4",
-                    .row_order = 1,
-                    .params_json = R"({"groups":4})",
-                    .iteration = 2,
-                    .status = "ok",
-                    .started_at = "2026-11-29T00:00:00Z",
-                    .duration_s = 0.5,
-                    .exit_code = 0,
-                    .stdout_text = "Time: 0.432\n",
-                    .stderr_text = "",
+    IterationRow it{.run_id = run, .variant_id = v1, .workload = "hackbench",
+                    .block = "hackbench-process-pipes", .row = "4", .row_order = 1,
+                    .params_json = R"({"groups":4})", .iteration = 2, .status = "ok",
+                    .started_at = "2026-11-29T00:00:00Z", .duration_s = 0.5, .exit_code = 0,
+                    .stdout_text = "Time: 0.432\n", .stderr_text = "",
                     .samples = {{"time", 0.432, std::nullopt}, {"time", 0.5, 1.0}}};
     s.add_iteration(it);
     it.iteration = 3;
@@ -90,9 +78,8 @@ TEST_CASE("run names are unique") {
   test::TempDir dir;
   Store s(dir.file("r.db"));
   s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
-  CHECK_THROWS_WITH(
-      s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""}),
-      Catch::Contains("a run named 'a' already exists"));
+  CHECK_THROWS_WITH(s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""}),
+                    Catch::Contains("a run named 'a' already exists"));
 }
 
 TEST_CASE("the same iteration cannot be stored twice") {
@@ -100,15 +87,8 @@ TEST_CASE("the same iteration cannot be stored twice") {
   Store s(dir.file("r.db"));
   auto run = s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
   auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  IterationRow it{.run_id = run,
-                  .variant_id = v,
-                  .workload = "hackbench",
-                  .block = "b",
-                  .row = "1",
-                  .params_json = "{}",
-                  .iteration = 0,
-                  .status = "ok",
-                  .started_at = "t"};
+  IterationRow it{.run_id = run, .variant_id = v, .workload = "hackbench", .block = "b", .row = "1",
+                  .params_json = "{}", .iteration = 0, .status = "ok", .started_at = "t"};
   s.add_iteration(it);
   CHECK_THROWS_AS(s.add_iteration(it), StoreError);
   CHECK(s.iterations(run).size() == 1);  // the failed insert rolled back whole
@@ -121,8 +101,7 @@ TEST_CASE("a database newer than this binary is refused") {
   sqlite3_open(path.c_str(), &db);
   sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
   sqlite3_close(db);
-  CHECK_THROWS_WITH(Store(path),
-                    Catch::Contains("database schema version 99 is newer than this schedlab"));
+  CHECK_THROWS_WITH(Store(path), Catch::Contains("database schema version 99 is newer than this schedlab"));
 }
 
 TEST_CASE("processes opening a new database at the same time migrate it once") {
@@ -150,29 +129,10 @@ TEST_CASE("processes opening a new database at the same time migrate it once") {
 TEST_CASE("the journal lists unrestored knobs newest first") {
   test::TempDir dir;
   Store s(dir.file("r.db"));
-  const auto run =
-      s.create_run({.name = "j", .config_path = "", .config_text = "", .config_sha256 = ""});
-  auto a = s.journal_applied({.run_id = run,
-                              .host = "local",
-                              .kind = "sysctl",
-                              .name = "k1",
-                              .path = "/p1",
-                              .original = "1",
-                              .target = "0"});
-  auto b = s.journal_applied({.run_id = run,
-                              .host = "local",
-                              .kind = "sysctl",
-                              .name = "k2",
-                              .path = "/p2",
-                              .original = "5",
-                              .target = "6"});
-  s.journal_applied({.run_id = run,
-                     .host = "other",
-                     .kind = "sysctl",
-                     .name = "k3",
-                     .path = "/p3",
-                     .original = "0",
-                     .target = "1"});
+  const auto run = s.create_run({.name = "j", .config_path = "", .config_text = "", .config_sha256 = ""});
+  auto a = s.journal_applied({.run_id = run, .host = "local", .kind = "sysctl", .name = "k1", .path = "/p1", .original = "1", .target = "0"});
+  auto b = s.journal_applied({.run_id = run, .host = "local", .kind = "sysctl", .name = "k2", .path = "/p2", .original = "5", .target = "6"});
+  s.journal_applied({.run_id = run, .host = "other", .kind = "sysctl", .name = "k3", .path = "/p3", .original = "0", .target = "1"});
   auto pending = s.unrestored("local");
   REQUIRE(pending.size() == 2);
   CHECK(pending[0].id == b);
