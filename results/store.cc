@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <thread>
 
 namespace schedlab {
 namespace {
@@ -257,12 +258,24 @@ Store::Store(const std::string& path) : path_(path) {
   }
   sqlite3_busy_timeout(db_, 5000);
   try {
-    // WAL: readers (compare) never block the writer (run), and each
-    // committed iteration is durable on its own.
-    exec("PRAGMA journal_mode = WAL");
-    exec("PRAGMA synchronous = NORMAL");
-    exec("PRAGMA foreign_keys = ON");
-    migrate();
+    // Two processes opening a new file at once can deadlock on its first
+    // locks (switching to WAL needs an exclusive one), and SQLite then
+    // reports SQLITE_BUSY at once rather than waiting: try again, briefly.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (true) {
+      try {
+        // WAL: readers (compare) never block the writer (run), and each
+        // committed iteration is durable on its own.
+        exec("PRAGMA journal_mode = WAL");
+        exec("PRAGMA synchronous = NORMAL");
+        exec("PRAGMA foreign_keys = ON");
+        migrate();
+        break;
+      } catch (const StoreError&) {
+        if ((sqlite3_errcode(db_) & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
   } catch (...) {
     sqlite3_close(db_);
     throw;

@@ -2,17 +2,19 @@
 // of a small C program (a pipe ping-pong; the "slow" build does 20% more
 // work per round trip) are compiled by the targets' hooks with the real cc
 // into the path the config's command workload runs, on this machine.
-// The metric is the CPU time of both processes (user + system): on this
-// shared 2-CPU machine wall time is bimodal (0.065 or 0.16 s for the same
-// build, depending on whether the two ends get a CPU each), while CPU time
-// stays within ~2-5% run to run (1000 round trips, measured under a load
-// average of 5-7: fast 0.105-0.112 s, slow 0.125-0.129 s, i.e. -18%), with
-// a stray sample now and then (+20-80% seen while other tests ran). The
-// work per round trip dominates the switch overhead, whose CPU cost moves
-// with placement (with 10x less work the measured slowdown varied from
-// 11% to 16%). Hence the median, Mann-Whitney, 7 iterations (exact
-// two-sided p at full separation: 0.0006) and a minimum effect of 8%,
-// under half the real one. A nightly of three builds takes ~4 s.
+// The metric is the CPU time of both processes (user + system) relative to
+// that of a calibration loop (the same work, alone) run just before in the
+// same process. Measured on this shared 2-CPU VM (load average 4-7, other
+// builds running): wall time is bimodal (0.065 or 0.16 s for one build,
+// depending on whether the two ends get a CPU each); raw CPU time is stable
+// within a burst of runs (~1%) but drifted by up to 15% between two
+// targets measured a second apart (a "fast" baseline measured at 0.104 s
+// and the next one at 0.091 s), enough to hide or invent a 20% change.
+// The relative cost cancels that drift: fast 4.11-4.40, slow 4.94-5.20
+// (-18%), ~2% within a run. The slow build does 20% more work per round
+// trip. Mann-Whitney (a stray sample happens), the median, 7 iterations
+// (exact two-sided p at full separation: 0.0006), a minimum effect of 8%.
+// A nightly of three builds takes ~4 s.
 #include <fmt/format.h>
 #include <signal.h>
 
@@ -34,6 +36,7 @@ namespace {
 
 const char* const kProgram = R"c(#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,10 +45,20 @@ const char* const kProgram = R"c(#include <stdio.h>
 #endif
 static volatile unsigned long sink;
 static void work(int n) { for (int i = 0; i < n; i++) sink += i; }
+static double cpu_now(void) {
+  struct rusage s, k;
+  getrusage(RUSAGE_SELF, &s);
+  getrusage(RUSAGE_CHILDREN, &k);
+  return s.ru_utime.tv_sec + s.ru_stime.tv_sec + k.ru_utime.tv_sec + k.ru_stime.tv_sec +
+         (s.ru_utime.tv_usec + s.ru_stime.tv_usec + k.ru_utime.tv_usec + k.ru_stime.tv_usec) / 1e6;
+}
 int main(int argc, char **argv) {
-  int rounds = argc > 1 ? atoi(argv[1]) : 5000;
+  int rounds = argc > 1 ? atoi(argv[1]) : 1000;
   int a[2], b[2];
   char c = 0;
+  double t0 = cpu_now();
+  for (int i = 0; i < rounds / 2; i++) work(40000);  /* calibration: the same loop, alone */
+  double calib = cpu_now() - t0;
   if (pipe(a) || pipe(b)) return 1;
   pid_t pid = fork();
   if (pid == 0) {
@@ -62,11 +75,8 @@ int main(int argc, char **argv) {
     if (read(b[0], &c, 1) != 1) return 1;
   }
   waitpid(pid, NULL, 0);
-  struct rusage s, k;
-  getrusage(RUSAGE_SELF, &s);
-  getrusage(RUSAGE_CHILDREN, &k);
-  printf("cpu: %.6f s\n", s.ru_utime.tv_sec + s.ru_stime.tv_sec + k.ru_utime.tv_sec + k.ru_stime.tv_sec +
-         (s.ru_utime.tv_usec + s.ru_stime.tv_usec + k.ru_utime.tv_usec + k.ru_stime.tv_usec) / 1e6);
+  double cpu = cpu_now() - t0 - calib;
+  printf("cpu: %.6f s\ncalibration: %.6f s\nrelcost: %.4f\n", cpu, calib, cpu / calib);
   return 0;
 }
 )c";
@@ -86,7 +96,7 @@ workloads:
       argv: [{}, "{{rounds}}"]
       params: {{rounds: [1000]}}  # one table row
       metrics:
-        cpu: {{regex: '^cpu: (?<value>[0-9.]+) s$', unit: s, direction: lower, centre: median}}
+        relcost: {{regex: '^relcost: (?<value>[0-9.]+)$', direction: lower, centre: median}}
 )",
                                  dir.file("pingpong")));
   }
@@ -99,7 +109,7 @@ workloads:
     test::write_text(dir.file(file), "baseline: base\ntargets:\n" + targets +
                                          "configs: [pingpong.yaml]\n"
                                          "rule: {test: mwu, alpha: 0.05, min_effect_pct: 5, "
-                                         "per_metric: {pingpong/cpu: {min_effect_pct: 8}}}\n");
+                                         "per_metric: {pingpong/relcost: {min_effect_pct: 8}}}\n");
     return dir.file(file);
   }
   ExecResult run(const std::string& file, std::vector<std::string> more = {}) const {
@@ -131,6 +141,11 @@ TEST_CASE(
   CHECK(first.exit_code == 1);
   CHECK(s.runs() == 3);
   json r = s.report();
+  for (const auto& c : r["comparisons"])  // the samples, when it fails
+    UNSCOPED_INFO(c["target"] << " vs " << c["reference"] << ": "
+                              << c["compare"]["blocks"][0]["rows"][0]["cells"][0]["samples"].dump() << " / "
+                              << c["compare"]["blocks"][0]["rows"][0]["cells"][1]["samples"].dump() << " p "
+                              << c["compare"]["blocks"][0]["rows"][0]["cells"][1]["p_value"]);
   CHECK(r["regressed"] == true);
   REQUIRE(r["regressions"].size() >= 1);
   // The slow build against the baseline comes first; nothing else regressed
@@ -138,7 +153,7 @@ TEST_CASE(
   CHECK(r["regressions"][0]["target"] == "slow");
   CHECK(r["regressions"][0]["reference"] == "base");
   CHECK(r["regressions"][0]["against"] == "baseline");
-  CHECK(r["regressions"][0]["metric"] == "cpu");
+  CHECK(r["regressions"][0]["metric"] == "relcost");
   CHECK(r["regressions"][0]["min_effect_pct"] == 8);
   CHECK(r["regressions"][0]["pct"].get<double>() < -8);
   CHECK(r["regressions"].size() == 1);
@@ -155,7 +170,8 @@ TEST_CASE(
   CHECK(again.exit_code == 1);
   CHECK(s.runs() == 3);
   CHECK_THAT(again.err, Contains("0 measured now, 3 reused"));
-  for (const auto& t : s.report()["targets"]) CHECK(t["new"] == false);
+  const json again_report = s.report();
+  for (const auto& t : again_report["targets"]) CHECK(t["new"] == false);
 
   // Without the slow build: no regression (both builds reused).
   const auto two =
@@ -168,7 +184,7 @@ TEST_CASE(
 
   // The series, oldest first, named by target.
   const auto h = test::schedlab_cmd(
-      {"history", "--db", s.db, "--workload", "pingpong", "--metric", "cpu", "--format", "json"});
+      {"history", "--db", s.db, "--workload", "pingpong", "--metric", "relcost", "--format", "json"});
   REQUIRE(h.exit_code == 0);
   const json series = json::parse(h.out);
   REQUIRE(series["points"].size() == 3);
@@ -180,7 +196,7 @@ TEST_CASE(
   CHECK(series["points"][0]["n"] == 7);
   CHECK(series["points"][0]["ci_low"].is_number());
   const auto text = test::schedlab_cmd({"history", "--db", s.db, "--workload", "pingpong",
-                                        "--metric", "cpu", "--param", "pingpong/1000"});
+                                        "--metric", "relcost", "--param", "pingpong/1000"});
   CHECK(text.exit_code == 0);
   CHECK_THAT(text.out, Contains("slow") && Contains("pingpong/1000"));
   const auto none =
@@ -224,14 +240,14 @@ TEST_CASE("nightly rejects bad input before running anything") {
   Setup s;
   const std::string file = s.nightly("unknown-metric.yaml", Setup::build("base", "0"));
   std::string text = test::read_text(file);
-  text.replace(text.find("pingpong/cpu"), 12, "pingpong/cpus");
+  text.replace(text.find("pingpong/relcost"), 16, "pingpong/relcosts");
   test::write_text(file, text);
   const auto r = s.run(file);
   CHECK(r.exit_code == 2);
   CHECK_THAT(
       r.err,
-      Contains(file + ":6: rule.per_metric: 'pingpong/cpus' is no metric of the configs (did you "
-                      "mean 'pingpong/cpu'?)"));
+      Contains(file + ":6: rule.per_metric: 'pingpong/relcosts' is no metric of the configs (did you "
+                      "mean 'pingpong/relcost'?)"));
   CHECK(s.runs() == 0);
 }
 
@@ -312,8 +328,9 @@ TEST_CASE("an ssh target runs after its hook and a wrong uname is an error not a
   const auto r = s.run(file);
   INFO(r.err);
   CHECK(r.exit_code == 2);  // wrong-kernel failed
+  const json report = s.report();  // alive for the loop (not a temporary's member)
   std::map<std::string, json> by_target;
-  for (const auto& t : s.report()["targets"]) by_target[t["target"]] = t;
+  for (const auto& t : report["targets"]) by_target[t["target"]] = t;
   CHECK(by_target["remote"]["status"] == "measured");
   CHECK(by_target["wrong-kernel"]["status"] == "failed");
   CHECK(by_target["wrong-kernel"]["error"] ==

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -111,17 +112,22 @@ TEST_CASE("processes opening a new database at the same time migrate it once") {
   for (int round = 0; round < 20; ++round) {
     const std::string path = dir.file("race" + std::to_string(round) + ".db");
     std::atomic<int> failures{0};
+    std::mutex m;
+    std::string why;
     std::vector<std::thread> openers;
     for (int i = 0; i < 4; ++i)
       openers.emplace_back([&] {
         try {
           Store s(path);
           if (s.schema_version() != Store::kSchemaVersion) ++failures;
-        } catch (const StoreError&) {
+        } catch (const StoreError& e) {
           ++failures;
+          const std::lock_guard lock(m);
+          why = e.what();
         }
       });
     for (auto& t : openers) t.join();
+    INFO(why);
     CHECK(failures == 0);
   }
 }
