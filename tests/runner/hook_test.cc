@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "runner/config.h"  // SshConfig
 #include "runner/local_host.h"
 #include "tests/support/netns_lab.h"
 #include "tests/support/temp_dir.h"
