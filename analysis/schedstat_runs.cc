@@ -34,7 +34,9 @@ RunSchedstat run_schedstat(const Store& store, const RunSchedstatSelection& sel)
     if (it.status != "ok" || t == texts.end() || t->second.first.empty() ||
         t->second.second.empty())
       continue;
-    const std::string where = fmt::format("run {} iteration {}", sel.run_id, it.id);
+    const std::string where =
+        fmt::format("{} iteration {}",
+                    sel.label.empty() ? fmt::format("run {}", sel.run_id) : sel.label, it.id);
     try {
       const auto d = schedstat::diff(parse(t->second.first, where + " before"),
                                      parse(t->second.second, where + " after"));

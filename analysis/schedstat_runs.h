@@ -19,6 +19,7 @@ struct RunSchedstatSelection {
   std::optional<std::int64_t> variant_id;  // empty: every variant
   std::string row;                         // a row label ("4") or BLOCK/ROW; empty: every row
   std::vector<std::string> level_names;    // domain level names to apply, if any
+  std::string label;  // names the run in errors ("<label> iteration N"); empty: "run <id>"
 };
 
 struct RunSchedstat {

@@ -116,11 +116,12 @@ DeltaSide delta_from_selection(const Store& store, const std::string& selection,
 
   RunSchedstat found;
   try {
-    found = run_schedstat(store, {.run_id = run->id, .variant_id = variant_id, .row = row, .level_names = o.level_names});
+    found = run_schedstat(store, {.run_id = run->id, .variant_id = variant_id, .row = row,
+                                  .level_names = o.level_names, .label = run->name});
   } catch (const CounterParseError& e) {
     throw BadInput(e.what());
   } catch (const CounterMismatchError& e) {
-    throw BadInput(fmt::format("{}: {}", run->name, e.what()));
+    throw BadInput(e.what());
   }
   const auto& rows = found.rows;
   const int n = found.iterations;
