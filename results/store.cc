@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <thread>
 
 namespace schedlab {
 namespace {
@@ -147,6 +148,27 @@ INSERT INTO iterations_v4 (id, run_id, variant_id, workload, block, row, row_ord
 DROP TABLE iterations;
 ALTER TABLE iterations_v4 RENAME TO iterations;
 )sql",
+    // 5: nightly: which run measured which target with which config (by
+    // the config text's sha256), or why the target was not measured. The
+    // latest row per (target, config_sha256) is the current one.
+    R"sql(
+CREATE TABLE nightly_measurements (
+  id INTEGER PRIMARY KEY,
+  nightly TEXT NOT NULL,
+  target TEXT NOT NULL,
+  config_path TEXT NOT NULL,
+  config_sha256 TEXT NOT NULL,
+  run_id INTEGER REFERENCES runs(id),
+  status TEXT NOT NULL CHECK (status IN ('measuring', 'measured', 'failed')),
+  error TEXT NOT NULL,
+  hook_output TEXT NOT NULL,
+  kernel_release TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at TEXT
+);
+CREATE INDEX nightly_by_target ON nightly_measurements (target, config_sha256);
+CREATE INDEX nightly_by_run ON nightly_measurements (run_id);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -268,14 +290,26 @@ Store::Store(const std::string& path) : path_(path) {
   }
   sqlite3_busy_timeout(db_, 5000);
   try {
-    // WAL: readers (compare) never block the writer (run), and each
-    // committed iteration is durable on its own.
-    exec("PRAGMA journal_mode = WAL");
-    exec("PRAGMA synchronous = NORMAL");
-    // Migrations may rebuild a table others reference (SQLite's documented
-    // procedure): foreign keys are enforced from here on, not during them.
-    migrate();
-    exec("PRAGMA foreign_keys = ON");
+    // Two processes opening a new file at once can deadlock on its first
+    // locks (switching to WAL needs an exclusive one), and SQLite then
+    // reports SQLITE_BUSY at once rather than waiting: try again, briefly.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (true) {
+      try {
+        // WAL: readers (compare) never block the writer (run), and each
+        // committed iteration is durable on its own.
+        exec("PRAGMA journal_mode = WAL");
+        exec("PRAGMA synchronous = NORMAL");
+        // Migrations may rebuild a table others reference (SQLite's
+        // documented procedure): foreign keys are enforced from here on.
+        migrate();
+        exec("PRAGMA foreign_keys = ON");
+        break;
+      } catch (const StoreError&) {
+        if ((sqlite3_errcode(db_) & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
   } catch (...) {
     sqlite3_close(db_);
     throw;
@@ -300,13 +334,17 @@ int Store::schema_version() const {
 }
 
 void Store::migrate() {
-  int v = schema_version();
-  if (v > kSchemaVersion)
-    throw StoreError(fmt::format(
-        "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
-        path_, v, kSchemaVersion));
-  for (; v < kSchemaVersion; ++v) {
+  // The version is read inside the write transaction: two processes opening
+  // a new database at once (a runner and a reader) must not both run
+  // migration 1 ("table runs already exists").
+  while (true) {
     Transaction tx(db_);
+    const int v = schema_version();
+    if (v > kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
+          path_, v, kSchemaVersion));
+    if (v == kSchemaVersion) return;  // nothing written: the rollback is a no-op
     exec(kMigrations[v]);
     exec(fmt::format("PRAGMA user_version = {}", v + 1).c_str());
     tx.commit();
@@ -610,6 +648,71 @@ std::vector<JournalEntry> Store::journal_discard(const std::string& host) {
          "'applied'");
   s.bind(1, utc_now_iso8601()).bind(2, host).run();
   return entries;
+}
+
+namespace {
+
+NightlyMeasurement read_nightly(const Stmt& s) {
+  NightlyMeasurement m;
+  m.id = s.i64(0);
+  m.nightly = s.text(1);
+  m.target = s.text(2);
+  m.config_path = s.text(3);
+  m.config_sha256 = s.text(4);
+  if (!s.is_null(5)) m.run_id = s.i64(5);
+  m.status = s.text(6);
+  m.error = s.text(7);
+  m.hook_output = s.text(8);
+  m.kernel_release = s.text(9);
+  m.started_at = s.text(10);
+  m.ended_at = s.text(11);
+  return m;
+}
+
+constexpr const char* kNightlyColumns =
+    "id, nightly, target, config_path, config_sha256, run_id, status, error, hook_output, "
+    "kernel_release, started_at, ended_at";
+
+}  // namespace
+
+std::int64_t Store::add_nightly_measurement(const NightlyMeasurement& m) {
+  Stmt s(db_,
+         "INSERT INTO nightly_measurements (nightly, target, config_path, config_sha256, run_id, "
+         "status, error, hook_output, kernel_release, started_at, ended_at) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, m.nightly).bind(2, m.target).bind(3, m.config_path).bind(4, m.config_sha256);
+  s.bind(5, m.run_id).bind(6, m.status).bind(7, m.error).bind(8, m.hook_output);
+  s.bind(9, m.kernel_release).bind(10, m.started_at.empty() ? utc_now_iso8601() : m.started_at);
+  s.bind(11, m.ended_at.empty() ? std::optional<std::string>() : std::optional<std::string>(m.ended_at));
+  s.run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Store::update_nightly_measurement(const NightlyMeasurement& m) {
+  Stmt s(db_,
+         "UPDATE nightly_measurements SET run_id = ?, status = ?, error = ?, hook_output = ?, "
+         "kernel_release = ?, ended_at = ? WHERE id = ?");
+  s.bind(1, m.run_id).bind(2, m.status).bind(3, m.error).bind(4, m.hook_output).bind(5, m.kernel_release);
+  s.bind(6, m.ended_at.empty() ? std::optional<std::string>() : std::optional<std::string>(m.ended_at));
+  s.bind(7, m.id).run();
+}
+
+std::optional<NightlyMeasurement> Store::latest_nightly_measurement(const std::string& target,
+                                                                    const std::string& config_sha256) const {
+  Stmt s(db_, fmt::format("SELECT {} FROM nightly_measurements WHERE target = ? AND config_sha256 = ? "
+                          "ORDER BY id DESC LIMIT 1",
+                          kNightlyColumns)
+                  .c_str());
+  s.bind(1, target).bind(2, config_sha256);
+  if (!s.step()) return std::nullopt;
+  return read_nightly(s);
+}
+
+std::vector<NightlyMeasurement> Store::nightly_measurements() const {
+  Stmt s(db_, fmt::format("SELECT {} FROM nightly_measurements ORDER BY id", kNightlyColumns).c_str());
+  std::vector<NightlyMeasurement> out;
+  while (s.step()) out.push_back(read_nightly(s));
+  return out;
 }
 
 }  // namespace schedlab

@@ -124,6 +124,22 @@ struct PointStop {
   std::optional<double> ci_halfwidth_pct;  // at the stop, when adaptive
 };
 
+// schedlab nightly: one attempt to measure a target (a kernel) with a config.
+struct NightlyMeasurement {
+  std::int64_t id = 0;
+  std::string nightly;        // the nightly file's name, for people
+  std::string target;         // the target's name in that file
+  std::string config_path;
+  std::string config_sha256;  // of the config file's text: the same config
+  std::optional<std::int64_t> run_id;  // once the run exists
+  std::string status;         // measuring | measured | failed
+  std::string error;          // why it failed (hook, ssh, kernel check, run)
+  std::string hook_output;    // the hook's stdout and stderr
+  std::string kernel_release; // what the SUT ran (from the run's manifest)
+  std::string started_at;
+  std::string ended_at;
+};
+
 class Store {
  public:
   // Opens (creating if needed) and migrates the database. Refuses a
@@ -133,7 +149,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -177,6 +193,13 @@ class Store {
   // Adaptive iterations: the stop reason per point and variant (upsert).
   void record_point_stop(const PointStop& p);
   std::vector<PointStop> point_stops(std::int64_t run_id) const;
+
+  // Nightly measurements (append; the latest per target and config wins).
+  std::int64_t add_nightly_measurement(const NightlyMeasurement& m);
+  void update_nightly_measurement(const NightlyMeasurement& m);  // by id
+  std::optional<NightlyMeasurement> latest_nightly_measurement(const std::string& target,
+                                                               const std::string& config_sha256) const;
+  std::vector<NightlyMeasurement> nightly_measurements() const;  // oldest first
 
   // Knob journal.
   std::int64_t journal_applied(const JournalEntry& e);

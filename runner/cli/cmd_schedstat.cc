@@ -23,6 +23,7 @@
 
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
+#include "analysis/schedstat_runs.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/suggest.h"
@@ -113,35 +114,18 @@ DeltaSide delta_from_selection(const Store& store, const std::string& selection,
   }
   const std::string row = parts.size() > 2 ? parts[2] : "";
 
-  std::map<std::int64_t, std::pair<std::string, std::string>> texts;  // iteration: before, after
-  for (auto& s : store.monitor_snapshots(run->id, "schedstat"))
-    (s.phase == "before" ? texts[s.iteration_id].first : texts[s.iteration_id].second) =
-        std::move(s.text);
-  std::vector<std::string> rows;
-  std::optional<schedstat::Snapshot> sum;
-  int n = 0;
-  for (const auto& it : store.iterations(run->id)) {
-    if (variant_id && it.variant_id != *variant_id) continue;
-    const std::string block_row = it.block + "/" + it.row;
-    if (std::find(rows.begin(), rows.end(), block_row) == rows.end()) rows.push_back(block_row);
-    if (!row.empty() && row != it.row && row != block_row) continue;
-    const auto t = texts.find(it.id);
-    if (it.status != "ok" || t == texts.end() || t->second.first.empty() ||
-        t->second.second.empty())
-      continue;
-    const std::string where = fmt::format("{} iteration {}", run->name, it.id);
-    try {
-      const auto d = schedstat::diff(parse_snapshot(t->second.first, where + " before", o),
-                                     parse_snapshot(t->second.second, where + " after", o));
-      if (sum)
-        schedstat::accumulate(*sum, d);
-      else
-        sum = d;
-    } catch (const CounterMismatchError& e) {
-      throw BadInput(fmt::format("{}: {}", where, e.what()));
-    }
-    ++n;
+  RunSchedstat found;
+  try {
+    found = run_schedstat(store, {.run_id = run->id, .variant_id = variant_id, .row = row,
+                                  .level_names = o.level_names, .label = run->name});
+  } catch (const CounterParseError& e) {
+    throw BadInput(e.what());
+  } catch (const CounterMismatchError& e) {
+    throw BadInput(e.what());
   }
+  const auto& rows = found.rows;
+  const int n = found.iterations;
+  auto& sum = found.sum;
   if (!sum) {
     std::string why;
     const auto manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);

@@ -33,5 +33,7 @@ void register_schedstat(CLI::App& app, int& exit_code);
 void register_lab(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
 void register_parse(CLI::App& app, int& exit_code);  // parse and import
+void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
+void register_history(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli

@@ -2,7 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "tests/support/temp_dir.h"
 
@@ -99,6 +103,33 @@ TEST_CASE("a database newer than this binary is refused") {
   sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   CHECK_THROWS_WITH(Store(path), Catch::Contains("database schema version 99 is newer than this schedlab"));
+}
+
+TEST_CASE("processes opening a new database at the same time migrate it once") {
+  // A nightly runner and a reader (history, a test polling progress) may
+  // open a fresh file together; each connection here is what a process has.
+  test::TempDir dir;
+  for (int round = 0; round < 20; ++round) {
+    const std::string path = dir.file("race" + std::to_string(round) + ".db");
+    std::atomic<int> failures{0};
+    std::mutex m;
+    std::string why;
+    std::vector<std::thread> openers;
+    for (int i = 0; i < 4; ++i)
+      openers.emplace_back([&] {
+        try {
+          Store s(path);
+          if (s.schema_version() != Store::kSchemaVersion) ++failures;
+        } catch (const StoreError& e) {
+          ++failures;
+          const std::lock_guard lock(m);
+          why = e.what();
+        }
+      });
+    for (auto& t : openers) t.join();
+    INFO(why);
+    CHECK(failures == 0);
+  }
 }
 
 TEST_CASE("the journal lists unrestored knobs newest first") {

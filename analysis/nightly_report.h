@@ -1,0 +1,61 @@
+// The nightly report: every measured target compared with the baseline and
+// with the previous target of the list, per config and variant, the
+// regressions the rule finds (first), and for each regression the schedstat
+// diff of the two runs when both have schedstat monitor data. Computed here
+// from the store; render_nightly.cc only formats it (markdown, JSON).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/compare.h"
+#include "analysis/nightly_input.h"
+#include "analysis/regression.h"
+#include "analysis/schedstat_diff.h"
+#include "results/store.h"
+
+namespace schedlab {
+
+// A regression with its evidence.
+struct NightlyRegression {
+  Regression r;
+  std::string config;
+  std::string variant;
+  std::string reference, target;  // target names
+  std::string against;            // baseline | previous
+  std::int64_t reference_run = 0, target_run = 0;
+  // Sums of schedstat deltas of the regressed row in both runs; empty with
+  // the reason when either run has none.
+  std::optional<schedstat::Comparison> schedstat;
+  std::string schedstat_reason;
+};
+
+// One table set: a target against a reference, one config and variant.
+struct NightlyComparison {
+  std::string config;
+  std::string variant;
+  std::string reference, target;
+  std::string against;  // baseline | previous
+  Comparison comparison;
+  std::size_t regressions = 0;
+};
+
+struct NightlyReport {
+  NightlyReportInput input;
+  std::vector<NightlyRegression> regressions;
+  std::vector<NightlyComparison> comparisons;
+  std::vector<std::string> failures;  // "target / config: why"
+  bool regressed() const { return !regressions.empty(); }
+};
+
+// Throws StoreError for a run that vanished from the store.
+NightlyReport build_nightly_report(const Store& store, const NightlyReportInput& input);
+
+// Markdown for people (regressions first); JSON with format_version 1
+// (schema in docs/nightly-json.md). Both end with a newline.
+std::string render_nightly_markdown(const NightlyReport& r);
+std::string render_nightly_json(const NightlyReport& r);
+
+}  // namespace schedlab

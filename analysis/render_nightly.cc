@@ -1,0 +1,171 @@
+// Renderers of the nightly report (analysis/nightly_report.h): they only
+// format. Markdown is for people and may change; JSON is versioned.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/nightly_report.h"
+#include "analysis/render.h"
+#include "analysis/render_schedstat.h"
+
+namespace schedlab {
+namespace {
+
+std::string rule_text(const RegressionRule& rule) {
+  std::string text = fmt::format("{}, alpha {}, minimum effect {}%",
+                                 rule.test == "mwu" ? "Mann-Whitney U test" : "Welch's t-test",
+                                 rule.alpha, rule.min_effect_pct);
+  for (const auto& [name, m] : rule.per_metric) {
+    text += fmt::format("; {}:", name);
+    if (m.alpha) text += fmt::format(" alpha {}", *m.alpha);
+    if (m.min_effect_pct) text += fmt::format(" minimum effect {}%", *m.min_effect_pct);
+  }
+  return text;
+}
+
+// Markdown table cells must not hold a '|' or a newline.
+std::string md_cell(std::string s) {
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string fmt_num(double v) {
+  return fmt::format("{:.6g}", v);
+}
+
+}  // namespace
+
+std::string render_nightly_markdown(const NightlyReport& r) {
+  const auto& in = r.input;
+  std::string md = fmt::format("# schedlab nightly: {}\n\n", in.name);
+  md += fmt::format(
+      "Baseline: **{}**. Rule: a regression is significant, at least the minimum "
+      "effect, and in the bad direction ({}).\n\n",
+      in.targets.at(in.baseline), rule_text(in.rule));
+  md += r.regressed() ? fmt::format("**{} regression{}.**\n\n", r.regressions.size(),
+                                    r.regressions.size() == 1 ? "" : "s")
+                      : "No regression.\n\n";
+
+  md += fmt::format("## Regressions ({})\n\n", r.regressions.size());
+  if (r.regressions.empty()) {
+    md += "None.\n\n";
+  } else {
+    md +=
+        "| target | against | config | variant | table | row | metric | reference | target | "
+        "change | p |\n";
+    md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& g : r.regressions)
+      md += fmt::format("| {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% | {:.3g} |\n",
+                        md_cell(g.target), g.against, md_cell(g.reference), md_cell(g.config),
+                        md_cell(g.variant), md_cell(g.r.block),
+                        md_cell(g.r.row.empty() ? "-" : g.r.row),
+                        md_cell(g.r.metric + (g.r.unit.empty() ? "" : " (" + g.r.unit + ")")),
+                        fmt_num(g.r.base_centre), fmt_num(g.r.centre), g.r.pct, g.r.p_value);
+    md += "\n";
+    for (const auto& g : r.regressions) {
+      md += fmt::format("### {} vs {}: {}{} {}\n\n", g.target, g.reference, g.r.block,
+                        g.r.row.empty() ? "" : " " + g.r.row, g.r.metric);
+      md += fmt::format("{:+.2f}% (p = {:.3g}, alpha {}, minimum effect {}%), runs {} and {}.\n\n",
+                        g.r.pct, g.r.p_value, g.r.alpha, g.r.min_effect_pct, g.reference_run,
+                        g.target_run);
+      if (g.schedstat)
+        md += "Schedstat, summed over the row's iterations:\n\n```\n" +
+              schedstat::render_text(*g.schedstat) + "```\n\n";
+      else
+        md += fmt::format("Schedstat: {}.\n\n", g.schedstat_reason);
+    }
+  }
+
+  md +=
+      "## Targets\n\n| target | kernel | config | status | run | measured now "
+      "|\n|---|---|---|---|---|---|\n";
+  for (std::size_t t = 0; t < in.targets.size(); ++t)
+    for (const auto& config : in.configs)
+      for (const auto& c : in.cells)
+        if (c.target == in.targets[t] && c.config == config)
+          md += fmt::format(
+              "| {}{} | {} | {} | {} | {} | {} |\n", md_cell(c.target),
+              t == in.baseline ? " (baseline)" : "", md_cell(c.kernel_release), md_cell(c.config),
+              c.status == "failed" ? "failed: " + md_cell(c.error) : c.status,
+              c.run_id ? std::to_string(*c.run_id) : "", c.new_now ? "yes" : "no (reused)");
+  md += "\n";
+
+  md += "## Comparisons\n\n";
+  for (const auto& c : r.comparisons) {
+    md += fmt::format("### {}: {} vs {} ({}){}\n\n", c.config, c.target, c.reference, c.against,
+                      c.variant == "default" ? "" : ", variant " + c.variant);
+    md += "```\n" + render_text(c.comparison) + "```\n\n";
+  }
+  return md;
+}
+
+std::string render_nightly_json(const NightlyReport& r) {
+  using nlohmann::json;
+  const auto& in = r.input;
+  json per_metric = json::object();
+  for (const auto& [name, m] : in.rule.per_metric) {
+    per_metric[name] = {
+        {"alpha", m.alpha ? json(*m.alpha) : json(nullptr)},
+        {"min_effect_pct", m.min_effect_pct ? json(*m.min_effect_pct) : json(nullptr)}};
+  }
+  json j = {{"format_version", 1},
+            {"nightly", in.name},
+            {"baseline", in.targets.at(in.baseline)},
+            {"rule",
+             {{"test", in.rule.test},
+              {"alpha", in.rule.alpha},
+              {"min_effect_pct", in.rule.min_effect_pct},
+              {"per_metric", per_metric}}},
+            {"regressed", r.regressed()}};
+  json targets = json::array();
+  for (const auto& c : in.cells)
+    targets.push_back({{"target", c.target},
+                       {"config", c.config},
+                       {"status", c.status},
+                       {"new", c.new_now},
+                       {"run_id", c.run_id ? json(*c.run_id) : json(nullptr)},
+                       {"kernel_release", c.kernel_release},
+                       {"error", c.error}});
+  j["targets"] = targets;
+  json regressions = json::array();
+  for (const auto& g : r.regressions)
+    regressions.push_back(
+        {{"target", g.target},
+         {"reference", g.reference},
+         {"against", g.against},
+         {"config", g.config},
+         {"variant", g.variant},
+         {"workload", g.r.workload},
+         {"block", g.r.block},
+         {"row", g.r.row},
+         {"metric", g.r.metric},
+         {"unit", g.r.unit},
+         {"reference_centre", g.r.base_centre},
+         {"centre", g.r.centre},
+         {"pct", g.r.pct},
+         {"p_value", g.r.p_value},
+         {"alpha", g.r.alpha},
+         {"min_effect_pct", g.r.min_effect_pct},
+         {"reference_run", g.reference_run},
+         {"target_run", g.target_run},
+         {"schedstat", g.schedstat ? schedstat::to_json(*g.schedstat) : json(nullptr)},
+         {"schedstat_reason", g.schedstat_reason}});
+  j["regressions"] = regressions;
+  json comparisons = json::array();
+  for (const auto& c : r.comparisons)
+    comparisons.push_back({{"config", c.config},
+                           {"variant", c.variant},
+                           {"reference", c.reference},
+                           {"target", c.target},
+                           {"against", c.against},
+                           {"regressions", c.regressions},
+                           {"compare", json::parse(render_json(c.comparison))}});
+  j["comparisons"] = comparisons;
+  j["failures"] = r.failures;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace schedlab

@@ -1,0 +1,53 @@
+// schedlab history: one metric across the runs (kernels) of the database.
+#include <fmt/format.h>
+
+#include "analysis/history.h"
+#include "results/store.h"
+#include "runner/cli/common.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct HistoryCmdOptions {
+  std::string workload;
+  std::string metric;
+  std::string param;
+  std::string format = "text";
+  DbOption db;
+};
+
+int history_command(const HistoryCmdOptions& o) {
+  try {
+    Store store(o.db.resolve());
+    History h;
+    try {
+      h = history(store, o.workload, o.metric, o.param);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "schedlab history: {}\n", e.what());
+      return kBadInput;
+    }
+    fmt::print("{}", o.format == "json" ? render_history_json(h) : render_history_text(h));
+    return kOk;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+}  // namespace
+
+void register_history(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<HistoryCmdOptions>();
+  auto* cmd = app.add_subcommand(
+      "history", "one metric's centre and interval across runs and kernels, oldest first");
+  cmd->add_option("--workload", o->workload, "workload name as in tables (e.g. hackbench)")
+      ->required();
+  cmd->add_option("--metric", o->metric, "metric name (e.g. time)")->required();
+  cmd->add_option("--param", o->param,
+                  "only this row: its label (4) or BLOCK/ROW (hackbench-process-pipes/4)");
+  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_db_option(*cmd, o->db);
+  cmd->callback([o, &exit_code] { exit_code = history_command(*o); });
+}
+
+}  // namespace schedlab::cli

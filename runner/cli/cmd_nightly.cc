@@ -1,0 +1,94 @@
+// schedlab nightly: measure the targets of a nightly file that are not yet
+// measured, compare each with the baseline and the previous target, report.
+// Its exit codes are its own (README.md, "Nightly"): 0 no regression,
+// 1 a regression, 2 an error (bad input, a target not measured, a failure),
+// 128+N interrupted.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "analysis/nightly_report.h"
+#include "results/store.h"
+#include "runner/cli/common.h"
+#include "runner/interrupt.h"
+#include "runner/nightly.h"
+#include "runner/nightly_config.h"
+
+namespace schedlab::cli {
+namespace {
+
+enum NightlyExit : int { kNoRegression = 0, kRegression = 1, kNightlyError = 2 };
+
+struct NightlyCmdOptions {
+  std::string file;
+  bool force = false;
+  std::string report_md;
+  std::string report_json;
+  DbOption db;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", path));
+}
+
+int nightly_command(const NightlyCmdOptions& o) {
+  try {
+    const NightlyConfig nightly = load_nightly_file(o.file);
+    Store store(o.db.resolve());
+    install_interrupt_handlers();
+    const NightlyOptions options{.force = o.force,
+                                 .progress = static_cast<bool>(::isatty(2)),
+                                 .note = [](const std::string& line) {
+                                   fmt::print(stderr, "schedlab nightly: {}\n", line);
+                                 }};
+    const NightlyRun run = run_nightly(store, nightly, options);
+    const NightlyReport report = build_nightly_report(store, report_input(nightly, run));
+    const std::string md = render_nightly_markdown(report);
+    if (!o.report_md.empty())
+      write_file(o.report_md, md);
+    else
+      fmt::print("{}", md);
+    if (!o.report_json.empty()) write_file(o.report_json, render_nightly_json(report));
+
+    int measured_now = 0;
+    for (const auto& c : run.cells) measured_now += c.new_now && c.status == "measured";
+    fmt::print(stderr, "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}\n",
+               measured_now,
+               std::count_if(run.cells.begin(), run.cells.end(),
+                             [](auto& c) { return !c.new_now && c.status == "measured"; }),
+               report.failures.size(), report.regressions.size(),
+               report.regressions.size() == 1 ? "" : "s");
+    if (run.interrupted) {
+      fmt::print(stderr, "schedlab nightly: interrupted; run the same command again to resume\n");
+      return 128 + interrupt_signal();
+    }
+    if (!report.failures.empty()) return kNightlyError;
+    return report.regressed() ? kRegression : kNoRegression;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kNightlyError;
+  }
+}
+
+}  // namespace
+
+void register_nightly(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<NightlyCmdOptions>();
+  auto* cmd = app.add_subcommand("nightly",
+                                 "measure each kernel of a nightly file not yet measured, compare "
+                                 "with the baseline and the previous one; "
+                                 "exit 0 no regression, 1 regression, 2 error");
+  cmd->add_option("file", o->file, "nightly file (YAML; see README.md, Nightly)")->required();
+  cmd->add_flag("--force", o->force, "measure again what the database already holds");
+  cmd->add_option("--report-md", o->report_md, "write the markdown report here (default: stdout)");
+  cmd->add_option("--report-json", o->report_json, "also write the JSON report here");
+  add_db_option(*cmd, o->db);
+  cmd->callback([o, &exit_code] { exit_code = nightly_command(*o); });
+}
+
+}  // namespace schedlab::cli
