@@ -33,5 +33,6 @@ void register_schedstat(CLI::App& app, int& exit_code);
 void register_lab(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
 void register_parse(CLI::App& app, int& exit_code);  // parse and import
+void register_bisect(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   register_lab(app, exit_code);
   register_doctor(app, exit_code);
   register_parse(app, exit_code);
+  register_bisect(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
