@@ -250,13 +250,27 @@ class Driver {
 
   BisectOutcome run() {
     const std::size_t last = spec_.candidates.size() - 1;
+    // The references: a batch each, then more batches (pooled) while they
+    // do not differ, up to the cap; only then is the bisection refused.
+    ReferenceCheck check;
+    while (true) {
+      for (const std::size_t ref : {std::size_t{0}, last})
+        if (finished_runs(ref).empty())
+          if (const auto r = reference_batch(ref)) return *r;
+      verdict_.centre = metric_centre(0);
+      check = check_references(samples(0), samples(last), verdict_);
+      if (check.differ) break;
+      const auto cap = static_cast<std::size_t>(spec_.max_iterations);
+      if (check.n_good >= cap && check.n_bad >= cap) break;
+      fmt::print(stderr, "schedlab bisect: references not yet different ({}); another batch each\n",
+                 check.describe());
+      for (const std::size_t ref : {std::size_t{0}, last})
+        if (samples(ref).size() < cap)
+          if (const auto r = reference_batch(ref)) return *r;
+    }
     for (const std::size_t ref : {std::size_t{0}, last})
-      if (!has_decision(ref)) {
-        const auto r = measure_reference(ref);
-        if (r) return *r;
-      }
+      if (!has_decision(ref)) record_reference(ref);
     const auto good = samples(0), bad = samples(last);
-    const ReferenceCheck check = check_references(good, bad, verdict_);
     if (!check.differ) {
       fmt::print(stderr,
                  "schedlab bisect: the good and bad references are not significantly different "
@@ -381,33 +395,33 @@ class Driver {
 
   std::string runs_json(std::size_t pos) const { return json(finished_runs(pos)).dump(); }
 
-  // Nothing on success; the outcome to return otherwise.
-  std::optional<BisectOutcome> measure_reference(std::size_t pos) {
-    const bool good = pos == 0;
-    const char* which = good ? "good" : "bad";
-    fmt::print(stderr, "schedlab bisect: measuring the {} reference {}\n", which,
-               spec_.labels[pos]);
+  // One more batch of a reference (its hook first). Nothing on success;
+  // the outcome to return otherwise. A reference whose hook fails is an
+  // error: there is nothing to bisect against.
+  std::optional<BisectOutcome> reference_batch(std::size_t pos) {
+    const char* which = pos == 0 ? "good" : "bad";
+    fmt::print(stderr, "schedlab bisect: measuring the {} reference {}\n", which, spec_.labels[pos]);
     try {
-      if (finished_runs(pos).empty()) {
-        if (const auto failure = prepare(pos))
-          throw BisectError(fmt::format("the {} reference {}: {}", which, spec_.labels[pos], *failure));
-        if (!run_batch(pos, 1)) return BisectOutcome::kInterrupted;
-      }
+      if (const auto failure = prepare(pos))
+        throw BisectError(fmt::format("the {} reference {}: {}", which, spec_.labels[pos], *failure));
+      if (!run_batch(pos, finished_runs(pos).size() + 1)) return BisectOutcome::kInterrupted;
     } catch (const Interrupted&) {
       return BisectOutcome::kInterrupted;
     }
-    const auto x = samples(pos);
-    if (x.size() < 2)
+    if (samples(pos).size() < 2)
       throw BisectError(fmt::format("the {} reference {} gave {} samples of metric '{}' (need 2)",
-                                    which, spec_.labels[pos], x.size(), spec_.metric));
-    const std::string centre = metric_centre(pos);
-    verdict_.centre = centre;
+                                    which, spec_.labels[pos], samples(pos).size(), spec_.metric));
+    return std::nullopt;
+  }
+
+  void record_reference(std::size_t pos) {
+    const auto x = samples(pos);
     store_.add_bisect_decision({.session_id = id_, .position = static_cast<int>(pos),
                                 .candidate = spec_.candidates[pos],
-                                .verdict = good ? "REF-GOOD" : "REF-BAD",
+                                .verdict = pos == 0 ? "REF-GOOD" : "REF-BAD",
                                 .decided_by = "reference", .n = static_cast<int>(x.size()),
-                                .centre = centre_by_name(x, centre), .run_ids_json = runs_json(pos)});
-    return std::nullopt;
+                                .centre = centre_by_name(x, verdict_.centre),
+                                .run_ids_json = runs_json(pos)});
   }
 
   // The centre the metric declared, as stored with the runs.
