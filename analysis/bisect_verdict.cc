@@ -11,7 +11,15 @@
 namespace schedlab {
 namespace {
 
-bool differs(const VerdictP& p, double alpha) { return p.p && *p.p < alpha; }
+// Significant, and (with a minimum effect) far enough apart; no centre on
+// either side counts as not far enough.
+bool differs(const VerdictP& p, const std::optional<double>& ref, const std::optional<double>& x,
+             const VerdictOptions& o) {
+  if (!p.p || *p.p >= o.alpha) return false;
+  if (o.min_effect_pct <= 0) return true;
+  if (!ref || !x || *ref == 0) return false;
+  return std::abs(*x - *ref) / std::abs(*ref) * 100 >= o.min_effect_pct;
+}
 
 Test test_of(const std::string& name) {
   const auto t = test_from_name(name);
@@ -64,8 +72,11 @@ VerdictResult judge(std::span<const double> good, std::span<const double> bad,
   r.centre = centre_by_name(candidate, options.centre);
   r.good_centre = centre_by_name(good, options.centre);
   r.bad_centre = centre_by_name(bad, options.centre);
-  const bool from_good = differs(r.vs_good, options.alpha);
-  const bool from_bad = differs(r.vs_bad, options.alpha);
+  r.median = centre_by_name(candidate, "median");
+  r.good_median = centre_by_name(good, "median");
+  r.bad_median = centre_by_name(bad, "median");
+  const bool from_good = differs(r.vs_good, r.good_centre, r.centre, options);
+  const bool from_bad = differs(r.vs_bad, r.bad_centre, r.centre, options);
   if (from_bad && !from_good) r.verdict = Verdict::kGood;
   if (from_good && !from_bad) r.verdict = Verdict::kBad;
   if (r.verdict != Verdict::kUnknown) r.decided_by = "test";
@@ -73,12 +84,12 @@ VerdictResult judge(std::span<const double> good, std::span<const double> bad,
 }
 
 VerdictResult decide_at_cap(VerdictResult r) {
-  if (r.verdict != Verdict::kUnknown || !r.centre || !r.good_centre || !r.bad_centre) return r;
-  const double to_good = std::abs(*r.centre - *r.good_centre);
-  const double to_bad = std::abs(*r.centre - *r.bad_centre);
+  if (r.verdict != Verdict::kUnknown || !r.median || !r.good_median || !r.bad_median) return r;
+  const double to_good = std::abs(*r.median - *r.good_median);
+  const double to_bad = std::abs(*r.median - *r.bad_median);
   if (to_good == to_bad) return r;
   r.verdict = to_good < to_bad ? Verdict::kGood : Verdict::kBad;
-  r.decided_by = "nearest-centre";
+  r.decided_by = "nearest-median";
   return r;
 }
 
@@ -90,7 +101,7 @@ ReferenceCheck check_references(std::span<const double> good, std::span<const do
   c.bad_centre = centre_by_name(bad, options.centre);
   c.n_good = good.size();
   c.n_bad = bad.size();
-  c.differ = differs(c.p, options.alpha);
+  c.differ = differs(c.p, c.good_centre, c.bad_centre, options);
   return c;
 }
 

@@ -7,9 +7,16 @@
 //   differs from good, not from bad  -> BAD
 //   anything else (both, or neither) -> UNKNOWN: measure more and pool
 //
+// "Differs" means p < alpha and, when a minimum effect is set, centres at
+// least that many percent apart (of the reference's centre): on a quiet
+// measurement (CV ~1%) a test alone calls drift of a percent between two
+// measurements significant.
+//
 // At the iteration cap an UNKNOWN candidate takes the verdict of the
-// reference whose centre is nearer to its own (decided_by "nearest-centre");
-// a tie, or no centre, leaves it UNKNOWN and the search skips it.
+// reference whose median is nearer to its own (decided_by "nearest-median";
+// the median, not the metric's mean, because timings on a shared machine
+// come in modes, and a few slow-mode runs pull a mean across); a tie leaves
+// it UNKNOWN and the search skips it.
 //
 // The interface names the test and the centre by their stored names
 // ("mwu", "amean"), so runner code that also sees the workloads' own Centre
@@ -37,6 +44,7 @@ struct VerdictOptions {
   std::string test = "mwu";  // mwu | welch (analysis/significance.h)
   double alpha = 0.05;
   std::string centre = "amean";  // the metric's centre: amean | hmean | gmean | median
+  double min_effect_pct = 0;     // 0: the test alone decides
 };
 // Throws std::invalid_argument for an unknown test or centre name.
 void check_verdict_options(const VerdictOptions& o);
@@ -51,15 +59,16 @@ struct VerdictResult {
   VerdictP vs_bad;   // candidate against the bad reference
   std::optional<double> centre;  // of the candidate
   std::optional<double> good_centre, bad_centre;
-  std::string decided_by;  // "test" | "nearest-centre" | "" while UNKNOWN
+  std::optional<double> median, good_median, bad_median;
+  std::string decided_by;  // "test" | "nearest-median" | "" while UNKNOWN
 };
 
-// The verdict of the tests alone (never "nearest-centre").
+// The verdict of the tests alone (never "nearest-median").
 VerdictResult judge(std::span<const double> good, std::span<const double> bad,
                     std::span<const double> candidate, const VerdictOptions& options);
 
 // The rule at the iteration cap: an UNKNOWN result becomes GOOD or BAD by
-// the nearer centre; GOOD and BAD results are returned as they are.
+// the nearer median; GOOD and BAD results are returned as they are.
 VerdictResult decide_at_cap(VerdictResult r);
 
 // Whether the references are far enough apart to bisect between them.

@@ -33,6 +33,7 @@ std::string spec_to_json(const BisectSpec& s) {
             {"test", s.test},
             {"hook", {{"argv", s.hook_argv}, {"cwd", s.hook_cwd}, {"timeout_ms", s.hook_timeout.count()}}},
             {"alpha", s.alpha},
+            {"min_effect_pct", s.min_effect_pct},
             {"max_iterations", s.max_iterations}};
   return j.dump();
 }
@@ -53,6 +54,7 @@ BisectSpec spec_from_json(const std::string& text) {
   s.uname = j.at("uname");
   s.test = j.at("test");
   s.alpha = j.at("alpha");
+  s.min_effect_pct = j.at("min_effect_pct");
   s.max_iterations = j.at("max_iterations");
   const auto& h = j.at("hook");
   s.hook_argv = h.at("argv").get<std::vector<std::string>>();
@@ -246,6 +248,7 @@ class Driver {
     spec_ = spec_from_json(session->spec_json);
     verdict_.test = spec_.test;
     verdict_.alpha = spec_.alpha;
+    verdict_.min_effect_pct = spec_.min_effect_pct;
   }
 
   BisectOutcome run() {
@@ -461,7 +464,7 @@ class Driver {
           record(pos, std::string(verdict_name(v.verdict)), v.decided_by, x, &v, note);
           fmt::print(stderr, "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {}{})\n",
                      spec_.labels[pos], verdict_name(v.verdict), x.size(), p_text(v.vs_good),
-                     p_text(v.vs_bad), v.decided_by == "test" ? "" : ", by nearest centre");
+                     p_text(v.vs_bad), v.decided_by == "test" ? "" : ", by nearest median");
           return true;
         }
         if (!last_is_unknown_at(pos, x.size()))

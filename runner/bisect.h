@@ -48,6 +48,7 @@ struct BisectSpec {
   std::string uname;  // expected `uname -r` after the hook ({commit} allowed); empty: unchecked
   std::string test = "mwu";  // mwu | welch
   double alpha = 0.05;
+  double min_effect_pct = 0;  // see VerdictOptions
   int max_iterations = 0;  // pooled samples per candidate before the cap rule
 };
 

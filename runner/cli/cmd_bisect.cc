@@ -41,6 +41,7 @@ struct BisectCmdOptions {
   std::string uname;
   std::string test = "mwu";
   double alpha = 0.05;
+  double min_effect = 0;
   int max_iterations = 0;
   int max_candidates = -1;
   DbOption db;
@@ -97,6 +98,7 @@ int start_command(const BisectCmdOptions& o) {
     }
     spec.test = o.test;
     spec.alpha = o.alpha;
+    spec.min_effect_pct = o.min_effect;
     spec.max_iterations = o.max_iterations;
     spec.hook_argv = o.hook;
     if (!o.hook_file.empty()) {
@@ -247,8 +249,10 @@ int print_status(const Store& store, const BisectSession& session) {
   fmt::print("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
              session.status, spec.config_path, spec.metric, spec.candidates.size() - 2,
              spec.labels.front(), spec.labels.back());
-  fmt::print("{} at alpha {}; up to {} samples per candidate; started {}\n\n",
-             verdict_test_title(spec.test), spec.alpha, spec.max_iterations, session.created_at);
+  fmt::print("{} at alpha {}{}; up to {} samples per candidate; started {}\n\n",
+             verdict_test_title(spec.test), spec.alpha,
+             spec.min_effect_pct > 0 ? fmt::format(", minimum effect {}%", spec.min_effect_pct) : "",
+             spec.max_iterations, session.created_at);
   fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", "pos", "candidate",
              "verdict", "n", "centre", "p(good)", "p(bad)", "decided by", "runs / note");
   for (const auto& d : decisions) {
@@ -336,8 +340,12 @@ void register_bisect(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   start->add_option("--alpha", o->alpha, "significance level of every verdict")
       ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
+  start->add_option("--min-effect", o->min_effect,
+                    "percent: two sides differ only when significant and their centres are at "
+                    "least this far apart (0: the test alone)")
+      ->check(CLI::Range(0.0, 1000.0))->capture_default_str();
   start->add_option("--max-iterations", o->max_iterations,
-                    "pooled samples per candidate before the nearest-centre rule (default: 3x the "
+                    "pooled samples per candidate before the nearest-median rule (default: 3x the "
                     "config's iterations)");
   auto add_common = [&](CLI::App* c) {
     add_db_option(*c, o->db);

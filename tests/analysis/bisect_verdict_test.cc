@@ -44,11 +44,11 @@ TEST_CASE("a candidate half way, or too few samples, is UNKNOWN") {
   CHECK_FALSE(few.vs_good.reason.empty());
 }
 
-TEST_CASE("at the cap an UNKNOWN candidate goes to the nearer centre") {
+TEST_CASE("at the cap an UNKNOWN candidate goes to the nearer median") {
   const std::vector<double> nearer_bad = {1.14, 1.15, 1.13, 1.14, 1.16, 1.12, 1.14, 1.15};
   const auto r = decide_at_cap(judge(kGood, kBad, nearer_bad, {}));
   CHECK(r.verdict == Verdict::kBad);
-  CHECK(r.decided_by == "nearest-centre");
+  CHECK(r.decided_by == "nearest-median");
   const std::vector<double> nearer_good = {1.06, 1.05, 1.07, 1.06, 1.04, 1.08, 1.06, 1.05};
   CHECK(decide_at_cap(judge(kGood, kBad, nearer_good, {})).verdict == Verdict::kGood);
   // A decided verdict stays as it is.
@@ -77,4 +77,14 @@ TEST_CASE("unknown test or centre names are errors") {
   CHECK_THROWS_AS(check_verdict_options({.centre = "mode"}), std::invalid_argument);
   CHECK_NOTHROW(check_verdict_options({.test = "welch", .centre = "hmean"}));
   CHECK(verdict_name(Verdict::kUnknown) == "UNKNOWN");
+}
+
+TEST_CASE("with a minimum effect a significant but small difference does not count") {
+  const std::vector<double> drifted = {1.02, 1.03, 1.02, 1.04, 1.03, 1.02, 1.03, 1.04};
+  // By the test alone the drift is a difference from good, so UNKNOWN.
+  CHECK(judge(kGood, kBad, drifted, {}).verdict == Verdict::kUnknown);
+  const VerdictOptions o{.min_effect_pct = 5};
+  CHECK(judge(kGood, kBad, drifted, o).verdict == Verdict::kGood);
+  CHECK_FALSE(check_references(kGood, drifted, o).differ);
+  CHECK(check_references(kGood, kBad, o).differ);
 }
