@@ -75,8 +75,8 @@ VerdictResult judge(std::span<const double> good, std::span<const double> bad,
   r.median = centre_by_name(candidate, "median");
   r.good_median = centre_by_name(good, "median");
   r.bad_median = centre_by_name(bad, "median");
-  const bool from_good = differs(r.vs_good, r.good_centre, r.centre, options);
-  const bool from_bad = differs(r.vs_bad, r.bad_centre, r.centre, options);
+  const bool from_good = differs(r.vs_good, r.good_median, r.median, options);
+  const bool from_bad = differs(r.vs_bad, r.bad_median, r.median, options);
   if (from_bad && !from_good) r.verdict = Verdict::kGood;
   if (from_good && !from_bad) r.verdict = Verdict::kBad;
   if (r.verdict != Verdict::kUnknown) r.decided_by = "test";
@@ -101,7 +101,7 @@ ReferenceCheck check_references(std::span<const double> good, std::span<const do
   c.bad_centre = centre_by_name(bad, options.centre);
   c.n_good = good.size();
   c.n_bad = bad.size();
-  c.differ = differs(c.p, c.good_centre, c.bad_centre, options);
+  c.differ = differs(c.p, centre_by_name(good, "median"), centre_by_name(bad, "median"), options);
   return c;
 }
 

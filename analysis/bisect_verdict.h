@@ -7,10 +7,11 @@
 //   differs from good, not from bad  -> BAD
 //   anything else (both, or neither) -> UNKNOWN: measure more and pool
 //
-// "Differs" means p < alpha and, when a minimum effect is set, centres at
-// least that many percent apart (of the reference's centre): on a quiet
-// measurement (CV ~1%) a test alone calls drift of a percent between two
-// measurements significant.
+// "Differs" means p < alpha and, when a minimum effect is set, medians at
+// least that many percent apart (of the reference's median; the median so
+// that a few outliers do not make the effect): on a quiet measurement
+// (CV ~1%) a test alone calls a percent of drift between two measurements
+// significant.
 //
 // At the iteration cap an UNKNOWN candidate takes the verdict of the
 // reference whose median is nearer to its own (decided_by "nearest-median";
