@@ -189,7 +189,7 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   const std::string config = make_config(dir, binary);
   const std::vector<std::string> start = {
       "bisect", "start", "--db", db, "--good", shas.front(), "--bad", shas.back(),
-      "--config", config, "--metric", "elapsed", "--min-effect", "5", "--repo", repo, "--hook-timeout", "30s",
+      "--config", config, "--metric", "elapsed", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--hook-timeout", "30s",
       "--max-candidates", "2", "--", "cc", "-O2", "-o", binary, "pingpong.c"};
 
   // Two candidates, then stop: the state is in the database only.
@@ -249,7 +249,7 @@ TEST_CASE("bisect refuses references that do not differ and prints their numbers
   const auto shas = make_repo(repo, std::vector<Rev>(4));  // all equally fast
   const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad",
                                shas.back(), "--config", make_config(dir, binary), "--metric",
-                               "elapsed", "--min-effect", "5", "--repo", repo, "--", "cc", "-O2", "-o", binary,
+                               "elapsed", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--", "cc", "-O2", "-o", binary,
                                "pingpong.c"});
   INFO(r.err);
   CHECK(r.exit_code == 2);
@@ -274,7 +274,7 @@ TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate") 
   const auto t0 = std::chrono::steady_clock::now();
   const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad",
                                shas.back(), "--config", make_config(dir, binary), "--metric",
-                               "elapsed", "--min-effect", "5", "--repo", repo, "--hook-timeout", "2s", "--", "sh",
+                               "elapsed", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--hook-timeout", "2s", "--", "sh",
                                "build.sh", binary});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
