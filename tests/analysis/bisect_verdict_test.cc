@@ -7,8 +7,9 @@
 using namespace schedlab;
 
 namespace {
-const std::vector<double> kGood = {1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1.00};
-const std::vector<double> kBad = {1.20, 1.22, 1.18, 1.21, 1.19, 1.23, 1.17, 1.20};
+// No ties, so Mann-Whitney is exact.
+const std::vector<double> kGood = {1.004, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 0.996};
+const std::vector<double> kBad = {1.204, 1.22, 1.18, 1.21, 1.19, 1.23, 1.17, 1.196};
 }  // namespace
 
 TEST_CASE("a candidate like the good reference is GOOD, like the bad one BAD") {
@@ -56,8 +57,8 @@ TEST_CASE("at the cap an UNKNOWN candidate goes to the nearer median") {
   CHECK(g.verdict == Verdict::kGood);
   CHECK(g.decided_by == "test");
   // An exact tie stays UNKNOWN (the driver skips the candidate).
-  const std::vector<double> tie = {1.1, 1.1, 1.1};
-  const std::vector<double> g2 = {1.0, 1.0}, b2 = {1.2, 1.2};
+  const std::vector<double> tie = {2, 2, 2};  // exactly between (binary fractions)
+  const std::vector<double> g2 = {1, 1}, b2 = {3, 3};
   CHECK(decide_at_cap(judge(g2, b2, tie, {})).verdict == Verdict::kUnknown);
 }
 
