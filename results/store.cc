@@ -169,6 +169,35 @@ CREATE TABLE nightly_measurements (
 CREATE INDEX nightly_by_target ON nightly_measurements (target, config_sha256);
 CREATE INDEX nightly_by_run ON nightly_measurements (run_id);
 )sql",
+    // 6: bisections (runner/bisect.h) and every decision they made, with
+    // the runs behind it, so `schedlab bisect continue` picks up after a
+    // restart or a reboot.
+    R"sql(
+CREATE TABLE bisect_sessions (
+  id INTEGER PRIMARY KEY,
+  status TEXT NOT NULL,
+  spec_json TEXT NOT NULL,
+  result_json TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE bisect_decisions (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES bisect_sessions(id),
+  position INTEGER NOT NULL,
+  candidate TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  decided_by TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  centre REAL,
+  p_good REAL,
+  p_bad REAL,
+  run_ids_json TEXT NOT NULL,
+  note TEXT NOT NULL,
+  decided_at TEXT NOT NULL
+);
+CREATE INDEX bisect_decisions_by_session ON bisect_decisions (session_id, id);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -712,6 +741,81 @@ std::vector<NightlyMeasurement> Store::nightly_measurements() const {
   Stmt s(db_, fmt::format("SELECT {} FROM nightly_measurements ORDER BY id", kNightlyColumns).c_str());
   std::vector<NightlyMeasurement> out;
   while (s.step()) out.push_back(read_nightly(s));
+  return out;
+}
+
+namespace {
+
+constexpr const char* kBisectColumns = "id, status, spec_json, result_json, created_at, updated_at";
+
+BisectSession read_bisect(const Stmt& s) {
+  return {.id = s.i64(0), .status = s.text(1), .spec_json = s.text(2), .result_json = s.text(3),
+          .created_at = s.text(4), .updated_at = s.text(5)};
+}
+
+std::optional<double> opt_dbl(const Stmt& s, int col) {
+  if (s.is_null(col)) return std::nullopt;
+  return s.dbl(col);
+}
+
+}  // namespace
+
+std::int64_t Store::create_bisect(const BisectSession& b) {
+  const std::string now = utc_now_iso8601();
+  Stmt s(db_,
+         "INSERT INTO bisect_sessions (status, spec_json, result_json, created_at, updated_at) "
+         "VALUES (?, ?, ?, ?, ?)");
+  s.bind(1, b.status).bind(2, b.spec_json).bind(3, b.result_json.empty() ? "{}" : b.result_json);
+  s.bind(4, now).bind(5, now).run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Store::set_bisect_status(std::int64_t id, const std::string& status,
+                              const std::string& result_json) {
+  Stmt s(db_, "UPDATE bisect_sessions SET status = ?, result_json = ?, updated_at = ? WHERE id = ?");
+  s.bind(1, status).bind(2, result_json.empty() ? "{}" : result_json);
+  s.bind(3, utc_now_iso8601()).bind(4, id).run();
+}
+
+std::optional<BisectSession> Store::find_bisect(std::int64_t id) const {
+  Stmt s(db_, fmt::format("SELECT {} FROM bisect_sessions WHERE id = ?", kBisectColumns).c_str());
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return read_bisect(s);
+}
+
+std::optional<BisectSession> Store::latest_bisect() const {
+  Stmt s(db_, fmt::format("SELECT {} FROM bisect_sessions ORDER BY id DESC LIMIT 1", kBisectColumns)
+                  .c_str());
+  if (!s.step()) return std::nullopt;
+  return read_bisect(s);
+}
+
+std::int64_t Store::add_bisect_decision(const BisectDecision& d) {
+  Stmt s(db_,
+         "INSERT INTO bisect_decisions (session_id, position, candidate, verdict, decided_by, n, "
+         "centre, p_good, p_bad, run_ids_json, note, decided_at) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, d.session_id).bind(2, d.position).bind(3, d.candidate).bind(4, d.verdict);
+  s.bind(5, d.decided_by).bind(6, d.n).bind(7, d.centre).bind(8, d.p_good).bind(9, d.p_bad);
+  s.bind(10, d.run_ids_json.empty() ? "[]" : d.run_ids_json).bind(11, d.note);
+  s.bind(12, utc_now_iso8601()).run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::vector<BisectDecision> Store::bisect_decisions(std::int64_t session_id) const {
+  Stmt s(db_,
+         "SELECT id, session_id, position, candidate, verdict, decided_by, n, centre, p_good, "
+         "p_bad, run_ids_json, note, decided_at FROM bisect_decisions WHERE session_id = ? "
+         "ORDER BY id");
+  s.bind(1, session_id);
+  std::vector<BisectDecision> out;
+  while (s.step())
+    out.push_back({.id = s.i64(0), .session_id = s.i64(1), .position = static_cast<int>(s.i64(2)),
+                   .candidate = s.text(3), .verdict = s.text(4), .decided_by = s.text(5),
+                   .n = static_cast<int>(s.i64(6)), .centre = opt_dbl(s, 7), .p_good = opt_dbl(s, 8),
+                   .p_bad = opt_dbl(s, 9), .run_ids_json = s.text(10), .note = s.text(11),
+                   .decided_at = s.text(12)});
   return out;
 }
 

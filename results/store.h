@@ -140,6 +140,35 @@ struct NightlyMeasurement {
   std::string ended_at;
 };
 
+// A bisection (runner/bisect.h): what it searches (spec_json: candidates,
+// config, metric, hook, test) and where it stands.
+struct BisectSession {
+  std::int64_t id = 0;
+  std::string status;  // running | done | refused | reset | failed
+  std::string spec_json;
+  std::string result_json;  // when done or refused: the answer and its numbers
+  std::string created_at;
+  std::string updated_at;
+};
+
+// One decision about one candidate: a reference measured, a verdict after a
+// batch of iterations (UNKNOWN rows are followed by more batches), or a skip.
+struct BisectDecision {
+  std::int64_t id = 0;
+  std::int64_t session_id = 0;
+  int position = 0;        // index into the session's candidates
+  std::string candidate;   // kernel or commit
+  std::string verdict;     // GOOD | BAD | UNKNOWN | SKIP | REF-GOOD | REF-BAD
+  std::string decided_by;  // test | nearest-centre | reference | hook | ""
+  int n = 0;               // pooled samples behind the verdict
+  std::optional<double> centre;
+  std::optional<double> p_good;  // against the good reference
+  std::optional<double> p_bad;   // against the bad reference
+  std::string run_ids_json;      // the runs holding the samples, e.g. [4,5]
+  std::string note;              // why: a hook's failure, a p-value's absence
+  std::string decided_at;
+};
+
 class Store {
  public:
   // Opens (creating if needed) and migrates the database. Refuses a
@@ -149,7 +178,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 5;
+  static constexpr int kSchemaVersion = 6;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -200,6 +229,14 @@ class Store {
   std::optional<NightlyMeasurement> latest_nightly_measurement(const std::string& target,
                                                                const std::string& config_sha256) const;
   std::vector<NightlyMeasurement> nightly_measurements() const;  // oldest first
+  // Bisections and their decisions, in the order they were made.
+  std::int64_t create_bisect(const BisectSession& b);
+  void set_bisect_status(std::int64_t id, const std::string& status,
+                         const std::string& result_json);
+  std::optional<BisectSession> find_bisect(std::int64_t id) const;
+  std::optional<BisectSession> latest_bisect() const;
+  std::int64_t add_bisect_decision(const BisectDecision& d);
+  std::vector<BisectDecision> bisect_decisions(std::int64_t session_id) const;
 
   // Knob journal.
   std::int64_t journal_applied(const JournalEntry& e);

@@ -35,5 +35,6 @@ void register_doctor(CLI::App& app, int& exit_code);
 void register_parse(CLI::App& app, int& exit_code);  // parse and import
 void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
 void register_history(CLI::App& app, int& exit_code);
+void register_bisect(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli

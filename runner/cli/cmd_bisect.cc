@@ -1,0 +1,366 @@
+// schedlab bisect: find the first bad kernel or commit between a good and a
+// bad one, on statistical verdicts (runner/bisect.h).
+//
+//   schedlab bisect start --good G --bad B --config C --metric M
+//                         (--kernels LIST | --kernels-file F | --repo DIR)
+//                         [--param P=V ...] [-- HOOK ARGV... | --hook-file F]
+//   schedlab bisect status | continue | reset
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analysis/compare.h"
+#include "analysis/render.h"
+#include "analysis/render_schedstat.h"
+#include "analysis/schedstat_diff.h"
+#include "results/store.h"
+#include "runner/bisect.h"
+#include "runner/cli/common.h"
+#include "runner/interrupt.h"
+#include "runner/units.h"
+
+namespace schedlab::cli {
+namespace {
+
+using nlohmann::json;
+
+struct BisectCmdOptions {
+  std::string good, bad, config, metric;
+  std::vector<std::string> params;
+  std::string kernels, kernels_file, repo;
+  std::vector<std::string> hook;
+  std::string hook_file, hook_cwd, hook_timeout = "30m";
+  bool reboots = false;
+  std::string reboot_timeout = "10m";
+  std::string uname;
+  std::string test = "mwu";
+  double alpha = 0.05;
+  double min_effect = 0;
+  int max_iterations = 0;
+  int max_candidates = -1;
+  DbOption db;
+};
+
+struct BadArgs : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw BadArgs(fmt::format("cannot read {}", path));
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line.front() == '#') continue;
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::chrono::milliseconds duration_arg(const std::string& text, const char* option) {
+  const auto d = parse_duration(text);
+  if (!d) throw BadArgs(fmt::format("{}: '{}' is not a duration (30s, 5m, ...)", option, text));
+  return *d;
+}
+
+// The session `status`, `continue` and `reset` act on: the latest one.
+std::optional<BisectSession> current(const Store& store) { return store.latest_bisect(); }
+
+int drive(Store& store, std::int64_t id, int max_candidates);
+int print_status(const Store& store, const BisectSession& session);
+
+int start_command(const BisectCmdOptions& o) {
+  BisectSpec spec;
+  try {
+    const int sources = !o.kernels.empty() + !o.kernels_file.empty() + !o.repo.empty();
+    if (sources != 1) throw BadArgs("give exactly one of --kernels, --kernels-file and --repo");
+    spec.mode = o.repo.empty() ? "kernels" : "git";
+    spec.metric = o.metric;
+    for (const auto& p : o.params) {
+      const auto eq = p.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw BadArgs(fmt::format("--param '{}': want NAME=VALUE", p));
+      spec.params[p.substr(0, eq)] = p.substr(eq + 1);
+    }
+    spec.test = o.test;
+    spec.alpha = o.alpha;
+    spec.min_effect_pct = o.min_effect;
+    spec.max_iterations = o.max_iterations;
+    spec.hook_argv = o.hook;
+    if (!o.hook_file.empty()) {
+      if (!spec.hook_argv.empty()) throw BadArgs("give the hook either after -- or with --hook-file");
+      spec.hook_argv = read_lines(o.hook_file);
+    }
+    if (!o.repo.empty()) spec.repo = std::filesystem::absolute(o.repo).string();
+    spec.hook_cwd = o.hook_cwd.empty() ? spec.repo : o.hook_cwd;
+    spec.hook_timeout = duration_arg(o.hook_timeout, "--hook-timeout");
+    spec.hook_reboots = o.reboots;
+    spec.reboot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
+        duration_arg(o.reboot_timeout, "--reboot-timeout"));
+    spec.uname = o.uname;
+    if (spec.mode == "git" && spec.hook_argv.empty())
+      throw BadArgs("--repo needs a hook that builds and installs {commit} (after --)");
+    set_bisect_config(spec, o.config);
+    if (spec.mode == "git")
+      fill_git_candidates(spec, o.good, o.bad);
+    else
+      fill_kernel_candidates(spec, o.kernels.empty() ? read_lines(o.kernels_file) : split_list(o.kernels),
+                             o.good, o.bad);
+  } catch (const BadArgs& e) {
+    fmt::print(stderr, "schedlab bisect: {}\n", e.what());
+    return kBadInput;
+  } catch (const BisectError& e) {
+    fmt::print(stderr, "schedlab bisect: {}\n", e.what());
+    return kBadInput;
+  }
+  try {
+    Store store(o.db.resolve());
+    if (const auto s = current(store); s && s->status == "running") {
+      fmt::print(stderr,
+                 "schedlab bisect: bisection {} is still running in {}; `schedlab bisect "
+                 "continue` it or `schedlab bisect reset` first\n",
+                 s->id, store.path());
+      return kBadInput;
+    }
+    const auto id = store.create_bisect({.status = "running", .spec_json = spec_to_json(spec)});
+    fmt::print(stderr, "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n",
+               id, spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
+               verdict_test_title(spec.test), spec.alpha);
+    return drive(store, id, o.max_candidates);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+int drive(Store& store, std::int64_t id, int max_candidates) {
+  install_interrupt_handlers();
+  BisectOutcome outcome;
+  try {
+    outcome = drive_bisect(store, id, {.max_candidates = max_candidates, .progress = ::isatty(2) != 0});
+  } catch (const BisectError& e) {
+    fmt::print(stderr, "schedlab bisect: {}\n(fix it and `schedlab bisect continue`)\n", e.what());
+    return kError;
+  }
+  switch (outcome) {
+    case BisectOutcome::kRefused: return kBadInput;
+    case BisectOutcome::kInterrupted:
+      fmt::print(stderr, "schedlab bisect: interrupted; `schedlab bisect continue` picks up here\n");
+      return 128 + interrupt_signal();
+    case BisectOutcome::kStopped:
+      fmt::print(stderr, "schedlab bisect: stopped as asked; `schedlab bisect continue` goes on\n");
+      return kOk;
+    case BisectOutcome::kDone: break;
+  }
+  return print_status(store, *store.find_bisect(id));
+}
+
+std::string opt_num(const std::optional<double>& v, const char* fmt_spec = "{:.4g}") {
+  return v ? fmt::format(fmt::runtime(fmt_spec), *v) : "-";
+}
+
+std::vector<std::int64_t> run_ids(const BisectDecision& d) {
+  return json::parse(d.run_ids_json).get<std::vector<std::int64_t>>();
+}
+
+// Summed schedstat deltas of a run's first variant, when it has them.
+std::optional<schedstat::Snapshot> schedstat_sum(const Store& store, std::int64_t run) {
+  const auto variants = store.variants(run);
+  if (variants.empty()) return std::nullopt;
+  std::map<std::int64_t, std::pair<std::string, std::string>> texts;
+  for (auto& s : store.monitor_snapshots(run, "schedstat"))
+    (s.phase == "before" ? texts[s.iteration_id].first : texts[s.iteration_id].second) = s.text;
+  std::optional<schedstat::Snapshot> sum;
+  for (const auto& it : store.iterations(run)) {
+    const auto t = texts.find(it.id);
+    if (it.variant_id != variants.front().id || it.status != "ok" || t == texts.end() ||
+        t->second.first.empty() || t->second.second.empty())
+      continue;
+    const auto d = schedstat::diff(schedstat::parse(t->second.first), schedstat::parse(t->second.second));
+    if (sum)
+      schedstat::accumulate(*sum, d);
+    else
+      sum = d;
+  }
+  return sum;
+}
+
+void print_result(const Store& store, const BisectSpec& spec, const json& r,
+                  const std::vector<BisectDecision>& decisions) {
+  const std::size_t first_bad = r.at("first_bad"), last_good = r.at("last_good");
+  const auto skipped = r.at("skipped_between");
+  if (skipped.empty())
+    fmt::print("\nfirst bad: {}\nlast good: {}\n", spec.labels[first_bad], spec.labels[last_good]);
+  else
+    fmt::print("\nthe first bad is one of (skipped candidates in between):\n  {}\nlast good: {}\n",
+               [&] {
+                 std::vector<std::string> l;
+                 for (std::size_t i = last_good + 1; i <= first_bad; ++i) l.push_back(spec.labels[i]);
+                 return fmt::format("{}", fmt::join(l, "\n  "));
+               }(),
+               spec.labels[last_good]);
+  fmt::print("measured candidates: {} (plus the 2 references), skipped: {}\n",
+             r.at("measured_candidates").get<int>(), r.at("skipped_candidates").get<int>());
+  // The table: the first batch run of each, all the config's metrics.
+  auto first_run = [&](std::size_t pos) -> std::optional<std::int64_t> {
+    for (const auto& d : decisions)
+      if (d.position == static_cast<int>(pos))
+        if (const auto ids = run_ids(d); !ids.empty()) return ids.front();
+    return std::nullopt;
+  };
+  const auto a = first_run(last_good), b = first_run(first_bad);
+  if (!a || !b) return;
+  std::vector<ColumnRef> cols;
+  for (const auto& [run, label] : {std::pair{*a, "last-good"}, std::pair{*b, "first-bad"}}) {
+    auto c = default_columns(store, {run}).front();
+    c.label = label;
+    cols.push_back(c);
+  }
+  fmt::print("\n{}", render_text(compare(store, cols, {.alpha = spec.alpha, .test = *test_from_name(spec.test)})));
+  try {
+    const auto sa = schedstat_sum(store, *a), sb = schedstat_sum(store, *b);
+    if (sa && sb)
+      fmt::print("\nschedstat, last good vs first bad:\n{}",
+                 schedstat::render_text(schedstat::compare(schedstat::summarize(*sa),
+                                                           schedstat::summarize(*sb), "last-good",
+                                                           "first-bad")));
+  } catch (const std::exception& e) {
+    fmt::print("\nschedstat diff not available: {}\n", e.what());
+  }
+}
+
+int print_status(const Store& store, const BisectSession& session) {
+  const BisectSpec spec = spec_from_json(session.spec_json);
+  const auto decisions = store.bisect_decisions(session.id);
+  fmt::print("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
+             session.status, spec.config_path, spec.metric, spec.candidates.size() - 2,
+             spec.labels.front(), spec.labels.back());
+  fmt::print("{} at alpha {}{}; up to {} samples per candidate; started {}\n\n",
+             verdict_test_title(spec.test), spec.alpha,
+             spec.min_effect_pct > 0 ? fmt::format(", minimum effect {}%", spec.min_effect_pct) : "",
+             spec.max_iterations, session.created_at);
+  fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", "pos", "candidate",
+             "verdict", "n", "centre", "p(good)", "p(bad)", "decided by", "runs / note");
+  for (const auto& d : decisions) {
+    std::string label = spec.labels.at(static_cast<std::size_t>(d.position));
+    if (label.size() > 40) label = label.substr(0, 37) + "...";
+    std::string note = d.run_ids_json == "[]" ? "" : "runs " + d.run_ids_json;
+    if (!d.note.empty()) note += (note.empty() ? "" : "; ") + d.note;
+    if (note.size() > 160) note = note.substr(0, 157) + "...";
+    fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", d.position, label,
+               d.verdict, d.n, opt_num(d.centre), opt_num(d.p_good, "{:.3g}"),
+               opt_num(d.p_bad, "{:.3g}"), d.decided_by, note);
+  }
+  const json r = json::parse(session.result_json);
+  if (session.status == "done") print_result(store, spec, r, decisions);
+  if (session.status == "refused")
+    fmt::print("\nrefused: the references are not significantly different: good {} (n={}), bad {} "
+               "(n={}), p = {}\n",
+               r.value("good_centre", 0.0), r.value("n_good", 0), r.value("bad_centre", 0.0),
+               r.value("n_bad", 0), r["p"].is_null() ? "n/a" : fmt::format("{:.4g}", r["p"].get<double>()));
+  if (session.status == "running") {
+    const auto states = candidate_states(spec, decisions);
+    if (const auto step = next_candidate(states); step.next)
+      fmt::print("\nnext: {} ({} untested left between {} and {})\n", spec.labels[*step.next],
+                 remaining(states), spec.labels[step.last_good], spec.labels[step.first_bad]);
+  }
+  return kOk;
+}
+
+int session_command(const std::string& what, const BisectCmdOptions& o) {
+  try {
+    Store store(o.db.resolve());
+    const auto s = current(store);
+    if (!s) {
+      fmt::print(stderr, "schedlab bisect: no bisection in {}\n", store.path());
+      return kBadInput;
+    }
+    if (what == "status") return print_status(store, *s);
+    if (what == "continue") {
+      if (s->status != "running") {
+        fmt::print(stderr, "schedlab bisect: bisection {} is {}; nothing to continue\n", s->id, s->status);
+        return s->status == "done" ? print_status(store, *s) : kBadInput;
+      }
+      return drive(store, s->id, o.max_candidates);
+    }
+    // reset: the session ends as it stands (its decisions and runs stay).
+    if (s->status == "running") store.set_bisect_status(s->id, "reset", s->result_json);
+    fmt::print(stderr, "schedlab bisect: bisection {} {}\n", s->id,
+               s->status == "running" ? "reset" : "was already " + s->status);
+    return kOk;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+    return kError;
+  }
+}
+
+}  // namespace
+
+void register_bisect(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<BisectCmdOptions>();
+  auto* cmd = app.add_subcommand("bisect", "find the first bad kernel or commit on statistical verdicts");
+  cmd->require_subcommand(1);
+  auto* start = cmd->add_subcommand("start", "measure good and bad, then bisect between them");
+  start->add_option("--good", o->good, "a good kernel (in the list) or commit")->required();
+  start->add_option("--bad", o->bad, "a bad kernel (in the list) or commit")->required();
+  start->add_option("--config", o->config, "the experiment each candidate runs")->required();
+  start->add_option("--metric", o->metric, "the metric that tells good from bad")->required();
+  start->add_option("--param", o->params, "NAME=VALUE: the point of the sweep to judge on (repeatable)");
+  start->add_option("--kernels", o->kernels, "ordered lab kernels, comma separated, oldest first");
+  start->add_option("--kernels-file", o->kernels_file, "ordered kernels, one a line, oldest first");
+  start->add_option("--repo", o->repo, "git tree: candidates are the first-parent commits good..bad");
+  start->add_option("hook", o->hook,
+                    "after --: the hook argv that builds, installs (and boots) {commit} or "
+                    "{kernel}; never a shell");
+  start->add_option("--hook-file", o->hook_file, "the hook argv, one argument a line");
+  start->add_option("--hook-cwd", o->hook_cwd, "the hook's directory (default: the --repo tree)");
+  start->add_option("--hook-timeout", o->hook_timeout, "a hook still running after this is killed "
+                    "with its process group and the candidate skipped")->capture_default_str();
+  start->add_flag("--reboots", o->reboots, "the hook reboots the ssh:// SUT: wait for a new boot");
+  start->add_option("--reboot-timeout", o->reboot_timeout, "how long the SUT may take to come back")
+      ->capture_default_str();
+  start->add_option("--uname", o->uname, "the `uname -r` the ssh:// SUT must report after the hook "
+                    "({commit} / {kernel} allowed)");
+  start->add_option("--test", o->test, "mwu (Mann-Whitney U, the default: robust to the outliers "
+                    "of a noisy machine) or welch")->check(CLI::IsMember({"welch", "mwu"}))
+      ->capture_default_str();
+  start->add_option("--alpha", o->alpha, "significance level of every verdict")
+      ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
+  start->add_option("--min-effect", o->min_effect,
+                    "percent: two sides differ only when significant and their centres are at "
+                    "least this far apart (0: the test alone)")
+      ->check(CLI::Range(0.0, 1000.0))->capture_default_str();
+  start->add_option("--max-iterations", o->max_iterations,
+                    "pooled samples per candidate before the nearest-median rule (default: 3x the "
+                    "config's iterations)");
+  auto add_common = [&](CLI::App* c) {
+    add_db_option(*c, o->db);
+    c->add_option("--max-candidates", o->max_candidates, "stop after deciding this many candidates");
+  };
+  add_common(start);
+  start->callback([o, &exit_code] { exit_code = start_command(*o); });
+  for (const char* name : {"status", "continue", "reset"}) {
+    auto* sub = cmd->add_subcommand(
+        name, std::string(name) == "status"     ? "every decision so far, and the result"
+              : std::string(name) == "continue" ? "go on after an interruption, restart or reboot"
+                                                : "end the current bisection (its records stay)");
+    add_common(sub);
+    sub->callback([o, &exit_code, what = std::string(name)] { exit_code = session_command(what, *o); });
+  }
+}
+
+}  // namespace schedlab::cli
