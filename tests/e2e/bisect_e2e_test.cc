@@ -1,13 +1,13 @@
 // schedlab bisect end to end on real processes: a git repository of a small
 // C program (a pipe ping-pong between two processes, N round trips, printing
-// its elapsed time), built per commit by a hook with the real `cc`, measured
+// its time relative to a calibration block), built per commit by a hook with the real `cc`, measured
 // by the `command` workload on this machine with its real timing noise.
 //
 // In the main history of 30 commits, rev 19 makes every 5th round trip a
 // double one (20% more round trips, ~20% slower) and rev 15 does not
 // compile. Bisect judges with Mann-Whitney (ranks, robust to the outliers
-// this box throws in) by default; 8 iterations a batch give an exact p of
-// 0.00016 when the two sides separate, and an UNKNOWN candidate gets up to
+// this box throws in) by default; 12 iterations a batch give an exact p of
+// 7.4e-7 when the two sides separate, and an UNKNOWN candidate gets up to
 // two more batches.
 #include <signal.h>
 
@@ -28,15 +28,18 @@ namespace {
 
 using test::schedlab_cmd;
 
-// The program; SLOW doubles every 5th round trip. Noise measured on this
-// shared 2-core VM (load 4-9 from other jobs): the plain elapsed time of
-// 20000 round trips had a CV of 26-48%, bimodal, with slow phases lasting
-// seconds (a CPU hog on the same CPU delays every wakeup); so the program
-// times its round trips in blocks of 50 and reports the fastest block scaled
-// to all of them, and the config runs it at nice -15. Then runs of 10000
-// round trips have a CV of 0.3-1% with an occasional 10% outlier, and SLOW
-// is a steady 19-20% step (medians 0.0266 s vs 0.0318 s).
-const char* const kProgram = R"c(#include <stdio.h>
+// The program; SLOW doubles every 5th round trip. This VM's speed drifts:
+// unpinned, the time of 10000 round trips is bimodal (0.027 s or 0.034 s:
+// both ends on one CPU or on two), and even pinned it moved from 0.038 s to
+// 0.027 s within minutes, more than the 20% to find. So the program pins
+// itself and its child to CPU 0 and, block by block (50 round trips),
+// times a calibration block that no commit changes next to the measured
+// one, and prints the ratio of the fastest of each: drift cancels. Measured
+// here, batches of 12 at nice -15: 0.996-1.003 for fast commits, 1.196-1.207
+// for SLOW (one outlier batch 1.13-1.29).
+const char* const kProgram = R"c(#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,6 +58,10 @@ int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 10000, block = 50;
   int a[2], b[2];
   char c = 'x';
+  cpu_set_t one; /* both ends on CPU 0: the child inherits it */
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  if (sched_setaffinity(0, sizeof one, &one)) return 1;
   if (pipe(a) || pipe(b)) return 1;
   pid_t pid = fork();
   if (pid == 0) {
@@ -65,9 +72,14 @@ int main(int argc, char **argv) {
   }
   close(a[0]);
   close(b[1]);
-  double best = 1e9;
+  double best = 1e9, best_cal = 1e9;
   for (long done = 0; done < n; done += block) {
     double t0 = now();
+    for (long i = 0; i < block; i++) { /* calibration: the same in every commit */
+      write(a[1], &c, 1);
+      read(b[0], &c, 1);
+    }
+    double t1 = now();
     for (long i = 0; i < block; i++) {
       write(a[1], &c, 1);
       read(b[0], &c, 1);
@@ -76,12 +88,13 @@ int main(int argc, char **argv) {
         read(b[0], &c, 1);
       }
     }
-    double t = now() - t0;
-    if (t < best) best = t;
+    double t2 = now();
+    if (t1 - t0 < best_cal) best_cal = t1 - t0;
+    if (t2 - t1 < best) best = t2 - t1;
   }
   close(a[1]);
   waitpid(pid, 0, 0);
-  printf("elapsed: %.6f s\n", best * (n / block));
+  printf("relative: %.6f\n", best / best_cal);
   return 0;
 }
 )c";
@@ -145,9 +158,9 @@ workloads:
       argv: [")" + binary + R"(", "{round_trips}"]
       params: {round_trips: 10000}
       metrics:
-        elapsed:
-          regex: '^elapsed: (?<value>[0-9.]+) s$'
-          unit: s
+        relative:
+          regex: '^relative: (?<value>[0-9.]+)$'
+          unit: x
           direction: lower
       timeout: 30s
 variants:
@@ -189,7 +202,7 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   const std::string config = make_config(dir, binary);
   const std::vector<std::string> start = {
       "bisect", "start", "--db", db, "--good", shas.front(), "--bad", shas.back(),
-      "--config", config, "--metric", "elapsed", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--hook-timeout", "30s",
+      "--config", config, "--metric", "relative", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--hook-timeout", "30s",
       "--max-candidates", "2", "--", "cc", "-O2", "-o", binary, "pingpong.c"};
 
   // Two candidates, then stop: the state is in the database only.
@@ -249,7 +262,7 @@ TEST_CASE("bisect refuses references that do not differ and prints their numbers
   const auto shas = make_repo(repo, std::vector<Rev>(4));  // all equally fast
   const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad",
                                shas.back(), "--config", make_config(dir, binary), "--metric",
-                               "elapsed", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--", "cc", "-O2", "-o", binary,
+                               "relative", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--", "cc", "-O2", "-o", binary,
                                "pingpong.c"});
   INFO(r.err);
   CHECK(r.exit_code == 2);
@@ -274,7 +287,7 @@ TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate") 
   const auto t0 = std::chrono::steady_clock::now();
   const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad",
                                shas.back(), "--config", make_config(dir, binary), "--metric",
-                               "elapsed", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--hook-timeout", "2s", "--", "sh",
+                               "relative", "--min-effect", "5", "--alpha", "0.01", "--repo", repo, "--hook-timeout", "2s", "--", "sh",
                                "build.sh", binary});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
