@@ -236,9 +236,12 @@ TEST_CASE("adaptive iterations stop each point and record why") {
   const std::string db = dir.file("a.db");
   const std::string cfg = dir.file("a.yaml");
   // A very wide target is met at min; an impossible one runs to max.
+  // hackbench prints milliseconds: a short run often repeats its time
+  // exactly (a zero-width interval meets any target), so the second point
+  // runs ~0.1 s and needs three samples, never all equal in practice.
   test::write_text(cfg, "workloads:\n"
                         "  - hackbench: {groups: [1], loops: 500, iterations: {min: 3, max: 8, ci_width_pct: 99}}\n"
-                        "  - hackbench: {groups: [2], loops: 20, iterations: {min: 2, max: 4, ci_width_pct: 0.0001}}\n");
+                        "  - hackbench: {groups: [2], loops: 1000, iterations: {min: 3, max: 4, ci_width_pct: 0.0001}}\n");
   const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "ad"});
   INFO(r.err);
   REQUIRE(r.ok());
