@@ -18,6 +18,7 @@
 #include "runner/lab/lab_config_yaml.h"
 #include "runner/ssh_host.h"
 #include "runner/suggest.h"
+#include "runner/yaml_keys.h"
 #include "runner/units.h"
 #include "workloads/command.h"
 #include "workloads/registry.h"
@@ -72,13 +73,7 @@ class Loader {
   // Rejects keys outside `allowed`, with a suggestion.
   void check_keys(const YAML::Node& map, const std::string& where,
                   const std::vector<std::string>& allowed) const {
-    std::set<std::string> seen;
-    for (const auto& kv : map) {
-      const std::string k = kv.first.as<std::string>();
-      if (!seen.insert(k).second) fail(kv.first, where, fmt::format("duplicate key '{}'", k));
-      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
-        fail(kv.first, where, fmt::format("unknown key '{}'{}", k, did_you_mean(k, allowed)));
-    }
+    if (const auto p = key_problem(map, allowed)) fail(p->at, where, p->message);
   }
 
   std::string scalar(const YAML::Node& n, const std::string& key) const {

@@ -17,6 +17,7 @@
 #include "runner/ssh_host.h"
 #include "runner/suggest.h"
 #include "runner/units.h"
+#include "runner/yaml_keys.h"
 
 namespace schedlab {
 namespace {
@@ -58,13 +59,7 @@ class Parser {
   void check_keys(const YAML::Node& map, const std::string& where,
                   const std::vector<std::string>& allowed) const {
     if (!map.IsMap()) fail(map, where, "expected a mapping of keys to values");
-    std::set<std::string> seen;
-    for (const auto& kv : map) {
-      const std::string k = kv.first.as<std::string>();
-      if (!seen.insert(k).second) fail(kv.first, where, fmt::format("duplicate key '{}'", k));
-      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
-        fail(kv.first, where, fmt::format("unknown key '{}'{}", k, did_you_mean(k, allowed)));
-    }
+    if (const auto p = key_problem(map, allowed)) fail(p->at, where, p->message);
   }
   std::string scalar(const YAML::Node& n, const std::string& key) const {
     if (!n.IsScalar() || n.Scalar().empty()) fail(n, key, "expected a single, non-empty value");
