@@ -1,5 +1,5 @@
 // Runs measured on an emulated machine: a lab SUT under TCG (manifest
-// `lab.emulated: true`, see runner/lab/lab_host.h). Their numbers say little
+// `lab.emulated: true`, see runner/hosts/lab/lab_host.h). Their numbers say little
 // about real hardware, so every table that shows them says so.
 #pragma once
 

@@ -1,7 +1,7 @@
 // What differs between the runs behind compared columns, from their stored
 // manifests and the variants' knobs: kernel, cmdline, host, CPU, knobs, and
 // the SUT's state before the run (sched features, sched sysctls, debugfs
-// tunables, cpufreq governors; see runner/sut_state.h). Also what changed
+// tunables, cpufreq governors; see runner/knobs/sut_state.h). Also what changed
 // on a SUT between the start and the end of one run. Pure functions.
 #pragma once
 

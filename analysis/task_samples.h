@@ -1,4 +1,4 @@
-// The `tasks` monitor's data: what the task sampler (runner/task_sampler.h)
+// The `tasks` monitor's data: what the task sampler (runner/monitors/task_sampler.h)
 // prints on the SUT while an iteration runs, parsed and reduced to
 // migrations, switches and a per-CPU histogram per comm.
 //

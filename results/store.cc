@@ -169,7 +169,7 @@ CREATE TABLE nightly_measurements (
 CREATE INDEX nightly_by_target ON nightly_measurements (target, config_sha256);
 CREATE INDEX nightly_by_run ON nightly_measurements (run_id);
 )sql",
-    // 6: bisections (runner/bisect.h) and every decision they made, with
+    // 6: bisections (runner/bisect/bisect.h) and every decision they made, with
     // the runs behind it, so `schedlab bisect continue` picks up after a
     // restart or a reboot.
     R"sql(

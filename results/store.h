@@ -140,7 +140,7 @@ struct NightlyMeasurement {
   std::string ended_at;
 };
 
-// A bisection (runner/bisect.h): what it searches (spec_json: candidates,
+// A bisection (runner/bisect/bisect.h): what it searches (spec_json: candidates,
 // config, metric, hook, test) and where it stands.
 struct BisectSession {
   std::int64_t id = 0;

@@ -18,7 +18,7 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql"
 # where an init system runs; the lab neither needs nor conflicts with it
 # (its sshds listen on 10.231.0.x inside their own namespaces only).
 TEST_PKGS="openssh-server openssh-client iproute2 python3"
-# Lab SUTs (runner/lab/): qemu boots Debian kernels it downloads at run time
+# Lab SUTs (runner/hosts/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma
 # to write the initramfs and read .ko.xz modules;

@@ -1,5 +1,5 @@
 // schedlab bisect: find the first bad kernel or commit between a good and a
-// bad one, on statistical verdicts (runner/bisect.h).
+// bad one, on statistical verdicts (runner/bisect/bisect.h).
 //
 //   schedlab bisect start --good G --bad B --config C --metric M
 //                         (--kernels LIST | --kernels-file F | --repo DIR)
@@ -20,10 +20,10 @@
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
 #include "results/store.h"
-#include "runner/bisect.h"
+#include "runner/bisect/bisect.h"
 #include "runner/cli/common.h"
-#include "runner/interrupt.h"
-#include "runner/units.h"
+#include "runner/run/interrupt.h"
+#include "runner/config/units.h"
 
 namespace schedlab::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/stats_options.h"
-#include "runner/run_group.h"
+#include "runner/run/run_group.h"
 
 namespace schedlab::cli {
 namespace {

@@ -14,9 +14,9 @@
 #include <sstream>
 
 #include "runner/cli/common.h"
-#include "runner/config.h"
-#include "runner/hosts.h"
-#include "runner/sut_state.h"
+#include "runner/config/config.h"
+#include "runner/hosts/hosts.h"
+#include "runner/knobs/sut_state.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {

@@ -13,11 +13,11 @@
 #include <thread>
 
 #include "runner/cli/common.h"
-#include "runner/interrupt.h"
-#include "runner/lab/kernel.h"
-#include "runner/lab/lab_host.h"
-#include "runner/shell_quote.h"
-#include "runner/units.h"
+#include "runner/run/interrupt.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/lab_host.h"
+#include "runner/hosts/shell_quote.h"
+#include "runner/config/units.h"
 
 namespace schedlab::cli {
 namespace {

@@ -13,9 +13,9 @@
 #include "analysis/nightly_report.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/interrupt.h"
-#include "runner/nightly.h"
-#include "runner/nightly_config.h"
+#include "runner/run/interrupt.h"
+#include "runner/nightly/nightly.h"
+#include "runner/nightly/nightly_config.h"
 
 namespace schedlab::cli {
 namespace {

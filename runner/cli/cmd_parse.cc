@@ -9,8 +9,8 @@
 
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/manifest.h"
-#include "runner/param_values.h"
+#include "runner/run/manifest.h"
+#include "runner/config/param_values.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {

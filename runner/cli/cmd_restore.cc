@@ -5,10 +5,10 @@
 
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/config.h"
-#include "runner/hosts.h"
-#include "runner/knobs.h"
-#include "runner/lab/guest_journal.h"
+#include "runner/config/config.h"
+#include "runner/hosts/hosts.h"
+#include "runner/knobs/knobs.h"
+#include "runner/hosts/lab/guest_journal.h"
 
 namespace schedlab::cli {
 namespace {

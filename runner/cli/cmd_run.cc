@@ -9,15 +9,15 @@
 
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/config.h"
-#include "runner/executor.h"
-#include "runner/interrupt.h"
-#include "runner/kernel_runs.h"
-#include "runner/knobs.h"
-#include "runner/lab/lab_config_yaml.h"
-#include "runner/plan.h"
-#include "runner/session.h"
-#include "runner/units.h"
+#include "runner/config/config.h"
+#include "runner/run/executor.h"
+#include "runner/run/interrupt.h"
+#include "runner/run/kernel_runs.h"
+#include "runner/knobs/knobs.h"
+#include "runner/hosts/lab/lab_config_yaml.h"
+#include "runner/run/plan.h"
+#include "runner/run/session.h"
+#include "runner/config/units.h"
 
 namespace schedlab::cli {
 namespace {

@@ -26,7 +26,7 @@
 #include "analysis/schedstat_runs.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/suggest.h"
+#include "runner/config/suggest.h"
 
 namespace schedlab::cli {
 namespace {

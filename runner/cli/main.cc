@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "runner/cli/common.h"
-#include "runner/manifest.h"
+#include "runner/run/manifest.h"
 
 int main(int argc, char** argv) {
   using namespace schedlab::cli;

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
-#include "runner/local_host.h"
+#include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 

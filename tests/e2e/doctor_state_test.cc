@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
-#include "runner/config.h"
-#include "runner/knobs.h"
-#include "runner/local_host.h"
+#include "runner/config/config.h"
+#include "runner/knobs/knobs.h"
+#include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 

@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "results/store.h"
-#include "runner/knobs.h"
-#include "runner/local_host.h"
+#include "runner/knobs/knobs.h"
+#include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 

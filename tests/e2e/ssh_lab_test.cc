@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "results/store.h"
-#include "runner/config.h"
-#include "runner/knobs.h"
-#include "runner/local_host.h"
-#include "runner/ssh_host.h"
+#include "runner/config/config.h"
+#include "runner/knobs/knobs.h"
+#include "runner/hosts/local_host.h"
+#include "runner/hosts/ssh_host.h"
 #include "tests/support/netns_lab.h"
 #include "tests/support/temp_dir.h"
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "runner/config.h"
+#include "runner/config/config.h"
 
 namespace schedlab::test {
 

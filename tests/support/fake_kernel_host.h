@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/host.h"
+#include "runner/hosts/host.h"
 
 namespace schedlab::test {
 

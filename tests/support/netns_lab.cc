@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "runner/local_host.h"
+#include "runner/hosts/local_host.h"
 
 namespace schedlab::test {
 namespace {

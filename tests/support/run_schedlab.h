@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/local_host.h"
+#include "runner/hosts/local_host.h"
 
 namespace schedlab::test {
 

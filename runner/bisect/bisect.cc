@@ -1,0 +1,551 @@
+#include "runner/bisect/bisect.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "runner/config/config.h"
+#include "runner/run/executor.h"
+#include "runner/nightly/hook.h"
+#include "runner/run/interrupt.h"
+#include "runner/hosts/local_host.h"
+#include "runner/run/plan.h"
+#include "runner/run/session.h"
+
+namespace schedlab {
+
+using nlohmann::json;
+
+std::string spec_to_json(const BisectSpec& s) {
+  json j = {{"mode", s.mode},
+            {"candidates", s.candidates},
+            {"labels", s.labels},
+            {"config_path", s.config_path},
+            {"config_text", s.config_text},
+            {"metric", s.metric},
+            {"params", s.params},
+            {"repo", s.repo},
+            {"hook_reboots", s.hook_reboots},
+            {"reboot_timeout_s", s.reboot_timeout.count()},
+            {"uname", s.uname},
+            {"test", s.test},
+            {"hook", {{"argv", s.hook_argv}, {"cwd", s.hook_cwd}, {"timeout_ms", s.hook_timeout.count()}}},
+            {"alpha", s.alpha},
+            {"min_effect_pct", s.min_effect_pct},
+            {"max_iterations", s.max_iterations}};
+  return j.dump();
+}
+
+BisectSpec spec_from_json(const std::string& text) {
+  const json j = json::parse(text);
+  BisectSpec s;
+  s.mode = j.at("mode");
+  s.candidates = j.at("candidates").get<std::vector<std::string>>();
+  s.labels = j.at("labels").get<std::vector<std::string>>();
+  s.config_path = j.at("config_path");
+  s.config_text = j.at("config_text");
+  s.metric = j.at("metric");
+  s.params = j.at("params").get<std::map<std::string, std::string>>();
+  s.repo = j.at("repo");
+  s.hook_reboots = j.at("hook_reboots");
+  s.reboot_timeout = std::chrono::seconds(j.at("reboot_timeout_s").get<std::int64_t>());
+  s.uname = j.at("uname");
+  s.test = j.at("test");
+  s.alpha = j.at("alpha");
+  s.min_effect_pct = j.at("min_effect_pct");
+  s.max_iterations = j.at("max_iterations");
+  const auto& h = j.at("hook");
+  s.hook_argv = h.at("argv").get<std::vector<std::string>>();
+  s.hook_cwd = h.at("cwd");
+  s.hook_timeout = std::chrono::milliseconds(h.at("timeout_ms").get<std::int64_t>());
+  return s;
+}
+
+void set_bisect_config(BisectSpec& spec, const std::string& path) {
+  Config config;
+  try {
+    config = load_config_file(path);
+  } catch (const ConfigError& e) {
+    throw BisectError(e.what());
+  }
+  spec.config_path = path;
+  spec.config_text = config.text;
+  std::vector<std::string> metrics;
+  bool known = false;
+  for (const auto& w : config.workloads)
+    for (const auto& m : w.workload->metrics()) {
+      metrics.push_back(m.name);
+      known = known || m.name == spec.metric;
+    }
+  if (!known)
+    throw BisectError(fmt::format("{}: no workload has metric '{}'; its metrics are: {}", path,
+                                  spec.metric, fmt::join(metrics, ", ")));
+  const Plan plan = expand_plan(config);
+  for (const auto& [name, value] : spec.params) {
+    bool found = false;
+    for (const auto& p : plan.points) found = found || p.point.values.contains(name);
+    if (!found) throw BisectError(fmt::format("{}: --param {}: no workload has a parameter '{}'", path, name, name));
+  }
+  int iterations = 0;
+  for (const auto& p : plan.points) iterations = std::max(iterations, p.iterations.max);
+  if (spec.max_iterations <= 0) spec.max_iterations = 3 * iterations;
+  if (spec.mode == "kernels" && !config.sut_lab && spec.hook_argv.empty())
+    throw BisectError(fmt::format("{}: a kernel list needs a lab SUT (hosts: sut: {{lab: ...}}) or "
+                                  "a hook that installs {{kernel}}", path));
+  if (!spec.hook_argv.empty()) {
+    const std::string known_name = spec.mode == "git" ? "commit" : "kernel";
+    const auto unknown = unknown_placeholders(spec.hook_argv, {known_name});
+    if (!unknown.empty())
+      throw BisectError(fmt::format("hook: unknown placeholder {{{}}} (it may use {{{}}})",
+                                    unknown.front(), known_name));
+  }
+}
+
+namespace {
+
+ExecResult git(const std::string& repo, std::vector<std::string> args) {
+  LocalHost host;
+  Command cmd;
+  cmd.argv = {"git", "-C", repo};
+  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  cmd.timeout = std::chrono::minutes(2);
+  return host.run(cmd);
+}
+
+std::string git_ok(const std::string& repo, std::vector<std::string> args) {
+  const std::string what = fmt::format("git -C {} {}", repo, fmt::join(args, " "));
+  const ExecResult r = git(repo, std::move(args));
+  if (!r.ok()) throw BisectError(fmt::format("{}: {}: {}", what, r.describe(), r.err));
+  return r.out;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t nl = text.find('\n', from);
+    if (nl == std::string::npos) nl = text.size();
+    if (nl > from) out.push_back(text.substr(from, nl - from));
+    from = nl + 1;
+  }
+  return out;
+}
+
+std::string resolve_commit(const std::string& repo, const std::string& rev) {
+  const ExecResult r = git(repo, {"rev-parse", "--verify", "--quiet", rev + "^{commit}"});
+  if (!r.ok()) throw BisectError(fmt::format("{}: no commit '{}'", repo, rev));
+  return lines(r.out).at(0);
+}
+
+}  // namespace
+
+void fill_git_candidates(BisectSpec& spec, const std::string& good, const std::string& bad) {
+  const std::string g = resolve_commit(spec.repo, good);
+  const std::string b = resolve_commit(spec.repo, bad);
+  auto path = lines(git_ok(spec.repo, {"rev-list", "--reverse", "--first-parent",
+                                       "--ancestry-path", g + ".." + b}));
+  if (path.empty() || path.back() != b)
+    throw BisectError(fmt::format("{}: bad {} is not a descendant of good {}", spec.repo, bad, good));
+  spec.candidates = {g};
+  spec.candidates.insert(spec.candidates.end(), path.begin(), path.end());
+  spec.labels.clear();
+  for (const auto& c : spec.candidates)
+    spec.labels.push_back(
+        lines(git_ok(spec.repo, {"log", "-1", "--format=%h %s", c})).at(0));
+}
+
+void fill_kernel_candidates(BisectSpec& spec, const std::vector<std::string>& kernels,
+                            const std::string& good, const std::string& bad) {
+  const auto g = std::find(kernels.begin(), kernels.end(), good);
+  const auto b = std::find(kernels.begin(), kernels.end(), bad);
+  if (g == kernels.end()) throw BisectError(fmt::format("good kernel '{}' is not in the list", good));
+  if (b == kernels.end()) throw BisectError(fmt::format("bad kernel '{}' is not in the list", bad));
+  if (b <= g)
+    throw BisectError(fmt::format("good kernel '{}' must come before bad kernel '{}' in the list",
+                                  good, bad));
+  spec.candidates.assign(g, b + 1);
+  spec.labels = spec.candidates;
+}
+
+std::vector<CandidateState> candidate_states(const BisectSpec& spec,
+                                             const std::vector<BisectDecision>& decisions) {
+  std::vector<CandidateState> states(spec.candidates.size(), CandidateState::kUntested);
+  states.front() = CandidateState::kGood;
+  states.back() = CandidateState::kBad;
+  for (const auto& d : decisions) {
+    if (d.position <= 0 || d.position + 1 >= static_cast<int>(states.size())) continue;
+    auto& s = states[static_cast<std::size_t>(d.position)];
+    if (d.verdict == "GOOD") s = CandidateState::kGood;
+    if (d.verdict == "BAD") s = CandidateState::kBad;
+    if (d.verdict == "SKIP") s = CandidateState::kSkipped;
+  }
+  return states;
+}
+
+namespace {
+
+bool params_match(const BisectSpec& spec, const std::string& params_json) {
+  const json p = json::parse(params_json);
+  for (const auto& [name, want] : spec.params) {
+    if (!p.contains(name)) return false;
+    const json& v = p[name];
+    if ((v.is_string() ? v.get<std::string>() : v.dump()) != want) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
+                                   const std::vector<std::int64_t>& runs) {
+  std::vector<double> out;
+  std::vector<std::string> points;
+  for (const auto run : runs) {
+    const auto variants = store.variants(run);
+    if (variants.empty()) continue;
+    std::optional<std::string> interval_centre;
+    for (const auto& m : store.metrics(run))
+      if (m.name == spec.metric && m.kind == "interval") interval_centre = m.centre;
+    for (const auto& it : store.iterations(run)) {
+      if (it.variant_id != variants.front().id || it.status != "ok") continue;
+      if (!params_match(spec, it.params_json)) continue;
+      std::vector<double> values;
+      for (const auto& s : it.samples)
+        if (s.metric == spec.metric) values.push_back(s.value);
+      if (values.empty()) continue;
+      const std::string point = it.block + "/" + it.row;
+      if (std::find(points.begin(), points.end(), point) == points.end()) points.push_back(point);
+      if (interval_centre) {
+        if (auto c = centre_by_name(values, *interval_centre)) out.push_back(*c);
+      } else {
+        out.insert(out.end(), values.begin(), values.end());
+      }
+    }
+  }
+  if (points.size() > 1)
+    throw BisectError(fmt::format(
+        "metric '{}' is measured at several points ({}); pick one with --param NAME=VALUE",
+        spec.metric, fmt::join(points, ", ")));
+  return out;
+}
+
+namespace {
+
+// Thrown when schedlab is interrupted inside a hook.
+struct Interrupted {};
+
+// One bisection being driven: the session, its spec and the store.
+class Driver {
+ public:
+  Driver(Store& store, std::int64_t id, const DriveOptions& options)
+      : store_(store), id_(id), options_(options) {
+    const auto session = store.find_bisect(id);
+    if (!session) throw BisectError(fmt::format("no bisection {} in {}", id, store.path()));
+    if (session->status != "running")
+      throw BisectError(fmt::format("bisection {} is {}, not running", id, session->status));
+    spec_ = spec_from_json(session->spec_json);
+    verdict_.test = spec_.test;
+    verdict_.alpha = spec_.alpha;
+    verdict_.min_effect_pct = spec_.min_effect_pct;
+  }
+
+  BisectOutcome run() {
+    const std::size_t last = spec_.candidates.size() - 1;
+    // The references: a batch each, then more batches (pooled) while they
+    // do not differ, up to the cap; only then is the bisection refused.
+    ReferenceCheck check;
+    while (true) {
+      for (const std::size_t ref : {std::size_t{0}, last})
+        if (finished_runs(ref).empty())
+          if (const auto r = reference_batch(ref)) return *r;
+      verdict_.centre = metric_centre(0);
+      check = check_references(samples(0), samples(last), verdict_);
+      if (check.differ) break;
+      const auto cap = static_cast<std::size_t>(spec_.max_iterations);
+      if (check.n_good >= cap && check.n_bad >= cap) break;
+      fmt::print(stderr, "schedlab bisect: references not yet different ({}); another batch each\n",
+                 check.describe());
+      for (const std::size_t ref : {std::size_t{0}, last})
+        if (samples(ref).size() < cap)
+          if (const auto r = reference_batch(ref)) return *r;
+    }
+    for (const std::size_t ref : {std::size_t{0}, last})
+      if (!has_decision(ref)) record_reference(ref);
+    const auto good = samples(0), bad = samples(last);
+    if (!check.differ) {
+      fmt::print(stderr,
+                 "schedlab bisect: the good and bad references are not significantly different "
+                 "({} at alpha {}): {}; nothing to bisect\n",
+                 verdict_test_title(spec_.test), spec_.alpha, check.describe());
+      store_.set_bisect_status(id_, "refused",
+                               json{{"reason", "references not different"},
+                                    {"good_centre", check.good_centre.value_or(0)},
+                                    {"bad_centre", check.bad_centre.value_or(0)},
+                                    {"n_good", check.n_good},
+                                    {"n_bad", check.n_bad},
+                                    {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
+                                    {"p_reason", check.p.reason}}
+                                   .dump());
+      return BisectOutcome::kRefused;
+    }
+    int decided = 0;
+    while (true) {
+      const auto states = candidate_states(spec_, store_.bisect_decisions(id_));
+      const SearchStep step = next_candidate(states);
+      if (!step.next) {
+        finish(step, states);
+        return BisectOutcome::kDone;
+      }
+      if (options_.max_candidates >= 0 && decided >= options_.max_candidates)
+        return BisectOutcome::kStopped;
+      fmt::print(stderr, "schedlab bisect: candidate {}/{} {} ({} untested left in the range)\n",
+                 *step.next, last, spec_.labels[*step.next], remaining(states));
+      if (!measure_candidate(*step.next, good, bad)) return BisectOutcome::kInterrupted;
+      ++decided;
+    }
+  }
+
+ private:
+  std::string run_name(std::size_t pos, std::size_t batch) const {
+    return fmt::format("bisect{}-c{}-b{}", id_, pos, batch);
+  }
+
+  // The finished batch runs of a candidate, in order.
+  std::vector<std::int64_t> finished_runs(std::size_t pos) const {
+    std::vector<std::int64_t> ids;
+    for (std::size_t k = 1;; ++k) {
+      const auto r = store_.find_run_by_name(run_name(pos, k));
+      if (!r || r->status != "finished") break;
+      ids.push_back(r->id);
+    }
+    return ids;
+  }
+
+  std::vector<double> samples(std::size_t pos) const {
+    return bisect_samples(store_, spec_, finished_runs(pos));
+  }
+
+  bool has_decision(std::size_t pos) const {
+    for (const auto& d : store_.bisect_decisions(id_))
+      if (d.position == static_cast<int>(pos)) return true;
+    return false;
+  }
+
+  // Checks out the commit (git mode) and runs the hook; the failure's
+  // description, or nothing when it went well. Throws BisectError on an
+  // interrupt.
+  std::optional<std::string> prepare(std::size_t pos) {
+    const std::string& c = spec_.candidates[pos];
+    if (spec_.mode == "git") {
+      const ExecResult r = git(spec_.repo, {"checkout", "--quiet", "--detach", c});
+      if (!r.ok())
+        throw BisectError(fmt::format("git checkout {} in {}: {}: {}", c, spec_.repo,
+                                      r.describe(), r.err));
+    }
+    if (spec_.hook_argv.empty()) return std::nullopt;
+    const Hook hook{.argv = spec_.hook_argv, .cwd = spec_.hook_cwd, .timeout = spec_.hook_timeout};
+    const HookValues values = spec_.mode == "git" ? HookValues{{"commit", c}}
+                                                  : HookValues{{"kernel", c}};
+    const Config config = parse_config(spec_.config_text, spec_.config_path);
+    std::optional<std::string> before_boot;
+    const bool ssh_sut = config.sut.starts_with("ssh://");
+    if (spec_.hook_reboots && ssh_sut) {
+      const auto host = wait_for_ssh(config.sut, config.ssh,
+                                     {.deadline = std::chrono::steady_clock::now() + spec_.reboot_timeout});
+      before_boot = boot_id(*host);
+    }
+    fmt::print(stderr, "schedlab bisect: hook for {}\n", spec_.labels[pos]);
+    const HookResult h = run_hook(hook, values);
+    if (h.exec.outcome == ExecResult::Outcome::kInterrupted) throw Interrupted{};
+    if (!h.ok()) return h.describe();
+    if (ssh_sut && (spec_.hook_reboots || !spec_.uname.empty())) {
+      try {
+        const auto host = wait_for_ssh(
+            config.sut, config.ssh,
+            {.deadline = std::chrono::steady_clock::now() + spec_.reboot_timeout,
+             .not_boot_id = before_boot});
+        if (!spec_.uname.empty())
+          verify_kernel(*host, {.release = substitute(spec_.uname, values)});
+      } catch (const HookError& e) {
+        return std::string(e.what());
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Runs batch `batch` of a candidate (resuming its run when an earlier
+  // invocation was interrupted in it). False when interrupted.
+  bool run_batch(std::size_t pos, std::size_t batch) {
+    Config config = parse_config(spec_.config_text, spec_.config_path);
+    if (spec_.mode == "kernels" && config.sut_lab) config.sut_lab->kernel = spec_.candidates[pos];
+    const Plan plan = expand_plan(config);
+    ExecOptions exec;
+    exec.name = run_name(pos, batch);
+    exec.progress = options_.progress;
+    if (const auto r = store_.find_run_by_name(exec.name)) {
+      exec.resume_run = r->id;
+      fmt::print(stderr, "schedlab bisect: resuming run {} '{}'\n", r->id, r->name);
+    }
+    const RunSummary s = run_config(store_, config, plan, exec);
+    for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
+    if (s.status == "interrupted") return false;
+    if (s.status != "finished")
+      throw BisectError(fmt::format("run {} '{}' {}", s.run_id, s.name, s.status));
+    return true;
+  }
+
+  std::string runs_json(std::size_t pos) const { return json(finished_runs(pos)).dump(); }
+
+  // One more batch of a reference (its hook first). Nothing on success;
+  // the outcome to return otherwise. A reference whose hook fails is an
+  // error: there is nothing to bisect against.
+  std::optional<BisectOutcome> reference_batch(std::size_t pos) {
+    const char* which = pos == 0 ? "good" : "bad";
+    fmt::print(stderr, "schedlab bisect: measuring the {} reference {}\n", which, spec_.labels[pos]);
+    try {
+      if (const auto failure = prepare(pos))
+        throw BisectError(fmt::format("the {} reference {}: {}", which, spec_.labels[pos], *failure));
+      if (!run_batch(pos, finished_runs(pos).size() + 1)) return BisectOutcome::kInterrupted;
+    } catch (const Interrupted&) {
+      return BisectOutcome::kInterrupted;
+    }
+    if (samples(pos).size() < 2)
+      throw BisectError(fmt::format("the {} reference {} gave {} samples of metric '{}' (need 2)",
+                                    which, spec_.labels[pos], samples(pos).size(), spec_.metric));
+    return std::nullopt;
+  }
+
+  void record_reference(std::size_t pos) {
+    const auto x = samples(pos);
+    store_.add_bisect_decision({.session_id = id_, .position = static_cast<int>(pos),
+                                .candidate = spec_.candidates[pos],
+                                .verdict = pos == 0 ? "REF-GOOD" : "REF-BAD",
+                                .decided_by = "reference", .n = static_cast<int>(x.size()),
+                                .centre = centre_by_name(x, verdict_.centre),
+                                .run_ids_json = runs_json(pos)});
+  }
+
+  // The centre the metric declared, as stored with the runs.
+  std::string metric_centre(std::size_t pos) const {
+    for (const auto run : finished_runs(pos))
+      for (const auto& m : store_.metrics(run))
+        if (m.name == spec_.metric) return m.centre;
+    return "amean";
+  }
+
+  void record(std::size_t pos, const std::string& verdict, const std::string& by,
+              const std::vector<double>& x, const VerdictResult* v, const std::string& note) {
+    store_.add_bisect_decision({.session_id = id_, .position = static_cast<int>(pos),
+                                .candidate = spec_.candidates[pos], .verdict = verdict,
+                                .decided_by = by, .n = static_cast<int>(x.size()),
+                                .centre = v ? v->centre : std::nullopt,
+                                .p_good = v ? v->vs_good.p : std::nullopt,
+                                .p_bad = v ? v->vs_bad.p : std::nullopt,
+                                .run_ids_json = runs_json(pos), .note = note});
+  }
+
+  // Batches until a verdict, the cap, or a skip. False when interrupted.
+  bool measure_candidate(std::size_t pos, const std::vector<double>& good,
+                         const std::vector<double>& bad) {
+    verdict_.centre = metric_centre(0);
+    bool prepared = false;
+    while (true) {
+      const auto runs = finished_runs(pos);
+      const auto x = bisect_samples(store_, spec_, runs);
+      if (!runs.empty()) {
+        VerdictResult v = judge(good, bad, x, verdict_);
+        const bool capped = static_cast<int>(x.size()) >= spec_.max_iterations;
+        if (v.verdict == Verdict::kUnknown && capped) v = decide_at_cap(v);
+        const std::string note = fmt::format("{}{}", v.vs_good.p ? "" : "vs good: " + v.vs_good.reason + " ",
+                                             v.vs_bad.p ? "" : "vs bad: " + v.vs_bad.reason);
+        if (v.verdict != Verdict::kUnknown) {
+          record(pos, std::string(verdict_name(v.verdict)), v.decided_by, x, &v, note);
+          fmt::print(stderr, "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {}{})\n",
+                     spec_.labels[pos], verdict_name(v.verdict), x.size(), p_text(v.vs_good),
+                     p_text(v.vs_bad), v.decided_by == "test" ? "" : ", by nearest median");
+          return true;
+        }
+        if (!last_is_unknown_at(pos, x.size()))
+          record(pos, "UNKNOWN", "", x, &v, note);
+        if (capped) {
+          record(pos, "SKIP", "cap", x, &v, "still UNKNOWN at the iteration cap (centres tie)");
+          return true;
+        }
+        fmt::print(stderr, "schedlab bisect: {} UNKNOWN at n={} (p vs good {}, p vs bad {}); another batch\n",
+                   spec_.labels[pos], x.size(), p_text(v.vs_good), p_text(v.vs_bad));
+      }
+      try {
+        if (!prepared) {
+          if (const auto failure = prepare(pos)) {
+            fmt::print(stderr, "schedlab bisect: skipping {}: {}\n", spec_.labels[pos], *failure);
+            record(pos, "SKIP", "hook", x, nullptr, *failure);
+            return true;
+          }
+          prepared = true;
+        }
+        if (!run_batch(pos, runs.size() + 1)) return false;
+      } catch (const Interrupted&) {
+        return false;
+      } catch (const PreflightError& e) {
+        record(pos, "SKIP", "preflight", x, nullptr, e.what());
+        return true;
+      } catch (const HostError& e) {
+        record(pos, "SKIP", "host", x, nullptr, e.what());
+        return true;
+      }
+      if (bisect_samples(store_, spec_, finished_runs(pos)).size() == x.size()) {
+        record(pos, "SKIP", "no-samples", x, nullptr,
+               fmt::format("batch {} gave no samples of '{}'", runs.size() + 1, spec_.metric));
+        return true;
+      }
+    }
+  }
+
+  bool last_is_unknown_at(std::size_t pos, std::size_t n) const {
+    const auto ds = store_.bisect_decisions(id_);
+    for (auto it = ds.rbegin(); it != ds.rend(); ++it)
+      if (it->position == static_cast<int>(pos))
+        return it->verdict == "UNKNOWN" && it->n == static_cast<int>(n);
+    return false;
+  }
+
+  static std::string p_text(const VerdictP& p) {
+    return p.p ? fmt::format("{:.3g}", *p.p) : "n/a";
+  }
+
+  void finish(const SearchStep& step, const std::vector<CandidateState>& states) {
+    json skipped = json::array();
+    for (std::size_t i = step.last_good + 1; i < step.first_bad; ++i)
+      skipped.push_back(spec_.candidates[i]);
+    // Measured: candidates (not the references) with at least one batch run.
+    int measured = 0, skips = 0;
+    for (std::size_t i = 1; i + 1 < states.size(); ++i) {
+      if (!finished_runs(i).empty()) ++measured;
+      if (states[i] == CandidateState::kSkipped) ++skips;
+    }
+    const json result = {{"first_bad", step.first_bad},
+                         {"last_good", step.last_good},
+                         {"first_bad_candidate", spec_.candidates[step.first_bad]},
+                         {"last_good_candidate", spec_.candidates[step.last_good]},
+                         {"skipped_between", skipped},
+                         {"measured_candidates", measured},
+                         {"skipped_candidates", skips}};
+    store_.set_bisect_status(id_, "done", result.dump());
+  }
+
+  Store& store_;
+  std::int64_t id_;
+  DriveOptions options_;
+  BisectSpec spec_;
+  VerdictOptions verdict_;
+};
+
+}  // namespace
+
+BisectOutcome drive_bisect(Store& store, std::int64_t session_id, const DriveOptions& options) {
+  return Driver(store, session_id, options).run();
+}
+
+}  // namespace schedlab

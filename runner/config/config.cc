@@ -1,0 +1,726 @@
+#include "runner/config/config.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analysis/monitors.h"
+#include "analysis/task_samples.h"
+#include "runner/hosts/lab/lab_config_yaml.h"
+#include "runner/hosts/ssh_host.h"
+#include "runner/config/suggest.h"
+#include "runner/config/yaml_keys.h"
+#include "runner/config/units.h"
+#include "workloads/command.h"
+#include "workloads/registry.h"
+
+namespace schedlab {
+
+ConfigError::ConfigError(const std::string& file, int line, const std::string& key,
+                         const std::string& msg)
+    : std::runtime_error(fmt::format("{}{}{}{}", file, line > 0 ? fmt::format(":{}", line) : "",
+                                     key.empty() ? ": " : ": " + key + ": ", msg)),
+      file_(file),
+      line_(line),
+      key_(key) {}
+
+namespace {
+
+// The sysctl directories a variant may change (see design.md: knobs).
+const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
+
+const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
+                                           "ssh",         "iterations", "order",
+                                           "workloads",   "variants",   "monitors",
+                                           "task_monitor"};
+const std::vector<std::string> kPairKeys = {"name", "sut", "loadgen", "sut_address"};
+const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
+const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
+const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
+                                           "connect_timeout"};
+const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
+                                               "nice",   "affinity",       "kernels"};
+const std::vector<std::string> kAffinityKeys = {"server", "client"};
+// Keys every workload accepts besides its own parameters.
+const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors", "task_monitor"};
+const std::vector<std::string> kTaskMonitorKeys = {"interval", "comm"};
+
+class Loader {
+ public:
+  Loader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& msg) const {
+    throw ConfigError(path_, line_of(at), key, msg);
+  }
+  static int line_of(const YAML::Node& n) {
+    const YAML::Mark m = n.Mark();
+    return m.line >= 0 ? m.line + 1 : 0;
+  }
+
+  void expect_map(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsMap()) fail(n, key, "expected a mapping of keys to values");
+  }
+
+  // Rejects keys outside `allowed`, with a suggestion.
+  void check_keys(const YAML::Node& map, const std::string& where,
+                  const std::vector<std::string>& allowed) const {
+    if (const auto p = key_problem(map, allowed)) fail(p->at, where, p->message);
+  }
+
+  std::string scalar(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected a single value");
+    return n.Scalar();
+  }
+
+  std::int64_t integer(const YAML::Node& n, const std::string& key, std::int64_t min) const {
+    const std::string s = scalar(n, key);
+    static const std::regex int_re(R"(^[+-]?[0-9]+$)");
+    if (!std::regex_match(s, int_re)) fail(n, key, fmt::format("expected an integer, got '{}'", s));
+    std::int64_t v = 0;
+    try {
+      v = std::stoll(s);
+    } catch (const std::out_of_range&) {
+      fail(n, key, fmt::format("'{}' is out of range", s));
+    }
+    if (v < min) fail(n, key, fmt::format("must be at least {}, got {}", min, v));
+    return v;
+  }
+
+  ParamValue param_value(const ParamSpec& spec, const YAML::Node& n, const std::string& key) const {
+    switch (spec.type) {
+      case ParamType::kInt:
+        return integer(n, key, spec.min.value_or(INT64_MIN));
+      case ParamType::kDuration: {
+        const std::string s = scalar(n, key);
+        auto d = parse_duration(s);
+        if (!d) fail(n, key, fmt::format("expected a duration such as 30s or 500ms, got '{}'", s));
+        return *d;
+      }
+      case ParamType::kBool: {
+        const std::string s = scalar(n, key);
+        if (s == "true" || s == "yes" || s == "on") return true;
+        if (s == "false" || s == "no" || s == "off") return false;
+        fail(n, key, fmt::format("expected true or false, got '{}'", s));
+      }
+      case ParamType::kDouble: {
+        const std::string s = scalar(n, key);
+        try {
+          std::size_t used = 0;
+          const double d = std::stod(s, &used);
+          if (used == s.size() && std::isfinite(d)) return d;
+        } catch (const std::exception&) {
+        }
+        fail(n, key, fmt::format("expected a number, got '{}'", s));
+      }
+      case ParamType::kString: {
+        const std::string s = scalar(n, key);
+        if (!spec.choices.empty() &&
+            std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
+          fail(n, key,
+               fmt::format("'{}' is not one of: {}{}", s, fmt::join(spec.choices, ", "),
+                           did_you_mean(s, spec.choices)));
+        return s;
+      }
+    }
+    fail(n, key, "unsupported parameter type");
+  }
+
+  WorkloadConfig workload(const YAML::Node& entry, std::size_t index) const {
+    const std::string where = fmt::format("workloads[{}]", index);
+    if (entry.IsScalar()) {
+      // "- hackbench" alone: every parameter at its default.
+      return workload_body(entry, entry.Scalar(), YAML::Node(YAML::NodeType::Map), where);
+    }
+    if (!entry.IsMap() || entry.size() != 1)
+      fail(entry, where, "expected one workload name with its parameters, e.g. '- hackbench: {...}'");
+    const auto kv = *entry.begin();
+    return workload_body(kv.first, kv.first.as<std::string>(), kv.second, where);
+  }
+
+  // A command parameter's type from its value: int, duration, bool,
+  // number, else string.
+  static ParamValue infer(const std::string& s) {
+    static const std::regex int_re(R"(^[+-]?[0-9]+$)");
+    if (std::regex_match(s, int_re)) return static_cast<std::int64_t>(std::stoll(s));
+    if (s == "true" || s == "false") return s == "true";
+    if (auto d = parse_duration(s); d && !s.empty() && !std::isdigit(static_cast<unsigned char>(s.back())))
+      return *d;
+    try {
+      std::size_t used = 0;
+      const double d = std::stod(s, &used);
+      if (used == s.size()) return d;
+    } catch (const std::exception&) {
+    }
+    return s;
+  }
+
+  static ParamType type_of(const ParamValue& v) {
+    if (std::holds_alternative<std::int64_t>(v)) return ParamType::kInt;
+    if (std::holds_alternative<bool>(v)) return ParamType::kBool;
+    if (std::holds_alternative<double>(v)) return ParamType::kDouble;
+    if (std::holds_alternative<std::chrono::milliseconds>(v)) return ParamType::kDuration;
+    return ParamType::kString;
+  }
+
+  // `- command: {name, argv, params, metrics, ...}`: the workload is made
+  // from the config. Its params become ParamSpec rows (a list sweeps as
+  // table rows), then validated like any workload's.
+  std::shared_ptr<const Workload> command(const YAML::Node& body, const std::string& key,
+                                          YAML::Node& params_out) const {
+    static const std::vector<std::string> keys = {
+        "name",    "description", "package", "role",       "argv",     "params",
+        "metrics", "error",       "timeout", "iterations", "monitors", "task_monitor"};
+    static const std::vector<std::string> metric_keys = {"regex", "unit", "direction", "centre",
+                                                         "kind", "match", "stream", "help"};
+    expect_map(body, key);
+    check_keys(body, key, keys);
+    CommandSpec spec;
+    if (!body["name"]) fail(body, key, "missing 'name': the workload's name in tables");
+    spec.name = scalar(body["name"], key + ".name");
+    if (body["description"]) spec.description = scalar(body["description"], key + ".description");
+    spec.package = body["package"] ? scalar(body["package"], key + ".package") : spec.name;
+    if (const auto r = body["role"]) {
+      const std::string role = scalar(r, key + ".role");
+      if (role != "sut" && role != "loadgen") fail(r, key + ".role", "expected sut or loadgen");
+      spec.role = role == "sut" ? Role::kSut : Role::kLoadgen;
+    }
+    const auto argv = body["argv"];
+    if (!argv || !argv.IsSequence() || argv.size() == 0)
+      fail(argv ? argv : body, key + ".argv", "expected a list: the program and its arguments, one per element");
+    for (const auto& a : argv) spec.argv.push_back(scalar(a, key + ".argv"));
+    if (const auto p = body["params"]) {
+      expect_map(p, key + ".params");
+      params_out = p;
+      for (const auto& kv : p) {
+        const std::string pname = kv.first.as<std::string>();
+        const YAML::Node first = kv.second.IsSequence() && kv.second.size() > 0 ? kv.second[0] : kv.second;
+        const ParamValue v = infer(scalar(first, key + ".params." + pname));
+        spec.params.push_back({.name = pname,
+                               .type = type_of(v),
+                               .axis = kv.second.IsSequence() ? Axis::kRow : Axis::kFixed,
+                               .default_value = v,
+                               .help = "command parameter"});
+      }
+    }
+    const auto metrics = body["metrics"];
+    if (!metrics || !metrics.IsMap() || metrics.size() == 0)
+      fail(metrics ? metrics : body, key + ".metrics", "expected at least one metric with a regex");
+    for (const auto& kv : metrics) {
+      const std::string mname = kv.first.as<std::string>();
+      const std::string mkey = key + ".metrics." + mname;
+      const YAML::Node m = kv.second;
+      expect_map(m, mkey);
+      check_keys(m, mkey, metric_keys);
+      CommandMetric cm;
+      cm.name = mname;
+      if (!m["regex"]) fail(m, mkey, "missing 'regex' with a (?<value>...) group");
+      cm.regex = scalar(m["regex"], mkey + ".regex");
+      cm.unit = m["unit"] ? scalar(m["unit"], mkey + ".unit") : "";
+      if (!m["direction"]) fail(m, mkey, "missing 'direction': higher or lower is better");
+      const auto dir = direction_from_string(scalar(m["direction"], mkey + ".direction"));
+      if (!dir) fail(m["direction"], mkey + ".direction", "expected higher or lower");
+      cm.direction = *dir;
+      if (m["centre"]) {
+        cm.centre = centre_from_string(scalar(m["centre"], mkey + ".centre"));
+        if (!cm.centre) fail(m["centre"], mkey + ".centre", "expected amean, hmean, gmean or median");
+      }
+      if (m["kind"]) {
+        const auto k = sample_kind_from_string(scalar(m["kind"], mkey + ".kind"));
+        if (!k) fail(m["kind"], mkey + ".kind", "expected run or interval");
+        cm.kind = *k;
+      }
+      if (m["match"]) {
+        const std::string mm = scalar(m["match"], mkey + ".match");
+        if (mm == "one") cm.match = CommandMetric::Match::kOne;
+        else if (mm == "each") cm.match = CommandMetric::Match::kEach;
+        else if (mm == "last") cm.match = CommandMetric::Match::kLast;
+        else fail(m["match"], mkey + ".match", "expected one, each or last");
+      }
+      if (m["stream"]) {
+        const std::string st = scalar(m["stream"], mkey + ".stream");
+        if (st == "both") cm.stream = CommandMetric::Stream::kBoth;
+        else if (st == "stdout") cm.stream = CommandMetric::Stream::kStdout;
+        else if (st == "stderr") cm.stream = CommandMetric::Stream::kStderr;
+        else fail(m["stream"], mkey + ".stream", "expected stdout, stderr or both");
+      }
+      if (m["help"]) cm.help = scalar(m["help"], mkey + ".help");
+      spec.metrics.push_back(std::move(cm));
+    }
+    if (body["error"]) spec.error_regex = scalar(body["error"], key + ".error");
+    if (const auto t = body["timeout"]) {
+      const auto d = parse_duration(scalar(t, key + ".timeout"));
+      if (!d) fail(t, key + ".timeout", "expected a duration such as 30s or 2m");
+      spec.timeout = *d;
+    }
+    try {
+      return make_command_workload(spec);
+    } catch (const std::invalid_argument& e) {
+      fail(body, key, e.what());
+    }
+  }
+
+  WorkloadConfig workload_body(const YAML::Node& name_node, const std::string& name,
+                               const YAML::Node& body, const std::string& where) const {
+    if (name == "command") {
+      YAML::Node params = YAML::Node(YAML::NodeType::Map);
+      auto owned = command(body, where + ".command", params);
+      // Validate the params against the rows just made, like any workload.
+      YAML::Node flat(YAML::NodeType::Map);
+      for (const auto& kv : params) flat[kv.first] = kv.second;
+      if (body["iterations"]) flat["iterations"] = body["iterations"];
+      if (body["monitors"]) flat["monitors"] = body["monitors"];
+      if (body["task_monitor"]) flat["task_monitor"] = body["task_monitor"];
+      WorkloadConfig wc = workload_values(*owned, name_node, flat, where + ".command");
+      wc.owned = owned;
+      return wc;
+    }
+    std::vector<std::string> names = {"command"};
+    for (const Workload* w : all_workloads()) names.push_back(w->name());
+    const Workload* w = find_workload(name);
+    if (!w)
+      fail(name_node, where,
+           fmt::format("unknown workload '{}'{}; known: {}", name, did_you_mean(name, names),
+                       fmt::join(names, ", ")));
+    return workload_values(*w, name_node, body, where + "." + name);
+  }
+
+  WorkloadConfig workload_values(const Workload& workload, const YAML::Node& name_node,
+                                 const YAML::Node& body, const std::string& key) const {
+    const Workload* w = &workload;
+    WorkloadConfig wc;
+    wc.workload = w;
+    wc.line = line_of(name_node);
+    if (!body.IsNull()) expect_map(body, key);
+    std::vector<std::string> allowed = kCommonWorkloadKeys;
+    for (const auto& p : w->params()) allowed.push_back(p.name);
+    if (body.IsMap()) check_keys(body, key, allowed);
+    for (const auto& spec : w->params()) {
+      const YAML::Node v = body.IsMap() ? body[spec.name] : YAML::Node();
+      const std::string pkey = key + "." + spec.name;
+      std::vector<ParamValue> values;
+      if (!v) {
+        values.push_back(spec.default_value);
+      } else if (v.IsSequence()) {
+        if (!spec.sweep())
+          fail(v, pkey, "takes a single value, not a list (only swept parameters take lists)");
+        if (v.size() == 0) fail(v, pkey, "an empty list sweeps nothing");
+        for (const auto& item : v) values.push_back(param_value(spec, item, pkey));
+      } else {
+        values.push_back(param_value(spec, v, pkey));
+      }
+      std::set<std::string> seen;
+      for (const auto& value : values)
+        if (!seen.insert(format_param(value)).second)
+          fail(v, pkey, fmt::format("value '{}' is listed twice", format_param(value)));
+      wc.values[spec.name] = std::move(values);
+    }
+    if (body.IsMap() && body["iterations"])
+      wc.iterations = iterations(body["iterations"], key + ".iterations");
+    else
+      wc.iterations = default_iterations_;
+    if (body.IsMap() && body["monitors"])
+      wc.monitors = monitors(body["monitors"], key + ".monitors");
+    else
+      wc.monitors = default_monitors_;
+    wc.task_monitor = default_task_monitor_;
+    if (body.IsMap() && body["task_monitor"]) {
+      const YAML::Node t = body["task_monitor"];
+      if (std::find(wc.monitors.begin(), wc.monitors.end(), tasks::kMonitorName) ==
+          wc.monitors.end())
+        fail(t, key + ".task_monitor",
+             "the tasks monitor is not among this workload's monitors: add it (monitors: [tasks])");
+      task_monitor(t, key + ".task_monitor", wc.task_monitor);
+    }
+    return wc;
+  }
+
+  // `{interval: 100ms, comm: [myprog, helper]}`: sets the keys given.
+  void task_monitor(const YAML::Node& n, const std::string& key, TaskMonitorConfig& out) const {
+    expect_map(n, key);
+    check_keys(n, key, kTaskMonitorKeys);
+    if (const auto i = n["interval"]) {
+      const auto d = parse_duration(scalar(i, key + ".interval"));
+      if (!d || *d < std::chrono::milliseconds(10))
+        fail(i, key + ".interval", "expected a duration of at least 10ms, such as 100ms");
+      out.interval = *d;
+    }
+    if (const auto c = n["comm"]) {
+      if (!c.IsSequence() || c.size() == 0)
+        fail(c, key + ".comm", "expected a list of process names, e.g. [myprog, helper]");
+      out.comm.clear();
+      for (const auto& item : c) {
+        const std::string name = scalar(item, key + ".comm");
+        if (name.empty() || name.find('\n') != std::string::npos)
+          fail(item, key + ".comm", "a process name is one non-empty line");
+        out.comm.push_back(name);
+      }
+    }
+  }
+
+  // `[schedstat, stat]`: names from the monitor registry, each once; `[]`
+  // turns a top-level default off for one workload.
+  std::vector<std::string> monitors(const YAML::Node& n, const std::string& key) const {
+    std::vector<std::string> known;
+    for (const auto& m : monitor_names()) known.emplace_back(m);
+    if (!n.IsSequence())
+      fail(n, key, fmt::format("expected a list of monitors, e.g. [schedstat, stat]; known: {}",
+                               fmt::join(known, ", ")));
+    std::vector<std::string> out;
+    for (const auto& item : n) {
+      const std::string name = scalar(item, key);
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        fail(item, key,
+             fmt::format("unknown monitor '{}'{}; known: {}", name, did_you_mean(name, known),
+                         fmt::join(known, ", ")));
+      if (std::find(out.begin(), out.end(), name) != out.end())
+        fail(item, key, fmt::format("monitor '{}' is listed twice", name));
+      out.push_back(name);
+    }
+    return out;
+  }
+
+  // `5`, or `{min: 3, max: 30, ci_width_pct: 2}`.
+  IterationPolicy iterations(const YAML::Node& n, const std::string& key) const {
+    IterationPolicy p;
+    if (n.IsScalar()) {
+      p.min = p.max = static_cast<int>(integer(n, key, 1));
+      return p;
+    }
+    expect_map(n, key);
+    check_keys(n, key, kIterationKeys);
+    if (!n["ci_width_pct"])
+      fail(n, key, "a mapping makes iterations adaptive: give ci_width_pct (and min, max)");
+    p.min = n["min"] ? static_cast<int>(integer(n["min"], key + ".min", 2)) : 3;
+    p.max = n["max"] ? static_cast<int>(integer(n["max"], key + ".max", 2)) : 30;
+    if (p.max < p.min)
+      fail(n["max"] ? n["max"] : n, key + ".max",
+           fmt::format("max ({}) is below min ({})", p.max, p.min));
+    const std::string s = scalar(n["ci_width_pct"], key + ".ci_width_pct");
+    double pct = 0;
+    try {
+      std::size_t used = 0;
+      pct = std::stod(s, &used);
+      if (used != s.size()) pct = -1;
+    } catch (const std::exception&) {
+      pct = -1;
+    }
+    if (!(pct > 0 && pct < 100))
+      fail(n["ci_width_pct"], key + ".ci_width_pct",
+           fmt::format("expected a percentage between 0 and 100, got '{}'", s));
+    p.ci_width_pct = pct;
+    return p;
+  }
+
+  VariantConfig variant(const YAML::Node& name_node, const YAML::Node& body,
+                        const std::optional<LabConfig>& lab) const {
+    VariantConfig vc;
+    vc.name = name_node.as<std::string>();
+    vc.line = line_of(name_node);
+    const std::string key = "variants." + vc.name;
+    static const std::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_.+-]*$)");
+    if (!std::regex_match(vc.name, name_re))
+      fail(name_node, key, "a variant name uses letters, digits and _ . + - only");
+    if (body.IsNull()) return vc;
+    expect_map(body, key);
+    check_keys(body, key, kVariantKeys);
+    if (const auto s = body["sysctl"]) {
+      expect_map(s, key + ".sysctl");
+      for (const auto& kv : s) {
+        const std::string name = kv.first.as<std::string>();
+        const std::string skey = key + ".sysctl." + name;
+        if (auto problem = sysctl_name_problem(name)) fail(kv.first, skey, *problem);
+        vc.sysctls.push_back({name, scalar(kv.second, skey), line_of(kv.first)});
+      }
+    }
+    if (const auto f = body["sched_features"]) {
+      const std::string fkey = key + ".sched_features";
+      if (!f.IsSequence()) fail(f, fkey, "expected a list such as [NO_PLACE_LAG, NO_RUN_TO_PARITY]");
+      static const std::regex token_re(R"(^[A-Z][A-Z0-9_]*$)");
+      std::set<std::string> bases;
+      for (const auto& t : f) {
+        const std::string token = scalar(t, fkey);
+        if (!std::regex_match(token, token_re))
+          fail(t, fkey, fmt::format("'{}' is not a feature name such as NO_PLACE_LAG", token));
+        const std::string base = token.starts_with("NO_") ? token.substr(3) : token;
+        if (!bases.insert(base).second) fail(t, fkey, fmt::format("{} is set twice", base));
+        vc.sched_features.push_back({token, line_of(t)});
+      }
+    }
+    if (const auto d = body["debugfs"]) {
+      expect_map(d, key + ".debugfs");
+      for (const auto& kv : d) {
+        const std::string name = kv.first.as<std::string>();
+        const std::string dkey = key + ".debugfs." + name;
+        if (auto problem = debugfs_name_problem(name)) fail(kv.first, dkey, *problem);
+        vc.debugfs.push_back({name, scalar(kv.second, dkey), line_of(kv.first)});
+      }
+    }
+    if (const auto p = body["policy"]) {
+      const std::string s = scalar(p, key + ".policy");
+      auto policy = sched_policy_from_name(s);
+      if (!policy)
+        fail(p, key + ".policy",
+             fmt::format("unknown scheduling policy '{}'{}; known: {}", s,
+                         did_you_mean(s, sched_policy_names()),
+                         fmt::join(sched_policy_names(), ", ")));
+      vc.policy = SchedPolicy{*policy, std::nullopt};
+    }
+    if (const auto n = body["nice"]) {
+      const auto nice = integer(n, key + ".nice", -20);
+      if (nice > 19) fail(n, key + ".nice", fmt::format("must be at most 19, got {}", nice));
+      if (!vc.policy) vc.policy = SchedPolicy{};  // SCHED_OTHER at that nice value
+      vc.policy->nice = static_cast<int>(nice);
+    }
+    if (const auto k = body["kernels"]) vc.kernels = parse_variant_kernels(k, key + ".kernels", lab, path_);
+    if (const auto a = body["affinity"]) vc.affinity = affinity(a, key + ".affinity");
+    return vc;
+  }
+
+  AffinityConfig affinity(const YAML::Node& n, const std::string& key) const {
+    expect_map(n, key);
+    check_keys(n, key, kAffinityKeys);
+    if (n.size() == 0)
+      fail(n, key, "empty: give server, client or both, e.g. {server: \"0\", client: \"1-3\"}");
+    AffinityConfig a;
+    auto list = [&](const char* role, std::vector<int>& cpus, int& line) {
+      const auto v = n[role];
+      if (!v) return;
+      const std::string k = key + "." + role;
+      const std::string text = scalar(v, k);
+      const auto parsed = parse_cpu_list(text);
+      if (!parsed) fail(v, k, fmt::format("'{}' is not a CPU list such as 0-3,8", text));
+      cpus = *parsed;
+      line = line_of(v);
+    };
+    list("server", a.server, a.server_line);
+    list("client", a.client, a.client_line);
+    return a;
+  }
+
+  std::string host(const YAML::Node& n, const std::string& key) const {
+    const std::string s = scalar(n, key);
+    if (s != "local" && !parse_ssh_url(s))
+      fail(n, key,
+           fmt::format("'{}' is not a host: use local or ssh://[user@]host[:port]", s));
+    return s;
+  }
+
+  std::vector<PairConfig> pairs(const YAML::Node& n) const {
+    if (!n.IsSequence() || n.size() == 0)
+      fail(n, "pairs", "expected a list of pairs, e.g. '- {sut: ssh://root@sut1, loadgen: local}'");
+    std::vector<PairConfig> out;
+    std::set<std::string> names, suts;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const YAML::Node e = n[i];
+      const std::string key = fmt::format("pairs[{}]", i);
+      expect_map(e, key);
+      check_keys(e, key, kPairKeys);
+      PairConfig pc;
+      pc.line = line_of(e);
+      const auto sut = e["sut"];
+      if (!sut) fail(e, key, "missing 'sut': local or ssh://[user@]host[:port]");
+      if (sut.IsMap())
+        fail(sut, key + ".sut",
+             "a lab SUT cannot be one of several pairs; run it on its own with hosts.sut");
+      pc.sut = host(sut, key + ".sut");
+      if (e["loadgen"]) pc.loadgen = host(e["loadgen"], key + ".loadgen");
+      if (e["sut_address"]) pc.sut_address = scalar(e["sut_address"], key + ".sut_address");
+      if (pc.sut == "local" && pc.loadgen != "local" && pc.sut_address.empty())
+        fail(e, key + ".sut_address",
+             "the SUT is local and the loadgen remote; say how the loadgen reaches the SUT");
+      if (const auto nm = e["name"]) {
+        pc.name = scalar(nm, key + ".name");
+        static const std::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
+        if (!std::regex_match(pc.name, name_re))
+          fail(nm, key + ".name", "a pair name uses letters, digits, _ and - only");
+      } else {
+        // The SUT's host name when it makes a valid name, else pairN.
+        const auto target = parse_ssh_url(pc.sut);
+        std::string derived = target ? target->host : "";
+        std::replace(derived.begin(), derived.end(), '.', '-');
+        std::replace(derived.begin(), derived.end(), ':', '-');
+        static const std::regex ok_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
+        pc.name = std::regex_match(derived, ok_re) ? derived : fmt::format("pair{}", i + 1);
+      }
+      if (!names.insert(pc.name).second)
+        fail(e["name"] ? e["name"] : e, key + ".name",
+             fmt::format("pair name '{}' is used twice; give each pair its own name", pc.name));
+      // Two pairs on one SUT would flip each other's knobs.
+      if (!suts.insert(pc.sut).second)
+        fail(sut, key + ".sut", fmt::format("SUT {} is already in another pair", pc.sut));
+      out.push_back(std::move(pc));
+    }
+    return out;
+  }
+
+  SshConfig ssh(const YAML::Node& n) const {
+    SshConfig c;
+    expect_map(n, "ssh");
+    check_keys(n, "ssh", kSshKeys);
+    if (n["identity"]) c.identity = scalar(n["identity"], "ssh.identity");
+    if (n["known_hosts"]) c.known_hosts = scalar(n["known_hosts"], "ssh.known_hosts");
+    if (const auto p = n["host_key_policy"]) {
+      c.host_key_policy = scalar(p, "ssh.host_key_policy");
+      if (c.host_key_policy != "strict" && c.host_key_policy != "accept-new")
+        fail(p, "ssh.host_key_policy",
+             fmt::format("expected strict or accept-new, got '{}'", c.host_key_policy));
+    }
+    if (const auto t = n["connect_timeout"]) {
+      const auto d = parse_duration(scalar(t, "ssh.connect_timeout"));
+      if (!d || *d < std::chrono::seconds(1))
+        fail(t, "ssh.connect_timeout", "expected a duration of at least 1s, such as 10s");
+      c.connect_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
+    }
+    return c;
+  }
+
+  Config load(const std::string& text) {
+    Config c;
+    c.path = path_;
+    c.text = text;
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::ParserException& e) {
+      throw ConfigError(path_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                        "YAML syntax error: " + e.msg);
+    }
+    if (!root.IsMap()) throw ConfigError(path_, 0, "", "expected a mapping at the top level");
+    check_keys(root, "", kTopKeys);
+    if (root["description"]) c.description = scalar(root["description"], "description");
+    if (const auto h = root["hosts"]) {
+      expect_map(h, "hosts");
+      check_keys(h, "hosts", kHostKeys);
+      if (h["sut"] && h["sut"].IsMap()) {
+        c.sut_lab = parse_lab_config(h["sut"], path_);
+        c.sut = "lab";
+      } else if (h["sut"]) {
+        c.sut = host(h["sut"], "hosts.sut");
+      }
+      if (h["loadgen"]) c.loadgen = host(h["loadgen"], "hosts.loadgen");
+      if (h["sut_address"]) c.sut_address = scalar(h["sut_address"], "hosts.sut_address");
+    }
+    if (const auto p = root["pairs"]) {
+      if (root["hosts"])
+        fail(p, "pairs", "give either hosts: (one pair) or pairs: (several), not both");
+      c.pairs = pairs(p);
+    }
+    if (root["ssh"]) c.ssh = ssh(root["ssh"]);
+    if (root["iterations"]) c.iterations = iterations(root["iterations"], "iterations");
+    default_iterations_ = c.iterations;
+    if (root["monitors"]) c.monitors = monitors(root["monitors"], "monitors");
+    default_monitors_ = c.monitors;
+    if (const auto t = root["task_monitor"]) {
+      task_monitor(t, "task_monitor", c.task_monitor);
+      default_task_monitor_ = c.task_monitor;
+    }
+    if (const auto o = root["order"]) {
+      const std::string s = scalar(o, "order");
+      if (s == "interleaved")
+        c.order = Order::kInterleaved;
+      else if (s == "sequential")
+        c.order = Order::kSequential;
+      else
+        fail(o, "order",
+             fmt::format("expected interleaved or sequential, got '{}'{}", s,
+                         did_you_mean(s, {"interleaved", "sequential"})));
+    }
+    const auto w = root["workloads"];
+    if (!w) throw ConfigError(path_, 0, "workloads", "missing: a config runs at least one workload");
+    if (!w.IsSequence() || w.size() == 0)
+      fail(w, "workloads", "expected a list of workloads, e.g. '- hackbench: {groups: [1, 4]}'");
+    for (std::size_t i = 0; i < w.size(); ++i) c.workloads.push_back(workload(w[i], i));
+    if (const auto t = root["task_monitor"]) {
+      const bool used = std::any_of(c.workloads.begin(), c.workloads.end(), [](const auto& wc) {
+        return std::find(wc.monitors.begin(), wc.monitors.end(), tasks::kMonitorName) !=
+               wc.monitors.end();
+      });
+      if (!used)
+        fail(t, "task_monitor", "no workload uses the tasks monitor: add it (monitors: [tasks])");
+    }
+    if (const auto v = root["variants"]) {
+      expect_map(v, "variants");
+      if (v.size() == 0) fail(v, "variants", "empty: leave the key out for one default variant");
+      std::set<std::string> names;
+      for (const auto& kv : v) {
+        const std::string n = kv.first.as<std::string>();
+        if (!names.insert(n).second) fail(kv.first, "variants", fmt::format("duplicate variant '{}'", n));
+        c.variants.push_back(variant(kv.first, kv.second, c.sut_lab));
+      }
+      // Every kernel of a lab plan runs at least one variant.
+      for (const auto& k : plan_kernels(c.sut_lab))
+        if (std::none_of(c.variants.begin(), c.variants.end(), [&](const VariantConfig& vc) {
+              return vc.kernels.empty() || std::find(vc.kernels.begin(), vc.kernels.end(), k) != vc.kernels.end();
+            }))
+          fail(v, "variants", fmt::format("no variant applies to kernel '{}'", k));
+    } else {
+      c.variants.push_back(VariantConfig{.name = "default"});
+    }
+    return c;
+  }
+
+ private:
+  std::string path_;
+  IterationPolicy default_iterations_;
+  std::vector<std::string> default_monitors_;
+  TaskMonitorConfig default_task_monitor_;
+};
+
+}  // namespace
+
+std::optional<std::string> sysctl_name_problem(const std::string& name) {
+  static const std::regex re(R"(^[a-z0-9_]+(\.[a-z0-9_-]+)+$)");
+  if (!std::regex_match(name, re))
+    return fmt::format("'{}' is not a sysctl name such as kernel.sched_autogroup_enabled", name);
+  for (const char* prefix : kSysctlAllowlist)
+    if (name.starts_with(prefix)) return std::nullopt;
+  return fmt::format("'{}' is outside the sysctls schedlab may change (kernel.*, vm.*)", name);
+}
+
+std::optional<std::string> debugfs_name_problem(const std::string& name) {
+  static const std::regex re(R"(^sched/[a-z0-9_]+(/[a-z0-9_]+)*$)");
+  if (!std::regex_match(name, re))
+    return fmt::format("'{}' is not a debugfs scheduler tunable such as sched/base_slice_ns "
+                       "(only sched/ is writable)",
+                       name);
+  return std::nullopt;
+}
+
+std::string sysctl_path(const std::string& name) {
+  std::string path = "/proc/sys/" + name;
+  std::replace(path.begin() + 10, path.end(), '.', '/');
+  return path;
+}
+
+Config config_for_pair(const Config& config, const PairConfig& pair) {
+  Config c = config;
+  c.pairs.clear();
+  c.sut = pair.sut;
+  c.sut_lab.reset();
+  c.loadgen = pair.loadgen;
+  c.sut_address = pair.sut_address;
+  return c;
+}
+
+Config parse_config(const std::string& text, const std::string& path) {
+  return Loader(path).load(text);
+}
+
+Config load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, 0, "", "cannot read the file: " + std::string(std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path);
+}
+
+}  // namespace schedlab

@@ -1,0 +1,161 @@
+// An experiment file, loaded and validated against the workload registry
+// before anything runs. Every error names the file, the line and the key.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runner/hosts/lab/lab_config.h"
+#include "runner/knobs/sched_policy.h"
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class ConfigError : public std::runtime_error {
+ public:
+  // line is 1-based; 0 when the error is about the whole file.
+  ConfigError(const std::string& file, int line, const std::string& key, const std::string& msg);
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+struct SysctlSetting {
+  std::string name;   // kernel.sched_autogroup_enabled
+  std::string value;  // as written to /proc/sys
+  int line = 0;
+};
+
+// A scheduler feature to set: NO_PLACE_LAG turns PLACE_LAG off, PLACE_LAG on.
+struct FeatureSetting {
+  std::string token;  // as written to /sys/kernel/debug/sched/features
+  int line = 0;
+};
+
+// A debugfs scheduler tunable, by its path under /sys/kernel/debug.
+struct DebugfsSetting {
+  std::string name;   // sched/base_slice_ns
+  std::string value;
+  int line = 0;
+};
+
+// The `affinity` knob: the CPUs servers (background steps) and clients
+// (measured foreground steps) may run on; empty: unchanged.
+struct AffinityConfig {
+  std::vector<int> server;
+  std::vector<int> client;
+  int server_line = 0, client_line = 0;
+};
+
+struct VariantConfig {
+  std::string name;
+  std::vector<SysctlSetting> sysctls;
+  std::vector<FeatureSetting> sched_features;
+  std::vector<DebugfsSetting> debugfs;
+  std::optional<SchedPolicy> policy;
+  // Lab SUTs: the kernels (as the lab's `kernels:` spell them) this variant
+  // applies to; empty: every kernel. NO_PLACE_LAG exists on EEVDF only.
+  std::vector<std::string> kernels;
+  std::optional<AffinityConfig> affinity;
+  int line = 0;
+};
+
+// How many measured iterations a sweep point gets, per variant: a fixed
+// count (min == max), or adaptive: at least min, then until the confidence
+// interval's half-width is at most ci_width_pct of the centre, at most max.
+struct IterationPolicy {
+  int min = 5;
+  int max = 5;
+  std::optional<double> ci_width_pct;
+  bool adaptive() const { return ci_width_pct.has_value(); }
+};
+
+// Variants run interleaved per iteration (A B A B ...) so slow drift hits
+// them alike, or sequentially per sweep point (A A ... B B ...).
+enum class Order { kInterleaved, kSequential };
+
+// The `tasks` monitor's settings (`task_monitor:` at the top level or per
+// workload; a workload's keys override the top level's).
+struct TaskMonitorConfig {
+  // How often the workload's tasks are sampled during an iteration.
+  std::chrono::milliseconds interval{100};
+  // The comm names to sample; empty: the workload's own (Workload::task_names).
+  std::vector<std::string> comm;
+};
+
+struct WorkloadConfig {
+  const Workload* workload = nullptr;
+  // A workload made from the config itself (`command`); `workload` points here.
+  std::shared_ptr<const Workload> owned;
+  // Every parameter of the workload: the configured values, or the default.
+  std::map<std::string, std::vector<ParamValue>> values;
+  IterationPolicy iterations;
+  // Kernel counter monitors snapshotted around each iteration on the SUT
+  // (analysis/monitors.h names), in configuration order: the entry's
+  // `monitors:`, else the top-level default, else none.
+  std::vector<std::string> monitors;
+  TaskMonitorConfig task_monitor;
+  int line = 0;
+};
+
+// How schedlab reaches ssh:// hosts (shared by all of them).
+struct SshConfig {
+  std::string identity;     // private key file; empty: ssh's default
+  std::string known_hosts;  // known_hosts file; empty: ssh's default
+  std::string host_key_policy = "strict";  // strict | accept-new
+  std::chrono::seconds connect_timeout{10};
+};
+
+// One SUT/loadgen pair of `pairs:`; the plan runs on every pair at once.
+struct PairConfig {
+  std::string name;  // unique; default: from the SUT's host, or pairN
+  std::string sut;
+  std::string loadgen = "local";
+  std::string sut_address;  // empty: derived as for hosts:
+  int line = 0;
+};
+
+struct Config {
+  std::string path;
+  std::string text;
+  std::string description;
+  std::string sut = "local";      // or ssh://[user@]host[:port]
+  std::optional<LabConfig> sut_lab;  // hosts.sut: {lab: {...}}; sut is then "lab"
+  std::string loadgen = "local";
+  std::string sut_address;        // the SUT as the loadgen sees it; empty: derived
+  // `pairs:` instead of `hosts:`; empty: the one pair above.
+  std::vector<PairConfig> pairs;
+  SshConfig ssh;
+  IterationPolicy iterations;
+  std::vector<std::string> monitors;  // top-level `monitors:`, the workloads' default
+  TaskMonitorConfig task_monitor;     // top-level `task_monitor:`, the workloads' default
+  Order order = Order::kInterleaved;
+  std::vector<WorkloadConfig> workloads;
+  std::vector<VariantConfig> variants;  // the first one is the baseline
+};
+
+// The config as one of its pairs sees it: hosts are the pair's.
+Config config_for_pair(const Config& config, const PairConfig& pair);
+
+// Reads and validates. Throws ConfigError.
+Config load_config_file(const std::string& path);
+// `path` is only used in error messages.
+Config parse_config(const std::string& text, const std::string& path);
+
+// /proc/sys path of a dotted sysctl name, or an error message when the name
+// is outside the directories schedlab may write.
+std::string sysctl_path(const std::string& name);
+std::optional<std::string> sysctl_name_problem(const std::string& name);
+// Debugfs tunables schedlab may write: sched/<name>, no "..".
+std::optional<std::string> debugfs_name_problem(const std::string& name);
+
+}  // namespace schedlab

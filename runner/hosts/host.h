@@ -1,0 +1,84 @@
+// A Host is the only way schedlab reaches a machine: run an argv (never a
+// shell string), read and write files. `local` is this machine; SSH and lab
+// VMs implement the same interface.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runner/knobs/sched_policy.h"
+
+namespace schedlab {
+
+class HostError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Command {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> env;  // added to the inherited environment
+  std::string cwd;                         // empty: inherit
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  std::optional<SchedPolicy> policy;  // applied to the process before exec
+  std::vector<int> cpus;              // CPU affinity set before exec; empty: inherited
+  std::string stdin_data;             // fed to the process's stdin (empty: /dev/null)
+  // Teardown commands must run to the end even after Ctrl-C; everything
+  // else is killed as soon as schedlab is interrupted.
+  bool interruptible = true;
+  // Local processes only: stdin is a pipe held open until the process is
+  // finished or killed. The SSH host relies on it: when the ssh client dies,
+  // the remote side sees EOF on stdin and kills the remote process group.
+  bool hold_stdin_open = false;
+};
+
+struct ExecResult {
+  enum class Outcome { kExited, kSignalled, kTimedOut, kInterrupted, kSpawnFailed };
+  Outcome outcome = Outcome::kSpawnFailed;
+  int exit_code = -1;  // when kExited
+  int signal = 0;      // when kSignalled
+  std::string out;
+  std::string err;
+  std::string spawn_error;  // when kSpawnFailed: why
+  double seconds = 0;       // wall time from spawn to exit
+  bool ok() const { return outcome == Outcome::kExited && exit_code == 0; }
+  std::string describe() const;  // "exit 1", "killed after timeout 5s", ...
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+  virtual std::string name() const = 0;
+  // Runs the argv to completion or timeout. When it times out or schedlab is
+  // interrupted, the whole process group is killed. Never throws for the
+  // command's own failure; the outcome says what happened.
+  virtual ExecResult run(const Command& cmd) = 0;
+  // Full path of a program found on the host's PATH, or nothing.
+  virtual std::optional<std::string> find_program(const std::string& name) = 0;
+  // Nothing when the file does not exist; throws HostError on other errors.
+  virtual std::optional<std::string> read_file(const std::string& path) = 0;
+  // Throws HostError with the kernel's reason (EINVAL, EACCES, ...).
+  virtual void write_file(const std::string& path, const std::string& content) = 0;
+  virtual std::vector<std::string> list_dir(const std::string& path) = 0;
+
+  // Background processes (servers): started in a process group of their
+  // own, left running, stopped as a group. cmd.timeout is ignored.
+  using BackgroundId = int;
+  virtual BackgroundId start_background(const Command& cmd) = 0;
+  // Nothing while it runs; its result once it has exited on its own.
+  virtual std::optional<ExecResult> poll_background(BackgroundId id) = 0;
+  // SIGTERM to the group, SIGKILL after a grace period; its output so far.
+  virtual ExecResult stop_background(BackgroundId id) = 0;
+
+  // Whether something on this host accepts TCP connections on the port
+  // (on its loopback address).
+  virtual bool port_accepts(int port) = 0;
+  // A TCP port nothing listens on right now.
+  virtual int free_port() = 0;
+};
+
+}  // namespace schedlab

@@ -1,0 +1,44 @@
+// A private apt configuration in the lab cache: its own sources.list (Debian
+// bookworm, bookworm-security, bookworm-backports), lists and archive cache,
+// so kernel packages are found and downloaded without touching the system's
+// apt sources or state. The mirror is $SCHEDLAB_LAB_MIRROR, else
+// deb.debian.org.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "runner/hosts/host.h"
+#include "runner/hosts/lab/paths.h"
+
+namespace schedlab::lab {
+
+class PrivateApt {
+ public:
+  PrivateApt(std::filesystem::path dir, Host& local, Log log);
+  // `apt-get update` when the lists are missing or older than max_age.
+  // Returns false (after logging why) when it failed and stale lists remain.
+  bool refresh(std::chrono::hours max_age = std::chrono::hours(24), bool force = false);
+  bool has_lists() const;
+  // Package names matching an extended regex (apt-cache search --names-only).
+  std::vector<std::string> search(const std::string& name_regex);
+  // The candidate version, or empty when apt does not know the package.
+  std::string candidate_version(const std::string& package);
+  // Downloads the candidate .deb into dir; returns its path.
+  std::filesystem::path download(const std::string& package, const std::filesystem::path& dir);
+
+  // The -o options that make apt use this configuration (for tests).
+  std::vector<std::string> options() const;
+
+ private:
+  ExecResult apt(const std::string& tool, std::vector<std::string> args, const std::string& cwd = "",
+                 std::chrono::minutes timeout = std::chrono::minutes(5));
+  std::filesystem::path dir_;
+  Host& local_;
+  Log log_;
+};
+
+}  // namespace schedlab::lab

@@ -1,0 +1,190 @@
+#include "runner/hosts/lab/initramfs.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <set>
+#include <sstream>
+
+#include "runner/hosts/lab/modules.h"
+#include "runner/run/manifest.h"
+
+namespace schedlab::lab {
+namespace fs = std::filesystem;
+namespace {
+
+// Programs the guest cannot do without: the SSH server, the shell for the
+// port checks, and util-linux's setsid (the wrapper tells "not found" by its
+// message).
+struct Program {
+  std::string name, dest_dir;
+};
+const Program kRequired[] = {{"dropbear", "usr/sbin"}, {"bash", "usr/bin"}, {"setsid", "usr/bin"}};
+
+class Builder {
+ public:
+  // The kernel creates no missing parents: every directory comes first.
+  void dir(const std::string& path, unsigned mode = 0755) {
+    if (dirs_.count(path)) return;
+    parents(path);
+    if (dirs_.insert(path).second) entries_.push_back({CpioEntry::Kind::kDir, path, mode, ""});
+  }
+  void parents(const std::string& path) {
+    for (auto pos = path.find('/'); pos != std::string::npos; pos = path.find('/', pos + 1)) dir(path.substr(0, pos));
+  }
+  void file(const std::string& path, std::string data, unsigned mode = 0644) {
+    if (!files_.insert(path).second) return;
+    parents(path);
+    entries_.push_back({CpioEntry::Kind::kFile, path, mode, std::move(data)});
+  }
+  void symlink(const std::string& path, const std::string& target) {
+    if (!files_.insert(path).second) return;
+    parents(path);
+    entries_.push_back({CpioEntry::Kind::kSymlink, path, 0777, target});
+  }
+  std::vector<CpioEntry>& entries() { return entries_; }
+
+ private:
+  std::vector<CpioEntry> entries_;
+  std::set<std::string> dirs_, files_;
+};
+
+std::string rel(const std::string& abs) { return abs.substr(abs.find_first_not_of('/')); }
+
+// Copies a program and the libraries it needs.
+void add_program(Builder& b, Host& local, const std::string& host_path, const std::string& dest) {
+  b.file(dest, read_whole_file(host_path), 0755);
+  const ExecResult r = local.run({.argv = {"ldd", host_path}, .timeout = std::chrono::seconds(30)});
+  // ldd exits 1 for a static binary ("not a dynamic executable").
+  if (!r.ok() && r.out.find("not a dynamic") == std::string::npos && r.err.find("not a dynamic") == std::string::npos)
+    throw std::runtime_error(fmt::format("lab: ldd {} failed: {}", host_path, r.err));
+  for (const auto& lib : parse_ldd(r.out)) b.file(rel(lib), read_whole_file(lib), 0755);
+}
+
+}  // namespace
+
+std::vector<std::string> parse_ldd(const std::string& out) {
+  std::vector<std::string> libs;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    std::string path;
+    if (auto arrow = line.find("=> "); arrow != std::string::npos) {
+      path = line.substr(arrow + 3);
+    } else {
+      const auto start = line.find_first_not_of(" \t");
+      if (start != std::string::npos && line[start] == '/') path = line.substr(start);
+    }
+    path = path.substr(0, path.find(" ("));
+    if (!path.empty() && path.front() == '/') libs.push_back(path);
+  }
+  return libs;
+}
+
+std::string init_script(const std::vector<std::string>& module_files) {
+  std::string insmods;
+  for (const auto& m : module_files)
+    insmods += fmt::format("insmod /lib/modules/lab/{0} || echo 'schedlab-lab: insmod {0} failed'\n", m);
+  return fmt::format(R"sh(#!/bin/sh
+# schedlab lab guest: run by busybox init at boot (sysinit).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2> /dev/null
+mkdir -p /dev/pts /dev/shm /run /tmp
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+chmod 1777 /tmp
+hostname schedlab-lab
+{}ip link set lo up
+ip link set eth0 up
+ip addr add 10.0.2.15/24 dev eth0
+ip route add default via 10.0.2.2
+dropbear -r /etc/dropbear/host_key -s -p 22 -P /run/dropbear.pid
+echo '{} '"$(uname -r)"
+)sh",
+                     insmods, kReadyLine);
+}
+
+std::string overlay_image(const std::string& dropbear_host_key, const std::string& authorized_key) {
+  Builder b;
+  b.dir("etc");
+  b.dir("etc/dropbear", 0700);
+  b.dir("root", 0700);
+  b.dir("root/.ssh", 0700);
+  b.file("etc/dropbear/host_key", dropbear_host_key, 0600);
+  b.file("root/.ssh/authorized_keys", authorized_key, 0600);
+  return gzip_compress(cpio_newc(b.entries()));
+}
+
+BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, const LabPaths& paths, Host& local,
+                           const Log& log) {
+  const auto t0 = std::chrono::steady_clock::now();
+  BaseImage image;
+  Builder b;
+  for (const char* d : {"bin", "sbin", "usr/bin", "usr/sbin", "etc", "proc", "sys", "dev", "run", "var", "tmp"}) b.dir(d);
+  b.dir("root", 0700);
+  b.dir("root/.ssh", 0700);
+
+  // busybox: must be the static build (busybox-static), its applets as links.
+  const std::string busybox = "/bin/busybox";
+  if (!fs::exists(busybox)) throw std::runtime_error("lab: /bin/busybox not found (install busybox-static)");
+  add_program(b, local, busybox, "bin/busybox");
+  const ExecResult list = local.run({.argv = {busybox, "--list"}, .timeout = std::chrono::seconds(10)});
+  if (!list.ok()) throw std::runtime_error("lab: busybox --list failed: " + list.describe());
+  std::istringstream applets(list.out);
+  for (std::string a; std::getline(applets, a);)
+    if (!a.empty() && a != "busybox") b.symlink("bin/" + a, "busybox");
+  b.symlink("init", "bin/busybox");
+  b.symlink("sbin/init", "../bin/busybox");
+
+  for (const auto& p : kRequired) {
+    const auto path = local.find_program(p.name);
+    if (!path) throw std::runtime_error(fmt::format("lab: '{}' not found here; the guest needs it (see scripts/install-deps.sh)", p.name));
+    add_program(b, local, *path, p.dest_dir + "/" + p.name);
+  }
+  for (const auto& name : spec.optional_programs) {
+    if (auto path = local.find_program(name)) add_program(b, local, *path, "usr/bin/" + name);
+    else image.missing.push_back(name);
+  }
+  for (const auto& name : spec.extra_programs) {
+    const auto path = name.find('/') != std::string::npos ? std::optional<std::string>(name) : local.find_program(name);
+    if (!path || !fs::exists(*path)) throw std::runtime_error(fmt::format("lab: program '{}' to copy into the guest not found", name));
+    add_program(b, local, *path, "usr/bin/" + fs::path(*path).filename().string());
+  }
+
+  const fs::path mdir = kernel.modules_dir;
+  const auto order = module_load_order(spec.modules, read_whole_file(mdir / "modules.dep"),
+                                       fs::exists(mdir / "modules.builtin") ? read_whole_file(mdir / "modules.builtin") : "");
+  std::vector<std::string> files;
+  for (const auto& m : order) {
+    const std::string name = module_name(m) + ".ko";
+    b.file("lib/modules/lab/" + name, read_module((mdir / m).string()));
+    files.push_back(name);
+  }
+
+  // Remote commands run under bash (also as `sh`, found first on PATH): the
+  // SSH host's wrapper relies on `kill -- -PGID`, which busybox ash rejects.
+  // The init script stays on busybox's /bin/sh.
+  b.symlink("usr/bin/sh", "bash");
+  b.file("etc/passwd", "root:x:0:0:root:/root:/usr/bin/bash\n");
+  b.file("etc/group", "root:x:0:\n");
+  b.file("etc/shells", "/bin/sh\n/usr/bin/bash\n");
+  b.file("etc/inittab", "::sysinit:/etc/schedlab-init\n::ctrlaltdel:/bin/poweroff -f\n::shutdown:/bin/sync\n");
+  b.file("etc/schedlab-init", init_script(files), 0755);
+
+  const std::string archive = cpio_newc(b.entries());
+  image.sha256 = sha256_hex(archive);
+  fs::create_directories(paths.initramfs());
+  image.path = paths.initramfs() / (image.sha256.substr(0, 16) + ".cpio.gz");
+  image.cached = fs::exists(image.path);
+  if (!image.cached) {
+    log(fmt::format("lab: building the initramfs for {} ({:.1f} MB uncompressed)", kernel.release, archive.size() / 1e6));
+    write_whole_file(image.path, gzip_compress(archive));
+  }
+  image.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return image;
+}
+
+}  // namespace schedlab::lab

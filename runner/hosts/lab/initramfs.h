@@ -1,0 +1,58 @@
+// The lab's initramfs: busybox (static), dropbear as the SSH server, bash
+// and util-linux's setsid/chrt (the SSH host's remote wrapper and policy
+// prefix use them), the workload binaries found on this machine with their
+// shared libraries (from ldd), the kernel modules the virtual hardware needs
+// (virtio_net and its dependencies, uncompressed), and an init that mounts
+// proc/sys/debugfs, brings up the network, starts dropbear and prints a
+// readiness line on the serial console.
+//
+// The base image depends only on the kernel and the host's binaries and is
+// cached by the hash of its uncompressed content; per-boot secrets (the
+// guest's host key, the authorized client key) go into a small overlay
+// archive appended to it.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "runner/hosts/host.h"
+#include "runner/hosts/lab/cpio.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/paths.h"
+
+namespace schedlab::lab {
+
+// What the init prints on the serial console once dropbear listens.
+inline constexpr const char* kReadyLine = "schedlab-lab: ready";
+
+struct InitramfsSpec {
+  // Programs copied in when found on this machine's PATH (missing ones are
+  // reported; the run's preflight then names them per workload).
+  std::vector<std::string> optional_programs = {"hackbench", "tbench_srv", "chrt", "nice", "taskset"};
+  std::vector<std::string> extra_programs;  // from the config: must exist
+  std::vector<std::string> modules = {"virtio_pci", "virtio_net"};
+};
+
+struct BaseImage {
+  std::filesystem::path path;  // <cache>/initramfs/<sha16>.cpio.gz
+  std::string sha256;          // of the uncompressed archive
+  bool cached = false;         // found in the cache, not compressed now
+  std::vector<std::string> missing;  // optional programs not found here
+  double seconds = 0;          // time taken
+};
+
+BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, const LabPaths& paths, Host& local,
+                           const Log& log);
+
+// The init script (pure; for tests).
+std::string init_script(const std::vector<std::string>& module_files);
+
+// Per-boot overlay: host key (dropbear format) and the authorized public key.
+std::string overlay_image(const std::string& dropbear_host_key, const std::string& authorized_key);
+
+// Shared libraries ldd lists for a program (the loader included), from
+// ldd's output text; empty for a static binary. Pure.
+std::vector<std::string> parse_ldd(const std::string& ldd_output);
+
+}  // namespace schedlab::lab

@@ -1,0 +1,222 @@
+#include "runner/hosts/lab/kernel.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "runner/hosts/lab/apt.h"
+#include "runner/config/suggest.h"
+
+namespace schedlab::lab {
+namespace fs = std::filesystem;
+namespace {
+
+std::string short_hash(const std::string& hex) { return hex.substr(0, 12); }
+
+// The single vmlinuz-<release> under root/boot.
+std::string release_in(const fs::path& root) {
+  for (const auto& e : fs::directory_iterator(root / "boot")) {
+    const std::string n = e.path().filename().string();
+    if (n.starts_with("vmlinuz-")) return n.substr(8);
+  }
+  throw std::runtime_error(fmt::format("lab: no boot/vmlinuz-* in {}", root.string()));
+}
+
+Kernel from_dir(const fs::path& dir) {
+  const auto j = nlohmann::json::parse(read_whole_file(dir / "kernel.json"));
+  Kernel k;
+  k.package = j.value("package", "");
+  k.package_version = j.value("version", "");
+  k.release = j.at("release").get<std::string>();
+  k.vmlinuz = (dir / "boot" / ("vmlinuz-" + k.release)).string();
+  k.modules_dir = (dir / "lib" / "modules" / k.release).string();
+  k.key = dir.filename().string();
+  return k;
+}
+
+void run_or_throw(Host& local, std::vector<std::string> argv, const std::string& what) {
+  const ExecResult r = local.run({.argv = argv, .timeout = std::chrono::minutes(10)});
+  if (!r.ok()) {
+    std::string err = r.err;
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    throw std::runtime_error(fmt::format("lab: {} failed ({}): {}", what, r.describe(), err));
+  }
+}
+
+// Downloads, unpacks and indexes one package; returns the cached kernel.
+Kernel fetch_package(const std::string& package, const std::string& version, const LabPaths& paths,
+                     PrivateApt& apt, Host& local, const Log& log) {
+  for (const auto& k : cached_kernels(paths))
+    if (k.package == package && k.package_version == version) return k;
+  fs::create_directories(paths.kernels());
+  const fs::path tmp = paths.kernels() / fmt::format(".tmp-{}-{}", package, ::getpid());
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "tree");
+  try {
+    const fs::path deb = apt.download(package, tmp);
+    const std::string sha = sha256_file(deb);
+    log(fmt::format("lab: unpacking {} (sha256 {})", deb.filename().string(), short_hash(sha)));
+    run_or_throw(local, {"dpkg-deb", "-x", deb.string(), (tmp / "tree").string()}, "dpkg-deb -x");
+    const std::string release = release_in(tmp / "tree");
+    run_or_throw(local, {"depmod", "-b", (tmp / "tree").string(), release}, "depmod");
+    nlohmann::json j = {{"package", package}, {"version", version}, {"release", release}, {"deb_sha256", sha}};
+    write_whole_file(tmp / "tree" / "kernel.json", j.dump(2) + "\n");
+    const fs::path final_dir = paths.kernels() / (release + "-" + short_hash(sha));
+    std::error_code ec;
+    fs::rename(tmp / "tree", final_dir, ec);  // another schedlab may have won the race: same content
+    fs::remove_all(tmp);
+    return from_dir(final_dir);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+std::string unknown_kernel(const std::string& spec) {
+  std::vector<std::string> names;
+  std::string list;
+  for (const auto& s : kernel_series()) {
+    names.push_back(s.name);
+    list += fmt::format("\n  {:<12} {}", s.name, s.help);
+  }
+  return fmt::format(
+      "lab: unknown kernel '{}'{}; known:{}\n  {:<12} an exact Debian package name\n  {:<12} a "
+      "vmlinuz file (its modules directory beside it, or given)",
+      spec, did_you_mean(spec, names), list, "linux-image-*-amd64-unsigned", "/path/vmlinuz-REL");
+}
+
+Kernel from_path(const std::string& spec, std::string modules_dir) {
+  const fs::path v = fs::absolute(spec);
+  if (!fs::is_regular_file(v)) throw std::runtime_error(fmt::format("lab: {}: no such kernel image", spec));
+  const std::string name = v.filename().string();
+  std::string release = name.starts_with("vmlinuz-") ? name.substr(8) : "";
+  if (modules_dir.empty()) {
+    if (release.empty())
+      throw std::runtime_error(fmt::format("lab: {}: name it vmlinuz-RELEASE or give its modules directory", spec));
+    modules_dir = (v.parent_path().parent_path() / "lib" / "modules" / release).string();
+  }
+  const fs::path m = fs::absolute(modules_dir);
+  if (release.empty()) release = m.filename().string();
+  if (!fs::exists(m / "modules.dep"))
+    throw std::runtime_error(fmt::format("lab: {}: no modules.dep (run depmod -b ROOT {})", m.string(), release));
+  Kernel k;
+  k.spec = spec;
+  k.release = release;
+  k.vmlinuz = v.string();
+  k.modules_dir = m.string();
+  k.key = release + "-" + short_hash(sha256_file(v));
+  return k;
+}
+
+}  // namespace
+
+const std::vector<KernelSeries>& kernel_series() {
+  static const std::vector<KernelSeries> series = {
+      {"debian:6.1", R"(^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$)", "Debian bookworm's 6.1 (CFS, schedstat v15)"},
+      {"debian:6.12", R"(^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$)",
+       "Debian bookworm-backports' 6.12 (EEVDF, schedstat v16)"},
+  };
+  return series;
+}
+
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      const auto sa = na.find_first_not_of('0'), sb = nb.find_first_not_of('0');
+      const std::string ta = sa == std::string::npos ? "" : na.substr(sa);
+      const std::string tb = sb == std::string::npos ? "" : nb.substr(sb);
+      if (ta.size() != tb.size()) return ta.size() < tb.size();
+      if (ta != tb) return ta < tb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+std::vector<Kernel> cached_kernels(const LabPaths& paths) {
+  std::vector<Kernel> out;
+  if (!fs::is_directory(paths.kernels())) return out;
+  for (const auto& e : fs::directory_iterator(paths.kernels())) {
+    if (e.path().filename().string().starts_with(".") || !fs::exists(e.path() / "kernel.json")) continue;
+    try {
+      out.push_back(from_dir(e.path()));
+    } catch (const std::exception&) {
+      // A damaged entry is not a kernel; `lab list` shows what is usable.
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Kernel& a, const Kernel& b) { return natural_less(a.release, b.release); });
+  return out;
+}
+
+Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, const LabPaths& paths,
+                      Host& local, const Log& log) {
+  if (spec.find('/') != std::string::npos) return from_path(spec, modules_dir);
+  const auto& series = kernel_series();
+  const auto s = std::find_if(series.begin(), series.end(), [&](const auto& k) { return k.name == spec; });
+  const bool package = spec.starts_with("linux-image-");
+  if (s == series.end() && !package) throw UnknownKernel(unknown_kernel(spec));
+
+  PrivateApt apt(paths.apt(), local, log);
+  bool fresh = false;
+  try {
+    fresh = apt.refresh();
+  } catch (const std::exception& e) {
+    // Offline with no lists: the newest cached kernel of the series still boots.
+    const auto cached = cached_kernels(paths);
+    for (auto it = cached.rbegin(); s != series.end() && it != cached.rend(); ++it)
+      if (std::regex_match(it->package, std::regex(s->package_regex))) {
+        log(fmt::format("{}; using the cached {}", e.what(), it->package));
+        Kernel k = *it;
+        k.spec = spec;
+        return k;
+      }
+    throw;
+  }
+  std::string name = spec;
+  if (s != series.end()) {
+    auto names = apt.search(s->package_regex);
+    if (names.empty()) throw std::runtime_error(fmt::format("lab: no package of {} found ({})", spec, s->package_regex));
+    name = *std::max_element(names.begin(), names.end(), natural_less);
+  }
+  std::string version = apt.candidate_version(name);
+  if (version.empty() && !fresh) {
+    apt.refresh(std::chrono::hours(0), true);
+    version = apt.candidate_version(name);
+  }
+  if (version.empty()) {
+    std::vector<std::string> known;
+    for (const auto& k : series)
+      for (const auto& n : apt.search(k.package_regex)) known.push_back(n);
+    throw UnknownKernel(fmt::format("lab: no package '{}' in Debian{}\n{}", name, did_you_mean(name, known),
+                                         unknown_kernel(spec)));
+  }
+  Kernel k = fetch_package(name, version, paths, apt, local, log);
+  k.spec = spec;
+  return k;
+}
+
+std::string kernel_label(const std::string& spec) {
+  std::string s = spec;
+  if (const auto slash = s.rfind('/'); slash != std::string::npos) s = s.substr(slash + 1);
+  for (const std::string prefix : {"debian:", "linux-image-", "vmlinuz-"})
+    if (s.starts_with(prefix) && s.size() > prefix.size()) s = s.substr(prefix.size());
+  if (s.ends_with("-unsigned") && s.size() > 9) s.resize(s.size() - 9);
+  return s;
+}
+
+}  // namespace schedlab::lab

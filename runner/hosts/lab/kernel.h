@@ -1,0 +1,56 @@
+// Which kernel a lab boots: `debian:6.1` and `debian:6.12` (the latest
+// package of that series), an exact package name
+// (linux-image-6.12.117+deb12-amd64-unsigned), or a path to a vmlinuz with
+// its modules directory. Packages are downloaded through the private apt
+// configuration, unpacked with dpkg-deb -x, given their modules.dep with
+// depmod -b, and kept in the cache keyed by release and .deb hash.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runner/hosts/host.h"
+#include "runner/hosts/lab/paths.h"
+
+namespace schedlab::lab {
+
+struct Kernel {
+  std::string spec;             // as asked
+  std::string package;          // empty for a path kernel
+  std::string package_version;  // Debian version of the package
+  std::string release;          // uname -r
+  std::string vmlinuz;
+  std::string modules_dir;      // .../lib/modules/<release>, with modules.dep
+  std::string key;              // <release>-<sha12>: the cache key
+};
+
+// A kernel name that names nothing: bad input, not a failure.
+class UnknownKernel : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct KernelSeries {
+  std::string name;          // debian:6.12
+  std::string package_regex; // apt-cache search --names-only
+  std::string help;
+};
+const std::vector<KernelSeries>& kernel_series();
+
+// Throws std::runtime_error; an unknown name lists the known ones.
+Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, const LabPaths& paths,
+                      Host& local, const Log& log);
+
+// The kernels in the cache, newest release last.
+std::vector<Kernel> cached_kernels(const LabPaths& paths);
+
+// A short name for tables and run names: debian:6.12 -> 6.12,
+// linux-image-6.12.9+bpo-amd64-unsigned -> 6.12.9+bpo-amd64, a path
+// /boot/vmlinuz-6.5.0 -> 6.5.0. Never contains '/'.
+std::string kernel_label(const std::string& spec);
+
+// Natural order of package names and releases: 6.1.0-9 < 6.1.0-57.
+bool natural_less(const std::string& a, const std::string& b);
+
+}  // namespace schedlab::lab

@@ -1,0 +1,32 @@
+// A lab SUT as a config names it:
+//   hosts: {sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G, accel: auto}}}
+// or, for a multi-kernel plan (each kernel booted in turn, one run each):
+//   hosts: {sut: {lab: {kernels: [debian:6.1, debian:6.12], cpus: 2}}}
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace schedlab {
+
+struct LabConfig {
+  // The kernel one boot uses: debian:6.1 | debian:6.12 | package name |
+  // /path/vmlinuz-REL. With `kernels:` it starts as the first of them; the
+  // multi-kernel loop (runner/run/kernel_runs.h) and nightly set it per run.
+  std::string kernel;
+  // `kernels:`, in config order: the plan's kernels, each its own run.
+  // Empty when the config names one `kernel:`.
+  std::vector<std::string> kernels;
+  std::string modules;       // a path kernel's lib/modules/REL; empty: beside it
+  int cpus = 2;
+  int sockets = 1;           // >1 splits the CPUs into sockets (one more domain level)
+  std::string memory = "1G"; // qemu -m: 512M, 1G, ...
+  std::string accel = "auto";  // auto | kvm | tcg
+  std::chrono::seconds boot_timeout{180};  // kernel start to SSH readiness
+  std::vector<std::string> programs;  // more host programs copied into the guest
+  std::string cmdline;       // appended to the kernel command line
+  int line = 0;              // in the config, for messages
+};
+
+}  // namespace schedlab

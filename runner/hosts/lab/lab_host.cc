@@ -1,0 +1,221 @@
+#include "runner/hosts/lab/lab_host.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "runner/run/interrupt.h"
+#include "runner/hosts/local_host.h"
+#include "workloads/tbench.h"
+
+namespace schedlab::lab {
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+namespace {
+
+// A KVM guest prints its first console line well within this; a broken
+// nested KVM prints nothing at all.
+constexpr seconds kKvmFirstOutput{8};
+
+std::string boot_id() {
+  try {
+    std::string id = read_whole_file("/proc/sys/kernel/random/boot_id");
+    while (!id.empty() && id.back() == '\n') id.pop_back();
+    return id;
+  } catch (const std::exception&) {
+    return "unknown";
+  }
+}
+
+bool kvm_usable() {
+  const int fd = ::open("/dev/kvm", O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
+std::string first_line_with(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(prefix)) return line;
+  return "";
+}
+
+std::string indent(const std::string& text) {
+  std::string out = "  ";
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "  ";
+  }
+  return out;
+}
+
+}  // namespace
+
+LabHost::LabHost(const LabConfig& config, Log log) : log_(std::move(log)), paths_(LabPaths::from_env()) {
+  try {
+    boot(config);
+  } catch (...) {
+    power_off();
+    throw;
+  }
+}
+
+LabHost::~LabHost() { power_off(); }
+
+void LabHost::power_off() {
+  ssh_.reset();  // closes the shared connection while the guest still answers
+  qemu_.reset();
+  if (!dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+    dir_.clear();
+  }
+}
+
+std::string LabHost::choose_accel(const std::string& wanted) {
+  if (wanted != "auto") return wanted;
+  if (!kvm_usable()) return "tcg";
+  try {
+    const std::string probe = read_whole_file(paths_.kvm_probe());
+    if (probe.starts_with(boot_id() + " broken")) {
+      log_(fmt::format("lab: KVM failed earlier on this host boot ({}); using TCG (emulated)", paths_.kvm_probe().string()));
+      return "tcg";
+    }
+  } catch (const std::exception&) {
+  }
+  return "kvm";
+}
+
+void LabHost::remember_kvm_failure(const std::string& why) {
+  try {
+    write_whole_file(paths_.kvm_probe(), fmt::format("{} broken: {}\n", boot_id(), why));
+  } catch (const std::exception&) {
+  }
+}
+
+void LabHost::boot(const LabConfig& config) {
+  LocalHost local;
+  kernel_ = resolve_kernel(config.kernel, config.modules, paths_, local, log_);
+  InitramfsSpec spec;
+  spec.extra_programs = config.programs;
+  image_ = build_base_image(kernel_, spec, paths_, local, log_);
+  if (!image_.missing.empty())
+    log_(fmt::format("lab: not on this machine, so not in the guest: {}", fmt::join(image_.missing, ", ")));
+
+  char tmpl[] = "/tmp/schedlab-lab-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw HostError("lab: mkdtemp failed");
+  dir_ = tmpl;
+  const auto key = [&](std::vector<std::string> argv, const std::string& what) {
+    const ExecResult r = local.run({.argv = argv, .timeout = seconds(30)});
+    if (!r.ok()) throw HostError(fmt::format("lab: {} failed: {} {}", what, r.describe(), r.err));
+    return r;
+  };
+  key({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "schedlab-lab", "-f", (dir_ / "id").string()},
+      "ssh-keygen");
+  const ExecResult hk = key({"dropbearkey", "-t", "ed25519", "-f", (dir_ / "host_key").string()}, "dropbearkey");
+  const std::string host_pub = first_line_with(hk.out, "ssh-ed25519 ");
+  if (host_pub.empty()) throw HostError("lab: dropbearkey printed no public key");
+  write_whole_file(dir_ / "initrd",
+                   read_whole_file(image_.path) +
+                       overlay_image(read_whole_file(dir_ / "host_key"), read_whole_file(dir_ / "id.pub")),
+                   true);
+
+  QemuOptions q{.vmlinuz = kernel_.vmlinuz,
+                .initrd = (dir_ / "initrd").string(),
+                .cpus = config.cpus,
+                .sockets = config.sockets,
+                .memory = config.memory,
+                .cmdline_extra = config.cmdline,
+                .serial_log = dir_ / "serial.log",
+                .stderr_log = dir_ / "qemu.err"};
+  accel_ = choose_accel(config.accel);
+  const auto start = std::chrono::steady_clock::now();
+  for (int attempt = 0;; ++attempt) {
+    q.accel = accel_;
+    q.ssh_port = free_local_port();
+    q.forwards = {free_local_port(), free_local_port()};
+    // tbench's server has a fixed port: forwarded when free here.
+    if (const int t = Tbench::kPort; !local.port_accepts(t)) q.forwards.push_back(t);
+    qemu_ = std::make_unique<QemuProcess>(q);
+    const bool probing = config.accel == "auto" && accel_ == "kvm";
+    const auto deadline = probing ? milliseconds(seconds(30)) : milliseconds(config.boot_timeout);
+    const auto w = qemu_->wait_for(kReadyLine, deadline, probing ? milliseconds(kKvmFirstOutput) : deadline);
+    if (w == QemuProcess::Wait::kReady) break;
+    const std::string err = qemu_->stderr_text();
+    const std::string serial = qemu_->serial_tail();
+    qemu_.reset();
+    if (w == QemuProcess::Wait::kInterrupted) throw HostError("lab: interrupted while the guest was booting");
+    if (probing) {
+      const std::string why = w == QemuProcess::Wait::kNoOutput ? fmt::format("no console output in {}s", kKvmFirstOutput.count())
+                              : w == QemuProcess::Wait::kAccelFailed ? "qemu: " + first_line_with(err, "") 
+                              : w == QemuProcess::Wait::kExited ? "qemu exited: " + err
+                                                                : "guest not ready in 30s";
+      log_(fmt::format("lab: KVM does not work here ({}); falling back to TCG: numbers are emulated", why));
+      remember_kvm_failure(why);
+      accel_ = "tcg";
+      continue;
+    }
+    if (w == QemuProcess::Wait::kExited && err.find("host forwarding") != std::string::npos && attempt < 3) continue;
+    if (w == QemuProcess::Wait::kTimedOut || w == QemuProcess::Wait::kNoOutput)
+      throw HostError(fmt::format("lab: the {} guest was not ready after {}s ({}); last serial console lines:\n{}",
+                                  kernel_.release, config.boot_timeout.count(), accel_, indent(serial)));
+    throw HostError(fmt::format("lab: qemu failed ({}):\n{}\nlast serial console lines:\n{}", accel_,
+                                indent(err.empty() ? "(no stderr)" : err), indent(serial)));
+  }
+  port_ = q.ssh_port;
+  forwards_ = q.forwards;
+  write_whole_file(dir_ / "known_hosts", fmt::format("[127.0.0.1]:{} {}\n", port_, host_pub));
+  name_ = fmt::format("lab:{}/{}@127.0.0.1:{}", kernel_.release, accel_, port_);
+  // dropbear listens before the readiness line; retries cover a slow accept.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      ssh_ = std::make_unique<SshHost>(SshTarget{"root", "127.0.0.1", port_},
+                                       SshOptions{.identity_file = (dir_ / "id").string(),
+                                                  .known_hosts = (dir_ / "known_hosts").string(),
+                                                  .host_key_policy = "strict",
+                                                  .connect_timeout = seconds(20)});
+      break;
+    } catch (const HostError& e) {
+      if (attempt >= 4 || interrupted() || !qemu_->running())
+        throw HostError(fmt::format("lab: {}\nlast serial console lines:\n{}", e.what(), indent(qemu_->serial_tail())));
+      std::this_thread::sleep_for(milliseconds(300));
+    }
+  }
+  boot_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  log_(fmt::format("lab: {} up ({}, {} CPUs, {}) in {:.1f}s, ssh on 127.0.0.1:{}", kernel_.release,
+                   accel_ == "tcg" ? "TCG, emulated" : "KVM", config.cpus, config.memory, boot_seconds_, port_));
+}
+
+int LabHost::free_port() {
+  for (int p : forwards_)
+    if (p != Tbench::kPort && !ssh_->port_accepts(p)) return p;
+  throw HostError(fmt::format("{}: every forwarded port is in use", name_));
+}
+
+std::vector<std::string> LabHost::ssh_command() const {
+  return {"ssh", "-i", (dir_ / "id").string(), "-o", "IdentitiesOnly=yes",
+          "-o", "UserKnownHostsFile=" + (dir_ / "known_hosts").string(), "-o", "StrictHostKeyChecking=yes",
+          "-p", std::to_string(port_), "root@127.0.0.1"};
+}
+
+nlohmann::json LabHost::manifest() const {
+  return {{"kernel_spec", kernel_.spec},
+          {"package", kernel_.package},
+          {"package_version", kernel_.package_version},
+          {"release", kernel_.release},
+          {"kernel_key", kernel_.key},
+          {"initramfs_sha256", image_.sha256},
+          {"accel", accel_},
+          {"emulated", accel_ == "tcg"},
+          {"boot_seconds", boot_seconds_}};
+}
+
+}  // namespace schedlab::lab

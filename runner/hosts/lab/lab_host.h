@@ -1,0 +1,80 @@
+// A lab SUT: a Debian kernel booted under qemu from a generated initramfs
+// and reached over SSH (the SSH host, with a key generated for this boot and
+// the guest's generated host key in a private known_hosts, strict checking
+// kept). Every Host call goes to the SSH host, so every workload and knob
+// works unchanged. The guest is powered off when the object goes: at the end
+// of a run, on errors, and on SIGINT/SIGTERM through normal unwinding; the
+// qemu process also dies with schedlab (parent-death signal).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "runner/hosts/host.h"
+#include "runner/hosts/lab/initramfs.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/lab_config.h"
+#include "runner/hosts/lab/paths.h"
+#include "runner/hosts/lab/qemu.h"
+#include "runner/hosts/ssh_host.h"
+
+namespace schedlab::lab {
+
+class LabHost final : public Host {
+ public:
+  // Resolves and fetches the kernel, builds the initramfs, boots, connects.
+  // Throws HostError (a guest that never becomes ready: with the last serial
+  // console lines) and std::runtime_error for kernel/cache problems.
+  LabHost(const LabConfig& config, Log log);
+  ~LabHost() override;
+  LabHost(const LabHost&) = delete;
+  LabHost& operator=(const LabHost&) = delete;
+
+  std::string name() const override { return name_; }
+  ExecResult run(const Command& cmd) override { return ssh_->run(cmd); }
+  std::optional<std::string> find_program(const std::string& n) override { return ssh_->find_program(n); }
+  std::optional<std::string> read_file(const std::string& p) override { return ssh_->read_file(p); }
+  void write_file(const std::string& p, const std::string& c) override { ssh_->write_file(p, c); }
+  std::vector<std::string> list_dir(const std::string& p) override { return ssh_->list_dir(p); }
+  BackgroundId start_background(const Command& cmd) override { return ssh_->start_background(cmd); }
+  std::optional<ExecResult> poll_background(BackgroundId id) override { return ssh_->poll_background(id); }
+  ExecResult stop_background(BackgroundId id) override { return ssh_->stop_background(id); }
+  bool port_accepts(int port) override { return ssh_->port_accepts(port); }
+  // A port forwarded from this machine's 127.0.0.1 to the same port in the
+  // guest, so a loadgen here reaches a server started there.
+  int free_port() override;
+
+  const Kernel& kernel() const { return kernel_; }
+  const std::string& accel() const { return accel_; }
+  int ssh_port() const { return port_; }
+  double boot_seconds() const { return boot_seconds_; }  // qemu start to SSH connected
+  const BaseImage& image() const { return image_; }
+  // The OpenSSH command line that opens a shell in the guest.
+  std::vector<std::string> ssh_command() const;
+  // What the run manifest records: kernel, package, accelerator, emulated.
+  nlohmann::json manifest() const;
+  // Powers the guest off now (idempotent).
+  void power_off();
+
+ private:
+  void boot(const LabConfig& config);
+  std::string choose_accel(const std::string& wanted);
+  void remember_kvm_failure(const std::string& why);
+
+  Log log_;
+  LabPaths paths_;
+  Kernel kernel_;
+  BaseImage image_;
+  std::filesystem::path dir_;  // per-boot: keys, initrd, serial log
+  std::string accel_;
+  int port_ = 0;
+  std::vector<int> forwards_;
+  double boot_seconds_ = 0;
+  std::string name_;
+  std::unique_ptr<QemuProcess> qemu_;
+  std::unique_ptr<SshHost> ssh_;
+};
+
+}  // namespace schedlab::lab

@@ -1,0 +1,287 @@
+#include "runner/hosts/ssh_host.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "runner/hosts/shell_quote.h"
+#include "runner/config/units.h"
+
+namespace schedlab {
+namespace {
+
+// Runs "$@" in a process group of its own (setsid) and watches ssh's stdin:
+// EOF there means the connection is gone, and the group is killed. When the
+// command ends, whatever it left in its group is killed too. Fixed text:
+// the command arrives as positional parameters, never spliced in.
+//   $1 stdin file or "", $2 working directory or "", $3 pidfile or "".
+// (dash's kill takes no "--": a negative number alone names the group. An
+// asynchronous list's stdin is /dev/null unless redirected: ssh's stdin is
+// handed to the watcher explicitly through fd 3.)
+// An asynchronous command's stdin is /dev/null unless redirected: ssh's
+// stdin is kept on fd 3 for the watcher, else it sees EOF at once.
+constexpr const char* kWrapper = R"sh(in=$1; dir=$2; pidfile=$3; shift 3
+[ -z "$dir" ] || cd "$dir" || exit 125
+[ -n "$in" ] || in=/dev/null
+exec 3<&0
+setsid "$@" < "$in" 3<&- &
+pid=$!
+[ -z "$pidfile" ] || echo "$pid" > "$pidfile"
+setsid sh -c 'cat > /dev/null; kill -TERM -"$1"; sleep 2; kill -KILL -"$1"' watch "$pid" <&3 > /dev/null 2>&1 &
+watcher=$!
+exec 3<&-
+wait "$pid"; status=$?
+kill -KILL -"$pid" 2> /dev/null
+kill -KILL -"$watcher" 2> /dev/null
+exit $status)sh";
+
+// Stops a background command by its pidfile: TERM to the group, KILL after
+// a grace period; returns once the group is gone.
+constexpr const char* kStop = R"sh(pid=$(cat "$1" 2> /dev/null) || exit 0
+kill -TERM -"$pid" 2> /dev/null
+i=0
+while kill -0 -"$pid" 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+kill -KILL -"$pid" 2> /dev/null
+rm -f -- "$1"
+exit 0)sh";
+
+// Exit 3 distinguishes "no such file" from a read error.
+constexpr const char* kRead = R"sh([ -e "$1" ] || exit 3
+exec cat -- "$1")sh";
+
+// bash's /dev/tcp: the check runs on the SUT's own loopback.
+constexpr const char* kPortCheck = R"sh(exec 3<> "/dev/tcp/127.0.0.1/$1")sh";
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  const auto nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+std::vector<std::string> policy_prefix(const std::optional<SchedPolicy>& p) {
+  if (!p) return {};
+  std::vector<std::string> argv = {"chrt"};
+  if (p->policy == SCHED_BATCH) argv.push_back("--batch");
+  else if (p->policy == SCHED_IDLE) argv.push_back("--idle");
+  else argv.push_back("--other");
+  argv.push_back("0");
+  if (p->nice) argv.insert(argv.end(), {"nice", "-n", std::to_string(*p->nice)});
+  return argv;
+}
+
+// The affinity knob on a remote host: taskset sets it before exec, like the
+// local host does between fork and exec (preflight checks taskset exists).
+std::vector<std::string> affinity_prefix(const std::vector<int>& cpus) {
+  if (cpus.empty()) return {};
+  return {"taskset", "-c", format_cpu_list(cpus)};
+}
+
+}  // namespace
+
+std::string SshTarget::url() const {
+  return fmt::format("ssh://{}{}{}", user.empty() ? "" : user + "@", host,
+                     port == 22 ? "" : ":" + std::to_string(port));
+}
+
+std::optional<SshTarget> parse_ssh_url(const std::string& url) {
+  static const std::regex re(R"(^ssh://(?:([A-Za-z0-9._-]+)@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$)");
+  std::smatch m;
+  if (!std::regex_match(url, m, re)) return std::nullopt;
+  SshTarget t{m[1].str(), m[2].str(), 22};
+  if (t.host.front() == '[') t.host = t.host.substr(1, t.host.size() - 2);
+  if (m[3].matched) {
+    t.port = std::stoi(m[3].str());
+    if (t.port < 1 || t.port > 65535) return std::nullopt;
+  }
+  return t;
+}
+
+std::vector<std::string> SshHost::ssh_argv(const std::string& remote_command) const {
+  std::vector<std::string> argv = {
+      "ssh", "-o", "BatchMode=yes", "-o", "ControlMaster=no",
+      "-o", "ControlPath=" + control_dir_ + "/master",
+      "-o", fmt::format("ConnectTimeout={}", options_.connect_timeout.count()),
+      "-o", options_.host_key_policy == "accept-new" ? "StrictHostKeyChecking=accept-new"
+                                                     : "StrictHostKeyChecking=yes",
+      "-o", "LogLevel=ERROR", "-p", std::to_string(target_.port)};
+  if (!options_.known_hosts.empty()) argv.insert(argv.end(), {"-o", "UserKnownHostsFile=" + options_.known_hosts});
+  if (!options_.identity_file.empty()) argv.insert(argv.end(), {"-i", options_.identity_file, "-o", "IdentitiesOnly=yes"});
+  argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
+  argv.push_back("--");
+  argv.push_back(remote_command);
+  return argv;
+}
+
+std::string SshHost::wrapped(const Command& cmd, const std::string& stdin_path,
+                             const std::string& pidfile) {
+  std::vector<std::string> argv = {"sh", "-c", kWrapper, "schedlab-wrap", stdin_path, cmd.cwd, pidfile};
+  if (!cmd.env.empty()) {
+    argv.push_back("env");
+    for (const auto& [k, v] : cmd.env) argv.push_back(k + "=" + v);
+  }
+  for (auto& a : affinity_prefix(cmd.cpus)) argv.push_back(a);
+  for (auto& a : policy_prefix(cmd.policy)) argv.push_back(a);
+  argv.insert(argv.end(), cmd.argv.begin(), cmd.argv.end());
+  return shell_join(argv);
+}
+
+SshHost::SshHost(SshTarget target, SshOptions options)
+    : target_(std::move(target)), options_(std::move(options)) {
+  char tmpl[] = "/tmp/schedlab-ssh-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw HostError("mkdtemp failed");
+  control_dir_ = tmpl;
+  // The master connection: -f backgrounds it in a session of its own after
+  // authentication, so killing one command's ssh client never drops it.
+  std::vector<std::string> argv = ssh_argv("true");
+  argv.erase(argv.end() - 3, argv.end());  // "--", the command
+  argv[4] = "ControlMaster=yes";
+  argv.insert(argv.begin() + 1, {"-f", "-N", "-o", "ControlPersist=yes"});
+  argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
+  const ExecResult r = local_.run({.argv = argv, .timeout = options_.connect_timeout + std::chrono::seconds(5)});
+  if (!r.ok()) {
+    std::filesystem::remove_all(control_dir_);
+    std::string why = last_line(r.err);
+    if (why.empty()) why = r.describe();
+    throw HostError(fmt::format("{}: cannot connect: {}", name(), why));
+  }
+}
+
+SshHost::~SshHost() {
+  while (!background_.empty()) {
+    try {
+      stop_background(background_.begin()->first);
+    } catch (...) {
+      background_.erase(background_.begin());
+    }
+  }
+  std::vector<std::string> argv = ssh_argv("true");
+  argv.erase(argv.end() - 2, argv.end());
+  argv.insert(argv.begin() + 1, {"-O", "exit"});
+  local_.run({.argv = argv, .timeout = std::chrono::seconds(10), .interruptible = false});
+  std::error_code ec;
+  std::filesystem::remove_all(control_dir_, ec);
+}
+
+ExecResult SshHost::plain(const std::vector<std::string>& argv, const std::string& stdin_data,
+                          std::chrono::milliseconds timeout) {
+  return local_.run({.argv = ssh_argv(shell_join(argv)), .timeout = timeout, .stdin_data = stdin_data,
+                     .interruptible = false});
+}
+
+std::string SshHost::remote_temp(const std::string& content) {
+  const ExecResult r = plain({"mktemp", "/tmp/schedlab-in-XXXXXX"});
+  if (!r.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_line(r.err)));
+  std::string path = r.out;
+  while (!path.empty() && path.back() == '\n') path.pop_back();
+  write_file(path, content);
+  return path;
+}
+
+ExecResult SshHost::run(const Command& cmd) {
+  if (cmd.argv.empty()) throw HostError("empty argv");
+  const std::string in = cmd.stdin_data.empty() ? "" : remote_temp(cmd.stdin_data);
+  Command local{.argv = ssh_argv(wrapped(cmd, in, "")),
+                .timeout = cmd.timeout,
+                .interruptible = cmd.interruptible,
+                .hold_stdin_open = true};
+  ExecResult r = local_.run(local);
+  if (!in.empty()) plain({"rm", "-f", "--", in});
+  // 255 is ssh's own failure (the wrapper never exits with it).
+  if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255) {
+    r.outcome = ExecResult::Outcome::kSpawnFailed;
+    r.spawn_error = fmt::format("{}: ssh failed: {}", name(), last_line(r.err));
+  } else if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 127 &&
+             r.err.find("setsid: failed to execute") != std::string::npos) {
+    r.outcome = ExecResult::Outcome::kSpawnFailed;
+    r.spawn_error = fmt::format("'{}' not found on {}", cmd.argv[0], name());
+  }
+  return r;
+}
+
+std::optional<std::string> SshHost::find_program(const std::string& program) {
+  const ExecResult r = plain({"sh", "-c", "command -v -- \"$1\"", "sh", program});
+  if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255)
+    throw HostError(fmt::format("{}: ssh failed: {}", name(), last_line(r.err)));
+  if (!r.ok()) return std::nullopt;
+  return last_line(r.out);
+}
+
+std::optional<std::string> SshHost::read_file(const std::string& path) {
+  const ExecResult r = plain({"sh", "-c", kRead, "sh", path});
+  if (r.ok()) return r.out;
+  if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 3) return std::nullopt;
+  throw HostError(fmt::format("{}: {}: {}", name(), path, last_line(r.err.empty() ? r.describe() : r.err)));
+}
+
+void SshHost::write_file(const std::string& path, const std::string& content) {
+  // One write(2) by cat for short values, as sysctl and debugfs files want.
+  const ExecResult r = plain({"sh", "-c", "cat > \"$1\"", "sh", path}, content);
+  if (!r.ok())
+    throw HostError(fmt::format("{}: {}: {}", name(), path, last_line(r.err.empty() ? r.describe() : r.err)));
+}
+
+std::vector<std::string> SshHost::list_dir(const std::string& path) {
+  const ExecResult r = plain({"ls", "-1A", "--", path});
+  if (!r.ok()) throw HostError(fmt::format("{}: {}: {}", name(), path, last_line(r.err)));
+  std::vector<std::string> names;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) names.push_back(line);
+  return names;
+}
+
+Host::BackgroundId SshHost::start_background(const Command& cmd) {
+  const std::string in = cmd.stdin_data.empty() ? "" : remote_temp(cmd.stdin_data);
+  const ExecResult t = plain({"mktemp", "-u", "/tmp/schedlab-bg-XXXXXX"});
+  if (!t.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_line(t.err)));
+  const std::string pidfile = last_line(t.out);
+  Command local{.argv = ssh_argv(wrapped(cmd, in, pidfile)), .hold_stdin_open = true};
+  const BackgroundId local_id = local_.start_background(local);
+  const BackgroundId id = next_id_++;
+  background_[id] = {local_id, pidfile, in};
+  return id;
+}
+
+std::optional<ExecResult> SshHost::poll_background(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
+  auto r = local_.poll_background(it->second.local_id);
+  if (!r) return std::nullopt;
+  plain({"rm", "-f", "--", it->second.pidfile, it->second.stdin_path.empty() ? it->second.pidfile : it->second.stdin_path});
+  background_.erase(it);
+  return r;
+}
+
+ExecResult SshHost::stop_background(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
+  const Background b = it->second;
+  background_.erase(it);
+  // Stop it on the SUT first and wait until its group is gone; then the
+  // wrapper exits and the local ssh client with it.
+  plain({"sh", "-c", kStop, "sh", b.pidfile}, "", std::chrono::seconds(30));
+  if (!b.stdin_path.empty()) plain({"rm", "-f", "--", b.stdin_path});
+  return local_.stop_background(b.local_id);
+}
+
+bool SshHost::port_accepts(int port) {
+  return plain({"bash", "-c", kPortCheck, "bash", std::to_string(port)}, "", std::chrono::seconds(15)).ok();
+}
+
+int SshHost::free_port() {
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<int> dist(20000, 59999);
+  for (int i = 0; i < 20; ++i) {
+    const int port = dist(rng);
+    if (!port_accepts(port)) return port;
+  }
+  throw HostError(fmt::format("{}: no free TCP port found", name()));
+}
+
+}  // namespace schedlab

@@ -1,0 +1,85 @@
+// A machine reached through the OpenSSH client: BatchMode, one shared
+// connection (ControlMaster) per host, strict host keys by default. Every
+// remote command is an argv quoted for the remote shell and run under a
+// small fixed wrapper that puts it in its own process group and kills that
+// group when the connection drops, so a timeout or a lost link leaves no
+// orphan on the SUT.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "runner/hosts/host.h"
+#include "runner/hosts/local_host.h"
+
+namespace schedlab {
+
+struct SshTarget {
+  std::string user;  // empty: ssh's default
+  std::string host;
+  int port = 22;
+  std::string url() const;  // ssh://user@host:port
+};
+
+// ssh://[user@]host[:port]; nothing when the text is not such a URL.
+std::optional<SshTarget> parse_ssh_url(const std::string& url);
+
+struct SshOptions {
+  std::string identity_file;  // -i
+  std::string known_hosts;    // UserKnownHostsFile; empty: ssh's default
+  // "strict" (default): the host key must already be known.
+  // "accept-new": unknown keys are added, changed keys still refused.
+  std::string host_key_policy = "strict";
+  std::chrono::seconds connect_timeout{10};
+};
+
+class SshHost final : public Host {
+ public:
+  // Opens the shared connection; throws HostError saying why it failed
+  // (unreachable, refused key, unknown host key), before anything runs.
+  SshHost(SshTarget target, SshOptions options);
+  ~SshHost() override;  // stops background processes, closes the connection
+  SshHost(const SshHost&) = delete;
+  SshHost& operator=(const SshHost&) = delete;
+
+  std::string name() const override { return target_.url(); }
+  const SshTarget& target() const { return target_; }
+  ExecResult run(const Command& cmd) override;
+  std::optional<std::string> find_program(const std::string& name) override;
+  std::optional<std::string> read_file(const std::string& path) override;
+  void write_file(const std::string& path, const std::string& content) override;
+  std::vector<std::string> list_dir(const std::string& path) override;
+  BackgroundId start_background(const Command& cmd) override;
+  std::optional<ExecResult> poll_background(BackgroundId id) override;
+  ExecResult stop_background(BackgroundId id) override;
+  bool port_accepts(int port) override;
+  int free_port() override;
+
+  // The ssh client argv that runs one remote command string (for tests).
+  std::vector<std::string> ssh_argv(const std::string& remote_command) const;
+  // The remote command string that runs cmd under the wrapper.
+  static std::string wrapped(const Command& cmd, const std::string& stdin_path,
+                             const std::string& pidfile);
+
+ private:
+  // A plain remote command (no wrapper) with a short timeout.
+  ExecResult plain(const std::vector<std::string>& argv, const std::string& stdin_data = "",
+                   std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  std::string remote_temp(const std::string& content);
+
+  SshTarget target_;
+  SshOptions options_;
+  std::string control_dir_;
+  LocalHost local_;  // runs the ssh clients
+  struct Background {
+    BackgroundId local_id;
+    std::string pidfile;
+    std::string stdin_path;
+  };
+  std::map<BackgroundId, Background> background_;
+  BackgroundId next_id_ = 1;
+};
+
+}  // namespace schedlab

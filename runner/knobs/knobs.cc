@@ -1,0 +1,230 @@
+#include "runner/knobs/knobs.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <sstream>
+
+#include "runner/config/suggest.h"
+
+namespace schedlab {
+namespace {
+
+const char* const kWritable[] = {"/sys/kernel/debug/sched/", "/proc/sys/kernel/", "/proc/sys/vm/"};
+
+std::string base_of(const std::string& token) {
+  return token.starts_with("NO_") ? token.substr(3) : token;
+}
+
+// Debugfs is where the scheduler's features and tunables live; a SUT that
+// booted without it mounted gets it mounted (it stays mounted: harmless).
+void ensure_debugfs(Host& host) {
+  if (host.list_dir("/sys/kernel/debug").size() > 0) return;
+  const auto r = host.run({.argv = {"mount", "-t", "debugfs", "debugfs", "/sys/kernel/debug"},
+                           .timeout = std::chrono::seconds(10)});
+  if (!r.ok())
+    throw KnobError(fmt::format("{}: debugfs is not mounted and mounting it failed: {}",
+                                host.name(), r.err.empty() ? r.describe() : r.err));
+}
+
+std::string missing_file_error(Host& host, const KnobRef& k) {
+  const auto slash = k.path.rfind('/');
+  std::vector<std::string> siblings;
+  try {
+    siblings = host.list_dir(k.path.substr(0, slash));
+  } catch (const HostError&) {
+  }
+  std::string hint;
+  if (auto s = suggest(k.path.substr(slash + 1), siblings)) {
+    const std::string prefix = k.kind == "sysctl" ? k.name.substr(0, k.name.rfind('.') + 1)
+                                                  : k.name.substr(0, k.name.rfind('/') + 1);
+    hint = " (did you mean '" + prefix + *s + "'?)";
+  }
+  return fmt::format("{} {}: does not exist on {} (no {}){}", k.kind, k.name, host.name(), k.path,
+                     hint);
+}
+
+}  // namespace
+
+KnobRef sysctl_knob(const std::string& name) { return {"sysctl", name, sysctl_path(name)}; }
+KnobRef debugfs_knob(const std::string& name) {
+  return {"debugfs", name, "/sys/kernel/debug/" + name};
+}
+KnobRef feature_knob(const std::string& token) {
+  return {"sched_feature", base_of(token), kSchedFeaturesPath};
+}
+
+bool path_allowed(const std::string& path) {
+  if (path.find("/../") != std::string::npos) return false;
+  for (const char* prefix : kWritable)
+    if (path.starts_with(prefix)) return true;
+  // /sys/devices/system/cpu/cpuN/cpufreq/...
+  static const std::string cpu = "/sys/devices/system/cpu/";
+  return path.starts_with(cpu) && path.find("/cpufreq/", cpu.size()) != std::string::npos;
+}
+
+std::string normalize_sysctl_value(const std::string& v) {
+  std::istringstream in(v);
+  std::string word, out;
+  while (in >> word) {
+    if (!out.empty()) out += ' ';
+    out += word;
+  }
+  return out;
+}
+
+std::vector<std::string> read_sched_features(Host& host) {
+  std::optional<std::string> text;
+  try {
+    text = host.read_file(kSchedFeaturesPath);
+    if (!text) {
+      ensure_debugfs(host);
+      text = host.read_file(kSchedFeaturesPath);
+    }
+  } catch (const HostError& e) {
+    throw KnobError(fmt::format("{}: cannot read the scheduler features: {}", host.name(), e.what()));
+  }
+  if (!text)
+    throw KnobError(fmt::format("{}: no {} (a kernel without CONFIG_SCHED_DEBUG?)", host.name(),
+                                kSchedFeaturesPath));
+  std::vector<std::string> tokens;
+  std::istringstream in(*text);
+  for (std::string t; in >> t;) tokens.push_back(t);
+  return tokens;
+}
+
+std::string read_knob(Host& host, const KnobRef& k) {
+  if (k.kind == "sched_feature") {
+    const auto tokens = read_sched_features(host);
+    std::vector<std::string> names;
+    for (const auto& t : tokens) {
+      if (base_of(t) == k.name) return t;
+      names.push_back(base_of(t));
+    }
+    throw KnobError(fmt::format("sched feature {}: {} has no such feature{}; it has: {}", k.name,
+                                host.name(), did_you_mean(k.name, names), fmt::join(names, " ")));
+  }
+  std::optional<std::string> value;
+  try {
+    value = host.read_file(k.path);
+  } catch (const HostError& e) {
+    throw KnobError(fmt::format("{} {}: cannot read on {}: {}", k.kind, k.name, host.name(), e.what()));
+  }
+  if (!value) throw KnobError(missing_file_error(host, k));
+  return normalize_sysctl_value(*value);
+}
+
+std::string read_sysctl(Host& host, const std::string& name) {
+  return read_knob(host, sysctl_knob(name));
+}
+
+namespace {
+
+void write_knob(Host& host, const KnobRef& k, const std::string& value) {
+  if (!path_allowed(k.path))
+    throw KnobError(fmt::format("{} {}: {} is outside the paths schedlab may write", k.kind, k.name, k.path));
+  // The features file takes one token per write; files take value + newline.
+  host.write_file(k.path, k.kind == "sched_feature" ? value : value + "\n");
+}
+
+std::string target_of(const KnobRef& k, const std::string& value) {
+  return k.kind == "sched_feature" ? value : normalize_sysctl_value(value);
+}
+
+}  // namespace
+
+KnobJournal::~KnobJournal() {
+  try {
+    restore_all();
+  } catch (...) {
+    // Still journaled: `schedlab restore` or the next run will put it back.
+  }
+}
+
+std::recursive_timed_mutex& knob_write_lock() {
+  static std::recursive_timed_mutex m;
+  return m;
+}
+
+void KnobJournal::apply(const KnobRef& k, const std::string& value) {
+  std::lock_guard lock(knob_write_lock());
+  const std::string original = read_knob(host_, k);
+  const std::string target = target_of(k, value);
+  // Journal first: if schedlab dies between the write and the restore, the
+  // database still knows what to put back.
+  Applied a{store_.journal_applied({.run_id = run_id_,
+                                    .host = host_.name(),
+                                    .kind = k.kind,
+                                    .name = k.name,
+                                    .path = k.path,
+                                    .original = original,
+                                    .target = target}),
+            k, original};
+  applied_.push_back(a);
+  std::string problem;
+  try {
+    write_knob(host_, k, target);
+    const std::string now = read_knob(host_, k);
+    if (now != target) problem = fmt::format("wrote '{}' but it reads back as '{}'", target, now);
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  if (!problem.empty()) {
+    applied_.pop_back();
+    restore_one(a);
+    throw KnobError(fmt::format("{} {} = {}: {}; restored '{}'", k.kind, k.name, target, problem,
+                                original));
+  }
+}
+
+void KnobJournal::apply_variant(const VariantConfig& v) {
+  for (const auto& s : v.sysctls) apply(sysctl_knob(s.name), s.value);
+  for (const auto& d : v.debugfs) apply(debugfs_knob(d.name), d.value);
+  for (const auto& f : v.sched_features) apply(feature_knob(f.token), f.token);
+}
+
+void KnobJournal::restore_one(const Applied& a) {
+  std::lock_guard lock(knob_write_lock());
+  write_knob(host_, a.knob, a.original);
+  const std::string now = read_knob(host_, a.knob);
+  if (now != a.original)
+    throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", a.knob.kind,
+                                a.knob.name, a.original, now));
+  store_.journal_restored(a.entry_id);
+}
+
+void KnobJournal::restore_all() {
+  std::vector<std::string> failures;
+  while (!applied_.empty()) {
+    const Applied a = applied_.back();
+    applied_.pop_back();
+    try {
+      restore_one(a);
+    } catch (const std::exception& e) {
+      failures.push_back(e.what());
+    }
+  }
+  if (!failures.empty())
+    throw KnobError(fmt::format("could not restore: {}; run 'schedlab restore' to retry",
+                                fmt::join(failures, "; ")));
+}
+
+std::vector<std::string> restore_journal(Store& store, Host& host) {
+  std::lock_guard lock(knob_write_lock());
+  std::vector<std::string> done;
+  for (const auto& e : store.unrestored(host.name())) {
+    if (e.kind != "sysctl" && e.kind != "debugfs" && e.kind != "sched_feature")
+      throw KnobError(fmt::format("journal entry {} has unknown kind '{}'", e.id, e.kind));
+    const KnobRef k{e.kind, e.name, e.path};
+    write_knob(host, k, e.original);
+    const std::string now = read_knob(host, k);
+    if (now != e.original)
+      throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", e.kind, e.name,
+                                  e.original, now));
+    store.journal_restored(e.id);
+    done.push_back(fmt::format("{} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original, e.run_id));
+  }
+  return done;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,227 @@
+#include "runner/monitors/monitor_runner.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "analysis/proc_text.h"
+#include "analysis/task_samples.h"
+
+namespace schedlab {
+
+MonitorRunner::MonitorRunner(Store& store, Host& sut, std::int64_t run_id, Note note)
+    : store_(store), sut_(sut), run_id_(run_id), note_(std::move(note)) {
+  if (!note_) note_ = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+}
+
+std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m) {
+  std::vector<std::string> texts;
+  for (const auto path : m.paths) {
+    auto text = sut_.read_file(std::string(path));
+    if (!text) return std::nullopt;
+    texts.push_back(std::move(*text));
+  }
+  return texts;
+}
+
+void MonitorRunner::record(const std::string& key, const std::string& monitor,
+                           const std::string& why) {
+  const auto run = store_.find_run(run_id_);
+  if (!run) return;
+  nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
+  if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
+  manifest[key][monitor] = why;
+  store_.set_run_manifest(run_id_, manifest.dump());
+}
+
+void MonitorRunner::mark_unavailable(const std::string& name, const std::string& why) {
+  if (!unavailable_.emplace(name, why).second) return;
+  note_(fmt::format("schedlab: monitor {} is unavailable on {}: {}; the run goes on without it",
+                    name, sut_.name(), why));
+  record("monitors_unavailable", name, why);
+}
+
+void MonitorRunner::report_error(const std::string& name, const std::string& why) {
+  if (!errors_.emplace(name, why).second) return;
+  note_(fmt::format("schedlab: monitor {}: {} (raw snapshots kept; reported once)", name, why));
+  record("monitor_errors", name, why);
+}
+
+void MonitorRunner::start(const Config& config) {
+  std::vector<const MonitorSpec*> used;
+  for (const auto& wc : config.workloads)
+    for (const auto& name : wc.monitors) {
+      const MonitorSpec* m = find_monitor(name);
+      if (m && std::find(used.begin(), used.end(), m) == used.end()) used.push_back(m);
+    }
+  const bool uses_tasks =
+      std::any_of(config.workloads.begin(), config.workloads.end(), [](const auto& w) {
+        return std::find(w.monitors.begin(), w.monitors.end(), tasks::kMonitorName) !=
+               w.monitors.end();
+      });
+  if (uses_tasks) probe_tasks();
+  if (used.empty()) return;
+  journal_.emplace(store_, sut_, run_id_);
+  for (const MonitorSpec* m : used) {
+    try {
+      // The files first: a kernel without the counters has no sysctl either.
+      auto texts = read(*m);
+      if (!texts) {
+        std::vector<std::string> missing;
+        for (const auto path : m->paths)
+          if (!sut_.read_file(std::string(path))) missing.emplace_back(path);
+        mark_unavailable(std::string(m->name), fmt::format("no {}", fmt::join(missing, ", ")));
+        continue;
+      }
+      for (const auto& [sysctl, value] : m->sysctls) {
+        const std::string name(sysctl), want(value);
+        if (read_sysctl(sut_, name) != normalize_sysctl_value(want))
+          journal_->apply_sysctl({.name = name, .value = want});
+      }
+      m->check(*texts);
+    } catch (const KnobError& e) {
+      mark_unavailable(std::string(m->name), e.what());
+    } catch (const CounterParseError& e) {
+      mark_unavailable(std::string(m->name), fmt::format("unsupported file: {}", e.what()));
+    } catch (const HostError& e) {
+      mark_unavailable(std::string(m->name), e.what());
+    }
+  }
+}
+
+void MonitorRunner::stop() {
+  sampler_.reset();
+  if (!journal_) return;
+  journal_->restore_all();
+  journal_.reset();
+}
+
+std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const std::vector<std::string>& names) {
+  std::vector<Snapshot> out;
+  for (const auto& name : names) {
+    const MonitorSpec* m = find_monitor(name);
+    if (!m || unavailable_.count(name)) continue;
+    try {
+      auto texts = read(*m);
+      if (!texts) {
+        mark_unavailable(std::string(m->name), "its files disappeared during the run");
+        continue;
+      }
+      out.push_back({m, std::move(*texts)});
+    } catch (const HostError& e) {
+      report_error(std::string(m->name),
+                   fmt::format("cannot read before an iteration: {}", e.what()));
+    }
+  }
+  return out;
+}
+
+std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const WorkloadConfig& workload,
+                                                           const Point& point,
+                                                           const StepContext& ctx) {
+  // The sampler starts first and stops last, so its start-up (an SSH round
+  // trip or two) stays out of the snapshots' window.
+  sampler_.reset();  // one an interrupted iteration left running
+  const auto& names = workload.monitors;
+  if (std::find(names.begin(), names.end(), tasks::kMonitorName) != names.end())
+    start_tasks(workload, point, ctx);
+  return before(workload.monitors);
+}
+
+void MonitorRunner::after(const std::vector<Snapshot>& before, IterationRow& row) {
+  for (const Snapshot& s : before) {
+    const MonitorSpec& m = *s.spec;
+    const std::string name(m.name);
+    std::optional<std::vector<std::string>> after;
+    try {
+      after = read(m);
+    } catch (const HostError& e) {
+      report_error(name, fmt::format("cannot read after an iteration: {}", e.what()));
+      continue;
+    }
+    if (!after) {
+      mark_unavailable(name, "its files disappeared during the run");
+      continue;
+    }
+    for (std::size_t i = 0; i < m.paths.size(); ++i) {
+      row.monitor_snapshots.push_back({0, name, "before", std::string(m.paths[i]), s.before[i]});
+      row.monitor_snapshots.push_back({0, name, "after", std::string(m.paths[i]), (*after)[i]});
+    }
+    try {
+      const MonitorDelta d = m.diff(s.before, *after);
+      for (const auto& r : d.rows) row.monitor_deltas.push_back({0, name, r.counter, r.value});
+    } catch (const CounterParseError& e) {
+      report_error(name, e.what());
+    } catch (const CounterMismatchError& e) {
+      report_error(name, e.what());
+    }
+  }
+  finish_tasks(row);
+}
+
+// The sampler must run and its output parse: a SUT without /proc/PID/sched
+// (no CONFIG_SCHED_DEBUG), sh or awk cannot give the counts.
+void MonitorRunner::probe_tasks() {
+  const std::string name(tasks::kMonitorName);
+  try {
+    if (!sut_.read_file("/proc/self/sched")) {
+      mark_unavailable(name, "no /proc/PID/sched (a kernel without CONFIG_SCHED_DEBUG)");
+      return;
+    }
+    tasks::parse(poll_tasks_once(sut_, {}));
+  } catch (const HostError& e) {
+    mark_unavailable(name, e.what());
+  } catch (const CounterParseError& e) {
+    mark_unavailable(name, fmt::format("the task sampler's output does not parse: {}", e.what()));
+  }
+}
+
+void MonitorRunner::start_tasks(const WorkloadConfig& workload, const Point& point,
+                                const StepContext& ctx) {
+  const std::string name(tasks::kMonitorName);
+  if (unavailable_.count(name)) return;
+  const auto comms =
+      comm_names(workload.task_monitor.comm.empty() ? workload.workload->task_names(point, ctx)
+                                                    : workload.task_monitor.comm);
+  if (comms.empty()) {
+    report_error(name, fmt::format("workload {} names no processes of its own on the SUT; give "
+                                   "them with task_monitor: {{comm: [...]}}",
+                                   workload.workload->name()));
+    return;
+  }
+  try {
+    sampler_.emplace(sut_, comms, workload.task_monitor.interval);
+    sampler_->start();
+  } catch (const HostError& e) {
+    sampler_.reset();
+    report_error(name, fmt::format("cannot start the task sampler: {}", e.what()));
+  }
+}
+
+void MonitorRunner::finish_tasks(IterationRow& row) {
+  if (!sampler_) return;
+  const std::string name(tasks::kMonitorName);
+  std::string text;
+  try {
+    text = sampler_->stop();
+  } catch (const HostError& e) {
+    sampler_.reset();
+    report_error(name, fmt::format("cannot stop the task sampler: {}", e.what()));
+    return;
+  }
+  sampler_.reset();
+  row.monitor_snapshots.push_back({0, name, "after", "/proc/PID/task/TID (sampled)", text});
+  try {
+    const MonitorDelta d = tasks::delta(tasks::reduce(tasks::parse(text)));
+    for (const auto& r : d.rows) row.monitor_deltas.push_back({0, name, r.counter, r.value});
+  } catch (const CounterParseError& e) {
+    report_error(name, fmt::format("sampler output: {}", e.what()));
+  } catch (const CounterMismatchError& e) {
+    report_error(name, e.what());
+  }
+}
+
+}  // namespace schedlab

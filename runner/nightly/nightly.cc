@@ -1,0 +1,269 @@
+#include "runner/nightly/nightly.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "runner/config/config.h"
+#include "runner/nightly/hook.h"
+#include "runner/hosts/hosts.h"
+#include "runner/run/interrupt.h"
+#include "runner/hosts/local_host.h"
+#include "runner/run/manifest.h"
+#include "runner/run/plan.h"
+#include "runner/run/session.h"
+#include "runner/config/suggest.h"
+
+namespace schedlab {
+namespace {
+
+// Where a target's configs run, to check its kernel after the hook: its own
+// ssh:// SUT, else the configs' SUT (the first config's; lab SUTs boot
+// their own kernel).
+std::string checked_sut(const NightlyTarget& t, const std::vector<Config>& configs) {
+  if (!t.sut.empty()) return t.sut;
+  return configs.empty() || configs.front().sut_lab ? "" : configs.front().sut;
+}
+
+struct Prepared {
+  std::string error;  // empty: ready
+  std::string hook_output;
+};
+
+// The hook, the wait for ssh and the kernel check of one target.
+Prepared prepare_target(const NightlyTarget& t, const std::vector<Config>& configs,
+                        const NightlyOptions& o) {
+  Prepared p;
+  const std::string sut = checked_sut(t, configs);
+  const SshConfig ssh = configs.empty() ? SshConfig{} : configs.front().ssh;
+  const bool remote = sut.starts_with("ssh://");
+  try {
+    std::optional<std::string> old_boot;
+    if (t.reboots && remote) {
+      // The boot before the hook, so an SUT that has not gone down yet is
+      // not taken for the rebooted one. Unreachable now is fine.
+      try {
+        auto host = HostSet::connect(sut, ssh);
+        old_boot = boot_id(*host);
+      } catch (const std::exception& e) {
+        o.note(fmt::format("{}: {} not reachable before the hook ({}); waiting for it afterwards",
+                           t.name, sut, e.what()));
+      }
+    }
+    if (t.hook) {
+      o.note(fmt::format("{}: running hook {}", t.name, fmt::join(t.hook->argv, " ")));
+      const HookResult h = run_hook(*t.hook, hook_values(t));
+      p.hook_output = h.output();
+      if (!h.ok()) {
+        p.error = h.describe();
+        return p;
+      }
+    }
+    const bool check = !t.expect.release.empty() || !t.expect.sha.empty();
+    std::unique_ptr<Host> host;
+    if (remote && (t.hook || check)) {
+      o.note(fmt::format("{}: waiting for {} to answer on ssh", t.name, sut));
+      host = wait_for_ssh(
+          sut, ssh,
+          {.deadline = std::chrono::steady_clock::now() + t.ssh_timeout, .not_boot_id = old_boot});
+    } else if (check && sut == "local") {
+      host = std::make_unique<LocalHost>();
+    }
+    if (check && host) {
+      const KernelIdentity id = verify_kernel(*host, t.expect);
+      o.note(fmt::format("{}: {} runs {}{}", t.name, host->name(), id.release,
+                         id.sha.empty() ? "" : " at " + id.sha));
+    }
+  } catch (const HookError& e) {
+    p.error = e.what();
+  } catch (const HostError& e) {
+    p.error = e.what();
+  }
+  return p;
+}
+
+std::string kernel_release_of(const Store& store, std::int64_t run_id) {
+  const auto run = store.find_run(run_id);
+  if (!run) return "";
+  const auto m = nlohmann::json::parse(run->manifest_json, nullptr, false);
+  return m.is_object() && m.contains("kernel_release") && m["kernel_release"].is_string()
+             ? m["kernel_release"].get<std::string>()
+             : "";
+}
+
+NightlyCell cell_of(const NightlyMeasurement& m, bool new_now) {
+  return {.target = m.target,
+          .config = m.config_path,
+          .status = m.status,
+          .new_now = new_now,
+          .run_id = m.run_id,
+          .kernel_release = m.kernel_release,
+          .error = m.error};
+}
+
+// What needs both files: every per_metric key names a metric of a config,
+// and lab targets can run each config (the loadgen on this machine).
+void check_against_configs(const NightlyConfig& n, const std::vector<Config>& configs) {
+  std::vector<std::string> known;
+  for (const auto& c : configs)
+    for (const auto& wc : c.workloads)
+      for (const auto& m : wc.workload->metrics()) {
+        known.push_back(wc.workload->name() + "/" + m.name);
+        known.push_back(m.name);
+      }
+  for (const auto& [name, line] : n.per_metric_lines)
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw ConfigError(
+          n.path, line, "rule.per_metric",
+          fmt::format("'{}' is no metric of the configs{} (use workload/metric or metric)", name,
+                      did_you_mean(name, known)));
+  for (const auto& t : n.targets)
+    for (std::size_t i = 0; i < configs.size(); ++i)
+      if (!t.lab_kernel.empty() && configs[i].loadgen != "local")
+        throw ConfigError(
+            n.path, t.line, fmt::format("targets ({})", t.name),
+            fmt::format("a lab kernel needs the loadgen on this machine, and {} has loadgen {}",
+                        n.configs[i].path, configs[i].loadgen));
+}
+
+}  // namespace
+
+Config config_for_target(const Config& config, const NightlyTarget& target) {
+  Config c = config;
+  if (!target.lab_kernel.empty()) {
+    LabConfig lab = config.sut_lab.value_or(LabConfig{});
+    lab.kernel = target.lab_kernel;
+    c.sut_lab = lab;
+    c.sut = "lab";
+  } else if (!target.sut.empty()) {
+    c.sut_lab.reset();
+    c.sut = target.sut;
+  }
+  return c;
+}
+
+NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const NightlyOptions& o) {
+  std::vector<Config> configs;
+  for (const auto& ref : nightly.configs) configs.push_back(load_config_file(ref.path));
+  check_against_configs(nightly, configs);
+  NightlyRun out;
+  for (const auto& t : nightly.targets) {
+    bool prepared = false;
+    std::string failure;  // the target's preparation failed: every config fails with it
+    std::string hook_output;
+    for (std::size_t ci = 0; ci < configs.size(); ++ci) {
+      const Config& config = configs[ci];
+      const std::string& path = nightly.configs[ci].path;
+      if (out.interrupted || interrupted()) {
+        out.interrupted = true;
+        out.cells.push_back({.target = t.name, .config = path, .status = "not measured"});
+        continue;
+      }
+      const std::string sha = sha256_hex(config.text);
+      auto latest = store.latest_nightly_measurement(t.name, sha);
+      if (latest && latest->status == "measured" && !o.force) {
+        out.cells.push_back(cell_of(*latest, false));
+        continue;
+      }
+      // An unfinished run of an earlier invocation (the runner restarted):
+      // continue it rather than start over, --force or not.
+      std::optional<NightlyMeasurement> resume;
+      if (latest && latest->status == "measuring") resume = latest;
+
+      if (!prepared) {
+        prepared = true;
+        const Prepared p = prepare_target(t, configs, o);
+        failure = p.error;
+        hook_output = p.hook_output;
+        if (!failure.empty()) o.note(fmt::format("{}: not measured: {}", t.name, failure));
+      }
+      NightlyMeasurement m = resume ? *resume
+                                    : NightlyMeasurement{.nightly = nightly.name,
+                                                         .target = t.name,
+                                                         .config_path = path,
+                                                         .config_sha256 = sha,
+                                                         .status = "measuring"};
+      if (!hook_output.empty()) m.hook_output = hook_output;
+      if (!failure.empty()) {
+        m.status = "failed";
+        m.error = failure;
+        m.ended_at = utc_now_iso8601();
+        if (resume)
+          store.update_nightly_measurement(m);
+        else
+          m.id = store.add_nightly_measurement(m);
+        out.cells.push_back(cell_of(m, true));
+        continue;
+      }
+      if (!resume) m.id = store.add_nightly_measurement(m);
+      const std::string run_name = fmt::format("nightly {} {} {} #{}", nightly.name, t.name,
+                                               std::filesystem::path(path).stem().string(), m.id);
+      ExecOptions exec{.name = run_name, .progress = o.progress};
+      if (!m.run_id)
+        if (auto run = store.find_run_by_name(run_name))
+          m.run_id = run->id;  // created, then the runner died
+      if (m.run_id) {
+        const auto run = store.find_run(*m.run_id);
+        if (run && run->status == "finished") {
+          m.status = "measured";
+        } else if (run) {
+          exec.resume_run = run->id;
+          o.note(fmt::format("{} / {}: resuming run {}", t.name, path, run->id));
+        }
+      }
+      if (m.status != "measured") {
+        o.note(fmt::format("{} / {}: measuring", t.name, path));
+        try {
+          const Config target_config = config_for_target(config, t);
+          const RunSummary s = run_config(store, target_config, expand_plan(target_config), exec);
+          m.run_id = s.run_id;
+          for (const auto& e : s.errors) o.note(fmt::format("{} / {}: {}", t.name, path, e));
+          if (s.status == "interrupted") {
+            store.update_nightly_measurement(m);  // stays measuring: the next invocation resumes it
+            out.interrupted = true;
+            out.cells.push_back(
+                {.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
+            continue;
+          }
+          if (s.status == "finished") {
+            m.status = "measured";
+          } else {
+            m.status = "failed";
+            m.error = fmt::format("run {} {}{}", s.run_id, s.status,
+                                  s.errors.empty() ? "" : ": " + s.errors.front());
+          }
+        } catch (const StoreError&) {
+          throw;
+        } catch (const std::exception& e) {
+          if (interrupted()) {
+            store.update_nightly_measurement(m);
+            out.interrupted = true;
+            out.cells.push_back(
+                {.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
+            continue;
+          }
+          m.status = "failed";
+          m.error = e.what();
+        }
+      }
+      if (m.run_id) m.kernel_release = kernel_release_of(store, *m.run_id);
+      m.ended_at = utc_now_iso8601();
+      store.update_nightly_measurement(m);
+      if (m.status == "failed") o.note(fmt::format("{} / {}: failed: {}", t.name, path, m.error));
+      out.cells.push_back(cell_of(m, true));
+    }
+  }
+  return out;
+}
+
+NightlyReportInput report_input(const NightlyConfig& nightly, const NightlyRun& run) {
+  NightlyReportInput in{
+      .name = nightly.name, .baseline = nightly.baseline, .cells = run.cells, .rule = nightly.rule};
+  for (const auto& t : nightly.targets) in.targets.push_back(t.name);
+  for (const auto& c : nightly.configs) in.configs.push_back(c.path);
+  return in;
+}
+
+}  // namespace schedlab

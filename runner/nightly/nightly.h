@@ -1,0 +1,50 @@
+// schedlab nightly, the runner side: measure every target of a nightly file
+// with every config not yet measured (same target name, same config text by
+// sha256), reusing what the database already holds unless forced, and
+// resuming a run a previous invocation left unfinished. A target's hook runs
+// once before its first unmeasured config; a hook that fails or hangs, an
+// SUT that does not come back, or a kernel that is not the expected one
+// makes that target failed (nothing measured), and the others go on.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "analysis/nightly_input.h"
+#include "results/store.h"
+#include "runner/nightly/nightly_config.h"
+
+namespace schedlab {
+
+// runner/config/config.h; not included so that the report's headers can be used
+// beside this one (analysis and workloads both define a Centre).
+struct Config;
+
+struct NightlyOptions {
+  bool force = false;     // measure again even what is already measured
+  bool progress = false;  // executor's status line
+  std::function<void(const std::string&)> note = [](const std::string&) {
+  };  // progress lines for people
+};
+
+struct NightlyRun {
+  std::vector<NightlyCell> cells;  // per target x config, file order
+  bool interrupted = false;        // stopped by SIGINT/SIGTERM; resume by running again
+};
+
+// The config a target runs: a copy of `config` with its SUT replaced by the
+// target's lab kernel or ssh:// SUT (unchanged for a target with neither).
+Config config_for_target(const Config& config, const NightlyTarget& target);
+
+// Loads the configs the nightly file names and checks what needs both
+// files (per_metric keys name a metric of a config; lab targets need the
+// loadgen here) before anything runs: ConfigError. Then measures. The
+// interrupt handlers must be installed by the caller. Throws StoreError for
+// database failures; everything about one target is recorded instead.
+NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const NightlyOptions& options);
+
+// What the report needs, from the run's cells.
+NightlyReportInput report_input(const NightlyConfig& nightly, const NightlyRun& run);
+
+}  // namespace schedlab

@@ -1,0 +1,660 @@
+#include "runner/run/executor.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "analysis/manifest_diff.h"
+#include "runner/run/adaptive.h"
+#include "runner/run/interrupt.h"
+#include "runner/knobs/knobs.h"
+#include "runner/hosts/lab/guest_journal.h"
+#include "runner/hosts/local_host.h"
+#include "runner/run/manifest.h"
+#include "runner/knobs/sut_state.h"
+#include "runner/config/units.h"
+#include "runner/monitors/monitor_runner.h"
+
+namespace schedlab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string random_secret() {
+  std::random_device rd;
+  std::string s;
+  for (int i = 0; i < 24; ++i) s += "abcdefghijklmnopqrstuvwxyz0123456789"[rd() % 36];
+  return s;
+}
+
+nlohmann::json knobs_json(const VariantConfig& v) {
+  nlohmann::json j = nlohmann::json::object();
+  if (!v.sysctls.empty()) {
+    nlohmann::json s = nlohmann::json::object();
+    for (const auto& x : v.sysctls) s[x.name] = x.value;
+    j["sysctl"] = s;
+  }
+  if (!v.debugfs.empty()) {
+    nlohmann::json d = nlohmann::json::object();
+    for (const auto& x : v.debugfs) d[x.name] = x.value;
+    j["debugfs"] = d;
+  }
+  if (!v.sched_features.empty()) {
+    nlohmann::json f = nlohmann::json::array();
+    for (const auto& x : v.sched_features) f.push_back(x.token);
+    j["sched_features"] = f;
+  }
+  if (v.policy) {
+    j["policy"] = sched_policy_name(v.policy->policy);
+    if (v.policy->nice) j["nice"] = *v.policy->nice;
+  }
+  if (v.affinity) {
+    nlohmann::json a = nlohmann::json::object();
+    if (!v.affinity->server.empty()) a["server"] = format_cpu_list(v.affinity->server);
+    if (!v.affinity->client.empty()) a["client"] = format_cpu_list(v.affinity->client);
+    j["affinity"] = a;
+  }
+  return j;
+}
+
+ProcessKnobs process_knobs(const VariantConfig& v) {
+  ProcessKnobs k{.policy = v.policy};
+  if (v.affinity) {
+    k.server_cpus = v.affinity->server;
+    k.client_cpus = v.affinity->client;
+  }
+  return k;
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
+  ~Progress() {
+    if (enabled_ && shown_) fmt::print(stderr, "\r\033[K");
+  }
+  void show(const std::string& what) {
+    if (!enabled_) return;
+    std::string eta;
+    if (measured_ > 0 && done_ < total_) {
+      const double per = elapsed_ / measured_;
+      const auto left = static_cast<long>(per * static_cast<double>(total_ - done_));
+      eta = left >= 60 ? fmt::format("  ETA {}m{:02}s", left / 60, left % 60)
+                       : fmt::format("  ETA {}s", left);
+    }
+    fmt::print(stderr, "\r\033[K[{}/{}] {}{}", done_ + 1, total_, what, eta);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  void measured(double seconds) {
+    ++measured_;
+    ++done_;
+    elapsed_ += seconds;
+  }
+
+ private:
+  bool enabled_;
+  std::size_t total_;
+  bool shown_ = false;
+  std::size_t done_ = 0;
+  int measured_ = 0;
+  double elapsed_ = 0;
+};
+
+// The iterations of one point for one variant, stored or just run.
+struct PointState {
+  int attempted = 0;
+  int next_index = 0;
+  std::vector<double> ok;  // the primary metric of successful iterations
+  bool stopped = false;
+};
+
+class Execution {
+ public:
+  Execution(Store& store, const Pair& pair, const Config& config, const Plan& plan,
+            const ExecOptions& options)
+      : store_(store),
+        pair_(pair),
+        config_(config),
+        plan_(plan),
+        progress_(options.progress, plan.max_iterations()),
+        pair_name_(options.pair) {}
+
+  RunSummary run(const ExecOptions& options) {
+    open_run(options);
+    const EmergencyAction emergency = emergency_restore();
+    std::string status = "finished";
+    try {
+      start_monitors();
+      for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);
+      switch_off_knobs();
+      stop_monitors();
+      if (interrupted()) status = "interrupted";
+    } catch (...) {
+      try {
+        switch_off_knobs();
+      } catch (...) {
+        // Still journaled; `schedlab restore` puts it back.
+      }
+      try {
+        stop_monitors();
+      } catch (...) {
+        // Same: journaled.
+      }
+      record_state_after();
+      if (pair_name_.empty()) store_.set_run_status(summary_.run_id, "failed", true);
+      throw;
+    }
+    record_state_after();
+    if (pair_name_.empty()) store_.set_run_status(summary_.run_id, status, true);
+    summary_.status = status;
+    return summary_;
+  }
+
+ private:
+  // A second signal: put back every journaled knob of the SUT and mark the
+  // run interrupted, on the emergency thread with its own connection. The
+  // knob lock is taken and never released (the process exits next), so no
+  // write of this thread lands after the restore.
+  EmergencyAction emergency_restore() {
+    return EmergencyAction([path = store_.path(), run = summary_.run_id, &sut = pair_.sut] {
+      if (!knob_write_lock().try_lock_for(std::chrono::seconds(5)))
+        fmt::print(stderr, "schedlab: a knob write is stuck; restoring anyway\n");
+      Store store(path);
+      for (const auto& line : restore_journal(store, sut))
+        fmt::print(stderr, "schedlab: {}: restored {}\n", sut.name(), line);
+      store.set_run_status(run, "interrupted", true);
+    });
+  }
+
+  // The SUT's state at run end next to state_before in the manifest; what
+  // differs is a warning: the SUT was not left as found. Never throws.
+  void record_state_after() {
+    try {
+      const auto run = store_.find_run(summary_.run_id);
+      auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
+      if (!whole.is_object()) return;
+      // A pair's manifest is its member of "pairs".
+      auto manifest = pair_name_.empty() ? whole : whole["pairs"][pair_name_];
+      if (!manifest.is_object()) return;
+      manifest["state_after"] = capture_sut_state(pair_.sut);
+      if (pair_name_.empty())
+        store_.set_run_manifest(summary_.run_id, manifest.dump());
+      else
+        store_.set_manifest_member(summary_.run_id, {"pairs", pair_name_}, manifest.dump());
+      for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
+        fmt::print(stderr, "schedlab: {}: {}\n",
+                   d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
+                   describe_change(d));
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what());
+    }
+  }
+
+  void open_run(const ExecOptions& options) {
+    if (options.resume_run) {
+      auto run = store_.find_run(*options.resume_run);
+      if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store_.path()));
+      summary_.run_id = run->id;
+      summary_.name = run->name;
+      const auto stored = store_.variants(run->id);
+      for (const auto& v : config_.variants) {
+        auto it = std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v.name; });
+        if (it == stored.end())
+          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v.name));
+        variant_ids_.push_back(it->id);
+      }
+      load_history();
+      if (pair_name_.empty()) {
+        store_.set_run_status(run->id, "running", false);
+      } else {
+        // A pair's manifest is written once, when it first starts.
+        const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
+        const auto part = whole.is_object() && whole.contains("pairs")
+                              ? whole["pairs"].value(pair_name_, nlohmann::json{})
+                              : nlohmann::json{};
+        if (!part.is_object() || !part.contains("state_before"))
+          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest(options.group).dump());
+      }
+      return;
+    }
+    summary_.name = options.name;
+    summary_.run_id = create_run_record(store_, config_, options.name, sut_manifest(options.group).dump());
+    for (const auto& v : store_.variants(summary_.run_id)) variant_ids_.push_back(v.id);
+  }
+
+  // Kernel, CPU, tools and scheduler state of the SUT, with the hosts.
+  nlohmann::json sut_manifest(const std::string& group) {
+    std::vector<std::string> packages;
+    for (const auto& wc : config_.workloads) packages.push_back(wc.workload->package());
+    nlohmann::json manifest = collect_manifest(pair_.sut, packages);
+    manifest["sut"] = config_.sut;
+    manifest["loadgen"] = config_.loadgen;
+    manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
+    if (!group.empty()) manifest["group"] = group;
+    manifest["state_before"] = capture_sut_state(pair_.sut);
+    return manifest;
+  }
+
+  using Key = std::tuple<std::int64_t, std::string, std::string>;  // variant, workload, params
+
+  // On resume: what each point already has, so the stop rule continues
+  // from where the interrupted run left it.
+  void load_history() {
+    std::map<std::string, std::string> primary;  // workload -> its first metric
+    for (const auto& wc : config_.workloads) primary[wc.workload->name()] = wc.workload->metrics().front().name;
+    for (const auto& it : store_.iterations(summary_.run_id)) {
+      if (it.pair != pair_name_) continue;  // each pair resumes its own points
+      PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
+      ++s.attempted;
+      s.next_index = std::max(s.next_index, it.iteration + 1);
+      if (it.status != "ok") continue;
+      for (const auto& sample : it.samples)
+        if (sample.metric == primary[it.workload]) {
+          s.ok.push_back(sample.value);
+          break;
+        }
+    }
+  }
+
+  // Knobs: one journal for the active variant; switching variants restores
+  // the previous one's knobs first.
+  void switch_to(std::size_t v) {
+    if (active_ == v) return;
+    switch_off_knobs();
+    journal_.emplace(store_, pair_.sut, summary_.run_id);
+    active_ = v;
+    journal_->apply_variant(config_.variants[v]);
+  }
+
+  void switch_off_knobs() {
+    if (journal_) {
+      journal_->restore_all();
+      journal_.reset();
+    }
+    active_.reset();
+  }
+
+  // What steps may need to know about the SUT, read once.
+  StepContext sut_context() {
+    if (!sut_facts_) {
+      StepContext c{.sut_address = pair_.sut_address};
+      const auto id = pair_.sut.run({.argv = {"id", "-u"}, .timeout = std::chrono::seconds(10)});
+      c.sut_root = id.ok() && id.out == "0\n";
+      try {
+        std::istringstream meminfo(pair_.sut.read_file("/proc/meminfo").value_or(""));
+        std::string key, unit;
+        std::uint64_t kb = 0;
+        while (meminfo >> key >> kb >> unit)
+          if (key == "MemTotal:") c.sut_mem_bytes = kb * 1024;
+      } catch (const HostError&) {
+        // Unknown memory size: workloads that need it say so.
+      }
+      sut_facts_ = c;
+    }
+    return *sut_facts_;
+  }
+
+  std::string make_workdir(std::size_t w) {
+    const std::string dir = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
+    const auto r = pair_.sut.run({.argv = {"mkdir", "-p", "-m", "0755", dir}, .timeout = std::chrono::seconds(30)});
+    if (!r.ok()) throw PreflightError(fmt::format("cannot create {} on {}: {}", dir, pair_.sut.name(), r.describe()));
+    return dir;
+  }
+
+  void run_workload(std::size_t w) {
+    const WorkloadConfig& wc = config_.workloads[w];
+    std::vector<const PlanPoint*> points;
+    for (const auto& p : plan_.points)
+      if (p.workload_index == w) points.push_back(&p);
+    if (points.empty()) return;
+    if (std::all_of(points.begin(), points.end(), [&](auto* p) { return complete(*p); })) {
+      summary_.skipped += static_cast<int>(points.size());
+      return;
+    }
+    StepContext ctx = sut_context();
+    ctx.workdir = make_workdir(w);
+    ctx.port = pair_.sut.free_port();
+    ctx.secret = random_secret();
+    const Workload& workload = *wc.workload;
+    StepRunner lifetime(pair_);
+    // Teardown on every way out, after Ctrl-C too; then the work directory goes.
+    struct Teardown {
+      StepRunner& runner;
+      const Workload& w;
+      const Point& p;
+      const StepContext& ctx;
+      Host& sut;
+      ~Teardown() {
+        try {
+          runner.run(w.teardown_steps(p, ctx), std::nullopt, false);
+          runner.stop_background();
+          sut.run({.argv = {"rm", "-rf", "--", ctx.workdir}, .timeout = std::chrono::minutes(2), .interruptible = false});
+        } catch (...) {
+        }
+      }
+    } teardown{lifetime, workload, points.front()->point, ctx, pair_.sut};
+
+    const PhaseResult setup = lifetime.run(workload.setup_steps(points.front()->point, ctx), std::nullopt);
+    if (!setup.ok()) {
+      if (setup.status == "interrupted") return;
+      for (const PlanPoint* p : points)
+        for (std::size_t v = 0; v < config_.variants.size(); ++v)
+          record_failure(*p, v, "setup_error", "setup: " + setup.error, setup);
+      return;
+    }
+    for (const PlanPoint* p : points) {
+      if (interrupted()) return;
+      run_point(*p, ctx);
+    }
+  }
+
+  bool complete(const PlanPoint& p) {
+    for (std::size_t v = 0; v < config_.variants.size(); ++v) {
+      PointState& s = state(p, v);
+      const auto& metric = p.workload->workload->metrics().front();
+      if (!should_stop(p.iterations, s.ok, s.attempted, metric.centre).stop) return false;
+    }
+    return true;
+  }
+
+  PointState& state(const PlanPoint& p, std::size_t v) {
+    return history_[{variant_ids_[v], p.workload->workload->name(), p.params_json}];
+  }
+
+  void run_point(const PlanPoint& p, const StepContext& ctx) {
+    const auto& metric = p.workload->workload->metrics().front();
+    auto decide = [&](std::size_t v) {
+      PointState& s = state(p, v);
+      if (s.stopped) return true;
+      const StopDecision d = should_stop(p.iterations, s.ok, s.attempted, metric.centre);
+      if (d.stop) {
+        s.stopped = true;
+        store_.record_point_stop({summary_.run_id, variant_ids_[v], p.workload->workload->name(),
+                                  p.params_json, s.attempted, d.reason, d.halfwidth_pct});
+      }
+      return d.stop;
+    };
+    bool all_done = false;
+    while (!all_done && !interrupted()) {
+      all_done = true;
+      for (std::size_t v = 0; v < config_.variants.size() && !interrupted(); ++v) {
+        if (decide(v)) continue;
+        all_done = false;
+        // One iteration per variant per round when interleaved; the whole
+        // variant at once when sequential.
+        run_segment(p, v, ctx, plan_.order == Order::kInterleaved ? 1 : p.iterations.max);
+        decide(v);
+      }
+    }
+  }
+
+  // Point setup (servers under the variant's knobs), up to `count`
+  // iterations, point teardown.
+  void run_segment(const PlanPoint& p, std::size_t v, const StepContext& ctx, int count) {
+    const Workload& w = *p.workload->workload;
+    const VariantConfig& variant = config_.variants[v];
+    switch_to(v);
+    StepRunner servers(pair_);
+    const PhaseResult setup =
+        servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
+    if (!setup.ok()) {
+      if (setup.status != "interrupted")
+        record_failure(p, v, setup.status == "not_ready" ? "not_ready" : "setup_error",
+                       "point setup: " + setup.error, setup);
+      servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
+      return;
+    }
+    for (int i = 0; i < count && !interrupted(); ++i) {
+      PointState& s = state(p, v);
+      if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, w.metrics().front().centre).stop) break;
+      run_iteration(p, v, ctx);
+    }
+    servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
+  }
+
+  void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx) {
+    const Workload& w = *p.workload->workload;
+    const VariantConfig& variant = config_.variants[v];
+    PointState& s = state(p, v);
+    progress_.show(fmt::format("{} variant={} iter {}", p.describe(), variant.name, s.next_index + 1));
+    IterationRow row = base_row(p, v);
+    // Counter snapshots right around the measured steps (servers are up).
+    const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
+                                     : std::vector<MonitorRunner::Snapshot>{};
+    const auto start = Clock::now();
+    StepRunner steps(pair_);
+    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant));
+    steps.stop_background();
+    if (r.status == "interrupted") return;  // not stored: resume runs it again
+    row.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+    if (monitors_) monitors_->after(monitored, row);
+    row.stdout_text = r.out;
+    row.stderr_text = r.err;
+    row.exit_code = r.exit_code;
+    row.status = r.status;
+    row.error = r.error;
+    if (r.ok()) {
+      try {
+        for (auto& sample : w.parse(p.point, r.out, r.err))
+          row.samples.push_back({sample.metric, sample.value, sample.offset_s});
+        std::vector<Sample> parsed;
+        for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
+        if (std::string why = w.judge(parsed); !why.empty()) {
+          row.status = "failed";
+          row.error = fmt::format("{}: {}", w.name(), why);
+        }
+      } catch (const ParseError& e) {
+        row.status = "parse_error";
+        row.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
+        row.samples.clear();
+      }
+    }
+    store(p, v, std::move(row));
+  }
+
+  // Monitors: probed and their sysctls applied (run-level journal) before
+  // any variant's knobs; restored after the variants' (see monitor_runner.h).
+  void start_monitors() {
+    monitors_.emplace(store_, pair_.sut, summary_.run_id);
+    monitors_->start(config_);
+  }
+  void stop_monitors() {
+    if (monitors_) monitors_->stop();
+  }
+
+  IterationRow base_row(const PlanPoint& p, std::size_t v) {
+    IterationRow row;
+    row.run_id = summary_.run_id;
+    row.variant_id = variant_ids_[v];
+    row.pair = pair_name_;
+    row.workload = p.workload->workload->name();
+    row.block = p.block;
+    row.row = p.row;
+    row.row_order = p.row_order;
+    row.params_json = p.params_json;
+    row.iteration = state(p, v).next_index;
+    row.started_at = utc_now_iso8601();
+    return row;
+  }
+
+  void record_failure(const PlanPoint& p, std::size_t v, const std::string& status,
+                      const std::string& error, const PhaseResult& r) {
+    IterationRow row = base_row(p, v);
+    row.status = status;
+    row.error = error;
+    row.stdout_text = r.out;
+    row.stderr_text = r.err;
+    store(p, v, std::move(row));
+  }
+
+  void store(const PlanPoint& p, std::size_t v, IterationRow row) {
+    store_.add_iteration(row);
+    PointState& s = state(p, v);
+    ++s.attempted;
+    s.next_index = row.iteration + 1;
+    ++summary_.measured;
+    progress_.measured(row.duration_s);
+    const std::string& primary = p.workload->workload->metrics().front().name;
+    if (row.status == "ok") {
+      for (const auto& sample : row.samples)
+        if (sample.metric == primary) {
+          s.ok.push_back(sample.value);
+          break;
+        }
+      return;
+    }
+    ++summary_.failed;
+    summary_.errors.push_back(fmt::format("{} variant={} iteration {}: {}", p.describe(),
+                                          config_.variants[v].name, row.iteration + 1, row.error));
+  }
+
+  Store& store_;
+  const Pair& pair_;
+  const Config& config_;
+  const Plan& plan_;
+  Progress progress_;
+  std::string pair_name_;  // empty unless one pair of a pairs: run
+  RunSummary summary_;
+  std::vector<std::int64_t> variant_ids_;
+  std::map<Key, PointState> history_;
+  // Before journal_: destroyed after it, so knobs unwind newest first.
+  std::optional<MonitorRunner> monitors_;
+  std::optional<KnobJournal> journal_;
+  std::optional<std::size_t> active_;
+  std::optional<StepContext> sut_facts_;
+};
+
+}  // namespace
+
+namespace {
+
+// Affinity: every CPU listed must be online on the host the step runs on
+// (Step::role), and a remote host needs taskset to apply it.
+void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
+  std::map<Host*, std::vector<int>> online;
+  auto online_cpus = [&](Host& host) -> const std::vector<int>& {
+    auto it = online.find(&host);
+    if (it != online.end()) return it->second;
+    const auto text = host.read_file("/sys/devices/system/cpu/online");
+    const auto cpus = text ? parse_cpu_list(*text) : std::nullopt;
+    if (!cpus) throw PreflightError(fmt::format("cannot read the online CPUs of {}", host.name()));
+    if (!dynamic_cast<LocalHost*>(&host) && !host.find_program("taskset"))
+      throw PreflightError(
+          fmt::format("affinity: 'taskset' is not installed on {} (install the "
+                      "Debian package util-linux)",
+                      host.name()));
+    return online.emplace(&host, *cpus).first->second;
+  };
+  const StepContext ctx{
+      .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
+  for (const auto& v : config.variants) {
+    if (!v.affinity) continue;
+    for (const auto& pp : plan.points) {
+      const Workload& w = *pp.workload->workload;
+      std::vector<Step> steps = w.point_setup_steps(pp.point, ctx);
+      for (auto& s : w.iteration_steps(pp.point, ctx)) steps.push_back(std::move(s));
+      for (const auto& step : steps) {
+        const bool server = step.background;
+        if (!server && !step.measured) continue;
+        const auto& cpus = server ? v.affinity->server : v.affinity->client;
+        if (cpus.empty()) continue;
+        Host& host = pair.host(step.role);
+        const auto& have = online_cpus(host);
+        for (int c : cpus)
+          if (!std::binary_search(have.begin(), have.end(), c))
+            throw PreflightError(fmt::format(
+                "{}:{}: variants.{}.affinity.{}: CPU {} is not online on {} (online: {})",
+                config.path, server ? v.affinity->server_line : v.affinity->client_line, v.name,
+                server ? "server" : "client", c, host.name(), format_cpu_list(have)));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::int64_t create_run_record(Store& store, const Config& config, const std::string& name,
+                               const std::string& manifest_json) {
+  const std::int64_t run_id = store.create_run({.name = name,
+                                                .config_path = config.path,
+                                                .config_text = config.text,
+                                                .config_sha256 = sha256_hex(config.text),
+                                                .manifest_json = manifest_json,
+                                                .status = "running"});
+  for (std::size_t i = 0; i < config.variants.size(); ++i)
+    store.add_variant({.run_id = run_id,
+                       .name = config.variants[i].name,
+                       .position = static_cast<int>(i),
+                       .knobs_json = knobs_json(config.variants[i]).dump()});
+  for (const auto& wc : config.workloads)
+    for (const auto& m : wc.workload->metrics())
+      store.add_metric(
+          run_id, {wc.workload->name(), m.name, m.unit, std::string(to_string(m.direction)),
+                   std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
+  return run_id;
+}
+
+void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan) {
+  for (Host* host : {&pair.sut, &pair.loadgen}) {
+    // A lab guest boots fresh: entries of an earlier guest under the same
+    // name (same release, accelerator and port) are of a kernel that is gone.
+    if (lab::is_lab_host_name(host->name())) {
+      if (const auto note = lab::discard_guest_journal(store, host->name()); !note.empty())
+        fmt::print(stderr, "schedlab: {}\n", note);
+      continue;
+    }
+    const auto pending = store.unrestored(host->name());
+    if (pending.empty()) continue;
+    std::vector<std::string> names;
+    for (const auto& e : pending) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
+    throw PreflightError(fmt::format(
+        "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
+        "restore' first",
+        host->name(), fmt::join(names, ", ")));
+  }
+  // Every program any step of the first point runs must exist where it runs.
+  std::set<std::pair<std::string, std::string>> checked;
+  const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
+  for (const auto& pp : plan.points) {
+    const Workload& w = *pp.workload->workload;
+    std::vector<Step> steps = w.setup_steps(pp.point, ctx);
+    for (auto& s : w.point_setup_steps(pp.point, ctx)) steps.push_back(std::move(s));
+    for (auto& s : w.iteration_steps(pp.point, ctx)) steps.push_back(std::move(s));
+    for (const auto& step : steps) {
+      Host& host = pair.host(step.role);
+      const std::string& tool = step.argv.front();
+      if (!checked.insert({host.name(), tool}).second) continue;
+      if (!host.find_program(tool))
+        throw PreflightError(fmt::format("{}: '{}' is not installed on {} (install the Debian package {})",
+                                         w.name(), tool, host.name(), w.package()));
+    }
+  }
+  check_affinity(pair, config, plan);
+  // Every knob must exist on the SUT (features against its own list).
+  for (const auto& v : config.variants) {
+    auto check = [&](const KnobRef& k, int line, const char* key) {
+      try {
+        read_knob(pair.sut, k);
+      } catch (const KnobError& e) {
+        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, line, v.name, key, e.what()));
+      }
+    };
+    for (const auto& s : v.sysctls) check(sysctl_knob(s.name), s.line, "sysctl");
+    for (const auto& d : v.debugfs) check(debugfs_knob(d.name), d.line, "debugfs");
+    for (const auto& f : v.sched_features) check(feature_knob(f.token), f.line, "sched_features");
+  }
+}
+
+RunSummary execute(Store& store, const Pair& pair, const Config& config, const Plan& plan,
+                   const ExecOptions& options) {
+  Execution e(store, pair, config, plan, options);
+  return e.run(options);
+}
+
+}  // namespace schedlab

@@ -1,0 +1,77 @@
+#include "runner/run/manifest.h"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+
+#include <sstream>
+
+#include "runner/hosts/lab/lab_host.h"
+
+namespace schedlab {
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string read_or_empty(Host& host, const std::string& path) {
+  try {
+    return trim(host.read_file(path).value_or(""));
+  } catch (const HostError&) {
+    return "";
+  }
+}
+
+}  // namespace
+
+std::string sha256_hex(const std::string& text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(text.data(), text.size(), digest, &len, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("EVP_Digest(sha256) failed");
+  std::string hex;
+  for (unsigned int i = 0; i < len; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return hex;
+}
+
+std::string schedlab_version() { return SCHEDLAB_VERSION; }
+
+nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& packages) {
+  nlohmann::json m;
+  m["host"] = host.name();
+  m["kernel_release"] = read_or_empty(host, "/proc/sys/kernel/osrelease");
+  m["kernel_version"] = read_or_empty(host, "/proc/sys/kernel/version");
+  m["cmdline"] = read_or_empty(host, "/proc/cmdline");
+  m["hostname"] = read_or_empty(host, "/proc/sys/kernel/hostname");
+
+  std::istringstream cpuinfo(read_or_empty(host, "/proc/cpuinfo"));
+  int cpus = 0;
+  std::string model;
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.starts_with("processor")) ++cpus;
+    if (model.empty() && line.starts_with("model name")) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) model = line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  m["cpu_model"] = model;
+  m["cpu_count"] = cpus;
+  const std::string governor =
+      read_or_empty(host, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  m["governor"] = governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(governor);
+
+  nlohmann::json tools = nlohmann::json::object();
+  for (const auto& pkg : packages) {
+    auto r = host.run({.argv = {"dpkg-query", "-W", "-f", "${Version}", pkg},
+                       .timeout = std::chrono::seconds(10)});
+    tools[pkg] = r.ok() ? nlohmann::json(trim(r.out)) : nlohmann::json(nullptr);
+  }
+  m["tools"] = tools;
+  m["schedlab_version"] = schedlab_version();
+  // A lab SUT: which kernel package, and whether the numbers are emulated (TCG).
+  if (auto* lab = dynamic_cast<lab::LabHost*>(&host)) m["lab"] = lab->manifest();
+  return m;
+}
+
+}  // namespace schedlab

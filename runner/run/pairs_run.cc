@@ -1,0 +1,91 @@
+#include "runner/run/pairs_run.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "runner/run/interrupt.h"
+#include "runner/run/session.h"
+
+namespace schedlab {
+namespace {
+
+// What one pair's thread left behind.
+struct PairOutcome {
+  std::optional<RunSummary> summary;
+  std::string error;  // why the pair stopped early, empty when it did not
+};
+
+}  // namespace
+
+RunSummary run_pairs(Store& store, const Config& config, const Plan& plan,
+                     const ExecOptions& options) {
+  RunSummary total;
+  if (options.resume_run) {
+    const auto run = store.find_run(*options.resume_run);
+    if (!run)
+      throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store.path()));
+    total.run_id = run->id;
+    total.name = run->name;
+  } else {
+    nlohmann::json manifest = {
+        {"order", config.order == Order::kInterleaved ? "interleaved" : "sequential"},
+        {"pairs", nlohmann::json::object()}};
+    manifest["pair_order"] = nlohmann::json::array();  // "pairs" is an object: no order
+    for (const auto& p : config.pairs) {
+      manifest["pairs"][p.name] = {{"sut", p.sut}, {"loadgen", p.loadgen}};
+      manifest["pair_order"].push_back(p.name);
+    }
+    total.name = options.name;
+    total.run_id = create_run_record(store, config, options.name, manifest.dump());
+  }
+  store.set_run_status(total.run_id, "running", false);
+
+  std::vector<PairOutcome> outcomes(config.pairs.size());
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < config.pairs.size(); ++i)
+      threads.emplace_back([&, i] {
+        const PairConfig& pc = config.pairs[i];
+        try {
+          Store own(store.path());  // a connection per thread (WAL, busy timeout)
+          ExecOptions o = options;
+          o.resume_run = total.run_id;
+          o.pair = pc.name;
+          o.progress = false;  // one status line cannot show several pairs
+          outcomes[i].summary = run_config(own, config_for_pair(config, pc), plan, o);
+        } catch (const std::exception& e) {
+          outcomes[i].error = e.what();
+          try {
+            Store own(store.path());
+            own.set_manifest_member(total.run_id, {"pairs", pc.name, "error"},
+                                    nlohmann::json(e.what()).dump());
+          } catch (const std::exception&) {
+            // The summary still carries it.
+          }
+        }
+      });
+  }  // joined
+
+  bool any_failed = false;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const std::string& name = config.pairs[i].name;
+    const PairOutcome& o = outcomes[i];
+    if (!o.error.empty()) {
+      any_failed = true;
+      total.errors.push_back(fmt::format("pair {}: {}", name, o.error));
+      continue;
+    }
+    total.measured += o.summary->measured;
+    total.skipped += o.summary->skipped;
+    total.failed += o.summary->failed;
+    for (const auto& e : o.summary->errors)
+      total.errors.push_back(fmt::format("pair {}: {}", name, e));
+  }
+  total.status = interrupted() ? "interrupted" : any_failed ? "failed" : "finished";
+  store.set_run_status(total.run_id, total.status, true);
+  return total;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,134 @@
+#include "runner/run/step_runner.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+#include "runner/run/interrupt.h"
+
+namespace schedlab {
+namespace {
+
+std::string tail(const std::string& text, std::size_t lines) {
+  std::size_t pos = text.size();
+  while (pos > 0 && text[pos - 1] == '\n') --pos;
+  const std::size_t end = pos;
+  for (std::size_t n = 0; pos > 0 && n < lines; --pos)
+    if (text[pos - 1] == '\n') ++n;
+  return text.substr(pos == 0 ? 0 : pos, end - pos);
+}
+
+std::string status_of(const ExecResult& r) {
+  switch (r.outcome) {
+    case ExecResult::Outcome::kTimedOut: return "timeout";
+    case ExecResult::Outcome::kSpawnFailed: return "spawn_error";
+    case ExecResult::Outcome::kInterrupted: return "interrupted";
+    default: return "failed";
+  }
+}
+
+}  // namespace
+
+StepRunner::~StepRunner() { stop_background(); }
+
+void StepRunner::stop_background() {
+  while (!servers_.empty()) {
+    const Server s = servers_.back();
+    servers_.pop_back();
+    try {
+      s.host->stop_background(s.id);
+    } catch (const std::exception&) {
+      // Already gone; nothing left to stop.
+    }
+  }
+}
+
+PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
+  PhaseResult r;
+  Host& host = pair_.host(step.role);
+  Host::BackgroundId id;
+  try {
+    id = host.start_background(cmd);
+  } catch (const HostError& e) {
+    return {.status = "spawn_error", .error = fmt::format("{}: could not start: {}", step.argv[0], e.what())};
+  }
+  servers_.push_back({&host, id, step.argv[0]});
+  if (!step.ready) return r;
+  const ReadyCheck& check = *step.ready;
+  const std::string what = check.what.empty() ? step.argv[0] : check.what;
+  const auto deadline = std::chrono::steady_clock::now() + check.timeout;
+  auto nap = std::chrono::milliseconds(10);
+  while (true) {
+    if (auto exited = host.poll_background(id)) {
+      servers_.pop_back();
+      return {.status = "not_ready",
+              .error = fmt::format("{} exited before it was ready ({}): {}", step.argv[0],
+                                   exited->describe(), tail(exited->err + exited->out, 3))};
+    }
+    bool ready = false;
+    if (check.tcp_port > 0) {
+      ready = host.port_accepts(check.tcp_port);
+    } else if (!check.argv.empty()) {
+      ready = host.run({.argv = check.argv, .timeout = std::chrono::seconds(10)}).ok();
+    }
+    if (ready) return r;
+    if (cmd.interruptible && interrupted()) return {.status = "interrupted", .error = "interrupted"};
+    if (std::chrono::steady_clock::now() >= deadline) {
+      const ExecResult out = host.stop_background(id);
+      servers_.pop_back();
+      return {.status = "not_ready",
+              .error = fmt::format("{}: not ready after {:.0f}s (readiness check: {}); its last "
+                                   "output: {}",
+                                   step.argv[0],
+                                   std::chrono::duration<double>(check.timeout).count(), what,
+                                   tail(out.err + out.out, 3))};
+    }
+    std::this_thread::sleep_for(nap);
+    nap = std::min(nap * 2, std::chrono::milliseconds(200));
+  }
+}
+
+PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& knobs,
+                            bool interruptible) {
+  PhaseResult phase;
+  for (const Step& step : steps) {
+    Command cmd{.argv = step.argv,
+                .env = step.env,
+                .cwd = step.cwd,
+                .timeout = step.timeout,
+                .stdin_data = step.stdin_data,
+                .interruptible = interruptible};
+    if (step.measured) cmd.policy = knobs.policy;
+    if (step.background)
+      cmd.cpus = knobs.server_cpus;
+    else if (step.measured)
+      cmd.cpus = knobs.client_cpus;
+    if (step.background) {
+      PhaseResult started = start_server(step, cmd);
+      if (!started.ok()) return started;
+      continue;
+    }
+    const ExecResult r = pair_.host(step.role).run(cmd);
+    if (step.measured) {
+      phase.out += r.out;
+      phase.err += r.err;
+      if (r.outcome == ExecResult::Outcome::kExited) phase.exit_code = r.exit_code;
+    }
+    if (r.ok() || step.ignore_failure) continue;
+    phase.status = status_of(r);
+    phase.error = fmt::format("{}: {}", step.argv[0], r.describe());
+    // The tool's own last words say more than an exit code.
+    if (const std::string why = tail(r.err.empty() ? r.out : r.err, 1); !why.empty())
+      phase.error += ": " + why;
+    if (!step.measured) {
+      // Keep a failing setup step's output: it is the only evidence.
+      phase.out += r.out;
+      phase.err += r.err;
+    }
+    return phase;
+  }
+  return phase;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,72 @@
+// Runs a workload's steps on a SUT/loadgen pair: foreground steps to
+// completion, background steps (servers) started and polled until ready.
+// Every background process is stopped when the StepRunner goes away, on
+// every exit path.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/hosts/host.h"
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+struct Pair {
+  Host& sut;
+  Host& loadgen;
+  std::string sut_address;  // the SUT as the loadgen sees it
+  Host& host(Role r) const { return r == Role::kSut ? sut : loadgen; }
+};
+
+// A variant's knobs on the workload's own processes: the policy applies to
+// measured steps; server_cpus to servers (background steps), client_cpus to
+// measured foreground steps (the clients). Empty lists leave affinity alone.
+struct ProcessKnobs {
+  std::optional<SchedPolicy> policy;
+  std::vector<int> server_cpus;
+  std::vector<int> client_cpus;
+};
+
+struct PhaseResult {
+  // ok | failed | timeout | spawn_error | not_ready | interrupted
+  std::string status = "ok";
+  std::string error;           // why, when not ok
+  std::string out, err;        // of the measured steps only
+  std::optional<int> exit_code;  // of the last measured step
+  bool ok() const { return status == "ok"; }
+};
+
+class StepRunner {
+ public:
+  explicit StepRunner(const Pair& pair) : pair_(pair) {}
+  ~StepRunner();  // stops every background process still running
+  StepRunner(const StepRunner&) = delete;
+  StepRunner& operator=(const StepRunner&) = delete;
+
+  // Runs the steps in order and stops at the first failure (unless the
+  // step ignores failures). The policy applies to measured steps.
+  // Non-interruptible phases (teardown) run to the end after Ctrl-C.
+  PhaseResult run(const std::vector<Step>& steps, const ProcessKnobs& knobs,
+                  bool interruptible = true);
+  PhaseResult run(const std::vector<Step>& steps, const std::optional<SchedPolicy>& policy,
+                  bool interruptible = true) {
+    return run(steps, ProcessKnobs{.policy = policy}, interruptible);
+  }
+  // Stops the background processes started so far, newest first.
+  void stop_background();
+
+ private:
+  PhaseResult start_server(const Step& step, const Command& cmd);
+
+  struct Server {
+    Host* host;
+    Host::BackgroundId id;
+    std::string name;
+  };
+  Pair pair_;
+  std::vector<Server> servers_;
+};
+
+}  // namespace schedlab

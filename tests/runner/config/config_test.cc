@@ -1,0 +1,203 @@
+#include "runner/config/config.h"
+#include "tests/support/config_error.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+std::string error_of(const std::string& yaml) { return test::config_error_of(yaml); }
+}  // namespace
+
+TEST_CASE("a valid config fills every parameter, with defaults") {
+  const Config c = parse_config(R"(
+description: demo
+iterations: 3
+workloads:
+  - hackbench:
+      modes: [process-pipes, thread-sockets]
+      groups: [1, 4]
+      loops: 200
+      timeout: 30s
+variants:
+  default: {}
+  sched-batch:
+    policy: batch
+  autogroup-off:
+    sysctl:
+      kernel.sched_autogroup_enabled: 0
+  niced:
+    nice: 5
+)",
+                                "exp.yaml");
+  CHECK(c.description == "demo");
+  CHECK(c.iterations.max == 3);
+  CHECK_FALSE(c.iterations.adaptive());
+  REQUIRE(c.workloads.size() == 1);
+  const auto& w = c.workloads[0];
+  CHECK(w.iterations.min == 3);
+  CHECK(w.values.at("groups").size() == 2);
+  CHECK(std::get<std::int64_t>(w.values.at("loops")[0]) == 200);
+  CHECK(std::get<std::int64_t>(w.values.at("fds")[0]) == 20);  // default
+  CHECK(std::get<std::chrono::milliseconds>(w.values.at("timeout")[0]) == std::chrono::seconds(30));
+  REQUIRE(c.variants.size() == 4);
+  CHECK(c.variants[0].name == "default");
+  CHECK(c.variants[1].policy->describe() == "SCHED_BATCH");
+  CHECK(c.variants[2].sysctls[0].name == "kernel.sched_autogroup_enabled");
+  CHECK(c.variants[2].sysctls[0].value == "0");
+  CHECK(c.variants[2].sysctls[0].line == 16);
+  CHECK(c.variants[3].policy->describe() == "SCHED_OTHER nice 5");
+}
+
+TEST_CASE("no variants means one default variant") {
+  const Config c = parse_config("workloads: [hackbench]\n", "x.yaml");
+  REQUIRE(c.variants.size() == 1);
+  CHECK(c.variants[0].name == "default");
+  CHECK(c.iterations.max == 5);
+  CHECK(c.order == Order::kInterleaved);
+}
+
+TEST_CASE("config errors name file, line and key, with a suggestion") {
+  CHECK(error_of("workloads:\n  - hackbench:\n      grups: [1]\n") ==
+        "exp.yaml:3: workloads[0].hackbench: unknown key 'grups' (did you mean 'groups'?)");
+  CHECK(error_of("iteratons: 5\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: unknown key 'iteratons' (did you mean 'iterations'?)");
+  CHECK(error_of("workloads:\n  - hackbenhc: {}\n") ==
+        "exp.yaml:2: workloads[0]: unknown workload 'hackbenhc' (did you mean 'hackbench'?); "
+        "known: command, hackbench, tbench, pgbench, dmatest, hammerdb");
+  CHECK(error_of("workloads:\n  - hackbench:\n      modes: [process-pipe]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.modes: 'process-pipe' is not one of: "
+        "process-pipes, process-sockets, thread-pipes, thread-sockets (did you mean "
+        "'process-pipes'?)");
+  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, zero]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.groups: expected an integer, got 'zero'");
+  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [0]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.groups: must be at least 1, got 0");
+  CHECK(error_of("workloads:\n  - hackbench:\n      loops: [1, 2]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.loops: takes a single value, not a list (only swept "
+        "parameters take lists)");
+  CHECK(error_of("workloads:\n  - hackbench:\n      timeout: soon\n") ==
+        "exp.yaml:3: workloads[0].hackbench.timeout: expected a duration such as 30s or 500ms, "
+        "got 'soon'");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    polcy: batch\n") ==
+        "exp.yaml:4: variants.b: unknown key 'polcy' (did you mean 'policy'?)");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    policy: fifo\n") ==
+        "exp.yaml:4: variants.b.policy: unknown scheduling policy 'fifo'; known: other, batch, "
+        "idle");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    sysctl:\n      net.core.somaxconn: 5\n") ==
+        "exp.yaml:5: variants.b.sysctl.net.core.somaxconn: 'net.core.somaxconn' is outside the "
+        "sysctls schedlab may change (kernel.*, vm.*)");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    nice: 40\n") ==
+        "exp.yaml:4: variants.b.nice: must be at most 19, got 40");
+  CHECK(error_of("workloads: [hackbench]\nhosts:\n  sut: sut1\n") ==
+        "exp.yaml:3: hosts.sut: 'sut1' is not a host: use local or ssh://[user@]host[:port]");
+  CHECK(error_of("workloads: [hackbench]\nssh:\n  host_key_policy: yolo\n") ==
+        "exp.yaml:3: ssh.host_key_policy: expected strict or accept-new, got 'yolo'");
+  CHECK(error_of("workloads:\n  - command:\n      name: x\n      argv: [true]\n") ==
+        "exp.yaml:3: workloads[0].command.metrics: expected at least one metric with a regex");
+  CHECK(error_of("workloads:\n  - command:\n      name: x\n      argv: [\"{thraeds}\"]\n      params: {threads: [1]}\n"
+                 "      metrics: {m: {regex: '(?<value>\\d+)', direction: higher}}\n")
+            .starts_with("exp.yaml:3: workloads[0].command: "));
+  CHECK(error_of("description: x\n") ==
+        "exp.yaml: workloads: missing: a config runs at least one workload");
+  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, 1]\n") ==
+        "exp.yaml:3: workloads[0].hackbench.groups: value '1' is listed twice");
+  CHECK(error_of("workloads: [hackbench\n") .starts_with("exp.yaml:2: YAML syntax error"));
+  CHECK(error_of("iterations: 0\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations: must be at least 1, got 0");
+  CHECK(error_of("iterations: {min: 3, max: 30}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations: a mapping makes iterations adaptive: give ci_width_pct (and min, "
+        "max)");
+  CHECK(error_of("iterations: {min: 5, max: 3, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations.max: max (3) is below min (5)");
+  CHECK(error_of("iterations: {mni: 5, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations: unknown key 'mni' (did you mean 'min'?)");
+  CHECK(error_of("iterations: {ci_width_pct: 200}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations.ci_width_pct: expected a percentage between 0 and 100, got '200'");
+  CHECK(error_of("order: interleave\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: order: expected interleaved or sequential, got 'interleave' (did you mean "
+        "'interleaved'?)");
+}
+
+TEST_CASE("scheduler features and debugfs tunables in a variant") {
+  const Config c = parse_config(
+      "workloads: [hackbench]\nvariants:\n  default: {}\n  no-pl:\n"
+      "    sched_features: [NO_PLACE_LAG, NO_RUN_TO_PARITY]\n"
+      "    debugfs: {sched/base_slice_ns: 3000000}\n",
+      "f.yaml");
+  REQUIRE(c.variants[1].sched_features.size() == 2);
+  CHECK(c.variants[1].sched_features[1].token == "NO_RUN_TO_PARITY");
+  CHECK(c.variants[1].sched_features[0].line == 5);
+  CHECK(c.variants[1].debugfs[0].name == "sched/base_slice_ns");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [no_place_lag]\n") ==
+        "exp.yaml:4: variants.v.sched_features: 'no_place_lag' is not a feature name such as "
+        "NO_PLACE_LAG");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [PLACE_LAG, NO_PLACE_LAG]\n") ==
+        "exp.yaml:4: variants.v.sched_features: PLACE_LAG is set twice");
+  CHECK(error_of("workloads: [hackbench]\nvariants:\n  v:\n    debugfs: {../../etc/passwd: 1}\n") ==
+        "exp.yaml:4: variants.v.debugfs.../../etc/passwd: '../../etc/passwd' is not a debugfs "
+        "scheduler tunable such as sched/base_slice_ns (only sched/ is writable)");
+}
+
+TEST_CASE("ssh hosts and their options") {
+  const Config c = parse_config(
+      "hosts: {sut: 'ssh://root@10.0.0.1:2222', loadgen: local}\n"
+      "ssh: {identity: /k, known_hosts: /kh, connect_timeout: 5s}\nworkloads: [hackbench]\n",
+      "s.yaml");
+  CHECK(c.sut == "ssh://root@10.0.0.1:2222");
+  CHECK(c.ssh.identity == "/k");
+  CHECK(c.ssh.known_hosts == "/kh");
+  CHECK(c.ssh.connect_timeout == std::chrono::seconds(5));
+  CHECK(c.ssh.host_key_policy == "strict");
+}
+
+TEST_CASE("a command workload is made from the config, its params swept like any") {
+  const Config c = parse_config(R"(
+workloads:
+  - command:
+      name: sysbench-cpu
+      argv: [sysbench, cpu, "--threads={threads}", "--time={time}", run]
+      params: {threads: [1, 2], time: 3}
+      metrics:
+        eps: {regex: '^\s*events per second:\s+(?<value>[0-9.]+)', unit: events/s, direction: higher}
+      iterations: 2
+)",
+                                "c.yaml");
+  REQUIRE(c.workloads.size() == 1);
+  const auto& w = c.workloads[0];
+  REQUIRE(w.owned);
+  CHECK(w.workload->name() == "sysbench-cpu");
+  CHECK(w.values.at("threads").size() == 2);
+  CHECK(w.iterations.max == 2);
+  CHECK(w.workload->metrics()[0].centre == Centre::kHmean);
+}
+
+TEST_CASE("a missing config file is a clear error") {
+  try {
+    load_config_file("/nonexistent/exp.yaml");
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()) == "/nonexistent/exp.yaml: cannot read the file: No such file or directory");
+  }
+}
+
+TEST_CASE("sysctl names map to /proc/sys paths") {
+  CHECK(sysctl_path("kernel.sched_autogroup_enabled") == "/proc/sys/kernel/sched_autogroup_enabled");
+  CHECK(sysctl_path("vm.stat_interval") == "/proc/sys/vm/stat_interval");
+  CHECK(sysctl_name_problem("kernel.sched_autogroup_enabled") == std::nullopt);
+  CHECK(sysctl_name_problem("kernel/../../etc/passwd").has_value());
+}
+
+TEST_CASE("every shipped config validates") {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(SCHEDLAB_SOURCE_DIR) + "/configs")) {
+    if (e.path().extension() != ".yaml") continue;
+    INFO(e.path());
+    CHECK_NOTHROW(load_config_file(e.path().string()));
+    ++n;
+  }
+  CHECK(n >= 1);
+}

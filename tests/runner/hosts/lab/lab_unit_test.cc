@@ -1,0 +1,105 @@
+// The lab's pure parts: cpio layout, module order, ldd parsing, the qemu
+// argv, the init script, kernel names and the config form.
+#include <catch2/catch.hpp>
+
+#include "runner/config/config.h"
+#include "runner/hosts/lab/cpio.h"
+#include "runner/hosts/lab/initramfs.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/modules.h"
+#include "runner/hosts/lab/qemu.h"
+
+using namespace schedlab;
+using namespace schedlab::lab;
+
+TEST_CASE("cpio newc: header fields, 4-byte padding, trailer") {
+  const std::string a = cpio_newc({{CpioEntry::Kind::kDir, "etc", 0755, ""},
+                                   {CpioEntry::Kind::kFile, "etc/x", 0600, "abcde"},
+                                   {CpioEntry::Kind::kSymlink, "bin/sh", 0777, "busybox"}});
+  CHECK(a.substr(0, 6) == "070701");
+  CHECK(a.substr(14, 8) == "000041ED");  // S_IFDIR | 0755
+  CHECK(a.size() % 4 == 0);
+  CHECK(a.find("etc/x") != std::string::npos);
+  CHECK(a.find("abcde") % 4 == 0);  // data starts aligned
+  CHECK(a.find("TRAILER!!!") != std::string::npos);
+  CHECK(cpio_newc({{CpioEntry::Kind::kFile, "a", 0644, "x"}}) == cpio_newc({{CpioEntry::Kind::kFile, "a", 0644, "x"}}));
+  CHECK_THROWS(cpio_newc({{CpioEntry::Kind::kFile, "/abs", 0644, ""}}));
+  const std::string gz = gzip_compress(a);
+  CHECK(static_cast<unsigned char>(gz[0]) == 0x1f);
+  CHECK(static_cast<unsigned char>(gz[1]) == 0x8b);
+}
+
+TEST_CASE("module load order follows modules.dep, skips built-ins, names the unknown") {
+  const std::string dep =
+      "kernel/drivers/net/virtio_net.ko.xz: kernel/drivers/net/net_failover.ko.xz kernel/net/core/failover.ko.xz\n"
+      "kernel/drivers/net/net_failover.ko.xz: kernel/net/core/failover.ko.xz\n"
+      "kernel/net/core/failover.ko.xz:\n";
+  const std::string builtin = "kernel/drivers/virtio/virtio_pci.ko\n";
+  CHECK(module_load_order({"virtio_pci", "virtio_net"}, dep, builtin) ==
+        std::vector<std::string>{"kernel/net/core/failover.ko.xz", "kernel/drivers/net/net_failover.ko.xz",
+                                 "kernel/drivers/net/virtio_net.ko.xz"});
+  CHECK_THROWS_WITH(module_load_order({"virtio_blk"}, dep, builtin),
+                    "kernel module virtio_blk is neither in modules.dep nor built in");
+  CHECK(module_name("kernel/drivers/net/virtio-net.ko.xz") == "virtio_net");
+}
+
+TEST_CASE("ldd output: libraries and the loader, nothing for static binaries") {
+  const std::string out =
+      "\tlinux-vdso.so.1 (0x00007ffd)\n"
+      "\tlibz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x00007f00)\n"
+      "\t/lib64/ld-linux-x86-64.so.2 (0x00007f01)\n";
+  CHECK(parse_ldd(out) == std::vector<std::string>{"/lib/x86_64-linux-gnu/libz.so.1", "/lib64/ld-linux-x86-64.so.2"});
+  CHECK(parse_ldd("\tnot a dynamic executable\n").empty());
+}
+
+TEST_CASE("qemu argv: restricted user network on loopback, TCG or KVM, sockets") {
+  QemuOptions o{.vmlinuz = "/k", .initrd = "/i", .cpus = 4, .sockets = 2, .memory = "1G", .accel = "tcg",
+                .ssh_port = 2222, .forwards = {7003}, .serial_log = "/d/serial.log"};
+  const auto a = qemu_argv(o);
+  const auto has = [&](const std::string& s) { return std::find(a.begin(), a.end(), s) != a.end(); };
+  CHECK(has("tcg,thread=multi"));
+  CHECK(has("4,sockets=2,cores=2,threads=1"));
+  CHECK(has("user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003"));
+  CHECK(has("file:/d/serial.log"));
+  o.accel = "kvm";
+  const auto k = qemu_argv(o);
+  CHECK(std::find(k.begin(), k.end(), "host") != k.end());
+  CHECK(accel_failure_in("KVM internal error. Suberror: 1\nemulation failure\n"));
+  CHECK_FALSE(accel_failure_in("qemu-system-x86_64: terminating on signal 15\n"));
+}
+
+TEST_CASE("init script loads modules in order and prints the readiness line last") {
+  const std::string s = init_script({"failover.ko", "virtio_net.ko"});
+  CHECK(s.find("insmod /lib/modules/lab/failover.ko") < s.find("insmod /lib/modules/lab/virtio_net.ko"));
+  CHECK(s.find("mount -t debugfs") != std::string::npos);
+  CHECK(s.find("dropbear -r /etc/dropbear/host_key -s") < s.find(kReadyLine));
+}
+
+TEST_CASE("kernel names sort naturally") {
+  CHECK(natural_less("linux-image-6.1.0-9-amd64-unsigned", "linux-image-6.1.0-57-amd64-unsigned"));
+  CHECK(natural_less("linux-image-6.12.95+deb12-amd64-unsigned", "linux-image-6.12.117+deb12-amd64-unsigned"));
+  CHECK_FALSE(natural_less("6.12.117", "6.12.117"));
+}
+
+TEST_CASE("config: hosts.sut as a lab, and its errors point into the file") {
+  const auto c = parse_config(R"(hosts:
+  sut: {lab: {kernel: debian:6.12, cpus: 4, sockets: 2, memory: 2G, accel: tcg}}
+workloads: [hackbench]
+)", "t.yaml");
+  REQUIRE(c.sut_lab);
+  CHECK(c.sut == "lab");
+  CHECK(c.sut_lab->kernel == "debian:6.12");
+  CHECK(c.sut_lab->cpus == 4);
+  CHECK(c.sut_lab->sockets == 2);
+  CHECK(c.sut_lab->memory == "2G");
+  CHECK(c.sut_lab->accel == "tcg");
+  CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.2}}\nworkloads: [hackbench]\n", "t.yaml"),
+                    "t.yaml:2: hosts.sut.lab.kernel: unknown kernel 'debian:6.2' (did you mean 'debian:6.1'?); "
+                    "known: debian:6.1, debian:6.12, an exact package name (linux-image-...), or a path to a vmlinuz");
+  CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, cpu: 2}}\nworkloads: [hackbench]\n", "t.yaml"),
+                    "t.yaml:2: hosts.sut.lab: unknown key 'cpu' (did you mean 'cpus'?)");
+  CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, cpus: 3, sockets: 2}}\nworkloads: [hackbench]\n", "t.yaml"),
+                    "t.yaml:2: hosts.sut.lab.sockets: 3 CPUs do not split evenly into 2 sockets");
+  CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, memory: 1GB}}\nworkloads: [hackbench]\n", "t.yaml"),
+                    "t.yaml:2: hosts.sut.lab.memory: expected a size such as 512M or 2G, got '1GB'");
+}

@@ -1,0 +1,184 @@
+// Sysctl knobs against the real sysctl of this machine. Needs root (CI runs
+// as root); skipped with a visible reason otherwise.
+#include "runner/knobs/knobs.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+
+#include "runner/hosts/local_host.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+const std::string kKnob = "kernel.sched_autogroup_enabled";
+
+bool can_write_knob() {
+  return ::access(sysctl_path(kKnob).c_str(), W_OK) == 0;
+}
+}  // namespace
+
+TEST_CASE("sysctl values compare the way the kernel prints them") {
+  CHECK(normalize_sysctl_value("1\n") == "1");
+  CHECK(normalize_sysctl_value("4096\t16384\t 4194304\n") == "4096 16384 4194304");
+}
+
+TEST_CASE("an unknown sysctl is an error with a suggestion") {
+  LocalHost host;
+  CHECK_THROWS_WITH(read_sysctl(host, "kernel.sched_autogrup_enabled"),
+                    "sysctl kernel.sched_autogrup_enabled: does not exist on local (no "
+                    "/proc/sys/kernel/sched_autogrup_enabled) (did you mean "
+                    "'kernel.sched_autogroup_enabled'?)");
+}
+
+TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") {
+  if (!can_write_knob()) {
+    WARN("skipped: " << sysctl_path(kKnob) << " is not writable here (needs root)");
+    return;
+  }
+  LocalHost host;
+  test::TempDir dir;
+  Store store(dir.file("t.db"));
+  const std::int64_t run = store.create_run({.name = "knobs", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const std::string original = read_sysctl(host, kKnob);
+  const std::string flipped = original == "0" ? "1" : "0";
+  {
+    KnobJournal journal(store, host, run);
+    journal.apply_sysctl({kKnob, flipped, 1});
+    CHECK(read_sysctl(host, kKnob) == flipped);
+    // Journaled before anything else could go wrong.
+    const auto pending = store.unrestored("local");
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].original == original);
+    CHECK(pending[0].target == flipped);
+    journal.restore_all();
+    CHECK(read_sysctl(host, kKnob) == original);
+    CHECK(store.unrestored("local").empty());
+  }
+  SECTION("the destructor restores when the scope unwinds") {
+    try {
+      KnobJournal journal(store, host, run);
+      journal.apply_sysctl({kKnob, flipped, 1});
+      throw std::runtime_error("workload blew up");
+    } catch (const std::runtime_error&) {
+    }
+    CHECK(read_sysctl(host, kKnob) == original);
+    CHECK(store.unrestored("local").empty());
+  }
+  SECTION("a value the kernel rejects is an error and leaves nothing changed") {
+    KnobJournal journal(store, host, run);
+    CHECK_THROWS_WITH(journal.apply_sysctl({kKnob, "banana", 1}),
+                      Catch::Contains("sysctl kernel.sched_autogroup_enabled = banana: ") &&
+                          Catch::Contains("restored '" + original + "'"));
+    CHECK(read_sysctl(host, kKnob) == original);
+    CHECK(store.unrestored("local").empty());
+  }
+  SECTION("a journal left by a crash is restored by restore_journal") {
+    // Simulate kill -9 between write and restore: journal and write by
+    // hand, as apply_sysctl does, and never restore.
+    store.journal_applied({.run_id = run, .host = "local", .kind = "sysctl", .name = kKnob,
+                           .path = sysctl_path(kKnob), .original = original, .target = flipped});
+    host.write_file(sysctl_path(kKnob), flipped + "\n");
+    REQUIRE(read_sysctl(host, kKnob) == flipped);
+    const auto done = restore_journal(store, host);
+    REQUIRE(done.size() == 1);
+    CHECK(read_sysctl(host, kKnob) == original);
+    CHECK(store.unrestored("local").empty());
+  }
+}
+
+// ---- Scheduler features and debugfs tunables, against the test double ----
+
+#include "tests/support/fake_kernel_host.h"
+
+namespace {
+test::FakeKernelHost eevdf_kernel() {
+  test::FakeKernelHost k({{"PLACE_LAG", true}, {"RUN_TO_PARITY", true}, {"DELAY_DEQUEUE", true}});
+  k.files["/sys/kernel/debug/sched/base_slice_ns"] = "3000000\n";
+  return k;
+}
+}  // namespace
+
+TEST_CASE("knob writes are confined to the allowlist") {
+  CHECK(path_allowed("/sys/kernel/debug/sched/features"));
+  CHECK(path_allowed("/proc/sys/kernel/sched_autogroup_enabled"));
+  CHECK(path_allowed("/proc/sys/vm/stat_interval"));
+  CHECK(path_allowed("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor"));
+  CHECK_FALSE(path_allowed("/proc/sys/net/core/somaxconn"));
+  CHECK_FALSE(path_allowed("/etc/passwd"));
+  CHECK_FALSE(path_allowed("/proc/sys/kernel/../../../etc/passwd"));
+  CHECK_FALSE(path_allowed("/sys/devices/system/cpu/cpu0/online"));
+}
+
+TEST_CASE("features flip, read back, and are restored (test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  Store store(dir.file("f.db"));
+  const auto run = store.create_run({.name = "f", .config_path = "", .config_text = "", .config_sha256 = ""});
+  VariantConfig v{.name = "no-pl-no-rtp",
+                  .sched_features = {{"NO_PLACE_LAG", 3}, {"NO_RUN_TO_PARITY", 3}},
+                  .debugfs = {{"sched/base_slice_ns", "1000000", 4}}};
+  {
+    KnobJournal journal(store, kernel, run);
+    journal.apply_variant(v);
+    CHECK_FALSE(kernel.feature("PLACE_LAG"));
+    CHECK_FALSE(kernel.feature("RUN_TO_PARITY"));
+    CHECK(kernel.feature("DELAY_DEQUEUE"));
+    CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "1000000\n");
+    const auto pending = store.unrestored("fake-kernel");
+    REQUIRE(pending.size() == 3);
+    CHECK(pending[0].kind == "sched_feature");
+    CHECK(pending[0].name == "RUN_TO_PARITY");
+    CHECK(pending[0].original == "RUN_TO_PARITY");
+    CHECK(pending[0].target == "NO_RUN_TO_PARITY");
+  }
+  CHECK(kernel.feature("PLACE_LAG"));
+  CHECK(kernel.feature("RUN_TO_PARITY"));
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+  CHECK(store.unrestored("fake-kernel").empty());
+  // Written one token at a time, never the whole list.
+  CHECK(std::count(kernel.writes.begin(), kernel.writes.end(),
+                   "/sys/kernel/debug/sched/features=NO_PLACE_LAG") == 1);
+}
+
+TEST_CASE("an unknown feature is an error listing the SUT's own features") {
+  auto kernel = eevdf_kernel();
+  CHECK_THROWS_WITH(read_knob(kernel, feature_knob("NO_PLACE_LAGG")),
+                    "sched feature PLACE_LAGG: fake-kernel has no such feature (did you mean "
+                    "'PLACE_LAG'?); it has: PLACE_LAG RUN_TO_PARITY DELAY_DEQUEUE");
+  CHECK(read_knob(kernel, feature_knob("PLACE_LAG")) == "PLACE_LAG");
+}
+
+TEST_CASE("a crash between write and restore is undone by restore_journal (test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  Store store(dir.file("c.db"));
+  const auto run = store.create_run({.name = "c", .config_path = "", .config_text = "", .config_sha256 = ""});
+  auto* journal = new KnobJournal(store, kernel, run);
+  journal->apply(feature_knob("NO_PLACE_LAG"), "NO_PLACE_LAG");
+  journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
+  // kill -9: the journal object never runs its destructor.
+  (void)journal;
+  CHECK_FALSE(kernel.feature("PLACE_LAG"));
+  const auto done = restore_journal(store, kernel);
+  CHECK(done.size() == 2);
+  CHECK(kernel.feature("PLACE_LAG"));
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+  CHECK(store.unrestored("fake-kernel").empty());
+}
+
+TEST_CASE("a value the kernel rejects leaves the knob as it was (test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  Store store(dir.file("r.db"));
+  const auto run = store.create_run({.name = "r", .config_path = "", .config_text = "", .config_sha256 = ""});
+  KnobJournal journal(store, kernel, run);
+  CHECK_THROWS_WITH(journal.apply(debugfs_knob("sched/base_slice_ns"), "banana"),
+                    Catch::Contains("Invalid argument") && Catch::Contains("restored '3000000'"));
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+  CHECK_THROWS_AS(journal.apply(debugfs_knob("sched/no_such_tunable"), "1"), KnobError);
+  CHECK(store.unrestored("fake-kernel").empty());
+}
