@@ -19,12 +19,10 @@ class CounterParseError : public std::runtime_error {
   // The same error located in a file: "file:N: what" ("file: what" for line 0).
   CounterParseError(const CounterParseError& e, std::string_view file);
   std::size_t line() const { return line_; }
-  // The message without the "line N: " prefix, for "file:N: detail".
-  const std::string& detail() const { return detail_; }
 
  private:
   std::size_t line_;
-  std::string detail_;
+  std::string detail_;  // the message without the "line N: " prefix, for "file:N: detail"
 };
 
 // A counter file's snapshots do not fit together (CPU count, domain layout,

@@ -65,8 +65,6 @@ std::string Workload::row_label(const Point& p) const {
 
 bool Point::bool_at(const std::string& name) const { return std::get<bool>(at(name)); }
 
-double Point::double_at(const std::string& name) const { return std::get<double>(at(name)); }
-
 const ParamSpec* Workload::find_param(const std::string& name) const {
   for (const auto& p : params())
     if (p.name == name) return &p;

@@ -52,7 +52,6 @@ struct Point {
   const std::string& string_at(const std::string& name) const;
   std::chrono::milliseconds duration_at(const std::string& name) const;
   bool bool_at(const std::string& name) const;
-  double double_at(const std::string& name) const;
 };
 
 enum class Role { kSut, kLoadgen };

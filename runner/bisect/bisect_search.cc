@@ -4,16 +4,6 @@
 
 namespace schedlab {
 
-std::string_view candidate_state_name(CandidateState s) {
-  switch (s) {
-    case CandidateState::kGood: return "good";
-    case CandidateState::kBad: return "bad";
-    case CandidateState::kSkipped: return "skipped";
-    case CandidateState::kUntested: break;
-  }
-  return "untested";
-}
-
 namespace {
 
 struct Interval {

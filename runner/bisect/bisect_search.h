@@ -13,13 +13,11 @@
 
 #include <cstddef>
 #include <optional>
-#include <string_view>
 #include <vector>
 
 namespace schedlab {
 
 enum class CandidateState { kUntested, kGood, kBad, kSkipped };
-std::string_view candidate_state_name(CandidateState s);  // untested | good | bad | skipped
 
 struct SearchStep {
   std::optional<std::size_t> next;  // empty: done

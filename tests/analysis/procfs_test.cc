@@ -5,7 +5,6 @@
 #include "analysis/procfs_interrupts.h"
 #include "analysis/procfs_pressure.h"
 #include "analysis/procfs_stat.h"
-#include "analysis/procfs_task.h"
 #include "tests/support/temp_dir.h"
 
 namespace pf = schedlab::procfs;
@@ -127,79 +126,4 @@ TEST_CASE("/proc/pressure deltas", "[procfs]") {
                     "line 1: expected 'some|full avg10=X avg60=X avg300=X total=N', found 'some "
                     "avg10=1 avg60=2 total=3'");
   CHECK_THROWS_WITH(pf::parse_pressure(""), "no 'some' line: not a /proc/pressure file");
-}
-
-TEST_CASE("/proc/PID/sched", "[procfs]") {
-  const auto child = pf::parse_task_sched(proc("pid-sched.hackbench-child.during.txt"));
-  CHECK(child.comm == "hackbench");
-  CHECK(child.pid == 16165);
-  CHECK(child.threads == 1);
-  CHECK(child.get("se.nr_migrations") == 20.0);
-  CHECK(child.get("nr_switches") == 476.0);
-  CHECK(child.get("se.sum_exec_runtime") == 14.582029);
-  CHECK(child.get("numa_preferred_nid") == -1.0);
-  CHECK(child.other.size() == 2);  // the NUMA lines, kept as text
-  CHECK(pf::is_cumulative_sched_key("se.nr_migrations"));
-  CHECK(pf::is_cumulative_sched_key("se.statistics.wait_sum"));
-  CHECK_FALSE(pf::is_cumulative_sched_key("se.vruntime"));
-  CHECK_FALSE(pf::is_cumulative_sched_key("prio"));
-
-  const auto same = pf::diff(child, child);
-  CHECK(same.get("se.nr_migrations") == 0.0);
-  CHECK(same.get("prio") == 120.0);  // a state keeps the value after
-  auto later = child;
-  for (auto& [k, v] : later.fields)
-    if (k == "se.nr_migrations") v = 27;
-  CHECK(pf::diff(child, later).get("se.nr_migrations") == 7.0);
-  const auto parent = pf::parse_task_sched(proc("pid-sched.hackbench-parent.during.txt"));
-  CHECK_THROWS_AS(pf::diff(parent, child), CounterMismatchError);
-
-  for (const char* f :
-       {"proc/pid1-sched.txt", "proc/self-sched.txt", "guest/6.1/proc-pid-sched.dropbear.txt",
-        "guest/6.12/proc-pid-sched.dropbear.txt"}) {
-    INFO(f);
-    const auto s = pf::parse_task_sched(read_text(fixture(f)));
-    CHECK(s.pid > 0);
-    CHECK(s.get("se.nr_migrations"));
-  }
-  const auto dropbear =
-      pf::parse_task_sched(read_text(fixture("guest/6.1/proc-pid-sched.dropbear.txt")));
-  CHECK(dropbear.get("nr_wakeups_local") == 6.0);
-  CHECK_THROWS_WITH(pf::parse_task_sched("not a header\n"),
-                    "line 1: expected 'COMM (PID, #threads: N)', found 'not a header'");
-  CHECK_THROWS_WITH(pf::parse_task_sched("x (1, #threads: 1)\n---\nprio : high\n"),
-                    "line 3: prio: 'high' is not a number");
-}
-
-TEST_CASE("/proc/PID/stat", "[procfs]") {
-  const auto s = pf::parse_task_stat(proc("pid-stat.hackbench-child.during.txt"));
-  CHECK(s.pid == 16165);
-  CHECK(s.comm == "hackbench");
-  CHECK(s.state == 'R');
-  CHECK(s.ppid == 16163);
-  CHECK(s.minflt == 11);
-  CHECK(s.utime == 0);
-  CHECK(s.stime == 1);
-  CHECK(s.priority == 20);
-  CHECK(s.num_threads == 1);
-  CHECK(s.starttime == 41620);
-  CHECK(s.processor == 0);
-  CHECK(s.policy == 0);
-  auto later = s;
-  later.stime = 9;
-  later.processor = 1;
-  const auto d = pf::diff(s, later);
-  CHECK(d.stime == 8);
-  CHECK(d.processor == 1);
-  auto reused = s;
-  reused.starttime += 1;
-  CHECK_THROWS_AS(pf::diff(s, reused), CounterMismatchError);
-  // A comm with spaces and parentheses.
-  const auto odd = pf::parse_task_stat(
-      "7 (a (b) c) S 1 1 1 0 -1 0 1 0 2 0 3 4 0 0 20 0 1 0 99 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 2 0 "
-      "0\n");
-  CHECK(odd.comm == "a (b) c");
-  CHECK(odd.processor == 2);
-  CHECK_THROWS_WITH(pf::parse_task_stat("7 (x) S 1\n"),
-                    "line 1: /proc/PID/stat has 4 fields; expected at least 41");
 }
