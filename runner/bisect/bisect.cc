@@ -281,8 +281,9 @@ class Driver {
                  verdict_test_title(spec_.test), spec_.alpha, check.describe());
       store_.set_bisect_status(id_, "refused",
                                json{{"reason", "references not different"},
-                                    {"good_centre", check.good_centre.value_or(0)},
-                                    {"bad_centre", check.bad_centre.value_or(0)},
+                                    // null, not 0, when a centre is undefined
+                                    {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
+                                    {"bad_centre", check.bad_centre ? json(*check.bad_centre) : json(nullptr)},
                                     {"n_good", check.n_good},
                                     {"n_bad", check.n_bad},
                                     {"p", check.p.p ? json(*check.p.p) : json(nullptr)},

@@ -267,11 +267,17 @@ int print_status(const Store& store, const BisectSession& session) {
   }
   const json r = json::parse(session.result_json);
   if (session.status == "done") print_result(store, spec, r, decisions);
-  if (session.status == "refused")
+  if (session.status == "refused") {
+    // A centre that is undefined (hmean of a zero) is stored as null, printed n/a.
+    auto number = [&](const char* key, const char* fmt_spec) {
+      const json v = r.value(key, json(nullptr));
+      return v.is_null() ? std::string("n/a") : fmt::format(fmt::runtime(fmt_spec), v.get<double>());
+    };
     fmt::print("\nrefused: the references are not significantly different: good {} (n={}), bad {} "
                "(n={}), p = {}\n",
-               r.value("good_centre", 0.0), r.value("n_good", 0), r.value("bad_centre", 0.0),
-               r.value("n_bad", 0), r["p"].is_null() ? "n/a" : fmt::format("{:.4g}", r["p"].get<double>()));
+               number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
+               r.value("n_bad", 0), number("p", "{:.4g}"));
+  }
   if (session.status == "running") {
     const auto states = candidate_states(spec, decisions);
     if (const auto step = next_candidate(states); step.next)

@@ -275,6 +275,42 @@ TEST_CASE("bisect refuses references that do not differ and prints their numbers
   CHECK(schedlab_cmd({"bisect", "continue", "--db", db}).exit_code == 2);
 }
 
+TEST_CASE("a refused bisect whose centres are undefined stores null and prints n/a, not 0") {
+  // Every sample is 0 on both sides: a higher-is-better metric's hmean is
+  // undefined there, and the references cannot differ.
+  test::TempDir dir;
+  const std::string repo = dir.file("repo"), db = dir.file("b.db"), cfg = dir.file("zero.yaml");
+  const auto shas = make_repo(repo, std::vector<Rev>(2));
+  test::write_text(cfg, R"(hosts: {sut: local, loadgen: local}
+iterations: 3
+workloads:
+  - command:
+      name: zero
+      argv: [sh, -c, "echo 'rate: 0'"]
+      metrics:
+        rate:
+          regex: '^rate: (?<value>[0-9.]+)$'
+          direction: higher
+variants:
+  default: {}
+)");
+  const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad", shas.back(),
+                               "--config", cfg, "--metric", "rate", "--max-iterations", "3", "--repo",
+                               repo, "--", "true"});
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("good n/a (n=3), bad n/a (n=3)") != std::string::npos);
+  const auto res = result_of(db);
+  CHECK(res["reason"] == "references not different");
+  CHECK(res["good_centre"].is_null());
+  CHECK(res["bad_centre"].is_null());
+  CHECK(res["n_good"] == 3);
+  const auto status = schedlab_cmd({"bisect", "status", "--db", db});
+  INFO(status.out);
+  CHECK(status.out.find("refused: the references are not significantly different: good n/a (n=3), "
+                        "bad n/a (n=3), p = ") != std::string::npos);
+}
+
 TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate") {
   test::TempDir dir;
   const std::string repo = dir.file("repo"), binary = dir.file("pingpong"), db = dir.file("b.db");
