@@ -21,6 +21,7 @@ class Dmatest final : public Workload {
   const std::vector<ParamSpec>& params() const override { return params_; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "kmod"; }
+  std::vector<ProgramSpec> programs() const override { return {{.name = "modprobe"}}; }
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;

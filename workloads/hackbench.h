@@ -15,6 +15,10 @@ class Hackbench final : public Workload {
   const std::vector<ParamSpec>& params() const override { return params_; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "rt-tests"; }
+  // perf runs `backend: perf`.
+  std::vector<ProgramSpec> programs() const override {
+    return {{.name = "hackbench", .guest = true}, {.name = "perf", .package = "linux-perf"}};
+  }
   std::string block_label(const Point& p) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,

@@ -18,6 +18,9 @@ class Hammerdb final : public Workload {
   const std::vector<ParamSpec>& params() const override { return params_; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "hammerdb (not in Debian; see workloads/README.md)"; }
+  std::vector<ProgramSpec> programs() const override {
+    return {{.name = "hammerdbcli", .package = "not packaged: see workloads/README.md"}};
+  }
   std::string block_label(const Point& p) const override;
   // Managed server: a throw-away database on the SUT for the whole run, and
   // the schema when build is 'run'.

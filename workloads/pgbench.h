@@ -17,6 +17,9 @@ class Pgbench final : public Workload {
   const std::vector<ParamSpec>& params() const override { return params_; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "postgresql"; }
+  std::vector<ProgramSpec> programs() const override {
+    return {{.name = "pgbench"}, {.name = "initdb", .versioned_dir = "/usr/lib/postgresql"}};
+  }
   std::string block_label(const Point& p) const override;
   // Cluster, database and data once; the server per point (so it runs under
   // the variant's knobs and the runner owns it); removal at the end.

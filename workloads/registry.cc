@@ -27,4 +27,18 @@ const Workload* find_workload(const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::string> workload_names() {
+  std::vector<std::string> names;
+  for (const Workload* w : all_workloads()) names.push_back(w->name());
+  return names;
+}
+
+std::vector<std::string> guest_programs() {
+  std::vector<std::string> names;
+  for (const Workload* w : all_workloads())
+    for (const ProgramSpec& p : w->programs())
+      if (p.guest) names.push_back(p.name);
+  return names;
+}
+
 }  // namespace schedlab

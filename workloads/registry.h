@@ -11,5 +11,10 @@ namespace schedlab {
 const std::vector<const Workload*>& all_workloads();
 // nullptr when no workload has that name.
 const Workload* find_workload(const std::string& name);
+// Their names, in registry order.
+std::vector<std::string> workload_names();
+// The programs a lab guest gets a copy of: each workload's `guest` programs,
+// in registry order.
+std::vector<std::string> guest_programs();
 
 }  // namespace schedlab

@@ -18,6 +18,10 @@ class Tbench final : public Workload {
   const std::vector<ParamSpec>& params() const override { return params_; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "dbench"; }
+  // The client runs on the loadgen, the server on the SUT (a lab guest too).
+  std::vector<ProgramSpec> programs() const override {
+    return {{.name = "tbench"}, {.name = "tbench_srv", .guest = true}};
+  }
   std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   // tbench_srv and its per-client children on the SUT; tbench when the SUT is the loadgen.

@@ -131,6 +131,21 @@ class ParseError : public std::runtime_error {
   int line_;
 };
 
+// A program a workload's steps run, declared once: `schedlab doctor` looks
+// for it (naming the package when it is missing), `schedlab workloads`
+// lists it, and a lab guest gets a copy when `guest` is set.
+struct ProgramSpec {
+  std::string name;
+  // The Debian package, or how to get it; empty: the workload's package().
+  std::string package;
+  // Also looked for as DIR/<any>/bin/NAME: Debian keeps PostgreSQL's server
+  // programs off PATH, under /usr/lib/postgresql/<version>/bin.
+  std::string versioned_dir;
+  // Copied with its libraries into a lab guest's initramfs (a program that
+  // runs on the SUT and needs nothing else installed there).
+  bool guest = false;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -140,6 +155,8 @@ class Workload {
   virtual const std::vector<MetricSpec>& metrics() const = 0;
   // The Debian package that provides the tool, for "not installed" errors.
   virtual std::string package() const = 0;
+  // The programs its steps run (none for the generic command workload).
+  virtual std::vector<ProgramSpec> programs() const { return {}; }
   // Label of the table a point belongs to, e.g. "hackbench-process-pipes".
   virtual std::string block_label(const Point& p) const;
   // Label of the row within the table, e.g. "4" for four groups.

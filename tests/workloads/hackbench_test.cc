@@ -144,6 +144,19 @@ TEST_CASE("every registered metric declares direction and centre") {
   CHECK(find_workload("hackbenc") == nullptr);
 }
 
+TEST_CASE("every registered workload declares the programs it runs; guests get the SUT's") {
+  for (const Workload* w : all_workloads()) {
+    INFO(w->name());
+    CHECK_FALSE(w->programs().empty());
+    for (const auto& p : w->programs()) CHECK_FALSE(p.name.empty());
+  }
+  CHECK(guest_programs() == std::vector<std::string>{"hackbench", "tbench_srv"});
+  const auto pg = find_workload("pgbench")->programs();
+  REQUIRE(pg.size() == 2);
+  CHECK(pg[1].name == "initdb");
+  CHECK(pg[1].versioned_dir == "/usr/lib/postgresql");
+}
+
 namespace {
 
 // Captured on this machine with perf 6.1.187 (Debian linux-perf):

@@ -8,6 +8,7 @@
 
 #include "runner/hosts/lab/modules.h"
 #include "runner/run/manifest.h"
+#include "workloads/registry.h"
 
 namespace schedlab::lab {
 namespace fs = std::filesystem;
@@ -78,6 +79,12 @@ std::vector<std::string> parse_ldd(const std::string& out) {
     if (!path.empty() && path.front() == '/') libs.push_back(path);
   }
   return libs;
+}
+
+std::vector<std::string> default_guest_programs() {
+  std::vector<std::string> names = guest_programs();
+  for (const char* name : {"chrt", "nice", "taskset"}) names.push_back(name);
+  return names;
 }
 
 std::string init_script(const std::vector<std::string>& module_files) {

@@ -1,8 +1,9 @@
 // The lab's initramfs: busybox (static), dropbear as the SSH server, bash
 // and util-linux's setsid/chrt (the SSH host's remote wrapper and policy
-// prefix use them), the workload binaries found on this machine with their
-// shared libraries (from ldd), the kernel modules the virtual hardware needs
-// (virtio_net and its dependencies, uncompressed), and an init that mounts
+// prefix use them), the workloads' guest programs (workloads/registry.h)
+// found on this machine with their shared libraries (from ldd), the kernel
+// modules the virtual hardware needs (virtio_net and its dependencies,
+// uncompressed), and an init that mounts
 // proc/sys/debugfs, brings up the network, starts dropbear and prints a
 // readiness line on the serial console.
 //
@@ -26,10 +27,14 @@ namespace schedlab::lab {
 // What the init prints on the serial console once dropbear listens.
 inline constexpr const char* kReadyLine = "schedlab-lab: ready";
 
+// The workloads' guest programs, then chrt, nice and taskset (the SSH
+// host's policy and affinity prefixes).
+std::vector<std::string> default_guest_programs();
+
 struct InitramfsSpec {
   // Programs copied in when found on this machine's PATH (missing ones are
   // reported; the run's preflight then names them per workload).
-  std::vector<std::string> optional_programs = {"hackbench", "tbench_srv", "chrt", "nice", "taskset"};
+  std::vector<std::string> optional_programs = default_guest_programs();
   std::vector<std::string> extra_programs;  // from the config: must exist
   std::vector<std::string> modules = {"virtio_pci", "virtio_net"};
 };

@@ -12,6 +12,11 @@
 using namespace schedlab;
 using namespace schedlab::lab;
 
+TEST_CASE("the initramfs copies the workloads' guest programs and the step prefixes") {
+  CHECK(InitramfsSpec{}.optional_programs ==
+        std::vector<std::string>{"hackbench", "tbench_srv", "chrt", "nice", "taskset"});
+}
+
 TEST_CASE("cpio newc: header fields, 4-byte padding, trailer") {
   const std::string a = cpio_newc({{CpioEntry::Kind::kDir, "etc", 0755, ""},
                                    {CpioEntry::Kind::kFile, "etc/x", 0600, "abcde"},
