@@ -83,51 +83,55 @@ std::optional<BisectSession> current(const Store& store) { return store.latest_b
 int drive(Store& store, std::int64_t id, int max_candidates);
 int print_status(const Store& store, const BisectSession& session);
 
+// The bisection the flags ask for; throws BadArgs or BisectError.
+BisectSpec spec_of(const BisectCmdOptions& o) {
+  BisectSpec spec;
+  const int sources = !o.kernels.empty() + !o.kernels_file.empty() + !o.repo.empty();
+  if (sources != 1) throw BadArgs("give exactly one of --kernels, --kernels-file and --repo");
+  spec.mode = o.repo.empty() ? "kernels" : "git";
+  spec.metric = o.metric;
+  for (const auto& p : o.params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw BadArgs(fmt::format("--param '{}': want NAME=VALUE", p));
+    spec.params[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  spec.test = o.test;
+  spec.alpha = o.alpha;
+  spec.min_effect_pct = o.min_effect;
+  spec.max_iterations = o.max_iterations;
+  spec.hook_argv = o.hook;
+  if (!o.hook_file.empty()) {
+    if (!spec.hook_argv.empty()) throw BadArgs("give the hook either after -- or with --hook-file");
+    spec.hook_argv = read_lines(o.hook_file);
+  }
+  if (!o.repo.empty()) spec.repo = std::filesystem::absolute(o.repo).string();
+  spec.hook_cwd = o.hook_cwd.empty() ? spec.repo : o.hook_cwd;
+  spec.hook_timeout = duration_arg(o.hook_timeout, "--hook-timeout");
+  spec.hook_reboots = o.reboots;
+  spec.reboot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
+      duration_arg(o.reboot_timeout, "--reboot-timeout"));
+  spec.uname = o.uname;
+  if (spec.mode == "git" && spec.hook_argv.empty())
+    throw BadArgs("--repo needs a hook that builds and installs {commit} (after --)");
+  set_bisect_config(spec, o.config);
+  if (spec.mode == "git")
+    fill_git_candidates(spec, o.good, o.bad);
+  else
+    fill_kernel_candidates(spec,
+                           o.kernels.empty() ? read_lines(o.kernels_file) : split_list(o.kernels),
+                           o.good, o.bad);
+  return spec;
+}
+
 int start_command(const BisectCmdOptions& o) {
   BisectSpec spec;
-  try {
-    const int sources = !o.kernels.empty() + !o.kernels_file.empty() + !o.repo.empty();
-    if (sources != 1) throw BadArgs("give exactly one of --kernels, --kernels-file and --repo");
-    spec.mode = o.repo.empty() ? "kernels" : "git";
-    spec.metric = o.metric;
-    for (const auto& p : o.params) {
-      const auto eq = p.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw BadArgs(fmt::format("--param '{}': want NAME=VALUE", p));
-      spec.params[p.substr(0, eq)] = p.substr(eq + 1);
-    }
-    spec.test = o.test;
-    spec.alpha = o.alpha;
-    spec.min_effect_pct = o.min_effect;
-    spec.max_iterations = o.max_iterations;
-    spec.hook_argv = o.hook;
-    if (!o.hook_file.empty()) {
-      if (!spec.hook_argv.empty()) throw BadArgs("give the hook either after -- or with --hook-file");
-      spec.hook_argv = read_lines(o.hook_file);
-    }
-    if (!o.repo.empty()) spec.repo = std::filesystem::absolute(o.repo).string();
-    spec.hook_cwd = o.hook_cwd.empty() ? spec.repo : o.hook_cwd;
-    spec.hook_timeout = duration_arg(o.hook_timeout, "--hook-timeout");
-    spec.hook_reboots = o.reboots;
-    spec.reboot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
-        duration_arg(o.reboot_timeout, "--reboot-timeout"));
-    spec.uname = o.uname;
-    if (spec.mode == "git" && spec.hook_argv.empty())
-      throw BadArgs("--repo needs a hook that builds and installs {commit} (after --)");
-    set_bisect_config(spec, o.config);
-    if (spec.mode == "git")
-      fill_git_candidates(spec, o.good, o.bad);
-    else
-      fill_kernel_candidates(spec, o.kernels.empty() ? read_lines(o.kernels_file) : split_list(o.kernels),
-                             o.good, o.bad);
-  } catch (const BadArgs& e) {
-    fmt::print(stderr, "schedlab bisect: {}\n", e.what());
-    return kBadInput;
-  } catch (const BisectError& e) {
-    fmt::print(stderr, "schedlab bisect: {}\n", e.what());
-    return kBadInput;
-  }
-  try {
+  if (const int rc = guarded<BadArgs, BisectError>({.prefix = "schedlab bisect"}, [&] {
+        spec = spec_of(o);
+        return kOk;
+      }))
+    return rc;
+  return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
     if (const auto s = current(store); s && s->status == "running") {
       fmt::print(stderr,
@@ -141,21 +145,25 @@ int start_command(const BisectCmdOptions& o) {
                id, spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
                verdict_test_title(spec.test), spec.alpha);
     return drive(store, id, o.max_candidates);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 int drive(Store& store, std::int64_t id, int max_candidates) {
   install_interrupt_handlers();
   BisectOutcome outcome;
-  try {
-    outcome = drive_bisect(store, id, {.max_candidates = max_candidates, .progress = ::isatty(2) != 0});
-  } catch (const BisectError& e) {
-    fmt::print(stderr, "schedlab bisect: {}\n(fix it and `schedlab bisect continue`)\n", e.what());
-    return kError;
-  }
+  // A bisection that cannot go on is an error (1) here, with what to do next;
+  // anything else goes to the command's guard.
+  if (const int rc = guarded<BisectError>(
+          {.prefix = "schedlab bisect",
+           .listed = kError,
+           .other = kPropagate,
+           .hint = "(fix it and `schedlab bisect continue`)"},
+          [&] {
+            outcome = drive_bisect(
+                store, id, {.max_candidates = max_candidates, .progress = ::isatty(2) != 0});
+            return kOk;
+          }))
+    return rc;
   switch (outcome) {
     case BisectOutcome::kRefused: return kBadInput;
     case BisectOutcome::kInterrupted:
@@ -288,7 +296,7 @@ int print_status(const Store& store, const BisectSession& session) {
 }
 
 int session_command(const std::string& what, const BisectCmdOptions& o) {
-  try {
+  return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
     const auto s = current(store);
     if (!s) {
@@ -308,10 +316,7 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
     fmt::print(stderr, "schedlab bisect: bisection {} {}\n", s->id,
                s->status == "running" ? "reset" : "was already " + s->status);
     return kOk;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ struct CompareCmdOptions {
 };
 
 int compare_command(const CompareCmdOptions& o) {
-  try {
+  return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
     // A multi-kernel plan: by --group, or by its name alone.
     std::string group = o.group;
@@ -68,10 +68,7 @@ int compare_command(const CompareCmdOptions& o) {
     if (o.monitors) add_monitors(store, c);
     fmt::print("{}", o.format == "json" ? render_json(c) : render_text(c));
     return kOk;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace
@@ -84,7 +81,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
-  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_format_option(*cmd, o->format);
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");

@@ -17,21 +17,19 @@ struct HistoryCmdOptions {
 };
 
 int history_command(const HistoryCmdOptions& o) {
-  try {
+  return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
     History h;
-    try {
-      h = history(store, o.workload, o.metric, o.param);
-    } catch (const std::invalid_argument& e) {
-      fmt::print(stderr, "schedlab history: {}\n", e.what());
-      return kBadInput;
-    }
+    // Bad input names the subcommand; a database failure goes to the outer guard.
+    if (const int rc = guarded<std::invalid_argument>(
+            {.prefix = "schedlab history", .other = kPropagate}, [&]() -> int {
+              h = history(store, o.workload, o.metric, o.param);
+              return kOk;
+            }))
+      return rc;
     fmt::print("{}", o.format == "json" ? render_history_json(h) : render_history_text(h));
     return kOk;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace
@@ -45,7 +43,7 @@ void register_history(CLI::App& app, int& exit_code) {
   cmd->add_option("--metric", o->metric, "metric name (e.g. time)")->required();
   cmd->add_option("--param", o->param,
                   "only this row: its label (4) or BLOCK/ROW (hackbench-process-pipes/4)");
-  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_format_option(*cmd, o->format);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });
 }

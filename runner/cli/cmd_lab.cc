@@ -43,19 +43,6 @@ lab::Log stderr_log() {
   return [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
 }
 
-template <typename F>
-int guarded(F&& f) {
-  try {
-    return f();
-  } catch (const lab::UnknownKernel& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kBadInput;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
-}
-
 // The options as a LabConfig; nothing when --boot-timeout is not a duration.
 std::optional<LabConfig> lab_config(const LabOptions& o) {
   const auto d = parse_duration(o.boot_timeout);
@@ -71,7 +58,7 @@ std::optional<LabConfig> lab_config(const LabOptions& o) {
 int boot_command(const LabOptions& o) {
   const auto config = lab_config(o);
   if (!config) return kBadInput;
-  return guarded([&] {
+  return guarded<lab::UnknownKernel>({}, [&]() -> int {
     install_interrupt_handlers();
     lab::LabHost host(*config, stderr_log());
     fmt::print("{}\n", shell_join(host.ssh_command()));
@@ -87,7 +74,7 @@ int boot_command(const LabOptions& o) {
 int shell_command(const LabOptions& o) {
   const auto config = lab_config(o);
   if (!config) return kBadInput;
-  return guarded([&] {
+  return guarded<lab::UnknownKernel>({}, [&]() -> int {
     install_interrupt_handlers();
     lab::LabHost host(*config, stderr_log());
     const auto argv = host.ssh_command();
@@ -113,7 +100,7 @@ int shell_command(const LabOptions& o) {
 }
 
 int list_command() {
-  return guarded([] {
+  return guarded<lab::UnknownKernel>({}, []() -> int {
     const auto paths = lab::LabPaths::from_env();
     fmt::print("kernel cache: {}\n", paths.kernels().string());
     const auto kernels = lab::cached_kernels(paths);

@@ -15,7 +15,7 @@ struct ListOptions {
 };
 
 int list_command(const ListOptions& o) {
-  try {
+  return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
     const auto runs = store.list_runs();
     if (o.format == "json") {
@@ -52,10 +52,7 @@ int list_command(const ListOptions& o) {
                  m.value("kernel_release", std::string("?")), variants);
     }
     return kOk;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace
@@ -64,7 +61,7 @@ void register_list(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ListOptions>();
   auto* cmd = app.add_subcommand("list", "list the runs in the database");
   add_db_option(*cmd, o->db);
-  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_format_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = list_command(*o); });
 }
 

@@ -37,7 +37,8 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 int nightly_command(const NightlyCmdOptions& o) {
-  try {
+  // Every error exits 2 here: 1 means a regression.
+  return guarded({.other = kNightlyError}, [&]() -> int {
     const NightlyConfig nightly = load_nightly_file(o.file);
     Store store(o.db.resolve());
     install_interrupt_handlers();
@@ -69,10 +70,7 @@ int nightly_command(const NightlyCmdOptions& o) {
     }
     if (!report.failures.empty()) return kNightlyError;
     return report.regressed() ? kRegression : kNoRegression;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kNightlyError;
-  }
+  });
 }
 
 }  // namespace

@@ -1,15 +1,10 @@
-// schedlab parse: the samples a workload's parser reads from saved outputs;
-// schedlab import: such outputs recorded as a run, to compare with
-// schedlab's own.
+// schedlab parse: the samples a workload's parser reads from saved outputs.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/run/manifest.h"
 #include "runner/config/param_values.h"
 #include "workloads/registry.h"
 
@@ -23,37 +18,14 @@ struct ParseOptions {
   std::string format = "text";
 };
 
-struct ImportOptions {
-  std::string workload;
-  std::string name;
-  // "variant=FILE": each file is one iteration of that variant.
-  std::vector<std::string> inputs;
-  std::vector<std::string> params;
-  DbOption db;
-};
-
-std::string read_file_or_throw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-const Workload& workload_or_throw(const std::string& name) {
-  const Workload* w = find_workload(name);
-  if (!w) throw std::invalid_argument(fmt::format("unknown workload '{}'", name));
-  return *w;
-}
-
 int parse_command(const ParseOptions& o) {
-  try {
-    const Workload& w = workload_or_throw(o.workload);
+  return guarded<std::invalid_argument>({.prefix = "schedlab parse"}, [&] {
+    const Workload& w = workload_arg(o.workload);
     const Point p = point_from_overrides(w, o.params);
     nlohmann::json out = nlohmann::json::array();
     int failed = 0;
     for (const auto& file : o.files) {
-      const std::string text = read_file_or_throw(file);
+      const std::string text = read_input_file(file);
       try {
         const auto samples = w.parse(p, text, "");
         nlohmann::json js = nlohmann::json::array();
@@ -73,74 +45,7 @@ int parse_command(const ParseOptions& o) {
     }
     if (o.format == "json") fmt::print("{}\n", out.dump(2));
     return failed ? kIterationsFailed : kOk;
-  } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "schedlab parse: {}\n", e.what());
-    return kBadInput;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab parse: {}\n", e.what());
-    return kError;
-  }
-}
-
-int import_command(const ImportOptions& o) {
-  try {
-    const Workload& w = workload_or_throw(o.workload);
-    const Point p = point_from_overrides(w, o.params);
-    std::vector<std::pair<std::string, std::string>> inputs;  // variant, file
-    std::vector<std::string> variants;
-    for (const auto& in : o.inputs) {
-      const auto eq = in.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw std::invalid_argument(fmt::format("'{}': expected VARIANT=FILE", in));
-      inputs.emplace_back(in.substr(0, eq), in.substr(eq + 1));
-      if (std::find(variants.begin(), variants.end(), inputs.back().first) == variants.end())
-        variants.push_back(inputs.back().first);
-    }
-    // What was imported, as the run's "config": reproducible provenance.
-    nlohmann::json source = {{"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", o.inputs}};
-    Store store(o.db.resolve());
-    const std::string text = source.dump(2);
-    const auto run = store.create_run({.name = o.name,
-                                       .config_path = "(import)",
-                                       .config_text = text,
-                                       .config_sha256 = sha256_hex(text),
-                                       .manifest_json = nlohmann::json{{"imported", true}}.dump(),
-                                       .status = "running"});
-    std::map<std::string, std::int64_t> ids;
-    for (std::size_t i = 0; i < variants.size(); ++i)
-      ids[variants[i]] = store.add_variant({.run_id = run, .name = variants[i], .position = static_cast<int>(i), .knobs_json = "{}"});
-    for (const auto& m : w.metrics())
-      store.add_metric(run, {w.name(), m.name, m.unit, std::string(to_string(m.direction)),
-                             std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [k, v] : p.values) params[k] = format_param(v);
-    std::map<std::string, int> next;
-    int failed = 0;
-    for (const auto& [variant, file] : inputs) {
-      IterationRow row{.run_id = run, .variant_id = ids[variant], .workload = w.name(),
-                       .block = w.block_label(p), .row = w.row_label(p), .params_json = params.dump(),
-                       .iteration = next[variant]++, .status = "ok", .started_at = utc_now_iso8601()};
-      row.stdout_text = read_file_or_throw(file);
-      try {
-        for (const auto& s : w.parse(p, row.stdout_text, "")) row.samples.push_back({s.metric, s.value, s.offset_s});
-      } catch (const ParseError& e) {
-        row.status = "parse_error";
-        row.error = fmt::format("{}: {}", file, e.what());
-        fmt::print(stderr, "schedlab: {}: {} output did not parse: {}\n", file, w.name(), e.what());
-        ++failed;
-      }
-      store.add_iteration(row);
-    }
-    store.set_run_status(run, "finished", true);
-    fmt::print(stderr, "imported run {} '{}': {} files, {} did not parse\n", run, o.name, inputs.size(), failed);
-    return failed ? kIterationsFailed : kOk;
-  } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "schedlab import: {}\n", e.what());
-    return kBadInput;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab import: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace
@@ -148,22 +53,14 @@ int import_command(const ImportOptions& o) {
 void register_parse(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ParseOptions>();
   auto* cmd = app.add_subcommand("parse", "print the samples a workload's parser reads from saved outputs");
-  cmd->add_option("workload", o->workload, "workload name (hackbench, tbench, pgbench, dmatest, hammerdb)")->required();
+  cmd->add_option("workload", o->workload,
+                  fmt::format("workload name ({})", fmt::join(workload_names(), ", ")))
+      ->required();
   cmd->add_option("files", o->files, "saved outputs")->required();
   cmd->add_option("--param", o->params, "name=value: the parameters the output was made with (repeat)")
       ->allow_extra_args(false);
-  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_format_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = parse_command(*o); });
-
-  auto io = std::make_shared<ImportOptions>();
-  auto* imp = app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
-  imp->add_option("workload", io->workload, "workload name")->required();
-  imp->add_option("inputs", io->inputs, "VARIANT=FILE, one iteration each; the first variant is the baseline")->required();
-  imp->add_option("--name", io->name, "run name")->required();
-  imp->add_option("--param", io->params, "name=value: the parameters the outputs were made with (repeat)")
-      ->allow_extra_args(false);
-  add_db_option(*imp, io->db);
-  imp->callback([io, &exit_code] { exit_code = import_command(*io); });
 }
 
 }  // namespace schedlab::cli

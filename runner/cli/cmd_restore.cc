@@ -19,7 +19,7 @@ struct RestoreOptions {
 };
 
 int restore_command(const RestoreOptions& o) {
-  try {
+  return guarded<ConfigError>({}, [&]() -> int {
     Store store(o.db.resolve());
     const SshConfig ssh = o.config.empty() ? SshConfig{} : load_config_file(o.config).ssh;
     const auto hosts = store.unrestored_hosts();
@@ -39,13 +39,7 @@ int restore_command(const RestoreOptions& o) {
       }
     }
     return failures ? kError : kOk;
-  } catch (const ConfigError& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kBadInput;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace

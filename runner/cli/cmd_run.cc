@@ -132,7 +132,7 @@ int run_command(const RunOptions& o) {
     fmt::print(stderr, "schedlab run: give either CONFIG or --resume RUN\n");
     return kBadInput;
   }
-  try {
+  return guarded<ConfigError>({}, [&]() -> int {
     std::optional<Store> store;
     Config config;
     ExecOptions exec;
@@ -205,13 +205,7 @@ int run_command(const RunOptions& o) {
     }
     if (s.status == "failed") return kError;  // a pair stopped early (pairs: runs)
     return s.failed ? kIterationsFailed : kOk;
-  } catch (const ConfigError& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kBadInput;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ struct SchedstatCmdOptions {
   DbOption db;                           // run selections
 };
 
-// Bad input (unreadable file, parse error, topology change) exits 2.
+// Bad input (unreadable file, parse error, topology change) exits 2, by
+// guarded<BadInput>.
 struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -166,23 +167,10 @@ void print_comparison(const DeltaSide& a, const DeltaSide& b, const SchedstatCmd
     fmt::print("{}", schedstat::render_text(c));
 }
 
-template <typename F>
-int guarded(std::string_view sub, F&& f) {
-  try {
-    f();
-    return kOk;
-  } catch (const BadInput& e) {
-    fmt::print(stderr, "schedlab schedstat {}: {}\n", sub, e.what());
-    return kBadInput;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab schedstat {}: {}\n", sub, e.what());
-    return kError;
-  }
-}
-
 int show_command(const SchedstatCmdOptions& o) {
-  return guarded("show", [&] {
+  return guarded<BadInput>({.prefix = "schedlab schedstat show"}, [&] {
     print_side({o.files[0] + " (counters since boot)", load_snapshot(o.files[0], o)}, o);
+    return kOk;
   });
 }
 
@@ -194,12 +182,15 @@ int diff_command(const SchedstatCmdOptions& o) {
                o.files.size());
     return kBadInput;
   }
-  return guarded("diff", [&] {
+  return guarded<BadInput>({.prefix = "schedlab schedstat diff"}, [&] {
     namespace fs = std::filesystem;
     if (!o.delta) {
       // A path that exists is a file; two selections are a comparison.
       const bool f0 = fs::exists(o.files[0]), f1 = fs::exists(o.files[1]);
-      if (f0 && f1) return print_side(delta_from_files(o.files[0], o.files[1], o), o);
+      if (f0 && f1) {
+        print_side(delta_from_files(o.files[0], o.files[1], o), o);
+        return kOk;
+      }
       if (f0 || f1)
         throw BadInput(fmt::format(
             "'{}' is a file but '{}' is not: give two snapshot files (BEFORE AFTER) or two run "
@@ -211,16 +202,18 @@ int diff_command(const SchedstatCmdOptions& o) {
                                    "for run selections",
                                    o.files[0], o.files[1], db));
       Store store(db);
-      return print_comparison(delta_from_selection(store, o.files[0], o),
-                              delta_from_selection(store, o.files[1], o), o);
+      print_comparison(delta_from_selection(store, o.files[0], o),
+                       delta_from_selection(store, o.files[1], o), o);
+      return kOk;
     }
     print_comparison(delta_from_files(o.files[0], o.files[1], o),
                      delta_from_files(o.files[2], o.files[3], o), o);
+    return kOk;
   });
 }
 
 void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {
-  cmd.add_option("--format", o.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_format_option(cmd, o.format);
   cmd.add_option("--level-names", o.level_names,
                  "names of domain0, domain1, ... (e.g. MC,PKG from "
                  "/sys/kernel/debug/sched/domains/cpu0/domainN/name); default: the kernel's "

@@ -42,21 +42,19 @@ int stats_command(const StatsCmdOptions& o) {
   MetricInfo metric{"", o.name, o.unit, o.higher ? "higher" : "lower", o.centre, "run",
                     o.precision};
   if (metric.centre.empty()) metric.centre = o.higher ? "hmean" : "amean";
-  try {
-    for (const auto& f : o.files) columns.push_back({f, parse_samples(read_file(f), f)});
-  } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kBadInput;
-  }
-  try {
+  // A file that cannot be read or parsed is bad input; the comparison's own
+  // errors are not.
+  if (const int rc = guarded<std::invalid_argument>({}, [&] {
+        for (const auto& f : o.files) columns.push_back({f, parse_samples(read_file(f), f)});
+        return kOk;
+      }))
+    return rc;
+  return guarded({}, [&] {
     CompareOptions options = o.stats.to_options();
     const Comparison c = compare_samples(columns, metric, options);
     fmt::print("{}", o.format == "json" ? render_stats_json(c) : render_stats_text(c));
     return kOk;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
-    return kError;
-  }
+  });
 }
 
 }  // namespace
@@ -77,7 +75,7 @@ void register_stats(CLI::App& app, int& exit_code) {
   cmd->add_option("--precision", o->precision, "digits after the point")
       ->check(CLI::Range(0, 12))
       ->capture_default_str();
-  cmd->add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_format_option(*cmd, o->format);
   add_stats_options(*cmd, o->stats);
   cmd->callback([o, &exit_code] { exit_code = stats_command(*o); });
 }

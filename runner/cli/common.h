@@ -1,9 +1,16 @@
-// What every subcommand shares: the database option, exit codes, and the
-// one place errors are printed.
+// What every subcommand shares: the database and format options, exit
+// codes, and the one place errors become a message and an exit code.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <exception>
+#include <functional>
 #include <string>
+#include <vector>
+
+namespace schedlab {
+class Workload;  // not its header: its Centre would clash with analysis's in compare's files
+}  // namespace schedlab
 
 namespace schedlab::cli {
 
@@ -23,6 +30,43 @@ struct DbOption {
 
 void add_db_option(CLI::App& cmd, DbOption& db);
 
+// --format, checked against CHOICES; its help reads "text or json" (or
+// "text, markdown or json").
+void add_format_option(CLI::App& cmd, std::string& format,
+                       const std::vector<std::string>& choices = {"text", "json"});
+
+// The registered workload a command's argument names; throws
+// std::invalid_argument ("unknown workload 'x'") for any other name.
+const Workload& workload_arg(const std::string& name);
+
+// A file named on the command line; throws std::runtime_error when it cannot
+// be read.
+std::string read_input_file(const std::string& path);
+
+// How a command's exceptions leave it: "PREFIX: what()" on stderr (and the
+// hint on the next line), then the exit code.
+inline constexpr int kPropagate = -1;  // rethrow to an outer guarded()
+struct OnError {
+  std::string prefix = "schedlab";
+  int listed = kBadInput;  // for the exception types guarded<...> names
+  int other = kError;      // for any other std::exception, or kPropagate
+  std::string hint;
+};
+
+int guard(const OnError& on, const std::function<int()>& body,
+          bool (*is_listed)(const std::exception&));
+
+// Runs BODY (returning an exit code) and turns what it throws into a
+// message and an exit code, by OnError. The types listed are bad input by
+// default: guarded<ConfigError>({}, body) exits 2 on a config error, 1 on
+// anything else.
+template <typename... Listed, typename Body>
+int guarded(const OnError& on, Body&& body) {
+  return guard(on, std::forward<Body>(body), [](const std::exception& e) {
+    return (false || ... || (dynamic_cast<const Listed*>(&e) != nullptr));
+  });
+}
+
 // Registers each subcommand; the callback stores the exit code here.
 void register_run(CLI::App& app, int& exit_code);
 void register_list(CLI::App& app, int& exit_code);
@@ -32,7 +76,8 @@ void register_stats(CLI::App& app, int& exit_code);
 void register_schedstat(CLI::App& app, int& exit_code);
 void register_lab(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
-void register_parse(CLI::App& app, int& exit_code);  // parse and import
+void register_parse(CLI::App& app, int& exit_code);
+void register_import(CLI::App& app, int& exit_code);
 void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
 void register_history(CLI::App& app, int& exit_code);
 void register_bisect(CLI::App& app, int& exit_code);
