@@ -78,6 +78,7 @@ void register_lab(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
 void register_parse(CLI::App& app, int& exit_code);
 void register_import(CLI::App& app, int& exit_code);
+void register_workloads(CLI::App& app, int& exit_code);
 void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
 void register_history(CLI::App& app, int& exit_code);
 void register_bisect(CLI::App& app, int& exit_code);

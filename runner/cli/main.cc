@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   register_doctor(app, exit_code);
   register_parse(app, exit_code);
   register_import(app, exit_code);
+  register_workloads(app, exit_code);
   register_nightly(app, exit_code);
   register_history(app, exit_code);
   register_bisect(app, exit_code);

@@ -1,11 +1,13 @@
-// schedlab parse and import on the real fixture outputs.
+// schedlab parse and import on the real fixture outputs; schedlab workloads.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
+#include "runner/config/workload_help.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
+#include "workloads/registry.h"
 
 using namespace schedlab;
 
@@ -54,4 +56,26 @@ TEST_CASE("import records saved outputs as a run that compare can show") {
   CHECK(j["blocks"][0]["block"] == "hackbench-thread-pipes");
   CHECK(j["blocks"][0]["rows"][0]["cells"][1]["n"] == 3);
   CHECK(j["blocks"][0]["rows"][0]["cells"][1]["pct"] == 0.0);
+}
+
+TEST_CASE("schedlab workloads prints the spec rows in each format; an unknown name exits 2") {
+  const auto md = schedlab_cmd({"workloads", "--format", "markdown"});
+  REQUIRE(md.ok());
+  CHECK(md.out == workloads_markdown(all_workloads()));
+  const auto text = schedlab_cmd({"workloads", "hackbench"});
+  REQUIRE(text.ok());
+  CHECK(text.out == workloads_text({find_workload("hackbench")}));
+  CHECK(text.out.find("    groups: int (groups); default 1; at least 1; a list: one row per value\n") !=
+        std::string::npos);
+  const auto json = schedlab_cmd({"workloads", "tbench", "--format", "json"});
+  REQUIRE(json.ok());
+  const auto j = nlohmann::json::parse(json.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["name"] == "tbench");
+  CHECK(j[0]["metrics"][0]["name"] == "throughput");
+  CHECK(j[0]["metrics"][0]["direction"] == "higher");
+  const auto bad = schedlab_cmd({"workloads", "hackbenc"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "schedlab workloads: unknown workload 'hackbenc'\n");
+  CHECK(bad.out.empty());
 }
