@@ -9,9 +9,10 @@
 
 #include "results/store.h"
 #include "runner/config/config.h"
-#include "runner/knobs/knobs.h"
 #include "runner/hosts/local_host.h"
+#include "runner/knobs/knobs.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -98,8 +99,7 @@ TEST_CASE("doctor: a SUT that cannot be reached exits 1") {
 
 TEST_CASE("a run stores the SUT state before and after, and compare starts with what differs") {
   if (!can_write_knob()) {
-    WARN("skipped: " << sysctl_path(kKnob) << " is not writable here (needs root)");
-    return;
+    SCHEDLAB_SKIP(sysctl_path(kKnob) << " is not writable here (needs root)");
   }
   KnobGuard guard;
   const std::string flipped = guard.original == "0" ? "1" : "0";

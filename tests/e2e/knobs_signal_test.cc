@@ -14,9 +14,10 @@
 #include <thread>
 
 #include "results/store.h"
-#include "runner/knobs/knobs.h"
 #include "runner/hosts/local_host.h"
+#include "runner/knobs/knobs.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -74,8 +75,7 @@ bool alive(pid_t pid) {
 
 TEST_CASE("affinity pins the workload's process to the CPU listed (real host)") {
   if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-    WARN("skipped: needs 2 CPUs");
-    return;
+    SCHEDLAB_SKIP("needs 2 CPUs");
   }
   test::TempDir dir;
   const std::string db = dir.file("a.db"), cfg = dir.file("a.yaml");
@@ -110,8 +110,7 @@ TEST_CASE("an affinity CPU the host does not have is refused before anything run
 
 TEST_CASE("a second SIGINT restores the knobs, kills the workload and exits at once (real host)") {
   if (geteuid() != 0) {
-    WARN("skipped: needs root to write kernel.sched_autogroup_enabled");
-    return;
+    SCHEDLAB_SKIP("needs root to write kernel.sched_autogroup_enabled");
   }
   LocalHost local;
   const std::string knob = "kernel.sched_autogroup_enabled";

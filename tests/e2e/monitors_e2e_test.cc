@@ -10,6 +10,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -242,8 +243,7 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
 // during the run sees them.
 TEST_CASE("a real run with the tasks monitor, then compare --monitors", "[e2e][monitors][tasks]") {
   if (!std::filesystem::exists("/proc/self/sched")) {
-    WARN("SKIPPED: this kernel has no /proc/PID/sched (CONFIG_SCHED_DEBUG)");
-    return;
+    SCHEDLAB_SKIP("this kernel has no /proc/PID/sched (CONFIG_SCHED_DEBUG)");
   }
   test::TempDir dir;
   const std::string db = dir.file("tasks.db");

@@ -25,6 +25,7 @@
 #include "results/store.h"
 #include "tests/support/netns_lab.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -302,8 +303,7 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
 TEST_CASE("an ssh target runs after its hook and a wrong uname is an error not a measurement") {
   static test::NetnsLab lab;
   if (lab.skip_reason()) {
-    WARN("skipped: " << *lab.skip_reason());
-    return;
+    SCHEDLAB_SKIP(*lab.skip_reason());
   }
   Setup s;
   // The lab's SUT shares this machine's files and kernel: the build the

@@ -5,14 +5,15 @@
 
 #include <catch2/catch.hpp>
 #include <map>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "results/store.h"
 #include "runner/config/config.h"
-#include "runner/knobs/knobs.h"
 #include "runner/hosts/local_host.h"
+#include "runner/knobs/knobs.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -168,8 +169,7 @@ TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and th
 TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume completes the run") {
   const std::string knob = "kernel.sched_autogroup_enabled";
   if (::access(sysctl_path(knob).c_str(), W_OK) != 0) {
-    WARN("skipped: " << sysctl_path(knob) << " is not writable here (needs root)");
-    return;
+    SCHEDLAB_SKIP(sysctl_path(knob) << " is not writable here (needs root)");
   }
   LocalHost host;
   const std::string original = read_sysctl(host, knob);
@@ -263,8 +263,7 @@ TEST_CASE("adaptive iterations stop each point and record why") {
 TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
   LocalHost host;
   if (!host.find_program("tbench_srv")) {
-    WARN("skipped: dbench's tbench_srv is not installed");
-    return;
+    SCHEDLAB_SKIP("dbench's tbench_srv is not installed");
   }
   test::TempDir dir;
   const std::string db = dir.file("tb.db"), cfg = dir.file("tb.yaml");

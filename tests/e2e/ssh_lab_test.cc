@@ -13,10 +13,11 @@
 
 #include "results/store.h"
 #include "runner/config/config.h"
-#include "runner/knobs/knobs.h"
 #include "runner/hosts/local_host.h"
 #include "runner/hosts/ssh_host.h"
+#include "runner/knobs/knobs.h"
 #include "tests/support/netns_lab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -29,12 +30,9 @@ test::NetnsLab& lab() {
   return instance;
 }
 
-#define REQUIRE_LAB()                                    \
-  do {                                                   \
-    if (lab().skip_reason()) {                           \
-      WARN("skipped: " << *lab().skip_reason());         \
-      return;                                            \
-    }                                                    \
+#define REQUIRE_LAB()                                             \
+  do {                                                            \
+    if (lab().skip_reason()) SCHEDLAB_SKIP(*lab().skip_reason()); \
   } while (0)
 
 SshOptions options() {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using schedlab::test::fixture;
@@ -40,8 +41,7 @@ const std::string kV17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cp
 
 TEST_CASE("schedlab schedstat diff and show", "[cli][schedstat]") {
   if (!std::filesystem::exists(SCHEDLAB_BINARY)) {
-    WARN("schedlab binary not built; skipping");
-    return;
+    SCHEDLAB_SKIP("the schedlab binary is not built");
   }
   const auto one =
       schedlab_cmd("schedstat diff " + f(kV15 + "before.txt") + " " + f(kV15 + "after.txt"));

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "runner/hosts/local_host.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -36,8 +37,7 @@ TEST_CASE("an unknown sysctl is an error with a suggestion") {
 
 TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") {
   if (!can_write_knob()) {
-    WARN("skipped: " << sysctl_path(kKnob) << " is not writable here (needs root)");
-    return;
+    SCHEDLAB_SKIP(sysctl_path(kKnob) << " is not writable here (needs root)");
   }
   LocalHost host;
   test::TempDir dir;

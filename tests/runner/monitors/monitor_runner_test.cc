@@ -11,6 +11,7 @@
 
 #include "runner/hosts/local_host.h"
 #include "runner/run/plan.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -215,15 +216,12 @@ workloads:
 // Real: this machine's /proc, a real process started while the sampler runs.
 TEST_CASE("tasks: a process started during the iteration is sampled here",
           "[monitors][runner][tasks]") {
+  LocalHost local;
+  if (!local.read_file("/proc/self/sched")) SCHEDLAB_SKIP("this kernel has no /proc/PID/sched");
   test::TempDir dir;
   Store store(dir.file("m.db"));
   const auto run =
       store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
-  LocalHost local;
-  if (!local.read_file("/proc/self/sched")) {
-    WARN("SKIPPED: this kernel has no /proc/PID/sched");
-    return;
-  }
   // A program name of its own: the sampler sleeps between polls too.
   const std::string nap = dir.file("schedlab-nap");
   std::filesystem::copy_file("/bin/sleep", nap);

@@ -15,6 +15,7 @@
 #include "runner/config/config.h"  // SshConfig
 #include "runner/hosts/local_host.h"
 #include "tests/support/netns_lab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -132,8 +133,7 @@ TEST_CASE("waiting for ssh gives up at the deadline with the last reason") {
 TEST_CASE("waiting for ssh returns once a late sshd answers, and checks the boot") {
   static test::NetnsLab lab;
   if (lab.skip_reason()) {
-    WARN("skipped: " << *lab.skip_reason());
-    return;
+    SCHEDLAB_SKIP(*lab.skip_reason());
   }
   test::TempDir dir;
   // Its own known_hosts: the late sshd listens on another port, so its key

@@ -14,6 +14,7 @@
 #include "results/store.h"
 #include "runner/hosts/lab/lab_host.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -169,8 +170,7 @@ variants:
 
 void lab_case(const std::string& kernel, bool eevdf) {
   if (const auto why = qemu_problem(); !why.empty()) {
-    WARN("SKIPPED: " << why);
-    return;
+    SCHEDLAB_SKIP(why);
   }
   {
     lab::LabHost host(LabConfig{.kernel = kernel}, test_log());
@@ -192,8 +192,7 @@ TEST_CASE("lab: debian:6.1 boots (CFS, schedstat v15)", "[lab]") {
 
 TEST_CASE("lab: one schedlab run boots 6.1 and 6.12 in turn, one table of kernels and variants", "[lab]") {
   if (const auto why = qemu_problem(); !why.empty()) {
-    WARN("SKIPPED: " << why);
-    return;
+    SCHEDLAB_SKIP(why);
   }
   multi_kernel_run();
 }
