@@ -279,16 +279,17 @@ class Driver {
                  "schedlab bisect: the good and bad references are not significantly different "
                  "({} at alpha {}): {}; nothing to bisect\n",
                  verdict_test_title(spec_.test), spec_.alpha, check.describe());
-      store_.set_bisect_status(id_, "refused",
-                               json{{"reason", "references not different"},
-                                    // null, not 0, when a centre is undefined
-                                    {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
-                                    {"bad_centre", check.bad_centre ? json(*check.bad_centre) : json(nullptr)},
-                                    {"n_good", check.n_good},
-                                    {"n_bad", check.n_bad},
-                                    {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
-                                    {"p_reason", check.p.reason}}
-                                   .dump());
+      store_.set_bisect_status(
+          id_, "refused",
+          json{{"reason", "references not different"},
+               // null, not 0, when a centre is undefined
+               {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
+               {"bad_centre", check.bad_centre ? json(*check.bad_centre) : json(nullptr)},
+               {"n_good", check.n_good},
+               {"n_bad", check.n_bad},
+               {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
+               {"p_reason", check.p.reason}}
+              .dump());
       return BisectOutcome::kRefused;
     }
     int decided = 0;

@@ -279,12 +279,14 @@ int print_status(const Store& store, const BisectSession& session) {
     // A centre that is undefined (hmean of a zero) is stored as null, printed n/a.
     auto number = [&](const char* key, const char* fmt_spec) {
       const json v = r.value(key, json(nullptr));
-      return v.is_null() ? std::string("n/a") : fmt::format(fmt::runtime(fmt_spec), v.get<double>());
+      return v.is_null() ? std::string("n/a")
+                         : fmt::format(fmt::runtime(fmt_spec), v.get<double>());
     };
-    fmt::print("\nrefused: the references are not significantly different: good {} (n={}), bad {} "
-               "(n={}), p = {}\n",
-               number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
-               r.value("n_bad", 0), number("p", "{:.4g}"));
+    fmt::print(
+        "\nrefused: the references are not significantly different: good {} (n={}), bad {} "
+        "(n={}), p = {}\n",
+        number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
+        r.value("n_bad", 0), number("p", "{:.4g}"));
   }
   if (session.status == "running") {
     const auto states = candidate_states(spec, decisions);

@@ -45,7 +45,8 @@ int compare_command(const CompareCmdOptions& o) {
     std::vector<std::int64_t> ids;
     for (const auto& arg : group.empty() ? o.runs : std::vector<std::string>{}) {
       std::optional<RunInfo> run;
-      if (arg.find_first_not_of("0123456789") == std::string::npos) run = store.find_run(std::stoll(arg));
+      if (arg.find_first_not_of("0123456789") == std::string::npos)
+        run = store.find_run(std::stoll(arg));
       if (!run) run = store.find_run_by_name(arg);
       if (!run) {
         fmt::print(stderr, "schedlab compare: no run '{}' in {}\n", arg, store.path());

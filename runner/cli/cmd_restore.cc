@@ -32,7 +32,8 @@ int restore_command(const RestoreOptions& o) {
       }
       try {
         auto host = HostSet::connect(name, ssh);
-        for (const auto& line : restore_journal(store, *host)) fmt::print("{}: restored {}\n", name, line);
+        for (const auto& line : restore_journal(store, *host))
+          fmt::print("{}: restored {}\n", name, line);
       } catch (const std::exception& e) {
         fmt::print(stderr, "schedlab: {}: {}\n", name, e.what());
         ++failures;

@@ -294,9 +294,9 @@ workloads:
 variants:
   default: {}
 )");
-  const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad", shas.back(),
-                               "--config", cfg, "--metric", "rate", "--max-iterations", "3", "--repo",
-                               repo, "--", "true"});
+  const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad",
+                               shas.back(), "--config", cfg, "--metric", "rate", "--max-iterations",
+                               "3", "--repo", repo, "--", "true"});
   INFO(r.err);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("good n/a (n=3), bad n/a (n=3)") != std::string::npos);

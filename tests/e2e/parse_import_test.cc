@@ -65,7 +65,8 @@ TEST_CASE("schedlab workloads prints the spec rows in each format; an unknown na
   const auto text = schedlab_cmd({"workloads", "hackbench"});
   REQUIRE(text.ok());
   CHECK(text.out == workloads_text({find_workload("hackbench")}));
-  CHECK(text.out.find("    groups: int (groups); default 1; at least 1; a list: one row per value\n") !=
+  CHECK(text.out.find(
+            "    groups: int (groups); default 1; at least 1; a list: one row per value\n") !=
         std::string::npos);
   const auto json = schedlab_cmd({"workloads", "tbench", "--format", "json"});
   REQUIRE(json.ok());
