@@ -58,7 +58,7 @@ TEST_CASE("import records saved outputs as a run that compare can show") {
   CHECK(j["blocks"][0]["rows"][0]["cells"][1]["pct"] == 0.0);
 }
 
-TEST_CASE("schedlab workloads prints the spec rows in each format; an unknown name exits 2") {
+TEST_CASE("schedlab workloads prints the spec rows in each format, and an unknown name exits 2") {
   const auto md = schedlab_cmd({"workloads", "--format", "markdown"});
   REQUIRE(md.ok());
   CHECK(md.out == workloads_markdown(all_workloads()));

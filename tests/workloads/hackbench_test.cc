@@ -144,7 +144,7 @@ TEST_CASE("every registered metric declares direction and centre") {
   CHECK(find_workload("hackbenc") == nullptr);
 }
 
-TEST_CASE("every registered workload declares the programs it runs; guests get the SUT's") {
+TEST_CASE("every registered workload declares the programs it runs, and lab guests get the SUT's") {
   for (const Workload* w : all_workloads()) {
     INFO(w->name());
     CHECK_FALSE(w->programs().empty());
