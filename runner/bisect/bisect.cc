@@ -380,7 +380,6 @@ class Driver {
   bool run_batch(std::size_t pos, std::size_t batch) {
     Config config = parse_config(spec_.config_text, spec_.config_path);
     if (spec_.mode == "kernels" && config.sut_lab) config.sut_lab->kernel = spec_.candidates[pos];
-    const Plan plan = expand_plan(config);
     ExecOptions exec;
     exec.name = run_name(pos, batch);
     exec.progress = options_.progress;
@@ -388,7 +387,7 @@ class Driver {
       exec.resume_run = r->id;
       fmt::print(stderr, "schedlab bisect: resuming run {} '{}'\n", r->id, r->name);
     }
-    const RunSummary s = run_config(store_, config, plan, exec);
+    const RunSummary s = run_config(store_, config, exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
     if (s.status == "interrupted") return false;
     if (s.status != "finished")

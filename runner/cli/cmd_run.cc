@@ -16,6 +16,7 @@
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/run/plan.h"
+#include "runner/run/run_shape.h"
 #include "runner/run/session.h"
 #include "runner/config/units.h"
 
@@ -79,16 +80,15 @@ void print_plan(const Config& config, const Plan& plan) {
 }
 
 // Kernels x variants: which variants each kernel's run gets.
-void print_kernels(const Config& config, const std::string& group) {
-  const auto kernels = plan_kernels(config.sut_lab);
-  fmt::print("{} kernels, booted in turn, one run each (group '{}'):\n", kernels.size(), group);
-  for (const auto& k : kernels) {
+void print_kernels(const RunShape& shape, const std::string& group) {
+  fmt::print("{} kernels, booted in turn, one run each (group '{}'):\n", shape.kernels.size(),
+             group);
+  for (const auto& k : shape.kernels) {
     std::vector<std::string> names;
-    for (const auto& v : config.variants)
-      names.push_back(variant_applies(v, k) ? v.name : "(" + v.name + " skipped)");
-    const Config one = config_for_kernel(config, k);
-    fmt::print("  kernel {} as run '{}': {}; at most {} iterations\n", k, kernel_run_name(group, k),
-               fmt::join(names, " "), expand_plan(one).max_iterations());
+    for (const auto& v : shape.config.variants)
+      names.push_back(variant_applies(v, k.kernel) ? v.name : "(" + v.name + " skipped)");
+    fmt::print("  kernel {} as run '{}': {}; at most {} iterations\n", k.kernel,
+               kernel_run_name(group, k.kernel), fmt::join(names, " "), k.plan.max_iterations());
   }
 }
 
@@ -102,8 +102,9 @@ void print_group_table(Store& store, const std::string& group) {
   }
 }
 
-int run_kernel_group(Store& store, const Config& config, const std::string& group, const ExecOptions& exec) {
-  const KernelRunsResult r = run_kernels(store, config, group, exec);
+int run_kernel_group(Store& store, const RunShape& shape, const std::string& group,
+                     const ExecOptions& exec) {
+  const KernelRunsResult r = run_kernels(store, shape, group, exec);
   int failed = 0;
   for (const auto& s : r.runs) {
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
@@ -121,7 +122,7 @@ int run_kernel_group(Store& store, const Config& config, const std::string& grou
   }
   if (!r.errors.empty()) {
     fmt::print(stderr, "{} of {} kernels failed (above); run them again with: schedlab run --resume {}\n",
-               r.errors.size(), plan_kernels(config.sut_lab).size(), group);
+               r.errors.size(), shape.kernels.size(), group);
     return kError;
   }
   return failed ? kIterationsFailed : kOk;
@@ -174,7 +175,7 @@ int run_command(const RunOptions& o) {
     }
     const Plan plan = expand_plan(config);
     if (o.dry_run) {
-      if (!group.empty()) print_kernels(config, group);
+      if (!group.empty()) print_kernels(RunShape::per_kernel(config), group);
       print_plan(config, plan);
       return kOk;
     }
@@ -189,12 +190,14 @@ int run_command(const RunOptions& o) {
             return kBadInput;
           }
       }
+      const RunShape shape = RunShape::per_kernel(config);
       install_interrupt_handlers();
-      return run_kernel_group(*store, config, group, exec);
+      return run_kernel_group(*store, shape, group, exec);
     }
     if (!store) store.emplace(o.db.resolve());
+    const RunShape shape = RunShape::one_run(config);
     install_interrupt_handlers();
-    const RunSummary s = run_config(*store, config, plan, exec);
+    const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
     fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
                s.name, s.status, s.measured, s.failed,

@@ -701,16 +701,6 @@ std::string sysctl_path(const std::string& name) {
   return path;
 }
 
-Config config_for_pair(const Config& config, const PairConfig& pair) {
-  Config c = config;
-  c.pairs.clear();
-  c.sut = pair.sut;
-  c.sut_lab.reset();
-  c.loadgen = pair.loadgen;
-  c.sut_address = pair.sut_address;
-  return c;
-}
-
 Config parse_config(const std::string& text, const std::string& path) {
   return Loader(path).load(text);
 }

@@ -217,7 +217,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         o.note(fmt::format("{} / {}: measuring", t.name, path));
         try {
           const Config target_config = config_for_target(config, t);
-          const RunSummary s = run_config(store, target_config, expand_plan(target_config), exec);
+          const RunSummary s = run_config(store, target_config, exec);
           m.run_id = s.run_id;
           for (const auto& e : s.errors) o.note(fmt::format("{} / {}: {}", t.name, path, e));
           if (s.status == "interrupted") {

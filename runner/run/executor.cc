@@ -24,8 +24,6 @@
 namespace schedlab {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string random_secret() {
   std::random_device rd;
   std::string s;
@@ -116,36 +114,26 @@ struct PointState {
 
 class Execution {
  public:
-  Execution(Store& store, const Pair& pair, const Config& config, const Plan& plan,
-            const ExecOptions& options)
-      : store_(store),
-        pair_(pair),
-        config_(config),
-        plan_(plan),
-        progress_(options.progress, plan.max_iterations()),
-        pair_name_(options.pair) {}
+  explicit Execution(const RunContext& ctx)
+      : ctx_(ctx),
+        store_(ctx.store),
+        pair_(ctx.pair),
+        config_(ctx.config),
+        plan_(ctx.plan),
+        progress_(ctx.options.progress, ctx.plan.max_iterations()),
+        pair_name_(ctx.options.pair) {}
 
-  RunSummary run(const ExecOptions& options) {
-    open_run(options);
+  RunSummary run() {
+    open_run(ctx_.options);
     const EmergencyAction emergency = emergency_restore();
     std::string status = "finished";
     try {
+      KnobsRestored restored(*this);
       start_monitors();
       for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);
-      switch_off_knobs();
-      stop_monitors();
+      restored.now();
       if (interrupted()) status = "interrupted";
     } catch (...) {
-      try {
-        switch_off_knobs();
-      } catch (...) {
-        // Still journaled; `schedlab restore` puts it back.
-      }
-      try {
-        stop_monitors();
-      } catch (...) {
-        // Same: journaled.
-      }
       record_state_after();
       if (pair_name_.empty()) store_.set_run_status(summary_.run_id, "failed", true);
       throw;
@@ -157,6 +145,39 @@ class Execution {
   }
 
  private:
+  // The variant's knobs, then the monitors' sysctls, put back on every way
+  // out of a run: now() at the normal end (a failed restore throws and the
+  // run fails), the destructor on an error or interrupt, before the run's
+  // final status is written.
+  class KnobsRestored {
+   public:
+    explicit KnobsRestored(Execution& e) : e_(e) {}
+    ~KnobsRestored() {
+      if (done_) return;
+      try {
+        e_.switch_off_knobs();
+      } catch (...) {
+        // Still journaled; `schedlab restore` puts it back.
+      }
+      try {
+        e_.stop_monitors();
+      } catch (...) {
+        // Same: journaled.
+      }
+    }
+    KnobsRestored(const KnobsRestored&) = delete;
+    KnobsRestored& operator=(const KnobsRestored&) = delete;
+    void now() {
+      e_.switch_off_knobs();
+      e_.stop_monitors();
+      done_ = true;
+    }
+
+   private:
+    Execution& e_;
+    bool done_ = false;
+  };
+
   // A second signal: put back every journaled knob of the SUT and mark the
   // run interrupted, on the emergency thread with its own connection. The
   // knob lock is taken and never released (the process exits next), so no
@@ -203,10 +224,11 @@ class Execution {
       summary_.run_id = run->id;
       summary_.name = run->name;
       const auto stored = store_.variants(run->id);
-      for (const auto& v : config_.variants) {
-        auto it = std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v.name; });
+      for (const VariantConfig* v : plan_.variants) {
+        auto it =
+            std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v->name; });
         if (it == stored.end())
-          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v.name));
+          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v->name));
         variant_ids_.push_back(it->id);
       }
       load_history();
@@ -219,24 +241,25 @@ class Execution {
                               ? whole["pairs"].value(pair_name_, nlohmann::json{})
                               : nlohmann::json{};
         if (!part.is_object() || !part.contains("state_before"))
-          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest(options.group).dump());
+          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest().dump());
       }
       return;
     }
     summary_.name = options.name;
-    summary_.run_id = create_run_record(store_, config_, options.name, sut_manifest(options.group).dump());
+    nlohmann::json manifest = sut_manifest();
+    manifest.update(options.manifest);
+    summary_.run_id = create_run_record(store_, config_, plan_, options.name, manifest.dump());
     for (const auto& v : store_.variants(summary_.run_id)) variant_ids_.push_back(v.id);
   }
 
   // Kernel, CPU, tools and scheduler state of the SUT, with the hosts.
-  nlohmann::json sut_manifest(const std::string& group) {
+  nlohmann::json sut_manifest() {
     std::vector<std::string> packages;
     for (const auto& wc : config_.workloads) packages.push_back(wc.workload->package());
     nlohmann::json manifest = collect_manifest(pair_.sut, packages);
-    manifest["sut"] = config_.sut;
-    manifest["loadgen"] = config_.loadgen;
+    manifest["sut"] = ctx_.hosts.sut;
+    manifest["loadgen"] = ctx_.hosts.loadgen;
     manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
-    if (!group.empty()) manifest["group"] = group;
     manifest["state_before"] = capture_sut_state(pair_.sut);
     return manifest;
   }
@@ -269,7 +292,7 @@ class Execution {
     switch_off_knobs();
     journal_.emplace(store_, pair_.sut, summary_.run_id);
     active_ = v;
-    journal_->apply_variant(config_.variants[v]);
+    journal_->apply_variant(*plan_.variants[v]);
   }
 
   void switch_off_knobs() {
@@ -344,7 +367,7 @@ class Execution {
     if (!setup.ok()) {
       if (setup.status == "interrupted") return;
       for (const PlanPoint* p : points)
-        for (std::size_t v = 0; v < config_.variants.size(); ++v)
+        for (std::size_t v = 0; v < plan_.variants.size(); ++v)
           record_failure(*p, v, "setup_error", "setup: " + setup.error, setup);
       return;
     }
@@ -355,7 +378,7 @@ class Execution {
   }
 
   bool complete(const PlanPoint& p) {
-    for (std::size_t v = 0; v < config_.variants.size(); ++v) {
+    for (std::size_t v = 0; v < plan_.variants.size(); ++v) {
       PointState& s = state(p, v);
       const auto& metric = p.workload->workload->metrics().front();
       if (!should_stop(p.iterations, s.ok, s.attempted, metric.centre).stop) return false;
@@ -383,7 +406,7 @@ class Execution {
     bool all_done = false;
     while (!all_done && !interrupted()) {
       all_done = true;
-      for (std::size_t v = 0; v < config_.variants.size() && !interrupted(); ++v) {
+      for (std::size_t v = 0; v < plan_.variants.size() && !interrupted(); ++v) {
         if (decide(v)) continue;
         all_done = false;
         // One iteration per variant per round when interleaved; the whole
@@ -398,7 +421,7 @@ class Execution {
   // iterations, point teardown.
   void run_segment(const PlanPoint& p, std::size_t v, const StepContext& ctx, int count) {
     const Workload& w = *p.workload->workload;
-    const VariantConfig& variant = config_.variants[v];
+    const VariantConfig& variant = *plan_.variants[v];
     switch_to(v);
     StepRunner servers(pair_);
     const PhaseResult setup =
@@ -420,19 +443,19 @@ class Execution {
 
   void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx) {
     const Workload& w = *p.workload->workload;
-    const VariantConfig& variant = config_.variants[v];
+    const VariantConfig& variant = *plan_.variants[v];
     PointState& s = state(p, v);
     progress_.show(fmt::format("{} variant={} iter {}", p.describe(), variant.name, s.next_index + 1));
     IterationRow row = base_row(p, v);
     // Counter snapshots right around the measured steps (servers are up).
     const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
                                      : std::vector<MonitorRunner::Snapshot>{};
-    const auto start = Clock::now();
+    const auto start = ctx_.clock.now();
     StepRunner steps(pair_);
     const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant));
     steps.stop_background();
     if (r.status == "interrupted") return;  // not stored: resume runs it again
-    row.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+    row.duration_s = std::chrono::duration<double>(ctx_.clock.now() - start).count();
     if (monitors_) monitors_->after(monitored, row);
     row.stdout_text = r.out;
     row.stderr_text = r.err;
@@ -479,7 +502,7 @@ class Execution {
     row.row_order = p.row_order;
     row.params_json = p.params_json;
     row.iteration = state(p, v).next_index;
-    row.started_at = utc_now_iso8601();
+    row.started_at = ctx_.clock.utc_now();
     return row;
   }
 
@@ -511,9 +534,10 @@ class Execution {
     }
     ++summary_.failed;
     summary_.errors.push_back(fmt::format("{} variant={} iteration {}: {}", p.describe(),
-                                          config_.variants[v].name, row.iteration + 1, row.error));
+                                          plan_.variants[v]->name, row.iteration + 1, row.error));
   }
 
+  const RunContext& ctx_;
   Store& store_;
   const Pair& pair_;
   const Config& config_;
@@ -536,7 +560,10 @@ namespace {
 
 // Affinity: every CPU listed must be online on the host the step runs on
 // (Step::role), and a remote host needs taskset to apply it.
-void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
+void check_affinity(const RunContext& run) {
+  const Pair& pair = run.pair;
+  const Config& config = run.config;
+  const Plan& plan = run.plan;
   std::map<Host*, std::vector<int>> online;
   auto online_cpus = [&](Host& host) -> const std::vector<int>& {
     auto it = online.find(&host);
@@ -553,7 +580,8 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
   };
   const StepContext ctx{
       .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
-  for (const auto& v : config.variants) {
+  for (const VariantConfig* variant : plan.variants) {
+    const VariantConfig& v = *variant;
     if (!v.affinity) continue;
     for (const auto& pp : plan.points) {
       const Workload& w = *pp.workload->workload;
@@ -579,19 +607,19 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
 
 }  // namespace
 
-std::int64_t create_run_record(Store& store, const Config& config, const std::string& name,
-                               const std::string& manifest_json) {
+std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
+                               const std::string& name, const std::string& manifest_json) {
   const std::int64_t run_id = store.create_run({.name = name,
                                                 .config_path = config.path,
                                                 .config_text = config.text,
                                                 .config_sha256 = sha256_hex(config.text),
                                                 .manifest_json = manifest_json,
                                                 .status = "running"});
-  for (std::size_t i = 0; i < config.variants.size(); ++i)
+  for (std::size_t i = 0; i < plan.variants.size(); ++i)
     store.add_variant({.run_id = run_id,
-                       .name = config.variants[i].name,
+                       .name = plan.variants[i]->name,
                        .position = static_cast<int>(i),
-                       .knobs_json = knobs_json(config.variants[i]).dump()});
+                       .knobs_json = knobs_json(*plan.variants[i]).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
       store.add_metric(
@@ -600,7 +628,11 @@ std::int64_t create_run_record(Store& store, const Config& config, const std::st
   return run_id;
 }
 
-void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan) {
+void preflight(const RunContext& run) {
+  Store& store = run.store;
+  const Pair& pair = run.pair;
+  const Config& config = run.config;
+  const Plan& plan = run.plan;
   for (Host* host : {&pair.sut, &pair.loadgen}) {
     // A lab guest boots fresh: entries of an earlier guest under the same
     // name (same release, accelerator and port) are of a kernel that is gone.
@@ -635,9 +667,10 @@ void preflight(Store& store, const Pair& pair, const Config& config, const Plan&
                                          w.name(), tool, host.name(), w.package()));
     }
   }
-  check_affinity(pair, config, plan);
+  check_affinity(run);
   // Every knob must exist on the SUT (features against its own list).
-  for (const auto& v : config.variants) {
+  for (const VariantConfig* variant : plan.variants) {
+    const VariantConfig& v = *variant;
     auto check = [&](const KnobRef& k, int line, const char* key) {
       try {
         read_knob(pair.sut, k);
@@ -651,10 +684,9 @@ void preflight(Store& store, const Pair& pair, const Config& config, const Plan&
   }
 }
 
-RunSummary execute(Store& store, const Pair& pair, const Config& config, const Plan& plan,
-                   const ExecOptions& options) {
-  Execution e(store, pair, config, plan, options);
-  return e.run(options);
+RunSummary execute(const RunContext& ctx) {
+  Execution e(ctx);
+  return e.run();
 }
 
 }  // namespace schedlab
