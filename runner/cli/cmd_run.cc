@@ -1,11 +1,14 @@
 // schedlab run: load a config, expand the plan, execute it into the store.
 // A lab config listing `kernels:` runs once per kernel (kernel_runs.h) and
 // ends with one table, kernels and variants as columns.
+// `--iterations N` gives every point N iterations for a smoke run (the
+// manifest's "iterations_override"; a resume keeps it).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "results/store.h"
 #include "runner/cli/common.h"
@@ -28,6 +31,7 @@ struct RunOptions {
   std::string name;
   std::string resume;
   bool dry_run = false;
+  int iterations = 0;  // --iterations N; 0: the config's
   DbOption db;
 };
 
@@ -45,13 +49,23 @@ std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) 
   return store.find_run_by_name(arg);
 }
 
-void print_plan(const Config& config, const Plan& plan) {
+// `run --iterations N` of a run being resumed (its manifest), 0 when none.
+int iterations_override(const RunInfo& run) {
+  const auto m = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  if (!m.is_object() || !m.contains("iterations_override")) return 0;
+  return m["iterations_override"].is_number_integer() ? m["iterations_override"].get<int>() : 0;
+}
+
+void print_plan(const Config& config, const Plan& plan, int iterations) {
   fmt::print(
       "plan for {}: {} variants x {} points, at most {} iterations{}, {}\n", config.path,
       config.variants.size(), plan.points.size(), plan.max_iterations(),
       config.pairs.empty() ? "" : fmt::format(" on each of {} pairs at once", config.pairs.size()),
       plan.order == Order::kInterleaved ? "variants interleaved per iteration"
                                         : "variants in sequence per point");
+  if (iterations)
+    fmt::print("  iterations: {} per point and variant (--iterations, in place of the config's)\n",
+               iterations);
   for (const auto& p : config.pairs)
     fmt::print("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
                p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
@@ -133,12 +147,18 @@ int run_command(const RunOptions& o) {
     fmt::print(stderr, "schedlab run: give either CONFIG or --resume RUN\n");
     return kBadInput;
   }
+  if (!o.resume.empty() && o.iterations) {
+    fmt::print(stderr, "schedlab run: --iterations starts a new run; a resumed run keeps the count "
+                       "it started with\n");
+    return kBadInput;
+  }
   try {
     std::optional<Store> store;
     Config config;
     ExecOptions exec;
     exec.progress = ::isatty(2);
     std::string group;  // a multi-kernel plan's name
+    int iterations = o.iterations;
     if (!o.resume.empty()) {
       store.emplace(o.db.resolve());
       auto run = find_run_arg(*store, o.resume);
@@ -147,6 +167,7 @@ int run_command(const RunOptions& o) {
       const auto members = group.empty() ? std::vector<RunInfo>{} : group_runs(*store, group);
       if (!members.empty()) {
         config = parse_config(members.front().config_text, members.front().config_path);
+        iterations = iterations_override(members.front());
         const auto kernels = plan_kernels(config.sut_lab);
         if (std::all_of(kernels.begin(), kernels.end(), [&](const std::string& k) {
               const auto r = store->find_run_by_name(kernel_run_name(group, k));
@@ -166,6 +187,7 @@ int run_command(const RunOptions& o) {
           return kBadInput;
         }
         config = parse_config(run->config_text, run->config_path);
+        iterations = iterations_override(*run);
         exec.resume_run = run->id;
       }
     } else {
@@ -173,10 +195,17 @@ int run_command(const RunOptions& o) {
       exec.name = o.name.empty() ? default_name(o.config) : o.name;
       if (is_multi_kernel(config)) group = exec.name;
     }
-    const Plan plan = expand_plan(config);
+    // A smoke run: the same count for every point, recorded with the run
+    // (and given again to the kernels a resumed group has not started).
+    PlanOptions plan_options;
+    if (iterations) {
+      plan_options.iterations = iterations;
+      exec.manifest["iterations_override"] = iterations;
+    }
+    const Plan plan = expand_plan(config, plan_options);
     if (o.dry_run) {
-      if (!group.empty()) print_kernels(RunShape::per_kernel(config), group);
-      print_plan(config, plan);
+      if (!group.empty()) print_kernels(RunShape::per_kernel(config, plan_options), group);
+      print_plan(config, plan, iterations);
       return kOk;
     }
     if (!group.empty()) {
@@ -190,12 +219,12 @@ int run_command(const RunOptions& o) {
             return kBadInput;
           }
       }
-      const RunShape shape = RunShape::per_kernel(config);
+      const RunShape shape = RunShape::per_kernel(config, plan_options);
       install_interrupt_handlers();
       return run_kernel_group(*store, shape, group, exec);
     }
     if (!store) store.emplace(o.db.resolve());
-    const RunShape shape = RunShape::one_run(config);
+    const RunShape shape = RunShape::one_run(config, plan_options);
     install_interrupt_handlers();
     const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
@@ -226,6 +255,10 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--name", o->name, "run name (default: config name and UTC time)");
   cmd->add_option("--resume", o->resume, "continue an interrupted run (id or name)");
   cmd->add_flag("--dry-run", o->dry_run, "print the plan and exit, touching nothing");
+  cmd->add_option("--iterations", o->iterations,
+                  "run N iterations of every point and variant, in place of the config's counts "
+                  "and adaptive policies (a quick smoke run; recorded in the manifest)")
+      ->check(CLI::Range(1, 1000000));
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = run_command(*o); });
 }

@@ -288,3 +288,69 @@ TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
     if ((comm == "tbench_srv" || comm == "tbench") && stat[0] != 'Z') ++servers;
   CHECK(servers == 0);
 }
+
+TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too) and the manifest records it") {
+  test::TempDir dir;
+  const std::string db = dir.file("n.db");
+  const std::string cfg = dir.file("n.yaml");
+  test::write_text(cfg, "iterations: 5\nworkloads:\n"
+                        "  - hackbench: {groups: [1, 2], loops: 10}\n"
+                        "  - hackbench: {groups: [1], loops: 10, iterations: {min: 3, max: 8, ci_width_pct: 0.0001}}\n"
+                        "variants:\n  a: {}\n  b: {policy: batch}\n");
+  // --dry-run shows the count that will run.
+  const auto plain = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  REQUIRE(plain.ok());
+  CHECK(plain.out.find("at most 36 iterations") != std::string::npos);  // (5 + 5 + 8) x 2
+  CHECK(plain.out.find("--iterations") == std::string::npos);
+  const auto dry = schedlab_cmd({"run", cfg, "--db", db, "--iterations", "2", "--dry-run"});
+  INFO(dry.out);
+  REQUIRE(dry.ok());
+  CHECK(dry.out.find("at most 12 iterations") != std::string::npos);  // 3 points x 2 variants x 2
+  CHECK(dry.out.find("  iterations: 2 per point and variant (--iterations, in place of the config's)\n") !=
+        std::string::npos);
+  CHECK(dry.out.find("until CI") == std::string::npos);
+  CHECK(dry.out.find("x5") == std::string::npos);
+  CHECK(dry.out.find("hackbench-process-pipes groups=2 x2:") != std::string::npos);
+
+  const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "smoke", "--iterations", "2"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  CHECK(r.err.find("run 1 'smoke' finished: 12 iterations measured (0 failed)") != std::string::npos);
+  {
+    Store store(db);
+    const auto run = store.find_run_by_name("smoke");
+    REQUIRE(run);
+    const auto m = nlohmann::json::parse(run->manifest_json);
+    CHECK(m["iterations_override"] == 2);
+    std::map<std::string, int> per_point;  // variant and params -> iterations
+    for (const auto& it : store.iterations(run->id))
+      ++per_point[std::to_string(it.variant_id) + it.params_json];
+    CHECK(per_point.size() == 6);
+    for (const auto& [point, n] : per_point) CHECK(n == 2);
+    const auto stops = store.point_stops(run->id);
+    REQUIRE(stops.size() == 6);
+    for (const auto& s : stops) {
+      CHECK(s.reason == "fixed");
+      CHECK(s.iterations == 2);
+    }
+  }
+  // A resumed run keeps its count; it is not given again.
+  const auto again = schedlab_cmd({"run", "--resume", "smoke", "--db", db, "--iterations", "3"});
+  CHECK(again.exit_code == 2);
+  CHECK(again.err ==
+        "schedlab run: --iterations starts a new run; a resumed run keeps the count it started with\n");
+  CHECK_FALSE(schedlab_cmd({"run", cfg, "--db", db, "--iterations", "0", "--dry-run"}).ok());
+  // Resumed, it counts with the override: every point is complete (at the
+  // config's counts it would run 3 more, and up to 6 more adaptive ones).
+  Store(db).set_run_status(1, "interrupted", true);
+  const auto resumed = schedlab_cmd({"run", "--resume", "smoke", "--db", db});
+  INFO(resumed.err);
+  REQUIRE(resumed.ok());
+  CHECK(resumed.err.find("run 1 'smoke' finished: 0 iterations measured (0 failed), 3 points already "
+                         "complete") != std::string::npos);
+  // Without it the manifest has no such member.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
+  REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "plain"}).ok());
+  Store store(db);
+  CHECK_FALSE(nlohmann::json::parse(store.find_run_by_name("plain")->manifest_json).contains("iterations_override"));
+}
