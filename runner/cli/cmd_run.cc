@@ -69,18 +69,7 @@ void print_plan(const Config& config, const Plan& plan, int iterations) {
   for (const auto& p : config.pairs)
     fmt::print("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
                p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
-  for (const auto& v : config.variants) {
-    std::string knobs;
-    for (const auto& s : v.sysctls) knobs += fmt::format(" sysctl {}={}", s.name, s.value);
-    for (const auto& d : v.debugfs) knobs += fmt::format(" debugfs {}={}", d.name, d.value);
-    for (const auto& f : v.sched_features) knobs += " feature " + f.token;
-    if (v.policy) knobs += " policy " + v.policy->describe();
-    if (v.affinity && !v.affinity->server.empty())
-      knobs += " affinity server=" + format_cpu_list(v.affinity->server);
-    if (v.affinity && !v.affinity->client.empty())
-      knobs += " affinity client=" + format_cpu_list(v.affinity->client);
-    fmt::print("  variant {}:{}\n", v.name, knobs.empty() ? " (no knobs)" : knobs);
-  }
+  for (const auto& v : config.variants) fmt::print("  variant {}:{}\n", v.name, describe_knobs(v));
   for (const auto& p : plan.points) {
     std::string argv;
     for (const auto& step : p.workload->workload->iteration_steps(p.point, StepContext{.workdir = "WORKDIR", .sut_address = "SUT", .port = 0}))

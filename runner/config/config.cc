@@ -17,6 +17,7 @@
 #include "analysis/task_samples.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/hosts/ssh_host.h"
+#include "runner/knobs/knob_kind.h"
 #include "runner/config/suggest.h"
 #include "runner/config/yaml_keys.h"
 #include "runner/config/units.h"
@@ -47,8 +48,8 @@ const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
-const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
-                                               "nice",   "affinity",       "kernels"};
+// A variant's keys: one row per knob kind (runner/knobs/knob_kind.h).
+const std::vector<std::string> kVariantKeys = variant_keys();
 const std::vector<std::string> kAffinityKeys = {"server", "client"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors", "task_monitor"};

@@ -31,45 +31,6 @@ std::string random_secret() {
   return s;
 }
 
-nlohmann::json knobs_json(const VariantConfig& v) {
-  nlohmann::json j = nlohmann::json::object();
-  if (!v.sysctls.empty()) {
-    nlohmann::json s = nlohmann::json::object();
-    for (const auto& x : v.sysctls) s[x.name] = x.value;
-    j["sysctl"] = s;
-  }
-  if (!v.debugfs.empty()) {
-    nlohmann::json d = nlohmann::json::object();
-    for (const auto& x : v.debugfs) d[x.name] = x.value;
-    j["debugfs"] = d;
-  }
-  if (!v.sched_features.empty()) {
-    nlohmann::json f = nlohmann::json::array();
-    for (const auto& x : v.sched_features) f.push_back(x.token);
-    j["sched_features"] = f;
-  }
-  if (v.policy) {
-    j["policy"] = sched_policy_name(v.policy->policy);
-    if (v.policy->nice) j["nice"] = *v.policy->nice;
-  }
-  if (v.affinity) {
-    nlohmann::json a = nlohmann::json::object();
-    if (!v.affinity->server.empty()) a["server"] = format_cpu_list(v.affinity->server);
-    if (!v.affinity->client.empty()) a["client"] = format_cpu_list(v.affinity->client);
-    j["affinity"] = a;
-  }
-  return j;
-}
-
-ProcessKnobs process_knobs(const VariantConfig& v) {
-  ProcessKnobs k{.policy = v.policy};
-  if (v.affinity) {
-    k.server_cpus = v.affinity->server;
-    k.client_cpus = v.affinity->client;
-  }
-  return k;
-}
-
 class Progress {
  public:
   Progress(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
@@ -671,16 +632,14 @@ void preflight(const RunContext& run) {
   // Every knob must exist on the SUT (features against its own list).
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;
-    auto check = [&](const KnobRef& k, int line, const char* key) {
+    for (const auto& [kind, s] : kernel_settings(v)) {
       try {
-        read_knob(pair.sut, k);
+        read_knob(pair.sut, s.knob);
       } catch (const KnobError& e) {
-        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, line, v.name, key, e.what()));
+        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, s.line, v.name,
+                                         kind->config_keys.front(), e.what()));
       }
-    };
-    for (const auto& s : v.sysctls) check(sysctl_knob(s.name), s.line, "sysctl");
-    for (const auto& d : v.debugfs) check(debugfs_knob(d.name), d.line, "debugfs");
-    for (const auto& f : v.sched_features) check(feature_knob(f.token), f.line, "sched_features");
+    }
   }
 }
 

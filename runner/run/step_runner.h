@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runner/hosts/host.h"
+#include "runner/knobs/knob_kind.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
@@ -20,14 +21,8 @@ struct Pair {
   Host& host(Role r) const { return r == Role::kSut ? sut : loadgen; }
 };
 
-// A variant's knobs on the workload's own processes: the policy applies to
-// measured steps; server_cpus to servers (background steps), client_cpus to
-// measured foreground steps (the clients). Empty lists leave affinity alone.
-struct ProcessKnobs {
-  std::optional<SchedPolicy> policy;
-  std::vector<int> server_cpus;
-  std::vector<int> client_cpus;
-};
+// ProcessKnobs (a variant's knobs on the workload's own processes) are
+// runner/knobs/knob_kind.h's.
 
 struct PhaseResult {
   // ok | failed | timeout | spawn_error | not_ready | interrupted
