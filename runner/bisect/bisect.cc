@@ -209,7 +209,7 @@ std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
     for (const auto& m : store.metrics(run))
       if (m.name == spec.metric && m.kind == "interval") interval_centre = m.centre;
     for (const auto& it : store.iterations(run)) {
-      if (it.variant_id != variants.front().id || it.status != "ok") continue;
+      if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk) continue;
       if (!params_match(spec, it.params_json)) continue;
       std::vector<double> values;
       for (const auto& s : it.samples)
@@ -317,7 +317,7 @@ class Driver {
     std::vector<std::int64_t> ids;
     for (std::size_t k = 1;; ++k) {
       const auto r = store_.find_run_by_name(run_name(pos, k));
-      if (!r || r->status != "finished") break;
+      if (!r || r->status != RunStatus::kFinished) break;
       ids.push_back(r->id);
     }
     return ids;
@@ -389,9 +389,9 @@ class Driver {
     }
     const RunSummary s = run_config(store_, config, exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
-    if (s.status == "interrupted") return false;
-    if (s.status != "finished")
-      throw BisectError(fmt::format("run {} '{}' {}", s.run_id, s.name, s.status));
+    if (s.status == RunStatus::kInterrupted) return false;
+    if (s.status != RunStatus::kFinished)
+      throw BisectError(fmt::format("run {} '{}' {}", s.run_id, s.name, to_string(s.status)));
     return true;
   }
 

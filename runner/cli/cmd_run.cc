@@ -111,8 +111,9 @@ int run_kernel_group(Store& store, const RunShape& shape, const std::string& gro
   int failed = 0;
   for (const auto& s : r.runs) {
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
-    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){}\n", s.run_id, s.name, s.status,
-               s.measured, s.failed, s.skipped ? fmt::format(", {} points already complete", s.skipped) : "");
+    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){}\n", s.run_id, s.name,
+               to_string(s.status), s.measured, s.failed,
+               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "");
     failed += s.failed;
   }
   if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
@@ -160,7 +161,7 @@ int run_command(const RunOptions& o) {
         const auto kernels = plan_kernels(config.sut_lab);
         if (std::all_of(kernels.begin(), kernels.end(), [&](const std::string& k) {
               const auto r = store->find_run_by_name(kernel_run_name(group, k));
-              return r && r->status == "finished";
+              return r && r->status == RunStatus::kFinished;
             })) {
           fmt::print(stderr, "schedlab run: '{}' is already finished on every kernel\n", group);
           return kBadInput;
@@ -171,7 +172,7 @@ int run_command(const RunOptions& o) {
           fmt::print(stderr, "schedlab run: no run '{}' in {}\n", o.resume, store->path());
           return kBadInput;
         }
-        if (run->status == "finished") {
+        if (run->status == RunStatus::kFinished) {
           fmt::print(stderr, "schedlab run: run {} '{}' is already finished\n", run->id, run->name);
           return kBadInput;
         }
@@ -218,13 +219,14 @@ int run_command(const RunOptions& o) {
     const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
     fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
-               s.name, s.status, s.measured, s.failed,
-               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", store->path());
-    if (s.status == "interrupted") {
+               s.name, to_string(s.status), s.measured, s.failed,
+               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "",
+               store->path());
+    if (s.status == RunStatus::kInterrupted) {
       fmt::print(stderr, "continue it with: schedlab run --resume {}\n", s.run_id);
       return 128 + interrupt_signal();
     }
-    if (s.status == "failed") return kError;  // a pair stopped early (pairs: runs)
+    if (s.status == RunStatus::kFailed) return kError;  // a pair stopped early (pairs: runs)
     return s.failed ? kIterationsFailed : kOk;
   } catch (const ConfigError& e) {
     fmt::print(stderr, "schedlab: {}\n", e.what());

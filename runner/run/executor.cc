@@ -31,6 +31,25 @@ std::string random_secret() {
   return s;
 }
 
+// What an iteration's (or a setup's) phase ending is stored as; an
+// interrupted phase is never stored (resume runs it again).
+IterationStatus stored_status(PhaseStatus s) {
+  switch (s) {
+    case PhaseStatus::kOk:
+      return IterationStatus::kOk;
+    case PhaseStatus::kTimeout:
+      return IterationStatus::kTimeout;
+    case PhaseStatus::kSpawnError:
+      return IterationStatus::kSpawnError;
+    case PhaseStatus::kNotReady:
+      return IterationStatus::kNotReady;
+    case PhaseStatus::kFailed:
+    case PhaseStatus::kInterrupted:
+      break;
+  }
+  return IterationStatus::kFailed;
+}
+
 class Progress {
  public:
   Progress(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
@@ -87,16 +106,16 @@ class Execution {
   RunSummary run() {
     open_run(ctx_.options);
     const EmergencyAction emergency = emergency_restore();
-    std::string status = "finished";
+    RunStatus status = RunStatus::kFinished;
     try {
       KnobsRestored restored(*this);
       start_monitors();
       for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);
       restored.now();
-      if (interrupted()) status = "interrupted";
+      if (interrupted()) status = RunStatus::kInterrupted;
     } catch (...) {
       record_state_after();
-      if (pair_name_.empty()) store_.set_run_status(summary_.run_id, "failed", true);
+      if (pair_name_.empty()) store_.set_run_status(summary_.run_id, RunStatus::kFailed, true);
       throw;
     }
     record_state_after();
@@ -150,7 +169,7 @@ class Execution {
       Store store(path);
       for (const auto& line : restore_journal(store, sut))
         fmt::print(stderr, "schedlab: {}: restored {}\n", sut.name(), line);
-      store.set_run_status(run, "interrupted", true);
+      store.set_run_status(run, RunStatus::kInterrupted, true);
     });
   }
 
@@ -194,7 +213,7 @@ class Execution {
       }
       load_history();
       if (pair_name_.empty()) {
-        store_.set_run_status(run->id, "running", false);
+        store_.set_run_status(run->id, RunStatus::kRunning, false);
       } else {
         // A pair's manifest is written once, when it first starts.
         const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
@@ -237,7 +256,7 @@ class Execution {
       PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
       ++s.attempted;
       s.next_index = std::max(s.next_index, it.iteration + 1);
-      if (it.status != "ok") continue;
+      if (it.status != IterationStatus::kOk) continue;
       for (const auto& sample : it.samples)
         if (sample.metric == primary[it.workload]) {
           s.ok.push_back(sample.value);
@@ -326,10 +345,10 @@ class Execution {
 
     const PhaseResult setup = lifetime.run(workload.setup_steps(points.front()->point, ctx), std::nullopt);
     if (!setup.ok()) {
-      if (setup.status == "interrupted") return;
+      if (setup.status == PhaseStatus::kInterrupted) return;
       for (const PlanPoint* p : points)
         for (std::size_t v = 0; v < plan_.variants.size(); ++v)
-          record_failure(*p, v, "setup_error", "setup: " + setup.error, setup);
+          record_failure(*p, v, IterationStatus::kSetupError, "setup: " + setup.error, setup);
       return;
     }
     for (const PlanPoint* p : points) {
@@ -388,8 +407,10 @@ class Execution {
     const PhaseResult setup =
         servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
     if (!setup.ok()) {
-      if (setup.status != "interrupted")
-        record_failure(p, v, setup.status == "not_ready" ? "not_ready" : "setup_error",
+      if (setup.status != PhaseStatus::kInterrupted)
+        record_failure(p, v,
+                       setup.status == PhaseStatus::kNotReady ? IterationStatus::kNotReady
+                                                              : IterationStatus::kSetupError,
                        "point setup: " + setup.error, setup);
       servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
       return;
@@ -415,13 +436,13 @@ class Execution {
     StepRunner steps(pair_);
     const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant));
     steps.stop_background();
-    if (r.status == "interrupted") return;  // not stored: resume runs it again
+    if (r.status == PhaseStatus::kInterrupted) return;  // not stored: resume runs it again
     row.duration_s = std::chrono::duration<double>(ctx_.clock.now() - start).count();
     if (monitors_) monitors_->after(monitored, row);
     row.stdout_text = r.out;
     row.stderr_text = r.err;
     row.exit_code = r.exit_code;
-    row.status = r.status;
+    row.status = stored_status(r.status);
     row.error = r.error;
     if (r.ok()) {
       try {
@@ -430,11 +451,11 @@ class Execution {
         std::vector<Sample> parsed;
         for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
         if (std::string why = w.judge(parsed); !why.empty()) {
-          row.status = "failed";
+          row.status = IterationStatus::kFailed;
           row.error = fmt::format("{}: {}", w.name(), why);
         }
       } catch (const ParseError& e) {
-        row.status = "parse_error";
+        row.status = IterationStatus::kParseError;
         row.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
         row.samples.clear();
       }
@@ -467,7 +488,7 @@ class Execution {
     return row;
   }
 
-  void record_failure(const PlanPoint& p, std::size_t v, const std::string& status,
+  void record_failure(const PlanPoint& p, std::size_t v, IterationStatus status,
                       const std::string& error, const PhaseResult& r) {
     IterationRow row = base_row(p, v);
     row.status = status;
@@ -485,7 +506,7 @@ class Execution {
     ++summary_.measured;
     progress_.measured(row.duration_s);
     const std::string& primary = p.workload->workload->metrics().front().name;
-    if (row.status == "ok") {
+    if (row.status == IterationStatus::kOk) {
       for (const auto& sample : row.samples)
         if (sample.metric == primary) {
           s.ok.push_back(sample.value);
@@ -575,7 +596,7 @@ std::int64_t create_run_record(Store& store, const Config& config, const Plan& p
                                                 .config_text = config.text,
                                                 .config_sha256 = sha256_hex(config.text),
                                                 .manifest_json = manifest_json,
-                                                .status = "running"});
+                                                .status = RunStatus::kRunning});
   for (std::size_t i = 0; i < plan.variants.size(); ++i)
     store.add_variant({.run_id = run_id,
                        .name = plan.variants[i]->name,

@@ -21,7 +21,7 @@ namespace schedlab {
 struct RunSummary {
   std::int64_t run_id = 0;
   std::string name;
-  std::string status;  // finished | interrupted | failed
+  RunStatus status = RunStatus::kFinished;  // finished | interrupted | failed
   int measured = 0;    // iterations run now, any status
   int skipped = 0;     // points already complete (resume)
   int failed = 0;      // iterations run now that did not produce samples

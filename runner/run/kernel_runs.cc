@@ -28,7 +28,7 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
       if (run_group(*run) != group)
         throw PreflightError(
             fmt::format("run '{}' exists and is not part of '{}'", exec.name, group));
-      if (run->status == "finished") {
+      if (run->status == RunStatus::kFinished) {
         result.done.push_back(kernel);
         continue;
       }
@@ -38,7 +38,7 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
                exec.name);
     try {
       result.runs.push_back(run_kernel(store, shape, kernels[i], exec));
-      if (result.runs.back().status == "interrupted") {
+      if (result.runs.back().status == RunStatus::kInterrupted) {
         result.interrupted = true;
         break;
       }

@@ -42,7 +42,7 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
     total.name = options.name;
     total.run_id = create_run_record(store, config, kernel.plan, options.name, manifest.dump());
   }
-  store.set_run_status(total.run_id, "running", false);
+  store.set_run_status(total.run_id, RunStatus::kRunning, false);
 
   std::vector<PairOutcome> outcomes(config.pairs.size());
   {
@@ -85,7 +85,9 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
     for (const auto& e : o.summary->errors)
       total.errors.push_back(fmt::format("pair {}: {}", name, e));
   }
-  total.status = interrupted() ? "interrupted" : any_failed ? "failed" : "finished";
+  total.status = interrupted() ? RunStatus::kInterrupted
+                 : any_failed  ? RunStatus::kFailed
+                               : RunStatus::kFinished;
   store.set_run_status(total.run_id, total.status, true);
   return total;
 }

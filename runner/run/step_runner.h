@@ -24,13 +24,17 @@ struct Pair {
 // ProcessKnobs (a variant's knobs on the workload's own processes) are
 // runner/knobs/knob_kind.h's.
 
+// How a phase (a list of steps) ended: every step fine, a step failed
+// (exit status, signal), outlived its timeout, could not start, a server
+// was never ready, or schedlab was interrupted.
+enum class PhaseStatus { kOk, kFailed, kTimeout, kSpawnError, kNotReady, kInterrupted };
+
 struct PhaseResult {
-  // ok | failed | timeout | spawn_error | not_ready | interrupted
-  std::string status = "ok";
+  PhaseStatus status = PhaseStatus::kOk;
   std::string error;           // why, when not ok
   std::string out, err;        // of the measured steps only
   std::optional<int> exit_code;  // of the last measured step
-  bool ok() const { return status == "ok"; }
+  bool ok() const { return status == PhaseStatus::kOk; }
 };
 
 class StepRunner {

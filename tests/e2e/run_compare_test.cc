@@ -53,7 +53,7 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
     Store store(db);
     const auto r = store.find_run_by_name("tiny");
     REQUIRE(r);
-    CHECK(r->status == "finished");
+    CHECK(to_string(r->status) == "finished");
     CHECK(r->config_text == kTinyConfig);
     CHECK(r->config_sha256.size() == 64);
     const auto m = nlohmann::json::parse(r->manifest_json);
@@ -64,7 +64,7 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
     const auto its = store.iterations(r->id, true);
     REQUIRE(its.size() == 24);
     for (const auto& it : its) {
-      CHECK(it.status == "ok");
+      CHECK(to_string(it.status) == "ok");
       CHECK(it.stdout_text.find("Time: ") != std::string::npos);
       CHECK(it.samples.size() == 1);
     }
@@ -141,7 +141,7 @@ TEST_CASE("output that does not parse fails its iteration, keeps the raw output,
   Store store(db);
   const auto its = store.iterations(store.find_run_by_name("p")->id, true);
   REQUIRE(its.size() == 2);
-  CHECK(its[1].status == "parse_error");
+  CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text.find("Time: soon") != std::string::npos);
 }
 
@@ -156,10 +156,10 @@ TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and th
   Store store(db);
   const auto its = store.iterations(store.find_run_by_name("t")->id);
   REQUIRE(its.size() == 4);
-  CHECK(its[0].status == "timeout");
+  CHECK(to_string(its[0].status) == "timeout");
   CHECK(its[0].duration_s < 10);
   CHECK(its[0].error.find("killed at its timeout") != std::string::npos);
-  CHECK(its[3].status == "ok");
+  CHECK(to_string(its[3].status) == "ok");
   // Nothing of the killed hackbench survives.
   LocalHost host;
   CHECK(host.run({.argv = {"pgrep", "-f", "hackbench.*10000000"}}).exit_code == 1);
@@ -192,7 +192,7 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   {
     Store store(db);
     const auto run = store.find_run_by_name("i");
-    CHECK(run->status == "interrupted");
+    CHECK(to_string(run->status) == "interrupted");
     before = store.iterations(run->id).size();
     CHECK(before > 0);
     CHECK(before < 80);
@@ -204,7 +204,7 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   CHECK(read_sysctl(host, knob) == original);
   Store store(db);
   const auto run = store.find_run_by_name("i");
-  CHECK(run->status == "finished");
+  CHECK(to_string(run->status) == "finished");
   CHECK(store.iterations(run->id).size() == 80);
 }
 
@@ -279,8 +279,8 @@ TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
   Store store(db);
   const auto its = store.iterations(store.find_run_by_name("tb")->id);
   REQUIRE(its.size() == 2);
-  CHECK(its[0].status == "timeout");
-  CHECK(its[1].status == "ok");
+  CHECK(to_string(its[0].status) == "timeout");
+  CHECK(to_string(its[1].status) == "ok");
   const auto ps = host.run({.argv = {"ps", "-eo", "stat=,comm="}});
   std::istringstream in(ps.out);
   int servers = 0;
@@ -342,7 +342,7 @@ TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too
   CHECK_FALSE(schedlab_cmd({"run", cfg, "--db", db, "--iterations", "0", "--dry-run"}).ok());
   // Resumed, it counts with the override: every point is complete (at the
   // config's counts it would run 3 more, and up to 6 more adaptive ones).
-  Store(db).set_run_status(1, "interrupted", true);
+  Store(db).set_run_status(1, RunStatus::kInterrupted, true);
   const auto resumed = schedlab_cmd({"run", "--resume", "smoke", "--db", db});
   INFO(resumed.err);
   REQUIRE(resumed.ok());

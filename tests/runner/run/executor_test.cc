@@ -168,7 +168,7 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
   Rig rig(lc_config("[1, 2]", "iterations: 2\norder: sequential\nmonitors: [stat]\n"));
   rig.sut.files["/proc/stat"] = test::read_text(test::fixture("proc/stat.before-hackbench.txt"));
   const RunSummary s = rig.run();
-  CHECK(s.status == "finished");
+  CHECK(to_string(s.status) == "finished");
   CHECK(s.measured == 4);
   CHECK(s.failed == 0);
   // Monitors read right around each iteration's measured step.
@@ -204,7 +204,7 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
   const auto its = rig.iterations(s.run_id);
   REQUIRE(its.size() == 4);
   for (std::size_t i = 0; i < its.size(); ++i) {
-    CHECK(its[i].status == "ok");
+    CHECK(to_string(its[i].status) == "ok");
     CHECK(its[i].iteration == static_cast<int>(i % 2));
     CHECK(its[i].row == (i < 2 ? "1" : "2"));
     REQUIRE(its[i].samples.size() == 1);
@@ -213,7 +213,7 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
     CHECK(its[i].duration_s == Approx(0.010).margin(1e-9));  // the client's 10 ms, nothing else
   }
   CHECK(rig.store.monitor_snapshots(s.run_id, "stat").size() == 8);  // before and after, x4
-  CHECK(rig.store.find_run(s.run_id)->status == "finished");
+  CHECK(to_string(rig.store.find_run(s.run_id)->status) == "finished");
 }
 
 TEST_CASE("executor: a variant's process knobs reach its measured steps and servers only") {
@@ -270,7 +270,7 @@ TEST_CASE(
                               rig.sut.files[kSlice].substr(0, 7)));
                         }}});
   const RunSummary s = rig.run();
-  CHECK(s.status == "finished");
+  CHECK(to_string(s.status) == "finished");
   CHECK(states == Lines{"1 PLACE_LAG 3000000", "0 NO_PLACE_LAG 3000000", "1 PLACE_LAG 1000000",
                         "1 PLACE_LAG 3000000", "0 NO_PLACE_LAG 3000000", "1 PLACE_LAG 1000000"});
   CHECK(unjournaled.empty());
@@ -324,7 +324,7 @@ TEST_CASE(
                     "back as '3000000'; restored '3000000'");
   const auto runs = rig.store.list_runs();
   REQUIRE(runs.size() == 1);
-  CHECK(runs[0].status == "failed");
+  CHECK(to_string(runs[0].status) == "failed");
   const auto its = rig.iterations(runs[0].id);
   REQUIRE(its.size() == 1);  // tuned's first iteration, before slice failed
   CHECK(rig.variant_of(its[0]) == "tuned");
@@ -367,7 +367,7 @@ TEST_CASE("executor: a failed iteration keeps its raw output and status; the run
                   score(11),
                   {.ends = Reply::Ends::kSignal, .out = "half\n", .signal = 11}});
   const RunSummary s = rig.run();
-  CHECK(s.status == "finished");
+  CHECK(to_string(s.status) == "finished");
   CHECK(s.measured == 6);
   CHECK(s.failed == 3);
   REQUIRE(s.errors.size() == 3);
@@ -376,25 +376,25 @@ TEST_CASE("executor: a failed iteration keeps its raw output and status; the run
   const auto its = rig.iterations(s.run_id);
   REQUIRE(its.size() == 6);
   const IterationRow& failed = its[1];
-  CHECK(failed.status == "failed");
+  CHECK(to_string(failed.status) == "failed");
   CHECK(failed.exit_code == 1);
   CHECK(failed.stdout_text == "partial\n");
   CHECK(failed.stderr_text == "lc-client: connection refused\n");
   CHECK(failed.samples.empty());
   const IterationRow& unparsed = its[3];
-  CHECK(unparsed.status == "parse_error");
+  CHECK(to_string(unparsed.status) == "parse_error");
   CHECK(unparsed.exit_code == 0);
   CHECK(unparsed.error == "lc output did not parse: no score line");
   CHECK(unparsed.stdout_text == "segfault? no score here\n");
   CHECK(unparsed.stderr_text == "oops\n");
   CHECK(unparsed.samples.empty());
   const IterationRow& killed = its[5];
-  CHECK(killed.status == "failed");
+  CHECK(to_string(killed.status) == "failed");
   CHECK_FALSE(killed.exit_code);
   CHECK(killed.error == "lc-client: killed by signal 11 (Segmentation fault): half");
   CHECK(killed.stdout_text == "half\n");
   // What compare counts (and prints as FAIL for bad, which has none).
-  CHECK(rig.store.count_iterations(s.run_id, "ok") == 3);
+  CHECK(rig.store.count_iterations(s.run_id, IterationStatus::kOk) == 3);
 }
 
 TEST_CASE("executor: an iteration that outlives its timeout is killed and stored as timeout") {
@@ -404,12 +404,12 @@ TEST_CASE("executor: an iteration that outlives its timeout is killed and stored
   CHECK(s.failed == 1);
   const auto its = rig.iterations(s.run_id);
   REQUIRE(its.size() == 2);
-  CHECK(its[0].status == "timeout");
+  CHECK(to_string(its[0].status) == "timeout");
   CHECK(its[0].error == "lc-client: killed at its timeout after 30.0s: score: 5");
   CHECK(its[0].samples.empty());  // its output is not parsed
   CHECK(its[0].stdout_text == "score: 5\n");
   CHECK(its[0].duration_s == Approx(30.0));  // the step's own timeout, on the fake clock
-  CHECK(its[1].status == "ok");
+  CHECK(to_string(its[1].status) == "ok");
 }
 
 TEST_CASE("executor: setup that fails is recorded for every point and variant, nothing measured") {
@@ -417,13 +417,13 @@ TEST_CASE("executor: setup that fails is recorded for every point and variant, n
   rig.sut.on({"lc-setup", "sut"},
              {{.exit_code = 2, .out = "checking\n", .err = "lc-setup: no disk\n"}});
   const RunSummary s = rig.run();
-  CHECK(s.status == "finished");
+  CHECK(to_string(s.status) == "finished");
   CHECK(s.failed == 4);
   const auto its = rig.iterations(s.run_id);
   REQUIRE(its.size() == 4);
   std::set<std::pair<std::string, std::string>> points;
   for (const auto& it : its) {
-    CHECK(it.status == "setup_error");
+    CHECK(to_string(it.status) == "setup_error");
     CHECK(it.error == "setup: lc-setup: exit 2: lc-setup: no disk");
     CHECK(it.stdout_text == "checking\n");  // a failing setup step's output is the evidence
     CHECK(it.stderr_text == "lc-setup: no disk\n");
@@ -444,9 +444,9 @@ TEST_CASE("executor: a server that dies before it is ready fails that segment as
   const RunSummary s = rig.run();
   const auto its = rig.iterations(s.run_id);
   REQUIRE(its.size() == 2);
-  CHECK(its[0].status == "not_ready");
+  CHECK(to_string(its[0].status) == "not_ready");
   CHECK(its[0].error == "point setup: lc-server exited before it was ready (exit 3): bind: in use");
-  CHECK(its[1].status == "ok");                 // the next segment starts it again
+  CHECK(to_string(its[1].status) == "ok");      // the next segment starts it again
   CHECK(rig.loadgen.count({"lc-drain"}) == 2);  // point teardown after the failed setup too
 }
 
@@ -466,9 +466,9 @@ TEST_CASE(
                                                  }}});
   const RunSummary s = rig.run();
   CHECK(interrupted());
-  CHECK(s.status == "interrupted");
+  CHECK(to_string(s.status) == "interrupted");
   CHECK(s.measured == 3);
-  CHECK(rig.store.find_run(s.run_id)->status == "interrupted");
+  CHECK(to_string(rig.store.find_run(s.run_id)->status) == "interrupted");
   const auto before = rig.iterations(s.run_id);
   REQUIRE(before.size() == 3);
   CHECK(rig.variant_of(before[2]) == "default");
@@ -484,15 +484,15 @@ TEST_CASE(
   rig.loadgen.on({"lc-client"}, {score(4)});
   const RunSummary resumed = rig.run(ExecOptions{.resume_run = s.run_id});
   CHECK(resumed.run_id == s.run_id);
-  CHECK(resumed.status == "finished");
+  CHECK(to_string(resumed.status) == "finished");
   CHECK(resumed.measured == 3);  // off 1, default 2, off 2
   CHECK(rig.store.list_runs().size() == 1);
-  CHECK(rig.store.find_run(s.run_id)->status == "finished");
+  CHECK(to_string(rig.store.find_run(s.run_id)->status) == "finished");
   const auto all = rig.iterations(s.run_id);
   REQUIRE(all.size() == 6);
   std::set<std::pair<std::string, int>> seen;
   for (const auto& it : all) {
-    CHECK(it.status == "ok");
+    CHECK(to_string(it.status) == "ok");
     CHECK(seen.insert({rig.variant_of(it), it.iteration}).second);  // nothing twice
   }
   CHECK(seen.size() == 6);

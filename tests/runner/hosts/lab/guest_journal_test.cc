@@ -22,7 +22,7 @@ std::int64_t applied(Store& store, const std::string& host, const std::string& n
                                      .config_text = "",
                                      .config_sha256 = "",
                                      .manifest_json = "{}",
-                                     .status = "failed"});
+                                     .status = RunStatus::kFailed});
   return store.journal_applied({.run_id = run,
                                 .host = host,
                                 .kind = "sched_feature",
