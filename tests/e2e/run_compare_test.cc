@@ -295,7 +295,7 @@ TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too
   const std::string cfg = dir.file("n.yaml");
   test::write_text(cfg, "iterations: 5\nworkloads:\n"
                         "  - hackbench: {groups: [1, 2], loops: 10}\n"
-                        "  - hackbench: {groups: [1], loops: 10, iterations: {min: 3, max: 8, ci_width_pct: 0.0001}}\n"
+                        "  - hackbench: {groups: [1], loops: 20, iterations: {min: 3, max: 8, ci_width_pct: 0.0001}}\n"
                         "variants:\n  a: {}\n  b: {policy: batch}\n");
   // --dry-run shows the count that will run.
   const auto plain = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
