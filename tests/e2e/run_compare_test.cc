@@ -289,14 +289,18 @@ TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
   CHECK(servers == 0);
 }
 
-TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too) and the manifest records it") {
+TEST_CASE(
+    "run --iterations N gives every point a fixed count (adaptive ones too) and the manifest "
+    "records it") {
   test::TempDir dir;
   const std::string db = dir.file("n.db");
   const std::string cfg = dir.file("n.yaml");
-  test::write_text(cfg, "iterations: 5\nworkloads:\n"
-                        "  - hackbench: {groups: [1, 2], loops: 10}\n"
-                        "  - hackbench: {groups: [1], loops: 20, iterations: {min: 3, max: 8, ci_width_pct: 0.0001}}\n"
-                        "variants:\n  a: {}\n  b: {policy: batch}\n");
+  test::write_text(cfg,
+                   "iterations: 5\nworkloads:\n"
+                   "  - hackbench: {groups: [1, 2], loops: 10}\n"
+                   "  - hackbench: {groups: [1], loops: 20, iterations: {min: 3, max: 8, "
+                   "ci_width_pct: 0.0001}}\n"
+                   "variants:\n  a: {}\n  b: {policy: batch}\n");
   // --dry-run shows the count that will run.
   const auto plain = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
   REQUIRE(plain.ok());
@@ -306,7 +310,8 @@ TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too
   INFO(dry.out);
   REQUIRE(dry.ok());
   CHECK(dry.out.find("at most 12 iterations") != std::string::npos);  // 3 points x 2 variants x 2
-  CHECK(dry.out.find("  iterations: 2 per point and variant (--iterations, in place of the config's)\n") !=
+  CHECK(dry.out.find(
+            "  iterations: 2 per point and variant (--iterations, in place of the config's)\n") !=
         std::string::npos);
   CHECK(dry.out.find("until CI") == std::string::npos);
   CHECK(dry.out.find("x5") == std::string::npos);
@@ -315,7 +320,8 @@ TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too
   const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "smoke", "--iterations", "2"});
   INFO(r.err);
   REQUIRE(r.ok());
-  CHECK(r.err.find("run 1 'smoke' finished: 12 iterations measured (0 failed)") != std::string::npos);
+  CHECK(r.err.find("run 1 'smoke' finished: 12 iterations measured (0 failed)") !=
+        std::string::npos);
   {
     Store store(db);
     const auto run = store.find_run_by_name("smoke");
@@ -338,7 +344,8 @@ TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too
   const auto again = schedlab_cmd({"run", "--resume", "smoke", "--db", db, "--iterations", "3"});
   CHECK(again.exit_code == 2);
   CHECK(again.err ==
-        "schedlab run: --iterations starts a new run; a resumed run keeps the count it started with\n");
+        "schedlab run: --iterations starts a new run; a resumed run keeps the count it started "
+        "with\n");
   CHECK_FALSE(schedlab_cmd({"run", cfg, "--db", db, "--iterations", "0", "--dry-run"}).ok());
   // Resumed, it counts with the override: every point is complete (at the
   // config's counts it would run 3 more, and up to 6 more adaptive ones).
@@ -346,11 +353,13 @@ TEST_CASE("run --iterations N gives every point a fixed count (adaptive ones too
   const auto resumed = schedlab_cmd({"run", "--resume", "smoke", "--db", db});
   INFO(resumed.err);
   REQUIRE(resumed.ok());
-  CHECK(resumed.err.find("run 1 'smoke' finished: 0 iterations measured (0 failed), 3 points already "
-                         "complete") != std::string::npos);
+  CHECK(
+      resumed.err.find("run 1 'smoke' finished: 0 iterations measured (0 failed), 3 points already "
+                       "complete") != std::string::npos);
   // Without it the manifest has no such member.
   test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
   REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "plain"}).ok());
   Store store(db);
-  CHECK_FALSE(nlohmann::json::parse(store.find_run_by_name("plain")->manifest_json).contains("iterations_override"));
+  CHECK_FALSE(nlohmann::json::parse(store.find_run_by_name("plain")->manifest_json)
+                  .contains("iterations_override"));
 }

@@ -32,7 +32,8 @@ std::vector<std::string> names() {
 }  // namespace
 
 TEST_CASE("knob kinds: five rows, kernel state journaled, process knobs applied at start") {
-  CHECK(names() == std::vector<std::string>{"sysctl", "debugfs", "sched_feature", "policy", "affinity"});
+  CHECK(names() ==
+        std::vector<std::string>{"sysctl", "debugfs", "sched_feature", "policy", "affinity"});
   for (const auto& k : knob_kinds()) {
     INFO(k.name);
     CHECK_FALSE(k.config_keys.empty());
