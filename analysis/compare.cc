@@ -38,7 +38,7 @@ Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const Itera
   const bool interval = m.kind == "interval";
   std::vector<double> mine;
   for (const IterationRow* it : *its) {
-    if (it->status != "ok") {
+    if (it->status != IterationStatus::kOk) {
       ++c.failed;
       continue;
     }

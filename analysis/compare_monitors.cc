@@ -100,7 +100,7 @@ void add_monitors(const Store& store, Comparison& c) {
         const auto& ctr = counters[col.run_id];
         for (const auto& it : iterations[col.run_id]) {
           if (it.variant_id != col.variant_id || it.workload != b.workload || it.block != b.name ||
-              it.row != row.label || it.status != "ok")
+              it.row != row.label || it.status != IterationStatus::kOk)
             continue;
           const auto found = ctr.find(it.id);
           if (found == ctr.end()) continue;

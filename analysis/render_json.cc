@@ -26,7 +26,7 @@ Json run_json(const RunInfo& r) {
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nullptr;
   return {{"id", r.id},
           {"name", r.name},
-          {"status", r.status},
+          {"status", to_string(r.status)},
           {"started_at", r.started_at},
           {"ended_at", text_or_null(r.ended_at)},
           {"config_sha256", r.config_sha256},

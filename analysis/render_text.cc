@@ -40,7 +40,7 @@ std::string describe_run(const RunInfo& r) {
         line += fmt::format(" {} {},", what, v->get<std::string>());
     }
   }
-  return line + fmt::format(" {}\n", r.status);
+  return line + fmt::format(" {}\n", to_string(r.status));
 }
 
 std::string title(const Block& b) {

@@ -31,7 +31,7 @@ RunSchedstat run_schedstat(const Store& store, const RunSchedstatSelection& sel)
       out.rows.push_back(block_row);
     if (!sel.row.empty() && sel.row != it.row && sel.row != block_row) continue;
     const auto t = texts.find(it.id);
-    if (it.status != "ok" || t == texts.end() || t->second.first.empty() ||
+    if (it.status != IterationStatus::kOk || t == texts.end() || t->second.first.empty() ||
         t->second.second.empty())
       continue;
     const std::string where =

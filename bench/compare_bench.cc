@@ -37,7 +37,7 @@ void build(const std::string& path) {
   const char* names[kWorkloads] = {"hackbench", "tbench", "pgbench", "schbench"};
   for (int r = 0; r < kRuns; ++r) {
     const auto run = store.create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0", "{}",
-                                       "finished", "2024-05-01T10:00:00Z", ""});
+                                       RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
     const auto variant = store.add_variant({0, run, "default", 0, "{}"});
     for (int w = 0; w < kWorkloads; ++w) {
       const bool higher = w % 2 == 1;
@@ -52,7 +52,7 @@ void build(const std::string& path) {
         it.row = std::to_string(1 << (p % 10)) + (p >= 10 ? "b" : "");
         it.row_order = p;
         it.params_json = fmt::format(R"({{"point":{}}})", p);
-        it.status = "ok";
+        it.status = IterationStatus::kOk;
         for (int s = 0; s < kSamples; ++s) {
           it.iteration = s;
           it.samples = {{"metric", (p + 1) * noise(rng), std::nullopt}};

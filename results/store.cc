@@ -280,6 +280,23 @@ class Transaction {
   bool done_ = false;
 };
 
+// A status word read back, as its enum (results/status.h).
+template <typename E>
+E known(std::optional<E> value, const std::string& word, const char* vocabulary) {
+  if (!value) throw StoreError(fmt::format("unknown {} '{}' in the database", vocabulary, word));
+  return *value;
+}
+
+std::string word(RunStatus s) {
+  return std::string(to_string(s));
+}
+std::string word(IterationStatus s) {
+  return std::string(to_string(s));
+}
+std::string word(JournalState s) {
+  return std::string(to_string(s));
+}
+
 RunInfo read_run(const Stmt& s) {
   RunInfo r;
   r.id = s.i64(0);
@@ -288,7 +305,7 @@ RunInfo read_run(const Stmt& s) {
   r.config_text = s.text(3);
   r.config_sha256 = s.text(4);
   r.manifest_json = s.text(5);
-  r.status = s.text(6);
+  r.status = known(run_status_from_string(s.text(6)), s.text(6), "run status");
   r.started_at = s.text(7);
   r.ended_at = s.text(8);
   return r;
@@ -386,7 +403,7 @@ std::int64_t Store::create_run(const RunInfo& run) {
          "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, run.name).bind(2, run.config_path).bind(3, run.config_text).bind(4, run.config_sha256);
   s.bind(5, run.manifest_json.empty() ? std::string("{}") : run.manifest_json);
-  s.bind(6, run.status.empty() ? std::string("running") : run.status);
+  s.bind(6, word(run.status));
   s.bind(7, run.started_at.empty() ? utc_now_iso8601() : run.started_at);
   try {
     s.run();
@@ -398,9 +415,9 @@ std::int64_t Store::create_run(const RunInfo& run) {
   return sqlite3_last_insert_rowid(db_);
 }
 
-void Store::set_run_status(std::int64_t run_id, const std::string& status, bool ended) {
+void Store::set_run_status(std::int64_t run_id, RunStatus status, bool ended) {
   Stmt s(db_, "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
-  s.bind(1, status);
+  s.bind(1, word(status));
   if (ended)
     s.bind(2, utc_now_iso8601());
   else
@@ -489,7 +506,7 @@ std::int64_t Store::add_iteration(const IterationRow& it) {
          "error, pair) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, it.run_id).bind(2, it.variant_id).bind(3, it.workload).bind(4, it.block);
   s.bind(5, it.row).bind(6, it.row_order).bind(7, it.params_json).bind(8, it.iteration);
-  s.bind(9, it.status).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
+  s.bind(9, word(it.status)).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
   s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   for (const auto& sample : it.samples) {
@@ -540,7 +557,7 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
     r.row_order = static_cast<int>(s.i64(6));
     r.params_json = s.text(7);
     r.iteration = static_cast<int>(s.i64(8));
-    r.status = s.text(9);
+    r.status = known(iteration_status_from_string(s.text(9)), s.text(9), "iteration status");
     r.started_at = s.text(10);
     r.duration_s = s.dbl(11);
     if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
@@ -573,9 +590,9 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
   return out;
 }
 
-std::int64_t Store::count_iterations(std::int64_t run_id, const std::string& status) const {
+std::int64_t Store::count_iterations(std::int64_t run_id, IterationStatus status) const {
   Stmt s(db_, "SELECT count(*) FROM iterations WHERE run_id = ? AND status = ?");
-  s.bind(1, run_id).bind(2, status);
+  s.bind(1, run_id).bind(2, word(status));
   s.step();
   return s.i64(0);
 }
@@ -633,15 +650,16 @@ std::vector<PointStop> Store::point_stops(std::int64_t run_id) const {
 std::int64_t Store::journal_applied(const JournalEntry& e) {
   Stmt s(db_,
          "INSERT INTO knob_journal (run_id, host, kind, name, path, original, target, state, "
-         "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'applied', ?)");
+         "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, e.run_id).bind(2, e.host).bind(3, e.kind).bind(4, e.name).bind(5, e.path);
-  s.bind(6, e.original).bind(7, e.target).bind(8, utc_now_iso8601()).run();
+  s.bind(6, e.original).bind(7, e.target).bind(8, word(JournalState::kApplied));
+  s.bind(9, utc_now_iso8601()).run();
   return sqlite3_last_insert_rowid(db_);
 }
 
 void Store::journal_restored(std::int64_t entry_id) {
-  Stmt s(db_, "UPDATE knob_journal SET state = 'restored', restored_at = ? WHERE id = ?");
-  s.bind(1, utc_now_iso8601()).bind(2, entry_id).run();
+  Stmt s(db_, "UPDATE knob_journal SET state = ?, restored_at = ? WHERE id = ?");
+  s.bind(1, word(JournalState::kRestored)).bind(2, utc_now_iso8601()).bind(3, entry_id).run();
 }
 
 std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
@@ -649,12 +667,13 @@ std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
   // value found before the first write even when a knob was written twice.
   Stmt s(db_,
          "SELECT id, run_id, host, kind, name, path, original, target, state FROM knob_journal "
-         "WHERE host = ? AND state = 'applied' ORDER BY id DESC");
-  s.bind(1, host);
+         "WHERE host = ? AND state = ? ORDER BY id DESC");
+  s.bind(1, host).bind(2, word(JournalState::kApplied));
   std::vector<JournalEntry> out;
   while (s.step())
     out.push_back({s.i64(0), s.i64(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
-                   s.text(7), s.text(8)});
+                   s.text(7),
+                   known(journal_state_from_string(s.text(8)), s.text(8), "journal state")});
   return out;
 }
 
@@ -663,7 +682,8 @@ std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
 namespace schedlab {
 
 std::vector<std::string> Store::unrestored_hosts() const {
-  Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = 'applied' ORDER BY host");
+  Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = ? ORDER BY host");
+  s.bind(1, word(JournalState::kApplied));
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.text(0));
   return out;
@@ -672,10 +692,9 @@ std::vector<std::string> Store::unrestored_hosts() const {
 std::vector<JournalEntry> Store::journal_discard(const std::string& host) {
   auto entries = unrestored(host);
   // The time goes in restored_at: when the entry stopped needing a restore.
-  Stmt s(db_,
-         "UPDATE knob_journal SET state = 'discarded', restored_at = ? WHERE host = ? AND state = "
-         "'applied'");
-  s.bind(1, utc_now_iso8601()).bind(2, host).run();
+  Stmt s(db_, "UPDATE knob_journal SET state = ?, restored_at = ? WHERE host = ? AND state = ?");
+  s.bind(1, word(JournalState::kDiscarded)).bind(2, utc_now_iso8601()).bind(3, host);
+  s.bind(4, word(JournalState::kApplied)).run();
   return entries;
 }
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "results/status.h"
+
 namespace schedlab {
 
 class StoreError : public std::runtime_error {
@@ -26,7 +28,7 @@ struct RunInfo {
   std::string config_text;
   std::string config_sha256;
   std::string manifest_json;  // kernel, cmdline, hostname, cpu, version...
-  std::string status;         // running | finished | interrupted | failed
+  RunStatus status = RunStatus::kRunning;
   std::string started_at;     // ISO 8601 UTC
   std::string ended_at;       // empty while running
 };
@@ -87,7 +89,7 @@ struct IterationRow {
   int row_order = 0;        // position of the row within its block
   std::string params_json;  // every parameter of the point
   int iteration = 0;        // 0-based index within the point
-  std::string status;       // ok | failed | timeout | parse_error | spawn_error
+  IterationStatus status = IterationStatus::kOk;
   std::string started_at;
   double duration_s = 0;
   std::optional<int> exit_code;
@@ -110,7 +112,7 @@ struct JournalEntry {
   std::string path;  // /proc/sys/kernel/sched_autogroup_enabled
   std::string original;
   std::string target;
-  std::string state;  // applied | restored | discarded (went with a powered-off lab guest)
+  JournalState state = JournalState::kApplied;
 };
 
 // Why a sweep point stopped iterating for one variant.
@@ -184,7 +186,7 @@ class Store {
 
   // Runs.
   std::int64_t create_run(const RunInfo& run);
-  void set_run_status(std::int64_t run_id, const std::string& status, bool ended);
+  void set_run_status(std::int64_t run_id, RunStatus status, bool ended);
   void set_run_manifest(std::int64_t run_id, const std::string& manifest_json);
   // Sets one member of the manifest, by its keys from the top (objects are
   // created on the way), in one statement: the threads of a pairs: run
@@ -208,7 +210,7 @@ class Store {
   // Iterations of a run with their samples, in insertion order.
   std::vector<IterationRow> iterations(std::int64_t run_id, bool with_output = false) const;
   // Number of stored iterations per status, for summaries.
-  std::int64_t count_iterations(std::int64_t run_id, const std::string& status) const;
+  std::int64_t count_iterations(std::int64_t run_id, IterationStatus status) const;
 
   // Monitor data of a run's iterations (one monitor), in insertion order.
   std::vector<MonitorSnapshotRow> monitor_snapshots(std::int64_t run_id,

@@ -209,7 +209,7 @@ std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
     for (const auto& m : store.metrics(run))
       if (m.name == spec.metric && m.kind == "interval") interval_centre = m.centre;
     for (const auto& it : store.iterations(run)) {
-      if (it.variant_id != variants.front().id || it.status != "ok") continue;
+      if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk) continue;
       if (!params_match(spec, it.params_json)) continue;
       std::vector<double> values;
       for (const auto& s : it.samples)
@@ -319,7 +319,7 @@ class Driver {
     std::vector<std::int64_t> ids;
     for (std::size_t k = 1;; ++k) {
       const auto r = store_.find_run_by_name(run_name(pos, k));
-      if (!r || r->status != "finished") break;
+      if (!r || r->status != RunStatus::kFinished) break;
       ids.push_back(r->id);
     }
     return ids;
@@ -382,7 +382,6 @@ class Driver {
   bool run_batch(std::size_t pos, std::size_t batch) {
     Config config = parse_config(spec_.config_text, spec_.config_path);
     if (spec_.mode == "kernels" && config.sut_lab) config.sut_lab->kernel = spec_.candidates[pos];
-    const Plan plan = expand_plan(config);
     ExecOptions exec;
     exec.name = run_name(pos, batch);
     exec.progress = options_.progress;
@@ -390,11 +389,11 @@ class Driver {
       exec.resume_run = r->id;
       fmt::print(stderr, "schedlab bisect: resuming run {} '{}'\n", r->id, r->name);
     }
-    const RunSummary s = run_config(store_, config, plan, exec);
+    const RunSummary s = run_config(store_, config, exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
-    if (s.status == "interrupted") return false;
-    if (s.status != "finished")
-      throw BisectError(fmt::format("run {} '{}' {}", s.run_id, s.name, s.status));
+    if (s.status == RunStatus::kInterrupted) return false;
+    if (s.status != RunStatus::kFinished)
+      throw BisectError(fmt::format("run {} '{}' {}", s.run_id, s.name, to_string(s.status)));
     return true;
   }
 

@@ -195,8 +195,8 @@ std::optional<schedstat::Snapshot> schedstat_sum(const Store& store, std::int64_
   std::optional<schedstat::Snapshot> sum;
   for (const auto& it : store.iterations(run)) {
     const auto t = texts.find(it.id);
-    if (it.variant_id != variants.front().id || it.status != "ok" || t == texts.end() ||
-        t->second.first.empty() || t->second.second.empty())
+    if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk ||
+        t == texts.end() || t->second.first.empty() || t->second.second.empty())
       continue;
     const auto d = schedstat::diff(schedstat::parse(t->second.first), schedstat::parse(t->second.second));
     if (sum)

@@ -47,7 +47,7 @@ int import_command(const ImportOptions& o) {
                                        .config_text = text,
                                        .config_sha256 = sha256_hex(text),
                                        .manifest_json = nlohmann::json{{"imported", true}}.dump(),
-                                       .status = "running"});
+                                       .status = RunStatus::kRunning});
     std::map<std::string, std::int64_t> ids;
     for (std::size_t i = 0; i < variants.size(); ++i)
       ids[variants[i]] = store.add_variant({.run_id = run,
@@ -70,21 +70,21 @@ int import_command(const ImportOptions& o) {
                        .row = w.row_label(p),
                        .params_json = params.dump(),
                        .iteration = next[variant]++,
-                       .status = "ok",
+                       .status = IterationStatus::kOk,
                        .started_at = utc_now_iso8601()};
       row.stdout_text = read_input_file(file);
       try {
         for (const auto& s : w.parse(p, row.stdout_text, ""))
           row.samples.push_back({s.metric, s.value, s.offset_s});
       } catch (const ParseError& e) {
-        row.status = "parse_error";
+        row.status = IterationStatus::kParseError;
         row.error = fmt::format("{}: {}", file, e.what());
         fmt::print(stderr, "schedlab: {}: {} output did not parse: {}\n", file, w.name(), e.what());
         ++failed;
       }
       store.add_iteration(row);
     }
-    store.set_run_status(run, "finished", true);
+    store.set_run_status(run, RunStatus::kFinished, true);
     fmt::print(stderr, "imported run {} '{}': {} files, {} did not parse\n", run, o.name,
                inputs.size(), failed);
     return failed ? kIterationsFailed : kOk;

@@ -25,13 +25,13 @@ int list_command(const ListOptions& o) {
         for (const auto& v : store.variants(r.id)) variants.push_back(v.name);
         out.push_back({{"id", r.id},
                        {"name", r.name},
-                       {"status", r.status},
+                       {"status", to_string(r.status)},
                        {"started_at", r.started_at},
                        {"ended_at", r.ended_at},
                        {"config_path", r.config_path},
                        {"config_sha256", r.config_sha256},
                        {"variants", variants},
-                       {"iterations_ok", store.count_iterations(r.id, "ok")},
+                       {"iterations_ok", store.count_iterations(r.id, IterationStatus::kOk)},
                        {"manifest", nlohmann::json::parse(r.manifest_json)}});
       }
       fmt::print("{}\n", out.dump(2));
@@ -47,8 +47,9 @@ int list_command(const ListOptions& o) {
       const auto m = nlohmann::json::parse(r.manifest_json);
       std::string variants;
       for (const auto& v : store.variants(r.id)) variants += (variants.empty() ? "" : ",") + v.name;
-      fmt::print("{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", r.id, r.name, r.status,
-                 r.started_at, store.count_iterations(r.id, "ok"),
+      fmt::print("{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", r.id, r.name,
+                 to_string(r.status), r.started_at,
+                 store.count_iterations(r.id, IterationStatus::kOk),
                  m.value("kernel_release", std::string("?")), variants);
     }
     return kOk;

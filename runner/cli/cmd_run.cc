@@ -1,11 +1,14 @@
 // schedlab run: load a config, expand the plan, execute it into the store.
 // A lab config listing `kernels:` runs once per kernel (kernel_runs.h) and
 // ends with one table, kernels and variants as columns.
+// `--iterations N` gives every point N iterations for a smoke run (the
+// manifest's "iterations_override"; a resume keeps it).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "results/store.h"
 #include "runner/cli/common.h"
@@ -16,6 +19,7 @@
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/run/plan.h"
+#include "runner/run/run_shape.h"
 #include "runner/run/session.h"
 #include "runner/config/units.h"
 
@@ -27,6 +31,7 @@ struct RunOptions {
   std::string name;
   std::string resume;
   bool dry_run = false;
+  int iterations = 0;  // --iterations N; 0: the config's
   DbOption db;
 };
 
@@ -44,28 +49,27 @@ std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) 
   return store.find_run_by_name(arg);
 }
 
-void print_plan(const Config& config, const Plan& plan) {
+// `run --iterations N` of a run being resumed (its manifest), 0 when none.
+int iterations_override(const RunInfo& run) {
+  const auto m = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  if (!m.is_object() || !m.contains("iterations_override")) return 0;
+  return m["iterations_override"].is_number_integer() ? m["iterations_override"].get<int>() : 0;
+}
+
+void print_plan(const Config& config, const Plan& plan, int iterations) {
   fmt::print(
       "plan for {}: {} variants x {} points, at most {} iterations{}, {}\n", config.path,
       config.variants.size(), plan.points.size(), plan.max_iterations(),
       config.pairs.empty() ? "" : fmt::format(" on each of {} pairs at once", config.pairs.size()),
       plan.order == Order::kInterleaved ? "variants interleaved per iteration"
                                         : "variants in sequence per point");
+  if (iterations)
+    fmt::print("  iterations: {} per point and variant (--iterations, in place of the config's)\n",
+               iterations);
   for (const auto& p : config.pairs)
     fmt::print("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
                p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
-  for (const auto& v : config.variants) {
-    std::string knobs;
-    for (const auto& s : v.sysctls) knobs += fmt::format(" sysctl {}={}", s.name, s.value);
-    for (const auto& d : v.debugfs) knobs += fmt::format(" debugfs {}={}", d.name, d.value);
-    for (const auto& f : v.sched_features) knobs += " feature " + f.token;
-    if (v.policy) knobs += " policy " + v.policy->describe();
-    if (v.affinity && !v.affinity->server.empty())
-      knobs += " affinity server=" + format_cpu_list(v.affinity->server);
-    if (v.affinity && !v.affinity->client.empty())
-      knobs += " affinity client=" + format_cpu_list(v.affinity->client);
-    fmt::print("  variant {}:{}\n", v.name, knobs.empty() ? " (no knobs)" : knobs);
-  }
+  for (const auto& v : config.variants) fmt::print("  variant {}:{}\n", v.name, describe_knobs(v));
   for (const auto& p : plan.points) {
     std::string argv;
     for (const auto& step : p.workload->workload->iteration_steps(p.point, StepContext{.workdir = "WORKDIR", .sut_address = "SUT", .port = 0}))
@@ -79,16 +83,15 @@ void print_plan(const Config& config, const Plan& plan) {
 }
 
 // Kernels x variants: which variants each kernel's run gets.
-void print_kernels(const Config& config, const std::string& group) {
-  const auto kernels = plan_kernels(config.sut_lab);
-  fmt::print("{} kernels, booted in turn, one run each (group '{}'):\n", kernels.size(), group);
-  for (const auto& k : kernels) {
+void print_kernels(const RunShape& shape, const std::string& group) {
+  fmt::print("{} kernels, booted in turn, one run each (group '{}'):\n", shape.kernels.size(),
+             group);
+  for (const auto& k : shape.kernels) {
     std::vector<std::string> names;
-    for (const auto& v : config.variants)
-      names.push_back(variant_applies(v, k) ? v.name : "(" + v.name + " skipped)");
-    const Config one = config_for_kernel(config, k);
-    fmt::print("  kernel {} as run '{}': {}; at most {} iterations\n", k, kernel_run_name(group, k),
-               fmt::join(names, " "), expand_plan(one).max_iterations());
+    for (const auto& v : shape.config.variants)
+      names.push_back(variant_applies(v, k.kernel) ? v.name : "(" + v.name + " skipped)");
+    fmt::print("  kernel {} as run '{}': {}; at most {} iterations\n", k.kernel,
+               kernel_run_name(group, k.kernel), fmt::join(names, " "), k.plan.max_iterations());
   }
 }
 
@@ -102,13 +105,15 @@ void print_group_table(Store& store, const std::string& group) {
   }
 }
 
-int run_kernel_group(Store& store, const Config& config, const std::string& group, const ExecOptions& exec) {
-  const KernelRunsResult r = run_kernels(store, config, group, exec);
+int run_kernel_group(Store& store, const RunShape& shape, const std::string& group,
+                     const ExecOptions& exec) {
+  const KernelRunsResult r = run_kernels(store, shape, group, exec);
   int failed = 0;
   for (const auto& s : r.runs) {
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
-    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){}\n", s.run_id, s.name, s.status,
-               s.measured, s.failed, s.skipped ? fmt::format(", {} points already complete", s.skipped) : "");
+    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){}\n", s.run_id, s.name,
+               to_string(s.status), s.measured, s.failed,
+               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "");
     failed += s.failed;
   }
   if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
@@ -121,7 +126,7 @@ int run_kernel_group(Store& store, const Config& config, const std::string& grou
   }
   if (!r.errors.empty()) {
     fmt::print(stderr, "{} of {} kernels failed (above); run them again with: schedlab run --resume {}\n",
-               r.errors.size(), plan_kernels(config.sut_lab).size(), group);
+               r.errors.size(), shape.kernels.size(), group);
     return kError;
   }
   return failed ? kIterationsFailed : kOk;
@@ -132,12 +137,18 @@ int run_command(const RunOptions& o) {
     fmt::print(stderr, "schedlab run: give either CONFIG or --resume RUN\n");
     return kBadInput;
   }
+  if (!o.resume.empty() && o.iterations) {
+    fmt::print(stderr, "schedlab run: --iterations starts a new run; a resumed run keeps the count "
+                       "it started with\n");
+    return kBadInput;
+  }
   return guarded<ConfigError>({}, [&]() -> int {
     std::optional<Store> store;
     Config config;
     ExecOptions exec;
     exec.progress = ::isatty(2);
     std::string group;  // a multi-kernel plan's name
+    int iterations = o.iterations;
     if (!o.resume.empty()) {
       store.emplace(o.db.resolve());
       auto run = find_run_arg(*store, o.resume);
@@ -146,10 +157,11 @@ int run_command(const RunOptions& o) {
       const auto members = group.empty() ? std::vector<RunInfo>{} : group_runs(*store, group);
       if (!members.empty()) {
         config = parse_config(members.front().config_text, members.front().config_path);
+        iterations = iterations_override(members.front());
         const auto kernels = plan_kernels(config.sut_lab);
         if (std::all_of(kernels.begin(), kernels.end(), [&](const std::string& k) {
               const auto r = store->find_run_by_name(kernel_run_name(group, k));
-              return r && r->status == "finished";
+              return r && r->status == RunStatus::kFinished;
             })) {
           fmt::print(stderr, "schedlab run: '{}' is already finished on every kernel\n", group);
           return kBadInput;
@@ -160,11 +172,12 @@ int run_command(const RunOptions& o) {
           fmt::print(stderr, "schedlab run: no run '{}' in {}\n", o.resume, store->path());
           return kBadInput;
         }
-        if (run->status == "finished") {
+        if (run->status == RunStatus::kFinished) {
           fmt::print(stderr, "schedlab run: run {} '{}' is already finished\n", run->id, run->name);
           return kBadInput;
         }
         config = parse_config(run->config_text, run->config_path);
+        iterations = iterations_override(*run);
         exec.resume_run = run->id;
       }
     } else {
@@ -172,10 +185,17 @@ int run_command(const RunOptions& o) {
       exec.name = o.name.empty() ? default_name(o.config) : o.name;
       if (is_multi_kernel(config)) group = exec.name;
     }
-    const Plan plan = expand_plan(config);
+    // A smoke run: the same count for every point, recorded with the run
+    // (and given again to the kernels a resumed group has not started).
+    PlanOptions plan_options;
+    if (iterations) {
+      plan_options.iterations = iterations;
+      exec.manifest["iterations_override"] = iterations;
+    }
+    const Plan plan = expand_plan(config, plan_options);
     if (o.dry_run) {
-      if (!group.empty()) print_kernels(config, group);
-      print_plan(config, plan);
+      if (!group.empty()) print_kernels(RunShape::per_kernel(config, plan_options), group);
+      print_plan(config, plan, iterations);
       return kOk;
     }
     if (!group.empty()) {
@@ -189,21 +209,24 @@ int run_command(const RunOptions& o) {
             return kBadInput;
           }
       }
+      const RunShape shape = RunShape::per_kernel(config, plan_options);
       install_interrupt_handlers();
-      return run_kernel_group(*store, config, group, exec);
+      return run_kernel_group(*store, shape, group, exec);
     }
     if (!store) store.emplace(o.db.resolve());
+    const RunShape shape = RunShape::one_run(config, plan_options);
     install_interrupt_handlers();
-    const RunSummary s = run_config(*store, config, plan, exec);
+    const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
     fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
-               s.name, s.status, s.measured, s.failed,
-               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", store->path());
-    if (s.status == "interrupted") {
+               s.name, to_string(s.status), s.measured, s.failed,
+               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "",
+               store->path());
+    if (s.status == RunStatus::kInterrupted) {
       fmt::print(stderr, "continue it with: schedlab run --resume {}\n", s.run_id);
       return 128 + interrupt_signal();
     }
-    if (s.status == "failed") return kError;  // a pair stopped early (pairs: runs)
+    if (s.status == RunStatus::kFailed) return kError;  // a pair stopped early (pairs: runs)
     return s.failed ? kIterationsFailed : kOk;
   });
 }
@@ -217,6 +240,10 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--name", o->name, "run name (default: config name and UTC time)");
   cmd->add_option("--resume", o->resume, "continue an interrupted run (id or name)");
   cmd->add_flag("--dry-run", o->dry_run, "print the plan and exit, touching nothing");
+  cmd->add_option("--iterations", o->iterations,
+                  "run N iterations of every point and variant, in place of the config's counts "
+                  "and adaptive policies (a quick smoke run; recorded in the manifest)")
+      ->check(CLI::Range(1, 1000000));
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = run_command(*o); });
 }

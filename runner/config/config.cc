@@ -17,6 +17,7 @@
 #include "analysis/task_samples.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/hosts/ssh_host.h"
+#include "runner/knobs/knob_kind.h"
 #include "runner/config/suggest.h"
 #include "runner/config/yaml_keys.h"
 #include "runner/config/units.h"
@@ -47,8 +48,8 @@ const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
-const std::vector<std::string> kVariantKeys = {"sysctl", "sched_features", "debugfs", "policy",
-                                               "nice",   "affinity",       "kernels"};
+// A variant's keys: one row per knob kind (runner/knobs/knob_kind.h).
+const std::vector<std::string> kVariantKeys = variant_keys();
 const std::vector<std::string> kAffinityKeys = {"server", "client"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors", "task_monitor"};
@@ -699,16 +700,6 @@ std::string sysctl_path(const std::string& name) {
   std::string path = "/proc/sys/" + name;
   std::replace(path.begin() + 10, path.end(), '.', '/');
   return path;
-}
-
-Config config_for_pair(const Config& config, const PairConfig& pair) {
-  Config c = config;
-  c.pairs.clear();
-  c.sut = pair.sut;
-  c.sut_lab.reset();
-  c.loadgen = pair.loadgen;
-  c.sut_address = pair.sut_address;
-  return c;
 }
 
 Config parse_config(const std::string& text, const std::string& path) {

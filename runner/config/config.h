@@ -143,9 +143,6 @@ struct Config {
   std::vector<VariantConfig> variants;  // the first one is the baseline
 };
 
-// The config as one of its pairs sees it: hosts are the pair's.
-Config config_for_pair(const Config& config, const PairConfig& pair);
-
 // Reads and validates. Throws ConfigError.
 Config load_config_file(const std::string& path);
 // `path` is only used in error messages.

@@ -18,34 +18,50 @@ std::unique_ptr<Host> HostSet::connect(const std::string& spec, const SshConfig&
                                                        .connect_timeout = ssh.connect_timeout});
 }
 
-HostSet::HostSet(const Config& config) {
-  if (config.sut_lab) {
+HostSpec hosts_of(const Config& config) {
+  HostSpec spec{.sut = config.sut,
+                .sut_lab = config.sut_lab,
+                .loadgen = config.loadgen,
+                .sut_address = config.sut_address,
+                .ssh = config.ssh};
+  if (spec.sut_lab) spec.sut_lab->kernels.clear();  // one boot: sut_lab->kernel
+  return spec;
+}
+
+HostSpec hosts_of(const Config& config, const PairConfig& pair) {
+  return {
+      .sut = pair.sut, .loadgen = pair.loadgen, .sut_address = pair.sut_address, .ssh = config.ssh};
+}
+
+HostSet::HostSet(const HostSpec& spec) {
+  if (spec.sut_lab) {
     // The guest's ports are forwarded to this machine's loopback only.
-    if (config.loadgen != "local")
+    if (spec.loadgen != "local")
       throw HostError("hosts.loadgen: a lab SUT is reached on this machine's loopback; the loadgen must be local");
-    sut_owned_ = std::make_unique<lab::LabHost>(*config.sut_lab, [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
+    sut_owned_ = std::make_unique<lab::LabHost>(
+        *spec.sut_lab, [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
   } else {
-    sut_owned_ = connect(config.sut, config.ssh);
+    sut_owned_ = connect(spec.sut, spec.ssh);
   }
   sut_ = sut_owned_.get();
-  if (config.loadgen == config.sut) {
+  if (spec.loadgen == spec.sut) {
     loadgen_ = sut_;
   } else {
-    loadgen_owned_ = connect(config.loadgen, config.ssh);
+    loadgen_owned_ = connect(spec.loadgen, spec.ssh);
     loadgen_ = loadgen_owned_.get();
   }
-  if (!config.sut_address.empty()) {
-    sut_address_ = config.sut_address;
-  } else if (config.sut_lab) {
+  if (!spec.sut_address.empty()) {
+    sut_address_ = spec.sut_address;
+  } else if (spec.sut_lab) {
     sut_address_ = "127.0.0.1";
-  } else if (config.sut == "local") {
-    if (config.loadgen != "local")
+  } else if (spec.sut == "local") {
+    if (spec.loadgen != "local")
       throw HostError("hosts.sut_address: the SUT is local and the loadgen remote; say how the "
                       "loadgen reaches the SUT");
     sut_address_ = "127.0.0.1";
   } else {
     // Same machine in both roles: its own loopback; else the SSH host name.
-    sut_address_ = config.loadgen == config.sut ? "127.0.0.1" : parse_ssh_url(config.sut)->host;
+    sut_address_ = spec.loadgen == spec.sut ? "127.0.0.1" : parse_ssh_url(spec.sut)->host;
   }
 }
 

@@ -1,8 +1,9 @@
-// Builds the SUT/loadgen pair a config names: `local` or ssh:// hosts. One
-// host string named in both roles is one connection.
+// Builds the SUT/loadgen pair a config names: `local`, ssh:// hosts or a
+// lab guest. One host string named in both roles is one connection.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "runner/config/config.h"
@@ -10,10 +11,25 @@
 
 namespace schedlab {
 
+// One SUT/loadgen pair as a config names it (hosts:, or one of pairs:).
+struct HostSpec {
+  std::string sut = "local";         // local | ssh://... | lab
+  std::optional<LabConfig> sut_lab;  // sut is "lab": the kernel it boots
+  std::string loadgen = "local";
+  std::string sut_address;  // the SUT as the loadgen sees it; empty: derived
+  SshConfig ssh;
+};
+
+// The config's hosts: pair; a lab SUT boots sut_lab->kernel.
+HostSpec hosts_of(const Config& config);
+// One pair of its `pairs:`.
+HostSpec hosts_of(const Config& config, const PairConfig& pair);
+
 class HostSet {
  public:
-  // Connects to every ssh host (HostError when one cannot be reached).
-  explicit HostSet(const Config& config);
+  // Connects to every ssh host (HostError when one cannot be reached) and
+  // boots a lab SUT.
+  explicit HostSet(const HostSpec& spec);
   // One host by its config string, with the given ssh options.
   static std::unique_ptr<Host> connect(const std::string& spec, const SshConfig& ssh);
   Pair pair() const { return Pair{*sut_, *loadgen_, sut_address_}; }

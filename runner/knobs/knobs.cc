@@ -36,8 +36,8 @@ std::string missing_file_error(Host& host, const KnobRef& k) {
   }
   std::string hint;
   if (auto s = suggest(k.path.substr(slash + 1), siblings)) {
-    const std::string prefix = k.kind == "sysctl" ? k.name.substr(0, k.name.rfind('.') + 1)
-                                                  : k.name.substr(0, k.name.rfind('/') + 1);
+    const KnobKind* kind = find_knob_kind(k.kind);
+    const std::string prefix = k.name.substr(0, k.name.rfind(kind ? kind->separator : '/') + 1);
     hint = " (did you mean '" + prefix + *s + "'?)";
   }
   return fmt::format("{} {}: does not exist on {} (no {}){}", k.kind, k.name, host.name(), k.path,
@@ -45,14 +45,6 @@ std::string missing_file_error(Host& host, const KnobRef& k) {
 }
 
 }  // namespace
-
-KnobRef sysctl_knob(const std::string& name) { return {"sysctl", name, sysctl_path(name)}; }
-KnobRef debugfs_knob(const std::string& name) {
-  return {"debugfs", name, "/sys/kernel/debug/" + name};
-}
-KnobRef feature_knob(const std::string& token) {
-  return {"sched_feature", base_of(token), kSchedFeaturesPath};
-}
 
 bool path_allowed(const std::string& path) {
   if (path.find("/../") != std::string::npos) return false;
@@ -93,8 +85,18 @@ std::vector<std::string> read_sched_features(Host& host) {
   return tokens;
 }
 
+namespace {
+
+// Whether the knob's kind writes and compares single tokens (features).
+bool token_knob(const KnobRef& k) {
+  const KnobKind* kind = find_knob_kind(k.kind);
+  return kind && kind->token;
+}
+
+}  // namespace
+
 std::string read_knob(Host& host, const KnobRef& k) {
-  if (k.kind == "sched_feature") {
+  if (token_knob(k)) {
     const auto tokens = read_sched_features(host);
     std::vector<std::string> names;
     for (const auto& t : tokens) {
@@ -124,11 +126,11 @@ void write_knob(Host& host, const KnobRef& k, const std::string& value) {
   if (!path_allowed(k.path))
     throw KnobError(fmt::format("{} {}: {} is outside the paths schedlab may write", k.kind, k.name, k.path));
   // The features file takes one token per write; files take value + newline.
-  host.write_file(k.path, k.kind == "sched_feature" ? value : value + "\n");
+  host.write_file(k.path, token_knob(k) ? value : value + "\n");
 }
 
 std::string target_of(const KnobRef& k, const std::string& value) {
-  return k.kind == "sched_feature" ? value : normalize_sysctl_value(value);
+  return token_knob(k) ? value : normalize_sysctl_value(value);
 }
 
 }  // namespace
@@ -178,9 +180,7 @@ void KnobJournal::apply(const KnobRef& k, const std::string& value) {
 }
 
 void KnobJournal::apply_variant(const VariantConfig& v) {
-  for (const auto& s : v.sysctls) apply(sysctl_knob(s.name), s.value);
-  for (const auto& d : v.debugfs) apply(debugfs_knob(d.name), d.value);
-  for (const auto& f : v.sched_features) apply(feature_knob(f.token), f.token);
+  for (const auto& [kind, s] : kernel_settings(v)) apply(s.knob, s.value);
 }
 
 void KnobJournal::restore_one(const Applied& a) {
@@ -213,7 +213,7 @@ std::vector<std::string> restore_journal(Store& store, Host& host) {
   std::lock_guard lock(knob_write_lock());
   std::vector<std::string> done;
   for (const auto& e : store.unrestored(host.name())) {
-    if (e.kind != "sysctl" && e.kind != "debugfs" && e.kind != "sched_feature")
+    if (const KnobKind* kind = find_knob_kind(e.kind); !kind || !kind->kernel)
       throw KnobError(fmt::format("journal entry {} has unknown kind '{}'", e.id, e.kind));
     const KnobRef k{e.kind, e.name, e.path};
     write_knob(host, k, e.original);

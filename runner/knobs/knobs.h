@@ -4,9 +4,9 @@
 // ends, when the run ends, on SIGINT/SIGTERM (the executor unwinds), and by
 // `schedlab restore` after a crash.
 //
-// Kinds: sysctl (/proc/sys), debugfs scheduler tunables
-// (/sys/kernel/debug/sched/...), and scheduler features (one token of
-// /sys/kernel/debug/sched/features: PLACE_LAG or NO_PLACE_LAG).
+// Kinds: the kernel rows of knob_kind.h - sysctl (/proc/sys), debugfs
+// scheduler tunables (/sys/kernel/debug/sched/...), and scheduler features
+// (one token of /sys/kernel/debug/sched/features: PLACE_LAG or NO_PLACE_LAG).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/host.h"
+#include "runner/knobs/knob_kind.h"
 
 namespace schedlab {
 
@@ -24,22 +25,6 @@ class KnobError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-constexpr const char* kSchedFeaturesPath = "/sys/kernel/debug/sched/features";
-
-// One piece of kernel state: its kind ("sysctl", "debugfs",
-// "sched_feature"), its name (kernel.sched_autogroup_enabled,
-// sched/base_slice_ns, PLACE_LAG) and the file behind it.
-struct KnobRef {
-  std::string kind;
-  std::string name;
-  std::string path;
-};
-
-KnobRef sysctl_knob(const std::string& name);
-KnobRef debugfs_knob(const std::string& name);
-// From a token: NO_PLACE_LAG and PLACE_LAG both name feature PLACE_LAG.
-KnobRef feature_knob(const std::string& token);
 
 // Writes go only under these (design.md: knobs).
 bool path_allowed(const std::string& path);
@@ -73,7 +58,8 @@ class KnobJournal {
   // knob is restored at once and KnobError says what the kernel said.
   void apply(const KnobRef& knob, const std::string& value);
   void apply_sysctl(const SysctlSetting& s) { apply(sysctl_knob(s.name), s.value); }
-  // Every knob of a variant: sysctls, debugfs tunables, sched features.
+  // Every kernel knob of a variant, kind by kind (knob_kind.h's order:
+  // sysctls, debugfs tunables, sched features).
   void apply_variant(const VariantConfig& v);
   // Restores every knob this journal applied, newest first. Throws KnobError
   // listing the knobs it could not restore (they stay journaled).

@@ -206,7 +206,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           m.run_id = run->id;  // created, then the runner died
       if (m.run_id) {
         const auto run = store.find_run(*m.run_id);
-        if (run && run->status == "finished") {
+        if (run && run->status == RunStatus::kFinished) {
           m.status = "measured";
         } else if (run) {
           exec.resume_run = run->id;
@@ -217,21 +217,21 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         o.note(fmt::format("{} / {}: measuring", t.name, path));
         try {
           const Config target_config = config_for_target(config, t);
-          const RunSummary s = run_config(store, target_config, expand_plan(target_config), exec);
+          const RunSummary s = run_config(store, target_config, exec);
           m.run_id = s.run_id;
           for (const auto& e : s.errors) o.note(fmt::format("{} / {}: {}", t.name, path, e));
-          if (s.status == "interrupted") {
+          if (s.status == RunStatus::kInterrupted) {
             store.update_nightly_measurement(m);  // stays measuring: the next invocation resumes it
             out.interrupted = true;
             out.cells.push_back(
                 {.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
             continue;
           }
-          if (s.status == "finished") {
+          if (s.status == RunStatus::kFinished) {
             m.status = "measured";
           } else {
             m.status = "failed";
-            m.error = fmt::format("run {} {}{}", s.run_id, s.status,
+            m.error = fmt::format("run {} {}{}", s.run_id, to_string(s.status),
                                   s.errors.empty() ? "" : ": " + s.errors.front());
           }
         } catch (const StoreError&) {

@@ -24,8 +24,6 @@
 namespace schedlab {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string random_secret() {
   std::random_device rd;
   std::string s;
@@ -33,43 +31,23 @@ std::string random_secret() {
   return s;
 }
 
-nlohmann::json knobs_json(const VariantConfig& v) {
-  nlohmann::json j = nlohmann::json::object();
-  if (!v.sysctls.empty()) {
-    nlohmann::json s = nlohmann::json::object();
-    for (const auto& x : v.sysctls) s[x.name] = x.value;
-    j["sysctl"] = s;
+// What an iteration's (or a setup's) phase ending is stored as; an
+// interrupted phase is never stored (resume runs it again).
+IterationStatus stored_status(PhaseStatus s) {
+  switch (s) {
+    case PhaseStatus::kOk:
+      return IterationStatus::kOk;
+    case PhaseStatus::kTimeout:
+      return IterationStatus::kTimeout;
+    case PhaseStatus::kSpawnError:
+      return IterationStatus::kSpawnError;
+    case PhaseStatus::kNotReady:
+      return IterationStatus::kNotReady;
+    case PhaseStatus::kFailed:
+    case PhaseStatus::kInterrupted:
+      break;
   }
-  if (!v.debugfs.empty()) {
-    nlohmann::json d = nlohmann::json::object();
-    for (const auto& x : v.debugfs) d[x.name] = x.value;
-    j["debugfs"] = d;
-  }
-  if (!v.sched_features.empty()) {
-    nlohmann::json f = nlohmann::json::array();
-    for (const auto& x : v.sched_features) f.push_back(x.token);
-    j["sched_features"] = f;
-  }
-  if (v.policy) {
-    j["policy"] = sched_policy_name(v.policy->policy);
-    if (v.policy->nice) j["nice"] = *v.policy->nice;
-  }
-  if (v.affinity) {
-    nlohmann::json a = nlohmann::json::object();
-    if (!v.affinity->server.empty()) a["server"] = format_cpu_list(v.affinity->server);
-    if (!v.affinity->client.empty()) a["client"] = format_cpu_list(v.affinity->client);
-    j["affinity"] = a;
-  }
-  return j;
-}
-
-ProcessKnobs process_knobs(const VariantConfig& v) {
-  ProcessKnobs k{.policy = v.policy};
-  if (v.affinity) {
-    k.server_cpus = v.affinity->server;
-    k.client_cpus = v.affinity->client;
-  }
-  return k;
+  return IterationStatus::kFailed;
 }
 
 class Progress {
@@ -116,38 +94,28 @@ struct PointState {
 
 class Execution {
  public:
-  Execution(Store& store, const Pair& pair, const Config& config, const Plan& plan,
-            const ExecOptions& options)
-      : store_(store),
-        pair_(pair),
-        config_(config),
-        plan_(plan),
-        progress_(options.progress, plan.max_iterations()),
-        pair_name_(options.pair) {}
+  explicit Execution(const RunContext& ctx)
+      : ctx_(ctx),
+        store_(ctx.store),
+        pair_(ctx.pair),
+        config_(ctx.config),
+        plan_(ctx.plan),
+        progress_(ctx.options.progress, ctx.plan.max_iterations()),
+        pair_name_(ctx.options.pair) {}
 
-  RunSummary run(const ExecOptions& options) {
-    open_run(options);
+  RunSummary run() {
+    open_run(ctx_.options);
     const EmergencyAction emergency = emergency_restore();
-    std::string status = "finished";
+    RunStatus status = RunStatus::kFinished;
     try {
+      KnobsRestored restored(*this);
       start_monitors();
       for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);
-      switch_off_knobs();
-      stop_monitors();
-      if (interrupted()) status = "interrupted";
+      restored.now();
+      if (interrupted()) status = RunStatus::kInterrupted;
     } catch (...) {
-      try {
-        switch_off_knobs();
-      } catch (...) {
-        // Still journaled; `schedlab restore` puts it back.
-      }
-      try {
-        stop_monitors();
-      } catch (...) {
-        // Same: journaled.
-      }
       record_state_after();
-      if (pair_name_.empty()) store_.set_run_status(summary_.run_id, "failed", true);
+      if (pair_name_.empty()) store_.set_run_status(summary_.run_id, RunStatus::kFailed, true);
       throw;
     }
     record_state_after();
@@ -157,6 +125,39 @@ class Execution {
   }
 
  private:
+  // The variant's knobs, then the monitors' sysctls, put back on every way
+  // out of a run: now() at the normal end (a failed restore throws and the
+  // run fails), the destructor on an error or interrupt, before the run's
+  // final status is written.
+  class KnobsRestored {
+   public:
+    explicit KnobsRestored(Execution& e) : e_(e) {}
+    ~KnobsRestored() {
+      if (done_) return;
+      try {
+        e_.switch_off_knobs();
+      } catch (...) {
+        // Still journaled; `schedlab restore` puts it back.
+      }
+      try {
+        e_.stop_monitors();
+      } catch (...) {
+        // Same: journaled.
+      }
+    }
+    KnobsRestored(const KnobsRestored&) = delete;
+    KnobsRestored& operator=(const KnobsRestored&) = delete;
+    void now() {
+      e_.switch_off_knobs();
+      e_.stop_monitors();
+      done_ = true;
+    }
+
+   private:
+    Execution& e_;
+    bool done_ = false;
+  };
+
   // A second signal: put back every journaled knob of the SUT and mark the
   // run interrupted, on the emergency thread with its own connection. The
   // knob lock is taken and never released (the process exits next), so no
@@ -168,7 +169,7 @@ class Execution {
       Store store(path);
       for (const auto& line : restore_journal(store, sut))
         fmt::print(stderr, "schedlab: {}: restored {}\n", sut.name(), line);
-      store.set_run_status(run, "interrupted", true);
+      store.set_run_status(run, RunStatus::kInterrupted, true);
     });
   }
 
@@ -203,15 +204,16 @@ class Execution {
       summary_.run_id = run->id;
       summary_.name = run->name;
       const auto stored = store_.variants(run->id);
-      for (const auto& v : config_.variants) {
-        auto it = std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v.name; });
+      for (const VariantConfig* v : plan_.variants) {
+        auto it =
+            std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v->name; });
         if (it == stored.end())
-          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v.name));
+          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v->name));
         variant_ids_.push_back(it->id);
       }
       load_history();
       if (pair_name_.empty()) {
-        store_.set_run_status(run->id, "running", false);
+        store_.set_run_status(run->id, RunStatus::kRunning, false);
       } else {
         // A pair's manifest is written once, when it first starts.
         const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
@@ -219,24 +221,25 @@ class Execution {
                               ? whole["pairs"].value(pair_name_, nlohmann::json{})
                               : nlohmann::json{};
         if (!part.is_object() || !part.contains("state_before"))
-          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest(options.group).dump());
+          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest().dump());
       }
       return;
     }
     summary_.name = options.name;
-    summary_.run_id = create_run_record(store_, config_, options.name, sut_manifest(options.group).dump());
+    nlohmann::json manifest = sut_manifest();
+    manifest.update(options.manifest);
+    summary_.run_id = create_run_record(store_, config_, plan_, options.name, manifest.dump());
     for (const auto& v : store_.variants(summary_.run_id)) variant_ids_.push_back(v.id);
   }
 
   // Kernel, CPU, tools and scheduler state of the SUT, with the hosts.
-  nlohmann::json sut_manifest(const std::string& group) {
+  nlohmann::json sut_manifest() {
     std::vector<std::string> packages;
     for (const auto& wc : config_.workloads) packages.push_back(wc.workload->package());
     nlohmann::json manifest = collect_manifest(pair_.sut, packages);
-    manifest["sut"] = config_.sut;
-    manifest["loadgen"] = config_.loadgen;
+    manifest["sut"] = ctx_.hosts.sut;
+    manifest["loadgen"] = ctx_.hosts.loadgen;
     manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
-    if (!group.empty()) manifest["group"] = group;
     manifest["state_before"] = capture_sut_state(pair_.sut);
     return manifest;
   }
@@ -253,7 +256,7 @@ class Execution {
       PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
       ++s.attempted;
       s.next_index = std::max(s.next_index, it.iteration + 1);
-      if (it.status != "ok") continue;
+      if (it.status != IterationStatus::kOk) continue;
       for (const auto& sample : it.samples)
         if (sample.metric == primary[it.workload]) {
           s.ok.push_back(sample.value);
@@ -269,7 +272,7 @@ class Execution {
     switch_off_knobs();
     journal_.emplace(store_, pair_.sut, summary_.run_id);
     active_ = v;
-    journal_->apply_variant(config_.variants[v]);
+    journal_->apply_variant(*plan_.variants[v]);
   }
 
   void switch_off_knobs() {
@@ -342,10 +345,10 @@ class Execution {
 
     const PhaseResult setup = lifetime.run(workload.setup_steps(points.front()->point, ctx), std::nullopt);
     if (!setup.ok()) {
-      if (setup.status == "interrupted") return;
+      if (setup.status == PhaseStatus::kInterrupted) return;
       for (const PlanPoint* p : points)
-        for (std::size_t v = 0; v < config_.variants.size(); ++v)
-          record_failure(*p, v, "setup_error", "setup: " + setup.error, setup);
+        for (std::size_t v = 0; v < plan_.variants.size(); ++v)
+          record_failure(*p, v, IterationStatus::kSetupError, "setup: " + setup.error, setup);
       return;
     }
     for (const PlanPoint* p : points) {
@@ -355,7 +358,7 @@ class Execution {
   }
 
   bool complete(const PlanPoint& p) {
-    for (std::size_t v = 0; v < config_.variants.size(); ++v) {
+    for (std::size_t v = 0; v < plan_.variants.size(); ++v) {
       PointState& s = state(p, v);
       const auto& metric = p.workload->workload->metrics().front();
       if (!should_stop(p.iterations, s.ok, s.attempted, metric.centre).stop) return false;
@@ -383,7 +386,7 @@ class Execution {
     bool all_done = false;
     while (!all_done && !interrupted()) {
       all_done = true;
-      for (std::size_t v = 0; v < config_.variants.size() && !interrupted(); ++v) {
+      for (std::size_t v = 0; v < plan_.variants.size() && !interrupted(); ++v) {
         if (decide(v)) continue;
         all_done = false;
         // One iteration per variant per round when interleaved; the whole
@@ -398,14 +401,16 @@ class Execution {
   // iterations, point teardown.
   void run_segment(const PlanPoint& p, std::size_t v, const StepContext& ctx, int count) {
     const Workload& w = *p.workload->workload;
-    const VariantConfig& variant = config_.variants[v];
+    const VariantConfig& variant = *plan_.variants[v];
     switch_to(v);
     StepRunner servers(pair_);
     const PhaseResult setup =
         servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
     if (!setup.ok()) {
-      if (setup.status != "interrupted")
-        record_failure(p, v, setup.status == "not_ready" ? "not_ready" : "setup_error",
+      if (setup.status != PhaseStatus::kInterrupted)
+        record_failure(p, v,
+                       setup.status == PhaseStatus::kNotReady ? IterationStatus::kNotReady
+                                                              : IterationStatus::kSetupError,
                        "point setup: " + setup.error, setup);
       servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
       return;
@@ -420,24 +425,24 @@ class Execution {
 
   void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx) {
     const Workload& w = *p.workload->workload;
-    const VariantConfig& variant = config_.variants[v];
+    const VariantConfig& variant = *plan_.variants[v];
     PointState& s = state(p, v);
     progress_.show(fmt::format("{} variant={} iter {}", p.describe(), variant.name, s.next_index + 1));
     IterationRow row = base_row(p, v);
     // Counter snapshots right around the measured steps (servers are up).
     const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
                                      : std::vector<MonitorRunner::Snapshot>{};
-    const auto start = Clock::now();
+    const auto start = ctx_.clock.now();
     StepRunner steps(pair_);
     const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant));
     steps.stop_background();
-    if (r.status == "interrupted") return;  // not stored: resume runs it again
-    row.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+    if (r.status == PhaseStatus::kInterrupted) return;  // not stored: resume runs it again
+    row.duration_s = std::chrono::duration<double>(ctx_.clock.now() - start).count();
     if (monitors_) monitors_->after(monitored, row);
     row.stdout_text = r.out;
     row.stderr_text = r.err;
     row.exit_code = r.exit_code;
-    row.status = r.status;
+    row.status = stored_status(r.status);
     row.error = r.error;
     if (r.ok()) {
       try {
@@ -446,11 +451,11 @@ class Execution {
         std::vector<Sample> parsed;
         for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
         if (std::string why = w.judge(parsed); !why.empty()) {
-          row.status = "failed";
+          row.status = IterationStatus::kFailed;
           row.error = fmt::format("{}: {}", w.name(), why);
         }
       } catch (const ParseError& e) {
-        row.status = "parse_error";
+        row.status = IterationStatus::kParseError;
         row.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
         row.samples.clear();
       }
@@ -479,11 +484,11 @@ class Execution {
     row.row_order = p.row_order;
     row.params_json = p.params_json;
     row.iteration = state(p, v).next_index;
-    row.started_at = utc_now_iso8601();
+    row.started_at = ctx_.clock.utc_now();
     return row;
   }
 
-  void record_failure(const PlanPoint& p, std::size_t v, const std::string& status,
+  void record_failure(const PlanPoint& p, std::size_t v, IterationStatus status,
                       const std::string& error, const PhaseResult& r) {
     IterationRow row = base_row(p, v);
     row.status = status;
@@ -501,7 +506,7 @@ class Execution {
     ++summary_.measured;
     progress_.measured(row.duration_s);
     const std::string& primary = p.workload->workload->metrics().front().name;
-    if (row.status == "ok") {
+    if (row.status == IterationStatus::kOk) {
       for (const auto& sample : row.samples)
         if (sample.metric == primary) {
           s.ok.push_back(sample.value);
@@ -511,9 +516,10 @@ class Execution {
     }
     ++summary_.failed;
     summary_.errors.push_back(fmt::format("{} variant={} iteration {}: {}", p.describe(),
-                                          config_.variants[v].name, row.iteration + 1, row.error));
+                                          plan_.variants[v]->name, row.iteration + 1, row.error));
   }
 
+  const RunContext& ctx_;
   Store& store_;
   const Pair& pair_;
   const Config& config_;
@@ -536,7 +542,10 @@ namespace {
 
 // Affinity: every CPU listed must be online on the host the step runs on
 // (Step::role), and a remote host needs taskset to apply it.
-void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
+void check_affinity(const RunContext& run) {
+  const Pair& pair = run.pair;
+  const Config& config = run.config;
+  const Plan& plan = run.plan;
   std::map<Host*, std::vector<int>> online;
   auto online_cpus = [&](Host& host) -> const std::vector<int>& {
     auto it = online.find(&host);
@@ -553,7 +562,8 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
   };
   const StepContext ctx{
       .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
-  for (const auto& v : config.variants) {
+  for (const VariantConfig* variant : plan.variants) {
+    const VariantConfig& v = *variant;
     if (!v.affinity) continue;
     for (const auto& pp : plan.points) {
       const Workload& w = *pp.workload->workload;
@@ -579,19 +589,19 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
 
 }  // namespace
 
-std::int64_t create_run_record(Store& store, const Config& config, const std::string& name,
-                               const std::string& manifest_json) {
+std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
+                               const std::string& name, const std::string& manifest_json) {
   const std::int64_t run_id = store.create_run({.name = name,
                                                 .config_path = config.path,
                                                 .config_text = config.text,
                                                 .config_sha256 = sha256_hex(config.text),
                                                 .manifest_json = manifest_json,
-                                                .status = "running"});
-  for (std::size_t i = 0; i < config.variants.size(); ++i)
+                                                .status = RunStatus::kRunning});
+  for (std::size_t i = 0; i < plan.variants.size(); ++i)
     store.add_variant({.run_id = run_id,
-                       .name = config.variants[i].name,
+                       .name = plan.variants[i]->name,
                        .position = static_cast<int>(i),
-                       .knobs_json = knobs_json(config.variants[i]).dump()});
+                       .knobs_json = knobs_json(*plan.variants[i]).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
       store.add_metric(
@@ -600,7 +610,11 @@ std::int64_t create_run_record(Store& store, const Config& config, const std::st
   return run_id;
 }
 
-void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan) {
+void preflight(const RunContext& run) {
+  Store& store = run.store;
+  const Pair& pair = run.pair;
+  const Config& config = run.config;
+  const Plan& plan = run.plan;
   for (Host* host : {&pair.sut, &pair.loadgen}) {
     // A lab guest boots fresh: entries of an earlier guest under the same
     // name (same release, accelerator and port) are of a kernel that is gone.
@@ -635,26 +649,24 @@ void preflight(Store& store, const Pair& pair, const Config& config, const Plan&
                                          w.name(), tool, host.name(), w.package()));
     }
   }
-  check_affinity(pair, config, plan);
+  check_affinity(run);
   // Every knob must exist on the SUT (features against its own list).
-  for (const auto& v : config.variants) {
-    auto check = [&](const KnobRef& k, int line, const char* key) {
+  for (const VariantConfig* variant : plan.variants) {
+    const VariantConfig& v = *variant;
+    for (const auto& [kind, s] : kernel_settings(v)) {
       try {
-        read_knob(pair.sut, k);
+        read_knob(pair.sut, s.knob);
       } catch (const KnobError& e) {
-        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, line, v.name, key, e.what()));
+        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, s.line, v.name,
+                                         kind->config_keys.front(), e.what()));
       }
-    };
-    for (const auto& s : v.sysctls) check(sysctl_knob(s.name), s.line, "sysctl");
-    for (const auto& d : v.debugfs) check(debugfs_knob(d.name), d.line, "debugfs");
-    for (const auto& f : v.sched_features) check(feature_knob(f.token), f.line, "sched_features");
+    }
   }
 }
 
-RunSummary execute(Store& store, const Pair& pair, const Config& config, const Plan& plan,
-                   const ExecOptions& options) {
-  Execution e(store, pair, config, plan, options);
-  return e.run(options);
+RunSummary execute(const RunContext& ctx) {
+  Execution e(ctx);
+  return e.run();
 }
 
 }  // namespace schedlab

@@ -14,48 +14,28 @@
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/run/plan.h"
-#include "runner/run/step_runner.h"
+#include "runner/run/run_context.h"
 
 namespace schedlab {
-
-class PreflightError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-struct ExecOptions {
-  std::string name;                        // run name; unique in the database
-  std::optional<std::int64_t> resume_run;  // continue this run instead of starting one
-  bool progress = false;                   // one status line on stderr
-  // The runs of one multi-kernel `schedlab run` share it (manifest "group";
-  // see kernel_runs.h); empty for a plain run.
-  std::string group;
-  // One pair of a `pairs:` run (runner/run/pairs_run.h): the run exists
-  // (resume_run), this execution records its iterations under the pair's
-  // name and its manifest under manifest.pairs.NAME, and leaves the run's
-  // status to the caller.
-  std::string pair;
-};
 
 struct RunSummary {
   std::int64_t run_id = 0;
   std::string name;
-  std::string status;  // finished | interrupted | failed
+  RunStatus status = RunStatus::kFinished;  // finished | interrupted | failed
   int measured = 0;    // iterations run now, any status
   int skipped = 0;     // points already complete (resume)
   int failed = 0;      // iterations run now that did not produce samples
   std::vector<std::string> errors;  // one line per failed iteration
 };
 
-// A new run with the config's variants and metrics, status "running".
-std::int64_t create_run_record(Store& store, const Config& config, const std::string& name,
-                               const std::string& manifest_json);
+// A new run with the plan's variants and the config's metrics, status "running".
+std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
+                               const std::string& name, const std::string& manifest_json);
 
 // Checks everything that can be checked before touching the SUT: tools
 // installed, sysctls present, no knob left unrestored by an earlier run.
-void preflight(Store& store, const Pair& pair, const Config& config, const Plan& plan);
+void preflight(const RunContext& ctx);
 
-RunSummary execute(Store& store, const Pair& pair, const Config& config, const Plan& plan,
-                   const ExecOptions& options);
+RunSummary execute(const RunContext& ctx);
 
 }  // namespace schedlab

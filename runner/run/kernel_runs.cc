@@ -6,51 +6,29 @@
 #include <algorithm>
 
 #include "runner/run/interrupt.h"
-#include "runner/hosts/lab/lab_config_yaml.h"
-#include "runner/run/plan.h"
 #include "runner/run/session.h"
 
 namespace schedlab {
 
-bool is_multi_kernel(const Config& config) {
-  return config.sut_lab && !config.sut_lab->kernels.empty();
-}
-
-bool variant_applies(const VariantConfig& v, const std::string& kernel) {
-  return v.kernels.empty() ||
-         std::find(v.kernels.begin(), v.kernels.end(), kernel) != v.kernels.end();
-}
-
-Config config_for_kernel(const Config& config, const std::string& kernel) {
-  Config out = config;
-  if (!out.sut_lab) return out;
-  out.sut_lab->kernel = kernel;
-  out.sut_lab->kernels.clear();
-  std::erase_if(out.variants, [&](const VariantConfig& v) { return !variant_applies(v, kernel); });
-  if (out.variants.empty())
-    throw PreflightError(fmt::format("{}: no variant applies to kernel '{}'", config.path, kernel));
-  return out;
-}
-
-KernelRunsResult run_kernels(Store& store, const Config& config, const std::string& group,
+KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::string& group,
                              const ExecOptions& base) {
   KernelRunsResult result;
-  const auto kernels = plan_kernels(config.sut_lab);
+  const auto& kernels = shape.kernels;
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const std::string& kernel = kernels[i];
+    const std::string& kernel = kernels[i].kernel;
     if (interrupted()) {
       result.interrupted = true;
       break;
     }
     ExecOptions exec = base;
     exec.name = kernel_run_name(group, kernel);
-    exec.group = group;
+    exec.manifest["group"] = group;
     exec.resume_run.reset();
     if (const auto run = store.find_run_by_name(exec.name)) {
       if (run_group(*run) != group)
         throw PreflightError(
             fmt::format("run '{}' exists and is not part of '{}'", exec.name, group));
-      if (run->status == "finished") {
+      if (run->status == RunStatus::kFinished) {
         result.done.push_back(kernel);
         continue;
       }
@@ -59,9 +37,8 @@ KernelRunsResult run_kernels(Store& store, const Config& config, const std::stri
     fmt::print(stderr, "schedlab: kernel {} of {}: {} as run '{}'\n", i + 1, kernels.size(), kernel,
                exec.name);
     try {
-      const Config k = config_for_kernel(config, kernel);
-      result.runs.push_back(run_config(store, k, expand_plan(k), exec));
-      if (result.runs.back().status == "interrupted") {
+      result.runs.push_back(run_kernel(store, shape, kernels[i], exec));
+      if (result.runs.back().status == RunStatus::kInterrupted) {
         result.interrupted = true;
         break;
       }

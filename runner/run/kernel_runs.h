@@ -12,21 +12,11 @@
 #include <vector>
 
 #include "results/store.h"
-#include "runner/config/config.h"
 #include "runner/run/executor.h"
 #include "runner/run/run_group.h"
+#include "runner/run/run_shape.h"
 
 namespace schedlab {
-
-// A config whose lab lists `kernels:` (even one).
-bool is_multi_kernel(const Config& config);
-
-// Whether a variant runs on a kernel (by the spec as the config spells it).
-bool variant_applies(const VariantConfig& v, const std::string& kernel);
-
-// The config one kernel runs: sut_lab->kernel set, `kernels:` cleared, and
-// only the variants that apply. PreflightError when none does.
-Config config_for_kernel(const Config& config, const std::string& kernel);
 
 struct KernelRunsResult {
   std::vector<RunSummary> runs;     // one per kernel run now (resumed or new)
@@ -35,12 +25,13 @@ struct KernelRunsResult {
   bool interrupted = false;         // stopped by a signal; later kernels not started
 };
 
-// Runs the group: each kernel in config order; a kernel whose run is
-// finished is skipped, an unfinished one resumed, a missing one started.
-// A kernel that fails (boot, preflight) is reported and the next one runs;
-// a signal stops the loop. Each guest is powered off before the next boots
-// (run_config). `base` gives progress; name/resume/group are set here.
-KernelRunsResult run_kernels(Store& store, const Config& config, const std::string& group,
+// Runs the group: each kernel of the shape (RunShape::per_kernel) in
+// order; a kernel whose run is finished is skipped, an unfinished one
+// resumed, a missing one started. A kernel that fails (boot, preflight) is
+// reported and the next one runs; a signal stops the loop. Each guest is
+// powered off before the next boots (run_kernel). `base` gives progress and
+// manifest members; name, resume and the manifest's "group" are set here.
+KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::string& group,
                              const ExecOptions& base);
 
 }  // namespace schedlab

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "runner/run/interrupt.h"
-#include "runner/run/session.h"
+#include "runner/run/one_pair.h"
 
 namespace schedlab {
 namespace {
@@ -19,8 +19,9 @@ struct PairOutcome {
 
 }  // namespace
 
-RunSummary run_pairs(Store& store, const Config& config, const Plan& plan,
+RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& kernel,
                      const ExecOptions& options) {
+  const Config& config = shape.config;
   RunSummary total;
   if (options.resume_run) {
     const auto run = store.find_run(*options.resume_run);
@@ -37,10 +38,11 @@ RunSummary run_pairs(Store& store, const Config& config, const Plan& plan,
       manifest["pairs"][p.name] = {{"sut", p.sut}, {"loadgen", p.loadgen}};
       manifest["pair_order"].push_back(p.name);
     }
+    manifest.update(options.manifest);
     total.name = options.name;
-    total.run_id = create_run_record(store, config, options.name, manifest.dump());
+    total.run_id = create_run_record(store, config, kernel.plan, options.name, manifest.dump());
   }
-  store.set_run_status(total.run_id, "running", false);
+  store.set_run_status(total.run_id, RunStatus::kRunning, false);
 
   std::vector<PairOutcome> outcomes(config.pairs.size());
   {
@@ -54,7 +56,7 @@ RunSummary run_pairs(Store& store, const Config& config, const Plan& plan,
           o.resume_run = total.run_id;
           o.pair = pc.name;
           o.progress = false;  // one status line cannot show several pairs
-          outcomes[i].summary = run_config(own, config_for_pair(config, pc), plan, o);
+          outcomes[i].summary = run_on_pair(own, shape, kernel, shape.hosts(kernel, i), o);
         } catch (const std::exception& e) {
           outcomes[i].error = e.what();
           try {
@@ -83,7 +85,9 @@ RunSummary run_pairs(Store& store, const Config& config, const Plan& plan,
     for (const auto& e : o.summary->errors)
       total.errors.push_back(fmt::format("pair {}: {}", name, e));
   }
-  total.status = interrupted() ? "interrupted" : any_failed ? "failed" : "finished";
+  total.status = interrupted() ? RunStatus::kInterrupted
+                 : any_failed  ? RunStatus::kFailed
+                               : RunStatus::kFinished;
   store.set_run_status(total.run_id, total.status, true);
   return total;
 }

@@ -1,6 +1,8 @@
 #include "runner/run/plan.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace schedlab {
@@ -16,7 +18,8 @@ nlohmann::json to_json(const ParamValue& v) {
 
 // Cartesian product of the swept parameters in the workload's declaration
 // order: block parameters vary slowest, so each table's rows stay together.
-void expand(const WorkloadConfig& wc, std::size_t workload_index, std::vector<PlanPoint>& out) {
+void expand(const WorkloadConfig& wc, std::size_t workload_index, const PlanOptions& options,
+            std::vector<PlanPoint>& out) {
   const auto& specs = wc.workload->params();
   std::vector<const ParamSpec*> order;
   for (const auto& s : specs)
@@ -43,6 +46,8 @@ void expand(const WorkloadConfig& wc, std::size_t workload_index, std::vector<Pl
     pp.row_order = row_order;
     pp.params_json = params.dump();  // nlohmann sorts object keys
     pp.iterations = wc.iterations;
+    if (options.iterations)
+      pp.iterations = {.min = *options.iterations, .max = *options.iterations};
     pp.workload_index = workload_index;
     out.push_back(std::move(pp));
 
@@ -69,14 +74,21 @@ std::string PlanPoint::describe() const {
 
 std::size_t Plan::max_iterations() const {
   std::size_t n = 0;
-  for (const auto& p : points) n += static_cast<std::size_t>(p.iterations.max) * variants;
+  for (const auto& p : points) n += static_cast<std::size_t>(p.iterations.max) * variants.size();
   return n;
 }
 
-Plan expand_plan(const Config& config) {
+bool variant_applies(const VariantConfig& v, const std::string& kernel) {
+  return v.kernels.empty() ||
+         std::find(v.kernels.begin(), v.kernels.end(), kernel) != v.kernels.end();
+}
+
+Plan expand_plan(const Config& config, const PlanOptions& options) {
   Plan plan;
-  for (std::size_t i = 0; i < config.workloads.size(); ++i) expand(config.workloads[i], i, plan.points);
-  plan.variants = config.variants.size();
+  for (std::size_t i = 0; i < config.workloads.size(); ++i)
+    expand(config.workloads[i], i, options, plan.points);
+  for (const auto& v : config.variants)
+    if (!options.kernel || variant_applies(v, *options.kernel)) plan.variants.push_back(&v);
   plan.order = config.order;
   return plan;
 }

@@ -1,7 +1,9 @@
 // The plan: variants x workloads x parameter points x iterations, expanded
-// from a validated config into the order the executor follows.
+// from a validated config into the order the executor follows. A plan
+// points into its config (workloads, variants): the config outlives it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,12 +28,27 @@ struct PlanPoint {
 // its IterationPolicy says stop.
 struct Plan {
   std::vector<PlanPoint> points;
-  std::size_t variants = 0;
+  // The variants run, in config order (into Config::variants): every one,
+  // or those that apply to one lab kernel. The first is the baseline.
+  std::vector<const VariantConfig*> variants;
   Order order = Order::kInterleaved;
   // Upper bound of measured iterations (adaptive points may stop earlier).
   std::size_t max_iterations() const;
 };
 
-Plan expand_plan(const Config& config);
+// Whether a variant runs on a lab kernel (by the spec as the config spells it).
+bool variant_applies(const VariantConfig& v, const std::string& kernel);
+
+struct PlanOptions {
+  // Only the variants that apply to this lab kernel (none may be left).
+  std::optional<std::string> kernel;
+  // `schedlab run --iterations N`: a fixed count for every point, in place
+  // of the config's counts and adaptive policies.
+  std::optional<int> iterations;
+};
+
+Plan expand_plan(const Config& config, const PlanOptions& options = {});
+Plan expand_plan(const Config&& config,
+                 const PlanOptions& options = {}) = delete;  // it would dangle
 
 }  // namespace schedlab

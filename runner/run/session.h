@@ -1,22 +1,22 @@
-// One config executed end to end: connect the hosts it names (booting a lab
-// SUT if it names one), preflight, run, disconnect (the lab guest powers
-// off). `schedlab run`, multi-kernel plans, nightly and bisect all go
-// through here so they behave alike.
+// One run: a kernel's plan on the config's pairs (several at once for
+// `pairs:`, else the one hosts: pair). `schedlab run`, each kernel of a
+// multi-kernel plan, nightly and bisect all go through here so they behave
+// alike. The interrupt handlers must be installed by the caller.
 #pragma once
 
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/run/executor.h"
-#include "runner/run/plan.h"
+#include "runner/run/run_shape.h"
 
 namespace schedlab {
 
-// Throws PreflightError, HostError and whatever the executor throws; the
-// interrupt handlers must be installed by the caller. A lab config runs the
-// variants that apply to sut_lab->kernel (re-expanding the plan when some
-// do not); once its guest is off, knobs still journaled on it are marked
-// discarded (runner/hosts/lab/guest_journal.h). Multi-kernel plans loop over this
-// (kernel_runs.h).
-RunSummary run_config(Store& store, const Config& config, const Plan& plan, const ExecOptions& options);
+// Throws PreflightError, HostError and whatever the executor throws (a
+// `pairs:` run records a failed pair and goes on: pairs_run.h).
+RunSummary run_kernel(Store& store, const RunShape& shape, const KernelShape& kernel,
+                      const ExecOptions& options);
+
+// The config as one run (RunShape::one_run).
+RunSummary run_config(Store& store, const Config& config, const ExecOptions& options);
 
 }  // namespace schedlab

@@ -19,12 +19,16 @@ std::string tail(const std::string& text, std::size_t lines) {
   return text.substr(pos == 0 ? 0 : pos, end - pos);
 }
 
-std::string status_of(const ExecResult& r) {
+PhaseStatus status_of(const ExecResult& r) {
   switch (r.outcome) {
-    case ExecResult::Outcome::kTimedOut: return "timeout";
-    case ExecResult::Outcome::kSpawnFailed: return "spawn_error";
-    case ExecResult::Outcome::kInterrupted: return "interrupted";
-    default: return "failed";
+    case ExecResult::Outcome::kTimedOut:
+      return PhaseStatus::kTimeout;
+    case ExecResult::Outcome::kSpawnFailed:
+      return PhaseStatus::kSpawnError;
+    case ExecResult::Outcome::kInterrupted:
+      return PhaseStatus::kInterrupted;
+    default:
+      return PhaseStatus::kFailed;
   }
 }
 
@@ -51,7 +55,8 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   try {
     id = host.start_background(cmd);
   } catch (const HostError& e) {
-    return {.status = "spawn_error", .error = fmt::format("{}: could not start: {}", step.argv[0], e.what())};
+    return {.status = PhaseStatus::kSpawnError,
+            .error = fmt::format("{}: could not start: {}", step.argv[0], e.what())};
   }
   servers_.push_back({&host, id, step.argv[0]});
   if (!step.ready) return r;
@@ -62,7 +67,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   while (true) {
     if (auto exited = host.poll_background(id)) {
       servers_.pop_back();
-      return {.status = "not_ready",
+      return {.status = PhaseStatus::kNotReady,
               .error = fmt::format("{} exited before it was ready ({}): {}", step.argv[0],
                                    exited->describe(), tail(exited->err + exited->out, 3))};
     }
@@ -73,16 +78,17 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
       ready = host.run({.argv = check.argv, .timeout = std::chrono::seconds(10)}).ok();
     }
     if (ready) return r;
-    if (cmd.interruptible && interrupted()) return {.status = "interrupted", .error = "interrupted"};
+    if (cmd.interruptible && interrupted())
+      return {.status = PhaseStatus::kInterrupted, .error = "interrupted"};
     if (std::chrono::steady_clock::now() >= deadline) {
       const ExecResult out = host.stop_background(id);
       servers_.pop_back();
-      return {.status = "not_ready",
-              .error = fmt::format("{}: not ready after {:.0f}s (readiness check: {}); its last "
-                                   "output: {}",
-                                   step.argv[0],
-                                   std::chrono::duration<double>(check.timeout).count(), what,
-                                   tail(out.err + out.out, 3))};
+      return {
+          .status = PhaseStatus::kNotReady,
+          .error = fmt::format("{}: not ready after {:.0f}s (readiness check: {}); its last "
+                               "output: {}",
+                               step.argv[0], std::chrono::duration<double>(check.timeout).count(),
+                               what, tail(out.err + out.out, 3))};
     }
     std::this_thread::sleep_for(nap);
     nap = std::min(nap * 2, std::chrono::milliseconds(200));

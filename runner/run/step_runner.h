@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runner/hosts/host.h"
+#include "runner/knobs/knob_kind.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
@@ -20,22 +21,20 @@ struct Pair {
   Host& host(Role r) const { return r == Role::kSut ? sut : loadgen; }
 };
 
-// A variant's knobs on the workload's own processes: the policy applies to
-// measured steps; server_cpus to servers (background steps), client_cpus to
-// measured foreground steps (the clients). Empty lists leave affinity alone.
-struct ProcessKnobs {
-  std::optional<SchedPolicy> policy;
-  std::vector<int> server_cpus;
-  std::vector<int> client_cpus;
-};
+// ProcessKnobs (a variant's knobs on the workload's own processes) are
+// runner/knobs/knob_kind.h's.
+
+// How a phase (a list of steps) ended: every step fine, a step failed
+// (exit status, signal), outlived its timeout, could not start, a server
+// was never ready, or schedlab was interrupted.
+enum class PhaseStatus { kOk, kFailed, kTimeout, kSpawnError, kNotReady, kInterrupted };
 
 struct PhaseResult {
-  // ok | failed | timeout | spawn_error | not_ready | interrupted
-  std::string status = "ok";
+  PhaseStatus status = PhaseStatus::kOk;
   std::string error;           // why, when not ok
   std::string out, err;        // of the measured steps only
   std::optional<int> exit_code;  // of the last measured step
-  bool ok() const { return status == "ok"; }
+  bool ok() const { return status == PhaseStatus::kOk; }
 };
 
 class StepRunner {

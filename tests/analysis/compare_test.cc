@@ -43,7 +43,7 @@ struct Db {
 
   std::int64_t run(const std::string& name, const std::string& manifest = "{}") {
     return store.create_run({0, name, "configs/test.yaml", "iterations: 5\n", "abc123", manifest,
-                             "finished", "2024-05-01T10:00:00Z", ""});
+                             RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
   }
   std::int64_t variant(std::int64_t run, const std::string& name, int position) {
     return store.add_variant({0, run, name, position, "{}"});
@@ -65,7 +65,7 @@ struct Db {
       it.row_order = order;
       it.params_json = params;
       it.iteration = i++;
-      it.status = "ok";
+      it.status = IterationStatus::kOk;
       it.samples = {{metric, v, std::nullopt}};
       store.add_iteration(it);
     }
@@ -79,7 +79,7 @@ struct Db {
       it.row_order = order;
       it.params_json = params;
       it.iteration = i++;
-      it.status = "timeout";
+      it.status = IterationStatus::kTimeout;
       it.error = "killed after 60s";
       store.add_iteration(it);
     }
@@ -99,7 +99,7 @@ void slices(Db& db, std::int64_t run, std::int64_t variant, const std::string& r
     it.row = row;
     it.params_json = nlohmann::json{{"clients", row}}.dump();
     it.iteration = i++;
-    it.status = "ok";
+    it.status = IterationStatus::kOk;
     double t = 0;
     for (double v : values) it.samples.push_back({"tps", v, t += 1});
     db.store.add_iteration(it);

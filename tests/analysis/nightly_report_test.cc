@@ -25,7 +25,7 @@ struct Db {
                                       .config_path = "c.yaml",
                                       .config_text = "x",
                                       .config_sha256 = "s",
-                                      .status = "finished"});
+                                      .status = RunStatus::kFinished});
     const auto v =
         store.add_variant({.run_id = id, .name = "default", .position = 0, .knobs_json = "{}"});
     store.add_metric(id, {"hackbench", "time", "s", "lower", "amean", "run", 4});
@@ -38,7 +38,7 @@ struct Db {
                       .row = "4",
                       .params_json = "{\"groups\":4}",
                       .iteration = i++,
-                      .status = "ok",
+                      .status = IterationStatus::kOk,
                       .started_at = "2026-11-29T00:00:00Z"};
       it.samples = {{"time", t, std::nullopt}};
       if (schedstat)

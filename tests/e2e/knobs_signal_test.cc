@@ -86,7 +86,7 @@ TEST_CASE("affinity pins the workload's process to the CPU listed (real host)") 
   Store store(db);
   const auto r = store.find_run_by_name("a");
   for (const auto& it : store.iterations(r->id, true)) {
-    CHECK(it.status == "ok");
+    CHECK(to_string(it.status) == "ok");
     CHECK(it.stdout_text == "Cpus_allowed_list:\t1\n");
   }
   CHECK(store.variants(r->id)[0].knobs_json == R"({"affinity":{"client":"1"}})");
@@ -181,7 +181,7 @@ variants:
   CHECK(read_sysctl(local, knob) == original);
   Store store(db);
   CHECK(store.unrestored("local").empty());
-  CHECK(store.find_run_by_name("s")->status == "interrupted");
+  CHECK(to_string(store.find_run_by_name("s")->status) == "interrupted");
   CHECK_FALSE(alive(sleepers[0]));
   // The interrupted teardown left part of the work directory behind.
   std::filesystem::remove_all("/tmp/schedlab-run" + std::to_string(store.find_run_by_name("s")->id) + "-w0");

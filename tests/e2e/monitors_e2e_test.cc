@@ -69,7 +69,7 @@ TEST_CASE("a real run with every monitor, then compare --monitors", "[e2e][monit
   Store store(db);
   const auto r = store.find_run_by_name("mon");
   REQUIRE(r);
-  CHECK(r->status == "finished");
+  CHECK(to_string(r->status) == "finished");
   const auto manifest = nlohmann::json::parse(r->manifest_json);
   if (!has_schedstat) CHECK(manifest["monitors_unavailable"]["schedstat"] == "no /proc/schedstat");
   CHECK(!manifest["monitors_unavailable"].contains("stat"));
@@ -81,7 +81,7 @@ TEST_CASE("a real run with every monitor, then compare --monitors", "[e2e][monit
   for (const auto& d : store.monitor_deltas(r->id, "stat"))
     if (d.counter == "ctxt") ctxt[d.iteration_id] = d.value;
   for (const auto& it : its) {
-    CHECK(it.status == "ok");
+    CHECK(to_string(it.status) == "ok");
     REQUIRE(ctxt.count(it.id) == 1);
     CHECK(ctxt[it.id] > 0);
   }
@@ -139,7 +139,7 @@ const std::string kV17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cp
 
 // An iteration carrying a stored schedstat pair, as the runner writes it.
 void add(Store& s, std::int64_t run, std::int64_t variant, const std::string& row, int index,
-         const std::string& pair, const std::string& status = "ok") {
+         const std::string& pair, IterationStatus status = IterationStatus::kOk) {
   IterationRow it{.run_id = run, .variant_id = variant, .workload = "hackbench",
                   .block = "hackbench-process-pipes", .row = row, .params_json = "{\"r\":" + row + "}",
                   .iteration = index, .status = status, .started_at = "t", .duration_s = 1};
@@ -171,7 +171,7 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
     const auto base = s.add_variant({.run_id = run, .name = "base", .position = 0, .knobs_json = "{}"});
     const auto patched = s.add_variant({.run_id = run, .name = "patched", .position = 1, .knobs_json = "{}"});
     add(s, run, base, "1", 0, kV15);
-    add(s, run, base, "1", 1, kV15, "failed");  // not counted
+    add(s, run, base, "1", 1, kV15, IterationStatus::kFailed);  // not counted
     add(s, run, patched, "1", 0, kV15);
     add(s, run, patched, "2", 0, kV15);
     const auto mixed = s.create_run({.name = "mixed", .config_path = "x", .config_text = "", .config_sha256 = ""});
@@ -274,7 +274,7 @@ workloads:
     rows[d.iteration_id][d.counter] = d.value;
   for (const auto& it : its) {
     INFO("iteration " << it.iteration);
-    CHECK(it.status == "ok");
+    CHECK(to_string(it.status) == "ok");
     const auto& d = rows[it.id];
     CHECK(d.at("polls") >= 3);
     CHECK(d.at("tasks") > 0);

@@ -275,7 +275,8 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
     try {
       Store store(s.db);
       const auto runs = store.list_runs();
-      if (!ended && !runs.empty() && store.count_iterations(runs.front().id, "ok") >= 2)
+      if (!ended && !runs.empty() &&
+          store.count_iterations(runs.front().id, IterationStatus::kOk) >= 2)
         killed = ::kill(std::stoi(test::read_text(pidfile)), SIGKILL) == 0;
     } catch (const StoreError&) {
     }
@@ -286,8 +287,8 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
   {
     Store store(s.db);
     REQUIRE(store.list_runs().size() == 1);
-    CHECK(store.list_runs().front().status == "running");
-    CHECK(store.count_iterations(store.list_runs().front().id, "ok") < 20);
+    CHECK(to_string(store.list_runs().front().status) == "running");
+    CHECK(store.count_iterations(store.list_runs().front().id, IterationStatus::kOk) < 20);
   }
   const auto r = s.run(file);
   INFO(r.err);
@@ -295,8 +296,8 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
   CHECK_THAT(r.err, Contains("resuming run 1"));
   Store store(s.db);
   REQUIRE(store.list_runs().size() == 1);
-  CHECK(store.list_runs().front().status == "finished");
-  CHECK(store.count_iterations(1, "ok") == 20);
+  CHECK(to_string(store.list_runs().front().status) == "finished");
+  CHECK(store.count_iterations(1, IterationStatus::kOk) == 20);
   CHECK(s.report()["targets"][0]["status"] == "measured");
 }
 

@@ -54,7 +54,7 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
     Store store(db);
     const auto r = store.find_run_by_name("tiny");
     REQUIRE(r);
-    CHECK(r->status == "finished");
+    CHECK(to_string(r->status) == "finished");
     CHECK(r->config_text == kTinyConfig);
     CHECK(r->config_sha256.size() == 64);
     const auto m = nlohmann::json::parse(r->manifest_json);
@@ -65,7 +65,7 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
     const auto its = store.iterations(r->id, true);
     REQUIRE(its.size() == 24);
     for (const auto& it : its) {
-      CHECK(it.status == "ok");
+      CHECK(to_string(it.status) == "ok");
       CHECK(it.stdout_text.find("Time: ") != std::string::npos);
       CHECK(it.samples.size() == 1);
     }
@@ -142,7 +142,7 @@ TEST_CASE("output that does not parse fails its iteration, keeps the raw output,
   Store store(db);
   const auto its = store.iterations(store.find_run_by_name("p")->id, true);
   REQUIRE(its.size() == 2);
-  CHECK(its[1].status == "parse_error");
+  CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text.find("Time: soon") != std::string::npos);
 }
 
@@ -157,10 +157,10 @@ TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and th
   Store store(db);
   const auto its = store.iterations(store.find_run_by_name("t")->id);
   REQUIRE(its.size() == 4);
-  CHECK(its[0].status == "timeout");
+  CHECK(to_string(its[0].status) == "timeout");
   CHECK(its[0].duration_s < 10);
   CHECK(its[0].error.find("killed at its timeout") != std::string::npos);
-  CHECK(its[3].status == "ok");
+  CHECK(to_string(its[3].status) == "ok");
   // Nothing of the killed hackbench survives.
   LocalHost host;
   CHECK(host.run({.argv = {"pgrep", "-f", "hackbench.*10000000"}}).exit_code == 1);
@@ -192,7 +192,7 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   {
     Store store(db);
     const auto run = store.find_run_by_name("i");
-    CHECK(run->status == "interrupted");
+    CHECK(to_string(run->status) == "interrupted");
     before = store.iterations(run->id).size();
     CHECK(before > 0);
     CHECK(before < 80);
@@ -204,7 +204,7 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   CHECK(read_sysctl(host, knob) == original);
   Store store(db);
   const auto run = store.find_run_by_name("i");
-  CHECK(run->status == "finished");
+  CHECK(to_string(run->status) == "finished");
   CHECK(store.iterations(run->id).size() == 80);
 }
 
@@ -278,12 +278,87 @@ TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
   Store store(db);
   const auto its = store.iterations(store.find_run_by_name("tb")->id);
   REQUIRE(its.size() == 2);
-  CHECK(its[0].status == "timeout");
-  CHECK(its[1].status == "ok");
+  CHECK(to_string(its[0].status) == "timeout");
+  CHECK(to_string(its[1].status) == "ok");
   const auto ps = host.run({.argv = {"ps", "-eo", "stat=,comm="}});
   std::istringstream in(ps.out);
   int servers = 0;
   for (std::string stat, comm; in >> stat >> comm;)
     if ((comm == "tbench_srv" || comm == "tbench") && stat[0] != 'Z') ++servers;
   CHECK(servers == 0);
+}
+
+TEST_CASE(
+    "run --iterations N gives every point a fixed count (adaptive ones too) and the manifest "
+    "records it") {
+  test::TempDir dir;
+  const std::string db = dir.file("n.db");
+  const std::string cfg = dir.file("n.yaml");
+  test::write_text(cfg,
+                   "iterations: 5\nworkloads:\n"
+                   "  - hackbench: {groups: [1, 2], loops: 10}\n"
+                   "  - hackbench: {groups: [1], loops: 20, iterations: {min: 3, max: 8, "
+                   "ci_width_pct: 0.0001}}\n"
+                   "variants:\n  a: {}\n  b: {policy: batch}\n");
+  // --dry-run shows the count that will run.
+  const auto plain = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  REQUIRE(plain.ok());
+  CHECK(plain.out.find("at most 36 iterations") != std::string::npos);  // (5 + 5 + 8) x 2
+  CHECK(plain.out.find("--iterations") == std::string::npos);
+  const auto dry = schedlab_cmd({"run", cfg, "--db", db, "--iterations", "2", "--dry-run"});
+  INFO(dry.out);
+  REQUIRE(dry.ok());
+  CHECK(dry.out.find("at most 12 iterations") != std::string::npos);  // 3 points x 2 variants x 2
+  CHECK(dry.out.find(
+            "  iterations: 2 per point and variant (--iterations, in place of the config's)\n") !=
+        std::string::npos);
+  CHECK(dry.out.find("until CI") == std::string::npos);
+  CHECK(dry.out.find("x5") == std::string::npos);
+  CHECK(dry.out.find("hackbench-process-pipes groups=2 x2:") != std::string::npos);
+
+  const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "smoke", "--iterations", "2"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  CHECK(r.err.find("run 1 'smoke' finished: 12 iterations measured (0 failed)") !=
+        std::string::npos);
+  {
+    Store store(db);
+    const auto run = store.find_run_by_name("smoke");
+    REQUIRE(run);
+    const auto m = nlohmann::json::parse(run->manifest_json);
+    CHECK(m["iterations_override"] == 2);
+    std::map<std::string, int> per_point;  // variant and params -> iterations
+    for (const auto& it : store.iterations(run->id))
+      ++per_point[std::to_string(it.variant_id) + it.params_json];
+    CHECK(per_point.size() == 6);
+    for (const auto& [point, n] : per_point) CHECK(n == 2);
+    const auto stops = store.point_stops(run->id);
+    REQUIRE(stops.size() == 6);
+    for (const auto& s : stops) {
+      CHECK(s.reason == "fixed");
+      CHECK(s.iterations == 2);
+    }
+  }
+  // A resumed run keeps its count; it is not given again.
+  const auto again = schedlab_cmd({"run", "--resume", "smoke", "--db", db, "--iterations", "3"});
+  CHECK(again.exit_code == 2);
+  CHECK(again.err ==
+        "schedlab run: --iterations starts a new run; a resumed run keeps the count it started "
+        "with\n");
+  CHECK_FALSE(schedlab_cmd({"run", cfg, "--db", db, "--iterations", "0", "--dry-run"}).ok());
+  // Resumed, it counts with the override: every point is complete (at the
+  // config's counts it would run 3 more, and up to 6 more adaptive ones).
+  Store(db).set_run_status(1, RunStatus::kInterrupted, true);
+  const auto resumed = schedlab_cmd({"run", "--resume", "smoke", "--db", db});
+  INFO(resumed.err);
+  REQUIRE(resumed.ok());
+  CHECK(
+      resumed.err.find("run 1 'smoke' finished: 0 iterations measured (0 failed), 3 points already "
+                       "complete") != std::string::npos);
+  // Without it the manifest has no such member.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
+  REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "plain"}).ok());
+  Store store(db);
+  CHECK_FALSE(nlohmann::json::parse(store.find_run_by_name("plain")->manifest_json)
+                  .contains("iterations_override"));
 }

@@ -238,7 +238,7 @@ TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH") {
   const auto its = store.iterations(run->id, true);
   REQUIRE(its.size() == 4);
   for (const auto& it : its) {
-    CHECK(it.status == "ok");
+    CHECK(to_string(it.status) == "ok");
     CHECK_FALSE(it.samples.empty());
   }
   const auto m = nlohmann::json::parse(run->manifest_json);
@@ -266,7 +266,7 @@ TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven o
   const auto its = store.iterations(run->id, true);
   REQUIRE(its.size() == 2);
   for (const auto& it : its) {
-    CHECK(it.status == "ok");
+    CHECK(to_string(it.status) == "ok");
     CHECK(it.stderr_text.find("progress:") != std::string::npos);
     bool tps = false;
     for (const auto& s : it.samples) tps = tps || s.metric == "tps";
@@ -310,10 +310,10 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   Store store(db);
   const auto run = store.find_run_by_name("p");
   REQUIRE(run);
-  CHECK(run->status == "failed");
+  CHECK(to_string(run->status) == "failed");
   std::map<std::string, int> per_pair;
   for (const auto& it : store.iterations(run->id)) {
-    CHECK(it.status == "ok");
+    CHECK(to_string(it.status) == "ok");
     ++per_pair[it.pair];
   }
   CHECK(per_pair == std::map<std::string, int>{{"ns", 4}, {"self", 4}});

@@ -28,27 +28,36 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
     v1 = s.add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"SCHED_BATCH"})"});
     s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
-    IterationRow it{.run_id = run, .variant_id = v1, .workload = "hackbench",
-                    .block = "hackbench-process-pipes", .row = "4", .row_order = 1,
-                    .params_json = R"({"groups":4})", .iteration = 2, .status = "ok",
-                    .started_at = "2026-11-29T00:00:00Z", .duration_s = 0.5, .exit_code = 0,
-                    .stdout_text = "Time: 0.432\n", .stderr_text = "",
+    IterationRow it{.run_id = run,
+                    .variant_id = v1,
+                    .workload = "hackbench",
+                    .block = "hackbench-process-pipes",
+                    .row = "4",
+                    .row_order = 1,
+                    .params_json = R"({"groups":4})",
+                    .iteration = 2,
+                    .status = IterationStatus::kOk,
+                    .started_at = "2026-11-29T00:00:00Z",
+                    .duration_s = 0.5,
+                    .exit_code = 0,
+                    .stdout_text = "Time: 0.432\n",
+                    .stderr_text = "",
                     .samples = {{"time", 0.432, std::nullopt}, {"time", 0.5, 1.0}}};
     s.add_iteration(it);
     it.iteration = 3;
-    it.status = "parse_error";
+    it.status = IterationStatus::kParseError;
     it.error = "no Time line";
     it.stdout_text = "garbage\n";
     it.samples.clear();
     it.exit_code.reset();
     s.add_iteration(it);
-    s.set_run_status(run, "finished", true);
+    s.set_run_status(run, RunStatus::kFinished, true);
   }
   Store s(path);  // reopen: everything is on disk
   const auto r = s.find_run(run);
   REQUIRE(r);
   CHECK(r->name == "demo");
-  CHECK(r->status == "finished");
+  CHECK(to_string(r->status) == "finished");
   CHECK_FALSE(r->ended_at.empty());
   CHECK(r->config_text == "workloads: [hackbench]\n");
   CHECK(s.find_run_by_name("demo")->id == run);
@@ -68,10 +77,10 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
   CHECK(its[0].samples[0].value == 0.432);
   CHECK_FALSE(its[0].samples[0].offset_s);
   CHECK(its[0].samples[1].offset_s == 1.0);
-  CHECK(its[1].status == "parse_error");
+  CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text == "garbage\n");  // raw output kept when parsing fails
   CHECK_FALSE(its[1].exit_code);
-  CHECK(s.count_iterations(run, "ok") == 1);
+  CHECK(s.count_iterations(run, IterationStatus::kOk) == 1);
   CHECK(v0 != v1);
 }
 
@@ -88,8 +97,15 @@ TEST_CASE("the same iteration cannot be stored twice") {
   Store s(dir.file("r.db"));
   auto run = s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
   auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  IterationRow it{.run_id = run, .variant_id = v, .workload = "hackbench", .block = "b", .row = "1",
-                  .params_json = "{}", .iteration = 0, .status = "ok", .started_at = "t"};
+  IterationRow it{.run_id = run,
+                  .variant_id = v,
+                  .workload = "hackbench",
+                  .block = "b",
+                  .row = "1",
+                  .params_json = "{}",
+                  .iteration = 0,
+                  .status = IterationStatus::kOk,
+                  .started_at = "t"};
   s.add_iteration(it);
   CHECK_THROWS_AS(s.add_iteration(it), StoreError);
   CHECK(s.iterations(run).size() == 1);  // the failed insert rolled back whole
@@ -164,7 +180,7 @@ TEST_CASE(
                   .block = "b",
                   .row = "1",
                   .params_json = "{}",
-                  .status = "ok",
+                  .status = IterationStatus::kOk,
                   .started_at = "t"};
   it.pair = "rack1";
   s.add_iteration(it);
@@ -182,4 +198,67 @@ TEST_CASE(
   CHECK(
       s.find_run(run)->manifest_json ==
       R"({"order":"interleaved","pairs":{"rack1":{"sut":"ssh://a","error":"cannot connect"},"rack-2":{"sut":"local"}}})");
+}
+
+namespace {
+// One column of one row, read past the Store: what the database holds.
+std::string raw(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_stmt* s = nullptr;
+  sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr);
+  std::string out;
+  if (sqlite3_step(s) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("status enums are stored as the words the database always held") {
+  for (const auto& [status, word] : status_words::kRun)
+    CHECK(run_status_from_string(word) == status);
+  for (const auto& [status, word] : status_words::kIteration)
+    CHECK(iteration_status_from_string(word) == status);
+  CHECK_FALSE(run_status_from_string("done"));
+  CHECK(to_string(IterationStatus::kParseError) == "parse_error");
+  CHECK(to_string(JournalState::kDiscarded) == "discarded");
+
+  test::TempDir dir;
+  const std::string path = dir.file("w.db");
+  Store s(path);
+  const auto run =
+      s.create_run({.name = "w", .config_path = "", .config_text = "", .config_sha256 = ""});
+  CHECK(raw(path, "SELECT status FROM runs") == "running");
+  s.set_run_status(run, RunStatus::kInterrupted, true);
+  CHECK(raw(path, "SELECT status FROM runs") == "interrupted");
+  const auto v = s.add_variant({.run_id = run, .name = "d", .position = 0, .knobs_json = "{}"});
+  s.add_iteration({.run_id = run,
+                   .variant_id = v,
+                   .workload = "w",
+                   .params_json = "{}",
+                   .status = IterationStatus::kNotReady,
+                   .started_at = "t"});
+  CHECK(raw(path, "SELECT status FROM iterations") == "not_ready");
+  CHECK(s.count_iterations(run, IterationStatus::kNotReady) == 1);
+  const auto entry = s.journal_applied({.run_id = run,
+                                        .host = "h",
+                                        .kind = "sysctl",
+                                        .name = "kernel.x",
+                                        .path = "/proc/sys/kernel/x",
+                                        .original = "1",
+                                        .target = "0"});
+  CHECK(raw(path, "SELECT state FROM knob_journal") == "applied");
+  CHECK(s.unrestored("h").at(0).state == JournalState::kApplied);
+  s.journal_restored(entry);
+  CHECK(raw(path, "SELECT state FROM knob_journal") == "restored");
+  CHECK(s.unrestored("h").empty());
+  // A word this binary does not know is an error, not a silent default.
+  {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_exec(db, "UPDATE runs SET status = 'paused'", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+  }
+  CHECK_THROWS_WITH(s.find_run(run), "unknown run status 'paused' in the database");
 }

@@ -92,11 +92,12 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
 
 // ---- Scheduler features and debugfs tunables, against the test double ----
 
-#include "tests/support/fake_kernel_host.h"
+#include "tests/support/fake_host.h"
 
 namespace {
-test::FakeKernelHost eevdf_kernel() {
-  test::FakeKernelHost k({{"PLACE_LAG", true}, {"RUN_TO_PARITY", true}, {"DELAY_DEQUEUE", true}});
+test::FakeHost eevdf_kernel() {
+  test::FakeHost k("fake-kernel");
+  k.features = {{"PLACE_LAG", true}, {"RUN_TO_PARITY", true}, {"DELAY_DEQUEUE", true}};
   k.files["/sys/kernel/debug/sched/base_slice_ns"] = "3000000\n";
   return k;
 }

@@ -1,11 +1,12 @@
 // Multi-kernel plans: the config keys (lab `kernels:`, a variant's
 // `kernels:`) with every bad input, and the config each kernel runs.
 #include "runner/run/kernel_runs.h"
-#include "tests/support/config_error.h"
 
 #include <catch2/catch.hpp>
 
 #include "runner/run/plan.h"
+#include "runner/run/run_shape.h"
+#include "tests/support/config_error.h"
 
 using namespace schedlab;
 
@@ -24,9 +25,9 @@ variants:
 
 std::string error_of(const std::string& yaml) { return test::config_error_of(yaml, "k.yaml"); }
 
-std::vector<std::string> names(const Config& c) {
+std::vector<std::string> names(const Plan& p) {
   std::vector<std::string> out;
-  for (const auto& v : c.variants) out.push_back(v.name);
+  for (const VariantConfig* v : p.variants) out.push_back(v->name);
   return out;
 }
 
@@ -103,19 +104,59 @@ TEST_CASE("config: every bad kernels input names the file, line and key") {
       "{kernels: [...]}}})");
 }
 
-TEST_CASE("config_for_kernel: that kernel's variants, on a plan of its own") {
+TEST_CASE("the run shape: each kernel with the variants that apply, on a plan of its own") {
   const Config c = parse_config(kPlan, "k.yaml");
-  const Config old = config_for_kernel(c, "debian:6.1");
-  CHECK(old.sut_lab->kernel == "debian:6.1");
-  CHECK(old.sut_lab->kernels.empty());
-  CHECK(names(old) == std::vector<std::string>{"default", "batch"});
-  CHECK(expand_plan(old).variants == 2);
-  const Config eevdf = config_for_kernel(c, "debian:6.12");
-  CHECK(names(eevdf) == std::vector<std::string>{"default", "eevdf-nolag", "batch"});
-  // Nightly sets sut_lab->kernel itself: a kernel no restricted variant names
-  // keeps the unrestricted ones.
-  CHECK(names(config_for_kernel(c, "linux-image-6.12.9+bpo-amd64-unsigned")) ==
-        std::vector<std::string>{"default", "batch"});
+  const RunShape group = RunShape::per_kernel(c);
+  REQUIRE(group.kernels.size() == 2);
+  CHECK(group.kernels[0].kernel == "debian:6.1");
+  CHECK(names(group.kernels[0].plan) == std::vector<std::string>{"default", "batch"});
+  CHECK(group.kernels[0].plan.max_iterations() == 2 * 5);
+  CHECK(group.kernels[1].kernel == "debian:6.12");
+  CHECK(names(group.kernels[1].plan) ==
+        std::vector<std::string>{"default", "eevdf-nolag", "batch"});
+  // The points point into the one config, not into a copy.
+  CHECK(group.kernels[1].plan.points.at(0).workload == &c.workloads[0]);
+  CHECK(group.kernels[1].plan.variants.at(1) == &c.variants[1]);
+  // Each kernel's run boots its kernel, once.
+  const HostSpec hosts = group.hosts(group.kernels[1], 0);
+  REQUIRE(hosts.sut_lab);
+  CHECK(hosts.sut_lab->kernel == "debian:6.12");
+  CHECK(hosts.sut_lab->kernels.empty());
+  CHECK(hosts.sut == "lab");
+  // One run of the kernel sut_lab names (nightly sets it): a kernel no
+  // restricted variant names keeps the unrestricted ones.
+  Config nightly = c;
+  nightly.sut_lab->kernel = "linux-image-6.12.9+bpo-amd64-unsigned";
+  const RunShape one = RunShape::one_run(nightly);
+  REQUIRE(one.kernels.size() == 1);
+  CHECK(names(one.kernels[0].plan) == std::vector<std::string>{"default", "batch"});
+  CHECK(one.hosts(one.kernels[0], 0).sut_lab->kernel == "linux-image-6.12.9+bpo-amd64-unsigned");
   CHECK(variant_applies(c.variants[1], "debian:6.12"));
   CHECK_FALSE(variant_applies(c.variants[1], "debian:6.1"));
+}
+
+TEST_CASE("the run shape: a kernel no variant applies to is a preflight error") {
+  Config c = parse_config(
+      "hosts:\n  sut: {lab: {kernel: debian:6.12}}\nworkloads: [hackbench]\n"
+      "variants:\n  x: {kernels: [debian:6.12]}\n",
+      "k.yaml");
+  c.sut_lab->kernel = "debian:6.1";
+  CHECK_THROWS_WITH(RunShape::one_run(c), "k.yaml: no variant applies to kernel 'debian:6.1'");
+}
+
+TEST_CASE("the run shape: pairs are the config's, each with its own hosts") {
+  const Config c = parse_config(
+      "pairs:\n  - {sut: local, name: a}\n  - {sut: ssh://root@sut2, loadgen: local, sut_address: "
+      "10.1.1.2}\n"
+      "workloads: [hackbench]\n",
+      "p.yaml");
+  const RunShape shape = RunShape::one_run(c);
+  CHECK(shape.several_pairs());
+  CHECK(shape.pair_count() == 2);
+  CHECK(shape.hosts(shape.kernels[0], 0).sut == "local");
+  CHECK(shape.hosts(shape.kernels[0], 1).sut == "ssh://root@sut2");
+  CHECK(shape.hosts(shape.kernels[0], 1).sut_address == "10.1.1.2");
+  const Config plain = parse_config("workloads: [hackbench]\n", "p.yaml");
+  CHECK(RunShape::one_run(plain).pair_count() == 1);
+  CHECK(RunShape::one_run(plain).kernels.at(0).kernel.empty());
 }

@@ -27,7 +27,8 @@ variants:
   CHECK(plan.points[4].describe() == "hackbench-thread-sockets groups=4");
   CHECK(plan.points[0].params_json ==
         R"({"backend":"hackbench","datasize":100,"fds":20,"groups":1,"loops":1000,"modes":"process-pipes","timeout":"300s"})");
-  CHECK(plan.variants == 2);
+  REQUIRE(plan.variants.size() == 2);
+  CHECK(plan.variants[1] == &c.variants[1]);
   CHECK(plan.order == Order::kInterleaved);
   CHECK(plan.max_iterations() == 2 * 6 * 2);
   CHECK(plan.points[5].workload_index == 0);

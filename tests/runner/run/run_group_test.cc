@@ -27,7 +27,7 @@ TEST_CASE("group runs: found by the manifest's group, columns labelled kernel/va
                                       .config_text = "x",
                                       .config_sha256 = "x",
                                       .manifest_json = manifest,
-                                      .status = "finished"});
+                                      .status = RunStatus::kFinished});
     for (std::size_t i = 0; i < variants.size(); ++i)
       store.add_variant(
           {.run_id = id, .name = variants[i], .position = static_cast<int>(i), .knobs_json = "{}"});

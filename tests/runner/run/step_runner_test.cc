@@ -52,7 +52,7 @@ TEST_CASE("a server that never becomes ready is a timeout error naming the check
               .background = true,
               .ready = ReadyCheck{.tcp_port = host.free_port(), .timeout = 500ms, .what = "sleep accepting on its port"}};
   const PhaseResult r = runner.run({server}, std::nullopt);
-  CHECK(r.status == "not_ready");
+  CHECK(r.status == PhaseStatus::kNotReady);
   CHECK(r.error.find("sh: not ready after 0s (readiness check: sleep accepting on its port); its last output: starting") == 0);
 }
 
@@ -63,7 +63,7 @@ TEST_CASE("a server that dies before it is ready reports its output") {
               .background = true,
               .ready = ReadyCheck{.tcp_port = host.free_port(), .timeout = 10s}};
   const PhaseResult r = runner.run({server}, std::nullopt);
-  CHECK(r.status == "not_ready");
+  CHECK(r.status == PhaseStatus::kNotReady);
   CHECK(r.error == "sh exited before it was ready (exit 1): bind: address in use");
 }
 
@@ -95,7 +95,7 @@ TEST_CASE("steps stop at the first failure unless told to ignore it, and stdin r
   CHECK(r.out == "value 1\n");
   r = runner.run({Step{.argv = {"sh", "-c", "echo no such table >&2; exit 2"}}, Step{.argv = {"echo", "never"}}},
                  std::nullopt);
-  CHECK(r.status == "failed");
+  CHECK(r.status == PhaseStatus::kFailed);
   CHECK(r.error == "sh: exit 2: no such table");
   CHECK(r.out.empty());
 }

@@ -22,7 +22,7 @@ std::int64_t applied(Store& store, const std::string& host, const std::string& n
                                      .config_text = "",
                                      .config_sha256 = "",
                                      .manifest_json = "{}",
-                                     .status = "failed"});
+                                     .status = RunStatus::kFailed});
   return store.journal_applied({.run_id = run,
                                 .host = host,
                                 .kind = "sched_feature",
@@ -70,11 +70,23 @@ TEST_CASE("preflight: a lab guest's stale entries do not block a run, an ssh hos
   RenamedLocalHost guest(kGuest);
   RenamedLocalHost local("local");
   applied(store, kGuest, "PLACE_LAG");
-  CHECK_NOTHROW(preflight(store, Pair{guest, local, "127.0.0.1"}, config, plan));
+  const HostSpec hosts = hosts_of(config);
+  const ExecOptions options;
+  auto context = [&](const Pair& pair) {
+    return RunContext{.store = store,
+                      .pair = pair,
+                      .hosts = hosts,
+                      .config = config,
+                      .plan = plan,
+                      .options = options};
+  };
+  const Pair guest_pair{guest, local, "127.0.0.1"};
+  CHECK_NOTHROW(preflight(context(guest_pair)));
   CHECK(store.unrestored(kGuest).empty());  // discarded, with a note on stderr
   RenamedLocalHost ssh("ssh://root@sut9");
   applied(store, "ssh://root@sut9", "RUN_TO_PARITY");
-  CHECK_THROWS_WITH(preflight(store, Pair{ssh, local, "sut9"}, config, plan),
+  const Pair ssh_pair{ssh, local, "sut9"};
+  CHECK_THROWS_WITH(preflight(context(ssh_pair)),
                     Catch::Contains("ssh://root@sut9 still has knobs changed by an earlier run"));
 }
 

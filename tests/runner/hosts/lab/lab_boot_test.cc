@@ -100,7 +100,7 @@ variants:
   CHECK_FALSE(store.find_run_by_name("mk@9.9"));  // never booted
   for (const auto& run : {*old, *eevdf}) {
     INFO(run.name);
-    CHECK(run.status == "finished");
+    CHECK(to_string(run.status) == "finished");
     const auto m = nlohmann::json::parse(run.manifest_json);
     CHECK(m["group"] == "mk");
     CHECK(m["lab"]["accel"].is_string());
@@ -114,7 +114,8 @@ variants:
     CHECK(!m.contains("monitors_unavailable"));
     std::map<std::int64_t, std::map<std::string, double>> tasks;
     for (const auto& d : store.monitor_deltas(run.id, "tasks")) tasks[d.iteration_id][d.counter] = d.value;
-    CHECK(static_cast<std::int64_t>(tasks.size()) == store.count_iterations(run.id, "ok"));
+    CHECK(static_cast<std::int64_t>(tasks.size()) ==
+          store.count_iterations(run.id, IterationStatus::kOk));
     double seen = 0;
     for (const auto& [id, d] : tasks) {
       CHECK(d.at("polls") >= 2);
@@ -137,8 +138,8 @@ variants:
   };
   CHECK(variants(old->id) == std::vector<std::string>{"default"});
   CHECK(variants(eevdf->id) == std::vector<std::string>{"default", "nolag"});
-  CHECK(store.count_iterations(old->id, "ok") == 2);
-  CHECK(store.count_iterations(eevdf->id, "ok") == 4);
+  CHECK(store.count_iterations(old->id, IterationStatus::kOk) == 2);
+  CHECK(store.count_iterations(eevdf->id, IterationStatus::kOk) == 4);
   // One table, kernels and variants as columns, the 6.1 default first.
   const auto header = r.out.find("6.1/default");
   REQUIRE(header != std::string::npos);

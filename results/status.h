@@ -1,0 +1,92 @@
+// The status words the store keeps, one enum per vocabulary. The database
+// spells them as it always has (to_string is that spelling; no migration);
+// a word the store does not know is a StoreError when it is read back.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace schedlab {
+
+// A run: running until it ends finished, interrupted (a signal: `schedlab
+// run --resume` continues it) or failed (an error stopped it).
+enum class RunStatus { kRunning, kFinished, kInterrupted, kFailed };
+
+// One measured iteration. ok has samples; the others keep the raw output
+// and say why not: the measured step failed (exit status, signal, a
+// workload's own verdict), outlived its timeout, printed what does not
+// parse, could not start; or the point's server was never ready, or the
+// workload's setup failed.
+enum class IterationStatus {
+  kOk,
+  kFailed,
+  kTimeout,
+  kParseError,
+  kSpawnError,
+  kNotReady,
+  kSetupError
+};
+
+// A knob journal entry: applied (its original value still to be put back),
+// restored, or discarded (it went with a powered-off lab guest).
+enum class JournalState { kApplied, kRestored, kDiscarded };
+
+namespace status_words {
+
+template <typename E, std::size_t N>
+using Table = std::array<std::pair<E, std::string_view>, N>;
+
+inline constexpr Table<RunStatus, 4> kRun = {{{RunStatus::kRunning, "running"},
+                                              {RunStatus::kFinished, "finished"},
+                                              {RunStatus::kInterrupted, "interrupted"},
+                                              {RunStatus::kFailed, "failed"}}};
+inline constexpr Table<IterationStatus, 7> kIteration = {
+    {{IterationStatus::kOk, "ok"},
+     {IterationStatus::kFailed, "failed"},
+     {IterationStatus::kTimeout, "timeout"},
+     {IterationStatus::kParseError, "parse_error"},
+     {IterationStatus::kSpawnError, "spawn_error"},
+     {IterationStatus::kNotReady, "not_ready"},
+     {IterationStatus::kSetupError, "setup_error"}}};
+inline constexpr Table<JournalState, 3> kJournal = {{{JournalState::kApplied, "applied"},
+                                                     {JournalState::kRestored, "restored"},
+                                                     {JournalState::kDiscarded, "discarded"}}};
+
+template <typename E, std::size_t N>
+constexpr std::string_view word(const Table<E, N>& table, E e) {
+  for (const auto& [k, w] : table)
+    if (k == e) return w;
+  return "?";
+}
+
+template <typename E, std::size_t N>
+constexpr std::optional<E> parse(const Table<E, N>& table, std::string_view s) {
+  for (const auto& [k, w] : table)
+    if (w == s) return k;
+  return std::nullopt;
+}
+
+}  // namespace status_words
+
+constexpr std::string_view to_string(RunStatus s) {
+  return status_words::word(status_words::kRun, s);
+}
+constexpr std::string_view to_string(IterationStatus s) {
+  return status_words::word(status_words::kIteration, s);
+}
+constexpr std::string_view to_string(JournalState s) {
+  return status_words::word(status_words::kJournal, s);
+}
+constexpr std::optional<RunStatus> run_status_from_string(std::string_view s) {
+  return status_words::parse(status_words::kRun, s);
+}
+constexpr std::optional<IterationStatus> iteration_status_from_string(std::string_view s) {
+  return status_words::parse(status_words::kIteration, s);
+}
+constexpr std::optional<JournalState> journal_state_from_string(std::string_view s) {
+  return status_words::parse(status_words::kJournal, s);
+}
+
+}  // namespace schedlab

@@ -1,0 +1,106 @@
+// The kinds of knob a variant sets, one row each: its name (the journal's
+// kind and the variants' knobs JSON), its config keys, and what each part
+// of schedlab does with it - config validation (the keys), the journal
+// (which file, how a value is written and compared), preflight (every
+// kernel knob must exist on the SUT), the run's knobs JSON, the workload's
+// process knobs, `run --dry-run`. A new kind is a new row.
+//
+//   sysctl         /proc/sys/..., value + newline        kernel state, journaled
+//   debugfs        /sys/kernel/debug/sched/...           kernel state, journaled
+//   sched_feature  one token of /sys/kernel/debug/sched/features (NO_X: off)
+//   policy         SCHED_BATCH/IDLE/OTHER and nice       the workload's processes
+//   affinity       CPU lists for servers and clients     the workload's processes
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runner/config/config.h"
+
+namespace schedlab {
+
+constexpr const char* kSchedFeaturesPath = "/sys/kernel/debug/sched/features";
+
+// One piece of kernel state: its kind ("sysctl", "debugfs",
+// "sched_feature"), its name (kernel.sched_autogroup_enabled,
+// sched/base_slice_ns, PLACE_LAG) and the file behind it.
+struct KnobRef {
+  std::string kind;
+  std::string name;
+  std::string path;
+};
+
+// A kernel knob a variant sets: the knob, the value to write (a feature's
+// token), and the config line that set it.
+struct KernelSetting {
+  KnobRef knob;
+  std::string value;
+  int line = 0;
+};
+
+// A variant's knobs on the workload's own processes: the policy applies to
+// measured steps; server_cpus to servers (background steps), client_cpus to
+// measured foreground steps (the clients). Empty lists leave affinity alone.
+struct ProcessKnobs {
+  std::optional<SchedPolicy> policy;
+  std::vector<int> server_cpus;
+  std::vector<int> client_cpus;
+};
+
+struct KnobKind {
+  std::string_view name;
+  // The variant's keys for it (`variants: {NAME: {sysctl: ...}}`); the first
+  // names it in errors.
+  std::vector<std::string_view> config_keys;
+  // Kernel state on the SUT, journaled and restored (else: applied to the
+  // workload's processes as they start).
+  bool kernel = false;
+
+  // Kernel kinds. The knob a name (a feature's token) refers to.
+  KnobRef (*knob)(const std::string& name) = nullptr;
+  // The variant's settings of this kind, in config order.
+  std::vector<KernelSetting> (*settings)(const VariantConfig&) = nullptr;
+  // One token per write, compared as a token (the features file); else the
+  // value and a newline, compared as the kernel prints it.
+  bool token = false;
+  // Between a name's parts, for "did you mean" among a file's siblings.
+  char separator = '/';
+
+  // Process kinds: the variant's part of the process knobs.
+  void (*process)(const VariantConfig&, ProcessKnobs&) = nullptr;
+
+  // The variant's knobs of this kind as members of its knobs JSON (the
+  // variants table), nothing when it sets none.
+  void (*to_json)(const VariantConfig&, nlohmann::json&) = nullptr;
+  // ` sysctl kernel.x=1`, ` feature NO_PLACE_LAG`, ... for `run --dry-run`.
+  std::string (*describe)(const VariantConfig&) = nullptr;
+};
+
+// The rows, in the order a variant's knobs are applied, checked and shown.
+const std::vector<KnobKind>& knob_kinds();
+// A row by its name, or nothing.
+const KnobKind* find_knob_kind(std::string_view name);
+
+// Every kernel knob a variant sets, kind by kind (the apply order), with the
+// row it belongs to.
+struct VariantKernelSetting {
+  const KnobKind* kind;
+  KernelSetting setting;
+};
+std::vector<VariantKernelSetting> kernel_settings(const VariantConfig& v);
+ProcessKnobs process_knobs(const VariantConfig& v);
+nlohmann::json knobs_json(const VariantConfig& v);
+// What `run --dry-run` says of a variant's knobs: " (no knobs)" when none.
+std::string describe_knobs(const VariantConfig& v);
+// Every key a variant may have: the kinds' and `kernels`.
+std::vector<std::string> variant_keys();
+
+KnobRef sysctl_knob(const std::string& name);
+KnobRef debugfs_knob(const std::string& name);
+// From a token: NO_PLACE_LAG and PLACE_LAG both name feature PLACE_LAG.
+KnobRef feature_knob(const std::string& token);
+
+}  // namespace schedlab

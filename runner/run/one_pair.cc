@@ -1,0 +1,48 @@
+#include "runner/run/one_pair.h"
+
+#include <fmt/format.h>
+
+#include "runner/hosts/lab/guest_journal.h"
+
+namespace schedlab {
+namespace {
+
+// After a lab guest powered off: knobs still journaled on it (a restore
+// that failed, an error mid-variant) went with its kernel.
+void discard_guest_knobs(Store& store, const std::string& lab_host) noexcept {
+  if (lab_host.empty()) return;
+  try {
+    if (const auto note = lab::discard_guest_journal(store, lab_host); !note.empty())
+      fmt::print(stderr, "schedlab: {}\n", note);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: warning: {}: {}\n", lab_host, e.what());
+  }
+}
+
+}  // namespace
+
+RunSummary run_on_pair(Store& store, const RunShape& shape, const KernelShape& kernel,
+                       const HostSpec& hosts, const ExecOptions& options) {
+  std::string lab_host;
+  RunSummary summary;
+  try {
+    const HostSet connected(hosts);  // a lab guest boots here and powers off at scope end
+    const Pair pair = connected.pair();
+    if (hosts.sut_lab) lab_host = pair.sut.name();
+    const RunContext ctx{.store = store,
+                         .pair = pair,
+                         .hosts = hosts,
+                         .config = shape.config,
+                         .plan = kernel.plan,
+                         .options = options};
+    preflight(ctx);
+    summary = execute(ctx);
+  } catch (...) {
+    discard_guest_knobs(store, lab_host);
+    throw;
+  }
+  discard_guest_knobs(store, lab_host);
+  return summary;
+}
+
+}  // namespace schedlab
