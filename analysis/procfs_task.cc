@@ -4,6 +4,8 @@
 
 #include <unordered_map>
 
+#include "base/text.h"
+
 namespace schedlab::procfs {
 namespace {
 
@@ -36,12 +38,6 @@ constexpr std::string_view kCumulative[] = {"sum_exec_runtime",
                                             "core_forceidle_sum",
                                             "numa_pages_migrated",
                                             "total_numa_faults"};
-
-std::string_view trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
 
 }  // namespace
 

@@ -3,14 +3,17 @@
 // schedlab's own.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "base/file.h"
+#include "base/hash.h"
+#include "base/time.h"
+#include "base/hash.h"
+#include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/run/manifest.h"
 #include "runner/config/param_values.h"
+#include "runner/run/manifest.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {
@@ -32,14 +35,6 @@ struct ImportOptions {
   DbOption db;
 };
 
-std::string read_file_or_throw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 const Workload& workload_or_throw(const std::string& name) {
   const Workload* w = find_workload(name);
   if (!w) throw std::invalid_argument(fmt::format("unknown workload '{}'", name));
@@ -53,7 +48,7 @@ int parse_command(const ParseOptions& o) {
     nlohmann::json out = nlohmann::json::array();
     int failed = 0;
     for (const auto& file : o.files) {
-      const std::string text = read_file_or_throw(file);
+      const std::string text = read_file(file);
       try {
         const auto samples = w.parse(p, text, "");
         nlohmann::json js = nlohmann::json::array();
@@ -120,7 +115,7 @@ int import_command(const ImportOptions& o) {
       IterationRow row{.run_id = run, .variant_id = ids[variant], .workload = w.name(),
                        .block = w.block_label(p), .row = w.row_label(p), .params_json = params.dump(),
                        .iteration = next[variant]++, .status = "ok", .started_at = utc_now_iso8601()};
-      row.stdout_text = read_file_or_throw(file);
+      row.stdout_text = read_file(file);
       try {
         for (const auto& s : w.parse(p, row.stdout_text, "")) row.samples.push_back({s.metric, s.value, s.offset_s});
       } catch (const ParseError& e) {

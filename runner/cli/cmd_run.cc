@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"

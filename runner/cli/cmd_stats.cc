@@ -2,14 +2,10 @@
 // first the baseline, like benchstat; no database involved.
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "analysis/compare.h"
 #include "analysis/render.h"
 #include "analysis/sample_file.h"
+#include "base/file.h"
 #include "runner/cli/common.h"
 #include "runner/cli/stats_options.h"
 
@@ -28,13 +24,13 @@ struct StatsCmdOptions {
   StatsOptions stats;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(fmt::format("{}: cannot read the file: {}", path,
-                                                   std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// A file that cannot be read is bad input (kBadInput), like a bad number in it.
+std::string read_input(const std::string& path) {
+  try {
+    return read_file(path);
+  } catch (const FileError& e) {
+    throw std::invalid_argument(e.what());
+  }
 }
 
 int stats_command(const StatsCmdOptions& o) {
@@ -43,7 +39,7 @@ int stats_command(const StatsCmdOptions& o) {
                     o.precision};
   if (metric.centre.empty()) metric.centre = o.higher ? "hmean" : "amean";
   try {
-    for (const auto& f : o.files) columns.push_back({f, parse_samples(read_file(f), f)});
+    for (const auto& f : o.files) columns.push_back({f, parse_samples(read_input(f), f)});
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "schedlab: {}\n", e.what());
     return kBadInput;

@@ -34,4 +34,8 @@ struct Plan {
 
 Plan expand_plan(const Config& config);
 
+// A parameter's value as params_json holds it, as text: a string as it is,
+// anything else as JSON (4, 1.5, true; a duration is the string "30s").
+std::string stored_param_text(const ParamValue& v);
+
 }  // namespace schedlab
