@@ -63,7 +63,7 @@ TEST_CASE("parameter values by type") {
   CHECK(error_of(ratio, "2.5x") == "expected a number, got '2.5x'");
 }
 
-TEST_CASE("--param overrides report what an experiment file reports for the same value") {
+TEST_CASE("overrides (--param) report what an experiment file reports for the same value") {
   const Workload& hackbench = *find_workload("hackbench");
   const Point p = point_from_overrides(hackbench, {"groups=4", "timeout=2m"});
   CHECK(p.int_at("groups") == 4);
