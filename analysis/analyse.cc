@@ -103,16 +103,20 @@ RatioSummary ratio_summary(const Block& b, std::size_t column) {
 
 }  // namespace
 
-Centre effective_centre(const MetricInfo& m, const CompareOptions& o) {
-  if (o.mmtests) return m.direction == "higher" ? Centre::kHmean : Centre::kAmean;
-  if (auto c = centre_from_name(m.centre)) return *c;
+Centre declared_centre(const MetricInfo& m) {
+  if (auto c = centre_from_string(m.centre)) return *c;
   throw StoreError(fmt::format("metric '{}' of workload '{}' has unknown centre '{}'", m.name,
                                m.workload, m.centre));
 }
 
+Centre effective_centre(const MetricInfo& m, const CompareOptions& o) {
+  if (o.mmtests) return m.direction == "higher" ? Centre::kHmean : Centre::kAmean;
+  return declared_centre(m);
+}
+
 void analyse_block(Block& b, const CompareOptions& o) {
   const Centre centre = effective_centre(b.metric, o);
-  b.metric.centre = std::string(centre_name(centre));
+  b.metric.centre = std::string(to_string(centre));
   const bool higher = b.metric.direction == "higher";
   const bool interval = b.metric.kind == "interval";
   b.units = interval ? "iteration centres" : "samples";

@@ -13,6 +13,10 @@ namespace schedlab {
 // iteration). Throws StoreError for a metric with an unknown centre.
 void analyse_block(Block& block, const CompareOptions& options);
 
+// The centre the metric declared, from its stored name. Throws StoreError
+// for an unknown name.
+Centre declared_centre(const MetricInfo& metric);
+
 // The centre a block of this metric shows: the metric's own, or in mmtests
 // mode the mean mmtests picks from the direction. Throws StoreError for an
 // unknown centre name.

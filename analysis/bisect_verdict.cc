@@ -5,7 +5,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analysis/significance.h"
 #include "analysis/summary.h"
 
 namespace schedlab {
@@ -13,7 +12,7 @@ namespace {
 
 // Significant, and (with a minimum effect) far enough apart; no centre on
 // either side counts as not far enough.
-bool differs(const VerdictP& p, const std::optional<double>& ref, const std::optional<double>& x,
+bool differs(const PValue& p, const std::optional<double>& ref, const std::optional<double>& x,
              const VerdictOptions& o) {
   if (!p.p || *p.p >= o.alpha) return false;
   if (o.min_effect_pct <= 0) return true;
@@ -27,15 +26,8 @@ Test test_of(const std::string& name) {
   return *t;
 }
 
-Centre centre_of_name(const std::string& name) {
-  const auto c = centre_from_name(name);
-  if (!c) throw std::invalid_argument("unknown centre '" + name + "'");
-  return *c;
-}
-
-VerdictP test_p(const std::string& test, std::span<const double> a, std::span<const double> b) {
-  const PValue p = p_value(test_of(test), a, b);
-  return {p.p, p.reason};
+PValue test_p(const std::string& test, std::span<const double> a, std::span<const double> b) {
+  return p_value(test_of(test), a, b);
 }
 
 std::string centre_text(const std::optional<double>& c) {
@@ -46,14 +38,9 @@ std::string centre_text(const std::optional<double>& c) {
 
 void check_verdict_options(const VerdictOptions& o) {
   test_of(o.test);
-  centre_of_name(o.centre);
 }
 
 std::string verdict_test_title(const std::string& test) { return std::string(test_title(test_of(test))); }
-
-std::optional<double> centre_by_name(std::span<const double> x, const std::string& centre) {
-  return centre_of(x, centre_of_name(centre));
-}
 
 std::string_view verdict_name(Verdict v) {
   switch (v) {
@@ -69,12 +56,12 @@ VerdictResult judge(std::span<const double> good, std::span<const double> bad,
   VerdictResult r;
   r.vs_good = test_p(options.test, good, candidate);
   r.vs_bad = test_p(options.test, bad, candidate);
-  r.centre = centre_by_name(candidate, options.centre);
-  r.good_centre = centre_by_name(good, options.centre);
-  r.bad_centre = centre_by_name(bad, options.centre);
-  r.median = centre_by_name(candidate, "median");
-  r.good_median = centre_by_name(good, "median");
-  r.bad_median = centre_by_name(bad, "median");
+  r.centre = centre_of(candidate, options.centre);
+  r.good_centre = centre_of(good, options.centre);
+  r.bad_centre = centre_of(bad, options.centre);
+  r.median = centre_of(candidate, Centre::kMedian);
+  r.good_median = centre_of(good, Centre::kMedian);
+  r.bad_median = centre_of(bad, Centre::kMedian);
   const bool from_good = differs(r.vs_good, r.good_median, r.median, options);
   const bool from_bad = differs(r.vs_bad, r.bad_median, r.median, options);
   if (from_bad && !from_good) r.verdict = Verdict::kGood;
@@ -97,11 +84,12 @@ ReferenceCheck check_references(std::span<const double> good, std::span<const do
                                 const VerdictOptions& options) {
   ReferenceCheck c;
   c.p = test_p(options.test, good, bad);
-  c.good_centre = centre_by_name(good, options.centre);
-  c.bad_centre = centre_by_name(bad, options.centre);
+  c.good_centre = centre_of(good, options.centre);
+  c.bad_centre = centre_of(bad, options.centre);
   c.n_good = good.size();
   c.n_bad = bad.size();
-  c.differ = differs(c.p, centre_by_name(good, "median"), centre_by_name(bad, "median"), options);
+  c.differ =
+      differs(c.p, centre_of(good, Centre::kMedian), centre_of(bad, Centre::kMedian), options);
   return c;
 }
 

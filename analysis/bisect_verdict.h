@@ -19,9 +19,7 @@
 // come in modes, and a few slow-mode runs pull a mean across); a tie leaves
 // it UNKNOWN and the search skips it.
 //
-// The interface names the test and the centre by their stored names
-// ("mwu", "amean"), so runner code that also sees the workloads' own Centre
-// enum (workloads/metric.h) can include it.
+// The test is named as a bisection stores it ("mwu", "welch").
 #pragma once
 
 #include <cstddef>
@@ -30,13 +28,10 @@
 #include <string>
 #include <string_view>
 
-namespace schedlab {
+#include "analysis/significance.h"
+#include "base/centre.h"
 
-// A p-value, or why there is none (as analysis/significance.h's PValue).
-struct VerdictP {
-  std::optional<double> p;
-  std::string reason;
-};
+namespace schedlab {
 
 enum class Verdict { kGood, kBad, kUnknown };
 std::string_view verdict_name(Verdict v);  // GOOD | BAD | UNKNOWN
@@ -44,20 +39,18 @@ std::string_view verdict_name(Verdict v);  // GOOD | BAD | UNKNOWN
 struct VerdictOptions {
   std::string test = "mwu";  // mwu | welch (analysis/significance.h)
   double alpha = 0.05;
-  std::string centre = "amean";  // the metric's centre: amean | hmean | gmean | median
-  double min_effect_pct = 0;     // 0: the test alone decides
+  Centre centre = Centre::kAmean;  // the metric's
+  double min_effect_pct = 0;       // 0: the test alone decides
 };
-// Throws std::invalid_argument for an unknown test or centre name.
+// Throws std::invalid_argument for an unknown test name.
 void check_verdict_options(const VerdictOptions& o);
 // "Mann-Whitney U test", for messages.
 std::string verdict_test_title(const std::string& test);
-// The centre of x by its name; empty when undefined (see analysis/summary.h).
-std::optional<double> centre_by_name(std::span<const double> x, const std::string& centre);
 
 struct VerdictResult {
   Verdict verdict = Verdict::kUnknown;
-  VerdictP vs_good;  // candidate against the good reference
-  VerdictP vs_bad;   // candidate against the bad reference
+  PValue vs_good;                // candidate against the good reference
+  PValue vs_bad;                 // candidate against the bad reference
   std::optional<double> centre;  // of the candidate
   std::optional<double> good_centre, bad_centre;
   std::optional<double> median, good_median, bad_median;
@@ -75,7 +68,7 @@ VerdictResult decide_at_cap(VerdictResult r);
 // Whether the references are far enough apart to bisect between them.
 struct ReferenceCheck {
   bool differ = false;
-  VerdictP p;
+  PValue p;
   std::optional<double> good_centre, bad_centre;
   std::size_t n_good = 0, n_bad = 0;
   std::string describe() const;  // "good 1.000 (n=8), bad 1.200 (n=8), p = 0.0002"

@@ -17,21 +17,6 @@ CounterParseError::CounterParseError(const CounterParseError& e, std::string_vie
       line_(e.line_),
       detail_(e.detail_) {}
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) {
-      lines.push_back(text.substr(start));
-      break;
-    }
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
-
 void split_ws(std::string_view line, std::vector<std::string_view>& out) {
   out.clear();
   std::size_t i = 0;

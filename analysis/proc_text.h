@@ -1,7 +1,8 @@
 // Small helpers shared by the kernel counter parsers (schedstat, /proc/stat,
-// /proc/interrupts, ...): line splitting, whitespace tokens, strict number
-// parsing, and the one error type they throw. Errors carry the line number so
-// a message points into the input ("schedstat.after:7: ...").
+// /proc/interrupts, ...): whitespace tokens, strict number parsing, and the
+// one error type they throw; lines come from split_lines (base/text.h).
+// Errors carry the line number so a message points into the input
+// ("schedstat.after:7: ...").
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/text.h"
 
 namespace schedlab {
 
@@ -32,8 +35,6 @@ class CounterMismatchError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Lines without their '\n'; a final newline does not make an empty last line.
-std::vector<std::string_view> split_lines(std::string_view text);
 // Tokens separated by spaces, tabs or other control characters. Fills out (cleared first) so a
 // caller parsing thousands of lines can reuse one vector.
 void split_ws(std::string_view line, std::vector<std::string_view>& out);

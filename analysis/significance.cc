@@ -29,11 +29,6 @@ Moments moments(std::span<const double> x) {
           static_cast<double>(x.size())};
 }
 
-double welch_df(const Moments& a, const Moments& b) {
-  const double se2 = a.se2 + b.se2;
-  return se2 * se2 / (a.se2 * a.se2 / (a.n - 1) + b.se2 * b.se2 / (b.n - 1));
-}
-
 std::vector<double> mapped(std::span<const double> x, double (*f)(double)) {
   std::vector<double> out(x.size());
   std::transform(x.begin(), x.end(), out.begin(), f);
@@ -106,7 +101,7 @@ PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const d
   }
   const Moments a = moments(ta), b = moments(tb);
   if (!(a.se2 + b.se2 > 0)) return {std::nullopt, "no variance on either side"};
-  const double t = stats::t_quantile(1 - (1 - level) / 2, welch_df(a, b));
+  const double t = stats::t_quantile(1 - (1 - level) / 2, stats::welch_df(a.se2, a.n, b.se2, b.n));
 
   std::optional<stats::Interval> ratio;  // of the centres, x / base
   switch (centre) {

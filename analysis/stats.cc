@@ -142,6 +142,11 @@ std::optional<MedianInterval> median_ci(std::span<const double> x, double level)
   return out;
 }
 
+double welch_df(double se2_a, double n_a, double se2_b, double n_b) {
+  const double se2 = se2_a + se2_b;
+  return se2 * se2 / (se2_a * se2_a / (n_a - 1) + se2_b * se2_b / (n_b - 1));
+}
+
 std::optional<TTest> welch_t_test(std::span<const double> a, std::span<const double> b) {
   if (a.size() < 2 || b.size() < 2) return std::nullopt;
   const double na = static_cast<double>(a.size());
@@ -152,7 +157,7 @@ std::optional<TTest> welch_t_test(std::span<const double> a, std::span<const dou
   if (!(se2 > 0)) return std::nullopt;
   TTest r;
   r.t = (amean(a) - amean(b)) / std::sqrt(se2);
-  r.df = se2 * se2 / (qa * qa / (na - 1) + qb * qb / (nb - 1));
+  r.df = welch_df(qa, na, qb, nb);
   const boost::math::students_t dist(r.df);
   r.p_value = 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(r.t)));
   return r;

@@ -60,6 +60,10 @@ struct TTest {
   double df = 0;       // Welch-Satterthwaite degrees of freedom (not an integer)
   double p_value = 1;  // two-sided
 };
+// Welch-Satterthwaite degrees of freedom of a difference of two means, from
+// each side's squared standard error (variance / n) and sample count.
+double welch_df(double se2_a, double n_a, double se2_b, double n_b);
+
 // Welch's unequal-variance t-test. Empty when either side has n < 2, or
 // both sides have zero variance (the test is undefined).
 std::optional<TTest> welch_t_test(std::span<const double> a, std::span<const double> b);

@@ -9,13 +9,6 @@
 namespace schedlab {
 namespace {
 
-constexpr std::pair<Centre, std::string_view> kCentreNames[] = {
-    {Centre::kAmean, "amean"},
-    {Centre::kHmean, "hmean"},
-    {Centre::kGmean, "gmean"},
-    {Centre::kMedian, "median"},
-};
-
 // Why a mean of non-positive data is not defined, naming the first culprit.
 std::string not_positive(std::span<const double> x, std::string_view what) {
   const auto bad = std::find_if(x.begin(), x.end(), [](double v) { return !(v > 0); });
@@ -24,18 +17,6 @@ std::string not_positive(std::span<const double> x, std::string_view what) {
 }
 
 }  // namespace
-
-std::optional<Centre> centre_from_name(std::string_view name) {
-  for (const auto& [c, n] : kCentreNames)
-    if (n == name) return c;
-  return std::nullopt;
-}
-
-std::string_view centre_name(Centre c) {
-  for (const auto& [k, n] : kCentreNames)
-    if (k == c) return n;
-  return "?";
-}
 
 std::optional<double> centre_of(std::span<const double> x, Centre c) {
   if (x.empty()) return std::nullopt;

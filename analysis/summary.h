@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "analysis/stats.h"
+#include "base/centre.h"
 
 namespace schedlab {
 
@@ -27,10 +28,6 @@ struct Stat {
   explicit operator bool() const { return value.has_value(); }
 };
 
-// The centre statistic a metric declares; its name as stored.
-enum class Centre { kAmean, kHmean, kGmean, kMedian };
-std::optional<Centre> centre_from_name(std::string_view name);
-std::string_view centre_name(Centre c);
 // The centre of x; empty for no samples, or hmean/gmean of data that are not
 // all positive.
 std::optional<double> centre_of(std::span<const double> x, Centre c);

@@ -6,6 +6,8 @@
 #include <ctime>
 #include <thread>
 
+#include "base/time.h"
+
 namespace schedlab {
 namespace {
 
@@ -316,16 +318,6 @@ constexpr const char* kRunColumns =
     "ended_at";
 
 }  // namespace
-
-std::string utc_now_iso8601() {
-  auto now = std::chrono::system_clock::now();
-  std::time_t t = std::chrono::system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 Store::Store(const std::string& path) : path_(path) {
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=

@@ -259,6 +259,4 @@ class Store {
   sqlite3* db_ = nullptr;
 };
 
-std::string utc_now_iso8601();
-
 }  // namespace schedlab

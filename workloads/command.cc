@@ -5,44 +5,14 @@
 #include <boost/regex.hpp>
 #include <set>
 
-#include "workloads/text.h"
+#include "base/placeholders.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
 
 // The runner's values a template may use besides the parameters.
 const std::set<std::string> kContextNames = {"sut_address", "port", "workdir"};
-
-struct Piece {
-  bool placeholder;
-  std::string text;
-};
-
-// "--threads={threads}" -> literal "--threads=", placeholder "threads".
-std::vector<Piece> split_template(const std::string& arg) {
-  std::vector<Piece> pieces;
-  std::string literal;
-  for (size_t i = 0; i < arg.size(); ++i) {
-    if (arg.compare(i, 2, "{{") == 0 || arg.compare(i, 2, "}}") == 0) {
-      literal += arg[i];
-      ++i;
-    } else if (arg[i] == '{') {
-      const size_t close = arg.find('}', i);
-      if (close == std::string::npos)
-        throw std::invalid_argument(fmt::format("argv '{}': '{{' without '}}'", arg));
-      if (!literal.empty()) pieces.push_back({false, std::move(literal)});
-      literal.clear();
-      pieces.push_back({true, arg.substr(i + 1, close - i - 1)});
-      i = close;
-    } else if (arg[i] == '}') {
-      throw std::invalid_argument(fmt::format("argv '{}': '}}' without '{{'", arg));
-    } else {
-      literal += arg[i];
-    }
-  }
-  if (!literal.empty() || pieces.empty()) pieces.push_back({false, literal});
-  return pieces;
-}
 
 // Python's (?P<name>...) (what people copy from Python scripts) becomes
 // Boost's (?<name>...); an escaped "\\(" is left alone.
@@ -79,15 +49,20 @@ class Command final : public Workload {
       if (kContextNames.contains(p.name))
         throw std::invalid_argument(
             fmt::format("{}: parameter '{}' is a name the runner provides", spec_.name, p.name));
+      // {Threads} or {msg-size} would pass through the argv as it is.
+      if (!is_placeholder_name(p.name))
+        throw std::invalid_argument(fmt::format(
+            "{}: parameter '{}': a name of a-z, 0-9 and _ (not starting with a digit), so that "
+            "argv can say {{{}}}",
+            spec_.name, p.name, p.name));
       if (!params.insert(p.name).second)
         throw std::invalid_argument(fmt::format("{}: parameter '{}' twice", spec_.name, p.name));
     }
     for (const auto& arg : spec_.argv)
-      for (const auto& piece : split_template(arg))
-        if (piece.placeholder && !params.contains(piece.text) && !kContextNames.contains(piece.text))
-          throw std::invalid_argument(
-              fmt::format("{}: argv '{}' uses {{{}}}, which is not a parameter", spec_.name, arg,
-                          piece.text));
+      for (const auto& name : placeholder_names(arg))
+        if (!params.contains(name) && !kContextNames.contains(name))
+          throw std::invalid_argument(fmt::format(
+              "{}: argv '{}' uses {{{}}}, which is not a parameter", spec_.name, arg, name));
     std::set<std::string> names;
     for (const auto& m : spec_.metrics) {
       if (!names.insert(m.name).second)
@@ -130,15 +105,12 @@ class Command final : public Workload {
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override {
     std::vector<std::string> argv;
     for (const auto& arg : spec_.argv) {
-      std::string out;
-      for (const auto& piece : split_template(arg)) {
-        if (!piece.placeholder) out += piece.text;
-        else if (piece.text == "sut_address") out += ctx.sut_address;
-        else if (piece.text == "port") out += std::to_string(ctx.port);
-        else if (piece.text == "workdir") out += ctx.workdir;
-        else out += format_param(p.at(piece.text));
-      }
-      argv.push_back(out);
+      argv.push_back(expand_placeholders(arg, [&](const std::string& name) {
+        if (name == "sut_address") return ctx.sut_address;
+        if (name == "port") return std::to_string(ctx.port);
+        if (name == "workdir") return ctx.workdir;
+        return format_param(p.at(name));
+      }));
     }
     return {Step{.role = spec_.role, .argv = argv, .timeout = spec_.timeout}};
   }
@@ -150,7 +122,7 @@ class Command final : public Workload {
     if (!spec_.error_regex.empty())
       for (const auto* lines : {&out_lines, &err_lines})
         for (size_t i = 0; i < lines->size(); ++i)
-          if (boost::regex_search((*lines)[i], *error_))
+          if (boost::regex_search((*lines)[i].begin(), (*lines)[i].end(), *error_))
             throw ParseError(name(), static_cast<int>(i) + 1,
                              fmt::format("line {}: tool error: {}", i + 1, (*lines)[i]));
     std::vector<Sample> samples;
@@ -159,8 +131,9 @@ class Command final : public Workload {
   }
 
  private:
-  void parse_metric(size_t k, const std::vector<std::string>& out_lines,
-                    const std::vector<std::string>& err_lines, std::vector<Sample>& samples) const {
+  void parse_metric(size_t k, const std::vector<std::string_view>& out_lines,
+                    const std::vector<std::string_view>& err_lines,
+                    std::vector<Sample>& samples) const {
     const CommandMetric& m = spec_.metrics[k];
     auto match = m.match;
     if (match == CommandMetric::Match::kDefault)
@@ -168,10 +141,10 @@ class Command final : public Workload {
                                               : CommandMetric::Match::kOne;
     std::vector<Sample> found;
     std::vector<int> found_lines;
-    const auto scan = [&](const std::vector<std::string>& lines) {
+    const auto scan = [&](const std::vector<std::string_view>& lines) {
       for (size_t i = 0; i < lines.size(); ++i) {
-        boost::smatch mm;
-        if (!boost::regex_search(lines[i], mm, regexes_[k])) continue;
+        boost::match_results<std::string_view::const_iterator> mm;
+        if (!boost::regex_search(lines[i].begin(), lines[i].end(), mm, regexes_[k])) continue;
         const int lineno = static_cast<int>(i) + 1;
         const auto v = to_number(mm["value"].str());
         if (!v)

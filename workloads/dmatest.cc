@@ -5,7 +5,7 @@
 #include <regex>
 #include <set>
 
-#include "workloads/text.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -186,7 +186,7 @@ std::vector<Sample> Dmatest::parse(const Point&, const std::string& out,
   std::vector<Sample> samples;
   int summaries = 0;
   for (size_t i = first; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
+    const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
     std::smatch m;
     if (std::regex_search(line, m, summary)) {

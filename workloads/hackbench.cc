@@ -4,7 +4,8 @@
 
 #include <charconv>
 #include <regex>
-#include <sstream>
+
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -19,13 +20,6 @@ struct Mode {
 
 Mode parse_mode(const std::string& m) {
   return Mode{m.starts_with("thread"), m.ends_with("pipes")};
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
 }
 
 }  // namespace
@@ -124,8 +118,10 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
                                      const std::string& err) const {
   if (p.string_at("backend") == "perf") return parse_perf(p, out, err);
   // hackbench prints errors (and then its usage) on stderr and exits 1.
-  for (const auto& line : split_lines(err + out))
-    if (line.starts_with("hackbench: ")) throw ParseError(name(), 0, "tool error: " + line);
+  const std::string all = err + out;
+  for (const std::string_view line : split_lines(all))
+    if (line.starts_with("hackbench: "))
+      throw ParseError(name(), 0, "tool error: " + std::string(line));
 
   static const std::regex header(
       R"(^Running in (process|threaded) mode with (\d+) groups using (\d+) file descriptors)");
@@ -135,7 +131,7 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
   bool saw_header = false;
   Mode mode = parse_mode(p.string_at("modes"));
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
+    const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
     std::smatch m;
     if (std::regex_search(line, m, header)) {
@@ -174,12 +170,13 @@ std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out
   // threads per group", "# 2 groups == 80 threads run", "     Total time: 0.148 [sec]".
   static const std::regex groups_line(R"(^# (\d+) groups == \d+ (processes|threads) run\s*$)");
   static const std::regex time_line(R"(^\s*Total time: ([0-9.]+) \[sec\]\s*$)");
-  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  const std::string text = join_output(out, err);
+  const auto lines = split_lines(text);
   const Mode mode = parse_mode(p.string_at("modes"));
   bool saw_groups = false;
   std::optional<double> time;
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
+    const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
     std::smatch m;
     if (line.find("Error: ") != std::string::npos)

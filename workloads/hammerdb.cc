@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <regex>
 
+#include "base/text.h"
 #include "workloads/pg_cluster.h"
-#include "workloads/text.h"
 
 namespace schedlab {
 namespace {
@@ -388,9 +388,10 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
   };
   std::vector<Result> results;
   std::optional<std::int64_t> vus;
-  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  const std::string text = join_output(out, err);
+  const auto lines = split_lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
+    const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
     std::smatch m;
     if (std::regex_search(line, m, configured) || std::regex_search(line, m, async_configured)) {

@@ -6,29 +6,11 @@ std::string_view to_string(Direction d) {
   return d == Direction::kLowerIsBetter ? "lower" : "higher";
 }
 
-std::string_view to_string(Centre c) {
-  switch (c) {
-    case Centre::kAmean: return "amean";
-    case Centre::kHmean: return "hmean";
-    case Centre::kGmean: return "gmean";
-    case Centre::kMedian: return "median";
-  }
-  return "amean";
-}
-
 std::string_view to_string(SampleKind k) { return k == SampleKind::kRun ? "run" : "interval"; }
 
 std::optional<Direction> direction_from_string(std::string_view s) {
   if (s == "lower") return Direction::kLowerIsBetter;
   if (s == "higher") return Direction::kHigherIsBetter;
-  return std::nullopt;
-}
-
-std::optional<Centre> centre_from_string(std::string_view s) {
-  if (s == "amean") return Centre::kAmean;
-  if (s == "hmean") return Centre::kHmean;
-  if (s == "gmean") return Centre::kGmean;
-  if (s == "median") return Centre::kMedian;
   return std::nullopt;
 }
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <string_view>
 
+#include "base/centre.h"
+
 namespace schedlab {
 
 enum class Direction { kLowerIsBetter, kHigherIsBetter };
-// The centre statistic a table shows: amean for times, hmean for rates.
-enum class Centre { kAmean, kHmean, kGmean, kMedian };
 // Independent runs versus time slices of one run (autocorrelated).
 enum class SampleKind { kRun, kInterval };
 
@@ -25,10 +25,8 @@ struct MetricSpec {
 };
 
 std::string_view to_string(Direction d);
-std::string_view to_string(Centre c);
 std::string_view to_string(SampleKind k);
 std::optional<Direction> direction_from_string(std::string_view s);
-std::optional<Centre> centre_from_string(std::string_view s);
 std::optional<SampleKind> sample_kind_from_string(std::string_view s);
 
 }  // namespace schedlab

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "workloads/text.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -258,9 +258,10 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
   std::vector<Sample> samples;
   std::optional<double> tps;
   std::optional<double> first_progress;
-  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  const std::string text = join_output(out, err);
+  const auto lines = split_lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
+    const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
     std::smatch m;
     if (line.starts_with("pgbench: error:") || line.starts_with("pgbench: fatal:"))

@@ -4,7 +4,7 @@
 
 #include <regex>
 
-#include "workloads/text.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -113,9 +113,10 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
   static const std::regex tool_error(R"(^(failed to connect to .*|client \d+ failed to start.*)$)");
   std::vector<Sample> samples;
   bool have_final = false;
-  const auto lines = split_lines(out + (out.empty() || out.ends_with('\n') ? "" : "\n") + err);
+  const std::string text = join_output(out, err);
+  const auto lines = split_lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string& line = lines[i];
+    const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
     std::smatch m;
     if (std::regex_match(line, m, tool_error))

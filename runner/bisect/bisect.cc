@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "analysis/analyse.h"
+#include "base/placeholders.h"
 #include "runner/config/config.h"
-#include "runner/run/executor.h"
-#include "runner/nightly/hook.h"
-#include "runner/run/interrupt.h"
+#include "runner/config/param_values.h"
 #include "runner/hosts/local_host.h"
+#include "runner/nightly/hook.h"
+#include "runner/run/executor.h"
+#include "runner/run/interrupt.h"
 #include "runner/run/plan.h"
 #include "runner/run/session.h"
 
@@ -83,10 +86,20 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
     throw BisectError(fmt::format("{}: no workload has metric '{}'; its metrics are: {}", path,
                                   spec.metric, fmt::join(metrics, ", ")));
   const Plan plan = expand_plan(config);
-  for (const auto& [name, value] : spec.params) {
-    bool found = false;
-    for (const auto& p : plan.points) found = found || p.point.values.contains(name);
-    if (!found) throw BisectError(fmt::format("{}: --param {}: no workload has a parameter '{}'", path, name, name));
+  for (auto& [name, value] : spec.params) {
+    const ParamSpec* param = nullptr;
+    for (const auto& w : config.workloads)
+      if (!param) param = w.workload->find_param(name);
+    if (!param)
+      throw BisectError(
+          fmt::format("{}: --param {}: no workload has a parameter '{}'", path, name, name));
+    // Typed as the config types it, then written as the store writes it:
+    // 1000, +1000 and 1e3 pick the same point of an int parameter.
+    try {
+      value = stored_param_text(parse_param_value(*param, value));
+    } catch (const ValueError& e) {
+      throw BisectError(fmt::format("{}: --param {}={}: {}", path, name, value, e.what()));
+    }
   }
   int iterations = 0;
   for (const auto& p : plan.points) iterations = std::max(iterations, p.iterations.max);
@@ -96,7 +109,12 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
                                   "a hook that installs {{kernel}}", path));
   if (!spec.hook_argv.empty()) {
     const std::string known_name = spec.mode == "git" ? "commit" : "kernel";
-    const auto unknown = unknown_placeholders(spec.hook_argv, {known_name});
+    std::vector<std::string> unknown;
+    try {
+      unknown = unknown_placeholders(spec.hook_argv, {known_name});
+    } catch (const PlaceholderError& e) {
+      throw BisectError(fmt::format("hook: {}", e.what()));
+    }
     if (!unknown.empty())
       throw BisectError(fmt::format("hook: unknown placeholder {{{}}} (it may use {{{}}})",
                                     unknown.front(), known_name));
@@ -186,6 +204,7 @@ std::vector<CandidateState> candidate_states(const BisectSpec& spec,
 
 namespace {
 
+// spec.params are written as the store writes them (set_bisect_config).
 bool params_match(const BisectSpec& spec, const std::string& params_json) {
   const json p = json::parse(params_json);
   for (const auto& [name, want] : spec.params) {
@@ -205,9 +224,9 @@ std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
   for (const auto run : runs) {
     const auto variants = store.variants(run);
     if (variants.empty()) continue;
-    std::optional<std::string> interval_centre;
+    std::optional<Centre> interval_centre;
     for (const auto& m : store.metrics(run))
-      if (m.name == spec.metric && m.kind == "interval") interval_centre = m.centre;
+      if (m.name == spec.metric && m.kind == "interval") interval_centre = declared_centre(m);
     for (const auto& it : store.iterations(run)) {
       if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk) continue;
       if (!params_match(spec, it.params_json)) continue;
@@ -218,7 +237,7 @@ std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
       const std::string point = it.block + "/" + it.row;
       if (std::find(points.begin(), points.end(), point) == points.end()) points.push_back(point);
       if (interval_centre) {
-        if (auto c = centre_by_name(values, *interval_centre)) out.push_back(*c);
+        if (auto c = centre_of(values, *interval_centre)) out.push_back(*c);
       } else {
         out.insert(out.end(), values.begin(), values.end());
       }
@@ -420,20 +439,22 @@ class Driver {
 
   void record_reference(std::size_t pos) {
     const auto x = samples(pos);
-    store_.add_bisect_decision({.session_id = id_, .position = static_cast<int>(pos),
+    store_.add_bisect_decision({.session_id = id_,
+                                .position = static_cast<int>(pos),
                                 .candidate = spec_.candidates[pos],
                                 .verdict = pos == 0 ? "REF-GOOD" : "REF-BAD",
-                                .decided_by = "reference", .n = static_cast<int>(x.size()),
-                                .centre = centre_by_name(x, verdict_.centre),
+                                .decided_by = "reference",
+                                .n = static_cast<int>(x.size()),
+                                .centre = centre_of(x, verdict_.centre),
                                 .run_ids_json = runs_json(pos)});
   }
 
   // The centre the metric declared, as stored with the runs.
-  std::string metric_centre(std::size_t pos) const {
+  Centre metric_centre(std::size_t pos) const {
     for (const auto run : finished_runs(pos))
       for (const auto& m : store_.metrics(run))
-        if (m.name == spec_.metric) return m.centre;
-    return "amean";
+        if (m.name == spec_.metric) return declared_centre(m);
+    return Centre::kAmean;
   }
 
   void record(std::size_t pos, const std::string& verdict, const std::string& by,
@@ -512,9 +533,7 @@ class Driver {
     return false;
   }
 
-  static std::string p_text(const VerdictP& p) {
-    return p.p ? fmt::format("{:.3g}", *p.p) : "n/a";
-  }
+  static std::string p_text(const PValue& p) { return p.p ? fmt::format("{:.3g}", *p.p) : "n/a"; }
 
   void finish(const SearchStep& step, const std::vector<CandidateState>& states) {
     json skipped = json::array();

@@ -35,7 +35,7 @@ struct BisectSpec {
   std::vector<std::string> labels;      // for people: "abc1234 subject"; parallel
   std::string config_path, config_text;
   std::string metric;
-  std::map<std::string, std::string> params;  // --param P=V: picks one point
+  std::map<std::string, std::string> params;   // --param P=V: picks one point (V as stored)
   std::string repo;                            // git mode
   // The hook per candidate: argv with {commit} (git) or {kernel} (kernels);
   // empty: none. Run by runner/nightly/hook.h (kept as plain fields so this header

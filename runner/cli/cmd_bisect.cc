@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -19,11 +18,13 @@
 #include "analysis/render.h"
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
+#include "base/file.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/bisect/bisect.h"
 #include "runner/cli/common.h"
-#include "runner/run/interrupt.h"
 #include "runner/config/units.h"
+#include "runner/run/interrupt.h"
 
 namespace schedlab::cli {
 namespace {
@@ -52,13 +53,16 @@ struct BadArgs : std::runtime_error {
 };
 
 std::vector<std::string> read_lines(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw BadArgs(fmt::format("cannot read {}", path));
+  std::string text;
+  try {
+    text = read_file(path);
+  } catch (const FileError& e) {
+    throw BadArgs(e.what());
+  }
   std::vector<std::string> out;
-  for (std::string line; std::getline(in, line);) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (line.empty() || line.front() == '#') continue;
-    out.push_back(line);
+  for (const std::string_view line : split_lines(text)) {
+    const std::string_view kept = trim_end(line);
+    if (!kept.empty() && kept.front() != '#') out.emplace_back(kept);
   }
   return out;
 }

@@ -6,6 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/hash.h"
+#include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/config/param_values.h"

@@ -6,6 +6,7 @@
 
 #include "runner/cli/common.h"
 #include "runner/config/param_values.h"
+#include "runner/run/manifest.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"

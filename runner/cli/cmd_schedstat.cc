@@ -16,14 +16,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
 #include "analysis/schedstat_runs.h"
+#include "base/file.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/config/suggest.h"
@@ -65,11 +64,11 @@ schedstat::Snapshot parse_snapshot(const std::string& text, const std::string& w
 }
 
 schedstat::Snapshot load_snapshot(const std::string& path, const SchedstatCmdOptions& o) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput(fmt::format("cannot read {}", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_snapshot(text.str(), path, o);
+  try {
+    return parse_snapshot(read_file(path), path, o);
+  } catch (const FileError& e) {
+    throw BadInput(e.what());
+  }
 }
 
 DeltaSide delta_from_files(const std::string& before, const std::string& after,

@@ -2,11 +2,6 @@
 // first the baseline, like benchstat; no database involved.
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "analysis/compare.h"
 #include "analysis/render.h"
 #include "analysis/sample_file.h"
@@ -28,15 +23,6 @@ struct StatsCmdOptions {
   StatsOptions stats;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(fmt::format("{}: cannot read the file: {}", path,
-                                                   std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 int stats_command(const StatsCmdOptions& o) {
   std::vector<SampleColumn> columns;
   MetricInfo metric{"", o.name, o.unit, o.higher ? "higher" : "lower", o.centre, "run",
@@ -45,7 +31,7 @@ int stats_command(const StatsCmdOptions& o) {
   // A file that cannot be read or parsed is bad input; the comparison's own
   // errors are not.
   if (const int rc = guarded<std::invalid_argument>({}, [&] {
-        for (const auto& f : o.files) columns.push_back({f, parse_samples(read_file(f), f)});
+        for (const auto& f : o.files) columns.push_back({f, parse_samples(read_input_file(f), f)});
         return kOk;
       }))
     return rc;

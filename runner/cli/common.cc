@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
+#include "base/file.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {
@@ -28,11 +27,11 @@ const Workload& workload_arg(const std::string& name) {
 }
 
 std::string read_input_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  try {
+    return read_file(path);
+  } catch (const FileError& e) {
+    throw std::invalid_argument(e.what());
+  }
 }
 
 void add_format_option(CLI::App& cmd, std::string& format,

@@ -39,8 +39,8 @@ void add_format_option(CLI::App& cmd, std::string& format,
 // std::invalid_argument ("unknown workload 'x'") for any other name.
 const Workload& workload_arg(const std::string& name);
 
-// A file named on the command line; throws std::runtime_error when it cannot
-// be read.
+// A file named on the command line; one that cannot be read is bad input
+// (std::invalid_argument, kBadInput), like a bad value in it.
 std::string read_input_file(const std::string& path);
 
 // How a command's exceptions leave it: "PREFIX: what()" on stderr (and the

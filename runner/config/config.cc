@@ -5,22 +5,20 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "analysis/monitors.h"
 #include "analysis/task_samples.h"
+#include "runner/config/param_values.h"
+#include "runner/config/suggest.h"
+#include "runner/config/units.h"
+#include "runner/config/yaml_reader.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/knobs/knob_kind.h"
-#include "runner/config/suggest.h"
 #include "runner/config/yaml_keys.h"
-#include "runner/config/units.h"
 #include "workloads/command.h"
 #include "workloads/registry.h"
 
@@ -55,84 +53,16 @@ const std::vector<std::string> kAffinityKeys = {"server", "client"};
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors", "task_monitor"};
 const std::vector<std::string> kTaskMonitorKeys = {"interval", "comm"};
 
-class Loader {
+class Loader : YamlReader {
  public:
-  Loader(std::string path) : path_(std::move(path)) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& msg) const {
-    throw ConfigError(path_, line_of(at), key, msg);
-  }
-  static int line_of(const YAML::Node& n) {
-    const YAML::Mark m = n.Mark();
-    return m.line >= 0 ? m.line + 1 : 0;
-  }
-
-  void expect_map(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsMap()) fail(n, key, "expected a mapping of keys to values");
-  }
-
-  // Rejects keys outside `allowed`, with a suggestion.
-  void check_keys(const YAML::Node& map, const std::string& where,
-                  const std::vector<std::string>& allowed) const {
-    if (const auto p = key_problem(map, allowed)) fail(p->at, where, p->message);
-  }
-
-  std::string scalar(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) fail(n, key, "expected a single value");
-    return n.Scalar();
-  }
-
-  std::int64_t integer(const YAML::Node& n, const std::string& key, std::int64_t min) const {
-    const std::string s = scalar(n, key);
-    static const std::regex int_re(R"(^[+-]?[0-9]+$)");
-    if (!std::regex_match(s, int_re)) fail(n, key, fmt::format("expected an integer, got '{}'", s));
-    std::int64_t v = 0;
-    try {
-      v = std::stoll(s);
-    } catch (const std::out_of_range&) {
-      fail(n, key, fmt::format("'{}' is out of range", s));
-    }
-    if (v < min) fail(n, key, fmt::format("must be at least {}, got {}", min, v));
-    return v;
-  }
+  Loader(std::string path) : YamlReader(std::move(path)) {}
 
   ParamValue param_value(const ParamSpec& spec, const YAML::Node& n, const std::string& key) const {
-    switch (spec.type) {
-      case ParamType::kInt:
-        return integer(n, key, spec.min.value_or(INT64_MIN));
-      case ParamType::kDuration: {
-        const std::string s = scalar(n, key);
-        auto d = parse_duration(s);
-        if (!d) fail(n, key, fmt::format("expected a duration such as 30s or 500ms, got '{}'", s));
-        return *d;
-      }
-      case ParamType::kBool: {
-        const std::string s = scalar(n, key);
-        if (s == "true" || s == "yes" || s == "on") return true;
-        if (s == "false" || s == "no" || s == "off") return false;
-        fail(n, key, fmt::format("expected true or false, got '{}'", s));
-      }
-      case ParamType::kDouble: {
-        const std::string s = scalar(n, key);
-        try {
-          std::size_t used = 0;
-          const double d = std::stod(s, &used);
-          if (used == s.size() && std::isfinite(d)) return d;
-        } catch (const std::exception&) {
-        }
-        fail(n, key, fmt::format("expected a number, got '{}'", s));
-      }
-      case ParamType::kString: {
-        const std::string s = scalar(n, key);
-        if (!spec.choices.empty() &&
-            std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end())
-          fail(n, key,
-               fmt::format("'{}' is not one of: {}{}", s, fmt::join(spec.choices, ", "),
-                           did_you_mean(s, spec.choices)));
-        return s;
-      }
+    try {
+      return parse_param_value(spec, scalar(n, key));
+    } catch (const ValueError& e) {
+      fail(n, key, e.what());
     }
-    fail(n, key, "unsupported parameter type");
   }
 
   WorkloadConfig workload(const YAML::Node& entry, std::size_t index) const {
@@ -155,12 +85,7 @@ class Loader {
     if (s == "true" || s == "false") return s == "true";
     if (auto d = parse_duration(s); d && !s.empty() && !std::isdigit(static_cast<unsigned char>(s.back())))
       return *d;
-    try {
-      std::size_t used = 0;
-      const double d = std::stod(s, &used);
-      if (used == s.size()) return d;
-    } catch (const std::exception&) {
-    }
+    if (const auto d = parse_number(s)) return *d;
     return s;
   }
 
@@ -406,14 +331,7 @@ class Loader {
       fail(n["max"] ? n["max"] : n, key + ".max",
            fmt::format("max ({}) is below min ({})", p.max, p.min));
     const std::string s = scalar(n["ci_width_pct"], key + ".ci_width_pct");
-    double pct = 0;
-    try {
-      std::size_t used = 0;
-      pct = std::stod(s, &used);
-      if (used != s.size()) pct = -1;
-    } catch (const std::exception&) {
-      pct = -1;
-    }
+    const double pct = parse_number(s).value_or(-1);
     if (!(pct > 0 && pct < 100))
       fail(n["ci_width_pct"], key + ".ci_width_pct",
            fmt::format("expected a percentage between 0 and 100, got '{}'", s));
@@ -588,13 +506,7 @@ class Loader {
     Config c;
     c.path = path_;
     c.text = text;
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-      throw ConfigError(path_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
-                        "YAML syntax error: " + e.msg);
-    }
+    const YAML::Node root = YamlReader::load(text);
     if (!root.IsMap()) throw ConfigError(path_, 0, "", "expected a mapping at the top level");
     check_keys(root, "", kTopKeys);
     if (root["description"]) c.description = scalar(root["description"], "description");
@@ -670,7 +582,6 @@ class Loader {
   }
 
  private:
-  std::string path_;
   IterationPolicy default_iterations_;
   std::vector<std::string> default_monitors_;
   TaskMonitorConfig default_task_monitor_;
@@ -707,11 +618,7 @@ Config parse_config(const std::string& text, const std::string& path) {
 }
 
 Config load_config_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, 0, "", "cannot read the file: " + std::string(std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), path);
+  return parse_config(read_config_text(path), path);
 }
 
 }  // namespace schedlab

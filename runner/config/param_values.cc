@@ -1,21 +1,77 @@
 #include "runner/config/param_values.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <stdexcept>
+#include <cmath>
+#include <regex>
 
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
 
 namespace schedlab {
 
+std::int64_t parse_integer(const std::string& text, std::int64_t min) {
+  static const std::regex int_re(R"(^[+-]?[0-9]+$)");
+  if (!std::regex_match(text, int_re))
+    throw ValueError(fmt::format("expected an integer, got '{}'", text));
+  std::int64_t v = 0;
+  try {
+    v = std::stoll(text);
+  } catch (const std::out_of_range&) {
+    throw ValueError(fmt::format("'{}' is out of range", text));
+  }
+  if (v < min) throw ValueError(fmt::format("must be at least {}, got {}", min, v));
+  return v;
+}
+
+std::optional<double> parse_number(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const double d = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(d)) return d;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+bool parse_bool(const std::string& text) {
+  if (text == "true" || text == "yes" || text == "on") return true;
+  if (text == "false" || text == "no" || text == "off") return false;
+  throw ValueError(fmt::format("expected true or false, got '{}'", text));
+}
+
+ParamValue parse_param_value(const ParamSpec& spec, const std::string& text) {
+  switch (spec.type) {
+    case ParamType::kInt:
+      return parse_integer(text, spec.min.value_or(INT64_MIN));
+    case ParamType::kDuration:
+      if (const auto d = parse_duration(text)) return *d;
+      throw ValueError(fmt::format("expected a duration such as 30s or 500ms, got '{}'", text));
+    case ParamType::kBool:
+      return parse_bool(text);
+    case ParamType::kDouble:
+      if (const auto d = parse_number(text)) return *d;
+      throw ValueError(fmt::format("expected a number, got '{}'", text));
+    case ParamType::kString:
+      if (!spec.choices.empty() &&
+          std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end())
+        throw ValueError(fmt::format("'{}' is not one of: {}{}", text,
+                                     fmt::join(spec.choices, ", "),
+                                     did_you_mean(text, spec.choices)));
+      return text;
+  }
+  throw ValueError("unsupported parameter type");
+}
+
 Point point_from_overrides(const Workload& w, const std::vector<std::string>& overrides) {
   Point p;
   for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument(fmt::format("--param {}: expected name=value", o));
+    if (eq == std::string::npos)
+      throw std::invalid_argument(fmt::format("--param {}: expected name=value", o));
     const std::string name = o.substr(0, eq), value = o.substr(eq + 1);
     const ParamSpec* spec = w.find_param(name);
     if (!spec) {
@@ -25,33 +81,9 @@ Point point_from_overrides(const Workload& w, const std::vector<std::string>& ov
                                               name, did_you_mean(name, names)));
     }
     try {
-      switch (spec->type) {
-        case ParamType::kInt: {
-          std::size_t used = 0;
-          p.values[name] = static_cast<std::int64_t>(std::stoll(value, &used));
-          if (used != value.size()) throw std::invalid_argument("");
-          break;
-        }
-        case ParamType::kDouble: p.values[name] = std::stod(value); break;
-        case ParamType::kBool:
-          if (value != "true" && value != "false") throw std::invalid_argument("");
-          p.values[name] = value == "true";
-          break;
-        case ParamType::kDuration: {
-          auto d = parse_duration(value);
-          if (!d) throw std::invalid_argument("");
-          p.values[name] = *d;
-          break;
-        }
-        case ParamType::kString:
-          if (!spec->choices.empty() &&
-              std::find(spec->choices.begin(), spec->choices.end(), value) == spec->choices.end())
-            throw std::invalid_argument("");
-          p.values[name] = value;
-          break;
-      }
-    } catch (const std::logic_error&) {
-      throw std::invalid_argument(fmt::format("--param {}: '{}' is not a valid {}", o, value, name));
+      p.values[name] = parse_param_value(*spec, value);
+    } catch (const ValueError& e) {
+      throw std::invalid_argument(fmt::format("--param {}: {}", o, e.what()));
     }
   }
   return p;

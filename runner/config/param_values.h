@@ -1,13 +1,37 @@
-// `name=value` parameter overrides from a command line, typed by the
-// workload's ParamSpec rows (as the config loader types them).
+// Typed parameter values from text, by the workload's ParamSpec rows: one
+// rule for an experiment file's YAML scalars, `--param name=value` on a
+// command line (parse, import) and bisect's `--param`.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// What is wrong with a value, worded as an experiment file reports it
+// ("expected an integer, got 'x'"); the caller says where.
+class ValueError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// A whole decimal integer ("-3", "+12") of at least min.
+std::int64_t parse_integer(const std::string& text, std::int64_t min = INT64_MIN);
+// The whole text as a finite number (std::stod, the C locale); nothing
+// otherwise.
+std::optional<double> parse_number(const std::string& text);
+// true/yes/on or false/no/off.
+bool parse_bool(const std::string& text);
+
+// The value of the parameter `spec` describes: an int of at least spec.min,
+// a duration, a bool, a finite number, or one of spec.choices. Throws
+// ValueError.
+ParamValue parse_param_value(const ParamSpec& spec, const std::string& text);
 
 // A point with every parameter at its default, then the overrides applied.
 // Throws std::invalid_argument naming the bad override.

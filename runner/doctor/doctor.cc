@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/text.h"
 #include "runner/config/config.h"
 #include "runner/knobs/sut_state.h"
 #include "workloads/registry.h"
@@ -15,14 +16,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
 std::optional<std::string> read(Host& host, const std::string& path, std::string* error = nullptr) {
   try {
-    if (auto v = host.read_file(path)) return trim(*v);
+    if (auto v = host.read_file(path)) return std::string(trim_end(*v));
   } catch (const HostError& e) {
     if (error) *error = e.what();
   }

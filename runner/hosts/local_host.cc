@@ -17,9 +17,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <thread>
 
+#include "base/file.h"
 #include "runner/run/interrupt.h"
 
 namespace schedlab {
@@ -69,12 +71,8 @@ class TempFile {
     std::ofstream o(path_, std::ios::binary);
     o << data;
   }
-  std::string read() const {
-    std::ifstream in(path_, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  // The tool's whole output, however long: the store keeps all of it.
+  std::string read() const { return read_file(path_, std::numeric_limits<std::size_t>::max()); }
 
  private:
   std::string path_;
@@ -292,27 +290,12 @@ std::optional<std::string> LocalHost::find_program(const std::string& name) {
 }
 
 std::optional<std::string> LocalHost::read_file(const std::string& path) {
-  // /proc and /sys files report size 0: read until EOF.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return std::nullopt;
-    throw HostError(fmt::format("{}: {}", path, std::strerror(errno)));
+  try {
+    return schedlab::read_file(path);
+  } catch (const FileError& e) {
+    if (e.errnum() == ENOENT) return std::nullopt;
+    throw HostError(fmt::format("{}: {}", path, e.reason()));
   }
-  std::string data;
-  char buf[65536];
-  while (true) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      throw HostError(fmt::format("{}: {}", path, std::strerror(e)));
-    }
-    data.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return data;
 }
 
 void LocalHost::write_file(const std::string& path, const std::string& content) {

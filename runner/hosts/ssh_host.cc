@@ -9,8 +9,9 @@
 #include <sstream>
 #include <thread>
 
-#include "runner/hosts/shell_quote.h"
+#include "base/text.h"
 #include "runner/config/units.h"
+#include "runner/hosts/shell_quote.h"
 
 namespace schedlab {
 namespace {
@@ -56,13 +57,6 @@ exec cat -- "$1")sh";
 
 // bash's /dev/tcp: the check runs on the SUT's own loopback.
 constexpr const char* kPortCheck = R"sh(exec 3<> "/dev/tcp/127.0.0.1/$1")sh";
-
-std::string last_line(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
-  const auto nl = t.rfind('\n');
-  return nl == std::string::npos ? t : t.substr(nl + 1);
-}
 
 std::vector<std::string> policy_prefix(const std::optional<SchedPolicy>& p) {
   if (!p) return {};
@@ -146,7 +140,7 @@ SshHost::SshHost(SshTarget target, SshOptions options)
   const ExecResult r = local_.run({.argv = argv, .timeout = options_.connect_timeout + std::chrono::seconds(5)});
   if (!r.ok()) {
     std::filesystem::remove_all(control_dir_);
-    std::string why = last_line(r.err);
+    std::string why = last_lines(r.err, 1);
     if (why.empty()) why = r.describe();
     throw HostError(fmt::format("{}: cannot connect: {}", name(), why));
   }
@@ -176,7 +170,7 @@ ExecResult SshHost::plain(const std::vector<std::string>& argv, const std::strin
 
 std::string SshHost::remote_temp(const std::string& content) {
   const ExecResult r = plain({"mktemp", "/tmp/schedlab-in-XXXXXX"});
-  if (!r.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_line(r.err)));
+  if (!r.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_lines(r.err, 1)));
   std::string path = r.out;
   while (!path.empty() && path.back() == '\n') path.pop_back();
   write_file(path, content);
@@ -195,7 +189,7 @@ ExecResult SshHost::run(const Command& cmd) {
   // 255 is ssh's own failure (the wrapper never exits with it).
   if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255) {
     r.outcome = ExecResult::Outcome::kSpawnFailed;
-    r.spawn_error = fmt::format("{}: ssh failed: {}", name(), last_line(r.err));
+    r.spawn_error = fmt::format("{}: ssh failed: {}", name(), last_lines(r.err, 1));
   } else if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 127 &&
              r.err.find("setsid: failed to execute") != std::string::npos) {
     r.outcome = ExecResult::Outcome::kSpawnFailed;
@@ -207,28 +201,30 @@ ExecResult SshHost::run(const Command& cmd) {
 std::optional<std::string> SshHost::find_program(const std::string& program) {
   const ExecResult r = plain({"sh", "-c", "command -v -- \"$1\"", "sh", program});
   if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255)
-    throw HostError(fmt::format("{}: ssh failed: {}", name(), last_line(r.err)));
+    throw HostError(fmt::format("{}: ssh failed: {}", name(), last_lines(r.err, 1)));
   if (!r.ok()) return std::nullopt;
-  return last_line(r.out);
+  return last_lines(r.out, 1);
 }
 
 std::optional<std::string> SshHost::read_file(const std::string& path) {
   const ExecResult r = plain({"sh", "-c", kRead, "sh", path});
   if (r.ok()) return r.out;
   if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 3) return std::nullopt;
-  throw HostError(fmt::format("{}: {}: {}", name(), path, last_line(r.err.empty() ? r.describe() : r.err)));
+  throw HostError(
+      fmt::format("{}: {}: {}", name(), path, last_lines(r.err.empty() ? r.describe() : r.err, 1)));
 }
 
 void SshHost::write_file(const std::string& path, const std::string& content) {
   // One write(2) by cat for short values, as sysctl and debugfs files want.
   const ExecResult r = plain({"sh", "-c", "cat > \"$1\"", "sh", path}, content);
   if (!r.ok())
-    throw HostError(fmt::format("{}: {}: {}", name(), path, last_line(r.err.empty() ? r.describe() : r.err)));
+    throw HostError(fmt::format("{}: {}: {}", name(), path,
+                                last_lines(r.err.empty() ? r.describe() : r.err, 1)));
 }
 
 std::vector<std::string> SshHost::list_dir(const std::string& path) {
   const ExecResult r = plain({"ls", "-1A", "--", path});
-  if (!r.ok()) throw HostError(fmt::format("{}: {}: {}", name(), path, last_line(r.err)));
+  if (!r.ok()) throw HostError(fmt::format("{}: {}: {}", name(), path, last_lines(r.err, 1)));
   std::vector<std::string> names;
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);)
@@ -239,8 +235,8 @@ std::vector<std::string> SshHost::list_dir(const std::string& path) {
 Host::BackgroundId SshHost::start_background(const Command& cmd) {
   const std::string in = cmd.stdin_data.empty() ? "" : remote_temp(cmd.stdin_data);
   const ExecResult t = plain({"mktemp", "-u", "/tmp/schedlab-bg-XXXXXX"});
-  if (!t.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_line(t.err)));
-  const std::string pidfile = last_line(t.out);
+  if (!t.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_lines(t.err, 1)));
+  const std::string pidfile = last_lines(t.out, 1);
   Command local{.argv = ssh_argv(wrapped(cmd, in, pidfile)), .hold_stdin_open = true};
   const BackgroundId local_id = local_.start_background(local);
   const BackgroundId id = next_id_++;

@@ -7,18 +7,14 @@
 #include <set>
 #include <sstream>
 
-#include "results/store.h"
+#include "base/text.h"
+#include "base/time.h"
 #include "runner/knobs/knobs.h"
 
 namespace schedlab {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
-  return s;
-}
 
 // A file's content (trailing blanks trimmed), or why there is none: an
 // error, or neither for a file that does not exist.
@@ -48,14 +44,14 @@ std::map<std::string, Read> read_many(Host& host, const std::vector<std::string>
         auto [it, fresh] = text.try_emplace(path, line.substr(colon + 1));
         if (!fresh) it->second += "\n" + line.substr(colon + 1);
       }
-      for (auto& [path, value] : text) out[path].value = trim(value);
+      for (auto& [path, value] : text) out[path].value = std::string(trim_end(value));
     }
   }
   for (const auto& path : paths) {
     if (out.count(path)) continue;
     Read& r = out[path];
     try {
-      if (auto v = host.read_file(path)) r.value = trim(*v);
+      if (auto v = host.read_file(path)) r.value = std::string(trim_end(*v));
     } catch (const HostError& e) {
       r.error = e.what();
     }

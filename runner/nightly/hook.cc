@@ -8,63 +8,16 @@
 #include <regex>
 #include <thread>
 
+#include "base/placeholders.h"
+#include "base/text.h"
 #include "runner/config/config.h"
 #include "runner/hosts/hosts.h"
-#include "runner/run/interrupt.h"
 #include "runner/hosts/local_host.h"
 #include "runner/hosts/ssh_host.h"
+#include "runner/run/interrupt.h"
 
 namespace schedlab {
 namespace {
-
-bool ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || c == '_';
-}
-bool ident_char(char c) {
-  return ident_start(c) || (c >= '0' && c <= '9');
-}
-
-// Walks one argument: calls on_text for literal pieces and on_name for each
-// placeholder. The one grammar shared by substitute() and the checks.
-template <typename Text, typename Name>
-void scan(const std::string& arg, Text on_text, Name on_name) {
-  std::size_t i = 0;
-  while (i < arg.size()) {
-    const char c = arg[i];
-    if ((c == '{' || c == '}') && i + 1 < arg.size() && arg[i + 1] == c) {
-      on_text(std::string(1, c));
-      i += 2;
-      continue;
-    }
-    if (c == '{' && i + 1 < arg.size() && ident_start(arg[i + 1])) {
-      std::size_t j = i + 1;
-      while (j < arg.size() && ident_char(arg[j])) ++j;
-      if (j < arg.size() && arg[j] == '}') {
-        on_name(arg.substr(i + 1, j - i - 1));
-        i = j + 1;
-        continue;
-      }
-    }
-    on_text(std::string(1, c));
-    ++i;
-  }
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t b = 0;
-  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  return s.substr(b);
-}
-
-// The last few lines of a hook's output: enough to say why it failed.
-std::string tail_lines(const std::string& text, int lines) {
-  std::string t = trim(text);
-  std::size_t pos = t.size();
-  for (int n = 0; n < lines && pos != std::string::npos && pos > 0; ++n)
-    pos = t.rfind('\n', pos - 1);
-  return pos == std::string::npos || pos == t.size() ? t : t.substr(pos + 1);
-}
 
 std::string lower_hex(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -82,34 +35,31 @@ bool same_sha(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string substitute(const std::string& arg, const HookValues& values) {
-  std::string out;
-  scan(
-      arg, [&](const std::string& text) { out += text; },
-      [&](const std::string& name) {
-        const auto it = values.find(name);
-        if (it == values.end()) {
-          std::vector<std::string> names;
-          for (const auto& [k, v] : values) names.push_back("{" + k + "}");
-          throw HookError(
-              fmt::format("'{}': unknown placeholder {{{}}} (known: {})", arg, name,
-                          names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
-        }
-        out += it->second;
-      });
-  return out;
+  try {
+    return expand_placeholders(arg, [&](const std::string& name) {
+      const auto it = values.find(name);
+      if (it == values.end()) {
+        std::vector<std::string> names;
+        for (const auto& [k, v] : values) names.push_back("{" + k + "}");
+        throw HookError(
+            fmt::format("'{}': unknown placeholder {{{}}} (known: {})", arg, name,
+                        names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+      }
+      return it->second;
+    });
+  } catch (const PlaceholderError& e) {
+    throw HookError(e.what());
+  }
 }
 
 std::vector<std::string> unknown_placeholders(const std::vector<std::string>& argv,
                                               const std::vector<std::string>& known) {
   std::vector<std::string> unknown;
   for (const auto& arg : argv)
-    scan(
-        arg, [](const std::string&) {},
-        [&](const std::string& name) {
-          if (std::find(known.begin(), known.end(), name) == known.end() &&
-              std::find(unknown.begin(), unknown.end(), name) == unknown.end())
-            unknown.push_back(name);
-        });
+    for (const auto& name : placeholder_names(arg))
+      if (std::find(known.begin(), known.end(), name) == known.end() &&
+          std::find(unknown.begin(), unknown.end(), name) == unknown.end())
+        unknown.push_back(name);
   return unknown;
 }
 
@@ -127,16 +77,15 @@ std::string HookResult::describe() const {
   std::string text = fmt::format("hook {}: {}", fmt::join(argv, " "), exec.describe());
   if (exec.outcome == ExecResult::Outcome::kSpawnFailed && !exec.spawn_error.empty())
     text += ": " + exec.spawn_error;
-  std::string why = tail_lines(exec.err, 5);
-  if (why.empty()) why = tail_lines(exec.out, 5);
+  std::string why = last_lines(exec.err, 5);
+  if (why.empty()) why = last_lines(exec.out, 5);
   if (!why.empty()) text += ":\n" + why;
   return text;
 }
 
 std::string HookResult::output() const {
   if (exec.err.empty()) return exec.out;
-  if (exec.out.empty()) return exec.err;
-  return exec.out + (exec.out.back() == '\n' ? "" : "\n") + exec.err;
+  return join_output(exec.out, exec.err);
 }
 
 HookResult run_hook(const Hook& hook, const HookValues& values) {
@@ -154,7 +103,7 @@ HookResult run_hook(const Hook& hook, const HookValues& values) {
 std::string boot_id(Host& host) {
   const auto text = host.read_file("/proc/sys/kernel/random/boot_id");
   if (!text) throw HookError(fmt::format("{}: no /proc/sys/kernel/random/boot_id", host.name()));
-  return trim(*text);
+  return std::string(trim(*text));
 }
 
 std::unique_ptr<Host> wait_for_ssh(const std::string& spec, const SshConfig& ssh,

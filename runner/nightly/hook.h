@@ -16,13 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "runner/config/config.h"
 #include "runner/hosts/host.h"
 
 namespace schedlab {
-
-// runner/config/config.h; not included here so that analysis headers (whose
-// Centre clashes with the workloads' one) can be used beside this one.
-struct SshConfig;
 
 class HookError : public std::runtime_error {
  public:
@@ -38,12 +35,13 @@ struct Hook {
 // name -> value; names are lower case: kernel, commit, name, ...
 using HookValues = std::map<std::string, std::string>;
 
-// A placeholder is `{` lower-case identifier `}`; `{{` and `}}` are literal
-// braces; any other brace is kept as it is (so `${HOME}` passes through).
-// Throws HookError naming a placeholder that has no value.
+// arg with its placeholders replaced (the grammar: base/placeholders.h).
+// Throws HookError naming a placeholder that has no value, or an unmatched
+// brace.
 std::string substitute(const std::string& arg, const HookValues& values);
 // The placeholders an argv uses that are not in `known` (for config checks
-// before anything runs), in order of appearance.
+// before anything runs), in order of appearance. Throws PlaceholderError
+// for an unmatched brace.
 std::vector<std::string> unknown_placeholders(const std::vector<std::string>& argv,
                                               const std::vector<std::string>& known);
 // SCHEDLAB_KERNEL=..., one variable per value.

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "base/hash.h"
+#include "base/time.h"
 #include "runner/config/config.h"
 #include "runner/nightly/hook.h"
 #include "runner/hosts/hosts.h"

@@ -13,13 +13,10 @@
 
 #include "analysis/nightly_input.h"
 #include "results/store.h"
+#include "runner/config/config.h"
 #include "runner/nightly/nightly_config.h"
 
 namespace schedlab {
-
-// runner/config/config.h; not included so that the report's headers can be used
-// beside this one (analysis and workloads both define a Centre).
-struct Config;
 
 struct NightlyOptions {
   bool force = false;     // measure again even what is already measured

@@ -5,19 +5,17 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 
+#include "base/placeholders.h"
 #include "runner/config/config.h"
-#include "runner/hosts/lab/kernel.h"
-#include "runner/hosts/ssh_host.h"
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
-#include "runner/config/yaml_keys.h"
+#include "runner/config/yaml_reader.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/ssh_host.h"
 
 namespace schedlab {
 namespace {
@@ -44,27 +42,12 @@ std::vector<std::string> lab_kernel_names() {
   return names;
 }
 
-class Parser {
+class Parser : YamlReader {
  public:
-  Parser(std::string path) : path_(std::move(path)) {
+  Parser(std::string path) : YamlReader(std::move(path)) {
     dir_ = std::filesystem::path(path_).parent_path();
   }
 
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& key,
-                         const std::string& msg) const {
-    throw ConfigError(path_, line_of(at), key, msg);
-  }
-  static int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
-  void check_keys(const YAML::Node& map, const std::string& where,
-                  const std::vector<std::string>& allowed) const {
-    if (!map.IsMap()) fail(map, where, "expected a mapping of keys to values");
-    if (const auto p = key_problem(map, allowed)) fail(p->at, where, p->message);
-  }
-  std::string scalar(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar() || n.Scalar().empty()) fail(n, key, "expected a single, non-empty value");
-    return n.Scalar();
-  }
   std::vector<std::string> argv(const YAML::Node& n, const std::string& key) const {
     if (!n.IsSequence() || n.size() == 0)
       fail(
@@ -77,34 +60,6 @@ class Parser {
     }
     return out;
   }
-  std::chrono::milliseconds duration(const YAML::Node& n, const std::string& key) const {
-    const std::string s = scalar(n, key);
-    const auto d = parse_duration(s);
-    if (!d || d->count() <= 0)
-      fail(n, key, fmt::format("expected a duration such as 30m or 90s, got '{}'", s));
-    return *d;
-  }
-  double number(const YAML::Node& n, const std::string& key, double lo, double hi,
-                bool lo_open) const {
-    const std::string s = scalar(n, key);
-    double v = NAN;
-    try {
-      std::size_t used = 0;
-      v = std::stod(s, &used);
-      if (used != s.size()) v = NAN;
-    } catch (const std::exception&) {
-    }
-    if (!std::isfinite(v) || v > hi || v < lo || (lo_open && v == lo))
-      fail(n, key,
-           fmt::format("expected a number in {}{}, {}], got '{}'", lo_open ? "(" : "[", lo, hi, s));
-    return v;
-  }
-  bool boolean(const YAML::Node& n, const std::string& key) const {
-    const std::string s = scalar(n, key);
-    if (s == "true" || s == "yes") return true;
-    if (s == "false" || s == "no") return false;
-    fail(n, key, fmt::format("expected true or false, got '{}'", s));
-  }
 
   NightlyTarget target(const YAML::Node& n, std::size_t i) const {
     const std::string where = fmt::format("targets[{}]", i);
@@ -112,7 +67,7 @@ class Parser {
     t.line = line_of(n);
     if (n.IsScalar()) {
       // A bare name is a lab kernel.
-      t.name = t.lab_kernel = scalar(n, where);
+      t.name = t.lab_kernel = word(n, where);
       if (!is_lab_kernel(t.lab_kernel))
         fail(n, where,
              fmt::format("'{}' is not a lab kernel{} (known: {}, linux-image-..., or a vmlinuz "
@@ -125,10 +80,10 @@ class Parser {
     check_keys(n, where, kTargetKeys);
     if (!n["name"])
       fail(n, where, "missing 'name': the target's name in reports and in the database");
-    t.name = scalar(n["name"], where + ".name");
+    t.name = word(n["name"], where + ".name");
     const std::string key = fmt::format("targets[{}] ({})", i, t.name);
     if (const auto k = n["kernel"]) {
-      t.lab_kernel = scalar(k, key + ".kernel");
+      t.lab_kernel = word(k, key + ".kernel");
       if (!is_lab_kernel(t.lab_kernel))
         fail(k, key + ".kernel",
              fmt::format("unknown lab kernel '{}'{}; known: {}, linux-image-..., or a vmlinuz path",
@@ -136,7 +91,7 @@ class Parser {
                          fmt::join(lab_kernel_names(), ", ")));
     }
     if (const auto s = n["sut"]) {
-      t.sut = scalar(s, key + ".sut");
+      t.sut = word(s, key + ".sut");
       if (!t.lab_kernel.empty())
         fail(s, key + ".sut", "a target runs on a lab kernel or on an ssh SUT, not both");
       if (!parse_ssh_url(t.sut))
@@ -151,7 +106,7 @@ class Parser {
     for (const char* k : {"hook_cwd", "hook_timeout"})
       if (n[k] && !t.hook) fail(n[k], key + "." + k, "only with a hook");
     if (const auto c = n["hook_cwd"]) {
-      const std::filesystem::path p = scalar(c, key + ".hook_cwd");
+      const std::filesystem::path p = word(c, key + ".hook_cwd");
       t.hook->cwd = p.is_absolute() ? p.string() : (dir_ / p).string();
     }
     if (const auto d = n["hook_timeout"]) t.hook->timeout = duration(d, key + ".hook_timeout");
@@ -163,9 +118,9 @@ class Parser {
       if (t.reboots && !t.hook)
         fail(r, key + ".reboots", "only with a hook (what would reboot the SUT?)");
     }
-    if (const auto u = n["uname"]) t.expect.release = scalar(u, key + ".uname");
+    if (const auto u = n["uname"]) t.expect.release = word(u, key + ".uname");
     if (const auto s = n["sha"]) {
-      t.expect.sha = scalar(s, key + ".sha");
+      t.expect.sha = word(s, key + ".sha");
       if (!std::regex_match(t.expect.sha, std::regex("^[0-9a-fA-F]{7,40}$")))
         fail(s, key + ".sha",
              fmt::format("expected a git sha of 7 to 40 hex digits, got '{}'", t.expect.sha));
@@ -181,7 +136,12 @@ class Parser {
     if (t.hook) {
       std::vector<std::string> known;
       for (const auto& [k, v] : hook_values(t)) known.push_back(k);
-      const auto unknown = unknown_placeholders(t.hook->argv, known);
+      std::vector<std::string> unknown;
+      try {
+        unknown = unknown_placeholders(t.hook->argv, known);
+      } catch (const PlaceholderError& e) {
+        fail(n["hook"], key + ".hook", e.what());
+      }
       if (!unknown.empty())
         fail(n["hook"], key + ".hook",
              fmt::format("unknown placeholder {{{}}}{}; this target has: {{{}}}", unknown.front(),
@@ -194,7 +154,7 @@ class Parser {
     RegressionRule r;
     check_keys(n, "rule", kRuleKeys);
     if (const auto t = n["test"]) {
-      r.test = scalar(t, "rule.test");
+      r.test = word(t, "rule.test");
       if (std::find(kTests.begin(), kTests.end(), r.test) == kTests.end())
         fail(
             t, "rule.test",
@@ -223,12 +183,7 @@ class Parser {
   }
 
   NightlyConfig parse(const std::string& text) const {
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      throw ConfigError(path_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg);
-    }
+    const YAML::Node root = load(text);
     if (!root.IsMap())
       throw ConfigError(path_, line_of(root), "",
                         "expected a mapping with targets:, baseline:, configs:");
@@ -236,7 +191,7 @@ class Parser {
     NightlyConfig c;
     c.path = path_;
     c.name =
-        root["name"] ? scalar(root["name"], "name") : std::filesystem::path(path_).stem().string();
+        root["name"] ? word(root["name"], "name") : std::filesystem::path(path_).stem().string();
     const auto targets = root["targets"];
     if (!targets || !targets.IsSequence() || targets.size() == 0)
       fail(targets ? targets : root, "targets",
@@ -251,7 +206,7 @@ class Parser {
     std::vector<std::string> target_names;
     for (const auto& t : c.targets) target_names.push_back(t.name);
     if (const auto b = root["baseline"]) {
-      const std::string base = scalar(b, "baseline");
+      const std::string base = word(b, "baseline");
       const auto it = std::find(target_names.begin(), target_names.end(), base);
       if (it == target_names.end())
         fail(b, "baseline",
@@ -267,7 +222,7 @@ class Parser {
     std::set<std::string> seen;
     for (std::size_t i = 0; i < configs.size(); ++i) {
       const std::string key = fmt::format("configs[{}]", i);
-      const std::filesystem::path p = scalar(configs[i], key);
+      const std::filesystem::path p = word(configs[i], key);
       const std::string resolved =
           p.is_absolute() || dir_.empty() ? p.string() : (dir_ / p).string();
       if (!seen.insert(resolved).second)
@@ -283,7 +238,6 @@ class Parser {
   }
 
  private:
-  std::string path_;
   std::filesystem::path dir_;
 };
 
@@ -305,11 +259,7 @@ NightlyConfig parse_nightly(const std::string& text, const std::string& path) {
 }
 
 NightlyConfig load_nightly_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, 0, "", "cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_nightly(text.str(), path);
+  return parse_nightly(read_config_text(path), path);
 }
 
 }  // namespace schedlab

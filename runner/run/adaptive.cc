@@ -1,30 +1,22 @@
 #include "runner/run/adaptive.h"
 
-#include <boost/math/distributions/students_t.hpp>
+#include <algorithm>
 #include <cmath>
-#include <vector>
 
-#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 namespace schedlab {
 
 std::optional<double> ci_halfwidth_pct(std::span<const double> samples, Centre centre,
                                        double level) {
   if (samples.size() < 2) return std::nullopt;
-  std::vector<double> x(samples.begin(), samples.end());
-  if (centre == Centre::kHmean) {
-    for (double& v : x) {
-      if (v <= 0) return std::nullopt;  // hmean undefined
-      v = 1.0 / v;
-    }
-  }
-  const double mean = stats::amean(x);
-  const auto sd = stats::stddev(x);
-  if (!sd || mean == 0) return std::nullopt;
-  const double n = static_cast<double>(x.size());
-  const boost::math::students_t t(n - 1);
-  const double q = boost::math::quantile(t, 0.5 + level / 2);
-  return 100.0 * q * *sd / std::sqrt(n) / std::fabs(mean);
+  const auto c = centre_of(samples, centre);
+  if (!c || *c == 0) return std::nullopt;
+  if (std::all_of(samples.begin(), samples.end(), [&](double v) { return v == samples.front(); }))
+    return 0.0;
+  const CentreInterval ci = centre_interval(samples, centre, level);
+  if (!ci.ci) return std::nullopt;
+  return 100.0 * (ci.ci->high - ci.ci->low) / 2 / std::fabs(*c);
 }
 
 StopDecision should_stop(const IterationPolicy& policy, std::span<const double> ok,

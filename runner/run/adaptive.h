@@ -6,8 +6,8 @@
 #include <span>
 #include <string>
 
+#include "base/centre.h"
 #include "runner/config/config.h"
-#include "workloads/metric.h"
 
 namespace schedlab {
 
@@ -17,10 +17,14 @@ struct StopDecision {
   std::optional<double> halfwidth_pct;  // of the centre, when computable
 };
 
-// Half-width of the 95% Student t interval of the centre, as a percentage
-// of the centre. For a harmonic mean the interval is taken on the
-// reciprocals (delta method) and mapped back, so the relative width is the
-// reciprocals' relative width. Empty for n < 2 or a zero centre.
+// Half-width of the interval of the centre that `compare` reports for these
+// samples (analysis/summary.h: Student t for amean, t on reciprocals for
+// hmean, t on logs for gmean, order statistics for the median), as a
+// percentage of the centre: (high - low) / 2 / |centre| * 100. Samples that
+// are all equal give 0 (no spread: nothing left to narrow). Empty when there
+// is no interval (n < 2, a median with too few samples for the level, an
+// hmean interval unbounded above, data a mean is not defined for) or the
+// centre is 0.
 std::optional<double> ci_halfwidth_pct(std::span<const double> samples, Centre centre,
                                        double level = 0.95);
 

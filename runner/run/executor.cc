@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "analysis/manifest_diff.h"
+#include "base/hash.h"
+#include "base/time.h"
 #include "runner/run/adaptive.h"
 #include "runner/run/interrupt.h"
 #include "runner/knobs/knobs.h"

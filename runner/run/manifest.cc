@@ -1,39 +1,24 @@
 #include "runner/run/manifest.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
 #include <sstream>
 
+#include "base/text.h"
 #include "runner/hosts/lab/lab_host.h"
 
 namespace schedlab {
 namespace {
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
 std::string read_or_empty(Host& host, const std::string& path) {
   try {
-    return trim(host.read_file(path).value_or(""));
+    return std::string(trim_end(host.read_file(path).value_or("")));
   } catch (const HostError&) {
     return "";
   }
 }
 
 }  // namespace
-
-std::string sha256_hex(const std::string& text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(text.data(), text.size(), digest, &len, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("EVP_Digest(sha256) failed");
-  std::string hex;
-  for (unsigned int i = 0; i < len; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex;
-}
 
 std::string schedlab_version() { return SCHEDLAB_VERSION; }
 
@@ -65,7 +50,7 @@ nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& pack
   for (const auto& pkg : packages) {
     auto r = host.run({.argv = {"dpkg-query", "-W", "-f", "${Version}", pkg},
                        .timeout = std::chrono::seconds(10)});
-    tools[pkg] = r.ok() ? nlohmann::json(trim(r.out)) : nlohmann::json(nullptr);
+    tools[pkg] = r.ok() ? nlohmann::json(std::string(trim_end(r.out))) : nlohmann::json(nullptr);
   }
   m["tools"] = tools;
   m["schedlab_version"] = schedlab_version();

@@ -9,9 +9,6 @@
 
 namespace schedlab {
 
-// SHA-256 of the text, lowercase hex.
-std::string sha256_hex(const std::string& text);
-
 std::string schedlab_version();
 
 // kernel_release, kernel_version, cmdline, hostname, cpu_model, cpu_count,

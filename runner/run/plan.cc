@@ -65,6 +65,11 @@ void expand(const WorkloadConfig& wc, std::size_t workload_index, const PlanOpti
 
 }  // namespace
 
+std::string stored_param_text(const ParamValue& v) {
+  const nlohmann::json j = to_json(v);
+  return j.is_string() ? j.get<std::string>() : j.dump();
+}
+
 std::string PlanPoint::describe() const {
   std::string s = block;
   for (const auto& spec : workload->workload->params())

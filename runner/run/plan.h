@@ -51,4 +51,8 @@ Plan expand_plan(const Config& config, const PlanOptions& options = {});
 Plan expand_plan(const Config&& config,
                  const PlanOptions& options = {}) = delete;  // it would dangle
 
+// A parameter's value as params_json holds it, as text: a string as it is,
+// anything else as JSON (4, 1.5, true; a duration is the string "30s").
+std::string stored_param_text(const ParamValue& v);
+
 }  // namespace schedlab

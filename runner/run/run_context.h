@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/time.h"
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/hosts.h"

@@ -1,18 +1,16 @@
 // The runs of one multi-kernel plan (kernel_runs.h): named NAME@LABEL and
 // sharing "group": NAME in their manifests. Found again from the store for
 // `schedlab compare NAME`, `--group NAME` and `schedlab run --resume NAME`.
-// (No config.h here: analysis/compare.h and workloads/ name the same enum.)
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/compare.h"
 #include "results/store.h"
 
 namespace schedlab {
-
-struct ColumnRef;  // analysis/compare.h
 
 // NAME@LABEL.
 std::string kernel_run_name(const std::string& group, const std::string& kernel);

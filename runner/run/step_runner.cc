@@ -5,19 +5,11 @@
 #include <chrono>
 #include <thread>
 
+#include "base/text.h"
 #include "runner/run/interrupt.h"
 
 namespace schedlab {
 namespace {
-
-std::string tail(const std::string& text, std::size_t lines) {
-  std::size_t pos = text.size();
-  while (pos > 0 && text[pos - 1] == '\n') --pos;
-  const std::size_t end = pos;
-  for (std::size_t n = 0; pos > 0 && n < lines; --pos)
-    if (text[pos - 1] == '\n') ++n;
-  return text.substr(pos == 0 ? 0 : pos, end - pos);
-}
 
 PhaseStatus status_of(const ExecResult& r) {
   switch (r.outcome) {
@@ -69,7 +61,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
       servers_.pop_back();
       return {.status = PhaseStatus::kNotReady,
               .error = fmt::format("{} exited before it was ready ({}): {}", step.argv[0],
-                                   exited->describe(), tail(exited->err + exited->out, 3))};
+                                   exited->describe(), last_lines(exited->err + exited->out, 3))};
     }
     bool ready = false;
     if (check.tcp_port > 0) {
@@ -88,7 +80,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
           .error = fmt::format("{}: not ready after {:.0f}s (readiness check: {}); its last "
                                "output: {}",
                                step.argv[0], std::chrono::duration<double>(check.timeout).count(),
-                               what, tail(out.err + out.out, 3))};
+                               what, last_lines(out.err + out.out, 3))};
     }
     std::this_thread::sleep_for(nap);
     nap = std::min(nap * 2, std::chrono::milliseconds(200));
@@ -125,7 +117,7 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
     phase.status = status_of(r);
     phase.error = fmt::format("{}: {}", step.argv[0], r.describe());
     // The tool's own last words say more than an exit code.
-    if (const std::string why = tail(r.err.empty() ? r.out : r.err, 1); !why.empty())
+    if (const std::string why = last_lines(r.err.empty() ? r.out : r.err, 1); !why.empty())
       phase.error += ": " + why;
     if (!step.measured) {
       // Keep a failing setup step's output: it is the only evidence.

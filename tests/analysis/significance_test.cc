@@ -107,7 +107,7 @@ TEST_CASE("interval of the % change contains the change and follows the centre",
   const std::vector<double> c6b{27000, 28100, 27500, 27900, 27600, 28300};
   const std::vector<double> c6p{34000, 34300, 33800, 34500, 34100, 34000};
   for (Centre c : {Centre::kAmean, Centre::kHmean, Centre::kGmean}) {
-    INFO(centre_name(c));
+    INFO(to_string(c));
     const auto ci = pct_interval(c, true, c6b, c6p, 0.95);
     REQUIRE(ci.ci);
     const double pct = *pct_better(true, centre_of(c6b, c), centre_of(c6p, c));

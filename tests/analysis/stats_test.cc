@@ -97,3 +97,10 @@ TEST_CASE("Welch t-test is undefined for n < 2 or no variance at all", "[stats]"
   // Identical samples on both sides: no variance, so no test, not p = 1.
   CHECK_FALSE(welch_t_test(std::vector<double>{1, 1}, std::vector<double>{1, 1}));
 }
+
+TEST_CASE("Welch-Satterthwaite degrees of freedom", "[stats]") {
+  // Squared standard errors 1 (n = 5) and 4 (n = 10): (1 + 4)^2 / (1/4 + 16/9) = 900/73.
+  CHECK_THAT(welch_df(1, 5, 4, 10), WithinRel(900.0 / 73, 1e-14));
+  // One side without variance: the other side's n - 1.
+  CHECK_THAT(welch_df(0, 3, 2.5, 4), WithinRel(3.0, 1e-14));
+}

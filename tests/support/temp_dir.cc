@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/file.h"
+
 namespace schedlab::test {
 
 TempDir::TempDir() {
@@ -21,11 +23,7 @@ TempDir::~TempDir() {
 }
 
 std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_file(p);
 }
 
 void write_text(const std::filesystem::path& p, const std::string& text) {

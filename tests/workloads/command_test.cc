@@ -152,7 +152,20 @@ TEST_CASE("command specs are checked when made") {
   CHECK_THROWS_WITH(make_command_workload(bad), Catch::Contains("metric 'events_per_s' twice"));
   bad = sysbench_cpu();
   bad.argv = {"x", "{threads"};
-  CHECK_THROWS_AS(make_command_workload(bad), std::invalid_argument);
+  CHECK_THROWS_WITH(make_command_workload(bad), "argv '{threads': '{' without '}'");
+  bad.argv = {"x", "threads}"};
+  CHECK_THROWS_WITH(make_command_workload(bad), "argv 'threads}': '}' without '{'");
+  // A name argv could not write as a placeholder ({Threads} passes through as it is).
+  bad = sysbench_cpu();
+  bad.params[0].name = "Threads";
+  CHECK_THROWS_WITH(make_command_workload(bad),
+                    Catch::StartsWith("sysbench-cpu: parameter 'Threads': a name of a-z"));
+  // Other braces are the tool's own (the hooks' grammar, base/placeholders.h).
+  auto awk = sysbench_cpu();
+  awk.argv = {"awk", "{print $1}", "--threads={threads}"};
+  const auto a = make_command_workload(awk);
+  CHECK(a->iteration_steps(point(*a, 2), {})[0].argv ==
+        std::vector<std::string>{"awk", "{print $1}", "--threads=2"});
   // Python-style named groups work too.
   auto py = sysbench_cpu();
   py.metrics[0].regex = R"(events per second:\s+(?P<value>[0-9.]+))";

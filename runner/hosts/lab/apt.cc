@@ -1,13 +1,15 @@
 #include "runner/hosts/lab/apt.h"
 
-#include "results/store.h"
-
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
+
+#include "base/file.h"
+#include "base/text.h"
+#include "base/time.h"
 
 namespace schedlab::lab {
 namespace {
@@ -26,14 +28,6 @@ std::string sources() {
       kKeyring, mirror, security);
 }
 
-std::string last_lines(const std::string& text, int n = 3) {
-  std::string t = text;
-  while (!t.empty() && t.back() == '\n') t.pop_back();
-  std::size_t pos = t.size();
-  for (int i = 0; i < n && pos != std::string::npos && pos > 0; ++i) pos = t.rfind('\n', pos - 1);
-  return pos == std::string::npos || pos == 0 ? t : t.substr(pos + 1);
-}
-
 }  // namespace
 
 PrivateApt::PrivateApt(std::filesystem::path dir, Host& local, Log log)
@@ -44,7 +38,7 @@ PrivateApt::PrivateApt(std::filesystem::path dir, Host& local, Log log)
   const auto list = dir_ / "sources.list";
   std::string have;
   try {
-    have = read_whole_file(list);
+    have = schedlab::read_file(list);
   } catch (const std::exception&) {
   }
   if (have != want) {
@@ -88,7 +82,7 @@ bool PrivateApt::refresh(std::chrono::hours max_age, bool force) {
   log_("lab: updating the kernel package lists (private apt configuration in " + dir_.string() + ")");
   const ExecResult r = apt("apt-get", {"-q", "update"});
   if (!r.ok() || r.err.find("W: Failed") != std::string::npos || r.err.find("E: ") != std::string::npos) {
-    const std::string why = last_lines(r.err.empty() ? r.describe() : r.err);
+    const std::string why = last_lines(r.err.empty() ? r.describe() : r.err, 3);
     if (has_lists()) {
       log_("lab: apt-get update failed; using the lists from the last update: " + why);
       return false;
@@ -101,7 +95,7 @@ bool PrivateApt::refresh(std::chrono::hours max_age, bool force) {
 
 std::vector<std::string> PrivateApt::search(const std::string& name_regex) {
   const ExecResult r = apt("apt-cache", {"search", "--names-only", name_regex});
-  if (!r.ok()) throw std::runtime_error("lab: apt-cache search failed: " + last_lines(r.err));
+  if (!r.ok()) throw std::runtime_error("lab: apt-cache search failed: " + last_lines(r.err, 3));
   std::vector<std::string> names;
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);)
@@ -124,7 +118,9 @@ std::string PrivateApt::candidate_version(const std::string& package) {
 std::filesystem::path PrivateApt::download(const std::string& package, const std::filesystem::path& dir) {
   log_(fmt::format("lab: downloading {}", package));
   const ExecResult r = apt("apt-get", {"-q", "download", "--", package}, dir.string(), std::chrono::minutes(20));
-  if (!r.ok()) throw std::runtime_error(fmt::format("lab: apt-get download {} failed: {}", package, last_lines(r.err)));
+  if (!r.ok())
+    throw std::runtime_error(
+        fmt::format("lab: apt-get download {} failed: {}", package, last_lines(r.err, 3)));
   for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".deb" && e.path().filename().string().starts_with(package + "_")) return e.path();
   throw std::runtime_error(fmt::format("lab: apt-get download {} left no .deb in {}", package, dir.string()));

@@ -6,8 +6,9 @@
 #include <set>
 #include <sstream>
 
+#include "base/file.h"
+#include "base/hash.h"
 #include "runner/hosts/lab/modules.h"
-#include "runner/run/manifest.h"
 #include "workloads/registry.h"
 
 namespace schedlab::lab {
@@ -54,12 +55,12 @@ std::string rel(const std::string& abs) { return abs.substr(abs.find_first_not_o
 
 // Copies a program and the libraries it needs.
 void add_program(Builder& b, Host& local, const std::string& host_path, const std::string& dest) {
-  b.file(dest, read_whole_file(host_path), 0755);
+  b.file(dest, schedlab::read_file(host_path), 0755);
   const ExecResult r = local.run({.argv = {"ldd", host_path}, .timeout = std::chrono::seconds(30)});
   // ldd exits 1 for a static binary ("not a dynamic executable").
   if (!r.ok() && r.out.find("not a dynamic") == std::string::npos && r.err.find("not a dynamic") == std::string::npos)
     throw std::runtime_error(fmt::format("lab: ldd {} failed: {}", host_path, r.err));
-  for (const auto& lib : parse_ldd(r.out)) b.file(rel(lib), read_whole_file(lib), 0755);
+  for (const auto& lib : parse_ldd(r.out)) b.file(rel(lib), schedlab::read_file(lib), 0755);
 }
 
 }  // namespace
@@ -162,8 +163,9 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, cons
   }
 
   const fs::path mdir = kernel.modules_dir;
-  const auto order = module_load_order(spec.modules, read_whole_file(mdir / "modules.dep"),
-                                       fs::exists(mdir / "modules.builtin") ? read_whole_file(mdir / "modules.builtin") : "");
+  const auto order = module_load_order(
+      spec.modules, schedlab::read_file(mdir / "modules.dep"),
+      fs::exists(mdir / "modules.builtin") ? schedlab::read_file(mdir / "modules.builtin") : "");
   std::vector<std::string> files;
   for (const auto& m : order) {
     const std::string name = module_name(m) + ".ko";

@@ -8,8 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "runner/hosts/lab/apt.h"
+#include "base/file.h"
+#include "base/hash.h"
 #include "runner/config/suggest.h"
+#include "runner/hosts/lab/apt.h"
 
 namespace schedlab::lab {
 namespace fs = std::filesystem;
@@ -27,7 +29,7 @@ std::string release_in(const fs::path& root) {
 }
 
 Kernel from_dir(const fs::path& dir) {
-  const auto j = nlohmann::json::parse(read_whole_file(dir / "kernel.json"));
+  const auto j = nlohmann::json::parse(schedlab::read_file(dir / "kernel.json"));
   Kernel k;
   k.package = j.value("package", "");
   k.package_version = j.value("version", "");

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <regex>
 
-#include "runner/config/config.h"
-#include "runner/hosts/lab/kernel.h"
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
+#include "runner/config/yaml_reader.h"
+#include "runner/hosts/lab/kernel.h"
 
 namespace schedlab {
 namespace {
@@ -17,65 +17,54 @@ namespace {
 const std::vector<std::string> kLabKeys = {"kernel", "kernels", "modules", "cpus", "sockets", "memory",
                                            "accel", "boot_timeout", "programs", "cmdline"};
 
-int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
-
 }  // namespace
 
 LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
-  const auto fail = [&](const YAML::Node& at, const std::string& key, const std::string& msg) {
-    throw ConfigError(file, line_of(at), key, msg);
-  };
-  const auto scalar = [&](const YAML::Node& n, const std::string& key) {
-    if (!n.IsScalar()) fail(n, key, "expected a single value");
-    return n.Scalar();
-  };
-  const auto integer = [&](const YAML::Node& n, const std::string& key, int min, int max) {
-    const std::string s = scalar(n, key);
-    if (!std::regex_match(s, std::regex("^[0-9]{1,4}$")) || std::stoi(s) < min || std::stoi(s) > max)
-      fail(n, key, fmt::format("expected a whole number from {} to {}, got '{}'", min, max, s));
-    return std::stoi(s);
-  };
+  const YamlReader r(file);
   if (!sut.IsMap() || sut.size() != 1 || !sut["lab"])
-    fail(sut, "hosts.sut", "expected local, ssh://[user@]host[:port], or {lab: {kernel: debian:6.12}}");
+    r.fail(sut, "hosts.sut",
+           "expected local, ssh://[user@]host[:port], or {lab: {kernel: debian:6.12}}");
   const YAML::Node n = sut["lab"];
   const std::string key = "hosts.sut.lab";
-  if (!n.IsMap()) fail(n, key, "expected a mapping such as {kernel: debian:6.12, cpus: 2, memory: 1G}");
-  for (const auto& kv : n) {
-    const std::string k = kv.first.as<std::string>();
-    if (std::find(kLabKeys.begin(), kLabKeys.end(), k) == kLabKeys.end())
-      fail(kv.first, key, fmt::format("unknown key '{}'{}", k, did_you_mean(k, kLabKeys)));
-  }
+  if (!n.IsMap())
+    r.fail(n, key, "expected a mapping such as {kernel: debian:6.12, cpus: 2, memory: 1G}");
+  r.check_keys(n, key, kLabKeys);
   LabConfig c;
-  c.line = line_of(n);
+  c.line = r.line_of(n);
   const auto kernel = [&](const YAML::Node& at, const std::string& k) {
-    const std::string spec = scalar(at, k);
+    const std::string spec = r.scalar(at, k);
     const bool named = spec.find('/') != std::string::npos || spec.starts_with("linux-image-");
     if (!named) {
       std::vector<std::string> names;
       for (const auto& s : lab::kernel_series()) names.push_back(s.name);
       if (std::find(names.begin(), names.end(), spec) == names.end())
-        fail(at, k,
-             fmt::format("unknown kernel '{}'{}; known: {}, an exact package name (linux-image-...), or a "
-                         "path to a vmlinuz",
-                         spec, did_you_mean(spec, names), fmt::join(names, ", ")));
+        r.fail(
+            at, k,
+            fmt::format(
+                "unknown kernel '{}'{}; known: {}, an exact package name (linux-image-...), or a "
+                "path to a vmlinuz",
+                spec, did_you_mean(spec, names), fmt::join(names, ", ")));
     }
     return spec;
   };
   if (n["kernel"] && n["kernels"])
-    fail(n["kernels"], key + ".kernels",
-         "give either 'kernel' (one kernel) or 'kernels' (a list, each booted in turn), not both");
+    r.fail(
+        n["kernels"], key + ".kernels",
+        "give either 'kernel' (one kernel) or 'kernels' (a list, each booted in turn), not both");
   if (const auto ks = n["kernels"]) {
     if (!ks.IsSequence() || ks.size() == 0)
-      fail(ks, key + ".kernels", "expected a list of kernels such as [debian:6.1, debian:6.12]");
+      r.fail(ks, key + ".kernels", "expected a list of kernels such as [debian:6.1, debian:6.12]");
     std::vector<std::string> labels;
     for (const auto& e : ks) {
       const std::string spec = kernel(e, key + ".kernels");
       if (std::find(c.kernels.begin(), c.kernels.end(), spec) != c.kernels.end())
-        fail(e, key + ".kernels", fmt::format("kernel '{}' is listed twice", spec));
+        r.fail(e, key + ".kernels", fmt::format("kernel '{}' is listed twice", spec));
       // Runs are named NAME@LABEL and columns LABEL/VARIANT: labels must differ.
       const std::string label = lab::kernel_label(spec);
       if (std::find(labels.begin(), labels.end(), label) != labels.end())
-        fail(e, key + ".kernels", fmt::format("kernel '{}' has the same short name '{}' as an earlier one", spec, label));
+        r.fail(
+            e, key + ".kernels",
+            fmt::format("kernel '{}' has the same short name '{}' as an earlier one", spec, label));
       labels.push_back(label);
       c.kernels.push_back(spec);
     }
@@ -83,35 +72,43 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
   } else if (n["kernel"]) {
     c.kernel = kernel(n["kernel"], key + ".kernel");
   } else {
-    fail(n, key, "missing 'kernel': debian:6.1, debian:6.12, a package name or a vmlinuz path "
-                 "(or 'kernels' with a list of them)");
+    r.fail(n, key,
+           "missing 'kernel': debian:6.1, debian:6.12, a package name or a vmlinuz path "
+           "(or 'kernels' with a list of them)");
   }
-  if (n["modules"]) c.modules = scalar(n["modules"], key + ".modules");
-  if (n["cpus"]) c.cpus = integer(n["cpus"], key + ".cpus", 1, 64);
-  if (n["sockets"]) c.sockets = integer(n["sockets"], key + ".sockets", 1, 8);
+  if (n["modules"]) c.modules = r.scalar(n["modules"], key + ".modules");
+  if (n["cpus"]) c.cpus = r.integer_in(n["cpus"], key + ".cpus", 1, 64);
+  if (n["sockets"]) c.sockets = r.integer_in(n["sockets"], key + ".sockets", 1, 8);
   if (c.cpus % c.sockets)
-    fail(n["sockets"], key + ".sockets", fmt::format("{} CPUs do not split evenly into {} sockets", c.cpus, c.sockets));
+    r.fail(n["sockets"], key + ".sockets",
+           fmt::format("{} CPUs do not split evenly into {} sockets", c.cpus, c.sockets));
   if (n["memory"]) {
-    c.memory = scalar(n["memory"], key + ".memory");
+    c.memory = r.scalar(n["memory"], key + ".memory");
     if (!std::regex_match(c.memory, std::regex("^[1-9][0-9]*[MG]$")))
-      fail(n["memory"], key + ".memory", fmt::format("expected a size such as 512M or 2G, got '{}'", c.memory));
+      r.fail(n["memory"], key + ".memory",
+             fmt::format("expected a size such as 512M or 2G, got '{}'", c.memory));
   }
   if (n["accel"]) {
-    c.accel = scalar(n["accel"], key + ".accel");
+    c.accel = r.scalar(n["accel"], key + ".accel");
     const std::vector<std::string> accels = {"auto", "kvm", "tcg"};
     if (std::find(accels.begin(), accels.end(), c.accel) == accels.end())
-      fail(n["accel"], key + ".accel", fmt::format("expected auto, kvm or tcg, got '{}'{}", c.accel, did_you_mean(c.accel, accels)));
+      r.fail(n["accel"], key + ".accel",
+             fmt::format("expected auto, kvm or tcg, got '{}'{}", c.accel,
+                         did_you_mean(c.accel, accels)));
   }
   if (n["boot_timeout"]) {
-    const auto d = parse_duration(scalar(n["boot_timeout"], key + ".boot_timeout"));
-    if (!d || *d < std::chrono::seconds(5)) fail(n["boot_timeout"], key + ".boot_timeout", "expected a duration of at least 5s, such as 3m");
+    const auto d = parse_duration(r.scalar(n["boot_timeout"], key + ".boot_timeout"));
+    if (!d || *d < std::chrono::seconds(5))
+      r.fail(n["boot_timeout"], key + ".boot_timeout",
+             "expected a duration of at least 5s, such as 3m");
     c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
   }
   if (const auto p = n["programs"]) {
-    if (!p.IsSequence()) fail(p, key + ".programs", "expected a list of programs to copy into the guest");
-    for (const auto& e : p) c.programs.push_back(scalar(e, key + ".programs"));
+    if (!p.IsSequence())
+      r.fail(p, key + ".programs", "expected a list of programs to copy into the guest");
+    for (const auto& e : p) c.programs.push_back(r.scalar(e, key + ".programs"));
   }
-  if (n["cmdline"]) c.cmdline = scalar(n["cmdline"], key + ".cmdline");
+  if (n["cmdline"]) c.cmdline = r.scalar(n["cmdline"], key + ".cmdline");
   return c;
 }
 
@@ -124,23 +121,23 @@ std::vector<std::string> plan_kernels(const std::optional<LabConfig>& lab) {
 std::vector<std::string> parse_variant_kernels(const YAML::Node& n, const std::string& key,
                                                const std::optional<LabConfig>& lab,
                                                const std::string& file) {
+  const YamlReader r(file);
   if (!lab)
-    throw ConfigError(file, line_of(n), key,
-                      "only a lab SUT has kernels to choose from (hosts: {sut: {lab: {kernels: [...]}}})");
+    r.fail(n, key,
+           "only a lab SUT has kernels to choose from (hosts: {sut: {lab: {kernels: [...]}}})");
   const std::vector<std::string> known = plan_kernels(lab);
   if (!n.IsSequence() || n.size() == 0)
-    throw ConfigError(file, line_of(n), key,
-                      fmt::format("expected a list of the lab's kernels, e.g. [{}]", known.back()));
+    r.fail(n, key, fmt::format("expected a list of the lab's kernels, e.g. [{}]", known.back()));
   std::vector<std::string> out;
   for (const auto& e : n) {
-    if (!e.IsScalar()) throw ConfigError(file, line_of(e), key, "expected a kernel such as debian:6.12");
+    if (!e.IsScalar()) r.fail(e, key, "expected a kernel such as debian:6.12");
     const std::string k = e.Scalar();
     if (std::find(known.begin(), known.end(), k) == known.end())
-      throw ConfigError(file, line_of(e), key,
-                        fmt::format("'{}' is not among the lab's kernels{} ({})", k, did_you_mean(k, known),
-                                    fmt::join(known, ", ")));
+      r.fail(e, key,
+             fmt::format("'{}' is not among the lab's kernels{} ({})", k, did_you_mean(k, known),
+                         fmt::join(known, ", ")));
     if (std::find(out.begin(), out.end(), k) != out.end())
-      throw ConfigError(file, line_of(e), key, fmt::format("kernel '{}' is listed twice", k));
+      r.fail(e, key, fmt::format("kernel '{}' is listed twice", k));
     out.push_back(k);
   }
   return out;

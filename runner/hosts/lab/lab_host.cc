@@ -9,8 +9,9 @@
 #include <sstream>
 #include <thread>
 
-#include "runner/run/interrupt.h"
+#include "base/file.h"
 #include "runner/hosts/local_host.h"
+#include "runner/run/interrupt.h"
 #include "workloads/tbench.h"
 
 namespace schedlab::lab {
@@ -26,7 +27,7 @@ constexpr seconds kKvmFirstOutput{8};
 
 std::string boot_id() {
   try {
-    std::string id = read_whole_file("/proc/sys/kernel/random/boot_id");
+    std::string id = schedlab::read_file("/proc/sys/kernel/random/boot_id");
     while (!id.empty() && id.back() == '\n') id.pop_back();
     return id;
   } catch (const std::exception&) {
@@ -84,7 +85,7 @@ std::string LabHost::choose_accel(const std::string& wanted) {
   if (wanted != "auto") return wanted;
   if (!kvm_usable()) return "tcg";
   try {
-    const std::string probe = read_whole_file(paths_.kvm_probe());
+    const std::string probe = schedlab::read_file(paths_.kvm_probe());
     if (probe.starts_with(boot_id() + " broken")) {
       log_(fmt::format("lab: KVM failed earlier on this host boot ({}); using TCG (emulated)", paths_.kvm_probe().string()));
       return "tcg";
@@ -123,10 +124,11 @@ void LabHost::boot(const LabConfig& config) {
   const ExecResult hk = key({"dropbearkey", "-t", "ed25519", "-f", (dir_ / "host_key").string()}, "dropbearkey");
   const std::string host_pub = first_line_with(hk.out, "ssh-ed25519 ");
   if (host_pub.empty()) throw HostError("lab: dropbearkey printed no public key");
-  write_whole_file(dir_ / "initrd",
-                   read_whole_file(image_.path) +
-                       overlay_image(read_whole_file(dir_ / "host_key"), read_whole_file(dir_ / "id.pub")),
-                   true);
+  write_whole_file(
+      dir_ / "initrd",
+      schedlab::read_file(image_.path) + overlay_image(schedlab::read_file(dir_ / "host_key"),
+                                                       schedlab::read_file(dir_ / "id.pub")),
+      true);
 
   QemuOptions q{.vmlinuz = kernel_.vmlinuz,
                 .initrd = (dir_ / "initrd").string(),

@@ -11,20 +11,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/file.h"
+
 namespace schedlab::lab {
 namespace {
 
 std::string normalise(std::string name) {
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::string unxz(const std::string& data, const std::string& path) {
@@ -94,8 +88,8 @@ std::vector<std::string> module_load_order(const std::vector<std::string>& wante
 }
 
 std::string read_module(const std::string& path) {
-  if (path.ends_with(".ko")) return slurp(path);
-  if (path.ends_with(".ko.xz")) return unxz(slurp(path), path);
+  if (path.ends_with(".ko")) return schedlab::read_file(path);
+  if (path.ends_with(".ko.xz")) return unxz(schedlab::read_file(path), path);
   throw std::runtime_error(fmt::format("{}: unsupported module compression (only .ko and .ko.xz)", path));
 }
 

@@ -11,8 +11,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "runner/run/manifest.h"
-
 namespace schedlab::lab {
 
 LabPaths LabPaths::from_env() {
@@ -21,14 +19,6 @@ LabPaths LabPaths::from_env() {
   const char* home = std::getenv("HOME");
   if (!home || !*home) throw std::runtime_error("lab: neither SCHEDLAB_LAB_CACHE nor HOME is set");
   return {std::filesystem::path(home) / ".cache" / "schedlab" / "lab"};
-}
-
-std::string read_whole_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read: {}", p.string(), std::strerror(errno)));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 void write_whole_file(const std::filesystem::path& p, const std::string& data, bool private_file) {
@@ -51,7 +41,5 @@ void write_whole_file(const std::filesystem::path& p, const std::string& data, b
   ::close(fd);
   std::filesystem::rename(tmp, p);
 }
-
-std::string sha256_file(const std::filesystem::path& p) { return sha256_hex(read_whole_file(p)); }
 
 }  // namespace schedlab::lab

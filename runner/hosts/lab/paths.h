@@ -24,8 +24,7 @@ struct LabPaths {
   std::filesystem::path kvm_probe() const { return root / "kvm-probe"; }
 };
 
-std::string read_whole_file(const std::filesystem::path& p);  // throws naming the file
-void write_whole_file(const std::filesystem::path& p, const std::string& data, bool private_file = false);
-std::string sha256_file(const std::filesystem::path& p);
+void write_whole_file(const std::filesystem::path& p, const std::string& data,
+                      bool private_file = false);
 
 }  // namespace schedlab::lab

@@ -16,8 +16,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include "runner/run/interrupt.h"
+#include "base/file.h"
+#include "base/text.h"
 #include "runner/hosts/lab/paths.h"
+#include "runner/run/interrupt.h"
 
 namespace schedlab::lab {
 
@@ -121,20 +123,17 @@ void QemuProcess::power_off() {
 std::string QemuProcess::serial_tail(int lines) const {
   std::string text;
   try {
-    text = read_whole_file(options_.serial_log);
+    text = schedlab::read_file(options_.serial_log);
   } catch (const std::exception&) {
     return "(no serial output)";
   }
   std::erase(text, '\r');
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  std::size_t pos = text.size();
-  for (int i = 0; i < lines && pos != std::string::npos && pos > 0; ++i) pos = text.rfind('\n', pos - 1);
-  return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
+  return last_lines(text, static_cast<std::size_t>(lines));
 }
 
 std::string QemuProcess::stderr_text() const {
   try {
-    return read_whole_file(options_.stderr_log);
+    return schedlab::read_file(options_.stderr_log);
   } catch (const std::exception&) {
     return "";
   }

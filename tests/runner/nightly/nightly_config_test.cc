@@ -110,6 +110,8 @@ TEST_CASE("bad nightly files are rejected with file, line and key") {
              "targets[0] (a).hook: unknown placeholder {kernal} (did you mean 'kernel'?); this "
              "target has: "
              "{kernel}, {name}"));
+  CHECK(d.error(head + "  - name: a\n    hook: [x, '{kernel']\n" + tail) ==
+        d.at(4, "targets[0] (a).hook: argv '{kernel': '{' without '}'"));
   CHECK(d.error(head + "  - name: a\n    sut: root@sut\n" + tail) ==
         d.at(4, "targets[0] (a).sut: expected ssh://[user@]host[:port], got 'root@sut'"));
   CHECK(d.error(head + "  - name: a\n    hook: [x]\n    hook_timeout: soon\n" + tail) ==

@@ -1,7 +1,10 @@
 #include "runner/run/adaptive.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <vector>
+
+#include "analysis/compare.h"
 
 using namespace schedlab;
 
@@ -10,9 +13,11 @@ TEST_CASE("the CI half-width matches a hand computation") {
   // half-width = 4.302652729749464 * 1 / sqrt(3) = 2.4841377118...; 24.84% of 10.
   const std::vector<double> x = {9, 10, 11};
   CHECK(*ci_halfwidth_pct(x, Centre::kAmean) == Approx(24.841377118).epsilon(1e-9));
-  // Harmonic mean: the interval lives on the reciprocals.
+  // Harmonic mean: the t interval of the reciprocals (10 +- 2.4841377118) mapped back
+  // through 1/x, [1/12.4841377118, 1/7.5158622882]: half its width, as a percentage of
+  // the hmean 0.1, is 26.4751423096.
   const std::vector<double> rates = {1.0 / 9, 1.0 / 10, 1.0 / 11};
-  CHECK(*ci_halfwidth_pct(rates, Centre::kHmean) == Approx(24.841377118).epsilon(1e-9));
+  CHECK(*ci_halfwidth_pct(rates, Centre::kHmean) == Approx(26.4751423096).epsilon(1e-9));
   CHECK_FALSE(ci_halfwidth_pct(std::vector<double>{5}, Centre::kAmean));
   CHECK(*ci_halfwidth_pct(std::vector<double>{5, 5, 5}, Centre::kAmean) == 0);
 }
@@ -43,4 +48,26 @@ TEST_CASE("adaptive iterations stop at the interval, the maximum, or on failure"
   d = should_stop(p, std::vector<double>{}, 3, Centre::kAmean);
   CHECK(d.stop);
   CHECK(d.reason == "failed");
+}
+
+TEST_CASE("the stop rule's half-width is the interval compare reports, for every centre") {
+  // Eight samples: enough for a 95% order-statistics interval of the median.
+  const std::vector<double> x = {10.2, 9.7, 10.9, 10.1, 9.4, 10.6, 11.3, 9.9};
+  for (const Centre centre : {Centre::kAmean, Centre::kHmean, Centre::kGmean, Centre::kMedian}) {
+    INFO(to_string(centre));
+    const MetricInfo metric{"w", "m", "s", "lower", std::string(to_string(centre)), "run", 4};
+    const Comparison c = compare_samples({{"a", x}}, metric);
+    const Cell& cell = c.blocks.at(0).rows.at(0).cells.at(0);
+    REQUIRE(cell.ci.ci);
+    REQUIRE(cell.centre);
+    const double reported =
+        (cell.ci.ci->high - cell.ci.ci->low) / 2 / std::fabs(*cell.centre) * 100;
+    const auto halfwidth = ci_halfwidth_pct(x, centre);
+    REQUIRE(halfwidth);
+    CHECK(*halfwidth == Approx(reported).epsilon(1e-12));
+  }
+  // Too few samples for a median interval: compare reports none, the rule never stops on it.
+  const std::vector<double> five = {10.2, 9.7, 10.9, 10.1, 9.4};
+  CHECK_FALSE(ci_halfwidth_pct(five, Centre::kMedian));
+  CHECK(ci_halfwidth_pct(five, Centre::kAmean));
 }

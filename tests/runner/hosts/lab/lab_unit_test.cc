@@ -103,6 +103,12 @@ workloads: [hackbench]
                     "known: debian:6.1, debian:6.12, an exact package name (linux-image-...), or a path to a vmlinuz");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, cpu: 2}}\nworkloads: [hackbench]\n", "t.yaml"),
                     "t.yaml:2: hosts.sut.lab: unknown key 'cpu' (did you mean 'cpus'?)");
+  // A key given twice is an error, as in every other section (else one of the two silently wins).
+  CHECK_THROWS_WITH(
+      parse_config("hosts:\n  sut:\n    lab:\n      kernel: debian:6.1\n      cpus: 2\n"
+                   "      cpus: 4\nworkloads: [hackbench]\n",
+                   "t.yaml"),
+      "t.yaml:6: hosts.sut.lab: duplicate key 'cpus'");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, cpus: 3, sockets: 2}}\nworkloads: [hackbench]\n", "t.yaml"),
                     "t.yaml:2: hosts.sut.lab.sockets: 3 CPUs do not split evenly into 2 sockets");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, memory: 1GB}}\nworkloads: [hackbench]\n", "t.yaml"),

@@ -1,0 +1,43 @@
+// Reading a whole file into memory, with a size cap: a config, a saved tool
+// output, a cached kernel file. /proc files report a size of 0, so the cap is
+// checked while reading, not from stat.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace schedlab {
+
+// "PATH: cannot read the file: REASON"; reason() alone for callers that put
+// the path elsewhere (file:line: errors); errnum() is the errno, 0 for a file
+// over the size cap.
+class FileError : public std::runtime_error {
+ public:
+  FileError(const std::filesystem::path& path, int errnum);
+  FileError(const std::filesystem::path& path, const std::string& reason);
+  const std::string& reason() const { return reason_; }
+  int errnum() const { return errnum_; }
+
+ private:
+  std::string reason_;
+  int errnum_ = 0;
+};
+
+// Larger than anything schedlab reads whole (kernel packages are ~100 MiB);
+// a guard against /dev/zero or a runaway log, not a quota.
+inline constexpr std::size_t kReadFileLimit = std::size_t{1} << 30;
+
+// The bytes of the file. Throws FileError when it cannot be opened or read
+// (the reason is strerror's), or is larger than max_bytes.
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = kReadFileLimit);
+
+// The file's bytes in pieces of up to 64 KiB, in order, for a reader that
+// does not keep them (a hash). Throws FileError as read_file does.
+void read_file_pieces(const std::filesystem::path& path,
+                      const std::function<void(std::string_view)>& piece);
+
+}  // namespace schedlab

@@ -1,0 +1,36 @@
+// Text helpers every layer shares: whitespace, lines, the end of a tool's
+// output for an error message, and numbers read in the C locale whatever the
+// process locale says.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedlab {
+
+// s without leading and trailing whitespace (space, \t, \n, \r, \f, \v); a
+// view into s.
+std::string_view trim(std::string_view s);
+// s without trailing whitespace: a value read from /proc or sysfs.
+std::string_view trim_end(std::string_view s);
+
+// The lines of text without their '\n' (and a '\r' before it); a final
+// newline does not make an empty last line. The views point into text, so
+// text must outlive them.
+std::vector<std::string_view> split_lines(std::string_view text);
+
+// The last n lines of text, without the whitespace around them: a tool's last
+// words, for an error message. All of text when it has fewer lines.
+std::string last_lines(std::string_view text, std::size_t n);
+
+// a, then b from the start of a line: a newline between them unless a is
+// empty or already ends with one (a tool's stdout then its stderr).
+std::string join_output(std::string_view a, std::string_view b);
+
+// The whole of s as a finite number ("12.5", "3e2"); nullopt otherwise.
+std::optional<double> to_number(std::string_view s);
+
+}  // namespace schedlab

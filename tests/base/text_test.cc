@@ -1,0 +1,65 @@
+#include "base/text.h"
+
+#include <catch2/catch.hpp>
+#include <clocale>
+#include <string>
+#include <vector>
+
+using namespace schedlab;
+using Views = std::vector<std::string_view>;
+
+TEST_CASE("trim and trim_end drop ASCII whitespace") {
+  CHECK(trim("  a b \t\r\n") == "a b");
+  CHECK(trim(" \n\t ").empty());
+  CHECK(trim("").empty());
+  CHECK(trim("x") == "x");
+  CHECK(trim_end("  6.1.0-28-amd64\n") == "  6.1.0-28-amd64");
+  CHECK(trim_end("\n\n").empty());
+}
+
+TEST_CASE("split_lines: no empty last line, CRLF and blank lines") {
+  CHECK(split_lines("").empty());
+  CHECK(split_lines("a\nb\n") == Views{"a", "b"});
+  CHECK(split_lines("a\nb") == Views{"a", "b"});
+  CHECK(split_lines("a\r\n\r\nb\r") == Views{"a", "", "b"});
+  CHECK(split_lines("\n") == Views{""});
+  CHECK(split_lines("a\n\n") == Views{"a", ""});
+  // A '\r' inside a line stays: only the one before '\n' (or at the end) goes.
+  CHECK(split_lines("a\rb\n") == Views{"a\rb"});
+}
+
+TEST_CASE("last_lines: the end of a tool's output, without the blank around it") {
+  const std::string out = "configure\nbuilding\n  cc: error: x.c\nmake: *** [all] Error 1\n\n";
+  CHECK(last_lines(out, 1) == "make: *** [all] Error 1");
+  CHECK(last_lines(out, 2) == "cc: error: x.c\nmake: *** [all] Error 1");
+  CHECK(last_lines(out, 10) == "configure\nbuilding\n  cc: error: x.c\nmake: *** [all] Error 1");
+  CHECK(last_lines("one line", 3) == "one line");
+  CHECK(last_lines("\nafter a blank first line\n", 1) == "after a blank first line");
+  CHECK(last_lines("a\r\nb\r\n", 1) == "b");
+  CHECK(last_lines("", 3).empty());
+  CHECK(last_lines(" \n\n", 3).empty());
+  CHECK(last_lines("a\nb", 0).empty());
+}
+
+TEST_CASE("join_output puts the second text on a line of its own") {
+  CHECK(join_output("out\n", "err") == "out\nerr");
+  CHECK(join_output("out", "err") == "out\nerr");
+  CHECK(join_output("", "err") == "err");
+  CHECK(join_output("out", "") == "out\n");
+}
+
+TEST_CASE("to_number: the whole text, finite, whatever the locale") {
+  CHECK(to_number("12.5") == 12.5);
+  CHECK(to_number("3e2") == 300);
+  CHECK(to_number("-0.25") == -0.25);
+  CHECK_FALSE(to_number(""));
+  CHECK_FALSE(to_number("1.2.3"));
+  CHECK_FALSE(to_number("12 "));
+  CHECK_FALSE(to_number("inf"));
+  CHECK_FALSE(to_number("nan"));
+  // A locale with a decimal comma does not change how a point is read.
+  if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
+    CHECK(to_number("12.5") == 12.5);
+    std::setlocale(LC_NUMERIC, "C");
+  }
+}

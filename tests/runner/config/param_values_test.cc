@@ -1,0 +1,81 @@
+// One rule for typed parameter values: experiment files, --param overrides
+// and bisect's --param all go through parse_param_value.
+#include "runner/config/param_values.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/support/config_error.h"
+#include "workloads/registry.h"
+
+using namespace schedlab;
+
+namespace {
+
+const ParamSpec& param(const std::string& workload, const std::string& name) {
+  const Workload* w = find_workload(workload);
+  REQUIRE(w);
+  const ParamSpec* p = w->find_param(name);
+  REQUIRE(p);
+  return *p;
+}
+
+std::string error_of(const ParamSpec& spec, const std::string& text) {
+  try {
+    parse_param_value(spec, text);
+  } catch (const ValueError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("parameter values by type") {
+  const ParamSpec& groups = param("hackbench", "groups");  // int, min 1
+  CHECK(std::get<std::int64_t>(parse_param_value(groups, "4")) == 4);
+  CHECK(std::get<std::int64_t>(parse_param_value(groups, "+4")) == 4);
+  CHECK(error_of(groups, "0") == "must be at least 1, got 0");
+  CHECK(error_of(groups, "4.0") == "expected an integer, got '4.0'");
+  CHECK(error_of(groups, " 4") == "expected an integer, got ' 4'");
+  CHECK(error_of(groups, "99999999999999999999") == "'99999999999999999999' is out of range");
+
+  const ParamSpec& timeout = param("hackbench", "timeout");  // duration
+  CHECK(std::get<std::chrono::milliseconds>(parse_param_value(timeout, "90s")).count() == 90000);
+  CHECK(error_of(timeout, "soon") == "expected a duration such as 30s or 500ms, got 'soon'");
+
+  const ParamSpec& modes = param("hackbench", "modes");  // string with choices
+  CHECK(std::get<std::string>(parse_param_value(modes, "thread-pipes")) == "thread-pipes");
+  CHECK(error_of(modes, "thread-pipe") ==
+        "'thread-pipe' is not one of: process-pipes, process-sockets, thread-pipes, "
+        "thread-sockets (did you mean 'thread-pipes'?)");
+
+  const ParamSpec flag{.name = "f", .type = ParamType::kBool, .default_value = false};
+  for (const char* yes : {"true", "yes", "on"}) CHECK(std::get<bool>(parse_param_value(flag, yes)));
+  for (const char* no : {"false", "no", "off"})
+    CHECK_FALSE(std::get<bool>(parse_param_value(flag, no)));
+  CHECK(error_of(flag, "1") == "expected true or false, got '1'");
+
+  const ParamSpec ratio{.name = "r", .type = ParamType::kDouble, .default_value = 1.0};
+  CHECK(std::get<double>(parse_param_value(ratio, "2.5")) == 2.5);
+  CHECK(std::get<double>(parse_param_value(ratio, "1e-3")) == 1e-3);
+  CHECK(error_of(ratio, "inf") == "expected a number, got 'inf'");
+  CHECK(error_of(ratio, "2.5x") == "expected a number, got '2.5x'");
+}
+
+TEST_CASE("overrides (--param) report what an experiment file reports for the same value") {
+  const Workload& hackbench = *find_workload("hackbench");
+  const Point p = point_from_overrides(hackbench, {"groups=4", "timeout=2m"});
+  CHECK(p.int_at("groups") == 4);
+  CHECK(p.duration_at("timeout").count() == 120000);
+  CHECK(p.string_at("modes") == "process-pipes");  // the default
+  // min is enforced on the command line too, with the config's words.
+  CHECK_THROWS_WITH(point_from_overrides(hackbench, {"groups=0"}),
+                    "--param groups=0: must be at least 1, got 0");
+  CHECK(test::config_error_of("workloads:\n  - hackbench: {groups: 0}\n") ==
+        "exp.yaml:2: workloads[0].hackbench.groups: must be at least 1, got 0");
+  CHECK_THROWS_WITH(point_from_overrides(hackbench, {"groups=two"}),
+                    "--param groups=two: expected an integer, got 'two'");
+  CHECK_THROWS_WITH(point_from_overrides(hackbench, {"groups"}),
+                    "--param groups: expected name=value");
+}
