@@ -1,20 +1,22 @@
 // schedlab nightly and history end to end, on real processes: three builds
-// of a small C program (a pipe ping-pong; the "slow" build does 20% more
-// work per round trip) are compiled by the targets' hooks with the real cc
-// into the path the config's command workload runs, on this machine.
-// The metric is the CPU time of both processes (user + system) relative to
-// that of a calibration loop (the same work, alone) run just before in the
-// same process. Measured on this shared 2-CPU VM (load average 4-7, other
-// builds running): wall time is bimodal (0.065 or 0.16 s for one build,
-// depending on whether the two ends get a CPU each); raw CPU time is stable
-// within a burst of runs (~1%) but drifted by up to 15% between two
-// targets measured a second apart (a "fast" baseline measured at 0.104 s
-// and the next one at 0.091 s), enough to hide or invent a 20% change.
-// The relative cost cancels that drift: fast 4.11-4.40, slow 4.94-5.20
-// (-18%), ~2% within a run. The slow build does 20% more work per round
-// trip. Mann-Whitney (a stray sample happens), the median, 7 iterations
-// (exact two-sided p at full separation: 0.0006), a minimum effect of 8%.
-// A nightly of three builds takes ~4 s.
+// of a small C program (a pipe ping-pong; the "slow" build's child does
+// twice the work per round trip, 50% more in all) are compiled by the
+// targets' hooks with the real cc into the path the config's command
+// workload runs, on this machine.
+// The metric is the thread CPU time spent in the work loops of both
+// processes relative to a calibration loop (the same loop, alone) that the
+// parent runs before every round trip. Two cheaper metrics did not hold on
+// a shared VM: raw CPU time drifted by up to 15% between two targets
+// measured a second apart, and the CPU time of the whole ping-pong over a
+// calibration run beforehand moved with the load (the hand-off, not the
+// work, dominates it: an unchanged build measured 2.59 then 3.10 with three
+// busy loops competing, and CI missed a 20% slower build at an 8% minimum
+// effect). Interleaved and timed around the loops alone, with three busy
+// loops competing for the two CPUs: unchanged builds 0.88-1.06 (medians
+// 1.00-1.02), the slow one 1.40-1.53 (median 1.48). Mann-Whitney (a stray
+// sample happens), the median, 7 iterations (exact two-sided p at full
+// separation: 0.0006), a minimum effect of 8%. A nightly of three builds
+// takes ~4 s.
 #include <fmt/format.h>
 #include <signal.h>
 
@@ -38,7 +40,6 @@ namespace {
 const char* const kProgram = R"c(#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifndef SLOW
@@ -46,38 +47,41 @@ const char* const kProgram = R"c(#include <stdio.h>
 #endif
 static volatile unsigned long sink;
 static void work(int n) { for (int i = 0; i < n; i++) sink += i; }
-static double cpu_now(void) {
-  struct rusage s, k;
-  getrusage(RUSAGE_SELF, &s);
-  getrusage(RUSAGE_CHILDREN, &k);
-  return s.ru_utime.tv_sec + s.ru_stime.tv_sec + k.ru_utime.tv_sec + k.ru_stime.tv_sec +
-         (s.ru_utime.tv_usec + s.ru_stime.tv_usec + k.ru_utime.tv_usec + k.ru_stime.tv_usec) / 1e6;
+static double thread_cpu(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec / 1e9;
+}
+static double timed_work(int n) {
+  double t0 = thread_cpu();
+  work(n);
+  return thread_cpu() - t0;
 }
 int main(int argc, char **argv) {
-  int rounds = argc > 1 ? atoi(argv[1]) : 1000;
+  int rounds = argc > 1 ? atoi(argv[1]) : 100;
   int a[2], b[2];
   char c = 0;
-  double t0 = cpu_now();
-  for (int i = 0; i < rounds / 2; i++) work(40000);  /* calibration: the same loop, alone */
-  double calib = cpu_now() - t0;
+  double calib = 0, mine = 0, theirs = 0;
   if (pipe(a) || pipe(b)) return 1;
   pid_t pid = fork();
   if (pid == 0) {
     for (int i = 0; i < rounds; i++) {
       if (read(a[0], &c, 1) != 1) _exit(1);
-      work(20000 + SLOW);
+      theirs += timed_work(200000 + SLOW);
       if (write(b[1], &c, 1) != 1) _exit(1);
     }
+    if (write(b[1], &theirs, sizeof theirs) != sizeof theirs) _exit(1);
     _exit(0);
   }
   for (int i = 0; i < rounds; i++) {
+    calib += timed_work(200000); /* calibration: the same loop, alone */
     if (write(a[1], &c, 1) != 1) return 1;
-    work(20000);
+    mine += timed_work(200000);
     if (read(b[0], &c, 1) != 1) return 1;
   }
+  if (read(b[0], &theirs, sizeof theirs) != sizeof theirs) return 1;
   waitpid(pid, NULL, 0);
-  double cpu = cpu_now() - t0 - calib;
-  printf("cpu: %.6f s\ncalibration: %.6f s\nrelcost: %.4f\n", cpu, calib, cpu / calib);
+  printf("work: %.6f s\ncalibration: %.6f s\nrelcost: %.4f\n", mine + theirs, calib, (mine + theirs) / (2 * calib));
   return 0;
 }
 )c";
@@ -95,7 +99,7 @@ workloads:
   - command:
       name: pingpong
       argv: [{}, "{{rounds}}"]
-      params: {{rounds: [1000]}}  # one table row
+      params: {{rounds: [100]}}  # one table row
       metrics:
         relcost: {{regex: '^relcost: (?<value>[0-9.]+)$', direction: lower, centre: median}}
 )",
@@ -133,7 +137,7 @@ TEST_CASE(
     "shows the series") {
   Setup s;
   const std::string three =
-      s.nightly("three.yaml", Setup::build("base", "0") + Setup::build("slow", "8000") +
+      s.nightly("three.yaml", Setup::build("base", "0") + Setup::build("slow", "200000") +
                                   Setup::build("fixed", "0"));
   const auto first = s.run(three);
   INFO(first.err);
@@ -197,9 +201,9 @@ TEST_CASE(
   CHECK(series["points"][0]["n"] == 7);
   CHECK(series["points"][0]["ci_low"].is_number());
   const auto text = test::schedlab_cmd({"history", "--db", s.db, "--workload", "pingpong",
-                                        "--metric", "relcost", "--param", "pingpong/1000"});
+                                        "--metric", "relcost", "--param", "pingpong/100"});
   CHECK(text.exit_code == 0);
-  CHECK_THAT(text.out, Contains("slow") && Contains("pingpong/1000"));
+  CHECK_THAT(text.out, Contains("slow") && Contains("pingpong/100"));
   const auto none =
       test::schedlab_cmd({"history", "--db", s.db, "--workload", "pingpong", "--metric", "wall"});
   CHECK(none.exit_code == 2);
