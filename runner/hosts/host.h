@@ -73,6 +73,10 @@ class Host {
   virtual std::optional<ExecResult> poll_background(BackgroundId id) = 0;
   // SIGTERM to the group, SIGKILL after a grace period; its output so far.
   virtual ExecResult stop_background(BackgroundId id) = 0;
+  // The process group of a running background process on the host (the
+  // journal keeps it, so a run killed by -9 leaves no server behind:
+  // runner/run/leftovers.h); nothing when the host cannot tell.
+  virtual std::optional<int> background_pgid(BackgroundId) { return std::nullopt; }
 
   // Whether something on this host accepts TCP connections on the port
   // (on its loopback address).

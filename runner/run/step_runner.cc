@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/leftovers.h"
 
 namespace schedlab {
 namespace {
@@ -37,12 +38,30 @@ void StepRunner::stop_background() {
     } catch (const std::exception&) {
       // Already gone; nothing left to stop.
     }
+    forget(s);
+  }
+}
+
+void StepRunner::forget(const Server& s) noexcept {
+  if (!store_ || !s.entry) return;
+  try {
+    store_->journal_restored(s.entry);
+  } catch (...) {
+    // Still journaled: a dead leader's group is never killed (start time).
   }
 }
 
 PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   PhaseResult r;
   Host& host = pair_.host(step.role);
+  // A listener already there is not ours: measuring against it would
+  // measure someone else's server (a leftover of a killed run, say).
+  if (step.ready && step.ready->tcp_port > 0 && host.port_accepts(step.ready->tcp_port))
+    return {.status = PhaseStatus::kNotReady,
+            .error = fmt::format("{}: port {} on {} already has a listener schedlab did not "
+                                 "start; not measuring against it ('schedlab restore' stops "
+                                 "servers of a run that died)",
+                                 step.argv[0], step.ready->tcp_port, host.name())};
   Host::BackgroundId id;
   try {
     id = host.start_background(cmd);
@@ -51,6 +70,15 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
             .error = fmt::format("{}: could not start: {}", step.argv[0], e.what())};
   }
   servers_.push_back({&host, id, step.argv[0]});
+  if (store_) {
+    try {
+      if (const auto pgid = host.background_pgid(id))
+        servers_.back().entry =
+            journal_process_group(*store_, host, run_id_, *pgid, step.argv[0]);
+    } catch (const std::exception&) {
+      // Unjournaled: it still dies with schedlab (PDEATHSIG, the SSH wrapper).
+    }
+  }
   if (!step.ready) return r;
   const ReadyCheck& check = *step.ready;
   const std::string what = check.what.empty() ? step.argv[0] : check.what;
@@ -58,6 +86,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   auto nap = std::chrono::milliseconds(10);
   while (true) {
     if (auto exited = host.poll_background(id)) {
+      forget(servers_.back());
       servers_.pop_back();
       return {.status = PhaseStatus::kNotReady,
               .error = fmt::format("{} exited before it was ready ({}): {}", step.argv[0],
@@ -74,6 +103,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
       return {.status = PhaseStatus::kInterrupted, .error = "interrupted"};
     if (std::chrono::steady_clock::now() >= deadline) {
       const ExecResult out = host.stop_background(id);
+      forget(servers_.back());
       servers_.pop_back();
       return {
           .status = PhaseStatus::kNotReady,
