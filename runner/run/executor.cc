@@ -465,7 +465,7 @@ class Execution {
     row.error = r.error;
     if (r.ok()) {
       try {
-        for (auto& sample : w.parse(p.point, r.out, r.err))
+        for (auto& sample : parse_output(w, p.point, r.out, r.err))
           row.samples.push_back({sample.metric, sample.value, sample.offset_s});
         std::vector<Sample> parsed;
         for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});

@@ -4,7 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
@@ -84,7 +84,7 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
            fmt::format("{} CPUs do not split evenly into {} sockets", c.cpus, c.sockets));
   if (n["memory"]) {
     c.memory = r.scalar(n["memory"], key + ".memory");
-    if (!std::regex_match(c.memory, std::regex("^[1-9][0-9]*[MG]$")))
+    if (!boost::regex_match(c.memory, boost::regex("^[1-9][0-9]*[MG]$")))
       r.fail(n["memory"], key + ".memory",
              fmt::format("expected a size such as 512M or 2G, got '{}'", c.memory));
   }
@@ -97,11 +97,8 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
                          did_you_mean(c.accel, accels)));
   }
   if (n["boot_timeout"]) {
-    const auto d = parse_duration(r.scalar(n["boot_timeout"], key + ".boot_timeout"));
-    if (!d || *d < std::chrono::seconds(5))
-      r.fail(n["boot_timeout"], key + ".boot_timeout",
-             "expected a duration of at least 5s, such as 3m");
-    c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
+    c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
+        r.duration(n["boot_timeout"], key + ".boot_timeout", std::chrono::seconds(5)));
   }
   if (const auto p = n["programs"]) {
     if (!p.IsSequence())
