@@ -32,8 +32,9 @@ Tbench::Tbench() {
        .type = ParamType::kDuration,
        .default_value = milliseconds(seconds(30)),
        .help = "run time (-t, whole seconds); tbench's own warm-up (a fifth of it) is not "
-               "measured",
-       .unit = "duration"},
+               "measured. At least 2s: with -t 1 tbench measures nothing (Throughput 0)",
+       .unit = "duration",
+       .min = 2000},
       {.name = "loadfile",
        .type = ParamType::kString,
        .default_value = std::string(),

@@ -39,7 +39,7 @@ struct ParamSpec {
   std::string help;
   std::string unit;
   std::vector<std::string> choices;  // for kString; empty = any
-  std::optional<std::int64_t> min;   // for kInt; unset: kIntParamMin
+  std::optional<std::int64_t> min;   // for kInt (unset: kIntParamMin); for kDuration, in ms
   std::optional<std::int64_t> max;   // for kInt; unset: kIntParamMax (a C int)
   bool sweep() const { return axis != Axis::kFixed; }
 };

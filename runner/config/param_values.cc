@@ -51,7 +51,13 @@ ParamValue parse_param_value(const ParamSpec& spec, const std::string& text) {
     case ParamType::kInt:
       return parse_integer(text, spec.min.value_or(kIntParamMin), spec.max.value_or(kIntParamMax));
     case ParamType::kDuration:
-      if (const auto d = parse_duration(text)) return *d;
+      if (const auto d = parse_duration(text)) {
+        if (spec.min && d->count() < *spec.min)
+          throw ValueError(fmt::format("must be at least {}, got {}",
+                                       format_duration(std::chrono::milliseconds(*spec.min)),
+                                       excerpt(text)));
+        return *d;
+      }
       throw ValueError(fmt::format("expected a duration from 0s to {} such as 30s or 500ms, got '{}'",
                                    format_duration(kMaxDuration), excerpt(text)));
     case ParamType::kBool:

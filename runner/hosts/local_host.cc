@@ -205,6 +205,7 @@ ExecResult LocalHost::run(const Command& cmd) {
   ExecResult failure;
   auto p = spawn(cmd, failure);
   if (!p) return failure;
+  if (cmd.on_start) cmd.on_start(p->pgid());
   const auto deadline = p->start + cmd.timeout;
   // Poll rather than sigtimedwait: the wait must also notice a timeout and
   // an interrupt. The backoff keeps the cost of the poll below 1% of a run.

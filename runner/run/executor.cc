@@ -317,8 +317,13 @@ class Execution {
     const std::string prefix = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
     try {
       dirs.push_back(make_workdir(store_, pair_.sut, summary_.run_id, prefix));
-      if (&pair_.loadgen != &pair_.sut)
-        dirs.push_back(make_workdir_at(store_, pair_.loadgen, summary_.run_id, dirs.front().path));
+      // A loadgen that already sees the new, randomly named directory
+      // shares the SUT's /tmp (one machine, two network namespaces, say):
+      // the one directory serves both.
+      const std::string& path = dirs.front().path;
+      if (&pair_.loadgen != &pair_.sut &&
+          !pair_.loadgen.run({.argv = {"test", "-d", path}, .timeout = std::chrono::seconds(30)}).ok())
+        dirs.push_back(make_workdir_at(store_, pair_.loadgen, summary_.run_id, path));
     } catch (const HostError& e) {
       if (!dirs.empty()) remove_workdir(store_, pair_.sut, dirs.front());
       throw PreflightError(e.what());

@@ -110,10 +110,19 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
       done.push_back(fmt::format("work directory {} removed (run {})", e.path, e.run_id));
       continue;
     }
-    // A process group: killed only if its leader is the process journaled.
+    // A process group: killed when its leader is the process journaled, or
+    // when the leader is gone (PDEATHSIG killed it with schedlab) and the
+    // group still has members: Linux never hands out a PID that is still
+    // some group's id, so those members are the journaled group's.
     const int pgid = std::stoi(e.path);
     const std::string started = start_time(host, pgid);
-    if (pgid > 1 && !started.empty() && started == e.original) {
+    const auto group_alive = [&] {
+      return host.run({.argv = {"kill", "-0", "--", fmt::format("-{}", pgid)},
+                       .timeout = std::chrono::seconds(30),
+                       .interruptible = false})
+          .ok();
+    };
+    if (pgid > 1 && (started.empty() ? group_alive() : started == e.original)) {
       host.run({.argv = {"kill", "-KILL", "--", fmt::format("-{}", pgid)},
                 .timeout = std::chrono::seconds(30),
                 .interruptible = false});

@@ -1,7 +1,9 @@
 // What a run leaves on a host besides knobs, journaled like them (the
 // knob_journal table, kinds "workdir" and "pgroup") so that a run killed by
 // -9 leaves nothing behind for good: its work directories (mkdtemp'ed, one
-// per workload) and the process groups of its background steps (servers).
+// per workload) and the process groups of its steps (servers for their
+// life, foreground steps while they run: a killed leader's children would
+// otherwise live on).
 // `schedlab restore` and the next run's preflight remove the leftovers of
 // runs no live process holds (RunAlive, hosts/locks.h); a live run's are
 // its own.
@@ -31,8 +33,8 @@ Workdir make_workdir(Store& store, Host& host, std::int64_t run_id, const std::s
 Workdir make_workdir_at(Store& store, Host& host, std::int64_t run_id, const std::string& path);
 void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept;
 
-// A background process group on HOST, journaled with its start time (a
-// reused PID is never killed); 0 when the host cannot name the group.
+// A process group on HOST, journaled with its leader's start time (a
+// reused PID is never killed).
 std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id, int pgid,
                                    const std::string& what);
 

@@ -38,14 +38,14 @@ void StepRunner::stop_background() {
     } catch (const std::exception&) {
       // Already gone; nothing left to stop.
     }
-    forget(s);
+    forget(s.entry);
   }
 }
 
-void StepRunner::forget(const Server& s) noexcept {
-  if (!store_ || !s.entry) return;
+void StepRunner::forget(std::int64_t entry) noexcept {
+  if (!store_ || !entry) return;
   try {
-    store_->journal_restored(s.entry);
+    store_->journal_restored(entry);
   } catch (...) {
     // Still journaled: a dead leader's group is never killed (start time).
   }
@@ -86,7 +86,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   auto nap = std::chrono::milliseconds(10);
   while (true) {
     if (auto exited = host.poll_background(id)) {
-      forget(servers_.back());
+      forget(servers_.back().entry);
       servers_.pop_back();
       return {.status = PhaseStatus::kNotReady,
               .error = fmt::format("{} exited before it was ready ({}): {}", step.argv[0],
@@ -103,7 +103,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
       return {.status = PhaseStatus::kInterrupted, .error = "interrupted"};
     if (std::chrono::steady_clock::now() >= deadline) {
       const ExecResult out = host.stop_background(id);
-      forget(servers_.back());
+      forget(servers_.back().entry);
       servers_.pop_back();
       return {
           .status = PhaseStatus::kNotReady,
@@ -137,7 +137,18 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
       if (!started.ok()) return started;
       continue;
     }
-    const ExecResult r = pair_.host(step.role).run(cmd);
+    Host& host = pair_.host(step.role);
+    std::int64_t entry = 0;  // the group's journal entry while it runs
+    if (store_)
+      cmd.on_start = [&](int pgid) {
+        try {
+          entry = journal_process_group(*store_, host, run_id_, pgid, step.argv[0]);
+        } catch (const std::exception&) {
+          // Unjournaled: its leader still dies with schedlab (PDEATHSIG).
+        }
+      };
+    const ExecResult r = host.run(cmd);
+    forget(entry);
     if (step.measured) {
       phase.out += r.out;
       phase.err += r.err;

@@ -70,7 +70,7 @@ class StepRunner {
     std::string name;
     std::int64_t entry = 0;  // its journal entry, 0 when not journaled
   };
-  void forget(const Server& s) noexcept;
+  void forget(std::int64_t entry) noexcept;  // closes a process group's journal entry
   Pair pair_;
   Store* store_ = nullptr;
   std::int64_t run_id_ = 0;

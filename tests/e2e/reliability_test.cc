@@ -212,7 +212,7 @@ TEST_CASE("a second run on the same SUT is refused, naming the holder; restore r
   REQUIRE(c.list_runs().size() == 1);  // c2 never got as far as a run
   CHECK(c.count_iterations(1, IterationStatus::kOk) == 1);
   for (const auto& e : c.unrestored("local")) FAIL("unrestored " << e.kind << " " << e.name);
-  CHECK_FALSE(fs::exists(dir.file("d.db")) && Store(dir.file("d.db")).list_runs().size() > 0);
+  CHECK_FALSE((fs::exists(dir.file("d.db")) && !Store(dir.file("d.db")).list_runs().empty()));
 }
 
 TEST_CASE("two runs started together on one SUT: exactly one is refused") {
@@ -229,7 +229,10 @@ TEST_CASE("two runs started together on one SUT: exactly one is refused") {
   INFO(a.err() << "\n---\n" << b.err());
   CHECK(std::multiset<int>{ca, cb} == std::multiset<int>{0, 1});
   const Spawned& refused = ca == 1 ? a : b;
-  CHECK(refused.err().find("local is in use by run 1 '") != std::string::npos);
+  // The holder may not have created its run yet ("a run starting").
+  const std::string why = refused.err();
+  CHECK((why.find("local is in use by run 1 '") != std::string::npos ||
+         why.find("local is in use by a run starting (database ") != std::string::npos));
   CHECK(read_sysctl(local, kKnob) == original);
 }
 
@@ -256,8 +259,10 @@ TEST_CASE("a killed run is listed as interrupted, its leftovers go with restore"
   REQUIRE(!workdir.empty());
   ::kill(run.pid, SIGKILL);
   run.wait();
-  // The sleeping workload died with schedlab (PR_SET_PDEATHSIG).
-  CHECK(orphans() == std::vector<std::string>{});
+  // The workload's leader (sh) died with schedlab (PR_SET_PDEATHSIG); its
+  // child (sleep) lives on in the journaled process group until restore.
+  const auto left = orphans(200ms);
+  CHECK(left.size() == 1);
   const auto listed = test::schedlab_cmd({"list", "--db", dir.file("k.db")});
   INFO(listed.out << listed.err);
   CHECK(listed.out.find("interrupted") != std::string::npos);
@@ -282,6 +287,8 @@ TEST_CASE("a killed run is listed as interrupted, its leftovers go with restore"
   CHECK(read_sysctl(local, kKnob) == original);
   CHECK_FALSE(fs::exists(workdir));
   CHECK(restore.out.find("work directory " + workdir + " removed (run 1)") != std::string::npos);
+  CHECK(restore.out.find("(sh) killed (run 1)") != std::string::npos);
+  CHECK(orphans() == std::vector<std::string>{});
 }
 
 TEST_CASE("commands that only read never write: 0444 file, read-only mount, no database") {
@@ -304,7 +311,7 @@ workloads:
     for (const std::string cmd : {"list", "compare", "history", "restore"}) {
       std::vector<std::string> args = {cmd, "--db", dir.file("none.db")};
       if (cmd == "compare") args.push_back("r");
-      if (cmd == "history") args.push_back("r");
+      if (cmd == "history") args.insert(args.end(), {"--workload", "one", "--metric", "t"});
       const auto r = test::schedlab_cmd(args);
       INFO(cmd << ": " << r.err);
       CHECK(r.exit_code != 0);
@@ -317,7 +324,7 @@ workloads:
     if (geteuid() != 0) SCHEDLAB_SKIP("needs root to switch to user nobody");
     ::chmod(db.c_str(), 0444);
     ::chmod(dir.path().c_str(), 0755);
-    for (const std::vector<std::string> args :
+    for (const std::vector<std::string>& args :
          {std::vector<std::string>{"list"}, {"compare", "r"}}) {
       std::vector<std::string> argv = {"setpriv", "--reuid=65534", "--regid=65534",
                                        "--clear-groups", SCHEDLAB_BINARY};
@@ -338,8 +345,9 @@ workloads:
     const bool ro =
         ::mount(nullptr, mnt.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY, nullptr) == 0;
     if (ro) {
-      for (const std::vector<std::string> args :
-           {std::vector<std::string>{"list"}, {"compare", "r"}, {"history", "r"}}) {
+      for (const std::vector<std::string>& args :
+           {std::vector<std::string>{"list"}, {"compare", "r"},
+            {"history", "--workload", "one", "--metric", "t"}}) {
         std::vector<std::string> argv = args;
         argv.insert(argv.end(), {"--db", mnt + "/r.db"});
         const auto r = test::schedlab_cmd(argv);
@@ -365,7 +373,7 @@ TEST_CASE("a server step refuses a port someone else listens on") {
   test::TempDir dir;
   test::write_text(dir.file("t.yaml"), R"(iterations: 1
 workloads:
-  - tbench: {clients: [1], duration: 1s}
+  - tbench: {clients: [1], duration: 2s}
 )");
   const auto r = test::schedlab_cmd({"run", dir.file("t.yaml"), "--db", dir.file("t.db")});
   local.stop_background(foreign);
@@ -387,7 +395,7 @@ TEST_CASE("torture: kill -9 at 20 random moments, restore, resume") {
   const int iterations = 4;
   test::write_text(dir.file("t.yaml"), "iterations: " + std::to_string(iterations) + R"(
 workloads:
-  - tbench: {clients: [1], duration: 1s}
+  - tbench: {clients: [1], duration: 2s}
 variants:
   default: {}
   autogroup-off:

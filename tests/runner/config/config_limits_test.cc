@@ -159,3 +159,11 @@ TEST_CASE("a config path that is no regular file, or over 1 MiB, is refused befo
   test::write_text(big, "workloads: [hackbench]\n# " + std::string(1 << 20, 'x') + "\n");
   CHECK(load_error(big) == big + ": cannot read the file: larger than 1048576 bytes");
 }
+
+TEST_CASE("a tbench duration under 2s is refused: tbench -t 1 measures nothing") {
+  // Seen: `tbench -t 1 1` prints "Throughput 0 MB/sec" every time (its
+  // warm-up takes the second), so every iteration would fail.
+  const auto e = config_error_of("workloads:\n  - tbench: {duration: 1s}\n");
+  CHECK(e.find("must be at least 2s, got 1s") != std::string::npos);
+  CHECK(config_error_of("workloads:\n  - tbench: {duration: 2s}\n") == "(no error)");
+}
