@@ -35,6 +35,11 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
+std::string excerpt(std::string_view s, std::size_t max_chars) {
+  if (s.size() <= max_chars) return std::string(s);
+  return std::string(s.substr(0, max_chars)) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 std::string last_lines(std::string_view text, std::size_t n) {
   text = trim_end(text);
   std::size_t start = text.size();

@@ -26,6 +26,11 @@ std::vector<std::string_view> split_lines(std::string_view text);
 // words, for an error message. All of text when it has fewer lines.
 std::string last_lines(std::string_view text, std::size_t n);
 
+// s for an error message: whole when short, else its first characters and
+// how long it was ("123456789012... (40000 characters)"), so a hostile 1 MiB
+// value does not become a 1 MiB message.
+std::string excerpt(std::string_view s, std::size_t max_chars = 40);
+
 // a, then b from the start of a line: a newline between them unless a is
 // empty or already ends with one (a tool's stdout then its stderr).
 std::string join_output(std::string_view a, std::string_view b);

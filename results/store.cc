@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
+#include <cctype>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <thread>
 
@@ -315,7 +319,14 @@ constexpr const char* kRunColumns =
 
 }  // namespace
 
-Store::Store(const std::string& path) : path_(path) {
+Store::Store(const std::string& path, Access access) : path_(path) {
+  struct stat st{};
+  if (access != Access::kCreate && ::stat(path.c_str(), &st) != 0)
+    throw StoreError(fmt::format("no database at {} (run 'schedlab run CONFIG' first)", path));
+  if (access == Access::kReadOnly) {
+    open_read_only();
+    return;
+  }
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
       SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -346,6 +357,56 @@ Store::Store(const std::string& path) : path_(path) {
     }
   } catch (...) {
     sqlite3_close(db_);
+    throw;
+  }
+}
+
+// A URI for sqlite3_open_v2: every byte but the unreserved ones escaped.
+static std::string file_uri(const std::string& path, const char* query) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || std::strchr("/-._~", c))
+      uri += static_cast<char>(c);
+    else
+      uri += fmt::format("%{:02X}", c);
+  }
+  return uri + query;
+}
+
+void Store::open_read_only() {
+  // mode=ro first: it sees a live run's WAL. Where SQLite cannot even read
+  // the WAL index (a read-only mount, a -shm it may not create), the file
+  // is opened as immutable: nothing can be writing it there.
+  for (const char* query : {"?mode=ro", "?mode=ro&immutable=1"}) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    if (sqlite3_open_v2(file_uri(path_, query).c_str(), &db_,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
+      continue;
+    sqlite3_busy_timeout(db_, 5000);
+    sqlite3_stmt* probe = nullptr;
+    const bool ok =
+        sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &probe, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_step(probe) == SQLITE_ROW;
+    sqlite3_finalize(probe);
+    if (ok) break;
+  }
+  try {
+    if (!db_) throw StoreError(fmt::format("{}: cannot open database", path_));
+    const int v = schema_version();
+    if (v > kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
+          path_, v, kSchemaVersion));
+    if (v < kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is older than this schedlab ({}); a command that "
+          "writes (schedlab restore) migrates it",
+          path_, v, kSchemaVersion));
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
     throw;
   }
 }

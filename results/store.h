@@ -173,9 +173,15 @@ struct BisectDecision {
 
 class Store {
  public:
-  // Opens (creating if needed) and migrates the database. Refuses a
-  // database whose schema is newer than this binary.
-  explicit Store(const std::string& path);
+  // kCreate: opens (creating if needed) and migrates the database.
+  // kExisting: the same, but a missing file is an error, not a new database.
+  // kReadOnly: for commands that only read (list, compare, history,
+  // schedstat): no migration, no journal switch, nothing written; works on
+  // a 0444 file and on a read-only mount.
+  // Every mode refuses a database whose schema is newer than this binary; a
+  // missing file reads "no database at PATH (run 'schedlab run CONFIG' first)".
+  enum class Access { kCreate, kExisting, kReadOnly };
+  explicit Store(const std::string& path, Access access = Access::kCreate);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
@@ -254,6 +260,7 @@ class Store {
  private:
   void migrate();
   void exec(const char* sql);
+  void open_read_only();
 
   std::string path_;
   sqlite3* db_ = nullptr;

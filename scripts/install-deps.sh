@@ -8,6 +8,9 @@ BUILD_PKGS="build-essential cmake pkg-config git
   libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   catch2 libcli11-dev libfmt-dev libssl-dev
   libboost-regex-dev"
+# The libFuzzer targets (fuzz/, scripts/fuzz.sh): clang with its fuzzer and
+# ASan runtimes.
+FUZZ_PKGS="clang"
 # Tools the workloads run (rt-tests: hackbench; dbench: tbench; postgresql:
 # pgbench and its server). Optional, installed by hand where used:
 # linux-perf (hackbench backend perf), mariadb-server (hammerdb), sysbench.
@@ -29,7 +32,7 @@ LAB_PKGS="qemu-system-x86 busybox-static dropbear-bin kmod cpio xz-utils zstd
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
 missing=""
-for p in $BUILD_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
+for p in $BUILD_PKGS $FUZZ_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then

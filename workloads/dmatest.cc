@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <regex>
+#include <boost/regex.hpp>
 #include <set>
 
 #include "base/text.h"
@@ -171,14 +171,14 @@ std::vector<Step> Dmatest::teardown_steps(const Point& p, const StepContext&) co
   return steps;
 }
 
-std::vector<Sample> Dmatest::parse(const Point&, const std::string& out,
+std::vector<Sample> Dmatest::parse(const Point& p, const std::string& out,
                                    const std::string&) const {
   // "[ 1623.254880] dmatest: dma0chan0-copy0: summary 1000 tests, 0 failures 23544.92 iops
   // 1506875 KB/s (0)"; v4 kernels print integer iops; quoted logs may lack the tail.
-  static const std::regex summary(
+  static const boost::regex summary(
       R"((?:^|\s)dmatest: (\S+): summary (\d+) tests?, (\d+) failures?(?: ([0-9.]+) iops (\d+) KB/s \((-?\d+)\))?\s*$)");
-  static const std::regex cpus_hit(R"((?:^|\s)dmatest: (\S+): CPUs hit:?\s*(.*)$)");
-  static const std::regex cpu_item(R"((\d+)(?:-(\d+))?)");
+  static const boost::regex cpus_hit(R"((?:^|\s)dmatest: (\S+): CPUs hit:?\s*(.*)$)");
+  static const boost::regex cpu_item(R"((\d+)(?:-(\d+))?)");
   const auto lines = split_lines(out);
   size_t first = 0;
   for (size_t i = 0; i < lines.size(); ++i)
@@ -188,22 +188,36 @@ std::vector<Sample> Dmatest::parse(const Point&, const std::string& out,
   for (size_t i = first; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    std::smatch m;
-    if (std::regex_search(line, m, summary)) {
+    boost::smatch m;
+    if (boost::regex_search(line, m, summary)) {
       ++summaries;
-      samples.push_back({"failures", std::stod(m[3])});
+      // A thread that stopped before its iterations (the kernel ends it at
+      // once when transfer_size >= test_buf_size, or on an error) measured
+      // something else; its return code says why.
+      const auto tests = to_number(m[2].str());
+      if (!tests || *tests < static_cast<double>(p.int_at("iterations")))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: thread {} ran {} tests, {} were asked (does "
+                                     "transfer_size reach test_buf_size?): {}",
+                                     lineno, excerpt(m[1].str()), excerpt(m[2].str()),
+                                     p.int_at("iterations"), excerpt(line, 200)));
+      if (m[6].matched && m[6].str() != "0")
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: thread {} ended with error {}: {}", lineno,
+                                     excerpt(m[1].str()), excerpt(m[6].str()), excerpt(line, 200)));
+      samples.push_back({"failures", captured_number(name(), lineno, m[3].str())});
       if (m[4].matched) {
         const auto iops = to_number(m[4].str());
         if (!iops)
           throw ParseError(name(), lineno,
                            fmt::format("line {}: iops is not a number: {}", lineno, line));
         samples.push_back({"iops", *iops});
-        samples.push_back({"throughput", std::stod(m[5])});
+        samples.push_back({"throughput", captured_number(name(), lineno, m[5].str())});
       }
-    } else if (std::regex_search(line, m, cpus_hit)) {
+    } else if (boost::regex_search(line, m, cpus_hit)) {
       std::set<long> cpus;
       const std::string list = m[2].str();
-      for (std::sregex_iterator it(list.begin(), list.end(), cpu_item), end; it != end; ++it) {
+      for (boost::sregex_iterator it(list.begin(), list.end(), cpu_item), end; it != end; ++it) {
         const long lo = std::stol((*it)[1]);
         const long hi = (*it)[2].matched ? std::stol((*it)[2]) : lo;
         for (long c = lo; c <= hi && c - lo < 65536; ++c) cpus.insert(c);

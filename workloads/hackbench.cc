@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "base/text.h"
 
@@ -123,9 +123,9 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
     if (line.starts_with("hackbench: "))
       throw ParseError(name(), 0, "tool error: " + std::string(line));
 
-  static const std::regex header(
+  static const boost::regex header(
       R"(^Running in (process|threaded) mode with (\d+) groups using (\d+) file descriptors)");
-  static const std::regex time_line(R"(^Time: ([0-9]+(?:\.[0-9]+)?)\s*$)");
+  static const boost::regex time_line(R"(^Time: ([0-9]+(?:\.[0-9]+)?)\s*$)");
   const auto lines = split_lines(out);
   std::optional<double> time;
   bool saw_header = false;
@@ -133,8 +133,8 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    std::smatch m;
-    if (std::regex_search(line, m, header)) {
+    boost::smatch m;
+    if (boost::regex_search(line, m, header)) {
       saw_header = true;
       const bool threaded = m[1] == "threaded";
       if (threaded != mode.threads)
@@ -145,13 +145,18 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
                                      m[2].str(), p.int_at("groups"), line));
-    } else if (std::regex_match(line, m, time_line)) {
+    } else if (boost::regex_match(line, m, time_line)) {
       if (time)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: a second 'Time:' line: {}", lineno, line));
       double v = 0;
       const std::string s = m[1].str();
       std::from_chars(s.data(), s.data() + s.size(), v);
+      // A run of any size takes some time: 0 is a broken clock or output.
+      if (!(v > 0))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: a run time of {} s is no measurement: {}", lineno,
+                                     excerpt(s), excerpt(line, 200)));
       time = v;
     } else if (line.starts_with("Time:")) {
       throw ParseError(name(), lineno,
@@ -168,8 +173,8 @@ std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out
                                           const std::string& err) const {
   // "# Running 'sched/messaging' benchmark:", "# 20 sender and receiver
   // threads per group", "# 2 groups == 80 threads run", "     Total time: 0.148 [sec]".
-  static const std::regex groups_line(R"(^# (\d+) groups == \d+ (processes|threads) run\s*$)");
-  static const std::regex time_line(R"(^\s*Total time: ([0-9.]+) \[sec\]\s*$)");
+  static const boost::regex groups_line(R"(^# (\d+) groups == \d+ (processes|threads) run\s*$)");
+  static const boost::regex time_line(R"(^\s*Total time: ([0-9.]+) \[sec\]\s*$)");
   const std::string text = join_output(out, err);
   const auto lines = split_lines(text);
   const Mode mode = parse_mode(p.string_at("modes"));
@@ -178,10 +183,10 @@ std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    std::smatch m;
+    boost::smatch m;
     if (line.find("Error: ") != std::string::npos)
       throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
-    if (std::regex_match(line, m, groups_line)) {
+    if (boost::regex_match(line, m, groups_line)) {
       saw_groups = true;
       if ((m[2] == "threads") != mode.threads)
         throw ParseError(name(), lineno,
@@ -191,11 +196,16 @@ std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
                                      m[1].str(), p.int_at("groups"), line));
-    } else if (std::regex_match(line, m, time_line)) {
+    } else if (boost::regex_match(line, m, time_line)) {
       if (time)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: a second 'Total time' line: {}", lineno, line));
-      time = std::stod(m[1]);
+      const auto v = to_number(m[1].str());
+      if (!v || !(*v > 0))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: a run time of {} s is no measurement: {}", lineno,
+                                     excerpt(m[1].str()), excerpt(line, 200)));
+      time = *v;
     } else if (line.find("Total time:") != std::string::npos) {
       throw ParseError(name(), lineno,
                        fmt::format("line {}: 'Total time:' line without a number: {}", lineno, line));

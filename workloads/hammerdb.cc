@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "base/text.h"
 #include "workloads/pg_cluster.h"
@@ -32,8 +32,8 @@ std::int64_t whole_minutes(milliseconds d) { return (d.count() + 59999) / 60000;
 // Values reach Tcl (braced words) and SQL (quoted strings); the safe set
 // needs no escaping in either.
 const std::string& safe(const std::string& key, const std::string& v) {
-  static const std::regex ok(R"(^[A-Za-z0-9_.:@%+=,/-]+$)");
-  if (!std::regex_match(v, ok))
+  static const boost::regex ok(R"(^[A-Za-z0-9_.:@%+=,/-]+$)");
+  if (!boost::regex_match(v, ok))
     throw std::invalid_argument(fmt::format(
         "hammerdb: {} '{}' may use only letters, digits and _ . : @ % + = , / -", key, v));
   return v;
@@ -375,11 +375,11 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
                                     const std::string& err) const {
   // Current order, and the pre-2020 one; the database name may hold spaces
   // ("SQL Server"). The jobs API repeats the line without "Vuser 1:".
-  static const std::regex nopm_first(
+  static const boost::regex nopm_first(
       R"(TEST RESULT : System achieved (\d+) NOPM from (\d+) (.+?) TPM)");
-  static const std::regex tpm_first(R"(TEST RESULT : System achieved (\d+) (.+?) TPM at (\d+) NOPM)");
-  static const std::regex configured(R"((\d+) Active Virtual Users configured)");
-  static const std::regex async_configured(R"((\d+) VU \* \d+ AC = \d+ Active Sessions configured)");
+  static const boost::regex tpm_first(R"(TEST RESULT : System achieved (\d+) (.+?) TPM at (\d+) NOPM)");
+  static const boost::regex configured(R"((\d+) Active Virtual Users configured)");
+  static const boost::regex async_configured(R"((\d+) VU \* \d+ AC = \d+ Active Sessions configured)");
   struct Result {
     double nopm, tpm;
     std::optional<std::int64_t> vus;
@@ -393,13 +393,20 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    std::smatch m;
-    if (std::regex_search(line, m, configured) || std::regex_search(line, m, async_configured)) {
+    boost::smatch m;
+    // hammerdbcli exits 0 when virtual users fail (its gencli.tcl prints
+    // "Vuser N:FINISHED FAILED" and "Error in Virtual User N: ..."); a
+    // result next to them counts only the users that survived.
+    if (line.find(":FINISHED FAILED") != std::string::npos ||
+        line.find("Error in Virtual User") != std::string::npos)
+      throw ParseError(name(), lineno,
+                       fmt::format("line {}: a virtual user failed: {}", lineno, excerpt(line, 200)));
+    if (boost::regex_search(line, m, configured) || boost::regex_search(line, m, async_configured)) {
       vus = std::stoll(m[1]);
-    } else if (std::regex_search(line, m, nopm_first)) {
-      results.push_back({std::stod(m[1]), std::stod(m[2]), vus, line.find("Vuser") != std::string::npos, lineno});
-    } else if (std::regex_search(line, m, tpm_first)) {
-      results.push_back({std::stod(m[3]), std::stod(m[1]), vus, line.find("Vuser") != std::string::npos, lineno});
+    } else if (boost::regex_search(line, m, nopm_first)) {
+      results.push_back({captured_number(name(), lineno, m[1].str()), captured_number(name(), lineno, m[2].str()), vus, line.find("Vuser") != std::string::npos, lineno});
+    } else if (boost::regex_search(line, m, tpm_first)) {
+      results.push_back({captured_number(name(), lineno, m[3].str()), captured_number(name(), lineno, m[1].str()), vus, line.find("Vuser") != std::string::npos, lineno});
     } else if (line.find("TEST RESULT") != std::string::npos) {
       throw ParseError(name(), lineno, fmt::format("line {}: unrecognised TEST RESULT line: {}", lineno, line));
     }

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "base/text.h"
 
@@ -248,11 +248,11 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
                                    const std::string& err) const {
   // The summary goes to stdout, progress and errors to stderr; a saved
   // combined log works the same, so the two are read as one text.
-  static const std::regex tps_line(
+  static const boost::regex tps_line(
       R"(^tps = ([0-9.]+) \((?:without initial connection time|excluding connections establishing)\)\s*$)");
-  static const std::regex latency_line(R"(^latency average = ([0-9.]+) ms\s*$)");
-  static const std::regex clients_line(R"(^number of clients: (\d+)\s*$)");
-  static const std::regex progress(
+  static const boost::regex latency_line(R"(^latency average = ([0-9.]+) ms\s*$)");
+  static const boost::regex clients_line(R"(^number of clients: (\d+)\s*$)");
+  static const boost::regex progress(
       R"(^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+|nan|NaN) ms stddev .*$)");
   const double warmup_s = static_cast<double>(p.duration_at("warmup").count()) / 1000.0;
   std::vector<Sample> samples;
@@ -263,26 +263,26 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    std::smatch m;
+    boost::smatch m;
     if (line.starts_with("pgbench: error:") || line.starts_with("pgbench: fatal:"))
       throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
-    if (std::regex_match(line, m, progress)) {
-      double t = *to_number(m[1].str());
+    if (boost::regex_match(line, m, progress)) {
+      double t = captured_number(name(), lineno, m[1].str());
       // --progress-timestamp prints epoch seconds; the first report comes
       // one interval (-P 1) after the start.
       if (!first_progress) first_progress = t;
       if (*first_progress > 1e6) t = t - *first_progress + 1.0;
       if (t <= warmup_s) continue;
-      samples.push_back({"interval_tps", *to_number(m[2].str()), t});
+      samples.push_back({"interval_tps", captured_number(name(), lineno, m[2].str()), t});
       if (const auto lat = to_number(m[3].str())) samples.push_back({"interval_latency", *lat, t});
-    } else if (std::regex_match(line, m, tps_line)) {
+    } else if (boost::regex_match(line, m, tps_line)) {
       if (tps)
         throw ParseError(name(), lineno, fmt::format("line {}: a second 'tps' line: {}", lineno, line));
-      tps = *to_number(m[1].str());
+      tps = captured_number(name(), lineno, m[1].str());
       samples.push_back({"tps", *tps});
-    } else if (std::regex_match(line, m, latency_line)) {
-      samples.push_back({"latency", *to_number(m[1].str())});
-    } else if (std::regex_match(line, m, clients_line)) {
+    } else if (boost::regex_match(line, m, latency_line)) {
+      samples.push_back({"latency", captured_number(name(), lineno, m[1].str())});
+    } else if (boost::regex_match(line, m, clients_line)) {
       if (std::stoll(m[1]) != p.int_at("clients"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} clients, expected {}: {}", lineno,

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "base/text.h"
 
@@ -32,8 +32,9 @@ Tbench::Tbench() {
        .type = ParamType::kDuration,
        .default_value = milliseconds(seconds(30)),
        .help = "run time (-t, whole seconds); tbench's own warm-up (a fifth of it) is not "
-               "measured",
-       .unit = "duration"},
+               "measured. At least 2s: with -t 1 tbench measures nothing (Throughput 0)",
+       .unit = "duration",
+       .min = 2000},
       {.name = "loadfile",
        .type = ParamType::kString,
        .default_value = std::string(),
@@ -106,11 +107,11 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
                                   const std::string& err) const {
   // dbench 4.0: "Throughput 737.729 MB/sec  4 clients  4 procs  max_latency=8.131 ms";
   // dbench 3.x has no clients and no latency; newer git prints %f.
-  static const std::regex final_line(
+  static const boost::regex final_line(
       R"(^Throughput ([0-9.eE+-]+) MB/sec.*?(?:\s(\d+) clients)?\s+(\d+) procs(?:\s+max_latency=([0-9.]+) ms)?\s*$)");
-  static const std::regex progress(
+  static const boost::regex progress(
       R"(^\s*(\d+)\s+(\d+)\s+([0-9.]+) MB/sec\s+(warmup|execute)\s+(\d+) sec\s+latency ([0-9.]+) ms\s*$)");
-  static const std::regex tool_error(R"(^(failed to connect to .*|client \d+ failed to start.*)$)");
+  static const boost::regex tool_error(R"(^(failed to connect to .*|client \d+ failed to start.*)$)");
   std::vector<Sample> samples;
   bool have_final = false;
   const std::string text = join_output(out, err);
@@ -118,15 +119,15 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    std::smatch m;
-    if (std::regex_match(line, m, tool_error))
+    boost::smatch m;
+    if (boost::regex_match(line, m, tool_error))
       throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
-    if (std::regex_match(line, m, progress)) {
+    if (boost::regex_match(line, m, progress)) {
       if (m[4] != "execute") continue;  // warm-up seconds are not measured
-      const double offset = std::stod(m[5]);
-      samples.push_back({"interval_throughput", *to_number(m[3].str()), offset});
-      samples.push_back({"interval_max_latency", *to_number(m[6].str()), offset});
-    } else if (std::regex_match(line, m, final_line)) {
+      const double offset = captured_number(name(), lineno, m[5].str());
+      samples.push_back({"interval_throughput", captured_number(name(), lineno, m[3].str()), offset});
+      samples.push_back({"interval_max_latency", captured_number(name(), lineno, m[6].str()), offset});
+    } else if (boost::regex_match(line, m, final_line)) {
       if (have_final)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: a second 'Throughput' line: {}", lineno, line));
@@ -134,13 +135,18 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
       if (!mbps)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: throughput is not a number: {}", lineno, line));
+      // Clients that ran for the whole time moved some data.
+      if (!(*mbps > 0))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: a throughput of {} MB/sec is no measurement: {}",
+                                     lineno, *mbps, line));
       if (std::stoll(m[3]) != p.int_at("clients"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} client processes, expected {}: {}", lineno,
                                      m[3].str(), p.int_at("clients"), line));
       have_final = true;
       samples.push_back({"throughput", *mbps});
-      if (m[4].matched) samples.push_back({"max_latency", *to_number(m[4].str())});
+      if (m[4].matched) samples.push_back({"max_latency", captured_number(name(), lineno, m[4].str())});
     } else if (line.starts_with("Throughput")) {
       throw ParseError(name(), lineno,
                        fmt::format("line {}: unrecognised 'Throughput' line: {}", lineno, line));

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "base/text.h"
+
 namespace schedlab {
 
 std::string format_param(const ParamValue& v) {
@@ -75,6 +77,22 @@ const MetricSpec* Workload::find_metric(const std::string& name) const {
   for (const auto& m : metrics())
     if (m.name == name) return &m;
   return nullptr;
+}
+
+double captured_number(const std::string& workload, int line, const std::string& text) {
+  if (const auto v = to_number(text)) return *v;
+  throw ParseError(workload, line, fmt::format("line {}: '{}' is not a number", line, excerpt(text)));
+}
+
+std::vector<Sample> parse_output(const Workload& w, const Point& p, const std::string& out,
+                                 const std::string& err) {
+  try {
+    return w.parse(p, out, err);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ParseError(w.name(), 0, fmt::format("the output could not be read: {}", e.what()));
+  }
 }
 
 }  // namespace schedlab

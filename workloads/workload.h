@@ -39,7 +39,8 @@ struct ParamSpec {
   std::string help;
   std::string unit;
   std::vector<std::string> choices;  // for kString; empty = any
-  std::optional<std::int64_t> min;   // for kInt
+  std::optional<std::int64_t> min;   // for kInt (unset: kIntParamMin); for kDuration, in ms
+  std::optional<std::int64_t> max;   // for kInt; unset: kIntParamMax (a C int)
   bool sweep() const { return axis != Axis::kFixed; }
 };
 
@@ -185,5 +186,16 @@ class Workload {
   const ParamSpec* find_param(const std::string& name) const;
   const MetricSpec* find_metric(const std::string& name) const;
 };
+
+// The number a parser's pattern captured: "[0-9.]+" still matches "1.2.3"
+// or 400 digits. A ParseError naming the line when it is no finite number.
+double captured_number(const std::string& workload, int line, const std::string& text);
+
+// w.parse(p, out, err) for every caller (run, parse, import): any other
+// exception a parser lets through (a regex's complexity limit, a number out
+// of range) becomes a ParseError, so hostile output fails the iteration and
+// its raw output is kept instead of ending the run.
+std::vector<Sample> parse_output(const Workload& w, const Point& p, const std::string& out,
+                                 const std::string& err);
 
 }  // namespace schedlab

@@ -23,7 +23,7 @@ struct CompareCmdOptions {
 
 int compare_command(const CompareCmdOptions& o) {
   return guarded({}, [&]() -> int {
-    Store store(o.db.resolve());
+    Store store(o.db.resolve(), Store::Access::kReadOnly);
     // A multi-kernel plan: by --group, or by its name alone.
     std::string group = o.group;
     if (group.empty() && o.runs.size() == 1 && !store.find_run_by_name(o.runs[0]) &&

@@ -18,7 +18,7 @@ struct HistoryCmdOptions {
 
 int history_command(const HistoryCmdOptions& o) {
   return guarded({}, [&]() -> int {
-    Store store(o.db.resolve());
+    Store store(o.db.resolve(), Store::Access::kReadOnly);
     History h;
     // Bad input names the subcommand; a database failure goes to the outer guard.
     if (const int rc = guarded<std::invalid_argument>(

@@ -76,7 +76,7 @@ int import_command(const ImportOptions& o) {
                        .started_at = utc_now_iso8601()};
       row.stdout_text = read_input_file(file);
       try {
-        for (const auto& s : w.parse(p, row.stdout_text, ""))
+        for (const auto& s : parse_output(w, p, row.stdout_text, ""))
           row.samples.push_back({s.metric, s.value, s.offset_s});
       } catch (const ParseError& e) {
         row.status = IterationStatus::kParseError;

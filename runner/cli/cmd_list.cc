@@ -5,6 +5,7 @@
 
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/hosts/locks.h"
 
 namespace schedlab::cli {
 namespace {
@@ -14,9 +15,17 @@ struct ListOptions {
   std::string format = "text";
 };
 
+// A run stored as running whose process is gone (kill -9, power loss) is
+// shown as interrupted; the database is not changed (list only reads).
+RunStatus shown_status(const Store& store, const RunInfo& r) {
+  if (r.status == RunStatus::kRunning && !RunAlive::held(store.path(), r.id))
+    return RunStatus::kInterrupted;
+  return r.status;
+}
+
 int list_command(const ListOptions& o) {
   return guarded({}, [&]() -> int {
-    Store store(o.db.resolve());
+    Store store(o.db.resolve(), Store::Access::kReadOnly);
     const auto runs = store.list_runs();
     if (o.format == "json") {
       nlohmann::json out = nlohmann::json::array();
@@ -25,7 +34,7 @@ int list_command(const ListOptions& o) {
         for (const auto& v : store.variants(r.id)) variants.push_back(v.name);
         out.push_back({{"id", r.id},
                        {"name", r.name},
-                       {"status", to_string(r.status)},
+                       {"status", to_string(shown_status(store, r))},
                        {"started_at", r.started_at},
                        {"ended_at", r.ended_at},
                        {"config_path", r.config_path},
@@ -48,7 +57,7 @@ int list_command(const ListOptions& o) {
       std::string variants;
       for (const auto& v : store.variants(r.id)) variants += (variants.empty() ? "" : ",") + v.name;
       fmt::print("{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", r.id, r.name,
-                 to_string(r.status), r.started_at,
+                 to_string(shown_status(store, r)), r.started_at,
                  store.count_iterations(r.id, IterationStatus::kOk),
                  m.value("kernel_release", std::string("?")), variants);
     }

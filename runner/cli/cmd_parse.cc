@@ -28,7 +28,7 @@ int parse_command(const ParseOptions& o) {
     for (const auto& file : o.files) {
       const std::string text = read_input_file(file);
       try {
-        const auto samples = w.parse(p, text, "");
+        const auto samples = parse_output(w, p, text, "");
         nlohmann::json js = nlohmann::json::array();
         for (const auto& s : samples) {
           js.push_back({{"metric", s.metric}, {"value", s.value},

@@ -1,6 +1,7 @@
 // schedlab restore: put back knobs a run that died left changed, on every
 // host the journal names. Lab guests are skipped with a note: they are
-// powered off, and their knobs went with them.
+// powered off, and their knobs went with them. A host a live run holds
+// (its SUT lock, runner/hosts/locks.h) is refused: its knobs are that run's.
 #include <fmt/format.h>
 
 #include "results/store.h"
@@ -9,6 +10,8 @@
 #include "runner/hosts/hosts.h"
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/guest_journal.h"
+#include "runner/hosts/locks.h"
+#include "runner/run/leftovers.h"
 
 namespace schedlab::cli {
 namespace {
@@ -20,7 +23,7 @@ struct RestoreOptions {
 
 int restore_command(const RestoreOptions& o) {
   return guarded<ConfigError>({}, [&]() -> int {
-    Store store(o.db.resolve());
+    Store store(o.db.resolve(), Store::Access::kExisting);
     const SshConfig ssh = o.config.empty() ? SshConfig{} : load_config_file(o.config).ssh;
     const auto hosts = store.unrestored_hosts();
     if (hosts.empty()) fmt::print(stderr, "nothing to restore\n");
@@ -32,6 +35,9 @@ int restore_command(const RestoreOptions& o) {
       }
       try {
         auto host = HostSet::connect(name, ssh);
+        const auto lock = SutLock::acquire(*host, "schedlab restore", store.path());
+        for (const auto& line : clean_leftovers(store, *host))
+          fmt::print("{}: {}\n", name, line);
         for (const auto& line : restore_journal(store, *host))
           fmt::print("{}: restored {}\n", name, line);
       } catch (const std::exception& e) {

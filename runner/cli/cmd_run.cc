@@ -244,7 +244,7 @@ void register_run(CLI::App& app, int& exit_code) {
   cmd->add_option("--iterations", o->iterations,
                   "run N iterations of every point and variant, in place of the config's counts "
                   "and adaptive policies (a quick smoke run; recorded in the manifest)")
-      ->check(CLI::Range(1, 1000000));
+      ->check(CLI::Range(std::int64_t{1}, kMaxIterations));
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = run_command(*o); });
 }

@@ -200,7 +200,7 @@ int diff_command(const SchedstatCmdOptions& o) {
         throw BadInput(fmt::format("'{}' and '{}' are not files, and there is no database {} "
                                    "for run selections",
                                    o.files[0], o.files[1], db));
-      Store store(db);
+      Store store(db, Store::Access::kReadOnly);
       print_comparison(delta_from_selection(store, o.files[0], o),
                        delta_from_selection(store, o.files[1], o), o);
       return kOk;

@@ -79,9 +79,12 @@ class Loader : YamlReader {
 
   // A command parameter's type from its value: int, duration, bool,
   // number, else string.
+  // Throws ValueError for an integer outside int64 (the command's own
+  // parameters are text on its argv, so they may be wider than a C int).
   static ParamValue infer(const std::string& s) {
-    static const boost::regex int_re(R"(^[+-]?[0-9]+$)");
-    if (boost::regex_match(s, int_re)) return static_cast<std::int64_t>(std::stoll(s));
+    const std::string_view digits = std::string_view(s).substr(s.starts_with('+') || s.starts_with('-'));
+    if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return parse_integer(s, INT64_MIN, INT64_MAX);
     if (s == "true" || s == "false") return s == "true";
     if (auto d = parse_duration(s); d && !s.empty() && !std::isdigit(static_cast<unsigned char>(s.back())))
       return *d;
@@ -129,12 +132,20 @@ class Loader : YamlReader {
       for (const auto& kv : p) {
         const std::string pname = kv.first.as<std::string>();
         const YAML::Node first = kv.second.IsSequence() && kv.second.size() > 0 ? kv.second[0] : kv.second;
-        const ParamValue v = infer(scalar(first, key + ".params." + pname));
+        const std::string pkey = key + ".params." + pname;
+        ParamValue v;
+        try {
+          v = infer(scalar(first, pkey));
+        } catch (const ValueError& e) {
+          fail(first, pkey, e.what());
+        }
         spec.params.push_back({.name = pname,
                                .type = type_of(v),
                                .axis = kv.second.IsSequence() ? Axis::kRow : Axis::kFixed,
                                .default_value = v,
-                               .help = "command parameter"});
+                               .help = "command parameter",
+                               .min = INT64_MIN,
+                               .max = INT64_MAX});
       }
     }
     const auto metrics = body["metrics"];
@@ -183,9 +194,7 @@ class Loader : YamlReader {
     }
     if (body["error"]) spec.error_regex = scalar(body["error"], key + ".error");
     if (const auto t = body["timeout"]) {
-      const auto d = parse_duration(scalar(t, key + ".timeout"));
-      if (!d) fail(t, key + ".timeout", "expected a duration such as 30s or 2m");
-      spec.timeout = *d;
+      spec.timeout = duration(t, key + ".timeout", std::chrono::milliseconds(0));
     }
     try {
       return make_command_workload(spec);
@@ -274,10 +283,7 @@ class Loader : YamlReader {
     expect_map(n, key);
     check_keys(n, key, kTaskMonitorKeys);
     if (const auto i = n["interval"]) {
-      const auto d = parse_duration(scalar(i, key + ".interval"));
-      if (!d || *d < std::chrono::milliseconds(10))
-        fail(i, key + ".interval", "expected a duration of at least 10ms, such as 100ms");
-      out.interval = *d;
+      out.interval = duration(i, key + ".interval", std::chrono::milliseconds(10));
     }
     if (const auto c = n["comm"]) {
       if (!c.IsSequence() || c.size() == 0)
@@ -318,15 +324,15 @@ class Loader : YamlReader {
   IterationPolicy iterations(const YAML::Node& n, const std::string& key) const {
     IterationPolicy p;
     if (n.IsScalar()) {
-      p.min = p.max = static_cast<int>(integer(n, key, 1));
+      p.min = p.max = static_cast<int>(integer(n, key, 1, kMaxIterations));
       return p;
     }
     expect_map(n, key);
     check_keys(n, key, kIterationKeys);
     if (!n["ci_width_pct"])
       fail(n, key, "a mapping makes iterations adaptive: give ci_width_pct (and min, max)");
-    p.min = n["min"] ? static_cast<int>(integer(n["min"], key + ".min", 2)) : 3;
-    p.max = n["max"] ? static_cast<int>(integer(n["max"], key + ".max", 2)) : 30;
+    p.min = n["min"] ? static_cast<int>(integer(n["min"], key + ".min", 2, kMaxIterations)) : 3;
+    p.max = n["max"] ? static_cast<int>(integer(n["max"], key + ".max", 2, kMaxIterations)) : 30;
     if (p.max < p.min)
       fail(n["max"] ? n["max"] : n, key + ".max",
            fmt::format("max ({}) is below min ({})", p.max, p.min));
@@ -394,8 +400,7 @@ class Loader : YamlReader {
       vc.policy = SchedPolicy{*policy, std::nullopt};
     }
     if (const auto n = body["nice"]) {
-      const auto nice = integer(n, key + ".nice", -20);
-      if (nice > 19) fail(n, key + ".nice", fmt::format("must be at most 19, got {}", nice));
+      const auto nice = integer(n, key + ".nice", -20, 19);
       if (!vc.policy) vc.policy = SchedPolicy{};  // SCHED_OTHER at that nice value
       vc.policy->nice = static_cast<int>(nice);
     }
@@ -494,12 +499,35 @@ class Loader : YamlReader {
              fmt::format("expected strict or accept-new, got '{}'", c.host_key_policy));
     }
     if (const auto t = n["connect_timeout"]) {
-      const auto d = parse_duration(scalar(t, "ssh.connect_timeout"));
-      if (!d || *d < std::chrono::seconds(1))
-        fail(t, "ssh.connect_timeout", "expected a duration of at least 1s, such as 10s");
-      c.connect_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
+      c.connect_timeout = std::chrono::duration_cast<std::chrono::seconds>(
+          duration(t, "ssh.connect_timeout", std::chrono::seconds(1)));
     }
     return c;
+  }
+
+  // Two entries of one workload whose parameter lists overlap in every
+  // parameter share a point (the same workload and params): the store keeps
+  // them as one, so the second would silently add iterations to the first.
+  void check_distinct_workloads(const YAML::Node& entries,
+                                const std::vector<WorkloadConfig>& ws) const {
+    for (std::size_t j = 0; j < ws.size(); ++j)
+      for (std::size_t i = 0; i < j; ++i) {
+        if (ws[i].workload->name() != ws[j].workload->name()) continue;
+        std::vector<std::string> shared;  // one common value per parameter
+        for (const auto& [name, values] : ws[j].values) {
+          const auto& other = ws[i].values.at(name);
+          const auto same = std::find_if(values.begin(), values.end(), [&](const ParamValue& v) {
+            return std::find(other.begin(), other.end(), v) != other.end();
+          });
+          if (same == values.end()) break;
+          shared.push_back(fmt::format("{}={}", name, format_param(*same)));
+        }
+        if (shared.size() == ws[j].values.size())
+          fail(entries[j], fmt::format("workloads[{}]", j),
+               fmt::format("runs {} points workloads[{}] (line {}) already runs, e.g. {}; they "
+                           "would be stored as one. Merge the two entries or change a parameter",
+                           ws[j].workload->name(), i, ws[i].line, fmt::join(shared, " ")));
+      }
   }
 
   Config load(const std::string& text) {
@@ -552,6 +580,7 @@ class Loader : YamlReader {
     if (!w.IsSequence() || w.size() == 0)
       fail(w, "workloads", "expected a list of workloads, e.g. '- hackbench: {groups: [1, 4]}'");
     for (std::size_t i = 0; i < w.size(); ++i) c.workloads.push_back(workload(w[i], i));
+    check_distinct_workloads(w, c.workloads);
     if (const auto t = root["task_monitor"]) {
       const bool used = std::any_of(c.workloads.begin(), c.workloads.end(), [](const auto& wc) {
         return std::find(wc.monitors.begin(), wc.monitors.end(), tasks::kMonitorName) !=

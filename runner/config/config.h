@@ -72,6 +72,9 @@ struct VariantConfig {
 // How many measured iterations a sweep point gets, per variant: a fixed
 // count (min == max), or adaptive: at least min, then until the confidence
 // interval's half-width is at most ci_width_pct of the centre, at most max.
+// The most iterations a config may ask for (per point, adaptive max included).
+constexpr std::int64_t kMaxIterations = 1000000;
+
 struct IterationPolicy {
   int min = 5;
   int max = 5;

@@ -5,24 +5,28 @@
 
 #include <algorithm>
 #include <cmath>
-#include <boost/regex.hpp>
+#include <charconv>
 
+#include "base/text.h"
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
 
 namespace schedlab {
 
-std::int64_t parse_integer(const std::string& text, std::int64_t min) {
-  static const boost::regex int_re(R"(^[+-]?[0-9]+$)");
-  if (!boost::regex_match(text, int_re))
-    throw ValueError(fmt::format("expected an integer, got '{}'", text));
+std::int64_t parse_integer(const std::string& text, std::int64_t min, std::int64_t max) {
+  // from_chars takes a '-' but no '+'; "+-3" is no integer.
+  const bool plus = text.starts_with('+');
+  const char* begin = text.data() + (plus ? 1 : 0);
+  const char* end = text.data() + text.size();
   std::int64_t v = 0;
-  try {
-    v = std::stoll(text);
-  } catch (const std::out_of_range&) {
-    throw ValueError(fmt::format("'{}' is out of range", text));
-  }
-  if (v < min) throw ValueError(fmt::format("must be at least {}, got {}", min, v));
+  const auto [ptr, ec] = std::from_chars(begin, end, v);
+  const bool whole = ptr == end && begin != end && !(plus && *begin == '-');
+  if (!whole || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    throw ValueError(fmt::format("expected a whole number from {} to {}, got '{}'", min, max,
+                                 excerpt(text)));
+  if (ec == std::errc::result_out_of_range || v < min || v > max)
+    throw ValueError(fmt::format("{} is out of range: expected a whole number from {} to {}",
+                                 excerpt(text), min, max));
   return v;
 }
 
@@ -45,10 +49,17 @@ bool parse_bool(const std::string& text) {
 ParamValue parse_param_value(const ParamSpec& spec, const std::string& text) {
   switch (spec.type) {
     case ParamType::kInt:
-      return parse_integer(text, spec.min.value_or(INT64_MIN));
+      return parse_integer(text, spec.min.value_or(kIntParamMin), spec.max.value_or(kIntParamMax));
     case ParamType::kDuration:
-      if (const auto d = parse_duration(text)) return *d;
-      throw ValueError(fmt::format("expected a duration such as 30s or 500ms, got '{}'", text));
+      if (const auto d = parse_duration(text)) {
+        if (spec.min && d->count() < *spec.min)
+          throw ValueError(fmt::format("must be at least {}, got {}",
+                                       format_duration(std::chrono::milliseconds(*spec.min)),
+                                       excerpt(text)));
+        return *d;
+      }
+      throw ValueError(fmt::format("expected a duration from 0s to {} such as 30s or 500ms, got '{}'",
+                                   format_duration(kMaxDuration), excerpt(text)));
     case ParamType::kBool:
       return parse_bool(text);
     case ParamType::kDouble:

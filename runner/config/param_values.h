@@ -20,16 +20,23 @@ class ValueError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// A whole decimal integer ("-3", "+12") of at least min.
-std::int64_t parse_integer(const std::string& text, std::int64_t min = INT64_MIN);
+// The range of a workload's int parameter without its own bounds: the tools
+// read their arguments into a C int, so nothing wider passes.
+constexpr std::int64_t kIntParamMin = INT32_MIN;
+constexpr std::int64_t kIntParamMax = INT32_MAX;
+
+// A whole decimal integer ("-3", "+12") from min to max. Text that is no
+// integer, or one outside the range (however many digits), is a ValueError
+// naming the range: nothing wraps.
+std::int64_t parse_integer(const std::string& text, std::int64_t min, std::int64_t max);
 // The whole text as a finite number (std::stod, the C locale); nothing
 // otherwise.
 std::optional<double> parse_number(const std::string& text);
 // true/yes/on or false/no/off.
 bool parse_bool(const std::string& text);
 
-// The value of the parameter `spec` describes: an int of at least spec.min,
-// a duration, a bool, a finite number, or one of spec.choices. Throws
+// The value of the parameter `spec` describes: an int from spec.min to
+// spec.max (kIntParamMin/Max when unset), a duration up to kMaxDuration, a bool, a finite number, or one of spec.choices. Throws
 // ValueError.
 ParamValue parse_param_value(const ParamSpec& spec, const std::string& text);
 

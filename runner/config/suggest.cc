@@ -23,6 +23,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::optional<std::string> suggest(const std::string& word,
                                    const std::vector<std::string>& candidates) {
+  // A typo is short: a 1 MiB value would cost a 1 MiB-row table per candidate.
+  if (word.size() > 64) return std::nullopt;
   const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   std::optional<std::string> best;
   std::size_t best_distance = limit + 1;

@@ -27,7 +27,9 @@ std::optional<std::chrono::milliseconds> parse_duration(const std::string& text)
     ms_per_unit = 3'600'000;
   else
     return std::nullopt;
-  return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(number * ms_per_unit)));
+  const double ms = number * ms_per_unit;
+  if (ms > static_cast<double>(kMaxDuration.count())) return std::nullopt;
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(ms)));
 }
 
 std::string format_duration(std::chrono::milliseconds d) {

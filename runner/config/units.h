@@ -9,6 +9,12 @@
 
 namespace schedlab {
 
+// The longest duration a config may give (a timeout, a run length): one week.
+// Anything longer is refused rather than wrapping a deadline (steady_clock
+// nanoseconds overflow near 292 years; an int of milliseconds at 24 days).
+constexpr std::chrono::milliseconds kMaxDuration = std::chrono::hours(168);
+
+// Nothing for text that is no duration or is longer than kMaxDuration.
 std::optional<std::chrono::milliseconds> parse_duration(const std::string& text);
 std::string format_duration(std::chrono::milliseconds d);
 

@@ -41,6 +41,8 @@ std::string unit_text(const ParamSpec& p) {
 
 std::string range_text(const ParamSpec& p) {
   if (!p.choices.empty()) return fmt::format("one of {}", fmt::join(p.choices, ", "));
+  if (p.min && p.type == ParamType::kDuration)
+    return fmt::format("at least {}", format_duration(std::chrono::milliseconds(*p.min)));
   if (p.min) return fmt::format("at least {}", *p.min);
   return "";
 }

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <boost/regex.hpp>
+#include <filesystem>
+#include <map>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "runner/config/config.h"
 #include "runner/config/param_values.h"
 #include "runner/config/units.h"
@@ -12,20 +14,85 @@
 
 namespace schedlab {
 
+namespace {
+
+// What a path is when it is no regular file, for the error.
+std::string file_kind(const std::filesystem::file_status& s) {
+  using std::filesystem::file_type;
+  switch (s.type()) {
+    case file_type::directory: return "a directory";
+    case file_type::character: return "a character device";
+    case file_type::block: return "a block device";
+    case file_type::fifo: return "a FIFO";
+    case file_type::socket: return "a socket";
+    default: return "not a regular file";
+  }
+}
+
+// Mappings are walked at most this many nodes deep and wide in all: a
+// 1 MiB config has far fewer; only aliases nested into a "billion laughs"
+// reach it, and the walk then stops instead of expanding them.
+constexpr std::size_t kMaxNodesWalked = std::size_t{1} << 20;
+
+}  // namespace
+
 std::string read_config_text(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!ec && st.type() != std::filesystem::file_type::regular)
+    throw ConfigError(path, 0, "", fmt::format("cannot read the file: it is {}, not a config file",
+                                               file_kind(st)));
   try {
-    return read_file(path);
+    return read_file(path, kMaxConfigBytes);
   } catch (const FileError& e) {
     throw ConfigError(path, 0, "", "cannot read the file: " + e.reason());
   }
 }
 
 YAML::Node YamlReader::load(const std::string& text) const {
+  std::vector<YAML::Node> docs;
   try {
-    return YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
                       "YAML syntax error: " + e.msg);
+  }
+  if (docs.empty()) return YAML::Node();
+  if (docs.size() > 1) {
+    // A null document has no mark of its own; the separator's line is the
+    // first '---' after the first document's content.
+    int line = line_of(docs[1]);
+    if (line == 0) line = line_of(docs[0]) + 1;
+    throw ConfigError(path_, line, "",
+                      "a second YAML document ('---'): a config is one document; merge them or "
+                      "use two files");
+  }
+  check_unique_keys(docs[0]);
+  return docs[0];
+}
+
+void YamlReader::check_unique_keys(const YAML::Node& root) const {
+  std::vector<std::pair<YAML::Node, std::string>> todo = {{root, ""}};
+  std::size_t walked = 0;
+  while (!todo.empty()) {
+    const auto [n, where] = todo.back();
+    todo.pop_back();
+    if (++walked > kMaxNodesWalked)
+      fail(n, where, fmt::format("the document expands to more than {} nodes (nested aliases?)",
+                                 kMaxNodesWalked));
+    if (n.IsSequence()) {
+      for (std::size_t i = 0; i < n.size(); ++i)
+        todo.push_back({n[i], fmt::format("{}[{}]", where, i)});
+    } else if (n.IsMap()) {
+      std::map<std::string, int> first_line;
+      for (const auto& kv : n) {
+        const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : YAML::Dump(kv.first);
+        if (const auto [it, fresh] = first_line.emplace(k, line_of(kv.first)); !fresh)
+          fail(kv.first, where,
+               fmt::format("duplicate key '{}' (first at line {})", excerpt(k), it->second));
+        todo.push_back({kv.second, where.empty() ? k : where + "." + k});
+      }
+    }
   }
 }
 
@@ -58,20 +125,17 @@ std::string YamlReader::word(const YAML::Node& n, const std::string& key) const 
   return n.Scalar();
 }
 
-std::int64_t YamlReader::integer(const YAML::Node& n, const std::string& key,
-                                 std::int64_t min) const {
+std::int64_t YamlReader::integer(const YAML::Node& n, const std::string& key, std::int64_t min,
+                                 std::int64_t max) const {
   try {
-    return parse_integer(scalar(n, key), min);
+    return parse_integer(scalar(n, key), min, max);
   } catch (const ValueError& e) {
     fail(n, key, e.what());
   }
 }
 
 int YamlReader::integer_in(const YAML::Node& n, const std::string& key, int min, int max) const {
-  const std::string s = scalar(n, key);
-  if (!boost::regex_match(s, boost::regex("^[0-9]{1,4}$")) || std::stoi(s) < min || std::stoi(s) > max)
-    fail(n, key, fmt::format("expected a whole number from {} to {}, got '{}'", min, max, s));
-  return std::stoi(s);
+  return static_cast<int>(integer(n, key, min, max));
 }
 
 double YamlReader::number(const YAML::Node& n, const std::string& key, double lo, double hi,
@@ -92,11 +156,13 @@ bool YamlReader::boolean(const YAML::Node& n, const std::string& key) const {
   }
 }
 
-std::chrono::milliseconds YamlReader::duration(const YAML::Node& n, const std::string& key) const {
+std::chrono::milliseconds YamlReader::duration(const YAML::Node& n, const std::string& key,
+                                               std::chrono::milliseconds min) const {
   const std::string s = word(n, key);
   const auto d = parse_duration(s);
-  if (!d || d->count() <= 0)
-    fail(n, key, fmt::format("expected a duration such as 30m or 90s, got '{}'", s));
+  if (!d || *d < min)
+    fail(n, key, fmt::format("expected a duration from {} to {}, such as 30m or 90s, got '{}'",
+                             format_duration(min), format_duration(kMaxDuration), excerpt(s)));
   return *d;
 }
 

@@ -13,8 +13,13 @@
 
 namespace schedlab {
 
+// The largest config file read: configs are a page or two; a bigger file
+// (or /dev/zero) is a mistake, refused before it is read.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+
 // A config file's text; a ConfigError "PATH: cannot read the file: REASON"
-// when it cannot be read.
+// when it cannot be read, is no regular file (a directory, a device, a
+// FIFO) or is over kMaxConfigBytes.
 std::string read_config_text(const std::string& path);
 
 class YamlReader {
@@ -22,8 +27,13 @@ class YamlReader {
   explicit YamlReader(std::string path) : path_(std::move(path)) {}
   const std::string& path() const { return path_; }
 
-  // The text as a document; a syntax error is a ConfigError at its line.
+  // The text as a document; a syntax error is a ConfigError at its line, and
+  // so are a second document ('---') and a key given twice in any mapping at
+  // any depth (yaml-cpp keeps one silently), naming both lines.
   YAML::Node load(const std::string& text) const;
+
+  // No mapping at any depth gives a key twice (see load).
+  void check_unique_keys(const YAML::Node& root) const;
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key,
                          const std::string& msg) const;
@@ -37,15 +47,18 @@ class YamlReader {
   std::string scalar(const YAML::Node& n, const std::string& key) const;
   // A scalar that is not empty.
   std::string word(const YAML::Node& n, const std::string& key) const;
-  // Whole numbers: at least min (parse_integer's errors), or from min to max.
-  std::int64_t integer(const YAML::Node& n, const std::string& key, std::int64_t min) const;
+  // Whole numbers from min to max (parse_integer's errors name the range).
+  std::int64_t integer(const YAML::Node& n, const std::string& key, std::int64_t min,
+                       std::int64_t max) const;
   int integer_in(const YAML::Node& n, const std::string& key, int min, int max) const;
   // A finite number in [lo, hi], or (lo, hi] when lo_open.
   double number(const YAML::Node& n, const std::string& key, double lo, double hi,
                 bool lo_open) const;
   bool boolean(const YAML::Node& n, const std::string& key) const;  // true/yes/on, false/no/off
-  // A positive duration such as 30m or 90s.
-  std::chrono::milliseconds duration(const YAML::Node& n, const std::string& key) const;
+  // A duration such as 30m or 90s from min to kMaxDuration; the error names
+  // the range.
+  std::chrono::milliseconds duration(const YAML::Node& n, const std::string& key,
+                                     std::chrono::milliseconds min = std::chrono::milliseconds(1)) const;
 
  protected:
   std::string path_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -34,6 +35,11 @@ struct Command {
   // finished or killed. The SSH host relies on it: when the ssh client dies,
   // the remote side sees EOF on stdin and kills the remote process group.
   bool hold_stdin_open = false;
+  // Local processes only: called with the new process group once it exists
+  // (the step runner journals it, so a kill -9 of schedlab leaves none of
+  // its members behind: runner/run/leftovers.h). Not called for SSH hosts,
+  // whose remote group dies with the connection.
+  std::function<void(int pgid)> on_start;
 };
 
 struct ExecResult {
@@ -73,6 +79,10 @@ class Host {
   virtual std::optional<ExecResult> poll_background(BackgroundId id) = 0;
   // SIGTERM to the group, SIGKILL after a grace period; its output so far.
   virtual ExecResult stop_background(BackgroundId id) = 0;
+  // The process group of a running background process on the host (the
+  // journal keeps it, so a run killed by -9 leaves no server behind:
+  // runner/run/leftovers.h); nothing when the host cannot tell.
+  virtual std::optional<int> background_pgid(BackgroundId) { return std::nullopt; }
 
   // Whether something on this host accepts TCP connections on the port
   // (on its loopback address).

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,10 +37,16 @@ namespace {
 struct ChildSetup : bp::extend::handler {
   std::optional<SchedPolicy> policy;
   std::optional<cpu_set_t> cpus;
+  pid_t parent = ::getpid();
 
   template <typename Executor>
   void on_exec_setup(Executor&) const {
     ::setpgid(0, 0);
+    // Dies with schedlab, kill -9 too (a group's other members are
+    // journaled and killed by restore or the next run: leftovers.h). The
+    // parent may have died before prctl: then at once.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
     if (cpus && ::sched_setaffinity(0, sizeof(cpu_set_t), &*cpus) != 0) fail("sched_setaffinity");
     if (!policy) return;
     sched_param sp{};
@@ -198,6 +205,7 @@ ExecResult LocalHost::run(const Command& cmd) {
   ExecResult failure;
   auto p = spawn(cmd, failure);
   if (!p) return failure;
+  if (cmd.on_start) cmd.on_start(p->pgid());
   const auto deadline = p->start + cmd.timeout;
   // Poll rather than sigtimedwait: the wait must also notice a timeout and
   // an interrupt. The backoff keeps the cost of the poll below 1% of a run.
@@ -248,6 +256,12 @@ ExecResult LocalHost::stop_background(BackgroundId id) {
   }
   background_.erase(it);
   return r;
+}
+
+std::optional<int> LocalHost::background_pgid(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) return std::nullopt;
+  return it->second->pgid();
 }
 
 bool LocalHost::port_accepts(int port) {

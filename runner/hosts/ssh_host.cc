@@ -266,6 +266,20 @@ ExecResult SshHost::stop_background(BackgroundId id) {
   return local_.stop_background(b.local_id);
 }
 
+std::optional<int> SshHost::background_pgid(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) return std::nullopt;
+  // The wrapper writes the pidfile right after it forks: wait for it briefly.
+  for (int i = 0; i < 50; ++i) {
+    const ExecResult r = plain({"cat", "--", it->second.pidfile});
+    const std::string pid = last_lines(r.out, 1);
+    if (r.ok() && !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos)
+      return std::stoi(pid);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return std::nullopt;
+}
+
 bool SshHost::port_accepts(int port) {
   return plain({"bash", "-c", kPortCheck, "bash", std::to_string(port)}, "", std::chrono::seconds(15)).ok();
 }

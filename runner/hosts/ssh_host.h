@@ -54,6 +54,7 @@ class SshHost final : public Host {
   BackgroundId start_background(const Command& cmd) override;
   std::optional<ExecResult> poll_background(BackgroundId id) override;
   ExecResult stop_background(BackgroundId id) override;
+  std::optional<int> background_pgid(BackgroundId id) override;
   bool port_accepts(int port) override;
   int free_port() override;
 

@@ -213,6 +213,7 @@ std::vector<std::string> restore_journal(Store& store, Host& host) {
   std::lock_guard lock(knob_write_lock());
   std::vector<std::string> done;
   for (const auto& e : store.unrestored(host.name())) {
+    if (e.kind == "workdir" || e.kind == "pgroup") continue;  // not knobs: run/leftovers.h
     if (const KnobKind* kind = find_knob_kind(e.kind); !kind || !kind->kernel)
       throw KnobError(fmt::format("journal entry {} has unknown kind '{}'", e.id, e.kind));
     const KnobRef k{e.kind, e.name, e.path};

@@ -15,6 +15,7 @@
 #include "base/time.h"
 #include "runner/run/adaptive.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/leftovers.h"
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
@@ -107,6 +108,9 @@ class Execution {
 
   RunSummary run() {
     open_run(ctx_.options);
+    if (ctx_.sut_lock)
+      ctx_.sut_lock->describe_as(fmt::format("run {} '{}'", summary_.run_id, summary_.name));
+    const RunAlive alive(store_.path(), summary_.run_id);  // `list` tells a dead run by it
     const EmergencyAction emergency = emergency_restore();
     RunStatus status = RunStatus::kFinished;
     try {
@@ -305,11 +309,26 @@ class Execution {
     return *sut_facts_;
   }
 
-  std::string make_workdir(std::size_t w) {
-    const std::string dir = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
-    const auto r = pair_.sut.run({.argv = {"mkdir", "-p", "-m", "0755", dir}, .timeout = std::chrono::seconds(30)});
-    if (!r.ok()) throw PreflightError(fmt::format("cannot create {} on {}: {}", dir, pair_.sut.name(), r.describe()));
-    return dir;
+  // A work directory of its own on every host of the pair (mkdtemp on the
+  // SUT, the same path made new on a separate loadgen), journaled so a run
+  // that dies leaves none behind (leftovers.h).
+  std::vector<Workdir> make_workdirs(std::size_t w) {
+    std::vector<Workdir> dirs;
+    const std::string prefix = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
+    try {
+      dirs.push_back(make_workdir(store_, pair_.sut, summary_.run_id, prefix));
+      // A loadgen that already sees the new, randomly named directory
+      // shares the SUT's /tmp (one machine, two network namespaces, say):
+      // the one directory serves both.
+      const std::string& path = dirs.front().path;
+      if (&pair_.loadgen != &pair_.sut &&
+          !pair_.loadgen.run({.argv = {"test", "-d", path}, .timeout = std::chrono::seconds(30)}).ok())
+        dirs.push_back(make_workdir_at(store_, pair_.loadgen, summary_.run_id, path));
+    } catch (const HostError& e) {
+      if (!dirs.empty()) remove_workdir(store_, pair_.sut, dirs.front());
+      throw PreflightError(e.what());
+    }
+    return dirs;
   }
 
   void run_workload(std::size_t w) {
@@ -323,27 +342,30 @@ class Execution {
       return;
     }
     StepContext ctx = sut_context();
-    ctx.workdir = make_workdir(w);
+    const std::vector<Workdir> workdirs = make_workdirs(w);
+    ctx.workdir = workdirs.front().path;
     ctx.port = pair_.sut.free_port();
     ctx.secret = random_secret();
     const Workload& workload = *wc.workload;
-    StepRunner lifetime(pair_);
-    // Teardown on every way out, after Ctrl-C too; then the work directory goes.
+    StepRunner lifetime(pair_, store_, summary_.run_id);
+    // Teardown on every way out, after Ctrl-C too; then the work directories go.
     struct Teardown {
       StepRunner& runner;
       const Workload& w;
       const Point& p;
       const StepContext& ctx;
-      Host& sut;
+      Execution& e;
+      const std::vector<Workdir>& dirs;
       ~Teardown() {
         try {
           runner.run(w.teardown_steps(p, ctx), std::nullopt, false);
           runner.stop_background();
-          sut.run({.argv = {"rm", "-rf", "--", ctx.workdir}, .timeout = std::chrono::minutes(2), .interruptible = false});
         } catch (...) {
         }
+        for (std::size_t i = 0; i < dirs.size(); ++i)
+          remove_workdir(e.store_, i == 0 ? e.pair_.sut : e.pair_.loadgen, dirs[i]);
       }
-    } teardown{lifetime, workload, points.front()->point, ctx, pair_.sut};
+    } teardown{lifetime, workload, points.front()->point, ctx, *this, workdirs};
 
     const PhaseResult setup = lifetime.run(workload.setup_steps(points.front()->point, ctx), std::nullopt);
     if (!setup.ok()) {
@@ -405,7 +427,7 @@ class Execution {
     const Workload& w = *p.workload->workload;
     const VariantConfig& variant = *plan_.variants[v];
     switch_to(v);
-    StepRunner servers(pair_);
+    StepRunner servers(pair_, store_, summary_.run_id);
     const PhaseResult setup =
         servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
     if (!setup.ok()) {
@@ -435,7 +457,7 @@ class Execution {
     const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
                                      : std::vector<MonitorRunner::Snapshot>{};
     const auto start = ctx_.clock.now();
-    StepRunner steps(pair_);
+    StepRunner steps(pair_, store_, summary_.run_id);
     const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant));
     steps.stop_background();
     if (r.status == PhaseStatus::kInterrupted) return;  // not stored: resume runs it again
@@ -448,7 +470,7 @@ class Execution {
     row.error = r.error;
     if (r.ok()) {
       try {
-        for (auto& sample : w.parse(p.point, r.out, r.err))
+        for (auto& sample : parse_output(w, p.point, r.out, r.err))
           row.samples.push_back({sample.metric, sample.value, sample.offset_s});
         std::vector<Sample> parsed;
         for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
@@ -625,10 +647,14 @@ void preflight(const RunContext& run) {
         fmt::print(stderr, "schedlab: {}\n", note);
       continue;
     }
-    const auto pending = store.unrestored(host->name());
-    if (pending.empty()) continue;
+    // Work directories and servers of a run that died (the SUT lock is
+    // ours: no live run of this SUT left them).
+    for (const auto& line : clean_leftovers(store, *host))
+      fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     std::vector<std::string> names;
-    for (const auto& e : pending) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
+    for (const auto& e : store.unrestored(host->name()))
+      if (!is_leftover_kind(e.kind)) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
+    if (names.empty()) continue;
     throw PreflightError(fmt::format(
         "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
         "restore' first",

@@ -29,12 +29,15 @@ RunSummary run_on_pair(Store& store, const RunShape& shape, const KernelShape& k
     const HostSet connected(hosts);  // a lab guest boots here and powers off at scope end
     const Pair pair = connected.pair();
     if (hosts.sut_lab) lab_host = pair.sut.name();
+    // Before the first knob is read (preflight), held until the run ends.
+    const auto lock = SutLock::acquire(pair.sut, "a run starting", store.path());
     const RunContext ctx{.store = store,
                          .pair = pair,
                          .hosts = hosts,
                          .config = shape.config,
                          .plan = kernel.plan,
-                         .options = options};
+                         .options = options,
+                         .sut_lock = lock.get()};
     preflight(ctx);
     summary = execute(ctx);
   } catch (...) {

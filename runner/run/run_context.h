@@ -14,6 +14,7 @@
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/hosts.h"
+#include "runner/hosts/locks.h"
 #include "runner/run/plan.h"
 #include "runner/run/step_runner.h"
 
@@ -63,6 +64,9 @@ struct RunContext {
   const Plan& plan;       // the points and the variants that apply
   const ExecOptions& options;
   const RunClock& clock = system_clock();
+  // The SUT's lock (locks.h), held by the caller for the run's life; told
+  // the run's id once it exists. Nothing in tests that drive a fake host.
+  SutLock* sut_lock = nullptr;
 };
 
 }  // namespace schedlab

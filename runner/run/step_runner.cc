@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/leftovers.h"
 
 namespace schedlab {
 namespace {
@@ -37,12 +38,30 @@ void StepRunner::stop_background() {
     } catch (const std::exception&) {
       // Already gone; nothing left to stop.
     }
+    forget(s.entry);
+  }
+}
+
+void StepRunner::forget(std::int64_t entry) noexcept {
+  if (!store_ || !entry) return;
+  try {
+    store_->journal_restored(entry);
+  } catch (...) {
+    // Still journaled: a dead leader's group is never killed (start time).
   }
 }
 
 PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   PhaseResult r;
   Host& host = pair_.host(step.role);
+  // A listener already there is not ours: measuring against it would
+  // measure someone else's server (a leftover of a killed run, say).
+  if (step.ready && step.ready->tcp_port > 0 && host.port_accepts(step.ready->tcp_port))
+    return {.status = PhaseStatus::kNotReady,
+            .error = fmt::format("{}: port {} on {} already has a listener schedlab did not "
+                                 "start; not measuring against it ('schedlab restore' stops "
+                                 "servers of a run that died)",
+                                 step.argv[0], step.ready->tcp_port, host.name())};
   Host::BackgroundId id;
   try {
     id = host.start_background(cmd);
@@ -51,6 +70,15 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
             .error = fmt::format("{}: could not start: {}", step.argv[0], e.what())};
   }
   servers_.push_back({&host, id, step.argv[0]});
+  if (store_) {
+    try {
+      if (const auto pgid = host.background_pgid(id))
+        servers_.back().entry =
+            journal_process_group(*store_, host, run_id_, *pgid, step.argv[0]);
+    } catch (const std::exception&) {
+      // Unjournaled: it still dies with schedlab (PDEATHSIG, the SSH wrapper).
+    }
+  }
   if (!step.ready) return r;
   const ReadyCheck& check = *step.ready;
   const std::string what = check.what.empty() ? step.argv[0] : check.what;
@@ -58,6 +86,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   auto nap = std::chrono::milliseconds(10);
   while (true) {
     if (auto exited = host.poll_background(id)) {
+      forget(servers_.back().entry);
       servers_.pop_back();
       return {.status = PhaseStatus::kNotReady,
               .error = fmt::format("{} exited before it was ready ({}): {}", step.argv[0],
@@ -74,6 +103,7 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
       return {.status = PhaseStatus::kInterrupted, .error = "interrupted"};
     if (std::chrono::steady_clock::now() >= deadline) {
       const ExecResult out = host.stop_background(id);
+      forget(servers_.back().entry);
       servers_.pop_back();
       return {
           .status = PhaseStatus::kNotReady,
@@ -107,7 +137,18 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
       if (!started.ok()) return started;
       continue;
     }
-    const ExecResult r = pair_.host(step.role).run(cmd);
+    Host& host = pair_.host(step.role);
+    std::int64_t entry = 0;  // the group's journal entry while it runs
+    if (store_)
+      cmd.on_start = [&](int pgid) {
+        try {
+          entry = journal_process_group(*store_, host, run_id_, pgid, step.argv[0]);
+        } catch (const std::exception&) {
+          // Unjournaled: its leader still dies with schedlab (PDEATHSIG).
+        }
+      };
+    const ExecResult r = host.run(cmd);
+    forget(entry);
     if (step.measured) {
       phase.out += r.out;
       phase.err += r.err;

@@ -4,12 +4,14 @@
 // every exit path.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "runner/hosts/host.h"
 #include "runner/knobs/knob_kind.h"
+#include "results/store.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
@@ -40,6 +42,9 @@ struct PhaseResult {
 class StepRunner {
  public:
   explicit StepRunner(const Pair& pair) : pair_(pair) {}
+  // Journals the process group of every background step (leftovers.h).
+  StepRunner(const Pair& pair, Store& store, std::int64_t run_id)
+      : pair_(pair), store_(&store), run_id_(run_id) {}
   ~StepRunner();  // stops every background process still running
   StepRunner(const StepRunner&) = delete;
   StepRunner& operator=(const StepRunner&) = delete;
@@ -63,8 +68,12 @@ class StepRunner {
     Host* host;
     Host::BackgroundId id;
     std::string name;
+    std::int64_t entry = 0;  // its journal entry, 0 when not journaled
   };
+  void forget(std::int64_t entry) noexcept;  // closes a process group's journal entry
   Pair pair_;
+  Store* store_ = nullptr;
+  std::int64_t run_id_ = 0;
   std::vector<Server> servers_;
 };
 

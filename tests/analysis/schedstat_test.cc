@@ -3,7 +3,7 @@
 #include "analysis/schedstat.h"
 
 #include <catch2/catch.hpp>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "tests/support/temp_dir.h"
 
@@ -135,8 +135,8 @@ TEST_CASE("v17: domain names and 45 counters", "[schedstat]") {
 TEST_CASE("a version 16 file whose domain lines carry a name", "[schedstat]") {
   // aws/repro-collection's patched 6.14: `version 16` + NAME + 36 counters.
   std::string text = replace_first(v15_aws_before(), "version 15", "version 16");
-  text = std::regex_replace(text, std::regex("domain0 "), "domain0 MC ");
-  text = std::regex_replace(text, std::regex("domain1 "), "domain1 PKG ");
+  text = boost::regex_replace(text, boost::regex("domain0 "), "domain0 MC ");
+  text = boost::regex_replace(text, boost::regex("domain1 "), "domain1 PKG ");
   const auto s = ss::parse(text);
   CHECK(s.layout == ss::DomainLayout::v16);
   CHECK(s.cpus[5].domains[1].name == "PKG");

@@ -180,10 +180,17 @@ variants:
         std::string::npos);
   CHECK(read_sysctl(local, knob) == original);
   Store store(db);
-  CHECK(store.unrestored("local").empty());
   CHECK(to_string(store.find_run_by_name("s")->status) == "interrupted");
   CHECK_FALSE(alive(sleepers[0]));
-  // The interrupted teardown left part of the work directory behind.
-  std::filesystem::remove_all("/tmp/schedlab-run" + std::to_string(store.find_run_by_name("s")->id) + "-w0");
+  // No knob is left; the interrupted teardown left part of the work
+  // directory behind, journaled, and restore removes it.
+  std::vector<std::string> workdirs;
+  for (const auto& e : store.unrestored("local")) {
+    CHECK(e.kind == "workdir");
+    workdirs.push_back(e.path);
+  }
+  const auto restore = test::schedlab_cmd({"restore", "--db", db});
+  CHECK(restore.exit_code == 0);
+  for (const auto& w : workdirs) CHECK_FALSE(std::filesystem::exists(w));
   WARN("second SIGINT to exit: " << seconds << " s");
 }

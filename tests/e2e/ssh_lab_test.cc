@@ -3,6 +3,8 @@
 // errors, knobs, and a real SUT/loadgen tbench run driven by schedlab.
 // Needs root; skipped with the lab's reason otherwise.
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -14,6 +16,7 @@
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
+#include "runner/hosts/locks.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/knobs/knobs.h"
 #include "tests/support/netns_lab.h"
@@ -358,4 +361,44 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   INFO(resumed.err);
   CHECK(resumed.err.find("0 iterations measured") != std::string::npos);
   CHECK(store.iterations(run->id).size() == 8);
+}
+
+TEST_CASE("the SUT lock over SSH: another process is refused; the lock dies with its holder") {
+  REQUIRE_LAB();
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t holder = ::fork();
+  REQUIRE(holder >= 0);
+  if (holder == 0) {
+    // A schedlab about to be killed by -9: its ssh client goes with it
+    // (PR_SET_PDEATHSIG), the remote wrapper then kills the flock.
+    try {
+      SshHost host = sut();
+      const auto lock = SutLock::acquire(host, "run 1 'a'", "/a.db");
+      [[maybe_unused]] auto w = ::write(ready[1], "1", 1);
+      ::pause();
+    } catch (...) {
+    }
+    ::_exit(1);
+  }
+  ::close(ready[1]);
+  char c = 0;
+  REQUIRE(::read(ready[0], &c, 1) == 1);
+  ::close(ready[0]);
+  SshHost host = sut();
+  CHECK_THROWS_WITH(SutLock::acquire(host, "run 2 'b'", "/b.db"),
+                    Catch::Contains(lab().sut_url() + " is in use by run 1 'a' (database /a.db, PID " +
+                                    std::to_string(holder) + " on host "));
+  ::kill(holder, SIGKILL);
+  ::waitpid(holder, nullptr, 0);
+  std::shared_ptr<SutLock> lock;
+  const auto give_up = std::chrono::steady_clock::now() + 30s;
+  while (!lock && std::chrono::steady_clock::now() < give_up) {
+    try {
+      lock = SutLock::acquire(host, "run 2 'b'", "/b.db");
+    } catch (const SutBusy&) {
+      std::this_thread::sleep_for(100ms);
+    }
+  }
+  CHECK(lock);
 }

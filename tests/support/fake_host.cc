@@ -131,6 +131,13 @@ Reply FakeHost::reply_for(const Command& cmd) {
     if (it->replies.size() > 1) it->replies.pop_front();
     return r;
   }
+  // mktemp -d TEMPLATE, as coreutils does it: the X's become a name.
+  if (cmd.argv.size() >= 3 && cmd.argv[0] == "mktemp" && cmd.argv[1] == "-d") {
+    std::string dir = cmd.argv.back();
+    if (const auto x = dir.find("XXXXXXXX"); x != std::string::npos)
+      dir.replace(x, 8, fmt::format("fake{:04}", ran_.size() % 10000));
+    return {.out = dir + "\n"};
+  }
   return {};
 }
 
@@ -268,7 +275,11 @@ ExecResult FakeHost::stop_background(BackgroundId id) {
 
 bool FakeHost::port_accepts(int port) {
   record({.kind = Event::Kind::kPort, .path = std::to_string(port)});
-  return !closed_ports.count(port);
+  // Like a real port: open while a server runs (or a foreign listener).
+  if (foreign_ports.count(port)) return true;
+  const bool serving = std::any_of(background_.begin(), background_.end(),
+                                   [](const auto& b) { return !b.second.stopped; });
+  return serving && !closed_ports.count(port);
 }
 
 }  // namespace schedlab::test

@@ -126,6 +126,7 @@ class FakeHost final : public Host {
   std::vector<std::string> writes;         // "path=content", in order
   std::set<std::string> missing_programs;  // find_program says no
   std::set<int> closed_ports;              // port_accepts says no
+  std::set<int> foreign_ports;             // a listener the run did not start
 
   const std::shared_ptr<EventLog>& log() const { return log_; }
 

@@ -15,11 +15,20 @@ using schedlab::test::write_text;
 
 namespace {
 
-Point point() {
+Point point(std::int64_t iterations = 1000) {
   static const Dmatest dt;
   Point p;
   for (const auto& spec : dt.params()) p.values[spec.name] = spec.default_value;
+  p.values["iterations"] = iterations;
   return p;
+}
+
+// The iterations each fixture's run asked for, from its name (300tests,
+// 1test); the others ran at least the default 1000 per thread.
+std::int64_t asked(const std::string& name) {
+  if (name.find("300tests") != std::string::npos) return 300;
+  if (name.find("-1test") != std::string::npos) return 1;
+  return 1000;
 }
 
 std::vector<double> values(const std::vector<Sample>& samples, const std::string& metric) {
@@ -63,7 +72,7 @@ TEST_CASE("dmatest parses every kernel log fixture, one sample per thread") {
       CHECK_THROWS_AS(dt.parse(point(), text, ""), ParseError);  // FORMAT.md, parameter listing
       continue;
     }
-    const auto samples = dt.parse(point(), text, "");
+    const auto samples = dt.parse(point(asked(name)), text, "");
     CHECK_FALSE(values(samples, "failures").empty());
     ++parsed;
   }
@@ -87,7 +96,7 @@ TEST_CASE("dmatest reads exact values, the trimmed form and failures") {
   CHECK(values(failing, "failures") == std::vector<double>{1, 1, 1});
   CHECK(dt.judge(failing) == "dmatest reported 3 failed transfers");
   // v4 kernels print integer iops.
-  CHECK(values(dt.parse(point(),
+  CHECK(values(dt.parse(point(10),
                         "dmatest: dma0chan0-copy0: summary 10 tests, 0 failures 1000 iops 80 KB/s (0)\n",
                         ""),
                "iops") == std::vector<double>{1000});
@@ -107,7 +116,7 @@ TEST_CASE("dmatest counts only lines after the last start marker") {
 
 TEST_CASE("dmatest CPUs hit lines count the CPUs") {
   Dmatest dt;
-  const auto s = dt.parse(point(),
+  const auto s = dt.parse(point(1),
                           "dmatest: dma0chan0-copy0: CPUs hit: 0-3 8\n"
                           "dmatest: dma0chan0-copy0: summary 1 tests, 0 failures 1.00 iops 2 KB/s (0)\n",
                           "");
@@ -185,4 +194,20 @@ TEST_CASE("dmatest on a real SUT loads the module and reads dmesg") {
   CHECK(steps.back().measured);
   CHECK(dt.teardown_steps(p, {}).back().argv ==
         std::vector<std::string>{"modprobe", "-r", "dmatest"});
+}
+
+TEST_CASE("dmatest refuses a thread that stopped before its iterations, or returned an error") {
+  Dmatest dt;
+  // A real one-test run read as if 1000 were asked: what the kernel prints
+  // when transfer_size >= test_buf_size ends every thread at once (issue 13).
+  const std::string one = read_text(fixture("dmatest/owl-dma-s700-1test.dmesg.txt"));
+  CHECK(values(dt.parse(point(1), one, ""), "iops").size() == 1);
+  CHECK_THROWS_WITH(dt.parse(point(1000), one, ""),
+                    Catch::Contains("ran 1 tests, 1000 were asked (does transfer_size reach test_buf_size?)"));
+  // The (ret) field: a thread's error return.
+  const std::string ret = "[ 1.0] dmatest: dma0chan0-copy0: summary 1000 tests, 0 failures 100.00 iops 80 KB/s (-12)\n";
+  CHECK_THROWS_WITH(dt.parse(point(1000), ret, ""),
+                    Catch::StartsWith("line 1: thread dma0chan0-copy0 ended with error -12"));
+  CHECK(values(dt.parse(point(1000), std::string(ret).replace(ret.find("(-12)"), 5, "(0)"), ""), "iops") ==
+        std::vector<double>{100});
 }

@@ -1,7 +1,7 @@
 #include "workloads/hackbench.h"
 
 #include <catch2/catch.hpp>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "tests/support/temp_dir.h"
 #include "workloads/registry.h"
@@ -28,9 +28,9 @@ struct FixtureName {
   std::int64_t groups;
 };
 std::optional<FixtureName> decode(const std::string& name) {
-  static const std::regex re(R"(^(process|thread)-(pipes|sockets)-g(\d+)-)");
-  std::smatch m;
-  if (!std::regex_search(name, m, re)) return std::nullopt;
+  static const boost::regex re(R"(^(process|thread)-(pipes|sockets)-g(\d+)-)");
+  boost::smatch m;
+  if (!boost::regex_search(name, m, re)) return std::nullopt;
   return FixtureName{m[1].str() + "-" + m[2].str(), std::stoll(m[3])};
 }
 
@@ -211,4 +211,24 @@ TEST_CASE("hackbench backend perf parses Total time") {
   CHECK_THROWS_WITH(hb.parse(perf_point("process-pipes", 2),
                              "# 2 groups == 80 processes run\n", ""),
                     "no 'Total time: <seconds> [sec]' line in the output");
+}
+
+TEST_CASE("hackbench refuses a zero run time, from hackbench and from perf") {
+  // A real output with its Time line replaced (issue 13: 'Time: 0' was a sample).
+  std::string text = read_text(fixture("hackbench/process-pipes-g2-l200.run1.txt"));
+  const auto at = text.find("Time: 0.066");
+  REQUIRE(at != std::string::npos);
+  Hackbench hb;
+  for (const std::string& zero :
+       std::vector<std::string>{"Time: 0", "Time: 0.000", "Time: 0." + std::string(100000, '0')}) {
+    std::string bad = text;
+    bad.replace(at, 11, zero);
+    CHECK_THROWS_WITH(hb.parse(point("process-pipes", 2), bad, ""),
+                      Catch::StartsWith("line 3: a run time of ") && Catch::Contains("is no measurement"));
+  }
+  const std::string perf_zero =
+      "# Running 'sched/messaging' benchmark:\n# 20 sender and receiver processes per group\n"
+      "# 2 groups == 80 processes run\n\n     Total time: 0.000 [sec]\n";
+  CHECK_THROWS_WITH(hb.parse(perf_point("process-sockets", 2), perf_zero, ""),
+                    Catch::Contains("a run time of 0.000 s is no measurement"));
 }

@@ -202,3 +202,35 @@ TEST_CASE("hammerdb managed servers: throw-away MariaDB and PostgreSQL on the SU
   CHECK(it[2].ignore_failure);
   CHECK(it[8].measured);
 }
+
+TEST_CASE("hammerdb: a failed virtual user fails the iteration though hammerdbcli exits 0") {
+  Hammerdb h;
+  TempDir dir;
+  // The test double prints what HammerDB 4.x's CLI prints when a virtual
+  // user dies (gencli.tcl: myerrorproc and printresult) around a real
+  // result from the surviving users, and exits 0 as hammerdbcli does.
+  const std::string real = read_text(fixture("hammerdb/docs-v6.0-maria_tprocc.sh-full-build-run-drop-result.txt"));
+  for (const std::string failure :
+       {"Error in Virtual User 3: mariadbexec/db server: Lost connection to server during query\n",
+        "Vuser 3:FINISHED FAILED\n"}) {
+    const std::string fake = dir.file("fake-hammerdbcli");
+    const std::string log = dir.file("out.txt");
+    const auto result_line = real.rfind('\n', real.find("TEST RESULT")) + 1;
+    write_text(log, real.substr(0, result_line) + failure + real.substr(result_line));
+    write_text(fake, "#!/bin/sh\ncat '" + log + "'\nexit 0\n");
+    ::chmod(fake.c_str(), 0755);
+    auto p = point(24);
+    p.values["server"] = std::string("external");
+    p.values["build"] = std::string("none");
+    p.values["hammerdbcli"] = fake;
+    const StepContext ctx{.workdir = dir.file("work"), .sut_address = "127.0.0.1"};
+    std::string out;
+    for (const auto& s : h.iteration_steps(p, ctx)) {
+      const auto ran = schedlab::test::exec_step(s);
+      REQUIRE(ran.rc == 0);
+      if (s.measured) out = ran.out;
+    }
+    INFO(failure);
+    CHECK_THROWS_WITH(h.parse(p, out, ""), Catch::Contains("a virtual user failed: " + failure.substr(0, 20)));
+  }
+}

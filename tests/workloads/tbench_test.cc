@@ -1,7 +1,7 @@
 #include "workloads/tbench.h"
 
 #include <catch2/catch.hpp>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "tests/support/temp_dir.h"
 
@@ -36,14 +36,14 @@ double value(const std::vector<Sample>& samples, const std::string& metric) {
 
 TEST_CASE("tbench parses every client output fixture and refuses the others") {
   Tbench tb;
-  static const std::regex clients_re(R"(-(\d+)clients?)");
+  static const boost::regex clients_re(R"(-(\d+)clients?)");
   int parsed = 0, refused = 0;
   for (const auto& file : fixture_files("tbench")) {
     const std::string name = file.filename().string();
     INFO(name);
     const std::string text = read_text(file);
-    std::smatch m;
-    if (name.starts_with("error-") || !std::regex_search(name, m, clients_re)) {
+    boost::smatch m;
+    if (name.starts_with("error-") || !boost::regex_search(name, m, clients_re)) {
       CHECK_THROWS_AS(tb.parse(point(1), text, ""), ParseError);
       ++refused;
       continue;
@@ -130,4 +130,20 @@ TEST_CASE("tbench steps: a ready-checked server per point, a client with a timeo
                                                    "8", "10.0.0.2"});
   CHECK(custom[0].timeout == std::chrono::seconds(20));
   CHECK(tb.row_label(p) == "8");
+}
+
+TEST_CASE("tbench refuses a throughput that is not positive") {
+  // A real output with its final line's throughput replaced (issue 13).
+  const std::string text = read_text(fixture("tbench/tbench-t5-1client.run1.txt"));
+  const auto at = text.find("Throughput 157.867 MB/sec");
+  REQUIRE(at != std::string::npos);
+  Tbench tb;
+  for (const std::string v : {"-5", "0", "0.000", "-1e3"}) {
+    std::string bad = text;
+    bad.replace(at, 18, "Throughput " + v);
+    INFO(bad.substr(at, 60));
+    CHECK_THROWS_WITH(tb.parse(point(1), bad, ""),
+                      Catch::StartsWith("line 31: a throughput of ") && Catch::Contains("is no measurement"));
+  }
+  CHECK(value(tb.parse(point(1), text, ""), "throughput") == 157.867);
 }

@@ -16,12 +16,13 @@ namespace fs = std::filesystem;
 namespace {
 
 // Programs the guest cannot do without: the SSH server, the shell for the
-// port checks, and util-linux's setsid (the wrapper tells "not found" by its
-// message).
+// port checks, util-linux's setsid (the wrapper tells "not found" by its
+// message) and flock (the SUT lock, runner/hosts/locks.h; busybox has none).
 struct Program {
   std::string name, dest_dir;
 };
-const Program kRequired[] = {{"dropbear", "usr/sbin"}, {"bash", "usr/bin"}, {"setsid", "usr/bin"}};
+const Program kRequired[] = {{"dropbear", "usr/sbin"}, {"bash", "usr/bin"}, {"setsid", "usr/bin"},
+                             {"flock", "usr/bin"}};
 
 class Builder {
  public:

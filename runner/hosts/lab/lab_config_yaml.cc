@@ -97,11 +97,8 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
                          did_you_mean(c.accel, accels)));
   }
   if (n["boot_timeout"]) {
-    const auto d = parse_duration(r.scalar(n["boot_timeout"], key + ".boot_timeout"));
-    if (!d || *d < std::chrono::seconds(5))
-      r.fail(n["boot_timeout"], key + ".boot_timeout",
-             "expected a duration of at least 5s, such as 3m");
-    c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
+    c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
+        r.duration(n["boot_timeout"], key + ".boot_timeout", std::chrono::seconds(5)));
   }
   if (const auto p = n["programs"]) {
     if (!p.IsSequence())

@@ -41,6 +41,7 @@ class LabHost final : public Host {
   BackgroundId start_background(const Command& cmd) override { return ssh_->start_background(cmd); }
   std::optional<ExecResult> poll_background(BackgroundId id) override { return ssh_->poll_background(id); }
   ExecResult stop_background(BackgroundId id) override { return ssh_->stop_background(id); }
+  std::optional<int> background_pgid(BackgroundId id) override { return ssh_->background_pgid(id); }
   bool port_accepts(int port) override { return ssh_->port_accepts(port); }
   // A port forwarded from this machine's 127.0.0.1 to the same port in the
   // guest, so a loadgen here reaches a server started there.

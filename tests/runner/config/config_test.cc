@@ -73,15 +73,17 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "process-pipes, process-sockets, thread-pipes, thread-sockets (did you mean "
         "'process-pipes'?)");
   CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, zero]\n") ==
-        "exp.yaml:3: workloads[0].hackbench.groups: expected an integer, got 'zero'");
+        "exp.yaml:3: workloads[0].hackbench.groups: expected a whole number from 1 to 2147483647, "
+        "got 'zero'");
   CHECK(error_of("workloads:\n  - hackbench:\n      groups: [0]\n") ==
-        "exp.yaml:3: workloads[0].hackbench.groups: must be at least 1, got 0");
+        "exp.yaml:3: workloads[0].hackbench.groups: 0 is out of range: expected a whole number "
+        "from 1 to 2147483647");
   CHECK(error_of("workloads:\n  - hackbench:\n      loops: [1, 2]\n") ==
         "exp.yaml:3: workloads[0].hackbench.loops: takes a single value, not a list (only swept "
         "parameters take lists)");
   CHECK(error_of("workloads:\n  - hackbench:\n      timeout: soon\n") ==
-        "exp.yaml:3: workloads[0].hackbench.timeout: expected a duration such as 30s or 500ms, "
-        "got 'soon'");
+        "exp.yaml:3: workloads[0].hackbench.timeout: expected a duration from 0s to 168h such as "
+        "30s or 500ms, got 'soon'");
   CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    polcy: batch\n") ==
         "exp.yaml:4: variants.b: unknown key 'polcy' (did you mean 'policy'?)");
   CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    policy: fifo\n") ==
@@ -91,7 +93,7 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "exp.yaml:5: variants.b.sysctl.net.core.somaxconn: 'net.core.somaxconn' is outside the "
         "sysctls schedlab may change (kernel.*, vm.*)");
   CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    nice: 40\n") ==
-        "exp.yaml:4: variants.b.nice: must be at most 19, got 40");
+        "exp.yaml:4: variants.b.nice: 40 is out of range: expected a whole number from -20 to 19");
   CHECK(error_of("workloads: [hackbench]\nhosts:\n  sut: sut1\n") ==
         "exp.yaml:3: hosts.sut: 'sut1' is not a host: use local or ssh://[user@]host[:port]");
   CHECK(error_of("workloads: [hackbench]\nssh:\n  host_key_policy: yolo\n") ==
@@ -107,7 +109,7 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "exp.yaml:3: workloads[0].hackbench.groups: value '1' is listed twice");
   CHECK(error_of("workloads: [hackbench\n") .starts_with("exp.yaml:2: YAML syntax error"));
   CHECK(error_of("iterations: 0\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: iterations: must be at least 1, got 0");
+        "exp.yaml:1: iterations: 0 is out of range: expected a whole number from 1 to 1000000");
   CHECK(error_of("iterations: {min: 3, max: 30}\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: iterations: a mapping makes iterations adaptive: give ci_width_pct (and min, "
         "max)");

@@ -88,7 +88,8 @@ workloads:
         "exp.yaml:3: workloads[0].hackbench.task_monitor: the tasks monitor is not among this "
         "workload's monitors: add it (monitors: [tasks])");
   CHECK(error_of("monitors: [tasks]\ntask_monitor: {interval: 1ms}\nworkloads: [hackbench]\n") ==
-        "exp.yaml:2: task_monitor.interval: expected a duration of at least 10ms, such as 100ms");
+        "exp.yaml:2: task_monitor.interval: expected a duration from 10ms to 168h, such as 30m or "
+        "90s, got '1ms'");
   CHECK(error_of("monitors: [tasks]\ntask_monitor: {comms: [x]}\nworkloads: [hackbench]\n") ==
         "exp.yaml:2: task_monitor: unknown key 'comms' (did you mean 'comm'?)");
   CHECK(error_of("monitors: [tasks]\ntask_monitor: {comm: x}\nworkloads: [hackbench]\n") ==

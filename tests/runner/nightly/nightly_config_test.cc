@@ -115,7 +115,8 @@ TEST_CASE("bad nightly files are rejected with file, line and key") {
   CHECK(d.error(head + "  - name: a\n    sut: root@sut\n" + tail) ==
         d.at(4, "targets[0] (a).sut: expected ssh://[user@]host[:port], got 'root@sut'"));
   CHECK(d.error(head + "  - name: a\n    hook: [x]\n    hook_timeout: soon\n" + tail) ==
-        d.at(5, "targets[0] (a).hook_timeout: expected a duration such as 30m or 90s, got 'soon'"));
+        d.at(5, "targets[0] (a).hook_timeout: expected a duration from 1ms to 168h, such as 30m or 90s, "
+                 "got 'soon'"));
   CHECK(d.error(head + "  - name: a\n    reboots: true\n" + tail) ==
         d.at(4, "targets[0] (a).reboots: only for an ssh:// sut"));
   CHECK(d.error(head + "  - name: a\n    sha: xyz\n" + tail) ==

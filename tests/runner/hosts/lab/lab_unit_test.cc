@@ -108,7 +108,7 @@ workloads: [hackbench]
       parse_config("hosts:\n  sut:\n    lab:\n      kernel: debian:6.1\n      cpus: 2\n"
                    "      cpus: 4\nworkloads: [hackbench]\n",
                    "t.yaml"),
-      "t.yaml:6: hosts.sut.lab: duplicate key 'cpus'");
+      "t.yaml:6: hosts.sut.lab: duplicate key 'cpus' (first at line 5)");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, cpus: 3, sockets: 2}}\nworkloads: [hackbench]\n", "t.yaml"),
                     "t.yaml:2: hosts.sut.lab.sockets: 3 CPUs do not split evenly into 2 sockets");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, memory: 1GB}}\nworkloads: [hackbench]\n", "t.yaml"),

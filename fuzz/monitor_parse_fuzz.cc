@@ -1,0 +1,29 @@
+// libFuzzer target: the kernel counter parsers (/proc/schedstat, /proc/stat,
+// interrupts, softirqs, pressure) on arbitrary text. A CounterParseError is
+// fine; anything else is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "analysis/procfs_interrupts.h"
+#include "analysis/procfs_pressure.h"
+#include "analysis/procfs_stat.h"
+#include "analysis/schedstat.h"
+
+using namespace schedlab;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const auto quietly = [&](auto parse) {
+    try {
+      parse(text);
+    } catch (const CounterParseError&) {
+    }
+  };
+  quietly([](std::string_view t) { schedstat::parse(t); });
+  quietly([](std::string_view t) { procfs::parse_stat(t); });
+  quietly([](std::string_view t) { procfs::parse_interrupts(t); });
+  quietly([](std::string_view t) { procfs::parse_softirqs(t); });
+  quietly([](std::string_view t) { procfs::parse_pressure(t); });
+  return 0;
+}

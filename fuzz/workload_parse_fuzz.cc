@@ -1,0 +1,49 @@
+// libFuzzer target: one workload's parser (SCHEDLAB_FUZZ_WORKLOAD, set by
+// CMake per binary) on arbitrary output, split into stdout and stderr at the
+// first NUL. Samples or a ParseError are fine; anything else is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "workloads/command.h"
+#include "workloads/registry.h"
+
+using namespace schedlab;
+
+namespace {
+
+const Workload& workload() {
+  static const std::shared_ptr<const Workload> command = [] {
+    CommandSpec spec;
+    spec.name = "command";
+    spec.argv = {"true"};
+    spec.metrics = {{.name = "v", .regex = R"(^\s*value:\s+(?<value>[0-9.]+)\s*$)", .unit = "x"},
+                    {.name = "t", .regex = R"(^t=(?<offset>\d+) rate=(?<value>\d+)$)", .unit = "x",
+                     .kind = SampleKind::kInterval}};
+    spec.error_regex = R"(^(FATAL: |error))";
+    return make_command_workload(spec);
+  }();
+  const std::string name = SCHEDLAB_FUZZ_WORKLOAD;
+  if (name == "command") return *command;
+  return *find_workload(name);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Workload& w = workload();
+  static const Point p = [&] {
+    Point d;
+    for (const auto& spec : w.params()) d.values[spec.name] = spec.default_value;
+    return d;
+  }();
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const auto nul = text.find('\0');
+  const std::string out = text.substr(0, nul);
+  const std::string err = nul == std::string::npos ? "" : text.substr(nul + 1);
+  try {
+    parse_output(w, p, out, err);
+  } catch (const ParseError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,277 @@
+#include "runner/hosts/locks.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "base/hash.h"
+#include "base/time.h"
+#include "runner/hosts/local_host.h"
+
+namespace schedlab {
+namespace {
+
+// Run remotely as `sh -c SCRIPT sh DIR HOLDER`: 74 cannot lock, 75 held by
+// someone else; once locked it writes HOLDER and sleeps until the SSH
+// wrapper kills its group (the connection went, or stop_background).
+constexpr const char* kRemoteLock = R"sh(mkdir -p -m 0755 "$1" 2> /dev/null
+exec 9>> "$1/sut.lock" || exit 74
+flock -n 9 || exit 75
+printf '%s\n' "$2" > "$1/sut.holder.$$" && mv -f "$1/sut.holder.$$" "$1/sut.holder" || exit 74
+exec sleep 2147483647)sh";
+
+// This process among all (with its PID: a forked child is another one).
+std::string process_token() {
+  static const std::string random = [] {
+    std::random_device rd;
+    return fmt::format("{:08x}{:08x}", rd(), rd());
+  }();
+  return fmt::format("{}-{}", random, ::getpid());
+}
+
+std::string this_host() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+std::string absolute(const std::string& path) {
+  std::error_code ec;
+  auto p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  return ec ? path : p.string();
+}
+
+// Locks of this process by owner, so a second pair on the same machine
+// finds the first one's; acquisitions are serialised so a lock is never
+// seen before its holder file says it is ours.
+std::recursive_mutex& registry_mutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+std::map<std::string, std::weak_ptr<SutLock>>& registry() {
+  static std::map<std::string, std::weak_ptr<SutLock>> r;
+  return r;
+}
+
+void write_local_holder(const std::string& dir, const LockHolder& h) {
+  const std::string tmp = fmt::format("{}/sut.holder.{}", dir, ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw HostError(fmt::format("{}: {}", tmp, std::strerror(errno)));
+  const std::string text = h.json() + "\n";
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), (dir + "/sut.holder").c_str()) != 0)
+    throw HostError(fmt::format("{}/sut.holder: {}", dir, std::strerror(errno)));
+}
+
+std::string busy_message(Host& host, const std::optional<LockHolder>& h) {
+  return fmt::format(
+      "{} is in use by {}; one run per SUT at a time (wait for it, or stop it)", host.name(),
+      h ? h->describe() : std::string("another schedlab process (its holder file is unreadable)"));
+}
+
+bool is_dir_of(const std::string& dir, uid_t uid) {
+  struct stat st{};
+  return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == uid;
+}
+
+}  // namespace
+
+std::string local_lock_dir() {
+  if (const char* env = std::getenv("SCHEDLAB_LOCK_DIR"); env && *env) {
+    ::mkdir(env, 0755);
+    return env;
+  }
+  const std::string run = "/run/schedlab";
+  if ((::mkdir(run.c_str(), 0755) == 0 || errno == EEXIST) && ::access(run.c_str(), W_OK) == 0)
+    return run;
+  // A user who cannot write /run: a directory of their own.
+  const uid_t uid = ::geteuid();
+  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
+  const std::string dir = xdg && *xdg ? std::string(xdg) + "/schedlab"
+                                      : fmt::format("/tmp/schedlab-{}", uid);
+  ::mkdir(dir.c_str(), 0700);
+  if (!is_dir_of(dir, uid))
+    throw HostError(fmt::format("cannot use {} for locks (not a directory of user {})", dir, uid));
+  return dir;
+}
+
+std::string LockHolder::json() const {
+  return nlohmann::json{{"what", what}, {"db", db},       {"pid", pid},
+                        {"host", host}, {"since", since}, {"owner", owner}}
+      .dump();
+}
+
+std::optional<LockHolder> LockHolder::parse(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  LockHolder h;
+  h.what = j.value("what", "");
+  h.db = j.value("db", "");
+  h.pid = j.value("pid", 0L);
+  h.host = j.value("host", "");
+  h.since = j.value("since", "");
+  h.owner = j.value("owner", "");
+  return h;
+}
+
+std::string LockHolder::describe() const {
+  return fmt::format("{} (database {}, PID {} on host {}, since {})", what, db, pid, host, since);
+}
+
+std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
+                                          const std::string& db) {
+  std::lock_guard guard(registry_mutex());
+  static int count = 0;
+  std::shared_ptr<SutLock> lock(new SutLock);
+  lock->holder_ = {.what = what,
+                   .db = absolute(db),
+                   .pid = static_cast<long>(::getpid()),
+                   .host = this_host(),
+                   .since = utc_now_iso8601(),
+                   .owner = fmt::format("{}:{}", process_token(), ++count)};
+  const bool local = dynamic_cast<LocalHost*>(&host) != nullptr;
+  lock->dir_ = local ? local_lock_dir() : kRemoteLockDir;
+  const std::string holder_path = lock->dir_ + "/sut.holder";
+  auto current_holder = [&]() -> std::optional<LockHolder> {
+    try {
+      const auto text = host.read_file(holder_path);
+      return text ? LockHolder::parse(*text) : std::nullopt;
+    } catch (const HostError&) {
+      return std::nullopt;
+    }
+  };
+  // Held already: by this process (share it) or by another (refuse).
+  auto refuse_or_share = [&]() -> std::shared_ptr<SutLock> {
+    const auto h = current_holder();
+    if (h && h->owner.starts_with(process_token() + ":")) {
+      if (auto mine = registry()[h->owner].lock(); mine && !mine->host_) return mine;
+      // Remote under another name: borrowed, released with the first.
+      std::shared_ptr<SutLock> borrowed(new SutLock);
+      borrowed->holder_ = *h;
+      return borrowed;
+    }
+    throw SutBusy(busy_message(host, h));
+  };
+
+  if (local) {
+    const std::string path = lock->dir_ + "/sut.lock";
+    lock->fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock->fd_ < 0)
+      throw HostError(fmt::format("cannot lock the SUT: {}: {}", path, std::strerror(errno)));
+    if (::flock(lock->fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int e = errno;
+      ::close(lock->fd_);
+      lock->fd_ = -1;
+      if (e != EWOULDBLOCK)
+        throw HostError(fmt::format("cannot lock the SUT: {}: {}", path, std::strerror(e)));
+      return refuse_or_share();
+    }
+    write_local_holder(lock->dir_, lock->holder_);
+  } else {
+    const std::string me = lock->holder_.json();
+    const Host::BackgroundId id = host.start_background(
+        {.argv = {"sh", "-c", kRemoteLock, "sh", lock->dir_, me}, .interruptible = false});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (true) {
+      if (const auto done = host.poll_background(id)) {
+        if (done->outcome == ExecResult::Outcome::kExited && done->exit_code == 75)
+          return refuse_or_share();
+        throw HostError(fmt::format("{}: cannot lock the SUT under {} ({}; schedlab needs root there): {}",
+                                    host.name(), lock->dir_, done->describe(), done->err));
+      }
+      const auto text = host.read_file(holder_path);
+      if (text && LockHolder::parse(*text) && LockHolder::parse(*text)->owner == lock->holder_.owner)
+        break;
+      if (std::chrono::steady_clock::now() > deadline) {
+        host.stop_background(id);
+        throw HostError(fmt::format("{}: the SUT lock was not taken within 60 s", host.name()));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    lock->host_ = &host;
+    lock->remote_ = id;
+  }
+  registry()[lock->holder_.owner] = lock;
+  return lock;
+}
+
+void SutLock::describe_as(const std::string& what) {
+  if (fd_ < 0 && !remote_) return;  // borrowed: the first pair's holder stands
+  holder_.what = what;
+  try {
+    if (host_)
+      host_->write_file(dir_ + "/sut.holder", holder_.json() + "\n");
+    else
+      write_local_holder(dir_, holder_);
+  } catch (const HostError&) {
+    // The lock stands; a contender sees the earlier description.
+  }
+}
+
+SutLock::~SutLock() {
+  if (fd_ >= 0 || remote_) {
+    std::lock_guard guard(registry_mutex());
+    registry().erase(holder_.owner);
+  }
+  if (fd_ >= 0) ::close(fd_);
+  if (host_ && remote_) {
+    try {
+      host_->stop_background(*remote_);
+    } catch (...) {
+      // The connection is gone: so is the remote lock.
+    }
+  }
+}
+
+namespace {
+std::string alive_path(const std::string& dir, const std::string& db, std::int64_t run_id) {
+  return fmt::format("{}/run-{}-{}.alive", dir, sha256_hex(absolute(db)).substr(0, 16), run_id);
+}
+}  // namespace
+
+RunAlive::RunAlive(const std::string& db_path, std::int64_t run_id) {
+  const std::string path = alive_path(local_lock_dir(), db_path, run_id);
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ >= 0 && ::flock(fd_, LOCK_SH) != 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+RunAlive::~RunAlive() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool RunAlive::held(const std::string& db_path, std::int64_t run_id) {
+  // Wherever a runner may have put it (root's /run, a user's own), never
+  // creating anything: `list` only reads.
+  std::vector<std::string> dirs = {"/run/schedlab", fmt::format("/tmp/schedlab-{}", ::geteuid())};
+  if (const char* env = std::getenv("SCHEDLAB_LOCK_DIR"); env && *env) dirs = {env};
+  else if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg && *xdg)
+    dirs.push_back(std::string(xdg) + "/schedlab");
+  for (const auto& dir : dirs) {
+    const int fd = ::open(alive_path(dir, db_path, run_id).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    if (held) return true;
+  }
+  return false;
+}
+
+}  // namespace schedlab

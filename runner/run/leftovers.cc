@@ -1,0 +1,136 @@
+#include "runner/run/leftovers.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "base/text.h"
+#include "runner/hosts/locks.h"
+
+namespace schedlab {
+namespace {
+
+// Only what schedlab itself names is ever removed.
+constexpr std::string_view kWorkdirPrefix = "/tmp/schedlab-run";
+
+// Field 22 of /proc/PID/stat (after the parenthesised command name, which
+// may hold blanks): the start time in clock ticks since boot.
+std::string start_time(Host& host, int pid) {
+  std::optional<std::string> stat;
+  try {
+    stat = host.read_file(fmt::format("/proc/{}/stat", pid));
+  } catch (const HostError&) {
+    return "";
+  }
+  if (!stat) return "";
+  const auto close = stat->rfind(')');
+  if (close == std::string::npos) return "";
+  std::istringstream in(stat->substr(close + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && in >> field; ++i)
+    if (i == 22) return field;
+  return "";
+}
+
+}  // namespace
+
+bool is_leftover_kind(const std::string& kind) {
+  return kind == kWorkdirKind || kind == kProcessGroupKind;
+}
+
+Workdir make_workdir(Store& store, Host& host, std::int64_t run_id, const std::string& prefix) {
+  const auto r = host.run({.argv = {"mktemp", "-d", "--", prefix + "-XXXXXXXX"},
+                           .timeout = std::chrono::seconds(30)});
+  const std::string dir = last_lines(r.out, 1);
+  if (!r.ok() || !dir.starts_with(kWorkdirPrefix))
+    throw HostError(fmt::format("cannot create a work directory {}-XXXXXXXX on {}: {} {}", prefix,
+                                host.name(), r.describe(), last_lines(r.err, 1)));
+  Workdir w{dir, store.journal_applied({.run_id = run_id,
+                                        .host = host.name(),
+                                        .kind = kWorkdirKind,
+                                        .name = dir,
+                                        .path = dir})};
+  // Servers may run as another user (postgres): readable like /tmp/x.
+  const auto c = host.run({.argv = {"chmod", "0755", "--", dir}, .timeout = std::chrono::seconds(30)});
+  if (!c.ok()) {
+    remove_workdir(store, host, w);
+    throw HostError(fmt::format("chmod {} on {}: {}", dir, host.name(), c.describe()));
+  }
+  return w;
+}
+
+Workdir make_workdir_at(Store& store, Host& host, std::int64_t run_id, const std::string& path) {
+  const auto r = host.run({.argv = {"mkdir", "-m", "0755", "--", path}, .timeout = std::chrono::seconds(30)});
+  if (!r.ok())
+    throw HostError(fmt::format("cannot create the work directory {} on {}: {}", path, host.name(),
+                                last_lines(r.err, 1)));
+  return {path, store.journal_applied({.run_id = run_id,
+                                       .host = host.name(),
+                                       .kind = kWorkdirKind,
+                                       .name = path,
+                                       .path = path})};
+}
+
+void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept {
+  try {
+    const auto r = host.run({.argv = {"rm", "-rf", "--", w.path},
+                             .timeout = std::chrono::minutes(2),
+                             .interruptible = false});
+    if (r.ok() && w.entry) store.journal_restored(w.entry);
+  } catch (...) {
+    // Still journaled: restore or the next run removes it.
+  }
+}
+
+std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id, int pgid,
+                                   const std::string& what) {
+  return store.journal_applied({.run_id = run_id,
+                                .host = host.name(),
+                                .kind = kProcessGroupKind,
+                                .name = what,
+                                .path = std::to_string(pgid),
+                                .original = start_time(host, pgid)});
+}
+
+std::vector<std::string> clean_leftovers(Store& store, Host& host) {
+  std::vector<std::string> done;
+  for (const auto& e : store.unrestored(host.name())) {
+    if (!is_leftover_kind(e.kind)) continue;
+    if (e.run_id && RunAlive::held(store.path(), e.run_id)) continue;  // a live run's own
+    if (e.kind == kWorkdirKind) {
+      if (!e.path.starts_with(kWorkdirPrefix) || e.path.find("/..") != std::string::npos) {
+        store.journal_restored(e.id);  // never schedlab's: left alone
+        continue;
+      }
+      const auto r = host.run({.argv = {"rm", "-rf", "--", e.path},
+                               .timeout = std::chrono::minutes(2),
+                               .interruptible = false});
+      if (!r.ok()) throw HostError(fmt::format("rm -rf {} on {}: {}", e.path, host.name(), r.describe()));
+      store.journal_restored(e.id);
+      done.push_back(fmt::format("work directory {} removed (run {})", e.path, e.run_id));
+      continue;
+    }
+    // A process group: killed when its leader is the process journaled, or
+    // when the leader is gone (PDEATHSIG killed it with schedlab) and the
+    // group still has members: Linux never hands out a PID that is still
+    // some group's id, so those members are the journaled group's.
+    const int pgid = std::stoi(e.path);
+    const std::string started = start_time(host, pgid);
+    const auto group_alive = [&] {
+      return host.run({.argv = {"kill", "-0", "--", fmt::format("-{}", pgid)},
+                       .timeout = std::chrono::seconds(30),
+                       .interruptible = false})
+          .ok();
+    };
+    if (pgid > 1 && (started.empty() ? group_alive() : started == e.original)) {
+      host.run({.argv = {"kill", "-KILL", "--", fmt::format("-{}", pgid)},
+                .timeout = std::chrono::seconds(30),
+                .interruptible = false});
+      done.push_back(fmt::format("process group {} ({}) killed (run {})", pgid, e.name, e.run_id));
+    }
+    store.journal_restored(e.id);
+  }
+  return done;
+}
+
+}  // namespace schedlab

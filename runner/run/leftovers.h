@@ -1,0 +1,44 @@
+// What a run leaves on a host besides knobs, journaled like them (the
+// knob_journal table, kinds "workdir" and "pgroup") so that a run killed by
+// -9 leaves nothing behind for good: its work directories (mkdtemp'ed, one
+// per workload) and the process groups of its steps (servers for their
+// life, foreground steps while they run: a killed leader's children would
+// otherwise live on).
+// `schedlab restore` and the next run's preflight remove the leftovers of
+// runs no live process holds (RunAlive, hosts/locks.h); a live run's are
+// its own.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "results/store.h"
+#include "runner/hosts/host.h"
+
+namespace schedlab {
+
+inline constexpr const char* kWorkdirKind = "workdir";
+inline constexpr const char* kProcessGroupKind = "pgroup";
+bool is_leftover_kind(const std::string& kind);
+
+// A work directory on HOST: created (mktemp -d, mode 0755) and journaled.
+// Removed (and its entry closed) by remove_workdir.
+struct Workdir {
+  std::string path;
+  std::int64_t entry = 0;
+};
+Workdir make_workdir(Store& store, Host& host, std::int64_t run_id, const std::string& prefix);
+// The same directory on a second host (the loadgen); throws when it exists there.
+Workdir make_workdir_at(Store& store, Host& host, std::int64_t run_id, const std::string& path);
+void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept;
+
+// A process group on HOST, journaled with its leader's start time (a
+// reused PID is never killed).
+std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id, int pgid,
+                                   const std::string& what);
+
+// Removes HOST's leftovers of dead runs; one line per thing done.
+std::vector<std::string> clean_leftovers(Store& store, Host& host);
+
+}  // namespace schedlab

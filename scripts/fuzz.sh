@@ -1,0 +1,35 @@
+#!/bin/sh
+# Builds the libFuzzer targets (fuzz/) with clang in build-fuzz/ and runs each
+# for FUZZ_SECONDS (default 15), seeded from the shared fixtures. Prints each
+# target's executions; a crash leaves its input in build-fuzz/crashes/ and
+# fails the script (commit it under fuzz/regressions/ with the fix).
+set -eu
+cd "$(dirname "$0")/.."
+FIXTURES=${SCHEDLAB_FIXTURES:-$(cd .. && pwd)/shared/fixtures}
+SECONDS_EACH=${FUZZ_SECONDS:-15}
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+targets=${FUZZ_TARGETS:-"fuzz_parse_hackbench fuzz_parse_tbench fuzz_parse_pgbench fuzz_parse_dmatest
+  fuzz_parse_hammerdb fuzz_parse_command fuzz_monitors fuzz_config"}
+cmake --build build-fuzz -j"$(nproc)" --target $targets
+mkdir -p build-fuzz/crashes
+status=0
+for t in $targets; do
+  case $t in
+    fuzz_parse_command) seeds="$FIXTURES/sysbench $FIXTURES/stress-ng" ;;
+    fuzz_parse_*) seeds="$FIXTURES/${t#fuzz_parse_}" ;;
+    fuzz_monitors) seeds="$FIXTURES/schedstat $FIXTURES/proc" ;;
+    fuzz_config) seeds="configs" ;;
+  esac
+  corpus=build-fuzz/corpus/$t
+  mkdir -p "$corpus"
+  # -max_len: the 1 MiB lines are tested by unit tests; fuzzing wants many
+  # small inputs.
+  if ! build-fuzz/fuzz/$t "$corpus" $seeds -max_total_time="$SECONDS_EACH" -max_len=65536 \
+      -artifact_prefix=build-fuzz/crashes/$t- -print_final_stats=1 2>build-fuzz/$t.log; then
+    status=1
+    tail -40 build-fuzz/$t.log >&2
+  fi
+  printf '%s\t%s executions\n' "$t" "$(sed -n 's/^stat::number_of_executed_units: *//p' build-fuzz/$t.log)"
+done
+exit $status

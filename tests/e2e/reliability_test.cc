@@ -1,0 +1,464 @@
+// Reliability under concurrency and kill -9 (issue 13), end to end on this
+// host with the real binary: one run per SUT (a second run, any database,
+// is refused naming the holder; restore refuses while a run lives; list
+// tells a dead run from a live one), read-only databases, unique work
+// directories, servers that die with schedlab, and the torture test: kill
+// -9 at random moments, restore, resume.
+//
+// The test process is a child subreaper (PR_SET_CHILD_SUBREAPER): whatever
+// a killed schedlab leaves running is reparented to it, so "no orphan" is
+// checked on this test's own descendants, never on names machine-wide.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "results/store.h"
+#include "runner/hosts/local_host.h"
+#include "runner/knobs/knobs.h"
+#include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kKnob = "kernel.sched_autogroup_enabled";
+
+// A schedlab process started in the background, its stderr in a file.
+struct Spawned {
+  pid_t pid = -1;
+  std::string err_path;
+  int status = 0;
+  bool reaped = false;
+
+  int wait(std::chrono::seconds limit = 120s) {
+    const auto give_up = std::chrono::steady_clock::now() + limit;
+    while (!reaped) {
+      const pid_t r = ::waitpid(pid, &status, WNOHANG);
+      if (r == pid) reaped = true;
+      else if (std::chrono::steady_clock::now() > give_up) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        reaped = true;
+        FAIL("schedlab did not finish in time: " << err());
+      } else
+        std::this_thread::sleep_for(20ms);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  std::string err() const { return test::read_text(err_path); }
+};
+
+Spawned spawn(const std::vector<std::string>& args, const std::string& err_path) {
+  Spawned s{.err_path = err_path};
+  s.pid = ::fork();
+  REQUIRE(s.pid >= 0);
+  if (s.pid == 0) {
+    const int fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, 2);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    std::vector<char*> argv = {const_cast<char*>(SCHEDLAB_BINARY)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(SCHEDLAB_BINARY, argv.data());
+    ::_exit(127);
+  }
+  return s;
+}
+
+// Processes whose parent is this test (non-zombie), after reaping zombies
+// that are not in KEEP.
+std::vector<pid_t> own_children() {
+  std::vector<pid_t> out;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state;
+    pid_t ppid;
+    rest >> state >> ppid;
+    if (ppid == ::getpid() && state != 'Z') out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+std::string comm_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
+  std::string c;
+  std::getline(in, c);
+  return c;
+}
+
+// Orphans of killed runs: every descendant reparented to this test. Waits
+// a moment (SIGKILL from PDEATHSIG is asynchronous), reaping zombies.
+std::vector<std::string> orphans(std::chrono::milliseconds grace = 3000ms) {
+  const auto until = std::chrono::steady_clock::now() + grace;
+  std::vector<pid_t> left;
+  while (true) {
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    left = own_children();
+    if (left.empty() || std::chrono::steady_clock::now() > until) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  std::vector<std::string> out;
+  for (pid_t p : left) out.push_back(std::to_string(p) + " " + comm_of(p));
+  return out;
+}
+
+void subreaper() { REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0); }
+
+std::string flipped_of(const std::string& original) { return original == "0" ? "1" : "0"; }
+
+// A command workload under a sysctl variant; each iteration sleeps SECONDS
+// and prints its work directory and whether it found it empty.
+std::string sleeper_config(const std::string& flipped, const std::string& seconds,
+                           int iterations = 1) {
+  return "iterations: " + std::to_string(iterations) + R"(
+workloads:
+  - command:
+      name: sleeper
+      package: coreutils
+      argv: [sh, -c, 'ls -A {workdir} | grep -q . && echo dirty; touch {workdir}/mine; echo "dir {workdir}"; sleep )" +
+         seconds + R"(; echo 1']
+      metrics:
+        t:
+          regex: '^(?<value>[0-9]+)$'
+          direction: lower
+variants:
+  flipped:
+    sysctl:
+      kernel.sched_autogroup_enabled: )" +
+         flipped + "\n";
+}
+
+// Waits until the SUT's lock names a run (the run exists and holds it).
+void wait_for_holder(const std::string& needle) {
+  const auto give_up = std::chrono::steady_clock::now() + 30s;
+  while (std::chrono::steady_clock::now() < give_up) {
+    std::ifstream in("/run/schedlab/sut.holder");
+    std::string line;
+    std::getline(in, line);
+    if (line.find(needle) != std::string::npos) return;
+    std::this_thread::sleep_for(20ms);
+  }
+  FAIL("no holder " << needle);
+}
+
+}  // namespace
+
+TEST_CASE("a second run on the same SUT is refused, naming the holder; restore refuses too") {
+  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to write " << kKnob);
+  LocalHost local;
+  const std::string original = read_sysctl(local, kKnob);
+  const std::string flipped = flipped_of(original);
+  test::TempDir dir;
+  test::write_text(dir.file("c.yaml"), sleeper_config(flipped, "3"));
+  Spawned first = spawn({"run", dir.file("c.yaml"), "--db", dir.file("c.db"), "--name", "c1"},
+                        dir.file("c1.err"));
+  wait_for_holder("\"run 1 'c1'\"");
+  CHECK(read_sysctl(local, kKnob) == flipped);
+
+  // The same database and another: both refused, the knob untouched.
+  for (const std::string db : {"c.db", "d.db"}) {
+    const auto second =
+        test::schedlab_cmd({"run", dir.file("c.yaml"), "--db", dir.file(db), "--name", "c2"});
+    INFO(second.err);
+    CHECK(second.exit_code == 1);
+    CHECK(second.err.find("local is in use by run 1 'c1' (database " + dir.file("c.db") +
+                          ", PID " + std::to_string(first.pid) + " on host ") !=
+          std::string::npos);
+    CHECK(second.err.find(", since 20") != std::string::npos);
+  }
+  // restore must not put the knob back under a live run.
+  const auto restore = test::schedlab_cmd({"restore", "--db", dir.file("c.db")});
+  INFO(restore.err);
+  CHECK(restore.exit_code == 1);
+  CHECK(restore.err.find("is in use by run 1 'c1'") != std::string::npos);
+  CHECK(read_sysctl(local, kKnob) == flipped);
+  // list: running while it lives.
+  const auto listed = test::schedlab_cmd({"list", "--db", dir.file("c.db")});
+  CHECK(listed.out.find("running") != std::string::npos);
+
+  INFO(first.err());
+  CHECK(first.wait() == 0);
+  CHECK(read_sysctl(local, kKnob) == original);
+  Store c(dir.file("c.db"), Store::Access::kReadOnly);
+  REQUIRE(c.list_runs().size() == 1);  // c2 never got as far as a run
+  CHECK(c.count_iterations(1, IterationStatus::kOk) == 1);
+  for (const auto& e : c.unrestored("local")) FAIL("unrestored " << e.kind << " " << e.name);
+  CHECK_FALSE((fs::exists(dir.file("d.db")) && !Store(dir.file("d.db")).list_runs().empty()));
+}
+
+TEST_CASE("two runs started together on one SUT: exactly one is refused") {
+  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to write " << kKnob);
+  LocalHost local;
+  const std::string original = read_sysctl(local, kKnob);
+  test::TempDir dir;
+  test::write_text(dir.file("c.yaml"), sleeper_config(flipped_of(original), "1"));
+  Spawned a = spawn({"run", dir.file("c.yaml"), "--db", dir.file("a.db"), "--name", "a"},
+                    dir.file("a.err"));
+  Spawned b = spawn({"run", dir.file("c.yaml"), "--db", dir.file("b.db"), "--name", "b"},
+                    dir.file("b.err"));
+  const int ca = a.wait(), cb = b.wait();
+  INFO(a.err() << "\n---\n" << b.err());
+  CHECK(std::multiset<int>{ca, cb} == std::multiset<int>{0, 1});
+  const Spawned& refused = ca == 1 ? a : b;
+  // The holder may not have created its run yet ("a run starting").
+  const std::string why = refused.err();
+  CHECK((why.find("local is in use by run 1 '") != std::string::npos ||
+         why.find("local is in use by a run starting (database ") != std::string::npos));
+  CHECK(read_sysctl(local, kKnob) == original);
+}
+
+TEST_CASE("a killed run is listed as interrupted, its leftovers go with restore") {
+  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to write " << kKnob);
+  subreaper();
+  LocalHost local;
+  const std::string original = read_sysctl(local, kKnob);
+  test::TempDir dir;
+  test::write_text(dir.file("c.yaml"), sleeper_config(flipped_of(original), "30"));
+  Spawned run = spawn({"run", dir.file("c.yaml"), "--db", dir.file("k.db"), "--name", "k"},
+                      dir.file("k.err"));
+  wait_for_holder("\"run 1 'k'\"");
+  // The iteration is under way: its work directory exists.
+  std::string workdir;
+  const auto give_up = std::chrono::steady_clock::now() + 30s;
+  while (workdir.empty() && std::chrono::steady_clock::now() < give_up) {
+    for (const auto& e : fs::directory_iterator("/tmp"))
+      if (e.path().filename().string().starts_with("schedlab-run1-w0-") &&
+          fs::exists(e.path() / "mine"))
+        workdir = e.path();
+    std::this_thread::sleep_for(20ms);
+  }
+  REQUIRE(!workdir.empty());
+  ::kill(run.pid, SIGKILL);
+  run.wait();
+  // The workload's leader (sh) died with schedlab (PR_SET_PDEATHSIG); its
+  // child (sleep) lives on in the journaled process group until restore.
+  const auto left = orphans(200ms);
+  CHECK(left.size() == 1);
+  const auto listed = test::schedlab_cmd({"list", "--db", dir.file("k.db")});
+  INFO(listed.out << listed.err);
+  CHECK(listed.out.find("interrupted") != std::string::npos);
+  CHECK(listed.out.find("running") == std::string::npos);
+
+  // Another database's run 1 gets a work directory of its own, empty.
+  test::write_text(dir.file("quick.yaml"), sleeper_config(flipped_of(original), "0"));
+  const auto other = test::schedlab_cmd({"run", dir.file("quick.yaml"), "--db", dir.file("o.db"), "--name", "o"});
+  INFO(other.err);
+  CHECK(other.exit_code == 0);
+  Store o(dir.file("o.db"), Store::Access::kReadOnly);
+  const auto its = o.iterations(1, true);
+  REQUIRE(its.size() == 1);
+  CHECK(its[0].stdout_text.find("dirty") == std::string::npos);
+  CHECK(its[0].stdout_text.find("dir " + workdir) == std::string::npos);
+
+  // The dead run's knob and work directory are put back by restore.
+  CHECK(read_sysctl(local, kKnob) == flipped_of(original));
+  const auto restore = test::schedlab_cmd({"restore", "--db", dir.file("k.db")});
+  INFO(restore.out << restore.err);
+  CHECK(restore.exit_code == 0);
+  CHECK(read_sysctl(local, kKnob) == original);
+  CHECK_FALSE(fs::exists(workdir));
+  CHECK(restore.out.find("work directory " + workdir + " removed (run 1)") != std::string::npos);
+  CHECK(restore.out.find("(sh) killed (run 1)") != std::string::npos);
+  CHECK(orphans() == std::vector<std::string>{});
+}
+
+TEST_CASE("commands that only read never write: 0444 file, read-only mount, no database") {
+  test::TempDir dir;
+  const std::string db = dir.file("r.db");
+  test::write_text(dir.file("q.yaml"), R"(iterations: 2
+workloads:
+  - command:
+      name: one
+      package: coreutils
+      argv: [echo, "1"]
+      metrics:
+        t:
+          regex: '^(?<value>[0-9]+)$'
+          direction: lower
+)");
+  REQUIRE(test::schedlab_cmd({"run", dir.file("q.yaml"), "--db", db, "--name", "r"}).exit_code == 0);
+
+  SECTION("no database: an error, and none is created") {
+    for (const std::string cmd : {"list", "compare", "history", "restore"}) {
+      std::vector<std::string> args = {cmd, "--db", dir.file("none.db")};
+      if (cmd == "compare") args.push_back("r");
+      if (cmd == "history") args.insert(args.end(), {"--workload", "one", "--metric", "t"});
+      const auto r = test::schedlab_cmd(args);
+      INFO(cmd << ": " << r.err);
+      CHECK(r.exit_code != 0);
+      CHECK(r.err.find("no database at " + dir.file("none.db") +
+                       " (run 'schedlab run CONFIG' first)") != std::string::npos);
+      CHECK_FALSE(fs::exists(dir.file("none.db")));
+    }
+  }
+  SECTION("a 0444 file in a directory the reader cannot write") {
+    if (geteuid() != 0) SCHEDLAB_SKIP("needs root to switch to user nobody");
+    ::chmod(db.c_str(), 0444);
+    ::chmod(dir.path().c_str(), 0755);
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"list"}, {"compare", "r"}}) {
+      std::vector<std::string> argv = {"setpriv", "--reuid=65534", "--regid=65534",
+                                       "--clear-groups", SCHEDLAB_BINARY};
+      argv.insert(argv.end(), args.begin(), args.end());
+      argv.insert(argv.end(), {"--db", db});
+      const auto r = LocalHost().run({.argv = argv});
+      INFO(args[0] << ": " << r.err);
+      CHECK(r.exit_code == 0);
+      CHECK(r.out.find('r') != std::string::npos);
+    }
+  }
+  SECTION("a read-only mount") {
+    if (geteuid() != 0) SCHEDLAB_SKIP("needs root to mount");
+    const std::string mnt = dir.file("ro");
+    fs::create_directory(mnt);
+    if (::mount(dir.path().c_str(), mnt.c_str(), nullptr, MS_BIND, nullptr) != 0)
+      SCHEDLAB_SKIP("cannot bind-mount here: " << std::strerror(errno));
+    const bool ro =
+        ::mount(nullptr, mnt.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY, nullptr) == 0;
+    if (ro) {
+      for (const std::vector<std::string>& args :
+           {std::vector<std::string>{"list"}, {"compare", "r"},
+            {"history", "--workload", "one", "--metric", "t"}}) {
+        std::vector<std::string> argv = args;
+        argv.insert(argv.end(), {"--db", mnt + "/r.db"});
+        const auto r = test::schedlab_cmd(argv);
+        INFO(args[0] << ": " << r.err);
+        CHECK(r.exit_code == 0);
+      }
+    }
+    ::umount2(mnt.c_str(), MNT_DETACH);
+    if (!ro) SCHEDLAB_SKIP("cannot remount read-only here");
+  }
+}
+
+TEST_CASE("a server step refuses a port someone else listens on") {
+  if (!LocalHost().find_program("tbench_srv")) SCHEDLAB_SKIP("tbench_srv not installed (dbench)");
+  subreaper();
+  // A listener schedlab did not start, on tbench's fixed port.
+  LocalHost local;
+  const auto foreign = local.start_background({.argv = {"tbench_srv"}});
+  const auto give_up = std::chrono::steady_clock::now() + 10s;
+  while (!local.port_accepts(7003) && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(20ms);
+  REQUIRE(local.port_accepts(7003));
+  test::TempDir dir;
+  test::write_text(dir.file("t.yaml"), R"(iterations: 1
+workloads:
+  - tbench: {clients: [1], duration: 2s}
+)");
+  const auto r = test::schedlab_cmd({"run", dir.file("t.yaml"), "--db", dir.file("t.db")});
+  local.stop_background(foreign);
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("port 7003 on local already has a listener schedlab did not start") !=
+        std::string::npos);
+  Store t(dir.file("t.db"), Store::Access::kReadOnly);
+  CHECK(t.count_iterations(1, IterationStatus::kOk) == 0);
+}
+
+TEST_CASE("torture: kill -9 at 20 random moments, restore, resume") {
+  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to write " << kKnob);
+  if (!LocalHost().find_program("tbench_srv")) SCHEDLAB_SKIP("tbench_srv not installed (dbench)");
+  subreaper();
+  LocalHost local;
+  const std::string original = read_sysctl(local, kKnob);
+  test::TempDir dir;
+  const int iterations = 4;
+  test::write_text(dir.file("t.yaml"), "iterations: " + std::to_string(iterations) + R"(
+workloads:
+  - tbench: {clients: [1], duration: 2s}
+variants:
+  default: {}
+  autogroup-off:
+    sysctl:
+      kernel.sched_autogroup_enabled: )" + flipped_of(original) + "\n");
+  const std::string db = dir.file("t.db");
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<int> moment_ms(50, 2500);
+  const auto start = std::chrono::steady_clock::now();
+  int kills = 0, finished_early = 0, attempts = 0;
+  auto counts_ok = [&] {
+    // Per variant and point: iteration indices 0..n-1, each once.
+    Store s(db, Store::Access::kReadOnly);
+    std::map<std::int64_t, std::vector<int>> by_variant;
+    for (const auto& it : s.iterations(1)) by_variant[it.variant_id].push_back(it.iteration);
+    for (auto& [v, idx] : by_variant) {
+      std::sort(idx.begin(), idx.end());
+      for (std::size_t i = 0; i < idx.size(); ++i) REQUIRE(idx[i] == static_cast<int>(i));
+      REQUIRE(idx.size() <= static_cast<std::size_t>(iterations));
+    }
+  };
+  bool done = false;
+  while (kills < 20 && !done) {
+    ++attempts;
+    std::vector<std::string> args = {"run", "--db", db};
+    if (attempts == 1)
+      args.insert(args.end(), {dir.file("t.yaml"), "--name", "t"});
+    else
+      args.insert(args.end(), {"--resume", "t"});
+    Spawned s = spawn(args, dir.file("t.err"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(moment_ms(rng)));
+    if (::waitpid(s.pid, &s.status, WNOHANG) == s.pid) {
+      s.reaped = true;
+      INFO(s.err());
+      REQUIRE(s.wait() == 0);  // it finished before the moment came
+      done = true;
+      ++finished_early;
+      break;
+    }
+    ::kill(s.pid, SIGKILL);
+    s.wait();
+    ++kills;
+    const auto restore = test::schedlab_cmd({"restore", "--db", db});
+    INFO("kill " << kills << ": " << restore.out << restore.err);
+    REQUIRE(restore.exit_code == 0);
+    CHECK(read_sysctl(local, kKnob) == original);
+    CHECK(orphans() == std::vector<std::string>{});
+    CHECK_FALSE(local.port_accepts(7003));
+    counts_ok();
+  }
+  if (!done) {
+    Spawned s = spawn({"run", "--db", db, "--resume", "t"}, dir.file("t.err"));
+    INFO(s.err());
+    REQUIRE(s.wait() == 0);
+  }
+  CHECK(read_sysctl(local, kKnob) == original);
+  CHECK(orphans() == std::vector<std::string>{});
+  counts_ok();
+  Store s(db, Store::Access::kReadOnly);
+  CHECK(s.count_iterations(1, IterationStatus::kOk) == 2 * iterations);
+  CHECK(s.iterations(1).size() == static_cast<std::size_t>(2 * iterations));
+  for (const auto& e : s.unrestored("local")) FAIL("unrestored " << e.kind << " " << e.name);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  WARN("torture: " << kills << " kills, " << attempts << " starts, " << seconds << " s");
+}

@@ -1,0 +1,75 @@
+// The SUT lock and run liveness on this host, in a lock directory of the
+// test's own ($SCHEDLAB_LOCK_DIR): a second process is refused and told who
+// holds it, this process never refuses itself, the lock dies with its
+// holder.
+#include "runner/hosts/locks.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+
+#include "runner/hosts/local_host.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+
+struct LockDir {
+  test::TempDir dir;
+  LockDir() { ::setenv("SCHEDLAB_LOCK_DIR", dir.path().c_str(), 1); }
+  ~LockDir() { ::unsetenv("SCHEDLAB_LOCK_DIR"); }
+};
+
+// In a child process: 0 refused with the holder named, 1 taken, 2 other.
+int try_in_child(const std::string& expect) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    try {
+      LocalHost host;
+      const auto lock = SutLock::acquire(host, "run 2 'b'", "/b.db");
+      ::_exit(1);
+    } catch (const SutBusy& e) {
+      ::_exit(std::string(e.what()).find(expect) != std::string::npos ? 0 : 2);
+    } catch (...) {
+      ::_exit(2);
+    }
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+}
+
+}  // namespace
+
+TEST_CASE("SUT lock: a second process is refused, naming the holder") {
+  LockDir d;
+  LocalHost host;
+  {
+    const auto lock = SutLock::acquire(host, "a run starting", "a.db");
+    lock->describe_as("run 1 'a'");
+    CHECK(try_in_child(fmt::format("local is in use by run 1 'a' (database {}", lock->holder().db)) == 0);
+    CHECK(try_in_child(fmt::format("PID {} on host ", ::getpid())) == 0);
+    // This process (a second pair, the next kernel) is not refused.
+    const auto again = SutLock::acquire(host, "a second pair", "a.db");
+    CHECK(again.get() == lock.get());
+  }
+  CHECK(try_in_child("") == 1);  // released with the last holder
+}
+
+TEST_CASE("run liveness: held while a RunAlive lives, never created by a reader") {
+  LockDir d;
+  CHECK_FALSE(RunAlive::held("/x/a.db", 4));
+  {
+    const RunAlive alive("/x/a.db", 4);
+    CHECK(RunAlive::held("/x/a.db", 4));
+    CHECK_FALSE(RunAlive::held("/x/a.db", 5));
+    CHECK_FALSE(RunAlive::held("/x/b.db", 4));
+  }
+  CHECK_FALSE(RunAlive::held("/x/a.db", 4));
+}
