@@ -6,17 +6,34 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/regression_rule.h"
 
 namespace schedlab {
 
+// A target with a config in the report: measured, failed, or not measured
+// (interrupted before it, or still measuring when the invocation stopped).
+enum class CellStatus { kMeasured, kFailed, kNotMeasured };
+
+constexpr std::string_view to_string(CellStatus s) {
+  switch (s) {
+    case CellStatus::kMeasured:
+      return "measured";
+    case CellStatus::kFailed:
+      return "failed";
+    case CellStatus::kNotMeasured:
+      return "not measured";
+  }
+  return "?";
+}
+
 // What the nightly runner knows about one target with one config.
 struct NightlyCell {
   std::string target;
-  std::string config;    // path
-  std::string status;    // measured | failed | not measured (interrupted before it)
+  std::string config;  // path
+  CellStatus status = CellStatus::kNotMeasured;
   bool new_now = false;  // measured (or resumed) by this invocation
   std::optional<std::int64_t> run_id;
   std::string kernel_release;

@@ -19,7 +19,7 @@ const NightlyCell* find_cell(const NightlyReportInput& in, const std::string& ta
 }
 
 bool measured(const NightlyCell* c) {
-  return c && c->status == "measured" && c->run_id;
+  return c && c->status == CellStatus::kMeasured && c->run_id;
 }
 
 std::string label(const NightlyCell& c) {
@@ -103,7 +103,7 @@ NightlyReport build_nightly_report(const Store& store, const NightlyReportInput&
   NightlyReport report;
   report.input = input;
   for (const auto& c : input.cells)
-    if (c.status == "failed")
+    if (c.status == CellStatus::kFailed)
       report.failures.push_back(fmt::format("{} / {}: {}", c.target, c.config, c.error));
   const std::string& base_name = input.targets.at(input.baseline);
   for (const auto& config : input.configs) {

@@ -89,7 +89,8 @@ std::string render_nightly_markdown(const NightlyReport& r) {
           md += fmt::format(
               "| {}{} | {} | {} | {} | {} | {} |\n", md_cell(c.target),
               t == in.baseline ? " (baseline)" : "", md_cell(c.kernel_release), md_cell(c.config),
-              c.status == "failed" ? "failed: " + md_cell(c.error) : c.status,
+              c.status == CellStatus::kFailed ? "failed: " + md_cell(c.error)
+                                              : std::string(to_string(c.status)),
               c.run_id ? std::to_string(*c.run_id) : "", c.new_now ? "yes" : "no (reused)");
   md += "\n";
 
@@ -124,7 +125,7 @@ std::string render_nightly_json(const NightlyReport& r) {
   for (const auto& c : in.cells)
     targets.push_back({{"target", c.target},
                        {"config", c.config},
-                       {"status", c.status},
+                       {"status", to_string(c.status)},
                        {"new", c.new_now},
                        {"run_id", c.run_id ? json(*c.run_id) : json(nullptr)},
                        {"kernel_release", c.kernel_release},

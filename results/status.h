@@ -33,6 +33,14 @@ enum class IterationStatus {
 // restored, or discarded (it went with a powered-off lab guest).
 enum class JournalState { kApplied, kRestored, kDiscarded };
 
+// A nightly target measured with one config: measuring until its run ends
+// measured, or failed (hook, SSH, kernel check or the run itself).
+enum class NightlyStatus { kMeasuring, kMeasured, kFailed };
+
+// A bisection: running until done (an answer) or refused (the references
+// do not differ); reset by the user, or failed (an error stopped it).
+enum class BisectStatus { kRunning, kDone, kRefused, kReset, kFailed };
+
 namespace status_words {
 
 template <typename E, std::size_t N>
@@ -53,6 +61,14 @@ inline constexpr Table<IterationStatus, 7> kIteration = {
 inline constexpr Table<JournalState, 3> kJournal = {{{JournalState::kApplied, "applied"},
                                                      {JournalState::kRestored, "restored"},
                                                      {JournalState::kDiscarded, "discarded"}}};
+inline constexpr Table<NightlyStatus, 3> kNightly = {{{NightlyStatus::kMeasuring, "measuring"},
+                                                      {NightlyStatus::kMeasured, "measured"},
+                                                      {NightlyStatus::kFailed, "failed"}}};
+inline constexpr Table<BisectStatus, 5> kBisect = {{{BisectStatus::kRunning, "running"},
+                                                    {BisectStatus::kDone, "done"},
+                                                    {BisectStatus::kRefused, "refused"},
+                                                    {BisectStatus::kReset, "reset"},
+                                                    {BisectStatus::kFailed, "failed"}}};
 
 template <typename E, std::size_t N>
 constexpr std::string_view word(const Table<E, N>& table, E e) {
@@ -79,6 +95,12 @@ constexpr std::string_view to_string(IterationStatus s) {
 constexpr std::string_view to_string(JournalState s) {
   return status_words::word(status_words::kJournal, s);
 }
+constexpr std::string_view to_string(NightlyStatus s) {
+  return status_words::word(status_words::kNightly, s);
+}
+constexpr std::string_view to_string(BisectStatus s) {
+  return status_words::word(status_words::kBisect, s);
+}
 constexpr std::optional<RunStatus> run_status_from_string(std::string_view s) {
   return status_words::parse(status_words::kRun, s);
 }
@@ -87,6 +109,12 @@ constexpr std::optional<IterationStatus> iteration_status_from_string(std::strin
 }
 constexpr std::optional<JournalState> journal_state_from_string(std::string_view s) {
   return status_words::parse(status_words::kJournal, s);
+}
+constexpr std::optional<NightlyStatus> nightly_status_from_string(std::string_view s) {
+  return status_words::parse(status_words::kNightly, s);
+}
+constexpr std::optional<BisectStatus> bisect_status_from_string(std::string_view s) {
+  return status_words::parse(status_words::kBisect, s);
 }
 
 }  // namespace schedlab

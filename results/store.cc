@@ -289,13 +289,9 @@ E known(std::optional<E> value, const std::string& word, const char* vocabulary)
   return *value;
 }
 
-std::string word(RunStatus s) {
-  return std::string(to_string(s));
-}
-std::string word(IterationStatus s) {
-  return std::string(to_string(s));
-}
-std::string word(JournalState s) {
+// A status enum as the word the database keeps.
+template <typename E>
+std::string word(E s) {
   return std::string(to_string(s));
 }
 
@@ -700,7 +696,7 @@ NightlyMeasurement read_nightly(const Stmt& s) {
   m.config_path = s.text(3);
   m.config_sha256 = s.text(4);
   if (!s.is_null(5)) m.run_id = s.i64(5);
-  m.status = s.text(6);
+  m.status = known(nightly_status_from_string(s.text(6)), s.text(6), "nightly status");
   m.error = s.text(7);
   m.hook_output = s.text(8);
   m.kernel_release = s.text(9);
@@ -721,7 +717,7 @@ std::int64_t Store::add_nightly_measurement(const NightlyMeasurement& m) {
          "status, error, hook_output, kernel_release, started_at, ended_at) "
          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, m.nightly).bind(2, m.target).bind(3, m.config_path).bind(4, m.config_sha256);
-  s.bind(5, m.run_id).bind(6, m.status).bind(7, m.error).bind(8, m.hook_output);
+  s.bind(5, m.run_id).bind(6, word(m.status)).bind(7, m.error).bind(8, m.hook_output);
   s.bind(9, m.kernel_release).bind(10, m.started_at.empty() ? utc_now_iso8601() : m.started_at);
   s.bind(11, m.ended_at.empty() ? std::optional<std::string>() : std::optional<std::string>(m.ended_at));
   s.run();
@@ -732,7 +728,7 @@ void Store::update_nightly_measurement(const NightlyMeasurement& m) {
   Stmt s(db_,
          "UPDATE nightly_measurements SET run_id = ?, status = ?, error = ?, hook_output = ?, "
          "kernel_release = ?, ended_at = ? WHERE id = ?");
-  s.bind(1, m.run_id).bind(2, m.status).bind(3, m.error).bind(4, m.hook_output).bind(5, m.kernel_release);
+  s.bind(1, m.run_id).bind(2, word(m.status)).bind(3, m.error).bind(4, m.hook_output).bind(5, m.kernel_release);
   s.bind(6, m.ended_at.empty() ? std::optional<std::string>() : std::optional<std::string>(m.ended_at));
   s.bind(7, m.id).run();
 }
@@ -760,7 +756,9 @@ namespace {
 constexpr const char* kBisectColumns = "id, status, spec_json, result_json, created_at, updated_at";
 
 BisectSession read_bisect(const Stmt& s) {
-  return {.id = s.i64(0), .status = s.text(1), .spec_json = s.text(2), .result_json = s.text(3),
+  return {.id = s.i64(0),
+          .status = known(bisect_status_from_string(s.text(1)), s.text(1), "bisect status"),
+          .spec_json = s.text(2), .result_json = s.text(3),
           .created_at = s.text(4), .updated_at = s.text(5)};
 }
 
@@ -776,15 +774,15 @@ std::int64_t Store::create_bisect(const BisectSession& b) {
   Stmt s(db_,
          "INSERT INTO bisect_sessions (status, spec_json, result_json, created_at, updated_at) "
          "VALUES (?, ?, ?, ?, ?)");
-  s.bind(1, b.status).bind(2, b.spec_json).bind(3, b.result_json.empty() ? "{}" : b.result_json);
+  s.bind(1, word(b.status)).bind(2, b.spec_json).bind(3, b.result_json.empty() ? "{}" : b.result_json);
   s.bind(4, now).bind(5, now).run();
   return sqlite3_last_insert_rowid(db_);
 }
 
-void Store::set_bisect_status(std::int64_t id, const std::string& status,
+void Store::set_bisect_status(std::int64_t id, BisectStatus status,
                               const std::string& result_json) {
   Stmt s(db_, "UPDATE bisect_sessions SET status = ?, result_json = ?, updated_at = ? WHERE id = ?");
-  s.bind(1, status).bind(2, result_json.empty() ? "{}" : result_json);
+  s.bind(1, word(status)).bind(2, result_json.empty() ? "{}" : result_json);
   s.bind(3, utc_now_iso8601()).bind(4, id).run();
 }
 

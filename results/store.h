@@ -134,7 +134,7 @@ struct NightlyMeasurement {
   std::string config_path;
   std::string config_sha256;  // of the config file's text: the same config
   std::optional<std::int64_t> run_id;  // once the run exists
-  std::string status;         // measuring | measured | failed
+  NightlyStatus status = NightlyStatus::kMeasuring;
   std::string error;          // why it failed (hook, ssh, kernel check, run)
   std::string hook_output;    // the hook's stdout and stderr
   std::string kernel_release; // what the SUT ran (from the run's manifest)
@@ -146,7 +146,7 @@ struct NightlyMeasurement {
 // config, metric, hook, test) and where it stands.
 struct BisectSession {
   std::int64_t id = 0;
-  std::string status;  // running | done | refused | reset | failed
+  BisectStatus status = BisectStatus::kRunning;
   std::string spec_json;
   std::string result_json;  // when done or refused: the answer and its numbers
   std::string created_at;
@@ -233,7 +233,7 @@ class Store {
   std::vector<NightlyMeasurement> nightly_measurements() const;  // oldest first
   // Bisections and their decisions, in the order they were made.
   std::int64_t create_bisect(const BisectSession& b);
-  void set_bisect_status(std::int64_t id, const std::string& status,
+  void set_bisect_status(std::int64_t id, BisectStatus status,
                          const std::string& result_json);
   std::optional<BisectSession> find_bisect(std::int64_t id) const;
   std::optional<BisectSession> latest_bisect() const;

@@ -262,8 +262,9 @@ class Driver {
       : store_(store), id_(id), options_(options) {
     const auto session = store.find_bisect(id);
     if (!session) throw BisectError(fmt::format("no bisection {} in {}", id, store.path()));
-    if (session->status != "running")
-      throw BisectError(fmt::format("bisection {} is {}, not running", id, session->status));
+    if (session->status != BisectStatus::kRunning)
+      throw BisectError(
+          fmt::format("bisection {} is {}, not running", id, to_string(session->status)));
     spec_ = spec_from_json(session->spec_json);
     verdict_.test = spec_.test;
     verdict_.alpha = spec_.alpha;
@@ -299,7 +300,7 @@ class Driver {
                  "({} at alpha {}): {}; nothing to bisect\n",
                  verdict_test_title(spec_.test), spec_.alpha, check.describe());
       store_.set_bisect_status(
-          id_, "refused",
+          id_, BisectStatus::kRefused,
           json{{"reason", "references not different"},
                // null, not 0, when a centre is undefined
                {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
@@ -552,7 +553,7 @@ class Driver {
                          {"skipped_between", skipped},
                          {"measured_candidates", measured},
                          {"skipped_candidates", skips}};
-    store_.set_bisect_status(id_, "done", result.dump());
+    store_.set_bisect_status(id_, BisectStatus::kDone, result.dump());
   }
 
   Store& store_;

@@ -137,14 +137,14 @@ int start_command(const BisectCmdOptions& o) {
     return rc;
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
-    if (const auto s = current(store); s && s->status == "running") {
+    if (const auto s = current(store); s && s->status == BisectStatus::kRunning) {
       fmt::print(stderr,
                  "schedlab bisect: bisection {} is still running in {}; `schedlab bisect "
                  "continue` it or `schedlab bisect reset` first\n",
                  s->id, store.path());
       return kBadInput;
     }
-    const auto id = store.create_bisect({.status = "running", .spec_json = spec_to_json(spec)});
+    const auto id = store.create_bisect({.status = BisectStatus::kRunning, .spec_json = spec_to_json(spec)});
     fmt::print(stderr, "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n",
                id, spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
                verdict_test_title(spec.test), spec.alpha);
@@ -259,7 +259,7 @@ int print_status(const Store& store, const BisectSession& session) {
   const BisectSpec spec = spec_from_json(session.spec_json);
   const auto decisions = store.bisect_decisions(session.id);
   fmt::print("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
-             session.status, spec.config_path, spec.metric, spec.candidates.size() - 2,
+             to_string(session.status), spec.config_path, spec.metric, spec.candidates.size() - 2,
              spec.labels.front(), spec.labels.back());
   fmt::print("{} at alpha {}{}; up to {} samples per candidate; started {}\n\n",
              verdict_test_title(spec.test), spec.alpha,
@@ -278,8 +278,8 @@ int print_status(const Store& store, const BisectSession& session) {
                opt_num(d.p_bad, "{:.3g}"), d.decided_by, note);
   }
   const json r = json::parse(session.result_json);
-  if (session.status == "done") print_result(store, spec, r, decisions);
-  if (session.status == "refused") {
+  if (session.status == BisectStatus::kDone) print_result(store, spec, r, decisions);
+  if (session.status == BisectStatus::kRefused) {
     // A centre that is undefined (hmean of a zero) is stored as null, printed n/a.
     auto number = [&](const char* key, const char* fmt_spec) {
       const json v = r.value(key, json(nullptr));
@@ -292,7 +292,7 @@ int print_status(const Store& store, const BisectSession& session) {
         number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
         r.value("n_bad", 0), number("p", "{:.4g}"));
   }
-  if (session.status == "running") {
+  if (session.status == BisectStatus::kRunning) {
     const auto states = candidate_states(spec, decisions);
     if (const auto step = next_candidate(states); step.next)
       fmt::print("\nnext: {} ({} untested left between {} and {})\n", spec.labels[*step.next],
@@ -311,16 +311,19 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
     }
     if (what == "status") return print_status(store, *s);
     if (what == "continue") {
-      if (s->status != "running") {
-        fmt::print(stderr, "schedlab bisect: bisection {} is {}; nothing to continue\n", s->id, s->status);
-        return s->status == "done" ? print_status(store, *s) : kBadInput;
+      if (s->status != BisectStatus::kRunning) {
+        fmt::print(stderr, "schedlab bisect: bisection {} is {}; nothing to continue\n", s->id,
+                   to_string(s->status));
+        return s->status == BisectStatus::kDone ? print_status(store, *s) : kBadInput;
       }
       return drive(store, s->id, o.max_candidates);
     }
     // reset: the session ends as it stands (its decisions and runs stay).
-    if (s->status == "running") store.set_bisect_status(s->id, "reset", s->result_json);
+    if (s->status == BisectStatus::kRunning)
+      store.set_bisect_status(s->id, BisectStatus::kReset, s->result_json);
     fmt::print(stderr, "schedlab bisect: bisection {} {}\n", s->id,
-               s->status == "running" ? "reset" : "was already " + s->status);
+               s->status == BisectStatus::kRunning ? "reset"
+                                                   : "was already " + std::string(to_string(s->status)));
     return kOk;
   });
 }

@@ -57,11 +57,11 @@ int nightly_command(const NightlyCmdOptions& o) {
     if (!o.report_json.empty()) write_file(o.report_json, render_nightly_json(report));
 
     int measured_now = 0;
-    for (const auto& c : run.cells) measured_now += c.new_now && c.status == "measured";
+    for (const auto& c : run.cells) measured_now += c.new_now && c.status == CellStatus::kMeasured;
     fmt::print(stderr, "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}\n",
                measured_now,
                std::count_if(run.cells.begin(), run.cells.end(),
-                             [](auto& c) { return !c.new_now && c.status == "measured"; }),
+                             [](auto& c) { return !c.new_now && c.status == CellStatus::kMeasured; }),
                report.failures.size(), report.regressions.size(),
                report.regressions.size() == 1 ? "" : "s");
     if (run.interrupted) {

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
+#include <boost/regex.hpp>
 #include <set>
 
 #include "analysis/monitors.h"
@@ -80,8 +80,8 @@ class Loader : YamlReader {
   // A command parameter's type from its value: int, duration, bool,
   // number, else string.
   static ParamValue infer(const std::string& s) {
-    static const std::regex int_re(R"(^[+-]?[0-9]+$)");
-    if (std::regex_match(s, int_re)) return static_cast<std::int64_t>(std::stoll(s));
+    static const boost::regex int_re(R"(^[+-]?[0-9]+$)");
+    if (boost::regex_match(s, int_re)) return static_cast<std::int64_t>(std::stoll(s));
     if (s == "true" || s == "false") return s == "true";
     if (auto d = parse_duration(s); d && !s.empty() && !std::isdigit(static_cast<unsigned char>(s.back())))
       return *d;
@@ -345,8 +345,8 @@ class Loader : YamlReader {
     vc.name = name_node.as<std::string>();
     vc.line = line_of(name_node);
     const std::string key = "variants." + vc.name;
-    static const std::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_.+-]*$)");
-    if (!std::regex_match(vc.name, name_re))
+    static const boost::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_.+-]*$)");
+    if (!boost::regex_match(vc.name, name_re))
       fail(name_node, key, "a variant name uses letters, digits and _ . + - only");
     if (body.IsNull()) return vc;
     expect_map(body, key);
@@ -363,11 +363,11 @@ class Loader : YamlReader {
     if (const auto f = body["sched_features"]) {
       const std::string fkey = key + ".sched_features";
       if (!f.IsSequence()) fail(f, fkey, "expected a list such as [NO_PLACE_LAG, NO_RUN_TO_PARITY]");
-      static const std::regex token_re(R"(^[A-Z][A-Z0-9_]*$)");
+      static const boost::regex token_re(R"(^[A-Z][A-Z0-9_]*$)");
       std::set<std::string> bases;
       for (const auto& t : f) {
         const std::string token = scalar(t, fkey);
-        if (!std::regex_match(token, token_re))
+        if (!boost::regex_match(token, token_re))
           fail(t, fkey, fmt::format("'{}' is not a feature name such as NO_PLACE_LAG", token));
         const std::string base = token.starts_with("NO_") ? token.substr(3) : token;
         if (!bases.insert(base).second) fail(t, fkey, fmt::format("{} is set twice", base));
@@ -458,8 +458,8 @@ class Loader : YamlReader {
              "the SUT is local and the loadgen remote; say how the loadgen reaches the SUT");
       if (const auto nm = e["name"]) {
         pc.name = scalar(nm, key + ".name");
-        static const std::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
-        if (!std::regex_match(pc.name, name_re))
+        static const boost::regex name_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
+        if (!boost::regex_match(pc.name, name_re))
           fail(nm, key + ".name", "a pair name uses letters, digits, _ and - only");
       } else {
         // The SUT's host name when it makes a valid name, else pairN.
@@ -467,8 +467,8 @@ class Loader : YamlReader {
         std::string derived = target ? target->host : "";
         std::replace(derived.begin(), derived.end(), '.', '-');
         std::replace(derived.begin(), derived.end(), ':', '-');
-        static const std::regex ok_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
-        pc.name = std::regex_match(derived, ok_re) ? derived : fmt::format("pair{}", i + 1);
+        static const boost::regex ok_re(R"(^[A-Za-z0-9][A-Za-z0-9_-]*$)");
+        pc.name = boost::regex_match(derived, ok_re) ? derived : fmt::format("pair{}", i + 1);
       }
       if (!names.insert(pc.name).second)
         fail(e["name"] ? e["name"] : e, key + ".name",
@@ -590,8 +590,8 @@ class Loader : YamlReader {
 }  // namespace
 
 std::optional<std::string> sysctl_name_problem(const std::string& name) {
-  static const std::regex re(R"(^[a-z0-9_]+(\.[a-z0-9_-]+)+$)");
-  if (!std::regex_match(name, re))
+  static const boost::regex re(R"(^[a-z0-9_]+(\.[a-z0-9_-]+)+$)");
+  if (!boost::regex_match(name, re))
     return fmt::format("'{}' is not a sysctl name such as kernel.sched_autogroup_enabled", name);
   for (const char* prefix : kSysctlAllowlist)
     if (name.starts_with(prefix)) return std::nullopt;
@@ -599,8 +599,8 @@ std::optional<std::string> sysctl_name_problem(const std::string& name) {
 }
 
 std::optional<std::string> debugfs_name_problem(const std::string& name) {
-  static const std::regex re(R"(^sched/[a-z0-9_]+(/[a-z0-9_]+)*$)");
-  if (!std::regex_match(name, re))
+  static const boost::regex re(R"(^sched/[a-z0-9_]+(/[a-z0-9_]+)*$)");
+  if (!boost::regex_match(name, re))
     return fmt::format("'{}' is not a debugfs scheduler tunable such as sched/base_slice_ns "
                        "(only sched/ is writable)",
                        name);

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
@@ -13,8 +13,8 @@
 namespace schedlab {
 
 std::int64_t parse_integer(const std::string& text, std::int64_t min) {
-  static const std::regex int_re(R"(^[+-]?[0-9]+$)");
-  if (!std::regex_match(text, int_re))
+  static const boost::regex int_re(R"(^[+-]?[0-9]+$)");
+  if (!boost::regex_match(text, int_re))
     throw ValueError(fmt::format("expected an integer, got '{}'", text));
   std::int64_t v = 0;
   try {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "base/file.h"
 #include "runner/config/config.h"
@@ -69,7 +69,7 @@ std::int64_t YamlReader::integer(const YAML::Node& n, const std::string& key,
 
 int YamlReader::integer_in(const YAML::Node& n, const std::string& key, int min, int max) const {
   const std::string s = scalar(n, key);
-  if (!std::regex_match(s, std::regex("^[0-9]{1,4}$")) || std::stoi(s) < min || std::stoi(s) > max)
+  if (!boost::regex_match(s, boost::regex("^[0-9]{1,4}$")) || std::stoi(s) < min || std::stoi(s) > max)
     fail(n, key, fmt::format("expected a whole number from {} to {}, got '{}'", min, max, s));
   return std::stoi(s);
 }

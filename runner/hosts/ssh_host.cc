@@ -5,7 +5,7 @@
 
 #include <filesystem>
 #include <random>
-#include <regex>
+#include <boost/regex.hpp>
 #include <sstream>
 #include <thread>
 
@@ -84,9 +84,9 @@ std::string SshTarget::url() const {
 }
 
 std::optional<SshTarget> parse_ssh_url(const std::string& url) {
-  static const std::regex re(R"(^ssh://(?:([A-Za-z0-9._-]+)@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$)");
-  std::smatch m;
-  if (!std::regex_match(url, m, re)) return std::nullopt;
+  static const boost::regex re(R"(^ssh://(?:([A-Za-z0-9._-]+)@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$)");
+  boost::smatch m;
+  if (!boost::regex_match(url, m, re)) return std::nullopt;
   SshTarget t{m[1].str(), m[2].str(), 22};
   if (t.host.front() == '[') t.host = t.host.substr(1, t.host.size() - 2);
   if (m[3].matched) {

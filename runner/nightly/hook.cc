@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <boost/regex.hpp>
 #include <thread>
 
 #include "base/placeholders.h"
@@ -167,9 +167,9 @@ KernelIdentity verify_kernel(Host& host, const KernelExpectation& expected) {
   if (!version) throw HookError(fmt::format("{}: no /proc/version", host.name()));
   // Any run of 7+ hex digits that agrees with the expected sha (the -gSHA
   // suffix of a git-built kernel's release, typically).
-  static const std::regex hex("[0-9a-fA-F]{7,40}");
-  for (auto it = std::sregex_iterator(version->begin(), version->end(), hex);
-       it != std::sregex_iterator(); ++it) {
+  static const boost::regex hex("[0-9a-fA-F]{7,40}");
+  for (auto it = boost::sregex_iterator(version->begin(), version->end(), hex);
+       it != boost::sregex_iterator(); ++it) {
     if (same_sha(it->str(), expected.sha)) {
       found.sha = it->str();
       return found;

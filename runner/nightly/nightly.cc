@@ -98,7 +98,9 @@ std::string kernel_release_of(const Store& store, std::int64_t run_id) {
 NightlyCell cell_of(const NightlyMeasurement& m, bool new_now) {
   return {.target = m.target,
           .config = m.config_path,
-          .status = m.status,
+          .status = m.status == NightlyStatus::kMeasured ? CellStatus::kMeasured
+                    : m.status == NightlyStatus::kFailed   ? CellStatus::kFailed
+                                                           : CellStatus::kNotMeasured,
           .new_now = new_now,
           .run_id = m.run_id,
           .kernel_release = m.kernel_release,
@@ -160,19 +162,19 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       const std::string& path = nightly.configs[ci].path;
       if (out.interrupted || interrupted()) {
         out.interrupted = true;
-        out.cells.push_back({.target = t.name, .config = path, .status = "not measured"});
+        out.cells.push_back({.target = t.name, .config = path, .status = CellStatus::kNotMeasured});
         continue;
       }
       const std::string sha = sha256_hex(config.text);
       auto latest = store.latest_nightly_measurement(t.name, sha);
-      if (latest && latest->status == "measured" && !o.force) {
+      if (latest && latest->status == NightlyStatus::kMeasured && !o.force) {
         out.cells.push_back(cell_of(*latest, false));
         continue;
       }
       // An unfinished run of an earlier invocation (the runner restarted):
       // continue it rather than start over, --force or not.
       std::optional<NightlyMeasurement> resume;
-      if (latest && latest->status == "measuring") resume = latest;
+      if (latest && latest->status == NightlyStatus::kMeasuring) resume = latest;
 
       if (!prepared) {
         prepared = true;
@@ -186,10 +188,10 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
                                                          .target = t.name,
                                                          .config_path = path,
                                                          .config_sha256 = sha,
-                                                         .status = "measuring"};
+                                                         .status = NightlyStatus::kMeasuring};
       if (!hook_output.empty()) m.hook_output = hook_output;
       if (!failure.empty()) {
-        m.status = "failed";
+        m.status = NightlyStatus::kFailed;
         m.error = failure;
         m.ended_at = utc_now_iso8601();
         if (resume)
@@ -209,13 +211,13 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       if (m.run_id) {
         const auto run = store.find_run(*m.run_id);
         if (run && run->status == RunStatus::kFinished) {
-          m.status = "measured";
+          m.status = NightlyStatus::kMeasured;
         } else if (run) {
           exec.resume_run = run->id;
           o.note(fmt::format("{} / {}: resuming run {}", t.name, path, run->id));
         }
       }
-      if (m.status != "measured") {
+      if (m.status != NightlyStatus::kMeasured) {
         o.note(fmt::format("{} / {}: measuring", t.name, path));
         try {
           const Config target_config = config_for_target(config, t);
@@ -226,13 +228,13 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
             store.update_nightly_measurement(m);  // stays measuring: the next invocation resumes it
             out.interrupted = true;
             out.cells.push_back(
-                {.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
+                {.target = t.name, .config = path, .status = CellStatus::kNotMeasured, .run_id = m.run_id});
             continue;
           }
           if (s.status == RunStatus::kFinished) {
-            m.status = "measured";
+            m.status = NightlyStatus::kMeasured;
           } else {
-            m.status = "failed";
+            m.status = NightlyStatus::kFailed;
             m.error = fmt::format("run {} {}{}", s.run_id, to_string(s.status),
                                   s.errors.empty() ? "" : ": " + s.errors.front());
           }
@@ -243,17 +245,17 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
             store.update_nightly_measurement(m);
             out.interrupted = true;
             out.cells.push_back(
-                {.target = t.name, .config = path, .status = "not measured", .run_id = m.run_id});
+                {.target = t.name, .config = path, .status = CellStatus::kNotMeasured, .run_id = m.run_id});
             continue;
           }
-          m.status = "failed";
+          m.status = NightlyStatus::kFailed;
           m.error = e.what();
         }
       }
       if (m.run_id) m.kernel_release = kernel_release_of(store, *m.run_id);
       m.ended_at = utc_now_iso8601();
       store.update_nightly_measurement(m);
-      if (m.status == "failed") o.note(fmt::format("{} / {}: failed: {}", t.name, path, m.error));
+      if (m.status == NightlyStatus::kFailed) o.note(fmt::format("{} / {}: failed: {}", t.name, path, m.error));
       out.cells.push_back(cell_of(m, true));
     }
   }

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <regex>
+#include <boost/regex.hpp>
 #include <set>
 
 #include "base/placeholders.h"
@@ -121,7 +121,7 @@ class Parser : YamlReader {
     if (const auto u = n["uname"]) t.expect.release = word(u, key + ".uname");
     if (const auto s = n["sha"]) {
       t.expect.sha = word(s, key + ".sha");
-      if (!std::regex_match(t.expect.sha, std::regex("^[0-9a-fA-F]{7,40}$")))
+      if (!boost::regex_match(t.expect.sha, boost::regex("^[0-9a-fA-F]{7,40}$")))
         fail(s, key + ".sha",
              fmt::format("expected a git sha of 7 to 40 hex digits, got '{}'", t.expect.sha));
     }

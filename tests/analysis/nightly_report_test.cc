@@ -54,7 +54,7 @@ struct Db {
 };
 
 NightlyCell cell(const std::string& target, std::int64_t run) {
-  return {.target = target, .config = "c.yaml", .status = "measured", .run_id = run};
+  return {.target = target, .config = "c.yaml", .status = CellStatus::kMeasured, .run_id = run};
 }
 
 }  // namespace
@@ -73,7 +73,7 @@ TEST_CASE("the nightly report finds the regression and attaches the schedstat di
                                   cell("plain", plain),
                                   {.target = "broken",
                                    .config = "c.yaml",
-                                   .status = "failed",
+                                   .status = CellStatus::kFailed,
                                    .error = "hook: exit 1"}},
                         .rule = {.alpha = 0.05, .min_effect_pct = 3}};
   const NightlyReport r = build_nightly_report(db.store, in);
@@ -117,7 +117,7 @@ TEST_CASE("the nightly report without a measured baseline compares with the prev
       .targets = {"base", "a", "b"},
       .baseline = 0,
       .configs = {"c.yaml"},
-      .cells = {{.target = "base", .config = "c.yaml", .status = "failed", .error = "x"},
+      .cells = {{.target = "base", .config = "c.yaml", .status = CellStatus::kFailed, .error = "x"},
                 cell("a", a),
                 cell("b", b)}};
   const NightlyReport r = build_nightly_report(db.store, in);

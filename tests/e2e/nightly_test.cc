@@ -5,18 +5,19 @@
 // workload runs, on this machine.
 // The metric is the thread CPU time spent in the work loops of both
 // processes relative to a calibration loop (the same loop, alone) that the
-// parent runs before every round trip. Two cheaper metrics did not hold on
-// a shared VM: raw CPU time drifted by up to 15% between two targets
-// measured a second apart, and the CPU time of the whole ping-pong over a
-// calibration run beforehand moved with the load (the hand-off, not the
-// work, dominates it: an unchanged build measured 2.59 then 3.10 with three
-// busy loops competing, and CI missed a 20% slower build at an 8% minimum
-// effect). Interleaved and timed around the loops alone, with three busy
-// loops competing for the two CPUs: unchanged builds 0.88-1.06 (medians
-// 1.00-1.02), the slow one 1.40-1.53 (median 1.48). Mann-Whitney (a stray
-// sample happens), the median, 7 iterations (exact two-sided p at full
-// separation: 0.0006), a minimum effect of 8%. A nightly of three builds
-// takes ~4 s.
+// parent runs before every round trip; only one loop runs at a time. Cheaper
+// metrics did not hold on a shared VM: raw CPU time drifted by up to 15%
+// between two targets measured a second apart; the CPU time of the whole
+// ping-pong over a calibration run beforehand moved with the load (the
+// hand-off dominates it: an unchanged build measured 2.59 then 3.10 with
+// three busy loops competing, and CI missed a 20% slower build at an 8%
+// minimum effect); and with the parent's loop running while the child's did,
+// an idle machine gave two modes 1.5x apart (0.80 or 1.25 for one build).
+// Serial and interleaved, idle and with three busy loops competing for the
+// two CPUs: unchanged builds 0.91-1.03, the slow one 1.39-1.63. Mann-Whitney
+// (a stray sample happens), the median, 7 iterations (exact two-sided p at
+// full separation: 0.0006), a minimum effect of 8%. A nightly of three
+// builds takes ~4 s.
 #include <fmt/format.h>
 #include <signal.h>
 
@@ -75,8 +76,8 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < rounds; i++) {
     calib += timed_work(200000); /* calibration: the same loop, alone */
+    mine += timed_work(200000);  /* then the parent's turn, also alone */
     if (write(a[1], &c, 1) != 1) return 1;
-    mine += timed_work(200000);
     if (read(b[0], &c, 1) != 1) return 1;
   }
   if (read(b[0], &theirs, sizeof theirs) != sizeof theirs) return 1;

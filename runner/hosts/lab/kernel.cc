@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "base/file.h"
 #include "base/hash.h"
@@ -187,7 +187,7 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
     // Offline with no lists: the newest cached kernel of the series still boots.
     const auto cached = cached_kernels(paths);
     for (auto it = cached.rbegin(); s != series.end() && it != cached.rend(); ++it)
-      if (std::regex_match(it->package, std::regex(s->package_regex))) {
+      if (boost::regex_match(it->package, boost::regex(s->package_regex))) {
         log(fmt::format("{}; using the cached {}", e.what(), it->package));
         Kernel k = *it;
         k.spec = spec;

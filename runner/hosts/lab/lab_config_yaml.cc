@@ -4,7 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
@@ -94,7 +94,7 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
            fmt::format("{} CPUs do not split evenly into {} sockets", c.cpus, c.sockets));
   if (n["memory"]) {
     c.memory = r.scalar(n["memory"], key + ".memory");
-    if (!std::regex_match(c.memory, std::regex("^[1-9][0-9]*[MG]$")))
+    if (!boost::regex_match(c.memory, boost::regex("^[1-9][0-9]*[MG]$")))
       r.fail(n["memory"], key + ".memory",
              fmt::format("expected a size such as 512M or 2G, got '{}'", c.memory));
   }

@@ -201,3 +201,18 @@ TEST_CASE("every shipped config validates") {
   }
   CHECK(n >= 1);
 }
+
+// std::regex recursed per character and overflowed the stack at about 30,000
+// characters; the name checks now use Boost.Regex, whose matcher does not.
+TEST_CASE("a 1 MiB name in a config is an error, not a crash") {
+  const std::string long_name(1 << 20, 'a');
+  // An explicit key (`? KEY`): YAML limits implicit keys to 1024 characters.
+  CHECK_THAT(error_of("workloads: [hackbench]\nvariants:\n  ? " + long_name + "!\n  : {}\n"),
+             Catch::Matchers::Contains("variants"));
+  CHECK_THAT(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sysctl:\n      ? kernel." +
+                      long_name + "!\n      : 1\n"),
+             Catch::Matchers::Contains("sysctl"));
+  CHECK_THAT(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [" +
+                      std::string(1 << 20, 'A') + "a]\n"),
+             Catch::Matchers::Contains("sched_features"));
+}

@@ -224,7 +224,15 @@ sshd_up() {
       continue
     fi
     $SSHD -t -f "$DIR/sshd_$role.conf" || die "sshd config check failed for $role"
-    nsx "$ns" $SSHD -f "$DIR/sshd_$role.conf" -E "$DIR/sshd_$role.log" 9<&- ||
+    # bash sources ~/.bashrc for a command sshd runs; this machine's root
+    # .bashrc (pyenv init) took 9 s a command with both CPUs busy, which made
+    # the SSH tests time out. The lab's hosts stand for remote machines, whose
+    # root has no such rc: inside the sshd's own mount namespace (ip netns
+    # exec makes one, not propagated back), the file reads as empty.
+    local rc; rc=$(getent passwd root | cut -d: -f6)/.bashrc
+    [ -f "$rc" ] || rc=""
+    nsx "$ns" sh -c '[ -z "$1" ] || mount --bind /dev/null "$1" || exit 1; shift; exec "$@"' \
+      sh "$rc" $SSHD -f "$DIR/sshd_$role.conf" -E "$DIR/sshd_$role.log" 9<&- ||
       { tail -n 20 "$DIR/sshd_$role.log" >&2; die "sshd failed to start in $ns"; }
   done
 }
@@ -263,15 +271,33 @@ LOADGEN_NETNS=$NS_LG
 ENV
 }
 
+# owner_of_dir DIR -> the PID in its name (tests name it .../schedlab-netns-lab-PID)
+owner_of_dir() {
+  local pid=${1##*-}
+  case $pid in ''|*[!0-9]*) return 1 ;; esac
+  echo "$pid"
+}
+
 check_owner() {
-  # The lab is a singleton (fixed names/addresses). Refuse if another DIR's sshd owns it.
-  local ns pid cl
+  # The lab is a singleton (fixed names/addresses). Refuse if another DIR's sshd
+  # owns it, unless the process that named that DIR is gone (a test killed at
+  # its timeout never ran "down"): then that lab is torn down first.
+  local ns pid cl other owner
   for ns in $NS_SUT $NS_LG; do
     ns_exists "$ns" || continue
     for pid in $(ip netns pids "$ns" 2>/dev/null); do
       cl=$(proc_cmdline "$pid")
       case $cl in
-        *"$SSHD -f "*) case $cl in *"$DIR/sshd_"*) ;; *) die "lab is in use by another DIR ($cl); run: $0 down <that DIR>" ;; esac ;;
+        *"$DIR/sshd_"*) ;;
+        *"$SSHD -f "*)
+          other=${cl#*"$SSHD -f "}
+          other=${other%%/sshd_*}
+          if owner=$(owner_of_dir "$other") && [ ! -e "/proc/$owner" ] && [ -e "$other/$MARKER" ]; then
+            log "reclaiming the lab of $other (its owner, PID $owner, is gone)"
+            (DIR=$other; do_down)
+            return 0
+          fi
+          die "lab is in use by another DIR ($cl); run: $0 down <that DIR>" ;;
       esac
     done
   done
