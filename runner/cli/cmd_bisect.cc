@@ -116,8 +116,6 @@ BisectSpec spec_of(const BisectCmdOptions& o) {
   spec.reboot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
       duration_arg(o.reboot_timeout, "--reboot-timeout"));
   spec.uname = o.uname;
-  if (spec.mode == "git" && spec.hook_argv.empty())
-    throw BadArgs("--repo needs a hook that builds and installs {commit} (after --)");
   set_bisect_config(spec, o.config);
   if (spec.mode == "git")
     fill_git_candidates(spec, o.good, o.bad);

@@ -11,8 +11,10 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/hosts/lab/apt.h"
 #include "runner/hosts/lab/lab_host.h"
@@ -96,7 +98,8 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   INFO(r.err);
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("failed at make tinyconfig (exit 2):\n  scripts/kconfig/conf.c:1:1: error: "
-                   "planted failure\nfull log: ") != std::string::npos);
+                   "planted failure\n") != std::string::npos);
+  CHECK(r.err.find("\nfull log: ") != std::string::npos);
 
   // Missing tools are named with their packages (a PATH with git only).
   fs::create_directories(dir.path() / "bin");
@@ -216,24 +219,31 @@ TEST_CASE(
     host.write_file(features, "SCHEDLAB_SEED");
     CHECK(*host.read_file(features) == *on);
   }
-  // A run with a variant that turns the feature off.
+  // A two-kernel plan, the parent commit and the feature's: one table with
+  // a column per kernel (named by git describe) and variant; the variant
+  // that turns the feature off runs on the feature's kernel only.
+  const std::string parent = "git:" + tree.string() + "@main";
   const std::string cfg = dir.file("seed.yaml");
   test::write_text(cfg, fmt::format(R"(hosts:
-  sut: {{lab: {{kernel: '{}', cpus: 2, memory: 512M}}}}
+  sut: {{lab: {{kernels: ['{0}', '{1}'], cpus: 2, memory: 512M}}}}
 iterations: 1
 workloads:
   - hackbench: {{modes: [process-pipes], groups: [1], loops: 50, timeout: 120s}}
 variants:
   default: {{}}
-  noseed: {{sched_features: [NO_SCHEDLAB_SEED]}}
+  noseed: {{kernels: ['{1}'], sched_features: [NO_SCHEDLAB_SEED]}}
 )",
-                                    spec));
+                                    parent, spec));
   const std::string db = dir.file("db");
   r = schedlab_cmd({"run", cfg, "--name", "seed", "--db", db});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  // Columns are named by git describe (the short sha on a tree with no tags).
+  const std::string main_name =
+      std::string(trim(sh({"git", "-C", tree.string(), "describe", "--always", "main"}).out));
+  CHECK(r.out.find(main_name + "/default") != std::string::npos);
   Store store(db);
-  const auto run = store.find_run_by_name("seed");
+  const auto run = store.find_run_by_name("seed@schedlab-seed");
   REQUIRE(run);
   const auto m = nlohmann::json::parse(run->manifest_json);
   CHECK(m["lab"]["build"]["describe"].get<std::string>() != "");
@@ -244,4 +254,116 @@ variants:
   CHECK(store.unrestored(m["host"].get<std::string>()).empty());
   CHECK(store.variants(run->id).size() == 2);
   CHECK(store.count_iterations(run->id, IterationStatus::kOk) == 2);
+  const auto base = store.find_run_by_name("seed@main");
+  REQUIRE(base);
+  CHECK(store.variants(base->id).size() == 1);
+  const auto cmp = schedlab_cmd({"compare", "--db", db, "seed"});
+  INFO(cmp.out << cmp.err);
+  CHECK(cmp.exit_code == 0);
+  CHECK(cmp.out.find("/noseed") != std::string::npos);
+}
+
+namespace {
+
+// Six commits on branch NAME touching kernel/sched/, with fixed dates (the
+// same commits every run, so the built kernels stay cached): the third does
+// not compile (a call to an undeclared function, an error with the kernel's
+// -Werror=implicit-function-declaration), the fourth fixes it, the fifth
+// plants the regression: a 200 us busy wait in ttwu_do_activate, on every
+// wake-up (hackbench's pipes wake a task per message: several times slower
+// even under TCG). Returns the commits, main first.
+std::vector<std::string> add_bisect_history(const fs::path& tree, const std::string& branch) {
+  const std::string t = tree.string();
+  const auto commits = [&] {
+    const auto r = sh({"git", "-C", t, "rev-list", "--reverse", "main^.." + branch});
+    std::vector<std::string> out;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  if (sh({"git", "-C", t, "rev-parse", "--verify", branch}).ok()) return commits();
+  must({"git", "-C", t, "checkout", "-q", "-B", branch, "main"});
+  // Inserts after the first occurrence of each anchor, then commits.
+  const auto edit = [&](const std::string& file,
+                        const std::vector<std::pair<std::string, std::string>>& inserts,
+                        const std::string& subject) {
+    const fs::path path = tree / file;
+    std::string text = test::read_text(path);
+    for (const auto& [anchor, insert] : inserts) {
+      const auto at = text.find(anchor);
+      REQUIRE(at != std::string::npos);
+      text.insert(at + anchor.size(), insert);
+    }
+    test::write_text(path, text);
+    must({"git", "-C", t, "commit", "-q", "-am", subject});
+  };
+  const std::string pick =
+      "static int select_idle_sibling(struct task_struct *p, int prev, int target)\n{\n";
+  const std::string activate = "\tint en_flags = ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK;\n";
+  edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 1 */\n"}},
+       "sched/fair: a comment in select_idle_sibling");
+  edit("kernel/sched/core.c", {{activate, "\t/* schedlab bisect test: harmless 2 */\n"}},
+       "sched/core: a comment in ttwu_do_activate");
+  edit("kernel/sched/fair.c", {{pick, "\tschedlab_undeclared_function();\n"}},
+       "sched/fair: call a function that does not exist (does not compile)");
+  {
+    const fs::path path = tree / "kernel/sched/fair.c";
+    std::string text = test::read_text(path);
+    const std::string broken = "\tschedlab_undeclared_function();\n";
+    text.erase(text.find(broken), broken.size());
+    test::write_text(path, text);
+    must({"git", "-C", t, "commit", "-q", "-am", "sched/fair: fix the build"});
+  }
+  edit("kernel/sched/core.c",
+       {{"#include <linux/highmem.h>\n", "#include <linux/delay.h>\n"},
+        {activate, "\tudelay(200);\t/* schedlab bisect test: the regression */\n"}},
+       "sched/core: busy-wait 200us on every wake-up (the planted regression)");
+  edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 3 */\n"}},
+       "sched/fair: another comment");
+  must({"git", "-C", t, "checkout", "-q", "main"});
+  return commits();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "lab: bisect with no hook builds each commit of Debian's 6.1 source, names the planted "
+    "regression and skips the commit that does not compile",
+    "[lab][kernel]") {
+  const fs::path tree = linux_tree();
+  const auto shas = add_bisect_history(tree, "schedlab-bisect");
+  REQUIRE(shas.size() == 7);  // main and six commits
+  test::TempDir dir;
+  const std::string cfg = dir.file("bisect.yaml"), db = dir.file("db");
+  test::write_text(cfg, R"(hosts:
+  sut: {lab: {cpus: 2, memory: 512M}}
+iterations: 5
+workloads:
+  - hackbench: {modes: [process-pipes], groups: [1], loops: 20, timeout: 120s}
+)");
+  auto r = schedlab_cmd({"bisect", "start", "--db", db, "--repo", tree.string(), "--good",
+                         shas.front(), "--bad", shas.back(), "--config", cfg, "--metric", "time",
+                         "--min-effect", "20"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  Store store(db);
+  const auto session = store.latest_bisect();
+  REQUIRE(session);
+  const auto res = nlohmann::json::parse(session->result_json);
+  CHECK(res["first_bad_candidate"] == shas[5]);
+  CHECK(res["last_good_candidate"] == shas[4]);
+  CHECK(r.out.find("first bad: " + shas[5].substr(0, 7) + " sched/core: busy-wait") !=
+        std::string::npos);
+  bool skipped_broken = false;
+  for (const auto& d : store.bisect_decisions(session->id)) {
+    if (d.candidate != shas[3]) continue;
+    CHECK(d.verdict == "SKIP");
+    CHECK(d.decided_by == "build");
+    CHECK(d.note.find("schedlab_undeclared_function") != std::string::npos);
+    skipped_broken = true;
+  }
+  // The search went through the broken commit (the first midpoint).
+  CHECK(skipped_broken);
+  // The user's tree was never checked out.
+  CHECK(sh({"git", "-C", tree.string(), "symbolic-ref", "--short", "HEAD"}).out == "main\n");
 }
