@@ -133,7 +133,7 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
     if (!m.IsMap()) r.fail(m, key + ".config", "expected a mapping such as {CONFIG_NO_HZ_FULL: y}");
     for (const auto& e : m) {
       const std::string sym = e.first.as<std::string>();
-      if (!std::regex_match(sym, std::regex("^CONFIG_[A-Za-z0-9_]+$")))
+      if (!boost::regex_match(sym, boost::regex("^CONFIG_[A-Za-z0-9_]+$")))
         r.fail(e.first, key + ".config", fmt::format("expected a symbol such as CONFIG_NO_HZ_FULL, got '{}'", sym));
       c.config.emplace_back(sym, r.scalar(e.second, key + ".config." + sym));
     }
