@@ -108,8 +108,8 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
   if (spec.mode == "git" && spec.hook_argv.empty() && !config.sut_lab)
     throw BisectError(fmt::format(
         "{}: --repo with no hook builds each commit as a lab kernel: give the config a lab SUT "
-        "(hosts: sut: {{lab: {{cpus: 2}}}}), or a hook that builds and installs {{commit}} (after --)",
-        path));
+        "(hosts: sut: {{lab: {{kernel: 'git:{}'}}}}), or a hook that builds and installs {{commit}} (after --)",
+        path, spec.repo));
   if (spec.mode == "kernels" && !config.sut_lab && spec.hook_argv.empty())
     throw BisectError(fmt::format("{}: a kernel list needs a lab SUT (hosts: sut: {{lab: ...}}) or "
                                   "a hook that installs {{kernel}}", path));

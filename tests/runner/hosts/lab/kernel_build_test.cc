@@ -275,8 +275,9 @@ namespace {
 std::vector<std::string> add_bisect_history(const fs::path& tree, const std::string& branch) {
   const std::string t = tree.string();
   const auto commits = [&] {
-    const auto r = sh({"git", "-C", t, "rev-list", "--reverse", "main^.." + branch});
-    std::vector<std::string> out;
+    // main is the tree's root commit: it has no parent to range from.
+    const auto r = sh({"git", "-C", t, "rev-list", "--reverse", "main.." + branch});
+    std::vector<std::string> out = {std::string(trim(sh({"git", "-C", t, "rev-parse", "main"}).out))};
     std::istringstream in(r.out);
     for (std::string line; std::getline(in, line);) out.push_back(line);
     return out;
@@ -335,12 +336,14 @@ TEST_CASE(
   REQUIRE(shas.size() == 7);  // main and six commits
   test::TempDir dir;
   const std::string cfg = dir.file("bisect.yaml"), db = dir.file("db");
-  test::write_text(cfg, R"(hosts:
-  sut: {lab: {cpus: 2, memory: 512M}}
+  // The lab's kernel is the tree; bisect boots each candidate commit of it.
+  test::write_text(cfg, fmt::format(R"(hosts:
+  sut: {{lab: {{kernel: 'git:{}', cpus: 2, memory: 512M}}}}
 iterations: 5
 workloads:
-  - hackbench: {modes: [process-pipes], groups: [1], loops: 20, timeout: 120s}
-)");
+  - hackbench: {{modes: [process-pipes], groups: [1], loops: 20, timeout: 120s}}
+)",
+                                    tree.string()));
   auto r = schedlab_cmd({"bisect", "start", "--db", db, "--repo", tree.string(), "--good",
                          shas.front(), "--bad", shas.back(), "--config", cfg, "--metric", "time",
                          "--min-effect", "20"});
@@ -352,8 +355,8 @@ workloads:
   const auto res = nlohmann::json::parse(session->result_json);
   CHECK(res["first_bad_candidate"] == shas[5]);
   CHECK(res["last_good_candidate"] == shas[4]);
-  CHECK(r.out.find("first bad: " + shas[5].substr(0, 7) + " sched/core: busy-wait") !=
-        std::string::npos);
+  const std::string planted = std::string(trim(sh({"git", "-C", tree.string(), "log", "-1", "--format=%h %s", shas[5]}).out));
+  CHECK(r.out.find("first bad: " + planted) != std::string::npos);
   bool skipped_broken = false;
   for (const auto& d : store.bisect_decisions(session->id)) {
     if (d.candidate != shas[3]) continue;
