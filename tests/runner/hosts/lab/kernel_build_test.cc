@@ -120,6 +120,16 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   r = schedlab_cmd({"run", cfg, "--db", dir.file("db")}, cache);
   CHECK(r.exit_code != 0);
   CHECK(r.err.find("is not a kernel source tree") != std::string::npos);
+
+  // bisect --repo with no hook builds kernels: the config must have a lab SUT.
+  const std::string local_cfg = dir.file("local.yaml");
+  test::write_text(local_cfg, "workloads: [hackbench]\n");
+  r = schedlab_cmd({"bisect", "start", "--db", dir.file("b.db"), "--repo", dir.file("repo"),
+                    "--good", "HEAD", "--bad", "HEAD", "--config", local_cfg, "--metric", "time"},
+                   cache);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--repo with no hook builds each commit as a lab kernel: give the config a "
+                   "lab SUT") != std::string::npos);
 }
 
 namespace {
