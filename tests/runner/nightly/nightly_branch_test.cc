@@ -146,7 +146,7 @@ TEST_CASE("a branch target reuses its measurement only while the branch stays at
   CHECK_FALSE(b.store.latest_nightly_measurement("branch", sha256_hex(b.config_text)));
 }
 
-TEST_CASE("a branch that does not resolve fails its target; the others go on") {
+TEST_CASE("a branch that does not resolve fails its target and the others go on") {
   Branch b;
   const auto run = b.measured("branch", git(b.repo, {"rev-parse", "main"}));
   const NightlyConfig n = b.nightly({b.target("branch", "main"), b.target("ghost", "nosuch")});
