@@ -13,14 +13,14 @@
 
 #include <thread>
 
+#include "base/shell_quote.h"
 #include "runner/cli/common.h"
-#include "runner/run/interrupt.h"
+#include "runner/config/units.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/kernel_build.h"
-#include "runner/hosts/local_host.h"
 #include "runner/hosts/lab/lab_host.h"
-#include "runner/hosts/shell_quote.h"
-#include "runner/config/units.h"
+#include "runner/hosts/local_host.h"
+#include "runner/run/interrupt.h"
 
 namespace schedlab::cli {
 namespace {
