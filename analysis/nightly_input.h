@@ -38,6 +38,12 @@ struct NightlyCell {
   std::optional<std::int64_t> run_id;
   std::string kernel_release;
   std::string error;  // when failed
+  std::int64_t measurement_id = 0;  // its nightly_measurements row (0: none)
+  std::string config_sha256;
+  // A git:PATH@BRANCH lab target: the repository and the commit the branch
+  // was at when the nightly started (both empty for other targets).
+  std::string kernel_repo;
+  std::string kernel_commit;
 };
 
 struct NightlyReportInput {
@@ -47,6 +53,7 @@ struct NightlyReportInput {
   std::vector<std::string> configs;
   std::vector<NightlyCell> cells;  // any order
   RegressionRule rule;
+  std::string db;  // the database the nightly used when not the default (--db)
 };
 
 }  // namespace schedlab

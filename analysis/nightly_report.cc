@@ -7,6 +7,7 @@
 
 #include "analysis/proc_text.h"
 #include "analysis/schedstat_runs.h"
+#include "base/shell_quote.h"
 
 namespace schedlab {
 namespace {
@@ -57,39 +58,117 @@ void attach_schedstat(const Store& store, NightlyRegression& reg, std::int64_t r
   }
 }
 
-void compare_pair(const Store& store, NightlyReport& report, const std::string& config,
-                  const NightlyCell& ref, const NightlyCell& target, const std::string& against) {
-  const auto ref_variants = store.variants(*ref.run_id);
-  const auto target_variants = store.variants(*target.run_id);
+CompareOptions compare_options(const RegressionRule& rule) {
   CompareOptions options;
-  options.alpha = report.input.rule.alpha;
-  const auto test = test_from_name(report.input.rule.test);
-  if (!test) throw std::invalid_argument(fmt::format("unknown test '{}'", report.input.rule.test));
+  options.alpha = rule.alpha;
+  const auto test = test_from_name(rule.test);
+  if (!test) throw std::invalid_argument(fmt::format("unknown test '{}'", rule.test));
   options.test = *test;
-  for (const auto& tv : target_variants) {
+  return options;
+}
+
+// Two runs compared per variant both have, in the target's variant order.
+struct VariantComparison {
+  VariantInfo ref, target;
+  Comparison comparison;
+};
+std::vector<VariantComparison> compare_runs(const Store& store, const RegressionRule& rule,
+                                            std::int64_t ref_run, const std::string& ref_label,
+                                            std::int64_t target_run,
+                                            const std::string& target_label) {
+  const auto ref_variants = store.variants(ref_run);
+  const CompareOptions options = compare_options(rule);
+  std::vector<VariantComparison> out;
+  for (const auto& tv : store.variants(target_run)) {
     const auto rv = std::find_if(ref_variants.begin(), ref_variants.end(),
                                  [&](auto& v) { return v.name == tv.name; });
     if (rv == ref_variants.end()) continue;  // a variant the reference run does not have
+    out.push_back(
+        {*rv, tv,
+         compare(store,
+                 {ColumnRef{.run_id = ref_run, .variant_id = rv->id, .label = ref_label},
+                  ColumnRef{.run_id = target_run, .variant_id = tv.id, .label = target_label}},
+                 options)});
+  }
+  return out;
+}
+
+// The commits since the last good night of a branch target that regressed
+// against the baseline (see NightlyRegression::last_good).
+struct CommitRange {
+  std::string last_good;
+  std::int64_t last_good_run = 0;
+  std::string note;
+};
+CommitRange find_last_good(const Store& store, const NightlyReportInput& in,
+                           const NightlyCell& base, const NightlyCell& cell) {
+  CommitRange range;
+  int regressed = 0;
+  const auto all = store.nightly_measurements();
+  for (auto m = all.rbegin(); m != all.rend(); ++m) {
+    if (m->target != cell.target || m->config_sha256 != cell.config_sha256 ||
+        m->status != NightlyStatus::kMeasured || !m->run_id || m->kernel_commit.empty() ||
+        m->kernel_commit == cell.kernel_commit || m->id >= cell.measurement_id)
+      continue;
+    bool bad = false;
+    for (const auto& vc :
+         compare_runs(store, in.rule, *base.run_id, base.target, *m->run_id, m->kernel_commit))
+      bad = bad || !find_regressions(vc.comparison, in.rule).empty();
+    if (!bad) {
+      range.last_good = m->kernel_commit;
+      range.last_good_run = *m->run_id;
+      return range;
+    }
+    ++regressed;
+  }
+  range.note =
+      regressed == 0
+          ? fmt::format("no earlier night of {} with {} was measured", cell.target, cell.config)
+          : fmt::format("no good night of {} with {}: the {} earlier night{} regressed too",
+                        cell.target, cell.config, regressed, regressed == 1 ? "" : "s");
+  return range;
+}
+
+// The command line that bisects the range, each argument quoted for the shell.
+std::string bisect_command(const NightlyReportInput& in, const NightlyRegression& g) {
+  std::vector<std::string> argv = {"--repo", g.repo,     "--good", g.last_good, "--bad",
+                                   g.commit, "--config", g.config, "--metric",  g.r.metric};
+  if (!in.db.empty()) argv.insert(argv.end(), {"--db", in.db});
+  std::string line = "schedlab bisect start";
+  for (const auto& a : argv) line += " " + shell_word(a);
+  return line;
+}
+
+void compare_pair(const Store& store, NightlyReport& report, const std::string& config,
+                  const NightlyCell& ref, const NightlyCell& target, const std::string& against) {
+  std::optional<CommitRange> range;  // computed for the first regression that needs it
+  for (auto& vc : compare_runs(store, report.input.rule, *ref.run_id, label(ref), *target.run_id,
+                               label(target))) {
     NightlyComparison nc{.config = config,
-                         .variant = tv.name,
+                         .variant = vc.target.name,
                          .reference = ref.target,
                          .target = target.target,
-                         .against = against};
-    nc.comparison =
-        compare(store,
-                {ColumnRef{.run_id = *ref.run_id, .variant_id = rv->id, .label = label(ref)},
-                 ColumnRef{.run_id = *target.run_id, .variant_id = tv.id, .label = label(target)}},
-                options);
+                         .against = against,
+                         .comparison = std::move(vc.comparison)};
     for (const auto& r : find_regressions(nc.comparison, report.input.rule)) {
       NightlyRegression reg{.r = r,
                             .config = config,
-                            .variant = tv.name,
+                            .variant = vc.target.name,
                             .reference = ref.target,
                             .target = target.target,
                             .against = against,
                             .reference_run = *ref.run_id,
                             .target_run = *target.run_id};
-      attach_schedstat(store, reg, rv->id, tv.id);
+      attach_schedstat(store, reg, vc.ref.id, vc.target.id);
+      if (against == "baseline" && !target.kernel_commit.empty()) {
+        if (!range) range = find_last_good(store, report.input, ref, target);
+        reg.repo = target.kernel_repo;
+        reg.commit = target.kernel_commit;
+        reg.last_good = range->last_good;
+        reg.last_good_run = range->last_good_run;
+        reg.range_note = range->note;
+        if (!reg.last_good.empty()) reg.bisect_command = bisect_command(report.input, reg);
+      }
       report.regressions.push_back(std::move(reg));
       ++nc.regressions;
     }

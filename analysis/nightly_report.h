@@ -30,6 +30,16 @@ struct NightlyRegression {
   // the reason when either run has none.
   std::optional<schedstat::Comparison> schedstat;
   std::string schedstat_reason;
+  // A git:PATH@BRANCH target that regressed against the baseline: the
+  // commits since its last good night, the newest earlier measured night of
+  // the same target and config (another commit) that does not regress
+  // against this night's baseline run under the rule. Empty repo: not a
+  // branch target (or against the previous target).
+  std::string repo, commit;
+  std::string last_good;  // empty: no good night (range_note says why)
+  std::int64_t last_good_run = 0;
+  std::string range_note;      // when there is no last good night
+  std::string bisect_command;  // shell-quoted; empty without a last good night
 };
 
 // One table set: a target against a reference, one config and variant.

@@ -71,6 +71,16 @@ std::string render_nightly_markdown(const NightlyReport& r) {
       md += fmt::format("{:+.2f}% (p = {:.3g}, alpha {}, minimum effect {}%), runs {} and {}.\n\n",
                         g.r.pct, g.r.p_value, g.r.alpha, g.r.min_effect_pct, g.reference_run,
                         g.target_run);
+      if (!g.repo.empty()) {
+        if (g.last_good.empty())
+          md += fmt::format("Commits: {} is at {}; {}, so there is no range to bisect.\n\n",
+                            g.target, g.commit, g.range_note);
+        else
+          md += fmt::format(
+              "Commits since the last good night: {}..{} in {} (last good run {}). Bisect "
+              "them:\n\n```\n{}\n```\n\n",
+              g.last_good, g.commit, g.repo, g.last_good_run, g.bisect_command);
+      }
       if (g.schedstat)
         md += "Schedstat, summed over the row's iterations:\n\n```\n" +
               schedstat::render_text(*g.schedstat) + "```\n\n";
@@ -129,6 +139,7 @@ std::string render_nightly_json(const NightlyReport& r) {
                        {"new", c.new_now},
                        {"run_id", c.run_id ? json(*c.run_id) : json(nullptr)},
                        {"kernel_release", c.kernel_release},
+                       {"kernel_commit", c.kernel_commit},
                        {"error", c.error}});
   j["targets"] = targets;
   json regressions = json::array();
@@ -153,7 +164,16 @@ std::string render_nightly_json(const NightlyReport& r) {
          {"reference_run", g.reference_run},
          {"target_run", g.target_run},
          {"schedstat", g.schedstat ? schedstat::to_json(*g.schedstat) : json(nullptr)},
-         {"schedstat_reason", g.schedstat_reason}});
+         {"schedstat_reason", g.schedstat_reason},
+         {"commits",
+          g.repo.empty()
+              ? json(nullptr)
+              : json{{"repo", g.repo},
+                     {"bad", g.commit},
+                     {"last_good", g.last_good.empty() ? json(nullptr) : json(g.last_good)},
+                     {"last_good_run", g.last_good.empty() ? json(nullptr) : json(g.last_good_run)},
+                     {"note", g.range_note},
+                     {"bisect_command", g.bisect_command}}}});
   j["regressions"] = regressions;
   json comparisons = json::array();
   for (const auto& c : r.comparisons)

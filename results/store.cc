@@ -204,6 +204,13 @@ CREATE TABLE bisect_decisions (
 );
 CREATE INDEX bisect_decisions_by_session ON bisect_decisions (session_id, id);
 )sql",
+    // 7: nightly over a branch: the commit a git:PATH@BRANCH target resolved
+    // to when the nightly started ('' for every other kind of target), so a
+    // measurement is reused by (target, config_sha256, kernel_commit).
+    R"sql(
+ALTER TABLE nightly_measurements ADD COLUMN kernel_commit TEXT NOT NULL DEFAULT '';
+CREATE INDEX nightly_by_commit ON nightly_measurements (target, config_sha256, kernel_commit);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -763,24 +770,26 @@ NightlyMeasurement read_nightly(const Stmt& s) {
   m.kernel_release = s.text(9);
   m.started_at = s.text(10);
   m.ended_at = s.text(11);
+  m.kernel_commit = s.text(12);
   return m;
 }
 
 constexpr const char* kNightlyColumns =
     "id, nightly, target, config_path, config_sha256, run_id, status, error, hook_output, "
-    "kernel_release, started_at, ended_at";
+    "kernel_release, started_at, ended_at, kernel_commit";
 
 }  // namespace
 
 std::int64_t Store::add_nightly_measurement(const NightlyMeasurement& m) {
   Stmt s(db_,
          "INSERT INTO nightly_measurements (nightly, target, config_path, config_sha256, run_id, "
-         "status, error, hook_output, kernel_release, started_at, ended_at) "
-         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+         "status, error, hook_output, kernel_release, started_at, ended_at, kernel_commit) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, m.nightly).bind(2, m.target).bind(3, m.config_path).bind(4, m.config_sha256);
   s.bind(5, m.run_id).bind(6, word(m.status)).bind(7, m.error).bind(8, m.hook_output);
   s.bind(9, m.kernel_release).bind(10, m.started_at.empty() ? utc_now_iso8601() : m.started_at);
   s.bind(11, m.ended_at.empty() ? std::optional<std::string>() : std::optional<std::string>(m.ended_at));
+  s.bind(12, m.kernel_commit);
   s.run();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -794,13 +803,15 @@ void Store::update_nightly_measurement(const NightlyMeasurement& m) {
   s.bind(7, m.id).run();
 }
 
-std::optional<NightlyMeasurement> Store::latest_nightly_measurement(const std::string& target,
-                                                                    const std::string& config_sha256) const {
-  Stmt s(db_, fmt::format("SELECT {} FROM nightly_measurements WHERE target = ? AND config_sha256 = ? "
-                          "ORDER BY id DESC LIMIT 1",
-                          kNightlyColumns)
-                  .c_str());
-  s.bind(1, target).bind(2, config_sha256);
+std::optional<NightlyMeasurement> Store::latest_nightly_measurement(
+    const std::string& target, const std::string& config_sha256,
+    const std::string& kernel_commit) const {
+  Stmt s(db_,
+         fmt::format("SELECT {} FROM nightly_measurements WHERE target = ? AND config_sha256 = ? "
+                     "AND kernel_commit = ? ORDER BY id DESC LIMIT 1",
+                     kNightlyColumns)
+             .c_str());
+  s.bind(1, target).bind(2, config_sha256).bind(3, kernel_commit);
   if (!s.step()) return std::nullopt;
   return read_nightly(s);
 }

@@ -138,6 +138,9 @@ struct NightlyMeasurement {
   std::string error;          // why it failed (hook, ssh, kernel check, run)
   std::string hook_output;    // the hook's stdout and stderr
   std::string kernel_release; // what the SUT ran (from the run's manifest)
+  // The commit a git:PATH@BRANCH lab target was resolved to when the nightly
+  // started; empty for any other target.
+  std::string kernel_commit;
   std::string started_at;
   std::string ended_at;
 };
@@ -186,7 +189,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 6;
+  static constexpr int kSchemaVersion = 7;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -231,11 +234,13 @@ class Store {
   void record_point_stop(const PointStop& p);
   std::vector<PointStop> point_stops(std::int64_t run_id) const;
 
-  // Nightly measurements (append; the latest per target and config wins).
+  // Nightly measurements (append; the latest per target, config and kernel
+  // commit wins; the commit is '' for targets that are not a git branch).
   std::int64_t add_nightly_measurement(const NightlyMeasurement& m);
   void update_nightly_measurement(const NightlyMeasurement& m);  // by id
-  std::optional<NightlyMeasurement> latest_nightly_measurement(const std::string& target,
-                                                               const std::string& config_sha256) const;
+  std::optional<NightlyMeasurement> latest_nightly_measurement(
+      const std::string& target, const std::string& config_sha256,
+      const std::string& kernel_commit = "") const;
   std::vector<NightlyMeasurement> nightly_measurements() const;  // oldest first
   // Bisections and their decisions, in the order they were made.
   std::int64_t create_bisect(const BisectSession& b);

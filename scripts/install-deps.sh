@@ -28,11 +28,15 @@ TEST_PKGS="openssh-server openssh-client iproute2 python3"
 # debian-archive-keyring verifies the private apt lists.
 LAB_PKGS="qemu-system-x86 busybox-static dropbear-bin kmod cpio xz-utils zstd
   zlib1g-dev liblzma-dev debian-archive-keyring util-linux bash"
+# Lab kernels built from source (kernel: git:PATH, runner/hosts/lab/kernel_build.h):
+# Kconfig's parser and the kernel's host tools; ccache for rebuilds. The test's
+# source is Debian's linux-source-6.1, fetched through the private apt configuration.
+KERNEL_BUILD_PKGS="bc bison flex libelf-dev libssl-dev make gcc ccache"
 
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
 missing=""
-for p in $BUILD_PKGS $FUZZ_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
+for p in $BUILD_PKGS $FUZZ_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS $KERNEL_BUILD_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then

@@ -10,6 +10,7 @@
 #include "base/placeholders.h"
 #include "runner/config/config.h"
 #include "runner/config/param_values.h"
+#include "runner/hosts/lab/kernel_build.h"
 #include "runner/hosts/local_host.h"
 #include "runner/nightly/hook.h"
 #include "runner/run/executor.h"
@@ -104,6 +105,11 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
   int iterations = 0;
   for (const auto& p : plan.points) iterations = std::max(iterations, p.iterations.max);
   if (spec.max_iterations <= 0) spec.max_iterations = 3 * iterations;
+  if (spec.mode == "git" && spec.hook_argv.empty() && !config.sut_lab)
+    throw BisectError(fmt::format(
+        "{}: --repo with no hook builds each commit as a lab kernel: give the config a lab SUT "
+        "(hosts: sut: {{lab: {{kernel: 'git:{}'}}}}), or a hook that builds and installs {{commit}} (after --)",
+        path, spec.repo));
   if (spec.mode == "kernels" && !config.sut_lab && spec.hook_argv.empty())
     throw BisectError(fmt::format("{}: a kernel list needs a lab SUT (hosts: sut: {{lab: ...}}) or "
                                   "a hook that installs {{kernel}}", path));
@@ -360,6 +366,7 @@ class Driver {
   // interrupt.
   std::optional<std::string> prepare(std::size_t pos) {
     const std::string& c = spec_.candidates[pos];
+    if (builds_itself()) return build(pos);
     if (spec_.mode == "git") {
       const ExecResult r = git(spec_.repo, {"checkout", "--quiet", "--detach", c});
       if (!r.ok())
@@ -397,11 +404,39 @@ class Driver {
     return std::nullopt;
   }
 
+  // git mode with no hook: each commit is built as a lab kernel
+  // (git:REPO@COMMIT, kernel_build.h) in the lab cache's persistent build
+  // directory, so the user's tree is never checked out and consecutive
+  // candidates rebuild incrementally.
+  bool builds_itself() const { return spec_.mode == "git" && spec_.hook_argv.empty(); }
+  std::string lab_kernel(std::size_t pos) const {
+    return "git:" + spec_.repo + "@" + spec_.candidates[pos];
+  }
+
+  // Builds the candidate (or finds it built); a failed build is the
+  // failure's description (the candidate is skipped, like git bisect skip).
+  std::optional<std::string> build(std::size_t pos) {
+    const Config config = parse_config(spec_.config_text, spec_.config_path);
+    const LabConfig& lab = *config.sut_lab;
+    fmt::print(stderr, "schedlab bisect: building {}\n", spec_.labels[pos]);
+    LocalHost local;
+    try {
+      lab::build_kernel(lab_kernel(pos), {.fragments = lab.config_fragments, .symbols = lab.config},
+                        lab::LabPaths::from_env(), local,
+                        [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
+    } catch (const lab::KernelBuildFailed& e) {
+      if (interrupted()) throw Interrupted{};
+      return fmt::format("build failed: {}", e.what());
+    }
+    return std::nullopt;
+  }
+
   // Runs batch `batch` of a candidate (resuming its run when an earlier
   // invocation was interrupted in it). False when interrupted.
   bool run_batch(std::size_t pos, std::size_t batch) {
     Config config = parse_config(spec_.config_text, spec_.config_path);
     if (spec_.mode == "kernels" && config.sut_lab) config.sut_lab->kernel = spec_.candidates[pos];
+    if (builds_itself()) config.sut_lab->kernel = lab_kernel(pos);
     ExecOptions exec;
     exec.name = run_name(pos, batch);
     exec.progress = options_.progress;
@@ -503,7 +538,7 @@ class Driver {
         if (!prepared) {
           if (const auto failure = prepare(pos)) {
             fmt::print(stderr, "schedlab bisect: skipping {}: {}\n", spec_.labels[pos], *failure);
-            record(pos, "SKIP", "hook", x, nullptr, *failure);
+            record(pos, "SKIP", builds_itself() ? "build" : "hook", x, nullptr, *failure);
             return true;
           }
           prepared = true;

@@ -116,8 +116,6 @@ BisectSpec spec_of(const BisectCmdOptions& o) {
   spec.reboot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
       duration_arg(o.reboot_timeout, "--reboot-timeout"));
   spec.uname = o.uname;
-  if (spec.mode == "git" && spec.hook_argv.empty())
-    throw BadArgs("--repo needs a hook that builds and installs {commit} (after --)");
   set_bisect_config(spec, o.config);
   if (spec.mode == "git")
     fill_git_candidates(spec, o.good, o.bad);
@@ -342,7 +340,8 @@ void register_bisect(CLI::App& app, int& exit_code) {
   start->add_option("--param", o->params, "NAME=VALUE: the point of the sweep to judge on (repeatable)");
   start->add_option("--kernels", o->kernels, "ordered lab kernels, comma separated, oldest first");
   start->add_option("--kernels-file", o->kernels_file, "ordered kernels, one a line, oldest first");
-  start->add_option("--repo", o->repo, "git tree: candidates are the first-parent commits good..bad");
+  start->add_option("--repo", o->repo, "git tree: candidates are the first-parent commits good..bad (no hook and a lab "
+                    "SUT: schedlab builds and boots each)");
   start->add_option("hook", o->hook,
                     "after --: the hook argv that builds, installs (and boots) {commit} or "
                     "{kernel}; never a shell");

@@ -3,6 +3,7 @@
 //
 //   schedlab lab boot debian:6.12      boots, prints the ssh command, waits for Ctrl-C
 //   schedlab lab shell debian:6.1      boots and opens an ssh session; powers off after it
+//   schedlab lab build git:~/linux@HEAD  builds a kernel tree into the cache, boots nothing
 //   schedlab lab list                  the cached kernels and initramfs images
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,12 +13,14 @@
 
 #include <thread>
 
+#include "base/shell_quote.h"
 #include "runner/cli/common.h"
-#include "runner/run/interrupt.h"
-#include "runner/hosts/lab/kernel.h"
-#include "runner/hosts/lab/lab_host.h"
-#include "runner/hosts/shell_quote.h"
 #include "runner/config/units.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/kernel_build.h"
+#include "runner/hosts/lab/lab_host.h"
+#include "runner/hosts/local_host.h"
+#include "runner/run/interrupt.h"
 
 namespace schedlab::cli {
 namespace {
@@ -28,7 +31,7 @@ struct LabOptions {
 };
 
 void add_lab_options(CLI::App& cmd, LabOptions& o) {
-  cmd.add_option("kernel", o.lab.kernel, "debian:6.1, debian:6.12, a package name, or a vmlinuz path")->required();
+  cmd.add_option("kernel", o.lab.kernel, "debian:6.1, debian:6.12, a package name, a vmlinuz path, or git:PATH[@REF]")->required();
   cmd.add_option("--modules", o.lab.modules, "modules directory of a vmlinuz path (default: beside it)");
   cmd.add_option("--cpus", o.lab.cpus, "virtual CPUs")->check(CLI::Range(1, 64))->capture_default_str();
   cmd.add_option("--sockets", o.lab.sockets, "sockets the CPUs are split into")->check(CLI::Range(1, 8))->capture_default_str();
@@ -106,7 +109,11 @@ int list_command() {
     const auto kernels = lab::cached_kernels(paths);
     if (kernels.empty()) fmt::print("  (empty)\n");
     for (const auto& k : kernels)
-      fmt::print("  {:<28} {:<44} {}\n", k.release, k.package.empty() ? "-" : k.package, k.package_version);
+      if (k.tree.empty())
+        fmt::print("  {:<28} {:<44} {}\n", k.release, k.package.empty() ? "-" : k.package, k.package_version);
+      else
+        fmt::print("  {:<28} built from {} {} ({}), config {}\n", k.release, k.tree, k.describe,
+                   k.commit.empty() ? "no git" : k.commit.substr(0, 12), k.config_sha);
     fmt::print("initramfs images: {}\n", paths.initramfs().string());
     int images = 0;
     if (std::filesystem::is_directory(paths.initramfs()))
@@ -122,10 +129,39 @@ int list_command() {
   });
 }
 
+struct BuildOptions {
+  std::string kernel;
+  std::vector<std::string> fragments;
+  std::vector<std::string> symbols;  // CONFIG_X=v
+};
+
+int build_command(const BuildOptions& o) {
+  if (!lab::is_git_kernel(o.kernel)) {
+    fmt::print(stderr, "schedlab lab build: '{}': expected git:PATH (the work tree) or git:PATH@REF\n", o.kernel);
+    return kBadInput;
+  }
+  lab::KernelBuildConfig config{.fragments = o.fragments};
+  for (const auto& s : o.symbols) {
+    const auto eq = s.find('=');
+    if (!s.starts_with("CONFIG_") || eq == std::string::npos) {
+      fmt::print(stderr, "schedlab lab build: --config: expected CONFIG_X=VALUE, got '{}'\n", s);
+      return kBadInput;
+    }
+    config.symbols.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return guarded<lab::UnknownKernel>({}, [&]() -> int {
+    install_interrupt_handlers();
+    LocalHost local;
+    const auto k = lab::build_kernel(o.kernel, config, lab::LabPaths::from_env(), local, stderr_log());
+    fmt::print("{}\n", k.vmlinuz);
+    return kOk;
+  });
+}
+
 }  // namespace
 
 void register_lab(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("lab", "boot Debian kernels under qemu as lab SUTs (boot, shell, list)");
+  auto* cmd = app.add_subcommand("lab", "boot Debian kernels or kernels built from source under qemu as lab SUTs (boot, shell, build, list)");
   cmd->require_subcommand(1);
   auto boot = std::make_shared<LabOptions>();
   auto* b = cmd->add_subcommand("boot", "boot a kernel, print the ssh command, power off on Ctrl-C");
@@ -135,6 +171,12 @@ void register_lab(CLI::App& app, int& exit_code) {
   auto* s = cmd->add_subcommand("shell", "boot a kernel and open a shell in it; power off when it ends");
   add_lab_options(*s, *shell);
   s->callback([shell, &exit_code] { exit_code = shell_command(*shell); });
+  auto build = std::make_shared<BuildOptions>();
+  auto* bu = cmd->add_subcommand("build", "build a kernel tree (git:PATH or git:PATH@REF) into the cache; print its vmlinuz");
+  bu->add_option("kernel", build->kernel, "git:PATH@REF (a commit, tag or branch) or git:PATH (the work tree)")->required();
+  bu->add_option("--config-fragment", build->fragments, "a file of CONFIG_X=y lines (repeatable)");
+  bu->add_option("--config", build->symbols, "CONFIG_X=VALUE (repeatable)");
+  bu->callback([build, &exit_code] { exit_code = build_command(*build); });
   auto* l = cmd->add_subcommand("list", "the cached kernels and initramfs images");
   l->callback([&exit_code] { exit_code = list_command(); });
 }

@@ -48,7 +48,10 @@ int nightly_command(const NightlyCmdOptions& o) {
                                    fmt::print(stderr, "schedlab nightly: {}\n", line);
                                  }};
     const NightlyRun run = run_nightly(store, nightly, options);
-    const NightlyReport report = build_nightly_report(store, report_input(nightly, run));
+    // The bisect command the report prints names the database (--db or
+    // $SCHEDLAB_DB) unless it is ./schedlab.db, the default.
+    const std::string db = o.db.resolve() == "schedlab.db" ? "" : o.db.resolve();
+    const NightlyReport report = build_nightly_report(store, report_input(nightly, run, db));
     const std::string md = render_nightly_markdown(report);
     if (!o.report_md.empty())
       write_file(o.report_md, md);

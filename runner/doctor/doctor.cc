@@ -1,5 +1,7 @@
 #include "runner/doctor/doctor.h"
 
+#include "runner/hosts/lab/kernel_build.h"
+
 #include <fmt/format.h>
 
 #include <optional>
@@ -112,6 +114,17 @@ Json probe_tools(Host& host) {
   for (const OtherTool& t : kOtherTools)
     if (seen.insert(t.tool).second)
       out.push_back(tool_row(t.tool, nullptr, host.find_program(t.tool), t.package));
+  // What `kernel: git:PATH` needs to build a kernel on this machine.
+  for (const auto& t : lab::kernel_build_tools())
+    if (seen.insert(t.name).second) {
+      std::optional<std::string> at;
+      if (t.header) {
+        if (host.read_file(t.name)) at = t.name;
+      } else {
+        at = host.find_program(t.name);
+      }
+      out.push_back(tool_row(t.name, "lab kernel builds", at, t.package));
+    }
   return out;
 }
 

@@ -3,15 +3,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <boost/regex.hpp>
 #include <filesystem>
 #include <random>
-#include <boost/regex.hpp>
 #include <sstream>
 #include <thread>
 
+#include "base/shell_quote.h"
 #include "base/text.h"
 #include "runner/config/units.h"
-#include "runner/hosts/shell_quote.h"
 
 namespace schedlab {
 namespace {

@@ -7,16 +7,19 @@
 #include <nlohmann/json.hpp>
 
 #include "base/hash.h"
+#include "base/text.h"
 #include "base/time.h"
 #include "runner/config/config.h"
-#include "runner/nightly/hook.h"
+#include "runner/config/suggest.h"
 #include "runner/hosts/hosts.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/kernel_build.h"
 #include "runner/hosts/local_host.h"
+#include "runner/nightly/hook.h"
+#include "runner/run/interrupt.h"
 #include "runner/run/manifest.h"
 #include "runner/run/plan.h"
 #include "runner/run/session.h"
-#include "runner/config/suggest.h"
 
 namespace schedlab {
 namespace {
@@ -95,16 +98,20 @@ std::string kernel_release_of(const Store& store, std::int64_t run_id) {
              : "";
 }
 
-NightlyCell cell_of(const NightlyMeasurement& m, bool new_now) {
+NightlyCell cell_of(const NightlyMeasurement& m, bool new_now, const std::string& repo) {
   return {.target = m.target,
           .config = m.config_path,
           .status = m.status == NightlyStatus::kMeasured ? CellStatus::kMeasured
-                    : m.status == NightlyStatus::kFailed   ? CellStatus::kFailed
-                                                           : CellStatus::kNotMeasured,
+                    : m.status == NightlyStatus::kFailed ? CellStatus::kFailed
+                                                         : CellStatus::kNotMeasured,
           .new_now = new_now,
           .run_id = m.run_id,
           .kernel_release = m.kernel_release,
-          .error = m.error};
+          .error = m.error,
+          .measurement_id = m.id,
+          .config_sha256 = m.config_sha256,
+          .kernel_repo = m.kernel_commit.empty() ? "" : repo,
+          .kernel_commit = m.kernel_commit};
 }
 
 // What needs both files: every per_metric key names a metric of a config,
@@ -134,6 +141,41 @@ void check_against_configs(const NightlyConfig& n, const std::vector<Config>& co
 
 }  // namespace
 
+ResolvedKernel resolve_lab_kernel(const std::string& lab_kernel) {
+  ResolvedKernel r{.lab_kernel = lab_kernel};
+  if (!lab::is_git_kernel(lab_kernel)) return r;
+  lab::GitKernelSpec g;
+  try {
+    g = lab::parse_git_kernel(lab_kernel);
+  } catch (const lab::UnknownKernel& e) {
+    r.error = e.what();
+    return r;
+  }
+  if (g.ref.empty()) return r;  // the work tree as it is: no commit to name
+  LocalHost local;
+  Command c{.argv = {"git", "-C", g.tree, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                     g.ref + "^{commit}"},
+            .timeout = std::chrono::minutes(2)};
+  c.env["LC_ALL"] = "C";
+  ExecResult res;
+  try {
+    res = local.run(c);
+  } catch (const HostError& e) {
+    r.error = fmt::format("{}: {}", lab_kernel, e.what());
+    return r;
+  }
+  const std::string sha(trim(res.out));
+  if (!res.ok() || sha.empty()) {
+    r.error = fmt::format("{}: unknown ref '{}' in {} (git rev-parse found no commit)", lab_kernel,
+                          g.ref, g.tree);
+    return r;
+  }
+  r.repo = g.tree;
+  r.commit = sha;
+  r.lab_kernel = "git:" + g.tree + "@" + sha;
+  return r;
+}
+
 Config config_for_target(const Config& config, const NightlyTarget& target) {
   Config c = config;
   if (!target.lab_kernel.empty()) {
@@ -152,10 +194,26 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
   std::vector<Config> configs;
   for (const auto& ref : nightly.configs) configs.push_back(load_config_file(ref.path));
   check_against_configs(nightly, configs);
-  NightlyRun out;
+  // Branches are resolved once, now: every config of a target measures the
+  // same commit even if the branch moves while the nightly runs.
+  std::vector<ResolvedKernel> kernels;
   for (const auto& t : nightly.targets) {
-    bool prepared = false;
-    std::string failure;  // the target's preparation failed: every config fails with it
+    kernels.push_back(resolve_lab_kernel(t.lab_kernel));
+    const ResolvedKernel& k = kernels.back();
+    if (!k.error.empty())
+      o.note(fmt::format("{}: not measured: {}", t.name, k.error));
+    else if (!k.commit.empty())
+      o.note(fmt::format("{}: {} is {}", t.name, t.lab_kernel, k.commit));
+  }
+  NightlyRun out;
+  for (std::size_t ti = 0; ti < nightly.targets.size(); ++ti) {
+    const ResolvedKernel& kernel = kernels[ti];
+    NightlyTarget t = nightly.targets[ti];
+    t.lab_kernel = kernel.lab_kernel;
+    // The target's preparation failed (or its branch did not resolve): every
+    // config fails with it.
+    bool prepared = !kernel.error.empty();
+    std::string failure = kernel.error;
     std::string hook_output;
     for (std::size_t ci = 0; ci < configs.size(); ++ci) {
       const Config& config = configs[ci];
@@ -166,9 +224,11 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         continue;
       }
       const std::string sha = sha256_hex(config.text);
-      auto latest = store.latest_nightly_measurement(t.name, sha);
+      std::optional<NightlyMeasurement> latest;
+      if (kernel.error.empty())
+        latest = store.latest_nightly_measurement(t.name, sha, kernel.commit);
       if (latest && latest->status == NightlyStatus::kMeasured && !o.force) {
-        out.cells.push_back(cell_of(*latest, false));
+        out.cells.push_back(cell_of(*latest, false, kernel.repo));
         continue;
       }
       // An unfinished run of an earlier invocation (the runner restarted):
@@ -188,7 +248,8 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
                                                          .target = t.name,
                                                          .config_path = path,
                                                          .config_sha256 = sha,
-                                                         .status = NightlyStatus::kMeasuring};
+                                                         .status = NightlyStatus::kMeasuring,
+                                                         .kernel_commit = kernel.commit};
       if (!hook_output.empty()) m.hook_output = hook_output;
       if (!failure.empty()) {
         m.status = NightlyStatus::kFailed;
@@ -198,7 +259,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           store.update_nightly_measurement(m);
         else
           m.id = store.add_nightly_measurement(m);
-        out.cells.push_back(cell_of(m, true));
+        out.cells.push_back(cell_of(m, true, kernel.repo));
         continue;
       }
       if (!resume) m.id = store.add_nightly_measurement(m);
@@ -256,15 +317,19 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       m.ended_at = utc_now_iso8601();
       store.update_nightly_measurement(m);
       if (m.status == NightlyStatus::kFailed) o.note(fmt::format("{} / {}: failed: {}", t.name, path, m.error));
-      out.cells.push_back(cell_of(m, true));
+      out.cells.push_back(cell_of(m, true, kernel.repo));
     }
   }
   return out;
 }
 
-NightlyReportInput report_input(const NightlyConfig& nightly, const NightlyRun& run) {
-  NightlyReportInput in{
-      .name = nightly.name, .baseline = nightly.baseline, .cells = run.cells, .rule = nightly.rule};
+NightlyReportInput report_input(const NightlyConfig& nightly, const NightlyRun& run,
+                                const std::string& db) {
+  NightlyReportInput in{.name = nightly.name,
+                        .baseline = nightly.baseline,
+                        .cells = run.cells,
+                        .rule = nightly.rule,
+                        .db = db};
   for (const auto& t : nightly.targets) in.targets.push_back(t.name);
   for (const auto& c : nightly.configs) in.configs.push_back(c.path);
   return in;

@@ -30,6 +30,20 @@ struct NightlyRun {
   bool interrupted = false;        // stopped by SIGINT/SIGTERM; resume by running again
 };
 
+// A target's lab kernel as the nightly runs it. `git:PATH@REF` (a branch,
+// tag or commit) is resolved once, when the nightly starts, to
+// `git:PATH@<sha>`, so the kernel built is exactly that commit and each new
+// head of a branch is measured once (measurements are reused by target,
+// config sha256 and commit). Other kernels, and `git:PATH` (the work tree as
+// it is), are kept as written with no commit.
+struct ResolvedKernel {
+  std::string lab_kernel;  // what config_for_target uses
+  std::string repo;        // PATH, ~ expanded (git:PATH@REF only)
+  std::string commit;      // the full sha REF named (git:PATH@REF only)
+  std::string error;       // one line: an unknown ref, no repository; the target fails
+};
+ResolvedKernel resolve_lab_kernel(const std::string& lab_kernel);
+
 // The config a target runs: a copy of `config` with its SUT replaced by the
 // target's lab kernel or ssh:// SUT (unchanged for a target with neither).
 Config config_for_target(const Config& config, const NightlyTarget& target);
@@ -41,7 +55,10 @@ Config config_for_target(const Config& config, const NightlyTarget& target);
 // database failures; everything about one target is recorded instead.
 NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const NightlyOptions& options);
 
-// What the report needs, from the run's cells.
-NightlyReportInput report_input(const NightlyConfig& nightly, const NightlyRun& run);
+// What the report needs, from the run's cells. `db`: the --db (or
+// $SCHEDLAB_DB) the nightly used, empty for the default, for the bisect
+// command the report prints.
+NightlyReportInput report_input(const NightlyConfig& nightly, const NightlyRun& run,
+                                const std::string& db = "");
 
 }  // namespace schedlab

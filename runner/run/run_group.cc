@@ -35,7 +35,9 @@ std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunIn
     const auto m = nlohmann::json::parse(r.manifest_json, nullptr, false);
     std::string label = r.name;
     if (m.is_object() && m.contains("lab") && m["lab"].value("kernel_spec", "") != "")
-      label = lab::kernel_label(m["lab"]["kernel_spec"].get<std::string>());
+      label = m["lab"].contains("build") && m["lab"]["build"].value("describe", "") != ""
+                  ? m["lab"]["build"]["describe"].get<std::string>()
+                  : lab::kernel_label(m["lab"]["kernel_spec"].get<std::string>());
     for (const auto& v : store.variants(r.id))
       out.push_back({.run_id = r.id,
                      .variant_id = v.id,

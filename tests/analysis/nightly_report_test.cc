@@ -4,6 +4,8 @@
 // /proc/schedstat files from the shared fixtures), or the reason it is not.
 #include "analysis/nightly_report.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -125,4 +127,104 @@ TEST_CASE("the nightly report without a measured baseline compares with the prev
   CHECK(r.comparisons[0].reference == "a");
   CHECK(r.comparisons[0].against == "previous");
   CHECK_FALSE(r.regressed());
+}
+
+namespace {
+
+// A branch target's night: its run and the nightly row naming its commit.
+struct Night {
+  std::int64_t run = 0;
+  std::int64_t row = 0;
+};
+Night night(Db& db, const std::string& commit, const std::vector<double>& times) {
+  Night n;
+  n.run = db.run(fmt::format("branch {} #{}", commit, db.store.nightly_measurements().size()),
+                 times, false);
+  n.row = db.store.add_nightly_measurement({.nightly = "n",
+                                            .target = "branch",
+                                            .config_path = "c.yaml",
+                                            .config_sha256 = "s",
+                                            .run_id = n.run,
+                                            .status = NightlyStatus::kMeasured,
+                                            .kernel_commit = commit});
+  return n;
+}
+
+NightlyReportInput branch_input(std::int64_t base, const Night& now, const std::string& commit) {
+  NightlyCell c = cell("branch", now.run);
+  c.measurement_id = now.row;
+  c.config_sha256 = "s";
+  c.kernel_repo = "/src/my linux";
+  c.kernel_commit = commit;
+  return {.name = "n",
+          .targets = {"base", "branch"},
+          .baseline = 0,
+          .configs = {"c.yaml"},
+          .cells = {cell("base", base), c},
+          .rule = {.alpha = 0.05, .min_effect_pct = 3},
+          .db = "/var/lib/schedlab/night's.db"};
+}
+
+const std::vector<double> kFast = {1.00, 1.01, 0.99, 1.00, 1.02};
+const std::vector<double> kSlow = {1.20, 1.21, 1.19, 1.20, 1.22};
+
+}  // namespace
+
+TEST_CASE(
+    "a branch target's regression names the commits since its last good night and the bisect") {
+  Db db;
+  const auto base = db.run("base", kFast, false);
+  night(db, "aaaa", kSlow);  // an older bad night: the newest good one counts
+  night(db, "bbbb", {1.01, 1.00, 1.02, 0.99, 1.00});  // the last good night
+  const Night c = night(db, "cccc", kSlow);
+  night(db, "cccc", kSlow);  // a later row (e.g. a later night): not earlier
+  const Night d = night(db, "dddd", {1.21, 1.20, 1.22, 1.19, 1.23});
+  const NightlyReport r = build_nightly_report(db.store, branch_input(base, d, "dddd"));
+  REQUIRE(r.regressions.size() == 1);
+  const auto& g = r.regressions[0];
+  CHECK(g.repo == "/src/my linux");
+  CHECK(g.commit == "dddd");
+  CHECK(g.last_good == "bbbb");  // cccc regressed; aaaa is older than bbbb
+  CHECK(g.range_note.empty());
+  const std::string cmd =
+      "schedlab bisect start --repo '/src/my linux' --good bbbb --bad dddd --config c.yaml "
+      "--metric time --db '/var/lib/schedlab/night'\\''s.db'";
+  CHECK(g.bisect_command == cmd);
+  const std::string md = render_nightly_markdown(r);
+  CHECK_THAT(md, Contains("Commits since the last good night: bbbb..dddd in /src/my linux"));
+  CHECK_THAT(md, Contains("```\n" + cmd + "\n```"));
+  const auto j = nlohmann::json::parse(render_nightly_json(r));
+  CHECK(j["regressions"][0]["commits"]["last_good"] == "bbbb");
+  CHECK(j["regressions"][0]["commits"]["bad"] == "dddd");
+  CHECK(j["regressions"][0]["commits"]["bisect_command"] == cmd);
+  (void)c;
+}
+
+TEST_CASE("a branch target with no good night before says so and prints no bisect") {
+  Db db;
+  const auto base = db.run("base", kFast, false);
+  night(db, "aaaa", kSlow);
+  const Night now = night(db, "bbbb", kSlow);
+  NightlyReportInput in = branch_input(base, now, "bbbb");
+  in.db.clear();
+  const NightlyReport r = build_nightly_report(db.store, in);
+  REQUIRE(r.regressions.size() == 1);
+  CHECK(r.regressions[0].last_good.empty());
+  CHECK(r.regressions[0].bisect_command.empty());
+  CHECK(r.regressions[0].range_note ==
+        "no good night of branch with c.yaml: the 1 earlier night regressed too");
+  const std::string md = render_nightly_markdown(r);
+  CHECK_THAT(md, Contains("branch is at bbbb; no good night of branch with c.yaml"));
+  CHECK(md.find("schedlab bisect start") == std::string::npos);
+  CHECK(nlohmann::json::parse(render_nightly_json(r))["regressions"][0]["commits"]["last_good"]
+            .is_null());
+
+  SECTION("nor does a target that is not a branch") {
+    in.cells[1].kernel_commit.clear();
+    in.cells[1].kernel_repo.clear();
+    const NightlyReport plain = build_nightly_report(db.store, in);
+    REQUIRE(plain.regressions.size() == 1);
+    CHECK(plain.regressions[0].repo.empty());
+    CHECK(nlohmann::json::parse(render_nightly_json(plain))["regressions"][0]["commits"].is_null());
+  }
 }

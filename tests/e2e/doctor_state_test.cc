@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
@@ -53,7 +55,11 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
       {"initdb", "postgresql"},        {"hammerdbcli", "not packaged: see workloads/README.md"},
       {"modprobe", "kmod"},            {"sysbench", "sysbench"},
       {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
-      {"qemu-system-x86_64", "qemu-system-x86"}};
+      {"qemu-system-x86_64", "qemu-system-x86"},
+      // What lab kernel builds need (kernel_build.h); headers by path.
+      {"make", "make"}, {"gcc", "gcc"}, {"bc", "bc"}, {"bison", "bison"}, {"flex", "flex"},
+      {"git", "git"}, {"/usr/include/libelf.h", "libelf-dev"},
+      {"/usr/include/openssl/opensslv.h", "libssl-dev"}};
   REQUIRE(j["tools"].size() == packages.size());
   const auto text = schedlab_cmd({"doctor"});
   REQUIRE(text.ok());
@@ -62,13 +68,20 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
     INFO(tool);
     CHECK(t["package"] == packages.at(tool));
     if (tool == "initdb") continue;  // also looked for under /usr/lib/postgresql
-    const auto found = host.find_program(tool);
+    const auto found = tool.starts_with("/")
+                           ? (std::filesystem::exists(tool) ? std::optional<std::string>(tool) : std::nullopt)
+                           : host.find_program(tool);
     CHECK(t["path"].is_null() == !found.has_value());
     const std::string p = packages.at(tool);
     const std::string want =
         found ? *found
               : p.starts_with("not packaged") ? "missing (" + p + ")" : "missing (Debian package " + p + ")";
-    CHECK(text.out.find(fmt::format("  {:<18}  {}\n", tool, want)) != std::string::npos);
+    // One line per tool: the name, padded to the longest name, then where it is.
+    const auto at = text.out.find("\n  " + tool + " ");
+    REQUIRE(at != std::string::npos);
+    const auto line_end = text.out.find('\n', at + 1);
+    const std::string line = text.out.substr(at + 1, line_end - at - 1);
+    CHECK(std::string(trim(line.substr(2 + tool.size()))) == want);
   }
   // This machine: no /proc/schedstat, and its debugfs is not mounted.
   if (!host.read_file("/proc/schedstat")) {

@@ -163,10 +163,15 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, cons
     add_program(b, local, *path, "usr/bin/" + fs::path(*path).filename().string());
   }
 
+  // A kernel with no modules directory (built from source by schedlab) has
+  // what the guest needs built in.
   const fs::path mdir = kernel.modules_dir;
-  const auto order = module_load_order(
-      spec.modules, schedlab::read_file(mdir / "modules.dep"),
-      fs::exists(mdir / "modules.builtin") ? schedlab::read_file(mdir / "modules.builtin") : "");
+  const auto order =
+      mdir.empty() ? std::vector<std::string>{}
+                   : module_load_order(spec.modules, schedlab::read_file(mdir / "modules.dep"),
+                                       fs::exists(mdir / "modules.builtin")
+                                           ? schedlab::read_file(mdir / "modules.builtin")
+                                           : "");
   std::vector<std::string> files;
   for (const auto& m : order) {
     const std::string name = module_name(m) + ".ko";

@@ -35,8 +35,14 @@ Kernel from_dir(const fs::path& dir) {
   k.package_version = j.value("version", "");
   k.release = j.at("release").get<std::string>();
   k.vmlinuz = (dir / "boot" / ("vmlinuz-" + k.release)).string();
-  k.modules_dir = (dir / "lib" / "modules" / k.release).string();
+  const fs::path modules = dir / "lib" / "modules" / k.release;
+  if (fs::exists(modules)) k.modules_dir = modules.string();
   k.key = dir.filename().string();
+  k.tree = j.value("tree", "");
+  k.commit = j.value("commit", "");
+  k.describe = j.value("describe", "");
+  k.config_sha = j.value("config_sha", "");
+  if (fs::exists(dir / "build.log")) k.build_log = (dir / "build.log").string();
   return k;
 }
 
@@ -213,6 +219,19 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
 }
 
 std::string kernel_label(const std::string& spec) {
+  // git:PATH@REF -> REF (feature/x -> feature-x); git:PATH -> PATH's last
+  // component. Stable while the ref moves: a resumed run keeps its name;
+  // tables use the git describe of what was built (run_group.cc).
+  if (spec.starts_with("git:")) {
+    std::string s = spec.substr(4);
+    if (const auto at = s.rfind('@'); at != std::string::npos && at + 1 < s.size()) {
+      s = s.substr(at + 1);
+      std::replace(s.begin(), s.end(), '/', '-');
+      return s;
+    }
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    return s.substr(s.rfind('/') + 1);
+  }
   std::string s = spec;
   if (const auto slash = s.rfind('/'); slash != std::string::npos) s = s.substr(slash + 1);
   for (const std::string prefix : {"debian:", "linux-image-", "vmlinuz-"})

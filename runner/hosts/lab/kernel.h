@@ -21,8 +21,16 @@ struct Kernel {
   std::string package_version;  // Debian version of the package
   std::string release;          // uname -r
   std::string vmlinuz;
-  std::string modules_dir;      // .../lib/modules/<release>, with modules.dep
+  std::string modules_dir;      // .../lib/modules/<release>, with modules.dep; empty: none (built-in)
   std::string key;              // <release>-<sha12>: the cache key
+  // A kernel built from source (kernel_build.h); empty for packages and paths.
+  std::string tree;             // the source tree
+  std::string commit;           // built commit (the work tree's HEAD)
+  std::string describe;         // git describe --always (+ "-dirty" for a work tree with edits)
+  std::string config_sha;       // sha12 of the resolved .config
+  std::string build_log;        // the make output of the build that produced it
+  double build_seconds = 0;     // of that build; 0: found in the cache now
+  std::vector<std::string> warnings;  // requested config symbols not as asked
 };
 
 // A kernel name that names nothing: bad input, not a failure.

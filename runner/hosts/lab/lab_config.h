@@ -6,13 +6,14 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedlab {
 
 struct LabConfig {
   // The kernel one boot uses: debian:6.1 | debian:6.12 | package name |
-  // /path/vmlinuz-REL. With `kernels:` it starts as the first of them; the
+  // /path/vmlinuz-REL | git:PATH[@REF] (built from source). With `kernels:` it starts as the first of them; the
   // multi-kernel loop (runner/run/kernel_runs.h) and nightly set it per run.
   std::string kernel;
   // `kernels:`, in config order: the plan's kernels, each its own run.
@@ -26,6 +27,10 @@ struct LabConfig {
   std::chrono::seconds boot_timeout{180};  // kernel start to SSH readiness
   std::vector<std::string> programs;  // more host programs copied into the guest
   std::string cmdline;       // appended to the kernel command line
+  // A git: kernel's config additions (runner/hosts/lab/kernel_build.h):
+  // fragment files and CONFIG_X: value pairs, in config order.
+  std::vector<std::string> config_fragments;
+  std::vector<std::pair<std::string, std::string>> config;
   int line = 0;              // in the config, for messages
 };
 

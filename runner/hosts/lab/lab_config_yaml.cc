@@ -10,12 +10,14 @@
 #include "runner/config/units.h"
 #include "runner/config/yaml_reader.h"
 #include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/kernel_build.h"
 
 namespace schedlab {
 namespace {
 
 const std::vector<std::string> kLabKeys = {"kernel", "kernels", "modules", "cpus", "sockets", "memory",
-                                           "accel", "boot_timeout", "programs", "cmdline"};
+                                           "accel", "boot_timeout", "programs", "cmdline",
+                                           "config_fragments", "config"};
 
 }  // namespace
 
@@ -33,6 +35,14 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
   c.line = r.line_of(n);
   const auto kernel = [&](const YAML::Node& at, const std::string& k) {
     const std::string spec = r.scalar(at, k);
+    if (lab::is_git_kernel(spec)) {
+      try {
+        lab::parse_git_kernel(spec);
+      } catch (const std::exception& e) {
+        r.fail(at, k, e.what());
+      }
+      return spec;
+    }
     const bool named = spec.find('/') != std::string::npos || spec.starts_with("linux-image-");
     if (!named) {
       std::vector<std::string> names;
@@ -41,8 +51,8 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
         r.fail(
             at, k,
             fmt::format(
-                "unknown kernel '{}'{}; known: {}, an exact package name (linux-image-...), or a "
-                "path to a vmlinuz",
+                "unknown kernel '{}'{}; known: {}, an exact package name (linux-image-...), a "
+                "path to a vmlinuz, or git:PATH[@REF] (a kernel tree, built)",
                 spec, did_you_mean(spec, names), fmt::join(names, ", ")));
     }
     return spec;
@@ -106,6 +116,25 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
     for (const auto& e : p) c.programs.push_back(r.scalar(e, key + ".programs"));
   }
   if (n["cmdline"]) c.cmdline = r.scalar(n["cmdline"], key + ".cmdline");
+  const auto all = plan_kernels(c);
+  const bool built = std::any_of(all.begin(), all.end(), lab::is_git_kernel);
+  if (const auto f = n["config_fragments"]) {
+    if (!built)
+      r.fail(f, key + ".config_fragments", "only a kernel built from source (git:PATH) takes config fragments");
+    if (!f.IsSequence())
+      r.fail(f, key + ".config_fragments", "expected a list of files of CONFIG_X=y lines");
+    for (const auto& e : f) c.config_fragments.push_back(r.scalar(e, key + ".config_fragments"));
+  }
+  if (const auto m = n["config"]) {
+    if (!built) r.fail(m, key + ".config", "only a kernel built from source (git:PATH) takes config symbols");
+    if (!m.IsMap()) r.fail(m, key + ".config", "expected a mapping such as {CONFIG_NO_HZ_FULL: y}");
+    for (const auto& e : m) {
+      const std::string sym = e.first.as<std::string>();
+      if (!boost::regex_match(sym, boost::regex("^CONFIG_[A-Za-z0-9_]+$")))
+        r.fail(e.first, key + ".config", fmt::format("expected a symbol such as CONFIG_NO_HZ_FULL, got '{}'", sym));
+      c.config.emplace_back(sym, r.scalar(e.second, key + ".config." + sym));
+    }
+  }
   return c;
 }
 

@@ -1,5 +1,7 @@
 #include "runner/hosts/lab/lab_host.h"
 
+#include "runner/hosts/lab/kernel_build.h"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,6 +12,7 @@
 #include <thread>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/interrupt.h"
 #include "workloads/tbench.h"
@@ -47,6 +50,14 @@ std::string first_line_with(const std::string& text, const std::string& prefix) 
   for (std::string line; std::getline(in, line);)
     if (line.starts_with(prefix)) return line;
   return "";
+}
+
+std::string read_or_empty(const std::string& path) {
+  try {
+    return path.empty() ? "" : schedlab::read_file(path);
+  } catch (const std::exception&) {
+    return "";
+  }
 }
 
 std::string indent(const std::string& text) {
@@ -104,7 +115,10 @@ void LabHost::remember_kvm_failure(const std::string& why) {
 
 void LabHost::boot(const LabConfig& config) {
   LocalHost local;
-  kernel_ = resolve_kernel(config.kernel, config.modules, paths_, local, log_);
+  kernel_ = is_git_kernel(config.kernel)
+                ? build_kernel(config.kernel, {.fragments = config.config_fragments, .symbols = config.config},
+                               paths_, local, log_)
+                : resolve_kernel(config.kernel, config.modules, paths_, local, log_);
   InitramfsSpec spec;
   spec.extra_programs = config.programs;
   image_ = build_base_image(kernel_, spec, paths_, local, log_);
@@ -209,7 +223,7 @@ std::vector<std::string> LabHost::ssh_command() const {
 }
 
 nlohmann::json LabHost::manifest() const {
-  return {{"kernel_spec", kernel_.spec},
+  nlohmann::json m = {{"kernel_spec", kernel_.spec},
           {"package", kernel_.package},
           {"package_version", kernel_.package_version},
           {"release", kernel_.release},
@@ -218,6 +232,16 @@ nlohmann::json LabHost::manifest() const {
           {"accel", accel_},
           {"emulated", accel_ == "tcg"},
           {"boot_seconds", boot_seconds_}};
+  if (!kernel_.tree.empty())
+    m["build"] = {{"tree", kernel_.tree},
+                  {"commit", kernel_.commit},
+                  {"describe", kernel_.describe},
+                  {"config_sha", kernel_.config_sha},
+                  {"log", kernel_.build_log},
+                  {"log_tail", last_lines(read_or_empty(kernel_.build_log), 20)},
+                  {"seconds", kernel_.build_seconds},
+                  {"warnings", kernel_.warnings}};
+  return m;
 }
 
 }  // namespace schedlab::lab

@@ -67,7 +67,8 @@ TEST_CASE("config: every bad kernels input names the file, line and key") {
                  wl) ==
         "k.yaml:6: hosts.sut.lab.kernels: unknown kernel 'debain:6.12' (did you mean "
         "'debian:6.12'?); known: "
-        "debian:6.1, debian:6.12, an exact package name (linux-image-...), or a path to a vmlinuz");
+        "debian:6.1, debian:6.12, an exact package name (linux-image-...), a path to a vmlinuz, "
+        "or git:PATH[@REF] (a kernel tree, built)");
   CHECK(error_of("hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.1]}}\n" + wl) ==
         "k.yaml:2: hosts.sut.lab.kernels: kernel 'debian:6.1' is listed twice");
   CHECK(error_of("hosts:\n  sut: {lab: {kernels: [debian:6.12, /boot/vmlinuz-6.12]}}\n" + wl) ==

@@ -6,6 +6,7 @@
 #include "runner/hosts/lab/cpio.h"
 #include "runner/hosts/lab/initramfs.h"
 #include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/kernel_build.h"
 #include "runner/hosts/lab/modules.h"
 #include "runner/hosts/lab/qemu.h"
 
@@ -100,7 +101,8 @@ workloads: [hackbench]
   CHECK(c.sut_lab->accel == "tcg");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.2}}\nworkloads: [hackbench]\n", "t.yaml"),
                     "t.yaml:2: hosts.sut.lab.kernel: unknown kernel 'debian:6.2' (did you mean 'debian:6.1'?); "
-                    "known: debian:6.1, debian:6.12, an exact package name (linux-image-...), or a path to a vmlinuz");
+                    "known: debian:6.1, debian:6.12, an exact package name (linux-image-...), a path to a vmlinuz, or "
+                    "git:PATH[@REF] (a kernel tree, built)");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, cpu: 2}}\nworkloads: [hackbench]\n", "t.yaml"),
                     "t.yaml:2: hosts.sut.lab: unknown key 'cpu' (did you mean 'cpus'?)");
   // A key given twice is an error, as in every other section (else one of the two silently wins).
@@ -113,4 +115,62 @@ workloads: [hackbench]
                     "t.yaml:2: hosts.sut.lab.sockets: 3 CPUs do not split evenly into 2 sockets");
   CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, memory: 1GB}}\nworkloads: [hackbench]\n", "t.yaml"),
                     "t.yaml:2: hosts.sut.lab.memory: expected a size such as 512M or 2G, got '1GB'");
+}
+
+TEST_CASE("git kernels: PATH@REF, labels, and the config form") {
+  const auto g = parse_git_kernel("git:/src/linux@feature/x");
+  CHECK(g.tree == "/src/linux");
+  CHECK(g.ref == "feature/x");
+  CHECK(parse_git_kernel("git:/src/linux").ref.empty());
+  CHECK_THROWS_AS(parse_git_kernel("git:"), UnknownKernel);
+  CHECK_THROWS_AS(parse_git_kernel("git:/src/linux@"), UnknownKernel);
+  CHECK(kernel_label("git:~/linux@v6.1") == "v6.1");
+  CHECK(kernel_label("git:~/linux@feature/x") == "feature-x");
+  CHECK(kernel_label("git:/src/linux-next/") == "linux-next");
+  const auto c = parse_config(R"(hosts:
+  sut:
+    lab:
+      kernels: [git:/src/linux@v6.1, git:/src/linux@HEAD]
+      config_fragments: [extra.config]
+      config: {CONFIG_NO_HZ_FULL: y, CONFIG_HZ: 1000}
+workloads: [hackbench]
+)", "t.yaml");
+  REQUIRE(c.sut_lab);
+  CHECK(c.sut_lab->kernels == std::vector<std::string>{"git:/src/linux@v6.1", "git:/src/linux@HEAD"});
+  CHECK(c.sut_lab->config_fragments == std::vector<std::string>{"extra.config"});
+  CHECK(c.sut_lab->config == std::vector<std::pair<std::string, std::string>>{{"CONFIG_NO_HZ_FULL", "y"}, {"CONFIG_HZ", "1000"}});
+  CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: debian:6.1, config: {CONFIG_X: y}}}\nworkloads: [hackbench]\n", "t.yaml"),
+                    "t.yaml:2: hosts.sut.lab.config: only a kernel built from source (git:PATH) takes config symbols");
+  CHECK_THROWS_WITH(parse_config("hosts:\n  sut: {lab: {kernel: 'git:/l', config: {NO_HZ: y}}}\nworkloads: [hackbench]\n", "t.yaml"),
+                    "t.yaml:2: hosts.sut.lab.config: expected a symbol such as CONFIG_NO_HZ_FULL, got 'NO_HZ'");
+}
+
+TEST_CASE("kernel config: requested symbols that olddefconfig did not keep are named") {
+  const auto want = parse_fragment("CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=y\nCONFIG_D=\"x\"\nCONFIG_C=m\nnoise\n");
+  CHECK(want == std::map<std::string, std::string>{{"CONFIG_A", "y"}, {"CONFIG_B", "n"}, {"CONFIG_C", "m"}, {"CONFIG_D", "\"x\""}});
+  const std::string resolved = "CONFIG_A=y\nCONFIG_B=y\n# CONFIG_C is not set\nCONFIG_D=\"x\"\n";
+  CHECK(unmet_symbols(want, resolved) == std::vector<std::string>{"CONFIG_B=n (is y)", "CONFIG_C=m (is n)"});
+  CHECK(unmet_symbols({{"CONFIG_E", "y"}, {"CONFIG_F", "n"}}, resolved) == std::vector<std::string>{"CONFIG_E=y (is absent)"});
+  // schedlab's own fragment turns modules off and virtio-pci on (with its menu).
+  const auto& g = guest_config();
+  const auto has = [&](const std::string& k, const std::string& v) {
+    return std::find(g.begin(), g.end(), std::pair<std::string, std::string>{k, v}) != g.end();
+  };
+  CHECK(has("CONFIG_MODULES", "n"));
+  CHECK(has("CONFIG_VIRTIO_MENU", "y"));
+  CHECK(has("CONFIG_VIRTIO_PCI", "y"));
+  CHECK(has("CONFIG_SCHED_DEBUG", "y"));
+}
+
+TEST_CASE("a failed build shows its first error lines") {
+  const std::string log =
+      "  CC      kernel/sched/core.o\n"
+      "kernel/sched/fair.c:42:1: error: expected ';' before '}' token\n"
+      "kernel/sched/fair.c:50:2: warning: unused\n"
+      "make[3]: *** [scripts/Makefile.build:250: kernel/sched/fair.o] Error 1\n";
+  CHECK(first_error_lines(log) ==
+        "kernel/sched/fair.c:42:1: error: expected ';' before '}' token\n"
+        "make[3]: *** [scripts/Makefile.build:250: kernel/sched/fair.o] Error 1\n");
+  CHECK(first_error_lines(log, 1) == "kernel/sched/fair.c:42:1: error: expected ';' before '}' token\n");
+  CHECK(first_error_lines("all good\n").empty());
 }

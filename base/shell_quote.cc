@@ -1,4 +1,6 @@
-#include "runner/hosts/shell_quote.h"
+#include "base/shell_quote.h"
+
+#include <string_view>
 
 namespace schedlab {
 
@@ -11,6 +13,13 @@ std::string shell_quote(const std::string& arg) {
       q += c;
   }
   return q + "'";
+}
+
+std::string shell_word(const std::string& arg) {
+  constexpr std::string_view kPlain =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,";
+  const bool plain = !arg.empty() && arg.find_first_not_of(kPlain) == std::string::npos;
+  return plain ? arg : shell_quote(arg);
 }
 
 std::string shell_join(const std::vector<std::string>& argv) {

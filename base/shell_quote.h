@@ -12,5 +12,8 @@ namespace schedlab {
 // $, backticks, globs and ; included.
 std::string shell_quote(const std::string& arg);
 std::string shell_join(const std::vector<std::string>& argv);
+// A command line for people to paste: arg as it is when the shell reads it
+// as one literal word (letters, digits, _-./:=@%+,), else shell_quote(arg).
+std::string shell_word(const std::string& arg);
 
 }  // namespace schedlab

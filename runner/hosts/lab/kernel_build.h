@@ -1,0 +1,82 @@
+// Kernels built from a source tree: `git:PATH@REF` (a commit, tag or branch
+// of the repository at PATH) and `git:PATH` (the work tree as it is,
+// uncommitted edits included). The build is out of tree in the lab cache:
+//   builds/<sha12 of the tree's path>/src        a --shared clone checked out
+//                                                at each @REF (the user's
+//                                                repository is never touched)
+//   builds/<...>/obj-<conf>, wt-<conf>           one persistent O= directory per
+//                                                tree and config: an edit to one
+//                                                file rebuilds incrementally
+// The config is `make tinyconfig` + schedlab's guest fragment (guest_config:
+// everything the guest needs built in, modules off) + the user's
+// config_fragments and config: symbols, resolved by olddefconfig. A built
+// kernel is kept in kernels/<release>-<key>, key = sha of (commit or work-tree
+// diff, resolved .config, compiler version), with its .config and build log.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runner/hosts/host.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/paths.h"
+
+namespace schedlab::lab {
+
+bool is_git_kernel(const std::string& spec);
+
+struct GitKernelSpec {
+  std::string tree;  // as written, ~ expanded
+  std::string ref;   // empty: the work tree as it is
+};
+// Throws UnknownKernel for "git:" with no path.
+GitKernelSpec parse_git_kernel(const std::string& spec);
+
+// What the user adds to the config (hosts.sut.lab.config_fragments, config).
+struct KernelBuildConfig {
+  std::vector<std::string> fragments;                        // files of CONFIG_X=v lines
+  std::vector<std::pair<std::string, std::string>> symbols;  // CONFIG_X -> y | n | m | value
+};
+
+// schedlab's guest fragment: serial console, virtio-pci/net, initramfs,
+// proc/sys/debugfs, SMP, SCHED_DEBUG, SCHEDSTATS, ... (kernel_build.cc says
+// why each is there).
+const std::vector<std::pair<std::string, std::string>>& guest_config();
+
+// "CONFIG_X=v" lines (a fragment file's format) of every requested symbol,
+// later ones overriding earlier ones. Pure.
+std::map<std::string, std::string> parse_fragment(const std::string& text);
+// The requested symbols that the resolved .config does not have as asked,
+// as "CONFIG_X=y (is n)". `n` is met by "# CONFIG_X is not set" or absence. Pure.
+std::vector<std::string> unmet_symbols(const std::map<std::string, std::string>& requested,
+                                       const std::string& resolved_config);
+// The first lines of a failed build that say what failed (compiler errors,
+// make's "***" lines), at most n. Pure.
+std::string first_error_lines(const std::string& log, std::size_t n = 6);
+
+// The programs and headers a kernel build needs, with their Debian packages
+// (doctor lists them; a build checks them first).
+struct BuildTool {
+  std::string name;     // program name, or header path for a -dev package
+  std::string package;  // Debian package
+  bool header = false;  // name is a file under /usr/include
+};
+const std::vector<BuildTool>& kernel_build_tools();
+// "bison (Debian package bison)", ... of the tools missing on this host.
+std::vector<std::string> missing_build_tools(Host& local);
+
+class KernelBuildFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Builds (or finds in the cache) the kernel `spec` names. Throws
+// UnknownKernel for bad input (not a kernel tree, unknown ref, @REF without
+// git), KernelBuildFailed when make fails (first error lines, log path),
+// std::runtime_error for missing tools.
+Kernel build_kernel(const std::string& spec, const KernelBuildConfig& config, const LabPaths& paths,
+                    Host& local, const Log& log);
+
+}  // namespace schedlab::lab

@@ -1,0 +1,382 @@
+// Kernels built from source. Bad input through the real binary on small
+// trees (real git, real make); then the real thing [kernel]: Debian's
+// linux-source-6.1 as a git tree (made once, kept in a fixed cache folder so
+// the suite builds cold at most once), a commit adding a sched feature,
+// built, booted under qemu, the feature listed, flipped by a variant's
+// sched_features and put back.
+#include "runner/hosts/lab/kernel_build.h"
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "base/file.h"
+#include "base/text.h"
+#include "results/store.h"
+#include "runner/hosts/lab/apt.h"
+#include "runner/hosts/lab/lab_host.h"
+#include "runner/hosts/local_host.h"
+#include "tests/support/skip.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+ExecResult sh(const std::vector<std::string>& argv, const std::string& cwd = "",
+              std::chrono::milliseconds timeout = 10min) {
+  LocalHost local;
+  Command c{.argv = argv, .cwd = cwd, .timeout = timeout};
+  c.env = {{"GIT_AUTHOR_NAME", "schedlab"},
+           {"GIT_AUTHOR_EMAIL", "schedlab@localhost"},
+           {"GIT_COMMITTER_NAME", "schedlab"},
+           {"GIT_COMMITTER_EMAIL", "schedlab@localhost"},
+           {"GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"},
+           {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}};
+  return local.run(c);
+}
+
+void must(const std::vector<std::string>& argv, const std::string& cwd = "") {
+  const auto r = sh(argv, cwd, 30min);
+  INFO(argv.front() << " " << (argv.size() > 1 ? argv[1] : "") << ": " << r.describe() << " "
+                    << r.err);
+  REQUIRE(r.ok());
+}
+
+// The top-level files schedlab looks for, and a Makefile whose targets fail
+// like a broken kernel build does.
+void small_tree(const fs::path& dir) {
+  fs::create_directories(dir / "kernel/sched");
+  test::write_text(dir / "Kconfig", "mainmenu \"test\"\n");
+  test::write_text(dir / "kernel/sched/core.c", "\n");
+  test::write_text(dir / "Makefile",
+                   "tinyconfig olddefconfig kernelrelease bzImage:\n"
+                   "\t@echo 'scripts/kconfig/conf.c:1:1: error: planted failure' >&2; exit 2\n");
+}
+
+ExecResult schedlab_cmd(std::vector<std::string> args,
+                        const std::map<std::string, std::string>& env = {}) {
+  args.insert(args.begin(), SCHEDLAB_BINARY);
+  LocalHost local;
+  Command c{.argv = args, .timeout = 10min};
+  c.env = env;
+  return local.run(c);
+}
+
+}  // namespace
+
+TEST_CASE("lab build: bad input is a one-line error naming what to do") {
+  test::TempDir dir;
+  const std::map<std::string, std::string> cache = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
+  fs::create_directories(dir.path() / "notkernel");
+  auto r = schedlab_cmd({"lab", "build", "git:" + dir.file("notkernel")}, cache);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is not a kernel source tree (no Makefile); give the top of a Linux tree") !=
+        std::string::npos);
+
+  small_tree(dir.path() / "plain");
+  r = schedlab_cmd({"lab", "build", "git:" + dir.file("plain") + "@v6.1"}, cache);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is not a git repository, so @v6.1 names nothing; drop @v6.1 to build the tree "
+                   "as it is") != std::string::npos);
+
+  small_tree(dir.path() / "repo");
+  must({"git", "init", "-q"}, dir.file("repo"));
+  must({"git", "add", "-A"}, dir.file("repo"));
+  must({"git", "commit", "-q", "-m", "base"}, dir.file("repo"));
+  r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@no-such-tag"}, cache);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("unknown ref 'no-such-tag' in ") != std::string::npos);
+
+  // The build itself fails: its first error line, and where the log is.
+  r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@HEAD"}, cache);
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("failed at make tinyconfig (exit 2):\n  scripts/kconfig/conf.c:1:1: error: "
+                   "planted failure\n") != std::string::npos);
+  CHECK(r.err.find("\nfull log: ") != std::string::npos);
+
+  // Missing tools are named with their packages (a PATH with git only).
+  fs::create_directories(dir.path() / "bin");
+  fs::create_symlink("/usr/bin/git", dir.path() / "bin/git");
+  auto env = cache;
+  env["PATH"] = dir.file("bin");
+  r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@HEAD"}, env);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find(
+            "needs make (Debian package make), gcc (Debian package gcc), bc (Debian package bc), "
+            "bison (Debian package bison), flex (Debian package flex)") != std::string::npos);
+
+  // A config naming a lab kernel that is not a tree fails in run, before anything is measured.
+  const std::string cfg = dir.file("c.yaml");
+  test::write_text(
+      cfg, fmt::format("hosts:\n  sut: {{lab: {{kernel: 'git:{}'}}}}\nworkloads: [hackbench]\n",
+                       dir.file("notkernel")));
+  r = schedlab_cmd({"run", cfg, "--db", dir.file("db")}, cache);
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("is not a kernel source tree") != std::string::npos);
+
+  // bisect --repo with no hook builds kernels: the config must have a lab SUT.
+  const std::string local_cfg = dir.file("local.yaml");
+  test::write_text(local_cfg, "workloads: [hackbench]\n");
+  r = schedlab_cmd({"bisect", "start", "--db", dir.file("b.db"), "--repo", dir.file("repo"),
+                    "--good", "HEAD", "--bad", "HEAD", "--config", local_cfg, "--metric", "time"},
+                   cache);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--repo with no hook builds each commit as a lab kernel: give the config a "
+                   "lab SUT") != std::string::npos);
+}
+
+namespace {
+
+// Debian's linux-source-6.1 as a git tree with one commit, made once in a
+// fixed folder ($SCHEDLAB_TEST_KERNEL_TREE, else ~/.cache/schedlab/test-kernel/linux-6.1)
+// so that its build directory (keyed by the tree's path) stays warm between
+// suite runs. The tarball comes through the lab's private apt configuration.
+fs::path linux_tree() {
+  const char* env = std::getenv("SCHEDLAB_TEST_KERNEL_TREE");
+  const char* home = std::getenv("HOME");
+  const fs::path tree =
+      env && *env ? fs::path(env)
+                  : fs::path(home ? home : "/root") / ".cache/schedlab/test-kernel/linux-6.1";
+  if (fs::exists(tree / ".git") &&
+      sh({"git", "-C", tree.string(), "rev-parse", "--verify", "main"}).ok())
+    return tree;
+  const fs::path work = tree.string() + ".tmp";
+  fs::remove_all(work);
+  fs::create_directories(work);
+  LocalHost local;
+  const auto log = [](const std::string& line) { std::cerr << line << "\n"; };
+  lab::PrivateApt apt(lab::LabPaths::from_env().apt(), local, log);
+  apt.refresh();
+  const fs::path deb = apt.download("linux-source-6.1", work);
+  must({"sh", "-c",
+        "dpkg-deb --fsys-tarfile \"$1\" | tar -x -C \"$2\" ./usr/src/linux-source-6.1.tar.xz", "sh",
+        deb.string(), work.string()});
+  must({"tar", "-xJf", (work / "usr/src/linux-source-6.1.tar.xz").string(), "-C", work.string()});
+  const fs::path src = work / "linux-source-6.1";
+  // Debian's .gitignore ends by ignoring every top-level entry.
+  std::string ignore = test::read_text(src / ".gitignore");
+  if (const auto cut = ignore.find("\n#\n# Debian packaging"); cut != std::string::npos)
+    ignore.resize(cut + 1);
+  test::write_text(src / ".gitignore", ignore);
+  must({"git", "init", "-q", "-b", "main"}, src.string());
+  must({"git", "add", "-A"}, src.string());
+  must({"git", "commit", "-q", "-m", "linux-source-6.1"}, src.string());
+  fs::remove_all(tree);
+  fs::create_directories(tree.parent_path());
+  fs::rename(src, tree);
+  fs::remove_all(work);
+  return tree;
+}
+
+// A commit on branch NAME that adds SCHED_FEAT(SCHEDLAB_SEED, true), read
+// where select_idle_sibling decides to look for an idle CPU (the
+// BALANCE_IDLE_CPUS pattern). Fixed dates: the same commit every run.
+std::string add_feature(const fs::path& tree, const std::string& branch) {
+  if (sh({"git", "-C", tree.string(), "rev-parse", "--verify", branch}).ok()) return branch;
+  must({"git", "-C", tree.string(), "checkout", "-q", "-B", branch, "main"});
+  const fs::path features = tree / "kernel/sched/features.h";
+  test::write_text(features, test::read_text(features) +
+                                 "\n/* schedlab test: look for an idle sibling on wake-up */\n"
+                                 "SCHED_FEAT(SCHEDLAB_SEED, true)\n");
+  const fs::path fair = tree / "kernel/sched/fair.c";
+  std::string text = test::read_text(fair);
+  const std::string anchor =
+      "static int select_idle_sibling(struct task_struct *p, int prev, int target)\n{\n";
+  const auto at = text.find(anchor);
+  REQUIRE(at != std::string::npos);
+  text.insert(at + anchor.size(), "\tif (!sched_feat(SCHEDLAB_SEED))\n\t\treturn target;\n");
+  test::write_text(fair, text);
+  must({"git", "-C", tree.string(), "commit", "-q", "-am", "sched: SCHEDLAB_SEED feature"});
+  must({"git", "-C", tree.string(), "checkout", "-q", "main"});
+  return branch;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "lab: a sched feature committed to Debian's 6.1 source is built, booted, flipped and put back",
+    "[lab][kernel]") {
+  const fs::path tree = linux_tree();
+  const std::string branch = add_feature(tree, "schedlab-seed");
+  const std::string spec = "git:" + tree.string() + "@" + branch;
+  test::TempDir dir;
+  // lab build: builds (or finds) it and prints the vmlinuz; lab list names it.
+  auto r = schedlab_cmd({"lab", "build", spec}, {});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("/boot/vmlinuz-6.1.") != std::string::npos);
+  const auto list = schedlab_cmd({"lab", "list"});
+  CHECK(list.out.find("built from " + tree.string()) != std::string::npos);
+  // Booted directly: the feature is listed, flips, and is put back.
+  {
+    lab::LabHost host(LabConfig{.kernel = spec, .memory = "512M"},
+                      [](const std::string& line) { std::cerr << line << "\n"; });
+    WARN(fmt::format("{}: boot to SSH {:.1f}s ({})", spec, host.boot_seconds(), host.accel()));
+    CHECK(host.kernel().modules_dir.empty());  // everything built in
+    const char* const features = "/sys/kernel/debug/sched/features";
+    const auto on = host.read_file(features);
+    REQUIRE(on);
+    CHECK(on->find("SCHEDLAB_SEED ") != std::string::npos);
+    host.write_file(features, "NO_SCHEDLAB_SEED");
+    CHECK(host.read_file(features)->find("NO_SCHEDLAB_SEED") != std::string::npos);
+    host.write_file(features, "SCHEDLAB_SEED");
+    CHECK(*host.read_file(features) == *on);
+  }
+  // A two-kernel plan, the parent commit and the feature's: one table with
+  // a column per kernel (named by git describe) and variant; the variant
+  // that turns the feature off runs on the feature's kernel only.
+  const std::string parent = "git:" + tree.string() + "@main";
+  const std::string cfg = dir.file("seed.yaml");
+  test::write_text(cfg, fmt::format(R"(hosts:
+  sut: {{lab: {{kernels: ['{0}', '{1}'], cpus: 2, memory: 512M}}}}
+iterations: 1
+workloads:
+  - hackbench: {{modes: [process-pipes], groups: [1], loops: 50, timeout: 120s}}
+variants:
+  default: {{}}
+  noseed: {{kernels: ['{1}'], sched_features: [NO_SCHEDLAB_SEED]}}
+)",
+                                    parent, spec));
+  const std::string db = dir.file("db");
+  r = schedlab_cmd({"run", cfg, "--name", "seed", "--db", db});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  // Columns are named by git describe (the short sha on a tree with no tags).
+  const std::string main_name =
+      std::string(trim(sh({"git", "-C", tree.string(), "describe", "--always", "main"}).out));
+  CHECK(r.out.find(main_name + "/default") != std::string::npos);
+  Store store(db);
+  const auto run = store.find_run_by_name("seed@schedlab-seed");
+  REQUIRE(run);
+  const auto m = nlohmann::json::parse(run->manifest_json);
+  CHECK(m["lab"]["build"]["describe"].get<std::string>() != "");
+  CHECK(m["lab"]["build"]["warnings"].empty());
+  const std::string before = m["state_before"]["sched_features"].dump();
+  CHECK(before.find("\"SCHEDLAB_SEED\"") != std::string::npos);
+  CHECK(m["state_after"]["sched_features"] == m["state_before"]["sched_features"]);
+  CHECK(store.unrestored(m["host"].get<std::string>()).empty());
+  CHECK(store.variants(run->id).size() == 2);
+  CHECK(store.count_iterations(run->id, IterationStatus::kOk) == 2);
+  const auto base = store.find_run_by_name("seed@main");
+  REQUIRE(base);
+  CHECK(store.variants(base->id).size() == 1);
+  const auto cmp = schedlab_cmd({"compare", "--db", db, "seed"});
+  INFO(cmp.out << cmp.err);
+  CHECK(cmp.exit_code == 0);
+  CHECK(cmp.out.find("/noseed") != std::string::npos);
+}
+
+namespace {
+
+// Six commits on branch NAME touching kernel/sched/, with fixed dates (the
+// same commits every run, so the built kernels stay cached): the third does
+// not compile (a call to an undeclared function, an error with the kernel's
+// -Werror=implicit-function-declaration), the fourth fixes it, the fifth
+// plants the regression: a 200 us busy wait in ttwu_do_activate, on every
+// wake-up (hackbench's pipes wake a task per message: several times slower
+// even under TCG). Returns the commits, main first.
+std::vector<std::string> add_bisect_history(const fs::path& tree, const std::string& branch) {
+  const std::string t = tree.string();
+  const auto commits = [&] {
+    // main is the tree's root commit: it has no parent to range from.
+    const auto r = sh({"git", "-C", t, "rev-list", "--reverse", "main.." + branch});
+    std::vector<std::string> out = {std::string(trim(sh({"git", "-C", t, "rev-parse", "main"}).out))};
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  if (sh({"git", "-C", t, "rev-parse", "--verify", branch}).ok()) return commits();
+  must({"git", "-C", t, "checkout", "-q", "-B", branch, "main"});
+  // Inserts after the first occurrence of each anchor, then commits.
+  const auto edit = [&](const std::string& file,
+                        const std::vector<std::pair<std::string, std::string>>& inserts,
+                        const std::string& subject) {
+    const fs::path path = tree / file;
+    std::string text = test::read_text(path);
+    for (const auto& [anchor, insert] : inserts) {
+      const auto at = text.find(anchor);
+      REQUIRE(at != std::string::npos);
+      text.insert(at + anchor.size(), insert);
+    }
+    test::write_text(path, text);
+    must({"git", "-C", t, "commit", "-q", "-am", subject});
+  };
+  const std::string pick =
+      "static int select_idle_sibling(struct task_struct *p, int prev, int target)\n{\n";
+  const std::string activate = "\tint en_flags = ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK;\n";
+  edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 1 */\n"}},
+       "sched/fair: a comment in select_idle_sibling");
+  edit("kernel/sched/core.c", {{activate, "\t/* schedlab bisect test: harmless 2 */\n"}},
+       "sched/core: a comment in ttwu_do_activate");
+  edit("kernel/sched/fair.c", {{pick, "\tschedlab_undeclared_function();\n"}},
+       "sched/fair: call a function that does not exist (does not compile)");
+  {
+    const fs::path path = tree / "kernel/sched/fair.c";
+    std::string text = test::read_text(path);
+    const std::string broken = "\tschedlab_undeclared_function();\n";
+    text.erase(text.find(broken), broken.size());
+    test::write_text(path, text);
+    must({"git", "-C", t, "commit", "-q", "-am", "sched/fair: fix the build"});
+  }
+  edit("kernel/sched/core.c",
+       {{"#include <linux/highmem.h>\n", "#include <linux/delay.h>\n"},
+        {activate, "\tudelay(200);\t/* schedlab bisect test: the regression */\n"}},
+       "sched/core: busy-wait 200us on every wake-up (the planted regression)");
+  edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 3 */\n"}},
+       "sched/fair: another comment");
+  must({"git", "-C", t, "checkout", "-q", "main"});
+  return commits();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "lab: bisect with no hook builds each commit of Debian's 6.1 source, names the planted "
+    "regression and skips the commit that does not compile",
+    "[lab][kernel]") {
+  const fs::path tree = linux_tree();
+  const auto shas = add_bisect_history(tree, "schedlab-bisect");
+  REQUIRE(shas.size() == 7);  // main and six commits
+  test::TempDir dir;
+  const std::string cfg = dir.file("bisect.yaml"), db = dir.file("db");
+  // The lab's kernel is the tree; bisect boots each candidate commit of it.
+  test::write_text(cfg, fmt::format(R"(hosts:
+  sut: {{lab: {{kernel: 'git:{}', cpus: 2, memory: 512M}}}}
+iterations: 5
+workloads:
+  - hackbench: {{modes: [process-pipes], groups: [1], loops: 20, timeout: 120s}}
+)",
+                                    tree.string()));
+  auto r = schedlab_cmd({"bisect", "start", "--db", db, "--repo", tree.string(), "--good",
+                         shas.front(), "--bad", shas.back(), "--config", cfg, "--metric", "time",
+                         "--min-effect", "20"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  Store store(db);
+  const auto session = store.latest_bisect();
+  REQUIRE(session);
+  const auto res = nlohmann::json::parse(session->result_json);
+  CHECK(res["first_bad_candidate"] == shas[5]);
+  CHECK(res["last_good_candidate"] == shas[4]);
+  const std::string planted = std::string(trim(sh({"git", "-C", tree.string(), "log", "-1", "--format=%h %s", shas[5]}).out));
+  CHECK(r.out.find("first bad: " + planted) != std::string::npos);
+  bool skipped_broken = false;
+  for (const auto& d : store.bisect_decisions(session->id)) {
+    if (d.candidate != shas[3]) continue;
+    CHECK(d.verdict == "SKIP");
+    CHECK(d.decided_by == "build");
+    CHECK(d.note.find("schedlab_undeclared_function") != std::string::npos);
+    skipped_broken = true;
+  }
+  // The search went through the broken commit (the first midpoint).
+  CHECK(skipped_broken);
+  // The user's tree was never checked out.
+  CHECK(sh({"git", "-C", tree.string(), "symbolic-ref", "--short", "HEAD"}).out == "main\n");
+}
