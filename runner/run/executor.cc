@@ -339,7 +339,9 @@ class Execution {
         try {
           runner.run(w.teardown_steps(p, ctx), std::nullopt, false);
           runner.stop_background();
-          sut.run({.argv = {"rm", "-rf", "--", ctx.workdir}, .timeout = std::chrono::minutes(2), .interruptible = false});
+          // keep: true leaves the work directory (and the database in it).
+          if (!w.keeps_workdir(p))
+            sut.run({.argv = {"rm", "-rf", "--", ctx.workdir}, .timeout = std::chrono::minutes(2), .interruptible = false});
         } catch (...) {
         }
       }
@@ -452,7 +454,7 @@ class Execution {
           row.samples.push_back({sample.metric, sample.value, sample.offset_s});
         std::vector<Sample> parsed;
         for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
-        if (std::string why = w.judge(parsed); !why.empty()) {
+        if (std::string why = w.judge_point(p.point, parsed); !why.empty()) {
           row.status = IterationStatus::kFailed;
           row.error = fmt::format("{}: {}", w.name(), why);
         }
