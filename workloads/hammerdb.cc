@@ -64,26 +64,32 @@ PgCluster pg_cluster(const Point& p, const StepContext& ctx) {
 }
 
 MariaServer maria(const Point& p, const StepContext& ctx) {
-  return MariaServer{.dir = server_dir(ctx), .port = static_cast<int>(port(p, ctx)),
-                     .as_root = ctx.sut_root};
+  return MariaServer{
+      .dir = server_dir(ctx), .port = static_cast<int>(port(p, ctx)), .as_root = ctx.sut_root};
 }
 
 // The host names HammerDB's MySQL and MariaDB drivers take for "this
 // machine": with them and a socket other than null they connect through the
 // Unix socket, not TCP (src/mysql/mysqloltp.tcl, src/mariadb/mariaoltp.tcl).
-bool local_host(const std::string& h) { return h == "127.0.0.1" || h == "localhost"; }
+bool local_host(const std::string& h) {
+  return h == "127.0.0.1" || h == "localhost";
+}
 
 // Each hammerdbcli call gets a TMP of its own under the work directory:
 // HammerDB keeps every diset in SQLite files under $TMP, and keys left there
 // by an earlier session would otherwise apply to this run.
-std::string tmp_dir(const StepContext& ctx) { return ctx.workdir + "/hammerdb-tmp"; }
+std::string tmp_dir(const StepContext& ctx) {
+  return ctx.workdir + "/hammerdb-tmp";
+}
 
 // hammerdbcli starts with `exec ./bin/tclsh8.6`: it must run in its own
 // directory, whichever script it runs.
 Step cli_step(const Point& p, const StepContext& ctx, const std::string& script, bool measured,
               milliseconds timeout) {
   const std::string& cli = p.string_at("hammerdbcli");
-  Step run{.role = Role::kLoadgen, .argv = {cli, "auto", script}, .timeout = timeout,
+  Step run{.role = Role::kLoadgen,
+           .argv = {cli, "auto", script},
+           .timeout = timeout,
            .measured = measured};
   run.cwd = std::filesystem::path(cli).parent_path().string();
   run.env["TMP"] = tmp_dir(ctx);
@@ -91,7 +97,8 @@ Step cli_step(const Point& p, const StepContext& ctx, const std::string& script,
 }
 
 Step loadgen_mkdirs(const StepContext& ctx) {
-  return Step{.role = Role::kLoadgen, .argv = {"mkdir", "-p", ctx.workdir, tmp_dir(ctx)},
+  return Step{.role = Role::kLoadgen,
+              .argv = {"mkdir", "-p", ctx.workdir, tmp_dir(ctx)},
               .measured = false};
 }
 
@@ -298,8 +305,8 @@ std::vector<Step> Hammerdb::iteration_steps(const Point& p, const StepContext& c
     std::string text = script(p, ctx, Script::kBuild);
     text = text.substr(0, text.find("puts \"schedlab: schema build started\""));
     drop.stdin_data = text + "deleteschema\n";
-    Step run_drop = cli_step(p, ctx, ctx.workdir + "/hammerdb-drop.tcl", false,
-                             p.duration_at("build_timeout"));
+    Step run_drop =
+        cli_step(p, ctx, ctx.workdir + "/hammerdb-drop.tcl", false, p.duration_at("build_timeout"));
     run_drop.ignore_failure = true;  // nothing to drop the first time
     steps = {loadgen_mkdirs(ctx), drop, run_drop};
     auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.duration_at("build_timeout"));

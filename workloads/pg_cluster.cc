@@ -22,7 +22,10 @@ std::string conf_quote(const std::string& s) {
 Step PgCluster::setup_step(std::vector<std::string> argv, std::chrono::milliseconds timeout) const {
   // In the work directory: os_user may not read the directory schedlab was
   // started from, and initdb fails there.
-  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = false,
+  return Step{.role = Role::kSut,
+              .argv = std::move(argv),
+              .timeout = timeout,
+              .measured = false,
               .cwd = work_dir()};
 }
 

@@ -18,8 +18,8 @@ const std::vector<const Workload*>& all_workloads() {
   static const Dmatest dmatest;
   static const Hammerdb hammerdb;
   static const Sysbench sysbench;
-  static const std::vector<const Workload*> registry = {&hackbench, &tbench, &pgbench, &dmatest,
-                                                        &hammerdb, &sysbench};
+  static const std::vector<const Workload*> registry = {&hackbench, &tbench,   &pgbench,
+                                                        &dmatest,   &hammerdb, &sysbench};
   return registry;
 }
 

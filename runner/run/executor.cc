@@ -341,7 +341,9 @@ class Execution {
           runner.stop_background();
           // keep: true leaves the work directory (and the database in it).
           if (!w.keeps_workdir(p))
-            sut.run({.argv = {"rm", "-rf", "--", ctx.workdir}, .timeout = std::chrono::minutes(2), .interruptible = false});
+            sut.run({.argv = {"rm", "-rf", "--", ctx.workdir},
+                     .timeout = std::chrono::minutes(2),
+                     .interruptible = false});
         } catch (...) {
         }
       }

@@ -5,10 +5,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <cstring>
-
-#include <catch2/catch.hpp>
 
 #include "tests/support/temp_dir.h"
 #include "tests/workloads/step_exec.h"
@@ -310,7 +309,8 @@ TEST_CASE("hammerdb against the HammerDB test double: drop, rebuild and timed ru
              "CREATE TABLE dict(key TEXT PRIMARY KEY, value TEXT);"
              "INSERT INTO dict VALUES('maria_raiseerror','true');"
              "INSERT INTO dict VALUES('maria_socket','/nonexistent/mariadb.sock');");
-  REQUIRE(std::system(("sqlite3 '" + stale + "/hammer.db' < '" + stale + "/keys.sql'").c_str()) == 0);
+  REQUIRE(std::system(("sqlite3 '" + stale + "/hammer.db' < '" + stale + "/keys.sql'").c_str()) ==
+          0);
   ::setenv("TMP", stale.c_str(), 1);
   ::setenv("FAKE_HAMMERDB_SERVER", server.c_str(), 1);
   auto p = point(3);
@@ -335,16 +335,23 @@ TEST_CASE("hammerdb refuses a CLI before 4.6 by its banner, and checks hammerdbc
   Hammerdb h;
   CHECK(hammerdb_banner_version("HammerDB CLI v4.12\nCopyright") == std::pair{4, 12});
   CHECK_FALSE(hammerdb_banner_version("no banner").has_value());
-  CHECK_THROWS_WITH(h.parse(point(), "HammerDB CLI v4.4\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 MariaDB TPM\n", ""),
-                    "HammerDB CLI v4.4: buildschema and vurun wait for their virtual users only "
-                    "from v4.6 on; install 4.6 or later");
-  CHECK(value(h.parse(point(), "HammerDB CLI v4.6\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 MariaDB TPM\n", ""),
+  CHECK_THROWS_WITH(
+      h.parse(
+          point(),
+          "HammerDB CLI v4.4\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 MariaDB TPM\n",
+          ""),
+      "HammerDB CLI v4.4: buildschema and vurun wait for their virtual users only "
+      "from v4.6 on; install 4.6 or later");
+  CHECK(value(h.parse(point(),
+                      "HammerDB CLI v4.6\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 "
+                      "MariaDB TPM\n",
+                      ""),
               "nopm") == 1);
   auto p = point();
   CHECK(h.check_fixed(p).empty());
   p.values["warehouses"] = std::int64_t{1025};  // one loader per warehouse
-  CHECK_THAT(h.check_fixed(p), Catch::Contains("1025 schema loaders") &&
-                                   Catch::Contains("refuses more than 1024"));
+  CHECK_THAT(h.check_fixed(p),
+             Catch::Contains("1025 schema loaders") && Catch::Contains("refuses more than 1024"));
   p.values["build_virtual_users"] = std::int64_t{64};
   CHECK(h.check_fixed(p).empty());
   p.values["build_virtual_users"] = std::int64_t{2000};

@@ -1,7 +1,7 @@
 // Workload tests only: runs one Step's argv here, with its stdin_data, cwd
-// and env (over this process's environment), and returns exit status and output. Not the runner (no timeouts, no
-// background steps, no knobs); it checks that the argv a workload builds
-// does what it says against test doubles.
+// and env (over this process's environment), and returns exit status and output. Not the runner (no
+// timeouts, no background steps, no knobs); it checks that the argv a workload builds does what it
+// says against test doubles.
 #pragma once
 
 #include <boost/process.hpp>
@@ -31,7 +31,7 @@ inline Ran exec_step(const Step& step) {
     env.erase(k);
     env.emplace(k, v);
   }
-  bp::child c(exe, bp::args(args), bp::std_in < io.file("in"), bp::std_out > io.file("out"),
+  bp::child c(exe, bp::args(args), bp::std_in<io.file("in"), bp::std_out> io.file("out"),
               bp::std_err > io.file("err"),
               bp::start_dir(step.cwd.empty() ? std::string(".") : step.cwd), env);
   c.wait();
