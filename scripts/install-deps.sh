@@ -12,9 +12,10 @@ BUILD_PKGS="build-essential cmake pkg-config git
 # ASan runtimes.
 FUZZ_PKGS="clang"
 # Tools the workloads run (rt-tests: hackbench; dbench: tbench; postgresql:
-# pgbench and its server). Optional, installed by hand where used:
-# linux-perf (hackbench backend perf), mariadb-server (hammerdb), sysbench.
-RUNTIME_PKGS="rt-tests procps dbench postgresql"
+# pgbench and its server; sysbench and mariadb-server: sysbench OLTP and the
+# hammerdb server). Optional, installed by hand where used: linux-perf
+# (hackbench backend perf).
+RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server"
 # The real-components SSH test lab (tests/support/netns/lab.sh): sshd + ssh,
 # ip netns/veth/bridge, python3 for its smoke test's TCP server. Installing
 # openssh-server may start a system sshd on port 22 of the root namespace

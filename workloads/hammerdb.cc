@@ -6,6 +6,7 @@
 #include <boost/regex.hpp>
 
 #include "base/text.h"
+#include "workloads/maria_server.h"
 #include "workloads/pg_cluster.h"
 
 namespace schedlab {
@@ -62,75 +63,43 @@ PgCluster pg_cluster(const Point& p, const StepContext& ctx) {
   return c;
 }
 
-Step sut_step(std::vector<std::string> argv, milliseconds timeout = seconds(60)) {
-  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = false};
+MariaServer maria(const Point& p, const StepContext& ctx) {
+  return MariaServer{
+      .dir = server_dir(ctx), .port = static_cast<int>(port(p, ctx)), .as_root = ctx.sut_root};
 }
 
-// A throw-away MariaDB: mariadbd refuses root unless told which user to
-// become, and start-stop-daemon gives a server that outlives its step.
-struct Maria {
-  std::string dir;
-  int port;
-  bool as_root;
-  std::string socket() const { return dir + "/mariadbd.sock"; }
-  std::vector<std::string> user_opt() const {
-    return as_root ? std::vector<std::string>{"--user=mysql"} : std::vector<std::string>{};
-  }
-  std::vector<Step> create(const std::string& user, const std::string& password) const {
-    std::vector<Step> steps;
-    if (as_root) {
-      steps.push_back(sut_step({"chmod", "o+x", std::filesystem::path(dir).parent_path().string()}));
-      steps.push_back(sut_step({"install", "-d", "-m", "0700", "-o", "mysql", dir}));
-    } else {
-      steps.push_back(sut_step({"mkdir", "-p", "-m", "0700", dir}));
-    }
-    std::vector<std::string> install = {"mariadb-install-db", "--no-defaults",
-                                        "--datadir=" + dir + "/data", "--skip-test-db",
-                                        "--auth-root-authentication-method=socket"};
-    for (const auto& o : user_opt()) install.push_back(o);
-    steps.push_back(sut_step(install, seconds(300)));
-    steps.push_back(start());
-    steps.push_back(wait_ready());
-    // The benchmark user, over TCP with a password. As root the client
-    // logs in as root by socket; otherwise mariadb-install-db made an
-    // account for the OS user.
-    Step sql = sut_step({"mariadb", "--no-defaults", "--socket=" + socket(), "--batch"});
-    if (as_root) sql.argv.insert(sql.argv.end(), {"-u", "root"});
-    sql.stdin_data = fmt::format(
-        "CREATE USER IF NOT EXISTS '{0}'@'%' IDENTIFIED BY '{1}';\n"
-        "GRANT ALL PRIVILEGES ON *.* TO '{0}'@'%' WITH GRANT OPTION;\n",
-        user, password);
-    steps.push_back(sql);
-    return steps;
-  }
-  Step start() const {
-    // Foreground until the socket answers: start-stop-daemon returns at once.
-    std::vector<std::string> argv = {"start-stop-daemon", "--start", "--background",
-                                     "--pidfile", dir + "/mariadbd.pid",
-                                     "--exec", "/usr/sbin/mariadbd", "--",
-                                     "--no-defaults", "--datadir=" + dir + "/data",
-                                     "--socket=" + socket(), "--port=" + std::to_string(port),
-                                     "--bind-address=0.0.0.0",
-                                     "--pid-file=" + dir + "/mariadbd.pid",
-                                     "--log-error=" + dir + "/error.log"};
-    for (const auto& o : user_opt()) argv.push_back(o);
-    return sut_step(argv);
-  }
-  Step wait_ready() const {
-    return sut_step({"mariadb-admin", "--no-defaults", "--socket=" + socket(), "--wait=120",
-                     "ping"},
-                    seconds(150));
-  }
-  Step stop() const {
-    Step s = sut_step({"mariadb-admin", "--no-defaults", "--socket=" + socket(), "shutdown"},
-                      seconds(120));
-    s.ignore_failure = true;
-    return s;
-  }
-};
+// The host names HammerDB's MySQL and MariaDB drivers take for "this
+// machine": with them and a socket other than null they connect through the
+// Unix socket, not TCP (src/mysql/mysqloltp.tcl, src/mariadb/mariaoltp.tcl).
+bool local_host(const std::string& h) {
+  return h == "127.0.0.1" || h == "localhost";
+}
 
-Maria maria(const Point& p, const StepContext& ctx) {
-  return Maria{server_dir(ctx), static_cast<int>(port(p, ctx)), ctx.sut_root};
+// Each hammerdbcli call gets a TMP of its own under the work directory:
+// HammerDB keeps every diset in SQLite files under $TMP, and keys left there
+// by an earlier session would otherwise apply to this run.
+std::string tmp_dir(const StepContext& ctx) {
+  return ctx.workdir + "/hammerdb-tmp";
+}
+
+// hammerdbcli starts with `exec ./bin/tclsh8.6`: it must run in its own
+// directory, whichever script it runs.
+Step cli_step(const Point& p, const StepContext& ctx, const std::string& script, bool measured,
+              milliseconds timeout) {
+  const std::string& cli = p.string_at("hammerdbcli");
+  Step run{.role = Role::kLoadgen,
+           .argv = {cli, "auto", script},
+           .timeout = timeout,
+           .measured = measured};
+  run.cwd = std::filesystem::path(cli).parent_path().string();
+  run.env["TMP"] = tmp_dir(ctx);
+  return run;
+}
+
+Step loadgen_mkdirs(const StepContext& ctx) {
+  return Step{.role = Role::kLoadgen,
+              .argv = {"mkdir", "-p", ctx.workdir, tmp_dir(ctx)},
+              .measured = false};
 }
 
 std::string script_path(const StepContext& ctx, Hammerdb::Script which) {
@@ -142,16 +111,9 @@ std::string script_path(const StepContext& ctx, Hammerdb::Script which) {
 std::vector<Step> script_steps(const Hammerdb& w, const Point& p, const StepContext& ctx,
                                Hammerdb::Script which, bool measured, milliseconds timeout) {
   const std::string path = script_path(ctx, which);
-  Step mkdir{.role = Role::kLoadgen, .argv = {"mkdir", "-p", ctx.workdir}, .measured = false};
   Step write{.role = Role::kLoadgen, .argv = {"tee", path}, .measured = false};
   write.stdin_data = w.script(p, ctx, which);
-  const std::string& cli = p.string_at("hammerdbcli");
-  Step run{.role = Role::kLoadgen, .argv = {cli, "auto", path}, .timeout = timeout,
-           .measured = measured};
-  // hammerdbcli finds its modules relative to the current directory.
-  if (cli.find('/') != std::string::npos)
-    run.cwd = std::filesystem::path(cli).parent_path().string();
-  return {mkdir, write, run};
+  return {loadgen_mkdirs(ctx), write, cli_step(p, ctx, path, measured, timeout)};
 }
 
 }  // namespace
@@ -219,8 +181,9 @@ Hammerdb::Hammerdb() {
           "build the schema once per run (run), before every iteration (iteration), or never "
           "(none: it exists)",
           {"run", "iteration", "none"}),
-      str("hammerdbcli", "hammerdbcli",
-          "the hammerdbcli program on the loadgen; a path runs it from its directory"),
+      str("hammerdbcli", "/opt/HammerDB-4.12/hammerdbcli",
+          "path of hammerdbcli in the HammerDB directory on the loadgen (4.6 or later); every "
+          "call runs in that directory"),
       {.name = "keep",
        .type = ParamType::kBool,
        .default_value = false,
@@ -272,6 +235,12 @@ std::string Hammerdb::script(const Point& p, const StepContext& ctx, Script whic
   s += fmt::format("dbset db {}\ndbset bm TPC-C\n", x);
   set("connection", x + "_host", safe("host", host(p, ctx)));
   set("connection", x + "_port", std::to_string(port(p, ctx)));
+  if (!is_postgres(p)) {
+    // A local host means the socket to HammerDB: the managed server's own,
+    // or none (TCP) for an external server.
+    const bool own_socket = p.string_at("server") == "managed" && local_host(host(p, ctx));
+    set("connection", x + "_socket", own_socket ? safe("socket", maria(p, ctx).socket()) : "null");
+  }
   const std::string& user = safe("user", p.string_at("user"));
   const std::string& pass = safe("password", p.string_at("password"));
   if (is_postgres(p)) {
@@ -313,8 +282,11 @@ std::vector<Step> Hammerdb::setup_steps(const Point& p, const StepContext& ctx) 
       steps = c.create_steps();
       steps.push_back(c.start_step());
     } else {
-      steps = maria(p, ctx).create(safe("user", p.string_at("user")),
-                                   safe("password", p.string_at("password")));
+      const MariaServer m = maria(p, ctx);
+      steps = m.create_steps();
+      for (auto& st : m.start_steps()) steps.push_back(st);
+      steps.push_back(m.sql_step(maria_create_user_sql(safe("user", p.string_at("user")),
+                                                       safe("password", p.string_at("password")))));
     }
   }
   if (p.string_at("build") == "run") {
@@ -333,13 +305,10 @@ std::vector<Step> Hammerdb::iteration_steps(const Point& p, const StepContext& c
     std::string text = script(p, ctx, Script::kBuild);
     text = text.substr(0, text.find("puts \"schedlab: schema build started\""));
     drop.stdin_data = text + "deleteschema\n";
-    Step run_drop{.role = Role::kLoadgen,
-                  .argv = {p.string_at("hammerdbcli"), "auto", ctx.workdir + "/hammerdb-drop.tcl"},
-                  .timeout = p.duration_at("build_timeout"),
-                  .measured = false,
-                  .ignore_failure = true};  // nothing to drop the first time
-    steps = {Step{.role = Role::kLoadgen, .argv = {"mkdir", "-p", ctx.workdir}, .measured = false},
-             drop, run_drop};
+    Step run_drop =
+        cli_step(p, ctx, ctx.workdir + "/hammerdb-drop.tcl", false, p.duration_at("build_timeout"));
+    run_drop.ignore_failure = true;  // nothing to drop the first time
+    steps = {loadgen_mkdirs(ctx), drop, run_drop};
     auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.duration_at("build_timeout"));
     steps.insert(steps.end(), build.begin(), build.end());
   }
@@ -359,10 +328,35 @@ std::vector<Step> Hammerdb::teardown_steps(const Point& p, const StepContext& ct
     steps.push_back(c.stop_step());
     if (!p.bool_at("keep")) steps.push_back(c.remove_step());
   } else {
-    steps.push_back(maria(p, ctx).stop());
-    if (!p.bool_at("keep")) steps.push_back(sut_step({"rm", "-rf", "--", server_dir(ctx)}));
+    const MariaServer m = maria(p, ctx);
+    steps.push_back(m.stop_step());
+    if (!p.bool_at("keep")) steps.push_back(m.remove_step());
   }
   return steps;
+}
+
+std::string Hammerdb::check_fixed(const Point& p) const {
+  const std::string& cli = p.string_at("hammerdbcli");
+  if (cli.find('/') == std::string::npos)
+    return fmt::format(
+        "hammerdbcli '{}': give its path in the HammerDB directory (it starts ./bin/tclsh8.6 "
+        "relative to the current directory), e.g. /opt/HammerDB-4.12/hammerdbcli",
+        cli);
+  const std::int64_t loaders = p.int_at("build_virtual_users") > 0 ? p.int_at("build_virtual_users")
+                                                                   : p.int_at("warehouses");
+  if (loaders > kMaxLoaders)
+    return fmt::format(
+        "{} schema loaders (build_virtual_users, or one per warehouse when it is 0): HammerDB's "
+        "buildschema refuses more than {}; set build_virtual_users",
+        loaders, kMaxLoaders);
+  return "";
+}
+
+std::optional<std::pair<int, int>> hammerdb_banner_version(const std::string& text) {
+  static const std::regex banner(R"(HammerDB CLI v(\d+)\.(\d+))");
+  std::smatch m;
+  if (!std::regex_search(text, m, banner)) return std::nullopt;
+  return std::pair{std::stoi(m[1]), std::stoi(m[2])};
 }
 
 std::vector<std::string> Hammerdb::task_names(const Point& p, const StepContext&) const {
@@ -389,6 +383,14 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
   std::vector<Result> results;
   std::optional<std::int64_t> vus;
   const std::string text = join_output(out, err);
+  // Before 4.6 buildschema and vurun return at once and the script's next
+  // command cuts the run short: such a result is not a timed run.
+  if (const auto v = hammerdb_banner_version(text); v && *v < kMinVersion)
+    throw ParseError(name(), 0,
+                     fmt::format("HammerDB CLI v{}.{}: buildschema and vurun wait for their "
+                                 "virtual users only from v{}.{} on; install {}.{} or later",
+                                 v->first, v->second, kMinVersion.first, kMinVersion.second,
+                                 kMinVersion.first, kMinVersion.second));
   const auto lines = split_lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);

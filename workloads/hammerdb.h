@@ -4,6 +4,9 @@
 // (see workloads/README.md for installing it on a loadgen).
 #pragma once
 
+#include <optional>
+#include <utility>
+
 #include "workloads/workload.h"
 
 namespace schedlab {
@@ -31,6 +34,14 @@ class Hammerdb final : public Workload {
   std::vector<std::string> task_names(const Point& p, const StepContext&) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
+  // A bare hammerdbcli name (it must run in its own directory) and more
+  // loaders than buildschema takes.
+  std::string check_fixed(const Point& p) const override;
+
+  // buildschema and vurun block until done from this version on.
+  static constexpr std::pair<int, int> kMinVersion{4, 6};
+  // buildschema refuses more virtual users loading the schema (4.x, 5.x).
+  static constexpr std::int64_t kMaxLoaders = 1024;
 
   // The Tcl script hammerdbcli runs. Throws std::invalid_argument for a
   // value that cannot be passed safely (braces, quotes, newlines).
@@ -40,5 +51,8 @@ class Hammerdb final : public Workload {
   std::vector<ParamSpec> params_;
   std::vector<MetricSpec> metrics_;
 };
+
+// The version in hammerdbcli's banner ("HammerDB CLI v4.12"), if any.
+std::optional<std::pair<int, int>> hammerdb_banner_version(const std::string& text);
 
 }  // namespace schedlab

@@ -17,11 +17,21 @@ std::string conf_quote(const std::string& s) {
   return q + "'";
 }
 
-Step setup_step(std::vector<std::string> argv, std::chrono::milliseconds timeout = seconds(60)) {
-  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = false};
+}  // namespace
+
+Step PgCluster::setup_step(std::vector<std::string> argv, std::chrono::milliseconds timeout) const {
+  // In the work directory: os_user may not read the directory schedlab was
+  // started from, and initdb fails there.
+  return Step{.role = Role::kSut,
+              .argv = std::move(argv),
+              .timeout = timeout,
+              .measured = false,
+              .cwd = work_dir()};
 }
 
-}  // namespace
+std::string PgCluster::work_dir() const {
+  return std::filesystem::path(dir).parent_path().string();
+}
 
 std::vector<std::string> PgCluster::as_user(std::vector<std::string> argv) const {
   if (!as_root) return argv;
@@ -35,8 +45,7 @@ std::vector<Step> PgCluster::create_steps() const {
   if (as_root) {
     // os_user must reach the cluster: the work directory only gains search
     // permission, never read.
-    const std::string parent = std::filesystem::path(dir).parent_path().string();
-    if (!parent.empty()) steps.push_back(setup_step({"chmod", "o+x", parent}));
+    if (!work_dir().empty()) steps.push_back(setup_step({"chmod", "o+x", work_dir()}));
     steps.push_back(setup_step({"install", "-d", "-m", "0700", "-o", os_user, dir}));
   } else {
     steps.push_back(setup_step({"mkdir", "-p", "-m", "0700", dir}));

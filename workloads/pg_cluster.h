@@ -39,6 +39,11 @@ struct PgCluster {
   Step remove_step() const;
   // Client connection options for pgbench, createdb, psql.
   std::vector<std::string> client_args() const;
+  // The directory every step runs in: the work directory (dir's parent).
+  std::string work_dir() const;
+  // A setup step on the SUT, in work_dir().
+  Step setup_step(std::vector<std::string> argv,
+                  std::chrono::milliseconds timeout = std::chrono::seconds(60)) const;
 };
 
 // mmtests' sizing for a read-only cached pgbench: shared buffers are a fifth

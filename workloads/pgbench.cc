@@ -187,11 +187,11 @@ std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) c
   auto createdb = std::vector<std::string>{"createdb"};
   for (const auto& a : c.client_args()) createdb.push_back(a);
   createdb.push_back(kDatabase);
-  steps.push_back(sut_step(createdb, seconds(60)));
+  steps.push_back(c.setup_step(createdb));
   std::vector<std::string> init = {"pgbench", "-i", "-s", std::to_string(scale(p, ctx))};
   for (const auto& a : c.client_args()) init.push_back(a);
   init.push_back(kDatabase);
-  steps.push_back(sut_step(init, p.duration_at("init_timeout")));
+  steps.push_back(c.setup_step(init, p.duration_at("init_timeout")));
   Step stop = c.stop_step();
   stop.ignore_failure = false;  // a server that will not stop must not go unnoticed
   steps.push_back(stop);

@@ -4,6 +4,7 @@
 #include "workloads/hackbench.h"
 #include "workloads/hammerdb.h"
 #include "workloads/pgbench.h"
+#include "workloads/sysbench.h"
 #include "workloads/tbench.h"
 
 namespace schedlab {
@@ -16,8 +17,9 @@ const std::vector<const Workload*>& all_workloads() {
   static const Pgbench pgbench;
   static const Dmatest dmatest;
   static const Hammerdb hammerdb;
-  static const std::vector<const Workload*> registry = {&hackbench, &tbench, &pgbench, &dmatest,
-                                                        &hammerdb};
+  static const Sysbench sysbench;
+  static const std::vector<const Workload*> registry = {&hackbench, &tbench,   &pgbench,
+                                                        &dmatest,   &hammerdb, &sysbench};
   return registry;
 }
 

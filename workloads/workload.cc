@@ -73,6 +73,11 @@ const ParamSpec* Workload::find_param(const std::string& name) const {
   return nullptr;
 }
 
+bool Workload::keeps_workdir(const Point& p) const {
+  const ParamSpec* keep = find_param("keep");
+  return keep && keep->type == ParamType::kBool && p.values.contains("keep") && p.bool_at("keep");
+}
+
 const MetricSpec* Workload::find_metric(const std::string& name) const {
   for (const auto& m : metrics())
     if (m.name == name) return &m;

@@ -177,6 +177,18 @@ class Workload {
   // Whether a parsed iteration failed on its own terms (dmatest failures > 0);
   // empty when it is fine.
   virtual std::string judge(const std::vector<Sample>&) const { return ""; }
+  // The same with the point, for a judgement a parameter switches (sysbench's
+  // allow_errors); the runner calls this one.
+  virtual std::string judge_point(const Point&, const std::vector<Sample>& samples) const {
+    return judge(samples);
+  }
+  // Config validation: a problem across the fixed parameters (one value
+  // each in `fixed`; swept ones are absent), e.g. HammerDB's loader cap.
+  // Empty when fine.
+  virtual std::string check_fixed(const Point&) const { return ""; }
+  // Whether teardown leaves the work directory on the SUT (a `keep: true`
+  // parameter, for looking at a database afterwards).
+  virtual bool keeps_workdir(const Point& p) const;
   // The names (comm) of the workload's own processes on the SUT, for the
   // `tasks` monitor that samples them during an iteration. Default: the
   // program names (argv[0] basenames) of the measured SUT steps; a workload

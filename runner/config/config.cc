@@ -258,6 +258,11 @@ class Loader : YamlReader {
           fail(v, pkey, fmt::format("value '{}' is listed twice", format_param(value)));
       wc.values[spec.name] = std::move(values);
     }
+    Point fixed;
+    for (const auto& spec : w->params())
+      if (!spec.sweep()) fixed.values[spec.name] = wc.values.at(spec.name).front();
+    if (std::string why = w->check_fixed(fixed); !why.empty())
+      fail(body.IsMap() ? body : name_node, key, why);
     if (body.IsMap() && body["iterations"])
       wc.iterations = iterations(body["iterations"], key + ".iterations");
     else

@@ -362,8 +362,18 @@ class Execution {
           runner.stop_background();
         } catch (...) {
         }
-        for (std::size_t i = 0; i < dirs.size(); ++i)
+        for (std::size_t i = 0; i < dirs.size(); ++i) {
+          // keep: true leaves the work directory (and the database in it):
+          // no longer a leftover for restore to remove.
+          if (w.keeps_workdir(p)) {
+            try {
+              e.store_.journal_restored(dirs[i].entry);
+            } catch (...) {
+            }
+            continue;
+          }
           remove_workdir(e.store_, i == 0 ? e.pair_.sut : e.pair_.loadgen, dirs[i]);
+        }
       }
     } teardown{lifetime, workload, points.front()->point, ctx, *this, workdirs};
 
@@ -474,7 +484,7 @@ class Execution {
           row.samples.push_back({sample.metric, sample.value, sample.offset_s});
         std::vector<Sample> parsed;
         for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
-        if (std::string why = w.judge(parsed); !why.empty()) {
+        if (std::string why = w.judge_point(p.point, parsed); !why.empty()) {
           row.status = IterationStatus::kFailed;
           row.error = fmt::format("{}: {}", w.name(), why);
         }

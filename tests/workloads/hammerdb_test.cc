@@ -1,8 +1,13 @@
 #include "workloads/hammerdb.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <cstring>
 
 #include "tests/support/temp_dir.h"
 #include "tests/workloads/step_exec.h"
@@ -106,6 +111,7 @@ TEST_CASE("hammerdb run script carries every setting") {
         "dbset db maria\ndbset bm TPC-C\n"
         "diset connection maria_host {10.0.0.2}\n"
         "diset connection maria_port {3400}\n"
+        "diset connection maria_socket {null}\n"
         "diset tpcc maria_user {hammerdb}\n"
         "diset tpcc maria_pass {hammerdb}\n"
         "diset tpcc maria_dbase {tpcc}\n"
@@ -175,10 +181,13 @@ TEST_CASE("hammerdb managed servers: throw-away MariaDB and PostgreSQL on the SU
   for (const auto& s : maria) progs.push_back(s.argv[0]);
   CHECK(progs == std::vector<std::string>{"chmod", "install", "mariadb-install-db",
                                           "start-stop-daemon", "mariadb-admin", "mariadb", "mkdir",
-                                          "tee", "hammerdbcli"});
+                                          "tee", "/opt/HammerDB-4.12/hammerdbcli"});
   CHECK(maria[5].stdin_data ==
         "CREATE USER IF NOT EXISTS 'hammerdb'@'%' IDENTIFIED BY 'hammerdb';\n"
-        "GRANT ALL PRIVILEGES ON *.* TO 'hammerdb'@'%' WITH GRANT OPTION;\n");
+        "GRANT ALL PRIVILEGES ON *.* TO 'hammerdb'@'%' WITH GRANT OPTION;\n"
+        "CREATE USER IF NOT EXISTS 'hammerdb'@'localhost' IDENTIFIED BY 'hammerdb';\n"
+        "GRANT ALL PRIVILEGES ON *.* TO 'hammerdb'@'localhost' WITH GRANT OPTION;\n");
+  for (size_t i = 0; i < 6; ++i) CHECK(maria[i].cwd == "/w");  // the server's steps
   CHECK(maria[3].argv.back() == "--user=mysql");
   CHECK(maria[8].role == Role::kLoadgen);
   CHECK_FALSE(maria[8].measured);
@@ -233,4 +242,154 @@ TEST_CASE("hammerdb: a failed virtual user fails the iteration though hammerdbcl
     INFO(failure);
     CHECK_THROWS_WITH(h.parse(p, out, ""), Catch::Contains("a virtual user failed: " + failure.substr(0, 20)));
   }
+}
+
+namespace {
+
+// A Unix socket bound at `path` (the managed server's, for the test double's
+// "is anything listening there" check); closed and removed on destruction.
+struct ListeningSocket {
+  int fd = -1;
+  std::string path;
+  explicit ListeningSocket(const std::string& p) : path(p) {
+    fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    REQUIRE(p.size() < sizeof(addr.sun_path));
+    std::memcpy(addr.sun_path, p.c_str(), p.size());
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
+    REQUIRE(::listen(fd, 1) == 0);
+  }
+  ~ListeningSocket() {
+    ::close(fd);
+    ::unlink(path.c_str());
+  }
+};
+
+const std::string kFakeHammerdb = std::string(SCHEDLAB_SOURCE_DIR) + "/tests/support/fake_hammerdb";
+
+// Every step of a list through exec_step; the measured one's output.
+std::string run_all(const std::vector<Step>& steps, bool* all_ok = nullptr) {
+  std::string out;
+  bool ok = true;
+  for (const auto& s : steps) {
+    const auto ran = schedlab::test::exec_step(s);
+    INFO(s.argv[0] << ": " << ran.out << ran.err);
+    CHECK((ran.rc == 0 || s.ignore_failure));
+    ok = ok && ran.rc == 0;
+    CHECK(ran.out.find("exists but is not empty") == std::string::npos);
+    if (s.measured) out = ran.out;
+  }
+  if (all_ok) *all_ok = ok;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("hammerdb scripts: the socket is the managed server's for a local host, else null") {
+  Hammerdb h;
+  auto p = point(2);
+  const StepContext local{.workdir = "/w", .sut_address = "127.0.0.1", .port = 3400};
+  CHECK_THAT(h.script(p, local, Hammerdb::Script::kRun),
+             Catch::Contains("diset connection maria_socket {/w/hammerdb-server/mariadbd.sock}\n"));
+  CHECK_THAT(h.script(p, local, Hammerdb::Script::kBuild),
+             Catch::Contains("diset connection maria_socket {/w/hammerdb-server/mariadbd.sock}\n"));
+  p.values["host"] = std::string("localhost");
+  p.values["db"] = std::string("mysql");
+  CHECK_THAT(h.script(p, local, Hammerdb::Script::kRun),
+             Catch::Contains("diset connection mysql_socket {/w/hammerdb-server/mariadbd.sock}\n"));
+  p.values["server"] = std::string("external");  // nothing of ours: TCP
+  CHECK_THAT(h.script(p, local, Hammerdb::Script::kRun),
+             Catch::Contains("diset connection mysql_socket {null}\n"));
+  p.values["db"] = std::string("postgres");
+  CHECK_THAT(h.script(p, local, Hammerdb::Script::kRun), !Catch::Contains("_socket"));
+}
+
+TEST_CASE("hammerdb: every hammerdbcli call runs in its directory with a TMP of the run's own") {
+  Hammerdb h;
+  TempDir dir;
+  auto p = point(3);
+  p.values["build"] = std::string("iteration");
+  p.values["hammerdbcli"] = kFakeHammerdb + "/hammerdbcli";
+  const StepContext ctx{.workdir = dir.file("work"), .sut_address = "127.0.0.1", .port = 3400};
+  int cli = 0;
+  for (const auto& s : h.iteration_steps(p, ctx)) {
+    if (s.argv[0] != kFakeHammerdb + "/hammerdbcli") continue;
+    ++cli;
+    CHECK(s.cwd == kFakeHammerdb);
+    CHECK(s.env.at("TMP") == dir.file("work") + "/hammerdb-tmp");
+  }
+  CHECK(cli == 3);  // drop, build, timed run
+  for (const auto& s : h.setup_steps(p, ctx))
+    if (s.argv[0] == "mkdir" && s.role == Role::kLoadgen)
+      CHECK(s.argv.back() == dir.file("work") + "/hammerdb-tmp");
+}
+
+TEST_CASE("hammerdb against the HammerDB test double: drop, rebuild and timed run per iteration") {
+  Hammerdb h;
+  TempDir dir;
+  const std::string work = dir.file("work");
+  const std::string server = dir.file("server");  // the test double's "database"
+  ::mkdir(work.c_str(), 0755);
+  ::mkdir(server.c_str(), 0755);
+  ::mkdir((work + "/hammerdb-server").c_str(), 0755);
+  ListeningSocket sock(work + "/hammerdb-server/mariadbd.sock");
+  // An earlier manual session's key in the default TMP: must not apply.
+  const std::string stale = dir.file("stale-tmp");
+  ::mkdir(stale.c_str(), 0755);
+  write_text(stale + "/keys.sql",
+             "CREATE TABLE dict(key TEXT PRIMARY KEY, value TEXT);"
+             "INSERT INTO dict VALUES('maria_raiseerror','true');"
+             "INSERT INTO dict VALUES('maria_socket','/nonexistent/mariadb.sock');");
+  REQUIRE(std::system(("sqlite3 '" + stale + "/hammer.db' < '" + stale + "/keys.sql'").c_str()) ==
+          0);
+  ::setenv("TMP", stale.c_str(), 1);
+  ::setenv("FAKE_HAMMERDB_SERVER", server.c_str(), 1);
+  auto p = point(3);
+  p.values["build"] = std::string("iteration");
+  p.values["hammerdbcli"] = kFakeHammerdb + "/hammerdbcli";
+  const StepContext ctx{.workdir = work, .sut_address = "127.0.0.1", .port = 3400};
+  for (int i = 0; i < 2; ++i) {  // the second drops the first's schema
+    bool ok = false;
+    const std::string out = run_all(h.iteration_steps(p, ctx), &ok);
+    CHECK(ok);  // the drop step too: it finds ./bin/tclsh8.6
+    CHECK_THAT(out, Catch::Contains("HammerDB CLI v4.12") && !Catch::Contains("raiseerror") &&
+                        !Catch::Contains("could not be established"));
+    const auto samples = h.parse(p, out, "");
+    CHECK(value(samples, "nopm") == 3000);
+    CHECK(value(samples, "tpm") == 6900);
+  }
+  ::unsetenv("TMP");
+  ::unsetenv("FAKE_HAMMERDB_SERVER");
+}
+
+TEST_CASE("hammerdb refuses a CLI before 4.6 by its banner, and checks hammerdbcli and loaders") {
+  Hammerdb h;
+  CHECK(hammerdb_banner_version("HammerDB CLI v4.12\nCopyright") == std::pair{4, 12});
+  CHECK_FALSE(hammerdb_banner_version("no banner").has_value());
+  CHECK_THROWS_WITH(
+      h.parse(
+          point(),
+          "HammerDB CLI v4.4\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 MariaDB TPM\n",
+          ""),
+      "HammerDB CLI v4.4: buildschema and vurun wait for their virtual users only "
+      "from v4.6 on; install 4.6 or later");
+  CHECK(value(h.parse(point(),
+                      "HammerDB CLI v4.6\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 "
+                      "MariaDB TPM\n",
+                      ""),
+              "nopm") == 1);
+  auto p = point();
+  CHECK(h.check_fixed(p).empty());
+  p.values["warehouses"] = std::int64_t{1025};  // one loader per warehouse
+  CHECK_THAT(h.check_fixed(p),
+             Catch::Contains("1025 schema loaders") && Catch::Contains("refuses more than 1024"));
+  p.values["build_virtual_users"] = std::int64_t{64};
+  CHECK(h.check_fixed(p).empty());
+  p.values["build_virtual_users"] = std::int64_t{2000};
+  CHECK_THAT(h.check_fixed(p), Catch::Contains("2000 schema loaders"));
+  p.values["build_virtual_users"] = std::int64_t{0};
+  p.values["warehouses"] = std::int64_t{8};
+  p.values["hammerdbcli"] = std::string("hammerdbcli");
+  CHECK_THAT(h.check_fixed(p), Catch::Contains("./bin/tclsh8.6"));
 }

@@ -1,0 +1,285 @@
+#include "workloads/sysbench.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "base/text.h"
+
+namespace schedlab {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+constexpr const char* kDatabase = "sbtest";
+constexpr const char* kDbUser = "sbtest";
+
+std::int64_t whole_seconds(milliseconds d) {
+  return std::max<std::int64_t>(1, (d.count() + 999) / 1000);
+}
+
+// The secret reaches SQL in quotes; the runner's is [a-z0-9], anything
+// else is refused rather than escaped.
+const std::string& safe_secret(const std::string& s) {
+  static const std::regex ok("^[A-Za-z0-9]*$");  // empty: preflight builds steps without one
+  if (!std::regex_match(s, ok))
+    throw std::invalid_argument("sysbench: the runner's secret must be letters and digits");
+  return s;
+}
+
+}  // namespace
+
+Sysbench::Sysbench() {
+  params_ = {
+      {.name = "test",
+       .type = ParamType::kString,
+       .axis = Axis::kBlock,
+       .default_value = std::string("oltp_read_write"),
+       .help = "sysbench's OLTP test; one table each",
+       .choices = {"oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_write_only"}},
+      {.name = "threads",
+       .type = ParamType::kInt,
+       .axis = Axis::kRow,
+       .default_value = std::int64_t{1},
+       .help = "client threads (--threads); one row per value",
+       .unit = "threads",
+       .min = 1},
+      {.name = "duration",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(seconds(60)),
+       .help = "length of one measured run (--time, whole seconds)",
+       .unit = "duration"},
+      {.name = "warmup",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(0),
+       .help = "report seconds at the start of each run left out of the interval samples",
+       .unit = "duration"},
+      {.name = "tables",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{8},
+       .help = "tables prepared once per run (--tables)",
+       .unit = "tables",
+       .min = 1},
+      {.name = "table_size",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{10000},
+       .help = "rows per table (--table-size; ~220 bytes a row)",
+       .unit = "rows",
+       .min = 1},
+      {.name = "client",
+       .type = ParamType::kString,
+       .default_value = std::string("sut"),
+       .help = "where sysbench runs: on the SUT over the server's Unix socket, or on the loadgen "
+               "over TCP to the SUT's address",
+       .choices = {"sut", "loadgen"}},
+      {.name = "allow_errors",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .help = "accept iterations whose run counted errors (deadlocks sysbench ignores by "
+               "default); otherwise errors > 0 fails the iteration"},
+      {.name = "user",
+       .type = ParamType::kString,
+       .default_value = std::string("mysql"),
+       .help = "OS user the server runs as when schedlab runs as root on the SUT (mariadbd "
+               "--user)"},
+      {.name = "keep",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .help = "keep the work directory with the database after the run (it is stopped either "
+               "way)"},
+      {.name = "prepare_timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(minutes(30)),
+       .help = "limit for creating the server and preparing the tables",
+       .unit = "duration"},
+      {.name = "timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(0),
+       .help = "kill a run still going after this; 0 = duration + 2m",
+       .unit = "duration"},
+  };
+  const auto run = [](const char* name, const char* unit, Direction d, Centre c, int precision,
+                      const char* help, SampleKind kind = SampleKind::kRun) {
+    return MetricSpec{.name = name,
+                      .unit = unit,
+                      .direction = d,
+                      .centre = c,
+                      .kind = kind,
+                      .precision = precision,
+                      .help = help};
+  };
+  constexpr auto up = Direction::kHigherIsBetter;
+  constexpr auto down = Direction::kLowerIsBetter;
+  metrics_ = {
+      run("tps", "tx/s", up, Centre::kHmean, 2, "transactions per second of the run"),
+      run("qps", "q/s", up, Centre::kHmean, 2, "queries per second of the run"),
+      run("latency", "ms", down, Centre::kAmean, 3, "average transaction latency"),
+      run("latency_p95", "ms", down, Centre::kAmean, 3, "95th percentile transaction latency"),
+      run("errors", "errors", down, Centre::kAmean, 0,
+          "errors sysbench counted and ignored (deadlocks, lock wait timeouts)"),
+      run("reconnects", "reconnects", down, Centre::kAmean, 0, "reconnects during the run"),
+      run("interval_tps", "tx/s", up, Centre::kHmean, 1,
+          "per-second tps (--report-interval=1) after the warm-up", SampleKind::kInterval),
+      run("interval_qps", "q/s", up, Centre::kHmean, 1, "per-second qps after the warm-up",
+          SampleKind::kInterval),
+      run("interval_latency_p95", "ms", down, Centre::kAmean, 3,
+          "per-second 95th percentile latency after the warm-up", SampleKind::kInterval),
+  };
+}
+
+std::string Sysbench::description() const {
+  return "sysbench OLTP on a throw-away MariaDB (tps, higher is better)";
+}
+
+std::string Sysbench::block_label(const Point& p) const {
+  return "sysbench-" + p.string_at("test");
+}
+
+MariaServer Sysbench::server(const Point& p, const StepContext& ctx) const {
+  if (ctx.workdir.empty())
+    throw std::invalid_argument("sysbench: the runner gave no work directory");
+  return MariaServer{.dir = ctx.workdir + "/sysbench-mariadb",
+                     .port = ctx.port > 0 ? ctx.port : 3306,
+                     .as_root = ctx.sut_root,
+                     .os_user = p.string_at("user")};
+}
+
+std::vector<std::string> Sysbench::client_args(const Point& p, const StepContext& ctx,
+                                               Role role) const {
+  const MariaServer s = server(p, ctx);
+  // sysbench takes the password nowhere but its command line; it is a
+  // per-run secret of a throw-away server.
+  std::vector<std::string> args = {"--db-driver=mysql", std::string("--mysql-user=") + kDbUser,
+                                   "--mysql-password=" + safe_secret(ctx.secret),
+                                   std::string("--mysql-db=") + kDatabase};
+  if (role == Role::kSut) {
+    args.push_back("--mysql-socket=" + s.socket());
+  } else {
+    args.push_back("--mysql-host=" + (ctx.sut_address.empty() ? "127.0.0.1" : ctx.sut_address));
+    args.push_back("--mysql-port=" + std::to_string(s.port));
+  }
+  args.push_back("--tables=" + std::to_string(p.int_at("tables")));
+  args.push_back("--table-size=" + std::to_string(p.int_at("table_size")));
+  return args;
+}
+
+std::vector<Step> Sysbench::setup_steps(const Point& p, const StepContext& ctx) const {
+  const MariaServer s = server(p, ctx);
+  std::vector<Step> steps = s.create_steps();
+  // Loading uses a short-lived server; the measured one starts per point.
+  for (auto& st : s.start_steps()) steps.push_back(st);
+  steps.push_back(s.sql_step(maria_create_user_sql(kDbUser, safe_secret(ctx.secret), kDatabase)));
+  // The four tests share oltp_common's schema: one prepare serves them all.
+  std::vector<std::string> prepare = {"sysbench", "oltp_read_write"};
+  for (const auto& a : client_args(p, ctx, Role::kSut)) prepare.push_back(a);
+  prepare.push_back("--threads=" + std::to_string(std::min<std::int64_t>(p.int_at("tables"), 4)));
+  prepare.push_back("prepare");
+  steps.push_back(Step{.role = Role::kSut,
+                       .argv = prepare,
+                       .timeout = p.duration_at("prepare_timeout"),
+                       .measured = false,
+                       .cwd = s.work_dir()});
+  Step stop = s.stop_step();
+  stop.ignore_failure = false;  // a server that will not stop must not go unnoticed
+  steps.push_back(stop);
+  return steps;
+}
+
+std::vector<Step> Sysbench::point_setup_steps(const Point& p, const StepContext& ctx) const {
+  return {server(p, ctx).server_step()};
+}
+
+std::vector<Step> Sysbench::iteration_steps(const Point& p, const StepContext& ctx) const {
+  const Role role = p.string_at("client") == "loadgen" ? Role::kLoadgen : Role::kSut;
+  const std::int64_t secs = whole_seconds(p.duration_at("duration"));
+  std::vector<std::string> argv = {"sysbench", p.string_at("test")};
+  for (const auto& a : client_args(p, ctx, role)) argv.push_back(a);
+  argv.insert(argv.end(),
+              {"--threads=" + std::to_string(p.int_at("threads")), "--time=" + std::to_string(secs),
+               "--events=0", "--report-interval=1", "--percentile=95", "run"});
+  milliseconds timeout = p.duration_at("timeout");
+  if (timeout.count() == 0) timeout = seconds(secs + 120);
+  return {Step{.role = role, .argv = argv, .timeout = timeout, .measured = true}};
+}
+
+std::vector<Step> Sysbench::point_teardown_steps(const Point& p, const StepContext& ctx) const {
+  // A clean shutdown; the runner then stops whatever is left of the group.
+  return {server(p, ctx).stop_step()};
+}
+
+std::vector<Step> Sysbench::teardown_steps(const Point& p, const StepContext& ctx) const {
+  const MariaServer s = server(p, ctx);
+  std::vector<Step> steps = {s.stop_step()};  // setup may have died with its server up
+  if (!p.bool_at("keep")) steps.push_back(s.remove_step());
+  return steps;
+}
+
+std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
+                                    const std::string& err) const {
+  static const std::regex interval(
+      R"(^\[ *(\d+)s \] thds: (\d+) tps: ([0-9.]+) qps: ([0-9.]+) \(r/w/o: [0-9./]+\) lat \(ms,95%\): ([0-9.]+) err/s: ([0-9.]+) reconn/s: ([0-9.]+)\s*$)");
+  static const std::regex threads_line(R"(^Number of threads: (\d+)\s*$)");
+  // "    transactions:   431    (106.97 per sec.)"
+  static const std::regex counted(
+      R"(^\s+(transactions|queries|ignored errors|reconnects):\s+(\d+)\s+\(([0-9.]+) per sec\.\)\s*$)");
+  static const std::regex latency(R"(^\s+(avg|95th percentile):\s+([0-9.]+)\s*$)");
+  const double warmup_s = static_cast<double>(p.duration_at("warmup").count()) / 1000.0;
+  std::vector<Sample> samples;
+  bool in_latency = false, tps = false;
+  const std::string text = join_output(out, err);  // the lines point into it
+  const auto lines = split_lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string line(lines[i]);
+    const int lineno = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (line.starts_with("FATAL:"))
+      throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
+    if (std::regex_match(line, m, interval)) {
+      const double t = *to_number(m[1].str());
+      if (t <= warmup_s) continue;
+      samples.push_back({"interval_tps", *to_number(m[3].str()), t});
+      samples.push_back({"interval_qps", *to_number(m[4].str()), t});
+      samples.push_back({"interval_latency_p95", *to_number(m[5].str()), t});
+    } else if (line.starts_with("[ ")) {
+      throw ParseError(name(), lineno,
+                       fmt::format("line {}: unrecognised report line: {}", lineno, line));
+    } else if (std::regex_match(line, m, threads_line)) {
+      if (std::stoll(m[1]) != p.int_at("threads"))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: ran {} threads, expected {}", lineno, m[1].str(),
+                                     p.int_at("threads")));
+    } else if (std::regex_match(line, m, counted)) {
+      const std::string what = m[1];
+      if (what == "transactions") {
+        if (tps) throw ParseError(name(), lineno, fmt::format("line {}: a second summary", lineno));
+        tps = true;
+        samples.push_back({"tps", *to_number(m[3].str())});
+      } else if (what == "queries") {
+        samples.push_back({"qps", *to_number(m[3].str())});
+      } else {
+        samples.push_back({what == "reconnects" ? "reconnects" : "errors", *to_number(m[2].str())});
+      }
+    } else if (line.starts_with("Latency (ms):")) {
+      in_latency = true;
+    } else if (in_latency && std::regex_match(line, m, latency)) {
+      samples.push_back({m[1] == "avg" ? "latency" : "latency_p95", *to_number(m[2].str())});
+    } else if (!line.starts_with(" ")) {
+      in_latency = false;
+    }
+  }
+  if (!tps) throw ParseError(name(), 0, "no 'transactions: N (X per sec.)' line in the output");
+  return samples;
+}
+
+std::string Sysbench::judge_point(const Point& p, const std::vector<Sample>& samples) const {
+  if (p.bool_at("allow_errors")) return "";
+  for (const auto& s : samples)
+    if (s.metric == "errors" && s.value > 0)
+      return fmt::format("sysbench counted {} errors (allow_errors: true accepts them)", s.value);
+  return "";
+}
+
+}  // namespace schedlab

@@ -1,0 +1,50 @@
+// sysbench 1.0's OLTP tests (oltp_read_write, oltp_read_only,
+// oltp_point_select, oltp_write_only) against a throw-away MariaDB on the
+// SUT, as the EEVDF thread measured with sysbench + MySQL. The tables are
+// prepared once per run; the server runs per point (under the variant's
+// knobs, owned by the runner); the client runs on the SUT over the socket or
+// on the loadgen over TCP.
+#pragma once
+
+#include "workloads/maria_server.h"
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class Sysbench final : public Workload {
+ public:
+  Sysbench();
+  std::string name() const override { return "sysbench"; }
+  std::string description() const override;
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<MetricSpec>& metrics() const override { return metrics_; }
+  std::string package() const override { return "sysbench"; }
+  std::vector<ProgramSpec> programs() const override {
+    return {{.name = "sysbench"},
+            {.name = "mariadbd", .package = "mariadb-server"},
+            {.name = "mariadb-install-db", .package = "mariadb-server"}};
+  }
+  std::string block_label(const Point& p) const override;
+  std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> point_teardown_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
+  std::vector<std::string> task_names(const Point&, const StepContext&) const override {
+    return {"sysbench", "mariadbd"};
+  }
+  std::vector<Sample> parse(const Point& p, const std::string& out,
+                            const std::string& err) const override;
+  // errors > 0 fails the iteration unless the point allows errors.
+  std::string judge_point(const Point& p, const std::vector<Sample>& samples) const override;
+
+  MariaServer server(const Point& p, const StepContext& ctx) const;
+  // sysbench's connection and table options for a client on `role`.
+  std::vector<std::string> client_args(const Point& p, const StepContext& ctx, Role role) const;
+
+ private:
+  std::vector<ParamSpec> params_;
+  std::vector<MetricSpec> metrics_;
+};
+
+}  // namespace schedlab
