@@ -416,10 +416,10 @@ std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
     for (const auto& r : b.ratio) out += "<td>" + number(r.gmean, 4) + "</td>";
     out += "</tr>\n";
   }
-  std::string note = table_note(c, b);
+  std::string note = esc(table_note(c, b));  // escaped first: the <br>s are ours
   for (std::size_t at; (at = note.find('\n')) != std::string::npos && at + 1 < note.size();)
     note.replace(at, 1, "<br>");
-  return out + "</tbody></table>\n<p class=\"note\">" + esc(note) + "</p>\n";
+  return out + "</tbody></table>\n<p class=\"note\">" + note + "</p>\n";
 }
 
 // A change as a background: blue down, orange up, stronger with size (50%
