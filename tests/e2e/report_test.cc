@@ -91,7 +91,8 @@ TEST_CASE("compare --format csv: one line per stored sample, loaded by Python's 
   const auto json = test::schedlab_cmd({"compare", "--db", db, "--format", "json"});
   REQUIRE(json.ok());
   double sum = 0;
-  for (const auto& cell : nlohmann::json::parse(json.out)["blocks"][0]["rows"][6]["cells"])
+  const auto doc = nlohmann::json::parse(json.out);  // kept: the loop refers into it
+  for (const auto& cell : doc["blocks"][0]["rows"][6]["cells"])
     for (double v : cell["samples"]) sum += v;
   CHECK(std::stod(sum7) == Approx(sum).epsilon(1e-12));
 }
