@@ -44,7 +44,10 @@ Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const Itera
     }
     mine.clear();
     for (const auto& s : it->samples)
-      if (s.metric == m.name) mine.push_back(s.value);
+      if (s.metric == m.name) {
+        mine.push_back(s.value);
+        c.origins.push_back({it->id, it->iteration, it->pair});
+      }
     c.samples.insert(c.samples.end(), mine.begin(), mine.end());
     if (interval)
       if (auto v = centre_of(mine, centre)) c.units.push_back(*v);
@@ -176,9 +179,11 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
       const Centre centre = effective_centre(m, options);
       Block block{g.workload, g.block, m, {}};
       for (const auto& seen_row : g.rows) {
-        Row row{seen_row.label, {}};
+        Row row{seen_row.label, {}, {}};
         for (std::size_t ci = 0; ci < out.columns.size(); ++ci) {
           auto p = points.find({ci, g.workload, g.block, seen_row.label});
+          if (row.params_json.empty() && p != points.end() && !p->second.empty())
+            row.params_json = p->second.front()->params_json;
           row.cells.push_back(make_cell(m, centre, p == points.end() ? nullptr : &p->second));
         }
         block.rows.push_back(std::move(row));
@@ -195,7 +200,7 @@ Comparison compare_samples(const std::vector<SampleColumn>& columns, const Metri
   if (columns.empty()) throw std::invalid_argument("compare needs at least one column");
   Comparison out = empty_comparison(options);
   Block block{metric.workload, "samples", metric, {}};
-  Row row{"", {}};
+  Row row{"", {}, {}};
   for (const auto& col : columns) {
     out.columns.push_back({0, 0, "", col.label, col.label});
     Cell c;

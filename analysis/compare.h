@@ -30,10 +30,19 @@ struct ColumnRef {
   std::optional<std::string> pair;
 };
 
+// Where one sample came from, for the long CSV form and the report's
+// order plot.
+struct SampleOrigin {
+  std::int64_t iteration_id = 0;  // the store's id: insertion (run) order
+  int iteration = 0;              // 0-based index within the point
+  std::string pair;               // the iteration's pair; empty outside pairs: runs
+};
+
 struct Cell {
   std::size_t n = 0;       // successful samples
   std::size_t failed = 0;  // iterations at this point whose status is not "ok"
   std::vector<double> samples;
+  std::vector<SampleOrigin> origins;  // parallel to samples (empty for plain samples)
   // The metric's centre (amean, hmean, gmean or median); empty if n == 0, or
   // for hmean/gmean when a sample is not positive.
   std::optional<double> centre;
@@ -70,6 +79,7 @@ struct Cell {
 
 struct Row {
   std::string label;        // e.g. "4"
+  std::string params_json;  // every parameter of the point (its first iteration's); may be empty
   std::vector<Cell> cells;  // one per column
 };
 

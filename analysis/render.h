@@ -17,6 +17,15 @@ std::string render_text(const Comparison& c);
 // schema in docs/compare-json.md (format_version 1). Ends with a newline.
 std::string render_json(const Comparison& c);
 
+// compare --format markdown: the same content as render_text, as GitHub /
+// GitLab markdown (a pipe table per block, the notes as paragraphs).
+std::string render_markdown(const Comparison& c);
+
+// compare --format csv: the long form, one line per sample: run, run_id,
+// kernel, variant, pair, workload, block, row, one column per parameter,
+// metric, unit, iteration, value. Header line first.
+std::string render_csv(const Comparison& c);
+
 // `schedlab stats`: the table of render_text, then per column the interval
 // of the centre, the interval of the change and the p-value.
 std::string render_stats_text(const Comparison& c);

@@ -8,14 +8,10 @@
 
 #include "analysis/emulation.h"
 #include "analysis/render.h"
+#include "analysis/render_parts.h"
 
 namespace schedlab {
-namespace {
-
-// Layout of one cell: value, then " (%7.2f%)" or " *%7.2f%*" (11 chars).
-constexpr std::size_t kOpWidth = 10;
-constexpr std::size_t kCellWidth = 23;
-constexpr std::size_t kPctWidth = 11;
+namespace render_parts {
 
 // Operation names as mmtests prints them, by the metric's centre.
 constexpr std::pair<std::string_view, std::string_view> kOperations[] = {
@@ -40,14 +36,104 @@ std::string describe_run(const RunInfo& r) {
         line += fmt::format(" {} {},", what, v->get<std::string>());
     }
   }
-  return line + fmt::format(" {}\n", to_string(r.status));
+  return line + fmt::format(" {}", to_string(r.status));
+}
+
+std::string kernel_release(const RunInfo& r) {
+  const auto manifest = nlohmann::json::parse(r.manifest_json, nullptr, false);
+  if (!manifest.is_object()) return "";
+  auto v = manifest.find("kernel_release");
+  return v != manifest.end() && v->is_string() ? v->get<std::string>() : "";
+}
+
+const RunInfo& column_run(const Comparison& c, std::size_t column) {
+  const std::int64_t id = c.columns.at(column).run_id;
+  auto r = std::find_if(c.runs.begin(), c.runs.end(), [&](const RunInfo& x) { return x.id == id; });
+  if (r == c.runs.end()) throw std::logic_error("a column's run is not in the comparison");
+  return *r;
 }
 
 std::string title(const Block& b) {
   const MetricInfo& m = b.metric;
   const std::string what = m.unit.empty() ? m.name : fmt::format("{} in {}", m.name, m.unit);
-  return fmt::format("{} ({}, {} is better)\n", b.name, what, m.direction);
+  return fmt::format("{} ({}, {} is better)", b.name, what, m.direction);
 }
+
+// What the marker means and how many comparisons made it, under each table.
+std::string table_note(const Comparison& c, const Block& b) {
+  const std::size_t k = b.comparisons;
+  std::string out;
+  if (c.test == "mmtests") {
+    out = fmt::format("mmtests' marker: * = means differ by more than {:.2f} x (sum of {}); {} "
+                      "comparison{}",
+                      stats::normal_quantile(1 - c.alpha / 2),
+                      b.metric.centre == "hmean" ? "HStddevs" : "Stddevs", k, k == 1 ? "" : "s");
+  } else {
+    const auto test = test_from_name(c.test);
+    out = fmt::format("{}, alpha {:g}, * = p < alpha; {} comparison{}",
+                      test ? test_title(*test) : c.test, c.alpha, k, k == 1 ? "" : "s");
+    if (k > 1) out += fmt::format(" (~{:.2g} false * expected by chance)", c.alpha * k);
+  }
+  if (b.metric.kind == "interval")
+    out += "\ninterval metric: samples are time slices of one iteration (autocorrelated), so "
+           "tests and intervals use one centre per iteration";
+  if (b.rows.size() > 1) {
+    out += "\nRatio: geometric mean over the rows of centre / baseline centre";
+    if (std::any_of(b.ratio.begin(), b.ratio.end(), [](const auto& r) { return r.skipped; }))
+      out += " (rows without both centres left out)";
+  }
+  return out + '\n';
+}
+
+// Failures and empty cells, each point once (metric blocks of one workload
+// block share their iterations).
+std::string footer(const Comparison& c) {
+  using Point = std::tuple<std::string, std::string, std::string>;  // block, column, row
+  std::vector<std::pair<Point, std::size_t>> failed;
+  std::vector<Point> empty;
+  for (const auto& b : c.blocks)
+    for (const auto& r : b.rows)
+      for (std::size_t i = 0; i < r.cells.size(); ++i) {
+        const Cell& cell = r.cells[i];
+        Point p{b.name, c.columns[i].label, r.label};
+        auto same = [&](const auto& x) { return x.first == p; };
+        if (cell.failed && std::none_of(failed.begin(), failed.end(), same))
+          failed.push_back({p, cell.failed});
+        if (cell.n == 0 && !cell.failed && std::find(empty.begin(), empty.end(), p) == empty.end())
+          empty.push_back(p);
+      }
+  std::string out;
+  auto name = [](const Point& p) {
+    return fmt::format("{} {} {}", std::get<0>(p), std::get<1>(p), std::get<2>(p));
+  };
+  if (!failed.empty()) {
+    std::size_t total = 0;
+    std::vector<std::string> parts;
+    for (const auto& [p, n] : failed) {
+      total += n;
+      parts.push_back(fmt::format("{} ({})", name(p), n));
+    }
+    out += fmt::format("{} failed iteration{}: {}\n", total, total == 1 ? "" : "s",
+                       fmt::join(parts, ", "));
+  }
+  if (!empty.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& p : empty) parts.push_back(name(p));
+    out += fmt::format("FAIL without failed iterations (no samples): {}\n", fmt::join(parts, ", "));
+  }
+  return out;
+}
+
+}  // namespace render_parts
+
+namespace {
+
+using namespace render_parts;
+
+// Layout of one cell: value, then " (%7.2f%)" or " *%7.2f%*" (11 chars).
+constexpr std::size_t kOpWidth = 10;
+constexpr std::size_t kCellWidth = 23;
+constexpr std::size_t kPctWidth = 11;
 
 // A value and its change: "value (pct%)", or "value *pct%*" when marked.
 std::string value_text(std::size_t n, std::optional<double> value, std::optional<double> pct,
@@ -98,37 +184,11 @@ std::string ratio_line(const Block& b, std::size_t label_width,
   return out + '\n';
 }
 
-// What the marker means and how many comparisons made it, under each table.
-std::string table_note(const Comparison& c, const Block& b) {
-  const std::size_t k = b.comparisons;
-  std::string out;
-  if (c.test == "mmtests") {
-    out = fmt::format("mmtests' marker: * = means differ by more than {:.2f} x (sum of {}); {} "
-                      "comparison{}",
-                      stats::normal_quantile(1 - c.alpha / 2),
-                      b.metric.centre == "hmean" ? "HStddevs" : "Stddevs", k, k == 1 ? "" : "s");
-  } else {
-    const auto test = test_from_name(c.test);
-    out = fmt::format("{}, alpha {:g}, * = p < alpha; {} comparison{}",
-                      test ? test_title(*test) : c.test, c.alpha, k, k == 1 ? "" : "s");
-    if (k > 1) out += fmt::format(" (~{:.2g} false * expected by chance)", c.alpha * k);
-  }
-  if (b.metric.kind == "interval")
-    out += "\ninterval metric: samples are time slices of one iteration (autocorrelated), so "
-           "tests and intervals use one centre per iteration";
-  if (b.rows.size() > 1) {
-    out += "\nRatio: geometric mean over the rows of centre / baseline centre";
-    if (std::any_of(b.ratio.begin(), b.ratio.end(), [](const auto& r) { return r.skipped; }))
-      out += " (rows without both centres left out)";
-  }
-  return out + '\n';
-}
-
 std::string table(const Comparison& c, const Block& b, const std::vector<std::size_t>& widths) {
   const std::vector<ColumnRef>& cols = c.columns;
   std::size_t label_width = 0;
   for (const auto& r : b.rows) label_width = std::max(label_width, r.label.size());
-  std::string out = title(b);
+  std::string out = title(b) + "\n";
   out += std::string(kOpWidth + label_width, ' ');
   for (std::size_t i = 0; i < cols.size(); ++i)
     out += fmt::format("{:>{}}", cols[i].label, widths[i]);
@@ -139,45 +199,6 @@ std::string table(const Comparison& c, const Block& b, const std::vector<std::si
   return out + table_note(c, b);
 }
 
-// Failures and empty cells, each point once (metric blocks of one workload
-// block share their iterations).
-std::string footer(const Comparison& c) {
-  using Point = std::tuple<std::string, std::string, std::string>;  // block, column, row
-  std::vector<std::pair<Point, std::size_t>> failed;
-  std::vector<Point> empty;
-  for (const auto& b : c.blocks)
-    for (const auto& r : b.rows)
-      for (std::size_t i = 0; i < r.cells.size(); ++i) {
-        const Cell& cell = r.cells[i];
-        Point p{b.name, c.columns[i].label, r.label};
-        auto same = [&](const auto& x) { return x.first == p; };
-        if (cell.failed && std::none_of(failed.begin(), failed.end(), same))
-          failed.push_back({p, cell.failed});
-        if (cell.n == 0 && !cell.failed && std::find(empty.begin(), empty.end(), p) == empty.end())
-          empty.push_back(p);
-      }
-  std::string out;
-  auto name = [](const Point& p) {
-    return fmt::format("{} {} {}", std::get<0>(p), std::get<1>(p), std::get<2>(p));
-  };
-  if (!failed.empty()) {
-    std::size_t total = 0;
-    std::vector<std::string> parts;
-    for (const auto& [p, n] : failed) {
-      total += n;
-      parts.push_back(fmt::format("{} ({})", name(p), n));
-    }
-    out += fmt::format("{} failed iteration{}: {}\n", total, total == 1 ? "" : "s",
-                       fmt::join(parts, ", "));
-  }
-  if (!empty.empty()) {
-    std::vector<std::string> parts;
-    for (const auto& p : empty) parts.push_back(name(p));
-    out += fmt::format("FAIL without failed iterations (no samples): {}\n", fmt::join(parts, ", "));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string render_text(const Comparison& c) {
@@ -185,7 +206,7 @@ std::string render_text(const Comparison& c) {
   for (const auto& col : c.columns) labels.push_back(col.label);
   std::string out = render_differences_text(c.differences, labels);
   if (!out.empty()) out += '\n';
-  for (const auto& r : c.runs) out += describe_run(r);
+  for (const auto& r : c.runs) out += describe_run(r) + "\n";
   out += emulation_note(c.runs);
   // A label longer than the cell widens its column rather than shifting it.
   std::vector<std::size_t> widths;

@@ -15,13 +15,16 @@ FUZZ_PKGS="clang"
 # pgbench and its server; sysbench and mariadb-server: sysbench OLTP and the
 # hammerdb server). Optional, installed by hand where used: linux-perf
 # (hackbench backend perf).
-RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server"
+# libjs-vega: Vega 5, inlined into `schedlab report`'s HTML pages.
+RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-vega"
 # The real-components SSH test lab (tests/support/netns/lab.sh): sshd + ssh,
 # ip netns/veth/bridge, python3 for its smoke test's TCP server. Installing
 # openssh-server may start a system sshd on port 22 of the root namespace
 # where an init system runs; the lab neither needs nor conflicts with it
 # (its sshds listen on 10.231.0.x inside their own namespaces only).
-TEST_PKGS="openssh-server openssh-client iproute2 python3"
+# The report's tests: headless chromium driven over DevTools by
+# python3-websocket, python3-markdown for compare --format markdown.
+TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown"
 # Lab SUTs (runner/hosts/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma

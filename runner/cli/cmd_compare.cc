@@ -5,6 +5,7 @@
 #include "analysis/render.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/cli/compare_columns.h"
 #include "runner/cli/stats_options.h"
 #include "runner/run/run_group.h"
 
@@ -21,53 +22,67 @@ struct CompareCmdOptions {
   DbOption db;
 };
 
-int compare_command(const CompareCmdOptions& o) {
-  return guarded({}, [&]() -> int {
-    Store store(o.db.resolve(), Store::Access::kReadOnly);
-    // A multi-kernel plan: by --group, or by its name alone.
-    std::string group = o.group;
-    if (group.empty() && o.runs.size() == 1 && !store.find_run_by_name(o.runs[0]) &&
-        !group_runs(store, o.runs[0]).empty())
-      group = o.runs[0];
-    std::vector<ColumnRef> group_cols;
-    if (!group.empty()) {
-      if (!o.runs.empty() && o.runs != std::vector<std::string>{group}) {
-        fmt::print(stderr, "schedlab compare: give --group or runs, not both\n");
-        return kBadInput;
-      }
-      const auto runs = group_runs(store, group);
-      if (runs.empty()) {
-        fmt::print(stderr, "schedlab compare: no runs of group '{}' in {}\n", group, store.path());
-        return kBadInput;
-      }
-      group_cols = group_columns(store, runs);
+}  // namespace
+
+std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
+                                                      const std::vector<std::string>& runs,
+                                                      const std::string& group_arg, bool by_pair,
+                                                      const std::string& command) {
+  // A multi-kernel plan: by --group, or by its name alone.
+  std::string group = group_arg;
+  if (group.empty() && runs.size() == 1 && !store.find_run_by_name(runs[0]) &&
+      !group_runs(store, runs[0]).empty())
+    group = runs[0];
+  if (!group.empty()) {
+    if (!runs.empty() && runs != std::vector<std::string>{group}) {
+      fmt::print(stderr, "schedlab {}: give --group or runs, not both\n", command);
+      return std::nullopt;
     }
-    std::vector<std::int64_t> ids;
-    for (const auto& arg : group.empty() ? o.runs : std::vector<std::string>{}) {
-      std::optional<RunInfo> run;
-      if (arg.find_first_not_of("0123456789") == std::string::npos)
-        run = store.find_run(std::stoll(arg));
-      if (!run) run = store.find_run_by_name(arg);
-      if (!run) {
-        fmt::print(stderr, "schedlab compare: no run '{}' in {}\n", arg, store.path());
-        return kBadInput;
-      }
-      ids.push_back(run->id);
-    }
-    if (ids.empty() && group_cols.empty()) {
-      const auto all = store.list_runs();
-      if (all.empty()) {
-        fmt::print(stderr, "schedlab compare: no runs in {}\n", store.path());
-        return kBadInput;
-      }
-      ids.push_back(all.back().id);  // the latest run, like `perf report`
+    const auto ids = group_runs(store, group);
+    if (ids.empty()) {
+      fmt::print(stderr, "schedlab {}: no runs of group '{}' in {}\n", command, group, store.path());
+      return std::nullopt;
     }
     // A multi-kernel group has its own kernel/variant columns; pairs split
     // ordinary runs only.
-    Comparison c = compare(store, group_cols.empty() ? default_columns(store, ids, o.by_pair) : group_cols,
-                           o.stats.to_options());
+    return group_columns(store, ids);
+  }
+  std::vector<std::int64_t> ids;
+  for (const auto& arg : runs) {
+    std::optional<RunInfo> run;
+    if (arg.find_first_not_of("0123456789") == std::string::npos)
+      run = store.find_run(std::stoll(arg));
+    if (!run) run = store.find_run_by_name(arg);
+    if (!run) {
+      fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command, arg, store.path());
+      return std::nullopt;
+    }
+    ids.push_back(run->id);
+  }
+  if (ids.empty()) {
+    const auto all = store.list_runs();
+    if (all.empty()) {
+      fmt::print(stderr, "schedlab {}: no runs in {}\n", command, store.path());
+      return std::nullopt;
+    }
+    ids.push_back(all.back().id);  // the latest run, like `perf report`
+  }
+  return default_columns(store, ids, by_pair);
+}
+
+namespace {
+
+int compare_command(const CompareCmdOptions& o) {
+  return guarded({}, [&]() -> int {
+    Store store(o.db.resolve(), Store::Access::kReadOnly);
+    const auto columns = compare_columns(store, o.runs, o.group, o.by_pair, "compare");
+    if (!columns) return kBadInput;
+    Comparison c = compare(store, *columns, o.stats.to_options());
     if (o.monitors) add_monitors(store, c);
-    fmt::print("{}", o.format == "json" ? render_json(c) : render_text(c));
+    fmt::print("{}", o.format == "json"       ? render_json(c)
+                     : o.format == "markdown" ? render_markdown(c)
+                     : o.format == "csv"      ? render_csv(c)
+                                              : render_text(c));
     return kOk;
   });
 }
@@ -82,7 +97,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
-  add_format_option(*cmd, o->format);
+  add_format_option(*cmd, o->format, {"text", "markdown", "csv", "json"});
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");

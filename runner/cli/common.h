@@ -82,5 +82,6 @@ void register_workloads(CLI::App& app, int& exit_code);
 void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
 void register_history(CLI::App& app, int& exit_code);
 void register_bisect(CLI::App& app, int& exit_code);
+void register_report(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli

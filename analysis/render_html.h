@@ -1,0 +1,29 @@
+// schedlab report: one self-contained HTML page of a comparison, with the
+// tables of `compare` and Vega plots of every sample. The page fetches
+// nothing: the Vega script is passed in and inlined (runner/cli/vega_assets.h
+// reads Debian's libjs-vega).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "analysis/compare.h"
+
+namespace schedlab {
+
+// The Vega specs of one metric block: scaling (centre and interval against
+// the swept row, a line per column), samples (strip + box per row and
+// column), order (samples in the order they ran). Exposed for tests.
+struct PlotSpec {
+  std::string id;    // the element the plot goes into
+  std::string kind;  // scaling | samples | order | cpus
+  nlohmann::ordered_json spec;
+};
+std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t block);
+
+// The page. vega_script is JavaScript that defines the global `vega`.
+std::string render_html(const Comparison& c, const std::string& vega_script,
+                        const std::string& page_title);
+
+}  // namespace schedlab

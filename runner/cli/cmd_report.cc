@@ -1,0 +1,63 @@
+// schedlab report: the comparison of `compare` as one self-contained HTML
+// page with Vega plots (analysis/render_html.h), for a mail or a bug.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "analysis/compare.h"
+#include "analysis/render_html.h"
+#include "results/store.h"
+#include "runner/cli/common.h"
+#include "runner/cli/compare_columns.h"
+#include "runner/cli/stats_options.h"
+#include "runner/cli/vega_assets.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct ReportCmdOptions {
+  std::vector<std::string> runs;
+  std::string group;
+  std::string output;
+  bool by_pair = false;
+  StatsOptions stats;
+  DbOption db;
+};
+
+int report_command(const ReportCmdOptions& o) {
+  return guarded({.prefix = "schedlab report"}, [&]() -> int {
+    // Before any work: without Vega there is no page.
+    const std::string vega = vega_script();
+    Store store(o.db.resolve(), Store::Access::kReadOnly);
+    const auto columns = compare_columns(store, o.runs, o.group, o.by_pair, "report");
+    if (!columns) return kBadInput;
+    Comparison c = compare(store, *columns, o.stats.to_options());
+    add_monitors(store, c);
+    std::string title = "schedlab report:";
+    for (const auto& r : c.runs) title += fmt::format(" {}", r.name);
+    const std::string page = render_html(c, vega, title);
+    std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
+    out << page;
+    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", o.output));
+    fmt::print(stderr, "schedlab report: wrote {} ({} KiB)\n", o.output, page.size() / 1024);
+    return kOk;
+  });
+}
+
+}  // namespace
+
+void register_report(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<ReportCmdOptions>();
+  auto* cmd = app.add_subcommand(
+      "report", "the comparison of `compare` as one offline HTML page with plots of every sample");
+  cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
+  cmd->add_option("--group", o->group, "the runs of a multi-kernel plan, as for compare");
+  cmd->add_option("-o,--output", o->output, "the HTML file to write")->required();
+  cmd->add_flag("--by-pair", o->by_pair, "one column per variant and pair, as for compare");
+  add_stats_options(*cmd, o->stats);
+  add_db_option(*cmd, o->db);
+  cmd->callback([o, &exit_code] { exit_code = report_command(*o); });
+}
+
+}  // namespace schedlab::cli

@@ -1,0 +1,209 @@
+// schedlab report and compare --format markdown|csv, end to end: the real
+// binary over databases written by bench/report_db (edge cases: failed
+// cells, a single iteration, a constant cell, 64 points), read back by
+// independent parsers (Python's csv, Debian's python3-markdown, headless
+// Chromium through tests/browser/check_report.py).
+#include <sqlite3.h>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <tuple>
+
+#include "base/file.h"
+#include "runner/hosts/local_host.h"
+#include "tests/support/run_schedlab.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+
+std::string edge_db(test::TempDir& dir) {
+  const std::string db = dir.file("edge.db");
+  LocalHost host;
+  Command cmd;
+  cmd.argv = {SCHEDLAB_REPORT_DB, "edge", db};
+  const auto r = host.run(cmd);
+  INFO(r.err);
+  REQUIRE(r.ok());
+  return db;
+}
+
+// Debian's python3 (with python3-markdown, python3-websocket); the one on
+// PATH may be another.
+ExecResult python(const std::vector<std::string>& args) {
+  LocalHost host;
+  Command cmd;
+  cmd.argv = {"/usr/bin/python3"};
+  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  cmd.timeout = std::chrono::seconds(120);
+  return host.run(cmd);
+}
+
+long long stored_samples(const std::string& db) {
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(h, "SELECT COUNT(*) FROM samples", -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+  const long long n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("compare --format csv: one line per stored sample, loaded by Python's csv") {
+  test::TempDir dir;
+  const std::string db = edge_db(dir);
+  const auto csv = test::schedlab_cmd({"compare", "--db", db, "--format", "csv"});
+  INFO(csv.err);
+  REQUIRE(csv.ok());
+  const std::string file = dir.file("out.csv");
+  test::write_text(file, csv.out);
+  const auto py = python({"-c",
+                          "import csv,sys\n"
+                          "rows=list(csv.DictReader(open(sys.argv[1],newline='')))\n"
+                          "print(len(rows))\n"
+                          "print(sorted(rows[0].keys()))\n"
+                          "print(sum(1 for r in rows if r['variant']=='sched-batch' and r['groups']=='6'))\n"
+                          "print(sum(float(r['value']) for r in rows if r['groups']=='7'))\n",
+                          file});
+  INFO(py.err);
+  REQUIRE(py.ok());
+  std::istringstream lines(py.out);
+  std::string n, keys, batch6, sum7;
+  std::getline(lines, n);
+  std::getline(lines, keys);
+  std::getline(lines, batch6);
+  std::getline(lines, sum7);
+  CHECK(std::stoll(n) == stored_samples(db));
+  CHECK(keys ==
+        "['block', 'groups', 'iteration', 'kernel', 'loops', 'metric', 'mode', 'pair', 'row', "
+        "'run', 'run_id', 'unit', 'value', 'variant', 'workload']");
+  CHECK(batch6 == "1");  // the point measured once
+  // The stored values themselves, as the compare JSON has them.
+  const auto json = test::schedlab_cmd({"compare", "--db", db, "--format", "json"});
+  REQUIRE(json.ok());
+  double sum = 0;
+  const auto doc = nlohmann::json::parse(json.out);  // kept: the loop refers into it
+  for (const auto& cell : doc["blocks"][0]["rows"][6]["cells"])
+    for (double v : cell["samples"]) sum += v;
+  CHECK(std::stod(sum7) == Approx(sum).epsilon(1e-12));
+}
+
+TEST_CASE("compare --format markdown renders as tables (python3-markdown)") {
+  test::TempDir dir;
+  const std::string db = edge_db(dir);
+  const auto md = test::schedlab_cmd({"compare", "--db", db, "--format", "markdown"});
+  INFO(md.err);
+  REQUIRE(md.ok());
+  const std::string file = dir.file("out.md");
+  test::write_text(file, md.out);
+  const auto py = python({"-c",
+                          "import markdown,sys\n"
+                          "print(markdown.markdown(open(sys.argv[1]).read(), extensions=['tables']))\n",
+                          file});
+  INFO(py.err);
+  REQUIRE(py.ok());
+  INFO(py.out.substr(0, 3000));
+  CHECK(py.out.find("<table>") != std::string::npos);
+  CHECK(py.out.find("<th style=\"text-align: right;\">sched-batch</th>") != std::string::npos);
+  CHECK(py.out.find("<td style=\"text-align: right;\">FAIL</td>") != std::string::npos);
+  // The * marker stays text, not emphasis.
+  CHECK(py.out.find("<em>") == std::string::npos);
+  CHECK(py.out.find("failed iterations:") != std::string::npos);
+  // The same numbers as the text table: its first row's cells.
+  const auto text = test::schedlab_cmd({"compare", "--db", db});
+  REQUIRE(text.ok());
+  std::smatch m;
+  const std::string t = text.out;
+  REQUIRE(std::regex_search(t, m, std::regex(R"(Amean\s+1\s+(\d+\.\d+) \(\s*0\.00%\)\s+(\d+\.\d+))")));
+  CHECK(md.out.find(fmt::format("| Amean | 1 | {} (0.00%) | {} ", m[1].str(), m[2].str())) !=
+        std::string::npos);
+}
+
+TEST_CASE("report: the HTML tables hold compare --format json's numbers, and say why no interval") {
+  test::TempDir dir;
+  const std::string db = edge_db(dir);
+  const std::string html_file = dir.file("edge.html");
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", html_file});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  const auto json = test::schedlab_cmd({"compare", "--db", db, "--format", "json"});
+  REQUIRE(json.ok());
+  const auto doc = nlohmann::json::parse(json.out);
+  const std::string html = read_file(html_file);
+  // No network: nothing is fetched from anywhere.
+  CHECK(html.find("src=\"http") == std::string::npos);
+  CHECK(html.find("<link") == std::string::npos);
+
+  std::map<std::tuple<int, int, int>, std::string> cells;
+  const std::regex td(R"re(<td class="[a-z]*" data-block="(\d+)" data-row="(\d+)" data-col="(\d+)">(.*?)</td>)re");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), td); it != std::sregex_iterator(); ++it)
+    cells[{std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])}] = (*it)[4];
+  std::size_t checked = 0, no_interval = 0;
+  const auto& blocks = doc["blocks"];
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const int precision = blocks[b]["metric"]["precision"];
+    const auto& rows = blocks[b]["rows"];
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      for (const auto& cell : rows[r]["cells"]) {
+        const int col = cell["column"];
+        INFO("block " << b << " row " << r << " column " << col);
+        auto found = cells.find({int(b), int(r), col});
+        REQUIRE(found != cells.end());
+        const std::string& text = found->second;
+        std::smatch m;
+        REQUIRE(std::regex_search(text, m, std::regex(R"re(<span class="centre">([^<]*)</span>)re")));
+        if (cell["n"] == 0) {
+          CHECK(m[1] == "FAIL");
+          ++checked;
+          continue;
+        }
+        CHECK(m[1] == (cell["centre"].is_null() ? std::string("n/a")
+                                                : fmt::format("{:.{}f}", cell["centre"].get<double>(), precision)));
+        if (!cell["pct"].is_null())
+          CHECK(text.find(fmt::format("{:.2f}%", cell["pct"].get<double>())) != std::string::npos);
+        if (cell["significant"].get<bool>()) CHECK(text.find("*") != std::string::npos);
+        if (cell["ci_low"].is_null()) {
+          ++no_interval;
+          const std::string why = cell["null_reasons"]["ci"];
+          CHECK(text.find("no interval: " + why) != std::string::npos);
+        } else {
+          CHECK(text.find(fmt::format("[{:.{}f}, {:.{}f}]", cell["ci_low"].get<double>(), precision,
+                                      cell["ci_high"].get<double>(), precision)) != std::string::npos);
+        }
+        ++checked;
+      }
+  }
+  CHECK(checked == 128);  // 64 points x 2 columns
+  CHECK(no_interval >= 2);  // the single iteration's cells at least
+}
+
+TEST_CASE("report: without Debian's libjs-vega it says which package is missing") {
+  test::TempDir dir;
+  const std::string db = edge_db(dir);
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", dir.file("x.html")},
+                                      {{"SCHEDLAB_VEGA_DIR", dir.file("no-vega")}});
+  CHECK(rep.exit_code == 1);
+  CHECK(rep.err.find("install Debian's libjs-vega") != std::string::npos);
+}
+
+TEST_CASE("report: the edge-case page renders in headless Chromium, every plot with marks") {
+  test::TempDir dir;
+  const std::string db = edge_db(dir);
+  const std::string html = dir.file("edge.html");
+  REQUIRE(test::schedlab_cmd({"report", "--db", db, "-o", html}).ok());
+  const auto check = python({SCHEDLAB_SOURCE_DIR "/tests/browser/check_report.py", html,
+                             SCHEDLAB_BUILD_DIR "/report-edge.png"});
+  INFO(check.out << check.err);
+  CHECK(check.ok());
+  CHECK(check.out.find("(scaling)") != std::string::npos);
+  CHECK(check.out.find("FAIL") == std::string::npos);
+}
