@@ -353,9 +353,9 @@ std::string Hammerdb::check_fixed(const Point& p) const {
 }
 
 std::optional<std::pair<int, int>> hammerdb_banner_version(const std::string& text) {
-  static const std::regex banner(R"(HammerDB CLI v(\d+)\.(\d+))");
-  std::smatch m;
-  if (!std::regex_search(text, m, banner)) return std::nullopt;
+  static const boost::regex banner(R"(HammerDB CLI v(\d+)\.(\d+))");
+  boost::smatch m;
+  if (!boost::regex_search(text, m, banner)) return std::nullopt;
   return std::pair{std::stoi(m[1]), std::stoi(m[2])};
 }
 

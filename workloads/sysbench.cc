@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
+#include <boost/regex.hpp>
 
 #include "base/text.h"
 
@@ -24,8 +24,8 @@ std::int64_t whole_seconds(milliseconds d) {
 // The secret reaches SQL in quotes; the runner's is [a-z0-9], anything
 // else is refused rather than escaped.
 const std::string& safe_secret(const std::string& s) {
-  static const std::regex ok("^[A-Za-z0-9]*$");  // empty: preflight builds steps without one
-  if (!std::regex_match(s, ok))
+  static const boost::regex ok("^[A-Za-z0-9]*$");  // empty: preflight builds steps without one
+  if (!boost::regex_match(s, ok))
     throw std::invalid_argument("sysbench: the runner's secret must be letters and digits");
   return s;
 }
@@ -219,13 +219,13 @@ std::vector<Step> Sysbench::teardown_steps(const Point& p, const StepContext& ct
 
 std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
                                     const std::string& err) const {
-  static const std::regex interval(
+  static const boost::regex interval(
       R"(^\[ *(\d+)s \] thds: (\d+) tps: ([0-9.]+) qps: ([0-9.]+) \(r/w/o: [0-9./]+\) lat \(ms,95%\): ([0-9.]+) err/s: ([0-9.]+) reconn/s: ([0-9.]+)\s*$)");
-  static const std::regex threads_line(R"(^Number of threads: (\d+)\s*$)");
+  static const boost::regex threads_line(R"(^Number of threads: (\d+)\s*$)");
   // "    transactions:   431    (106.97 per sec.)"
-  static const std::regex counted(
+  static const boost::regex counted(
       R"(^\s+(transactions|queries|ignored errors|reconnects):\s+(\d+)\s+\(([0-9.]+) per sec\.\)\s*$)");
-  static const std::regex latency(R"(^\s+(avg|95th percentile):\s+([0-9.]+)\s*$)");
+  static const boost::regex latency(R"(^\s+(avg|95th percentile):\s+([0-9.]+)\s*$)");
   const double warmup_s = static_cast<double>(p.duration_at("warmup").count()) / 1000.0;
   std::vector<Sample> samples;
   bool in_latency = false, tps = false;
@@ -234,10 +234,10 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    std::smatch m;
+    boost::smatch m;
     if (line.starts_with("FATAL:"))
       throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
-    if (std::regex_match(line, m, interval)) {
+    if (boost::regex_match(line, m, interval)) {
       const double t = *to_number(m[1].str());
       if (t <= warmup_s) continue;
       samples.push_back({"interval_tps", *to_number(m[3].str()), t});
@@ -246,12 +246,12 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
     } else if (line.starts_with("[ ")) {
       throw ParseError(name(), lineno,
                        fmt::format("line {}: unrecognised report line: {}", lineno, line));
-    } else if (std::regex_match(line, m, threads_line)) {
+    } else if (boost::regex_match(line, m, threads_line)) {
       if (std::stoll(m[1]) != p.int_at("threads"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} threads, expected {}", lineno, m[1].str(),
                                      p.int_at("threads")));
-    } else if (std::regex_match(line, m, counted)) {
+    } else if (boost::regex_match(line, m, counted)) {
       const std::string what = m[1];
       if (what == "transactions") {
         if (tps) throw ParseError(name(), lineno, fmt::format("line {}: a second summary", lineno));
@@ -264,7 +264,7 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
       }
     } else if (line.starts_with("Latency (ms):")) {
       in_latency = true;
-    } else if (in_latency && std::regex_match(line, m, latency)) {
+    } else if (in_latency && boost::regex_match(line, m, latency)) {
       samples.push_back({m[1] == "avg" ? "latency" : "latency_p95", *to_number(m[2].str())});
     } else if (!line.starts_with(" ")) {
       in_latency = false;

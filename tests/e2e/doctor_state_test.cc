@@ -54,6 +54,7 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
       {"tbench_srv", "dbench"},        {"pgbench", "postgresql"},
       {"initdb", "postgresql"},        {"hammerdbcli", "not packaged: see workloads/README.md"},
       {"modprobe", "kmod"},            {"sysbench", "sysbench"},
+      {"mariadbd", "mariadb-server"},  {"mariadb-install-db", "mariadb-server"},
       {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
       {"qemu-system-x86_64", "qemu-system-x86"},
       // What lab kernel builds need (kernel_build.h); headers by path.
