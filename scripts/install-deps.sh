@@ -8,9 +8,6 @@ BUILD_PKGS="build-essential cmake pkg-config git
   libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   catch2 libcli11-dev libfmt-dev libssl-dev
   libboost-regex-dev"
-# The libFuzzer targets (fuzz/, scripts/fuzz.sh): clang with its fuzzer and
-# ASan runtimes.
-FUZZ_PKGS="clang"
 # Tools the workloads run (rt-tests: hackbench; dbench: tbench; postgresql:
 # pgbench and its server; sysbench and mariadb-server: sysbench OLTP and the
 # hammerdb server). Optional, installed by hand where used: linux-perf
@@ -40,7 +37,7 @@ KERNEL_BUILD_PKGS="bc bison flex libelf-dev libssl-dev make gcc ccache"
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
 missing=""
-for p in $BUILD_PKGS $FUZZ_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS $KERNEL_BUILD_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
+for p in $BUILD_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS $KERNEL_BUILD_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
