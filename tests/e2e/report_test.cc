@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <map>
-#include <regex>
+#include <boost/regex.hpp>
 #include <sstream>
 #include <tuple>
 
@@ -121,9 +121,9 @@ TEST_CASE("compare --format markdown renders as tables (python3-markdown)") {
   // The same numbers as the text table: its first row's cells.
   const auto text = test::schedlab_cmd({"compare", "--db", db});
   REQUIRE(text.ok());
-  std::smatch m;
+  boost::smatch m;
   const std::string t = text.out;
-  REQUIRE(std::regex_search(t, m, std::regex(R"(Amean\s+1\s+(\d+\.\d+) \(\s*0\.00%\)\s+(\d+\.\d+))")));
+  REQUIRE(boost::regex_search(t, m, boost::regex(R"(Amean\s+1\s+(\d+\.\d+) \(\s*0\.00%\)\s+(\d+\.\d+))")));
   CHECK(md.out.find(fmt::format("| Amean | 1 | {} (0.00%) | {} ", m[1].str(), m[2].str())) !=
         std::string::npos);
 }
@@ -144,8 +144,8 @@ TEST_CASE("report: the HTML tables hold compare --format json's numbers, and say
   CHECK(html.find("<link") == std::string::npos);
 
   std::map<std::tuple<int, int, int>, std::string> cells;
-  const std::regex td(R"re(<td class="[a-z]*" data-block="(\d+)" data-row="(\d+)" data-col="(\d+)">(.*?)</td>)re");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), td); it != std::sregex_iterator(); ++it)
+  const boost::regex td(R"re(<td class="[a-z]*" data-block="(\d+)" data-row="(\d+)" data-col="(\d+)">(.*?)</td>)re");
+  for (auto it = boost::sregex_iterator(html.begin(), html.end(), td); it != boost::sregex_iterator(); ++it)
     cells[{std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])}] = (*it)[4];
   std::size_t checked = 0, no_interval = 0;
   const auto& blocks = doc["blocks"];
@@ -159,8 +159,8 @@ TEST_CASE("report: the HTML tables hold compare --format json's numbers, and say
         auto found = cells.find({int(b), int(r), col});
         REQUIRE(found != cells.end());
         const std::string& text = found->second;
-        std::smatch m;
-        REQUIRE(std::regex_search(text, m, std::regex(R"re(<span class="centre">([^<]*)</span>)re")));
+        boost::smatch m;
+        REQUIRE(boost::regex_search(text, m, boost::regex(R"re(<span class="centre">([^<]*)</span>)re")));
         if (cell["n"] == 0) {
           CHECK(m[1] == "FAIL");
           ++checked;
