@@ -210,6 +210,58 @@ void LabHost::boot(const LabConfig& config) {
                    accel_ == "tcg" ? "TCG, emulated" : "KVM", config.cpus, config.memory, boot_seconds_, port_));
 }
 
+bool LabHost::gone() { return qemu_ && !qemu_->running(); }
+
+HostError LabHost::gone_error(const std::string& what) {
+  return HostError(fmt::format("lab: the {} guest is gone (qemu {}) while: {}\nlast serial console lines:\n{}",
+                               kernel_.release, qemu_->exit_description(), what, indent(qemu_->serial_tail(25))));
+}
+
+template <class F>
+auto LabHost::checked(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const HostError& e) {
+    if (gone()) throw gone_error(e.what());
+    throw;
+  }
+}
+
+ExecResult LabHost::run(const Command& cmd) {
+  ExecResult r = checked([&] { return ssh_->run(cmd); });
+  // 255: ssh's own failure, not the command's.
+  if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255 && gone())
+    throw gone_error(fmt::format("{}: {}", cmd.argv.empty() ? "" : cmd.argv[0], last_lines(r.err, 1)));
+  return r;
+}
+std::optional<std::string> LabHost::find_program(const std::string& n) {
+  return checked([&] { return ssh_->find_program(n); });
+}
+std::optional<std::string> LabHost::read_file(const std::string& p) {
+  return checked([&] { return ssh_->read_file(p); });
+}
+void LabHost::write_file(const std::string& p, const std::string& c) {
+  checked([&] { ssh_->write_file(p, c); });
+}
+std::vector<std::string> LabHost::list_dir(const std::string& p) {
+  return checked([&] { return ssh_->list_dir(p); });
+}
+Host::BackgroundId LabHost::start_background(const Command& cmd) {
+  return checked([&] { return ssh_->start_background(cmd); });
+}
+std::optional<ExecResult> LabHost::poll_background(BackgroundId id) {
+  return checked([&] { return ssh_->poll_background(id); });
+}
+ExecResult LabHost::stop_background(BackgroundId id) {
+  return checked([&] { return ssh_->stop_background(id); });
+}
+std::optional<int> LabHost::background_pgid(BackgroundId id) {
+  return checked([&] { return ssh_->background_pgid(id); });
+}
+bool LabHost::port_accepts(int port) {
+  return checked([&] { return ssh_->port_accepts(port); });
+}
+
 int LabHost::free_port() {
   for (int p : forwards_)
     if (p != Tbench::kPort && !ssh_->port_accepts(p)) return p;

@@ -33,16 +33,19 @@ class LabHost final : public Host {
   LabHost& operator=(const LabHost&) = delete;
 
   std::string name() const override { return name_; }
-  ExecResult run(const Command& cmd) override { return ssh_->run(cmd); }
-  std::optional<std::string> find_program(const std::string& n) override { return ssh_->find_program(n); }
-  std::optional<std::string> read_file(const std::string& p) override { return ssh_->read_file(p); }
-  void write_file(const std::string& p, const std::string& c) override { ssh_->write_file(p, c); }
-  std::vector<std::string> list_dir(const std::string& p) override { return ssh_->list_dir(p); }
-  BackgroundId start_background(const Command& cmd) override { return ssh_->start_background(cmd); }
-  std::optional<ExecResult> poll_background(BackgroundId id) override { return ssh_->poll_background(id); }
-  ExecResult stop_background(BackgroundId id) override { return ssh_->stop_background(id); }
-  std::optional<int> background_pgid(BackgroundId id) override { return ssh_->background_pgid(id); }
-  bool port_accepts(int port) override { return ssh_->port_accepts(port); }
+  // Each goes over SSH; when it fails because the guest is gone (a panic:
+  // panic=-1 and -no-reboot make qemu exit), HostError says so with the
+  // last serial console lines, not only ssh's "Connection refused".
+  ExecResult run(const Command& cmd) override;
+  std::optional<std::string> find_program(const std::string& n) override;
+  std::optional<std::string> read_file(const std::string& p) override;
+  void write_file(const std::string& p, const std::string& c) override;
+  std::vector<std::string> list_dir(const std::string& p) override;
+  BackgroundId start_background(const Command& cmd) override;
+  std::optional<ExecResult> poll_background(BackgroundId id) override;
+  ExecResult stop_background(BackgroundId id) override;
+  std::optional<int> background_pgid(BackgroundId id) override;
+  bool port_accepts(int port) override;
   // A port forwarded from this machine's 127.0.0.1 to the same port in the
   // guest, so a loadgen here reaches a server started there.
   int free_port() override;
@@ -63,6 +66,11 @@ class LabHost final : public Host {
   void boot(const LabConfig& config);
   std::string choose_accel(const std::string& wanted);
   void remember_kvm_failure(const std::string& why);
+  // Runs f; a HostError it throws while qemu has exited becomes gone_error.
+  template <class F>
+  auto checked(F&& f) -> decltype(f());
+  bool gone();
+  HostError gone_error(const std::string& what);
 
   Log log_;
   LabPaths paths_;

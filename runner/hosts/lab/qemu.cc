@@ -102,8 +102,19 @@ bool QemuProcess::running() {
   if (reaped_) return false;
   int status = 0;
   const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) {
+    status_ = status;
+    status_known_ = true;
+  }
   if (r == pid_ || (r < 0 && errno == ECHILD)) reaped_ = true;
   return !reaped_;
+}
+
+std::string QemuProcess::exit_description() {
+  if (running()) return "";
+  if (!status_known_) return "ended (status not known)";
+  if (WIFSIGNALED(status_)) return fmt::format("killed by signal {}", WTERMSIG(status_));
+  return fmt::format("exit {}", WEXITSTATUS(status_));
 }
 
 void QemuProcess::power_off() {

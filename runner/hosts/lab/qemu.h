@@ -43,6 +43,8 @@ class QemuProcess {
   Wait wait_for(const std::string& line, std::chrono::milliseconds deadline,
                 std::chrono::milliseconds first_output);
   bool running();
+  // How qemu ended ("exit 0", "killed by signal 9"), empty while it runs.
+  std::string exit_description();
   void power_off();
   pid_t pid() const { return pid_; }
   std::string serial_tail(int lines = 15) const;
@@ -53,6 +55,8 @@ class QemuProcess {
   QemuOptions options_;
   pid_t pid_ = -1;
   bool reaped_ = false;
+  int status_ = 0;  // waitpid's, once reaped
+  bool status_known_ = false;
 };
 
 // Whether qemu's stderr says the accelerator failed.
