@@ -213,8 +213,8 @@ void LabHost::boot(const LabConfig& config) {
 bool LabHost::gone() { return qemu_ && !qemu_->running(); }
 
 HostError LabHost::gone_error(const std::string& what) {
-  return HostError(fmt::format("lab: the {} guest is gone (qemu {}) while: {}\nlast serial console lines:\n{}",
-                               kernel_.release, qemu_->exit_description(), what, indent(qemu_->serial_tail(25))));
+  return HostError(fmt::format("lab: the {} guest is gone (qemu {}) while: {}\nserial console:\n{}",
+                               kernel_.release, qemu_->exit_description(), what, indent(qemu_->crash_console())));
 }
 
 template <class F>
@@ -229,9 +229,8 @@ auto LabHost::checked(F&& f) -> decltype(f()) {
 
 ExecResult LabHost::run(const Command& cmd) {
   ExecResult r = checked([&] { return ssh_->run(cmd); });
-  // 255: ssh's own failure, not the command's.
-  if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255 && gone())
-    throw gone_error(fmt::format("{}: {}", cmd.argv.empty() ? "" : cmd.argv[0], last_lines(r.err, 1)));
+  // SshHost reports ssh's own failure (exit 255) as a spawn failure.
+  if (r.outcome == ExecResult::Outcome::kSpawnFailed && gone()) throw gone_error(r.spawn_error);
   return r;
 }
 std::optional<std::string> LabHost::find_program(const std::string& n) {

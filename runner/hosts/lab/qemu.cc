@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -140,6 +141,35 @@ std::string QemuProcess::serial_tail(int lines) const {
   }
   std::erase(text, '\r');
   return last_lines(text, static_cast<std::size_t>(lines));
+}
+
+std::string QemuProcess::crash_console(int max_lines) const {
+  std::string text;
+  try {
+    text = schedlab::read_file(options_.serial_log);
+  } catch (const std::exception&) {
+    return "(no serial output)";
+  }
+  std::erase(text, '\r');
+  // A call trace's length varies (its "?" frames): the tail alone may hold
+  // neither the reason nor the faulting function. The first line of the
+  // last crash report is where a reader starts.
+  std::size_t from = std::string::npos;
+  for (const char* marker : {"sysrq: Trigger a crash", "BUG: ", "Oops: ", "general protection fault",
+                             "Kernel panic - not syncing"}) {
+    const auto at = text.rfind(marker);
+    if (at != std::string::npos && (from == std::string::npos || at < from)) from = at;
+  }
+  if (from == std::string::npos) return last_lines(text, static_cast<std::size_t>(max_lines));
+  from = text.rfind('\n', from);
+  std::string crash = text.substr(from == std::string::npos ? 0 : from + 1);
+  const auto lines = static_cast<std::size_t>(std::count(crash.begin(), crash.end(), '\n'));
+  if (lines <= static_cast<std::size_t>(max_lines)) return crash;
+  std::istringstream in(crash);
+  std::string head;
+  std::string line;
+  for (int i = 0; i < max_lines / 2 && std::getline(in, line); ++i) head += line + "\n";
+  return head + "...\n" + last_lines(text, static_cast<std::size_t>(max_lines / 2));
 }
 
 std::string QemuProcess::stderr_text() const {

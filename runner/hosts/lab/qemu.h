@@ -48,6 +48,10 @@ class QemuProcess {
   void power_off();
   pid_t pid() const { return pid_; }
   std::string serial_tail(int lines = 15) const;
+  // What explains a guest that went: from the first line of the console's
+  // last crash report (BUG, Oops, panic), at most max_lines (its head and
+  // tail); the tail when there is none.
+  std::string crash_console(int max_lines = 60) const;
   std::string stderr_text() const;
   const QemuOptions& options() const { return options_; }
 

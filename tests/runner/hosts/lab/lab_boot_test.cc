@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <thread>
 
 #include "results/store.h"
 #include "runner/hosts/lab/lab_host.h"
@@ -196,4 +197,38 @@ TEST_CASE("lab: one schedlab run boots 6.1 and 6.12 in turn, one table of kernel
     SCHEDLAB_SKIP(why);
   }
   multi_kernel_run();
+}
+
+// A guest whose kernel panics takes qemu with it (panic=-1, -no-reboot):
+// the next command says the guest is gone and shows the console's panic,
+// not only ssh's "Connection refused".
+TEST_CASE("lab: a guest that panics is reported gone, with its console", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  lab::LabHost host(LabConfig{.kernel = "debian:6.12"}, test_log());
+  REQUIRE(host.run({.argv = {"true"}, .timeout = std::chrono::seconds(60)}).ok());
+  // sysrq 'c' crashes the kernel on purpose; the command's own SSH
+  // connection may or may not see the end.
+  try {
+    host.run({.argv = {"sh", "-c", "echo c > /proc/sysrq-trigger"}, .timeout = std::chrono::seconds(60)});
+  } catch (const HostError&) {
+  }
+  // qemu exits once the panic's reboot happens: until then ssh alone fails.
+  std::string error;
+  for (int i = 0; i < 120 && error.find("guest is gone") == std::string::npos; ++i) {
+    try {
+      host.run({.argv = {"true"}, .timeout = std::chrono::seconds(30)});
+    } catch (const HostError& e) {
+      error = e.what();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  INFO(error);
+  CHECK(error.find("lab: the 6.12") != std::string::npos);
+  CHECK(error.find("guest is gone (qemu exit") != std::string::npos);
+  // From the crash report's first line, however long its call trace.
+  CHECK(error.find("sysrq: Trigger a crash") != std::string::npos);
+  CHECK(error.find("Kernel panic - not syncing: sysrq triggered crash") != std::string::npos);
+  CHECK_THROWS_WITH(host.read_file("/proc/version"), Catch::Contains("guest is gone"));
 }
