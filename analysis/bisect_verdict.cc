@@ -34,6 +34,16 @@ std::string centre_text(const std::optional<double>& c) {
   return c ? fmt::format("{:.6g}", *c) : std::string("n/a");
 }
 
+// The reference whose median is nearer the candidate's; UNKNOWN on a tie or
+// a missing median.
+Verdict nearer_reference(const VerdictResult& r) {
+  if (!r.median || !r.good_median || !r.bad_median) return Verdict::kUnknown;
+  const double to_good = std::abs(*r.median - *r.good_median);
+  const double to_bad = std::abs(*r.median - *r.bad_median);
+  if (to_good == to_bad) return Verdict::kUnknown;
+  return to_good < to_bad ? Verdict::kGood : Verdict::kBad;
+}
+
 }  // namespace
 
 void check_verdict_options(const VerdictOptions& o) {
@@ -64,19 +74,17 @@ VerdictResult judge(std::span<const double> good, std::span<const double> bad,
   r.bad_median = centre_of(bad, Centre::kMedian);
   const bool from_good = differs(r.vs_good, r.good_median, r.median, options);
   const bool from_bad = differs(r.vs_bad, r.bad_median, r.median, options);
-  if (from_bad && !from_good) r.verdict = Verdict::kGood;
-  if (from_good && !from_bad) r.verdict = Verdict::kBad;
+  const auto nearer = nearer_reference(r);
+  if (from_bad && !from_good && nearer == Verdict::kGood) r.verdict = Verdict::kGood;
+  if (from_good && !from_bad && nearer == Verdict::kBad) r.verdict = Verdict::kBad;
   if (r.verdict != Verdict::kUnknown) r.decided_by = "test";
   return r;
 }
 
 VerdictResult decide_at_cap(VerdictResult r) {
-  if (r.verdict != Verdict::kUnknown || !r.median || !r.good_median || !r.bad_median) return r;
-  const double to_good = std::abs(*r.median - *r.good_median);
-  const double to_bad = std::abs(*r.median - *r.bad_median);
-  if (to_good == to_bad) return r;
-  r.verdict = to_good < to_bad ? Verdict::kGood : Verdict::kBad;
-  r.decided_by = "nearest-median";
+  if (r.verdict != Verdict::kUnknown) return r;
+  r.verdict = nearer_reference(r);
+  if (r.verdict != Verdict::kUnknown) r.decided_by = "nearest-median";
   return r;
 }
 

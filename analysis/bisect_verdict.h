@@ -7,6 +7,11 @@
 //   differs from good, not from bad  -> BAD
 //   anything else (both, or neither) -> UNKNOWN: measure more and pool
 //
+// A test verdict also needs the candidate's median nearer the reference it
+// is called like: with 5 noisy samples under TCG a candidate at 1.5x the
+// good reference, with the bad one at 3.3x, "differs from good, not from
+// bad" by the tests alone; it is UNKNOWN until more samples settle it.
+//
 // "Differs" means p < alpha and, when a minimum effect is set, medians at
 // least that many percent apart (of the reference's median; the median so
 // that a few outliers do not make the effect): on a quiet measurement

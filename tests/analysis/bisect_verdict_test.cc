@@ -62,6 +62,25 @@ TEST_CASE("at the cap an UNKNOWN candidate goes to the nearer median") {
   CHECK(decide_at_cap(judge(g2, b2, tie, {})).verdict == Verdict::kUnknown);
 }
 
+TEST_CASE("a test verdict against the nearer median waits for more samples") {
+  // The shape of a CI failure under TCG: good 0.146, bad 0.484, and a
+  // candidate without the regression with one slow-mode run. The tests
+  // alone say "differs from good (p = 2/252), not from bad (U = 5)": BAD.
+  const std::vector<double> good = {0.140, 0.150, 0.145, 0.148, 0.142};
+  const std::vector<double> bad = {0.470, 0.490, 0.480, 0.500, 0.485};
+  const std::vector<double> candidate = {0.160, 0.170, 0.180, 0.200, 0.600};
+  const auto r = judge(good, bad, candidate, {});
+  REQUIRE(r.vs_good.p);
+  REQUIRE(r.vs_bad.p);
+  CHECK(*r.vs_good.p == Approx(2.0 / 252));
+  CHECK(*r.vs_bad.p > 0.05);
+  CHECK(r.verdict == Verdict::kUnknown);
+  CHECK(r.decided_by.empty());
+  const auto capped = decide_at_cap(r);
+  CHECK(capped.verdict == Verdict::kGood);
+  CHECK(capped.decided_by == "nearest-median");
+}
+
 TEST_CASE("references must differ, and the check says by how much") {
   const auto ok = check_references(kGood, kBad, {});
   CHECK(ok.differ);
