@@ -138,13 +138,18 @@ std::string requested_text(const KernelBuildConfig& config) {
 void throw_failed(const std::string& spec, const std::string& step, const ExecResult& r,
                   const fs::path& log_path) {
   const std::string text = join_output(r.out, r.err);
-  write_whole_file(log_path, text);
+  std::string where = "full log: " + log_path.string();
+  try {
+    write_whole_file(log_path, text);
+  } catch (const std::exception& e) {
+    where = fmt::format("the log could not be kept ({})", e.what());  // a full disk, often
+  }
   std::string first = first_error_lines(text);
   if (first.empty()) first = last_lines(text, 6);
   std::string indented;
   for (const auto line : split_lines(first)) indented += "\n  " + std::string(line);
-  throw KernelBuildFailed(fmt::format("lab: building {} failed at {} ({}):{}\nfull log: {}", spec,
-                                      step, r.describe(), indented, log_path.string()));
+  throw KernelBuildFailed(fmt::format("lab: building {} failed at {} ({}):{}\n{}", spec, step,
+                                      r.describe(), indented, where));
 }
 
 }  // namespace
@@ -309,8 +314,48 @@ std::vector<std::string> missing_build_tools(Host& local) {
   return out;
 }
 
+namespace {
+
+// A build that ran out of disk (make's or git's "No space left on device",
+// or a copy into the cache) says so on its first line, with the free space
+// and where to build instead; not a KernelBuildFailed: bisect must stop
+// here rather than skip every later candidate.
+[[noreturn]] void throw_disk_full(const std::string& spec, const LabPaths& paths,
+                                  const std::string& what) {
+  std::error_code ec;
+  const auto space = fs::space(paths.root, ec);
+  const std::string free =
+      ec ? std::string("free space unknown") : fmt::format("{} MiB free", space.available >> 20);
+  throw std::runtime_error(fmt::format(
+      "lab: building {}: the disk holding {} is full ({}); free space there, or set "
+      "SCHEDLAB_LAB_CACHE to a folder on a larger disk (a 6.1 build takes about 1.5 GB with its "
+      "source checkout)\n{}",
+      spec, paths.root.string(), free, what));
+}
+
+Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& config,
+                             const LabPaths& paths, Host& local, const Log& log);
+
+}  // namespace
+
 Kernel build_kernel(const std::string& spec, const KernelBuildConfig& config, const LabPaths& paths,
                     Host& local, const Log& log) {
+  try {
+    return build_kernel_in_cache(spec, config, paths, local, log);
+  } catch (const fs::filesystem_error& e) {
+    if (e.code() == std::errc::no_space_on_device) throw_disk_full(spec, paths, e.what());
+    throw;
+  } catch (const std::runtime_error& e) {
+    if (std::string_view(e.what()).find("No space left on device") != std::string_view::npos)
+      throw_disk_full(spec, paths, e.what());
+    throw;
+  }
+}
+
+namespace {
+
+Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& config,
+                             const LabPaths& paths, Host& local, const Log& log) {
   const GitKernelSpec g = parse_git_kernel(spec);
   if (const auto missing = missing_build_tools(local); !missing.empty())
     throw std::runtime_error(
@@ -456,5 +501,7 @@ Kernel build_kernel(const std::string& spec, const KernelBuildConfig& config, co
   k.warnings = warnings;
   return k;
 }
+
+}  // namespace
 
 }  // namespace schedlab::lab

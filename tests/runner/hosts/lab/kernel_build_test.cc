@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 #include "base/file.h"
 #include "base/text.h"
@@ -130,6 +131,44 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--repo with no hook builds each commit as a lab kernel: give the config a "
                    "lab SUT") != std::string::npos);
+}
+
+TEST_CASE("lab build: a disk that fills during the build says which disk, and what to do") {
+  if (::geteuid() != 0) SCHEDLAB_SKIP("mounting a small tmpfs as the lab cache needs root");
+  test::TempDir dir;
+  // A tree whose "make tinyconfig" writes 16 MiB into its build directory,
+  // the lab cache on a 4 MiB tmpfs: the write fails with ENOSPC as a real
+  // kernel build does when the disk fills.
+  fs::create_directories(dir.path() / "fill/kernel/sched");
+  test::write_text(dir.path() / "fill/Kconfig", "mainmenu \"test\"\n");
+  test::write_text(dir.path() / "fill/kernel/sched/core.c", "\n");
+  test::write_text(dir.path() / "fill/Makefile",
+                   "tinyconfig:\n\thead -c 16M /dev/zero > $(O)/.config\n");
+  must({"git", "init", "-q"}, dir.file("fill"));
+  must({"git", "add", "-A"}, dir.file("fill"));
+  must({"git", "commit", "-q", "-m", "base"}, dir.file("fill"));
+  const std::string cache = dir.file("cache");
+  fs::create_directories(cache);
+  must({"mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", cache});
+  struct Unmount {
+    std::string path;
+    ~Unmount() { sh({"umount", "-l", path}); }
+  } unmount{cache};
+  const auto r = schedlab_cmd({"lab", "build", "git:" + dir.file("fill") + "@HEAD"},
+                              {{"SCHEDLAB_LAB_CACHE", cache}});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  // The error's first line (after the progress lines) says it all.
+  const auto at = r.err.find("\nschedlab: ");
+  REQUIRE(at != std::string::npos);
+  const auto first = r.err.substr(at + 1, r.err.find('\n', at + 1) - at - 1);
+  CHECK(first.find("schedlab: lab: building git:" + dir.file("fill") + "@HEAD: the disk holding " + cache +
+                   " is full (") != std::string::npos);
+  CHECK(first.find(" MiB free); free space there, or set SCHEDLAB_LAB_CACHE to a folder on a "
+                   "larger disk") != std::string::npos);
+  // The make failure itself follows, with its first error line.
+  CHECK(r.err.find("failed at make tinyconfig") != std::string::npos);
+  CHECK(r.err.find("No space left on device") != std::string::npos);
 }
 
 namespace {
