@@ -12,7 +12,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-15}
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
 targets=${FUZZ_TARGETS:-"fuzz_parse_hackbench fuzz_parse_tbench fuzz_parse_pgbench fuzz_parse_dmatest
-  fuzz_parse_hammerdb fuzz_parse_command fuzz_monitors fuzz_config"}
+  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_command fuzz_monitors fuzz_config"}
 cmake --build build-fuzz -j"$(nproc)" --target $targets
 mkdir -p build-fuzz/crashes
 status=0
@@ -25,10 +25,19 @@ for t in $targets; do
   esac
   corpus=build-fuzz/corpus/$t
   mkdir -p "$corpus"
+  # The inputs that crashed or hung a target once, each run once first.
+  if [ -d "fuzz/regressions/$t" ] && ! build-fuzz/fuzz/$t -timeout=10 -rss_limit_mb=1024 \
+      fuzz/regressions/$t/* >build-fuzz/$t.regressions.log 2>&1; then
+    status=1
+    echo "$t: a committed regression input fails again:" >&2
+    tail -40 build-fuzz/$t.regressions.log >&2
+  fi
   # -max_len: the 1 MiB lines are tested by unit tests; fuzzing wants many
   # small inputs.
+  # -timeout and -rss_limit_mb: a hang or a runaway allocation is a finding
+  # too (yaml-cpp's LoadAll loop was one), reported in seconds, not minutes.
   if ! build-fuzz/fuzz/$t "$corpus" $seeds -max_total_time="$SECONDS_EACH" -max_len=65536 \
-      -artifact_prefix=build-fuzz/crashes/$t- -print_final_stats=1 2>build-fuzz/$t.log; then
+      -timeout=10 -rss_limit_mb=1024 -artifact_prefix=build-fuzz/crashes/$t- -print_final_stats=1 2>build-fuzz/$t.log; then
     status=1
     tail -40 build-fuzz/$t.log >&2
   fi

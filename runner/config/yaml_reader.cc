@@ -1,9 +1,12 @@
 #include "runner/config/yaml_reader.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "base/file.h"
 #include "base/text.h"
@@ -49,26 +52,80 @@ std::string read_config_text(const std::string& path) {
   }
 }
 
+namespace {
+
+// Where each document of a stream starts and where its first node is, from
+// parser events (no nodes built). Stands in for YAML::LoadAll, which in
+// yaml-cpp 0.7 loops for ever, allocating, on a stray ',' (the parser
+// returns an empty document without consuming the token; fixed upstream in
+// jbeder/yaml-cpp#1319, found here by fuzz_config).
+struct DocumentMarks : YAML::EventHandler {
+  struct Doc {
+    YAML::Mark start, first_node;
+    bool has_node = false;
+  };
+  std::vector<Doc> docs;
+
+  void OnDocumentStart(const YAML::Mark& m) override { docs.push_back({.start = m}); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    node(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void node(const YAML::Mark& m) {
+    if (!docs.empty() && !docs.back().has_node) {
+      docs.back().first_node = m;
+      docs.back().has_node = true;
+    }
+  }
+};
+
+}  // namespace
+
 YAML::Node YamlReader::load(const std::string& text) const {
-  std::vector<YAML::Node> docs;
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(text);
+    // At most two documents are read: one is the config, a second an error.
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentMarks marks;
+    for (int i = 0; i < 2 && parser.HandleNextDocument(marks); ++i) {
+    }
+    if (marks.docs.size() > 1) {
+      const auto& first = marks.docs[0];
+      const auto& second = marks.docs[1];
+      if (second.start.pos == first.start.pos)  // nothing consumed: the 0.7 loop
+        throw ConfigError(path_, second.start.line + 1, "",
+                          "YAML syntax error: cannot read on from here (a stray ',' outside "
+                          "[ ] or { }?)");
+      // An empty second document's first node is its separator's line + 1.
+      const int line = second.has_node && second.first_node.line >= 0 ? second.first_node.line + 1
+                                                                      : second.start.line + 1;
+      throw ConfigError(path_, line, "",
+                        "a second YAML document ('---'): a config is one document; merge them or "
+                        "use two files");
+    }
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ConfigError(path_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
                       "YAML syntax error: " + e.msg);
   }
-  if (docs.empty()) return YAML::Node();
-  if (docs.size() > 1) {
-    // A null document has no mark of its own; the separator's line is the
-    // first '---' after the first document's content.
-    int line = line_of(docs[1]);
-    if (line == 0) line = line_of(docs[0]) + 1;
-    throw ConfigError(path_, line, "",
-                      "a second YAML document ('---'): a config is one document; merge them or "
-                      "use two files");
-  }
-  check_unique_keys(docs[0]);
-  return docs[0];
+  check_unique_keys(root);
+  return root;
 }
 
 void YamlReader::check_unique_keys(const YAML::Node& root) const {
@@ -86,7 +143,13 @@ void YamlReader::check_unique_keys(const YAML::Node& root) const {
     } else if (n.IsMap()) {
       std::map<std::string, int> first_line;
       for (const auto& kv : n) {
-        const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : YAML::Dump(kv.first);
+        // Every reader takes keys as strings: a '?' complex key (a mapping
+        // or list as key) or an empty one is refused here, once.
+        if (!kv.first.IsScalar())
+          fail(kv.first.IsNull() ? n : kv.first, where,
+               kv.first.IsNull() ? std::string("a key is empty")
+                                 : "a key must be a plain word, not a mapping or list ('?' key)");
+        const std::string k = kv.first.Scalar();
         if (const auto [it, fresh] = first_line.emplace(k, line_of(kv.first)); !fresh)
           fail(kv.first, where,
                fmt::format("duplicate key '{}' (first at line {})", excerpt(k), it->second));

@@ -121,6 +121,27 @@ TEST_CASE("a second YAML document is refused, not ignored") {
   CHECK(config_error_of("---\nworkloads: [hackbench]\n") == "(no error)");
 }
 
+TEST_CASE("a stray comma is a syntax error, not yaml-cpp 0.7's endless LoadAll") {
+  // fuzz/regressions/fuzz_config/yaml-cpp-loadall-comma-loop: YAML::LoadAll
+  // allocated until the machine ran out of memory.
+  CHECK(config_error_of(",#ves#  e") ==
+        "exp.yaml:1: YAML syntax error: cannot read on from here (a stray ',' outside [ ] or { }?)");
+  CHECK(config_error_of("workloads: [hackbench]\n,\n") ==
+        "exp.yaml:2: YAML syntax error: end of map not found");
+  CHECK_THAT(config_error_of(","), Catch::Contains("YAML syntax error"));
+}
+
+TEST_CASE("a mapping or list as a key is refused at its line, at any depth") {
+  // fuzz/regressions/fuzz_config/complex-key-bad-conversion: yaml-cpp's
+  // "bad conversion" escaped the loader with no file or key.
+  CHECK(config_error_of("hosts:\n  sut:\n  ? lab:\n      kernel: x\n  loadgen: local\n") ==
+        "exp.yaml:3: hosts: a key must be a plain word, not a mapping or list ('?' key)");
+  CHECK(config_error_of("? [a, b]\n: 1\n") ==
+        "exp.yaml:1: a key must be a plain word, not a mapping or list ('?' key)");
+  CHECK(config_error_of("workloads: [hackbench]\nvariants:\n  v:\n    sysctl: {? {a: 1}: 2}\n") ==
+        "exp.yaml:4: variants.v.sysctl: a key must be a plain word, not a mapping or list ('?' key)");
+}
+
 TEST_CASE("a YAML alias bomb stops the key walk instead of expanding it") {
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
   for (char c = 'b'; c <= 'i'; ++c) {
