@@ -5,8 +5,8 @@
 # fails the script (commit it under fuzz/regressions/ with the fix).
 set -eu
 cd "$(dirname "$0")/.."
-# clang with its fuzzer and ASan runtimes (not in CI's packages: CI does not fuzz).
-SCHEDLAB_EXTRA_PKGS=clang ./scripts/install-deps.sh >/dev/null
+# clang with its fuzzer and ASan runtimes (install-deps.sh's TEST_PKGS).
+./scripts/install-deps.sh >/dev/null
 FIXTURES=${SCHEDLAB_FIXTURES:-$(cd .. && pwd)/shared/fixtures}
 SECONDS_EACH=${FUZZ_SECONDS:-15}
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -21,7 +21,9 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-ve
 # (its sshds listen on 10.231.0.x inside their own namespaces only).
 # The report's tests: headless chromium driven over DevTools by
 # python3-websocket, python3-markdown for compare --format markdown.
-TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown"
+# clang: the libFuzzer targets (scripts/fuzz.sh, run by scripts/test.sh).
+TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown
+  clang"
 # Lab SUTs (runner/hosts/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma

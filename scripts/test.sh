@@ -4,4 +4,6 @@ set -eu
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 ./scripts/build.sh
-cd build && ctest --output-on-failure -j1
+(cd build && ctest --output-on-failure -j1)
+# Every fuzz target for a bounded time, after its regression inputs.
+if [ "${FUZZ_SECONDS:-30}" != 0 ]; then FUZZ_SECONDS=${FUZZ_SECONDS:-30} ./scripts/fuzz.sh; fi
