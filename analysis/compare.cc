@@ -38,6 +38,10 @@ Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const Itera
   const bool interval = m.kind == "interval";
   std::vector<double> mine;
   for (const IterationRow* it : *its) {
+    if (it->status == IterationStatus::kUnsupported) {
+      c.unsupported = it->error;
+      continue;
+    }
     if (it->status != IterationStatus::kOk) {
       ++c.failed;
       continue;

@@ -41,6 +41,10 @@ struct SampleOrigin {
 struct Cell {
   std::size_t n = 0;       // successful samples
   std::size_t failed = 0;  // iterations at this point whose status is not "ok"
+  // Why the SUT cannot measure this point (IterationStatus::kUnsupported:
+  // "seccomp-notify: mode sync: unsupported: kernel lacks ..."); such a cell
+  // prints "n/a", never a number or FAIL.
+  std::string unsupported;
   std::vector<double> samples;
   std::vector<SampleOrigin> origins;  // parallel to samples (empty for plain samples)
   // The metric's centre (amean, hmean, gmean or median); empty if n == 0, or

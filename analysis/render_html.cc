@@ -366,6 +366,10 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
                       std::size_t col) {
   const int p = b.metric.precision;
   std::string attrs = fmt::format(" data-block=\"{}\" data-row=\"{}\" data-col=\"{}\"", block, row, col);
+  if (cell.n == 0 && !cell.unsupported.empty())
+    return fmt::format("<td class=\"na\"{}><span class=\"centre\">n/a</span> <span "
+                       "class=\"why\">{}</span></td>",
+                       attrs, esc(cell.unsupported));
   if (cell.n == 0)
     return fmt::format("<td class=\"fail\"{}><span class=\"centre\">FAIL</span>{}</td>", attrs,
                        cell.failed ? fmt::format(" <span class=\"why\">{} failed</span>", cell.failed)
@@ -403,7 +407,7 @@ std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
           out += cell_html(cell, b, k, r, i);
         } else {
           out += fmt::format("<td class=\"stat\">{}", cell.n ? number(cell.stat_values[s], b.metric.precision)
-                                                             : std::string("FAIL"));
+                                                             : std::string(cell.unsupported.empty() ? "FAIL" : "n/a"));
           if (cell.stat_pcts[s]) out += fmt::format(" ({:.2f}%)", *cell.stat_pcts[s]);
           out += "</td>";
         }

@@ -71,6 +71,7 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
   Json j = {{"column", column},
             {"n", c.n},
             {"failed", c.failed},
+            {"unsupported", c.unsupported.empty() ? Json(nullptr) : Json(c.unsupported)},
             {"centre", number(c.centre)},
             {"stddev", number(c.stddev)},
             {"min", number(c.min)},

@@ -64,7 +64,10 @@ std::string table_md(const Comparison& c, const Block& b) {
     for (const auto& r : b.rows) {
       std::vector<std::string> cells{escape(op), escape(r.label)};
       for (const Cell& cell : r.cells)
-        cells.push_back(centre ? value_md(cell.n, cell.centre, cell.pct, cell.significant,
+        if (cell.n == 0 && !cell.unsupported.empty())
+          cells.push_back("n/a (" + escape(cell.unsupported) + ")");
+        else
+          cells.push_back(centre ? value_md(cell.n, cell.centre, cell.pct, cell.significant,
                                           b.metric.precision)
                                : value_md(cell.n, cell.stat_values[k], cell.stat_pcts[k], false,
                                           b.metric.precision));

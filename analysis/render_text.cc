@@ -91,6 +91,7 @@ std::string footer(const Comparison& c) {
   using Point = std::tuple<std::string, std::string, std::string>;  // block, column, row
   std::vector<std::pair<Point, std::size_t>> failed;
   std::vector<Point> empty;
+  std::vector<std::pair<Point, std::string>> unsupported;
   for (const auto& b : c.blocks)
     for (const auto& r : b.rows)
       for (std::size_t i = 0; i < r.cells.size(); ++i) {
@@ -99,8 +100,13 @@ std::string footer(const Comparison& c) {
         auto same = [&](const auto& x) { return x.first == p; };
         if (cell.failed && std::none_of(failed.begin(), failed.end(), same))
           failed.push_back({p, cell.failed});
-        if (cell.n == 0 && !cell.failed && std::find(empty.begin(), empty.end(), p) == empty.end())
+        if (cell.n == 0 && !cell.unsupported.empty()) {
+          if (std::none_of(unsupported.begin(), unsupported.end(), same))
+            unsupported.push_back({p, cell.unsupported});
+        } else if (cell.n == 0 && !cell.failed &&
+                   std::find(empty.begin(), empty.end(), p) == empty.end()) {
           empty.push_back(p);
+        }
       }
   std::string out;
   auto name = [](const Point& p) {
@@ -116,6 +122,7 @@ std::string footer(const Comparison& c) {
     out += fmt::format("{} failed iteration{}: {}\n", total, total == 1 ? "" : "s",
                        fmt::join(parts, ", "));
   }
+  for (const auto& [p, why] : unsupported) out += fmt::format("n/a {}: {}\n", name(p), why);
   if (!empty.empty()) {
     std::vector<std::string> parts;
     for (const auto& p : empty) parts.push_back(name(p));
@@ -148,6 +155,9 @@ std::string value_text(std::size_t n, std::optional<double> value, std::optional
 }
 
 std::string cell_text(const Cell& c, std::size_t width, int precision) {
+  // The SUT cannot measure it: n/a (the footer says why), never FAIL or 0.
+  if (c.n == 0 && !c.unsupported.empty())
+    return fmt::format("{:>{}}{:{}}", "n/a", width - kPctWidth, "", kPctWidth);
   return value_text(c.n, c.centre, c.pct, c.significant, width, precision);
 }
 

@@ -26,7 +26,11 @@ enum class IterationStatus {
   kParseError,
   kSpawnError,
   kNotReady,
-  kSetupError
+  kSetupError,
+  // What the point measures does not exist on this SUT (a kernel without
+  // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP): no sample, not a failure; the
+  // cell is "n/a (reason)", the reason in the row's error.
+  kUnsupported
 };
 
 // A knob journal entry: applied (its original value still to be put back),
@@ -50,14 +54,15 @@ inline constexpr Table<RunStatus, 4> kRun = {{{RunStatus::kRunning, "running"},
                                               {RunStatus::kFinished, "finished"},
                                               {RunStatus::kInterrupted, "interrupted"},
                                               {RunStatus::kFailed, "failed"}}};
-inline constexpr Table<IterationStatus, 7> kIteration = {
+inline constexpr Table<IterationStatus, 8> kIteration = {
     {{IterationStatus::kOk, "ok"},
      {IterationStatus::kFailed, "failed"},
      {IterationStatus::kTimeout, "timeout"},
      {IterationStatus::kParseError, "parse_error"},
      {IterationStatus::kSpawnError, "spawn_error"},
      {IterationStatus::kNotReady, "not_ready"},
-     {IterationStatus::kSetupError, "setup_error"}}};
+     {IterationStatus::kSetupError, "setup_error"},
+     {IterationStatus::kUnsupported, "unsupported"}}};
 inline constexpr Table<JournalState, 3> kJournal = {{{JournalState::kApplied, "applied"},
                                                      {JournalState::kRestored, "restored"},
                                                      {JournalState::kDiscarded, "discarded"}}};

@@ -12,13 +12,16 @@ SECONDS_EACH=${FUZZ_SECONDS:-15}
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
 targets=${FUZZ_TARGETS:-"fuzz_parse_hackbench fuzz_parse_tbench fuzz_parse_pgbench fuzz_parse_dmatest
-  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_command fuzz_monitors fuzz_config"}
+  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_seccomp-notify fuzz_parse_command fuzz_monitors
+  fuzz_config"}
 cmake --build build-fuzz -j"$(nproc)" --target $targets
 mkdir -p build-fuzz/crashes
 status=0
 for t in $targets; do
   case $t in
     fuzz_parse_command) seeds="$FIXTURES/sysbench $FIXTURES/stress-ng" ;;
+    # schedlab's own program: its output lines are the seeds.
+    fuzz_parse_seccomp-notify) seeds=fuzz/seeds/seccomp-notify ;;
     fuzz_parse_*) seeds="$FIXTURES/${t#fuzz_parse_}" ;;
     fuzz_monitors) seeds="$FIXTURES/schedstat $FIXTURES/proc" ;;
     fuzz_config) seeds="configs" ;;

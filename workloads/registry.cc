@@ -4,6 +4,7 @@
 #include "workloads/hackbench.h"
 #include "workloads/hammerdb.h"
 #include "workloads/pgbench.h"
+#include "workloads/seccomp_notify.h"
 #include "workloads/sysbench.h"
 #include "workloads/tbench.h"
 
@@ -18,8 +19,9 @@ const std::vector<const Workload*>& all_workloads() {
   static const Dmatest dmatest;
   static const Hammerdb hammerdb;
   static const Sysbench sysbench;
-  static const std::vector<const Workload*> registry = {&hackbench, &tbench,   &pgbench,
-                                                        &dmatest,   &hammerdb, &sysbench};
+  static const SeccompNotify seccomp_notify;
+  static const std::vector<const Workload*> registry = {
+      &hackbench, &tbench, &pgbench, &dmatest, &hammerdb, &sysbench, &seccomp_notify};
   return registry;
 }
 

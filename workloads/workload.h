@@ -174,6 +174,14 @@ class Workload {
   // stderr). Throws ParseError naming the line that did not match.
   virtual std::vector<Sample> parse(const Point& p, const std::string& out,
                                     const std::string& err) const = 0;
+  // Whether the SUT lacks what this point measures, from a successful
+  // iteration's output (seccomp-notify's sync mode before Linux 6.6): the
+  // reason ("kernel lacks X") makes the cell "n/a (X)" instead of a number
+  // or a failure. nullopt: parse as usual.
+  virtual std::optional<std::string> unsupported(const Point&, const std::string& /*out*/,
+                                                 const std::string& /*err*/) const {
+    return std::nullopt;
+  }
   // Whether a parsed iteration failed on its own terms (dmatest failures > 0);
   // empty when it is fine.
   virtual std::string judge(const std::vector<Sample>&) const { return ""; }

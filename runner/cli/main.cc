@@ -2,12 +2,34 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
 
 #include "runner/cli/common.h"
 #include "runner/run/manifest.h"
 
+namespace {
+
+// schedlab's own benchmark programs (tools/: schedlab-seccomp-notify) sit
+// next to its binary, in the build tree as installed: that directory goes
+// at the end of PATH, for the local host's steps and the lab's guest copy.
+void add_own_directory_to_path() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return;
+  const char* path = std::getenv("PATH");
+  const std::string dir = self.parent_path().string();
+  std::string value = path && *path ? std::string(path) : "/usr/local/bin:/usr/bin:/bin";
+  if ((":" + value + ":").find(":" + dir + ":") == std::string::npos) value += ":" + dir;
+  ::setenv("PATH", value.c_str(), 1);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace schedlab::cli;
+  add_own_directory_to_path();
   CLI::App app{"schedlab: run scheduler benchmarks, store every sample, compare like mmtests"};
   app.require_subcommand(1);
   app.set_version_flag("--version", schedlab::schedlab_version());

@@ -478,7 +478,11 @@ class Execution {
     row.exit_code = r.exit_code;
     row.status = stored_status(r.status);
     row.error = r.error;
-    if (r.ok()) {
+    const auto lacks = r.ok() ? w.unsupported(p.point, r.out, r.err) : std::nullopt;
+    if (lacks) {
+      row.status = IterationStatus::kUnsupported;
+      row.error = fmt::format("{}: {}", w.name(), *lacks);
+    } else if (r.ok()) {
       try {
         for (auto& sample : parse_output(w, p.point, r.out, r.err))
           row.samples.push_back({sample.metric, sample.value, sample.offset_s});
@@ -548,6 +552,7 @@ class Execution {
         }
       return;
     }
+    if (row.status == IterationStatus::kUnsupported) return;  // n/a, not a failure
     ++summary_.failed;
     summary_.errors.push_back(fmt::format("{} variant={} iteration {}: {}", p.describe(),
                                           plan_.variants[v]->name, row.iteration + 1, row.error));

@@ -184,6 +184,56 @@ void lab_case(const std::string& kernel, bool eevdf) {
 
 }  // namespace
 
+// The shipped seccomp-notify config: schedlab's own program copied into
+// each guest; 6.1 lacks SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, so its sync cell
+// is n/a with the reason (stored as status unsupported, not a failure),
+// while 6.12 measures both modes.
+TEST_CASE("lab: seccomp-notify basic vs sync on 6.1 and 6.12, n/a where the kernel lacks the flag",
+          "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  LocalHost local;
+  const std::string db = dir.file("sn.db");
+  const auto schedlab = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), SCHEDLAB_BINARY);
+    args.insert(args.end(), {"--db", db});
+    return local.run({.argv = args, .timeout = 15min});
+  };
+  const auto r = schedlab({"run", std::string(SCHEDLAB_SOURCE_DIR) + "/configs/lab-seccomp-notify.yaml",
+                           "--name", "sn", "--iterations", "1"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("n/a seccomp-notify 6.1/default sync: seccomp-notify: kernel lacks "
+                   "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP\n") != std::string::npos);
+  CHECK(r.err.find("run 1 'sn@6.1' finished: 2 iterations measured (0 failed)") != std::string::npos);
+  Store store(db);
+  const auto old = store.find_run_by_name("sn@6.1");
+  const auto eevdf = store.find_run_by_name("sn@6.12");
+  REQUIRE(old);
+  REQUIRE(eevdf);
+  CHECK(store.count_iterations(old->id, IterationStatus::kOk) == 1);
+  CHECK(store.count_iterations(old->id, IterationStatus::kUnsupported) == 1);
+  CHECK(store.count_iterations(eevdf->id, IterationStatus::kOk) == 2);
+  const auto j = schedlab({"compare", "--group", "sn", "--format", "json"});
+  REQUIRE(j.exit_code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  const auto& rows = doc["blocks"].at(0)["rows"];
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1]["label"] == "sync");
+  const auto& on_61 = rows[1]["cells"][0];
+  const auto& on_612 = rows[1]["cells"][1];
+  CHECK(on_61["n"] == 0);
+  CHECK(on_61["failed"] == 0);
+  CHECK(on_61["centre"].is_null());
+  CHECK(on_61["unsupported"] == "seccomp-notify: kernel lacks SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP");
+  CHECK(on_612["n"] == 1);
+  CHECK(on_612["centre"].get<double>() > 0);
+  CHECK(on_612["unsupported"].is_null());
+  CHECK(rows[0]["cells"][0]["centre"].get<double>() > 0);  // basic on 6.1
+}
+
 TEST_CASE("lab: debian:6.12 boots, flips NO_PLACE_LAG and back", "[lab]") {
   lab_case("debian:6.12", true);
 }

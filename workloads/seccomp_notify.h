@@ -1,0 +1,37 @@
+// seccomp-notify: the seccomp user-notification ping-pong of the
+// WF_CURRENT_CPU series (schedlab's own tools/seccomp_notify.c, installed
+// as schedlab-seccomp-notify): nanoseconds per notified syscall, `basic` or
+// `sync` (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, Linux 6.6+; on an older kernel
+// the cell is n/a with the reason, never a number).
+#pragma once
+
+#include "workloads/workload.h"
+
+namespace schedlab {
+
+class SeccompNotify final : public Workload {
+ public:
+  SeccompNotify();
+  std::string name() const override { return "seccomp-notify"; }
+  std::string description() const override;
+  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<MetricSpec>& metrics() const override { return metrics_; }
+  std::string package() const override {
+    return "schedlab itself (build/runner/, or cmake --install)";
+  }
+  std::vector<ProgramSpec> programs() const override {
+    return {{.name = "schedlab-seccomp-notify", .guest = true}};
+  }
+  std::string block_label(const Point&) const override { return "seccomp-notify"; }
+  std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
+  std::optional<std::string> unsupported(const Point& p, const std::string& out,
+                                         const std::string& err) const override;
+  std::vector<Sample> parse(const Point& p, const std::string& out,
+                            const std::string& err) const override;
+
+ private:
+  std::vector<ParamSpec> params_;
+  std::vector<MetricSpec> metrics_;
+};
+
+}  // namespace schedlab
