@@ -57,6 +57,7 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
       {"mariadbd", "mariadb-server"},  {"mariadb-install-db", "mariadb-server"},
       {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
       {"qemu-system-x86_64", "qemu-system-x86"},
+      {"schedlab-seccomp-notify", "schedlab itself (build/runner/, or cmake --install)"},
       // What lab kernel builds need (kernel_build.h); headers by path.
       {"make", "make"}, {"gcc", "gcc"}, {"bc", "bc"}, {"bison", "bison"}, {"flex", "flex"},
       {"git", "git"}, {"/usr/include/libelf.h", "libelf-dev"},
@@ -69,6 +70,11 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
     INFO(tool);
     CHECK(t["package"] == packages.at(tool));
     if (tool == "initdb") continue;  // also looked for under /usr/lib/postgresql
+    // schedlab's own program, found next to the binary (not on this test's PATH).
+    if (tool == "schedlab-seccomp-notify") {
+      CHECK(t["path"] == SCHEDLAB_SECCOMP_NOTIFY);
+      continue;
+    }
     const auto found = tool.starts_with("/")
                            ? (std::filesystem::exists(tool) ? std::optional<std::string>(tool) : std::nullopt)
                            : host.find_program(tool);

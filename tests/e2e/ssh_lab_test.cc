@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -20,6 +21,7 @@
 #include "runner/hosts/ssh_host.h"
 #include "runner/knobs/knobs.h"
 #include "tests/support/netns_lab.h"
+#include "tests/support/run_processes.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
@@ -279,10 +281,52 @@ TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven o
     for (const auto& s : it.samples) tps = tps || s.metric == "tps";
     CHECK(tps);
   }
-  // No server and no cluster left behind.
-  CHECK(running("postgres") == 0);
-  LocalHost host;
-  CHECK(host.run({.argv = {"sh", "-c", "ls -d /tmp/schedlab-run*-w* 2>/dev/null"}}).out.empty());
+  // No server and no cluster of this run left behind (the namespaces share
+  // this host's /tmp and process table).
+  const auto dirs = test::workdirs(db, run->id);
+  REQUIRE_FALSE(dirs.empty());
+  CHECK(test::processes_in(dirs).empty());
+  for (const auto& d : dirs) CHECK_FALSE(std::filesystem::exists(d));
+}
+
+TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, driven over SSH") {
+  REQUIRE_LAB();
+  test::TempDir dir;
+  const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
+  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
+                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
+                            lab().env("KNOWN_HOSTS") +
+                            "\niterations: 2\nworkloads:\n  - sysbench: {test: [oltp_read_only], "
+                            "threads: [1, 2], duration: 3s, tables: 2, table_size: 1000, client: loadgen}\n");
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "sb"}, .timeout = 600s});
+  INFO(r.out << r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("sb");
+  REQUIRE(run);
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 4);
+  std::map<std::string, double> tps;
+  for (const auto& it : its) {
+    CHECK(to_string(it.status) == "ok");
+    double t = 0, errors = -1;
+    for (const auto& s : it.samples) {
+      if (s.metric == "tps") t = s.value;
+      if (s.metric == "errors") errors = s.value;
+    }
+    CHECK(t > 0);
+    CHECK(errors == 0);
+    tps[it.row] += t / 2;
+    // The client ran on the loadgen: sysbench's TCP connection to the SUT.
+    CHECK(it.stdout_text.find("transactions:") != std::string::npos);
+  }
+  WARN("sysbench oltp_read_only over SSH (client on the loadgen over TCP), tps by threads: 1 -> "
+       << tps["1"] << ", 2 -> " << tps["2"]);
+  const auto dirs = test::workdirs(db, run->id);
+  REQUIRE_FALSE(dirs.empty());
+  CHECK(test::processes_in(dirs).empty());
+  for (const auto& d : dirs) CHECK_FALSE(std::filesystem::exists(d));
 }
 
 TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by pair") {

@@ -150,7 +150,8 @@ TEST_CASE("every registered workload declares the programs it runs, and lab gues
     CHECK_FALSE(w->programs().empty());
     for (const auto& p : w->programs()) CHECK_FALSE(p.name.empty());
   }
-  CHECK(guest_programs() == std::vector<std::string>{"hackbench", "tbench_srv"});
+  CHECK(guest_programs() ==
+        std::vector<std::string>{"hackbench", "tbench_srv", "schedlab-seccomp-notify"});
   const auto pg = find_workload("pgbench")->programs();
   REQUIRE(pg.size() == 2);
   CHECK(pg[1].name == "initdb");
