@@ -52,14 +52,21 @@ bool remote_alive(Host& h, const std::string& pid) {
   return status && status->find("State:\tZ") == std::string::npos;
 }
 
-// Running (not zombie) processes with this exact command name, anywhere.
+// Running (not zombie) processes with this exact command name inside the
+// lab's own namespaces (tests/support/netns/lab.sh: sl-sut, sl-lg): what
+// the test's SSH commands started, not what else runs on the machine.
 int running(const std::string& comm) {
   LocalHost local;
-  const auto r = local.run({.argv = {"ps", "-eo", "stat=,comm="}});
   int n = 0;
-  std::istringstream in(r.out);
-  for (std::string stat, name; in >> stat >> name;)
-    if (name == comm && stat[0] != 'Z') ++n;
+  for (const char* ns : {"sl-sut", "sl-lg"}) {
+    std::istringstream pids(local.run({.argv = {"ip", "netns", "pids", ns}}).out);
+    for (std::string pid; pids >> pid;) {
+      const auto status = local.read_file("/proc/" + pid + "/status");
+      if (!status || status->find("State:\tZ") != std::string::npos) continue;
+      const auto name = local.read_file("/proc/" + pid + "/comm");
+      if (name && *name == comm + "\n") ++n;
+    }
+  }
   return n;
 }
 
