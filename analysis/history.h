@@ -42,5 +42,9 @@ History history(const Store& store, const std::string& workload, const std::stri
 
 std::string render_history_text(const History& h);
 std::string render_history_json(const History& h);  // format_version 1
+// One offline page: a Vega plot per row (centre, interval band, a line per
+// variant) and every point in a table; vega_script defines the global `vega`
+// (runner/cli/vega_assets.h).
+std::string render_history_html(const History& h, const std::string& vega_script);
 
 }  // namespace schedlab

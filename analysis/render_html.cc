@@ -553,11 +553,18 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
   }
   std::string f = footer(c);
   if (!f.empty()) body += "<p class=\"footer\">" + esc(f) + "</p>\n";
+  return html_page(page_title, vega_script, header(c) + body, plots);
+}
+
+std::string html_page(const std::string& page_title, const std::string& vega_script,
+                      const std::string& body, const nlohmann::ordered_json& plots) {
   std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + esc(page_title) +
                     "</title>\n<style>" + kStyle + "</style>\n<script>" + vega_script +
-                    "</script>\n</head><body>\n<h1>" + esc(page_title) + "</h1>\n" + header(c) + body;
+                    "</script>\n</head><body>\n<h1>" + esc(page_title) + "</h1>\n" + body;
   out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_json(plots) + "</script>\n";
   return out + "<script>" + kBoot + "</script>\n</body></html>\n";
 }
+
+std::string html_escape(std::string_view s) { return esc(s); }
 
 }  // namespace schedlab

@@ -26,4 +26,12 @@ std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t block);
 std::string render_html(const Comparison& c, const std::string& vega_script,
                         const std::string& page_title);
 
+// The shell every schedlab page shares (report, history): title, style, the
+// inlined Vega, BODY, and `plots` ([{id, kind, spec}], each drawn into the
+// element of its id; window.schedlabReport counts each plot's marks for
+// tests/browser/check_report.py).
+std::string html_page(const std::string& page_title, const std::string& vega_script,
+                      const std::string& body, const nlohmann::ordered_json& plots);
+std::string html_escape(std::string_view s);
+
 }  // namespace schedlab

@@ -4,6 +4,7 @@
 #include "analysis/history.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/cli/vega_assets.h"
 
 namespace schedlab::cli {
 namespace {
@@ -27,7 +28,8 @@ int history_command(const HistoryCmdOptions& o) {
               return kOk;
             }))
       return rc;
-    fmt::print("{}", o.format == "json" ? render_history_json(h) : render_history_text(h));
+    if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script()));
+    else fmt::print("{}", o.format == "json" ? render_history_json(h) : render_history_text(h));
     return kOk;
   });
 }
@@ -43,7 +45,7 @@ void register_history(CLI::App& app, int& exit_code) {
   cmd->add_option("--metric", o->metric, "metric name (e.g. time)")->required();
   cmd->add_option("--param", o->param,
                   "only this row: its label (4) or BLOCK/ROW (hackbench-process-pipes/4)");
-  add_format_option(*cmd, o->format);
+  add_format_option(*cmd, o->format, {"text", "json", "html"});
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });
 }

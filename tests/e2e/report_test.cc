@@ -207,3 +207,38 @@ TEST_CASE("report: the edge-case page renders in headless Chromium, every plot w
   CHECK(check.out.find("(scaling)") != std::string::npos);
   CHECK(check.out.find("FAIL") == std::string::npos);
 }
+
+TEST_CASE("history --format html: history --format json's numbers, one plot per row, in Chromium") {
+  test::TempDir dir;
+  const std::string db = dir.file("big.db");
+  LocalHost host;
+  Command make;
+  make.argv = {SCHEDLAB_REPORT_DB, "big", db};
+  REQUIRE(host.run(make).ok());
+  const std::vector<std::string> args = {"history", "--db", db, "--workload", "hackbench",
+                                         "--metric", "time", "--param", "4"};
+  auto json_args = args, html_args = args;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  html_args.insert(html_args.end(), {"--format", "html"});
+  const auto j = test::schedlab_cmd(json_args);
+  const auto h = test::schedlab_cmd(html_args);
+  REQUIRE(j.ok());
+  REQUIRE(h.ok());
+  const auto doc = nlohmann::json::parse(j.out);
+  std::vector<std::string> want;
+  for (const auto& p : doc["points"]) want.push_back(fmt::format("{:.6g}", p["centre"].get<double>()));
+  REQUIRE(want.size() == 10);
+  std::vector<std::string> got;
+  static const boost::regex centre(R"(<td class="centre">([^<]*)</td>)");
+  for (boost::sregex_iterator it(h.out.begin(), h.out.end(), centre), end; it != end; ++it)
+    got.push_back((*it)[1].str());
+  CHECK(got == want);
+  const std::string page = dir.file("history.html");
+  test::write_text(page, h.out);
+  const auto check = python({SCHEDLAB_SOURCE_DIR "/tests/browser/check_report.py", page,
+                             SCHEDLAB_BUILD_DIR "/history.png"});
+  INFO(check.out << check.err);
+  CHECK(check.ok());
+  // 10 points, each a symbol, a vertex of the line and one of the band.
+  CHECK(check.out.find("plot h0 (history): 30 marks") != std::string::npos);
+}
