@@ -11,7 +11,10 @@
 // two more batches.
 #include <signal.h>
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
+#include <map>
 #include <cmath>
 #include <fstream>
 #include <thread>
@@ -253,6 +256,29 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   status = schedlab_cmd({"bisect", "status", "--db", db});
   CHECK(status.out.find("(done)") != std::string::npos);
   CHECK(status.out.find("SKIP") != std::string::npos);
+  // The same as one page: a row per decided candidate with its verdict and
+  // centre as stored, the skip among them, and a plot that renders.
+  const auto page = schedlab_cmd({"bisect", "status", "--db", db, "--format", "html"});
+  REQUIRE(page.ok());
+  std::map<int, const BisectDecision*> last;
+  const auto decisions = store.bisect_decisions(store.latest_bisect()->id);
+  for (const auto& d : decisions) last[d.position] = &d;
+  for (const auto& [pos, d] : last) {
+    INFO(pos << " " << d->verdict);
+    const std::string row = fmt::format("<tr class=\"{}\"><td>{}</td>", d->verdict, pos);
+    const auto at = page.out.find(row);
+    REQUIRE(at != std::string::npos);
+    if (d->centre)
+      CHECK(page.out.find(fmt::format("<td class=\"centre\">{:.4g}</td>", *d->centre), at) <
+            page.out.find("</tr>", at));
+  }
+  CHECK(page.out.find("<tr class=\"SKIP\">") != std::string::npos);
+  const std::string html = dir.file("bisect.html");
+  test::write_text(html, page.out);
+  const auto check = test::check_page_in_chromium(html, SCHEDLAB_BUILD_DIR "/bisect.png");
+  INFO(check.out << check.err);
+  CHECK(check.ok());
+  CHECK(check.out.find("plot b0 (bisect): ") != std::string::npos);
   CHECK(schedlab_cmd({"bisect", "reset", "--db", db}).ok());
 }
 

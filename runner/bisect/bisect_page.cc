@@ -1,0 +1,138 @@
+#include "runner/bisect/bisect_page.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "analysis/analyse.h"
+#include "analysis/bisect_verdict.h"
+#include "analysis/render_html.h"
+#include "analysis/summary.h"
+#include "runner/bisect/bisect.h"
+
+namespace schedlab {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The last decision of each position: what the candidate is now.
+std::map<int, const BisectDecision*> latest(const std::vector<BisectDecision>& decisions) {
+  std::map<int, const BisectDecision*> out;
+  for (const auto& d : decisions) out[d.position] = &d;
+  return out;
+}
+
+Centre centre_of_metric(const Store& store, const std::vector<std::int64_t>& runs,
+                        const std::string& metric) {
+  for (const auto run : runs)
+    for (const auto& m : store.metrics(run))
+      if (m.name == metric) return declared_centre(m);
+  return Centre::kAmean;
+}
+
+std::string number(const std::optional<double>& v, const char* spec = "{:.4g}") {
+  return v ? fmt::format(fmt::runtime(spec), *v) : "-";
+}
+
+}  // namespace
+
+std::string bisect_page(const Store& store, const BisectSession& session,
+                        const std::string& vega_script) {
+  const BisectSpec spec = spec_from_json(session.spec_json);
+  const auto decisions = store.bisect_decisions(session.id);
+  const auto now = latest(decisions);
+  Json values = Json::array(), skips = Json::array(), domain = Json::array();
+  std::string rows;
+  for (std::size_t pos = 0; pos < spec.candidates.size(); ++pos) {
+    const std::string x = fmt::format("{} {}", pos, spec.labels[pos].substr(0, 24));
+    domain.push_back(x);
+    const auto it = now.find(static_cast<int>(pos));
+    if (it == now.end()) continue;
+    const BisectDecision& d = *it->second;
+    const auto runs = nlohmann::json::parse(d.run_ids_json).get<std::vector<std::int64_t>>();
+    const auto samples = bisect_samples(store, spec, runs);
+    const Centre centre = centre_of_metric(store, runs, spec.metric);
+    const auto ci = centre_interval(samples, centre, 0.95);
+    const auto c = centre_of(samples, centre);
+    if (d.verdict == "SKIP") skips.push_back({{"x", x}, {"note", d.note.substr(0, 200)}});
+    if (c) {
+      Json v = {{"x", x}, {"y", *c}, {"verdict", d.verdict}, {"n", samples.size()}};
+      if (ci.ci) {
+        v["lo"] = ci.ci->low;
+        v["hi"] = ci.ci->high;
+      }
+      values.push_back(v);
+    }
+    rows += fmt::format(
+        "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"centre\">{}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        html_escape(d.verdict), pos, html_escape(spec.labels[pos]), html_escape(d.verdict), d.n,
+        html_escape(number(d.centre)),
+        html_escape(ci.ci ? fmt::format("[{:.4g}, {:.4g}]", ci.ci->low, ci.ci->high)
+                          : "n/a" + (ci.reason.empty() ? "" : " (" + ci.reason + ")")),
+        html_escape(number(d.p_good, "{:.3g}")), html_escape(number(d.p_bad, "{:.3g}")),
+        html_escape(d.decided_by), html_escape(d.note.substr(0, 300)));
+  }
+  const Json enc_x = {{"scale", "x"}, {"field", "x"}};
+  const Json colour = {{"scale", "colour"}, {"field", "verdict"}};
+  Json s = {{"$schema", "https://vega.github.io/schema/vega/v5.json"},
+            {"width", std::max<std::size_t>(360, 48 * domain.size())},
+            {"height", 260},
+            {"padding", 5},
+            {"autosize", {{"type", "pad"}}}};
+  s["data"] = Json::array({{{"name", "points"}, {"values", values}},
+                           {{"name", "skips"}, {"values", skips}},
+                           {{"name", "ci"},
+                            {"source", "points"},
+                            {"transform", Json::array({{{"type", "filter"}, {"expr", "isValid(datum.lo)"}}})}}});
+  s["scales"] = Json::array(
+      {{{"name", "x"}, {"type", "point"}, {"padding", 0.5}, {"range", "width"}, {"domain", domain}},
+       {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
+        {"domain", {{"fields", Json::array({{{"data", "points"}, {"field", "y"}},
+                                            {{"data", "ci"}, {"field", "lo"}},
+                                            {{"data", "ci"}, {"field", "hi"}}})}}}},
+       {{"name", "colour"}, {"type", "ordinal"},
+        {"domain", Json::array({"REF-GOOD", "GOOD", "UNKNOWN", "BAD", "REF-BAD"})},
+        {"range", Json::array({"#1a7f37", "#4caf50", "#999999", "#e57373", "#b71c1c"})}}});
+  s["axes"] = Json::array(
+      {{{"orient", "bottom"}, {"scale", "x"}, {"title", "candidate (position, oldest first)"},
+        {"labelAngle", -40}, {"labelAlign", "right"}},
+       {{"orient", "left"}, {"scale", "y"}, {"title", spec.metric}}});
+  s["legends"] = Json::array({{{"fill", "colour"}, {"title", "verdict"}}});
+  const Json tooltip = {{"signal", "{'candidate': datum.x, 'verdict': datum.verdict, 'centre': "
+                                   "datum.y, 'low': datum.lo, 'high': datum.hi, 'n': datum.n}"}};
+  s["marks"] = Json::array(
+      {{{"type", "rule"},
+        {"from", {{"data", "ci"}}},
+        {"encode", {{"enter", {{"x", enc_x}, {"y", {{"scale", "y"}, {"field", "lo"}}},
+                               {"y2", {{"scale", "y"}, {"field", "hi"}}}, {"stroke", colour},
+                               {"strokeWidth", {{"value", 2}}}}}}}},
+       {{"type", "symbol"},
+        {"from", {{"data", "points"}}},
+        {"encode", {{"enter", {{"x", enc_x}, {"y", {{"scale", "y"}, {"field", "y"}}}, {"fill", colour},
+                               {"size", {{"value", 60}}}, {"tooltip", tooltip}}}}}},
+       // A skipped candidate has no centre: a cross on the axis, its note as tooltip.
+       {{"type", "symbol"},
+        {"from", {{"data", "skips"}}},
+        {"encode", {{"enter", {{"x", enc_x}, {"y", {{"signal", "height"}}}, {"shape", {{"value", "cross"}}},
+                               {"fill", {{"value", "#555"}}}, {"size", {{"value", 80}}},
+                               {"tooltip", {{"signal", "{'skipped': datum.x, 'why': datum.note}"}}}}}}}}});
+  const std::string title = fmt::format("bisection {} ({}): {}", session.id, to_string(session.status),
+                                        spec.metric);
+  std::string body = fmt::format(
+      "<p class=\"note\">{} candidates between {} and {}; {} at alpha {}; centre with its 95% "
+      "interval from the samples behind each candidate's last decision; a cross marks a skip</p>\n"
+      "<div class=\"plots\"><div class=\"plot\"><h4>candidates by position</h4><div "
+      "id=\"b0\"></div></div></div>\n",
+      spec.candidates.size() - 2, html_escape(spec.labels.front()), html_escape(spec.labels.back()),
+      html_escape(verdict_test_title(spec.test)), spec.alpha);
+  body += "<table class=\"bisect\"><thead><tr><th>pos</th><th>candidate</th><th>verdict</th><th>n</th>"
+          "<th>centre</th><th>interval</th><th>p(good)</th><th>p(bad)</th><th>decided by</th>"
+          "<th>runs / note</th></tr></thead><tbody>\n" +
+          rows + "</tbody></table>\n";
+  const Json plots = Json::array({{{"id", "b0"}, {"kind", "bisect"}, {"spec", s}}});
+  return html_page(title, vega_script, body, plots);
+}
+
+}  // namespace schedlab
