@@ -67,5 +67,8 @@ NightlyReport build_nightly_report(const Store& store, const NightlyReportInput&
 // (schema in docs/nightly-json.md). Both end with a newline.
 std::string render_nightly_markdown(const NightlyReport& r);
 std::string render_nightly_json(const NightlyReport& r);
+// One offline page: regressions first, each with its table's plots, then
+// every comparison as `schedlab report` shows it; vega_script defines `vega`.
+std::string render_nightly_html(const NightlyReport& r, const std::string& vega_script);
 
 }  // namespace schedlab

@@ -507,9 +507,9 @@ function(e){console.error('schedlab report: '+e);window.schedlabReport={done:tru
 
 }  // namespace
 
-std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t k) {
+std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t k, const std::string& id_prefix) {
   const Block& b = c.blocks.at(k);
-  const std::string id = fmt::format("p{}", k);
+  const std::string id = fmt::format("{}p{}", id_prefix, k);
   return {{id + "-scaling", "scaling", scaling_spec(c, b)},
           {id + "-samples", "samples", samples_spec(c, b)},
           {id + "-order", "order", order_spec(c, b)}};
@@ -517,8 +517,14 @@ std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t k) {
 
 std::string render_html(const Comparison& c, const std::string& vega_script,
                         const std::string& page_title) {
-  std::string body;
   Json plots = Json::array();
+  const std::string body = comparison_html(c, "", plots);
+  return html_page(page_title, vega_script, header(c) + body, plots);
+}
+
+std::string comparison_html(const Comparison& c, const std::string& id_prefix,
+                            nlohmann::ordered_json& plots) {
+  std::string body;
   auto add = [&](const PlotSpec& p, const char* caption) {
     body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n", caption, p.id);
     plots.push_back({{"id", p.id}, {"kind", p.kind}, {"spec", p.spec}});
@@ -531,7 +537,7 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
     body += "<div class=\"plots\">\n";
     const char* captions[] = {"centre and interval by point", "every sample (box: quartiles)",
                               "samples in run order"};
-    const auto specs = block_plots(c, k);
+    const auto specs = block_plots(c, k, id_prefix);
     for (std::size_t i = 0; i < specs.size(); ++i) add(specs[i], captions[i]);
     body += "</div>\n";
     const bool last = k + 1 == c.blocks.size() || c.blocks[k + 1].name != b.name ||
@@ -547,13 +553,13 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
       const bool hits = std::any_of(m.rows.begin(), m.rows.end(), [](const MonitorRow& r) {
         return std::any_of(r.cells.begin(), r.cells.end(), [](const MonitorCell& x) { return !x.cpu_hits.empty(); });
       });
-      if (hits) add({fmt::format("m{}-cpus", mi), "cpus", cpus_spec(c, m)}, "CPUs hit by the workload's tasks (tasks monitor)");
+      if (hits) add({fmt::format("{}m{}-cpus", id_prefix, mi), "cpus", cpus_spec(c, m)}, "CPUs hit by the workload's tasks (tasks monitor)");
     }
     body += "</section>\n";
   }
   std::string f = footer(c);
   if (!f.empty()) body += "<p class=\"footer\">" + esc(f) + "</p>\n";
-  return html_page(page_title, vega_script, header(c) + body, plots);
+  return body;
 }
 
 std::string html_page(const std::string& page_title, const std::string& vega_script,

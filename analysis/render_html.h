@@ -20,7 +20,8 @@ struct PlotSpec {
   std::string kind;  // scaling | samples | order | cpus
   nlohmann::ordered_json spec;
 };
-std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t block);
+std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t block,
+                                  const std::string& id_prefix = "");
 
 // The page. vega_script is JavaScript that defines the global `vega`.
 std::string render_html(const Comparison& c, const std::string& vega_script,
@@ -33,5 +34,10 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots);
 std::string html_escape(std::string_view s);
+// One comparison's tables and plots (no page header): what report shows per
+// workload. Plot element ids start with id_prefix (unique per comparison on
+// a page of several); their specs are appended to `plots`.
+std::string comparison_html(const Comparison& c, const std::string& id_prefix,
+                            nlohmann::ordered_json& plots);
 
 }  // namespace schedlab

@@ -13,6 +13,7 @@
 #include "analysis/nightly_report.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/cli/vega_assets.h"
 #include "runner/run/interrupt.h"
 #include "runner/nightly/nightly.h"
 #include "runner/nightly/nightly_config.h"
@@ -27,6 +28,7 @@ struct NightlyCmdOptions {
   bool force = false;
   std::string report_md;
   std::string report_json;
+  std::string report_html;
   DbOption db;
 };
 
@@ -58,6 +60,7 @@ int nightly_command(const NightlyCmdOptions& o) {
     else
       fmt::print("{}", md);
     if (!o.report_json.empty()) write_file(o.report_json, render_nightly_json(report));
+    if (!o.report_html.empty()) write_file(o.report_html, render_nightly_html(report, vega_script()));
 
     int measured_now = 0;
     for (const auto& c : run.cells) measured_now += c.new_now && c.status == CellStatus::kMeasured;
@@ -88,6 +91,8 @@ void register_nightly(CLI::App& app, int& exit_code) {
   cmd->add_flag("--force", o->force, "measure again what the database already holds");
   cmd->add_option("--report-md", o->report_md, "write the markdown report here (default: stdout)");
   cmd->add_option("--report-json", o->report_json, "also write the JSON report here");
+  cmd->add_option("--report-html", o->report_html,
+                  "also write one offline HTML page here (regressions first, with plots)");
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = nightly_command(*o); });
 }

@@ -122,7 +122,8 @@ workloads:
     std::vector<std::string> args = {"nightly",       file,
                                      "--db",          db,
                                      "--report-md",   dir.file("report.md"),
-                                     "--report-json", dir.file("report.json")};
+                                     "--report-json", dir.file("report.json"),
+                                     "--report-html", dir.file("report.html")};
     args.insert(args.end(), more.begin(), more.end());
     return test::schedlab_cmd(args);
   }
@@ -170,6 +171,16 @@ TEST_CASE(
   CHECK_THAT(md, Contains("## Regressions (1)") && Contains("| slow | baseline (base) |") &&
                      Contains("Schedstat: no schedstat monitor data"));
   CHECK(md.find("## Regressions") < md.find("## Comparisons"));
+  // The same report as one page: the regression first, with its table's
+  // plots, then the three comparisons; it renders in headless Chromium.
+  const std::string html = test::read_text(s.dir.file("report.html"));
+  CHECK(html.find("<h2>Regressions (1)</h2>") < html.find("<h2>Comparisons</h2>"));
+  CHECK(html.find("<h3>slow vs base: ") != std::string::npos);
+  const auto check = test::check_page_in_chromium(s.dir.file("report.html"), SCHEDLAB_BUILD_DIR "/nightly.png");
+  INFO(check.out << check.err);
+  CHECK(check.ok());
+  CHECK(check.out.find("plot r0-p0-scaling (scaling): ") != std::string::npos);
+  CHECK(check.out.find("plot c2-p0-samples (samples): ") != std::string::npos);
 
   // Again without --force: everything is in the database, nothing runs.
   const auto again = s.run(three);

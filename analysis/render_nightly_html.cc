@@ -1,0 +1,103 @@
+// nightly --report-html: the nightly report as one offline page, regressions
+// first (each with the plots of its table), then every comparison as the
+// report page shows it. The page shell is render_html's.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/nightly_report.h"
+#include "analysis/render_html.h"
+#include "analysis/render_schedstat.h"
+
+namespace schedlab {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string num(double v) { return fmt::format("{:.6g}", v); }
+
+bool same_pair(const NightlyRegression& g, const NightlyComparison& c) {
+  return g.config == c.config && g.variant == c.variant && g.reference == c.reference &&
+         g.target == c.target && g.against == c.against;
+}
+
+}  // namespace
+
+std::string render_nightly_html(const NightlyReport& r, const std::string& vega_script) {
+  const auto& e = html_escape;
+  Json plots = Json::array();
+  std::string body = r.regressed()
+                         ? fmt::format("<p class=\"emulated\"><b>{} regression{}.</b></p>\n",
+                                       r.regressions.size(), r.regressions.size() == 1 ? "" : "s")
+                         : std::string("<p>No regression.</p>\n");
+  body += fmt::format("<h2>Regressions ({})</h2>\n", r.regressions.size());
+  if (!r.regressions.empty()) {
+    body += "<table class=\"regressions\"><thead><tr><th>target</th><th>against</th><th>config</th>"
+            "<th>variant</th><th>table</th><th>row</th><th>metric</th><th>reference</th>"
+            "<th>target</th><th>change</th><th>p</th></tr></thead><tbody>\n";
+    for (const auto& g : r.regressions)
+      body += fmt::format(
+          "<tr><td>{}</td><td>{} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td><td>{}</td><td class=\"pct\">{:+.2f}%</td><td>{:.3g}</td></tr>\n",
+          e(g.target), e(g.against), e(g.reference), e(g.config), e(g.variant), e(g.r.block),
+          e(g.r.row.empty() ? "-" : g.r.row),
+          e(g.r.metric + (g.r.unit.empty() ? "" : " (" + g.r.unit + ")")), num(g.r.base_centre),
+          num(g.r.centre), g.r.pct, g.r.p_value);
+    body += "</tbody></table>\n";
+  }
+  for (std::size_t i = 0; i < r.regressions.size(); ++i) {
+    const auto& g = r.regressions[i];
+    body += fmt::format("<section class=\"regression\"><h3>{} vs {}: {}{} {}</h3>\n", e(g.target),
+                        e(g.reference), e(g.r.block), e(g.r.row.empty() ? "" : " " + g.r.row),
+                        e(g.r.metric));
+    body += fmt::format("<p>{:+.2f}% (p = {:.3g}, alpha {}, minimum effect {}%), runs {} and {}.</p>\n",
+                        g.r.pct, g.r.p_value, g.r.alpha, g.r.min_effect_pct, g.reference_run,
+                        g.target_run);
+    if (!g.repo.empty()) {
+      if (g.last_good.empty())
+        body += fmt::format("<p>Commits: {} is at {}; {}, so there is no range to bisect.</p>\n",
+                            e(g.target), e(g.commit), e(g.range_note));
+      else
+        body += fmt::format(
+            "<p>Commits since the last good night: {}..{} in {} (last good run {}). Bisect "
+            "them:</p>\n<pre>{}</pre>\n",
+            e(g.last_good), e(g.commit), e(g.repo), g.last_good_run, e(g.bisect_command));
+    }
+    // The plots of the regressed table, from its comparison.
+    for (const auto& c : r.comparisons) {
+      if (!same_pair(g, c)) continue;
+      for (std::size_t k = 0; k < c.comparison.blocks.size(); ++k) {
+        const Block& b = c.comparison.blocks[k];
+        if (b.workload != g.r.workload || b.name != g.r.block || b.metric.name != g.r.metric) continue;
+        body += "<div class=\"plots\">\n";
+        for (const auto& p : block_plots(c.comparison, k, fmt::format("r{}-", i))) {
+          body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n", e(p.kind), p.id);
+          plots.push_back({{"id", p.id}, {"kind", p.kind}, {"spec", p.spec}});
+        }
+        body += "</div>\n";
+      }
+    }
+    body += g.schedstat ? "<p>Schedstat, summed over the row's iterations:</p>\n<pre>" +
+                              e(schedstat::render_text(*g.schedstat)) + "</pre>\n"
+                        : fmt::format("<p>Schedstat: {}.</p>\n", e(g.schedstat_reason));
+    body += "</section>\n";
+  }
+  if (!r.failures.empty()) {
+    body += "<h2>Failures</h2>\n<ul>\n";
+    for (const auto& f : r.failures) body += "<li>" + e(f) + "</li>\n";
+    body += "</ul>\n";
+  }
+  body += "<h2>Comparisons</h2>\n";
+  for (std::size_t i = 0; i < r.comparisons.size(); ++i) {
+    const auto& c = r.comparisons[i];
+    body += fmt::format("<section class=\"comparison\"><h2>{} vs {} ({}), {}, variant {}{}</h2>\n",
+                        e(c.target), e(c.reference), e(c.against), e(c.config), e(c.variant),
+                        c.regressions ? fmt::format(": {} regression{}", c.regressions,
+                                                    c.regressions == 1 ? "" : "s")
+                                      : "");
+    body += comparison_html(c.comparison, fmt::format("c{}-", i), plots) + "</section>\n";
+  }
+  return html_page("nightly: " + r.input.name, vega_script, body, plots);
+}
+
+}  // namespace schedlab
