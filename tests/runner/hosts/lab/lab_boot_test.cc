@@ -15,6 +15,7 @@
 #include "results/store.h"
 #include "runner/hosts/lab/lab_host.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
@@ -232,6 +233,17 @@ TEST_CASE("lab: seccomp-notify basic vs sync on 6.1 and 6.12, n/a where the kern
   CHECK(on_612["centre"].get<double>() > 0);
   CHECK(on_612["unsupported"].is_null());
   CHECK(rows[0]["cells"][0]["centre"].get<double>() > 0);  // basic on 6.1
+  // The multi-kernel run as a report page: the n/a cell says why, and the
+  // page renders in headless Chromium.
+  const std::string page = dir.file("sn.html");
+  const auto rep = schedlab({"report", "--group", "sn", "-o", page});
+  INFO(rep.err);
+  REQUIRE(rep.exit_code == 0);
+  CHECK(test::read_text(page).find("<td class=\"na\"") != std::string::npos);
+  const auto check = test::check_page_in_chromium(page, SCHEDLAB_BUILD_DIR "/report-lab-seccomp.png");
+  INFO(check.out << check.err);
+  CHECK(check.ok());
+  CHECK(check.out.find("(scaling)") != std::string::npos);
 }
 
 TEST_CASE("lab: debian:6.12 boots, flips NO_PLACE_LAG and back", "[lab]") {
