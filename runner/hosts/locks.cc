@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -157,7 +158,23 @@ std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
   };
   // Held already: by this process (share it) or by another (refuse).
   auto refuse_or_share = [&]() -> std::shared_ptr<SutLock> {
-    const auto h = current_holder();
+    auto h = current_holder();
+    // The holder writes its file just after taking the lock: until then the
+    // file still names the previous holder, a process of this machine that
+    // has exited. Wait a moment for the new name rather than blame it.
+    const auto stale = [&](const std::optional<LockHolder>& x) {
+      return local && x && x->host == this_host() && x->pid > 0 &&
+             ::kill(static_cast<pid_t>(x->pid), 0) != 0 && errno == ESRCH;
+    };
+    for (int i = 0; i < 100 && stale(h); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      h = current_holder();
+    }
+    if (stale(h))
+      throw SutBusy(fmt::format(
+          "{} is in use by another schedlab process that has just taken it (its holder file "
+          "still names {}, which has exited); one run per SUT at a time",
+          host.name(), h->describe()));
     if (h && h->owner.starts_with(process_token() + ":")) {
       if (auto mine = registry()[h->owner].lock(); mine && !mine->host_) return mine;
       // Remote under another name: borrowed, released with the first.

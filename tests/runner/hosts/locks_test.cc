@@ -4,13 +4,18 @@
 // holder.
 #include "runner/hosts/locks.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <thread>
 
 #include "runner/hosts/local_host.h"
 #include "tests/support/temp_dir.h"
@@ -60,6 +65,37 @@ TEST_CASE("SUT lock: a second process is refused, naming the holder") {
     CHECK(again.get() == lock.get());
   }
   CHECK(try_in_child("") == 1);  // released with the last holder
+}
+
+TEST_CASE("SUT lock: a holder file naming an exited process is not blamed for the lock") {
+  LockDir d;
+  LocalHost host;
+  // The holder file of a run that has exited (a PID that is gone) ...
+  const pid_t gone = ::fork();
+  REQUIRE(gone >= 0);
+  if (gone == 0) ::_exit(0);
+  ::waitpid(gone, nullptr, 0);
+  LockHolder old{.what = "schedlab restore", .db = "/old.db", .pid = gone, .since = "2026-01-01T00:00:00Z"};
+  {
+    const auto lock = SutLock::acquire(host, "a run starting", "a.db");
+    old.host = lock->holder().host;
+  }
+  test::write_text(d.dir.file("sut.holder"), old.json() + "\n");
+  // ... while another process holds the lock and has not named itself yet.
+  const pid_t holder = ::fork();
+  REQUIRE(holder >= 0);
+  if (holder == 0) {
+    const int fd = ::open(d.dir.file("sut.lock").c_str(), O_RDWR | O_CREAT, 0644);
+    ::flock(fd, LOCK_EX);
+    ::sleep(5);
+    ::_exit(0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(try_in_child("is in use by another schedlab process that has just taken it (its holder file "
+                     "still names schedlab restore (database /old.db, PID " +
+                     std::to_string(gone)) == 0);
+  ::kill(holder, SIGKILL);
+  ::waitpid(holder, nullptr, 0);
 }
 
 TEST_CASE("run liveness: held while a RunAlive lives, never created by a reader") {
