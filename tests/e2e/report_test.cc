@@ -240,3 +240,23 @@ TEST_CASE("history --format html: history --format json's numbers, one plot per 
   // 10 points, each a symbol, a vertex of the line and one of the band.
   CHECK(check.out.find("plot h0 (history): 30 marks") != std::string::npos);
 }
+
+TEST_CASE("report: the demo run's page renders in headless Chromium, screenshot under build/") {
+  // The README's first command's run (configs/demo-local.yaml: real
+  // hackbench here, SCHED_OTHER vs SCHED_BATCH), two iterations.
+  test::TempDir dir;
+  const std::string db = dir.file("demo.db"), page = dir.file("demo.html");
+  const auto run = test::schedlab_cmd({"run", SCHEDLAB_SOURCE_DIR "/configs/demo-local.yaml", "--db", db,
+                                       "--name", "demo", "--iterations", "2"});
+  INFO(run.err);
+  REQUIRE(run.ok());
+  REQUIRE(test::schedlab_cmd({"report", "demo", "--db", db, "-o", page}).ok());
+  const std::string html = test::read_text(page);
+  CHECK(html.find("hackbench-process-pipes") != std::string::npos);
+  CHECK(html.find("hackbench-thread-sockets") != std::string::npos);
+  const auto check = test::check_page_in_chromium(page, SCHEDLAB_BUILD_DIR "/report-demo.png");
+  INFO(check.out << check.err);
+  CHECK(check.ok());
+  // Two tables, three plots each.
+  CHECK(check.out.find("plot p1-order (order): ") != std::string::npos);
+}
