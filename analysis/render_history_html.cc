@@ -48,21 +48,11 @@ Json series_spec(const History& h, const std::vector<const HistoryPoint*>& point
                {"encode", {{"enter", {{"x", enc_x}, {"y", {{"scale", "y"}, {"field", "lo"}}},
                                       {"y2", {{"scale", "y"}, {"field", "hi"}}}, {"fill", colour},
                                       {"fillOpacity", {{"value", 0.2}}}}}}}};
-  Json s = {{"$schema", "https://vega.github.io/schema/vega/v5.json"},
-            {"width", std::max<std::size_t>(320, 40 * domain.size())},
-            {"height", 240},
-            {"padding", 5},
-            {"autosize", {{"type", "pad"}}}};
-  s["data"] = Json::array({{{"name", "points"}, {"values", values}},
-                           {{"name", "ci"},
-                            {"source", "points"},
-                            {"transform", Json::array({{{"type", "filter"}, {"expr", "isValid(datum.lo)"}}})}}});
+  Json s = vega_base_spec(static_cast<int>(std::max<std::size_t>(320, 40 * domain.size())), 240);
+  s["data"] = points_with_ci_data(values);
   s["scales"] = Json::array(
       {{{"name", "x"}, {"type", "point"}, {"padding", 0.5}, {"range", "width"}, {"domain", domain}},
-       {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
-        {"domain", {{"fields", Json::array({{{"data", "points"}, {"field", "y"}},
-                                            {{"data", "ci"}, {"field", "lo"}},
-                                            {{"data", "ci"}, {"field", "hi"}}})}}}},
+       y_scale_with_ci(),
        {{"name", "colour"}, {"type", "ordinal"}, {"range", "category"},
         {"domain", {{"data", "points"}, {"field", "v"}}}}});
   s["axes"] = Json::array(

@@ -94,13 +94,6 @@ Json axis(const char* orient, const char* scale, const std::string& title) {
   return {{"orient", orient}, {"scale", scale}, {"title", title}, {"labelOverlap", true}};
 }
 
-Json base_spec(int width, int height) {
-  return {{"$schema", "https://vega.github.io/schema/vega/v5.json"},
-          {"width", width},
-          {"height", height},
-          {"padding", 5},
-          {"autosize", "pad"}};
-}
 
 std::string y_title(const Block& b) {
   return b.metric.unit.empty() ? b.metric.name : fmt::format("{} ({})", b.metric.name, b.metric.unit);
@@ -127,22 +120,15 @@ Json scaling_spec(const Comparison& c, const Block& b) {
       }
       values.push_back(v);
     }
-  Json s = base_spec(560, 260);
-  s["data"] = Json::array({{{"name", "points"}, {"values", values}},
-                           {{"name", "ci"},
-                            {"source", "points"},
-                            {"transform", Json::array({{{"type", "filter"}, {"expr", "isValid(datum.lo)"}}})}}});
+  Json s = vega_base_spec(560, 260);
+  s["data"] = points_with_ci_data(values);
   Json x = numeric ? Json{{"name", "x"}, {"type", "linear"}, {"zero", false}, {"nice", true},
                           {"range", "width"}, {"domain", {{"data", "points"}, {"field", "x"}}}}
                    : Json{{"name", "x"}, {"type", "point"}, {"padding", 0.5}, {"range", "width"},
                           {"domain", row_labels(b)}};
   s["scales"] = Json::array(
       {x,
-       {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
-        {"domain", {{"fields", Json::array({{{"data", "points"}, {"field", "y"}},
-                                            {{"data", "ci"}, {"field", "lo"}},
-                                            {{"data", "ci"}, {"field", "hi"}}})}}}},
-       colour_scale(c)});
+       y_scale_with_ci(), colour_scale(c)});
   s["axes"] = Json::array({axis("bottom", "x", swept_parameter(b)), axis("left", "y", y_title(b))});
   s["legends"] = legend();
   const Json tooltip = {
@@ -194,7 +180,7 @@ Json samples_spec(const Comparison& c, const Block& b) {
     for (std::size_t i = 0; i < r.cells.size(); ++i)
       for (double v : r.cells[i].samples)
         values.push_back({{"r", r.label}, {"c", c.columns[i].label}, {"v", v}, {"j", jitter(k++)}});
-  Json s = base_spec(plot_width(b.rows.size() * c.columns.size()), 260);
+  Json s = vega_base_spec(plot_width(b.rows.size() * c.columns.size()), 260);
   s["data"] = Json::array({{{"name", "samples"}, {"values", values}}});
   s["scales"] = Json::array(
       {{{"name", "xrow"}, {"type", "band"}, {"domain", row_labels(b)}, {"range", "width"},
@@ -276,7 +262,7 @@ Json order_spec(const Comparison& c, const Block& b) {
                           {"v", cell.samples[k]}});
     }
   Json options = row_labels(b);
-  Json s = base_spec(560, 240);
+  Json s = vega_base_spec(560, 240);
   s["signals"] = Json::array(
       {{{"name", "point"},
         {"value", b.rows.empty() ? "" : b.rows.front().label},
@@ -327,7 +313,7 @@ Json cpus_spec(const Comparison& c, const MonitorBlock& m) {
   }
   Json domain = Json::array();
   for (int cpu : cpus) domain.push_back(std::to_string(cpu));
-  Json s = base_spec(plot_width(cpus.size() * c.columns.size()), 200);
+  Json s = vega_base_spec(plot_width(cpus.size() * c.columns.size()), 200);
   s["data"] = Json::array({{{"name", "hits"}, {"values", values}}});
   s["scales"] = Json::array(
       {{{"name", "xcpu"}, {"type", "band"}, {"domain", domain}, {"range", "width"}, {"paddingInner", 0.2}},
@@ -572,5 +558,27 @@ std::string html_page(const std::string& page_title, const std::string& vega_scr
 }
 
 std::string html_escape(std::string_view s) { return esc(s); }
+
+nlohmann::ordered_json vega_base_spec(int width, int height) {
+  return {{"$schema", "https://vega.github.io/schema/vega/v5.json"},
+          {"width", width},
+          {"height", height},
+          {"padding", 5},
+          {"autosize", "pad"}};
+}
+
+nlohmann::ordered_json points_with_ci_data(nlohmann::ordered_json values) {
+  return Json::array({{{"name", "points"}, {"values", std::move(values)}},
+                      {{"name", "ci"},
+                       {"source", "points"},
+                       {"transform", Json::array({{{"type", "filter"}, {"expr", "isValid(datum.lo)"}}})}}});
+}
+
+nlohmann::ordered_json y_scale_with_ci() {
+  return {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
+          {"domain", {{"fields", Json::array({{{"data", "points"}, {"field", "y"}},
+                                              {{"data", "ci"}, {"field", "lo"}},
+                                              {{"data", "ci"}, {"field", "hi"}}})}}}};
+}
 
 }  // namespace schedlab

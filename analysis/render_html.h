@@ -34,6 +34,13 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots);
 std::string html_escape(std::string_view s);
+
+// Pieces of the Vega specs of a centre with its interval: the spec's frame;
+// data "points" (fields y and, where there is an interval, lo and hi) with
+// "ci", the points that have one; the y scale over both.
+nlohmann::ordered_json vega_base_spec(int width, int height);
+nlohmann::ordered_json points_with_ci_data(nlohmann::ordered_json values);
+nlohmann::ordered_json y_scale_with_ci();
 // One comparison's tables and plots (no page header): what report shows per
 // workload. Plot element ids start with id_prefix (unique per comparison on
 // a page of several); their specs are appended to `plots`.

@@ -223,6 +223,14 @@ bool params_match(const BisectSpec& spec, const std::string& params_json) {
 
 }  // namespace
 
+Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
+                            const std::vector<std::int64_t>& runs) {
+  for (const auto run : runs)
+    for (const auto& m : store.metrics(run))
+      if (m.name == spec.metric) return declared_centre(m);
+  return Centre::kAmean;
+}
+
 std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
                                    const std::vector<std::int64_t>& runs) {
   std::vector<double> out;
@@ -487,10 +495,7 @@ class Driver {
 
   // The centre the metric declared, as stored with the runs.
   Centre metric_centre(std::size_t pos) const {
-    for (const auto run : finished_runs(pos))
-      for (const auto& m : store_.metrics(run))
-        if (m.name == spec_.metric) return declared_centre(m);
-    return Centre::kAmean;
+    return bisect_metric_centre(store_, spec_, finished_runs(pos));
   }
 
   void record(std::size_t pos, const std::string& verdict, const std::string& by,

@@ -87,6 +87,11 @@ struct DriveOptions {
 // candidates until the search is done. Messages go to stderr.
 BisectOutcome drive_bisect(Store& store, std::int64_t session_id, const DriveOptions& options);
 
+// The centre the runs' metric declares (the first run that has it); amean
+// when none does.
+Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
+                            const std::vector<std::int64_t>& runs);
+
 // The samples of the spec's metric and point in the given runs, pooled
 // (the first variant; ok iterations; an interval metric's per-iteration
 // centres). Throws BisectError when the selection matches several points.

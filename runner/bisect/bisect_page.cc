@@ -5,7 +5,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analysis/analyse.h"
 #include "analysis/bisect_verdict.h"
 #include "analysis/render_html.h"
 #include "analysis/summary.h"
@@ -21,14 +20,6 @@ std::map<int, const BisectDecision*> latest(const std::vector<BisectDecision>& d
   std::map<int, const BisectDecision*> out;
   for (const auto& d : decisions) out[d.position] = &d;
   return out;
-}
-
-Centre centre_of_metric(const Store& store, const std::vector<std::int64_t>& runs,
-                        const std::string& metric) {
-  for (const auto run : runs)
-    for (const auto& m : store.metrics(run))
-      if (m.name == metric) return declared_centre(m);
-  return Centre::kAmean;
 }
 
 std::string number(const std::optional<double>& v, const char* spec = "{:.4g}") {
@@ -52,7 +43,7 @@ std::string bisect_page(const Store& store, const BisectSession& session,
     const BisectDecision& d = *it->second;
     const auto runs = nlohmann::json::parse(d.run_ids_json).get<std::vector<std::int64_t>>();
     const auto samples = bisect_samples(store, spec, runs);
-    const Centre centre = centre_of_metric(store, runs, spec.metric);
+    const Centre centre = bisect_metric_centre(store, spec, runs);
     const auto ci = centre_interval(samples, centre, 0.95);
     const auto c = centre_of(samples, centre);
     if (d.verdict == "SKIP") skips.push_back({{"x", x}, {"note", d.note.substr(0, 200)}});
@@ -76,22 +67,12 @@ std::string bisect_page(const Store& store, const BisectSession& session,
   }
   const Json enc_x = {{"scale", "x"}, {"field", "x"}};
   const Json colour = {{"scale", "colour"}, {"field", "verdict"}};
-  Json s = {{"$schema", "https://vega.github.io/schema/vega/v5.json"},
-            {"width", std::max<std::size_t>(360, 48 * domain.size())},
-            {"height", 260},
-            {"padding", 5},
-            {"autosize", {{"type", "pad"}}}};
-  s["data"] = Json::array({{{"name", "points"}, {"values", values}},
-                           {{"name", "skips"}, {"values", skips}},
-                           {{"name", "ci"},
-                            {"source", "points"},
-                            {"transform", Json::array({{{"type", "filter"}, {"expr", "isValid(datum.lo)"}}})}}});
+  Json s = vega_base_spec(static_cast<int>(std::max<std::size_t>(360, 48 * domain.size())), 260);
+  s["data"] = points_with_ci_data(values);
+  s["data"].push_back({{"name", "skips"}, {"values", skips}});
   s["scales"] = Json::array(
       {{{"name", "x"}, {"type", "point"}, {"padding", 0.5}, {"range", "width"}, {"domain", domain}},
-       {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
-        {"domain", {{"fields", Json::array({{{"data", "points"}, {"field", "y"}},
-                                            {{"data", "ci"}, {"field", "lo"}},
-                                            {{"data", "ci"}, {"field", "hi"}}})}}}},
+       y_scale_with_ci(),
        {{"name", "colour"}, {"type", "ordinal"},
         {"domain", Json::array({"REF-GOOD", "GOOD", "UNKNOWN", "BAD", "REF-BAD"})},
         {"range", Json::array({"#1a7f37", "#4caf50", "#999999", "#e57373", "#b71c1c"})}}});
