@@ -154,6 +154,7 @@ void LabHost::boot(const LabConfig& config) {
                 .stderr_log = dir_ / "qemu.err"};
   accel_ = choose_accel(config.accel);
   const auto start = std::chrono::steady_clock::now();
+  bool crashed_once = false;
   for (int attempt = 0;; ++attempt) {
     q.accel = accel_;
     q.ssh_port = free_local_port();
@@ -167,6 +168,9 @@ void LabHost::boot(const LabConfig& config) {
     if (w == QemuProcess::Wait::kReady) break;
     const std::string err = qemu_->stderr_text();
     const std::string serial = qemu_->serial_tail();
+    // A kernel that crashed while booting: the crash report from its first
+    // line, not only its last call-trace frames.
+    const std::optional<std::string> crash = qemu_->crash_report(40);
     qemu_.reset();
     if (w == QemuProcess::Wait::kInterrupted) throw HostError("lab: interrupted while the guest was booting");
     if (probing) {
@@ -183,6 +187,19 @@ void LabHost::boot(const LabConfig& config) {
     if (w == QemuProcess::Wait::kTimedOut || w == QemuProcess::Wait::kNoOutput)
       throw HostError(fmt::format("lab: the {} guest was not ready after {}s ({}); last serial console lines:\n{}",
                                   kernel_.release, config.boot_timeout.count(), accel_, indent(serial)));
+    // One more boot after a crash: seen once under TCG (multi-threaded) on a
+    // stock Debian kernel that boots every other time. The first crash is
+    // shown in full, so a kernel that crashes now and then is not hidden;
+    // a second one is the error.
+    if (w == QemuProcess::Wait::kExited && crash && !crashed_once) {
+      log_(fmt::format("lab: the {} kernel crashed while booting ({}); booting it once more. Serial console:\n{}",
+                       kernel_.release, accel_, indent(*crash)));
+      crashed_once = true;
+      continue;
+    }
+    if (w == QemuProcess::Wait::kExited && crash)
+      throw HostError(fmt::format("lab: the {} kernel crashed while booting ({}), twice; serial console:\n{}",
+                                  kernel_.release, accel_, indent(*crash)));
     throw HostError(fmt::format("lab: qemu failed ({}):\n{}\nlast serial console lines:\n{}", accel_,
                                 indent(err.empty() ? "(no stderr)" : err), indent(serial)));
   }

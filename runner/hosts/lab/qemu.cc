@@ -143,33 +143,42 @@ std::string QemuProcess::serial_tail(int lines) const {
   return last_lines(text, static_cast<std::size_t>(lines));
 }
 
-std::string QemuProcess::crash_console(int max_lines) const {
-  std::string text;
-  try {
-    text = schedlab::read_file(options_.serial_log);
-  } catch (const std::exception&) {
-    return "(no serial output)";
-  }
-  std::erase(text, '\r');
+std::optional<std::string> crash_report(const std::string& console, int max_lines) {
   // A call trace's length varies (its "?" frames): the tail alone may hold
   // neither the reason nor the faulting function. The first line of the
   // last crash report is where a reader starts.
   std::size_t from = std::string::npos;
   for (const char* marker : {"sysrq: Trigger a crash", "BUG: ", "Oops: ", "general protection fault",
                              "Kernel panic - not syncing"}) {
-    const auto at = text.rfind(marker);
+    const auto at = console.rfind(marker);
     if (at != std::string::npos && (from == std::string::npos || at < from)) from = at;
   }
-  if (from == std::string::npos) return last_lines(text, static_cast<std::size_t>(max_lines));
-  from = text.rfind('\n', from);
-  std::string crash = text.substr(from == std::string::npos ? 0 : from + 1);
+  if (from == std::string::npos) return std::nullopt;
+  from = console.rfind('\n', from);
+  std::string crash = console.substr(from == std::string::npos ? 0 : from + 1);
   const auto lines = static_cast<std::size_t>(std::count(crash.begin(), crash.end(), '\n'));
   if (lines <= static_cast<std::size_t>(max_lines)) return crash;
   std::istringstream in(crash);
   std::string head;
   std::string line;
   for (int i = 0; i < max_lines / 2 && std::getline(in, line); ++i) head += line + "\n";
-  return head + "...\n" + last_lines(text, static_cast<std::size_t>(max_lines / 2));
+  return head + "...\n" + last_lines(console, static_cast<std::size_t>(max_lines / 2));
+}
+
+std::optional<std::string> QemuProcess::crash_report(int max_lines) const {
+  std::string text;
+  try {
+    text = schedlab::read_file(options_.serial_log);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  std::erase(text, '\r');
+  return lab::crash_report(text, max_lines);
+}
+
+std::string QemuProcess::crash_console(int max_lines) const {
+  if (auto crash = crash_report(max_lines)) return *crash;
+  return serial_tail(max_lines);
 }
 
 std::string QemuProcess::stderr_text() const {

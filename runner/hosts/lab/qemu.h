@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,9 @@ class QemuProcess {
   void power_off();
   pid_t pid() const { return pid_; }
   std::string serial_tail(int lines = 15) const;
-  // What explains a guest that went: from the first line of the console's
-  // last crash report (BUG, Oops, panic), at most max_lines (its head and
-  // tail); the tail when there is none.
+  // The console's crash report (crash_report below); nullopt when none.
+  std::optional<std::string> crash_report(int max_lines) const;
+  // What explains a guest that went: its crash report, else the tail.
   std::string crash_console(int max_lines = 60) const;
   std::string stderr_text() const;
   const QemuOptions& options() const { return options_; }
@@ -65,6 +66,11 @@ class QemuProcess {
 
 // Whether qemu's stderr says the accelerator failed.
 bool accel_failure_in(const std::string& qemu_stderr);
+
+// A console text from the first line of its last crash report (BUG, Oops,
+// panic, a sysrq crash), at most max_lines (its head and tail); nullopt
+// when it holds none. Pure.
+std::optional<std::string> crash_report(const std::string& console, int max_lines);
 
 // A TCP port on 127.0.0.1 that nothing listens on now.
 int free_local_port();

@@ -294,3 +294,31 @@ TEST_CASE("lab: a guest that panics is reported gone, with its console", "[lab]"
   CHECK(error.find("Kernel panic - not syncing: sysrq triggered crash") != std::string::npos);
   CHECK_THROWS_WITH(host.read_file("/proc/version"), Catch::Contains("guest is gone"));
 }
+
+// A kernel that cannot finish booting (here: no init in the initramfs, so
+// it panics looking for a root file system) is named as crashed, with the
+// panic line, not as a qemu failure with the console's last lines only.
+// It is booted twice (a crash seen once is logged and retried).
+TEST_CASE("lab: a kernel that panics while booting says so, with the crash report", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  std::string log;
+  const auto boot = [&] {
+    lab::LabHost host(LabConfig{.kernel = "debian:6.12", .cmdline = "rdinit=/no-such-init"},
+                      [&](const std::string& line) { log += line + "\n"; });
+  };
+  try {
+    boot();
+    FAIL("the guest booted without an init");
+  } catch (const HostError& e) {
+    const std::string error = e.what();
+    INFO(error);
+    INFO(log);
+    CHECK(log.find("); booting it once more. Serial console:") != std::string::npos);
+    CHECK(error.find("kernel crashed while booting (") != std::string::npos);
+    CHECK(error.find("), twice; serial console:") != std::string::npos);
+    CHECK(error.find("Kernel panic - not syncing") != std::string::npos);
+    CHECK(error.find("qemu failed") == std::string::npos);
+  }
+}

@@ -1,5 +1,7 @@
 // The lab's pure parts: cpio layout, module order, ldd parsing, the qemu
 // argv, the init script, kernel names and the config form.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "runner/config/config.h"
@@ -173,4 +175,23 @@ TEST_CASE("a failed build shows its first error lines") {
         "make[3]: *** [scripts/Makefile.build:250: kernel/sched/fair.o] Error 1\n");
   CHECK(first_error_lines(log, 1) == "kernel/sched/fair.c:42:1: error: expected ';' before '}' token\n");
   CHECK(first_error_lines("all good\n").empty());
+}
+
+TEST_CASE("crash report: from the first line of the last crash, a long trace cut in its middle") {
+  CHECK_FALSE(crash_report("[    0.1] Linux version 6.12\n[    0.2] ok\n", 10));
+  const std::string early = "[    0.1] Linux version 6.12\n[    0.9] BUG: kernel NULL pointer dereference\n";
+  std::string trace;
+  for (int i = 0; i < 30; ++i) trace += fmt::format("[    1.{}]  ? frame_{}+0x10/0x20\n", i, i);
+  const std::string console = early + "[    1.0] Oops: 0000 [#1] PREEMPT SMP\n" + trace +
+                              "[    1.9] Kernel panic - not syncing: Fatal exception\n";
+  const auto whole = crash_report(console, 100);
+  REQUIRE(whole);
+  CHECK(whole->starts_with("[    0.9] BUG: kernel NULL pointer dereference\n"));
+  CHECK(whole->ends_with("Fatal exception\n"));
+  const auto cut = crash_report(console, 10);
+  REQUIRE(cut);
+  CHECK(cut->starts_with("[    0.9] BUG:"));
+  CHECK(cut->find("\n...\n") != std::string::npos);
+  CHECK(cut->find("frame_10+") == std::string::npos);
+  CHECK(cut->find("Kernel panic - not syncing: Fatal exception") != std::string::npos);
 }
