@@ -35,7 +35,10 @@ std::string PgCluster::work_dir() const {
 
 std::vector<std::string> PgCluster::as_user(std::vector<std::string> argv) const {
   if (!as_root) return argv;
-  std::vector<std::string> wrapped = {"runuser", "-u", os_user, "--"};
+  // setpriv, not runuser: no PAM session, which a lab guest has no
+  // configuration for.
+  std::vector<std::string> wrapped = {"setpriv", "--reuid=" + os_user, "--regid=" + os_user, "--init-groups",
+                                      "--"};
   wrapped.insert(wrapped.end(), argv.begin(), argv.end());
   return wrapped;
 }
@@ -106,6 +109,24 @@ Step PgCluster::remove_step() const { return setup_step({"rm", "-rf", "--", dir}
 
 std::vector<std::string> PgCluster::client_args() const {
   return {"-h", dir, "-p", std::to_string(port), "-U", db_user};
+}
+
+GuestNeeds pg_guest_needs(const std::string& bin_dir, const std::string& os_user) {
+  const std::filesystem::path bin(bin_dir);
+  const std::filesystem::path root = bin.parent_path();  // /usr/lib/postgresql/15
+  GuestNeeds needs;
+  for (const char* p : {"initdb", "postgres", "pg_ctl"}) needs.programs.push_back({(bin / p).string()});
+  for (const char* p : {"pg_isready", "createdb", "psql"}) needs.programs.push_back({(bin / p).string(), true});
+  // as_user, and install -o (busybox-static has no install).
+  for (const char* p : {"/usr/bin/setpriv", "/usr/bin/install"}) needs.programs.push_back({p, true});
+  // initdb loads these two (plpgsql, the snowball dictionaries); the
+  // others, and their libraries (LLVM for the JIT), stay out.
+  for (const char* m : {"plpgsql.so", "dict_snowball.so"}) needs.files.push_back((root / "lib" / m).string());
+  needs.files.push_back("/usr/share/postgresql/" + root.filename().string());
+  // initdb picks the system's zone; with TZ unset in the guest that is UTC.
+  for (const char* z : {"UTC", "Etc/UTC", "GMT", "Etc/GMT"}) needs.files.push_back(std::string("/usr/share/zoneinfo/") + z);
+  needs.users.push_back(os_user);
+  return needs;
 }
 
 std::int64_t pgbench_scale_for_memory(std::uint64_t mem_bytes) {

@@ -11,8 +11,11 @@
 
 namespace schedlab {
 
+// Debian keeps initdb, pg_ctl and postgres off PATH, under the version.
+inline constexpr const char* kDebianPgBinDir = "/usr/lib/postgresql/15/bin";
+
 struct PgCluster {
-  std::string bin_dir = "/usr/lib/postgresql/15/bin";  // Debian keeps initdb off PATH
+  std::string bin_dir = kDebianPgBinDir;
   std::string dir;           // cluster root: data/, the socket and server.log
   int port = 5432;
   std::string os_user = "postgres";  // runs the server when the SUT runs steps as root
@@ -45,6 +48,13 @@ struct PgCluster {
   Step setup_step(std::vector<std::string> argv,
                   std::chrono::milliseconds timeout = std::chrono::seconds(60)) const;
 };
+
+// What a lab guest needs to run a cluster's server from bin_dir: the server
+// programs (at their paths: initdb finds postgres beside itself), the
+// client tools the steps run from PATH (the real binaries: Debian's
+// /usr/bin ones are a Perl wrapper), the modules initdb loads, the share
+// directory, the UTC zone, and the OS user.
+GuestNeeds pg_guest_needs(const std::string& bin_dir, const std::string& os_user);
 
 // mmtests' sizing for a read-only cached pgbench: shared buffers are a fifth
 // of memory and the data set 80% of them; scale 1 is ~30 MiB, each further

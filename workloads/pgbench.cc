@@ -87,7 +87,7 @@ Pgbench::Pgbench() {
                "(PostgreSQL refuses root); also the database superuser name"},
       {.name = "bindir",
        .type = ParamType::kString,
-       .default_value = std::string("/usr/lib/postgresql/15/bin"),
+       .default_value = std::string(kDebianPgBinDir),
        .help = "where initdb, pg_ctl and postgres live on the SUT (Debian keeps them off PATH)"},
       {.name = "client",
        .type = ParamType::kString,
@@ -140,6 +140,12 @@ Pgbench::Pgbench() {
        .precision = 3,
        .help = "per-second average latency (-P 1) after the warm-up"},
   };
+}
+
+GuestNeeds Pgbench::guest_needs() const {
+  GuestNeeds needs = pg_guest_needs(kDebianPgBinDir, "postgres");
+  needs.programs.push_back({std::string(kDebianPgBinDir) + "/pgbench", true});
+  return needs;
 }
 
 std::string Pgbench::description() const {

@@ -20,6 +20,8 @@ class Pgbench final : public Workload {
   std::vector<ProgramSpec> programs() const override {
     return {{.name = "pgbench"}, {.name = "initdb", .versioned_dir = "/usr/lib/postgresql"}};
   }
+  // A PostgreSQL server for the guest: from the default bindir's version.
+  GuestNeeds guest_needs() const override;
   std::string block_label(const Point& p) const override;
   // Cluster, database and data once; the server per point (so it runs under
   // the variant's knobs and the runner owns it); removal at the end.

@@ -64,7 +64,7 @@ struct StepContext {
   int port = 0;             // a free TCP port on the SUT reserved for this workload entry
   // Whether steps on the SUT run as uid 0 there. Tools that refuse root
   // (PostgreSQL's initdb, pg_ctl, postgres) are then wrapped in
-  // `runuser -u USER --`; the workload cannot ask getuid() itself, since the
+  // `setpriv` to USER; the workload cannot ask getuid() itself, since the
   // SUT may be another machine.
   bool sut_root = false;
   // MemTotal of the SUT in bytes (/proc/meminfo), 0 when unknown; for
@@ -147,6 +147,19 @@ struct ProgramSpec {
   bool guest = false;
 };
 
+// What a lab guest needs, beyond the `guest` programs, for a workload's SUT
+// side (a database server: its programs, modules, share files and user).
+// The lab copies it into the initramfs of a run that has the workload.
+struct GuestNeeds {
+  struct Program {
+    std::string host_path;
+    bool on_path = false;  // in the guest's /usr/bin; else at host_path
+  };
+  std::vector<Program> programs;  // copied with their libraries (ldd)
+  std::vector<std::string> files;  // files or whole directories, as they are
+  std::vector<std::string> users;  // OS users its steps switch to
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
@@ -158,6 +171,7 @@ class Workload {
   virtual std::string package() const = 0;
   // The programs its steps run (none for the generic command workload).
   virtual std::vector<ProgramSpec> programs() const { return {}; }
+  virtual GuestNeeds guest_needs() const { return {}; }
   // Label of the table a point belongs to, e.g. "hackbench-process-pipes".
   virtual std::string block_label(const Point& p) const;
   // Label of the row within the table, e.g. "4" for four groups.

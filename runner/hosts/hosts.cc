@@ -24,7 +24,10 @@ HostSpec hosts_of(const Config& config) {
                 .loadgen = config.loadgen,
                 .sut_address = config.sut_address,
                 .ssh = config.ssh};
-  if (spec.sut_lab) spec.sut_lab->kernels.clear();  // one boot: sut_lab->kernel
+  if (spec.sut_lab) {
+    spec.sut_lab->kernels.clear();  // one boot: sut_lab->kernel
+    for (const auto& w : config.workloads) spec.sut_lab->workloads.push_back(w.workload->name());
+  }
   return spec;
 }
 

@@ -190,11 +190,11 @@ TEST_CASE("pgbench as root: PostgreSQL's tools run as the configured user") {
   CHECK(setup[0].argv == std::vector<std::string>{"chmod", "o+x", "/w"});
   CHECK(setup[1].argv == std::vector<std::string>{"install", "-d", "-m", "0700", "-o", "postgres",
                                                   "/w/pgbench-cluster"});
-  CHECK(std::vector<std::string>(setup[2].argv.begin(), setup[2].argv.begin() + 5) ==
-        std::vector<std::string>{"runuser", "-u", "postgres", "--",
+  CHECK(std::vector<std::string>(setup[2].argv.begin(), setup[2].argv.begin() + 6) ==
+        std::vector<std::string>{"setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--",
                                  "/usr/lib/postgresql/15/bin/initdb"});
   const auto server = pg.point_setup_steps(p, ctx)[0].argv;
-  CHECK(server[0] == "runuser");
+  CHECK(server[0] == "setpriv");
   // Clients do not need it.
   CHECK(pg.iteration_steps(p, ctx)[0].argv[0] == "pgbench");
 }

@@ -64,6 +64,46 @@ void add_program(Builder& b, Host& local, const std::string& host_path, const st
   for (const auto& lib : parse_ldd(r.out)) b.file(rel(lib), schedlab::read_file(lib), 0755);
 }
 
+// A file, or a directory's regular files (through symlinks), as they are.
+void add_files(Builder& b, const fs::path& path) {
+  if (fs::is_regular_file(path)) {
+    b.file(rel(path.string()), schedlab::read_file(path), (fs::status(path).permissions() & fs::perms::owner_exec) != fs::perms::none ? 0755 : 0644);
+    return;
+  }
+  for (const auto& e : fs::recursive_directory_iterator(path, fs::directory_options::follow_directory_symlink))
+    if (e.is_regular_file()) add_files(b, e.path());
+}
+
+// The needs' programs and files found here (the others named in missing),
+// and /etc/passwd and /etc/group with root and the needs' users.
+void add_needs(Builder& b, Host& local, const std::vector<GuestNeeds>& needs, std::vector<std::string>& missing) {
+  std::string passwd = "root:x:0:0:root:/root:/usr/bin/bash\n";
+  std::string group = "root:x:0:\n";
+  std::set<std::string> users;
+  for (const auto& n : needs) {
+    for (const auto& p : n.programs) {
+      if (!fs::exists(p.host_path)) {
+        missing.push_back(p.host_path);
+        continue;
+      }
+      add_program(b, local, p.host_path,
+                  p.on_path ? "usr/bin/" + fs::path(p.host_path).filename().string() : rel(p.host_path));
+    }
+    for (const auto& f : n.files) {
+      if (fs::exists(f)) add_files(b, f);
+      else missing.push_back(f);
+    }
+    for (const auto& u : n.users) {
+      if (!users.insert(u).second) continue;
+      const int id = 100 + static_cast<int>(users.size());
+      passwd += fmt::format("{0}:x:{1}:{1}:{0}:/nonexistent:/bin/false\n", u, id);
+      group += fmt::format("{}:x:{}:\n", u, id);
+    }
+  }
+  b.file("etc/passwd", passwd);
+  b.file("etc/group", group);
+}
+
 }  // namespace
 
 std::vector<std::string> parse_ldd(const std::string& out) {
@@ -183,8 +223,7 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, cons
   // SSH host's wrapper relies on `kill -- -PGID`, which busybox ash rejects.
   // The init script stays on busybox's /bin/sh.
   b.symlink("usr/bin/sh", "bash");
-  b.file("etc/passwd", "root:x:0:0:root:/root:/usr/bin/bash\n");
-  b.file("etc/group", "root:x:0:\n");
+  add_needs(b, local, spec.needs, image.missing);
   b.file("etc/shells", "/bin/sh\n/usr/bin/bash\n");
   b.file("etc/inittab", "::sysinit:/etc/schedlab-init\n::ctrlaltdel:/bin/poweroff -f\n::shutdown:/bin/sync\n");
   b.file("etc/schedlab-init", init_script(files), 0755);

@@ -3,7 +3,9 @@
 // prefix use them), the workloads' guest programs (workloads/registry.h)
 // found on this machine with their shared libraries (from ldd), the kernel
 // modules the virtual hardware needs (virtio_net and its dependencies,
-// uncompressed), and an init that mounts
+// uncompressed), what the run's workloads need in the guest
+// (Workload::guest_needs: PostgreSQL's server for pgbench), and an init
+// that mounts
 // proc/sys/debugfs, brings up the network, starts dropbear and prints a
 // readiness line on the serial console.
 //
@@ -21,6 +23,7 @@
 #include "runner/hosts/lab/cpio.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/paths.h"
+#include "workloads/workload.h"
 
 namespace schedlab::lab {
 
@@ -37,6 +40,9 @@ struct InitramfsSpec {
   std::vector<std::string> optional_programs = default_guest_programs();
   std::vector<std::string> extra_programs;  // from the config: must exist
   std::vector<std::string> modules = {"virtio_pci", "virtio_net"};
+  // The run's workloads' needs: their programs and files when found here
+  // (else reported as missing), their users in /etc/passwd.
+  std::vector<GuestNeeds> needs;
 };
 
 struct BaseImage {

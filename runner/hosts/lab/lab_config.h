@@ -26,6 +26,8 @@ struct LabConfig {
   std::string accel = "auto";  // auto | kvm | tcg
   std::chrono::seconds boot_timeout{180};  // kernel start to SSH readiness
   std::vector<std::string> programs;  // more host programs copied into the guest
+  // The run's workloads: the guest gets what they need (Workload::guest_needs).
+  std::vector<std::string> workloads;
   std::string cmdline;       // appended to the kernel command line
   // A git: kernel's config additions (runner/hosts/lab/kernel_build.h):
   // fragment files and CONFIG_X: value pairs, in config order.

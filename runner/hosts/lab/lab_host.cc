@@ -15,6 +15,7 @@
 #include "base/text.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/interrupt.h"
+#include "workloads/registry.h"
 #include "workloads/tbench.h"
 
 namespace schedlab::lab {
@@ -121,6 +122,8 @@ void LabHost::boot(const LabConfig& config) {
                 : resolve_kernel(config.kernel, config.modules, paths_, local, log_);
   InitramfsSpec spec;
   spec.extra_programs = config.programs;
+  for (const auto& name : config.workloads)
+    if (const Workload* w = find_workload(name)) spec.needs.push_back(w->guest_needs());
   image_ = build_base_image(kernel_, spec, paths_, local, log_);
   if (!image_.missing.empty())
     log_(fmt::format("lab: not on this machine, so not in the guest: {}", fmt::join(image_.missing, ", ")));

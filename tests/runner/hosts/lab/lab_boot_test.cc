@@ -246,6 +246,45 @@ TEST_CASE("lab: seccomp-notify basic vs sync on 6.1 and 6.12, n/a where the kern
   CHECK(check.out.find("(scaling)") != std::string::npos);
 }
 
+// PostgreSQL's server inside the guest (copied from this machine's
+// postgresql-15: server programs, modules, share files, a postgres user),
+// initdb and pgbench -i there, then pgbench over the guest's Unix socket
+// under two variants.
+TEST_CASE("lab: pgbench against a PostgreSQL server inside a 6.12 guest", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  LocalHost local;
+  const std::string db = dir.file("pg.db");
+  const std::string config = dir.file("lab-pgbench.yaml");
+  test::write_text(config, R"(
+hosts:
+  sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G}}
+iterations: 1
+workloads:
+  - pgbench: {clients: [1, 2], duration: 3s, scale: 1}
+variants:
+  default: {}
+  nolag: {sched_features: [NO_PLACE_LAG]}
+)");
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", config, "--name", "pg", "--db", db}, .timeout = 15min});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("finished: 4 iterations measured (0 failed)") != std::string::npos);
+  Store store(db);
+  const auto run = store.find_run_by_name("pg");
+  REQUIRE(run);
+  CHECK(store.count_iterations(run->id, IterationStatus::kOk) == 4);
+  const auto j = local.run({.argv = {SCHEDLAB_BINARY, "compare", "pg", "--db", db, "--format", "json"}, .timeout = 1min});
+  REQUIRE(j.exit_code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  const auto& rows = doc["blocks"].at(0)["rows"];
+  REQUIRE(rows.size() == 2);
+  for (const auto& row : rows)
+    for (const auto& cell : row["cells"]) CHECK(cell["centre"].get<double>() > 0);
+}
+
 TEST_CASE("lab: debian:6.12 boots, flips NO_PLACE_LAG and back", "[lab]") {
   lab_case("debian:6.12", true);
 }
