@@ -117,6 +117,17 @@ Step MariaServer::remove_step() const {
               .cwd = work_dir()};
 }
 
+GuestNeeds maria_guest_needs(const std::string& os_user) {
+  GuestNeeds needs;
+  needs.programs.push_back({"/usr/sbin/mariadbd"});
+  for (const char* p : {"/usr/bin/mariadb-install-db", "/usr/bin/my_print_defaults", "/usr/bin/resolveip",
+                        "/usr/bin/mariadb", "/usr/bin/mariadb-admin", "/usr/bin/install"})
+    needs.programs.push_back({p, true});
+  needs.files.push_back("/usr/share/mysql");
+  needs.users.push_back(os_user);
+  return needs;
+}
+
 std::string maria_create_user_sql(const std::string& user, const std::string& password,
                                   const std::string& database) {
   std::string sql;

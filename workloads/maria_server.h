@@ -40,6 +40,12 @@ struct MariaServer {
   std::vector<std::string> server_args() const;
 };
 
+// What a lab guest needs to run a MariaDB server: mariadbd at its path,
+// mariadb-install-db (a shell script) and the tools it and the steps call,
+// the share directory (system tables' SQL, messages, charsets), and the
+// OS user.
+GuestNeeds maria_guest_needs(const std::string& os_user);
+
 // `CREATE USER` + `GRANT` for a benchmark user reached over TCP with a
 // password and over the socket (both hosts: an anonymous ''@localhost would
 // otherwise shadow a '%' account). Names and passwords must already be safe

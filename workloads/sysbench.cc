@@ -134,6 +134,14 @@ std::string Sysbench::description() const {
   return "sysbench OLTP on a throw-away MariaDB (tps, higher is better)";
 }
 
+GuestNeeds Sysbench::guest_needs() const {
+  GuestNeeds needs = maria_guest_needs("mysql");
+  needs.programs.push_back({"/usr/bin/sysbench", true});
+  // sysbench's OLTP scripts are Lua, loaded from its share directory.
+  needs.files.push_back("/usr/share/sysbench");
+  return needs;
+}
+
 std::string Sysbench::block_label(const Point& p) const {
   return "sysbench-" + p.string_at("test");
 }

@@ -24,6 +24,8 @@ class Sysbench final : public Workload {
             {.name = "mariadbd", .package = "mariadb-server"},
             {.name = "mariadb-install-db", .package = "mariadb-server"}};
   }
+  // A MariaDB server for the guest, and sysbench for client: sut.
+  GuestNeeds guest_needs() const override;
   std::string block_label(const Point& p) const override;
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;

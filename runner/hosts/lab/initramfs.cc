@@ -224,6 +224,9 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, cons
   // The init script stays on busybox's /bin/sh.
   b.symlink("usr/bin/sh", "bash");
   add_needs(b, local, spec.needs, image.missing);
+  // Name lookups of the guest's own name (mariadb-install-db checks it).
+  b.file("etc/hosts", "127.0.0.1 localhost\n127.0.1.1 schedlab-lab\n");
+  b.file("etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
   b.file("etc/shells", "/bin/sh\n/usr/bin/bash\n");
   b.file("etc/inittab", "::sysinit:/etc/schedlab-init\n::ctrlaltdel:/bin/poweroff -f\n::shutdown:/bin/sync\n");
   b.file("etc/schedlab-init", init_script(files), 0755);
