@@ -37,6 +37,9 @@ void read_file_pieces(const std::filesystem::path& path,
 
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {
   std::string data;
+  // Sized once when the file says how long it is (/proc files say 0).
+  std::error_code ec;
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && size <= max_bytes) data.reserve(size);
   read_file_pieces(path, [&](std::string_view piece) {
     if (data.size() + piece.size() > max_bytes)
       throw FileError(path, "larger than " + std::to_string(max_bytes) + " bytes");

@@ -554,6 +554,35 @@ std::vector<MetricInfo> Store::metrics(std::int64_t run_id) const {
   return out;
 }
 
+void Store::add_samples(std::int64_t iteration_id, const std::vector<SampleRow>& samples) {
+  // An iteration may hold a million interval samples: prepared statements
+  // of kBatch rows each (a statement's steps cost more than its rows), then
+  // one row at a time for the rest.
+  constexpr std::size_t kBatch = 64;
+  std::size_t i = 0;
+  if (samples.size() >= kBatch) {
+    std::string sql = "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)";
+    for (std::size_t r = 1; r < kBatch; ++r) sql += ", (?, ?, ?, ?)";
+    Stmt batch(db_, sql.c_str());
+    for (; i + kBatch <= samples.size(); i += kBatch) {
+      for (std::size_t r = 0; r < kBatch; ++r) {
+        const auto& sample = samples[i + r];
+        const int at = static_cast<int>(4 * r);
+        batch.bind(at + 1, iteration_id).bind(at + 2, sample.metric).bind(at + 3, sample.value);
+        batch.bind(at + 4, sample.offset_s);
+      }
+      batch.run();
+      batch.reset();
+    }
+  }
+  if (i == samples.size()) return;
+  Stmt one(db_, "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)");
+  for (; i < samples.size(); ++i) {
+    one.bind(1, iteration_id).bind(2, samples[i].metric).bind(3, samples[i].value).bind(4, samples[i].offset_s).run();
+    one.reset();
+  }
+}
+
 std::int64_t Store::add_iteration(const IterationRow& it) {
   Transaction tx(db_);
   Stmt s(db_,
@@ -565,10 +594,7 @@ std::int64_t Store::add_iteration(const IterationRow& it) {
   s.bind(9, word(it.status)).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
   s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
-  for (const auto& sample : it.samples) {
-    Stmt one(db_, "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)");
-    one.bind(1, id).bind(2, sample.metric).bind(3, sample.value).bind(4, sample.offset_s).run();
-  }
+  add_samples(id, it.samples);
   if (!it.monitor_snapshots.empty()) {
     Stmt one(db_,
              "INSERT INTO monitor_snapshots (iteration_id, monitor, phase, path, text) "

@@ -264,6 +264,8 @@ class Store {
 
  private:
   void migrate();
+  // Inside add_iteration's transaction.
+  void add_samples(std::int64_t iteration_id, const std::vector<SampleRow>& samples);
   void exec(const char* sql);
   void open_read_only();
 

@@ -24,6 +24,41 @@ Step sut_step(std::vector<std::string> argv, milliseconds timeout, bool measured
   return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = measured};
 }
 
+// A prefix of `line` made of [0-9.] characters (or nan/NaN when allowed),
+// removed from it; empty when there is none.
+std::string_view take_number(std::string_view& line, bool nan_allowed = false) {
+  if (nan_allowed && (line.starts_with("nan") || line.starts_with("NaN"))) {
+    const auto n = line.substr(0, 3);
+    line.remove_prefix(3);
+    return n;
+  }
+  std::size_t i = 0;
+  while (i < line.size() && ((line[i] >= '0' && line[i] <= '9') || line[i] == '.')) ++i;
+  const auto n = line.substr(0, i);
+  line.remove_prefix(i);
+  return n;
+}
+
+bool take(std::string_view& line, std::string_view literal) {
+  if (!line.starts_with(literal)) return false;
+  line.remove_prefix(literal.size());
+  return true;
+}
+
+// "progress: T s, TPS tps, lat LAT ms stddev ...": read by hand, as a
+// long run's log holds one such line per second.
+struct Progress {
+  std::string_view t, tps, lat;
+};
+std::optional<Progress> progress_line(std::string_view line) {
+  Progress p;
+  if (!take(line, "progress: ") || (p.t = take_number(line)).empty() || !take(line, " s, ") ||
+      (p.tps = take_number(line)).empty() || !take(line, " tps, lat ") || (p.lat = take_number(line, true)).empty() ||
+      !take(line, " ms stddev "))
+    return std::nullopt;
+  return p;
+}
+
 }  // namespace
 
 Pgbench::Pgbench() {
@@ -258,30 +293,31 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
       R"(^tps = ([0-9.]+) \((?:without initial connection time|excluding connections establishing)\)\s*$)");
   static const boost::regex latency_line(R"(^latency average = ([0-9.]+) ms\s*$)");
   static const boost::regex clients_line(R"(^number of clients: (\d+)\s*$)");
-  static const boost::regex progress(
-      R"(^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+|nan|NaN) ms stddev .*$)");
   const double warmup_s = static_cast<double>(p.duration_at("warmup").count()) / 1000.0;
   std::vector<Sample> samples;
   std::optional<double> tps;
   std::optional<double> first_progress;
-  const std::string text = join_output(out, err);
-  const auto lines = split_lines(text);
+  const std::string text = err.empty() ? std::string() : join_output(out, err);
+  const auto lines = split_lines(err.empty() ? std::string_view(out) : std::string_view(text));
+  samples.reserve(2 * lines.size());  // a progress line is two samples
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
-    boost::smatch m;
-    if (line.starts_with("pgbench: error:") || line.starts_with("pgbench: fatal:"))
-      throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
-    if (boost::regex_match(line, m, progress)) {
-      double t = captured_number(name(), lineno, m[1].str());
+    if (const auto pr = progress_line(lines[i])) {
+      double t = captured_number(name(), lineno, pr->t);
       // --progress-timestamp prints epoch seconds; the first report comes
       // one interval (-P 1) after the start.
       if (!first_progress) first_progress = t;
       if (*first_progress > 1e6) t = t - *first_progress + 1.0;
       if (t <= warmup_s) continue;
-      samples.push_back({"interval_tps", captured_number(name(), lineno, m[2].str()), t});
-      if (const auto lat = to_number(m[3].str())) samples.push_back({"interval_latency", *lat, t});
-    } else if (boost::regex_match(line, m, tps_line)) {
+      samples.push_back({"interval_tps", captured_number(name(), lineno, pr->tps), t});
+      if (const auto lat = to_number(pr->lat)) samples.push_back({"interval_latency", *lat, t});
+      continue;
+    }
+    const std::string line(lines[i]);
+    boost::smatch m;
+    if (line.starts_with("pgbench: error:") || line.starts_with("pgbench: fatal:"))
+      throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
+    if (boost::regex_match(line, m, tps_line)) {
       if (tps)
         throw ParseError(name(), lineno, fmt::format("line {}: a second 'tps' line: {}", lineno, line));
       tps = captured_number(name(), lineno, m[1].str());

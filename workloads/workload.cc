@@ -84,7 +84,7 @@ const MetricSpec* Workload::find_metric(const std::string& name) const {
   return nullptr;
 }
 
-double captured_number(const std::string& workload, int line, const std::string& text) {
+double captured_number(const std::string& workload, int line, std::string_view text) {
   if (const auto v = to_number(text)) return *v;
   throw ParseError(workload, line, fmt::format("line {}: '{}' is not a number", line, excerpt(text)));
 }

@@ -223,7 +223,7 @@ class Workload {
 
 // The number a parser's pattern captured: "[0-9.]+" still matches "1.2.3"
 // or 400 digits. A ParseError naming the line when it is no finite number.
-double captured_number(const std::string& workload, int line, const std::string& text);
+double captured_number(const std::string& workload, int line, std::string_view text);
 
 // w.parse(p, out, err) for every caller (run, parse, import): any other
 // exception a parser lets through (a regex's complexity limit, a number out

@@ -76,8 +76,9 @@ int import_command(const ImportOptions& o) {
                        .started_at = utc_now_iso8601()};
       row.stdout_text = read_input_file(file);
       try {
-        for (const auto& s : parse_output(w, p, row.stdout_text, ""))
-          row.samples.push_back({s.metric, s.value, s.offset_s});
+        auto samples = parse_output(w, p, row.stdout_text, "");
+        row.samples.reserve(samples.size());
+        for (auto& s : samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});
       } catch (const ParseError& e) {
         row.status = IterationStatus::kParseError;
         row.error = fmt::format("{}: {}", file, e.what());

@@ -1,7 +1,10 @@
 // schedlab parse: the samples a workload's parser reads from saved outputs.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdio>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "runner/cli/common.h"
@@ -23,28 +26,49 @@ int parse_command(const ParseOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab parse"}, [&] {
     const Workload& w = workload_arg(o.workload);
     const Point p = point_from_overrides(w, o.params);
-    nlohmann::json out = nlohmann::json::array();
+    // Streamed a file at a time: a million samples never sit in memory as
+    // JSON. The JSON form is the array nlohmann's dump(2) would print.
     int failed = 0;
+    bool first = true;
+    const auto emit_json = [&](const nlohmann::json& entry) {
+      std::string text = entry.dump(2);
+      std::string indented = "  ";
+      for (char c : text) {
+        indented += c;
+        if (c == '\n') indented += "  ";
+      }
+      fmt::print("{}{}", first ? "[\n" : ",\n", indented);
+      first = false;
+    };
     for (const auto& file : o.files) {
       const std::string text = read_input_file(file);
       try {
         const auto samples = parse_output(w, p, text, "");
-        nlohmann::json js = nlohmann::json::array();
-        for (const auto& s : samples) {
-          js.push_back({{"metric", s.metric}, {"value", s.value},
-                        {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-          if (o.format == "text")
-            fmt::print("{}\t{}\t{}{}\n", file, s.metric, s.value,
-                       s.offset_s ? fmt::format("\t@{}s", *s.offset_s) : "");
+        if (o.format == "json") {
+          nlohmann::json js = nlohmann::json::array();
+          for (const auto& s : samples)
+            js.push_back({{"metric", s.metric}, {"value", s.value},
+                          {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
+          emit_json({{"file", file}, {"samples", js}});
+        } else {
+          fmt::memory_buffer buf;
+          buf.reserve(samples.size() * (file.size() + 40));
+          for (const auto& s : samples) {
+            // Compiled formats: a million lines' worth of format strings
+            // would otherwise be parsed at run time.
+            fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}\t{}\t{}"), file, s.metric, s.value);
+            if (s.offset_s) fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\t@{}s"), *s.offset_s);
+            buf.push_back('\n');
+          }
+          std::fwrite(buf.data(), 1, buf.size(), stdout);
         }
-        out.push_back({{"file", file}, {"samples", js}});
       } catch (const ParseError& e) {
         ++failed;
         fmt::print(stderr, "schedlab: {}: {} output did not parse: {}\n", file, w.name(), e.what());
-        out.push_back({{"file", file}, {"error", e.what()}});
+        if (o.format == "json") emit_json({{"file", file}, {"error", e.what()}});
       }
     }
-    if (o.format == "json") fmt::print("{}\n", out.dump(2));
+    if (o.format == "json") fmt::print("{}\n", first ? "[]" : "\n]");
     return failed ? kIterationsFailed : kOk;
   });
 }
