@@ -126,6 +126,7 @@ GuestNeeds pg_guest_needs(const std::string& bin_dir, const std::string& os_user
   // initdb picks the system's zone; with TZ unset in the guest that is UTC.
   for (const char* z : {"UTC", "Etc/UTC", "GMT", "Etc/GMT"}) needs.files.push_back(std::string("/usr/share/zoneinfo/") + z);
   needs.users.push_back(os_user);
+  needs.kernel_config.push_back({"CONFIG_SYSVIPC", "y"});  // the server's interlock segment
   return needs;
 }
 

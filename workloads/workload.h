@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <variant>
+#include <utility>
 #include <vector>
 
 #include "workloads/metric.h"
@@ -158,6 +159,9 @@ struct GuestNeeds {
   std::vector<Program> programs;  // copied with their libraries (ldd)
   std::vector<std::string> files;  // files or whole directories, as they are
   std::vector<std::string> users;  // OS users its steps switch to
+  // Kernel options a kernel built from source needs for it (added to the
+  // build's config for a run that has the workload, before the config's own).
+  std::vector<std::pair<std::string, std::string>> kernel_config;
 };
 
 class Workload {

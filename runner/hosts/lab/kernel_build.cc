@@ -218,8 +218,6 @@ const std::vector<std::pair<std::string, std::string>>& guest_config() {
       {"CONFIG_POSIX_TIMERS", "y"},
       {"CONFIG_FILE_LOCKING", "y"},
       {"CONFIG_HIGH_RES_TIMERS", "y"},
-      // PostgreSQL's interlock segment (pgbench in the guest).
-      {"CONFIG_SYSVIPC", "y"},
       {"CONFIG_SECCOMP", "y"},
       {"CONFIG_SECCOMP_FILTER", "y"},
       {"CONFIG_CGROUPS", "y"},

@@ -116,14 +116,18 @@ void LabHost::remember_kvm_failure(const std::string& why) {
 
 void LabHost::boot(const LabConfig& config) {
   LocalHost local;
-  kernel_ = is_git_kernel(config.kernel)
-                ? build_kernel(config.kernel, {.fragments = config.config_fragments, .symbols = config.config},
-                               paths_, local, log_)
-                : resolve_kernel(config.kernel, config.modules, paths_, local, log_);
   InitramfsSpec spec;
   spec.extra_programs = config.programs;
   for (const auto& name : config.workloads)
     if (const Workload* w = find_workload(name)) spec.needs.push_back(w->guest_needs());
+  // What the workloads need of a kernel built from source, then the config's own symbols.
+  std::vector<std::pair<std::string, std::string>> symbols;
+  for (const auto& n : spec.needs) symbols.insert(symbols.end(), n.kernel_config.begin(), n.kernel_config.end());
+  symbols.insert(symbols.end(), config.config.begin(), config.config.end());
+  kernel_ = is_git_kernel(config.kernel)
+                ? build_kernel(config.kernel, {.fragments = config.config_fragments, .symbols = symbols}, paths_,
+                               local, log_)
+                : resolve_kernel(config.kernel, config.modules, paths_, local, log_);
   image_ = build_base_image(kernel_, spec, paths_, local, log_);
   if (!image_.missing.empty())
     log_(fmt::format("lab: not on this machine, so not in the guest: {}", fmt::join(image_.missing, ", ")));

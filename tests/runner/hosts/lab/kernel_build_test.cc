@@ -64,7 +64,9 @@ ExecResult schedlab_cmd(std::vector<std::string> args,
                         const std::map<std::string, std::string>& env = {}) {
   args.insert(args.begin(), SCHEDLAB_BINARY);
   LocalHost local;
-  Command c{.argv = args, .timeout = 10min};
+  // A cold kernel build on 2 cores (the source unpacked, ccache empty) took
+  // over 10 minutes here once.
+  Command c{.argv = args, .timeout = 30min};
   c.env = env;
   return local.run(c);
 }
