@@ -4,6 +4,9 @@
 //   build/bench/report_db edge DB   one run of two variants over 64 points, with
 //                                   failed cells, a single iteration and a
 //                                   constant cell (intervals n/a)
+//   build/bench/report_db year DB   a year of nightlies (issue 17): 10,000 runs,
+//                                   ~27 a night over 6 kernels, two variants,
+//                                   2 points x 3 iterations each
 #include <fmt/format.h>
 
 #include <random>
@@ -79,14 +82,42 @@ void edge(Store& store) {
       }
 }
 
+void year(Store& store) {
+  std::mt19937_64 rng(17);
+  std::normal_distribution<double> noise(1.0, 0.03);
+  const char* kernels[] = {"6.1.0", "6.6.0", "6.12.0", "6.13.0", "6.14.0", "6.15.0"};
+  for (int r = 0; r < 10000; ++r) {
+    const int day = r / 27;
+    const char* kernel = kernels[r % 6];
+    const auto run = store.create_run(
+        {0, fmt::format("nightly-{:03}-{}@{}", day, r % 27, kernel), "nightly.yaml", "", "0",
+         fmt::format(R"({{"kernel_release":"{}"}})", kernel), RunStatus::kFinished,
+         fmt::format("2026-{:02}-{:02}T02:{:02}:{:02}Z", 1 + day / 31 % 12, 1 + day % 28, r % 27, r % 60), ""});
+    const std::int64_t v[2] = {store.add_variant({0, run, "default", 0, "{}"}),
+                               store.add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
+    store.add_metric(run, time_metric());
+    for (int p = 0; p < 2; ++p)
+      for (int s = 0; s < 3; ++s)
+        for (int k = 0; k < 2; ++k) {
+          IterationRow it = point(run, v[k], p);
+          it.iteration = s;
+          it.samples = {{"time", 0.01 * (p + 1) * (k ? 0.95 : 1.0) * noise(rng), std::nullopt}};
+          store.add_iteration(it);
+        }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::string(argv[1]) != "big" && std::string(argv[1]) != "edge")) {
-    fmt::print(stderr, "usage: report_db big|edge DB\n");
+  const std::string what = argc == 3 ? argv[1] : "";
+  if (what != "big" && what != "edge" && what != "year") {
+    fmt::print(stderr, "usage: report_db big|edge|year DB\n");
     return 2;
   }
   Store store(argv[2]);
-  std::string(argv[1]) == "big" ? big(store) : edge(store);
+  if (what == "big") big(store);
+  else if (what == "edge") edge(store);
+  else year(store);
   return 0;
 }

@@ -211,6 +211,11 @@ CREATE INDEX bisect_decisions_by_session ON bisect_decisions (session_id, id);
 ALTER TABLE nightly_measurements ADD COLUMN kernel_commit TEXT NOT NULL DEFAULT '';
 CREATE INDEX nightly_by_commit ON nightly_measurements (target, config_sha256, kernel_commit);
 )sql",
+    // 8: a year of history (issue 17): `schedlab list` counts every run's
+    // finished iterations from this index, not from the table.
+    R"sql(
+CREATE INDEX iterations_by_status ON iterations (status, run_id);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -669,6 +674,17 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
     if (!ss.is_null(3)) sr.offset_s = ss.dbl(3);
     out[cursor].samples.push_back(std::move(sr));
   }
+  return out;
+}
+
+std::map<std::int64_t, Store::RunOverview> Store::run_overviews() const {
+  std::map<std::int64_t, RunOverview> out;
+  Stmt v(db_, "SELECT run_id, name FROM variants ORDER BY run_id, position");
+  while (v.step()) out[v.i64(0)].variants.push_back(v.text(1));
+  // iterations_by_status (migration 8) answers this from the index alone.
+  Stmt n(db_, "SELECT run_id, count(*) FROM iterations WHERE status = ? GROUP BY run_id");
+  n.bind(1, word(IterationStatus::kOk));
+  while (n.step()) out[n.i64(0)].iterations_ok = n.i64(1);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -189,7 +190,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 7;
+  static constexpr int kSchemaVersion = 8;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -220,6 +221,14 @@ class Store {
   std::vector<IterationRow> iterations(std::int64_t run_id, bool with_output = false) const;
   // Number of stored iterations per status, for summaries.
   std::int64_t count_iterations(std::int64_t run_id, IterationStatus status) const;
+  // Every run's variant names (in position order) and iterations that
+  // finished ok, by run id, in two queries whatever the number of runs
+  // (`schedlab list` of a year of nightlies).
+  struct RunOverview {
+    std::vector<std::string> variants;
+    std::int64_t iterations_ok = 0;
+  };
+  std::map<std::int64_t, RunOverview> run_overviews() const;
 
   // Monitor data of a run's iterations (one monitor), in insertion order.
   std::vector<MonitorSnapshotRow> monitor_snapshots(std::int64_t run_id,

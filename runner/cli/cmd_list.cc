@@ -1,5 +1,6 @@
 // schedlab list: the runs in the database.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -27,11 +28,15 @@ int list_command(const ListOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve(), Store::Access::kReadOnly);
     const auto runs = store.list_runs();
+    const auto overviews = store.run_overviews();
+    const auto overview = [&](std::int64_t id) {
+      const auto it = overviews.find(id);
+      return it == overviews.end() ? Store::RunOverview{} : it->second;
+    };
     if (o.format == "json") {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& r : runs) {
-        nlohmann::json variants = nlohmann::json::array();
-        for (const auto& v : store.variants(r.id)) variants.push_back(v.name);
+        const auto ov = overview(r.id);
         out.push_back({{"id", r.id},
                        {"name", r.name},
                        {"status", to_string(shown_status(store, r))},
@@ -39,8 +44,8 @@ int list_command(const ListOptions& o) {
                        {"ended_at", r.ended_at},
                        {"config_path", r.config_path},
                        {"config_sha256", r.config_sha256},
-                       {"variants", variants},
-                       {"iterations_ok", store.count_iterations(r.id, IterationStatus::kOk)},
+                       {"variants", ov.variants},
+                       {"iterations_ok", ov.iterations_ok},
                        {"manifest", nlohmann::json::parse(r.manifest_json)}});
       }
       fmt::print("{}\n", out.dump(2));
@@ -54,12 +59,10 @@ int list_command(const ListOptions& o) {
                "started", "ok", "kernel", "variants");
     for (const auto& r : runs) {
       const auto m = nlohmann::json::parse(r.manifest_json);
-      std::string variants;
-      for (const auto& v : store.variants(r.id)) variants += (variants.empty() ? "" : ",") + v.name;
+      const auto ov = overview(r.id);
       fmt::print("{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", r.id, r.name,
                  to_string(shown_status(store, r)), r.started_at,
-                 store.count_iterations(r.id, IterationStatus::kOk),
-                 m.value("kernel_release", std::string("?")), variants);
+                 ov.iterations_ok, m.value("kernel_release", std::string("?")), fmt::join(ov.variants, ","));
     }
     return kOk;
   });

@@ -262,3 +262,53 @@ TEST_CASE("status enums are stored as the words the database always held") {
   }
   CHECK_THROWS_WITH(s.find_run(run), "unknown run status 'paused' in the database");
 }
+
+// add_iteration writes samples 64 to a statement, then one at a time: 130
+// come back in order, none lost at either boundary.
+TEST_CASE("an iteration's samples round-trip in order across the insert batches") {
+  test::TempDir dir;
+  Store s(dir.file("b.db"));
+  const auto run = s.create_run({.name = "b", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                                 .manifest_json = "{}"});
+  const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  IterationRow it{.run_id = run, .variant_id = v, .workload = "pgbench", .block = "b", .row = "1",
+                  .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk, .started_at = "t"};
+  for (int i = 0; i < 130; ++i)
+    it.samples.push_back({i % 2 ? "interval_latency" : "interval_tps", 1000.0 + i,
+                          i == 129 ? std::nullopt : std::optional<double>(i * 0.5)});
+  s.add_iteration(it);
+  const auto back = s.iterations(run);
+  REQUIRE(back.size() == 1);
+  REQUIRE(back[0].samples.size() == 130);
+  for (int i = 0; i < 130; ++i) {
+    INFO(i);
+    CHECK(back[0].samples[i].metric == it.samples[i].metric);
+    CHECK(back[0].samples[i].value == it.samples[i].value);
+    CHECK(back[0].samples[i].offset_s == it.samples[i].offset_s);
+  }
+}
+
+TEST_CASE("run overviews: variants in position order and ok iterations, per run") {
+  test::TempDir dir;
+  Store s(dir.file("o.db"));
+  const auto a = s.create_run({.name = "a", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                               .manifest_json = "{}"});
+  const auto b = s.create_run({.name = "b", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                               .manifest_json = "{}"});
+  const auto batch = s.add_variant({.run_id = a, .name = "batch", .position = 1, .knobs_json = "{}"});
+  s.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  IterationRow it{.run_id = a, .variant_id = batch, .workload = "w", .block = "b", .row = "1",
+                  .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk, .started_at = "t"};
+  s.add_iteration(it);
+  it.iteration = 1;
+  s.add_iteration(it);
+  it.iteration = 2;
+  it.status = IterationStatus::kFailed;
+  s.add_iteration(it);
+  const auto o = s.run_overviews();
+  REQUIRE(o.count(a));
+  CHECK(o.at(a).variants == std::vector<std::string>{"default", "batch"});
+  CHECK(o.at(a).iterations_ok == s.count_iterations(a, IterationStatus::kOk));
+  CHECK(o.at(a).iterations_ok == 2);
+  CHECK(o.count(b) == 0);  // no variants, no iterations yet
+}

@@ -1,0 +1,21 @@
+#!/bin/sh
+# A year of history (issue 17, goal: each under 100 ms): a database of
+# 10,000 runs written through the Store API (bench/report_db year), then
+# `schedlab list`, `schedlab history --workload hackbench --metric time`
+# and `schedlab compare` of two runs, each timed (wall, user+sys).
+#   bench/history_bench.sh [BUILD_DIR]      (default: build)
+set -eu
+build=${1:-build}
+schedlab="$build/runner/schedlab"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+/usr/bin/time -f "written in %e s (user %U, sys %S)" "$build/bench/report_db" year "$dir/year.db"
+measure() {  # label, command...
+  label=$1; shift
+  /usr/bin/time -f "%e %U %S" -o "$dir/time" "$@" > /dev/null 2> "$dir/err" || { cat "$dir/err"; exit 1; }
+  read -r wall user sys < "$dir/time"
+  echo "$label: $wall s wall, $(echo "$user + $sys" | bc) s CPU"
+}
+measure "list" "$schedlab" list --db "$dir/year.db"
+measure "history --workload hackbench --metric time" "$schedlab" history --workload hackbench --metric time --db "$dir/year.db"
+measure "compare of two runs" "$schedlab" compare nightly-000-2@6.12.0 nightly-370-0@6.1.0 --db "$dir/year.db"
