@@ -38,4 +38,8 @@ std::string join_output(std::string_view a, std::string_view b);
 // The whole of s as a finite number ("12.5", "3e2"); nullopt otherwise.
 std::optional<double> to_number(std::string_view s);
 
+// a before b with digit runs compared as numbers ("6.1.0-9" < "6.1.0-57",
+// "hackbench-2" < "hackbench-16").
+bool natural_less(const std::string& a, const std::string& b);
+
 }  // namespace schedlab

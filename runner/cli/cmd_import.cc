@@ -3,10 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/regex.hpp>
+#include <filesystem>
+#include <memory>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "base/hash.h"
+#include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
@@ -22,26 +26,113 @@ struct ImportOptions {
   // "variant=FILE": each file is one iteration of that variant.
   std::vector<std::string> inputs;
   std::vector<std::string> params;
+  // A regular expression whose named groups, matched in each file's name,
+  // are that file's parameters: many sweep points into one run.
+  std::string param_from_name;
   DbOption db;
 };
+
+// One input file: its variant, and the sweep point it was made at.
+struct Input {
+  std::string variant, file;
+  Point point;
+  std::string params_json, block, row;
+  int row_order = 0;
+};
+
+// The names of a pattern's named groups, (?<name>...), in order; not the
+// lookbehinds (?<= and (?<!.
+std::vector<std::string> group_names(const std::string& pattern) {
+  std::vector<std::string> names;
+  for (auto at = pattern.find("(?<"); at != std::string::npos; at = pattern.find("(?<", at + 3)) {
+    const auto end = pattern.find('>', at + 3);
+    if (end == std::string::npos) break;
+    const std::string name = pattern.substr(at + 3, end - at - 3);
+    if (!name.empty() && name[0] != '=' && name[0] != '!') names.push_back(name);
+  }
+  return names;
+}
+
+// The --param overrides of one file: the common ones, then what its name
+// gives through --param-from-name.
+std::vector<std::string> file_params(const ImportOptions& o, const std::string& file, const boost::regex* re,
+                                     const std::vector<std::string>& names) {
+  std::vector<std::string> params = o.params;
+  if (!re) return params;
+  const std::string base = std::filesystem::path(file).filename().string();
+  boost::smatch m;
+  if (!boost::regex_search(base, m, *re))
+    throw std::invalid_argument(fmt::format("{}: its name '{}' does not match --param-from-name '{}'", file, base,
+                                            o.param_from_name));
+  for (const auto& n : names) {
+    if (!m[n].matched)
+      throw std::invalid_argument(fmt::format("{}: --param-from-name group '{}' matched nothing in '{}'", file, n, base));
+    params.push_back(n + "=" + m[n].str());
+  }
+  return params;
+}
+
+std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
+  std::unique_ptr<boost::regex> re;
+  std::vector<std::string> names;
+  if (!o.param_from_name.empty()) {
+    try {
+      re = std::make_unique<boost::regex>(o.param_from_name);
+    } catch (const boost::regex_error& e) {
+      throw std::invalid_argument(fmt::format("--param-from-name '{}': {}", o.param_from_name, e.what()));
+    }
+    names = group_names(o.param_from_name);
+    if (names.empty())
+      throw std::invalid_argument(fmt::format(
+          "--param-from-name '{}' has no named group: write (?<NAME>...) for each parameter", o.param_from_name));
+    for (const auto& n : names)
+      for (const auto& given : o.params)
+        if (given.starts_with(n + "="))
+          throw std::invalid_argument(fmt::format("parameter '{}' is given by --param and by --param-from-name", n));
+  }
+  std::vector<Input> inputs;
+  for (const auto& in : o.inputs) {
+    const auto eq = in.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument(fmt::format("'{}': expected VARIANT=FILE", in));
+    Input input{.variant = in.substr(0, eq), .file = in.substr(eq + 1)};
+    if (std::error_code ec; !std::filesystem::is_regular_file(input.file, ec))
+      throw std::invalid_argument(fmt::format("{}: no such file", input.file));
+    input.point = point_from_overrides(w, file_params(o, input.file, re.get(), names));
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [k, v] : input.point.values) params[k] = format_param(v);
+    input.params_json = params.dump();
+    input.block = w.block_label(input.point);
+    input.row = w.row_label(input.point);
+    inputs.push_back(std::move(input));
+  }
+  // Rows in natural order within each block (2 before 16), whatever order
+  // the shell listed the files in.
+  std::map<std::string, std::vector<std::string>> rows;
+  for (const auto& in : inputs) rows[in.block].push_back(in.row);
+  for (auto& [block, labels] : rows) {
+    std::sort(labels.begin(), labels.end(), natural_less);
+    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  }
+  for (auto& in : inputs) {
+    const auto& labels = rows[in.block];
+    in.row_order = static_cast<int>(std::lower_bound(labels.begin(), labels.end(), in.row, natural_less) - labels.begin());
+  }
+  return inputs;
+}
 
 int import_command(const ImportOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab import"}, [&] {
     const Workload& w = workload_arg(o.workload);
-    const Point p = point_from_overrides(w, o.params);
-    std::vector<std::pair<std::string, std::string>> inputs;  // variant, file
+    // Every input is checked before anything is written.
+    const std::vector<Input> inputs = read_inputs(o, w);
     std::vector<std::string> variants;
-    for (const auto& in : o.inputs) {
-      const auto eq = in.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw std::invalid_argument(fmt::format("'{}': expected VARIANT=FILE", in));
-      inputs.emplace_back(in.substr(0, eq), in.substr(eq + 1));
-      if (std::find(variants.begin(), variants.end(), inputs.back().first) == variants.end())
-        variants.push_back(inputs.back().first);
-    }
+    for (const auto& in : inputs)
+      if (std::find(variants.begin(), variants.end(), in.variant) == variants.end()) variants.push_back(in.variant);
     // What was imported, as the run's "config": reproducible provenance.
     nlohmann::json source = {
         {"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", o.inputs}};
+    if (!o.param_from_name.empty()) source["param_from_name"] = o.param_from_name;
     Store store(o.db.resolve());
     const std::string text = source.dump(2);
     const auto run = store.create_run({.name = o.name,
@@ -60,18 +151,19 @@ int import_command(const ImportOptions& o) {
       store.add_metric(
           run, {w.name(), m.name, m.unit, std::string(to_string(m.direction)),
                 std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [k, v] : p.values) params[k] = format_param(v);
-    std::map<std::string, int> next;
+    std::map<std::pair<std::string, std::string>, int> next;  // variant, point -> iteration
     int failed = 0;
-    for (const auto& [variant, file] : inputs) {
+    for (const auto& in : inputs) {
+      const std::string& file = in.file;
+      const Point& p = in.point;
       IterationRow row{.run_id = run,
-                       .variant_id = ids[variant],
+                       .variant_id = ids[in.variant],
                        .workload = w.name(),
-                       .block = w.block_label(p),
-                       .row = w.row_label(p),
-                       .params_json = params.dump(),
-                       .iteration = next[variant]++,
+                       .block = in.block,
+                       .row = in.row,
+                       .row_order = in.row_order,
+                       .params_json = in.params_json,
+                       .iteration = next[{in.variant, in.params_json}]++,
                        .status = IterationStatus::kOk,
                        .started_at = utc_now_iso8601()};
       row.stdout_text = read_input_file(file);
@@ -108,6 +200,9 @@ void register_import(CLI::App& app, int& exit_code) {
   imp->add_option("--param", io->params,
                   "name=value: the parameters the outputs were made with (repeat)")
       ->allow_extra_args(false);
+  imp->add_option("--param-from-name", io->param_from_name,
+                  "regular expression whose named groups, found in each file's name, are its parameters "
+                  "(e.g. 'hackbench-(?<groups>[0-9]+)'): many sweep points in one run");
   add_db_option(*imp, io->db);
   imp->callback([io, &exit_code] { exit_code = import_command(*io); });
 }

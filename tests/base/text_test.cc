@@ -63,3 +63,12 @@ TEST_CASE("to_number: the whole text, finite, whatever the locale") {
     std::setlocale(LC_NUMERIC, "C");
   }
 }
+
+TEST_CASE("natural order: digit runs as numbers (kernel names, sweep values)") {
+  CHECK(natural_less("linux-image-6.1.0-9-amd64-unsigned", "linux-image-6.1.0-57-amd64-unsigned"));
+  CHECK(natural_less("linux-image-6.12.95+deb12-amd64-unsigned", "linux-image-6.12.117+deb12-amd64-unsigned"));
+  CHECK_FALSE(natural_less("6.12.117", "6.12.117"));
+  CHECK(natural_less("2", "16"));
+  CHECK(natural_less("hackbench-02", "hackbench-16"));
+  CHECK_FALSE(natural_less("16", "2"));
+}

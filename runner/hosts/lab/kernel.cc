@@ -9,6 +9,7 @@
 #include <boost/regex.hpp>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "base/hash.h"
 #include "runner/config/suggest.h"
 #include "runner/hosts/lab/apt.h"
@@ -130,30 +131,6 @@ const std::vector<KernelSeries>& kernel_series() {
        "Debian bookworm-backports' 6.12 (EEVDF, schedstat v16)"},
   };
   return series;
-}
-
-bool natural_less(const std::string& a, const std::string& b) {
-  std::size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      std::size_t ie = i, je = j;
-      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
-      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
-      const std::string na = a.substr(i, ie - i), nb = b.substr(j, je - j);
-      const auto sa = na.find_first_not_of('0'), sb = nb.find_first_not_of('0');
-      const std::string ta = sa == std::string::npos ? "" : na.substr(sa);
-      const std::string tb = sb == std::string::npos ? "" : nb.substr(sb);
-      if (ta.size() != tb.size()) return ta.size() < tb.size();
-      if (ta != tb) return ta < tb;
-      i = ie;
-      j = je;
-    } else {
-      if (a[i] != b[j]) return a[i] < b[j];
-      ++i;
-      ++j;
-    }
-  }
-  return a.size() - i < b.size() - j;
 }
 
 std::vector<Kernel> cached_kernels(const LabPaths& paths) {

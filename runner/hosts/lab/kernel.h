@@ -58,7 +58,4 @@ std::vector<Kernel> cached_kernels(const LabPaths& paths);
 // /boot/vmlinuz-6.5.0 -> 6.5.0. Never contains '/'.
 std::string kernel_label(const std::string& spec);
 
-// Natural order of package names and releases: 6.1.0-9 < 6.1.0-57.
-bool natural_less(const std::string& a, const std::string& b);
-
 }  // namespace schedlab::lab
