@@ -24,9 +24,9 @@ RunInfo require_run(const Store& store, std::int64_t id) {
   return *run;
 }
 
-// One column's iterations at one point of the plan.
-using PointKey = std::tuple<std::size_t, std::string, std::string, std::string>;
-using Points = std::map<PointKey, std::vector<const IterationRow*>>;
+// One column's iterations at one point of the plan: (column, the row's
+// order of first appearance, which is unique across groups).
+using Points = std::map<std::pair<std::size_t, std::size_t>, std::vector<const IterationRow*>>;
 
 // The samples of one metric at one point. For interval metrics the units
 // of the test are the iterations: each contributes the centre of its own
@@ -112,6 +112,62 @@ Comparison empty_comparison(const CompareOptions& o) {
 
 }  // namespace
 
+std::vector<Block> compare_blocks(const std::vector<ColumnData>& columns,
+                                  const CompareOptions& options) {
+  std::vector<Block> out;
+  // Groups, rows and metrics in order of first appearance across columns;
+  // only the compared variants' iterations count.
+  // Looked up by scanning (a comparison has a few groups of a few rows), so
+  // no key is copied per iteration: history runs this for every column of a
+  // year of nightlies.
+  std::vector<Group> groups;
+  Points points;
+  std::size_t seen = 0;
+  for (std::size_t ci = 0; ci < columns.size(); ++ci) {
+    const ColumnRef& col = columns[ci].ref;
+    for (const auto& it : columns[ci].iterations) {
+      if (it.variant_id != col.variant_id) continue;
+      if (col.pair && it.pair != *col.pair) continue;
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+        return x.workload == it.workload && x.block == it.block;
+      });
+      if (g == groups.end()) g = groups.insert(g, Group{it.workload, it.block, {}, {}});
+      for (const auto& m : columns[ci].metrics) {
+        if (m.workload != it.workload) continue;
+        auto same = [&](const MetricInfo& x) { return x.name == m.name; };
+        if (std::none_of(g->metrics.begin(), g->metrics.end(), same)) g->metrics.push_back(m);
+      }
+      auto r = std::find_if(g->rows.begin(), g->rows.end(),
+                            [&](const Group::SeenRow& x) { return x.label == it.row; });
+      if (r == g->rows.end()) r = g->rows.insert(r, {it.row, it.row_order, seen++});
+      points[{ci, r->first}].push_back(&it);
+    }
+  }
+
+  for (Group& g : groups) {
+    std::stable_sort(g.rows.begin(), g.rows.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.order, a.first) < std::tie(b.order, b.first);
+    });
+    for (const MetricInfo& m : g.metrics) {
+      const Centre centre = effective_centre(m, options);
+      Block block{g.workload, g.block, m, {}};
+      for (const auto& seen_row : g.rows) {
+        Row row{seen_row.label, {}, {}};
+        for (std::size_t ci = 0; ci < columns.size(); ++ci) {
+          auto p = points.find({ci, seen_row.first});
+          if (row.params_json.empty() && p != points.end() && !p->second.empty())
+            row.params_json = p->second.front()->params_json;
+          row.cells.push_back(make_cell(m, centre, p == points.end() ? nullptr : &p->second));
+        }
+        block.rows.push_back(std::move(row));
+      }
+      analyse_block(block, options);
+      out.push_back(std::move(block));
+    }
+  }
+  return out;
+}
+
 Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
                    const CompareOptions& options) {
   if (columns.empty()) throw std::invalid_argument("compare needs at least one column");
@@ -149,53 +205,10 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
   }
   out.differences = manifest_differences(manifests);
 
-  // Groups, rows and metrics in order of first appearance across columns;
-  // only the compared variants' iterations count.
-  std::vector<Group> groups;
-  std::map<std::pair<std::string, std::string>, std::size_t> group_index;
-  Points points;
-  std::size_t seen = 0;
-  for (std::size_t ci = 0; ci < out.columns.size(); ++ci) {
-    const ColumnRef& col = out.columns[ci];
-    for (const auto& it : iterations[col.run_id]) {
-      if (it.variant_id != col.variant_id) continue;
-      if (col.pair && it.pair != *col.pair) continue;
-      auto [gi, added] = group_index.try_emplace({it.workload, it.block}, groups.size());
-      if (added) groups.push_back({it.workload, it.block, {}, {}});
-      Group& g = groups[gi->second];
-      for (const auto& m : metrics[col.run_id]) {
-        if (m.workload != it.workload) continue;
-        auto same = [&](const MetricInfo& x) { return x.name == m.name; };
-        if (std::none_of(g.metrics.begin(), g.metrics.end(), same)) g.metrics.push_back(m);
-      }
-      auto same_row = [&](const Group::SeenRow& r) { return r.label == it.row; };
-      if (std::none_of(g.rows.begin(), g.rows.end(), same_row))
-        g.rows.push_back({it.row, it.row_order, seen++});
-      points[{ci, it.workload, it.block, it.row}].push_back(&it);
-    }
-  }
-
-  for (Group& g : groups) {
-    std::stable_sort(g.rows.begin(), g.rows.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.order, a.first) < std::tie(b.order, b.first);
-    });
-    for (const MetricInfo& m : g.metrics) {
-      const Centre centre = effective_centre(m, options);
-      Block block{g.workload, g.block, m, {}};
-      for (const auto& seen_row : g.rows) {
-        Row row{seen_row.label, {}, {}};
-        for (std::size_t ci = 0; ci < out.columns.size(); ++ci) {
-          auto p = points.find({ci, g.workload, g.block, seen_row.label});
-          if (row.params_json.empty() && p != points.end() && !p->second.empty())
-            row.params_json = p->second.front()->params_json;
-          row.cells.push_back(make_cell(m, centre, p == points.end() ? nullptr : &p->second));
-        }
-        block.rows.push_back(std::move(row));
-      }
-      analyse_block(block, options);
-      out.blocks.push_back(std::move(block));
-    }
-  }
+  std::vector<ColumnData> data;
+  for (const ColumnRef& col : out.columns)
+    data.push_back({col, iterations[col.run_id], metrics[col.run_id]});
+  out.blocks = compare_blocks(data, options);
   return out;
 }
 

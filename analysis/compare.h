@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,19 @@ struct CompareOptions {
 // alpha outside (0, 1).
 Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
                    const CompareOptions& options = {});
+
+// The comparison's core, outside any store: one column's iterations (its
+// run's, of any variant: only ref's variant, and pair when set, count) and
+// its run's metrics. Blocks, rows and cells as compare() makes them, without
+// names filled in or manifests compared. compare() and history (one column
+// per run and variant, from a few bulk queries) share it.
+struct ColumnData {
+  ColumnRef ref;
+  std::span<const IterationRow> iterations;
+  std::span<const MetricInfo> metrics;
+};
+std::vector<Block> compare_blocks(const std::vector<ColumnData>& columns,
+                                  const CompareOptions& options = {});
 
 // The default columns: every variant of every given run, in order. Labels
 // are the variant names for one run; for several runs, the run name when it

@@ -4,11 +4,14 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <thread>
+#include <unordered_map>
 
 #include "base/time.h"
 
@@ -216,6 +219,12 @@ CREATE INDEX nightly_by_commit ON nightly_measurements (target, config_sha256, k
     R"sql(
 CREATE INDEX iterations_by_status ON iterations (status, run_id);
 )sql",
+    // 9: `schedlab history` reads what it needs of every iteration of a
+    // workload from this index alone (Store::for_each_run_iterations).
+    R"sql(
+CREATE INDEX iterations_by_workload ON iterations
+  (workload, run_id, id, variant_id, block, row, row_order, status, iteration);
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -259,9 +268,11 @@ class Stmt {
   std::int64_t i64(int col) const { return sqlite3_column_int64(s_, col); }
   double dbl(int col) const { return sqlite3_column_double(s_, col); }
   bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
-  std::string text(int col) const {
+  std::string text(int col) const { return std::string(view(col)); }
+  // Valid until the next step, reset or column call on this column.
+  std::string_view view(int col) const {
     auto p = reinterpret_cast<const char*>(sqlite3_column_text(s_, col));
-    return p ? std::string(p, sqlite3_column_bytes(s_, col)) : std::string();
+    return p ? std::string_view(p, sqlite3_column_bytes(s_, col)) : std::string_view();
   }
 
  private:
@@ -300,7 +311,7 @@ class Transaction {
 
 // A status word read back, as its enum (results/status.h).
 template <typename E>
-E known(std::optional<E> value, const std::string& word, const char* vocabulary) {
+E known(std::optional<E> value, std::string_view word, const char* vocabulary) {
   if (!value) throw StoreError(fmt::format("unknown {} '{}' in the database", vocabulary, word));
   return *value;
 }
@@ -319,7 +330,7 @@ RunInfo read_run(const Stmt& s) {
   r.config_text = s.text(3);
   r.config_sha256 = s.text(4);
   r.manifest_json = s.text(5);
-  r.status = known(run_status_from_string(s.text(6)), s.text(6), "run status");
+  r.status = known(run_status_from_string(s.view(6)), s.view(6), "run status");
   r.started_at = s.text(7);
   r.ended_at = s.text(8);
   return r;
@@ -490,10 +501,26 @@ void Store::set_run_manifest(std::int64_t run_id, const std::string& manifest_js
   Stmt(db_, "UPDATE runs SET manifest_json = ? WHERE id = ?").bind(1, manifest_json).bind(2, run_id).run();
 }
 
+namespace {
+
+// SQLite's JSON path of a manifest member, from plain key names.
+std::string manifest_path(const std::vector<std::string>& keys) {
+  std::string path = "$";
+  for (const auto& k : keys) {
+    const bool plain = !k.empty() && std::all_of(k.begin(), k.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '_' || c == '-';
+    });
+    if (!plain) throw StoreError(fmt::format("manifest key '{}' is not a plain name", k));
+    path += fmt::format(".\"{}\"", k);
+  }
+  return path;
+}
+
+}  // namespace
+
 void Store::set_manifest_member(std::int64_t run_id, const std::vector<std::string>& keys,
                                 const std::string& value_json) {
-  std::string path = "$";
-  for (const auto& k : keys) path += fmt::format(".\"{}\"", k);
+  const std::string path = manifest_path(keys);
   Stmt(db_, "UPDATE runs SET manifest_json = json_set(manifest_json, ?, json(?)) WHERE id = ?")
       .bind(1, path)
       .bind(2, value_json)
@@ -622,58 +649,168 @@ std::int64_t Store::add_iteration(const IterationRow& it) {
   return id;
 }
 
+namespace {
+
+// The columns read_iteration reads, in its order; stdout and stderr follow
+// when asked for.
+constexpr const char* kIterationColumns =
+    "id, run_id, variant_id, workload, block, row, row_order, params_json, iteration, status, "
+    "started_at, duration_s, exit_code, error, pair";
+
+IterationRow read_iteration(const Stmt& s, bool with_output) {
+  IterationRow r;
+  r.id = s.i64(0);
+  r.run_id = s.i64(1);
+  r.variant_id = s.i64(2);
+  r.workload = s.text(3);
+  r.block = s.text(4);
+  r.row = s.text(5);
+  r.row_order = static_cast<int>(s.i64(6));
+  r.params_json = s.text(7);
+  r.iteration = static_cast<int>(s.i64(8));
+  r.status = known(iteration_status_from_string(s.view(9)), s.view(9), "iteration status");
+  r.started_at = s.text(10);
+  r.duration_s = s.dbl(11);
+  if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
+  r.error = s.text(13);
+  r.pair = s.text(14);
+  if (with_output) {
+    r.stdout_text = s.text(15);
+    r.stderr_text = s.text(16);
+  }
+  return r;
+}
+
+// Joins rows of (iteration_id, metric, value, offset_s), each iteration's in
+// their stored order, to their iterations by id.
+void attach_samples(Stmt& ss, std::vector<IterationRow>& out) {
+  std::unordered_map<std::int64_t, std::size_t> index;
+  index.reserve(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) index.emplace(out[i].id, i);
+  IterationRow* last = nullptr;
+  std::int64_t last_id = -1;
+  while (ss.step()) {
+    const std::int64_t iid = ss.i64(0);
+    if (iid != last_id) {
+      const auto it = index.find(iid);
+      last = it == index.end() ? nullptr : &out[it->second];
+      last_id = iid;
+    }
+    if (!last) continue;
+    SampleRow sr{ss.text(1), ss.dbl(2), std::nullopt};
+    if (!ss.is_null(3)) sr.offset_s = ss.dbl(3);
+    last->samples.push_back(std::move(sr));
+  }
+}
+
+}  // namespace
+
 std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_output) const {
-  Stmt s(db_,
-         with_output
-             ? "SELECT id, run_id, variant_id, workload, block, row, row_order, params_json, "
-               "iteration, status, started_at, duration_s, exit_code, error, pair, stdout, stderr "
-               "FROM iterations WHERE run_id = ? ORDER BY id"
-             : "SELECT id, run_id, variant_id, workload, block, row, row_order, params_json, "
-               "iteration, status, started_at, duration_s, exit_code, error, pair "
-               "FROM iterations WHERE run_id = ? ORDER BY id");
+  Stmt s(db_, fmt::format("SELECT {}{} FROM iterations WHERE run_id = ? ORDER BY id",
+                          kIterationColumns, with_output ? ", stdout, stderr" : "")
+                  .c_str());
   s.bind(1, run_id);
   std::vector<IterationRow> out;
-  while (s.step()) {
-    IterationRow r;
-    r.id = s.i64(0);
-    r.run_id = s.i64(1);
-    r.variant_id = s.i64(2);
-    r.workload = s.text(3);
-    r.block = s.text(4);
-    r.row = s.text(5);
-    r.row_order = static_cast<int>(s.i64(6));
-    r.params_json = s.text(7);
-    r.iteration = static_cast<int>(s.i64(8));
-    r.status = known(iteration_status_from_string(s.text(9)), s.text(9), "iteration status");
-    r.started_at = s.text(10);
-    r.duration_s = s.dbl(11);
-    if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
-    r.error = s.text(13);
-    r.pair = s.text(14);
-    if (with_output) {
-      r.stdout_text = s.text(15);
-      r.stderr_text = s.text(16);
-    }
-    out.push_back(std::move(r));
-  }
+  while (s.step()) out.push_back(read_iteration(s, with_output));
   // Samples in one pass, joined to their iterations by id.
   Stmt ss(db_,
           "SELECT s.iteration_id, s.metric, s.value, s.offset_s FROM samples s "
           "JOIN iterations i ON i.id = s.iteration_id WHERE i.run_id = ? ORDER BY s.rowid");
   ss.bind(1, run_id);
-  std::size_t cursor = 0;
-  while (ss.step()) {
-    const std::int64_t iid = ss.i64(0);
-    // Samples arrive in iteration order; search forward from the last hit.
-    if (cursor >= out.size() || out[cursor].id != iid) {
-      cursor = 0;
-      while (cursor < out.size() && out[cursor].id != iid) ++cursor;
-      if (cursor == out.size()) continue;
-    }
-    SampleRow sr{ss.text(1), ss.dbl(2), std::nullopt};
-    if (!ss.is_null(3)) sr.offset_s = ss.dbl(3);
-    out[cursor].samples.push_back(std::move(sr));
+  attach_samples(ss, out);
+  return out;
+}
+
+void Store::for_each_run_iterations(
+    const std::string& workload, const std::string& metric,
+    const std::function<void(std::span<const IterationRow>)>& visit) const {
+  // The metric's samples first, in one scan of the table (every workload's:
+  // a table scan of a few numbers per row is cheaper than an index lookup
+  // per iteration), sorted by iteration and kept in stored order within it.
+  struct Sample {
+    std::int64_t iteration_id;
+    double value;
+    std::optional<double> offset_s;
+  };
+  std::vector<Sample> samples;
+  {
+    Stmt ss(db_, "SELECT iteration_id, value, offset_s FROM samples WHERE metric = ? ORDER BY rowid");
+    ss.bind(1, metric);
+    while (ss.step())
+      samples.push_back({ss.i64(0), ss.dbl(1),
+                         ss.is_null(2) ? std::nullopt : std::optional<double>(ss.dbl(2))});
   }
+  std::stable_sort(samples.begin(), samples.end(),
+                   [](const Sample& a, const Sample& b) { return a.iteration_id < b.iteration_id; });
+  // Then the iterations from the covering index iterations_by_workload
+  // (migration 9), one run at a time; the rows of a run are reused.
+  Stmt s(db_,
+         "SELECT id, run_id, variant_id, block, row, row_order, status, iteration FROM iterations "
+         "WHERE workload = ? ORDER BY run_id, id");
+  s.bind(1, workload);
+  std::vector<IterationRow> rows;
+  std::size_t used = 0;
+  std::int64_t run = 0;
+  const auto flush = [&] {
+    if (used) visit(std::span<const IterationRow>(rows.data(), used));
+    used = 0;
+  };
+  while (s.step()) {
+    if (s.i64(1) != run) {
+      flush();
+      run = s.i64(1);
+    }
+    if (used == rows.size()) rows.emplace_back();
+    IterationRow& r = rows[used++];
+    r.id = s.i64(0);
+    r.run_id = run;
+    r.variant_id = s.i64(2);
+    r.workload = workload;
+    r.block.assign(s.view(3));  // into the reused row's buffers
+    r.row.assign(s.view(4));
+    r.row_order = static_cast<int>(s.i64(5));
+    r.status = known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
+    r.iteration = static_cast<int>(s.i64(7));
+    r.samples.clear();
+    auto at = std::lower_bound(samples.begin(), samples.end(), r.id,
+                               [](const Sample& x, std::int64_t id) { return x.iteration_id < id; });
+    for (; at != samples.end() && at->iteration_id == r.id; ++at)
+      r.samples.push_back({metric, at->value, at->offset_s});
+  }
+  flush();
+}
+
+std::map<std::int64_t, MetricInfo> Store::metric_by_run(const std::string& workload,
+                                                        const std::string& name) const {
+  Stmt s(db_,
+         "SELECT run_id, workload, name, unit, direction, centre, kind, precision FROM metrics "
+         "WHERE workload = ? AND name = ?");
+  s.bind(1, workload).bind(2, name);
+  std::map<std::int64_t, MetricInfo> out;
+  while (s.step())
+    out[s.i64(0)] = {s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
+                     static_cast<int>(s.i64(7))};
+  return out;
+}
+
+std::map<std::int64_t, std::vector<VariantInfo>> Store::variants_by_run() const {
+  Stmt s(db_,
+         "SELECT id, run_id, name, position, knobs_json FROM variants ORDER BY run_id, position");
+  std::map<std::int64_t, std::vector<VariantInfo>> out;
+  while (s.step())
+    out[s.i64(1)].push_back({s.i64(0), s.i64(1), s.text(2), static_cast<int>(s.i64(3)), s.text(4)});
+  return out;
+}
+
+std::map<std::int64_t, std::string> Store::manifest_strings(const std::string& key) const {
+  // SQLite's own JSON reader: no manifest is parsed in C++.
+  Stmt s(db_,
+         "SELECT id, json_extract(manifest_json, ?) FROM runs "
+         "WHERE json_valid(manifest_json) AND json_type(manifest_json, ?) = 'text'");
+  const std::string path = manifest_path({key});
+  s.bind(1, path).bind(2, path);
+  std::map<std::int64_t, std::string> out;
+  while (s.step()) out[s.i64(0)] = s.text(1);
   return out;
 }
 

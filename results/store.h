@@ -7,8 +7,10 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -190,7 +192,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 8;
+  static constexpr int kSchemaVersion = 9;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -219,6 +221,22 @@ class Store {
   std::int64_t add_iteration(const IterationRow& it);
   // Iterations of a run with their samples, in insertion order.
   std::vector<IterationRow> iterations(std::int64_t run_id, bool with_output = false) const;
+  // Every run's iterations of one workload, one run at a time in run id
+  // order, each with its samples of one metric only; only what a cell of
+  // compare needs is filled in (id, run, variant, block, row and its order,
+  // status, iteration): a year of history in two scans, one run in memory.
+  void for_each_run_iterations(
+      const std::string& workload, const std::string& metric,
+      const std::function<void(std::span<const IterationRow>)>& visit) const;
+  // The runs that declare one metric of a workload, and how.
+  std::map<std::int64_t, MetricInfo> metric_by_run(const std::string& workload,
+                                                   const std::string& name) const;
+  // Every run's variants, in configuration order.
+  std::map<std::int64_t, std::vector<VariantInfo>> variants_by_run() const;
+  // One string member at the top of every run's manifest (e.g.
+  // "kernel_release"), read by SQLite; runs without it are left out. The key
+  // is a plain name ([A-Za-z0-9_-]), or StoreError.
+  std::map<std::int64_t, std::string> manifest_strings(const std::string& key) const;
   // Number of stored iterations per status, for summaries.
   std::int64_t count_iterations(std::int64_t run_id, IterationStatus status) const;
   // Every run's variant names (in position order) and iterations that

@@ -312,3 +312,66 @@ TEST_CASE("run overviews: variants in position order and ok iterations, per run"
   CHECK(o.at(a).iterations_ok == 2);
   CHECK(o.count(b) == 0);  // no variants, no iterations yet
 }
+
+// What history reads in bulk: every run's iterations of one workload, a run
+// at a time in run id order whatever the insertion order, with the one
+// metric's samples in stored order; other workloads and metrics left out.
+TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in order") {
+  test::TempDir dir;
+  Store s(dir.file("h.db"));
+  const auto run = [&](const std::string& name, const std::string& manifest) {
+    return s.create_run({.name = name, .config_path = "c.yaml", .config_text = "",
+                         .config_sha256 = "x", .manifest_json = manifest});
+  };
+  const auto a = run("a", R"({"kernel_release":"6.1.0"})");
+  const auto b = run("b", R"({"kernel_release":7})");  // not a string: left out
+  const auto c = run("c", "not json");
+  const auto va = s.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto vb = s.add_variant({.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
+  s.add_metric(a, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  s.add_metric(b, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  s.add_metric(b, {"tbench", "time", "s", "lower", "amean", "run", 4});
+  const auto add = [&](std::int64_t r, std::int64_t v, const std::string& workload, int i,
+                       std::vector<SampleRow> samples) {
+    s.add_iteration({.run_id = r, .variant_id = v, .workload = workload, .block = workload + "-x",
+                     .row = "1", .row_order = 3, .params_json = "{}", .iteration = i,
+                     .status = IterationStatus::kOk, .started_at = "t", .samples = std::move(samples)});
+  };
+  add(b, vb, "hackbench", 0, {{"time", 2.0, std::nullopt}, {"other", 9.0, std::nullopt}});
+  add(a, va, "hackbench", 0, {{"time", 1.0, 0.5}, {"time", 1.5, std::nullopt}});
+  add(a, va, "tbench", 0, {{"time", 8.0, std::nullopt}});
+  add(b, vb, "hackbench", 1, {});
+  std::vector<std::vector<IterationRow>> seen;
+  s.for_each_run_iterations("hackbench", "time", [&](std::span<const IterationRow> its) {
+    seen.emplace_back(its.begin(), its.end());
+  });
+  REQUIRE(seen.size() == 2);
+  REQUIRE(seen[0].size() == 1);
+  CHECK(seen[0][0].run_id == a);
+  CHECK(seen[0][0].block == "hackbench-x");
+  CHECK(seen[0][0].row_order == 3);
+  REQUIRE(seen[0][0].samples.size() == 2);
+  CHECK(seen[0][0].samples[0].value == 1.0);
+  CHECK(seen[0][0].samples[0].offset_s == 0.5);
+  CHECK(seen[0][0].samples[1].value == 1.5);
+  REQUIRE(seen[1].size() == 2);
+  CHECK(seen[1][0].run_id == b);
+  CHECK(seen[1][0].iteration == 0);
+  REQUIRE(seen[1][0].samples.size() == 1);  // not "other"
+  CHECK(seen[1][0].samples[0].value == 2.0);
+  CHECK(seen[1][1].samples.empty());
+
+  const auto declared = s.metric_by_run("hackbench", "time");
+  CHECK(declared.size() == 2);
+  CHECK(declared.at(b).workload == "hackbench");
+  CHECK(s.metric_by_run("tbench", "time").count(a) == 0);
+  const auto variants = s.variants_by_run();
+  CHECK(variants.at(a).size() == 1);
+  CHECK(variants.at(b).front().id == vb);
+  CHECK(variants.count(c) == 0);
+  const auto releases = s.manifest_strings("kernel_release");
+  CHECK(releases == std::map<std::int64_t, std::string>{{a, "6.1.0"}});
+  CHECK_THROWS_WITH(s.manifest_strings("a.b"), Catch::Contains("not a plain name"));
+  CHECK_THROWS_WITH(s.set_manifest_member(a, {"pairs", "x\"y"}, "1"),
+                    Catch::Contains("not a plain name"));
+}

@@ -91,7 +91,8 @@ variants:
     return local.run({.argv = args, .timeout = 15min});
   };
   const auto r = schedlab({"run", cfg, "--name", "mk"});
-  INFO(r.out << r.err);
+  // Errors first: CI shows the start of a failure's messages.
+  INFO("stderr:\n" << r.err << "\nstdout:\n" << r.out);
   CHECK(r.exit_code == 1);  // the missing kernel
   CHECK(r.err.find("kernel 3 of 3: /nonexistent/vmlinuz-9.9 as run 'mk@9.9'") != std::string::npos);
   CHECK(r.err.find("schedlab run --resume mk") != std::string::npos);
@@ -103,6 +104,11 @@ variants:
   CHECK_FALSE(store.find_run_by_name("mk@9.9"));  // never booted
   for (const auto& run : {*old, *eevdf}) {
     INFO(run.name);
+    std::string failures;  // why an iteration did not finish ok
+    for (const auto& it : store.iterations(run.id))
+      if (it.status != IterationStatus::kOk)
+        failures += fmt::format("{} {}: {}\n", it.block, it.iteration, it.error);
+    INFO(failures);
     CHECK(to_string(run.status) == "finished");
     const auto m = nlohmann::json::parse(run.manifest_json);
     CHECK(m["group"] == "mk");
