@@ -161,6 +161,14 @@ std::vector<Block> compare_blocks(const std::vector<ColumnData>& columns,
         }
         block.rows.push_back(std::move(row));
       }
+      // A metric no iteration measured, while none failed (pgbench's
+      // progress metrics in a saved log made without -P), is no table of FAIL.
+      const bool measured = std::any_of(block.rows.begin(), block.rows.end(), [](const Row& r) {
+        return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& c) {
+          return !c.samples.empty() || c.failed > 0 || !c.unsupported.empty();
+        });
+      });
+      if (!measured) continue;
       analyse_block(block, options);
       out.push_back(std::move(block));
     }

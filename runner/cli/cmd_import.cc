@@ -8,6 +8,8 @@
 #include <memory>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <tuple>
 
 #include "base/hash.h"
 #include "base/text.h"
@@ -15,6 +17,7 @@
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/config/param_values.h"
+#include "runner/import/mmtests_tree.h"
 #include "runner/run/manifest.h"
 
 namespace schedlab::cli {
@@ -29,16 +32,47 @@ struct ImportOptions {
   // A regular expression whose named groups, matched in each file's name,
   // are that file's parameters: many sweep points into one run.
   std::string param_from_name;
+  // An mmtests results tree (work/log): a run per mmtests run name.
+  std::string mmtests;
   DbOption db;
 };
 
-// One input file: its variant, and the sweep point it was made at.
+// One tool output to store as an iteration: its workload and variant, the
+// sweep point it was made at, and where it comes from (a file, read when it
+// is stored, or text already read: a block of an mmtests log).
 struct Input {
+  const Workload* workload = nullptr;
   std::string variant, file;
+  std::optional<std::string> text;
   Point point;
   std::string params_json, block, row;
   int row_order = 0;
 };
+
+// The point of given parameters, and its labels.
+void set_point(Input& in, const std::vector<std::string>& params) {
+  in.point = point_from_overrides(*in.workload, params);
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [k, v] : in.point.values) json[k] = format_param(v);
+  in.params_json = json.dump();
+  in.block = in.workload->block_label(in.point);
+  in.row = in.workload->row_label(in.point);
+}
+
+// Rows in natural order within each block (2 before 16), whatever order
+// the shell listed the files in.
+void order_rows(std::vector<Input>& inputs) {
+  std::map<std::string, std::vector<std::string>> rows;
+  for (const auto& in : inputs) rows[in.block].push_back(in.row);
+  for (auto& [block, labels] : rows) {
+    std::sort(labels.begin(), labels.end(), natural_less);
+    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+  }
+  for (auto& in : inputs) {
+    const auto& labels = rows[in.block];
+    in.row_order = static_cast<int>(std::lower_bound(labels.begin(), labels.end(), in.row, natural_less) - labels.begin());
+  }
+}
 
 // The names of a pattern's named groups, (?<name>...), in order; not the
 // lookbehinds (?<= and (?<!.
@@ -95,94 +129,154 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
     const auto eq = in.find('=');
     if (eq == std::string::npos || eq == 0)
       throw std::invalid_argument(fmt::format("'{}': expected VARIANT=FILE", in));
-    Input input{.variant = in.substr(0, eq), .file = in.substr(eq + 1)};
+    Input input{.workload = &w, .variant = in.substr(0, eq), .file = in.substr(eq + 1)};
     if (std::error_code ec; !std::filesystem::is_regular_file(input.file, ec))
       throw std::invalid_argument(fmt::format("{}: no such file", input.file));
-    input.point = point_from_overrides(w, file_params(o, input.file, re.get(), names));
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [k, v] : input.point.values) params[k] = format_param(v);
-    input.params_json = params.dump();
-    input.block = w.block_label(input.point);
-    input.row = w.row_label(input.point);
+    set_point(input, file_params(o, input.file, re.get(), names));
     inputs.push_back(std::move(input));
   }
-  // Rows in natural order within each block (2 before 16), whatever order
-  // the shell listed the files in.
-  std::map<std::string, std::vector<std::string>> rows;
-  for (const auto& in : inputs) rows[in.block].push_back(in.row);
-  for (auto& [block, labels] : rows) {
-    std::sort(labels.begin(), labels.end(), natural_less);
-    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
-  }
-  for (auto& in : inputs) {
-    const auto& labels = rows[in.block];
-    in.row_order = static_cast<int>(std::lower_bound(labels.begin(), labels.end(), in.row, natural_less) - labels.begin());
-  }
+  order_rows(inputs);
   return inputs;
+}
+
+// Records one run of the inputs (all checked already); returns how many
+// outputs did not parse (each kept, with its error, as a parse-error
+// iteration).
+struct Imported {
+  std::int64_t run = 0;
+  int failed = 0;
+};
+Imported store_run(Store& store, const std::string& name, const nlohmann::json& source,
+                   const nlohmann::json& manifest, const std::vector<Input>& inputs) {
+  std::vector<std::string> variants;
+  std::vector<const Workload*> workloads;
+  for (const auto& in : inputs) {
+    if (std::find(variants.begin(), variants.end(), in.variant) == variants.end()) variants.push_back(in.variant);
+    if (std::find(workloads.begin(), workloads.end(), in.workload) == workloads.end())
+      workloads.push_back(in.workload);
+  }
+  const std::string text = source.dump(2);
+  const auto run = store.create_run({.name = name,
+                                     .config_path = "(import)",
+                                     .config_text = text,
+                                     .config_sha256 = sha256_hex(text),
+                                     .manifest_json = manifest.dump(),
+                                     .status = RunStatus::kRunning});
+  std::map<std::string, std::int64_t> ids;
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    ids[variants[i]] = store.add_variant({.run_id = run,
+                                          .name = variants[i],
+                                          .position = static_cast<int>(i),
+                                          .knobs_json = "{}"});
+  for (const Workload* w : workloads)
+    for (const auto& m : w->metrics())
+      store.add_metric(
+          run, {w->name(), m.name, m.unit, std::string(to_string(m.direction)),
+                std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
+  // variant, workload, point -> next iteration
+  std::map<std::tuple<std::string, std::string, std::string>, int> next;
+  int failed = 0;
+  for (const auto& in : inputs) {
+    const Workload& w = *in.workload;
+    IterationRow row{.run_id = run,
+                     .variant_id = ids[in.variant],
+                     .workload = w.name(),
+                     .block = in.block,
+                     .row = in.row,
+                     .row_order = in.row_order,
+                     .params_json = in.params_json,
+                     .iteration = next[{in.variant, w.name(), in.params_json}]++,
+                     .status = IterationStatus::kOk,
+                     .started_at = utc_now_iso8601()};
+    row.stdout_text = in.text ? *in.text : read_input_file(in.file);
+    try {
+      auto samples = parse_output(w, in.point, row.stdout_text, "");
+      row.samples.reserve(samples.size());
+      for (auto& s : samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});
+    } catch (const ParseError& e) {
+      row.status = IterationStatus::kParseError;
+      row.error = fmt::format("{}: {}", in.file, e.what());
+      fmt::print(stderr, "schedlab: {}: {} output did not parse: {}\n", in.file, w.name(), e.what());
+      ++failed;
+    }
+    store.add_iteration(row);
+  }
+  store.set_run_status(run, RunStatus::kFinished, true);
+  return {run, failed};
+}
+
+int import_files(const ImportOptions& o) {
+  const Workload& w = workload_arg(o.workload);
+  // Every input is checked before anything is written.
+  const std::vector<Input> inputs = read_inputs(o, w);
+  // What was imported, as the run's "config": reproducible provenance.
+  nlohmann::json source = {
+      {"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", o.inputs}};
+  if (!o.param_from_name.empty()) source["param_from_name"] = o.param_from_name;
+  Store store(o.db.resolve());
+  const auto r = store_run(store, o.name, source, {{"imported", true}}, inputs);
+  fmt::print(stderr, "imported run {} '{}': {} files, {} did not parse\n", r.run, o.name,
+             inputs.size(), r.failed);
+  return r.failed ? kIterationsFailed : kOk;
+}
+
+// Every run of an mmtests tree, each as a schedlab run of that name with
+// one variant ("default"): compare two of them by name. The whole tree is
+// read, and every name checked free, before anything is written.
+int import_mmtests(const ImportOptions& o) {
+  const auto runs = read_mmtests_tree(o.mmtests);
+  std::vector<std::vector<Input>> inputs(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (const auto& out : runs[r].outputs) {
+      Input in{.workload = &workload_arg(out.workload), .variant = "default", .file = out.source,
+               .text = out.text};
+      set_point(in, out.params);
+      inputs[r].push_back(std::move(in));
+    }
+    order_rows(inputs[r]);
+  }
+  Store store(o.db.resolve());
+  for (const auto& run : runs)
+    if (store.find_run_by_name(run.name))
+      throw std::invalid_argument(fmt::format(
+          "{} already has a run named '{}'; nothing imported (import into another --db)", store.path(), run.name));
+  int failed = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const auto& run = runs[r];
+    for (const auto& why : run.skipped) fmt::print(stderr, "schedlab: {}: skipped {}\n", run.name, why);
+    if (inputs[r].empty()) {
+      fmt::print(stderr, "schedlab: {}: nothing schedlab reads; no run stored\n", run.name);
+      continue;
+    }
+    const nlohmann::json source = {{"imported", true}, {"mmtests", run.dir}};
+    nlohmann::json manifest = {{"imported", true},
+                               {"mmtests", {{"dir", run.dir},
+                                            {"iterations", run.iterations},
+                                            {"kernel_versions", run.kernel_versions},
+                                            {"skipped", run.skipped}}}};
+    if (!run.kernel_release.empty()) manifest["kernel_release"] = run.kernel_release;
+    const auto stored = store_run(store, run.name, source, manifest, inputs[r]);
+    fmt::print(stderr, "imported run {} '{}' ({}): {} outputs from {} iterations, {} did not parse\n",
+               stored.run, run.name, run.kernel_release.empty() ? "kernel unknown" : run.kernel_release,
+               inputs[r].size(), run.iterations, stored.failed);
+    failed += stored.failed;
+  }
+  return failed ? kIterationsFailed : kOk;
 }
 
 int import_command(const ImportOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab import"}, [&] {
-    const Workload& w = workload_arg(o.workload);
-    // Every input is checked before anything is written.
-    const std::vector<Input> inputs = read_inputs(o, w);
-    std::vector<std::string> variants;
-    for (const auto& in : inputs)
-      if (std::find(variants.begin(), variants.end(), in.variant) == variants.end()) variants.push_back(in.variant);
-    // What was imported, as the run's "config": reproducible provenance.
-    nlohmann::json source = {
-        {"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", o.inputs}};
-    if (!o.param_from_name.empty()) source["param_from_name"] = o.param_from_name;
-    Store store(o.db.resolve());
-    const std::string text = source.dump(2);
-    const auto run = store.create_run({.name = o.name,
-                                       .config_path = "(import)",
-                                       .config_text = text,
-                                       .config_sha256 = sha256_hex(text),
-                                       .manifest_json = nlohmann::json{{"imported", true}}.dump(),
-                                       .status = RunStatus::kRunning});
-    std::map<std::string, std::int64_t> ids;
-    for (std::size_t i = 0; i < variants.size(); ++i)
-      ids[variants[i]] = store.add_variant({.run_id = run,
-                                            .name = variants[i],
-                                            .position = static_cast<int>(i),
-                                            .knobs_json = "{}"});
-    for (const auto& m : w.metrics())
-      store.add_metric(
-          run, {w.name(), m.name, m.unit, std::string(to_string(m.direction)),
-                std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
-    std::map<std::pair<std::string, std::string>, int> next;  // variant, point -> iteration
-    int failed = 0;
-    for (const auto& in : inputs) {
-      const std::string& file = in.file;
-      const Point& p = in.point;
-      IterationRow row{.run_id = run,
-                       .variant_id = ids[in.variant],
-                       .workload = w.name(),
-                       .block = in.block,
-                       .row = in.row,
-                       .row_order = in.row_order,
-                       .params_json = in.params_json,
-                       .iteration = next[{in.variant, in.params_json}]++,
-                       .status = IterationStatus::kOk,
-                       .started_at = utc_now_iso8601()};
-      row.stdout_text = read_input_file(file);
-      try {
-        auto samples = parse_output(w, p, row.stdout_text, "");
-        row.samples.reserve(samples.size());
-        for (auto& s : samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});
-      } catch (const ParseError& e) {
-        row.status = IterationStatus::kParseError;
-        row.error = fmt::format("{}: {}", file, e.what());
-        fmt::print(stderr, "schedlab: {}: {} output did not parse: {}\n", file, w.name(), e.what());
-        ++failed;
-      }
-      store.add_iteration(row);
+    if (!o.mmtests.empty()) {
+      if (!o.workload.empty() || !o.inputs.empty() || !o.name.empty() || !o.params.empty() ||
+          !o.param_from_name.empty())
+        throw std::invalid_argument(
+            "--mmtests DIR takes no workload, files, --name or --param: the tree says them");
+      return import_mmtests(o);
     }
-    store.set_run_status(run, RunStatus::kFinished, true);
-    fmt::print(stderr, "imported run {} '{}': {} files, {} did not parse\n", run, o.name,
-               inputs.size(), failed);
-    return failed ? kIterationsFailed : kOk;
+    if (o.workload.empty() || o.inputs.empty() || o.name.empty())
+      throw std::invalid_argument(
+          "give WORKLOAD VARIANT=FILE... --name NAME, or --mmtests DIR (an mmtests work/log)");
+    return import_files(o);
   });
 }
 
@@ -192,17 +286,19 @@ void register_import(CLI::App& app, int& exit_code) {
   auto io = std::make_shared<ImportOptions>();
   auto* imp =
       app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
-  imp->add_option("workload", io->workload, "workload name")->required();
+  imp->add_option("workload", io->workload, "workload name");
   imp->add_option("inputs", io->inputs,
-                  "VARIANT=FILE, one iteration each; the first variant is the baseline")
-      ->required();
-  imp->add_option("--name", io->name, "run name")->required();
+                  "VARIANT=FILE, one iteration each; the first variant is the baseline");
+  imp->add_option("--name", io->name, "run name");
   imp->add_option("--param", io->params,
                   "name=value: the parameters the outputs were made with (repeat)")
       ->allow_extra_args(false);
   imp->add_option("--param-from-name", io->param_from_name,
                   "regular expression whose named groups, found in each file's name, are its parameters "
                   "(e.g. 'hackbench-(?<groups>[0-9]+)'): many sweep points in one run");
+  imp->add_option("--mmtests", io->mmtests,
+                  "an mmtests results tree (work/log): each run in it (RUN/iter-N/TEST/logs) becomes "
+                  "a schedlab run of its name; hackbench, tbench4 and pgbench logs are read");
   add_db_option(*imp, io->db);
   imp->callback([io, &exit_code] { exit_code = import_command(*io); });
 }

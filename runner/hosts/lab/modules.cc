@@ -1,7 +1,6 @@
 #include "runner/hosts/lab/modules.h"
 
 #include <fmt/format.h>
-#include <lzma.h>
 
 #include <algorithm>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/compression.h"
 #include "base/file.h"
 
 namespace schedlab::lab {
@@ -19,26 +19,6 @@ namespace {
 std::string normalise(std::string name) {
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
-}
-
-std::string unxz(const std::string& data, const std::string& path) {
-  lzma_stream z = LZMA_STREAM_INIT;
-  if (lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
-    throw std::runtime_error("lzma_stream_decoder failed");
-  std::string out;
-  char buf[1 << 16];
-  z.next_in = reinterpret_cast<const uint8_t*>(data.data());
-  z.avail_in = data.size();
-  lzma_ret rc = LZMA_OK;
-  while (rc == LZMA_OK) {
-    z.next_out = reinterpret_cast<uint8_t*>(buf);
-    z.avail_out = sizeof buf;
-    rc = lzma_code(&z, LZMA_FINISH);
-    out.append(buf, sizeof buf - z.avail_out);
-  }
-  lzma_end(&z);
-  if (rc != LZMA_STREAM_END) throw std::runtime_error(fmt::format("{}: xz data is corrupt (lzma error {})", path, static_cast<int>(rc)));
-  return out;
 }
 
 }  // namespace
@@ -89,7 +69,7 @@ std::vector<std::string> module_load_order(const std::vector<std::string>& wante
 
 std::string read_module(const std::string& path) {
   if (path.ends_with(".ko")) return schedlab::read_file(path);
-  if (path.ends_with(".ko.xz")) return unxz(schedlab::read_file(path), path);
+  if (path.ends_with(".ko.xz")) return schedlab::unxz(schedlab::read_file(path), path);
   throw std::runtime_error(fmt::format("{}: unsupported module compression (only .ko and .ko.xz)", path));
 }
 

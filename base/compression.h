@@ -1,0 +1,30 @@
+// gzip and xz data in memory: mmtests keeps its logs as .gz or .xz, Debian
+// its kernel modules as .ko.xz.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace schedlab {
+
+// A decompressed size above this is refused (a few KB of xz can claim
+// gigabytes): mmtests' largest logs are tens of MB.
+inline constexpr std::size_t kMaxDecompressed = std::size_t{1} << 30;
+
+enum class Compression { kNone, kGzip, kXz };
+
+// By the data's magic bytes, whatever the file is called.
+Compression compression_of(const std::string& data);
+
+// Throws std::runtime_error naming `what` (usually the file) for corrupt
+// or truncated data, or output above max_bytes.
+std::string gunzip(const std::string& data, const std::string& what,
+                   std::size_t max_bytes = kMaxDecompressed);
+std::string unxz(const std::string& data, const std::string& what,
+                 std::size_t max_bytes = kMaxDecompressed);
+
+// The data as is, or decompressed when its magic says gzip or xz.
+std::string decompressed(const std::string& data, const std::string& what,
+                         std::size_t max_bytes = kMaxDecompressed);
+
+}  // namespace schedlab
