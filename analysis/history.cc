@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -32,12 +33,17 @@ History history(const Store& store, const std::string& workload, const std::stri
     if (m.run_id) targets[*m.run_id] = m.target;
   const auto releases = store.manifest_strings("kernel_release");
   const auto variants = store.variants_by_run();
-  std::map<std::int64_t, RunInfo> runs;
-  for (auto& r : store.list_runs()) runs.emplace(r.id, std::move(r));
+  std::unordered_map<std::int64_t, Store::RunLabel> runs;
+  for (auto& r : store.run_labels()) runs.emplace(r.id, std::move(r));
 
   // Points in run id order, as the runs are read; sorted by date after,
   // when the two orders differ (rarely: a run imported late).
-  std::vector<HistoryPoint>& points = h.points;
+  std::vector<HistoryPoint> points;
+  struct Stretch {
+    std::int64_t run;
+    std::size_t begin, end;  // in points
+  };
+  std::vector<Stretch> stretches;
   store.for_each_run_iterations(workload, metric, [&](std::span<const IterationRow> its) {
     const std::int64_t id = its.front().run_id;
     const auto m = declared.find(id);
@@ -46,6 +52,7 @@ History history(const Store& store, const std::string& workload, const std::stri
     if (m == declared.end() || vars == variants.end() || run == runs.end()) return;
     const auto release = releases.find(id);
     const auto target = targets.find(id);
+    const std::size_t begin = points.size();
     for (const auto& v : vars->second) {
       const ColumnData column{{.run_id = id, .variant_id = v.id}, its, std::span(&m->second, 1)};
       for (const auto& b : compare_blocks({column})) {
@@ -68,6 +75,7 @@ History history(const Store& store, const std::string& workload, const std::stri
         }
       }
     }
+    stretches.push_back({id, begin, points.size()});
   });
 
   // Oldest first; the latest run declaring the metric names its unit.
@@ -75,16 +83,22 @@ History history(const Store& store, const std::string& workload, const std::stri
   for (const auto& [id, m] : declared)
     if (runs.count(id)) dated.push_back(id);
   std::sort(dated.begin(), dated.end(), [&](std::int64_t a, std::int64_t b) {
-    const RunInfo &ra = runs.at(a), &rb = runs.at(b);
+    const auto &ra = runs.at(a), &rb = runs.at(b);
     return std::tie(ra.started_at, ra.id) < std::tie(rb.started_at, rb.id);
   });
   std::unordered_map<std::int64_t, std::size_t> rank;
   for (std::size_t i = 0; i < dated.size(); ++i) rank[dated[i]] = i;
-  const auto by_date = [&](const HistoryPoint& a, const HistoryPoint& b) {
-    return a.run_id != b.run_id && rank.at(a.run_id) < rank.at(b.run_id);
-  };
-  if (!std::is_sorted(points.begin(), points.end(), by_date))
-    std::stable_sort(points.begin(), points.end(), by_date);
+  // Each run's points move once, a run at a time.
+  const auto by_date = [&](const Stretch& a, const Stretch& b) { return rank.at(a.run) < rank.at(b.run); };
+  if (std::is_sorted(stretches.begin(), stretches.end(), by_date)) {
+    h.points = std::move(points);
+  } else {
+    std::sort(stretches.begin(), stretches.end(), by_date);
+    h.points.reserve(points.size());
+    for (const auto& st : stretches)
+      std::move(points.begin() + static_cast<std::ptrdiff_t>(st.begin),
+                points.begin() + static_cast<std::ptrdiff_t>(st.end), std::back_inserter(h.points));
+  }
   if (!dated.empty()) {
     const MetricInfo& m = declared.at(dated.back());
     h.unit = m.unit;

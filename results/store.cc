@@ -549,6 +549,13 @@ std::vector<RunInfo> Store::list_runs() const {
   return runs;
 }
 
+std::vector<Store::RunLabel> Store::run_labels() const {
+  Stmt s(db_, "SELECT id, name, started_at FROM runs ORDER BY id");
+  std::vector<RunLabel> out;
+  while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2)});
+  return out;
+}
+
 std::int64_t Store::add_variant(const VariantInfo& v) {
   Stmt s(db_, "INSERT INTO variants (run_id, name, position, knobs_json) VALUES (?, ?, ?, ?)");
   s.bind(1, v.run_id).bind(2, v.name).bind(3, v.position).bind(4, v.knobs_json).run();

@@ -209,6 +209,12 @@ class Store {
   std::optional<RunInfo> find_run(std::int64_t id) const;
   std::optional<RunInfo> find_run_by_name(const std::string& name) const;
   std::vector<RunInfo> list_runs() const;
+  // Every run's id, name and start, by id: what a line of history names.
+  struct RunLabel {
+    std::int64_t id = 0;
+    std::string name, started_at;
+  };
+  std::vector<RunLabel> run_labels() const;
 
   // Variants (in configuration order) and metrics of a run.
   std::int64_t add_variant(const VariantInfo& v);
