@@ -6,6 +6,7 @@
 #include <boost/regex.hpp>
 
 #include "base/text.h"
+#include "base/time.h"
 
 namespace schedlab {
 namespace {
@@ -15,10 +16,6 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 constexpr const char* kDatabase = "schedlab";
-
-std::int64_t whole_seconds(milliseconds d) {
-  return std::max<std::int64_t>(1, (d.count() + 999) / 1000);
-}
 
 Step sut_step(std::vector<std::string> argv, milliseconds timeout, bool measured = false) {
   return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = measured};

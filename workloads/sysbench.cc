@@ -6,6 +6,7 @@
 #include <boost/regex.hpp>
 
 #include "base/text.h"
+#include "base/time.h"
 
 namespace schedlab {
 namespace {
@@ -16,10 +17,6 @@ using std::chrono::seconds;
 
 constexpr const char* kDatabase = "sbtest";
 constexpr const char* kDbUser = "sbtest";
-
-std::int64_t whole_seconds(milliseconds d) {
-  return std::max<std::int64_t>(1, (d.count() + 999) / 1000);
-}
 
 // The secret reaches SQL in quotes; the runner's is [a-z0-9], anything
 // else is refused rather than escaped.

@@ -5,17 +5,13 @@
 #include <boost/regex.hpp>
 
 #include "base/text.h"
+#include "base/time.h"
 
 namespace schedlab {
 namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-// tbench takes whole seconds; a sub-second duration still runs one.
-std::int64_t whole_seconds(milliseconds d) {
-  return std::max<std::int64_t>(1, (d.count() + 999) / 1000);
-}
 
 }  // namespace
 

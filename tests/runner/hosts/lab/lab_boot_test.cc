@@ -90,7 +90,21 @@ variants:
     args.insert(args.end(), {"--db", db});
     return local.run({.argv = args, .timeout = 15min});
   };
-  const auto r = schedlab({"run", cfg, "--name", "mk"});
+  auto r = schedlab({"run", cfg, "--name", "mk"});
+  // A guest kernel that crashed under TCG (CI saw a guest vanish twice, about
+  // 1 run in 12 here) is the emulator's or that kernel's doing: schedlab owes
+  // the crash report and a run that --resume finishes, which is what a user
+  // does then; the test does the same, once. A guest gone without a kernel
+  // crash, or init killed (schedlab killing the wrong process group), fails.
+  const auto has = [&](const char* s) { return r.err.find(s) != std::string::npos; };
+  const bool crashed = has("guest is gone") &&
+                       (has("Kernel panic - not syncing") || has("BUG: ") || has("Oops: ") ||
+                        has("general protection fault")) &&
+                       !has("Attempted to kill init");
+  if (crashed) {
+    WARN("a guest kernel crashed; the run is resumed once. Its stderr:\n" << r.err);
+    r = schedlab({"run", "--resume", "mk"});
+  }
   // Errors first: CI shows the start of a failure's messages.
   INFO("stderr:\n" << r.err << "\nstdout:\n" << r.out);
   CHECK(r.exit_code == 1);  // the missing kernel
