@@ -225,6 +225,58 @@ CREATE INDEX iterations_by_status ON iterations (status, run_id);
 CREATE INDEX iterations_by_workload ON iterations
   (workload, run_id, id, variant_id, block, row, row_order, status, iteration);
 )sql",
+    // 10: `schedlab history` reads each run's cells of a metric from here
+    // (analysis/cell_summaries.h), not from its iterations and samples. The
+    // rows are derived data: a run's count only while its mark exists, and
+    // any write to the run's iterations or samples deletes the marks (the
+    // triggers: whoever writes, through Store or not), so a stale cell is
+    // never read; history recomputes a run without a mark. Existing
+    // databases start with no mark and are summarised lazily.
+    R"sql(
+CREATE TABLE cell_summary_marks (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  workload TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY (run_id, workload, metric)
+);
+CREATE TABLE cell_summaries (
+  workload TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  position INTEGER NOT NULL,
+  variant_id INTEGER NOT NULL REFERENCES variants(id),
+  block TEXT NOT NULL,
+  row TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  centre REAL,
+  ci_low REAL,
+  ci_high REAL,
+  ci_reason TEXT NOT NULL,
+  PRIMARY KEY (workload, metric, run_id, position)
+) WITHOUT ROWID;
+CREATE TRIGGER cell_marks_iteration_insert AFTER INSERT ON iterations BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id = NEW.run_id;
+END;
+CREATE TRIGGER cell_marks_iteration_update AFTER UPDATE ON iterations BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id IN (OLD.run_id, NEW.run_id);
+END;
+CREATE TRIGGER cell_marks_iteration_delete AFTER DELETE ON iterations BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id = OLD.run_id;
+END;
+CREATE TRIGGER cell_marks_sample_insert AFTER INSERT ON samples BEGIN
+  DELETE FROM cell_summary_marks
+    WHERE run_id = (SELECT run_id FROM iterations WHERE id = NEW.iteration_id);
+END;
+CREATE TRIGGER cell_marks_sample_update AFTER UPDATE ON samples BEGIN
+  DELETE FROM cell_summary_marks
+    WHERE run_id IN (SELECT run_id FROM iterations WHERE id IN (OLD.iteration_id, NEW.iteration_id));
+END;
+CREATE TRIGGER cell_marks_sample_delete AFTER DELETE ON samples BEGIN
+  DELETE FROM cell_summary_marks
+    WHERE run_id = (SELECT run_id FROM iterations WHERE id = OLD.iteration_id);
+END;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -334,6 +386,12 @@ RunInfo read_run(const Stmt& s) {
   r.started_at = s.text(7);
   r.ended_at = s.text(8);
   return r;
+}
+
+// A REAL column that may be NULL.
+std::optional<double> opt_dbl(const Stmt& s, int col) {
+  if (s.is_null(col)) return std::nullopt;
+  return s.dbl(col);
 }
 
 constexpr const char* kRunColumns =
@@ -728,6 +786,29 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
   return out;
 }
 
+namespace {
+
+// What for_each_run_iterations reads of an iteration: id, run_id,
+// variant_id, block, row, row_order, status, iteration (in that order), into
+// a reused row's buffers.
+constexpr const char* kHistoryColumns =
+    "id, run_id, variant_id, block, row, row_order, status, iteration";
+
+void read_history_row(const Stmt& s, const std::string& workload, IterationRow& r) {
+  r.id = s.i64(0);
+  r.run_id = s.i64(1);
+  r.variant_id = s.i64(2);
+  r.workload = workload;
+  r.block.assign(s.view(3));
+  r.row.assign(s.view(4));
+  r.row_order = static_cast<int>(s.i64(5));
+  r.status = known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
+  r.iteration = static_cast<int>(s.i64(7));
+  r.samples.clear();
+}
+
+}  // namespace
+
 void Store::for_each_run_iterations(
     const std::string& workload, const std::string& metric,
     const std::function<void(std::span<const IterationRow>)>& visit) const {
@@ -744,16 +825,15 @@ void Store::for_each_run_iterations(
     Stmt ss(db_, "SELECT iteration_id, value, offset_s FROM samples WHERE metric = ? ORDER BY rowid");
     ss.bind(1, metric);
     while (ss.step())
-      samples.push_back({ss.i64(0), ss.dbl(1),
-                         ss.is_null(2) ? std::nullopt : std::optional<double>(ss.dbl(2))});
+      samples.push_back({ss.i64(0), ss.dbl(1), opt_dbl(ss, 2)});
   }
   std::stable_sort(samples.begin(), samples.end(),
                    [](const Sample& a, const Sample& b) { return a.iteration_id < b.iteration_id; });
   // Then the iterations from the covering index iterations_by_workload
   // (migration 9), one run at a time; the rows of a run are reused.
-  Stmt s(db_,
-         "SELECT id, run_id, variant_id, block, row, row_order, status, iteration FROM iterations "
-         "WHERE workload = ? ORDER BY run_id, id");
+  Stmt s(db_, fmt::format("SELECT {} FROM iterations WHERE workload = ? ORDER BY run_id, id",
+                          kHistoryColumns)
+                  .c_str());
   s.bind(1, workload);
   std::vector<IterationRow> rows;
   std::size_t used = 0;
@@ -769,22 +849,120 @@ void Store::for_each_run_iterations(
     }
     if (used == rows.size()) rows.emplace_back();
     IterationRow& r = rows[used++];
-    r.id = s.i64(0);
-    r.run_id = run;
-    r.variant_id = s.i64(2);
-    r.workload = workload;
-    r.block.assign(s.view(3));  // into the reused row's buffers
-    r.row.assign(s.view(4));
-    r.row_order = static_cast<int>(s.i64(5));
-    r.status = known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
-    r.iteration = static_cast<int>(s.i64(7));
-    r.samples.clear();
+    read_history_row(s, workload, r);
     auto at = std::lower_bound(samples.begin(), samples.end(), r.id,
                                [](const Sample& x, std::int64_t id) { return x.iteration_id < id; });
     for (; at != samples.end() && at->iteration_id == r.id; ++at)
       r.samples.push_back({metric, at->value, at->offset_s});
   }
   flush();
+}
+
+void Store::for_each_run_iterations(
+    const std::string& workload, const std::string& metric, std::span<const std::int64_t> runs,
+    const std::function<void(std::span<const IterationRow>)>& visit) const {
+  // Two index range reads per run (iterations_by_workload, then
+  // samples_by_iteration): for a few runs, far less than the scans above.
+  Stmt s(db_, fmt::format("SELECT {} FROM iterations WHERE workload = ? AND run_id = ? ORDER BY id",
+                          kHistoryColumns)
+                  .c_str());
+  Stmt ss(db_,
+          "SELECT s.iteration_id, s.value, s.offset_s FROM iterations i "
+          "JOIN samples s ON s.iteration_id = i.id "
+          "WHERE i.workload = ? AND i.run_id = ? AND s.metric = ? ORDER BY i.id, s.rowid");
+  std::vector<IterationRow> rows;
+  for (const std::int64_t run : runs) {
+    std::size_t used = 0;
+    s.reset();
+    s.bind(1, workload).bind(2, run);
+    while (s.step()) {
+      if (used == rows.size()) rows.emplace_back();
+      read_history_row(s, workload, rows[used++]);
+    }
+    if (!used) continue;
+    ss.reset();
+    ss.bind(1, workload).bind(2, run).bind(3, metric);
+    // Both in id order: one merge.
+    std::size_t at = 0;
+    while (ss.step()) {
+      while (at < used && rows[at].id < ss.i64(0)) ++at;
+      if (at == used) break;
+      rows[at].samples.push_back({metric, ss.dbl(1), opt_dbl(ss, 2)});
+    }
+    visit(std::span<const IterationRow>(rows.data(), used));
+  }
+}
+
+void Store::for_each_run_cell_summaries(
+    const std::string& workload, const std::string& metric, int version,
+    const std::function<void(std::span<const CellSummary>)>& visit) const {
+  // A range of cell_summaries' key, each run's mark looked up by its key.
+  Stmt s(db_,
+         "SELECT c.run_id, c.variant_id, c.block, c.row, c.n, c.centre, c.ci_low, c.ci_high, "
+         "c.ci_reason FROM cell_summaries c JOIN cell_summary_marks m "
+         "ON m.run_id = c.run_id AND m.workload = c.workload AND m.metric = c.metric "
+         "WHERE c.workload = ?1 AND c.metric = ?2 AND m.version = ?3 "
+         "ORDER BY c.run_id, c.position");
+  s.bind(1, workload).bind(2, metric).bind(3, version);
+  std::vector<CellSummary> cells;
+  std::size_t used = 0;
+  const auto flush = [&] {
+    if (used) visit(std::span<const CellSummary>(cells.data(), used));
+    used = 0;
+  };
+  while (s.step()) {
+    if (used && s.i64(0) != cells[0].run_id) flush();
+    if (used == cells.size()) cells.emplace_back();
+    CellSummary& c = cells[used++];
+    c.run_id = s.i64(0);
+    c.variant_id = s.i64(1);
+    c.block.assign(s.view(2));  // into the reused cell's buffers
+    c.row.assign(s.view(3));
+    c.n = s.i64(4);
+    c.centre = opt_dbl(s, 5);
+    c.ci_low = opt_dbl(s, 6);
+    c.ci_high = opt_dbl(s, 7);
+    c.ci_reason.assign(s.view(8));
+  }
+  flush();
+}
+
+std::size_t Store::put_cell_summaries(const std::string& workload, const std::string& metric,
+                                      int version, std::span<const RunCells> runs) {
+  Transaction tx(db_);
+  Stmt now(db_,
+           "SELECT count(*), coalesce(max(id), 0) FROM iterations WHERE workload = ? AND run_id = ?");
+  Stmt del(db_, "DELETE FROM cell_summaries WHERE workload = ? AND metric = ? AND run_id = ?");
+  Stmt one(db_,
+           "INSERT INTO cell_summaries (workload, metric, run_id, position, variant_id, block, row, "
+           "n, centre, ci_low, ci_high, ci_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  Stmt mark(db_,
+            "INSERT OR REPLACE INTO cell_summary_marks (run_id, workload, metric, version) "
+            "VALUES (?, ?, ?, ?)");
+  std::size_t stored = 0;
+  for (const RunCells& run : runs) {
+    now.reset();
+    now.bind(1, workload).bind(2, run.run_id).step();
+    if (now.i64(0) != run.basis.iterations || now.i64(1) != run.basis.last_id) continue;
+    del.reset();
+    del.bind(1, workload).bind(2, metric).bind(3, run.run_id).run();
+    int position = 0;
+    for (const CellSummary& c : run.cells) {
+      one.reset();
+      one.bind(1, workload).bind(2, metric).bind(3, run.run_id).bind(4, position++);
+      one.bind(5, c.variant_id).bind(6, c.block).bind(7, c.row).bind(8, c.n).bind(9, c.centre);
+      one.bind(10, c.ci_low).bind(11, c.ci_high).bind(12, c.ci_reason).run();
+    }
+    mark.reset();
+    mark.bind(1, run.run_id).bind(2, workload).bind(3, metric).bind(4, version).run();
+    ++stored;
+  }
+  tx.commit();
+  return stored;
+}
+
+void Store::invalidate_cell_summaries(std::int64_t run_id) {
+  Stmt(db_, "DELETE FROM cell_summary_marks WHERE run_id = ?").bind(1, run_id).run();
 }
 
 std::map<std::int64_t, MetricInfo> Store::metric_by_run(const std::string& workload,
@@ -1018,11 +1196,6 @@ BisectSession read_bisect(const Stmt& s) {
           .status = known(bisect_status_from_string(s.text(1)), s.text(1), "bisect status"),
           .spec_json = s.text(2), .result_json = s.text(3),
           .created_at = s.text(4), .updated_at = s.text(5)};
-}
-
-std::optional<double> opt_dbl(const Stmt& s, int col) {
-  if (s.is_null(col)) return std::nullopt;
-  return s.dbl(col);
 }
 
 }  // namespace

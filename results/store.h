@@ -106,6 +106,26 @@ struct IterationRow {
   std::vector<MonitorDeltaRow> monitor_deltas;
 };
 
+// One run's cell of one metric as `schedlab history` prints it: compare's
+// cell for a variant, block and row (analysis/cell_summaries.h computes
+// it). Derived data, kept per (run, workload, metric); see
+// Store::cell_summaries.
+struct CellSummary {
+  std::int64_t run_id = 0;
+  std::int64_t variant_id = 0;
+  std::string block, row;
+  std::int64_t n = 0;
+  std::optional<double> centre, ci_low, ci_high;
+  std::string ci_reason;
+};
+
+// What a run's summaries of a workload were computed from: that
+// workload's iterations, their number and the highest id.
+struct CellBasis {
+  std::int64_t iterations = 0;
+  std::int64_t last_id = 0;
+};
+
 struct JournalEntry {
   std::int64_t id = 0;
   std::int64_t run_id = 0;
@@ -181,8 +201,8 @@ class Store {
  public:
   // kCreate: opens (creating if needed) and migrates the database.
   // kExisting: the same, but a missing file is an error, not a new database.
-  // kReadOnly: for commands that only read (list, compare, history,
-  // schedstat): no migration, no journal switch, nothing written; works on
+  // kReadOnly: for commands that only read (list, compare, schedstat;
+  // history where it cannot write): no migration, no journal switch, nothing written; works on
   // a 0444 file and on a read-only mount.
   // Every mode refuses a database whose schema is newer than this binary; a
   // missing file reads "no database at PATH (run 'schedlab run CONFIG' first)".
@@ -192,7 +212,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 9;
+  static constexpr int kSchemaVersion = 10;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -234,6 +254,37 @@ class Store {
   void for_each_run_iterations(
       const std::string& workload, const std::string& metric,
       const std::function<void(std::span<const IterationRow>)>& visit) const;
+  // The same for the given runs only (ascending ids), from the indexes: what
+  // history reads of the few runs without cell summaries.
+  void for_each_run_iterations(
+      const std::string& workload, const std::string& metric, std::span<const std::int64_t> runs,
+      const std::function<void(std::span<const IterationRow>)>& visit) const;
+
+  // Cell summaries (migration 10): every run's stored cells of one metric,
+  // one run at a time in run id order, in the order they were put; only
+  // runs whose summaries are current: none was put, or the version differs
+  // (the computation changed), or an iteration or sample of the run was
+  // written since (the database's triggers drop the run's marks) are left
+  // out, and the caller computes those.
+  void for_each_run_cell_summaries(
+      const std::string& workload, const std::string& metric, int version,
+      const std::function<void(std::span<const CellSummary>)>& visit) const;
+  // Replaces runs' summaries of one metric, in one transaction; a run whose
+  // iterations of the workload are no longer those of its basis (it went
+  // on since they were read) is left without. Returns the runs stored.
+  struct RunCells {
+    std::int64_t run_id = 0;
+    CellBasis basis;
+    std::vector<CellSummary> cells;
+  };
+  std::size_t put_cell_summaries(const std::string& workload, const std::string& metric,
+                                 int version, std::span<const RunCells> runs);
+  // Drops every summary mark of a run, so its cells are computed afresh.
+  // The triggers already do on any write to its iterations or samples; this
+  // is for a writer (schedlab merge) changing what else a cell depends on:
+  // the run's metric declarations or variants.
+  void invalidate_cell_summaries(std::int64_t run_id);
+
   // The runs that declare one metric of a workload, and how.
   std::map<std::int64_t, MetricInfo> metric_by_run(const std::string& workload,
                                                    const std::string& name) const;
