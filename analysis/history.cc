@@ -10,18 +10,22 @@
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
 
 namespace schedlab {
 
-// A year of nightlies is tens of thousands of (run, variant) columns: the
-// data comes from a few bulk reads (the metric's samples and the workload's
-// iterations streamed a run at a time, the runs declaring the metric, every
-// variant, each run's kernel release read by SQLite), and each column goes
-// through compare's core, so a point is the cell `schedlab compare` prints.
+// A year of nightlies is tens of thousands of (run, variant) columns. Each
+// run's cells come from its stored summaries (analysis/cell_summaries.h: a
+// row per cell, current by the database's marks) or, for a run without
+// them, from its iterations through compare's core, so a point is the cell
+// `schedlab compare` prints either way; the rest is a bulk read each: the
+// runs declaring the metric, every variant, each run's kernel release read
+// by SQLite.
 History history(const Store& store, const std::string& workload, const std::string& metric,
-                const std::string& row) {
+                const std::string& row, std::vector<Store::RunCells>* computed) {
   History h{.workload = workload, .metric = metric};
   const auto declared = store.metric_by_run(workload, metric);
   if (declared.empty())
@@ -37,46 +41,75 @@ History history(const Store& store, const std::string& workload, const std::stri
   for (auto& r : store.run_labels()) runs.emplace(r.id, std::move(r));
 
   // Points in run id order, as the runs are read; sorted by date after,
-  // when the two orders differ (rarely: a run imported late).
+  // when the two orders differ (rarely: a run imported late, or one
+  // computed after the stored ones).
   std::vector<HistoryPoint> points;
+  points.reserve(4 * declared.size());  // a nightly's variants times rows
   struct Stretch {
     std::int64_t run;
     std::size_t begin, end;  // in points
   };
   std::vector<Stretch> stretches;
-  store.for_each_run_iterations(workload, metric, [&](std::span<const IterationRow> its) {
-    const std::int64_t id = its.front().run_id;
-    const auto m = declared.find(id);
-    const auto vars = variants.find(id);
+  stretches.reserve(declared.size());
+  std::unordered_map<std::int64_t, const VariantInfo*> variant_by_id;
+  for (const auto& [id, vars] : variants)
+    for (const auto& v : vars) variant_by_id.emplace(v.id, &v);
+  const auto add_points = [&](std::span<const CellSummary> cells) {
+    const std::int64_t id = cells.front().run_id;
     const auto run = runs.find(id);
-    if (m == declared.end() || vars == variants.end() || run == runs.end()) return;
+    if (!declared.count(id) || run == runs.end()) return;
     const auto release = releases.find(id);
     const auto target = targets.find(id);
     const std::size_t begin = points.size();
-    for (const auto& v : vars->second) {
-      const ColumnData column{{.run_id = id, .variant_id = v.id}, its, std::span(&m->second, 1)};
-      for (const auto& b : compare_blocks({column})) {
-        for (const auto& r : b.rows) {
-          if (!row.empty() && row != r.label && row != b.name + "/" + r.label) continue;
-          const Cell& cell = r.cells.front();
-          if (cell.n == 0 && cell.failed == 0) continue;  // this variant never ran the row
-          points.push_back({.date = run->second.started_at,
-                            .run_id = id,
-                            .run = run->second.name,
-                            .target = target == targets.end() ? "" : target->second,
-                            .kernel_release = release == releases.end() ? "" : release->second,
-                            .variant = v.name,
-                            .block = b.name,
-                            .row = r.label,
-                            .n = cell.n,
-                            .centre = cell.centre,
-                            .ci = cell.ci.ci,
-                            .ci_reason = cell.ci.reason});
-        }
-      }
+    for (const CellSummary& c : cells) {
+      if (!row.empty() && row != c.row && row != c.block + "/" + c.row) continue;
+      const auto v = variant_by_id.find(c.variant_id);
+      points.push_back({.date = run->second.started_at,
+                        .run_id = id,
+                        .run = run->second.name,
+                        .target = target == targets.end() ? "" : target->second,
+                        .kernel_release = release == releases.end() ? "" : release->second,
+                        .variant = v == variant_by_id.end() ? "" : v->second->name,
+                        .block = c.block,
+                        .row = c.row,
+                        .n = static_cast<std::size_t>(c.n),
+                        .centre = c.centre,
+                        .ci = c.ci_low && c.ci_high
+                                  ? std::optional(stats::Interval{*c.ci_low, *c.ci_high})
+                                  : std::nullopt,
+                        .ci_reason = c.ci_reason});
     }
     stretches.push_back({id, begin, points.size()});
-  });
+  };
+
+  std::unordered_set<std::int64_t> summarised;
+  store.for_each_run_cell_summaries(workload, metric, kCellSummaryVersion,
+                                    [&](std::span<const CellSummary> cells) {
+                                      summarised.insert(cells.front().run_id);
+                                      add_points(cells);
+                                    });
+  std::vector<std::int64_t> missing;  // ascending, as declared is
+  for (const auto& [id, m] : declared)
+    if (!summarised.count(id)) missing.push_back(id);
+  std::vector<CellSummary> cells;
+  const auto compute = [&](std::span<const IterationRow> its) {
+    const std::int64_t id = its.front().run_id;
+    const auto m = declared.find(id);
+    const auto vars = variants.find(id);
+    if (m == declared.end() || vars == variants.end() || summarised.count(id)) return;
+    cells.clear();
+    summarise_cells(its, vars->second, m->second, cells);
+    if (!cells.empty()) add_points(cells);
+    if (computed)
+      computed->push_back({id, {static_cast<std::int64_t>(its.size()), its.back().id}, cells});
+  };
+  // A run at a time from the indexes for a few runs (the one still
+  // running, a run just imported); the two scans when most runs have none
+  // (a database from before migration 10, or read-only and never kept).
+  if (2 * missing.size() > declared.size())
+    store.for_each_run_iterations(workload, metric, compute);
+  else if (!missing.empty())
+    store.for_each_run_iterations(workload, metric, missing, compute);
 
   // Oldest first; the latest run declaring the metric names its unit.
   std::vector<std::int64_t> dated;
@@ -114,16 +147,17 @@ fmt::string_view or_dash(const std::string& s) { return s.empty() ? "-" : fmt::s
 }  // namespace
 
 std::string render_history_text(const History& h) {
-  std::string out;
-  out.reserve(200 * (h.points.size() + 2));
-  out += fmt::format(
-      "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n", h.workload, h.metric,
-      h.unit.empty() ? "" : " in " + h.unit, h.direction, h.centre, h.level * 100);
-  out +=
-      fmt::format("{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>12}  {:>27}  {:>4}\n", "date",
-                  "run", "target", "kernel", "variant", "row", h.centre, "interval", "n");
-  // One buffer for every line: a year of nightlies is tens of thousands.
+  // One buffer for every line, reserved at the lines' width (a year of
+  // nightlies is tens of thousands), copied out once.
   fmt::memory_buffer buf;
+  buf.reserve(180 * (h.points.size() + 3));
+  fmt::format_to(fmt::appender(buf),
+                 "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
+                 h.workload, h.metric, h.unit.empty() ? "" : " in " + h.unit, h.direction,
+                 h.centre, h.level * 100);
+  fmt::format_to(fmt::appender(buf),
+                 "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>12}  {:>27}  {:>4}\n", "date",
+                 "run", "target", "kernel", "variant", "row", h.centre, "interval", "n");
   fmt::memory_buffer centre, ci, row;
   for (const auto& p : h.points) {
     centre.clear();
@@ -145,9 +179,8 @@ std::string render_history_text(const History& h) {
                    fmt::string_view(centre.data(), centre.size()),
                    fmt::string_view(ci.data(), ci.size()), p.n);
   }
-  out.append(buf.data(), buf.size());
-  if (h.points.empty()) out += "(no point matches the row)\n";
-  return out;
+  if (h.points.empty()) fmt::format_to(fmt::appender(buf), "(no point matches the row)\n");
+  return fmt::to_string(buf);
 }
 
 std::string render_history_json(const History& h) {

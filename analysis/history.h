@@ -37,8 +37,12 @@ struct History {
 
 // `row` filters rows by label ("4") or BLOCK/ROW; empty: every row.
 // Throws std::invalid_argument when no run has the workload's metric.
+// The cells of runs without current stored summaries are computed from
+// their iterations; with `computed`, they are appended to it (every row,
+// whatever `row` is) for the caller to keep (Store::put_cell_summaries
+// with kCellSummaryVersion).
 History history(const Store& store, const std::string& workload, const std::string& metric,
-                const std::string& row);
+                const std::string& row, std::vector<Store::RunCells>* computed = nullptr);
 
 std::string render_history_text(const History& h);
 std::string render_history_json(const History& h);  // format_version 1

@@ -1,6 +1,11 @@
 // schedlab history: one metric across the runs (kernels) of the database.
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <memory>
+
+#include "analysis/cell_summaries.h"
 #include "analysis/history.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
@@ -17,19 +22,49 @@ struct HistoryCmdOptions {
   DbOption db;
 };
 
+// history keeps the cells it had to compute (analysis/cell_summaries.h)
+// where it may write the database, so the next one reads a row per cell;
+// elsewhere (a 0444 file, a read-only mount) it only reads, as list and
+// compare do. Opening to write also migrates an older database.
+std::unique_ptr<Store> open_store(const std::string& path, bool& writable) {
+  writable = ::access(path.c_str(), W_OK) == 0;
+  if (writable) {
+    try {
+      return std::make_unique<Store>(path, Store::Access::kExisting);
+    } catch (const StoreError&) {
+      writable = false;  // e.g. a directory where SQLite cannot create the WAL's files
+    }
+  }
+  return std::make_unique<Store>(path, Store::Access::kReadOnly);
+}
+
 int history_command(const HistoryCmdOptions& o) {
   return guarded({}, [&]() -> int {
-    Store store(o.db.resolve(), Store::Access::kReadOnly);
+    bool writable = false;
+    const auto store = open_store(o.db.resolve(), writable);
     History h;
+    std::vector<Store::RunCells> computed;
     // Bad input names the subcommand; a database failure goes to the outer guard.
     if (const int rc = guarded<std::invalid_argument>(
             {.prefix = "schedlab history", .other = kPropagate}, [&]() -> int {
-              h = history(store, o.workload, o.metric, o.param);
+              h = history(*store, o.workload, o.metric, o.param, writable ? &computed : nullptr);
               return kOk;
             }))
       return rc;
-    if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script()));
-    else fmt::print("{}", o.format == "json" ? render_history_json(h) : render_history_text(h));
+    const std::string out = o.format == "html"   ? render_history_html(h, vega_script())
+                            : o.format == "json" ? render_history_json(h)
+                                                 : render_history_text(h);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    if (!computed.empty()) {
+      // The summaries are a cache: failing to keep them (the database busy
+      // past the timeout) costs the next history time, not this answer.
+      try {
+        store->put_cell_summaries(o.workload, o.metric, kCellSummaryVersion, computed);
+      } catch (const StoreError& e) {
+        fmt::print(stderr, "schedlab history: cell summaries not kept: {}\n", e.what());
+      }
+    }
     return kOk;
   });
 }

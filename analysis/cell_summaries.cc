@@ -1,0 +1,34 @@
+#include "analysis/cell_summaries.h"
+
+#include "analysis/compare.h"
+
+namespace schedlab {
+
+void summarise_cells(std::span<const IterationRow> iterations,
+                     const std::vector<VariantInfo>& variants, const MetricInfo& metric,
+                     std::vector<CellSummary>& out) {
+  if (iterations.empty()) return;
+  const std::int64_t run = iterations.front().run_id;
+  // One column per variant through compare's core: a summary is the cell
+  // `schedlab compare RUN` prints for that variant.
+  for (const auto& v : variants) {
+    const ColumnData column{{.run_id = run, .variant_id = v.id}, iterations, std::span(&metric, 1)};
+    for (const auto& b : compare_blocks({column})) {
+      for (const auto& r : b.rows) {
+        const Cell& cell = r.cells.front();
+        if (cell.n == 0 && cell.failed == 0) continue;  // this variant never ran the row
+        out.push_back({.run_id = run,
+                       .variant_id = v.id,
+                       .block = b.name,
+                       .row = r.label,
+                       .n = static_cast<std::int64_t>(cell.n),
+                       .centre = cell.centre,
+                       .ci_low = cell.ci.ci ? std::optional(cell.ci.ci->low) : std::nullopt,
+                       .ci_high = cell.ci.ci ? std::optional(cell.ci.ci->high) : std::nullopt,
+                       .ci_reason = cell.ci.reason});
+      }
+    }
+  }
+}
+
+}  // namespace schedlab
