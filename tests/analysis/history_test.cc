@@ -2,8 +2,11 @@
 // variant, oldest run first, read in bulk (analysis/history.cc).
 #include "analysis/history.h"
 
+#include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 
+#include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
 #include "tests/support/temp_dir.h"
 
@@ -41,6 +44,35 @@ std::int64_t add_run(Store& s, const std::string& name, const std::string& date,
   return run;
 }
 
+// Each point is the cell `schedlab compare RUN` prints for its variant.
+void check_against_compare(const Store& s, const History& h) {
+  for (const auto& p : h.points) {
+    INFO(p.run << " " << p.variant << " " << p.row);
+    const auto vars = s.variants(p.run_id);
+    const auto v = std::find_if(vars.begin(), vars.end(),
+                                [&](const VariantInfo& x) { return x.name == p.variant; });
+    REQUIRE(v != vars.end());
+    const Comparison c = compare(s, {ColumnRef{.run_id = p.run_id, .variant_id = v->id}});
+    const auto& rows = c.blocks.at(0).rows;
+    const auto r = std::find_if(rows.begin(), rows.end(), [&](const Row& x) { return x.label == p.row; });
+    REQUIRE(r != rows.end());
+    const Cell& cell = r->cells.front();
+    CHECK(p.n == cell.n);
+    CHECK(p.centre == cell.centre);
+    REQUIRE(p.ci.has_value() == cell.ci.ci.has_value());
+    if (p.ci) CHECK(p.ci->low == cell.ci.ci->low);
+    if (p.ci) CHECK(p.ci->high == cell.ci.ci->high);
+    CHECK(p.ci_reason == cell.ci.reason);
+    CHECK(p.block == "hackbench-process-pipes");
+  }
+}
+
+// The same text whether the cells were stored or computed.
+void check_same(const History& a, const History& b) {
+  CHECK(render_history_text(a) == render_history_text(b));
+  CHECK(render_history_json(a) == render_history_json(b));
+}
+
 }  // namespace
 
 TEST_CASE("history: compare's cells per run and variant, oldest run first") {
@@ -60,22 +92,7 @@ TEST_CASE("history: compare's cells per run and variant, oldest run first") {
   std::vector<std::string> labels;
   for (std::size_t i = 0; i < 3; ++i) labels.push_back(h.points[i].variant + "/" + h.points[i].row);
   CHECK(labels == std::vector<std::string>{"default/8", "default/2", "batch/2"});
-  for (const auto& p : h.points) {
-    INFO(p.run << " " << p.variant << " " << p.row);
-    const auto vars = s.variants(p.run_id);
-    const auto v = std::find_if(vars.begin(), vars.end(),
-                                [&](const VariantInfo& x) { return x.name == p.variant; });
-    const Comparison c = compare(s, {ColumnRef{.run_id = p.run_id, .variant_id = v->id}});
-    const auto& rows = c.blocks.at(0).rows;
-    const auto r = std::find_if(rows.begin(), rows.end(), [&](const Row& x) { return x.label == p.row; });
-    REQUIRE(r != rows.end());
-    const Cell& cell = r->cells.front();
-    CHECK(p.n == cell.n);
-    CHECK(p.centre == cell.centre);
-    REQUIRE(p.ci.has_value() == cell.ci.ci.has_value());
-    if (p.ci) CHECK(p.ci->low == cell.ci.ci->low);
-    CHECK(p.block == "hackbench-process-pipes");
-  }
+  check_against_compare(s, h);
   CHECK(h.points[1].n == 2);  // default/2: one of three iterations failed
   CHECK(*h.points[0].centre == Approx(2.0 * 8 * 1.1));
 
@@ -84,4 +101,112 @@ TEST_CASE("history: compare's cells per run and variant, oldest run first") {
   CHECK(history(s, "hackbench", "time", "8").points.size() == 2);
   CHECK_THROWS_WITH(history(s, "hackbench", "nope", ""),
                     Catch::Contains("no run in") && Catch::Contains("metric 'nope'"));
+}
+
+TEST_CASE("history: kept cell summaries are compare's cells, and a run that went on is recomputed") {
+  test::TempDir dir;
+  Store s(dir.file("h.db"));
+  const auto late = add_run(s, "late", "2026-03-02T00:00:00Z", "ms", 1.0);
+  const auto early = add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
+  std::vector<Store::RunCells> computed;
+  const History first = history(s, "hackbench", "time", "", &computed);
+  REQUIRE(computed.size() == 2);  // nothing was stored: both runs computed
+  CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
+
+  // Read back: the summaries are what was computed, and history is the same.
+  std::vector<CellSummary> stored;
+  s.for_each_run_cell_summaries("hackbench", "time", kCellSummaryVersion,
+                                [&](std::span<const CellSummary> cells) {
+                                  stored.insert(stored.end(), cells.begin(), cells.end());
+                                });
+  REQUIRE(stored.size() == 6);
+  CHECK(stored.front().run_id == late);
+  CHECK(stored[0].row == "8");
+  CHECK(stored[0].n == computed[0].cells[0].n);
+  CHECK(stored[0].centre == computed[0].cells[0].centre);
+  CHECK(stored[0].ci_low == computed[0].cells[0].ci_low);
+  computed.clear();
+  const History again = history(s, "hackbench", "time", "", &computed);
+  CHECK(computed.empty());  // every cell read from the store
+  check_same(first, again);
+  check_against_compare(s, again);
+  CHECK(history(s, "hackbench", "time", "2").points.size() == 4);
+
+  SECTION("an iteration added after the summaries: that run is computed afresh") {
+    const auto vars = s.variants(early);
+    s.add_iteration({.run_id = early, .variant_id = vars[0].id, .workload = "hackbench",
+                     .block = "hackbench-process-pipes", .row = "8", .row_order = 0,
+                     .params_json = R"({"groups":8})", .iteration = 3,
+                     .status = IterationStatus::kOk, .started_at = "2026-03-01T00:00:00Z",
+                     .samples = {{"time", 100.0, std::nullopt}}});
+    const History fresh = history(s, "hackbench", "time", "", &computed);
+    REQUIRE(computed.size() == 1);
+    CHECK(computed[0].run_id == early);
+    CHECK(fresh.points[0].run_id == early);
+    CHECK(fresh.points[0].n == 4);
+    CHECK(*fresh.points[0].centre == Approx((16 + 17.6 + 19.2 + 100) / 4));
+    check_against_compare(s, fresh);
+    // Kept, then read back the same.
+    CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 1);
+    computed.clear();
+    check_same(fresh, history(s, "hackbench", "time", "", &computed));
+    CHECK(computed.empty());
+  }
+  SECTION("summaries of another version are not read") {
+    computed.clear();
+    s.for_each_run_cell_summaries("hackbench", "time", kCellSummaryVersion + 1,
+                                  [&](std::span<const CellSummary>) { FAIL("read"); });
+  }
+  SECTION("a run resumed between reading and keeping: its summaries are not kept") {
+    computed.clear();
+    s.invalidate_cell_summaries(late);
+    history(s, "hackbench", "time", "", &computed);
+    REQUIRE(computed.size() == 1);
+    const auto vars = s.variants(late);
+    s.add_iteration({.run_id = late, .variant_id = vars[1].id, .workload = "hackbench",
+                     .block = "hackbench-process-pipes", .row = "8", .row_order = 0,
+                     .params_json = R"({"groups":8})", .iteration = 0,
+                     .status = IterationStatus::kOk, .started_at = "2026-03-02T00:00:00Z",
+                     .samples = {{"time", 7.0, std::nullopt}}});
+    CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 0);
+    computed.clear();
+    const History resumed = history(s, "hackbench", "time", "", &computed);
+    REQUIRE(computed.size() == 1);
+    CHECK(resumed.points.size() == 7);  // batch now ran row 8 in the late run
+    check_against_compare(s, resumed);
+  }
+}
+
+TEST_CASE("history of a database from schema version 9: migrated, summarised lazily") {
+  test::TempDir dir;
+  const std::string path = dir.file("old.db");
+  std::string before;
+  {
+    Store s(path);
+    add_run(s, "late", "2026-03-02T00:00:00Z", "ms", 1.0);
+    add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
+    before = render_history_text(history(s, "hackbench", "time", ""));
+  }
+  // Back to version 9: migration 10 only adds these.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  for (const char* sql :
+       {"DROP TRIGGER cell_marks_iteration_insert", "DROP TRIGGER cell_marks_iteration_update",
+        "DROP TRIGGER cell_marks_iteration_delete", "DROP TRIGGER cell_marks_sample_insert",
+        "DROP TRIGGER cell_marks_sample_update", "DROP TRIGGER cell_marks_sample_delete",
+        "DROP TABLE cell_summaries", "DROP TABLE cell_summary_marks", "PRAGMA user_version = 9"})
+    REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+
+  CHECK_THROWS_WITH(Store(path, Store::Access::kReadOnly), Catch::Contains("is older"));
+  Store s(path, Store::Access::kExisting);
+  CHECK(s.schema_version() == 10);
+  std::vector<Store::RunCells> computed;
+  const History h = history(s, "hackbench", "time", "", &computed);
+  CHECK(render_history_text(h) == before);
+  check_against_compare(s, h);
+  CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
+  computed.clear();
+  CHECK(render_history_text(history(s, "hackbench", "time", "", &computed)) == before);
+  CHECK(computed.empty());
 }
