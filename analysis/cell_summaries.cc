@@ -19,6 +19,7 @@ void summarise_cells(std::span<const IterationRow> iterations,
         if (cell.n == 0 && cell.failed == 0) continue;  // this variant never ran the row
         out.push_back({.run_id = run,
                        .variant_id = v.id,
+                       .variant = v.name,
                        .block = b.name,
                        .row = r.label,
                        .n = static_cast<std::int64_t>(cell.n),

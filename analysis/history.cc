@@ -1,9 +1,11 @@
 #include "analysis/history.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
+#include <cstdint>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -22,8 +24,8 @@ namespace schedlab {
 // row per cell, current by the database's marks) or, for a run without
 // them, from its iterations through compare's core, so a point is the cell
 // `schedlab compare` prints either way; the rest is a bulk read each: the
-// runs declaring the metric, every variant, each run's kernel release read
-// by SQLite.
+// runs declaring the metric, each run's kernel release read by SQLite (and
+// every variant, when a run is computed).
 History history(const Store& store, const std::string& workload, const std::string& metric,
                 const std::string& row, std::vector<Store::RunCells>* computed) {
   History h{.workload = workload, .metric = metric};
@@ -36,7 +38,6 @@ History history(const Store& store, const std::string& workload, const std::stri
   for (const auto& m : store.nightly_measurements())
     if (m.run_id) targets[*m.run_id] = m.target;
   const auto releases = store.manifest_strings("kernel_release");
-  const auto variants = store.variants_by_run();
   std::unordered_map<std::int64_t, Store::RunLabel> runs;
   for (auto& r : store.run_labels()) runs.emplace(r.id, std::move(r));
 
@@ -51,9 +52,6 @@ History history(const Store& store, const std::string& workload, const std::stri
   };
   std::vector<Stretch> stretches;
   stretches.reserve(declared.size());
-  std::unordered_map<std::int64_t, const VariantInfo*> variant_by_id;
-  for (const auto& [id, vars] : variants)
-    for (const auto& v : vars) variant_by_id.emplace(v.id, &v);
   const auto add_points = [&](std::span<const CellSummary> cells) {
     const std::int64_t id = cells.front().run_id;
     const auto run = runs.find(id);
@@ -63,13 +61,12 @@ History history(const Store& store, const std::string& workload, const std::stri
     const std::size_t begin = points.size();
     for (const CellSummary& c : cells) {
       if (!row.empty() && row != c.row && row != c.block + "/" + c.row) continue;
-      const auto v = variant_by_id.find(c.variant_id);
       points.push_back({.date = run->second.started_at,
                         .run_id = id,
                         .run = run->second.name,
                         .target = target == targets.end() ? "" : target->second,
                         .kernel_release = release == releases.end() ? "" : release->second,
-                        .variant = v == variant_by_id.end() ? "" : v->second->name,
+                        .variant = c.variant,
                         .block = c.block,
                         .row = c.row,
                         .n = static_cast<std::size_t>(c.n),
@@ -91,6 +88,9 @@ History history(const Store& store, const std::string& workload, const std::stri
   std::vector<std::int64_t> missing;  // ascending, as declared is
   for (const auto& [id, m] : declared)
     if (!summarised.count(id)) missing.push_back(id);
+  // Only a run without summaries needs its variants.
+  const auto variants =
+      missing.empty() ? std::map<std::int64_t, std::vector<VariantInfo>>() : store.variants_by_run();
   std::vector<CellSummary> cells;
   const auto compute = [&](std::span<const IterationRow> its) {
     const std::int64_t id = its.front().run_id;
@@ -121,17 +121,23 @@ History history(const Store& store, const std::string& workload, const std::stri
   });
   std::unordered_map<std::int64_t, std::size_t> rank;
   for (std::size_t i = 0; i < dated.size(); ++i) rank[dated[i]] = i;
-  // Each run's points move once, a run at a time.
+  // Each run's points, a run at a time, to their place by date.
   const auto by_date = [&](const Stretch& a, const Stretch& b) { return rank.at(a.run) < rank.at(b.run); };
-  if (std::is_sorted(stretches.begin(), stretches.end(), by_date)) {
-    h.points = std::move(points);
-  } else {
+  if (!std::is_sorted(stretches.begin(), stretches.end(), by_date)) {
+    // In place, by following the permutation's cycles: a second vector of
+    // every point would double the memory history touches.
     std::sort(stretches.begin(), stretches.end(), by_date);
-    h.points.reserve(points.size());
+    std::vector<std::size_t> to(points.size());  // each point's place
+    std::size_t at = 0;
     for (const auto& st : stretches)
-      std::move(points.begin() + static_cast<std::ptrdiff_t>(st.begin),
-                points.begin() + static_cast<std::ptrdiff_t>(st.end), std::back_inserter(h.points));
+      for (std::size_t i = st.begin; i < st.end; ++i) to[i] = at++;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      while (to[i] != i) {
+        std::swap(points[i], points[to[i]]);
+        std::swap(to[i], to[to[i]]);
+      }
   }
+  h.points = std::move(points);
   if (!dated.empty()) {
     const MetricInfo& m = declared.at(dated.back());
     h.unit = m.unit;
@@ -143,14 +149,14 @@ History history(const Store& store, const std::string& workload, const std::stri
 }
 
 namespace {
-fmt::string_view or_dash(const std::string& s) { return s.empty() ? "-" : fmt::string_view(s); }
-}  // namespace
 
-std::string render_history_text(const History& h) {
-  // One buffer for every line, reserved at the lines' width (a year of
-  // nightlies is tens of thousands), copied out once.
-  fmt::memory_buffer buf;
-  buf.reserve(180 * (h.points.size() + 3));
+fmt::string_view or_dash(const std::string& s) { return s.empty() ? "-" : fmt::string_view(s); }
+
+// The text into `buf`, handed to `flush` whenever it holds more than
+// `chunk` bytes (and at the end); the formats of a point's line are
+// compiled, not parsed per line: a year of nightlies is tens of thousands.
+template <typename Flush>
+void history_text(const History& h, fmt::memory_buffer& buf, std::size_t chunk, Flush flush) {
   fmt::format_to(fmt::appender(buf),
                  "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
                  h.workload, h.metric, h.unit.empty() ? "" : " in " + h.unit, h.direction,
@@ -162,26 +168,52 @@ std::string render_history_text(const History& h) {
   for (const auto& p : h.points) {
     centre.clear();
     if (p.centre)
-      fmt::format_to(fmt::appender(centre), "{:.6g}", *p.centre);
+      fmt::format_to(fmt::appender(centre), FMT_COMPILE("{:.6g}"), *p.centre);
     else
-      fmt::format_to(fmt::appender(centre), "{}", p.n == 0 ? "FAIL" : "n/a");
+      centre.append(fmt::string_view(p.n == 0 ? "FAIL" : "n/a"));
     ci.clear();
     if (p.ci)
-      fmt::format_to(fmt::appender(ci), "[{:.6g}, {:.6g}]", p.ci->low, p.ci->high);
+      fmt::format_to(fmt::appender(ci), FMT_COMPILE("[{:.6g}, {:.6g}]"), p.ci->low, p.ci->high);
     else
-      fmt::format_to(fmt::appender(ci), "n/a");
+      ci.append(fmt::string_view("n/a"));
     row.clear();
-    fmt::format_to(fmt::appender(row), "{}/{}", p.block, p.row);
+    fmt::format_to(fmt::appender(row), FMT_COMPILE("{}/{}"), p.block, p.row);
     fmt::format_to(fmt::appender(buf),
-                   "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>12}  {:>27}  {:>4}\n", p.date,
+                   FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>12}  {:>27}  {:>4}\n"),
+                   p.date,
                    p.run_id, or_dash(p.target), or_dash(p.kernel_release), p.variant,
                    fmt::string_view(row.data(), row.size()),
                    fmt::string_view(centre.data(), centre.size()),
                    fmt::string_view(ci.data(), ci.size()), p.n);
+    if (buf.size() > chunk) flush();
   }
   if (h.points.empty()) fmt::format_to(fmt::appender(buf), "(no point matches the row)\n");
+  flush();
+}
+
+}  // namespace
+
+std::string render_history_text(const History& h) {
+  fmt::memory_buffer buf;
+  buf.reserve(180 * (h.points.size() + 3));  // the lines' width
+  history_text(h, buf, SIZE_MAX, [] {});
   return fmt::to_string(buf);
 }
+
+void write_history_text(const History& h, std::FILE* out) {
+  // A chunk at a time through one small buffer: the whole text (7 MB for a
+  // year of nightlies) is never in memory, whose first touch of each page
+  // costs more than formatting it.
+  constexpr std::size_t kChunk = 64 * 1024;
+  fmt::memory_buffer buf;
+  buf.reserve(kChunk + 4096);
+  history_text(h, buf, kChunk, [&] {
+    std::fwrite(buf.data(), 1, buf.size(), out);
+    buf.clear();
+  });
+}
+
+
 
 std::string render_history_json(const History& h) {
   using nlohmann::json;

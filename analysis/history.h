@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,8 @@ History history(const Store& store, const std::string& workload, const std::stri
                 const std::string& row, std::vector<Store::RunCells>* computed = nullptr);
 
 std::string render_history_text(const History& h);
+// The same text written to `out` a chunk at a time (schedlab history).
+void write_history_text(const History& h, std::FILE* out);
 std::string render_history_json(const History& h);  // format_version 1
 // One offline page: a Vega plot per row (centre, interval band, a line per
 // variant) and every point in a table; vega_script defines the global `vega`

@@ -896,11 +896,13 @@ void Store::for_each_run_iterations(
 void Store::for_each_run_cell_summaries(
     const std::string& workload, const std::string& metric, int version,
     const std::function<void(std::span<const CellSummary>)>& visit) const {
-  // A range of cell_summaries' key, each run's mark looked up by its key.
+  // A range of cell_summaries' key, each run's mark and each variant looked
+  // up by its key.
   Stmt s(db_,
          "SELECT c.run_id, c.variant_id, c.block, c.row, c.n, c.centre, c.ci_low, c.ci_high, "
-         "c.ci_reason FROM cell_summaries c JOIN cell_summary_marks m "
+         "c.ci_reason, v.name FROM cell_summaries c JOIN cell_summary_marks m "
          "ON m.run_id = c.run_id AND m.workload = c.workload AND m.metric = c.metric "
+         "JOIN variants v ON v.id = c.variant_id "
          "WHERE c.workload = ?1 AND c.metric = ?2 AND m.version = ?3 "
          "ORDER BY c.run_id, c.position");
   s.bind(1, workload).bind(2, metric).bind(3, version);
@@ -923,6 +925,7 @@ void Store::for_each_run_cell_summaries(
     c.ci_low = opt_dbl(s, 6);
     c.ci_high = opt_dbl(s, 7);
     c.ci_reason.assign(s.view(8));
+    c.variant.assign(s.view(9));
   }
   flush();
 }

@@ -113,6 +113,7 @@ struct IterationRow {
 struct CellSummary {
   std::int64_t run_id = 0;
   std::int64_t variant_id = 0;
+  std::string variant;  // its name, read with the cell (not stored: variants has it)
   std::string block, row;
   std::int64_t n = 0;
   std::optional<double> centre, ci_low, ci_high;

@@ -51,10 +51,9 @@ int history_command(const HistoryCmdOptions& o) {
               return kOk;
             }))
       return rc;
-    const std::string out = o.format == "html"   ? render_history_html(h, vega_script())
-                            : o.format == "json" ? render_history_json(h)
-                                                 : render_history_text(h);
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script()));
+    else if (o.format == "json") fmt::print("{}", render_history_json(h));
+    else write_history_text(h, stdout);
     std::fflush(stdout);
     if (!computed.empty()) {
       // The summaries are a cache: failing to keep them (the database busy
