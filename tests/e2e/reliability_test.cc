@@ -28,6 +28,7 @@
 #include <sstream>
 #include <thread>
 
+#include "analysis/cell_summaries.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
@@ -320,12 +321,27 @@ workloads:
       CHECK_FALSE(fs::exists(dir.file("none.db")));
     }
   }
+  SECTION("history keeps the cells it computed where it may write, the same text after") {
+    const std::vector<std::string> args = {"history", "--db", db, "--workload", "one", "--metric", "t"};
+    const auto first = test::schedlab_cmd(args);
+    REQUIRE(first.exit_code == 0);
+    std::size_t kept = 0;
+    Store(db, Store::Access::kReadOnly)
+        .for_each_run_cell_summaries("one", "t", kCellSummaryVersion,
+                                     [&](std::span<const CellSummary> c) { kept += c.size(); });
+    CHECK(kept == 1);
+    const auto again = test::schedlab_cmd(args);
+    CHECK(again.exit_code == 0);
+    CHECK(again.out == first.out);
+  }
   SECTION("a 0444 file in a directory the reader cannot write") {
     if (geteuid() != 0) SCHEDLAB_SKIP("needs root to switch to user nobody");
     ::chmod(db.c_str(), 0444);
     ::chmod(dir.path().c_str(), 0755);
+    // history too: it keeps cell summaries only where it may write.
     for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"list"}, {"compare", "r"}}) {
+         {std::vector<std::string>{"list"}, {"compare", "r"},
+          {"history", "--workload", "one", "--metric", "t"}}) {
       std::vector<std::string> argv = {"setpriv", "--reuid=65534", "--regid=65534",
                                        "--clear-groups", SCHEDLAB_BINARY};
       argv.insert(argv.end(), args.begin(), args.end());
