@@ -1,10 +1,12 @@
 #include "base/file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 namespace schedlab {
 
@@ -46,6 +48,27 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) 
     data += piece;
   });
   return data;
+}
+
+void write_whole_file(const std::filesystem::path& p, const std::string& data, bool private_file) {
+  // Written beside the target and renamed: readers never see half a file.
+  const std::string tmp = p.string() + fmt::format(".tmp{}", ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, private_file ? 0600 : 0644);
+  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw std::runtime_error(fmt::format("{}: write failed: {}", tmp, std::strerror(e)));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  std::filesystem::rename(tmp, p);
 }
 
 }  // namespace schedlab

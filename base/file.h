@@ -40,4 +40,10 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes =
 void read_file_pieces(const std::filesystem::path& path,
                       const std::function<void(std::string_view)>& piece);
 
+// Writes the whole file beside its target and renames it into place, so a
+// reader never sees half of it (0600 when private_file, else 0644). Throws
+// std::runtime_error with the path and strerror.
+void write_whole_file(const std::filesystem::path& p, const std::string& data,
+                      bool private_file = false);
+
 }  // namespace schedlab

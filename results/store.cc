@@ -14,8 +14,13 @@
 #include <unordered_map>
 
 #include "base/time.h"
+#include "results/sqlite_stmt.h"
 
 namespace schedlab {
+
+using sql::Stmt;
+using sql::Transaction;
+
 namespace {
 
 // Numbered migrations: index i brings the schema from version i to i + 1.
@@ -279,87 +284,6 @@ END;
 )sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
-
-// A prepared statement that finalizes itself; binds by 1-based index.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
-      throw StoreError(fmt::format("sqlite: {}: {}", sqlite3_errmsg(db), sql));
-  }
-  ~Stmt() { sqlite3_finalize(s_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  Stmt& bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(s_, i, v)); }
-  Stmt& bind(int i, int v) { return check(sqlite3_bind_int64(s_, i, v)); }
-  Stmt& bind(int i, double v) { return check(sqlite3_bind_double(s_, i, v)); }
-  Stmt& bind(int i, const std::string& v) {
-    return check(sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
-  }
-  Stmt& bind_null(int i) { return check(sqlite3_bind_null(s_, i)); }
-  template <typename T>
-  Stmt& bind(int i, const std::optional<T>& v) {
-    return v ? bind(i, *v) : bind_null(i);
-  }
-
-  // True while there is a row.
-  bool step() {
-    int rc = sqlite3_step(s_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    throw StoreError(fmt::format("sqlite: {}", sqlite3_errmsg(db_)));
-  }
-  void run() {
-    while (step()) {
-    }
-  }
-  // Ready to bind and run again (bindings are replaced one by one).
-  void reset() { sqlite3_reset(s_); }
-
-  std::int64_t i64(int col) const { return sqlite3_column_int64(s_, col); }
-  double dbl(int col) const { return sqlite3_column_double(s_, col); }
-  bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
-  std::string text(int col) const { return std::string(view(col)); }
-  // Valid until the next step, reset or column call on this column.
-  std::string_view view(int col) const {
-    auto p = reinterpret_cast<const char*>(sqlite3_column_text(s_, col));
-    return p ? std::string_view(p, sqlite3_column_bytes(s_, col)) : std::string_view();
-  }
-
- private:
-  Stmt& check(int rc) {
-    if (rc != SQLITE_OK) throw StoreError(fmt::format("sqlite bind: {}", sqlite3_errmsg(db_)));
-    return *this;
-  }
-  sqlite3* db_;
-  sqlite3_stmt* s_ = nullptr;
-};
-
-// BEGIN IMMEDIATE ... COMMIT, rolled back if not committed.
-class Transaction {
- public:
-  explicit Transaction(sqlite3* db) : db_(db) { exec("BEGIN IMMEDIATE"); }
-  ~Transaction() {
-    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-  }
-  void commit() {
-    exec("COMMIT");
-    done_ = true;
-  }
-
- private:
-  void exec(const char* sql) {
-    char* err = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-      std::string msg = err ? err : "unknown error";
-      sqlite3_free(err);
-      throw StoreError(fmt::format("sqlite: {}: {}", sql, msg));
-    }
-  }
-  sqlite3* db_;
-  bool done_ = false;
-};
 
 // A status word read back, as its enum (results/status.h).
 template <typename E>

@@ -24,7 +24,4 @@ struct LabPaths {
   std::filesystem::path kvm_probe() const { return root / "kvm-probe"; }
 };
 
-void write_whole_file(const std::filesystem::path& p, const std::string& data,
-                      bool private_file = false);
-
 }  // namespace schedlab::lab
