@@ -336,6 +336,24 @@ class Store {
   std::int64_t add_bisect_decision(const BisectDecision& d);
   std::vector<BisectDecision> bisect_decisions(std::int64_t session_id) const;
 
+  // Another database's runs copied into this one (results/store_merge.cc):
+  // a run of the same name and config gets the input's iterations (another
+  // pair's), equal iterations are skipped (merging twice is a no-op), a
+  // conflict (same run name with another config, an iteration or variant
+  // that differs) is a StoreError and nothing is written. Cell summaries are
+  // not copied (history recomputes). Refuses an input of a newer schema;
+  // migrates an older one.
+  struct MergeCounts {
+    int runs_new = 0;     // created here
+    int runs_joined = 0;  // already here, by name and config
+    std::int64_t iterations_new = 0;
+    std::int64_t iterations_present = 0;  // equal ones already here
+    std::int64_t samples = 0;
+  };
+  MergeCounts merge_from(const std::string& input);
+  // What merge_from checks first, for checking every input before writing.
+  static void check_mergeable(const std::string& input);
+
   // Knob journal.
   std::int64_t journal_applied(const JournalEntry& e);
   void journal_restored(std::int64_t entry_id);

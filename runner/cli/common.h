@@ -70,6 +70,7 @@ int guarded(const OnError& on, Body&& body) {
 // Registers each subcommand; the callback stores the exit code here.
 void register_run(CLI::App& app, int& exit_code);
 void register_list(CLI::App& app, int& exit_code);
+void register_merge(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_restore(CLI::App& app, int& exit_code);
 void register_stats(CLI::App& app, int& exit_code);

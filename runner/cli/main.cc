@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   // One row per subcommand; each lives in cmd_<name>.cc.
   register_run(app, exit_code);
   register_list(app, exit_code);
+  register_merge(app, exit_code);
   register_compare(app, exit_code);
   register_restore(app, exit_code);
   register_stats(app, exit_code);

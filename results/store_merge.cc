@@ -1,0 +1,262 @@
+// Store::merge_from: another schedlab database's runs copied into this one
+// (schedlab merge; the Slurm tasks each write their own file).
+//
+// A run's identity is its name and its config's sha256: a run of the same
+// name and config is the same run, measured elsewhere (another pair), and
+// gets the input's iterations; the same name with another config is a
+// conflict. An iteration's identity is its place in the run (variant name,
+// pair, workload, parameters, index): one already here and equal (same
+// start, status, duration, output) is skipped, which makes a second merge
+// of the same file a no-op; one that differs is a conflict. Everything is
+// one transaction: a conflict leaves this database as it was.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "results/sqlite_stmt.h"
+#include "results/store.h"
+
+namespace schedlab {
+
+using sql::Stmt;
+using sql::Transaction;
+
+namespace {
+
+// Worst first: a merged run is only as finished as its least finished part.
+int badness(RunStatus s) {
+  switch (s) {
+    case RunStatus::kFailed: return 3;
+    case RunStatus::kInterrupted: return 2;
+    case RunStatus::kRunning: return 1;
+    case RunStatus::kFinished: return 0;
+  }
+  return 3;
+}
+
+// The input's pairs and pair order joined to ours; every other member stays
+// ours where we have it (the kernel, the host: one run, one description).
+std::string merged_manifest(const std::string& ours_text, const std::string& theirs_text) {
+  auto ours = nlohmann::json::parse(ours_text, nullptr, false);
+  auto theirs = nlohmann::json::parse(theirs_text, nullptr, false);
+  if (!ours.is_object()) ours = nlohmann::json::object();
+  if (!theirs.is_object()) return ours.dump();
+  for (const auto& [key, value] : theirs.items()) {
+    if (!ours.contains(key)) {
+      ours[key] = value;
+    } else if (key == "pairs" && ours[key].is_object() && value.is_object()) {
+      for (const auto& [pair, info] : value.items())
+        if (!ours[key].contains(pair)) ours[key][pair] = info;
+    } else if (key == "pair_order" && ours[key].is_array() && value.is_array()) {
+      for (const auto& pair : value)
+        if (std::find(ours[key].begin(), ours[key].end(), pair) == ours[key].end())
+          ours[key].push_back(pair);
+    }
+  }
+  return ours.dump();
+}
+
+}  // namespace
+
+void Store::check_mergeable(const std::string& input) {
+  // Newer is refused, older is migrated (a lossless write to the input).
+  try {
+    Store probe(input, Access::kReadOnly);
+  } catch (const StoreError& e) {
+    if (std::string(e.what()).find("is older than") == std::string::npos) throw;
+    Store migrate(input, Access::kExisting);
+  }
+}
+
+Store::MergeCounts Store::merge_from(const std::string& input) {
+  check_mergeable(input);
+  {
+    Stmt attach(db_, "ATTACH DATABASE ? AS src");
+    attach.bind(1, input).run();
+  }
+  struct Detach {
+    sqlite3* db;
+    ~Detach() { sqlite3_exec(db, "DETACH DATABASE src", nullptr, nullptr, nullptr); }
+  } detach{db_};
+
+  MergeCounts counts;
+  Transaction tx(db_);
+  exec(R"sql(
+CREATE TEMP TABLE IF NOT EXISTS merge_runs (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+CREATE TEMP TABLE IF NOT EXISTS merge_variants (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+CREATE TEMP TABLE IF NOT EXISTS merge_iterations (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations;
+)sql");
+
+  // Runs.
+  Stmt runs(db_,
+            "SELECT id, name, config_path, config_text, config_sha256, manifest_json, status, "
+            "started_at, ended_at FROM src.runs ORDER BY id");
+  Stmt map_run(db_, "INSERT INTO merge_runs (old, new) VALUES (?, ?)");
+  while (runs.step()) {
+    RunInfo theirs;
+    theirs.id = runs.i64(0);
+    theirs.name = runs.text(1);
+    theirs.config_path = runs.text(2);
+    theirs.config_text = runs.text(3);
+    theirs.config_sha256 = runs.text(4);
+    theirs.manifest_json = runs.text(5);
+    const auto status = run_status_from_string(runs.view(6));
+    theirs.status = status ? *status : RunStatus::kFailed;
+    // A run still running in the input has no writer here.
+    if (theirs.status == RunStatus::kRunning) theirs.status = RunStatus::kInterrupted;
+    theirs.started_at = runs.text(7);
+    theirs.ended_at = runs.text(8);
+    std::int64_t id = 0;
+    if (const auto ours = find_run_by_name(theirs.name)) {
+      if (ours->config_sha256 != theirs.config_sha256)
+        throw StoreError(fmt::format(
+            "{}: run '{}' is also in {} with another config (sha256 {} here, {} there); "
+            "nothing merged",
+            input, theirs.name, path_, ours->config_sha256.substr(0, 12),
+            theirs.config_sha256.substr(0, 12)));
+      id = ours->id;
+      Stmt update(db_,
+                  "UPDATE runs SET manifest_json = ?, status = ?, started_at = min(started_at, ?), "
+                  "ended_at = CASE WHEN ended_at IS NULL OR ? IS NULL THEN coalesce(ended_at, ?) "
+                  "ELSE max(ended_at, ?) END WHERE id = ?");
+      const RunStatus merged =
+          badness(theirs.status) > badness(ours->status) ? theirs.status : ours->status;
+      std::optional<std::string> ended;
+      if (!runs.is_null(8)) ended = theirs.ended_at;
+      update.bind(1, merged_manifest(ours->manifest_json, theirs.manifest_json))
+          .bind(2, std::string(to_string(merged)))
+          .bind(3, theirs.started_at)
+          .bind(4, ended)
+          .bind(5, ended)
+          .bind(6, ended)
+          .bind(7, id)
+          .run();
+      ++counts.runs_joined;
+    } else {
+      Stmt insert(db_,
+                  "INSERT INTO runs (name, config_path, config_text, config_sha256, manifest_json, "
+                  "status, started_at, ended_at) SELECT name, config_path, config_text, "
+                  "config_sha256, manifest_json, ?, started_at, ended_at FROM src.runs WHERE id = ?");
+      insert.bind(1, std::string(to_string(theirs.status))).bind(2, theirs.id).run();
+      id = sqlite3_last_insert_rowid(db_);
+      ++counts.runs_new;
+    }
+    map_run.bind(1, theirs.id).bind(2, id).run();
+    map_run.reset();
+  }
+
+  // Variants, by name within the run; the same name must mean the same knobs.
+  {
+    Stmt conflict(db_,
+                  "SELECT r.name, s.name FROM src.variants s JOIN merge_runs m ON s.run_id = m.old "
+                  "JOIN main.variants d ON d.run_id = m.new AND d.name = s.name "
+                  "JOIN src.runs r ON r.id = s.run_id WHERE d.knobs_json != s.knobs_json LIMIT 1");
+    if (conflict.step())
+      throw StoreError(fmt::format(
+          "{}: variant '{}' of run '{}' has other knobs than in {}; nothing merged", input,
+          conflict.text(1), conflict.text(0), path_));
+    exec(R"sql(
+INSERT INTO main.variants (run_id, name, position, knobs_json)
+  SELECT m.new, s.name, s.position, s.knobs_json FROM src.variants s
+  JOIN merge_runs m ON s.run_id = m.old
+  WHERE NOT EXISTS (SELECT 1 FROM main.variants d WHERE d.run_id = m.new AND d.name = s.name)
+  ORDER BY s.id;
+INSERT INTO merge_variants (old, new)
+  SELECT s.id, d.id FROM src.variants s JOIN merge_runs m ON s.run_id = m.old
+  JOIN main.variants d ON d.run_id = m.new AND d.name = s.name;
+INSERT OR IGNORE INTO main.metrics (run_id, workload, name, unit, direction, centre, kind, precision)
+  SELECT m.new, s.workload, s.name, s.unit, s.direction, s.centre, s.kind, s.precision
+  FROM src.metrics s JOIN merge_runs m ON s.run_id = m.old;
+)sql");
+  }
+
+  // Iterations: equal ones already here are skipped, different ones refused.
+  {
+    Stmt conflict(db_, R"sql(
+SELECT r.name, v.name, s.pair, s.workload, s.params_json, s.iteration
+FROM src.iterations s
+JOIN merge_runs mr ON s.run_id = mr.old JOIN merge_variants mv ON s.variant_id = mv.old
+JOIN main.iterations d ON d.run_id = mr.new AND d.variant_id = mv.new AND d.pair = s.pair
+  AND d.workload = s.workload AND d.params_json = s.params_json AND d.iteration = s.iteration
+JOIN src.runs r ON r.id = s.run_id JOIN src.variants v ON v.id = s.variant_id
+WHERE d.status != s.status OR d.started_at != s.started_at OR d.duration_s != s.duration_s
+  OR d.stdout != s.stdout
+LIMIT 1)sql");
+    if (conflict.step())
+      throw StoreError(fmt::format(
+          "{}: iteration {} of run '{}' (variant {}, pair '{}', {} {}) differs from the one in "
+          "{}; nothing merged",
+          input, conflict.i64(5), conflict.text(0), conflict.text(1), conflict.text(2),
+          conflict.text(3), conflict.text(4), path_));
+    Stmt fresh(db_, R"sql(
+SELECT s.id, mr.new, mv.new FROM src.iterations s
+JOIN merge_runs mr ON s.run_id = mr.old JOIN merge_variants mv ON s.variant_id = mv.old
+WHERE NOT EXISTS (SELECT 1 FROM main.iterations d WHERE d.run_id = mr.new
+  AND d.variant_id = mv.new AND d.pair = s.pair AND d.workload = s.workload
+  AND d.params_json = s.params_json AND d.iteration = s.iteration)
+ORDER BY s.id)sql");
+    Stmt insert(db_, R"sql(
+INSERT INTO main.iterations (run_id, variant_id, pair, workload, block, row, row_order,
+  params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, error)
+SELECT ?, ?, pair, workload, block, row, row_order, params_json, iteration, status, started_at,
+  duration_s, exit_code, stdout, stderr, error FROM src.iterations WHERE id = ?)sql");
+    Stmt map(db_, "INSERT INTO merge_iterations (old, new) VALUES (?, ?)");
+    while (fresh.step()) {
+      insert.bind(1, fresh.i64(1)).bind(2, fresh.i64(2)).bind(3, fresh.i64(0)).run();
+      insert.reset();
+      map.bind(1, fresh.i64(0)).bind(2, std::int64_t{sqlite3_last_insert_rowid(db_)}).run();
+      map.reset();
+      ++counts.iterations_new;
+    }
+    Stmt all(db_, "SELECT count(*) FROM src.iterations s JOIN merge_runs m ON s.run_id = m.old");
+    all.step();
+    counts.iterations_present = all.i64(0) - counts.iterations_new;
+  }
+
+  // What hangs off the new iterations, and the per-run tables, deduplicated.
+  exec(R"sql(
+INSERT INTO main.samples (iteration_id, metric, value, offset_s)
+  SELECT m.new, s.metric, s.value, s.offset_s FROM src.samples s
+  JOIN merge_iterations m ON s.iteration_id = m.old ORDER BY s.rowid;
+INSERT INTO main.monitor_snapshots (iteration_id, monitor, phase, path, text)
+  SELECT m.new, s.monitor, s.phase, s.path, s.text FROM src.monitor_snapshots s
+  JOIN merge_iterations m ON s.iteration_id = m.old ORDER BY s.rowid;
+INSERT INTO main.monitor_deltas (iteration_id, monitor, counter, value)
+  SELECT m.new, s.monitor, s.counter, s.value FROM src.monitor_deltas s
+  JOIN merge_iterations m ON s.iteration_id = m.old;
+INSERT OR IGNORE INTO main.point_stops (run_id, variant_id, workload, params_json, iterations,
+  reason, ci_halfwidth_pct)
+  SELECT mr.new, mv.new, s.workload, s.params_json, s.iterations, s.reason, s.ci_halfwidth_pct
+  FROM src.point_stops s JOIN merge_runs mr ON s.run_id = mr.old
+  JOIN merge_variants mv ON s.variant_id = mv.old;
+INSERT INTO main.knob_journal (run_id, host, kind, name, path, original, target, state,
+  applied_at, restored_at)
+  SELECT m.new, s.host, s.kind, s.name, s.path, s.original, s.target, s.state, s.applied_at,
+  s.restored_at FROM src.knob_journal s LEFT JOIN merge_runs m ON s.run_id = m.old
+  WHERE NOT EXISTS (SELECT 1 FROM main.knob_journal d WHERE d.run_id IS m.new
+    AND d.host = s.host AND d.kind = s.kind AND d.name = s.name AND d.applied_at = s.applied_at
+    AND d.target = s.target)
+  ORDER BY s.id;
+INSERT INTO main.nightly_measurements (nightly, target, config_path, config_sha256, run_id,
+  status, error, hook_output, kernel_release, started_at, ended_at, kernel_commit)
+  SELECT s.nightly, s.target, s.config_path, s.config_sha256, m.new, s.status, s.error,
+  s.hook_output, s.kernel_release, s.started_at, s.ended_at, s.kernel_commit
+  FROM src.nightly_measurements s LEFT JOIN merge_runs m ON s.run_id = m.old
+  WHERE NOT EXISTS (SELECT 1 FROM main.nightly_measurements d WHERE d.nightly = s.nightly
+    AND d.target = s.target AND d.config_sha256 = s.config_sha256
+    AND d.kernel_commit = s.kernel_commit AND d.started_at = s.started_at)
+  ORDER BY s.id;
+)sql");
+  {
+    Stmt n(db_, "SELECT count(*) FROM src.samples s JOIN merge_iterations m ON s.iteration_id = m.old");
+    n.step();
+    counts.samples = n.i64(0);
+  }
+  tx.commit();
+  return counts;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,198 @@
+// Store::merge_from: the databases of two pairs (as two Slurm tasks write
+// them) joined into one run; merging again changes nothing; conflicts are
+// refused with the output left as it was.
+#include <sqlite3.h>
+
+#include <catch2/catch.hpp>
+
+#include "results/store.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+
+// One task's database: run NAME on PAIR, two variants, ITERATIONS each,
+// samples, a monitor, a journaled knob and a point stop.
+void write_task_db(const std::string& path, const std::string& pair, int iterations,
+                   const std::string& sha = "sha-1", double base = 1.0) {
+  Store s(path);
+  const auto run = s.create_run({.name = "fleet",
+                                 .config_path = "fleet.yaml",
+                                 .config_text = "text",
+                                 .config_sha256 = sha,
+                                 .manifest_json = R"({"kernel_release":"6.1.0","pairs":{")" + pair +
+                                                  R"(":{"sut":"ssh://)" + pair +
+                                                  R"("}},"pair_order":[")" + pair + R"("]})",
+                                 .started_at = pair == "n1" ? "2026-12-03T10:00:00Z"
+                                                            : "2026-12-03T09:00:00Z"});
+  const auto v0 = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto v1 = s.add_variant(
+      {.run_id = run, .name = "somaxconn", .position = 1, .knobs_json = R"({"sysctl":1})"});
+  s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  for (const auto v : {v0, v1})
+    for (int i = 0; i < iterations; ++i)
+      s.add_iteration({.run_id = run,
+                       .variant_id = v,
+                       .pair = pair,
+                       .workload = "hackbench",
+                       .block = "hackbench-process-pipes",
+                       .row = "2",
+                       .row_order = 0,
+                       .params_json = R"({"groups":2})",
+                       .iteration = i,
+                       .status = IterationStatus::kOk,
+                       .started_at = "2026-12-03T10:00:0" + std::to_string(i) + "Z",
+                       .duration_s = 0.5,
+                       .exit_code = 0,
+                       .stdout_text = "Time: " + std::to_string(base + i) + "\n",
+                       .samples = {{"time", base + i, std::nullopt}},
+                       .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
+                       .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
+  s.record_point_stop({.run_id = run,
+                       .variant_id = v0,
+                       .workload = "hackbench",
+                       .params_json = R"({"groups":2})",
+                       .iterations = iterations,
+                       .reason = "fixed"});
+  const auto j = s.journal_applied({.run_id = run,
+                                    .host = "ssh://root@" + pair,
+                                    .kind = "sysctl",
+                                    .name = "net.core.somaxconn",
+                                    .path = "/proc/sys/net/core/somaxconn",
+                                    .original = "4096",
+                                    .target = "1024"});
+  s.journal_restored(j);
+  s.set_run_status(run, RunStatus::kFinished, true);
+}
+
+std::int64_t count(const std::string& db, const char* sql) {
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(db.c_str(), &h) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+  const auto n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return n;
+}
+
+void exec(const std::string& db, const char* sql) {
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(db.c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+}
+
+}  // namespace
+
+TEST_CASE("merge: two pairs' databases become one run with both pairs, and merging again adds nothing") {
+  test::TempDir dir;
+  const auto a = dir.file("task-0.db"), b = dir.file("task-1.db"), out = dir.file("merged.db");
+  write_task_db(a, "n1", 3);
+  write_task_db(b, "n2", 2, "sha-1", 5.0);
+  Store merged(out);
+  const auto first = merged.merge_from(a);
+  CHECK(first.runs_new == 1);
+  CHECK(first.runs_joined == 0);
+  CHECK(first.iterations_new == 6);
+  CHECK(first.samples == 6);
+  const auto second = merged.merge_from(b);
+  CHECK(second.runs_new == 0);
+  CHECK(second.runs_joined == 1);
+  CHECK(second.iterations_new == 4);
+  CHECK(second.iterations_present == 0);
+
+  const auto run = merged.find_run_by_name("fleet");
+  REQUIRE(run);
+  CHECK(run->status == RunStatus::kFinished);
+  CHECK(run->started_at == "2026-12-03T09:00:00Z");  // the earlier of the two
+  CHECK(run->manifest_json.find(R"("pair_order":["n1","n2"])") != std::string::npos);
+  CHECK(run->manifest_json.find(R"("n2":{"sut":"ssh://n2"})") != std::string::npos);
+  REQUIRE(merged.variants(run->id).size() == 2);  // joined by name, not doubled
+  const auto its = merged.iterations(run->id, true);
+  REQUIRE(its.size() == 10);
+  int on_n2 = 0;
+  for (const auto& it : its) {
+    REQUIRE(it.samples.size() == 1);
+    if (it.pair == "n2") {
+      ++on_n2;
+      CHECK(it.samples[0].value >= 5.0);
+    }
+  }
+  CHECK(on_n2 == 4);
+  CHECK(count(out, "SELECT count(*) FROM monitor_deltas") == 10);
+  CHECK(count(out, "SELECT count(*) FROM monitor_snapshots") == 10);
+  CHECK(count(out, "SELECT count(*) FROM knob_journal WHERE state = 'restored'") == 2);
+  CHECK(count(out, "SELECT count(*) FROM point_stops") == 1);  // same point, same variant
+
+  // Again, both: nothing new, nothing doubled.
+  const auto again = merged.merge_from(a);
+  CHECK(again.iterations_new == 0);
+  CHECK(again.iterations_present == 6);
+  CHECK(merged.merge_from(b).iterations_new == 0);
+  CHECK(count(out, "SELECT count(*) FROM iterations") == 10);
+  CHECK(count(out, "SELECT count(*) FROM samples") == 10);
+  CHECK(count(out, "SELECT count(*) FROM knob_journal") == 2);
+  CHECK(count(out, "SELECT count(*) FROM runs") == 1);
+}
+
+TEST_CASE("merge: a run of the same name with another config is refused, and nothing is written") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 2);
+  write_task_db(b, "n2", 2, "sha-other");
+  Store merged(out);
+  merged.merge_from(a);
+  CHECK_THROWS_WITH(merged.merge_from(b), Catch::Contains("run 'fleet' is also in") &&
+                                              Catch::Contains("with another config") &&
+                                              Catch::Contains("nothing merged"));
+  CHECK(count(out, "SELECT count(*) FROM iterations") == 4);
+  CHECK(count(out, "SELECT count(*) FROM knob_journal") == 1);
+  merged.merge_from(a);  // the connection is usable afterwards (src detached)
+}
+
+TEST_CASE("merge: an iteration that differs from the one already there is refused") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 2);
+  write_task_db(b, "n1", 3, "sha-1", 7.0);  // same pair, other outputs
+  Store merged(out);
+  merged.merge_from(a);
+  CHECK_THROWS_WITH(merged.merge_from(b), Catch::Contains("iteration 0 of run 'fleet'") &&
+                                              Catch::Contains("pair 'n1'") &&
+                                              Catch::Contains("differs"));
+  CHECK(count(out, "SELECT count(*) FROM iterations") == 4);
+}
+
+TEST_CASE("merge: an input of a newer schema, or not a database, is an error before anything is written") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 1);
+  exec(a, "PRAGMA user_version = 99");
+  Store merged(out);
+  CHECK_THROWS_WITH(merged.merge_from(a), Catch::Contains("schema version 99 is newer"));
+  CHECK_THROWS_WITH(Store::check_mergeable(dir.file("missing.db")), Catch::Contains("no database at"));
+  CHECK(count(out, "SELECT count(*) FROM runs") == 0);
+}
+
+TEST_CASE("merge: an input still marked running is merged as interrupted, and its cells are recomputed") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 2);
+  write_task_db(b, "n2", 1);
+  {
+    Store s(b);
+    s.set_run_status(s.find_run_by_name("fleet")->id, RunStatus::kRunning, false);
+  }
+  Store merged(out);
+  merged.merge_from(a);
+  exec(out,
+       "INSERT INTO cell_summary_marks (run_id, workload, metric, version) "
+       "VALUES (1, 'hackbench', 'time', 1)");
+  merged.merge_from(b);
+  const auto run = merged.find_run_by_name("fleet");
+  CHECK(run->status == RunStatus::kInterrupted);  // the least finished part
+  CHECK(count(out, "SELECT count(*) FROM cell_summary_marks") == 0);  // stale cells dropped
+}
