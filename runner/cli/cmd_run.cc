@@ -36,14 +36,6 @@ struct RunOptions {
   DbOption db;
 };
 
-std::string default_name(const std::string& config_path) {
-  const auto stem = std::filesystem::path(config_path).stem().string();
-  std::string stamp = utc_now_iso8601();  // 2026-11-29T18:30:00Z
-  std::erase(stamp, '-');
-  std::erase(stamp, ':');
-  return stem + "-" + stamp;
-}
-
 std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) {
   if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos)
     if (auto r = store.find_run(std::stoll(arg))) return r;
@@ -183,7 +175,7 @@ int run_command(const RunOptions& o) {
       }
     } else {
       config = load_config_file(o.config);
-      exec.name = o.name.empty() ? default_name(o.config) : o.name;
+      exec.name = o.name.empty() ? default_run_name(o.config) : o.name;
       if (is_multi_kernel(config)) group = exec.name;
     }
     // A smoke run: the same count for every point, recorded with the run
@@ -218,17 +210,7 @@ int run_command(const RunOptions& o) {
     const RunShape shape = RunShape::one_run(config, plan_options);
     install_interrupt_handlers();
     const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
-    for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
-    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
-               s.name, to_string(s.status), s.measured, s.failed,
-               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "",
-               store->path());
-    if (s.status == RunStatus::kInterrupted) {
-      fmt::print(stderr, "continue it with: schedlab run --resume {}\n", s.run_id);
-      return 128 + interrupt_signal();
-    }
-    if (s.status == RunStatus::kFailed) return kError;  // a pair stopped early (pairs: runs)
-    return s.failed ? kIterationsFailed : kOk;
+    return report_run(s, store->path(), fmt::format("schedlab run --resume {}", s.run_id));
   });
 }
 

@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 #include "base/file.h"
+#include "base/time.h"
+#include "runner/run/executor.h"
+#include "runner/run/interrupt.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {
@@ -52,6 +56,27 @@ int guard(const OnError& on, const std::function<int()>& body,
     fmt::print(stderr, "{}: {}\n{}", on.prefix, e.what(), on.hint.empty() ? "" : on.hint + "\n");
     return listed ? on.listed : on.other;
   }
+}
+
+std::string default_run_name(const std::string& config_path) {
+  const auto stem = std::filesystem::path(config_path).stem().string();
+  std::string stamp = utc_now_iso8601();  // 2026-11-29T18:30:00Z
+  std::erase(stamp, '-');
+  std::erase(stamp, ':');
+  return stem + "-" + stamp;
+}
+
+int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint) {
+  for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
+  fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
+             s.name, to_string(s.status), s.measured, s.failed,
+             s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", db_path);
+  if (s.status == RunStatus::kInterrupted) {
+    fmt::print(stderr, "continue it with: {}\n", resume_hint);
+    return 128 + interrupt_signal();
+  }
+  if (s.status == RunStatus::kFailed) return kError;  // a pair stopped early (pairs: runs)
+  return s.failed ? kIterationsFailed : kOk;
 }
 
 }  // namespace schedlab::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace schedlab {
+struct RunSummary;
 class Workload;  // not its header: its Centre would clash with analysis's in compare's files
 }  // namespace schedlab
 
@@ -42,6 +43,14 @@ const Workload& workload_arg(const std::string& name);
 // A file named on the command line; one that cannot be read is bad input
 // (std::invalid_argument, kBadInput), like a bad value in it.
 std::string read_input_file(const std::string& path);
+
+// A new run's default name: the config's stem and the UTC time
+// (flip-c1-20261129T183000Z).
+std::string default_run_name(const std::string& config_path);
+
+// A finished run_kernel's errors and one-line summary on stderr, and the
+// exit code it makes (interrupted: the resume hint and 128 + signal).
+int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint);
 
 // How a command's exceptions leave it: "PREFIX: what()" on stderr (and the
 // hint on the next line), then the exit code.
@@ -84,5 +93,6 @@ void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
 void register_history(CLI::App& app, int& exit_code);
 void register_bisect(CLI::App& app, int& exit_code);
 void register_report(CLI::App& app, int& exit_code);
+void register_slurm(CLI::App& app, int& exit_code);
 
 }  // namespace schedlab::cli
