@@ -9,15 +9,17 @@
 
 namespace schedlab::test {
 namespace {
-const std::string kScript = std::string(SCHEDLAB_SOURCE_DIR) + "/tests/support/netns/lab.sh";
+const std::string kSupport = std::string(SCHEDLAB_SOURCE_DIR) + "/tests/support/";
 }
 
-NetnsLab::NetnsLab() {
-  dir_ = "/tmp/schedlab-netns-lab-" + std::to_string(::getpid());
+NetnsLab::NetnsLab(Kind kind) {
+  const bool slurm = kind == Kind::kSlurm;
+  script_ = kSupport + (slurm ? "slurm/lab.sh" : "netns/lab.sh");
+  dir_ = (slurm ? "/tmp/schedlab-slurm-lab-" : "/tmp/schedlab-netns-lab-") + std::to_string(::getpid());
   LocalHost host;
-  const ExecResult r = host.run({.argv = {kScript, "up", dir_}, .timeout = std::chrono::seconds(90)});
+  const ExecResult r = host.run({.argv = {script_, "up", dir_}, .timeout = std::chrono::seconds(90)});
   if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 77) {
-    skip_ = "the SSH lab cannot run here: " + r.err;
+    skip_ = std::string(slurm ? "the Slurm lab" : "the SSH lab") + " cannot run here: " + r.err;
     return;
   }
   if (!r.ok()) throw std::runtime_error("lab.sh up failed (" + r.describe() + "): " + r.err);
@@ -30,7 +32,7 @@ NetnsLab::NetnsLab() {
 
 NetnsLab::~NetnsLab() {
   LocalHost host;
-  host.run({.argv = {kScript, "down", dir_}, .timeout = std::chrono::seconds(90), .interruptible = false});
+  host.run({.argv = {script_, "down", dir_}, .timeout = std::chrono::seconds(90), .interruptible = false});
 }
 
 }  // namespace schedlab::test

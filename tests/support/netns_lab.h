@@ -1,6 +1,8 @@
 // The two-host SSH lab of tests/support/netns (two network namespaces, a
 // Debian sshd in each) as a test fixture: up in the constructor, down in
-// the destructor, whatever happens in between.
+// the destructor, whatever happens in between. With kSlurm, the Slurm
+// cluster of tests/support/slurm on top of it (nodes n1 and n2 are the two
+// namespaces; env("SLURM_CONF") for the clients).
 #pragma once
 
 #include <map>
@@ -13,7 +15,8 @@ class NetnsLab {
  public:
   // Brings the lab up; when this machine cannot host it (not root, no
   // network namespaces, no sshd), skip_reason() says why.
-  NetnsLab();
+  enum class Kind { kSsh, kSlurm };
+  explicit NetnsLab(Kind kind = Kind::kSsh);
   ~NetnsLab();
   NetnsLab(const NetnsLab&) = delete;
   NetnsLab& operator=(const NetnsLab&) = delete;
@@ -26,6 +29,7 @@ class NetnsLab {
   std::string loadgen_url() const { return "ssh://" + env("LOADGEN"); }
 
  private:
+  std::string script_;
   std::string dir_;
   std::map<std::string, std::string> env_;
   std::optional<std::string> skip_;

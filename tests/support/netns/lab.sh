@@ -231,7 +231,18 @@ sshd_up() {
     # exec makes one, not propagated back), the file reads as empty.
     local rc; rc=$(getent passwd root | cut -d: -f6)/.bashrc
     [ -f "$rc" ] || rc=""
-    nsx "$ns" sh -c '[ -z "$1" ] || mount --bind /dev/null "$1" || exit 1; shift; exec "$@"' \
+    # LAB_PRIVATE_RUN=1 (the Slurm lab): each host also gets a /run/schedlab
+    # and an IPC namespace of its own, as separate machines have: two
+    # schedlab processes driving the two hosts do not share one SUT lock,
+    # and the IPC sysctls (kernel.msgmax...) are each host's.
+    nsx "$ns" env LAB_PRIVATE_RUN="${LAB_PRIVATE_RUN:-}" sh -c '
+      [ -z "$1" ] || mount --bind /dev/null "$1" || exit 1
+      shift
+      if [ -n "$LAB_PRIVATE_RUN" ]; then
+        mkdir -p /run/schedlab && mount -t tmpfs -o mode=0755 schedlab-lab /run/schedlab || exit 1
+        exec unshare --ipc "$@"
+      fi
+      exec "$@"' \
       sh "$rc" $SSHD -f "$DIR/sshd_$role.conf" -E "$DIR/sshd_$role.log" 9<&- ||
       { tail -n 20 "$DIR/sshd_$role.log" >&2; die "sshd failed to start in $ns"; }
   done
