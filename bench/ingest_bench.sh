@@ -2,7 +2,10 @@
 # Ingest (issue 17): 100 pgbench logs of a 5,000 s run with -P 1, 1,000,200
 # samples in all (10,000 progress samples + tps + latency per log), parsed
 # (`schedlab parse`, goal <= 0.5 s CPU) and imported into SQLite
-# (`schedlab import`, goal <= 1.5 s CPU and <= 64 MiB peak RSS). Prints
+# (`schedlab import`, goal <= 1.5 s CPU and <= 64 MiB peak RSS), then that
+# database merged into an empty one (`schedlab merge`, issue 18: what a
+# Slurm task's database costs to bring into the history) and merged again
+# (every iteration already there: nothing copied). Prints
 # user+sys CPU, peak RSS and samples per CPU second of each.
 #   bench/ingest_bench.sh [BUILD_DIR]      (default: build)
 set -eu
@@ -40,3 +43,6 @@ measure "parse  $samples samples" "$schedlab" parse pgbench $(echo "$inputs" | s
 # shellcheck disable=SC2086
 measure "import $samples samples" "$schedlab" import pgbench $inputs --name big --param clients=2 --db "$dir/ingest.db"
 echo "samples stored: $(sqlite3 "$dir/ingest.db" 'SELECT count(*) FROM samples')"
+measure "merge  $samples samples" "$schedlab" merge "$dir/merged.db" "$dir/ingest.db"
+measure "merge  again (nothing new)" "$schedlab" merge "$dir/merged.db" "$dir/ingest.db"
+echo "samples merged: $(sqlite3 "$dir/merged.db" 'SELECT count(*) FROM samples')"
