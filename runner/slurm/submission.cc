@@ -12,6 +12,7 @@
 #include "base/shell_quote.h"
 #include "base/text.h"
 #include "runner/hosts/ssh_host.h"
+#include "runner/nightly/nightly.h"
 #include "runner/slurm/slurm_tools.h"
 
 namespace schedlab::slurm {
@@ -50,6 +51,8 @@ std::string Submission::to_json() const {
                         {"partition", partition},
                         {"time_limit", time_limit},
                         {"schedlab", schedlab},
+                        {"lab_kernel", lab_kernel},
+                        {"target_sut", target_sut},
                         {"jobs", jobs}}
              .dump(2) + "\n";
 }
@@ -75,6 +78,8 @@ Submission Submission::load(const std::string& dir) {
     s.time_limit = j.at("time_limit").get<std::string>();
     s.schedlab = j.at("schedlab").get<std::string>();
     s.jobs = j.at("jobs").get<std::vector<std::string>>();
+    s.lab_kernel = j.value("lab_kernel", "");
+    s.target_sut = j.value("target_sut", "");
     if (s.pairs < 1 || s.nodes_per_task < 1 || s.nodes_per_task > 2)
       throw SlurmError("pairs or nodes_per_task out of range");
     return s;
@@ -86,19 +91,31 @@ Submission Submission::load(const std::string& dir) {
 void Submission::save() const { write_whole_file(record_file(), to_json()); }
 
 std::string unsupported(const Config& config) {
-  if (config.sut_lab)
-    return "hosts.sut is a lab (a kernel booted under qemu on one machine): run it with schedlab "
-           "run; under Slurm the SUT is a node";
   if (!config.pairs.empty())
     return "the config lists pairs:; under Slurm the allocation decides the pairs: give hosts: "
            "(the SUT and loadgen of one pair, any host names) and --pairs N";
   for (const auto& h : {config.sut, config.loadgen})
-    if (h != "local" && !parse_ssh_url(h))
-      return fmt::format("host '{}' is neither local nor ssh://", h);
+    if (h != "local" && !parse_ssh_url(h) && !(h == config.sut && config.sut_lab))
+      return fmt::format("host '{}' is neither local, ssh:// nor a lab", h);
   return "";
 }
 
-int nodes_per_task(const Config& config) { return config.loadgen == "local" ? 1 : 2; }
+int nodes_per_task(const Config& config) {
+  return config.sut_lab || config.loadgen == "local" ? 1 : 2;
+}
+
+Config task_config(const Submission& s, const std::string& text) {
+  Config config = parse_config(text, s.config_path);
+  if (s.lab_kernel.empty() && s.target_sut.empty()) return config;
+  NightlyTarget target;
+  target.lab_kernel = s.lab_kernel;
+  target.sut = s.target_sut;
+  return config_for_target(config, target);
+}
+
+bool places_on_nodes(const Submission& s, const Config& config) {
+  return s.target_sut.empty() && !config.sut_lab;
+}
 
 std::string task_script(const Submission& s) {
   // Slurm runs the script with the submitting user's environment; exec

@@ -25,6 +25,11 @@ struct Submission {
   std::string partition;
   std::string time_limit;   // sbatch --time; empty: the partition's
   std::string schedlab;     // the binary the tasks run
+  // A nightly target's SUT (schedlab nightly --slurm): a lab kernel booted
+  // on the node, or an ssh:// SUT driven from it. Neither: the config's
+  // hosts are put on the task's nodes.
+  std::string lab_kernel;
+  std::string target_sut;
   std::vector<std::string> jobs;  // the first job id, then each resubmission's
 
   std::string config_file() const { return dir + "/config.yaml"; }
@@ -38,8 +43,9 @@ struct Submission {
   void save() const;
 };
 
-// Why CONFIG cannot run as array tasks (a lab SUT, pairs: of its own, a
-// kernel plan), or nothing. Nodes a task: 1 with a local loadgen, else 2.
+// Why CONFIG cannot run as array tasks (pairs: of its own, a host neither
+// local, ssh:// nor a lab), or nothing. Nodes a task: 1 with a local
+// loadgen or a lab SUT, else 2.
 std::string unsupported(const Config& config);
 int nodes_per_task(const Config& config);
 
@@ -62,6 +68,12 @@ struct Node {
   std::string name;     // Slurm's node name: n1
   std::string address;  // its NodeAddr: 10.231.0.1
 };
+// The config a task runs: the submitted text with the target's SUT.
+Config task_config(const Submission& s, const std::string& text);
+// Whether the task's nodes become the config's hosts (no lab SUT, no
+// target SUT of its own).
+bool places_on_nodes(const Submission& s, const Config& config);
+
 // The config's one pair on this task's nodes: the SUT on the first node,
 // the loadgen on the second (or local), the user and port of the config's
 // ssh:// URLs kept, named after the nodes (n1, or n1_n2).

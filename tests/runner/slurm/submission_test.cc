@@ -99,7 +99,10 @@ TEST_CASE("slurm: a task's nodes become the config's pair, keeping user and port
 TEST_CASE("slurm: configs a job array cannot run are named with the reason") {
   Config lab = config_with("lab", "local");
   lab.sut_lab.emplace();
-  CHECK_THAT(unsupported(lab), Catch::Contains("lab"));
+  CHECK(unsupported(lab).empty());  // one VM on the task's node
+  CHECK(nodes_per_task(lab) == 1);
+  CHECK_THAT(unsupported(config_with("lab", "local")), Catch::Contains("neither local, ssh:// nor a lab"));
+  CHECK_THAT(unsupported(config_with("ssh://a", "ftp://b")), Catch::Contains("'ftp://b'"));
   Config pairs = config_with("local", "local");
   pairs.pairs.push_back({.name = "a", .sut = "ssh://a"});
   CHECK_THAT(unsupported(pairs), Catch::Contains("--pairs N"));
@@ -128,6 +131,25 @@ TEST_CASE("slurm: the batch script quotes every word; sbatch gets argv") {
   CHECK(sbatch_args(s, "1", "n3,n4")[9] == "--nodelist=n3,n4");
 }
 
+TEST_CASE("slurm: a nightly target's SUT replaces the config's, and is not put on the nodes") {
+  const std::string text = "hosts:\n  sut: ssh://root@any\n  loadgen: local\nworkloads:\n  - hackbench: {groups: [1]}\n";
+  Submission s;
+  s.config_path = "/c/n.yaml";
+  const Config plain = task_config(s, text);
+  CHECK(plain.sut == "ssh://root@any");
+  CHECK(places_on_nodes(s, plain));
+  s.target_sut = "ssh://root@sut7";
+  const Config fixed = task_config(s, text);
+  CHECK(fixed.sut == "ssh://root@sut7");
+  CHECK_FALSE(places_on_nodes(s, fixed));
+  s.target_sut.clear();
+  s.lab_kernel = "debian:6.1";
+  const Config lab = task_config(s, text);
+  REQUIRE(lab.sut_lab);
+  CHECK(lab.sut_lab->kernel == "debian:6.1");
+  CHECK_FALSE(places_on_nodes(s, lab));
+}
+
 TEST_CASE("slurm: the submission record round-trips, and a bad one names its file") {
   test::TempDir dir;
   Submission s;
@@ -138,11 +160,14 @@ TEST_CASE("slurm: the submission record round-trips, and a bad one names its fil
   s.partition = "lab";
   s.schedlab = "/usr/bin/schedlab";
   s.jobs = {"12", "15"};
+  s.lab_kernel = "debian:6.12";
   s.save();
   const auto back = Submission::load(dir.path().string());
   CHECK(back.name == "fleet");
   CHECK(back.pairs == 2);
   CHECK(back.jobs == std::vector<std::string>{"12", "15"});
+  CHECK(back.lab_kernel == "debian:6.12");
+  CHECK(back.target_sut.empty());
   CHECK(back.task_db(1) == dir.path().string() + "/task-1.db");
   write_whole_file(dir.file("submission.json"), R"({"name": "x", "pairs": -1})");
   CHECK_THROWS_WITH(Submission::load(dir.path().string()),
