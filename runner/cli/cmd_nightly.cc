@@ -17,6 +17,8 @@
 #include "runner/run/interrupt.h"
 #include "runner/nightly/nightly.h"
 #include "runner/nightly/nightly_config.h"
+#include "runner/slurm/nightly_jobs.h"
+#include "runner/slurm/slurm_tools.h"
 
 namespace schedlab::cli {
 namespace {
@@ -29,6 +31,10 @@ struct NightlyCmdOptions {
   std::string report_md;
   std::string report_json;
   std::string report_html;
+  bool slurm = false;  // each target's runs as Slurm jobs, all submitted before any is waited for
+  std::string partition;
+  std::string time;
+  std::string slurm_results;
   DbOption db;
 };
 
@@ -44,11 +50,20 @@ int nightly_command(const NightlyCmdOptions& o) {
     const NightlyConfig nightly = load_nightly_file(o.file);
     Store store(o.db.resolve());
     install_interrupt_handlers();
-    const NightlyOptions options{.force = o.force,
-                                 .progress = static_cast<bool>(::isatty(2)),
-                                 .note = [](const std::string& line) {
-                                   fmt::print(stderr, "schedlab nightly: {}\n", line);
-                                 }};
+    const auto note = [](const std::string& line) {
+      fmt::print(stderr, "schedlab nightly: {}\n", line);
+    };
+    NightlyOptions options{.force = o.force,
+                           .progress = static_cast<bool>(::isatty(2)),
+                           .note = note};
+    if (o.slurm) {
+      slurm::tool("sbatch");  // no Slurm: one line, before any hook runs
+      options.remote = slurm::nightly_jobs(
+          {.results = o.slurm_results.empty() ? nightly.name + "-slurm" : o.slurm_results,
+           .partition = o.partition,
+           .time_limit = o.time,
+           .note = note});
+    }
     const NightlyRun run = run_nightly(store, nightly, options);
     // The bisect command the report prints names the database (--db or
     // $SCHEDLAB_DB) unless it is ./schedlab.db, the default.
@@ -93,6 +108,13 @@ void register_nightly(CLI::App& app, int& exit_code) {
   cmd->add_option("--report-json", o->report_json, "also write the JSON report here");
   cmd->add_option("--report-html", o->report_html,
                   "also write one offline HTML page here (regressions first, with plots)");
+  cmd->add_flag("--slurm", o->slurm,
+                "run each target's configs as Slurm jobs (one task, --exclusive), all submitted "
+                "first, then merged into the database");
+  cmd->add_option("--partition", o->partition, "with --slurm: the partition (default: the cluster's)");
+  cmd->add_option("--time", o->time, "with --slurm: sbatch --time per job");
+  cmd->add_option("--slurm-results", o->slurm_results,
+                  "with --slurm: where the submissions go (default: ./NAME-slurm)");
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = nightly_command(*o); });
 }

@@ -206,6 +206,14 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       o.note(fmt::format("{}: {} is {}", t.name, t.lab_kernel, k.commit));
   }
   NightlyRun out;
+  // Measurements handed to o.remote, settled once collect() returns.
+  struct Pending {
+    std::size_t cell;
+    NightlyMeasurement m;
+    std::string run_name;
+    std::string repo;
+  };
+  std::vector<Pending> pending;
   for (std::size_t ti = 0; ti < nightly.targets.size(); ++ti) {
     const ResolvedKernel& kernel = kernels[ti];
     NightlyTarget t = nightly.targets[ti];
@@ -278,7 +286,21 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           o.note(fmt::format("{} / {}: resuming run {}", t.name, path, run->id));
         }
       }
-      if (m.status != NightlyStatus::kMeasured) {
+      if (m.status != NightlyStatus::kMeasured && o.remote) {
+        try {
+          o.remote->start(config_for_target(config, t), t, run_name);
+          o.note(fmt::format("{} / {}: submitted as '{}'", t.name, path, run_name));
+          pending.push_back({out.cells.size(), m, run_name, kernel.repo});
+          out.cells.push_back({.target = t.name, .config = path, .status = CellStatus::kNotMeasured});
+          continue;
+        } catch (const StoreError&) {
+          throw;
+        } catch (const std::exception& e) {
+          m.status = NightlyStatus::kFailed;
+          m.error = e.what();
+        }
+      }
+      if (m.status != NightlyStatus::kMeasured && m.status != NightlyStatus::kFailed) {
         o.note(fmt::format("{} / {}: measuring", t.name, path));
         try {
           const Config target_config = config_for_target(config, t);
@@ -318,6 +340,35 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       store.update_nightly_measurement(m);
       if (m.status == NightlyStatus::kFailed) o.note(fmt::format("{} / {}: failed: {}", t.name, path, m.error));
       out.cells.push_back(cell_of(m, true, kernel.repo));
+    }
+  }
+  if (!pending.empty()) {
+    const auto errors = o.remote->collect(store);
+    if (interrupted()) out.interrupted = true;  // what is still running stays measuring
+    for (auto& p : pending) {
+      NightlyMeasurement& m = p.m;
+      const auto run = store.find_run_by_name(p.run_name);
+      if (run) m.run_id = run->id;
+      if (const auto e = errors.find(p.run_name); e != errors.end()) {
+        m.status = NightlyStatus::kFailed;
+        m.error = e->second;
+      } else if (run && run->status == RunStatus::kFinished) {
+        m.status = NightlyStatus::kMeasured;
+      } else if (out.interrupted) {
+        store.update_nightly_measurement(m);  // the next invocation collects it
+        out.cells[p.cell].run_id = m.run_id;
+        continue;
+      } else {
+        m.status = NightlyStatus::kFailed;
+        m.error = run ? fmt::format("run {} {}", run->id, to_string(run->status))
+                      : "the run did not come back";
+      }
+      if (m.run_id) m.kernel_release = kernel_release_of(store, *m.run_id);
+      m.ended_at = utc_now_iso8601();
+      store.update_nightly_measurement(m);
+      if (m.status == NightlyStatus::kFailed)
+        o.note(fmt::format("{} / {}: failed: {}", m.target, m.config_path, m.error));
+      out.cells[p.cell] = cell_of(m, true, p.repo);
     }
   }
   return out;

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +20,22 @@
 
 namespace schedlab {
 
+// Measuring elsewhere (schedlab nightly --slurm): start() hands one
+// target's config over (to be run under RUN_NAME) and returns at once;
+// collect() waits for everything started, brings those runs into the store
+// by name, and returns the error of each run it could not bring, by name.
+// A throwing start() fails that measurement only.
+struct RemoteMeasure {
+  std::function<void(const Config& target_config, const NightlyTarget& target,
+                     const std::string& run_name)>
+      start;
+  std::function<std::map<std::string, std::string>(Store& store)> collect;
+};
+
 struct NightlyOptions {
   bool force = false;     // measure again even what is already measured
   bool progress = false;  // executor's status line
+  std::optional<RemoteMeasure> remote;  // unset: every run here, in turn
   std::function<void(const std::string&)> note = [](const std::string&) {
   };  // progress lines for people
 };

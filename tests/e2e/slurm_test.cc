@@ -262,3 +262,76 @@ TEST_CASE("slurm: bad input is a one-line error and submits nothing") {
   CHECK(none.err.find("sbatch not found on PATH") != std::string::npos);
   CHECK(none.err.find("slurm-client") != std::string::npos);
 }
+
+TEST_CASE("slurm: nightly --slurm submits every target before waiting, merges their runs and judges them") {
+  REQUIRE_SLURM();
+  test::TempDir dir;
+  config(dir, 4, "  default: {}\n");
+  const std::string file = dir.file("n.yaml"), db = dir.file("nightly.db"), jobs = dir.file("jobs");
+  // Two targets on the config's own SUT: each task puts it on its node.
+  test::write_text(file, "baseline: base\ntargets:\n  - name: base\n  - name: next\n"
+                         "configs: [fleet.yaml]\nrule: {test: mwu, alpha: 0.05, min_effect_pct: 5}\n");
+  const std::vector<std::string> args = {"nightly", file, "--slurm", "--slurm-results", jobs,
+                                         "--db", db, "--report-json", dir.file("report.json")};
+  const auto first = run_schedlab(args, 300s);
+  INFO(first.err);
+  CHECK((first.exit_code == 0 || first.exit_code == 1));  // 1: a regression, by chance
+  CHECK(first.err.find("2 measured now, 0 reused, 0 failed") != std::string::npos);
+  // Both submitted before either was waited for: the second job went to the other node.
+  std::set<std::string> nodes;
+  for (const auto& e : std::filesystem::directory_iterator(jobs))
+    nodes.insert(read_nodes(e.path().string(), 0));
+  CHECK(nodes == std::set<std::string>{"n1", "n2"});
+  {
+    Store store(db, Store::Access::kReadOnly);
+    int finished = 0;
+    for (const auto& r : store.list_runs()) {
+      CHECK(r.name.starts_with("nightly n "));
+      finished += r.status == RunStatus::kFinished;
+      const auto m = nlohmann::json::parse(r.manifest_json);
+      CHECK(m["pair_order"].size() == 1);
+      CHECK(m["pairs"][m["pair_order"][0].get<std::string>()]["slurm"]["task"] == 0);
+      CHECK(store.iterations(r.id, false).size() == 4);
+    }
+    CHECK(finished == 2);
+  }
+  const auto report = nlohmann::json::parse(test::read_text(dir.file("report.json")));
+  CHECK(report.dump().find("\"next\"") != std::string::npos);
+
+  // Again: both measurements are reused, nothing is submitted.
+  const auto second = run_schedlab(args, 120s);
+  INFO(second.err);
+  CHECK(second.exit_code == first.exit_code);
+  CHECK(second.err.find("0 measured now, 2 reused, 0 failed") != std::string::npos);
+  CHECK(second.err.find("job ") == std::string::npos);
+}
+
+TEST_CASE("slurm: nightly --slurm boots a lab kernel target on the task's node, sched features flipped there") {
+  REQUIRE_SLURM();
+  test::TempDir dir;
+  const std::string cfg = dir.file("lab.yaml"), file = dir.file("lab-n.yaml"), db = dir.file("lab.db");
+  test::write_text(cfg, "hosts:\n  sut: {lab: {kernel: debian:6.1, cpus: 1, memory: 1G}}\n"
+                        "iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: 50}\n"
+                        "variants:\n  default: {}\n  nolag: {sched_features: [NO_PLACE_LAG]}\n");
+  // The target's kernel replaces the config's: 6.12 (EEVDF, which has PLACE_LAG).
+  test::write_text(file, "baseline: debian:6.12\ntargets: [debian:6.12]\nconfigs: [lab.yaml]\n"
+                         "rule: {test: mwu, alpha: 0.05, min_effect_pct: 5}\n");
+  const auto r = run_schedlab({"nightly", file, "--slurm", "--slurm-results", dir.file("jobs"), "--db", db},
+                              900s);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("1 measured now, 0 reused, 0 failed") != std::string::npos);
+  Store store(db, Store::Access::kReadOnly);
+  const auto runs = store.list_runs();
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].status == RunStatus::kFinished);
+  const auto m = nlohmann::json::parse(runs[0].manifest_json);
+  CHECK(m["kernel_release"].get<std::string>().starts_with("6.12"));
+  CHECK(m["slurm"]["task"] == 0);
+  const std::string node = m["slurm"]["nodes"][0];
+  CHECK((node == "n1" || node == "n2"));
+  const auto its = store.iterations(runs[0].id, false);
+  CHECK(its.size() == 4);
+  for (const auto& it : its) CHECK(to_string(it.status) == "ok");
+  CHECK(store.unrestored_hosts().empty());
+}
