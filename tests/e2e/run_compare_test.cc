@@ -3,7 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -122,6 +125,31 @@ TEST_CASE("bad input: a misspelt key, a missing file, a missing tool") {
   r = schedlab_cmd({"run", cfg, "--db", db}, {{"PATH", dir.path().string()}});
   CHECK(r.exit_code == 1);
   CHECK(r.err == "schedlab: hackbench: 'hackbench' is not installed on local (install the Debian package rt-tests)\n");
+}
+
+TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-line error and nothing is written") {
+  test::TempDir dir;
+  const std::string in = dir.file("in.db"), out = dir.file("out.db");
+  {
+    Store s(in);
+    s.create_run({.name = "r", .config_path = "c.yaml", .config_text = "t", .config_sha256 = "x"});
+  }
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(in.c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, "PRAGMA user_version = 99", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  auto r = schedlab_cmd({"merge", out, in});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "schedlab merge: " + in + ": database schema version 99 is newer than this schedlab (" +
+                     std::to_string(Store::kSchemaVersion) + "); use a newer schedlab\n");
+  CHECK_FALSE(std::filesystem::exists(out));
+  r = schedlab_cmd({"merge", in, in});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab merge: " + in + " is the output database itself\n");
+  r = schedlab_cmd({"merge", out, dir.file("none.db")});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("no database at " + dir.file("none.db")) != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
 }
 
 TEST_CASE("output that does not parse fails its iteration, keeps the raw output, and the run goes on") {

@@ -14,6 +14,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/netns_lab.h"
+#include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
@@ -46,10 +47,8 @@ std::string msgmax(const std::string& node) {
   return std::string(r.out.substr(0, r.out.find('\n')));
 }
 
-ExecResult run_schedlab(std::vector<std::string> args, std::chrono::seconds timeout = 120s) {
-  args.insert(args.begin(), SCHEDLAB_BINARY);
-  LocalHost local;
-  return local.run({.argv = args, .env = {{"SLURM_CONF", lab().env("SLURM_CONF")}}, .timeout = timeout});
+ExecResult run_schedlab(const std::vector<std::string>& args, std::chrono::seconds timeout = 120s) {
+  return test::schedlab_cmd(args, {{"SLURM_CONF", lab().env("SLURM_CONF")}}, timeout);
 }
 
 // The config of every submission here: one SUT over SSH (any host name:

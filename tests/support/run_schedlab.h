@@ -11,13 +11,14 @@
 namespace schedlab::test {
 
 inline ExecResult schedlab_cmd(const std::vector<std::string>& args,
-                               std::map<std::string, std::string> env = {}) {
+                               std::map<std::string, std::string> env = {},
+                               std::chrono::seconds timeout = std::chrono::seconds(240)) {
   LocalHost host;
   Command cmd;
   cmd.argv = {SCHEDLAB_BINARY};
   cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
   cmd.env = std::move(env);
-  cmd.timeout = std::chrono::seconds(240);
+  cmd.timeout = timeout;
   return host.run(cmd);
 }
 
