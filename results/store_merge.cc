@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -36,26 +37,57 @@ int badness(RunStatus s) {
   return 3;
 }
 
-// The input's pairs and pair order joined to ours; every other member stays
-// ours where we have it (the kernel, the host: one run, one description).
-std::string merged_manifest(const std::string& ours_text, const std::string& theirs_text) {
-  auto ours = nlohmann::json::parse(ours_text, nullptr, false);
-  auto theirs = nlohmann::json::parse(theirs_text, nullptr, false);
+std::optional<RunStatus> status_of(const nlohmann::json& word) {
+  return word.is_string() ? run_status_from_string(word.get<std::string>()) : std::nullopt;
+}
+
+// The part of a run an input brings, named by its pairs ("n1", "n1,n2";
+// "-" without pairs).
+std::string part_name(const nlohmann::json& manifest) {
+  std::string name;
+  if (manifest.contains("pair_order") && manifest["pair_order"].is_array())
+    for (const auto& p : manifest["pair_order"])
+      if (p.is_string()) name += (name.empty() ? "" : ",") + p.get<std::string>();
+  return name.empty() ? "-" : name;
+}
+
+struct MergedRun {
+  std::string manifest;
+  RunStatus status;
+};
+
+// The input's pairs and pair order joined to ours (its pairs' entries are
+// the input's: it measured them); every other member stays ours where we
+// have it (the kernel, the host: one run, one description). Each part's
+// status is kept under "merged_parts": the run is as finished as its least
+// finished part, and a part merged again once it has finished counts as
+// finished (a task's database merged while it ran, then after).
+MergedRun merge_run(const RunInfo* ours_run, const RunInfo& theirs_run) {
+  auto theirs = nlohmann::json::parse(theirs_run.manifest_json, nullptr, false);
+  if (!theirs.is_object()) theirs = nlohmann::json::object();
+  auto ours = ours_run ? nlohmann::json::parse(ours_run->manifest_json, nullptr, false) : theirs;
   if (!ours.is_object()) ours = nlohmann::json::object();
-  if (!theirs.is_object()) return ours.dump();
-  for (const auto& [key, value] : theirs.items()) {
-    if (!ours.contains(key)) {
-      ours[key] = value;
-    } else if (key == "pairs" && ours[key].is_object() && value.is_object()) {
-      for (const auto& [pair, info] : value.items())
-        if (!ours[key].contains(pair)) ours[key][pair] = info;
-    } else if (key == "pair_order" && ours[key].is_array() && value.is_array()) {
-      for (const auto& pair : value)
-        if (std::find(ours[key].begin(), ours[key].end(), pair) == ours[key].end())
-          ours[key].push_back(pair);
+  auto parts = ours.value("merged_parts", nlohmann::json::object());
+  if (!parts.is_object()) parts = nlohmann::json::object();
+  if (ours_run && parts.empty()) parts["(here)"] = to_string(ours_run->status);
+  parts[part_name(theirs)] = to_string(theirs_run.status);
+  if (ours_run)
+    for (const auto& [key, value] : theirs.items()) {
+      if (!ours.contains(key)) {
+        ours[key] = value;
+      } else if (key == "pairs" && ours[key].is_object() && value.is_object()) {
+        for (const auto& [pair, info] : value.items()) ours[key][pair] = info;
+      } else if (key == "pair_order" && ours[key].is_array() && value.is_array()) {
+        for (const auto& pair : value)
+          if (std::find(ours[key].begin(), ours[key].end(), pair) == ours[key].end())
+            ours[key].push_back(pair);
+      }
     }
-  }
-  return ours.dump();
+  RunStatus worst = RunStatus::kFinished;
+  for (const auto& [part, word] : parts.items())
+    if (const auto st = status_of(word); st && badness(*st) > badness(worst)) worst = *st;
+  ours["merged_parts"] = parts;
+  return {ours.dump(), worst};
 }
 
 }  // namespace
@@ -122,12 +154,11 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
                   "UPDATE runs SET manifest_json = ?, status = ?, started_at = min(started_at, ?), "
                   "ended_at = CASE WHEN ended_at IS NULL OR ? IS NULL THEN coalesce(ended_at, ?) "
                   "ELSE max(ended_at, ?) END WHERE id = ?");
-      const RunStatus merged =
-          badness(theirs.status) > badness(ours->status) ? theirs.status : ours->status;
+      const MergedRun merged = merge_run(&*ours, theirs);
       std::optional<std::string> ended;
       if (!runs.is_null(8)) ended = theirs.ended_at;
-      update.bind(1, merged_manifest(ours->manifest_json, theirs.manifest_json))
-          .bind(2, std::string(to_string(merged)))
+      update.bind(1, merged.manifest)
+          .bind(2, std::string(to_string(merged.status)))
           .bind(3, theirs.started_at)
           .bind(4, ended)
           .bind(5, ended)
@@ -139,8 +170,12 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
       Stmt insert(db_,
                   "INSERT INTO runs (name, config_path, config_text, config_sha256, manifest_json, "
                   "status, started_at, ended_at) SELECT name, config_path, config_text, "
-                  "config_sha256, manifest_json, ?, started_at, ended_at FROM src.runs WHERE id = ?");
-      insert.bind(1, std::string(to_string(theirs.status))).bind(2, theirs.id).run();
+                  "config_sha256, ?, ?, started_at, ended_at FROM src.runs WHERE id = ?");
+      const MergedRun merged = merge_run(nullptr, theirs);
+      insert.bind(1, merged.manifest)
+          .bind(2, std::string(to_string(merged.status)))
+          .bind(3, theirs.id)
+          .run();
       id = sqlite3_last_insert_rowid(db_);
       ++counts.runs_new;
     }

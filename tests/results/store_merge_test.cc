@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "results/store.h"
 #include "tests/support/temp_dir.h"
@@ -195,4 +196,28 @@ TEST_CASE("merge: an input still marked running is merged as interrupted, and it
   const auto run = merged.find_run_by_name("fleet");
   CHECK(run->status == RunStatus::kInterrupted);  // the least finished part
   CHECK(count(out, "SELECT count(*) FROM cell_summary_marks") == 0);  // stale cells dropped
+}
+
+TEST_CASE("merge: a task's database merged while it ran, then once it finished, leaves the run finished") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db"), partial = dir.file("b-partial.db");
+  const auto out = dir.file("out.db");
+  write_task_db(a, "n1", 2);
+  write_task_db(b, "n2", 3);
+  // What b held while its task still ran: the run running, its last iteration not yet there.
+  std::filesystem::copy_file(b, partial);
+  exec(partial,
+       "DELETE FROM samples WHERE iteration_id IN (SELECT id FROM iterations WHERE iteration = 2);"
+       "DELETE FROM monitor_snapshots WHERE iteration_id IN (SELECT id FROM iterations WHERE iteration = 2);"
+       "DELETE FROM monitor_deltas WHERE iteration_id IN (SELECT id FROM iterations WHERE iteration = 2);"
+       "DELETE FROM iterations WHERE iteration = 2; UPDATE runs SET status = 'running', ended_at = NULL");
+  Store merged(out);
+  merged.merge_from(a);
+  merged.merge_from(partial);
+  CHECK(merged.find_run_by_name("fleet")->status == RunStatus::kInterrupted);
+  CHECK(merged.merge_from(b).iterations_new == 2);  // n2's third iteration, both variants
+  const auto run = merged.find_run_by_name("fleet");
+  CHECK(run->status == RunStatus::kFinished);
+  CHECK(run->manifest_json.find(R"("merged_parts":{"n1":"finished","n2":"finished"})") != std::string::npos);
+  CHECK(merged.iterations(run->id, false).size() == 10);
 }
