@@ -9,12 +9,12 @@
 namespace schedlab {
 namespace {
 
-using Json = nlohmann::json;
+using ManifestJson = nlohmann::json;
 using Value = std::optional<std::string>;
 
 // A scalar as text: strings as they are, numbers and booleans as JSON
 // prints them, arrays joined by spaces; null is absent.
-Value text(const Json& j) {
+Value text(const ManifestJson& j) {
   if (j.is_null()) return std::nullopt;
   if (j.is_string()) return j.get<std::string>();
   if (j.is_array()) {
@@ -25,8 +25,8 @@ Value text(const Json& j) {
   return j.dump();
 }
 
-const Json& field(const Json& object, const char* key) {
-  static const Json null;
+const ManifestJson& field(const ManifestJson& object, const char* key) {
+  static const ManifestJson null;
   if (!object.is_object()) return null;
   auto it = object.find(key);
   return it == object.end() ? null : *it;
@@ -58,7 +58,7 @@ class Differ {
 };
 
 // Flattens an object of objects into "key subkey" -> value.
-std::map<std::string, Value> flatten(const Json& knobs) {
+std::map<std::string, Value> flatten(const ManifestJson& knobs) {
   std::map<std::string, Value> out;
   if (!knobs.is_object()) return out;
   for (const auto& [key, value] : knobs.items()) {
@@ -73,7 +73,7 @@ std::map<std::string, Value> flatten(const Json& knobs) {
 
 // A features list as base name -> token ("PLACE_LAG" or "NO_PLACE_LAG"),
 // and the base names in the kernel's order.
-void features(const Json& list, std::map<std::string, std::string>& tokens,
+void features(const ManifestJson& list, std::map<std::string, std::string>& tokens,
               std::vector<std::string>& order) {
   for (const auto& t : list) {
     if (!t.is_string()) continue;
@@ -84,7 +84,7 @@ void features(const Json& list, std::map<std::string, std::string>& tokens,
   }
 }
 
-Value governors_text(const Json& g) {
+Value governors_text(const ManifestJson& g) {
   if (!g.is_object()) return std::nullopt;
   std::string out;
   for (const auto& [governor, cpus] : g.items())
@@ -93,7 +93,7 @@ Value governors_text(const Json& g) {
 }
 
 // The state parts of each column; `has` says which columns recorded one.
-void state_diffs(Differ& d, const std::vector<Json>& states) {
+void state_diffs(Differ& d, const std::vector<ManifestJson>& states) {
   const std::size_t n = states.size();
   std::vector<bool> has(n);
   for (std::size_t i = 0; i < n; ++i) has[i] = states[i].is_object();
@@ -106,9 +106,9 @@ void state_diffs(Differ& d, const std::vector<Json>& states) {
     std::vector<bool> ok(n);
     for (std::size_t i = 0; i < n; ++i) {
       if (!has[i]) continue;
-      const Json& p = field(states[i], part);
+      const ManifestJson& p = field(states[i], part);
       ok[i] = !p.is_null();
-      const Json& why = field(field(states[i], "null_reasons"), part);
+      const ManifestJson& why = field(field(states[i], "null_reasons"), part);
       v[i] = ok[i] ? "readable" : "unavailable" + (why.is_string() ? ": " + why.get<std::string>() : "");
     }
     std::vector<Value> mine;
@@ -164,12 +164,12 @@ std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& 
     for (std::size_t i = 0; i < n; ++i) v[i] = get(columns[i].manifest);
     d.add(kind, "", v, all);
   };
-  manifest_field("kernel", [](const Json& m) { return text(field(m, "kernel_release")); });
-  manifest_field("cmdline", [](const Json& m) { return text(field(m, "cmdline")); });
-  manifest_field("host", [](const Json& m) { return text(field(m, "hostname")); });
-  manifest_field("cpu", [](const Json& m) -> Value {
-    const Json& model = field(m, "cpu_model");
-    const Json& count = field(m, "cpu_count");
+  manifest_field("kernel", [](const ManifestJson& m) { return text(field(m, "kernel_release")); });
+  manifest_field("cmdline", [](const ManifestJson& m) { return text(field(m, "cmdline")); });
+  manifest_field("host", [](const ManifestJson& m) { return text(field(m, "hostname")); });
+  manifest_field("cpu", [](const ManifestJson& m) -> Value {
+    const ManifestJson& model = field(m, "cpu_model");
+    const ManifestJson& count = field(m, "cpu_count");
     if (model.is_null() && count.is_null()) return std::nullopt;
     return fmt::format("{} x {}", text(count).value_or("?"), text(model).value_or("?"));
   });
@@ -187,7 +187,7 @@ std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& 
     d.add("knob", name, v, all);
   }
 
-  std::vector<Json> states(n);
+  std::vector<ManifestJson> states(n);
   for (std::size_t i = 0; i < n; ++i) states[i] = field(columns[i].manifest, "state_before");
   state_diffs(d, states);
   return d.take();

@@ -46,7 +46,7 @@ MonitorDelta schedstat_delta(const std::vector<std::string>& b, const std::vecto
   using namespace schedstat;
   const Snapshot d = diff(in_file("/proc/schedstat", [&] { return parse(b[0]); }),
                           in_file("/proc/schedstat", [&] { return parse(a[0]); }));
-  const Summary s = summarize(d);
+  const schedstat::Summary s = summarize(d);
   MonitorDelta out;
   out.json = to_json(s, {.per_cpu = &d});
   auto& rows = out.rows;
@@ -87,7 +87,7 @@ MonitorDelta stat_delta(const std::vector<std::string>& b, const std::vector<std
   need(b, 1, "stat");
   need(a, 1, "stat");
   using namespace procfs;
-  const Stat d = diff(in_file("/proc/stat", [&] { return parse_stat(b[0]); }),
+  const procfs::Stat d = diff(in_file("/proc/stat", [&] { return parse_stat(b[0]); }),
                       in_file("/proc/stat", [&] { return parse_stat(a[0]); }));
   MonitorDelta out;
   auto& rows = out.rows;

@@ -75,7 +75,7 @@ Json series_spec(const History& h, const std::vector<const HistoryPoint*>& point
   return s;
 }
 
-std::string number(const std::optional<double>& v) {
+std::string significant6(const std::optional<double>& v) {
   return v ? fmt::format("{:.6g}", *v) : "n/a";
 }
 
@@ -108,7 +108,7 @@ std::string render_history_html(const History& h, const std::string& vega_script
           "<th>kernel</th><th>variant</th><th>row</th><th>" +
           html_escape(h.centre) + "</th><th>interval</th><th>n</th></tr></thead><tbody>\n";
   for (const auto& p : h.points) {
-    const std::string centre = p.centre ? number(p.centre) : (p.n == 0 ? "FAIL" : "n/a");
+    const std::string centre = p.centre ? significant6(p.centre) : (p.n == 0 ? "FAIL" : "n/a");
     const std::string ci = p.ci ? fmt::format("[{:.6g}, {:.6g}]", p.ci->low, p.ci->high)
                                 : "n/a" + (p.ci_reason.empty() ? "" : " (" + p.ci_reason + ")");
     body += fmt::format(

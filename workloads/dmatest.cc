@@ -14,10 +14,6 @@ using std::chrono::milliseconds;
 using std::chrono::minutes;
 using std::chrono::seconds;
 
-Step sut_step(std::vector<std::string> argv, milliseconds timeout = seconds(30)) {
-  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = false};
-}
-
 // A module parameter is written like `echo VALUE > FILE`, without a shell.
 Step write_param(const Point& p, const std::string& file, const std::string& value) {
   Step s = sut_step({"tee", p.string_at("sysfs") + "/" + file});

@@ -15,11 +15,7 @@ using std::chrono::milliseconds;
 using std::chrono::minutes;
 using std::chrono::seconds;
 
-constexpr const char* kDatabase = "schedlab";
-
-Step sut_step(std::vector<std::string> argv, milliseconds timeout, bool measured = false) {
-  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = measured};
-}
+constexpr const char* kPgbenchDatabase = "schedlab";
 
 // A prefix of `line` made of [0-9.] characters (or nan/NaN when allowed),
 // removed from it; empty when there is none.
@@ -224,11 +220,11 @@ std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) c
   steps.push_back(c.start_step());
   auto createdb = std::vector<std::string>{"createdb"};
   for (const auto& a : c.client_args()) createdb.push_back(a);
-  createdb.push_back(kDatabase);
+  createdb.push_back(kPgbenchDatabase);
   steps.push_back(c.setup_step(createdb));
   std::vector<std::string> init = {"pgbench", "-i", "-s", std::to_string(scale(p, ctx))};
   for (const auto& a : c.client_args()) init.push_back(a);
-  init.push_back(kDatabase);
+  init.push_back(kPgbenchDatabase);
   steps.push_back(c.setup_step(init, p.duration_at("init_timeout")));
   Step stop = c.stop_step();
   stop.ignore_failure = false;  // a server that will not stop must not go unnoticed
@@ -258,7 +254,7 @@ std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ct
     argv.insert(argv.end(), {"-b", p.string_at("builtin")});
   argv.insert(argv.end(), {"-M", p.string_at("query_mode"), "-c", std::to_string(clients), "-j",
                            std::to_string(threads), "-T", std::to_string(secs), "-P", "1",
-                           kDatabase});
+                           kPgbenchDatabase});
   milliseconds timeout = p.duration_at("timeout");
   if (timeout.count() == 0) timeout = seconds(secs + 120);
   Step step = sut_step(argv, timeout, true);

@@ -15,7 +15,7 @@ using std::chrono::milliseconds;
 using std::chrono::minutes;
 using std::chrono::seconds;
 
-constexpr const char* kDatabase = "sbtest";
+constexpr const char* kSysbenchDatabase = "sbtest";
 constexpr const char* kDbUser = "sbtest";
 
 // The secret reaches SQL in quotes; the runner's is [a-z0-9], anything
@@ -159,7 +159,7 @@ std::vector<std::string> Sysbench::client_args(const Point& p, const StepContext
   // per-run secret of a throw-away server.
   std::vector<std::string> args = {"--db-driver=mysql", std::string("--mysql-user=") + kDbUser,
                                    "--mysql-password=" + safe_secret(ctx.secret),
-                                   std::string("--mysql-db=") + kDatabase};
+                                   std::string("--mysql-db=") + kSysbenchDatabase};
   if (role == Role::kSut) {
     args.push_back("--mysql-socket=" + s.socket());
   } else {
@@ -176,7 +176,7 @@ std::vector<Step> Sysbench::setup_steps(const Point& p, const StepContext& ctx) 
   std::vector<Step> steps = s.create_steps();
   // Loading uses a short-lived server; the measured one starts per point.
   for (auto& st : s.start_steps()) steps.push_back(st);
-  steps.push_back(s.sql_step(maria_create_user_sql(kDbUser, safe_secret(ctx.secret), kDatabase)));
+  steps.push_back(s.sql_step(maria_create_user_sql(kDbUser, safe_secret(ctx.secret), kSysbenchDatabase)));
   // The four tests share oltp_common's schema: one prepare serves them all.
   std::vector<std::string> prepare = {"sysbench", "oltp_read_write"};
   for (const auto& a : client_args(p, ctx, Role::kSut)) prepare.push_back(a);

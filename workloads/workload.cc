@@ -100,4 +100,8 @@ std::vector<Sample> parse_output(const Workload& w, const Point& p, const std::s
   }
 }
 
+Step sut_step(std::vector<std::string> argv, std::chrono::milliseconds timeout, bool measured) {
+  return Step{.role = Role::kSut, .argv = std::move(argv), .timeout = timeout, .measured = measured};
+}
+
 }  // namespace schedlab

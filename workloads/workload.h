@@ -107,6 +107,10 @@ struct Step {
   std::string stdin_data;
 };
 
+// A setup or teardown step on the SUT (not measured unless told).
+Step sut_step(std::vector<std::string> argv,
+              std::chrono::milliseconds timeout = std::chrono::seconds(30), bool measured = false);
+
 // The lifecycle the runner follows for each workload entry:
 //   setup_steps                              once, before its first point
 //   for each point, for each variant segment:

@@ -7,10 +7,6 @@
 namespace schedlab {
 namespace {
 
-std::string base_of(const std::string& token) {
-  return token.starts_with("NO_") ? token.substr(3) : token;
-}
-
 // A function's static: other files' static data (config.cc's key list)
 // reads the rows during their own initialization.
 const std::vector<KnobKind>& rows() {
@@ -74,7 +70,7 @@ const std::vector<KnobKind>& rows() {
        .kernel = true,
        .knob =
            [](const std::string& token) {
-             return KnobRef{"sched_feature", base_of(token), kSchedFeaturesPath};
+             return KnobRef{"sched_feature", feature_name(token), kSchedFeaturesPath};
            },
        .settings =
            [](const VariantConfig& v) {
@@ -198,6 +194,10 @@ KnobRef debugfs_knob(const std::string& name) {
 }
 KnobRef feature_knob(const std::string& token) {
   return row("sched_feature").knob(token);
+}
+
+std::string feature_name(const std::string& token) {
+  return token.starts_with("NO_") ? token.substr(3) : token;
 }
 
 }  // namespace schedlab

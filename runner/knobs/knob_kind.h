@@ -102,5 +102,6 @@ KnobRef sysctl_knob(const std::string& name);
 KnobRef debugfs_knob(const std::string& name);
 // From a token: NO_PLACE_LAG and PLACE_LAG both name feature PLACE_LAG.
 KnobRef feature_knob(const std::string& token);
+std::string feature_name(const std::string& token);  // NO_PLACE_LAG -> PLACE_LAG
 
 }  // namespace schedlab

@@ -12,10 +12,6 @@ namespace {
 
 const char* const kWritable[] = {"/sys/kernel/debug/sched/", "/proc/sys/kernel/", "/proc/sys/vm/"};
 
-std::string base_of(const std::string& token) {
-  return token.starts_with("NO_") ? token.substr(3) : token;
-}
-
 // Debugfs is where the scheduler's features and tunables live; a SUT that
 // booted without it mounted gets it mounted (it stays mounted: harmless).
 void ensure_debugfs(Host& host) {
@@ -100,8 +96,8 @@ std::string read_knob(Host& host, const KnobRef& k) {
     const auto tokens = read_sched_features(host);
     std::vector<std::string> names;
     for (const auto& t : tokens) {
-      if (base_of(t) == k.name) return t;
-      names.push_back(base_of(t));
+      if (feature_name(t) == k.name) return t;
+      names.push_back(feature_name(t));
     }
     throw KnobError(fmt::format("sched feature {}: {} has no such feature{}; it has: {}", k.name,
                                 host.name(), did_you_mean(k.name, names), fmt::join(names, " ")));

@@ -4,6 +4,7 @@
 #include "analysis/mmtests.h"
 
 #include <catch2/catch.hpp>
+#include "tests/support/hackbench_samples.h"
 #include <vector>
 
 #include "analysis/compare.h"
@@ -13,9 +14,10 @@ using namespace schedlab;
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinRel;
 
+using schedlab::test::kHackbenchBase;
+
 namespace {
 
-const std::vector<double> kHackBase{0.430, 0.425, 0.441, 0.428, 0.426};
 const std::vector<double> kHackPatched{0.442, 0.447, 0.439, 0.445, 0.437};
 const std::vector<double> kC6Base{27000, 28100, 27500, 27900, 27600, 28300};
 const std::vector<double> kC6Patched{34000, 34300, 33800, 34500, 34100, 34000};
@@ -36,7 +38,7 @@ std::string mmtests_table(const std::vector<double>& base, const std::vector<dou
 }  // namespace
 
 TEST_CASE("golden: hackbench g1 under --mmtests, not significant by mmtests' rule", "[mmtests]") {
-  CHECK(mmtests_table(kHackBase, kHackPatched, kHackbenchTime) ==
+  CHECK(mmtests_table(kHackbenchBase, kHackPatched, kHackbenchTime) ==
         "samples (time in s, lower is better)\n"
         "                         baseline                patched\n"
         "Min             0.4250 (   0.00%)      0.4370 (  -2.82%)\n"
@@ -50,7 +52,7 @@ TEST_CASE("golden: hackbench g1 under --mmtests, not significant by mmtests' rul
 
 TEST_CASE("golden: the same hackbench data is significant under Welch (p ~ 0.010)", "[mmtests]") {
   const Comparison c =
-      compare_samples({{"baseline", kHackBase}, {"patched", kHackPatched}}, kHackbenchTime);
+      compare_samples({{"baseline", kHackbenchBase}, {"patched", kHackPatched}}, kHackbenchTime);
   const Cell& patched = c.blocks[0].rows[0].cells[1];
   CHECK_THAT(*patched.p_value, WithinRel(0.0103416877583205046211, 1e-8));
   CHECK(patched.significant);
@@ -90,7 +92,7 @@ TEST_CASE("HStddev is the delta method with /n, Stddev is n - 1", "[mmtests]") {
   using namespace mmtests;
   CHECK_THAT(*stddev(kC6Base, Mean::kHmean), WithinRel(429.3750823094997, 1e-12));
   CHECK_THAT(*stddev(kC6Patched, Mean::kHmean), WithinRel(226.10296494272808, 1e-12));
-  CHECK_THAT(*stddev(kHackBase, Mean::kAmean), WithinRel(0.00644204936336256847, 1e-12));
+  CHECK_THAT(*stddev(kHackbenchBase, Mean::kAmean), WithinRel(0.00644204936336256847, 1e-12));
   CHECK_THAT(*coeffvar(kC6Base, Mean::kHmean), WithinRel(1.5485965451841677, 1e-12));
   CHECK_FALSE(stddev(std::vector<double>{5}, Mean::kAmean));
   CHECK_FALSE(stddev(std::vector<double>{0, 1, 2}, Mean::kHmean));
@@ -99,14 +101,14 @@ TEST_CASE("HStddev is the delta method with /n, Stddev is n - 1", "[mmtests]") {
 TEST_CASE("best 95% and percentiles use best-first data and a floor rank", "[mmtests]") {
   using namespace mmtests;
   // n = 5 keeps floor(4.75) = 4 best; lower is better keeps the 4 smallest.
-  CHECK_THAT(*best_mean(kHackBase, Mean::kAmean, 95, false), WithinRel(0.42725, 1e-12));
+  CHECK_THAT(*best_mean(kHackbenchBase, Mean::kAmean, 95, false), WithinRel(0.42725, 1e-12));
   // n = 6, higher is better: the 5 largest.
   CHECK_THAT(*best_mean(kC6Base, Mean::kHmean, 95, true), WithinRel(27876.788077833884, 1e-12));
   const std::vector<double> ten{3, 1, 4, 10, 5, 9, 2, 6, 8, 7};
   CHECK(*percentile(ten, 90, false) == 9);  // rank 9 of 1..10
   CHECK(*percentile(ten, 90, true) == 2);   // rank 9 of 10..1
   CHECK(*percentile(ten, 25, false) == 2);  // floor(2.5) = 2
-  CHECK(*percentile(kHackBase, 10, false) == 0.425);  // floor(0.5) = 0, at least rank 1
+  CHECK(*percentile(kHackbenchBase, 10, false) == 0.425);  // floor(0.5) = 0, at least rank 1
   CHECK_FALSE(percentile(std::vector<double>{}, 50, false));
 }
 

@@ -7,6 +7,7 @@
 
 #include "analysis/render_schedstat.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/schedstat_fixtures.h"
 
 namespace ss = schedlab::schedstat;
 using schedlab::CounterMismatchError;
@@ -14,20 +15,21 @@ using schedlab::test::fixture;
 using schedlab::test::fixture_files;
 using schedlab::test::read_text;
 
+using schedlab::test::kSchedstatV15;
+using schedlab::test::kSchedstatV17;
+
 namespace {
 
 ss::Snapshot load(const std::string& file) {
   return ss::parse(read_text(fixture(file)));
 }
 
-const std::string kV15 = "schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu.";
-const std::string kV17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cpu.";
 
 ss::Snapshot v15_delta() {
-  return ss::diff(load(kV15 + "before.txt"), load(kV15 + "after.txt"));
+  return ss::diff(load(kSchedstatV15 + "before.txt"), load(kSchedstatV15 + "after.txt"));
 }
 ss::Snapshot v17_delta() {
-  return ss::diff(load(kV17 + "before.txt"), load(kV17 + "after.txt"));
+  return ss::diff(load(kSchedstatV17 + "before.txt"), load(kSchedstatV17 + "after.txt"));
 }
 
 std::uint64_t newidle_sum(const ss::Snapshot& d, ss::LbField f) {
@@ -155,11 +157,11 @@ TEST_CASE("a topology change is refused", "[schedstat]") {
   CHECK(mismatch(all, isolated) ==
         "schedstat topology changed between the snapshots (cpu2 has 2 domain levels, then 0); a "
         "delta would mix unrelated counters");
-  const auto v15 = load(kV15 + "before.txt");
+  const auto v15 = load(kSchedstatV15 + "before.txt");
   CHECK(mismatch(all, v15) ==
         "schedstat topology changed between the snapshots (8 CPUs -> 16); a delta would mix "
         "unrelated counters");
-  CHECK(mismatch(v15, load(kV17 + "after.txt")) ==
+  CHECK(mismatch(v15, load(kSchedstatV17 + "after.txt")) ==
         "schedstat topology changed between the snapshots (version 15 -> 17); a delta would mix "
         "unrelated counters");
   auto moved = v15;

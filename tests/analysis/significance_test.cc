@@ -4,6 +4,7 @@
 #include "analysis/significance.h"
 
 #include <catch2/catch.hpp>
+#include "tests/support/hackbench_samples.h"
 #include <cmath>
 #include <random>
 #include <vector>
@@ -13,6 +14,9 @@
 using namespace schedlab;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+
+using schedlab::test::kHackbenchBase;
+using schedlab::test::kHackbenchBatch;
 
 namespace {
 
@@ -48,8 +52,6 @@ double false_positive_rate(const CompareOptions& o, std::uint64_t seed) {
   return static_cast<double>(marked) / kTrials;
 }
 
-const std::vector<double> kBase{0.430, 0.425, 0.441, 0.428, 0.426};
-const std::vector<double> kBatch{0.442, 0.447, 0.439, 0.445, 0.437};
 
 }  // namespace
 
@@ -88,10 +90,10 @@ TEST_CASE("pct: positive is better in both directions", "[significance]") {
 }
 
 TEST_CASE("p-values: the chosen test, or why there is none", "[significance]") {
-  CHECK_THAT(*p_value(Test::kWelch, kBase, kBatch).p, WithinRel(0.0103416877583205046, 1e-8));
-  // R: wilcox.test(kBase, kBatch)$p.value, exact.
-  CHECK_THAT(*p_value(Test::kMwu, kBase, kBatch).p, WithinRel(0.031746031746031744, 1e-9));
-  const auto one = p_value(Test::kWelch, std::vector<double>{1}, kBatch);
+  CHECK_THAT(*p_value(Test::kWelch, kHackbenchBase, kHackbenchBatch).p, WithinRel(0.0103416877583205046, 1e-8));
+  // R: wilcox.test(kHackbenchBase, kHackbenchBatch)$p.value, exact.
+  CHECK_THAT(*p_value(Test::kMwu, kHackbenchBase, kHackbenchBatch).p, WithinRel(0.031746031746031744, 1e-9));
+  const auto one = p_value(Test::kWelch, std::vector<double>{1}, kHackbenchBatch);
   CHECK_FALSE(one.p);
   CHECK(one.reason == "needs 2 samples per side");
   const auto flat = p_value(Test::kWelch, std::vector<double>{2, 2}, std::vector<double>{3, 3});

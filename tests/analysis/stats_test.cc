@@ -5,6 +5,7 @@
 #include "analysis/stats.h"
 
 #include <catch2/catch.hpp>
+#include "tests/support/hackbench_samples.h"
 #include <stdexcept>
 #include <vector>
 
@@ -12,16 +13,15 @@ using namespace schedlab::stats;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
-namespace {
-const std::vector<double> kBase{0.430, 0.425, 0.441, 0.428, 0.426};
-const std::vector<double> kBatch{0.442, 0.447, 0.439, 0.445, 0.437};
-}  // namespace
+using schedlab::test::kHackbenchBase;
+using schedlab::test::kHackbenchBatch;
+
 
 TEST_CASE("amean, hmean, gmean of positive samples", "[stats]") {
-  CHECK_THAT(amean(kBase), WithinRel(0.43, 1e-12));
-  CHECK_THAT(*hmean(kBase), WithinRel(0.429923992552269420824, 1e-12));
-  CHECK_THAT(*gmean(kBase), WithinRel(0.429961796323809611150, 1e-12));
-  CHECK_THAT(*hmean(kBatch), WithinRel(0.441969229640730013149, 1e-12));
+  CHECK_THAT(amean(kHackbenchBase), WithinRel(0.43, 1e-12));
+  CHECK_THAT(*hmean(kHackbenchBase), WithinRel(0.429923992552269420824, 1e-12));
+  CHECK_THAT(*gmean(kHackbenchBase), WithinRel(0.429961796323809611150, 1e-12));
+  CHECK_THAT(*hmean(kHackbenchBatch), WithinRel(0.441969229640730013149, 1e-12));
   const std::vector<double> rates{100, 110, 105};
   CHECK_THAT(*hmean(rates), WithinRel(104.841149773071104387, 1e-12));
 }
@@ -52,20 +52,20 @@ TEST_CASE("stddev is the n-1 sample standard deviation", "[stats]") {
   // Population sd of this set is exactly 2; the sample sd is 2*sqrt(8/7).
   CHECK_THAT(*stddev(std::vector<double>{2, 4, 4, 4, 5, 5, 7, 9}),
              WithinRel(2.13808993529939507748, 1e-12));
-  CHECK_THAT(*stddev(kBase), WithinRel(0.00644204936336256846901, 1e-10));
+  CHECK_THAT(*stddev(kHackbenchBase), WithinRel(0.00644204936336256846901, 1e-10));
   CHECK_FALSE(stddev(std::vector<double>{1.5}));
   CHECK(*stddev(std::vector<double>{3, 3, 3}) == 0);
 }
 
 TEST_CASE("Welch t-test against independent values", "[stats]") {
-  const auto r = welch_t_test(kBase, kBatch);
+  const auto r = welch_t_test(kHackbenchBase, kHackbenchBatch);
   REQUIRE(r);
   CHECK_THAT(r->t, WithinRel(-3.50823207722811685888, 1e-9));
   CHECK_THAT(r->df, WithinRel(6.80621504039776258546, 1e-9));
   CHECK_THAT(r->p_value, WithinRel(0.0103416877583205046211, 1e-8));
 
   // Swapping the sides flips t only.
-  const auto s = welch_t_test(kBatch, kBase);
+  const auto s = welch_t_test(kHackbenchBatch, kHackbenchBase);
   REQUIRE(s);
   CHECK_THAT(s->t, WithinRel(3.50823207722811685888, 1e-9));
   CHECK_THAT(s->p_value, WithinRel(r->p_value, 1e-12));
@@ -90,9 +90,9 @@ TEST_CASE("Welch t-test with one constant side is still defined", "[stats]") {
 }
 
 TEST_CASE("Welch t-test is undefined for n < 2 or no variance at all", "[stats]") {
-  CHECK_FALSE(welch_t_test(std::vector<double>{0.43}, kBatch));
-  CHECK_FALSE(welch_t_test(kBase, std::vector<double>{0.44}));
-  CHECK_FALSE(welch_t_test(std::vector<double>{}, kBatch));
+  CHECK_FALSE(welch_t_test(std::vector<double>{0.43}, kHackbenchBatch));
+  CHECK_FALSE(welch_t_test(kHackbenchBase, std::vector<double>{0.44}));
+  CHECK_FALSE(welch_t_test(std::vector<double>{}, kHackbenchBatch));
   CHECK_FALSE(welch_t_test(std::vector<double>{2, 2, 2}, std::vector<double>{5, 5}));
   // Identical samples on both sides: no variance, so no test, not p = 1.
   CHECK_FALSE(welch_t_test(std::vector<double>{1, 1}, std::vector<double>{1, 1}));

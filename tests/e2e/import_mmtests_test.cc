@@ -13,10 +13,13 @@
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/hackbench_samples.h"
 
 using namespace schedlab;
 using test::schedlab_cmd;
 namespace fs = std::filesystem;
+
+using schedlab::test::kHackbenchBase;
 
 namespace {
 
@@ -26,7 +29,6 @@ void put(const fs::path& file, const std::string& text) {
   test::write_text(file, text);
 }
 
-const std::vector<double> kHackBase{0.430, 0.425, 0.441, 0.428, 0.426};
 const std::vector<double> kHackPatched{0.442, 0.447, 0.439, 0.445, 0.437};
 const std::vector<double> kC6Base{27000, 28100, 27500, 27900, 27600, 28300};
 const std::vector<double> kC6Patched{34000, 34300, 33800, 34500, 34100, 34000};
@@ -79,7 +81,7 @@ fs::path build_tree(const fs::path& root) {
     compress("gzip", p / "pgbench" / "logs" / "pgbench-6.log");
   }
   std::string appended;
-  for (double t : kHackBase) appended += perf_messaging(1, t);
+  for (double t : kHackbenchBase) appended += perf_messaging(1, t);
   const fs::path hb = log / "baseline" / "iter-0" / "hackbench-process-pipes" / "logs";
   put(hb / "hackbench-1", appended);
   compress("gzip", hb / "hackbench-1");

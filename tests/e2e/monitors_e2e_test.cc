@@ -12,11 +12,15 @@
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/schedstat_fixtures.h"
 
 using namespace schedlab;
 using namespace std::chrono_literals;
 using schedlab::test::fixture;
 using schedlab::test::read_text;
+
+using schedlab::test::kSchedstatV15;
+using schedlab::test::kSchedstatV17;
 
 namespace {
 
@@ -134,8 +138,6 @@ TEST_CASE("a real run with every monitor, then compare --monitors", "[e2e][monit
 
 namespace {
 
-const std::string kV15 = "schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu.";
-const std::string kV17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cpu.";
 
 // An iteration carrying a stored schedstat pair, as the runner writes it.
 void add(Store& s, std::int64_t run, std::int64_t variant, const std::string& row, int index,
@@ -170,14 +172,14 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
     const auto run = s.create_run({.name = "fx", .config_path = "x", .config_text = "", .config_sha256 = ""});
     const auto base = s.add_variant({.run_id = run, .name = "base", .position = 0, .knobs_json = "{}"});
     const auto patched = s.add_variant({.run_id = run, .name = "patched", .position = 1, .knobs_json = "{}"});
-    add(s, run, base, "1", 0, kV15);
-    add(s, run, base, "1", 1, kV15, IterationStatus::kFailed);  // not counted
-    add(s, run, patched, "1", 0, kV15);
-    add(s, run, patched, "2", 0, kV15);
+    add(s, run, base, "1", 0, kSchedstatV15);
+    add(s, run, base, "1", 1, kSchedstatV15, IterationStatus::kFailed);  // not counted
+    add(s, run, patched, "1", 0, kSchedstatV15);
+    add(s, run, patched, "2", 0, kSchedstatV15);
     const auto mixed = s.create_run({.name = "mixed", .config_path = "x", .config_text = "", .config_sha256 = ""});
     const auto v = s.add_variant({.run_id = mixed, .name = "default", .position = 0, .knobs_json = "{}"});
-    add(s, mixed, v, "1", 0, kV15);
-    add(s, mixed, v, "1", 1, kV17);
+    add(s, mixed, v, "1", 0, kSchedstatV15);
+    add(s, mixed, v, "1", 1, kSchedstatV17);
     s.create_run({.name = "empty", .config_path = "x", .config_text = "", .config_sha256 = "",
                   .manifest_json = R"({"monitors_unavailable": {"schedstat": "no /proc/schedstat"}})"});
   }
@@ -210,8 +212,8 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   CHECK(text.out.find("fx:base (1 iteration)") != std::string::npos);
 
   // The file forms still work.
-  const auto files = schedlab_cmd({"schedstat", "diff", fixture(kV15 + "before.txt").string(),
-                                   fixture(kV15 + "after.txt").string()});
+  const auto files = schedlab_cmd({"schedstat", "diff", fixture(kSchedstatV15 + "before.txt").string(),
+                                   fixture(kSchedstatV15 + "after.txt").string()});
   CHECK(files.ok());
 
   // Errors: exit 2 with a reason.
@@ -233,7 +235,7 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   const auto topo = diff("mixed", "fx");
   CHECK(topo.exit_code == 2);
   CHECK(topo.err.find("mixed iteration") != std::string::npos);
-  const auto half = diff(fixture(kV15 + "before.txt").string(), "fx");
+  const auto half = diff(fixture(kSchedstatV15 + "before.txt").string(), "fx");
   CHECK(half.exit_code == 2);
   CHECK(half.err.find("is a file but 'fx' is not") != std::string::npos);
 }

@@ -2,9 +2,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
+using schedlab::test::metric_value;
 using schedlab::test::fixture;
 using schedlab::test::fixture_files;
 using schedlab::test::read_text;
@@ -33,36 +35,29 @@ CommandSpec sysbench_cpu() {
   return spec;
 }
 
-Point point(const Workload& w, std::int64_t threads) {
+Point command_point(const Workload& w, std::int64_t threads) {
   Point p;
   for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
   p.values["threads"] = threads;
   return p;
 }
 
-double value(const std::vector<Sample>& samples, const std::string& metric) {
-  for (const auto& s : samples)
-    if (s.metric == metric) return s.value;
-  FAIL("no " << metric);
-  return 0;
-}
-
 }  // namespace
 
 TEST_CASE("command: argv template, one element per argument, never a shell") {
   const auto w = make_command_workload(sysbench_cpu());
-  auto steps = w->iteration_steps(point(*w, 4), {});
+  auto steps = w->iteration_steps(command_point(*w, 4), {});
   REQUIRE(steps.size() == 1);
   CHECK(steps[0].argv ==
         std::vector<std::string>{"sysbench", "cpu", "--threads=4", "--time=10", "run"});
   CHECK(steps[0].role == Role::kSut);
-  CHECK(w->row_label(point(*w, 4)) == "4");
+  CHECK(w->row_label(command_point(*w, 4)) == "4");
 
   auto spec = sysbench_cpu();
   spec.role = Role::kLoadgen;
   spec.argv = {"netperf", "-H", "{sut_address}", "-p", "{port}", "{{literal}}", "a b;c"};
   const auto net = make_command_workload(spec);
-  steps = net->iteration_steps(point(*net, 1), StepContext{.sut_address = "10.1.1.1", .port = 12865});
+  steps = net->iteration_steps(command_point(*net, 1), StepContext{.sut_address = "10.1.1.1", .port = 12865});
   CHECK(steps[0].argv ==
         std::vector<std::string>{"netperf", "-H", "10.1.1.1", "-p", "12865", "{literal}", "a b;c"});
   CHECK(steps[0].role == Role::kLoadgen);
@@ -84,24 +79,24 @@ TEST_CASE("command parses every sysbench cpu fixture, and errors name the line")
     INFO(name);
     const std::string text = read_text(file);
     if (!name.starts_with("cpu-")) {
-      CHECK_THROWS_AS(w->parse(point(*w, 2), text, ""), ParseError);
+      CHECK_THROWS_AS(w->parse(command_point(*w, 2), text, ""), ParseError);
       continue;
     }
-    const auto samples = w->parse(point(*w, 2), text, "");
-    CHECK(value(samples, "events_per_s") > 0);
+    const auto samples = w->parse(command_point(*w, 2), text, "");
+    CHECK(metric_value(samples, "events_per_s") > 0);
     ++parsed;
   }
   CHECK(parsed == 4);
-  const auto s = w->parse(point(*w, 2), read_text(fixture("sysbench/cpu-threads2-time5.run1.txt")), "");
-  CHECK(value(s, "events_per_s") == 9892.72);
-  CHECK(value(s, "latency_avg") == 0.20);
-  CHECK_THROWS_WITH(w->parse(point(*w, 2), read_text(fixture("sysbench/error-bad-option.txt")), ""),
+  const auto s = w->parse(command_point(*w, 2), read_text(fixture("sysbench/cpu-threads2-time5.run1.txt")), "");
+  CHECK(metric_value(s, "events_per_s") == 9892.72);
+  CHECK(metric_value(s, "latency_avg") == 0.20);
+  CHECK_THROWS_WITH(w->parse(command_point(*w, 2), read_text(fixture("sysbench/error-bad-option.txt")), ""),
                     Catch::Contains("tool error: invalid option: --bogus=1"));
-  CHECK_THROWS_WITH(w->parse(point(*w, 2), "nothing\n", ""),
+  CHECK_THROWS_WITH(w->parse(command_point(*w, 2), "nothing\n", ""),
                     Catch::StartsWith("metric events_per_s: no line matches"));
-  CHECK_THROWS_WITH(w->parse(point(*w, 2), "events per second: 1\nevents per second: 2\n", ""),
+  CHECK_THROWS_WITH(w->parse(command_point(*w, 2), "events per second: 1\nevents per second: 2\n", ""),
                     Catch::StartsWith("line 2: metric events_per_s: a second line matches"));
-  CHECK_THROWS_WITH(w->parse(point(*w, 2), "events per second: 1.2.3\n    avg: 1\n", ""),
+  CHECK_THROWS_WITH(w->parse(command_point(*w, 2), "events per second: 1.2.3\n    avg: 1\n", ""),
                     Catch::Contains("'1.2.3' is not a number"));
 }
 
@@ -115,7 +110,7 @@ TEST_CASE("command: stress-ng writes to stderr, each and last matches, interval 
                    .stream = CommandMetric::Stream::kStderr}};
   const auto w = make_command_workload(spec);
   const std::string text = read_text(fixture("stress-ng/cpu2-timeout3-metrics-brief.txt"));
-  CHECK(value(w->parse(Point{}, "", text), "bogo_ops_s") == 2352.75);
+  CHECK(metric_value(w->parse(Point{}, "", text), "bogo_ops_s") == 2352.75);
   CHECK_THROWS_AS(w->parse(Point{}, text, ""), ParseError);  // not on stdout
 
   spec.metrics = {{.name = "rate",
@@ -164,18 +159,18 @@ TEST_CASE("command specs are checked when made") {
   auto awk = sysbench_cpu();
   awk.argv = {"awk", "{print $1}", "--threads={threads}"};
   const auto a = make_command_workload(awk);
-  CHECK(a->iteration_steps(point(*a, 2), {})[0].argv ==
+  CHECK(a->iteration_steps(command_point(*a, 2), {})[0].argv ==
         std::vector<std::string>{"awk", "{print $1}", "--threads=2"});
   // Python-style named groups work too.
   auto py = sysbench_cpu();
   py.metrics[0].regex = R"(events per second:\s+(?P<value>[0-9.]+))";
   const auto w = make_command_workload(py);
-  CHECK(value(w->parse(point(*w, 1), "events per second: 5\n    avg: 1\n", ""), "events_per_s") == 5);
+  CHECK(metric_value(w->parse(command_point(*w, 1), "events per second: 5\n    avg: 1\n", ""), "events_per_s") == 5);
 }
 
 TEST_CASE("command: an escaped parenthesis is not a Python group") {
   auto spec = sysbench_cpu();
   spec.metrics = {{.name = "n", .regex = R"(\(?P<x> (?<value>\d+))", .unit = "x"}};
   const auto w = make_command_workload(spec);
-  CHECK(value(w->parse(point(*w, 1), "(P<x> 7\n", ""), "n") == 7);
+  CHECK(metric_value(w->parse(command_point(*w, 1), "(P<x> 7\n", ""), "n") == 7);
 }

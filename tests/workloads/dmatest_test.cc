@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
+#include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
+using schedlab::test::metric_values;
 using schedlab::test::fixture;
 using schedlab::test::fixture_files;
 using schedlab::test::read_text;
@@ -15,7 +17,7 @@ using schedlab::test::write_text;
 
 namespace {
 
-Point point(std::int64_t iterations = 1000) {
+Point dmatest_point(std::int64_t iterations = 1000) {
   static const Dmatest dt;
   Point p;
   for (const auto& spec : dt.params()) p.values[spec.name] = spec.default_value;
@@ -29,13 +31,6 @@ std::int64_t asked(const std::string& name) {
   if (name.find("300tests") != std::string::npos) return 300;
   if (name.find("-1test") != std::string::npos) return 1;
   return 1000;
-}
-
-std::vector<double> values(const std::vector<Sample>& samples, const std::string& metric) {
-  std::vector<double> v;
-  for (const auto& s : samples)
-    if (s.metric == metric) v.push_back(s.value);
-  return v;
 }
 
 // A test double of /sys/module/dmatest/parameters: the module's files with
@@ -69,11 +64,11 @@ TEST_CASE("dmatest parses every kernel log fixture, one sample per thread") {
     INFO(name);
     const std::string text = read_text(file);
     if (!name.ends_with(".dmesg.txt")) {
-      CHECK_THROWS_AS(dt.parse(point(), text, ""), ParseError);  // FORMAT.md, parameter listing
+      CHECK_THROWS_AS(dt.parse(dmatest_point(), text, ""), ParseError);  // FORMAT.md, parameter listing
       continue;
     }
-    const auto samples = dt.parse(point(asked(name)), text, "");
-    CHECK_FALSE(values(samples, "failures").empty());
+    const auto samples = dt.parse(dmatest_point(asked(name)), text, "");
+    CHECK_FALSE(metric_values(samples, "failures").empty());
     ++parsed;
   }
   CHECK(parsed == 7);
@@ -82,21 +77,21 @@ TEST_CASE("dmatest parses every kernel log fixture, one sample per thread") {
 TEST_CASE("dmatest reads exact values, the trimmed form and failures") {
   Dmatest dt;
   const auto four =
-      dt.parse(point(), read_text(fixture("dmatest/sf-pdma-2020-greenwan-4chan.dmesg.txt")), "");
-  CHECK(values(four, "iops") == std::vector<double>{38769.01, 40286.85, 41178.48, 38560.29});
-  CHECK(values(four, "throughput") == std::vector<double>{309661, 321643, 328740, 307726});
+      dt.parse(dmatest_point(), read_text(fixture("dmatest/sf-pdma-2020-greenwan-4chan.dmesg.txt")), "");
+  CHECK(metric_values(four, "iops") == std::vector<double>{38769.01, 40286.85, 41178.48, 38560.29});
+  CHECK(metric_values(four, "throughput") == std::vector<double>{309661, 321643, 328740, 307726});
   CHECK(dt.judge(four).empty());
   const auto trimmed =
-      dt.parse(point(), read_text(fixture("dmatest/sdxi-2025-amd-2threads-trimmed.dmesg.txt")), "");
-  CHECK(values(trimmed, "failures").size() == 4);
-  CHECK(values(trimmed, "iops").empty());
+      dt.parse(dmatest_point(), read_text(fixture("dmatest/sdxi-2025-amd-2threads-trimmed.dmesg.txt")), "");
+  CHECK(metric_values(trimmed, "failures").size() == 4);
+  CHECK(metric_values(trimmed, "iops").empty());
   const auto failing = dt.parse(
-      point(), read_text(fixture("dmatest/hisi_dma-2024-jiehai-3chan-timeout-failures.dmesg.txt")),
+      dmatest_point(), read_text(fixture("dmatest/hisi_dma-2024-jiehai-3chan-timeout-failures.dmesg.txt")),
       "");
-  CHECK(values(failing, "failures") == std::vector<double>{1, 1, 1});
+  CHECK(metric_values(failing, "failures") == std::vector<double>{1, 1, 1});
   CHECK(dt.judge(failing) == "dmatest reported 3 failed transfers");
   // v4 kernels print integer iops.
-  CHECK(values(dt.parse(point(10),
+  CHECK(metric_values(dt.parse(dmatest_point(10),
                         "dmatest: dma0chan0-copy0: summary 10 tests, 0 failures 1000 iops 80 KB/s (0)\n",
                         ""),
                "iops") == std::vector<double>{1000});
@@ -105,30 +100,30 @@ TEST_CASE("dmatest reads exact values, the trimmed form and failures") {
 TEST_CASE("dmatest counts only lines after the last start marker") {
   Dmatest dt;
   const std::string text = read_text(fixture("dmatest/ptdma-5.15.8-fomichev-2022-vanilla-noverify.dmesg.txt"));
-  CHECK(values(dt.parse(point(), text, ""), "iops").size() == 3);
+  CHECK(metric_values(dt.parse(dmatest_point(), text, ""), "iops").size() == 3);
   const std::string marked = text + "[17200.000000] " + Dmatest::kMarker + "\n" +
                              "[17201.000000] dmatest: dma0chan0-copy0: summary 1000 tests, 0 "
                              "failures 40000.50 iops 2560000 KB/s (0)\n";
-  CHECK(values(dt.parse(point(), marked, ""), "iops") == std::vector<double>{40000.50});
-  CHECK_THROWS_WITH(dt.parse(point(), text + Dmatest::kMarker + "\n", ""),
+  CHECK(metric_values(dt.parse(dmatest_point(), marked, ""), "iops") == std::vector<double>{40000.50});
+  CHECK_THROWS_WITH(dt.parse(dmatest_point(), text + Dmatest::kMarker + "\n", ""),
                     Catch::StartsWith("no 'dmatest: <thread>: summary"));
 }
 
 TEST_CASE("dmatest CPUs hit lines count the CPUs") {
   Dmatest dt;
-  const auto s = dt.parse(point(1),
+  const auto s = dt.parse(dmatest_point(1),
                           "dmatest: dma0chan0-copy0: CPUs hit: 0-3 8\n"
                           "dmatest: dma0chan0-copy0: summary 1 tests, 0 failures 1.00 iops 2 KB/s (0)\n",
                           "");
-  CHECK(values(s, "cpus_hit") == std::vector<double>{5});
-  CHECK_THROWS_WITH(dt.parse(point(), "dmatest: dma0chan0-copy0: summary lots of tests\n", ""),
+  CHECK(metric_values(s, "cpus_hit") == std::vector<double>{5});
+  CHECK_THROWS_WITH(dt.parse(dmatest_point(), "dmatest: dma0chan0-copy0: summary lots of tests\n", ""),
                     Catch::StartsWith("line 1: unrecognised summary line"));
 }
 
 TEST_CASE("dmatest steps drive a test double of the module's parameter files") {
   Dmatest dt;
   FakeDmatestModule mod;
-  auto p = point();
+  auto p = dmatest_point();
   p.values["sysfs"] = mod.params();
   p.values["log"] = mod.log();
   p.values["kmsg"] = mod.log();
@@ -173,7 +168,7 @@ TEST_CASE("dmatest steps drive a test double of the module's parameter files") {
   CHECK(steps[10].argv.back() == mod.params() + "/run");
   CHECK(steps[11].timeout == std::chrono::minutes(10));
   const auto samples = dt.parse(p, log_out, "");
-  CHECK(values(samples, "iops") == std::vector<double>{23544.92, 23703.98, 23526.64});
+  CHECK(metric_values(samples, "iops") == std::vector<double>{23544.92, 23703.98, 23526.64});
   CHECK(dt.judge(samples).empty());  // the earlier run's failures are not ours
 
   const auto teardown = dt.teardown_steps(p, {});
@@ -184,7 +179,7 @@ TEST_CASE("dmatest steps drive a test double of the module's parameter files") {
 
 TEST_CASE("dmatest on a real SUT loads the module and reads dmesg") {
   Dmatest dt;
-  const auto p = point();
+  const auto p = dmatest_point();
   CHECK(dt.setup_steps(p, {})[0].argv == std::vector<std::string>{"modprobe", "dmatest"});
   const auto steps = dt.iteration_steps(p, {});
   CHECK(steps.size() == 12);  // no channel: any
@@ -201,13 +196,13 @@ TEST_CASE("dmatest refuses a thread that stopped before its iterations, or retur
   // A real one-test run read as if 1000 were asked: what the kernel prints
   // when transfer_size >= test_buf_size ends every thread at once (issue 13).
   const std::string one = read_text(fixture("dmatest/owl-dma-s700-1test.dmesg.txt"));
-  CHECK(values(dt.parse(point(1), one, ""), "iops").size() == 1);
-  CHECK_THROWS_WITH(dt.parse(point(1000), one, ""),
+  CHECK(metric_values(dt.parse(dmatest_point(1), one, ""), "iops").size() == 1);
+  CHECK_THROWS_WITH(dt.parse(dmatest_point(1000), one, ""),
                     Catch::Contains("ran 1 tests, 1000 were asked (does transfer_size reach test_buf_size?)"));
   // The (ret) field: a thread's error return.
   const std::string ret = "[ 1.0] dmatest: dma0chan0-copy0: summary 1000 tests, 0 failures 100.00 iops 80 KB/s (-12)\n";
-  CHECK_THROWS_WITH(dt.parse(point(1000), ret, ""),
+  CHECK_THROWS_WITH(dt.parse(dmatest_point(1000), ret, ""),
                     Catch::StartsWith("line 1: thread dma0chan0-copy0 ended with error -12"));
-  CHECK(values(dt.parse(point(1000), std::string(ret).replace(ret.find("(-12)"), 5, "(0)"), ""), "iops") ==
+  CHECK(metric_values(dt.parse(dmatest_point(1000), std::string(ret).replace(ret.find("(-12)"), 5, "(0)"), ""), "iops") ==
         std::vector<double>{100});
 }

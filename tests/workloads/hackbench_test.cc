@@ -13,7 +13,7 @@ using schedlab::test::read_text;
 
 namespace {
 
-Point point(const std::string& mode, std::int64_t groups) {
+Point hackbench_point(const std::string& mode, std::int64_t groups) {
   static const Hackbench hb;
   Point p;
   for (const auto& spec : hb.params()) p.values[spec.name] = spec.default_value;
@@ -48,13 +48,13 @@ TEST_CASE("hackbench parses the Time line of every real output fixture") {
       // process-inet: sockets over TCP, not a mode schedlab sweeps, but the
       // output has the same shape.
       REQUIRE(name.starts_with("process-inet"));
-      const auto samples = hb.parse(point("process-sockets", 1), read_text(file), "");
+      const auto samples = hb.parse(hackbench_point("process-sockets", 1), read_text(file), "");
       REQUIRE(samples.size() == 1);
       CHECK(samples[0].value == Approx(0.084));
       ++parsed;
       continue;
     }
-    const auto samples = hb.parse(point(decoded->mode, decoded->groups), read_text(file), "");
+    const auto samples = hb.parse(hackbench_point(decoded->mode, decoded->groups), read_text(file), "");
     REQUIRE(samples.size() == 1);
     CHECK(samples[0].metric == "time");
     CHECK(samples[0].value > 0);
@@ -65,10 +65,10 @@ TEST_CASE("hackbench parses the Time line of every real output fixture") {
 
 TEST_CASE("hackbench reads exact values") {
   Hackbench hb;
-  CHECK(hb.parse(point("process-pipes", 2),
+  CHECK(hb.parse(hackbench_point("process-pipes", 2),
                  read_text(fixture("hackbench/process-pipes-g2-l200.run1.txt")), "")[0]
             .value == 0.066);
-  CHECK(hb.parse(point("process-sockets", 4),
+  CHECK(hb.parse(hackbench_point("process-sockets", 4),
                  read_text(fixture("hackbench/process-sockets-g4-l3000.with-proc-snapshots.txt")),
                  "")[0]
             .value == 5.121);
@@ -78,11 +78,11 @@ TEST_CASE("hackbench error outputs are parse errors naming the tool's message") 
   Hackbench hb;
   SECTION("bad option") {
     const std::string out = read_text(fixture("hackbench/error-bad-option.txt"));
-    CHECK_THROWS_AS(hb.parse(point("process-pipes", 1), out, ""), ParseError);
+    CHECK_THROWS_AS(hb.parse(hackbench_point("process-pipes", 1), out, ""), ParseError);
   }
   SECTION("groups 0") {
     const std::string out = read_text(fixture("hackbench/error-g0.txt"));
-    CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), out, ""),
+    CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 1), out, ""),
                       "tool error: hackbench: --groups|-g requires an integer > 0");
   }
 }
@@ -90,9 +90,9 @@ TEST_CASE("hackbench error outputs are parse errors naming the tool's message") 
 TEST_CASE("hackbench refuses output that does not match the point") {
   Hackbench hb;
   const std::string out = read_text(fixture("hackbench/thread-pipes-g2-l200.run1.txt"));
-  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 2), out, ""),
+  CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 2), out, ""),
                     Catch::Contains("line 1: ran in threaded mode, expected process"));
-  CHECK_THROWS_WITH(hb.parse(point("thread-pipes", 4), out, ""),
+  CHECK_THROWS_WITH(hb.parse(hackbench_point("thread-pipes", 4), out, ""),
                     Catch::Contains("line 1: ran 2 groups, expected 4"));
 }
 
@@ -101,14 +101,14 @@ TEST_CASE("hackbench output without a number is a parse error with its line") {
   const std::string header =
       "Running in process mode with 1 groups using 40 file descriptors each (== 40 tasks)\n"
       "Each sender will pass 10 messages of 100 bytes\n";
-  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), header, ""),
+  CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 1), header, ""),
                     "no 'Time: <seconds>' line in the output");
-  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), header + "Time: fast\n", ""),
+  CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 1), header + "Time: fast\n", ""),
                     "line 3: 'Time:' line without a number: Time: fast");
-  CHECK_THROWS_WITH(hb.parse(point("process-pipes", 1), "", ""),
+  CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 1), "", ""),
                     "no 'Running in ... mode with N groups' line in the output");
   try {
-    hb.parse(point("process-pipes", 1), header + "Time: fast\n", "");
+    hb.parse(hackbench_point("process-pipes", 1), header + "Time: fast\n", "");
   } catch (const ParseError& e) {
     CHECK(e.line() == 3);
     CHECK(e.workload() == "hackbench");
@@ -117,7 +117,7 @@ TEST_CASE("hackbench output without a number is a parse error with its line") {
 
 TEST_CASE("hackbench steps pass every parameter to the tool") {
   Hackbench hb;
-  auto p = point("thread-sockets", 8);
+  auto p = hackbench_point("thread-sockets", 8);
   p.values["loops"] = std::int64_t{500};
   const auto steps = hb.iteration_steps(p, {});
   REQUIRE(steps.size() == 1);
@@ -179,7 +179,7 @@ const char* kPerfBadOption =
     "  Error: unknown option `bogus'\n";
 
 Point perf_point(const std::string& mode, std::int64_t groups) {
-  Point p = point(mode, groups);
+  Point p = hackbench_point(mode, groups);
   p.values["backend"] = std::string("perf");
   return p;
 }
@@ -194,7 +194,7 @@ TEST_CASE("hackbench backend perf runs perf bench sched messaging") {
         std::vector<std::string>{"perf", "bench", "sched", "messaging", "--thread", "--pipe",
                                  "--group", "4", "--nr_loops", "200"});
   CHECK(hb.block_label(p) == "perf-messaging-thread-pipes");
-  CHECK(hb.block_label(point("thread-pipes", 4)) == "hackbench-thread-pipes");
+  CHECK(hb.block_label(hackbench_point("thread-pipes", 4)) == "hackbench-thread-pipes");
   p.values["fds"] = std::int64_t{10};
   CHECK_THROWS_WITH(hb.iteration_steps(p, {}), Catch::Contains("always uses 20 fds"));
 }
@@ -224,7 +224,7 @@ TEST_CASE("hackbench refuses a zero run time, from hackbench and from perf") {
        std::vector<std::string>{"Time: 0", "Time: 0.000", "Time: 0." + std::string(100000, '0')}) {
     std::string bad = text;
     bad.replace(at, 11, zero);
-    CHECK_THROWS_WITH(hb.parse(point("process-pipes", 2), bad, ""),
+    CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 2), bad, ""),
                       Catch::StartsWith("line 3: a run time of ") && Catch::Contains("is no measurement"));
   }
   const std::string perf_zero =

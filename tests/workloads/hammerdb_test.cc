@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
+using schedlab::test::metric_value;
 using schedlab::test::fixture;
 using schedlab::test::fixture_files;
 using schedlab::test::read_text;
@@ -23,19 +25,12 @@ using std::chrono::minutes;
 
 namespace {
 
-Point point(std::int64_t vus = 1) {
+Point hammerdb_point(std::int64_t vus = 1) {
   static const Hammerdb h;
   Point p;
   for (const auto& spec : h.params()) p.values[spec.name] = spec.default_value;
   p.values["virtual_users"] = vus;
   return p;
-}
-
-double value(const std::vector<Sample>& samples, const std::string& metric) {
-  for (const auto& s : samples)
-    if (s.metric == metric) return s.value;
-  FAIL("no " << metric);
-  return 0;
 }
 
 struct Expected {
@@ -66,13 +61,13 @@ TEST_CASE("hammerdb parses the result of every output fixture") {
     if (it == expected.end()) {
       if (name.starts_with("pr-356")) continue;  // two runs of 16 VUs, below
       // FORMAT.md, the time-profile log: no result line of a run.
-      CHECK_THROWS_AS(h.parse(point(), text, ""), ParseError);
+      CHECK_THROWS_AS(h.parse(hammerdb_point(), text, ""), ParseError);
       continue;
     }
-    const auto samples = h.parse(point(it->second.vus), text, "");
+    const auto samples = h.parse(hammerdb_point(it->second.vus), text, "");
     REQUIRE(samples.size() == 2);
-    CHECK(value(samples, "nopm") == it->second.nopm);
-    CHECK(value(samples, "tpm") == it->second.tpm);
+    CHECK(metric_value(samples, "nopm") == it->second.nopm);
+    CHECK(metric_value(samples, "tpm") == it->second.tpm);
     ++seen;
   }
   CHECK(seen == 8);
@@ -82,24 +77,24 @@ TEST_CASE("hammerdb: several runs in one log pick the point's virtual users") {
   Hammerdb h;
   const std::string three =
       read_text(fixture("hammerdb/docs-v6.0-mssqls-cli-source-cliexample-1-2-4vu.txt"));
-  CHECK(value(h.parse(point(1), three, ""), "nopm") == 121771);
-  CHECK(value(h.parse(point(4), three, ""), "nopm") == 198787);
-  CHECK_THROWS_WITH(h.parse(point(8), three, ""), "3 results in the output, none for 8 virtual users");
+  CHECK(metric_value(h.parse(hammerdb_point(1), three, ""), "nopm") == 121771);
+  CHECK(metric_value(h.parse(hammerdb_point(4), three, ""), "nopm") == 198787);
+  CHECK_THROWS_WITH(h.parse(hammerdb_point(8), three, ""), "3 results in the output, none for 8 virtual users");
   const std::string twice = read_text(fixture("hammerdb/pr-356-mariadb-v4.4-result-lines.txt"));
-  CHECK_THROWS_WITH(h.parse(point(16), twice, ""),
+  CHECK_THROWS_WITH(h.parse(hammerdb_point(16), twice, ""),
                     Catch::Contains("a second result for 16 virtual users"));
   CHECK_THROWS_WITH(
-      h.parse(point(2), read_text(fixture("hammerdb/docs-v6.0-mssqls-cli-interactive-vurun.txt")), ""),
+      h.parse(hammerdb_point(2), read_text(fixture("hammerdb/docs-v6.0-mssqls-cli-interactive-vurun.txt")), ""),
       Catch::Contains("ran 4 virtual users, expected 2"));
-  CHECK_THROWS_WITH(h.parse(point(), "Vuser 1:FINISHED SUCCESS\n", ""),
+  CHECK_THROWS_WITH(h.parse(hammerdb_point(), "Vuser 1:FINISHED SUCCESS\n", ""),
                     Catch::StartsWith("no 'TEST RESULT : System achieved"));
-  CHECK_THROWS_WITH(h.parse(point(), "Vuser 1:TEST RESULT : System achieved lots\n", ""),
+  CHECK_THROWS_WITH(h.parse(hammerdb_point(), "Vuser 1:TEST RESULT : System achieved lots\n", ""),
                     Catch::StartsWith("line 1: unrecognised TEST RESULT line"));
 }
 
 TEST_CASE("hammerdb run script carries every setting") {
   Hammerdb h;
-  auto p = point(8);
+  auto p = hammerdb_point(8);
   p.values["db"] = std::string("mariadb");
   p.values["warehouses"] = std::int64_t{20};
   p.values["rampup"] = milliseconds(minutes(1));
@@ -147,7 +142,7 @@ TEST_CASE("hammerdb full flow on the loadgen with a fake hammerdbcli") {
              "grep -qx 'dbset db maria' \"$2\" || exit 4\n"
              "cat '" + fixture("hammerdb/docs-v6.0-maria_tprocc.sh-full-build-run-drop-result.txt").string() + "'\n");
   ::chmod(fake.c_str(), 0755);
-  auto p = point(24);
+  auto p = hammerdb_point(24);
   p.values["server"] = std::string("external");
   p.values["build"] = std::string("none");
   p.values["hammerdbcli"] = fake;
@@ -168,13 +163,13 @@ TEST_CASE("hammerdb full flow on the loadgen with a fake hammerdbcli") {
   CHECK(steps[2].cwd == dir.path().string());
   CHECK(steps[2].timeout == minutes(17));
   const auto samples = h.parse(p, out, "");
-  CHECK(value(samples, "nopm") == 128176);
-  CHECK(value(samples, "tpm") == 298394);
+  CHECK(metric_value(samples, "nopm") == 128176);
+  CHECK(metric_value(samples, "tpm") == 298394);
 }
 
 TEST_CASE("hammerdb managed servers: throw-away MariaDB and PostgreSQL on the SUT") {
   Hammerdb h;
-  auto p = point();
+  auto p = hammerdb_point();
   const StepContext ctx{.workdir = "/w", .sut_address = "10.0.0.2", .port = 3400, .sut_root = true};
   const auto maria = h.setup_steps(p, ctx);
   std::vector<std::string> progs;
@@ -228,7 +223,7 @@ TEST_CASE("hammerdb: a failed virtual user fails the iteration though hammerdbcl
     write_text(log, real.substr(0, result_line) + failure + real.substr(result_line));
     write_text(fake, "#!/bin/sh\ncat '" + log + "'\nexit 0\n");
     ::chmod(fake.c_str(), 0755);
-    auto p = point(24);
+    auto p = hammerdb_point(24);
     p.values["server"] = std::string("external");
     p.values["build"] = std::string("none");
     p.values["hammerdbcli"] = fake;
@@ -288,7 +283,7 @@ std::string run_all(const std::vector<Step>& steps, bool* all_ok = nullptr) {
 
 TEST_CASE("hammerdb scripts: the socket is the managed server's for a local host, else null") {
   Hammerdb h;
-  auto p = point(2);
+  auto p = hammerdb_point(2);
   const StepContext local{.workdir = "/w", .sut_address = "127.0.0.1", .port = 3400};
   CHECK_THAT(h.script(p, local, Hammerdb::Script::kRun),
              Catch::Contains("diset connection maria_socket {/w/hammerdb-server/mariadbd.sock}\n"));
@@ -308,7 +303,7 @@ TEST_CASE("hammerdb scripts: the socket is the managed server's for a local host
 TEST_CASE("hammerdb: every hammerdbcli call runs in its directory with a TMP of the run's own") {
   Hammerdb h;
   TempDir dir;
-  auto p = point(3);
+  auto p = hammerdb_point(3);
   p.values["build"] = std::string("iteration");
   p.values["hammerdbcli"] = kFakeHammerdb + "/hammerdbcli";
   const StepContext ctx{.workdir = dir.file("work"), .sut_address = "127.0.0.1", .port = 3400};
@@ -345,7 +340,7 @@ TEST_CASE("hammerdb against the HammerDB test double: drop, rebuild and timed ru
           0);
   ::setenv("TMP", stale.c_str(), 1);
   ::setenv("FAKE_HAMMERDB_SERVER", server.c_str(), 1);
-  auto p = point(3);
+  auto p = hammerdb_point(3);
   p.values["build"] = std::string("iteration");
   p.values["hammerdbcli"] = kFakeHammerdb + "/hammerdbcli";
   const StepContext ctx{.workdir = work, .sut_address = "127.0.0.1", .port = 3400};
@@ -356,8 +351,8 @@ TEST_CASE("hammerdb against the HammerDB test double: drop, rebuild and timed ru
     CHECK_THAT(out, Catch::Contains("HammerDB CLI v4.12") && !Catch::Contains("raiseerror") &&
                         !Catch::Contains("could not be established"));
     const auto samples = h.parse(p, out, "");
-    CHECK(value(samples, "nopm") == 3000);
-    CHECK(value(samples, "tpm") == 6900);
+    CHECK(metric_value(samples, "nopm") == 3000);
+    CHECK(metric_value(samples, "tpm") == 6900);
   }
   ::unsetenv("TMP");
   ::unsetenv("FAKE_HAMMERDB_SERVER");
@@ -369,17 +364,17 @@ TEST_CASE("hammerdb refuses a CLI before 4.6 by its banner, and checks hammerdbc
   CHECK_FALSE(hammerdb_banner_version("no banner").has_value());
   CHECK_THROWS_WITH(
       h.parse(
-          point(),
+          hammerdb_point(),
           "HammerDB CLI v4.4\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 MariaDB TPM\n",
           ""),
       "HammerDB CLI v4.4: buildschema and vurun wait for their virtual users only "
       "from v4.6 on; install 4.6 or later");
-  CHECK(value(h.parse(point(),
+  CHECK(metric_value(h.parse(hammerdb_point(),
                       "HammerDB CLI v4.6\nVuser 1:TEST RESULT : System achieved 1 NOPM from 2 "
                       "MariaDB TPM\n",
                       ""),
               "nopm") == 1);
-  auto p = point();
+  auto p = hammerdb_point();
   CHECK(h.check_fixed(p).empty());
   p.values["warehouses"] = std::int64_t{1025};  // one loader per warehouse
   CHECK_THAT(h.check_fixed(p),

@@ -8,10 +8,12 @@
 
 #include <thread>
 
+#include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
+using schedlab::test::metric_values;
 using schedlab::test::fixture;
 using schedlab::test::fixture_files;
 using schedlab::test::read_text;
@@ -19,19 +21,12 @@ using std::chrono::milliseconds;
 
 namespace {
 
-Point point(std::int64_t clients = 2) {
+Point pgbench_point(std::int64_t clients = 2) {
   static const Pgbench pg;
   Point p;
   for (const auto& spec : pg.params()) p.values[spec.name] = spec.default_value;
   p.values["clients"] = clients;
   return p;
-}
-
-std::vector<double> values(const std::vector<Sample>& samples, const std::string& metric) {
-  std::vector<double> v;
-  for (const auto& s : samples)
-    if (s.metric == metric) v.push_back(s.value);
-  return v;
 }
 
 std::vector<double> offsets(const std::vector<Sample>& samples, const std::string& metric) {
@@ -52,14 +47,14 @@ TEST_CASE("pgbench parses every run fixture and refuses init output, errors and 
     if (name.find(".run3.std") != std::string::npos) continue;  // the split pair, below
     const std::string text = read_text(file);
     if (name.starts_with("error-") || name.starts_with("init-") || !name.ends_with(".txt")) {
-      CHECK_THROWS_AS(pg.parse(point(), text, ""), ParseError);
+      CHECK_THROWS_AS(pg.parse(pgbench_point(), text, ""), ParseError);
       ++refused;
       continue;
     }
-    const auto samples = pg.parse(point(), text, "");
-    REQUIRE(values(samples, "tps").size() == 1);
-    CHECK(values(samples, "tps")[0] > 0);
-    CHECK(values(samples, "latency").size() == 1);
+    const auto samples = pg.parse(pgbench_point(), text, "");
+    REQUIRE(metric_values(samples, "tps").size() == 1);
+    CHECK(metric_values(samples, "tps")[0] > 0);
+    CHECK(metric_values(samples, "latency").size() == 1);
     ++parsed;
   }
   CHECK(parsed == 10);
@@ -69,30 +64,30 @@ TEST_CASE("pgbench parses every run fixture and refuses init output, errors and 
 TEST_CASE("pgbench reads stdout and stderr captured apart") {
   Pgbench pg;
   const auto samples =
-      pg.parse(point(), read_text(fixture("pgbench/select-only-c2-j2-T5.run3.stdout.txt")),
+      pg.parse(pgbench_point(), read_text(fixture("pgbench/select-only-c2-j2-T5.run3.stdout.txt")),
                read_text(fixture("pgbench/select-only-c2-j2-T5.run3.stderr.txt")));
-  CHECK(values(samples, "tps") == std::vector<double>{82329.574193});
-  CHECK(values(samples, "latency") == std::vector<double>{0.024});
+  CHECK(metric_values(samples, "tps") == std::vector<double>{82329.574193});
+  CHECK(metric_values(samples, "latency") == std::vector<double>{0.024});
 }
 
 TEST_CASE("pgbench progress lines are interval samples, minus the warm-up") {
   Pgbench pg;
   const std::string text = read_text(fixture("pgbench/select-only-c2-j2-T5-P1.txt"));
-  auto p = point();
+  auto p = pgbench_point();
   auto samples = pg.parse(p, text, "");
-  CHECK(values(samples, "tps") == std::vector<double>{87282.689690});
-  CHECK(values(samples, "interval_tps") ==
+  CHECK(metric_values(samples, "tps") == std::vector<double>{87282.689690});
+  CHECK(metric_values(samples, "interval_tps") ==
         std::vector<double>{99818.8, 102821.9, 106094.7, 79177.6});
   CHECK(offsets(samples, "interval_tps") == std::vector<double>{1, 2, 3, 4});
-  CHECK(values(samples, "interval_latency") == std::vector<double>{0.020, 0.019, 0.019, 0.025});
+  CHECK(metric_values(samples, "interval_latency") == std::vector<double>{0.020, 0.019, 0.019, 0.025});
   p.values["warmup"] = milliseconds(2000);
   samples = pg.parse(p, text, "");
-  CHECK(values(samples, "interval_tps") == std::vector<double>{106094.7, 79177.6});
+  CHECK(metric_values(samples, "interval_tps") == std::vector<double>{106094.7, 79177.6});
   CHECK(pg.find_metric("interval_tps")->kind == SampleKind::kInterval);
   CHECK(pg.find_metric("tps")->kind == SampleKind::kRun);
   // --progress-timestamp: epoch seconds become offsets from the start.
   const auto stamped = pg.parse(
-      point(),
+      pgbench_point(),
       read_text(fixture("pgbench/select-only-prepared-c2-j2-T5-P1-progress-timestamp.txt")), "");
   const auto o = offsets(stamped, "interval_tps");
   REQUIRE(o.size() == 5);
@@ -103,22 +98,22 @@ TEST_CASE("pgbench progress lines are interval samples, minus the warm-up") {
 TEST_CASE("pgbench errors name the tool's message and the line") {
   Pgbench pg;
   CHECK_THROWS_WITH(
-      pg.parse(point(), read_text(fixture("pgbench/error-no-database.txt")), ""),
+      pg.parse(pgbench_point(), read_text(fixture("pgbench/error-no-database.txt")), ""),
       Catch::StartsWith("line 1: tool error: pgbench: error: connection to server") &&
           Catch::Contains("database \"nosuchdb\" does not exist"));
   // As the runner passes it: the error on stderr, stdout empty.
   CHECK_THROWS_WITH(
-      pg.parse(point(), "", read_text(fixture("pgbench/error-connection-refused.txt"))),
+      pg.parse(pgbench_point(), "", read_text(fixture("pgbench/error-connection-refused.txt"))),
       Catch::StartsWith("line 1: tool error:"));
-  CHECK_THROWS_WITH(pg.parse(point(), read_text(fixture("pgbench/init-s1.txt")), ""),
+  CHECK_THROWS_WITH(pg.parse(pgbench_point(), read_text(fixture("pgbench/init-s1.txt")), ""),
                     "no 'tps = N (without initial connection time)' line in the output");
-  CHECK_THROWS_WITH(pg.parse(point(4), read_text(fixture("pgbench/select-only-c2-j2-T5.run1.txt")), ""),
+  CHECK_THROWS_WITH(pg.parse(pgbench_point(4), read_text(fixture("pgbench/select-only-c2-j2-T5.run1.txt")), ""),
                     Catch::Contains("line 6: ran 2 clients, expected 4"));
 }
 
 TEST_CASE("pgbench steps as a non-root user: cluster in the work dir, server per point") {
   Pgbench pg;
-  auto p = point(4);
+  auto p = pgbench_point(4);
   p.values["scale"] = std::int64_t{3};
   p.values["duration"] = milliseconds(5000);
   const StepContext ctx{.workdir = "/w", .sut_address = "127.0.0.1", .port = 5499};
@@ -183,7 +178,7 @@ TEST_CASE("pgbench steps as a non-root user: cluster in the work dir, server per
 
 TEST_CASE("pgbench as root: PostgreSQL's tools run as the configured user") {
   Pgbench pg;
-  auto p = point();
+  auto p = pgbench_point();
   p.values["scale"] = std::int64_t{1};
   const StepContext ctx{.workdir = "/w", .port = 5499, .sut_root = true};
   const auto setup = pg.setup_steps(p, ctx);
@@ -201,7 +196,7 @@ TEST_CASE("pgbench as root: PostgreSQL's tools run as the configured user") {
 
 TEST_CASE("pgbench scale 0 follows mmtests' memory sizing") {
   Pgbench pg;
-  auto p = point();
+  auto p = pgbench_point();
   constexpr std::uint64_t kGiB = 1024ull * 1024 * 1024;
   // 24 GiB: shared buffers 4.8 GiB, 80% of that, minus 30 MiB, per 15 MiB.
   CHECK(pgbench_scale_for_memory(24 * kGiB) == (24 * kGiB / 5 * 4 / 5 - 30 * 1048576) / (15 * 1048576));
@@ -211,7 +206,7 @@ TEST_CASE("pgbench scale 0 follows mmtests' memory sizing") {
   p.values["scale"] = std::int64_t{7};
   CHECK(pg.scale(p, StepContext{}) == 7);
   // shared_buffers 0 = a fifth of memory, like mmtests.
-  const auto c = pg.cluster(point(), StepContext{.workdir = "/w", .sut_mem_bytes = 10 * kGiB});
+  const auto c = pg.cluster(pgbench_point(), StepContext{.workdir = "/w", .sut_mem_bytes = 10 * kGiB});
   CHECK(c.shared_buffers_mb == 2048);
 }
 
@@ -222,7 +217,7 @@ TEST_CASE("pgbench steps run a real throw-away cluster", "[.real]") {
   namespace bp = boost::process;
   Pgbench pg;
   schedlab::test::TempDir work;
-  auto p = point(2);
+  auto p = pgbench_point(2);
   p.values["scale"] = std::int64_t{1};
   p.values["duration"] = milliseconds(3000);
   const StepContext ctx{.workdir = work.path().string(), .port = 5497, .sut_root = ::getuid() == 0};
@@ -244,8 +239,8 @@ TEST_CASE("pgbench steps run a real throw-away cluster", "[.real]") {
   CHECK(ready);
   const auto ran = schedlab::test::exec_step(pg.iteration_steps(p, ctx)[0]);
   const auto samples = pg.parse(p, ran.out, ran.err);
-  CHECK(values(samples, "tps").size() == 1);
-  CHECK(values(samples, "interval_tps").size() >= 2);
+  CHECK(metric_values(samples, "tps").size() == 1);
+  CHECK(metric_values(samples, "interval_tps").size() >= 2);
   for (const auto& s : pg.point_teardown_steps(p, ctx)) schedlab::test::exec_step(s);
   srv.wait();
   for (const auto& s : pg.teardown_steps(p, ctx))

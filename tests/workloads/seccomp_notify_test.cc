@@ -11,7 +11,7 @@ using namespace schedlab;
 
 namespace {
 
-Point point(const std::string& mode, std::int64_t loops = 20000) {
+Point seccomp_point(const std::string& mode, std::int64_t loops = 20000) {
   static const SeccompNotify w;
   Point p;
   for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
@@ -26,7 +26,7 @@ const SeccompNotify kW;
 
 TEST_CASE("seccomp-notify: the real program's output parses into nsec per syscall") {
   LocalHost local;
-  const auto steps = kW.iteration_steps(point("basic", 2000), {});
+  const auto steps = kW.iteration_steps(seccomp_point("basic", 2000), {});
   REQUIRE(steps.size() == 1);
   CHECK(steps[0].argv == std::vector<std::string>{"schedlab-seccomp-notify", "--mode", "basic",
                                                   "--loops", "2000"});
@@ -35,8 +35,8 @@ TEST_CASE("seccomp-notify: the real program's output parses into nsec per syscal
   const auto r = local.run({.argv = argv, .timeout = std::chrono::seconds(60)});
   INFO(r.out << r.err);
   REQUIRE(r.ok());
-  CHECK_FALSE(kW.unsupported(point("basic", 2000), r.out, r.err));
-  const auto samples = kW.parse(point("basic", 2000), r.out, r.err);
+  CHECK_FALSE(kW.unsupported(seccomp_point("basic", 2000), r.out, r.err));
+  const auto samples = kW.parse(seccomp_point("basic", 2000), r.out, r.err);
   REQUIRE(samples.size() == 1);
   CHECK(samples[0].metric == "time");
   CHECK(samples[0].value > 100);  // a round trip is two context switches at least
@@ -46,13 +46,13 @@ TEST_CASE("seccomp-notify: the real program's output parses into nsec per syscal
 TEST_CASE("seccomp-notify: a kernel without the sync flag is unsupported, not a number") {
   const std::string out =
       "seccomp-notify: mode sync: unsupported: kernel lacks SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP\n";
-  CHECK(kW.unsupported(point("sync"), out, "") == "kernel lacks SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP");
-  CHECK_FALSE(kW.unsupported(point("basic"), out, ""));  // another mode's line
-  CHECK_THROWS_AS(kW.parse(point("sync"), out, ""), ParseError);
+  CHECK(kW.unsupported(seccomp_point("sync"), out, "") == "kernel lacks SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP");
+  CHECK_FALSE(kW.unsupported(seccomp_point("basic"), out, ""));  // another mode's line
+  CHECK_THROWS_AS(kW.parse(seccomp_point("sync"), out, ""), ParseError);
 }
 
 TEST_CASE("seccomp-notify: output that does not fit is a ParseError naming the line") {
-  const auto p = point("basic", 20000);
+  const auto p = seccomp_point("basic", 20000);
   const auto err_of = [&](const std::string& out, const std::string& err = "") {
     try {
       kW.parse(p, out, err);

@@ -7,15 +7,17 @@
 #include <filesystem>
 #include <numeric>
 
+#include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
+using schedlab::test::metric_values;
 using schedlab::test::read_text;
 using std::chrono::milliseconds;
 
 namespace {
 
-Point point(const std::string& test = "oltp_read_write", std::int64_t threads = 2) {
+Point sysbench_point(const std::string& test = "oltp_read_write", std::int64_t threads = 2) {
   static const Sysbench sb;
   Point p;
   for (const auto& spec : sb.params()) p.values[spec.name] = spec.default_value;
@@ -25,19 +27,12 @@ Point point(const std::string& test = "oltp_read_write", std::int64_t threads = 
 }
 
 // Real sysbench 1.0.20 output against MariaDB 10.11 (see its README).
-std::string fixture(const std::string& name) {
+std::string sysbench_fixture(const std::string& name) {
   return read_text(std::string(SCHEDLAB_SOURCE_DIR) + "/tests/fixtures/sysbench/" + name);
 }
 
-std::vector<double> values(const std::vector<Sample>& samples, const std::string& metric) {
-  std::vector<double> v;
-  for (const auto& s : samples)
-    if (s.metric == metric) v.push_back(s.value);
-  return v;
-}
-
 double one(const std::vector<Sample>& samples, const std::string& metric) {
-  const auto v = values(samples, metric);
+  const auto v = metric_values(samples, metric);
   REQUIRE(v.size() == 1);
   return v[0];
 }
@@ -49,21 +44,21 @@ const StepContext kCtx{
 
 TEST_CASE("sysbench parses the summary and the per-second reports of real output") {
   Sysbench sb;
-  const auto s = sb.parse(point("oltp_read_write", 2), fixture("oltp_read_write-2thr-tcp.txt"), "");
+  const auto s = sb.parse(sysbench_point("oltp_read_write", 2), sysbench_fixture("oltp_read_write-2thr-tcp.txt"), "");
   CHECK(one(s, "tps") == 106.97);
   CHECK(one(s, "qps") == 2139.41);
   CHECK(one(s, "latency") == 18.62);
   CHECK(one(s, "latency_p95") == 53.85);
   CHECK(one(s, "errors") == 0);
   CHECK(one(s, "reconnects") == 0);
-  CHECK(values(s, "interval_tps") == std::vector<double>{146.10, 81.27, 71.66, 127.08});
-  CHECK(values(s, "interval_qps") == std::vector<double>{2941.84, 1637.39, 1413.00, 2567.28});
-  CHECK(values(s, "interval_latency_p95") == std::vector<double>{43.39, 57.87, 71.83, 40.37});
+  CHECK(metric_values(s, "interval_tps") == std::vector<double>{146.10, 81.27, 71.66, 127.08});
+  CHECK(metric_values(s, "interval_qps") == std::vector<double>{2941.84, 1637.39, 1413.00, 2567.28});
+  CHECK(metric_values(s, "interval_latency_p95") == std::vector<double>{43.39, 57.87, 71.83, 40.37});
   // Four one-second reports: their transactions are the summary's, give or
   // take the partial second sysbench counts after the last report.
-  const auto it = values(s, "interval_tps");
+  const auto it = metric_values(s, "interval_tps");
   CHECK(std::accumulate(it.begin(), it.end(), 0.0) == Approx(431).margin(10));
-  CHECK(sb.judge_point(point(), s).empty());
+  CHECK(sb.judge_point(sysbench_point(), s).empty());
 }
 
 TEST_CASE("sysbench parses every test of the fixtures and checks the thread count") {
@@ -77,50 +72,50 @@ TEST_CASE("sysbench parses every test of the fixtures and checks the thread coun
                         Case{"oltp_point_select-2thr-socket.txt", "oltp_point_select", 2},
                         Case{"oltp_write_only-8thr-tcp.txt", "oltp_write_only", 8}}) {
     INFO(c.file);
-    const std::string text = fixture(c.file);
-    const auto s = sb.parse(point(c.test, c.threads), text, "");
+    const std::string text = sysbench_fixture(c.file);
+    const auto s = sb.parse(sysbench_point(c.test, c.threads), text, "");
     CHECK(one(s, "tps") > 0);
     CHECK(one(s, "qps") >= one(s, "tps"));
     CHECK(one(s, "latency_p95") >= one(s, "latency"));
-    CHECK(values(s, "interval_tps").size() == 3);
+    CHECK(metric_values(s, "interval_tps").size() == 3);
     CHECK_THROWS_WITH(
-        sb.parse(point(c.test, c.threads + 1), text, ""),
+        sb.parse(sysbench_point(c.test, c.threads + 1), text, ""),
         Catch::Contains(fmt::format("ran {} threads, expected {}", c.threads, c.threads + 1)));
   }
 }
 
 TEST_CASE("sysbench: errors fail the iteration unless allowed; connection failures name the line") {
   Sysbench sb;
-  auto p = point("oltp_read_write", 16);
-  const auto s = sb.parse(p, fixture("oltp_read_write-16thr-ignored-errors.txt"), "");
+  auto p = sysbench_point("oltp_read_write", 16);
+  const auto s = sb.parse(p, sysbench_fixture("oltp_read_write-16thr-ignored-errors.txt"), "");
   CHECK(one(s, "errors") == 351);
   CHECK(sb.judge_point(p, s) == "sysbench counted 351 errors (allow_errors: true accepts them)");
   p.values["allow_errors"] = true;
   CHECK(sb.judge_point(p, s).empty());
   CHECK_THROWS_WITH(
-      sb.parse(point("oltp_read_write", 1), fixture("oltp_read_write-bad-password.txt"), ""),
+      sb.parse(sysbench_point("oltp_read_write", 1), sysbench_fixture("oltp_read_write-bad-password.txt"), ""),
       Catch::Contains("line 10: tool error: FATAL: unable to connect"));
   CHECK_THROWS_WITH(
-      sb.parse(point("oltp_read_write", 1), fixture("oltp_read_write-no-server.txt"), ""),
+      sb.parse(sysbench_point("oltp_read_write", 1), sysbench_fixture("oltp_read_write-no-server.txt"), ""),
       Catch::Contains("FATAL: unable to connect to MySQL server on host '127.0.0.1', port 3398"));
-  CHECK_THROWS_WITH(sb.parse(point(), "sysbench 1.0.20\n", ""),
+  CHECK_THROWS_WITH(sb.parse(sysbench_point(), "sysbench 1.0.20\n", ""),
                     "no 'transactions: N (X per sec.)' line in the output");
-  CHECK_THROWS_WITH(sb.parse(point(), "[ 1s ] thds: 2 tps: lots\n", ""),
+  CHECK_THROWS_WITH(sb.parse(sysbench_point(), "[ 1s ] thds: 2 tps: lots\n", ""),
                     Catch::StartsWith("line 1: unrecognised report line"));
 }
 
 TEST_CASE("sysbench warm-up seconds are left out of the interval samples") {
   Sysbench sb;
-  auto p = point("oltp_read_write", 2);
+  auto p = sysbench_point("oltp_read_write", 2);
   p.values["warmup"] = milliseconds(2000);
-  const auto s = sb.parse(p, fixture("oltp_read_write-2thr-tcp.txt"), "");
-  CHECK(values(s, "interval_tps") == std::vector<double>{71.66, 127.08});
+  const auto s = sb.parse(p, sysbench_fixture("oltp_read_write-2thr-tcp.txt"), "");
+  CHECK(metric_values(s, "interval_tps") == std::vector<double>{71.66, 127.08});
   CHECK(one(s, "tps") == 106.97);
 }
 
 TEST_CASE("sysbench steps: a throw-away MariaDB in the work directory, server per point") {
   Sysbench sb;
-  auto p = point("oltp_point_select", 4);
+  auto p = sysbench_point("oltp_point_select", 4);
   p.values["tables"] = std::int64_t{3};
   p.values["table_size"] = std::int64_t{5000};
   StepContext ctx = kCtx;

@@ -3,16 +3,18 @@
 #include <catch2/catch.hpp>
 #include <boost/regex.hpp>
 
+#include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
+using schedlab::test::metric_value;
 using schedlab::test::fixture;
 using schedlab::test::fixture_files;
 using schedlab::test::read_text;
 
 namespace {
 
-Point point(std::int64_t clients) {
+Point tbench_point(std::int64_t clients) {
   static const Tbench tb;
   Point p;
   for (const auto& spec : tb.params()) p.values[spec.name] = spec.default_value;
@@ -20,16 +22,9 @@ Point point(std::int64_t clients) {
   return p;
 }
 
-int count(const std::vector<Sample>& samples, const std::string& metric) {
+int count_of(const std::vector<Sample>& samples, const std::string& metric) {
   return static_cast<int>(std::count_if(samples.begin(), samples.end(),
                                         [&](const Sample& s) { return s.metric == metric; }));
-}
-
-double value(const std::vector<Sample>& samples, const std::string& metric) {
-  for (const auto& s : samples)
-    if (s.metric == metric) return s.value;
-  FAIL("no sample for " << metric);
-  return 0;
 }
 
 }  // namespace
@@ -44,15 +39,15 @@ TEST_CASE("tbench parses every client output fixture and refuses the others") {
     const std::string text = read_text(file);
     boost::smatch m;
     if (name.starts_with("error-") || !boost::regex_search(name, m, clients_re)) {
-      CHECK_THROWS_AS(tb.parse(point(1), text, ""), ParseError);
+      CHECK_THROWS_AS(tb.parse(tbench_point(1), text, ""), ParseError);
       ++refused;
       continue;
     }
-    const auto samples = tb.parse(point(std::stoll(m[1])), text, "");
-    CHECK(count(samples, "throughput") == 1);
-    CHECK(count(samples, "max_latency") == 1);
-    CHECK(count(samples, "interval_throughput") >= 4);
-    CHECK(value(samples, "throughput") > 0);
+    const auto samples = tb.parse(tbench_point(std::stoll(m[1])), text, "");
+    CHECK(count_of(samples, "throughput") == 1);
+    CHECK(count_of(samples, "max_latency") == 1);
+    CHECK(count_of(samples, "interval_throughput") >= 4);
+    CHECK(metric_value(samples, "throughput") > 0);
     ++parsed;
   }
   CHECK(parsed == 7);
@@ -61,53 +56,53 @@ TEST_CASE("tbench parses every client output fixture and refuses the others") {
 
 TEST_CASE("tbench reads exact values and keeps only execute seconds as intervals") {
   Tbench tb;
-  const auto samples = tb.parse(point(4), read_text(fixture("tbench/tbench-t10-4clients.txt")), "");
-  CHECK(value(samples, "throughput") == Approx(737.729));
-  CHECK(value(samples, "max_latency") == Approx(8.131));
+  const auto samples = tb.parse(tbench_point(4), read_text(fixture("tbench/tbench-t10-4clients.txt")), "");
+  CHECK(metric_value(samples, "throughput") == Approx(737.729));
+  CHECK(metric_value(samples, "max_latency") == Approx(8.131));
   // One warmup line, nine execute lines.
-  CHECK(count(samples, "interval_throughput") == 9);
-  CHECK(count(samples, "interval_max_latency") == 9);
+  CHECK(count_of(samples, "interval_throughput") == 9);
+  CHECK(count_of(samples, "interval_max_latency") == 9);
   const auto first = std::find_if(samples.begin(), samples.end(), [](const Sample& s) {
     return s.metric == "interval_throughput";
   });
   CHECK(first->value == Approx(728.48));
   CHECK(first->offset_s == Approx(1.0));
   const auto outlier =
-      tb.parse(point(2), read_text(fixture("tbench/tbench-t5-2clients.run2.txt")), "");
-  CHECK(value(outlier, "max_latency") == Approx(392.106));
+      tb.parse(tbench_point(2), read_text(fixture("tbench/tbench-t5-2clients.run2.txt")), "");
+  CHECK(metric_value(outlier, "max_latency") == Approx(392.106));
   // --clients-per-process=2: 8 clients in 4 processes; the sweep counts processes.
   const auto perproc =
-      tb.parse(point(4), read_text(fixture("tbench/tbench-t5-4clients-2perproc.txt")), "");
-  CHECK(value(perproc, "throughput") == Approx(526.039));
+      tb.parse(tbench_point(4), read_text(fixture("tbench/tbench-t5-4clients-2perproc.txt")), "");
+  CHECK(metric_value(perproc, "throughput") == Approx(526.039));
 }
 
 TEST_CASE("tbench errors name the line") {
   Tbench tb;
-  CHECK_THROWS_WITH(tb.parse(point(1), read_text(fixture("tbench/error-no-server.txt")), ""),
+  CHECK_THROWS_WITH(tb.parse(tbench_point(1), read_text(fixture("tbench/error-no-server.txt")), ""),
                     "line 4: tool error: failed to connect to 127.0.0.1 - Connection refused");
-  CHECK_THROWS_WITH(tb.parse(point(1), read_text(fixture("tbench/tbench_srv-server-log.txt")), ""),
+  CHECK_THROWS_WITH(tb.parse(tbench_point(1), read_text(fixture("tbench/tbench_srv-server-log.txt")), ""),
                     "no 'Throughput N MB/sec ... N procs' line in the output");
   CHECK_THROWS_WITH(
-      tb.parse(point(2), read_text(fixture("tbench/tbench-t5-1client.run1.txt")), ""),
+      tb.parse(tbench_point(2), read_text(fixture("tbench/tbench-t5-1client.run1.txt")), ""),
       Catch::Contains("ran 1 client processes, expected 2"));
-  CHECK_THROWS_WITH(tb.parse(point(1), "Throughput fast MB/sec  1 clients  1 procs\n", ""),
+  CHECK_THROWS_WITH(tb.parse(tbench_point(1), "Throughput fast MB/sec  1 clients  1 procs\n", ""),
                     Catch::Contains("line 1:"));
 }
 
 TEST_CASE("tbench accepts dbench 3 and newer dbench final lines") {
   Tbench tb;
-  const auto old = tb.parse(point(2), "Throughput 321.5 MB/sec 2 procs\n", "");
-  CHECK(value(old, "throughput") == Approx(321.5));
-  CHECK(count(old, "max_latency") == 0);
+  const auto old = tb.parse(tbench_point(2), "Throughput 321.5 MB/sec 2 procs\n", "");
+  CHECK(metric_value(old, "throughput") == Approx(321.5));
+  CHECK(count_of(old, "max_latency") == 0);
   const auto git = tb.parse(
-      point(2), "Throughput 321.500000 MB/sec (sync open)  2 clients  2 procs  max_latency=1.000 ms\n",
+      tbench_point(2), "Throughput 321.500000 MB/sec (sync open)  2 clients  2 procs  max_latency=1.000 ms\n",
       "");
-  CHECK(value(git, "max_latency") == Approx(1.0));
+  CHECK(metric_value(git, "max_latency") == Approx(1.0));
 }
 
 TEST_CASE("tbench steps: a ready-checked server per point, a client with a timeout") {
   Tbench tb;
-  auto p = point(8);
+  auto p = tbench_point(8);
   p.values["duration"] = std::chrono::milliseconds(12500);
   const StepContext ctx{.workdir = "/tmp/w", .sut_address = "10.0.0.2", .port = 7100};
   const auto server = tb.point_setup_steps(p, ctx);
@@ -142,8 +137,8 @@ TEST_CASE("tbench refuses a throughput that is not positive") {
     std::string bad = text;
     bad.replace(at, 18, "Throughput " + v);
     INFO(bad.substr(at, 60));
-    CHECK_THROWS_WITH(tb.parse(point(1), bad, ""),
+    CHECK_THROWS_WITH(tb.parse(tbench_point(1), bad, ""),
                       Catch::StartsWith("line 31: a throughput of ") && Catch::Contains("is no measurement"));
   }
-  CHECK(value(tb.parse(point(1), text, ""), "throughput") == 157.867);
+  CHECK(metric_value(tb.parse(tbench_point(1), text, ""), "throughput") == 157.867);
 }

@@ -8,8 +8,12 @@
 
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/schedstat_fixtures.h"
 
 using schedlab::test::fixture;
+
+using schedlab::test::kSchedstatV15;
+using schedlab::test::kSchedstatV17;
 
 namespace {
 
@@ -34,8 +38,6 @@ std::string f(const std::string& rel) {
   return fixture(rel).string();
 }
 
-const std::string kV15 = "schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu.";
-const std::string kV17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cpu.";
 
 }  // namespace
 
@@ -44,13 +46,13 @@ TEST_CASE("schedlab schedstat diff and show", "[cli][schedstat]") {
     SCHEDLAB_SKIP("the schedlab binary is not built");
   }
   const auto one =
-      schedlab_cmd("schedstat diff " + f(kV15 + "before.txt") + " " + f(kV15 + "after.txt"));
+      schedlab_cmd("schedstat diff " + f(kSchedstatV15 + "before.txt") + " " + f(kSchedstatV15 + "after.txt"));
   CHECK(one.code == 0);
   CHECK(one.out.find("Affine wakeups on same MC (% of all wakeups)") != std::string::npos);
 
-  const auto ab = schedlab_cmd("schedstat diff --delta --format json " + f(kV15 + "before.txt") +
-                               " " + f(kV15 + "after.txt") + " " + f(kV17 + "before.txt") + " " +
-                               f(kV17 + "after.txt"));
+  const auto ab = schedlab_cmd("schedstat diff --delta --format json " + f(kSchedstatV15 + "before.txt") +
+                               " " + f(kSchedstatV15 + "after.txt") + " " + f(kSchedstatV17 + "before.txt") + " " +
+                               f(kSchedstatV17 + "after.txt"));
   REQUIRE(ab.code == 0);
   const auto j = nlohmann::json::parse(ab.out);
   CHECK(j["kind"] == "schedstat-compare");
@@ -67,7 +69,7 @@ TEST_CASE("schedlab schedstat diff and show", "[cli][schedstat]") {
   CHECK(show.code == 0);
   CHECK(show.out.find("schedstat version 16 (domain layout v16), 2 CPUs") != std::string::npos);
 
-  const auto topo = schedlab_cmd("schedstat diff " + f(kV15 + "before.txt") + " " +
+  const auto topo = schedlab_cmd("schedstat diff " + f(kSchedstatV15 + "before.txt") + " " +
                                  f("guest/6.1/schedstat.boot.txt"));
   CHECK(topo.code == 2);
   CHECK(topo.out.find("schedstat topology changed between the snapshots (16 CPUs -> 2)") !=

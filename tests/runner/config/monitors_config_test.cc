@@ -7,7 +7,6 @@
 using namespace schedlab;
 
 namespace {
-std::string error_of(const std::string& yaml) { return test::config_error_of(yaml); }
 using Names = std::vector<std::string>;
 }  // namespace
 
@@ -43,17 +42,17 @@ workloads:
 }
 
 TEST_CASE("monitor errors name file, line and key, with a suggestion", "[config][monitors]") {
-  CHECK(error_of("workloads:\n  - hackbench:\n      monitors: [schedstats]\n") ==
+  CHECK(test::config_error_of("workloads:\n  - hackbench:\n      monitors: [schedstats]\n") ==
         "exp.yaml:3: workloads[0].hackbench.monitors: unknown monitor 'schedstats' (did you "
         "mean 'schedstat'?); known: schedstat, stat, interrupts, softirqs, pressure, tasks");
-  CHECK(error_of("monitors: [stat, stat]\nworkloads: [hackbench]\n") ==
+  CHECK(test::config_error_of("monitors: [stat, stat]\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: monitors: monitor 'stat' is listed twice");
-  CHECK(error_of("monitors: stat\nworkloads: [hackbench]\n") ==
+  CHECK(test::config_error_of("monitors: stat\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: monitors: expected a list of monitors, e.g. [schedstat, stat]; known: "
         "schedstat, stat, interrupts, softirqs, pressure, tasks");
-  CHECK(error_of("monitor: [stat]\nworkloads: [hackbench]\n").find(
+  CHECK(test::config_error_of("monitor: [stat]\nworkloads: [hackbench]\n").find(
             "unknown key 'monitor' (did you mean 'monitors'?)") != std::string::npos);
-  CHECK(error_of("workloads:\n  - hackbench:\n      monitor: [stat]\n")
+  CHECK(test::config_error_of("workloads:\n  - hackbench:\n      monitor: [stat]\n")
             .find("unknown key 'monitor' (did you mean 'monitors'?)") != std::string::npos);
 }
 
@@ -82,16 +81,16 @@ workloads:
   const Config d = parse_config("monitors: [tasks]\nworkloads: [hackbench]\n", "d.yaml");
   CHECK(d.workloads[0].task_monitor.interval == milliseconds(100));
 
-  CHECK(error_of("monitors: [stat]\ntask_monitor: {interval: 50ms}\nworkloads: [hackbench]\n") ==
+  CHECK(test::config_error_of("monitors: [stat]\ntask_monitor: {interval: 50ms}\nworkloads: [hackbench]\n") ==
         "exp.yaml:2: task_monitor: no workload uses the tasks monitor: add it (monitors: [tasks])");
-  CHECK(error_of("workloads:\n  - hackbench:\n      task_monitor: {interval: 50ms}\n") ==
+  CHECK(test::config_error_of("workloads:\n  - hackbench:\n      task_monitor: {interval: 50ms}\n") ==
         "exp.yaml:3: workloads[0].hackbench.task_monitor: the tasks monitor is not among this "
         "workload's monitors: add it (monitors: [tasks])");
-  CHECK(error_of("monitors: [tasks]\ntask_monitor: {interval: 1ms}\nworkloads: [hackbench]\n") ==
+  CHECK(test::config_error_of("monitors: [tasks]\ntask_monitor: {interval: 1ms}\nworkloads: [hackbench]\n") ==
         "exp.yaml:2: task_monitor.interval: expected a duration from 10ms to 168h, such as 30m or "
         "90s, got '1ms'");
-  CHECK(error_of("monitors: [tasks]\ntask_monitor: {comms: [x]}\nworkloads: [hackbench]\n") ==
+  CHECK(test::config_error_of("monitors: [tasks]\ntask_monitor: {comms: [x]}\nworkloads: [hackbench]\n") ==
         "exp.yaml:2: task_monitor: unknown key 'comms' (did you mean 'comm'?)");
-  CHECK(error_of("monitors: [tasks]\ntask_monitor: {comm: x}\nworkloads: [hackbench]\n") ==
+  CHECK(test::config_error_of("monitors: [tasks]\ntask_monitor: {comm: x}\nworkloads: [hackbench]\n") ==
         "exp.yaml:2: task_monitor.comm: expected a list of process names, e.g. [myprog, helper]");
 }

@@ -8,7 +8,6 @@
 using namespace schedlab;
 
 namespace {
-std::string error_of(const std::string& yaml) { return test::config_error_of(yaml); }
 const char* kWorkload = "workloads:\n  - hackbench: {}\n";
 }  // namespace
 
@@ -36,7 +35,7 @@ TEST_CASE("pairs list SUT and loadgen hosts, named or named for their SUT") {
 }
 
 TEST_CASE("bad pairs name the line and key") {
-  auto err = [](const std::string& pairs) { return error_of(pairs + kWorkload); };
+  auto err = [](const std::string& pairs) { return test::config_error_of(pairs + kWorkload); };
   CHECK(err("hosts: {sut: local}\npairs:\n  - {sut: local}\n") ==
         "exp.yaml:3: pairs: give either hosts: (one pair) or pairs: (several), not both");
   CHECK(err("pairs: []\n") ==
@@ -83,7 +82,7 @@ TEST_CASE("affinity takes CPU lists for servers and clients") {
 
 TEST_CASE("bad affinity names the line and key") {
   auto err = [](const std::string& variant) {
-    return error_of(std::string(kWorkload) + "variants:\n  v:\n" + variant);
+    return test::config_error_of(std::string(kWorkload) + "variants:\n  v:\n" + variant);
   };
   CHECK(err("    affinity: {server: 3-1}\n") ==
         "exp.yaml:5: variants.v.affinity.server: '3-1' is not a CPU list such as 0-3,8");

@@ -13,10 +13,13 @@
 #include "runner/run/plan.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/schedstat_fixtures.h"
 
 using namespace schedlab;
 using schedlab::test::fixture;
 using schedlab::test::read_text;
+
+using schedlab::test::kSchedstatV15;
 
 namespace {
 
@@ -44,7 +47,6 @@ class FileHost final : public Host {
   int free_port() override { return 1; }
 };
 
-const std::string kV15 = "schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu.";
 const std::string kSysctl = "/proc/sys/kernel/sched_schedstats";
 
 double delta(const IterationRow& row, const std::string& monitor, const std::string& counter) {
@@ -62,7 +64,7 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   const auto run = store.create_run(
       {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = "", .manifest_json = "{}"});
   FileHost sut;
-  sut.files["/proc/schedstat"] = read_text(fixture(kV15 + "before.txt"));
+  sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "before.txt"));
   sut.files["/proc/stat"] = read_text(fixture("proc/stat.before-hackbench.txt"));
   sut.files[kSysctl] = "0\n";
   // No /proc/pressure/*: that monitor is unavailable.
@@ -94,7 +96,7 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   SECTION("snapshots and deltas go on the row") {
     const auto before = m.before(config.workloads[0].monitors);
     REQUIRE(before.size() == 2);
-    sut.files["/proc/schedstat"] = read_text(fixture(kV15 + "after.txt"));
+    sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "after.txt"));
     sut.files["/proc/stat"] = read_text(fixture("proc/stat.after-hackbench.txt"));
     IterationRow row;
     m.after(before, row);
@@ -113,15 +115,15 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   }
 
   SECTION("a counter that went backwards keeps the raw texts, reported once") {
-    sut.files["/proc/schedstat"] = read_text(fixture(kV15 + "after.txt"));
+    sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "after.txt"));
     for (int i = 0; i < 2; ++i) {
       const auto before = m.before({"schedstat"});
-      sut.files["/proc/schedstat"] = read_text(fixture(kV15 + "before.txt"));
+      sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "before.txt"));
       IterationRow row;
       m.after(before, row);
       CHECK(row.monitor_snapshots.size() == 2);
       CHECK(row.monitor_deltas.empty());
-      sut.files["/proc/schedstat"] = read_text(fixture(kV15 + "after.txt"));
+      sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "after.txt"));
     }
     REQUIRE(notes.size() == 2);
     CHECK(notes[1].starts_with("schedlab: monitor schedstat: "));

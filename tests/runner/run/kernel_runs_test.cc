@@ -23,7 +23,7 @@ variants:
   batch: {policy: batch}
 )";
 
-std::string error_of(const std::string& yaml) { return test::config_error_of(yaml, "k.yaml"); }
+std::string k_yaml_error(const std::string& yaml) { return test::config_error_of(yaml, "k.yaml"); }
 
 std::vector<std::string> names(const Plan& p) {
   std::vector<std::string> out;
@@ -52,55 +52,55 @@ TEST_CASE("config: a lab lists kernels, and a variant names the ones it applies 
 
 TEST_CASE("config: every bad kernels input names the file, line and key") {
   const std::string wl = "workloads: [hackbench]\n";
-  CHECK(error_of("hosts:\n  sut: {lab: {kernel: debian:6.1, kernels: [debian:6.12]}}\n" + wl) ==
+  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernel: debian:6.1, kernels: [debian:6.12]}}\n" + wl) ==
         "k.yaml:2: hosts.sut.lab.kernels: give either 'kernel' (one kernel) or 'kernels' (a list, "
         "each "
         "booted in turn), not both");
-  CHECK(error_of("hosts:\n  sut: {lab: {kernels: []}}\n" + wl) ==
+  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: []}}\n" + wl) ==
         "k.yaml:2: hosts.sut.lab.kernels: expected a list of kernels such as [debian:6.1, "
         "debian:6.12]");
-  CHECK(error_of("hosts:\n  sut: {lab: {kernels: debian:6.1}}\n" + wl) ==
+  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: debian:6.1}}\n" + wl) ==
         "k.yaml:2: hosts.sut.lab.kernels: expected a list of kernels such as [debian:6.1, "
         "debian:6.12]");
-  CHECK(error_of("hosts:\n  sut:\n    lab:\n      kernels:\n        - debian:6.1\n        - "
+  CHECK(k_yaml_error("hosts:\n  sut:\n    lab:\n      kernels:\n        - debian:6.1\n        - "
                  "debain:6.12\n" +
                  wl) ==
         "k.yaml:6: hosts.sut.lab.kernels: unknown kernel 'debain:6.12' (did you mean "
         "'debian:6.12'?); known: "
         "debian:6.1, debian:6.12, an exact package name (linux-image-...), a path to a vmlinuz, "
         "or git:PATH[@REF] (a kernel tree, built)");
-  CHECK(error_of("hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.1]}}\n" + wl) ==
+  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.1]}}\n" + wl) ==
         "k.yaml:2: hosts.sut.lab.kernels: kernel 'debian:6.1' is listed twice");
-  CHECK(error_of("hosts:\n  sut: {lab: {kernels: [debian:6.12, /boot/vmlinuz-6.12]}}\n" + wl) ==
+  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: [debian:6.12, /boot/vmlinuz-6.12]}}\n" + wl) ==
         "k.yaml:2: hosts.sut.lab.kernels: kernel '/boot/vmlinuz-6.12' has the same short name "
         "'6.12' as an "
         "earlier one");
-  CHECK(error_of("hosts:\n  sut: {lab: {cpus: 2}}\n" + wl) ==
+  CHECK(k_yaml_error("hosts:\n  sut: {lab: {cpus: 2}}\n" + wl) ==
         "k.yaml:2: hosts.sut.lab: missing 'kernel': debian:6.1, debian:6.12, a package name or a "
         "vmlinuz "
         "path (or 'kernels' with a list of them)");
   // A variant's kernels.
   const std::string lab =
       "hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.12]}}\n" + wl + "variants:\n";
-  CHECK(error_of(lab + "  default: {}\n  x:\n    kernels: [debian:6.11]\n") ==
+  CHECK(k_yaml_error(lab + "  default: {}\n  x:\n    kernels: [debian:6.11]\n") ==
         "k.yaml:7: variants.x.kernels: 'debian:6.11' is not among the lab's kernels (did you mean "
         "'debian:6.1'?) (debian:6.1, debian:6.12)");
-  CHECK(error_of(lab + "  default: {}\n  x:\n    kernels: [debian:6.12, debian:6.12]\n") ==
+  CHECK(k_yaml_error(lab + "  default: {}\n  x:\n    kernels: [debian:6.12, debian:6.12]\n") ==
         "k.yaml:7: variants.x.kernels: kernel 'debian:6.12' is listed twice");
-  CHECK(error_of(lab + "  default: {}\n  x:\n    kernels: []\n") ==
+  CHECK(k_yaml_error(lab + "  default: {}\n  x:\n    kernels: []\n") ==
         "k.yaml:7: variants.x.kernels: expected a list of the lab's kernels, e.g. [debian:6.12]");
-  CHECK(error_of(lab + "  x:\n    kernels: [debian:6.12]\n") ==
+  CHECK(k_yaml_error(lab + "  x:\n    kernels: [debian:6.12]\n") ==
         "k.yaml:5: variants: no variant applies to kernel 'debian:6.1'");
-  CHECK(error_of(lab + "  x:\n    kernelz: [debian:6.12]\n") ==
+  CHECK(k_yaml_error(lab + "  x:\n    kernelz: [debian:6.12]\n") ==
         "k.yaml:6: variants.x: unknown key 'kernelz' (did you mean 'kernels'?)");
   // An entry must be among the listed kernels, also with `kernel:`.
-  CHECK(error_of("hosts:\n  sut: {lab: {kernel: debian:6.1}}\n" + wl +
+  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernel: debian:6.1}}\n" + wl +
                  "variants:\n  x:\n    kernels: [debian:6.12]\n") ==
         "k.yaml:6: variants.x.kernels: 'debian:6.12' is not among the lab's kernels (did you mean "
         "'debian:6.1'?) (debian:6.1)");
   // Not a lab: no kernels to choose from.
   CHECK(
-      error_of(wl + "variants:\n  x:\n    kernels: [debian:6.12]\n") ==
+      k_yaml_error(wl + "variants:\n  x:\n    kernels: [debian:6.12]\n") ==
       "k.yaml:4: variants.x.kernels: only a lab SUT has kernels to choose from (hosts: {sut: {lab: "
       "{kernels: [...]}}})");
 }
