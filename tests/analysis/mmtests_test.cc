@@ -4,11 +4,11 @@
 #include "analysis/mmtests.h"
 
 #include <catch2/catch.hpp>
-#include "tests/support/hackbench_samples.h"
 #include <vector>
 
 #include "analysis/compare.h"
 #include "analysis/render.h"
+#include "tests/support/hackbench_samples.h"
 
 using namespace schedlab;
 using Catch::Matchers::Contains;

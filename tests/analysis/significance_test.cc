@@ -4,12 +4,12 @@
 #include "analysis/significance.h"
 
 #include <catch2/catch.hpp>
-#include "tests/support/hackbench_samples.h"
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "analysis/compare.h"
+#include "tests/support/hackbench_samples.h"
 
 using namespace schedlab;
 using Catch::Matchers::WithinAbs;
@@ -51,7 +51,6 @@ double false_positive_rate(const CompareOptions& o, std::uint64_t seed) {
   }
   return static_cast<double>(marked) / kTrials;
 }
-
 
 }  // namespace
 

@@ -5,9 +5,10 @@
 #include "analysis/stats.h"
 
 #include <catch2/catch.hpp>
-#include "tests/support/hackbench_samples.h"
 #include <stdexcept>
 #include <vector>
+
+#include "tests/support/hackbench_samples.h"
 
 using namespace schedlab::stats;
 using Catch::Matchers::WithinAbs;
@@ -15,7 +16,6 @@ using Catch::Matchers::WithinRel;
 
 using schedlab::test::kHackbenchBase;
 using schedlab::test::kHackbenchBatch;
-
 
 TEST_CASE("amean, hmean, gmean of positive samples", "[stats]") {
   CHECK_THAT(amean(kHackbenchBase), WithinRel(0.43, 1e-12));

@@ -38,7 +38,6 @@ std::string f(const std::string& rel) {
   return fixture(rel).string();
 }
 
-
 }  // namespace
 
 TEST_CASE("schedlab schedstat diff and show", "[cli][schedstat]") {
