@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -23,140 +24,190 @@ namespace schedlab {
 // run's cells come from its stored summaries (analysis/cell_summaries.h: a
 // row per cell, current by the database's marks) or, for a run without
 // them, from its iterations through compare's core, so a point is the cell
-// `schedlab compare` prints either way; the rest is a bulk read each: the
-// runs declaring the metric, each run's kernel release read by SQLite (and
-// every variant, when a run is computed).
-History history(const Store& store, const std::string& workload, const std::string& metric,
-                const std::string& row, std::vector<Store::RunCells>* computed) {
-  History h{.workload = workload, .metric = metric};
-  const auto declared = store.metric_by_run(workload, metric);
-  if (declared.empty())
+// `schedlab compare` prints either way, with its run's label (name, start,
+// kernel release: Store::RunLabel); the rest is a bulk read each: the runs
+// declaring the metric, the nightly targets (and every variant, when a run
+// is computed).
+HistoryReader::HistoryReader(const Store& store, std::string workload, std::string metric,
+                             std::string row)
+    : store_(store),
+      snapshot_(store),
+      workload_(std::move(workload)),
+      metric_(std::move(metric)),
+      row_(std::move(row)),
+      declared_(store.runs_declaring(workload_, metric_)) {
+  if (declared_.empty())
     throw std::invalid_argument(fmt::format("no run in {} has metric '{}' of workload '{}'",
-                                            store.path(), metric, workload));
-  std::map<std::int64_t, std::string>
-      targets;  // run -> nightly target (the latest measurement naming it)
+                                            store.path(), metric_, workload_));
   for (const auto& m : store.nightly_measurements())
-    if (m.run_id) targets[*m.run_id] = m.target;
-  const auto releases = store.manifest_strings("kernel_release");
-  std::unordered_map<std::int64_t, Store::RunLabel> runs;
-  for (auto& r : store.run_labels()) runs.emplace(r.id, std::move(r));
+    if (m.run_id) targets_[*m.run_id] = m.target;  // the latest measurement naming it
+}
 
-  // Points in run id order, as the runs are read; sorted by date after,
-  // when the two orders differ (rarely: a run imported late, or one
-  // computed after the stored ones).
-  std::vector<HistoryPoint> points;
-  points.reserve(4 * declared.size());  // a nightly's variants times rows
-  struct Stretch {
-    std::int64_t run;
-    std::size_t begin, end;  // in points
-  };
-  std::vector<Stretch> stretches;
-  stretches.reserve(declared.size());
-  const auto add_points = [&](std::span<const CellSummary> cells) {
-    const std::int64_t id = cells.front().run_id;
-    const auto run = runs.find(id);
-    if (!declared.count(id) || run == runs.end()) return;
-    const auto release = releases.find(id);
-    const auto target = targets.find(id);
-    const std::size_t begin = points.size();
-    for (const CellSummary& c : cells) {
-      if (!row.empty() && row != c.row && row != c.block + "/" + c.row) continue;
-      points.push_back({.date = run->second.started_at,
-                        .run_id = id,
-                        .run = run->second.name,
-                        .target = target == targets.end() ? "" : target->second,
-                        .kernel_release = release == releases.end() ? "" : release->second,
-                        .variant = c.variant,
-                        .block = c.block,
-                        .row = c.row,
-                        .n = static_cast<std::size_t>(c.n),
-                        .centre = c.centre,
-                        .ci = c.ci_low && c.ci_high
-                                  ? std::optional(stats::Interval{*c.ci_low, *c.ci_high})
-                                  : std::nullopt,
-                        .ci_reason = c.ci_reason});
-    }
-    stretches.push_back({id, begin, points.size()});
-  };
-
-  std::unordered_set<std::int64_t> summarised;
-  store.for_each_run_cell_summaries(workload, metric, kCellSummaryVersion,
-                                    [&](std::span<const CellSummary> cells) {
-                                      summarised.insert(cells.front().run_id);
-                                      add_points(cells);
-                                    });
-  std::vector<std::int64_t> missing;  // ascending, as declared is
-  for (const auto& [id, m] : declared)
-    if (!summarised.count(id)) missing.push_back(id);
-  // Only a run without summaries needs its variants.
-  const auto variants =
-      missing.empty() ? std::map<std::int64_t, std::vector<VariantInfo>>() : store.variants_by_run();
-  std::vector<CellSummary> cells;
-  const auto compute = [&](std::span<const IterationRow> its) {
-    const std::int64_t id = its.front().run_id;
-    const auto m = declared.find(id);
-    const auto vars = variants.find(id);
-    if (m == declared.end() || vars == variants.end() || summarised.count(id)) return;
-    cells.clear();
-    summarise_cells(its, vars->second, m->second, cells);
-    if (!cells.empty()) add_points(cells);
-    if (computed)
-      computed->push_back({id, {static_cast<std::int64_t>(its.size()), its.back().id}, cells});
-  };
-  // A run at a time from the indexes for a few runs (the one still
-  // running, a run just imported); the two scans when most runs have none
-  // (a database from before migration 10, or read-only and never kept).
-  if (2 * missing.size() > declared.size())
-    store.for_each_run_iterations(workload, metric, compute);
-  else if (!missing.empty())
-    store.for_each_run_iterations(workload, metric, missing, compute);
-
-  // Oldest first; the latest run declaring the metric names its unit.
-  std::vector<std::int64_t> dated;
-  for (const auto& [id, m] : declared)
-    if (runs.count(id)) dated.push_back(id);
-  std::sort(dated.begin(), dated.end(), [&](std::int64_t a, std::int64_t b) {
-    const auto &ra = runs.at(a), &rb = runs.at(b);
-    return std::tie(ra.started_at, ra.id) < std::tie(rb.started_at, rb.id);
-  });
-  std::unordered_map<std::int64_t, std::size_t> rank;
-  for (std::size_t i = 0; i < dated.size(); ++i) rank[dated[i]] = i;
-  // Each run's points, a run at a time, to their place by date.
-  const auto by_date = [&](const Stretch& a, const Stretch& b) { return rank.at(a.run) < rank.at(b.run); };
-  if (!std::is_sorted(stretches.begin(), stretches.end(), by_date)) {
-    // In place, by following the permutation's cycles: a second vector of
-    // every point would double the memory history touches.
-    std::sort(stretches.begin(), stretches.end(), by_date);
-    std::vector<std::size_t> to(points.size());  // each point's place
-    std::size_t at = 0;
-    for (const auto& st : stretches)
-      for (std::size_t i = st.begin; i < st.end; ++i) to[i] = at++;
-    for (std::size_t i = 0; i < points.size(); ++i)
-      while (to[i] != i) {
-        std::swap(points[i], points[to[i]]);
-        std::swap(to[i], to[to[i]]);
-      }
-  }
-  h.points = std::move(points);
-  if (!dated.empty()) {
-    const MetricInfo& m = declared.at(dated.back());
-    h.unit = m.unit;
-    h.direction = m.direction;
-    h.centre = m.centre;
+History HistoryReader::header() const {
+  History h;
+  h.workload = workload_;
+  h.metric = metric_;
+  if (const auto m = store_.latest_metric(workload_, metric_)) {
+    h.unit = m->unit;
+    h.direction = m->direction;
+    h.centre = m->centre;
   }
   h.level = CompareOptions{}.level;
   return h;
 }
 
+void HistoryReader::emit(const Store::RunLabel& run, std::span<const CellSummary> cells,
+                         const std::function<void(const HistoryPoint&)>& visit) const {
+  const auto target = targets_.find(run.id);
+  HistoryPoint p{.date = run.started_at,
+                 .run_id = run.id,
+                 .run = run.name,
+                 .target = target == targets_.end() ? "" : std::string_view(target->second),
+                 .kernel_release = run.kernel_release};
+  for (const CellSummary& c : cells) {
+    if (!row_.empty() && row_ != c.row && row_ != c.block + "/" + c.row) continue;
+    p.variant = c.variant;
+    p.block = c.block;
+    p.row = c.row;
+    p.n = static_cast<std::size_t>(c.n);
+    p.centre = c.centre;
+    p.ci = c.ci_low && c.ci_high ? std::optional(stats::Interval{*c.ci_low, *c.ci_high}) : std::nullopt;
+    p.ci_reason = c.ci_reason;
+    visit(p);
+  }
+}
+
+void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
+                                   const std::function<void(const HistoryPoint&)>& visit) {
+  const auto is = [](const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return std::binary_search(ids.begin(), ids.end(), id);
+  };
+  // The runs without current summaries are computed first and held (a few
+  // normally: the one still running, one just imported), to be merged by
+  // date into the stored ones as those are read.
+  const auto summarised = store_.cell_summary_runs(workload_, metric_, kCellSummaryVersion);
+  std::vector<std::int64_t> missing;  // ascending
+  std::set_difference(declared_.begin(), declared_.end(), summarised.begin(), summarised.end(),
+                      std::back_inserter(missing));
+  struct Held {
+    Store::RunLabel run;
+    std::vector<CellSummary> cells;
+  };
+  const auto oldest_first = [](const Store::RunLabel& a, const Store::RunLabel& b) {
+    return std::tie(a.started_at, a.id) < std::tie(b.started_at, b.id);
+  };
+  std::vector<Held> held;
+  if (!missing.empty()) {
+    std::unordered_map<std::int64_t, Store::RunLabel> runs;
+    for (auto& r : store_.run_labels())
+      if (is(missing, r.id)) runs.emplace(r.id, std::move(r));
+    const auto declared = store_.metric_by_run(workload_, metric_);
+    const auto variants = store_.variants_by_run();
+    const auto compute = [&](std::span<const IterationRow> its) {
+      const std::int64_t id = its.front().run_id;
+      const auto m = declared.find(id);
+      const auto vars = variants.find(id);
+      const auto run = runs.find(id);
+      if (m == declared.end() || vars == variants.end() || run == runs.end() || !is(missing, id))
+        return;
+      Held one{run->second, {}};
+      summarise_cells(its, vars->second, m->second, one.cells);
+      if (computed)
+        computed->push_back({id, {static_cast<std::int64_t>(its.size()), its.back().id}, one.cells});
+      if (!one.cells.empty()) held.push_back(std::move(one));
+    };
+    // A run at a time from the indexes for a few runs; the two scans when
+    // most runs have none (a database from before migration 10, or
+    // read-only and never kept).
+    if (2 * missing.size() > declared_.size())
+      store_.for_each_run_iterations(workload_, metric_, compute);
+    else
+      store_.for_each_run_iterations(workload_, metric_, missing, compute);
+    std::sort(held.begin(), held.end(),
+              [&](const Held& a, const Held& b) { return oldest_first(a.run, b.run); });
+  }
+
+  // The stored cells come oldest first: each held run goes before the
+  // first stored one it predates.
+  std::size_t next_held = 0;
+  const auto emit_held_before = [&](const Store::RunLabel* run) {
+    for (; next_held < held.size() && (!run || oldest_first(held[next_held].run, *run)); ++next_held)
+      emit(held[next_held].run, held[next_held].cells, visit);
+  };
+  store_.for_each_run_cell_summaries(
+      workload_, metric_, kCellSummaryVersion,
+      [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
+        if (!is(declared_, run.id) || is(missing, run.id)) return;
+        emit_held_before(&run);
+        emit(run, cells, visit);
+      });
+  emit_held_before(nullptr);
+}
+
+History history(const Store& store, const std::string& workload, const std::string& metric,
+                const std::string& row, std::vector<Store::RunCells>* computed) {
+  HistoryReader reader(store, workload, metric, row);
+  History h = reader.header();
+  reader.for_each_point(computed, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
+  return h;
+}
+
+std::string_view History::label(std::string_view s) {
+  const auto known = labels_.find(s);  // without building a string
+  return known != labels_.end() ? *known : *labels_.emplace(s).first;
+}
+
+HistoryPoint History::keep(const HistoryPoint& p) {
+  HistoryPoint q = p;
+  std::size_t i = 0;
+  for (std::string_view* s : {&q.date, &q.run, &q.target, &q.kernel_release, &q.variant, &q.block,
+                              &q.row, &q.ci_reason}) {
+    std::string_view& last = last_[i++];
+    if (last.data() == nullptr || *s != last) last = label(*s);
+    *s = last;
+  }
+  return q;
+}
+
 namespace {
 
-fmt::string_view or_dash(const std::string& s) { return s.empty() ? "-" : fmt::string_view(s); }
+std::string_view or_dash(std::string_view s) { return s.empty() ? "-" : s; }
 
-// The text into `buf`, handed to `flush` whenever it holds more than
-// `chunk` bytes (and at the end); the formats of a point's line are
-// compiled, not parsed per line: a year of nightlies is tens of thousands.
-template <typename Flush>
-void history_text(const History& h, fmt::memory_buffer& buf, std::size_t chunk, Flush flush) {
+// Appends `text` right-aligned in `width` columns; `text` is ASCII (a
+// number, an interval), so a byte is a column.
+void right_ascii(fmt::memory_buffer& buf, std::string_view text, std::size_t width) {
+  static constexpr std::string_view kSpaces = "                                ";
+  if (text.size() < width) buf.append(kSpaces.substr(0, std::min(width - text.size(), kSpaces.size())));
+  buf.append(text);
+}
+
+// A chunk is handed on once the buffer holds this much: the whole text (7 MB
+// for a year of nightlies) is never in memory, whose first touch of each
+// page costs more than formatting it.
+constexpr std::size_t kChunk = 64 * 1024;
+
+}  // namespace
+
+// A year of nightlies is tens of thousands of lines of a few thousand
+// distinct labels: a run's columns are padded once for its points, and a
+// cell's variant and row once for each distinct pair; only the numbers are
+// formatted each line, by compiled formats.
+struct HistoryTextWriter::Columns {
+  fmt::memory_buffer buf, run, number;
+  bool have_run = false;
+  std::int64_t run_id = 0;
+  std::string date, target, kernel;  // what `run` was padded for
+  struct Cell {
+    std::string variant, block, row;
+    std::string text;
+  };
+  std::vector<Cell> cells;  // a nightly's variants times rows
+};
+
+HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::string_view)> write)
+    : write_(std::move(write)), columns_(std::make_unique<Columns>()) {
+  auto& buf = columns_->buf;
+  buf.reserve(kChunk + 4096);
   fmt::format_to(fmt::appender(buf),
                  "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
                  h.workload, h.metric, h.unit.empty() ? "" : " in " + h.unit, h.direction,
@@ -164,56 +215,71 @@ void history_text(const History& h, fmt::memory_buffer& buf, std::size_t chunk, 
   fmt::format_to(fmt::appender(buf),
                  "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>12}  {:>27}  {:>4}\n", "date",
                  "run", "target", "kernel", "variant", "row", h.centre, "interval", "n");
-  fmt::memory_buffer centre, ci, row;
-  for (const auto& p : h.points) {
-    centre.clear();
-    if (p.centre)
-      fmt::format_to(fmt::appender(centre), FMT_COMPILE("{:.6g}"), *p.centre);
-    else
-      centre.append(fmt::string_view(p.n == 0 ? "FAIL" : "n/a"));
-    ci.clear();
-    if (p.ci)
-      fmt::format_to(fmt::appender(ci), FMT_COMPILE("[{:.6g}, {:.6g}]"), p.ci->low, p.ci->high);
-    else
-      ci.append(fmt::string_view("n/a"));
-    row.clear();
-    fmt::format_to(fmt::appender(row), FMT_COMPILE("{}/{}"), p.block, p.row);
-    fmt::format_to(fmt::appender(buf),
-                   FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>12}  {:>27}  {:>4}\n"),
-                   p.date,
-                   p.run_id, or_dash(p.target), or_dash(p.kernel_release), p.variant,
-                   fmt::string_view(row.data(), row.size()),
-                   fmt::string_view(centre.data(), centre.size()),
-                   fmt::string_view(ci.data(), ci.size()), p.n);
-    if (buf.size() > chunk) flush();
-  }
-  if (h.points.empty()) fmt::format_to(fmt::appender(buf), "(no point matches the row)\n");
-  flush();
 }
 
-}  // namespace
+HistoryTextWriter::~HistoryTextWriter() = default;
+
+void HistoryTextWriter::point(const HistoryPoint& p) {
+  Columns& c = *columns_;
+  any_ = true;
+  if (!c.have_run || p.run_id != c.run_id || p.date != c.date || p.target != c.target ||
+      p.kernel_release != c.kernel) {
+    c.run.clear();
+    fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  "), p.date,
+                   p.run_id, or_dash(p.target), or_dash(p.kernel_release));
+    c.have_run = true;
+    c.run_id = p.run_id;
+    c.date = p.date;
+    c.target = p.target;
+    c.kernel = p.kernel_release;
+  }
+  c.buf.append(c.run);
+  auto cell = std::find_if(c.cells.begin(), c.cells.end(), [&](const Columns::Cell& x) {
+    return x.variant == p.variant && x.block == p.block && x.row == p.row;
+  });
+  if (cell == c.cells.end()) {
+    if (c.cells.size() == 64) c.cells.clear();  // labels that change every run
+    const std::string row = fmt::format("{}/{}", p.block, p.row);
+    cell = c.cells.insert(c.cells.end(),
+                          {std::string(p.variant), std::string(p.block), std::string(p.row),
+                           fmt::format(FMT_COMPILE("{:<12}  {:<26}  "), p.variant, row)});
+  }
+  c.buf.append(cell->text);
+  c.number.clear();
+  if (p.centre)
+    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.6g}"), *p.centre);
+  else
+    c.number.append(std::string_view(p.n == 0 ? "FAIL" : "n/a"));
+  right_ascii(c.buf, {c.number.data(), c.number.size()}, 12);
+  c.buf.append(std::string_view("  "));
+  c.number.clear();
+  if (p.ci)
+    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("[{:.6g}, {:.6g}]"), p.ci->low, p.ci->high);
+  else
+    c.number.append(std::string_view("n/a"));
+  right_ascii(c.buf, {c.number.data(), c.number.size()}, 27);
+  fmt::format_to(fmt::appender(c.buf), FMT_COMPILE("  {:>4}\n"), p.n);
+  if (c.buf.size() > kChunk) {
+    write_({c.buf.data(), c.buf.size()});
+    c.buf.clear();
+  }
+}
+
+void HistoryTextWriter::finish() {
+  auto& buf = columns_->buf;
+  if (!any_) fmt::format_to(fmt::appender(buf), "(no point matches the row)\n");
+  write_({buf.data(), buf.size()});
+  buf.clear();
+}
 
 std::string render_history_text(const History& h) {
-  fmt::memory_buffer buf;
-  buf.reserve(180 * (h.points.size() + 3));  // the lines' width
-  history_text(h, buf, SIZE_MAX, [] {});
-  return fmt::to_string(buf);
+  std::string text;
+  text.reserve(180 * (h.points.size() + 3));  // the lines' width
+  HistoryTextWriter writer(h, [&](std::string_view chunk) { text.append(chunk); });
+  for (const auto& p : h.points) writer.point(p);
+  writer.finish();
+  return text;
 }
-
-void write_history_text(const History& h, std::FILE* out) {
-  // A chunk at a time through one small buffer: the whole text (7 MB for a
-  // year of nightlies) is never in memory, whose first touch of each page
-  // costs more than formatting it.
-  constexpr std::size_t kChunk = 64 * 1024;
-  fmt::memory_buffer buf;
-  buf.reserve(kChunk + 4096);
-  history_text(h, buf, kChunk, [&] {
-    std::fwrite(buf.data(), 1, buf.size(), out);
-    buf.clear();
-  });
-}
-
-
 
 std::string render_history_json(const History& h) {
   using nlohmann::json;

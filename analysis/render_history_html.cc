@@ -17,9 +17,11 @@ using Json = nlohmann::ordered_json;
 // The x label of a point: its run, and what it measured (a nightly target,
 // else the kernel release); runs in the order the history lists them.
 std::string x_label(const HistoryPoint& p) {
-  const std::string what = !p.target.empty() ? p.target : p.kernel_release;
+  const std::string_view what = !p.target.empty() ? p.target : p.kernel_release;
   return fmt::format("r{} {}", p.run_id, what.empty() ? p.run : what);
 }
+
+std::string key_of(const HistoryPoint& p) { return fmt::format("{}/{}", p.block, p.row); }
 
 Json series_spec(const History& h, const std::vector<const HistoryPoint*>& points) {
   Json values = Json::array(), domain = Json::array();
@@ -89,7 +91,7 @@ std::string render_history_html(const History& h, const std::string& vega_script
   std::vector<std::string> order;
   std::map<std::string, std::vector<const HistoryPoint*>> series;
   for (const auto& p : h.points) {
-    const std::string key = p.block + "/" + p.row;
+    const std::string key = key_of(p);
     if (!series.count(key)) order.push_back(key);
     series[key].push_back(&p);
   }
@@ -110,14 +112,14 @@ std::string render_history_html(const History& h, const std::string& vega_script
   for (const auto& p : h.points) {
     const std::string centre = p.centre ? significant6(p.centre) : (p.n == 0 ? "FAIL" : "n/a");
     const std::string ci = p.ci ? fmt::format("[{:.6g}, {:.6g}]", p.ci->low, p.ci->high)
-                                : "n/a" + (p.ci_reason.empty() ? "" : " (" + p.ci_reason + ")");
+                                : p.ci_reason.empty() ? "n/a" : fmt::format("n/a ({})", p.ci_reason);
     body += fmt::format(
         "<tr data-run=\"{}\"><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td class=\"centre\">{}</td><td>{}</td><td>{}</td></tr>\n",
         p.run_id, html_escape(p.date), p.run_id, html_escape(p.run),
         html_escape(p.target.empty() ? "-" : p.target),
         html_escape(p.kernel_release.empty() ? "-" : p.kernel_release), html_escape(p.variant),
-        html_escape(p.block + "/" + p.row), html_escape(centre), html_escape(ci), p.n);
+        html_escape(key_of(p)), html_escape(centre), html_escape(ci), p.n);
   }
   body += "</tbody></table>\n";
   if (h.points.empty()) body += "<p>(no point matches the row)</p>\n";

@@ -282,6 +282,39 @@ CREATE TRIGGER cell_marks_sample_delete AFTER DELETE ON samples BEGIN
     WHERE run_id = (SELECT run_id FROM iterations WHERE id = OLD.iteration_id);
 END;
 )sql",
+    // 11: `schedlab history` reads the cell summaries oldest run first, in
+    // the order it prints them, through this index (runs imported or
+    // merged late have later ids than runs they predate), each with its
+    // run's kernel release from run_kernel_releases: derived from the
+    // manifest by the triggers (whoever writes it), so a year of manifests
+    // is not parsed for a line each. A later migration that rebuilds runs
+    // must create the triggers again.
+    R"sql(
+CREATE INDEX runs_by_start ON runs (started_at, id);
+CREATE TABLE run_kernel_releases (
+  run_id INTEGER PRIMARY KEY,
+  kernel_release TEXT NOT NULL
+);
+INSERT INTO run_kernel_releases
+  SELECT id, json_extract(manifest_json, '$.kernel_release') FROM runs
+  WHERE json_valid(manifest_json) AND json_type(manifest_json, '$.kernel_release') = 'text';
+CREATE TRIGGER run_kernel_release_insert AFTER INSERT ON runs BEGIN
+  INSERT INTO run_kernel_releases
+    SELECT NEW.id, json_extract(NEW.manifest_json, '$.kernel_release')
+    WHERE json_valid(NEW.manifest_json)
+      AND json_type(NEW.manifest_json, '$.kernel_release') = 'text';
+END;
+CREATE TRIGGER run_kernel_release_update AFTER UPDATE OF manifest_json ON runs BEGIN
+  DELETE FROM run_kernel_releases WHERE run_id = OLD.id;
+  INSERT INTO run_kernel_releases
+    SELECT NEW.id, json_extract(NEW.manifest_json, '$.kernel_release')
+    WHERE json_valid(NEW.manifest_json)
+      AND json_type(NEW.manifest_json, '$.kernel_release') = 'text';
+END;
+CREATE TRIGGER run_kernel_release_delete AFTER DELETE ON runs BEGIN
+  DELETE FROM run_kernel_releases WHERE run_id = OLD.id;
+END;
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -532,9 +565,13 @@ std::vector<RunInfo> Store::list_runs() const {
 }
 
 std::vector<Store::RunLabel> Store::run_labels() const {
-  Stmt s(db_, "SELECT id, name, started_at FROM runs ORDER BY id");
+  Stmt s(db_,
+         "SELECT r.id, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status FROM runs r "
+         "LEFT JOIN run_kernel_releases k ON k.run_id = r.id ORDER BY r.id");
   std::vector<RunLabel> out;
-  while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2)});
+  while (s.step())
+    out.push_back({s.i64(0), s.text(1), s.text(2), s.text(3),
+                   known(run_status_from_string(s.view(4)), s.view(4), "run status")});
   return out;
 }
 
@@ -819,25 +856,36 @@ void Store::for_each_run_iterations(
 
 void Store::for_each_run_cell_summaries(
     const std::string& workload, const std::string& metric, int version,
-    const std::function<void(std::span<const CellSummary>)>& visit) const {
-  // A range of cell_summaries' key, each run's mark and each variant looked
-  // up by its key.
+    const std::function<void(const RunLabel&, std::span<const CellSummary>)>& visit) const {
+  // The runs by their start (migration 11's index), each one's mark, its
+  // range of cell_summaries' key, and each variant by its key.
   Stmt s(db_,
          "SELECT c.run_id, c.variant_id, c.block, c.row, c.n, c.centre, c.ci_low, c.ci_high, "
-         "c.ci_reason, v.name FROM cell_summaries c JOIN cell_summary_marks m "
-         "ON m.run_id = c.run_id AND m.workload = c.workload AND m.metric = c.metric "
+         "c.ci_reason, v.name, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status "
+         "FROM runs r "
+         "CROSS JOIN cell_summary_marks m ON m.run_id = r.id CROSS JOIN cell_summaries c "
+         "ON c.workload = m.workload AND c.metric = m.metric AND c.run_id = m.run_id "
          "JOIN variants v ON v.id = c.variant_id "
-         "WHERE c.workload = ?1 AND c.metric = ?2 AND m.version = ?3 "
-         "ORDER BY c.run_id, c.position");
+         "LEFT JOIN run_kernel_releases k ON k.run_id = r.id "
+         "WHERE m.workload = ?1 AND m.metric = ?2 AND m.version = ?3 "
+         "ORDER BY r.started_at, r.id, c.position");
   s.bind(1, workload).bind(2, metric).bind(3, version);
+  RunLabel run;
   std::vector<CellSummary> cells;
   std::size_t used = 0;
   const auto flush = [&] {
-    if (used) visit(std::span<const CellSummary>(cells.data(), used));
+    if (used) visit(run, std::span<const CellSummary>(cells.data(), used));
     used = 0;
   };
   while (s.step()) {
     if (used && s.i64(0) != cells[0].run_id) flush();
+    if (!used) {
+      run.id = s.i64(0);
+      run.name.assign(s.view(10));
+      run.started_at.assign(s.view(11));
+      run.kernel_release.assign(s.view(12));
+      run.status = known(run_status_from_string(s.view(13)), s.view(13), "run status");
+    }
     if (used == cells.size()) cells.emplace_back();
     CellSummary& c = cells[used++];
     c.run_id = s.i64(0);
@@ -852,6 +900,17 @@ void Store::for_each_run_cell_summaries(
     c.variant.assign(s.view(9));
   }
   flush();
+}
+
+std::vector<std::int64_t> Store::cell_summary_runs(const std::string& workload,
+                                                   const std::string& metric, int version) const {
+  Stmt s(db_,
+         "SELECT run_id FROM cell_summary_marks WHERE workload = ? AND metric = ? AND version = ? "
+         "ORDER BY run_id");
+  s.bind(1, workload).bind(2, metric).bind(3, version);
+  std::vector<std::int64_t> out;
+  while (s.step()) out.push_back(s.i64(0));
+  return out;
 }
 
 std::size_t Store::put_cell_summaries(const std::string& workload, const std::string& metric,
@@ -892,6 +951,34 @@ void Store::invalidate_cell_summaries(std::int64_t run_id) {
   Stmt(db_, "DELETE FROM cell_summary_marks WHERE run_id = ?").bind(1, run_id).run();
 }
 
+Store::ReadSnapshot::ReadSnapshot(const Store& store) : db_(store.db_) {
+  // BEGIN alone takes no lock; the first read below it fixes the state read.
+  Stmt(db_, "BEGIN").run();
+}
+
+Store::ReadSnapshot::~ReadSnapshot() { sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr); }
+
+std::optional<MetricInfo> Store::latest_metric(const std::string& workload,
+                                               const std::string& name) const {
+  Stmt s(db_,
+         "SELECT m.workload, m.name, m.unit, m.direction, m.centre, m.kind, m.precision "
+         "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.workload = ? AND m.name = ? "
+         "ORDER BY r.started_at DESC, r.id DESC LIMIT 1");
+  s.bind(1, workload).bind(2, name);
+  if (!s.step()) return std::nullopt;
+  return MetricInfo{s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5),
+                    static_cast<int>(s.i64(6))};
+}
+
+std::vector<std::int64_t> Store::runs_declaring(const std::string& workload,
+                                                const std::string& name) const {
+  Stmt s(db_, "SELECT run_id FROM metrics WHERE workload = ? AND name = ? ORDER BY run_id");
+  s.bind(1, workload).bind(2, name);
+  std::vector<std::int64_t> out;
+  while (s.step()) out.push_back(s.i64(0));
+  return out;
+}
+
 std::map<std::int64_t, MetricInfo> Store::metric_by_run(const std::string& workload,
                                                         const std::string& name) const {
   Stmt s(db_,
@@ -911,18 +998,6 @@ std::map<std::int64_t, std::vector<VariantInfo>> Store::variants_by_run() const 
   std::map<std::int64_t, std::vector<VariantInfo>> out;
   while (s.step())
     out[s.i64(1)].push_back({s.i64(0), s.i64(1), s.text(2), static_cast<int>(s.i64(3)), s.text(4)});
-  return out;
-}
-
-std::map<std::int64_t, std::string> Store::manifest_strings(const std::string& key) const {
-  // SQLite's own JSON reader: no manifest is parsed in C++.
-  Stmt s(db_,
-         "SELECT id, json_extract(manifest_json, ?) FROM runs "
-         "WHERE json_valid(manifest_json) AND json_type(manifest_json, ?) = 'text'");
-  const std::string path = manifest_path({key});
-  s.bind(1, path).bind(2, path);
-  std::map<std::int64_t, std::string> out;
-  while (s.step()) out[s.i64(0)] = s.text(1);
   return out;
 }
 

@@ -213,7 +213,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 10;
+  static constexpr int kSchemaVersion = 11;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -230,10 +230,13 @@ class Store {
   std::optional<RunInfo> find_run(std::int64_t id) const;
   std::optional<RunInfo> find_run_by_name(const std::string& name) const;
   std::vector<RunInfo> list_runs() const;
-  // Every run's id, name and start, by id: what a line of history names.
+  // Every run's id, name, start, kernel release (its manifest's
+  // "kernel_release" when that is a string, else empty) and status, by id:
+  // what a line of `list` or `history` names.
   struct RunLabel {
     std::int64_t id = 0;
-    std::string name, started_at;
+    std::string name, started_at, kernel_release;
+    RunStatus status = RunStatus::kRunning;
   };
   std::vector<RunLabel> run_labels() const;
 
@@ -262,14 +265,19 @@ class Store {
       const std::function<void(std::span<const IterationRow>)>& visit) const;
 
   // Cell summaries (migration 10): every run's stored cells of one metric,
-  // one run at a time in run id order, in the order they were put; only
+  // one run at a time, oldest first (by start, then id), with the run's
+  // label, each run's in the order they were put; only
   // runs whose summaries are current: none was put, or the version differs
   // (the computation changed), or an iteration or sample of the run was
   // written since (the database's triggers drop the run's marks) are left
   // out, and the caller computes those.
   void for_each_run_cell_summaries(
       const std::string& workload, const std::string& metric, int version,
-      const std::function<void(std::span<const CellSummary>)>& visit) const;
+      const std::function<void(const RunLabel& run, std::span<const CellSummary>)>& visit) const;
+  // The runs whose summaries of one metric are current (the runs
+  // for_each_run_cell_summaries visits, and those with no cell), ascending.
+  std::vector<std::int64_t> cell_summary_runs(const std::string& workload, const std::string& metric,
+                                              int version) const;
   // Replaces runs' summaries of one metric, in one transaction; a run whose
   // iterations of the workload are no longer those of its basis (it went
   // on since they were read) is left without. Returns the runs stored.
@@ -286,15 +294,30 @@ class Store {
   // the run's metric declarations or variants.
   void invalidate_cell_summaries(std::int64_t run_id);
 
+  // Reads from one state of the database while it lives: what another
+  // process commits meanwhile is not seen (SQLite's deferred read
+  // transaction, on the connection). Nothing may be written through the
+  // Store while one lives.
+  class ReadSnapshot {
+   public:
+    explicit ReadSnapshot(const Store& store);
+    ~ReadSnapshot();
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+   private:
+    sqlite3* db_;
+  };
+
+  // How the latest run (by start) declaring a metric of a workload declares it.
+  std::optional<MetricInfo> latest_metric(const std::string& workload, const std::string& name) const;
+  // The runs that declare one metric of a workload, ascending.
+  std::vector<std::int64_t> runs_declaring(const std::string& workload, const std::string& name) const;
   // The runs that declare one metric of a workload, and how.
   std::map<std::int64_t, MetricInfo> metric_by_run(const std::string& workload,
                                                    const std::string& name) const;
   // Every run's variants, in configuration order.
   std::map<std::int64_t, std::vector<VariantInfo>> variants_by_run() const;
-  // One string member at the top of every run's manifest (e.g.
-  // "kernel_release"), read by SQLite; runs without it are left out. The key
-  // is a plain name ([A-Za-z0-9_-]), or StoreError.
-  std::map<std::int64_t, std::string> manifest_strings(const std::string& key) const;
   // Number of stored iterations per status, for summaries.
   std::int64_t count_iterations(std::int64_t run_id, IterationStatus status) const;
   // Every run's variant names (in position order) and iterations that

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "analysis/cell_summaries.h"
 #include "analysis/history.h"
@@ -42,18 +44,30 @@ int history_command(const HistoryCmdOptions& o) {
   return guarded({}, [&]() -> int {
     bool writable = false;
     const auto store = open_store(o.db.resolve(), writable);
-    History h;
     std::vector<Store::RunCells> computed;
+    std::optional<HistoryReader> reader;
     // Bad input names the subcommand; a database failure goes to the outer guard.
     if (const int rc = guarded<std::invalid_argument>(
             {.prefix = "schedlab history", .other = kPropagate}, [&]() -> int {
-              h = history(*store, o.workload, o.metric, o.param, writable ? &computed : nullptr);
+              reader.emplace(*store, o.workload, o.metric, o.param);
               return kOk;
             }))
       return rc;
-    if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script()));
-    else if (o.format == "json") fmt::print("{}", render_history_json(h));
-    else write_history_text(h, stdout);
+    auto* keep = writable ? &computed : nullptr;
+    if (o.format == "text") {
+      // A line a point as they are read: a year of nightlies is never in memory.
+      HistoryTextWriter text(reader->header(), [](std::string_view chunk) {
+        std::fwrite(chunk.data(), 1, chunk.size(), stdout);
+      });
+      reader->for_each_point(keep, [&](const HistoryPoint& p) { text.point(p); });
+      text.finish();
+    } else {
+      History h = reader->header();
+      reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
+      if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script()));
+      else fmt::print("{}", render_history_json(h));
+    }
+    reader.reset();  // its read snapshot ends before the summaries are written
     std::fflush(stdout);
     if (!computed.empty()) {
       // The summaries are a cache: failing to keep them (the database busy

@@ -2,6 +2,7 @@
 // variant, oldest run first, read in bulk (analysis/history.cc).
 #include "analysis/history.h"
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
@@ -90,7 +91,7 @@ TEST_CASE("history: compare's cells per run and variant, oldest run first") {
   CHECK(h.points[3].run_id == late);
   CHECK(h.points[0].kernel_release == "6.1.0-early");
   std::vector<std::string> labels;
-  for (std::size_t i = 0; i < 3; ++i) labels.push_back(h.points[i].variant + "/" + h.points[i].row);
+  for (std::size_t i = 0; i < 3; ++i) labels.push_back(fmt::format("{}/{}", h.points[i].variant, h.points[i].row));
   CHECK(labels == std::vector<std::string>{"default/8", "default/2", "batch/2"});
   check_against_compare(s, h);
   CHECK(h.points[1].n == 2);  // default/2: one of three iterations failed
@@ -114,17 +115,24 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
   CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
 
   // Read back: the summaries are what was computed, and history is the same.
+  // Oldest run first, whatever the ids say, with each run's name and start.
   std::vector<CellSummary> stored;
+  std::vector<std::string> runs;
   s.for_each_run_cell_summaries("hackbench", "time", kCellSummaryVersion,
-                                [&](std::span<const CellSummary> cells) {
+                                [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
+                                  CHECK(cells.front().run_id == run.id);
+                                  runs.push_back(run.name + " " + run.started_at);
                                   stored.insert(stored.end(), cells.begin(), cells.end());
                                 });
+  CHECK(runs == std::vector<std::string>{"early 2026-03-01T00:00:00Z", "late 2026-03-02T00:00:00Z"});
   REQUIRE(stored.size() == 6);
-  CHECK(stored.front().run_id == late);
+  CHECK(stored.front().run_id == early);
+  REQUIRE(computed[1].run_id == early);  // computed in id order
   CHECK(stored[0].row == "8");
-  CHECK(stored[0].n == computed[0].cells[0].n);
-  CHECK(stored[0].centre == computed[0].cells[0].centre);
-  CHECK(stored[0].ci_low == computed[0].cells[0].ci_low);
+  CHECK(stored[0].n == computed[1].cells[0].n);
+  CHECK(stored[0].centre == computed[1].cells[0].centre);
+  CHECK(stored[0].ci_low == computed[1].cells[0].ci_low);
+  CHECK(stored[3].run_id == late);
   computed.clear();
   const History again = history(s, "hackbench", "time", "", &computed);
   CHECK(computed.empty());  // every cell read from the store
@@ -155,7 +163,7 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
   SECTION("summaries of another version are not read") {
     computed.clear();
     s.for_each_run_cell_summaries("hackbench", "time", kCellSummaryVersion + 1,
-                                  [&](std::span<const CellSummary>) { FAIL("read"); });
+                                  [&](const Store::RunLabel&, std::span<const CellSummary>) { FAIL("read"); });
   }
   SECTION("a run resumed between reading and keeping: its summaries are not kept") {
     computed.clear();
@@ -187,20 +195,24 @@ TEST_CASE("history of a database from schema version 9: migrated, summarised laz
     add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
     before = render_history_text(history(s, "hackbench", "time", ""));
   }
-  // Back to version 9: migration 10 only adds these.
+  CHECK_THAT(before, Catch::Contains("6.1.0-late"));  // migration 11 reads the manifests
+  // Back to version 9: migrations 10 and 11 only add these.
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   for (const char* sql :
        {"DROP TRIGGER cell_marks_iteration_insert", "DROP TRIGGER cell_marks_iteration_update",
         "DROP TRIGGER cell_marks_iteration_delete", "DROP TRIGGER cell_marks_sample_insert",
         "DROP TRIGGER cell_marks_sample_update", "DROP TRIGGER cell_marks_sample_delete",
-        "DROP TABLE cell_summaries", "DROP TABLE cell_summary_marks", "PRAGMA user_version = 9"})
+        "DROP TABLE cell_summaries", "DROP TABLE cell_summary_marks", "DROP INDEX runs_by_start",
+        "DROP TRIGGER run_kernel_release_insert", "DROP TRIGGER run_kernel_release_update",
+        "DROP TRIGGER run_kernel_release_delete", "DROP TABLE run_kernel_releases",
+        "PRAGMA user_version = 9"})
     REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
 
   CHECK_THROWS_WITH(Store(path, Store::Access::kReadOnly), Catch::Contains("is older"));
   Store s(path, Store::Access::kExisting);
-  CHECK(s.schema_version() == 10);
+  CHECK(s.schema_version() == Store::kSchemaVersion);
   std::vector<Store::RunCells> computed;
   const History h = history(s, "hackbench", "time", "", &computed);
   CHECK(render_history_text(h) == before);
@@ -209,4 +221,56 @@ TEST_CASE("history of a database from schema version 9: migrated, summarised laz
   computed.clear();
   CHECK(render_history_text(history(s, "hackbench", "time", "", &computed)) == before);
   CHECK(computed.empty());
+}
+
+TEST_CASE("history merges a run without summaries into the stored ones by date, streaming") {
+  test::TempDir dir;
+  Store s(dir.file("h.db"));
+  // Ids and dates disagree: the late run was written first.
+  add_run(s, "late", "2026-03-03T00:00:00Z", "s", 1.0);
+  add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
+  std::vector<Store::RunCells> computed;
+  history(s, "hackbench", "time", "", &computed);
+  REQUIRE(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
+  // Imported since: the middle run by date, without summaries.
+  const auto middle = add_run(s, "middle", "2026-03-02T00:00:00Z", "s", 3.0);
+
+  computed.clear();
+  const History h = history(s, "hackbench", "time", "", &computed);
+  REQUIRE(computed.size() == 1);  // only the middle run was computed
+  CHECK(computed[0].run_id == middle);
+  std::vector<std::string> runs;
+  for (const auto& p : h.points)
+    if (runs.empty() || runs.back() != p.run) runs.emplace_back(p.run);
+  CHECK(runs == std::vector<std::string>{"early", "middle", "late"});
+  check_against_compare(s, h);
+
+  // The reader visits the same points, oldest first, and the writer's
+  // chunks are render_history_text's text.
+  std::string streamed;
+  {
+    HistoryReader reader(s, "hackbench", "time", "");
+    HistoryTextWriter text(reader.header(), [&](std::string_view chunk) { streamed += chunk; });
+    std::size_t n = 0;
+    reader.for_each_point(nullptr, [&](const HistoryPoint& p) {
+      REQUIRE(n < h.points.size());
+      CHECK(p.run_id == h.points[n].run_id);
+      CHECK(p.variant == h.points[n].variant);
+      CHECK(p.row == h.points[n++].row);
+      text.point(p);
+    });
+    CHECK(n == h.points.size());
+    text.finish();
+  }
+  CHECK(streamed == render_history_text(h));
+  CHECK(streamed.find("6.1.0-middle") != std::string::npos);  // its kernel release
+  const auto second = streamed.find('\n', streamed.find('\n') + 1);
+  CHECK(streamed.substr(second + 1, 20) == "2026-03-01T00:00:00Z");
+
+  // A row filter keeps the order; no point: a note, not an empty table.
+  const History only = history(s, "hackbench", "time", "8");
+  REQUIRE(only.points.size() == 3);
+  CHECK(only.points[1].run == "middle");
+  CHECK_THAT(render_history_text(history(s, "hackbench", "time", "99")),
+             Catch::Contains("(no point matches the row)"));
 }

@@ -328,7 +328,7 @@ workloads:
     std::size_t kept = 0;
     Store(db, Store::Access::kReadOnly)
         .for_each_run_cell_summaries("one", "t", kCellSummaryVersion,
-                                     [&](std::span<const CellSummary> c) { kept += c.size(); });
+                                     [&](const Store::RunLabel&, std::span<const CellSummary> c) { kept += c.size(); });
     CHECK(kept == 1);
     const auto again = test::schedlab_cmd(args);
     CHECK(again.exit_code == 0);

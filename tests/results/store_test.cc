@@ -369,9 +369,20 @@ TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in ord
   CHECK(variants.at(a).size() == 1);
   CHECK(variants.at(b).front().id == vb);
   CHECK(variants.count(c) == 0);
-  const auto releases = s.manifest_strings("kernel_release");
-  CHECK(releases == std::map<std::int64_t, std::string>{{a, "6.1.0"}});
-  CHECK_THROWS_WITH(s.manifest_strings("a.b"), Catch::Contains("not a plain name"));
+  // Each run's kernel release, as its manifest says it (c's manifest is not
+  // JSON, b's release not a string: none), and as it changes.
+  const auto releases = [&] {
+    std::map<std::int64_t, std::string> out;
+    for (const auto& l : s.run_labels()) out[l.id] = l.kernel_release;
+    return out;
+  };
+  CHECK(releases() == std::map<std::int64_t, std::string>{{a, "6.1.0"}, {b, ""}, {c, ""}});
+  s.set_manifest_member(b, {"kernel_release"}, R"("6.12.0")");
+  s.set_manifest_member(a, {"kernel_release"}, "null");
+  CHECK(releases() == std::map<std::int64_t, std::string>{{a, ""}, {b, "6.12.0"}, {c, ""}});
+  CHECK(s.runs_declaring("hackbench", "time") == std::vector<std::int64_t>{a, b});
+  CHECK(s.runs_declaring("tbench", "time") == std::vector<std::int64_t>{b});
+  CHECK(s.runs_declaring("hackbench", "other").empty());
   CHECK_THROWS_WITH(s.set_manifest_member(a, {"pairs", "x\"y"}, "1"),
                     Catch::Contains("not a plain name"));
 }
@@ -392,7 +403,7 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
   const auto first = add(0);
   const auto cells_read = [&] {
     std::vector<CellSummary> out;
-    s.for_each_run_cell_summaries("hackbench", "time", 1, [&](std::span<const CellSummary> c) {
+    s.for_each_run_cell_summaries("hackbench", "time", 1, [&](const Store::RunLabel&, std::span<const CellSummary> c) {
       out.insert(out.end(), c.begin(), c.end());
     });
     return out;
@@ -436,4 +447,22 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
     CHECK(s.put_cell_summaries("hackbench", "time", 1, runs) == 1);
     CHECK(cells_read().empty());
   }
+}
+
+TEST_CASE("the latest run declaring a metric is the latest by start, not by id") {
+  test::TempDir dir;
+  Store s(dir.file("m.db"));
+  const auto run = [&](const std::string& name, const std::string& started, const std::string& unit) {
+    const auto id = s.create_run({.name = name, .config_path = "c.yaml", .config_text = "",
+                                  .config_sha256 = "x", .manifest_json = "{}",
+                                  .started_at = started});
+    s.add_metric(id, {"hackbench", "time", unit, "lower", "amean", "run", 4});
+    return id;
+  };
+  run("new", "2026-03-02T00:00:00Z", "ms");
+  run("imported-late", "2026-03-01T00:00:00Z", "s");
+  const auto m = s.latest_metric("hackbench", "time");
+  REQUIRE(m.has_value());
+  CHECK(m->unit == "ms");
+  CHECK_FALSE(s.latest_metric("hackbench", "other").has_value());
 }
