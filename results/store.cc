@@ -615,7 +615,10 @@ std::vector<MetricInfo> Store::metrics(std::int64_t run_id) const {
 void Store::add_samples(std::int64_t iteration_id, const std::vector<SampleRow>& samples) {
   // An iteration may hold a million interval samples: prepared statements
   // of kBatch rows each (a statement's steps cost more than its rows), then
-  // one row at a time for the rest.
+  // one row at a time for the rest. Without the samples' triggers: all they
+  // do is drop the run's cell summaries, which the iteration's own insert,
+  // in the same transaction, has just done (cell_marks_iteration_insert).
+  const sql::TriggersOff triggers_off(db_);
   constexpr std::size_t kBatch = 64;
   std::size_t i = 0;
   if (samples.size() >= kBatch) {

@@ -252,10 +252,16 @@ SELECT ?, ?, pair, workload, block, row, row_order, params_json, iteration, stat
   }
 
   // What hangs off the new iterations, and the per-run tables, deduplicated.
-  exec(R"sql(
+  // The samples without their triggers: the new iterations' inserts above
+  // have already dropped their runs' cell summaries.
+  {
+    const sql::TriggersOff triggers_off(db_);
+    Stmt(db_, R"sql(
 INSERT INTO main.samples (iteration_id, metric, value, offset_s)
   SELECT m.new, s.metric, s.value, s.offset_s FROM src.samples s
-  JOIN merge_iterations m ON s.iteration_id = m.old ORDER BY s.rowid;
+  JOIN merge_iterations m ON s.iteration_id = m.old ORDER BY s.rowid)sql").run();
+  }
+  exec(R"sql(
 INSERT INTO main.monitor_snapshots (iteration_id, monitor, phase, path, text)
   SELECT m.new, s.monitor, s.phase, s.path, s.text FROM src.monitor_snapshots s
   JOIN merge_iterations m ON s.iteration_id = m.old ORDER BY s.rowid;
