@@ -13,8 +13,14 @@
 // three busy loops competing, and CI missed a 20% slower build at an 8%
 // minimum effect); and with the parent's loop running while the child's did,
 // an idle machine gave two modes 1.5x apart (0.80 or 1.25 for one build).
-// Serial and interleaved, idle and with three busy loops competing for the
-// two CPUs: unchanged builds 0.91-1.03, the slow one 1.39-1.63. Mann-Whitney
+// Each loop alone still gave those two modes in the full suite (an
+// unchanged build 0.75-0.87 or 1.18-1.26 from one run to the next, the slow
+// one not told apart): most likely this VM's two CPUs ran at different
+// speeds then (time the host steals counts as the thread's), and
+// where the child landed decided the ratio. So both processes are pinned to
+// the CPU the parent starts on; the loops take turns, so nothing waits.
+// Pinned, idle and with three busy loops competing for the two CPUs:
+// unchanged builds 0.96-1.10, the slow one 1.49-2.31. Mann-Whitney
 // (a stray sample happens), the median, 7 iterations (exact two-sided p at
 // full separation: 0.0006), a minimum effect of 8%. A nightly of three
 // builds takes ~4 s.
@@ -38,7 +44,9 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kProgram = R"c(#include <stdio.h>
+const char* const kProgram = R"c(#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -63,6 +71,10 @@ int main(int argc, char **argv) {
   int a[2], b[2];
   char c = 0;
   double calib = 0, mine = 0, theirs = 0;
+  cpu_set_t here; /* parent and child on the CPU the parent started on */
+  CPU_ZERO(&here);
+  CPU_SET(sched_getcpu(), &here);
+  if (sched_setaffinity(0, sizeof here, &here)) return 1;
   if (pipe(a) || pipe(b)) return 1;
   pid_t pid = fork();
   if (pid == 0) {
