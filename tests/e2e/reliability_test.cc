@@ -438,7 +438,8 @@ variants:
     // A kill before the run was recorded (a busy machine, an early moment)
     // leaves nothing to resume: the next attempt starts it again.
     std::vector<std::string> args = {"run", "--db", db};
-    const bool recorded = std::filesystem::exists(db) && Store(db).find_run_by_name("t");
+    const bool recorded = std::filesystem::exists(db) &&
+                          Store(db, Store::Access::kReadOnly).find_run_by_name("t");
     if (!recorded)
       args.insert(args.end(), {dir.file("t.yaml"), "--name", "t"});
     else
