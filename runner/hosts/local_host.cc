@@ -295,9 +295,22 @@ int LocalHost::free_port() {
   return ntohs(addr.sin_port);
 }
 
+// schedlab's own programs (schedlab-*, tools/) come from next to the running
+// binary before PATH: an older installed copy in /usr/local/bin must not
+// stand in for the one built with this schedlab.
+static std::optional<std::string> own_program(const std::string& name) {
+  if (!name.starts_with("schedlab-")) return std::nullopt;
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return std::nullopt;
+  const auto sibling = (self.parent_path() / name).string();
+  return ::access(sibling.c_str(), X_OK) == 0 ? std::optional(sibling) : std::nullopt;
+}
+
 std::optional<std::string> LocalHost::find_program(const std::string& name) {
   if (name.find('/') != std::string::npos)
     return ::access(name.c_str(), X_OK) == 0 ? std::optional(name) : std::nullopt;
+  if (auto own = own_program(name)) return own;
   auto p = bp::search_path(name);
   if (p.empty()) return std::nullopt;
   return p.string();

@@ -110,6 +110,28 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
   }
 }
 
+// An older schedlab-seccomp-notify installed earlier on PATH (cmake --install
+// into /usr/local/bin) must not stand in for the one built with this binary.
+TEST_CASE("doctor: schedlab's own program comes from next to the binary, before PATH") {
+  test::TempDir dir;
+  const auto decoy = dir.path() / "schedlab-seccomp-notify";
+  LocalHost().write_file(decoy.string(), "#!/bin/sh\necho decoy\n");
+  std::filesystem::permissions(decoy, std::filesystem::perms::owner_all);
+  const char* path = std::getenv("PATH");
+  const auto r = schedlab_cmd({"doctor", "--format", "json"},
+                              {{"PATH", dir.path().string() + ":" + (path ? path : "/usr/bin:/bin")}});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  const auto j = nlohmann::json::parse(r.out);
+  bool seen = false;
+  for (const auto& t : j["tools"])
+    if (t["tool"] == "schedlab-seccomp-notify") {
+      seen = true;
+      CHECK(t["path"] == SCHEDLAB_SECCOMP_NOTIFY);
+    }
+  CHECK(seen);
+}
+
 TEST_CASE("doctor: a SUT that cannot be reached exits 1") {
   const auto r = schedlab_cmd({"doctor", "--sut", "ssh://nobody@127.0.0.1:1"});
   CHECK(r.exit_code == 1);
