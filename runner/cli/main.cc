@@ -6,20 +6,22 @@
 #include <filesystem>
 #include <string>
 
+#include "base/own_executable.h"
 #include "runner/cli/common.h"
 #include "runner/run/manifest.h"
 
 namespace {
 
 // schedlab's own benchmark programs (tools/: schedlab-seccomp-notify) sit
-// next to its binary, in the build tree as installed: that directory goes
-// at the end of PATH, for the local host's steps and the lab's guest copy.
+// next to its binary, in the build tree as installed. The local host looks
+// there first (LocalHost::find_program); the directory also goes at the end
+// of PATH for the programs schedlab starts (hooks, the command workload),
+// which may call schedlab's programs by name.
 void add_own_directory_to_path() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return;
+  const auto self = schedlab::own_executable();
+  if (!self) return;
   const char* path = std::getenv("PATH");
-  const std::string dir = self.parent_path().string();
+  const std::string dir = self->parent_path().string();
   std::string value = path && *path ? std::string(path) : "/usr/local/bin:/usr/bin:/bin";
   if ((":" + value + ":").find(":" + dir + ":") == std::string::npos) value += ":" + dir;
   ::setenv("PATH", value.c_str(), 1);

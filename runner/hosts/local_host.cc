@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "base/file.h"
+#include "base/own_executable.h"
 #include "runner/run/interrupt.h"
 
 namespace schedlab {
@@ -300,10 +301,9 @@ int LocalHost::free_port() {
 // stand in for the one built with this schedlab.
 static std::optional<std::string> own_program(const std::string& name) {
   if (!name.starts_with("schedlab-")) return std::nullopt;
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return std::nullopt;
-  const auto sibling = (self.parent_path() / name).string();
+  const auto self = own_executable();
+  if (!self) return std::nullopt;
+  const auto sibling = (self->parent_path() / name).string();
   return ::access(sibling.c_str(), X_OK) == 0 ? std::optional(sibling) : std::nullopt;
 }
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/file.h"
+#include "base/own_executable.h"
 #include "base/text.h"
 #include "runner/run/plan.h"
 #include "runner/run/run_shape.h"
@@ -29,10 +30,9 @@ std::string nodes_file(const Submission& s, int task) {
 
 // The binary the tasks exec: this one, by its absolute path.
 std::string own_binary() {
-  std::error_code ec;
-  const auto self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw SlurmError("cannot find the schedlab binary (/proc/self/exe)");
-  return self.string();
+  const auto self = own_executable();
+  if (!self) throw SlurmError("cannot find the schedlab binary (/proc/self/exe)");
+  return self->string();
 }
 
 }  // namespace
