@@ -325,9 +325,13 @@ namespace {
 // same commits every run, so the built kernels stay cached): the third does
 // not compile (a call to an undeclared function, an error with the kernel's
 // -Werror=implicit-function-declaration), the fourth fixes it, the fifth
-// plants the regression: a 200 us busy wait in ttwu_do_activate, on every
-// wake-up (hackbench's pipes wake a task per message: several times slower
-// even under TCG). Returns the commits, main first.
+// plants the regression: a 20 ms busy wait in every task's exit, before it
+// notifies its parent. hackbench reaps its 40 children before it stops its
+// clock, so every iteration gets about 0.8 s more alike: 0.88-1.14 s under
+// TCG (4 boots of 5), against the good kernel's 0.06-0.26 s. (A 200 us wait
+// on every wake-up varied with how pipe wake-ups batch, 0.19-1.41 s, and
+// once a 5-sample batch averaged 0.34 s, which bisect then called good.)
+// Returns the commits, main first.
 std::vector<std::string> add_bisect_history(const fs::path& tree, const std::string& branch) {
   const std::string t = tree.string();
   const auto commits = [&] {
@@ -371,10 +375,11 @@ std::vector<std::string> add_bisect_history(const fs::path& tree, const std::str
     test::write_text(path, text);
     must({"git", "-C", t, "commit", "-q", "-am", "sched/fair: fix the build"});
   }
-  edit("kernel/sched/core.c",
-       {{"#include <linux/highmem.h>\n", "#include <linux/delay.h>\n"},
-        {activate, "\tudelay(200);\t/* schedlab bisect test: the regression */\n"}},
-       "sched/core: busy-wait 200us on every wake-up (the planted regression)");
+  edit("kernel/sched/autogroup.c",
+       {{"// SPDX-License-Identifier: GPL-2.0\n", "#include <linux/delay.h>\n"},
+        {"void sched_autogroup_exit_task(struct task_struct *p)\n{\n",
+         "\tmdelay(20);\t/* schedlab bisect test: the regression */\n"}},
+       "sched/autogroup: busy-wait 20 ms in every task exit (the planted regression)");
   edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 3 */\n"}},
        "sched/fair: another comment");
   must({"git", "-C", t, "checkout", "-q", "main"});
@@ -388,7 +393,7 @@ TEST_CASE(
     "regression and skips the commit that does not compile",
     "[lab][kernel]") {
   const fs::path tree = linux_tree();
-  const auto shas = add_bisect_history(tree, "schedlab-bisect");
+  const auto shas = add_bisect_history(tree, "schedlab-bisect-exit");
   REQUIRE(shas.size() == 7);  // main and six commits
   test::TempDir dir;
   const std::string cfg = dir.file("bisect.yaml"), db = dir.file("db");
