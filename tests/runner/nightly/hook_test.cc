@@ -133,7 +133,7 @@ TEST_CASE("waiting for ssh gives up at the deadline with the last reason") {
                     Contains("is not a host to wait for"));
 }
 
-TEST_CASE("waiting for ssh returns once a late sshd answers, and checks the boot") {
+TEST_CASE("waiting for ssh returns once a late sshd answers, and checks the boot", "[netns]") {
   static test::NetnsLab lab;
   if (lab.skip_reason()) {
     SCHEDLAB_SKIP(*lab.skip_reason());
