@@ -274,9 +274,9 @@ INSERT OR IGNORE INTO main.point_stops (run_id, variant_id, workload, params_jso
   FROM src.point_stops s JOIN merge_runs mr ON s.run_id = mr.old
   JOIN merge_variants mv ON s.variant_id = mv.old;
 INSERT INTO main.knob_journal (run_id, host, kind, name, path, original, target, state,
-  applied_at, restored_at)
+  applied_at, restored_at, merged)
   SELECT m.new, s.host, s.kind, s.name, s.path, s.original, s.target, s.state, s.applied_at,
-  s.restored_at FROM src.knob_journal s LEFT JOIN merge_runs m ON s.run_id = m.old
+  s.restored_at, 1 FROM src.knob_journal s LEFT JOIN merge_runs m ON s.run_id = m.old
   WHERE NOT EXISTS (SELECT 1 FROM main.knob_journal d WHERE d.run_id IS m.new
     AND d.host = s.host AND d.kind = s.kind AND d.name = s.name AND d.applied_at = s.applied_at
     AND d.target = s.target)
