@@ -1,5 +1,7 @@
 #include "base/text.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -88,6 +90,34 @@ bool natural_less(const std::string& a, const std::string& b) {
     }
   }
   return a.size() - i < b.size() - j;
+}
+
+std::optional<std::string> name_problem(std::string_view s) {
+  if (s.empty()) return "it is empty";
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    // The length of the sequence a lead byte starts, and the smallest code
+    // point it may encode (no overlong forms).
+    std::size_t len = 0;
+    char32_t cp = 0, min = 0;
+    if (c < 0x80) len = 1, cp = c;
+    else if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07, min = 0x10000;
+    else return fmt::format("it is not UTF-8 text (byte 0x{:02x} at {})", c, i);
+    if (i + len > s.size()) return fmt::format("it is not UTF-8 text (a sequence cut at byte {})", i);
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return fmt::format("it is not UTF-8 text (byte 0x{:02x} at {})", b, i + k);
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return fmt::format("it is not UTF-8 text (an invalid sequence at byte {})", i);
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+      return fmt::format("it holds a control character (U+{:04X} at byte {})", static_cast<unsigned>(cp), i);
+    i += len;
+  }
+  return std::nullopt;
 }
 
 }  // namespace schedlab

@@ -35,6 +35,11 @@ std::string excerpt(std::string_view s, std::size_t max_chars = 40);
 // empty or already ends with one (a tool's stdout then its stderr).
 std::string join_output(std::string_view a, std::string_view b);
 
+// Why s cannot be a name (of a run, a variant): empty, not UTF-8, or
+// holding a control character (C0, DEL, C1: a terminal escape); nothing
+// when it can. Names are checked before anything is stored.
+std::optional<std::string> name_problem(std::string_view s);
+
 // The whole of s as a finite number ("12.5", "3e2"); nullopt otherwise.
 std::optional<double> to_number(std::string_view s);
 

@@ -71,15 +71,27 @@ class Stmt {
   sqlite3_stmt* s_ = nullptr;
 };
 
-// BEGIN IMMEDIATE ... COMMIT, rolled back if not committed.
+// BEGIN IMMEDIATE ... COMMIT, rolled back if not committed. Inside another
+// transaction (a caller's Store::WriteBatch) it is a savepoint of it: its
+// writes become final only with the outer commit.
 class Transaction {
  public:
-  explicit Transaction(sqlite3* db) : db_(db) { exec("BEGIN IMMEDIATE"); }
-  ~Transaction() {
-    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  explicit Transaction(sqlite3* db) : db_(db), nested_(sqlite3_get_autocommit(db) == 0) {
+    exec(nested_ ? "SAVEPOINT schedlab_tx" : "BEGIN IMMEDIATE");
   }
+  ~Transaction() {
+    if (done_) return;
+    if (nested_) {
+      sqlite3_exec(db_, "ROLLBACK TO schedlab_tx", nullptr, nullptr, nullptr);
+      sqlite3_exec(db_, "RELEASE schedlab_tx", nullptr, nullptr, nullptr);
+    } else {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
   void commit() {
-    exec("COMMIT");
+    exec(nested_ ? "RELEASE schedlab_tx" : "COMMIT");
     done_ = true;
   }
 
@@ -93,6 +105,7 @@ class Transaction {
     }
   }
   sqlite3* db_;
+  bool nested_ = false;
   bool done_ = false;
 };
 
