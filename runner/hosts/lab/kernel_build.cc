@@ -184,6 +184,9 @@ const std::vector<std::pair<std::string, std::string>>& guest_config() {
       {"CONFIG_SMP", "y"},
       {"CONFIG_SCHED_SMT", "y"},
       {"CONFIG_SCHED_MC", "y"},
+      // qemu lists its CPUs to the kernel in ACPI's MADT: without ACPI a
+      // tinyconfig kernel logs "Allowing 1 CPUs" whatever -smp says.
+      {"CONFIG_ACPI", "y"},
       // kvm-clock and paravirt spinlocks under KVM.
       {"CONFIG_HYPERVISOR_GUEST", "y"},
       {"CONFIG_PARAVIRT", "y"},
@@ -338,6 +341,23 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
 
 }  // namespace
 
+std::vector<Kernel> cached_builds_of(const std::string& spec, const LabPaths& paths, Host& local) {
+  const GitKernelSpec g = parse_git_kernel(spec);
+  if (g.ref.empty()) return {};  // a work tree's edits are part of what was built
+  const Source src = find_source(g, spec, local);
+  std::vector<std::pair<fs::file_time_type, Kernel>> found;
+  for (auto& k : cached_kernels(paths)) {
+    std::error_code ec;
+    if (k.commit != src.commit || fs::path(k.tree) != src.tree) continue;
+    const auto when = fs::last_write_time(fs::path(k.vmlinuz).parent_path().parent_path() / "kernel.json", ec);
+    found.emplace_back(when, std::move(k));
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<Kernel> out;
+  for (auto& [when, k] : found) out.push_back(std::move(k));
+  return out;
+}
+
 Kernel build_kernel(const std::string& spec, const KernelBuildConfig& config, const LabPaths& paths,
                     Host& local, const Log& log) {
   try {
@@ -473,6 +493,7 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
                               {"describe", src.describe},
                               {"identity", src.identity},
                               {"request_key", request_key},
+                              {"request", {{"fragments", config.fragments}, {"symbols", config.symbols}}},
                               {"config_sha", k.config_sha},
                               {"compiler", compiler},
                               {"release", k.release},

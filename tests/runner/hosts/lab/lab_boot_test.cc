@@ -127,6 +127,7 @@ variants:
     const auto m = nlohmann::json::parse(run.manifest_json);
     CHECK(m["group"] == "mk");
     CHECK(m["lab"]["accel"].is_string());
+    CHECK(m["lab"]["cpus_online"] == "0-1");  // read in the guest, as asked (cpus: 2)
     const std::string host = m["host"].get<std::string>();
     CHECK(host.starts_with("lab:"));
     CHECK(store.unrestored(host).empty());  // features and kernel.sched_schedstats put back
@@ -201,6 +202,9 @@ void lab_case(const std::string& kernel, bool eevdf) {
     WARN(fmt::format("{}: boot to SSH {:.1f}s ({}), initramfs {} in {:.2f}s", kernel, host.boot_seconds(),
                      host.accel(), host.image().cached ? "cached" : "built", host.image().seconds));
     check_guest(host, eevdf);
+    CHECK(host.manifest()["cpus_online"] == "0-1");
+    const auto nproc = host.run({.argv = {"nproc"}});
+    CHECK(nproc.out == "2\n");
   }
 }
 
@@ -316,6 +320,34 @@ variants:
 
 TEST_CASE("lab: debian:6.12 boots, flips NO_PLACE_LAG and back", "[lab]") {
   lab_case("debian:6.12", true);
+}
+
+// The lab checks what it says: a guest with fewer CPUs online than asked
+// (here the kernel is told nr_cpus=1) is a boot error naming both numbers.
+TEST_CASE("lab: a guest with fewer CPUs online than asked is refused, naming both", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  CHECK_THROWS_WITH(lab::LabHost(LabConfig{.kernel = "debian:6.1", .cpus = 2, .cmdline = "nr_cpus=1"}, test_log()),
+                    Catch::Matchers::Contains("lab: asked for 2 CPUs, the 6.1.") &&
+                        Catch::Matchers::Contains("guest has 1 online (0)"));
+}
+
+// doctor --config X with a lab SUT looks at the guest the run would boot,
+// never at this host standing in for it.
+TEST_CASE("lab: doctor --config boots the config's lab SUT and reports on the guest", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  const std::string cfg = dir.file("lab.yaml");
+  test::write_text(cfg, "hosts:\n  sut: {lab: {kernel: debian:6.12, cpus: 2}}\nworkloads: [hackbench]\n");
+  const auto r = test::schedlab_cmd({"doctor", "--config", cfg}, {}, std::chrono::seconds(600));
+  INFO(r.out << r.err);
+  CHECK(r.ok());
+  CHECK(r.out.starts_with("lab SUT debian:6.12 booted for doctor\nsut                lab:6.12."));
+  CHECK(r.out.find("\nkernel             6.12.") != std::string::npos);
+  CHECK(r.out.find("PLACE_LAG") != std::string::npos);  // the guest's features, not the host's (none here)
 }
 
 TEST_CASE("lab: debian:6.1 boots (CFS, schedstat v15)", "[lab]") {
