@@ -20,11 +20,6 @@ std::string field(const std::string& s) {
   return out + "\"";
 }
 
-// A parameter's value as people write it: strings bare, numbers as JSON.
-std::string param_text(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
 nlohmann::json params_of(const Row& r) {
   auto p = nlohmann::json::parse(r.params_json, nullptr, false);
   return p.is_object() ? p : nlohmann::json::object();

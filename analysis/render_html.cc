@@ -6,6 +6,7 @@
 #include "analysis/render_html.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -60,24 +61,6 @@ Json row_labels(const Block& b) {
   return a;
 }
 
-// The parameter the rows sweep: the one whose value differs between rows;
-// "point" when none or several do.
-std::string swept_parameter(const Block& b) {
-  std::map<std::string, std::set<std::string>> values;
-  for (const auto& r : b.rows) {
-    const auto p = nlohmann::json::parse(r.params_json, nullptr, false);
-    if (!p.is_object()) continue;
-    for (auto it = p.begin(); it != p.end(); ++it) values[it.key()].insert(it.value().dump());
-  }
-  std::string found;
-  for (const auto& [k, v] : values)
-    if (v.size() > 1) {
-      if (!found.empty()) return "point";
-      found = k;
-    }
-  return found.empty() ? "point" : found;
-}
-
 std::optional<double> number_label(const std::string& s) {
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
@@ -129,7 +112,7 @@ Json scaling_spec(const Comparison& c, const Block& b) {
   s["scales"] = Json::array(
       {x,
        y_scale_with_ci(), colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "x", swept_parameter(b)), axis("left", "y", y_title(b))});
+  s["axes"] = Json::array({axis("bottom", "x", b.swept), axis("left", "y", y_title(b))});
   s["legends"] = legend();
   const Json tooltip = {
       {"signal", "{'column': datum.c, 'point': datum.r, 'centre': datum.y, 'low': datum.lo, 'high': datum.hi}"}};
@@ -188,7 +171,7 @@ Json samples_spec(const Comparison& c, const Block& b) {
        {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
         {"domain", {{"data", "samples"}, {"field", "v"}}}},
        colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "xrow", swept_parameter(b)), axis("left", "y", y_title(b))});
+  s["axes"] = Json::array({axis("bottom", "xrow", b.swept), axis("left", "y", y_title(b))});
   s["legends"] = legend();
   const Json inner_x = {{"signal", "scale('xcol', datum.c) + bandwidth('xcol') * (0.5 + datum.j)"}};
   s["marks"] = Json::array({{
@@ -266,7 +249,7 @@ Json order_spec(const Comparison& c, const Block& b) {
   s["signals"] = Json::array(
       {{{"name", "point"},
         {"value", b.rows.empty() ? "" : b.rows.front().label},
-        {"bind", {{"input", "select"}, {"options", options}, {"name", swept_parameter(b) + " "}}}}});
+        {"bind", {{"input", "select"}, {"options", options}, {"name", b.swept + " "}}}}});
   s["data"] = Json::array({{{"name", "samples"}, {"values", values}},
                            {{"name", "shown"},
                             {"source", "samples"},
@@ -351,7 +334,10 @@ std::string number(std::optional<double> v, int precision) {
 std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::size_t row,
                       std::size_t col) {
   const int p = b.metric.precision;
-  std::string attrs = fmt::format(" data-block=\"{}\" data-row=\"{}\" data-col=\"{}\"", block, row, col);
+  std::string attrs = fmt::format(" data-block=\"{}\" data-row=\"{}\" data-col=\"{}\" data-n=\"{}\"", block,
+                                  row, col, cell.n);
+  // Never planned for this column: blank, not FAIL.
+  if (!cell.measured) return fmt::format("<td class=\"blank\"{}></td>", attrs);
   if (cell.n == 0 && !cell.unsupported.empty())
     return fmt::format("<td class=\"na\"{}><span class=\"centre\">n/a</span> <span "
                        "class=\"why\">{}</span></td>",
@@ -360,9 +346,12 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
     return fmt::format("<td class=\"fail\"{}><span class=\"centre\">FAIL</span>{}</td>", attrs,
                        cell.failed ? fmt::format(" <span class=\"why\">{} failed</span>", cell.failed)
                                    : std::string(" <span class=\"why\">no samples</span>"));
+  const bool unlike = !cell.unlike_baseline.empty();
   std::string out = fmt::format("<td class=\"{}\"{}><span class=\"centre\">{}</span> ",
-                                cell.significant ? "sig" : "", attrs, number(cell.centre, p));
-  if (!cell.pct) out += "<span class=\"pct\">(n/a)</span>";
+                                unlike ? "unlike" : cell.significant ? "sig" : "", attrs, number(cell.centre, p));
+  if (unlike && cell.pct)
+    out += fmt::format("<span class=\"pct\">!{:.2f}%!</span>", *cell.pct);
+  else if (!cell.pct) out += "<span class=\"pct\">(n/a)</span>";
   else if (cell.significant) out += fmt::format("<span class=\"pct\">*{:.2f}%*</span>", *cell.pct);
   else out += fmt::format("<span class=\"pct\">({:.2f}%)</span>", *cell.pct);
   if (cell.ci.ci)
@@ -371,13 +360,16 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
   else
     out += fmt::format("<br><span class=\"noci\">no interval: {}</span>",
                        esc(cell.ci.reason.empty() ? "not computed" : cell.ci.reason));
+  out += fmt::format(" <span class=\"n\">n={}</span>", cell.n);
   if (cell.failed) out += fmt::format(" <span class=\"why\">{} failed</span>", cell.failed);
+  if (unlike)
+    out += fmt::format("<br><span class=\"why\">other parameters: {}</span>", esc(fmt::format("{}", fmt::join(cell.unlike_baseline, ", "))));
   return out + "</td>";
 }
 
 std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
   std::string out = fmt::format("<table class=\"compare\" id=\"t{}\"><thead><tr><th></th><th>{}</th>", k,
-                                esc(swept_parameter(b)));
+                                esc(b.swept));
   for (const auto& col : c.columns) out += "<th>" + esc(col.label) + "</th>";
   out += "</tr></thead><tbody>\n";
   const std::size_t stats = std::max<std::size_t>(b.stat_rows.size(), 1);
@@ -391,6 +383,8 @@ std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
         const Cell& cell = row.cells[i];
         if (centre) {
           out += cell_html(cell, b, k, r, i);
+        } else if (!cell.measured) {
+          out += "<td class=\"blank\"></td>";
         } else {
           out += fmt::format("<td class=\"stat\">{}", cell.n ? number(cell.stat_values[s], b.metric.precision)
                                                              : std::string(cell.unsupported.empty() ? "FAIL" : "n/a"));
@@ -455,7 +449,7 @@ std::string header(const Comparison& c) {
   out += "</ul>";
   if (const std::string e = emulation_note(c.runs); !e.empty()) out += "<p class=\"emulated\">" + esc(e) + "</p>";
   if (c.differences.empty()) {
-    out += "<p>The columns' runs do not differ in kernel, cmdline, host, CPU, knobs or recorded SUT state.</p>";
+    out += "<p>The columns' runs do not differ in kernel, cmdline, host, CPU, knobs, recorded SUT state, workload parameters or config.</p>";
   } else {
     out += "<table class=\"differences\"><thead><tr><th>differs</th>";
     for (const auto& col : c.columns) out += "<th>" + esc(col.label) + "</th>";
@@ -473,6 +467,7 @@ std::string header(const Comparison& c) {
 constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:1em 2em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}
 td{text-align:right;font-family:monospace;white-space:nowrap}td.sig{font-weight:bold}td.fail{color:#b00}
+td.unlike{background:#fde9c8}.n{font-size:11px;color:#666}
 .ci,.noci,.why{font-size:11px;color:#666}.noci{color:#a60}.note{font-size:12px;color:#555}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plot{overflow-x:auto;max-width:100%}
 .plot h4{margin:.2em 0;font-size:13px}.emulated{color:#b00})";

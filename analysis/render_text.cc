@@ -35,6 +35,15 @@ std::string describe_run(const RunInfo& r) {
       if (v != manifest.end() && v->is_string())
         line += fmt::format(" {} {},", what, v->get<std::string>());
     }
+    // A kernel built from a tree is named by what was built, not only its
+    // release: base and patched builds of one tree share the release.
+    const auto lab = manifest.find("lab");
+    if (lab != manifest.end() && lab->is_object() && lab->contains("build") && (*lab)["build"].is_object()) {
+      const auto& b = (*lab)["build"];
+      const auto str = [&](const char* k) { return b.contains(k) && b[k].is_string() ? b[k].get<std::string>() : ""; };
+      line += fmt::format(" built from {} at {}{},", str("spec").empty() ? str("tree") : str("spec"),
+                          str("commit").substr(0, 12), str("describe").empty() ? "" : " (" + str("describe") + ")");
+    }
   }
   return line + fmt::format(" {}", to_string(r.status));
 }
@@ -59,6 +68,19 @@ std::string title(const Block& b) {
   return fmt::format("{} ({}, {} is better)", b.name, what, m.direction);
 }
 
+// The smallest and largest n of a block's measured cells: how many samples
+// (or iterations, for interval metrics) stand behind its numbers.
+std::optional<std::pair<std::size_t, std::size_t>> n_range(const Block& b) {
+  std::optional<std::pair<std::size_t, std::size_t>> out;
+  for (const auto& r : b.rows)
+    for (const auto& cell : r.cells) {
+      if (!cell.measured) continue;
+      const std::size_t n = b.metric.kind == "interval" ? cell.units.size() : cell.n;
+      out = out ? std::pair{std::min(out->first, n), std::max(out->second, n)} : std::pair{n, n};
+    }
+  return out;
+}
+
 // What the marker means and how many comparisons made it, under each table.
 std::string table_note(const Comparison& c, const Block& b) {
   const std::size_t k = b.comparisons;
@@ -74,6 +96,9 @@ std::string table_note(const Comparison& c, const Block& b) {
                       test ? test_title(*test) : c.test, c.alpha, k, k == 1 ? "" : "s");
     if (k > 1) out += fmt::format(" (~{:.2g} false * expected by chance)", c.alpha * k);
   }
+  if (const auto n = n_range(b))
+    out += n->first == n->second ? fmt::format("; n = {} per cell", n->first)
+                                 : fmt::format("; n = {} to {} per cell", n->first, n->second);
   if (b.metric.kind == "interval")
     out += "\ninterval metric: samples are time slices of one iteration (autocorrelated), so "
            "tests and intervals use one centre per iteration";
@@ -100,6 +125,7 @@ std::string footer(const Comparison& c) {
         auto same = [&](const auto& x) { return x.first == p; };
         if (cell.failed && std::none_of(failed.begin(), failed.end(), same))
           failed.push_back({p, cell.failed});
+        if (!cell.measured) continue;  // blank, not a failure
         if (cell.n == 0 && !cell.unsupported.empty()) {
           if (std::none_of(unsupported.begin(), unsupported.end(), same))
             unsupported.push_back({p, cell.unsupported});
@@ -128,8 +154,20 @@ std::string footer(const Comparison& c) {
     for (const auto& p : empty) parts.push_back(name(p));
     out += fmt::format("FAIL without failed iterations (no samples): {}\n", fmt::join(parts, ", "));
   }
+  const auto unlike = unlike_cells(c);
+  if (!unlike.empty())
+    out += fmt::format("! measured with other parameters than its baseline (not like with like; compare --strict "
+                       "refuses): {}\n",
+                       fmt::join(unlike, "; "));
+  if (std::any_of(c.blocks.begin(), c.blocks.end(), [](const Block& b) {
+        return std::any_of(b.rows.begin(), b.rows.end(), [](const Row& r) {
+          return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& x) { return !x.measured; });
+        });
+      }))
+    out += "blank: the column's run never measured that row\n";
   return out;
 }
+
 
 }  // namespace render_parts
 
@@ -155,6 +193,19 @@ std::string value_text(std::size_t n, std::optional<double> value, std::optional
 }
 
 std::string cell_text(const Cell& c, std::size_t width, int precision) {
+  // Never planned for this column: blank, not FAIL.
+  if (!c.measured) return std::string(width, ' ');
+  // Measured with other parameters than the baseline: "!" where the
+  // parentheses or the significance marker would be (the footer names them).
+  if (!c.unlike_baseline.empty() && c.n > 0) {
+    std::string v = value_text(c.n, c.centre, c.pct, false, width, precision);
+    const auto open = v.rfind(" (");
+    if (open != std::string::npos && v.back() == ')') {
+      v[open + 1] = '!';
+      v.back() = '!';
+    }
+    return v;
+  }
   // The SUT cannot measure it: n/a (the footer says why), never FAIL or 0.
   if (c.n == 0 && !c.unsupported.empty())
     return fmt::format("{:>{}}{:{}}", "n/a", width - kPctWidth, "", kPctWidth);
@@ -173,8 +224,9 @@ std::string stat_lines(const Block& b, std::size_t k, std::size_t label_width,
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const Cell& c = r.cells[i];
       out += centre ? cell_text(c, widths[i], b.metric.precision)
-                    : value_text(c.n, c.stat_values[k], c.stat_pcts[k], false, widths[i],
-                                 b.metric.precision);
+             : !c.measured ? std::string(widths[i], ' ')
+                           : value_text(c.n, c.stat_values[k], c.stat_pcts[k], false, widths[i],
+                                        b.metric.precision);
     }
     out += '\n';
   }

@@ -315,6 +315,27 @@ CREATE TRIGGER run_kernel_release_delete AFTER DELETE ON runs BEGIN
   DELETE FROM run_kernel_releases WHERE run_id = OLD.id;
 END;
 )sql",
+    // 12: a cell summary names the workload parameters it was measured
+    // with (but the swept one), so history draws one series per parameter
+    // set: loops 200 and loops 500 are never one line. Summaries of an
+    // older version are recomputed (kCellSummaryVersion 2).
+    // The index history reads iterations from covers their parameters too
+    // (a cell computed for history knows its parameter set).
+    R"sql(
+ALTER TABLE cell_summaries ADD COLUMN params TEXT NOT NULL DEFAULT '';
+DROP INDEX iterations_by_workload;
+CREATE INDEX iterations_by_workload ON iterations
+  (workload, run_id, id, variant_id, block, row, row_order, status, iteration, params_json);
+)sql",
+    // 13: a journal row names the machine, boot and hostname that wrote it,
+    // and rows copied by merge are history (merged = 1): the journal acts
+    // only on rows this host and boot wrote, never on another machine's.
+    R"sql(
+ALTER TABLE knob_journal ADD COLUMN machine_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE knob_journal ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE knob_journal ADD COLUMN hostname TEXT NOT NULL DEFAULT '';
+ALTER TABLE knob_journal ADD COLUMN merged INTEGER NOT NULL DEFAULT 0 CHECK (merged IN (0, 1));
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -753,10 +774,10 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
 namespace {
 
 // What for_each_run_iterations reads of an iteration: id, run_id,
-// variant_id, block, row, row_order, status, iteration (in that order), into
-// a reused row's buffers.
+// variant_id, block, row, row_order, status, iteration, params_json (in that
+// order), into a reused row's buffers.
 constexpr const char* kHistoryColumns =
-    "id, run_id, variant_id, block, row, row_order, status, iteration";
+    "id, run_id, variant_id, block, row, row_order, status, iteration, params_json";
 
 void read_history_row(const Stmt& s, const std::string& workload, IterationRow& r) {
   r.id = s.i64(0);
@@ -768,6 +789,7 @@ void read_history_row(const Stmt& s, const std::string& workload, IterationRow& 
   r.row_order = static_cast<int>(s.i64(5));
   r.status = known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
   r.iteration = static_cast<int>(s.i64(7));
+  r.params_json.assign(s.view(8));
   r.samples.clear();
 }
 
@@ -864,7 +886,7 @@ void Store::for_each_run_cell_summaries(
   // range of cell_summaries' key, and each variant by its key.
   Stmt s(db_,
          "SELECT c.run_id, c.variant_id, c.block, c.row, c.n, c.centre, c.ci_low, c.ci_high, "
-         "c.ci_reason, v.name, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status "
+         "c.ci_reason, v.name, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status, c.params "
          "FROM runs r "
          "CROSS JOIN cell_summary_marks m ON m.run_id = r.id CROSS JOIN cell_summaries c "
          "ON c.workload = m.workload AND c.metric = m.metric AND c.run_id = m.run_id "
@@ -901,6 +923,7 @@ void Store::for_each_run_cell_summaries(
     c.ci_high = opt_dbl(s, 7);
     c.ci_reason.assign(s.view(8));
     c.variant.assign(s.view(9));
+    c.params.assign(s.view(14));
   }
   flush();
 }
@@ -924,7 +947,7 @@ std::size_t Store::put_cell_summaries(const std::string& workload, const std::st
   Stmt del(db_, "DELETE FROM cell_summaries WHERE workload = ? AND metric = ? AND run_id = ?");
   Stmt one(db_,
            "INSERT INTO cell_summaries (workload, metric, run_id, position, variant_id, block, row, "
-           "n, centre, ci_low, ci_high, ci_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+           "n, centre, ci_low, ci_high, ci_reason, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   Stmt mark(db_,
             "INSERT OR REPLACE INTO cell_summary_marks (run_id, workload, metric, version) "
             "VALUES (?, ?, ?, ?)");
@@ -940,7 +963,7 @@ std::size_t Store::put_cell_summaries(const std::string& workload, const std::st
       one.reset();
       one.bind(1, workload).bind(2, metric).bind(3, run.run_id).bind(4, position++);
       one.bind(5, c.variant_id).bind(6, c.block).bind(7, c.row).bind(8, c.n).bind(9, c.centre);
-      one.bind(10, c.ci_low).bind(11, c.ci_high).bind(12, c.ci_reason).run();
+      one.bind(10, c.ci_low).bind(11, c.ci_high).bind(12, c.ci_reason).bind(13, c.params).run();
     }
     mark.reset();
     mark.bind(1, run.run_id).bind(2, workload).bind(3, metric).bind(4, version).run();
@@ -1009,9 +1032,20 @@ std::map<std::int64_t, Store::RunOverview> Store::run_overviews() const {
   Stmt v(db_, "SELECT run_id, name FROM variants ORDER BY run_id, position");
   while (v.step()) out[v.i64(0)].variants.push_back(v.text(1));
   // iterations_by_status (migration 8) answers this from the index alone.
-  Stmt n(db_, "SELECT run_id, count(*) FROM iterations WHERE status = ? GROUP BY run_id");
-  n.bind(1, word(IterationStatus::kOk));
-  while (n.step()) out[n.i64(0)].iterations_ok = n.i64(1);
+  Stmt n(db_, "SELECT run_id, status, count(*) FROM iterations GROUP BY run_id, status");
+  while (n.step()) {
+    const auto status = known(iteration_status_from_string(n.view(1)), n.view(1), "iteration status");
+    if (status == IterationStatus::kOk) out[n.i64(0)].iterations_ok = n.i64(2);
+    else if (status != IterationStatus::kUnsupported) out[n.i64(0)].iterations_failed += n.i64(2);
+  }
+  Stmt p(db_,
+         "SELECT id, json_extract(manifest_json, '$.planned_iterations.min'), "
+         "json_extract(manifest_json, '$.planned_iterations.max') FROM runs "
+         "WHERE json_valid(manifest_json) AND json_type(manifest_json, '$.planned_iterations.max') = 'integer'");
+  while (p.step()) {
+    if (!p.is_null(1)) out[p.i64(0)].planned_min = p.i64(1);
+    out[p.i64(0)].planned_max = p.i64(2);
+  }
   return out;
 }
 
@@ -1072,13 +1106,72 @@ std::vector<PointStop> Store::point_stops(std::int64_t run_id) const {
   return out;
 }
 
+Store::WriteBatch::WriteBatch(Store& store) : db_(store.db_) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw StoreError(fmt::format("{}: cannot begin a transaction: {}", store.path(), msg));
+  }
+}
+
+Store::WriteBatch::~WriteBatch() {
+  if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Store::WriteBatch::commit() {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw StoreError(fmt::format("sqlite: COMMIT: {}", msg));
+  }
+  done_ = true;
+}
+
+std::optional<RunInfo> Store::find_run_arg(const std::string& arg) const {
+  if (!arg.empty() && arg.size() <= 18 && arg.find_first_not_of("0123456789") == std::string::npos)
+    if (auto r = find_run(std::stoll(arg))) return r;
+  return find_run_by_name(arg);
+}
+
+void Store::delete_run(std::int64_t run_id) {
+  if (!find_run(run_id)) throw StoreError(fmt::format("{}: no run with id {}", path_, run_id));
+  Transaction tx(db_);
+  {
+    Stmt live(db_, "SELECT count(*) FROM knob_journal WHERE run_id = ? AND state = ? AND merged = 0");
+    live.bind(1, run_id).bind(2, word(JournalState::kApplied)).step();
+    if (live.i64(0) > 0)
+      throw StoreError(fmt::format("run {} still has {} knob(s) or leftovers to restore: run 'schedlab restore' "
+                                   "first",
+                                   run_id, live.i64(0)));
+  }
+  // Children before parents (foreign keys are on).
+  for (const char* sql : {
+           "DELETE FROM samples WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)",
+           "DELETE FROM monitor_snapshots WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)",
+           "DELETE FROM monitor_deltas WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)",
+           "DELETE FROM iterations WHERE run_id = ?1",
+           "DELETE FROM point_stops WHERE run_id = ?1",
+           "DELETE FROM cell_summaries WHERE run_id = ?1",
+           "DELETE FROM cell_summary_marks WHERE run_id = ?1",
+           "DELETE FROM metrics WHERE run_id = ?1",
+           "DELETE FROM variants WHERE run_id = ?1",
+           "UPDATE knob_journal SET run_id = NULL WHERE run_id = ?1",
+           "UPDATE nightly_measurements SET run_id = NULL WHERE run_id = ?1",
+           "DELETE FROM runs WHERE id = ?1",
+       })
+    Stmt(db_, sql).bind(1, run_id).run();
+  tx.commit();
+}
+
 std::int64_t Store::journal_applied(const JournalEntry& e) {
   Stmt s(db_,
          "INSERT INTO knob_journal (run_id, host, kind, name, path, original, target, state, "
-         "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+         "applied_at, machine_id, boot_id, hostname) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, e.run_id).bind(2, e.host).bind(3, e.kind).bind(4, e.name).bind(5, e.path);
   s.bind(6, e.original).bind(7, e.target).bind(8, word(JournalState::kApplied));
-  s.bind(9, utc_now_iso8601()).run();
+  s.bind(9, utc_now_iso8601()).bind(10, e.machine_id).bind(11, e.boot_id).bind(12, e.hostname).run();
   return sqlite3_last_insert_rowid(db_);
 }
 
@@ -1090,15 +1183,17 @@ void Store::journal_restored(std::int64_t entry_id) {
 std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
   // Newest first: restoring in reverse order of application puts back the
   // value found before the first write even when a knob was written twice.
+  // Rows merge copied are history: never live (migration 13).
   Stmt s(db_,
-         "SELECT id, run_id, host, kind, name, path, original, target, state FROM knob_journal "
-         "WHERE host = ? AND state = ? ORDER BY id DESC");
+         "SELECT id, run_id, host, kind, name, path, original, target, state, machine_id, boot_id, hostname "
+         "FROM knob_journal WHERE host = ? AND state = ? AND merged = 0 ORDER BY id DESC");
   s.bind(1, host).bind(2, word(JournalState::kApplied));
   std::vector<JournalEntry> out;
   while (s.step())
     out.push_back({s.i64(0), s.i64(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
                    s.text(7),
-                   known(journal_state_from_string(s.text(8)), s.text(8), "journal state")});
+                   known(journal_state_from_string(s.text(8)), s.text(8), "journal state"), s.text(9),
+                   s.text(10), s.text(11)});
   return out;
 }
 
@@ -1107,7 +1202,7 @@ std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
 namespace schedlab {
 
 std::vector<std::string> Store::unrestored_hosts() const {
-  Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = ? ORDER BY host");
+  Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = ? AND merged = 0 ORDER BY host");
   s.bind(1, word(JournalState::kApplied));
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.text(0));
@@ -1117,10 +1212,16 @@ std::vector<std::string> Store::unrestored_hosts() const {
 std::vector<JournalEntry> Store::journal_discard(const std::string& host) {
   auto entries = unrestored(host);
   // The time goes in restored_at: when the entry stopped needing a restore.
-  Stmt s(db_, "UPDATE knob_journal SET state = ?, restored_at = ? WHERE host = ? AND state = ?");
+  Stmt s(db_,
+         "UPDATE knob_journal SET state = ?, restored_at = ? WHERE host = ? AND state = ? AND merged = 0");
   s.bind(1, word(JournalState::kDiscarded)).bind(2, utc_now_iso8601()).bind(3, host);
   s.bind(4, word(JournalState::kApplied)).run();
   return entries;
+}
+
+void Store::journal_discard_entry(std::int64_t entry_id) {
+  Stmt s(db_, "UPDATE knob_journal SET state = ?, restored_at = ? WHERE id = ?");
+  s.bind(1, word(JournalState::kDiscarded)).bind(2, utc_now_iso8601()).bind(3, entry_id).run();
 }
 
 namespace {

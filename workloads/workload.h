@@ -204,14 +204,10 @@ class Workload {
                                                  const std::string& /*err*/) const {
     return std::nullopt;
   }
-  // Whether a parsed iteration failed on its own terms (dmatest failures > 0);
-  // empty when it is fine.
-  virtual std::string judge(const std::vector<Sample>&) const { return ""; }
-  // The same with the point, for a judgement a parameter switches (sysbench's
-  // allow_errors); the runner calls this one.
-  virtual std::string judge_point(const Point&, const std::vector<Sample>& samples) const {
-    return judge(samples);
-  }
+  // Whether a parsed iteration failed on its own terms (dmatest failures > 0,
+  // sysbench errors unless allow_errors); empty when it is fine. Called
+  // through judge_output (judge_output.h) by run, import and parse alike.
+  virtual std::string judge(const Point&, const std::vector<Sample>&) const { return ""; }
   // Config validation: a problem across the fixed parameters (one value
   // each in `fixed`; swept ones are absent), e.g. HammerDB's loader cap.
   // Empty when fine.

@@ -18,6 +18,7 @@ struct CompareCmdOptions {
   std::string format = "text";
   bool monitors = false;
   bool by_pair = false;
+  bool strict = false;  // refuse cells measured with other parameters than their baseline
   StatsOptions stats;
   DbOption db;
 };
@@ -49,10 +50,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
   }
   std::vector<std::int64_t> ids;
   for (const auto& arg : runs) {
-    std::optional<RunInfo> run;
-    if (arg.find_first_not_of("0123456789") == std::string::npos)
-      run = store.find_run(std::stoll(arg));
-    if (!run) run = store.find_run_by_name(arg);
+    const std::optional<RunInfo> run = store.find_run_arg(arg);
     if (!run) {
       fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command, arg, store.path());
       return std::nullopt;
@@ -79,6 +77,12 @@ int compare_command(const CompareCmdOptions& o) {
     if (!columns) return kBadInput;
     Comparison c = compare(store, *columns, o.stats.to_options());
     if (o.monitors) add_monitors(store, c);
+    if (const auto unlike = unlike_cells(c); o.strict && !unlike.empty()) {
+      fmt::print(stderr, "schedlab compare: --strict: {} cell{} measured with other parameters than the baseline:\n",
+                 unlike.size(), unlike.size() == 1 ? "" : "s");
+      for (const auto& line : unlike) fmt::print(stderr, "  {}\n", line);
+      return kBadInput;
+    }
     fmt::print("{}", o.format == "json"       ? render_json(c)
                      : o.format == "markdown" ? render_markdown(c)
                      : o.format == "csv"      ? render_csv(c)
@@ -104,6 +108,9 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--by-pair", o->by_pair,
                 "runs of a pairs: config: one column per variant and pair (default@rack1), "
                 "instead of every pair's samples pooled per variant");
+  cmd->add_flag("--strict", o->strict,
+                "refuse (exit 2) when a cell would be compared against a baseline measured with other "
+                "workload parameters (loops 200 against loops 500); without it such cells are marked !");
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });

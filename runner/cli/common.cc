@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "base/file.h"
+#include "base/shell_quote.h"
 #include "base/time.h"
 #include "runner/run/executor.h"
 #include "runner/run/interrupt.h"
@@ -77,6 +78,13 @@ int report_run(const RunSummary& s, const std::string& db_path, const std::strin
   }
   if (s.status == RunStatus::kFailed) return kError;  // a pair stopped early (pairs: runs)
   return s.failed ? kIterationsFailed : kOk;
+}
+
+std::string resume_command(const std::string& run, const std::string& db_path) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(db_path, ec);
+  return fmt::format("schedlab run --resume {} --db {}", shell_word(run),
+                     shell_word(ec ? db_path : absolute.lexically_normal().string()));
 }
 
 }  // namespace schedlab::cli

@@ -15,12 +15,15 @@
 #include "base/time.h"
 #include "runner/run/adaptive.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
+#include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/manifest.h"
 #include "runner/knobs/sut_state.h"
+#include "runner/config/sysctl_values.h"
 #include "runner/config/units.h"
 #include "runner/monitors/monitor_runner.h"
 
@@ -174,7 +177,7 @@ class Execution {
         fmt::print(stderr, "schedlab: a knob write is stuck; restoring anyway\n");
       Store store(path);
       for (const auto& line : restore_journal(store, sut))
-        fmt::print(stderr, "schedlab: {}: restored {}\n", sut.name(), line);
+        fmt::print(stderr, "schedlab: {}: {}\n", sut.name(), line);
       store.set_run_status(run, RunStatus::kInterrupted, true);
     });
   }
@@ -478,26 +481,7 @@ class Execution {
     row.exit_code = r.exit_code;
     row.status = stored_status(r.status);
     row.error = r.error;
-    const auto lacks = r.ok() ? w.unsupported(p.point, r.out, r.err) : std::nullopt;
-    if (lacks) {
-      row.status = IterationStatus::kUnsupported;
-      row.error = fmt::format("{}: {}", w.name(), *lacks);
-    } else if (r.ok()) {
-      try {
-        for (auto& sample : parse_output(w, p.point, r.out, r.err))
-          row.samples.push_back({sample.metric, sample.value, sample.offset_s});
-        std::vector<Sample> parsed;
-        for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
-        if (std::string why = w.judge_point(p.point, parsed); !why.empty()) {
-          row.status = IterationStatus::kFailed;
-          row.error = fmt::format("{}: {}", w.name(), why);
-        }
-      } catch (const ParseError& e) {
-        row.status = IterationStatus::kParseError;
-        row.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
-        row.samples.clear();
-      }
-    }
+    if (r.ok()) judge_into(row, w, p.point, r.out, r.err);
     store(p, v, std::move(row));
   }
 
@@ -581,10 +565,7 @@ namespace {
 
 // Affinity: every CPU listed must be online on the host the step runs on
 // (Step::role), and a remote host needs taskset to apply it.
-void check_affinity(const RunContext& run) {
-  const Pair& pair = run.pair;
-  const Config& config = run.config;
-  const Plan& plan = run.plan;
+void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
   std::map<Host*, std::vector<int>> online;
   auto online_cpus = [&](Host& host) -> const std::vector<int>& {
     auto it = online.find(&host);
@@ -629,12 +610,15 @@ void check_affinity(const RunContext& run) {
 }  // namespace
 
 std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
-                               const std::string& name, const std::string& manifest_json) {
+                               const std::string& name, const std::string& manifest_json, std::size_t pairs) {
+  auto manifest = nlohmann::json::parse(manifest_json, nullptr, false);
+  if (manifest.is_object())
+    manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs}, {"max", plan.max_iterations() * pairs}};
   const std::int64_t run_id = store.create_run({.name = name,
                                                 .config_path = config.path,
                                                 .config_text = config.text,
                                                 .config_sha256 = sha256_hex(config.text),
-                                                .manifest_json = manifest_json,
+                                                .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json,
                                                 .status = RunStatus::kRunning});
   for (std::size_t i = 0; i < plan.variants.size(); ++i)
     store.add_variant({.run_id = run_id,
@@ -666,8 +650,13 @@ void preflight(const RunContext& run) {
     // ours: no live run of this SUT left them).
     for (const auto& line : clean_leftovers(store, *host))
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
+    // Only this host's rows of this boot block a run; an earlier boot's are
+    // closed (the reboot reset them), another machine's left alone.
+    const JournalRows rows = journal_rows(store, *host);
+    for (const auto& line : settle_foreign_rows(store, rows))
+      fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     std::vector<std::string> names;
-    for (const auto& e : store.unrestored(host->name()))
+    for (const auto& e : rows.live)
       if (!is_leftover_kind(e.kind)) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
     if (names.empty()) continue;
     throw PreflightError(fmt::format(
@@ -675,6 +664,10 @@ void preflight(const RunContext& run) {
         "restore' first",
         host->name(), fmt::join(names, ", ")));
   }
+  check_plan(pair, config, plan);
+}
+
+void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
   // Every program any step of the first point runs must exist where it runs.
   std::set<std::pair<std::string, std::string>> checked;
   const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
@@ -692,13 +685,17 @@ void preflight(const RunContext& run) {
                                          w.name(), tool, host.name(), w.package()));
     }
   }
-  check_affinity(run);
+  check_affinity(pair, config, plan);
   // Every knob must exist on the SUT (features against its own list).
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;
     for (const auto& [kind, s] : kernel_settings(v)) {
       try {
-        read_knob(pair.sut, s.knob);
+        const std::string now = read_knob(pair.sut, s.knob);
+        // The value by the knob's kind: an integer sysctl takes integers.
+        if (s.knob.kind == "sysctl")
+          if (const auto problem = sysctl_value_against(s.knob.name, s.value, now))
+            throw KnobError(fmt::format("sysctl {}: {}", s.knob.name, *problem));
       } catch (const KnobError& e) {
         throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, s.line, v.name,
                                          kind->config_keys.front(), e.what()));

@@ -144,9 +144,14 @@ TEST_CASE("report: the HTML tables hold compare --format json's numbers, and say
   CHECK(html.find("<link") == std::string::npos);
 
   std::map<std::tuple<int, int, int>, std::string> cells;
-  const boost::regex td(R"re(<td class="[a-z]*" data-block="(\d+)" data-row="(\d+)" data-col="(\d+)">(.*?)</td>)re");
-  for (auto it = boost::sregex_iterator(html.begin(), html.end(), td); it != boost::sregex_iterator(); ++it)
-    cells[{std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])}] = (*it)[4];
+  std::map<std::tuple<int, int, int>, int> ns;  // each cell's n, on the cell
+  const boost::regex td(
+      R"re(<td class="[a-z]*" data-block="(\d+)" data-row="(\d+)" data-col="(\d+)" data-n="(\d+)">(.*?)</td>)re");
+  for (auto it = boost::sregex_iterator(html.begin(), html.end(), td); it != boost::sregex_iterator(); ++it) {
+    const std::tuple key{std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])};
+    cells[key] = (*it)[5];
+    ns[key] = std::stoi((*it)[4]);
+  }
   std::size_t checked = 0, no_interval = 0;
   const auto& blocks = doc["blocks"];
   for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -158,6 +163,7 @@ TEST_CASE("report: the HTML tables hold compare --format json's numbers, and say
         INFO("block " << b << " row " << r << " column " << col);
         auto found = cells.find({int(b), int(r), col});
         REQUIRE(found != cells.end());
+        CHECK(ns[{int(b), int(r), col}] == cell["n"].get<int>());
         const std::string& text = found->second;
         boost::smatch m;
         REQUIRE(boost::regex_search(text, m, boost::regex(R"re(<span class="centre">([^<]*)</span>)re")));

@@ -172,6 +172,16 @@ TEST_CASE("output that does not parse fails its iteration, keeps the raw output,
   REQUIRE(its.size() == 2);
   CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text.find("Time: soon") != std::string::npos);
+  // list never hides them: ok, failed and planned.
+  const auto list = schedlab_cmd({"list", "--db", db, "--format", "json"});
+  REQUIRE(list.ok());
+  const auto j = nlohmann::json::parse(list.out);
+  CHECK(j[0]["iterations_ok"] == 0);
+  CHECK(j[0]["iterations_failed"] == 2);
+  CHECK(j[0]["planned_iterations"] == nlohmann::json{{"min", 2}, {"max", 2}});
+  const auto text = schedlab_cmd({"list", "--db", db});
+  CHECK(text.out.find("   ok failed planned") != std::string::npos);
+  CHECK(text.out.find("    0      2       2  ") != std::string::npos);
 }
 
 TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and the run goes on") {
@@ -214,7 +224,12 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   const auto r = host.run(cmd);
   INFO(r.err);
   CHECK(r.exit_code == 130);
-  CHECK(r.err.find("continue it with: schedlab run --resume") != std::string::npos);
+  // The hint names the database, so it works pasted anywhere.
+  const auto hint_at = r.err.find("continue it with: ");
+  REQUIRE(hint_at != std::string::npos);
+  const std::string hint =
+      r.err.substr(hint_at + 18, r.err.find('\n', hint_at) - hint_at - 18);
+  CHECK(hint == "schedlab run --resume 1 --db " + std::filesystem::canonical(db).string());
   CHECK(read_sysctl(host, knob) == original);
   std::size_t before = 0;
   {
@@ -226,9 +241,17 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
     CHECK(before < 80);
     CHECK(store.unrestored("local").empty());
   }
-  const auto resumed = schedlab_cmd({"run", "--resume", "i", "--db", db});
+  // Pasted as it is, from another directory with no schedlab.db.
+  test::TempDir elsewhere;
+  const auto resumed =
+      host.run({.argv = {"sh", "-c", hint},
+                .env = {{"PATH", std::filesystem::path(SCHEDLAB_BINARY).parent_path().string() + ":" +
+                                     std::getenv("PATH")}},
+                .cwd = elsewhere.path().string(),
+                .timeout = 240s});
   INFO(resumed.err);
   CHECK(resumed.ok());
+  CHECK_FALSE(std::filesystem::exists(elsewhere.file("schedlab.db")));
   CHECK(read_sysctl(host, knob) == original);
   Store store(db);
   const auto run = store.find_run_by_name("i");
@@ -389,4 +412,79 @@ TEST_CASE(
   Store store(db);
   CHECK_FALSE(nlohmann::json::parse(store.find_run_by_name("plain")->manifest_json)
                   .contains("iterations_override"));
+}
+
+TEST_CASE("compare --strict refuses runs made with other parameters; without it the cells are marked") {
+  test::TempDir dir;
+  const std::string db = dir.file("p.db");
+  for (const char* loops : {"50", "20"}) {
+    const std::string cfg = dir.file(std::string("l") + loops + ".yaml");
+    test::write_text(cfg, std::string("iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: ") + loops +
+                              "}\n");
+    const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", std::string("loops") + loops});
+    INFO(r.err);
+    REQUIRE(r.ok());
+  }
+  const auto marked = schedlab_cmd({"compare", "loops50", "loops20", "--db", db});
+  INFO(marked.err);
+  CHECK(marked.ok());
+  CHECK(marked.out.find("param hackbench loops") != std::string::npos);
+  CHECK(marked.out.find("config sha256") != std::string::npos);
+  CHECK(marked.out.find("loops 20 (baseline 50)") != std::string::npos);
+  const auto strict = schedlab_cmd({"compare", "loops50", "loops20", "--db", db, "--strict"});
+  CHECK(strict.exit_code == 2);
+  CHECK(strict.out.empty());
+  CHECK(strict.err ==
+        "schedlab compare: --strict: 1 cell measured with other parameters than the baseline:\n"
+        "  hackbench-process-pipes 1 loops20: loops 20 (baseline 50)\n");
+  // Runs of one config are like with like: --strict prints the table.
+  CHECK(schedlab_cmd({"compare", "loops50", "--db", db, "--strict"}).ok());
+}
+
+TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its first iteration leaves no database") {
+  test::TempDir dir;
+  const std::string db = dir.file("none.db");
+  const std::string cfg = dir.file("typo.yaml");
+  // A sysctl the kernel does not have (enable for enabled): the run refuses
+  // it at preflight, and so does the dry run now.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                        "  default: {}\n  typo:\n    sysctl:\n      kernel.sched_autogroup_enable: 0\n");
+  const auto dry = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(dry.exit_code == 1);
+  CHECK(dry.err.find("variants.typo.sysctl: sysctl kernel.sched_autogroup_enable: does not exist on local") !=
+        std::string::npos);
+  CHECK(dry.err.find("did you mean 'kernel.sched_autogroup_enabled'?") != std::string::npos);
+  const auto run = schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(run.exit_code == 1);
+  CHECK(run.err == dry.err);
+  CHECK_FALSE(std::filesystem::exists(db));  // refused: nothing left behind
+  // A value the knob cannot take is refused by both, before anything runs.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                        "  default: {}\n  bad:\n    sysctl:\n      kernel.sched_autogroup_enabled: abc\n");
+  const auto bad = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "schedlab: " + cfg +
+                       ":8: variants.bad.sysctl.kernel.sched_autogroup_enabled: 'abc' is not an integer from 0 to 1, "
+                       "which kernel.sched_autogroup_enabled takes\n");
+  for (const char* value : {"\"0 1\"", "99999999999999999999"}) {
+    test::write_text(cfg, std::string("iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n"
+                                      "variants:\n  default: {}\n  bad:\n    sysctl:\n      "
+                                      "kernel.sched_autogroup_enabled: ") +
+                              value + "\n");
+    CHECK(schedlab_cmd({"run", cfg, "--db", db}).exit_code == 2);
+  }
+  // A sysctl outside the ranges schedlab knows, checked against the SUT's
+  // own value at preflight: vm.swappiness holds one integer.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                        "  default: {}\n  bad:\n    sysctl:\n      vm.swappiness: '10 20'\n");
+  const auto two = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(two.exit_code == 1);
+  CHECK(two.err.find("sysctl vm.swappiness: '10 20' has 2 values, vm.swappiness holds 1") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(db));
+  // A good config's dry run says what it checked.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
+  const auto good = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(good.ok());
+  CHECK(good.out.find("preflight on local: programs, CPUs and knobs checked, nothing changed") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(db));
 }

@@ -68,6 +68,11 @@ class Lifecycle final : public Workload {
     if (at == std::string::npos) throw ParseError("lc", 0, "no score line");
     return {{.metric = "score", .value = std::stod(out.substr(at + 7))}};
   }
+  // Its own verdict, as dmatest's failure count: a negative score parsed
+  // fine and still fails the iteration.
+  std::string judge(const Point&, const std::vector<Sample>& samples) const override {
+    return !samples.empty() && samples.front().value < 0 ? "a negative score" : "";
+  }
 
  private:
   static std::string n(const Point& p) { return std::to_string(p.int_at("n")); }
@@ -359,6 +364,21 @@ TEST_CASE("executor: variants interleave per iteration, or run in sequence per p
     CHECK(rig.sut.count({"lc-server"}) == 2);
     CHECK(rig.loadgen.count({"lc-drain"}) == 2);
   }
+}
+
+TEST_CASE("executor: an output the workload judges failed is a failed iteration with its samples") {
+  Rig rig(lc_config("[1]", "iterations: 2\n"));
+  rig.loadgen.on({"lc-client"}, {score(10), score(-3)});
+  const RunSummary s = rig.run();
+  CHECK(s.failed == 1);
+  const auto its = rig.iterations(s.run_id);
+  REQUIRE(its.size() == 2);
+  CHECK(to_string(its[0].status) == "ok");
+  CHECK(to_string(its[1].status) == "failed");
+  // The same words import and parse store (judge_output).
+  CHECK(its[1].error == "lc: a negative score");
+  REQUIRE(its[1].samples.size() == 1);  // kept: the evidence
+  CHECK(its[1].samples[0].value == -3);
 }
 
 TEST_CASE("executor: a failed iteration keeps its raw output and status; the run goes on") {

@@ -1,0 +1,28 @@
+#include "workloads/judge_output.h"
+
+#include <fmt/format.h>
+
+namespace schedlab {
+
+OutputJudgement judge_output(const Workload& w, const Point& p, const std::string& out, const std::string& err) {
+  OutputJudgement j;
+  if (const auto lacks = w.unsupported(p, out, err)) {
+    j.verdict = OutputVerdict::kUnsupported;
+    j.error = fmt::format("{}: {}", w.name(), *lacks);
+    return j;
+  }
+  try {
+    j.samples = parse_output(w, p, out, err);
+  } catch (const ParseError& e) {
+    j.verdict = OutputVerdict::kParseError;
+    j.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
+    return j;
+  }
+  if (std::string why = w.judge(p, j.samples); !why.empty()) {
+    j.verdict = OutputVerdict::kFailed;
+    j.error = fmt::format("{}: {}", w.name(), why);
+  }
+  return j;
+}
+
+}  // namespace schedlab
