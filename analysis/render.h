@@ -17,6 +17,10 @@ std::string render_text(const Comparison& c);
 // schema in docs/compare-json.md (format_version 1). Ends with a newline.
 std::string render_json(const Comparison& c);
 
+// compare --style amd: the form of AMD's scheduler reports on LKML, a line
+// per row ("1-groups:   4.22 (0.00 pct)   4.48 (-6.16 pct) *").
+std::string render_amd(const Comparison& c);
+
 // compare --format markdown: the same content as render_text, as GitHub /
 // GitLab markdown (a pipe table per block, the notes as paragraphs).
 std::string render_markdown(const Comparison& c);

@@ -468,6 +468,7 @@ constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:1em 2em;col
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}
 td{text-align:right;font-family:monospace;white-space:nowrap}td.sig{font-weight:bold}td.fail{color:#b00}
 td.unlike{background:#fde9c8}.n{font-size:11px;color:#666}
+td.better{background:#d8f0d8}td.worse{background:#f6d5d5}
 .ci,.noci,.why{font-size:11px;color:#666}.noci{color:#a60}.note{font-size:12px;color:#555}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plot{overflow-x:auto;max-width:100%}
 .plot h4{margin:.2em 0;font-size:13px}.emulated{color:#b00})";
@@ -497,10 +498,10 @@ std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t k, const std:
 }
 
 std::string render_html(const Comparison& c, const std::string& vega_script,
-                        const std::string& page_title) {
+                        const std::string& page_title, const std::string& lead) {
   Json plots = Json::array();
   const std::string body = comparison_html(c, "", plots);
-  return html_page(page_title, vega_script, header(c) + body, plots);
+  return html_page(page_title, vega_script, header(c) + lead + body, plots);
 }
 
 std::string comparison_html(const Comparison& c, const std::string& id_prefix,

@@ -23,9 +23,10 @@ struct PlotSpec {
 std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t block,
                                   const std::string& id_prefix = "");
 
-// The page. vega_script is JavaScript that defines the global `vega`.
+// The page. vega_script is JavaScript that defines the global `vega`;
+// `lead` is HTML put after the header, before the tables (report --summary).
 std::string render_html(const Comparison& c, const std::string& vega_script,
-                        const std::string& page_title);
+                        const std::string& page_title, const std::string& lead = "");
 
 // The shell every schedlab page shares (report, history): title, style, the
 // inlined Vega, BODY, and `plots` ([{id, kind, spec}], each drawn into the

@@ -3,6 +3,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/render.h"
+#include "analysis/summary_table.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
@@ -19,6 +20,8 @@ struct CompareCmdOptions {
   bool monitors = false;
   bool by_pair = false;
   bool strict = false;  // refuse cells measured with other parameters than their baseline
+  std::vector<std::string> summary;  // --summary METRIC,...: the thread's summary table
+  std::string style = "mmtests";     // text layout: mmtests | amd
   StatsOptions stats;
   DbOption db;
 };
@@ -71,7 +74,11 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
 namespace {
 
 int compare_command(const CompareCmdOptions& o) {
-  return guarded({}, [&]() -> int {
+  if (!o.summary.empty() && o.format == "csv") {
+    fmt::print(stderr, "schedlab compare: --summary prints text, markdown or json, not csv\n");
+    return kBadInput;
+  }
+  return guarded<std::invalid_argument>({}, [&]() -> int {
     Store store(o.db.resolve(), Store::Access::kReadOnly);
     const auto columns = compare_columns(store, o.runs, o.group, o.by_pair, "compare");
     if (!columns) return kBadInput;
@@ -83,9 +90,17 @@ int compare_command(const CompareCmdOptions& o) {
       for (const auto& line : unlike) fmt::print(stderr, "  {}\n", line);
       return kBadInput;
     }
+    if (!o.summary.empty()) {
+      const SummaryTable t = summary_table(c, o.summary);
+      fmt::print("{}", o.format == "json"       ? render_summary_json(t)
+                       : o.format == "markdown" ? render_summary_markdown(t)
+                                                : render_summary_text(t));
+      return kOk;
+    }
     fmt::print("{}", o.format == "json"       ? render_json(c)
                      : o.format == "markdown" ? render_markdown(c)
                      : o.format == "csv"      ? render_csv(c)
+                     : o.style == "amd"       ? render_amd(c)
                                               : render_text(c));
     return kOk;
   });
@@ -111,6 +126,15 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--strict", o->strict,
                 "refuse (exit 2) when a cell would be compared against a baseline measured with other "
                 "workload parameters (loops 200 against loops 500); without it such cells are marked !");
+  cmd->add_option("--summary", o->summary,
+                  "METRIC,...: one table, a row per column (kernel x variant) and a column per metric and "
+                  "point, each cell the % change against the first column, * where significant (the EEVDF "
+                  "thread's summary); text, markdown or json")
+      ->delimiter(',');
+  cmd->add_option("--style", o->style,
+                  "mmtests (the default) or amd: a line per row, 'value (pct pct) *' as AMD's LKML reports")
+      ->check(CLI::IsMember({"mmtests", "amd"}))
+      ->capture_default_str();
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });
