@@ -158,7 +158,8 @@ TEST_CASE("lab: the kernels a run built are found by their commit, with what the
                                   {"commit", commit},
                                   {"release", "6.1.0"},
                                   {"request", {{"fragments", nlohmann::json::array()},
-                                               {"symbols", {{"CONFIG_SYSVIPC", "y"}}}}}}
+                                               {"symbols", nlohmann::json::array({nlohmann::json::array(
+                                                               {"CONFIG_SYSVIPC", "y"})})}}}}
                        .dump());
   LocalHost local;
   const auto built = lab::cached_builds_of("git:" + dir.file("repo") + "@HEAD", paths, local);
@@ -381,12 +382,13 @@ namespace {
 // same commits every run, so the built kernels stay cached): the third does
 // not compile (a call to an undeclared function, an error with the kernel's
 // -Werror=implicit-function-declaration), the fourth fixes it, the fifth
-// plants the regression: a 20 ms busy wait in every task's exit, before it
-// notifies its parent. hackbench reaps its 40 children before it stops its
-// clock, so every iteration gets about 0.8 s more alike: 0.88-1.14 s under
-// TCG (4 boots of 5), against the good kernel's 0.06-0.26 s. (A 200 us wait
-// on every wake-up varied with how pipe wake-ups batch, 0.19-1.41 s, and
-// once a 5-sample batch averaged 0.34 s, which bisect then called good.)
+// plants the regression: 3 million empty loops in every task's exit, before
+// it notifies its parent. hackbench reaps its 40 children before it stops
+// its clock, so every iteration gets the same extra work. A loop, not
+// mdelay(): with ACPI (2 CPUs) the guest's TSC runs fast under TCG and
+// mdelay(20) took about 1 ms; a loop costs instructions, which TCG turns
+// into time the same way for the good and the bad kernel. (A 200 us wait on
+// every wake-up varied with how pipe wake-ups batch.)
 // Returns the commits, main first.
 std::vector<std::string> add_bisect_history(const fs::path& tree, const std::string& branch) {
   const std::string t = tree.string();
@@ -432,10 +434,10 @@ std::vector<std::string> add_bisect_history(const fs::path& tree, const std::str
     must({"git", "-C", t, "commit", "-q", "-am", "sched/fair: fix the build"});
   }
   edit("kernel/sched/autogroup.c",
-       {{"// SPDX-License-Identifier: GPL-2.0\n", "#include <linux/delay.h>\n"},
-        {"void sched_autogroup_exit_task(struct task_struct *p)\n{\n",
-         "\tmdelay(20);\t/* schedlab bisect test: the regression */\n"}},
-       "sched/autogroup: busy-wait 20 ms in every task exit (the planted regression)");
+       {{"void sched_autogroup_exit_task(struct task_struct *p)\n{\n",
+         "\t{\n\t\tunsigned long i;\n\n\t\tfor (i = 0; i < 3000000UL; i++)\n\t\t\tbarrier();\n\t}"
+         "\t/* schedlab bisect test: the regression */\n"}},
+       "sched/autogroup: spin 3M loops in every task exit (the planted regression)");
   edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 3 */\n"}},
        "sched/fair: another comment");
   must({"git", "-C", t, "checkout", "-q", "main"});
@@ -449,7 +451,7 @@ TEST_CASE(
     "regression and skips the commit that does not compile",
     "[lab][kernel]") {
   const fs::path tree = linux_tree();
-  const auto shas = add_bisect_history(tree, "schedlab-bisect-exit");
+  const auto shas = add_bisect_history(tree, "schedlab-bisect-spin");
   REQUIRE(shas.size() == 7);  // main and six commits
   test::TempDir dir;
   const std::string cfg = dir.file("bisect.yaml"), db = dir.file("db");
