@@ -24,9 +24,9 @@ LookLevel RepeatedLooks::next(std::size_t n) {
     throw std::logic_error(
         fmt::format("the candidate's last look ({} samples) spent all of alpha", looks_.back().n));
   if (n == 0 || (!looks_.empty() && n <= looks_.back().n))
-    throw std::invalid_argument(fmt::format(
-        "a look needs more samples than the last one ({}), not {}",
-        looks_.empty() ? 0 : looks_.back().n, n));
+    throw std::invalid_argument(
+        fmt::format("a look needs more samples than the last one ({}), not {}",
+                    looks_.empty() ? 0 : looks_.back().n, n));
   const double nd = static_cast<double>(n);
   LookLevel l;
   l.look = looks_.size() + 1;
@@ -54,14 +54,13 @@ SequentialJudge::SequentialJudge(VerdictOptions options, std::size_t n_good, std
   check_verdict_options(options_);
 }
 
-SequentialVerdict SequentialJudge::judge(std::span<const double> good,
-                                         std::span<const double> bad,
+SequentialVerdict SequentialJudge::judge(std::span<const double> good, std::span<const double> bad,
                                          std::span<const double> candidate) {
   SequentialVerdict v;
   v.vs_good = vs_good_.next(candidate.size());
   v.vs_bad = vs_bad_.next(candidate.size());
-  v.result = judge_at(good, bad, candidate, options_, v.vs_good.nominal_alpha,
-                      v.vs_bad.nominal_alpha);
+  v.result =
+      judge_at(good, bad, candidate, options_, v.vs_good.nominal_alpha, v.vs_bad.nominal_alpha);
   if (v.vs_good.last) v.result = decide_at_cap(v.result);
   if (v.result.decided_by == "nearest-median") {
     v.error_rates = fmt::format(

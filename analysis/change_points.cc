@@ -30,8 +30,8 @@ std::vector<double> ranks(std::span<const double> x) {
 }
 
 struct Split {
-  double z = 0;         // the largest |standardised rank sum|
-  std::size_t at = 0;   // runs on the left of it
+  double z = 0;        // the largest |standardised rank sum|
+  std::size_t at = 0;  // runs on the left of it
 };
 
 // The best split of ranks r with at least `edge` on each side.
@@ -67,7 +67,10 @@ class Search {
     const Split best = scan(r, o_.min_segment);
     // Permutation p-value of the maximum, (1 + as large) / (1 + permutations);
     // counting stops once p >= alpha is certain.
-    const auto limit = static_cast<std::size_t>(std::ceil(o_.alpha * (o_.permutations + 1))) - 1;
+    // The largest count with (1 + count) / (1 + permutations) < alpha (check()
+    // made sure there is one).
+    const double total = static_cast<double>(o_.permutations + 1);
+    const auto limit = static_cast<std::size_t>(std::ceil(o_.alpha * total - 1)) - 1;
     std::size_t as_large = 0;
     for (std::size_t i = 0; i < o_.permutations && as_large <= limit; ++i) {
       for (std::size_t k = r.size() - 1; k > 0; --k) std::swap(r[k], r[rng_() % (k + 1)]);
@@ -96,16 +99,18 @@ void check(const ChangePointOptions& o) {
     throw std::invalid_argument(
         fmt::format("min_segment must be at least 3 runs, not {}", o.min_segment));
   if (o.window < o.min_segment)
-    throw std::invalid_argument(fmt::format("window ({}) must be at least min_segment ({})",
-                                            o.window, o.min_segment));
-  if (o.permutations < 19 || o.permutations > 1'000'000 ||
-      o.alpha * static_cast<double>(o.permutations + 1) < 1)
+    throw std::invalid_argument(
+        fmt::format("window ({}) must be at least min_segment ({})", o.window, o.min_segment));
+  if (o.permutations > 1'000'000 || o.alpha * static_cast<double>(o.permutations + 1) <= 1)
     throw std::invalid_argument(fmt::format(
-        "{} permutations cannot give a p-value below alpha {} (at least 19, at most 1000000)",
+        "{} permutations cannot give a p-value below alpha {} (more than 1 / alpha - 1 are "
+        "needed, at most 1000000)",
         o.permutations, o.alpha));
 }
 
-double median_of(std::span<const double> x) { return stats::median(x); }
+double median_of(std::span<const double> x) {
+  return stats::median(x);
+}
 
 }  // namespace
 

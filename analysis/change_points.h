@@ -56,11 +56,12 @@ struct ChangePointOptions {
 
 struct ChangePoint {
   std::size_t index = 0;  // the first run after the change (index into the series)
-  double before = 0;      // median of the centres of the runs before (to the previous change, at most window)
-  double after = 0;       // and after (to the next change, at most window)
+  double before =
+      0;  // median of the centres of the runs before (to the previous change, at most window)
+  double after = 0;  // and after (to the next change, at most window)
   std::size_t runs_before = 0, runs_after = 0;
-  double pct = 0;         // (after / before - 1) * 100, the plain change
-  double p_value = 1;     // of the scan that found it
+  double pct = 0;      // (after / before - 1) * 100, the plain change
+  double p_value = 1;  // of the scan that found it
 };
 
 // The changes, in series order. Throws std::invalid_argument with a

@@ -13,8 +13,12 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-double upper_tail(double x) { return 0.5 * std::erfc(x * M_SQRT1_2); }  // 1 - Phi(x)
-double lower_tail(double x) { return 0.5 * std::erfc(-x * M_SQRT1_2); }  // Phi(x)
+double upper_tail(double x) {
+  return 0.5 * std::erfc(x * M_SQRT1_2);
+}  // 1 - Phi(x)
+double lower_tail(double x) {
+  return 0.5 * std::erfc(-x * M_SQRT1_2);
+}  // Phi(x)
 
 // Jennison & Turnbull's points (section 19.2.1) around mu, cut to
 // [lo, hi] with the ends kept, then midpoints and Simpson weights appended
@@ -74,7 +78,8 @@ double PathDensity::continuing() const {
 }
 
 double PathDensity::mass_between(double t, double lo, double hi) const {
-  if (!(t > t_)) throw std::invalid_argument("a look's information fraction must exceed the last one's");
+  if (!(t > t_))
+    throw std::invalid_argument("a look's information fraction must exceed the last one's");
   const double st = std::sqrt(t), ss = std::sqrt(t_), sd = std::sqrt(t - t_);
   const double drift = eta_ * (t - t_);
   double m = 0;
@@ -87,7 +92,9 @@ double PathDensity::mass_between(double t, double lo, double hi) const {
   return m;
 }
 
-double PathDensity::tail_above(double t, double z) const { return mass_between(t, z, kInf); }
+double PathDensity::tail_above(double t, double z) const {
+  return mass_between(t, z, kInf);
+}
 
 Exits PathDensity::exits(const LookRegion& next) const {
   Exits e;
@@ -101,7 +108,8 @@ Exits PathDensity::exits(const LookRegion& next) const {
 }
 
 void PathDensity::advance(const LookRegion& next) {
-  if (!(next.t > t_)) throw std::invalid_argument("a look's information fraction must exceed the last one's");
+  if (!(next.t > t_))
+    throw std::invalid_argument("a look's information fraction must exceed the last one's");
   const double mu = eta_ * std::sqrt(next.t);
   std::vector<double> z, simpson;
   if (next.inner > 0) {
@@ -143,9 +151,9 @@ double bound_for(const PathDensity& h, double t, double spend) {
   double hi = 8;
   while (excess(hi) > 0) hi *= 2;
   std::uintmax_t iterations = 200;
-  const auto [lo_c, hi_c] = boost::math::tools::toms748_solve(
-      excess, 0.0, hi, going - spend, excess(hi), boost::math::tools::eps_tolerance<double>(45),
-      iterations);
+  const auto [lo_c, hi_c] =
+      boost::math::tools::toms748_solve(excess, 0.0, hi, going - spend, excess(hi),
+                                        boost::math::tools::eps_tolerance<double>(45), iterations);
   return (lo_c + hi_c) / 2;
 }
 

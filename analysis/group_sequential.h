@@ -33,9 +33,9 @@ double obf_spent(double alpha, double t);
 // (Z >= upper), below -upper (Z <= -upper), or inside the inner region
 // (|Z| < inner, when inner > 0); otherwise it continues.
 struct LookRegion {
-  double t = 1;       // information fraction of the look (> the previous one's)
-  double upper = 0;   // +infinity: no stop outside
-  double inner = 0;   // <= 0: no inner stop
+  double t = 1;      // information fraction of the look (> the previous one's)
+  double upper = 0;  // +infinity: no stop outside
+  double inner = 0;  // <= 0: no inner stop
 };
 
 // Where the paths that reached a look end at it.
@@ -95,7 +95,7 @@ std::vector<double> obf_bounds(double alpha, const std::vector<double>& t,
 struct PathOutcome {
   std::vector<Exits> at_look;
   double above = 0, below = 0, inner = 0;  // totals
-  double expected_fraction = 0;             // E[t at stop]; continuing paths stop at the last look
+  double expected_fraction = 0;            // E[t at stop]; continuing paths stop at the last look
 };
 PathOutcome path_outcome(double eta, const std::vector<LookRegion>& regions, int r = 16);
 

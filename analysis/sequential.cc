@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/non_central_t.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -66,9 +67,12 @@ double welch_z(double t, double df) {
 
 std::string_view decision_name(SequentialDecision d) {
   switch (d) {
-    case SequentialDecision::kDifferent: return "different";
-    case SequentialDecision::kSame: return "same";
-    case SequentialDecision::kUndecided: break;
+    case SequentialDecision::kDifferent:
+      return "different";
+    case SequentialDecision::kSame:
+      return "same";
+    case SequentialDecision::kUndecided:
+      break;
   }
   return "undecided";
 }
@@ -126,7 +130,8 @@ SideMoments side_moments(std::span<const double> x, Centre centre) {
     throw std::invalid_argument(
         "a sequential test compares means: the median has none (amean, gmean or hmean)");
   if (x.size() < 2)
-    throw std::invalid_argument(fmt::format("a side needs 2 samples for a variance, not {}", x.size()));
+    throw std::invalid_argument(
+        fmt::format("a side needs 2 samples for a variance, not {}", x.size()));
   SideMoments m;
   m.n = x.size();
   double sum = 0;
@@ -166,8 +171,7 @@ SequentialTest::SequentialTest(SequentialPlan plan, Centre centre, bool higher_i
   }
 }
 
-double SequentialTest::take_look(const PastLook& at, bool last, double& bound,
-                                 double& same_bound) {
+double SequentialTest::take_look(const PastLook& at, bool last, double& bound, double& same_bound) {
   const bool final_look = last || next_is_last_ || at.fraction >= 1;
   const double alpha = plan_.design.alpha, same_alpha = 2 * plan_.same_error;
   const double target = final_look ? alpha : gs::obf_spent(alpha, at.fraction);
@@ -197,12 +201,17 @@ double SequentialTest::take_look(const PastLook& at, bool last, double& bound,
 double SequentialTest::pct_of(double difference) const {
   double ratio = 0;  // variant's centre / baseline's - 1
   switch (centre_) {
-    case Centre::kAmean: ratio = difference / std::fabs(base_mean_); break;
-    case Centre::kGmean: ratio = std::expm1(difference); break;
+    case Centre::kAmean:
+      ratio = difference / std::fabs(base_mean_);
+      break;
+    case Centre::kGmean:
+      ratio = std::expm1(difference);
+      break;
     case Centre::kHmean:
       ratio = base_mean_ + difference > 0 ? base_mean_ / (base_mean_ + difference) - 1 : kInf;
       break;
-    case Centre::kMedian: break;
+    case Centre::kMedian:
+      break;
   }
   return (higher_is_better_ ? 100 : -100) * ratio;
 }
@@ -243,10 +252,17 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   const double delta = plan_.design.min_effect_pct / 100;
   double margin = 0;  // min_effect on the transformed scale (the smaller side)
   switch (centre_) {
-    case Centre::kAmean: margin = delta * std::fabs(a.mean); break;
-    case Centre::kGmean: margin = std::log1p(delta); break;
-    case Centre::kHmean: margin = a.mean * delta / (1 + delta); break;
-    case Centre::kMedian: break;
+    case Centre::kAmean:
+      margin = delta * std::fabs(a.mean);
+      break;
+    case Centre::kGmean:
+      margin = std::log1p(delta);
+      break;
+    case Centre::kHmean:
+      margin = a.mean * delta / (1 + delta);
+      break;
+    case Centre::kMedian:
+      break;
   }
   // se^2 n is the variance a unit of n brings. The last term is twice
   // Guenther's correction of a normal n to a t-test's (z^2 / 4, 1981): with
@@ -258,10 +274,8 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // low draws would bring the last look early on a variance that also
   // makes |t| large.
   const double pooled_df = na + nb - 2;
-  const double unbias =
-      pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), 0.5);
-  l.needed_n =
-      plan_.eta * plan_.eta * se2 * unbias * n / (margin * margin) + z_half * z_half / 2;
+  const double unbias = pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), 0.5);
+  l.needed_n = plan_.eta * plan_.eta * se2 * unbias * n / (margin * margin) + z_half * z_half / 2;
   // The first look waits for the first planned fraction of the needed n as
   // the variance says it now: the variance is no look at the difference,
   // and the first look spends next to nothing (2.7e-12 of alpha 0.05 at

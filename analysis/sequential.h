@@ -98,20 +98,20 @@ enum class SequentialDecision { kDifferent, kSame, kUndecided };
 std::string_view decision_name(SequentialDecision d);  // "different" | "same" | "undecided"
 
 struct SequentialDesign {
-  double alpha = 0.05;           // two-sided: P(different | no change)
-  double power = 0.8;            // P(different | a change of min_effect_pct)
-  double min_effect_pct = 3;     // of the baseline's centre
-  std::size_t min_n = 3;         // iterations a side before the first look (>= 2)
-  int planned_looks = 10;        // looks at information fractions k / planned_looks
-  double same_error = 0;         // gamma, P(same | a change of min_effect); 0: (1 - power) / 2
+  double alpha = 0.05;        // two-sided: P(different | no change)
+  double power = 0.8;         // P(different | a change of min_effect_pct)
+  double min_effect_pct = 3;  // of the baseline's centre
+  std::size_t min_n = 3;      // iterations a side before the first look (>= 2)
+  int planned_looks = 10;     // looks at information fractions k / planned_looks
+  double same_error = 0;      // gamma, P(same | a change of min_effect); 0: (1 - power) / 2
   // Added to `power` when the maximum information is planned: the plan is
   // normal theory with known variance, and Welch's t on estimated variances
   // (the variance fixing when the last look comes) lost 2-5 points of power
   // at min_effect in bench/sequential_bench.cc without it.
   double power_margin = 0.03;
-  int grid = 16;                 // Jennison & Turnbull's r (analysis/group_sequential.h)
+  int grid = 16;  // Jennison & Turnbull's r (analysis/group_sequential.h)
 };
-// One line naming the bad field, e.g. "power must be in (0, 1), not 1.5";
+// One line naming the bad field, e.g. "power must be in (0.5, 1), not 1.5";
 // empty when the design is sound.
 std::string design_error(const SequentialDesign& d);
 
@@ -119,19 +119,19 @@ std::string design_error(const SequentialDesign& d);
 // promises at the planned looks (t = k / planned_looks).
 struct SequentialPlan {
   SequentialDesign design;
-  double same_error = 0;    // gamma = 1 - power
-  double fixed_eta = 0;     // z_{1 - alpha/2} + z_{power}: a fixed design's drift
-  double eta = 0;           // this design's drift at t = 1 for a change of min_effect
-  double inflation = 0;     // (eta / fixed_eta)^2: I_max over the fixed design's information
-  std::vector<double> fractions;       // planned
-  std::vector<double> efficacy;        // c_k at the planned fractions
-  std::vector<double> same_bound;      // e_k, of the 1 - 2 gamma repeated interval
-  double power = 0;                    // computed, = design.power
-  double same_at_min_effect = 0;       // P(same | change of min_effect)
-  double type1 = 0;                    // P(different | no change), <= alpha
-  double same_at_no_change = 0;        // P(same | no change)
-  double expected_fraction_h1 = 0;     // E[t at stop] at a change of min_effect
-  double expected_fraction_h0 = 0;     // and at no change
+  double same_error = 0;           // gamma (design.same_error, or (1 - power) / 2)
+  double fixed_eta = 0;            // z_{1 - alpha/2} + z_{power}: a fixed design's drift
+  double eta = 0;                  // this design's drift at t = 1 for a change of min_effect
+  double inflation = 0;            // (eta / fixed_eta)^2: I_max over the fixed design's information
+  std::vector<double> fractions;   // planned
+  std::vector<double> efficacy;    // c_k at the planned fractions
+  std::vector<double> same_bound;  // e_k, of the 1 - 2 gamma repeated interval
+  double power = 0;                // computed: power + power_margin
+  double same_at_min_effect = 0;   // P(same | change of min_effect)
+  double type1 = 0;                // P(different | no change), <= alpha
+  double same_at_no_change = 0;    // P(same | no change)
+  double expected_fraction_h1 = 0;  // E[t at stop] at a change of min_effect
+  double expected_fraction_h0 = 0;  // and at no change
 };
 // Throws std::invalid_argument with design_error's line.
 SequentialPlan plan_sequential(const SequentialDesign& d);
@@ -154,29 +154,29 @@ struct SequentialLook {
   bool last = false;      // the final look: alpha all spent, the test is over
   SequentialDecision decision = SequentialDecision::kUndecided;
   std::size_t n_base = 0, n_variant = 0;
-  double n = 0;           // iterations a side (harmonic mean of the two counts)
-  double fraction = 0;    // spending fraction: n / the previous look's needed n
-  double needed_n = 0;    // this look's estimate of the iterations a side the design needs
-  std::size_t next_n = 0; // iterations a side at which the next look is due
-  double t = 0, df = 0;   // Welch's t and degrees of freedom
-  double z = 0;           // t mapped to the normal scale
-  double efficacy_bound = 0;   // |z| >= this: different (+inf: none)
-  double nominal_alpha = 0;    // 2 (1 - Phi(efficacy_bound)): the level this look tests at
-  double alpha_spent = 0;      // through this look
-  double same_bound = 0;       // e_k
-  double same_level = 0;       // 1 - 2 gamma
-  stats::Interval same_pct;    // the repeated interval of the % change
-  double pct = 0;              // the % change, positive is better
-  double p_value = 1;          // stage-wise ordering, two-sided
+  double n = 0;               // iterations a side (harmonic mean of the two counts)
+  double fraction = 0;        // spending fraction: n / the previous look's needed n
+  double needed_n = 0;        // this look's estimate of the iterations a side the design needs
+  std::size_t next_n = 0;     // iterations a side at which the next look is due
+  double t = 0, df = 0;       // Welch's t and degrees of freedom
+  double z = 0;               // t mapped to the normal scale
+  double efficacy_bound = 0;  // |z| >= this: different (+inf: none)
+  double nominal_alpha = 0;   // 2 (1 - Phi(efficacy_bound)): the level this look tests at
+  double alpha_spent = 0;     // through this look
+  double same_bound = 0;      // e_k
+  double same_level = 0;      // 1 - 2 gamma
+  stats::Interval same_pct;   // the repeated interval of the % change
+  double pct = 0;             // the % change, positive is better
+  double p_value = 1;         // stage-wise ordering, two-sided
 };
 
 // The stage-wise adjusted interval and median-unbiased estimate at the
 // latest look, in % (positive is better) and on the transformed difference.
 struct AdjustedInterval {
-  double level = 0.95;                   // 1 - alpha
+  double level = 0.95;  // 1 - alpha
   stats::Interval pct;
-  double pct_estimate = 0;               // median-unbiased
-  stats::Interval difference;            // of the transformed means, variant - base
+  double pct_estimate = 0;     // median-unbiased
+  stats::Interval difference;  // of the transformed means, variant - base
   double difference_estimate = 0;
 };
 
@@ -213,14 +213,14 @@ class SequentialTest {
   SequentialPlan plan_;
   Centre centre_;
   bool higher_is_better_;
-  gs::PathDensity efficacy_paths_;  // drift 0, efficacy bounds
-  gs::PathDensity same_paths_;      // drift 0, the repeated interval's bounds
+  gs::PathDensity efficacy_paths_;     // drift 0, efficacy bounds
+  gs::PathDensity same_paths_;         // drift 0, the repeated interval's bounds
   double spent_ = 0, same_spent_ = 0;  // by the spending functions, through the last look
-  double exited_ = 0;                   // the paths that crossed the efficacy bounds so far
+  double exited_ = 0;                  // the paths that crossed the efficacy bounds so far
   std::vector<PastLook> looks_;
   std::vector<double> bounds_;
-  double next_n_ = 0;           // the next look is due at this n a side (0: min_n)
-  bool next_is_last_ = false;   // and is the last
+  double next_n_ = 0;          // the next look is due at this n a side (0: min_n)
+  bool next_is_last_ = false;  // and is the last
   bool finished_ = false;
   // The latest analysed look, for adjusted_interval().
   double base_mean_ = 0, z_ = 0, se_ = 0;

@@ -48,8 +48,12 @@ SimulationResult simulate_sequential(const SequentialPlan& plan, Centre centre,
         ++r.different;
         if ((l.pct > 0) != (s.change_pct > 0) && s.change_pct != 0) ++r.different_wrong_way;
         break;
-      case SequentialDecision::kSame: ++r.same; break;
-      case SequentialDecision::kUndecided: ++r.undecided; break;
+      case SequentialDecision::kSame:
+        ++r.same;
+        break;
+      case SequentialDecision::kUndecided:
+        ++r.undecided;
+        break;
     }
   }
   double sum = 0;

@@ -35,8 +35,8 @@ class SeededNormal {
 double draw(SeededNormal& rng, Noise noise, double mean, double cv);
 
 struct SimulationSetting {
-  double cv_pct = 5;         // of each side's mean
-  double change_pct = 0;     // the variant's true mean against the baseline's (0: A/A)
+  double cv_pct = 5;      // of each side's mean
+  double change_pct = 0;  // the variant's true mean against the baseline's (0: A/A)
   Noise noise = Noise::kNormal;
   std::size_t trials = 10'000;
   std::size_t max_n = 1000;  // the iteration cap a side (its look is `last`)

@@ -38,9 +38,13 @@ struct Tally {
   std::size_t series = 0, shifts = 0, found = 0, false_alarms = 0;
 };
 
-bool near(std::size_t a, std::size_t b) { return (a > b ? a - b : b - a) <= kTolerance; }
+bool near(std::size_t a, std::size_t b) {
+  return (a > b ? a - b : b - a) <= kTolerance;
+}
 
-double seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; }
+double seconds(const timeval& t) {
+  return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6;
+}
 
 }  // namespace
 
@@ -63,8 +67,8 @@ int main(int argc, char** argv) {
         for (std::size_t k = 0; k < per_setting; ++k) {
           const std::size_t at = 20 + static_cast<std::size_t>(rng.bits() % 61);
           std::size_t spike = kRuns;
-          if (outlier)
-            do spike = static_cast<std::size_t>(rng.bits() % kRuns);
+          if (outlier) do
+              spike = static_cast<std::size_t>(rng.bits() % kRuns);
             while (shift > 0 && near(spike, at));
           std::vector<std::vector<double>> runs(kRuns);
           std::vector<SeriesRun> series;
@@ -72,7 +76,8 @@ int main(int argc, char** argv) {
             double level = 100 * (1 + cv / 200 * rng());
             if (shift > 0 && i >= at) level *= 1 + shift / 100;
             if (i == spike) level *= 1.15;
-            for (std::size_t j = 0; j < kSamples; ++j) runs[i].push_back(level * (1 + cv / 100 * rng()));
+            for (std::size_t j = 0; j < kSamples; ++j)
+              runs[i].push_back(level * (1 + cv / 100 * rng()));
             series.push_back({stats::amean(runs[i]), kSamples});
           }
           ChangePointOptions o;
@@ -91,7 +96,8 @@ int main(int argc, char** argv) {
           cp.found += found;
           found = false;
           for (std::size_t i = 1; i < kRuns; ++i) {
-            const Comparison c = compare_samples({{"before", runs[i - 1]}, {"after", runs[i]}}, metric);
+            const Comparison c =
+                compare_samples({{"before", runs[i - 1]}, {"after", runs[i]}}, metric);
             if (find_regressions(c, rule).empty()) continue;
             if (shift > 0 && near(i, at))
               found = true;

@@ -34,7 +34,9 @@ struct Row {
   std::size_t fixed_n = 0;
 };
 
-double seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; }
+double seconds(const timeval& t) {
+  return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6;
+}
 
 }  // namespace
 
@@ -42,18 +44,21 @@ int main(int argc, char** argv) {
   const std::size_t trials = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 10'000;
   const SequentialDesign design;
   const SequentialPlan plan = plan_sequential(design);
-  fmt::print("design: alpha {} two-sided, power {} at min_effect {}% (planned at {} with the "
-             "margin), same_error {}, min_n {}, {} planned looks\n",
-             design.alpha, design.power, design.min_effect_pct, design.power + design.power_margin,
-             plan.same_error, design.min_n, design.planned_looks);
-  fmt::print("plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
-             "type I {:.4f}, P(same | min_effect) {:.4f}, E[t] {:.3f} at min_effect, {:.3f} at "
-             "no change\n",
-             plan.eta, plan.fixed_eta, plan.inflation, plan.type1, plan.same_at_min_effect,
-             plan.expected_fraction_h1, plan.expected_fraction_h0);
-  fmt::print("{} trials a setting, seeded; iterations are a side (baseline and variant "
-             "interleaved)\n\n",
-             trials);
+  fmt::print(
+      "design: alpha {} two-sided, power {} at min_effect {}% (planned at {} with the "
+      "margin), same_error {}, min_n {}, {} planned looks\n",
+      design.alpha, design.power, design.min_effect_pct, design.power + design.power_margin,
+      plan.same_error, design.min_n, design.planned_looks);
+  fmt::print(
+      "plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
+      "type I {:.4f}, P(same | min_effect) {:.4f}, E[t] {:.3f} at min_effect, {:.3f} at "
+      "no change\n",
+      plan.eta, plan.fixed_eta, plan.inflation, plan.type1, plan.same_at_min_effect,
+      plan.expected_fraction_h1, plan.expected_fraction_h0);
+  fmt::print(
+      "{} trials a setting, seeded; iterations are a side (baseline and variant "
+      "interleaved)\n\n",
+      trials);
 
   std::vector<Row> rows;
   std::uint64_t seed = 20240536;
@@ -61,8 +66,12 @@ int main(int argc, char** argv) {
     for (double cv : {2.0, 5.0, 10.0})
       for (double change : {0.0, design.min_effect_pct, 2 * design.min_effect_pct}) {
         Row r;
-        r.setting = {.cv_pct = cv, .change_pct = change, .noise = noise, .trials = trials,
-                     .max_n = 100'000, .seed = seed++};
+        r.setting = {.cv_pct = cv,
+                     .change_pct = change,
+                     .noise = noise,
+                     .trials = trials,
+                     .max_n = 100'000,
+                     .seed = seed++};
         r.fixed_n = fixed_n_for_power(design.alpha, design.power, design.min_effect_pct, cv);
         rows.push_back(r);
       }
@@ -96,11 +105,12 @@ int main(int argc, char** argv) {
       goal = fmt::format("power {}, n {} 70%", power_ok ? "ok" : "LOW", n_ok ? "<=" : "> ");
       failed += !power_ok + !n_ok;
     }
-    fmt::print("{:<10} {:>4} {:>5}% | {:>6.4f}±{:.4f} {:>7.4f} {:>7.4f} | {:>7.2f} {:>4} {:>6} "
-               "{:>8.3f} | {}\n",
-               s.noise == Noise::kNormal ? "normal" : "log-normal", s.cv_pct, s.change_pct, diff,
-               se, static_cast<double>(x.same) / n, static_cast<double>(x.undecided) / n,
-               x.mean_n, x.p95_n, r.fixed_n, ratio, goal);
+    fmt::print(
+        "{:<10} {:>4} {:>5}% | {:>6.4f}±{:.4f} {:>7.4f} {:>7.4f} | {:>7.2f} {:>4} {:>6} "
+        "{:>8.3f} | {}\n",
+        s.noise == Noise::kNormal ? "normal" : "log-normal", s.cv_pct, s.change_pct, diff, se,
+        static_cast<double>(x.same) / n, static_cast<double>(x.undecided) / n, x.mean_n, x.p95_n,
+        r.fixed_n, ratio, goal);
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
