@@ -23,24 +23,26 @@ std::vector<SeriesRun> series(std::size_t runs, double cv, std::uint64_t seed, L
 
 }  // namespace
 
-TEST_CASE("a flat series has no change", "[change_points]") {
-  for (std::uint64_t seed : {1, 2, 3, 4, 5}) {
-    INFO("seed " << seed);
-    const auto s = series(80, 0.02, seed, [](std::size_t) { return 100.0; });
-    CHECK(change_points(s, {}).empty());
-  }
+TEST_CASE("flat series: a change in no more of them than alpha allows", "[change_points]") {
+  // Each flat series reports a change with probability at most alpha
+  // (0.05); of 20, more than 3 would happen 1.6% of the time.
+  int with_change = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    with_change += !change_points(series(80, 0.02, seed, [](std::size_t) { return 100.0; }), {})
+                        .empty();
+  CHECK(with_change <= 3);
 }
 
 TEST_CASE("one planted 6% shift is found at its run", "[change_points]") {
   const auto s = series(60, 0.02, 7, [](std::size_t i) { return i >= 40 ? 106.0 : 100.0; });
   const auto c = change_points(s, {});
   REQUIRE(c.size() == 1);
-  CHECK(c[0].index == 40);
+  CHECK(std::abs(static_cast<int>(c[0].index) - 40) <= 2);  // noise moves the best split
   CHECK(c[0].pct == Approx(6).margin(1.5));
   CHECK(c[0].before == Approx(100).margin(1.5));
   CHECK(c[0].after == Approx(106).margin(1.5));
   CHECK(c[0].p_value < 0.05);
-  CHECK(c[0].runs_after <= 20);
+  CHECK(c[0].runs_after <= 22);
 }
 
 TEST_CASE("two shifts, up then down, are both found", "[change_points]") {
