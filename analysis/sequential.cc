@@ -49,7 +49,8 @@ std::vector<gs::LookRegion> planned_regions(const SequentialPlan& p, double eta)
 // The t quantile of the normal probability of z: a bound on the z scale
 // carried to Welch's t with df degrees of freedom.
 double t_of_z(double z, double df) {
-  if (z == kInf || z > 37) return kInf;
+  if (z > 37) return kInf;
+  if (z < -37) return -kInf;
   const double tail = boost::math::cdf(boost::math::complement(boost::math::normal(), z));
   return boost::math::quantile(boost::math::complement(boost::math::students_t(df), tail));
 }
@@ -300,6 +301,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   base_mean_ = a.mean;
   z_ = l.z;
   se_ = se;
+  df_ = l.df;
   l.alpha_spent = take_look({n, l.fraction, l.needed_n}, last, l.efficacy_bound, l.same_bound);
   l.next_n = static_cast<std::size_t>(next_n_);
   l.nominal_alpha = l.efficacy_bound == kInf ? 0 : std::erfc(l.efficacy_bound * M_SQRT1_2);
@@ -325,10 +327,15 @@ AdjustedInterval SequentialTest::adjusted_interval() const {
   const auto drift = gs::stagewise_interval(t, bounds_, z_, 1 - alpha, plan_.design.grid);
   AdjustedInterval a;
   a.level = 1 - alpha;
-  // rpact's final interval of a difference of means: the drift's, times
-  // the standard error at the look.
-  a.difference = {drift.low * se_, drift.high * se_};
-  a.difference_estimate = drift.estimate * se_;
+  // rpact's final interval of a difference of means is the drift's times
+  // the standard error. With a few iterations a side that puts it beside
+  // the observed change (t = 14 at 6 df is z = 4.5: the interval would be
+  // centred on 4.5 se, not 14 se), so each end is carried back through
+  // Welch's t distribution, as z came from t; for many degrees of freedom
+  // the two agree (tests/analysis/sequential_r_test.cc checks rpact's on
+  // the drift scale, gs::stagewise_interval).
+  a.difference = {t_of_z(drift.low, df_) * se_, t_of_z(drift.high, df_) * se_};
+  a.difference_estimate = t_of_z(drift.estimate, df_) * se_;
   const double p1 = pct_of(a.difference.low), p2 = pct_of(a.difference.high);
   a.pct = {std::min(p1, p2), std::max(p1, p2)};
   a.pct_estimate = pct_of(a.difference_estimate);

@@ -171,7 +171,9 @@ struct SequentialLook {
 };
 
 // The stage-wise adjusted interval and median-unbiased estimate at the
-// latest look, in % (positive is better) and on the transformed difference.
+// latest look, in % (positive is better) and on the transformed difference:
+// gs::stagewise_interval on the z scale, each end carried back to Welch's t
+// (t_df^-1(Phi(.))) and times the standard error.
 struct AdjustedInterval {
   double level = 0.95;  // 1 - alpha
   stats::Interval pct;
@@ -223,7 +225,7 @@ class SequentialTest {
   bool next_is_last_ = false;  // and is the last
   bool finished_ = false;
   // The latest analysed look, for adjusted_interval().
-  double base_mean_ = 0, z_ = 0, se_ = 0;
+  double base_mean_ = 0, z_ = 0, se_ = 0, df_ = 0;
 };
 
 // Welch's t with df degrees of freedom on the normal scale,
