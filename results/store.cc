@@ -336,6 +336,33 @@ ALTER TABLE knob_journal ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE knob_journal ADD COLUMN hostname TEXT NOT NULL DEFAULT '';
 ALTER TABLE knob_journal ADD COLUMN merged INTEGER NOT NULL DEFAULT 0 CHECK (merged IN (0, 1));
 )sql",
+    // 14: `stop: sequential` (issue 36): a variant's group sequential test
+    // at a point, as its latest look left it: the metric it judged, the
+    // decision, the looks and units a side, the stage-wise p-value and
+    // adjusted interval, the design, and the looks themselves (a resumed
+    // run rebuilds the test from them). NULL seq_metric: no test.
+    // Bisect's verdicts after repeated looks (analysis/bisect_looks.h): the
+    // nominal level each test of a verdict was held to, and the error rates
+    // the verdict holds ('' for decisions made before).
+    R"sql(
+ALTER TABLE point_stops ADD COLUMN seq_metric TEXT;
+ALTER TABLE point_stops ADD COLUMN seq_decision TEXT
+  CHECK (seq_decision IS NULL OR seq_decision IN ('different', 'same', 'undecided'));
+ALTER TABLE point_stops ADD COLUMN seq_looks INTEGER;
+ALTER TABLE point_stops ADD COLUMN seq_n_baseline INTEGER;
+ALTER TABLE point_stops ADD COLUMN seq_n INTEGER;
+ALTER TABLE point_stops ADD COLUMN seq_p_value REAL;
+ALTER TABLE point_stops ADD COLUMN seq_estimate_pct REAL;
+ALTER TABLE point_stops ADD COLUMN seq_ci_low REAL;
+ALTER TABLE point_stops ADD COLUMN seq_ci_high REAL;
+ALTER TABLE point_stops ADD COLUMN seq_level REAL;
+ALTER TABLE point_stops ADD COLUMN seq_design_json TEXT;
+ALTER TABLE point_stops ADD COLUMN seq_looks_json TEXT;
+ALTER TABLE point_stops ADD COLUMN seq_note TEXT;
+ALTER TABLE bisect_decisions ADD COLUMN level_good REAL;
+ALTER TABLE bisect_decisions ADD COLUMN level_bad REAL;
+ALTER TABLE bisect_decisions ADD COLUMN error_rates TEXT NOT NULL DEFAULT '';
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -1086,21 +1113,49 @@ std::vector<MonitorDeltaRow> Store::monitor_deltas(std::int64_t run_id, const st
 void Store::record_point_stop(const PointStop& p) {
   Stmt s(db_,
          "INSERT OR REPLACE INTO point_stops (run_id, variant_id, workload, params_json, "
-         "iterations, reason, ci_halfwidth_pct) VALUES (?, ?, ?, ?, ?, ?, ?)");
+         "iterations, reason, ci_halfwidth_pct, seq_metric, seq_decision, seq_looks, seq_n_baseline, "
+         "seq_n, seq_p_value, seq_estimate_pct, seq_ci_low, seq_ci_high, seq_level, seq_design_json, "
+         "seq_looks_json, seq_note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, p.run_id).bind(2, p.variant_id).bind(3, p.workload).bind(4, p.params_json);
-  s.bind(5, p.iterations).bind(6, p.reason).bind(7, p.ci_halfwidth_pct).run();
+  s.bind(5, p.iterations).bind(6, p.reason).bind(7, p.ci_halfwidth_pct);
+  if (const auto& q = p.sequential) {
+    s.bind(8, q->metric).bind(9, q->decision).bind(10, q->looks).bind(11, q->n_baseline).bind(12, q->n);
+    s.bind(13, q->p_value).bind(14, q->estimate_pct).bind(15, q->ci_low).bind(16, q->ci_high);
+    s.bind(17, q->level).bind(18, q->design_json).bind(19, q->looks_json).bind(20, q->note);
+  } else {
+    for (int i = 8; i <= 20; ++i) s.bind_null(i);
+  }
+  s.run();
 }
 
 std::vector<PointStop> Store::point_stops(std::int64_t run_id) const {
   Stmt s(db_,
-         "SELECT run_id, variant_id, workload, params_json, iterations, reason, ci_halfwidth_pct "
+         "SELECT run_id, variant_id, workload, params_json, iterations, reason, ci_halfwidth_pct, "
+         "seq_metric, seq_decision, seq_looks, seq_n_baseline, seq_n, seq_p_value, seq_estimate_pct, "
+         "seq_ci_low, seq_ci_high, seq_level, seq_design_json, seq_looks_json, seq_note "
          "FROM point_stops WHERE run_id = ? ORDER BY rowid");
   s.bind(1, run_id);
   std::vector<PointStop> out;
   while (s.step()) {
     PointStop p{s.i64(0), s.i64(1), s.text(2), s.text(3), static_cast<int>(s.i64(4)), s.text(5),
-                std::nullopt};
-    if (!s.is_null(6)) p.ci_halfwidth_pct = s.dbl(6);
+                opt_dbl(s, 6), std::nullopt};
+    if (!s.is_null(7)) {
+      SequentialRecord q;
+      q.metric = s.text(7);
+      q.decision = s.text(8);
+      q.looks = static_cast<int>(s.i64(9));
+      q.n_baseline = static_cast<int>(s.i64(10));
+      q.n = static_cast<int>(s.i64(11));
+      q.p_value = opt_dbl(s, 12);
+      q.estimate_pct = opt_dbl(s, 13);
+      q.ci_low = opt_dbl(s, 14);
+      q.ci_high = opt_dbl(s, 15);
+      q.level = s.is_null(16) ? 0.95 : s.dbl(16);
+      q.design_json = s.text(17);
+      q.looks_json = s.text(18);
+      q.note = s.text(19);
+      p.sequential = std::move(q);
+    }
     out.push_back(std::move(p));
   }
   return out;
@@ -1340,20 +1395,20 @@ std::optional<BisectSession> Store::latest_bisect() const {
 std::int64_t Store::add_bisect_decision(const BisectDecision& d) {
   Stmt s(db_,
          "INSERT INTO bisect_decisions (session_id, position, candidate, verdict, decided_by, n, "
-         "centre, p_good, p_bad, run_ids_json, note, decided_at) "
-         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+         "centre, p_good, p_bad, run_ids_json, note, decided_at, level_good, level_bad, error_rates) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, d.session_id).bind(2, d.position).bind(3, d.candidate).bind(4, d.verdict);
   s.bind(5, d.decided_by).bind(6, d.n).bind(7, d.centre).bind(8, d.p_good).bind(9, d.p_bad);
   s.bind(10, d.run_ids_json.empty() ? "[]" : d.run_ids_json).bind(11, d.note);
-  s.bind(12, utc_now_iso8601()).run();
+  s.bind(12, utc_now_iso8601()).bind(13, d.level_good).bind(14, d.level_bad).bind(15, d.error_rates).run();
   return sqlite3_last_insert_rowid(db_);
 }
 
 std::vector<BisectDecision> Store::bisect_decisions(std::int64_t session_id) const {
   Stmt s(db_,
          "SELECT id, session_id, position, candidate, verdict, decided_by, n, centre, p_good, "
-         "p_bad, run_ids_json, note, decided_at FROM bisect_decisions WHERE session_id = ? "
-         "ORDER BY id");
+         "p_bad, run_ids_json, note, decided_at, level_good, level_bad, error_rates FROM bisect_decisions "
+         "WHERE session_id = ? ORDER BY id");
   s.bind(1, session_id);
   std::vector<BisectDecision> out;
   while (s.step())
@@ -1361,7 +1416,8 @@ std::vector<BisectDecision> Store::bisect_decisions(std::int64_t session_id) con
                    .candidate = s.text(3), .verdict = s.text(4), .decided_by = s.text(5),
                    .n = static_cast<int>(s.i64(6)), .centre = opt_dbl(s, 7), .p_good = opt_dbl(s, 8),
                    .p_bad = opt_dbl(s, 9), .run_ids_json = s.text(10), .note = s.text(11),
-                   .decided_at = s.text(12)});
+                   .decided_at = s.text(12), .level_good = opt_dbl(s, 13), .level_bad = opt_dbl(s, 14),
+                   .error_rates = s.text(15)});
   return out;
 }
 

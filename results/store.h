@@ -147,6 +147,28 @@ struct JournalEntry {
   std::string machine_id, boot_id, hostname;
 };
 
+// The sequential A/B test of one variant against the baseline at one
+// point (`stop: sequential`, analysis/sequential.h), as its latest look
+// left it (migration 14).
+struct SequentialRecord {
+  std::string metric;    // the point's first metric, which the test judged
+  std::string decision;  // different | same | undecided
+  int looks = 0;         // looks analysed
+  int n_baseline = 0;    // the baseline's units at the latest look
+  int n = 0;             // the variant's units at the latest look
+  // Of the latest look: the stage-wise ordering p-value, and the adjusted
+  // interval of the % change (positive is better) at `level` = 1 - alpha,
+  // with its median-unbiased estimate; empty when no look was analysed.
+  std::optional<double> p_value, estimate_pct, ci_low, ci_high;
+  double level = 0.95;
+  // {"alpha", "power", "min_effect_pct", "min", "max"}: the design.
+  std::string design_json = "{}";
+  // [{"n", "fraction", "needed_n"}, ...]: the looks taken, which a resumed
+  // run passes back to SequentialTest's constructor.
+  std::string looks_json = "[]";
+  std::string note;  // why a test stopped without a decision (samples it refused)
+};
+
 // Why a sweep point stopped iterating for one variant.
 struct PointStop {
   std::int64_t run_id = 0;
@@ -154,8 +176,14 @@ struct PointStop {
   std::string workload;
   std::string params_json;
   int iterations = 0;  // measured, any status
-  std::string reason;  // fixed | ci_reached | max_reached | failed
+  // fixed | ci_reached | max_reached | failed; with stop: sequential, a
+  // variant's row is decided | max_reached (undecided at the cap) | failed |
+  // refused (the test refused its samples: `sequential.note`) | looking
+  // (not stopped: the looks so far, for a resumed run), and the baseline's
+  // all_decided | max_reached | failed.
+  std::string reason;
   std::optional<double> ci_halfwidth_pct;  // at the stop, when adaptive
+  std::optional<SequentialRecord> sequential;  // a variant's test (not the baseline's row)
 };
 
 // schedlab nightly: one attempt to measure a target (a kernel) with a config.
@@ -204,6 +232,12 @@ struct BisectDecision {
   std::string run_ids_json;      // the runs holding the samples, e.g. [4,5]
   std::string note;              // why: a hook's failure, a p-value's absence
   std::string decided_at;
+  // A verdict after repeated looks (analysis/bisect_looks.h): the nominal
+  // level each test was held to at this look (p below it: differs), and
+  // the error rates the verdict holds ("at most 5% of GOOD verdicts on a
+  // bad candidate ..."); empty for references, skips and older sessions.
+  std::optional<double> level_good, level_bad;
+  std::string error_rates;
 };
 
 class Store {
@@ -221,7 +255,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 13;
+  static constexpr int kSchemaVersion = 14;
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -352,7 +386,8 @@ class Store {
   std::vector<MonitorDeltaRow> monitor_deltas(std::int64_t run_id, const std::string& monitor,
                                               bool aggregates_only = false) const;
 
-  // Adaptive iterations: the stop reason per point and variant (upsert).
+  // Adaptive and sequential iterations: the stop reason per point and
+  // variant, with the sequential test's state (upsert).
   void record_point_stop(const PointStop& p);
   std::vector<PointStop> point_stops(std::int64_t run_id) const;
 

@@ -269,8 +269,12 @@ INSERT INTO main.monitor_deltas (iteration_id, monitor, counter, value)
   SELECT m.new, s.monitor, s.counter, s.value FROM src.monitor_deltas s
   JOIN merge_iterations m ON s.iteration_id = m.old;
 INSERT OR IGNORE INTO main.point_stops (run_id, variant_id, workload, params_json, iterations,
-  reason, ci_halfwidth_pct)
-  SELECT mr.new, mv.new, s.workload, s.params_json, s.iterations, s.reason, s.ci_halfwidth_pct
+  reason, ci_halfwidth_pct, seq_metric, seq_decision, seq_looks, seq_n_baseline, seq_n, seq_p_value,
+  seq_estimate_pct, seq_ci_low, seq_ci_high, seq_level, seq_design_json, seq_looks_json, seq_note)
+  SELECT mr.new, mv.new, s.workload, s.params_json, s.iterations, s.reason, s.ci_halfwidth_pct,
+  s.seq_metric, s.seq_decision, s.seq_looks, s.seq_n_baseline, s.seq_n, s.seq_p_value,
+  s.seq_estimate_pct, s.seq_ci_low, s.seq_ci_high, s.seq_level, s.seq_design_json, s.seq_looks_json,
+  s.seq_note
   FROM src.point_stops s JOIN merge_runs mr ON s.run_id = mr.old
   JOIN merge_variants mv ON s.variant_id = mv.old;
 INSERT INTO main.knob_journal (run_id, host, kind, name, path, original, target, state,

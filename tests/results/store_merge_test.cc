@@ -3,6 +3,7 @@
 // refused with the output left as it was.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -220,4 +221,31 @@ TEST_CASE("merge: a task's database merged while it ran, then once it finished, 
   CHECK(run->status == RunStatus::kFinished);
   CHECK(run->manifest_json.find(R"("merged_parts":{"n1":"finished","n2":"finished"})") != std::string::npos);
   CHECK(merged.iterations(run->id, false).size() == 10);
+}
+
+TEST_CASE("merge copies a point's sequential test with its stop row") {
+  test::TempDir dir;
+  const auto a = dir.file("seq.db"), out = dir.file("merged.db");
+  write_task_db(a, "n1", 3);
+  {
+    Store s(a);
+    const auto run = s.find_run_by_name("fleet");
+    const auto v1 = s.variants(run->id)[1].id;
+    s.record_point_stop({.run_id = run->id, .variant_id = v1, .workload = "hackbench",
+                         .params_json = R"({"groups":2})", .iterations = 3, .reason = "decided",
+                         .sequential = SequentialRecord{.metric = "time", .decision = "different", .looks = 1,
+                                                        .n_baseline = 3, .n = 3, .p_value = 0.01, .ci_low = 4.0,
+                                                        .ci_high = 9.0, .looks_json = R"([{"n":3}])"}});
+  }
+  Store merged(out);
+  merged.merge_from(a);
+  const auto run = merged.find_run_by_name("fleet");
+  const auto stops = merged.point_stops(run->id);
+  REQUIRE(stops.size() == 2);
+  const auto seq = std::find_if(stops.begin(), stops.end(), [](const PointStop& p) { return p.sequential.has_value(); });
+  REQUIRE(seq != stops.end());
+  CHECK(seq->sequential->decision == "different");
+  CHECK(*seq->sequential->ci_high == 9.0);
+  CHECK(seq->sequential->looks_json == R"([{"n":3}])");
+  CHECK(seq->variant_id == merged.variants(run->id)[1].id);
 }
