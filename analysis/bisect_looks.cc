@@ -20,6 +20,10 @@ RepeatedLooks::RepeatedLooks(double alpha, std::size_t n_reference, std::size_t 
 }
 
 LookLevel RepeatedLooks::next(std::size_t n) {
+  return next(n, static_cast<std::size_t>(n_reference_));
+}
+
+LookLevel RepeatedLooks::next(std::size_t n, std::size_t n_reference_now) {
   if (!looks_.empty() && looks_.back().last)
     throw std::logic_error(
         fmt::format("the candidate's last look ({} samples) spent all of alpha", looks_.back().n));
@@ -34,7 +38,13 @@ LookLevel RepeatedLooks::next(std::size_t n) {
   l.last = nd >= max_samples_;
   // Information relative to the cap's; the paths' time is the information
   // itself, so looks past the cap (which is the last) keep their weight.
-  const double info = 1 / (1 / n_reference_ + 1 / nd);
+  if (n_reference_now == 0) throw std::invalid_argument("a look needs reference samples");
+  const double info = 1 / (1 / static_cast<double>(n_reference_now) + 1 / nd);
+  if (!(info > last_info_))
+    throw std::invalid_argument(
+        fmt::format("a look needs more information than the last one ({} candidate and {} reference samples)",
+                    n, n_reference_now));
+  last_info_ = info;
   const double at_cap = 1 / (1 / n_reference_ + 1 / max_samples_);
   l.fraction = info / at_cap;
   const double spent_before = looks_.empty() ? 0 : looks_.back().alpha_spent;
@@ -57,8 +67,8 @@ SequentialJudge::SequentialJudge(VerdictOptions options, std::size_t n_good, std
 SequentialVerdict SequentialJudge::judge(std::span<const double> good, std::span<const double> bad,
                                          std::span<const double> candidate) {
   SequentialVerdict v;
-  v.vs_good = vs_good_.next(candidate.size());
-  v.vs_bad = vs_bad_.next(candidate.size());
+  v.vs_good = vs_good_.next(candidate.size(), good.size());
+  v.vs_bad = vs_bad_.next(candidate.size(), bad.size());
   v.result =
       judge_at(good, bad, candidate, options_, v.vs_good.nominal_alpha, v.vs_bad.nominal_alpha);
   if (v.vs_good.last) v.result = decide_at_cap(v.result);

@@ -52,10 +52,18 @@ class RepeatedLooks {
   // look's; n >= max_samples is the last look). Throws std::logic_error
   // after the last look, std::invalid_argument when n does not grow.
   LookLevel next(std::size_t n);
+  // The same when the reference has grown too (bisect measures each
+  // candidate batch between a batch of each reference, and judges against
+  // those windows): the look's information is 1 / (1 / n_reference_now +
+  // 1 / n), which must grow from look to look, and the reference's size at
+  // the cap is the constructor's n_reference. With n_reference_now always
+  // the constructor's, this is next(n).
+  LookLevel next(std::size_t n, std::size_t n_reference_now);
   const std::vector<LookLevel>& looks() const { return looks_; }
 
  private:
   double alpha_, n_reference_, max_samples_;
+  double last_info_ = 0;
   gs::PathDensity paths_;
   std::vector<LookLevel> looks_;
 };
@@ -76,7 +84,9 @@ class SequentialJudge {
   SequentialJudge(VerdictOptions options, std::size_t n_good, std::size_t n_bad,
                   std::size_t max_samples);
   // The candidate's pooled samples after a batch; at the cap an UNKNOWN
-  // result is decided by decide_at_cap.
+  // result is decided by decide_at_cap. The references' current sizes are
+  // those of `good` and `bad` (references measured beside each batch grow
+  // with it; see RepeatedLooks::next).
   SequentialVerdict judge(std::span<const double> good, std::span<const double> bad,
                           std::span<const double> candidate);
 

@@ -95,3 +95,59 @@ TEST_CASE("a sequential verdict states the error rates it held", "[bisect_looks]
     CHECK(last.error_rates.find("no error rate holds") != std::string::npos);
   CHECK(first.vs_good.alpha_spent < last.vs_good.alpha_spent);
 }
+
+TEST_CASE("references that grow with the candidate (bisect's windows) keep their looks' information right",
+          "[bisect_looks]") {
+  // Equal growth: the information is n / 2 at every look, so the fraction
+  // is n / max, not what a fixed reference of max samples would say.
+  RepeatedLooks looks(0.05, 30, 30);
+  const auto a = looks.next(10, 10), b = looks.next(20, 20), c = looks.next(30, 30);
+  CHECK(a.fraction == Approx(10.0 / 30));
+  CHECK(b.fraction == Approx(20.0 / 30));
+  CHECK(c.last);
+  CHECK(c.alpha_spent == 0.05);
+  // A fixed reference of 30 would have given the first look 0.5 of the information.
+  CHECK(RepeatedLooks(0.05, 30, 30).next(10).fraction == Approx((1.0 / 30 + 1.0 / 30) / (1.0 / 30 + 1.0 / 10)));
+  RepeatedLooks same(0.05, 30, 30);
+  same.next(10, 10);
+  CHECK_THROWS_WITH(same.next(11, 9),
+                    "a look needs more information than the last one (11 candidate and 9 reference samples)");
+}
+
+namespace {
+
+// As false_differs, but the reference grows by a batch with every
+// candidate batch (measured beside it), as bisect's windows do.
+double false_differs_in_windows(const std::string& test, std::uint64_t seed) {
+  constexpr int kTrials = 2000;
+  SeededNormal rng(seed);
+  int wrong = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    std::vector<double> ref, cand;
+    RepeatedLooks looks(0.05, 30, 30);
+    for (int batch = 0; batch < 6; ++batch) {
+      for (int i = 0; i < 5; ++i) ref.push_back(100 + 5 * rng());
+      for (int i = 0; i < 5; ++i) cand.push_back(100 + 5 * rng());
+      const double level = looks.next(cand.size(), ref.size()).nominal_alpha;
+      const PValue p = p_value(*test_from_name(test), ref, cand);
+      if (p.p && *p.p < level) {
+        ++wrong;
+        break;
+      }
+    }
+  }
+  return static_cast<double>(wrong) / kTrials;
+}
+
+}  // namespace
+
+TEST_CASE("spent alpha holds over six looks when the reference grows with each batch",
+          "[bisect_looks][simulation]") {
+  const double tolerance = 3 * std::sqrt(0.05 * 0.95 / 2000);
+  for (const std::string test : {"welch", "mwu"}) {
+    INFO(test);
+    const double spent = false_differs_in_windows(test, 37);
+    INFO("spent " << spent);
+    CHECK(spent <= 0.05 + tolerance);
+  }
+}
