@@ -45,7 +45,12 @@ const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
                                            "workloads",   "variants",   "monitors",
                                            "task_monitor"};
 const std::vector<std::string> kPairKeys = {"name", "sut", "loadgen", "sut_address"};
-const std::vector<std::string> kIterationKeys = {"min", "max", "ci_width_pct"};
+const std::vector<std::string> kIterationKeys = {"min",  "max",   "ci_width_pct",  "stop",
+                                                  "alpha", "power", "min_effect_pct"};
+// The keys of `stop: sequential` alone.
+const std::vector<std::string> kSequentialKeys = {"alpha", "power", "min_effect_pct"};
+// The stop rules a mapping may name (the interval-width rule is ci_width_pct alone).
+const std::vector<std::string> kStopRules = {"sequential"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
@@ -328,7 +333,8 @@ class Loader : YamlReader {
     return out;
   }
 
-  // `5`, or `{min: 3, max: 30, ci_width_pct: 2}`.
+  // `5`, `{min: 3, max: 30, ci_width_pct: 2}`, or `{min: 3, max: 60, stop:
+  // sequential, alpha: 0.05, power: 0.8, min_effect_pct: 3}`.
   IterationPolicy iterations(const YAML::Node& n, const std::string& key) const {
     IterationPolicy p;
     if (n.IsScalar()) {
@@ -337,13 +343,34 @@ class Loader : YamlReader {
     }
     expect_map(n, key);
     check_keys(n, key, kIterationKeys);
-    if (!n["ci_width_pct"])
-      fail(n, key, "a mapping makes iterations adaptive: give ci_width_pct (and min, max)");
+    const YAML::Node stop = n["stop"];
+    if (stop) {
+      const std::string rule = scalar(stop, key + ".stop");
+      if (std::find(kStopRules.begin(), kStopRules.end(), rule) == kStopRules.end())
+        fail(stop, key + ".stop",
+             fmt::format("unknown stop rule '{}'{}; known: {} (the interval-width rule is "
+                         "ci_width_pct alone)",
+                         rule, did_you_mean(rule, kStopRules), fmt::join(kStopRules, ", ")));
+      if (n["ci_width_pct"])
+        fail(n["ci_width_pct"], key + ".ci_width_pct",
+             "ci_width_pct and stop: sequential are two stop rules: give one");
+    } else {
+      for (const auto& k : kSequentialKeys)
+        if (n[k]) fail(n[k], key + "." + k, fmt::format("{} belongs to stop: sequential (give stop: sequential)", k));
+      if (!n["ci_width_pct"])
+        fail(n, key,
+             "a mapping makes iterations adaptive: give ci_width_pct (and min, max), or stop: sequential");
+    }
+    const int default_max = stop ? 60 : 30;
     p.min = n["min"] ? static_cast<int>(integer(n["min"], key + ".min", 2, kMaxIterations)) : 3;
-    p.max = n["max"] ? static_cast<int>(integer(n["max"], key + ".max", 2, kMaxIterations)) : 30;
+    p.max = n["max"] ? static_cast<int>(integer(n["max"], key + ".max", 2, kMaxIterations)) : default_max;
     if (p.max < p.min)
       fail(n["max"] ? n["max"] : n, key + ".max",
            fmt::format("max ({}) is below min ({})", p.max, p.min));
+    if (stop) {
+      p.sequential = sequential_stop(n, key, p);
+      return p;
+    }
     const std::string s = scalar(n["ci_width_pct"], key + ".ci_width_pct");
     const double pct = parse_number(s).value_or(-1);
     if (!(pct > 0 && pct < 100))
@@ -351,6 +378,37 @@ class Loader : YamlReader {
            fmt::format("expected a percentage between 0 and 100, got '{}'", s));
     p.ci_width_pct = pct;
     return p;
+  }
+
+  // alpha, power and min_effect_pct of `stop: sequential`, each checked by
+  // the design's own rule (design_error), the error at the key it names.
+  SequentialStop sequential_stop(const YAML::Node& n, const std::string& key,
+                                 const IterationPolicy& p) const {
+    SequentialStop s;
+    s.line = line_of(n["stop"]);
+    s.key = key + ".stop";
+    s.design.min_n = static_cast<std::size_t>(p.min);
+    const std::pair<const char*, double SequentialDesign::*> fields[] = {
+        {"alpha", &SequentialDesign::alpha},
+        {"power", &SequentialDesign::power},
+        {"min_effect_pct", &SequentialDesign::min_effect_pct}};
+    for (const auto& [name, field] : fields) {
+      const YAML::Node v = n[name];
+      if (!v) continue;
+      const std::string text = scalar(v, key + "." + name);
+      const auto value = parse_number(text);
+      if (!value || !std::isfinite(*value))
+        fail(v, key + "." + name, fmt::format("expected a number, got '{}'", text));
+      s.design.*field = *value;
+    }
+    if (const std::string e = design_error(s.design); !e.empty()) {
+      // The line names its field first ("power must be in (0.5, 1), not 1.5").
+      for (const auto& [name, field] : fields)
+        if (e.starts_with(std::string(name) + " "))
+          fail(n[name] ? n[name] : n, key + "." + name, e);
+      fail(n, key, e);
+    }
+    return s;
   }
 
   VariantConfig variant(const YAML::Node& name_node, const YAML::Node& body,
@@ -617,7 +675,40 @@ class Loader : YamlReader {
     } else {
       c.variants.push_back(VariantConfig{.name = "default"});
     }
+    check_sequential(c);
     return c;
+  }
+
+  // What `stop: sequential` needs of the whole file: a baseline and another
+  // variant (on every lab kernel), interleaved rounds, one pair (each pair
+  // of a pairs: run would decide on its own samples), and a first metric
+  // with a mean (the test compares means).
+  void check_sequential(const Config& c) const {
+    for (const auto& wc : c.workloads) {
+      if (!wc.iterations.sequential) continue;
+      const SequentialStop& s = *wc.iterations.sequential;
+      auto refuse = [&](const std::string& msg) { throw ConfigError(path_, s.line, s.key, msg); };
+      if (c.variants.size() < 2)
+        refuse("stop: sequential tests each variant against the baseline, and the config has one variant "
+               "(add one under variants:, or stop on ci_width_pct)");
+      for (const auto& k : plan_kernels(c.sut_lab)) {
+        const auto applies = std::count_if(c.variants.begin(), c.variants.end(), [&](const VariantConfig& vc) {
+          return vc.kernels.empty() || std::find(vc.kernels.begin(), vc.kernels.end(), k) != vc.kernels.end();
+        });
+        if (applies < 2)
+          refuse(fmt::format("stop: sequential needs two variants on every kernel; kernel '{}' runs one", k));
+      }
+      if (c.order == Order::kSequential)
+        refuse("stop: sequential decides after each interleaved round; order: sequential runs each variant's "
+               "iterations at once (use order: interleaved)");
+      if (!c.pairs.empty())
+        refuse("stop: sequential decides on one pair's samples; a pairs: run measures each pair on its own "
+               "(give one pair, or stop on ci_width_pct)");
+      const MetricSpec& m = wc.workload->metrics().front();
+      if (m.centre == Centre::kMedian)
+        refuse(fmt::format("stop: sequential compares means, and {}'s first metric '{}' is centred on the median",
+                           wc.workload->name(), m.name));
+    }
   }
 
  private:

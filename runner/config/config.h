@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/sequential.h"
 #include "runner/hosts/lab/lab_config.h"
 #include "runner/knobs/sched_policy.h"
 #include "workloads/workload.h"
@@ -70,15 +71,28 @@ struct VariantConfig {
 };
 
 // How many measured iterations a sweep point gets, per variant: a fixed
-// count (min == max), or adaptive: at least min, then until the confidence
-// interval's half-width is at most ci_width_pct of the centre, at most max.
+// count (min == max); adaptive: at least min, then until the confidence
+// interval's half-width is at most ci_width_pct of the centre, at most max;
+// or sequential (`stop: sequential`): interleaved rounds until a group
+// sequential test (analysis/sequential.h) of every non-baseline variant
+// against the baseline says `different` or `same`, at most max.
 // The most iterations a config may ask for (per point, adaptive max included).
 constexpr std::int64_t kMaxIterations = 1000000;
+
+// `stop: sequential` and its error rates: the design's alpha, power and
+// min_effect_pct (min is its min_n); where it was given, for the checks
+// that need the whole file (variants, order, pairs).
+struct SequentialStop {
+  SequentialDesign design;
+  int line = 0;
+  std::string key;  // "iterations.stop", "workloads[0].hackbench.iterations.stop"
+};
 
 struct IterationPolicy {
   int min = 5;
   int max = 5;
   std::optional<double> ci_width_pct;
+  std::optional<SequentialStop> sequential;
   bool adaptive() const { return ci_width_pct.has_value(); }
 };
 

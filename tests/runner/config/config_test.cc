@@ -112,7 +112,7 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "exp.yaml:1: iterations: 0 is out of range: expected a whole number from 1 to 1000000");
   CHECK(error_of("iterations: {min: 3, max: 30}\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: iterations: a mapping makes iterations adaptive: give ci_width_pct (and min, "
-        "max)");
+        "max), or stop: sequential");
   CHECK(error_of("iterations: {min: 5, max: 3, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: iterations.max: max (3) is below min (5)");
   CHECK(error_of("iterations: {mni: 5, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==

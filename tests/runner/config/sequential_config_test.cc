@@ -1,0 +1,105 @@
+// `iterations: {stop: sequential, ...}`: the design read from the config
+// with its defaults, and every bad input as a file:line:key error, full text.
+#include <catch2/catch.hpp>
+
+#include "runner/config/config.h"
+#include "runner/run/plan.h"
+#include "tests/support/config_error.h"
+
+using namespace schedlab;
+
+namespace {
+
+std::string sequential_error_of(const std::string& yaml) { return test::config_error_of(yaml); }
+
+const char* const kTwoVariants = "variants:\n  base: {}\n  batch: {policy: batch}\n";
+
+}  // namespace
+
+TEST_CASE("stop: sequential reads its design, with the README's defaults") {
+  const Config c = parse_config(std::string("iterations: {stop: sequential}\nworkloads: [hackbench]\n") + kTwoVariants,
+                                "exp.yaml");
+  REQUIRE(c.iterations.sequential);
+  CHECK_FALSE(c.iterations.adaptive());
+  CHECK(c.iterations.min == 3);
+  CHECK(c.iterations.max == 60);
+  const SequentialDesign& d = c.iterations.sequential->design;
+  CHECK(d.alpha == 0.05);
+  CHECK(d.power == 0.8);
+  CHECK(d.min_effect_pct == 3);
+  CHECK(d.min_n == 3);
+  CHECK(c.iterations.sequential->line == 1);
+  CHECK(c.iterations.sequential->key == "iterations.stop");
+
+  const Config given = parse_config(
+      std::string("iterations: {min: 4, max: 40, stop: sequential, alpha: 0.01, power: 0.9, min_effect_pct: 5}\n"
+                  "workloads: [hackbench]\n") +
+          kTwoVariants,
+      "exp.yaml");
+  const auto& g = given.iterations.sequential->design;
+  CHECK(g.alpha == 0.01);
+  CHECK(g.power == 0.9);
+  CHECK(g.min_effect_pct == 5);
+  CHECK(g.min_n == 4);
+  CHECK(given.iterations.max == 40);
+  // The plan carries it to each point; --iterations N replaces it with a fixed count.
+  const Plan plan = expand_plan(given);
+  REQUIRE(plan.points.front().iterations.sequential);
+  CHECK_FALSE(expand_plan(given, {.iterations = 2}).points.front().iterations.sequential);
+}
+
+TEST_CASE("a workload's own stop: sequential overrides the top level's count") {
+  const Config c = parse_config(std::string("iterations: 5\nworkloads:\n  - hackbench: {iterations: {stop: sequential, max: 20}}\n") +
+                                    kTwoVariants,
+                                "exp.yaml");
+  CHECK_FALSE(c.iterations.sequential);
+  REQUIRE(c.workloads[0].iterations.sequential);
+  CHECK(c.workloads[0].iterations.sequential->key == "workloads[0].hackbench.iterations.stop");
+  CHECK(c.workloads[0].iterations.sequential->line == 3);
+}
+
+TEST_CASE("bad stop: sequential input is a file:line:key error") {
+  const std::string tail = std::string("workloads: [hackbench]\n") + kTwoVariants;
+  CHECK(sequential_error_of("iterations: {stop: sequential}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: iterations.stop: stop: sequential tests each variant against the baseline, and the config "
+        "has one variant (add one under variants:, or stop on ci_width_pct)");
+  CHECK(sequential_error_of("iterations: {stop: sequential, power: 1.5}\n" + tail) ==
+        "exp.yaml:1: iterations.power: power must be in (0.5, 1), not 1.5");
+  CHECK(sequential_error_of("iterations: {stop: sequential, power: 0}\n" + tail) ==
+        "exp.yaml:1: iterations.power: power must be in (0.5, 1), not 0");
+  CHECK(sequential_error_of("iterations: {stop: sequential, power: 0.99}\n" + tail) ==
+        "exp.yaml:1: iterations.power: power + power_margin must be below 1, not 1.02");
+  CHECK(sequential_error_of("iterations: {stop: sequential, power: lots}\n" + tail) ==
+        "exp.yaml:1: iterations.power: expected a number, got 'lots'");
+  CHECK(sequential_error_of("iterations: {stop: sequential, min_effect_pct: 0}\n" + tail) ==
+        "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in (0, 100), not 0");
+  CHECK(sequential_error_of("iterations: {stop: sequential, min_effect_pct: -2}\n" + tail) ==
+        "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in (0, 100), not -2");
+  CHECK(sequential_error_of("iterations: {stop: sequential, alpha: 0.7}\n" + tail) ==
+        "exp.yaml:1: iterations.alpha: alpha must be in (0, 0.5), not 0.7");
+  CHECK(sequential_error_of("iterations: {stop: sequential, min: 10, max: 5}\n" + tail) ==
+        "exp.yaml:1: iterations.max: max (5) is below min (10)");
+  CHECK(sequential_error_of("iterations: {stop: sequentail}\n" + tail) ==
+        "exp.yaml:1: iterations.stop: unknown stop rule 'sequentail' (did you mean 'sequential'?); known: "
+        "sequential (the interval-width rule is ci_width_pct alone)");
+  CHECK(sequential_error_of("iterations: {stop: sequential, ci_width_pct: 2}\n" + tail) ==
+        "exp.yaml:1: iterations.ci_width_pct: ci_width_pct and stop: sequential are two stop rules: give one");
+  CHECK(sequential_error_of("iterations: {ci_width_pct: 2, power: 0.9}\n" + tail) ==
+        "exp.yaml:1: iterations.power: power belongs to stop: sequential (give stop: sequential)");
+  CHECK(sequential_error_of("iterations: {stop: sequential, powr: 0.9}\n" + tail) ==
+        "exp.yaml:1: iterations: unknown key 'powr' (did you mean 'power'?)");
+  CHECK(sequential_error_of("order: sequential\niterations:\n  stop: sequential\n" + tail) ==
+        "exp.yaml:3: iterations.stop: stop: sequential decides after each interleaved round; order: sequential "
+        "runs each variant's iterations at once (use order: interleaved)");
+  CHECK(sequential_error_of("workloads:\n  - hackbench: {iterations: {stop: sequential}}\n") ==
+        "exp.yaml:2: workloads[0].hackbench.iterations.stop: stop: sequential tests each variant against the "
+        "baseline, and the config has one variant (add one under variants:, or stop on ci_width_pct)");
+  CHECK(sequential_error_of("iterations: {stop: sequential}\npairs:\n  - {sut: ssh://root@10.0.0.1}\n  - {sut: ssh://root@10.0.0.2}\n" + tail) ==
+        "exp.yaml:1: iterations.stop: stop: sequential decides on one pair's samples; a pairs: run measures each "
+        "pair on its own (give one pair, or stop on ci_width_pct)");
+  CHECK(sequential_error_of("iterations: {stop: sequential}\nworkloads:\n  - command:\n      name: m\n      argv: [x]\n"
+                 "      metrics: {t: {regex: '(?<value>[0-9]+)', direction: lower, centre: median}}\n" +
+                 std::string(kTwoVariants)) ==
+        "exp.yaml:1: iterations.stop: stop: sequential compares means, and m's first metric 't' is centred on "
+        "the median");
+}
