@@ -62,10 +62,14 @@ void print_plan(const Config& config, const Plan& plan, int iterations) {
     std::string argv;
     for (const auto& step : p.workload->workload->iteration_steps(p.point, StepContext{.workdir = "WORKDIR", .sut_address = "SUT", .port = 0}))
       argv += fmt::format(" [{}]", fmt::join(step.argv, " "));
-    const std::string n = p.iterations.adaptive()
-                              ? fmt::format("{}..{} until CI half-width <= {}%", p.iterations.min,
-                                            p.iterations.max, *p.iterations.ci_width_pct)
-                              : fmt::format("x{}", p.iterations.max);
+    const auto& it = p.iterations;
+    const std::string n =
+        it.sequential ? fmt::format("{}..{} until every variant is decided against the baseline (sequential: "
+                                    "alpha {:g}, power {:g}, min effect {:g}%)",
+                                    it.min, it.max, it.sequential->design.alpha, it.sequential->design.power,
+                                    it.sequential->design.min_effect_pct)
+        : it.adaptive() ? fmt::format("{}..{} until CI half-width <= {}%", it.min, it.max, *it.ci_width_pct)
+                        : fmt::format("x{}", it.max);
     fmt::print("  {} {}:{}\n", p.describe(), n, argv);
   }
 }

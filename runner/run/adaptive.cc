@@ -19,6 +19,18 @@ std::optional<double> ci_halfwidth_pct(std::span<const double> samples, Centre c
   return 100.0 * (ci.ci->high - ci.ci->low) / 2 / std::fabs(*c);
 }
 
+std::optional<double> iteration_unit(const MetricSpec& metric, std::span<const SampleRow> samples) {
+  if (metric.kind != SampleKind::kInterval) {
+    for (const auto& s : samples)
+      if (s.metric == metric.name) return s.value;
+    return std::nullopt;
+  }
+  std::vector<double> slices;
+  for (const auto& s : samples)
+    if (s.metric == metric.name) slices.push_back(s.value);
+  return centre_of(slices, metric.centre);
+}
+
 StopDecision should_stop(const IterationPolicy& policy, std::span<const double> ok,
                          int attempted, Centre centre) {
   StopDecision d;

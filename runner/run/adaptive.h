@@ -7,7 +7,9 @@
 #include <string>
 
 #include "base/centre.h"
+#include "results/store.h"
 #include "runner/config/config.h"
+#include "workloads/metric.h"
 
 namespace schedlab {
 
@@ -28,7 +30,13 @@ struct StopDecision {
 std::optional<double> ci_halfwidth_pct(std::span<const double> samples, Centre centre,
                                        double level = 0.95);
 
-// `ok` are the primary metric's samples of successful iterations;
+// What one ok iteration gives the stop rules of its point's primary metric:
+// its value, or for an interval metric (time slices of one run,
+// autocorrelated) the centre of its slices, as compare's tests use them;
+// empty when the iteration has no sample of the metric.
+std::optional<double> iteration_unit(const MetricSpec& metric, std::span<const SampleRow> samples);
+
+// `ok` are the units (iteration_unit) of the point's successful iterations;
 // `attempted` counts every iteration run at this point for this variant.
 StopDecision should_stop(const IterationPolicy& policy, std::span<const double> ok,
                          int attempted, Centre centre);

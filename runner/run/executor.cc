@@ -14,6 +14,7 @@
 #include "base/hash.h"
 #include "base/time.h"
 #include "runner/run/adaptive.h"
+#include "runner/run/sequential_stop.h"
 #include "runner/run/interrupt.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
@@ -94,7 +95,7 @@ class Progress {
 struct PointState {
   int attempted = 0;
   int next_index = 0;
-  std::vector<double> ok;  // the primary metric of successful iterations
+  std::vector<double> ok;  // the primary metric's unit of each successful iteration (iteration_unit)
   bool stopped = false;
 };
 
@@ -258,20 +259,19 @@ class Execution {
   // On resume: what each point already has, so the stop rule continues
   // from where the interrupted run left it.
   void load_history() {
-    std::map<std::string, std::string> primary;  // workload -> its first metric
-    for (const auto& wc : config_.workloads) primary[wc.workload->name()] = wc.workload->metrics().front().name;
+    std::map<std::string, const MetricSpec*> primary;  // workload -> its first metric
+    for (const auto& wc : config_.workloads) primary[wc.workload->name()] = &wc.workload->metrics().front();
     for (const auto& it : store_.iterations(summary_.run_id)) {
       if (it.pair != pair_name_) continue;  // each pair resumes its own points
       PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
       ++s.attempted;
       s.next_index = std::max(s.next_index, it.iteration + 1);
-      if (it.status != IterationStatus::kOk) continue;
-      for (const auto& sample : it.samples)
-        if (sample.metric == primary[it.workload]) {
-          s.ok.push_back(sample.value);
-          break;
-        }
+      if (it.status != IterationStatus::kOk || !primary.count(it.workload)) continue;
+      if (const auto unit = iteration_unit(*primary[it.workload], it.samples)) s.ok.push_back(*unit);
     }
+    // stop: sequential resumes its tests from their stored looks.
+    for (auto& stop : store_.point_stops(summary_.run_id))
+      stored_stops_[{stop.variant_id, stop.workload, stop.params_json}] = std::move(stop);
   }
 
   // Knobs: one journal for the active variant; switching variants restores
@@ -395,6 +395,11 @@ class Execution {
   }
 
   bool complete(const PlanPoint& p) {
+    if (p.iterations.sequential) {
+      // Done once the baseline's row says the point stopped.
+      const auto row = stored_stops_.find({variant_ids_[0], p.workload->workload->name(), p.params_json});
+      return row != stored_stops_.end() && row->second.reason != "looking";
+    }
     for (std::size_t v = 0; v < plan_.variants.size(); ++v) {
       PointState& s = state(p, v);
       const auto& metric = p.workload->workload->metrics().front();
@@ -408,6 +413,7 @@ class Execution {
   }
 
   void run_point(const PlanPoint& p, const StepContext& ctx) {
+    if (p.iterations.sequential) return run_sequential_point(p, ctx);
     const auto& metric = p.workload->workload->metrics().front();
     auto decide = [&](std::size_t v) {
       PointState& s = state(p, v);
@@ -431,6 +437,55 @@ class Execution {
         run_segment(p, v, ctx, plan_.order == Order::kInterleaved ? 1 : p.iterations.max);
         decide(v);
       }
+    }
+  }
+
+  // stop: sequential: rounds of one iteration per variant still measured
+  // (interleaved), then each test's look; a variant whose test stopped is
+  // measured no more, and the point ends when every test has stopped. Each
+  // look's state is stored as it is taken (a resumed run continues it).
+  void run_sequential_point(const PlanPoint& p, const StepContext& ctx) {
+    const std::string& workload = p.workload->workload->name();
+    const std::size_t n = plan_.variants.size();
+    std::vector<std::optional<PointStop>> stored(n);
+    for (std::size_t v = 0; v < n; ++v)
+      if (const auto row = stored_stops_.find({variant_ids_[v], workload, p.params_json}); row != stored_stops_.end())
+        stored[v] = row->second;
+    SequentialPoint point(p.iterations, p.workload->workload->metrics().front(), n, stored);
+    const bool baseline_stored = stored[0] && stored[0]->reason != "looking";
+    auto save = [&](std::size_t v) {
+      const PointState& s = state(p, v);
+      PointStop row{.run_id = summary_.run_id,
+                    .variant_id = variant_ids_[v],
+                    .workload = workload,
+                    .params_json = p.params_json,
+                    .iterations = s.attempted,
+                    .reason = point.reason(v),
+                    .sequential = point.record(v)};
+      store_.record_point_stop(row);
+      stored_stops_[{variant_ids_[v], workload, p.params_json}] = std::move(row);
+    };
+    // Every test stopped before an interruption kept the baseline's row.
+    if (point.done() && !baseline_stored) save(0);
+    while (!point.done() && !interrupted()) {
+      // A round brings every variant still measured one iteration further;
+      // one an interruption cut short (a resumed run) is completed first,
+      // so the looks come where they would have come.
+      int top = 0;
+      for (std::size_t v = 0; v < n; ++v)
+        if (point.measuring(v)) top = std::max(top, state(p, v).attempted);
+      bool uneven = false;
+      for (std::size_t v = 0; v < n; ++v) uneven = uneven || (point.measuring(v) && state(p, v).attempted < top);
+      for (std::size_t v = 0; v < n && !interrupted(); ++v)
+        if (point.measuring(v) && (!uneven || state(p, v).attempted < top)) run_segment(p, v, ctx, 1);
+      if (interrupted()) return;  // a partial round is looked at when the run resumes
+      std::vector<std::vector<double>> units;
+      std::vector<int> attempted;
+      for (std::size_t v = 0; v < n; ++v) {
+        units.push_back(state(p, v).ok);
+        attempted.push_back(state(p, v).attempted);
+      }
+      for (const std::size_t v : point.after_round(units, attempted)) save(v);
     }
   }
 
@@ -527,13 +582,9 @@ class Execution {
     s.next_index = row.iteration + 1;
     ++summary_.measured;
     progress_.measured(row.duration_s);
-    const std::string& primary = p.workload->workload->metrics().front().name;
     if (row.status == IterationStatus::kOk) {
-      for (const auto& sample : row.samples)
-        if (sample.metric == primary) {
-          s.ok.push_back(sample.value);
-          break;
-        }
+      if (const auto unit = iteration_unit(p.workload->workload->metrics().front(), row.samples))
+        s.ok.push_back(*unit);
       return;
     }
     if (row.status == IterationStatus::kUnsupported) return;  // n/a, not a failure
@@ -552,6 +603,7 @@ class Execution {
   RunSummary summary_;
   std::vector<std::int64_t> variant_ids_;
   std::map<Key, PointState> history_;
+  std::map<Key, PointStop> stored_stops_;  // this run's stop rows (sequential tests resume from them)
   // Before journal_: destroyed after it, so knobs unwind newest first.
   std::optional<MonitorRunner> monitors_;
   std::optional<KnobJournal> journal_;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <csignal>
 #include <set>
 
@@ -582,4 +583,128 @@ TEST_CASE("executor: a real workload's fixture outputs are stored as it parses t
   const Lines ran = rig.log->grep("sut: run hackbench", {Kind::kRun});
   REQUIRE(ran.size() == 3);
   CHECK(ran[0] == "sut: run hackbench --pipe --groups 2 --fds 20 --datasize 100 --loops 200");
+}
+
+namespace {
+
+// Seeded values, CV 2% (the same draws as sequential_stop_test.cc's first
+// 30): a baseline, a variant 10% better, and one like the baseline.
+const std::vector<double> kSeqBase = {97.29,  105.03, 104.33, 98.87,  101.01, 96.05,  102.81, 100.01,
+                                      100.05, 103.24, 97.66,  101.06, 97.47,  99.3,   102.64, 95.0,
+                                      97.95,  102.99, 101.53, 98.72,  101.67, 101.64, 100.22, 97.57,
+                                      101.25, 102.87, 98.12,  103.72, 101.32, 102.34};
+const std::vector<double> kSeqTenPct = {109.87, 109.08, 109.11, 108.78, 109.24, 108.08, 110.73, 110.97,
+                                        110.72, 107.35, 114.1,  112.45, 109.7,  111.76, 111.86, 110.03,
+                                        105.63, 108.27, 109.22, 112.46, 112.94, 111.61, 109.34, 112.03,
+                                        109.47, 114.03, 111.19, 109.85, 109.0,  110.32};
+const std::vector<double> kSeqSame = {95.35,  99.5,  99.54,  97.04,  98.63,  97.17,  97.8,   100.76,
+                                      99.61,  99.92, 97.91,  99.86,  97.69,  101.13, 98.85,  98.38,
+                                      98.69,  99.34, 102.92, 99.56,  98.99,  96.89,  101.23, 100.21,
+                                      98.44,  101.49, 98.06, 101.45, 97.69,  97.62};
+
+std::vector<Reply> scores(const std::vector<double>& v) {
+  std::vector<Reply> out;
+  for (double x : v) out.push_back(score(x));
+  return out;
+}
+
+// Each variant's client is told apart by its scheduling policy: none for
+// the baseline, batch, idle.
+void script_variants(Rig& rig, const std::vector<std::pair<std::string, std::vector<double>>>& by_policy) {
+  for (const auto& [policy, values] : by_policy)
+    rig.loadgen.on(
+        [policy](const Command& c) {
+          return c.argv.front() == "lc-client" &&
+                 (policy.empty() ? !c.policy : c.policy && c.policy->describe().starts_with(policy));
+        },
+        scores(values));
+}
+
+std::map<std::string, PointStop> stops_by_variant(Rig& rig, std::int64_t run) {
+  std::map<std::string, PointStop> out;
+  for (const auto& s : rig.store.point_stops(run))
+    for (const auto& v : rig.store.variants(run))
+      if (v.id == s.variant_id) out[v.name] = s;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("executor: stop: sequential stops a planted 10% change as different and an A/A variant as same") {
+  Rig rig(lc_config("[1]",
+                    "iterations: {min: 3, max: 30, stop: sequential}\n"
+                    "variants:\n  base: {}\n  faster: {policy: batch}\n  same: {policy: idle}\n"));
+  script_variants(rig, {{"", kSeqBase}, {"SCHED_BATCH", kSeqTenPct}, {"SCHED_IDLE", kSeqSame}});
+  const RunSummary s = rig.run();
+  CHECK(to_string(s.status) == "finished");
+  auto stops = stops_by_variant(rig, s.run_id);
+  REQUIRE(stops.size() == 3);
+  const PointStop& faster = stops["faster"];
+  const PointStop& same = stops["same"];
+  REQUIRE(faster.sequential);
+  REQUIRE(same.sequential);
+  INFO("faster after " << faster.iterations << ", same after " << same.iterations);
+  CHECK(faster.reason == "decided");
+  CHECK(faster.sequential->decision == "different");
+  CHECK(faster.iterations <= 6);  // far before the cap of 30
+  CHECK(*faster.sequential->ci_low > 3);
+  CHECK(same.reason == "decided");
+  CHECK(same.sequential->decision == "same");
+  CHECK(same.iterations < 30);
+  CHECK(std::fabs(*same.sequential->ci_low) < 3);
+  CHECK(std::fabs(*same.sequential->ci_high) < 3);
+  // The baseline ran as long as the last variant still undecided; nothing more.
+  CHECK(stops["base"].reason == "tests_stopped");
+  CHECK_FALSE(stops["base"].sequential);
+  CHECK(stops["base"].iterations == same.iterations);
+  CHECK(rig.iterations(s.run_id).size() ==
+        static_cast<std::size_t>(stops["base"].iterations + faster.iterations + same.iterations));
+  // Rounds stay interleaved: the first iterations go base, faster, same.
+  const auto its = rig.iterations(s.run_id);
+  CHECK(rig.variant_of(its[0]) + rig.variant_of(its[1]) + rig.variant_of(its[2]) == "basefastersame");
+}
+
+TEST_CASE("executor: an interrupted stop: sequential point resumes its tests and ends as an uninterrupted one") {
+  const std::string yaml = lc_config("[1]",
+                                     "iterations: {min: 3, max: 30, stop: sequential}\n"
+                                     "variants:\n  base: {}\n  same: {policy: idle}\n");
+  Rig whole(yaml);
+  script_variants(whole, {{"", kSeqBase}, {"SCHED_IDLE", kSeqSame}});
+  const RunSummary all = whole.run();
+  auto want = stops_by_variant(whole, all.run_id);
+  REQUIRE(want["same"].reason == "decided");
+
+  install_interrupt_handlers();
+  reset_interrupted();
+  Rig rig(yaml);
+  // Ctrl-C during the variant's 5th iteration: four rounds (and looks) done.
+  std::vector<Reply> head = scores(std::vector<double>(kSeqSame.begin(), kSeqSame.begin() + 4));
+  head.push_back({.ends = Reply::Ends::kHang, .action = [] { std::raise(SIGINT); }});
+  script_variants(rig, {{"", kSeqBase}});
+  rig.loadgen.on([](const Command& c) { return c.argv.front() == "lc-client" && c.policy; }, head);
+  const RunSummary first = rig.run();
+  CHECK(to_string(first.status) == "interrupted");
+  auto mid = stops_by_variant(rig, first.run_id);
+  REQUIRE(mid.count("same"));
+  CHECK(mid["same"].reason == "looking");
+  CHECK_FALSE(mid.count("base"));
+
+  reset_interrupted();
+  // The rest of the variant's values, from its 5th on.
+  rig.loadgen.on([](const Command& c) { return c.argv.front() == "lc-client" && c.policy; },
+                 scores(std::vector<double>(kSeqSame.begin() + 4, kSeqSame.end())));
+  // The baseline ran its 5th iteration before the interrupt; its replies go on
+  // from its 6th. The resumed run first completes the interrupted round (the
+  // variant's 5th), so the looks come where they came without the interrupt.
+  const RunSummary resumed = rig.run(ExecOptions{.resume_run = first.run_id});
+  CHECK(to_string(resumed.status) == "finished");
+  auto got = stops_by_variant(rig, first.run_id);
+  CHECK(got["same"].reason == want["same"].reason);
+  CHECK(got["same"].iterations == want["same"].iterations);
+  CHECK(got["same"].sequential->decision == want["same"].sequential->decision);
+  CHECK(got["same"].sequential->looks_json == want["same"].sequential->looks_json);
+  CHECK(*got["same"].sequential->p_value == Approx(*want["same"].sequential->p_value));
+  CHECK(got["base"].reason == "tests_stopped");
+  // Resuming a finished sequential point measures nothing more.
+  CHECK(rig.run(ExecOptions{.resume_run = first.run_id}).measured == 0);
 }
