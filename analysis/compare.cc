@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "analysis/analyse.h"
+#include "analysis/sequential_cells.h"
 #include "analysis/stats.h"
 
 namespace schedlab {
@@ -342,6 +343,7 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
     data.push_back({col, iterations[col.run_id], metrics[col.run_id]});
   out.blocks = compare_blocks(data, options);
   add_like_with_like(out);
+  attach_sequential(store, out);
   return out;
 }
 

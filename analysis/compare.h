@@ -41,6 +41,26 @@ struct SampleOrigin {
   std::string pair;               // the iteration's pair; empty outside pairs: runs
 };
 
+// The sequential A/B test behind a cell (`stop: sequential`: results/store.h
+// SequentialRecord): the column's variant against its own run's baseline at
+// this point, on the metric the test judged. Attached only where the cell is
+// that comparison (analysis/sequential_cells.h); its p-value and interval
+// then replace the fixed-n ones in the cell.
+struct SequentialCell {
+  std::string decision;  // different | same | undecided
+  bool finished = true;  // false: the run stopped while the test was still looking
+  std::string reason;    // decided | max_reached | final_look | failed | refused | looking
+  int looks = 0;
+  int n = 0, n_baseline = 0;  // units a side at the latest look
+  std::optional<double> p_value, estimate_pct, ci_low, ci_high;  // adjusted; % positive is better
+  double level = 0.95;                                           // of the interval: 1 - alpha
+  double alpha = 0.05, power = 0.8, min_effect_pct = 3;          // the design
+  int max = 0;                                                   // the iteration cap
+  std::string note;  // why a test stopped without a decision
+  // "stage-wise ordering, 3 looks": how p_value and the interval were adjusted.
+  std::string method() const;
+};
+
 struct Cell {
   // False when the column never measured this point at all (no iteration,
   // of any status: a run with groups [1,2,4] beside one with [1,2,4,8] has
@@ -94,6 +114,9 @@ struct Cell {
   // 500)"): the cell is not like with like. Marked in every format;
   // compare --strict refuses the comparison.
   std::vector<std::string> unlike_baseline;
+  // stop: sequential: the test that decided this cell; p_value, pct_ci and
+  // significant (decision "different") are then its.
+  std::optional<SequentialCell> sequential;
 };
 
 struct Row {

@@ -15,6 +15,7 @@
 
 #include "analysis/emulation.h"
 #include "analysis/render_parts.h"
+#include "analysis/sequential_cells.h"
 
 namespace schedlab {
 namespace {
@@ -347,10 +348,14 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
                        cell.failed ? fmt::format(" <span class=\"why\">{} failed</span>", cell.failed)
                                    : std::string(" <span class=\"why\">no samples</span>"));
   const bool unlike = !cell.unlike_baseline.empty();
+  const SequentialCell* seq = cell.sequential ? &*cell.sequential : nullptr;
+  if (seq) attrs += fmt::format(" data-sequential=\"{}\"", esc(seq->decision));
   std::string out = fmt::format("<td class=\"{}\"{}><span class=\"centre\">{}</span> ",
                                 unlike ? "unlike" : cell.significant ? "sig" : "", attrs, number(cell.centre, p));
   if (unlike && cell.pct)
     out += fmt::format("<span class=\"pct\">!{:.2f}%!</span>", *cell.pct);
+  else if (seq && cell.pct)
+    out += fmt::format("<span class=\"pct\">{1}{0:.2f}%{1}</span>", *cell.pct, sequential_marker(*seq));
   else if (!cell.pct) out += "<span class=\"pct\">(n/a)</span>";
   else if (cell.significant) out += fmt::format("<span class=\"pct\">*{:.2f}%*</span>", *cell.pct);
   else out += fmt::format("<span class=\"pct\">({:.2f}%)</span>", *cell.pct);
@@ -364,6 +369,16 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
   if (cell.failed) out += fmt::format(" <span class=\"why\">{} failed</span>", cell.failed);
   if (unlike)
     out += fmt::format("<br><span class=\"why\">other parameters: {}</span>", esc(fmt::format("{}", fmt::join(cell.unlike_baseline, ", "))));
+  if (seq) {
+    // The test's own numbers: its decision, and the adjusted p and interval.
+    std::string what = seq->finished ? fmt::format("{} after {} look{}", seq->decision, seq->looks, seq->looks == 1 ? "" : "s")
+                                     : fmt::format("undecided, still looking ({} looks)", seq->looks);
+    if (seq->p_value) what += fmt::format(", p {:.3g}", *seq->p_value);
+    if (seq->ci_low && seq->ci_high)
+      what += fmt::format(", {:g}% [{:+.2f}%, {:+.2f}%]", seq->level * 100, *seq->ci_low, *seq->ci_high);
+    out += fmt::format("<br><span class=\"sequential\">sequential: {}{}</span>", esc(what),
+                       seq->looks ? " (" + esc(seq->method()) + ")" : "");
+  }
   return out + "</td>";
 }
 
@@ -469,7 +484,7 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 td{text-align:right;font-family:monospace;white-space:nowrap}td.sig{font-weight:bold}td.fail{color:#b00}
 td.unlike{background:#fde9c8}.n{font-size:11px;color:#666}
 td.better{background:#d8f0d8}td.worse{background:#f6d5d5}
-.ci,.noci,.why{font-size:11px;color:#666}.noci{color:#a60}.note{font-size:12px;color:#555}
+.ci,.noci,.why,.sequential{font-size:11px;color:#666}.noci{color:#a60}.note{font-size:12px;color:#555}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plot{overflow-x:auto;max-width:100%}
 .plot h4{margin:.2em 0;font-size:13px}.emulated{color:#b00})";
 

@@ -87,6 +87,29 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
   j["params"] = c.params;
   j["unlike_baseline"] = c.unlike_baseline;
   if (b.metric.kind == "interval") j["iteration_centres"] = numbers(c.units);
+  // Additive (format 1): the stop: sequential test that decided the cell.
+  if (c.sequential) {
+    const SequentialCell& s = *c.sequential;
+    j["sequential"] = {{"decision", s.decision},
+                       {"looks", s.looks},
+                       {"n", s.n},
+                       {"n_baseline", s.n_baseline},
+                       {"p_value", number(s.p_value)},
+                       {"ci_low", number(s.ci_low)},
+                       {"ci_high", number(s.ci_high)},
+                       {"level", s.level},
+                       {"estimate_pct", number(s.estimate_pct)},
+                       {"method", s.method()},
+                       {"finished", s.finished},
+                       {"reason", s.reason},
+                       {"alpha", s.alpha},
+                       {"power", s.power},
+                       {"min_effect_pct", s.min_effect_pct},
+                       {"max", s.max},
+                       {"note", text_or_null(s.note)}};
+  } else {
+    j["sequential"] = nullptr;
+  }
   if (!b.stat_rows.empty()) {
     Json rows = Json::array();
     for (std::size_t k = 0; k < b.stat_rows.size(); ++k) {

@@ -8,6 +8,7 @@
 #include "analysis/emulation.h"
 #include "analysis/render.h"
 #include "analysis/render_parts.h"
+#include "analysis/sequential_cells.h"
 
 namespace schedlab {
 namespace {
@@ -70,6 +71,10 @@ std::string table_md(const Comparison& c, const Block& b) {
           cells.push_back(value_md(cell.n, cell.centre, cell.pct, false, b.metric.precision) + " !");
         else if (cell.n == 0 && !cell.unsupported.empty())
           cells.push_back("n/a (" + escape(cell.unsupported) + ")");
+        else if (centre && cell.sequential && cell.n > 0)
+          // stop: sequential: the decision's letter after the change (the note says which).
+          cells.push_back(value_md(cell.n, cell.centre, cell.pct, false, b.metric.precision) + " " +
+                          escape(std::string(1, sequential_marker(*cell.sequential))));
         else
           cells.push_back(centre ? value_md(cell.n, cell.centre, cell.pct, cell.significant,
                                           b.metric.precision)

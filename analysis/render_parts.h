@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/compare.h"
 
@@ -22,6 +23,10 @@ std::string title(const Block& b);
 // The test, alpha and number of comparisons under a table, and the notes on
 // interval metrics and the ratio row; lines end with a newline.
 std::string table_note(const Comparison& c, const Block& b);
+// stop: sequential: one line per cell a sequential test decided, its
+// decision, looks, n a side, adjusted p-value and interval and their method
+// (no newlines); empty when there is none.
+std::vector<std::string> sequential_lines(const Comparison& c);
 // The failed iterations and empty cells of the whole comparison, each point
 // once; empty when there are none. Lines end with a newline.
 std::string footer(const Comparison& c);

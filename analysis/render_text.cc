@@ -9,6 +9,7 @@
 #include "analysis/emulation.h"
 #include "analysis/render.h"
 #include "analysis/render_parts.h"
+#include "analysis/sequential_cells.h"
 
 namespace schedlab {
 namespace render_parts {
@@ -46,6 +47,28 @@ std::string describe_run(const RunInfo& r) {
     }
   }
   return line + fmt::format(" {}", to_string(r.status));
+}
+
+std::vector<std::string> sequential_lines(const Comparison& c) {
+  std::vector<std::string> out;
+  for (const auto& b : c.blocks)
+    for (const auto& r : b.rows)
+      for (std::size_t i = 1; i < r.cells.size(); ++i) {
+        if (!r.cells[i].sequential) continue;
+        const SequentialCell& s = *r.cells[i].sequential;
+        std::string line = fmt::format("{} {} {} {}: ", b.name, r.label, c.columns[i].label, b.metric.name);
+        line += s.finished ? fmt::format("{} ({}) after {} look{}", s.decision, s.reason, s.looks, s.looks == 1 ? "" : "s")
+                           : fmt::format("undecided, still looking when the run stopped ({} look{})", s.looks,
+                                         s.looks == 1 ? "" : "s");
+        line += fmt::format(", n {} vs {}", s.n, s.n_baseline);
+        if (s.p_value) line += fmt::format(", p {:.3g}", *s.p_value);
+        if (s.ci_low && s.ci_high)
+          line += fmt::format(", {:g}% interval [{:+.2f}%, {:+.2f}%]", s.level * 100, *s.ci_low, *s.ci_high);
+        if (s.looks > 0) line += fmt::format(" ({})", s.method());
+        if (!s.note.empty()) line += ": " + s.note;
+        out.push_back(std::move(line));
+      }
+  return out;
 }
 
 std::string kernel_release(const RunInfo& r) {
@@ -102,6 +125,12 @@ std::string table_note(const Comparison& c, const Block& b) {
   if (b.metric.kind == "interval")
     out += "\ninterval metric: samples are time slices of one iteration (autocorrelated), so "
            "tests and intervals use one centre per iteration";
+  // stop: sequential: what its markers mean, and whose p and interval these are.
+  for (const auto& design : sequential_designs(b))
+    out += fmt::format("\n{}: D = different, S = same within +-min effect, ? = undecided (in place of * "
+                       "and ( )); those cells' p-values and intervals are adjusted for the looks taken "
+                       "(stage-wise ordering, at 1 - alpha), not fixed-n",
+                       design);
   if (b.rows.size() > 1) {
     out += "\nRatio: geometric mean over the rows of centre / baseline centre";
     if (std::any_of(b.ratio.begin(), b.ratio.end(), [](const auto& r) { return r.skipped; }))
@@ -154,6 +183,7 @@ std::string footer(const Comparison& c) {
     for (const auto& p : empty) parts.push_back(name(p));
     out += fmt::format("FAIL without failed iterations (no samples): {}\n", fmt::join(parts, ", "));
   }
+  for (const auto& line : sequential_lines(c)) out += line + "\n";
   const auto unlike = unlike_cells(c);
   if (!unlike.empty())
     out += fmt::format("! measured with other parameters than its baseline (not like with like; compare --strict "
@@ -209,6 +239,15 @@ std::string cell_text(const Cell& c, std::size_t width, int precision) {
   // The SUT cannot measure it: n/a (the footer says why), never FAIL or 0.
   if (c.n == 0 && !c.unsupported.empty())
     return fmt::format("{:>{}}{:{}}", "n/a", width - kPctWidth, "", kPctWidth);
+  // stop: sequential: its decision's letter where ( ) or * * would be.
+  if (c.sequential && c.n > 0) {
+    std::string v = value_text(c.n, c.centre, c.pct, false, width, precision);
+    const auto open = v.rfind(" (");
+    if (open != std::string::npos && v.back() == ')') {
+      v[open + 1] = v.back() = sequential_marker(*c.sequential);
+    }
+    return v;
+  }
   return value_text(c.n, c.centre, c.pct, c.significant, width, precision);
 }
 

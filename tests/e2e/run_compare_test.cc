@@ -3,11 +3,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -487,4 +489,64 @@ TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its firs
   CHECK(good.ok());
   CHECK(good.out.find("preflight on local: programs, CPUs and knobs checked, nothing changed") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(db));
+}
+
+TEST_CASE("stop: sequential on real hackbench: each variant stops when its test decides, compare shows it") {
+  test::TempDir dir;
+  const std::string db = dir.file("seq.db");
+  const std::string cfg = dir.file("seq.yaml");
+  // Two variants alike (A/A): with a minimum effect of 50% the test calls
+  // them the same (or, at most alpha of the time, different) in a few rounds,
+  // long before the cap.
+  test::write_text(cfg,
+                   "iterations: {min: 3, max: 12, stop: sequential, alpha: 0.05, power: 0.8, min_effect_pct: 50}\n"
+                   "workloads:\n  - hackbench: {groups: [1], loops: 200}\n"
+                   "variants:\n  a: {}\n  b: {}\n");
+  const auto dry = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  INFO(dry.out << dry.err);
+  REQUIRE(dry.ok());
+  CHECK(dry.out.find("3..12 until every variant is decided against the baseline (sequential: alpha 0.05, power "
+                     "0.8, min effect 50%)") != std::string::npos);
+
+  const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "seq"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  std::optional<PointStop> b;
+  int base_iterations = 0;
+  {
+    Store store(db);
+    const auto run = store.find_run_by_name("seq");
+    REQUIRE(run);
+    for (const auto& s : store.point_stops(run->id)) {
+      if (s.sequential) b = s;
+      else base_iterations = s.iterations;
+    }
+    REQUIRE(b);
+    INFO("b: " << b->reason << " " << b->sequential->decision << " after " << b->iterations);
+    CHECK(b->reason == "decided");
+    CHECK(b->sequential->decision != "undecided");
+    CHECK(b->iterations < 12);
+    CHECK(b->sequential->looks >= 1);
+    CHECK(b->sequential->metric == "time");
+    CHECK(base_iterations == b->iterations);
+    CHECK(store.iterations(run->id).size() == static_cast<std::size_t>(2 * b->iterations));
+  }
+  const auto json = schedlab_cmd({"compare", "seq", "--db", db, "--format", "json"});
+  REQUIRE(json.ok());
+  const auto j = nlohmann::json::parse(json.out);
+  const auto& cell = j["blocks"][0]["rows"][0]["cells"][1];
+  REQUIRE(cell["sequential"].is_object());
+  CHECK(cell["sequential"]["decision"] == b->sequential->decision);
+  CHECK(cell["sequential"]["looks"] == b->sequential->looks);
+  CHECK(cell["sequential"]["method"] ==
+        fmt::format("stage-wise ordering, {} look{}", b->sequential->looks, b->sequential->looks == 1 ? "" : "s"));
+  CHECK(cell["p_value"] == cell["sequential"]["p_value"]);
+  CHECK(j["blocks"][0]["rows"][0]["cells"][0]["sequential"].is_null());
+  const auto text = schedlab_cmd({"compare", "seq", "--db", db});
+  INFO(text.out);
+  REQUIRE(text.ok());
+  CHECK(text.out.find("stop: sequential (alpha 0.05, power 0.8, min effect 50%, at most 12 iterations): D = "
+                      "different, S = same") != std::string::npos);
+  CHECK(text.out.find("hackbench-process-pipes 1 b time: " + b->sequential->decision + " (decided) after") !=
+        std::string::npos);
 }
