@@ -18,6 +18,7 @@
 
 #include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
+#include "analysis/history_changes.h"
 
 namespace schedlab {
 
@@ -221,7 +222,7 @@ HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::s
 
 HistoryTextWriter::~HistoryTextWriter() = default;
 
-void HistoryTextWriter::point(const HistoryPoint& p) {
+void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
   Columns& c = *columns_;
   any_ = true;
   if (!c.have_run || p.run_id != c.run_id || p.date != c.date || p.target != c.target ||
@@ -263,7 +264,9 @@ void HistoryTextWriter::point(const HistoryPoint& p) {
   else
     c.number.append(std::string_view("n/a"));
   right_ascii(c.buf, {c.number.data(), c.number.size()}, 27);
-  fmt::format_to(fmt::appender(c.buf), FMT_COMPILE("  {:>4}\n"), p.n);
+  fmt::format_to(fmt::appender(c.buf), FMT_COMPILE("  {:>4}"), p.n);
+  c.buf.append(mark);
+  c.buf.push_back('\n');
   if (c.buf.size() > kChunk) {
     write_({c.buf.data(), c.buf.size()});
     c.buf.clear();
@@ -319,16 +322,17 @@ void HistoryTextWriter::finish() {
   buf.clear();
 }
 
-std::string render_history_text(const History& h) {
+std::string render_history_text(const History& h, const HistoryChanges* changes) {
   std::string text;
   text.reserve(180 * (h.points.size() + 3));  // the lines' width
   HistoryTextWriter writer(h, [&](std::string_view chunk) { text.append(chunk); });
-  for (const auto& p : h.points) writer.point(p);
+  for (const auto& p : h.points) writer.point(p, changes ? change_mark(*changes, p) : std::string());
   writer.finish();
+  if (changes) text += render_changes_text(*changes);
   return text;
 }
 
-std::string render_history_json(const History& h) {
+std::string render_history_json(const History& h, const HistoryChanges* changes) {
   using nlohmann::json;
   std::vector<std::string> sets;
   const auto set_of = [&](std::string_view params) {
@@ -361,8 +365,40 @@ std::string render_history_json(const History& h) {
   for (const auto& l : parameter_set_labels(sets)) labels.push_back(l);
   json with = j;
   with["parameter_sets"] = labels;
+  // Additive: history --changes.
+  if (changes) {
+    const auto run_json = [](const ChangeRun& r) -> json {
+      if (r.run_id == 0) return nullptr;
+      return {{"run", r.run}, {"run_id", r.run_id}, {"date", r.date},
+              {"target", r.target.empty() ? json(nullptr) : json(r.target)},
+              {"kernel", r.kernel}, {"commit", r.commit.empty() ? json(nullptr) : json(r.commit)}};
+    };
+    json list = json::array();
+    for (const auto& c : changes->changes)
+      list.push_back({{"run", c.after.run},
+                      {"run_id", c.after.run_id},
+                      {"kernel", c.after.kernel},
+                      {"commit", c.after.commit.empty() ? json(nullptr) : json(c.after.commit)},
+                      {"before", c.centre_before},
+                      {"after", c.centre_after},
+                      {"pct", c.pct},
+                      {"worse", c.worse},
+                      {"p_value", c.p_value},
+                      {"runs_before", c.runs_before},
+                      {"runs_after", c.runs_after},
+                      {"series", {{"variant", c.series.variant}, {"block", c.series.block}, {"row", c.series.row},
+                                  {"params", c.series.params}, {"set", c.series.set}}},
+                      {"first_run_after", run_json(c.after)},
+                      {"last_run_before", run_json(c.before)}});
+    with["changes"] = list;
+    with["changes_options"] = {{"alpha", changes->options.alpha},
+                               {"min_change_pct", changes->options.min_change_pct},
+                               {"min_segment", changes->options.min_segment},
+                               {"permutations", changes->options.permutations}};
+    with["changes_series_searched"] = changes->series_searched;
+    with["changes_not_searched"] = changes->too_short;
+  }
   return with.dump(2) + "\n";
-  return j.dump(2) + "\n";
 }
 
 }  // namespace schedlab

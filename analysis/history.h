@@ -113,14 +113,19 @@ class HistoryReader {
 History history(const Store& store, const std::string& workload, const std::string& metric,
                 const std::string& row, std::vector<Store::RunCells>* computed = nullptr);
 
-std::string render_history_text(const History& h);
+struct HistoryChanges;  // analysis/history_changes.h
+
+// With `changes` (history --changes): each changed series' line after a
+// change marked, and the changes listed after the table.
+std::string render_history_text(const History& h, const HistoryChanges* changes = nullptr);
 // The text of a history, handed to `write` a chunk at a time as points
 // come (schedlab history): the header's two lines first, then a line a point.
 class HistoryTextWriter {
  public:
   HistoryTextWriter(const History& header, std::function<void(std::string_view)> write);
   ~HistoryTextWriter();
-  void point(const HistoryPoint& p);
+  // `mark` ends the point's line ("  <- change 1").
+  void point(const HistoryPoint& p, std::string_view mark = {});
   void finish();  // the last chunk (and a note when no point came)
 
  private:
@@ -135,10 +140,14 @@ class HistoryTextWriter {
 // "key value" pairs of the keys whose values differ between sets (all of
 // its pairs when there is one set). Shared by the text legend, JSON and HTML.
 std::vector<std::string> parameter_set_labels(const std::vector<std::string>& sets);
-std::string render_history_json(const History& h);  // format_version 1
+// format_version 1; with `changes`, a "changes" array beside the points.
+std::string render_history_json(const History& h, const HistoryChanges* changes = nullptr);
 // One offline page: a Vega plot per row (centre, interval band, a line per
 // variant) and every point in a table; vega_script defines the global `vega`
 // (runner/cli/vega_assets.h).
-std::string render_history_html(const History& h, const std::string& vega_script);
+// With `changes`, a rule on each changed series' plot at the first run
+// after the change, and the changes in a table.
+std::string render_history_html(const History& h, const std::string& vega_script,
+                                const HistoryChanges* changes = nullptr);
 
 }  // namespace schedlab

@@ -2,6 +2,7 @@
 // plot per table row (centre with its interval band across runs, a line per
 // variant), then every point in a table. The page shell is render_html's.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/history.h"
+#include "analysis/history_changes.h"
 #include "analysis/render_html.h"
 
 namespace schedlab {
@@ -30,7 +32,10 @@ std::string key_of(const HistoryPoint& p) { return fmt::format("{}/{}", p.block,
 // line, never a step in one).
 using SeriesName = std::function<std::string(const HistoryPoint&)>;
 
-Json series_spec(const History& h, const std::vector<const HistoryPoint*>& points, const SeriesName& name) {
+// `changes`: {"x", "v", "label"} per change point of the plot's series: a
+// dashed rule at the first run after it.
+Json series_spec(const History& h, const std::vector<const HistoryPoint*>& points, const SeriesName& name,
+                 const Json& changes) {
   Json values = Json::array(), domain = Json::array();
   for (const HistoryPoint* p : points) {
     const std::string x = x_label(*p);
@@ -70,6 +75,14 @@ Json series_spec(const History& h, const std::vector<const HistoryPoint*>& point
        {{"orient", "left"}, {"scale", "y"},
         {"title", fmt::format("{} {}{}", h.centre, h.metric, h.unit.empty() ? "" : " (" + h.unit + ")")}}});
   s["legends"] = Json::array({{{"fill", "colour"}, {"title", "variant (parameters)"}}});
+  s["data"].push_back({{"name", "changes"}, {"values", changes}});
+  const Json change_rule = {
+      {"type", "rule"},
+      {"name", "changes"},
+      {"from", {{"data", "changes"}}},
+      {"encode", {{"enter", {{"x", enc_x}, {"y", {{"value", 0}}}, {"y2", {{"signal", "height"}}}, {"stroke", colour},
+                             {"strokeDash", {{"value", Json::array({6, 3})}}}, {"strokeWidth", {{"value", 2}}},
+                             {"tooltip", {{"signal", "datum.label"}}}}}}}};
   s["marks"] = Json::array(
       {{{"type", "group"},
         {"from", {{"facet", {{"name", "band"}, {"data", "ci"}, {"groupby", "v"}}}}},
@@ -81,7 +94,41 @@ Json series_spec(const History& h, const std::vector<const HistoryPoint*>& point
         {"from", {{"data", "points"}}},
         {"encode", {{"enter", {{"x", enc_x}, {"y", {{"scale", "y"}, {"field", "y"}}}, {"fill", colour},
                                {"size", {{"value", 30}}}, {"tooltip", tooltip}}}}}}});
+  s["marks"].push_back(change_rule);
   return s;
+}
+
+// history --changes: every change, with the runs either side (dashed
+// rules on the plots mark them).
+std::string changes_table(const HistoryChanges& c) {
+  const auto run = [](const ChangeRun& r) {
+    if (r.run_id == 0) return std::string("-");
+    std::string s = fmt::format("{} {}", r.run_id, r.run);
+    if (!r.kernel.empty()) s += " (" + r.kernel + ")";
+    if (!r.commit.empty()) s += " " + r.commit.substr(0, 12);
+    return s;
+  };
+  std::string out = fmt::format(
+      "<h3>{} change point{} in {} series</h3>\n<p class=\"note\">a rank scan per segment with a permutation "
+      "p-value below {:g}, a change of at least {:g}% in the medians either side; one outlier run is not a "
+      "change</p>\n",
+      c.changes.size(), c.changes.size() == 1 ? "" : "s", c.series_searched, c.options.alpha, c.options.min_change_pct);
+  out += "<table class=\"changes\"><thead><tr><th>#</th><th>variant</th><th>row</th><th>set</th><th>before</th>"
+         "<th>after</th><th>change</th><th>p</th><th>first run after</th><th>last run before</th></tr></thead><tbody>\n";
+  for (std::size_t i = 0; i < c.changes.size(); ++i) {
+    const HistoryChange& x = c.changes[i];
+    out += fmt::format(
+        "<tr data-change-run=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.6g}</td><td>{:.6g}</td>"
+        "<td class=\"pct\">{:+.2f}% ({})</td><td>{:.3g}</td><td>{}</td><td>{}</td></tr>\n",
+        x.after.run_id, i + 1, html_escape(x.series.variant), html_escape(x.series.block + "/" + x.series.row),
+        x.series.set, x.centre_before, x.centre_after, x.pct, x.worse ? "worse" : "better", x.p_value,
+        html_escape(run(x.after)), html_escape(run(x.before)));
+  }
+  out += "</tbody></table>\n";
+  if (!c.too_short.empty())
+    out += "<p class=\"note\">not searched (too few runs): " + html_escape(fmt::format("{}", fmt::join(c.too_short, "; "))) +
+           "</p>\n";
+  return out;
 }
 
 std::string significant6(const std::optional<double>& v) {
@@ -90,7 +137,7 @@ std::string significant6(const std::optional<double>& v) {
 
 }  // namespace
 
-std::string render_history_html(const History& h, const std::string& vega_script) {
+std::string render_history_html(const History& h, const std::string& vega_script, const HistoryChanges* changes) {
   const std::string title =
       fmt::format("history: {} {}{} ({} is better)", h.workload, h.metric,
                   h.unit.empty() ? "" : " in " + h.unit, h.direction);
@@ -126,7 +173,19 @@ std::string render_history_html(const History& h, const std::string& vega_script
     const std::string id = fmt::format("h{}", i);
     body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n",
                         html_escape(order[i]), id);
-    plots.push_back({{"id", id}, {"kind", "history"}, {"spec", series_spec(h, series[order[i]], name)}});
+    Json marks = Json::array();
+    if (changes)
+      for (std::size_t c = 0; c < changes->changes.size(); ++c) {
+        const HistoryChange& x = changes->changes[c];
+        if (x.series.block + "/" + x.series.row != order[i]) continue;
+        for (const HistoryPoint* p : series[order[i]])
+          if (p->run_id == x.after.run_id && p->variant == x.series.variant && p->params == x.series.params) {
+            marks.push_back({{"x", x_label(*p)}, {"v", name(*p)},
+                             {"label", fmt::format("change {}: {:+.2f}% (p {:.3g})", c + 1, x.pct, x.p_value)}});
+            break;
+          }
+      }
+    plots.push_back({{"id", id}, {"kind", "history"}, {"spec", series_spec(h, series[order[i]], name, marks)}});
   }
   body += "</div>\n<table class=\"history\"><thead><tr><th>date</th><th>run</th><th>target</th>"
           "<th>kernel</th><th>variant</th><th>row</th><th>parameters</th><th>" +
@@ -145,6 +204,7 @@ std::string render_history_html(const History& h, const std::string& vega_script
   }
   body += "</tbody></table>\n";
   if (h.points.empty()) body += "<p>(no point matches the row)</p>\n";
+  if (changes) body += changes_table(*changes);
   return html_page(title, vega_script, body, plots);
 }
 

@@ -9,6 +9,7 @@
 
 #include "analysis/cell_summaries.h"
 #include "analysis/history.h"
+#include "analysis/history_changes.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
@@ -22,6 +23,10 @@ struct HistoryCmdOptions {
   std::string param;
   std::string format = "text";
   DbOption db;
+  // --changes: the change points of each series (analysis/history_changes.h).
+  bool changes = false;
+  double changes_alpha = 0.05;
+  double min_change_pct = 2;
 };
 
 // history keeps the cells it had to compute (analysis/cell_summaries.h)
@@ -54,7 +59,23 @@ int history_command(const HistoryCmdOptions& o) {
             }))
       return rc;
     auto* keep = writable ? &computed : nullptr;
-    if (o.format == "text") {
+    std::optional<HistoryChanges> changes;
+    if (o.changes) {
+      // Every point first: a series is searched as a whole.
+      History h = reader->header();
+      reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
+      if (const int rc = guarded<std::invalid_argument>({.prefix = "schedlab history --changes", .other = kPropagate},
+                                                        [&]() -> int {
+                                                          changes = find_history_changes(
+                                                              *store, h,
+                                                              {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
+                                                          return kOk;
+                                                        }))
+        return rc;
+      if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script(), &*changes));
+      else if (o.format == "json") fmt::print("{}", render_history_json(h, &*changes));
+      else fmt::print("{}", render_history_text(h, &*changes));
+    } else if (o.format == "text") {
       // A line a point as they are read: a year of nightlies is never in memory.
       HistoryTextWriter text(reader->header(), [](std::string_view chunk) {
         std::fwrite(chunk.data(), 1, chunk.size(), stdout);
@@ -93,6 +114,17 @@ void register_history(CLI::App& app, int& exit_code) {
   cmd->add_option("--metric", o->metric, "metric name (e.g. time)")->required();
   cmd->add_option("--param", o->param,
                   "only this row: its label (4) or BLOCK/ROW (hackbench-process-pipes/4)");
+  auto* changes = cmd->add_flag("--changes", o->changes,
+                 "find where each series shifted (a variant, row and parameter set across runs): a rank scan with "
+                 "a permutation p-value, robust to one outlier run; the changes are listed and marked");
+  cmd->add_option("--changes-alpha", o->changes_alpha,
+                  "with --changes: the false-alarm rate of each segment searched (default 0.05)")
+      ->check(CLI::Range(0.001, 0.5))
+      ->needs(changes);
+  cmd->add_option("--min-change-pct", o->min_change_pct,
+                  "with --changes: the smallest change in % of the medians either side reported (default 2)")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->needs(changes);
   add_format_option(*cmd, o->format, {"text", "json", "html"});
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });
