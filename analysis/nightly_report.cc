@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 
 #include "analysis/proc_text.h"
@@ -129,14 +132,116 @@ CommitRange find_last_good(const Store& store, const NightlyReportInput& in,
   return range;
 }
 
-// The command line that bisects the range, each argument quoted for the shell.
-std::string bisect_command(const NightlyReportInput& in, const NightlyRegression& g) {
-  std::vector<std::string> argv = {"--repo", g.repo,     "--good", g.last_good, "--bad",
-                                   g.commit, "--config", g.config, "--metric",  g.r.metric};
+// The command line that bisects a range, each argument quoted for the shell.
+std::string bisect_command(const NightlyReportInput& in, const std::string& repo, const std::string& good,
+                           const std::string& bad, const std::string& config, const std::string& metric,
+                           const std::vector<std::string>& more = {}) {
+  std::vector<std::string> argv = {"--repo", repo, "--good", good, "--bad", bad, "--config", config, "--metric", metric};
+  argv.insert(argv.end(), more.begin(), more.end());
   if (!in.db.empty()) argv.insert(argv.end(), {"--db", in.db});
   std::string line = "schedlab bisect start";
   for (const auto& a : argv) line += " " + shell_word(a);
   return line;
+}
+std::string bisect_command(const NightlyReportInput& in, const NightlyRegression& g) {
+  return bisect_command(in, g.repo, g.last_good, g.commit, g.config, g.r.metric);
+}
+
+// --param NAME=VALUE for each parameter on which a run's points of a
+// workload differ, at the point of `change`'s series: what picks that one
+// point in `schedlab bisect`.
+std::vector<std::string> point_params(const Store& store, std::int64_t run, const std::string& workload,
+                                      const HistorySeries& series) {
+  std::map<std::string, std::set<std::string>> values;
+  std::string mine;
+  for (const auto& it : store.iterations(run)) {
+    if (it.workload != workload) continue;
+    const auto j = nlohmann::json::parse(it.params_json, nullptr, false);
+    if (!j.is_object()) continue;
+    for (const auto& [k, v] : j.items()) values[k].insert(param_text(v));
+    if (mine.empty() && it.block == series.block && it.row == series.row) mine = it.params_json;
+  }
+  std::vector<std::string> out;
+  const auto point = nlohmann::json::parse(mine, nullptr, false);
+  if (!point.is_object()) return out;
+  for (const auto& [k, v] : point.items())
+    if (values[k].size() > 1) out.insert(out.end(), {"--param", k + "=" + param_text(v)});
+  return out;
+}
+
+// The change points of each measured target's history with each config.
+void find_changes(const Store& store, NightlyReport& report) {
+  const auto& in = report.input;
+  const auto all = store.nightly_measurements();
+  for (const auto& config : in.configs)
+    for (const auto& target : in.targets) {
+      const NightlyCell* cell = find_cell(in, target, config);
+      if (!measured(cell)) continue;
+      // The measured nights of this target and config text, oldest first,
+      // up to tonight's.
+      std::vector<std::int64_t> runs;
+      std::map<std::int64_t, std::string> commits;
+      for (const auto& m : all) {
+        if (m.target != target || m.config_sha256 != cell->config_sha256 || m.status != NightlyStatus::kMeasured ||
+            !m.run_id || (cell->measurement_id && m.id > cell->measurement_id))
+          continue;
+        if (std::find(runs.begin(), runs.end(), *m.run_id) == runs.end()) runs.push_back(*m.run_id);
+        commits[*m.run_id] = m.kernel_commit;
+      }
+      const std::string where = fmt::format("{} / {}", target, config);
+      const std::size_t need = 2 * ChangePointOptions{}.min_segment;
+      if (runs.size() < need) {
+        report.change_notes.push_back(fmt::format("{}: {} measured night{}; change points need at least {}", where,
+                                                  runs.size(), runs.size() == 1 ? "" : "s", need));
+        continue;
+      }
+      for (const auto& metric : store.metrics(*cell->run_id)) {
+        const History whole = history(store, metric.workload, metric.name, "");
+        History mine = History();
+        mine.workload = whole.workload;
+        mine.metric = whole.metric;
+        mine.unit = whole.unit;
+        mine.direction = whole.direction;
+        mine.centre = whole.centre;
+        for (const auto& p : whole.points)
+          if (std::find(runs.begin(), runs.end(), p.run_id) != runs.end()) mine.points.push_back(mine.keep(p));
+        HistoryChanges found;
+        try {
+          found = find_history_changes(
+              store, mine,
+              {.alpha = in.rule.alpha_for(metric.workload, metric.name),
+               .min_change_pct = in.rule.min_effect_for(metric.workload, metric.name)});
+        } catch (const std::invalid_argument& e) {
+          const std::string note = fmt::format("{}: {} measured night{}; {}", where, runs.size(),
+                                               runs.size() == 1 ? "" : "s", e.what());
+          if (std::find(report.change_notes.begin(), report.change_notes.end(), note) == report.change_notes.end())
+            report.change_notes.push_back(note);
+          continue;
+        }
+        for (auto& c : found.changes) {
+          NightlyChange nc{.target = target, .config = config, .workload = metric.workload, .metric = metric.name,
+                           .unit = metric.unit, .change = c};
+          const auto commit_of = [&](const ChangeRun& r) {
+            const auto m = commits.find(r.run_id);
+            return m != commits.end() && !m->second.empty() ? m->second : r.commit;
+          };
+          if (!cell->kernel_repo.empty() && c.before.run_id) {
+            // A worsening is bisected from the night before (good) to the
+            // night after (bad); an improvement the other way round would
+            // not be a range, so it is bisected as a change either way.
+            nc.repo = cell->kernel_repo;
+            nc.good = commit_of(c.before);
+            nc.bad = commit_of(c.after);
+            if (!nc.good.empty() && !nc.bad.empty() && nc.good != nc.bad) {
+              std::vector<std::string> more = point_params(store, c.after.run_id, metric.workload, c.series);
+              if (!c.worse) more.insert(more.end(), {"--direction", "either"});
+              nc.bisect_command = bisect_command(in, nc.repo, nc.good, nc.bad, config, metric.name, more);
+            }
+          }
+          report.changes.push_back(std::move(nc));
+        }
+      }
+    }
 }
 
 void compare_pair(const Store& store, NightlyReport& report, const std::string& config,
@@ -202,6 +307,7 @@ NightlyReport build_nightly_report(const Store& store, const NightlyReportInput&
       }
     }
   }
+  find_changes(store, report);
   // Regressions against the baseline first, then against the previous target.
   std::stable_sort(report.regressions.begin(), report.regressions.end(),
                    [](const NightlyRegression& a, const NightlyRegression& b) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/compare.h"
+#include "analysis/history_changes.h"
 #include "analysis/nightly_input.h"
 #include "analysis/regression.h"
 #include "analysis/schedstat_diff.h"
@@ -42,6 +43,22 @@ struct NightlyRegression {
   std::string bisect_command;  // shell-quoted; empty without a last good night
 };
 
+// A change point in a target's history with one config: its measured
+// nights (nightly_measurements of that target and config text), oldest
+// first, one series per variant, row and parameter set of each metric,
+// searched by analysis/history_changes.h at the rule's alpha and minimum
+// effect for the metric.
+struct NightlyChange {
+  std::string target, config;
+  std::string workload, metric, unit;
+  HistoryChange change;
+  // A git:PATH@BRANCH target: the repository, and the commits of the
+  // nights either side (the last before the change: good; the first after:
+  // bad, or the other way round for an improvement); empty otherwise.
+  std::string repo, good, bad;
+  std::string bisect_command;  // shell-quoted; empty without both commits
+};
+
 // One table set: a target against a reference, one config and variant.
 struct NightlyComparison {
   std::string config;
@@ -57,6 +74,10 @@ struct NightlyReport {
   std::vector<NightlyRegression> regressions;
   std::vector<NightlyComparison> comparisons;
   std::vector<std::string> failures;  // "target / config: why"
+  std::vector<NightlyChange> changes;
+  // Histories not searched for change points, one line each
+  // ("branch / c.yaml: 5 measured nights; change points need 8").
+  std::vector<std::string> change_notes;
   bool regressed() const { return !regressions.empty(); }
 };
 

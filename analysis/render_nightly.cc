@@ -36,6 +36,46 @@ std::string fmt_num(double v) {
   return fmt::format("{:.6g}", v);
 }
 
+// A night at one end of a change: its run, kernel and commit.
+std::string night(const ChangeRun& r, const std::string& commit) {
+  if (r.run_id == 0) return "-";
+  std::string s = fmt::format("run {}", r.run_id);
+  if (!r.kernel.empty()) s += " " + r.kernel;
+  if (!commit.empty()) s += " " + commit.substr(0, 12);
+  return s;
+}
+
+nlohmann::json change_json(const NightlyChange& c) {
+  using nlohmann::json;
+  const HistoryChange& x = c.change;
+  const auto run = [](const ChangeRun& r, const std::string& commit) -> json {
+    if (r.run_id == 0) return nullptr;
+    return {{"run_id", r.run_id}, {"run", r.run}, {"date", r.date}, {"kernel", r.kernel},
+            {"commit", commit.empty() ? json(nullptr) : json(commit)}};
+  };
+  return {{"target", c.target},
+          {"config", c.config},
+          {"workload", c.workload},
+          {"metric", c.metric},
+          {"unit", c.unit},
+          {"series", {{"variant", x.series.variant}, {"block", x.series.block}, {"row", x.series.row},
+                      {"params", x.series.params}}},
+          {"before", x.centre_before},
+          {"after", x.centre_after},
+          {"pct", x.pct},
+          {"worse", x.worse},
+          {"p_value", x.p_value},
+          {"runs_before", x.runs_before},
+          {"runs_after", x.runs_after},
+          {"first_night_after", run(x.after, c.bad.empty() ? x.after.commit : c.bad)},
+          {"last_night_before", run(x.before, c.good.empty() ? x.before.commit : c.good)},
+          {"commits", c.repo.empty() ? json(nullptr)
+                                     : json{{"repo", c.repo},
+                                            {"good", c.good.empty() ? json(nullptr) : json(c.good)},
+                                            {"bad", c.bad.empty() ? json(nullptr) : json(c.bad)},
+                                            {"bisect_command", c.bisect_command}}}};
+}
+
 }  // namespace
 
 std::string render_nightly_markdown(const NightlyReport& r) {
@@ -88,6 +128,36 @@ std::string render_nightly_markdown(const NightlyReport& r) {
         md += fmt::format("Schedstat: {}.\n\n", g.schedstat_reason);
     }
   }
+
+  md += fmt::format("## Change points in history ({})\n\n", r.changes.size());
+  if (r.changes.empty()) {
+    md += "None.\n\n";
+  } else {
+    md += "| target | config | variant | table | row | metric | before | after | change | p | first night after | "
+          "last night before |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& c : r.changes) {
+      const HistoryChange& x = c.change;
+      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% ({}) | {:.3g} | {} | {} |\n",
+                        md_cell(c.target), md_cell(c.config), md_cell(x.series.variant), md_cell(x.series.block),
+                        md_cell(x.series.row.empty() ? "-" : x.series.row),
+                        md_cell(c.metric + (c.unit.empty() ? "" : " (" + c.unit + ")")), fmt_num(x.centre_before),
+                        fmt_num(x.centre_after), x.pct, x.worse ? "worse" : "better", x.p_value,
+                        md_cell(night(x.after, c.bad)), md_cell(night(x.before, c.good)));
+    }
+    md += "\n";
+    for (const auto& c : r.changes) {
+      if (c.repo.empty()) continue;
+      md += fmt::format("### {} / {}: {} {}{} {:+.2f}%\n\n", c.target, c.config, c.change.series.block,
+                        c.change.series.row.empty() ? "" : c.change.series.row + " ", c.metric, c.change.pct);
+      if (c.bisect_command.empty())
+        md += fmt::format("Commits: no range to bisect ({}).\n\n",
+                          c.good.empty() || c.bad.empty() ? "a night either side has no commit" : "the same commit");
+      else
+        md += fmt::format("Commits across the change: {}..{} in {}. Bisect them:\n\n```\n{}\n```\n\n", c.good, c.bad,
+                          c.repo, c.bisect_command);
+    }
+  }
+  for (const auto& n : r.change_notes) md += fmt::format("Not searched for change points: {}.\n\n", md_cell(n));
 
   md +=
       "## Targets\n\n| target | kernel | config | status | run | measured now "
@@ -186,6 +256,10 @@ std::string render_nightly_json(const NightlyReport& r) {
                            {"compare", json::parse(render_json(c.comparison))}});
   j["comparisons"] = comparisons;
   j["failures"] = r.failures;
+  json changes = json::array();
+  for (const auto& c : r.changes) changes.push_back(change_json(c));
+  j["changes"] = changes;
+  j["change_notes"] = r.change_notes;
   return j.dump(2) + "\n";
 }
 

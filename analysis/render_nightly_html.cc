@@ -82,6 +82,33 @@ std::string render_nightly_html(const NightlyReport& r, const std::string& vega_
                         : fmt::format("<p>Schedstat: {}.</p>\n", e(g.schedstat_reason));
     body += "</section>\n";
   }
+  body += fmt::format("<h2>Change points in history ({})</h2>\n", r.changes.size());
+  if (!r.changes.empty()) {
+    body += "<table class=\"changes\"><thead><tr><th>target</th><th>config</th><th>variant</th><th>table</th>"
+            "<th>row</th><th>metric</th><th>before</th><th>after</th><th>change</th><th>p</th>"
+            "<th>first night after</th><th>last night before</th></tr></thead><tbody>\n";
+    const auto night = [&](const ChangeRun& n, const std::string& commit) {
+      return n.run_id == 0 ? std::string("-")
+                           : fmt::format("run {} {}{}", n.run_id, n.kernel, commit.empty() ? "" : " " + commit.substr(0, 12));
+    };
+    for (const auto& c : r.changes) {
+      const HistoryChange& x = c.change;
+      body += fmt::format(
+          "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td class=\"pct\">{:+.2f}% ({})</td><td>{:.3g}</td><td>{}</td><td>{}</td></tr>\n",
+          e(c.target), e(c.config), e(x.series.variant), e(x.series.block), e(x.series.row.empty() ? "-" : x.series.row),
+          e(c.metric + (c.unit.empty() ? "" : " (" + c.unit + ")")), num(x.centre_before), num(x.centre_after), x.pct,
+          x.worse ? "worse" : "better", x.p_value, e(night(x.after, c.bad)), e(night(x.before, c.good)));
+    }
+    body += "</tbody></table>\n";
+    for (const auto& c : r.changes)
+      if (!c.bisect_command.empty())
+        body += fmt::format("<p>{} / {}: {} {} {:+.2f}%: commits across the change {}..{} in {}. Bisect them:</p>\n"
+                            "<pre>{}</pre>\n",
+                            e(c.target), e(c.config), e(c.change.series.block + " " + c.change.series.row), e(c.metric),
+                            c.change.pct, e(c.good), e(c.bad), e(c.repo), e(c.bisect_command));
+  }
+  for (const auto& n : r.change_notes) body += "<p class=\"note\">Not searched for change points: " + e(n) + ".</p>\n";
   if (!r.failures.empty()) {
     body += "<h2>Failures</h2>\n<ul>\n";
     for (const auto& f : r.failures) body += "<li>" + e(f) + "</li>\n";

@@ -79,12 +79,13 @@ int nightly_command(const NightlyCmdOptions& o) {
 
     int measured_now = 0;
     for (const auto& c : run.cells) measured_now += c.new_now && c.status == CellStatus::kMeasured;
-    fmt::print(stderr, "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}\n",
+    fmt::print(stderr, "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}; {} change point{} in history\n",
                measured_now,
                std::count_if(run.cells.begin(), run.cells.end(),
                              [](auto& c) { return !c.new_now && c.status == CellStatus::kMeasured; }),
                report.failures.size(), report.regressions.size(),
-               report.regressions.size() == 1 ? "" : "s");
+               report.regressions.size() == 1 ? "" : "s", report.changes.size(),
+               report.changes.size() == 1 ? "" : "s");
     if (run.interrupted) {
       fmt::print(stderr, "schedlab nightly: interrupted; run the same command again to resume\n");
       return 128 + interrupt_signal();

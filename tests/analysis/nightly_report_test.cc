@@ -228,3 +228,73 @@ TEST_CASE("a branch target with no good night before says so and prints no bisec
     CHECK(nlohmann::json::parse(render_nightly_json(plain))["regressions"][0]["commits"].is_null());
   }
 }
+
+TEST_CASE("a shift across several nights of a branch is a change point with its commits and the bisect") {
+  Db db;
+  const auto base = db.run("base", kFast, false);
+  // Twelve nights of one branch; from the seventh on (commit c06) the time is
+  // 20% higher. Each night's samples wobble a little around its level.
+  const double wobble[] = {0.4, -0.8, 1.1, -0.3, 0.9, -1.2, 0.2, 0.7, -0.6, 1.0, -0.9, 0.3};
+  Night now;
+  for (int k = 0; k < 12; ++k) {
+    const double level = (1 + wobble[k] / 100) * (k >= 6 ? 1.2 : 1.0);
+    now = night(db, fmt::format("c{:02}", k), {level * 0.99, level, level * 1.01, level * 0.995, level * 1.005});
+  }
+  const NightlyReport r = build_nightly_report(db.store, branch_input(base, now, "c11"));
+  REQUIRE(r.changes.size() == 1);
+  const NightlyChange& c = r.changes[0];
+  CHECK(c.target == "branch");
+  CHECK(c.metric == "time");
+  CHECK(c.change.pct == Approx(20).margin(2));
+  CHECK(c.change.worse);
+  CHECK(c.good == "c05");
+  CHECK(c.bad == "c06");
+  CHECK(c.repo == "/src/my linux");
+  const std::string cmd =
+      "schedlab bisect start --repo '/src/my linux' --good c05 --bad c06 --config c.yaml --metric time --db "
+      "'/var/lib/schedlab/night'\\''s.db'";
+  CHECK(c.bisect_command == cmd);
+  // The baseline target has no history of nights: said, not searched.
+  CHECK(r.change_notes == std::vector<std::string>{"base / c.yaml: 0 measured nights; change points need at least 8"});
+
+  const std::string md = render_nightly_markdown(r);
+  CHECK_THAT(md, Contains("## Change points in history (1)") &&
+                     Contains("Commits across the change: c05..c06 in /src/my linux") &&
+                     Contains("```\n" + cmd + "\n```"));
+  const auto j = nlohmann::json::parse(render_nightly_json(r));
+  REQUIRE(j["changes"].size() == 1);
+  CHECK(j["changes"][0]["commits"]["good"] == "c05");
+  CHECK(j["changes"][0]["commits"]["bad"] == "c06");
+  CHECK(j["changes"][0]["commits"]["bisect_command"] == cmd);
+  CHECK(j["changes"][0]["worse"] == true);
+  CHECK(j["changes"][0]["first_night_after"]["commit"] == "c06");
+  const std::string html = render_nightly_html(r, "/* vega */");
+  CHECK_THAT(html, Contains("Change points in history (1)") && Contains("c05..c06"));
+}
+
+TEST_CASE("an improvement across nights is bisected as a change either way; a flat branch has none") {
+  Db db;
+  const auto base = db.run("base", kFast, false);
+  const double wobble[] = {0.4, -0.8, 1.1, -0.3, 0.9, -1.2, 0.2, 0.7, -0.6, 1.0, -0.9, 0.3};
+  SECTION("faster from c06") {
+    Night now;
+    for (int k = 0; k < 12; ++k) {
+      const double level = (1 + wobble[k] / 100) * (k >= 6 ? 0.8 : 1.0);
+      now = night(db, fmt::format("c{:02}", k), {level * 0.99, level, level * 1.01});
+    }
+    const NightlyReport r = build_nightly_report(db.store, branch_input(base, now, "c11"));
+    REQUIRE(r.changes.size() == 1);
+    CHECK_FALSE(r.changes[0].change.worse);
+    CHECK_THAT(r.changes[0].bisect_command, Contains("--good c05 --bad c06") && Contains("--direction either"));
+  }
+  SECTION("flat") {
+    Night now;
+    for (int k = 0; k < 12; ++k) {
+      const double level = 1 + wobble[k] / 100;
+      now = night(db, fmt::format("c{:02}", k), {level * 0.99, level, level * 1.01});
+    }
+    const NightlyReport r = build_nightly_report(db.store, branch_input(base, now, "c11"));
+    CHECK(r.changes.empty());
+    CHECK_THAT(render_nightly_markdown(r), Contains("## Change points in history (0)"));
+  }
+}

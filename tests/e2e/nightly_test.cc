@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -232,6 +233,19 @@ TEST_CASE(
       test::schedlab_cmd({"history", "--db", s.db, "--workload", "pingpong", "--metric", "wall"});
   CHECK(none.exit_code == 2);
   CHECK_THAT(none.err, Contains("no run in " + s.db + " has metric 'wall' of workload 'pingpong'"));
+  // Three nights are fewer than a change point's window: one line, exit 2, no empty list.
+  const auto short_history = test::schedlab_cmd(
+      {"history", "--db", s.db, "--workload", "pingpong", "--metric", "relcost", "--changes"});
+  CHECK(short_history.exit_code == 2);
+  CHECK(short_history.out.empty());
+  CHECK_THAT(short_history.err,
+             Contains("schedlab history --changes: change points need at least 8 runs with a value in a series (4 "
+                      "either side of a change); the longest series (") &&
+                 Contains(") has 3\n"));
+  CHECK(std::count(short_history.err.begin(), short_history.err.end(), '\n') == 1);
+  const auto lone_alpha = test::schedlab_cmd(
+      {"history", "--db", s.db, "--workload", "pingpong", "--metric", "relcost", "--changes-alpha", "0.01"});
+  CHECK(lone_alpha.exit_code == 2);  // --changes-alpha needs --changes
 }
 
 TEST_CASE("nightly reports a target whose hook fails or hangs as failed and measures the rest") {
