@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyse.h"
+#include "analysis/bisect_looks.h"
 #include "base/placeholders.h"
 #include "runner/config/config.h"
 #include "runner/config/param_values.h"
@@ -193,6 +194,14 @@ void fill_kernel_candidates(BisectSpec& spec, const std::vector<std::string>& ke
                                   good, bad));
   spec.candidates.assign(g, b + 1);
   spec.labels = spec.candidates;
+}
+
+std::string error_rates_statement(const BisectSpec& spec) {
+  return fmt::format(
+      "each candidate's verdict by the tests: at most {:g}% of GOOD verdicts on a bad candidate and of BAD verdicts "
+      "on a good one, over all its looks ({} at alpha {:g} spent across the batches, Lan-DeMets O'Brien-Fleming "
+      "type); a verdict by the nearer median at the cap holds no such rate",
+      spec.alpha * 100, verdict_test_title(spec.test), spec.alpha);
 }
 
 std::vector<CandidateState> candidate_states(const BisectSpec& spec,
@@ -534,14 +543,58 @@ class Driver {
   }
 
   void record(std::size_t pos, const std::string& verdict, const std::string& by,
-              const std::vector<double>& x, const VerdictResult* v, const std::string& note) {
+              const std::vector<double>& x, const VerdictResult* v, const std::string& note,
+              const SequentialVerdict* looks = nullptr) {
     store_.add_bisect_decision({.session_id = id_, .position = static_cast<int>(pos),
                                 .candidate = spec_.candidates[pos], .verdict = verdict,
                                 .decided_by = by, .n = static_cast<int>(x.size()),
                                 .centre = v ? v->centre : std::nullopt,
                                 .p_good = v ? v->vs_good.p : std::nullopt,
                                 .p_bad = v ? v->vs_bad.p : std::nullopt,
-                                .run_ids_json = runs_json(pos), .note = note});
+                                .run_ids_json = runs_json(pos), .note = note,
+                                .level_good = looks ? std::optional(looks->vs_good.nominal_alpha) : std::nullopt,
+                                .level_bad = looks ? std::optional(looks->vs_bad.nominal_alpha) : std::nullopt,
+                                .error_rates = looks && verdict != "UNKNOWN" ? looks->error_rates : ""});
+  }
+
+  // The candidate's verdict after its latest batch, with alpha spent
+  // across its looks (analysis/bisect_looks.h): a look after each batch,
+  // each against the references of the windows measured so far (good0 and
+  // bad0 for batches made before windows existed). The earlier looks are
+  // taken again from the stored runs, so a `continue` after a restart
+  // spends alpha as an uninterrupted bisection would.
+  SequentialVerdict judge_looks(std::size_t pos, const std::vector<std::int64_t>& runs,
+                                const std::vector<double>& good0, const std::vector<double>& bad0) {
+    const std::size_t last = spec_.candidates.size() - 1;
+    const auto good_runs = window_runs(pos, 0), bad_runs = window_runs(pos, last);
+    const auto first = [](const std::vector<std::int64_t>& ids, std::size_t k) {
+      return std::vector<std::int64_t>(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(std::min(k, ids.size())));
+    };
+    const auto reference = [&](const std::vector<std::int64_t>& ids, const std::vector<double>& fixed, std::size_t k) {
+      return ids.empty() ? fixed : bisect_samples(store_, spec_, first(ids, k));
+    };
+    const auto cap = static_cast<std::size_t>(spec_.max_iterations);
+    // A reference measured beside each batch reaches about the cap with it.
+    const auto at_cap = [&](const std::vector<std::int64_t>& ids, const std::vector<double>& fixed) {
+      return ids.empty() ? fixed.size() : std::max(cap, bisect_samples(store_, spec_, ids).size());
+    };
+    SequentialJudge judge(verdict_, at_cap(good_runs, good0), at_cap(bad_runs, bad0), cap);
+    std::optional<SequentialVerdict> latest;
+    std::size_t seen = 0;
+    for (std::size_t k = 1; k <= runs.size(); ++k) {
+      const auto x = bisect_samples(store_, spec_, first(runs, k));
+      const auto good = reference(good_runs, good0, k), bad = reference(bad_runs, bad0, k);
+      if (x.size() <= seen || good.empty() || bad.empty()) continue;  // no look without new samples
+      try {
+        latest = judge.judge(good, bad, x);
+      } catch (const std::invalid_argument&) {
+        continue;  // a reference batch without samples: no more information, no look
+      }
+      seen = x.size();
+      if (latest->vs_good.last) break;
+    }
+    if (!latest) throw BisectError(fmt::format("{}: no look could be taken at its samples", spec_.labels[pos]));
+    return *latest;
   }
 
   // Batches until a verdict, the cap, or a skip. False when interrupted.
@@ -555,13 +608,10 @@ class Driver {
     while (true) {
       const auto runs = finished_runs(pos);
       const auto x = bisect_samples(store_, spec_, runs);
-      if (!runs.empty()) {
-        const auto good_runs = window_runs(pos, 0), bad_runs = window_runs(pos, last);
-        const auto good = good_runs.empty() ? good0 : bisect_samples(store_, spec_, good_runs);
-        const auto bad = bad_runs.empty() ? bad0 : bisect_samples(store_, spec_, bad_runs);
-        VerdictResult v = judge(good, bad, x, verdict_);
-        const bool capped = static_cast<int>(x.size()) >= spec_.max_iterations;
-        if (v.verdict == Verdict::kUnknown && capped) v = decide_at_cap(v);
+      if (!runs.empty() && !x.empty()) {
+        const SequentialVerdict sv = judge_looks(pos, runs, good0, bad0);
+        const VerdictResult& v = sv.result;
+        const bool capped = sv.vs_good.last;
         std::string note = fmt::format("{}{}", v.vs_good.p ? "" : "vs good: " + v.vs_good.reason + " ",
                                        v.vs_bad.p ? "" : "vs bad: " + v.vs_bad.reason);
         // What each batch says on its own, against its own window: a
@@ -573,22 +623,26 @@ class Driver {
         if (flipped)
           note += fmt::format("{}its batches flipped: {}", note.empty() ? "" : "; ", fmt::join(leanings, ", "));
         if (v.verdict != Verdict::kUnknown) {
-          record(pos, std::string(verdict_name(v.verdict)), v.decided_by, x, &v, note);
-          fmt::print(stderr, "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {}, against references "
-                             "measured beside it{}{})\n",
+          record(pos, std::string(verdict_name(v.verdict)), v.decided_by, x, &v, note, &sv);
+          fmt::print(stderr, "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {} at look {}'s levels {:.3g} "
+                             "and {:.3g}, against references measured beside it{}{}); {}\n",
                      spec_.labels[pos], verdict_name(v.verdict), x.size(), p_text(v.vs_good), p_text(v.vs_bad),
+                     sv.vs_good.look, sv.vs_good.nominal_alpha, sv.vs_bad.nominal_alpha,
                      v.decided_by == "test" ? "" : "; by nearest median at the iteration cap",
-                     flipped ? "; its batches flipped: " + fmt::format("{}", fmt::join(leanings, ", ")) : "");
+                     flipped ? "; its batches flipped: " + fmt::format("{}", fmt::join(leanings, ", ")) : "",
+                     sv.error_rates);
           return true;
         }
         if (!last_is_unknown_at(pos, x.size()))
-          record(pos, "UNKNOWN", "", x, &v, note);
+          record(pos, "UNKNOWN", "", x, &v, note, &sv);
         if (capped) {
-          record(pos, "SKIP", "cap", x, &v, "still UNKNOWN at the iteration cap (centres tie)");
+          record(pos, "SKIP", "cap", x, &v, "still UNKNOWN at the iteration cap (centres tie)", &sv);
           return true;
         }
-        fmt::print(stderr, "schedlab bisect: {} UNKNOWN at n={} (p vs good {}, p vs bad {}); another batch\n",
-                   spec_.labels[pos], x.size(), p_text(v.vs_good), p_text(v.vs_bad));
+        fmt::print(stderr, "schedlab bisect: {} UNKNOWN at n={} (p vs good {}, p vs bad {}; look {} tests at "
+                           "{:.3g} and {:.3g}); another batch\n",
+                   spec_.labels[pos], x.size(), p_text(v.vs_good), p_text(v.vs_bad), sv.vs_good.look,
+                   sv.vs_good.nominal_alpha, sv.vs_bad.nominal_alpha);
       }
       const std::size_t batch = runs.size() + 1;
       try {
@@ -678,7 +732,8 @@ class Driver {
         const auto flip = it->note.find("its batches flipped: ");
         return {{"verdict", it->verdict},
                 {"decided_by", it->decided_by},
-                {"flipped", flip == std::string::npos ? json(nullptr) : json(it->note.substr(flip + 21))}};
+                {"flipped", flip == std::string::npos ? json(nullptr) : json(it->note.substr(flip + 21))},
+                {"error_rates", it->error_rates.empty() ? json(nullptr) : json(it->error_rates)}};
       }
     return nullptr;
   }
@@ -704,7 +759,10 @@ class Driver {
                          // the nearer median, or a candidate whose batches disagreed, is
                          // said in the result line, never passed off as a test's.
                          {"first_bad_decision", decision_of(step.first_bad)},
-                         {"last_good_decision", decision_of(step.last_good)}};
+                         {"last_good_decision", decision_of(step.last_good)},
+                         // What every test verdict of the search held: alpha spent
+                         // across each candidate's looks.
+                         {"error_rates", error_rates_statement(spec_)}};
     store_.set_bisect_status(id_, BisectStatus::kDone, result.dump());
   }
 

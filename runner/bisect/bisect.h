@@ -76,6 +76,11 @@ void fill_git_candidates(BisectSpec& spec, const std::string& good, const std::s
 void fill_kernel_candidates(BisectSpec& spec, const std::vector<std::string>& kernels,
                             const std::string& good, const std::string& bad);
 
+// What every verdict of a bisection by its tests holds (alpha spent across
+// a candidate's repeated looks, analysis/bisect_looks.h), for the result,
+// status and page.
+std::string error_rates_statement(const BisectSpec& spec);
+
 // Per-candidate state derived from the decisions (last decision wins).
 std::vector<CandidateState> candidate_states(const BisectSpec& spec,
                                              const std::vector<BisectDecision>& decisions);

@@ -57,13 +57,15 @@ std::string bisect_page(const Store& store, const BisectSession& session,
     }
     rows += fmt::format(
         "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"centre\">{}</td>"
-        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         html_escape(d.verdict), pos, html_escape(spec.labels[pos]), html_escape(d.verdict), d.n,
         html_escape(number(d.centre)),
         html_escape(ci.ci ? fmt::format("[{:.4g}, {:.4g}]", ci.ci->low, ci.ci->high)
                           : "n/a" + (ci.reason.empty() ? "" : " (" + ci.reason + ")")),
         html_escape(number(d.p_good, "{:.3g}")), html_escape(number(d.p_bad, "{:.3g}")),
-        html_escape(d.decided_by), html_escape(d.note.substr(0, 300)));
+        html_escape(d.level_good && d.level_bad ? fmt::format("{:.3g} / {:.3g}", *d.level_good, *d.level_bad) : "-"),
+        html_escape(d.decided_by), html_escape(d.error_rates.empty() ? "-" : d.error_rates),
+        html_escape(d.note.substr(0, 300)));
   }
   const Json enc_x = {{"scale", "x"}, {"field", "x"}};
   const Json colour = {{"scale", "colour"}, {"field", "verdict"}};
@@ -104,13 +106,14 @@ std::string bisect_page(const Store& store, const BisectSession& session,
   std::string body = fmt::format(
       "<p class=\"note\">{} candidates between {} and {}; {} at alpha {}; centre with its 95% "
       "interval from the samples behind each candidate's last decision; a cross marks a skip</p>\n"
+      "<p class=\"note\">error rates: {}</p>\n"
       "<div class=\"plots\"><div class=\"plot\"><h4>candidates by position</h4><div "
       "id=\"b0\"></div></div></div>\n",
       spec.candidates.size() - 2, html_escape(spec.labels.front()), html_escape(spec.labels.back()),
-      html_escape(verdict_test_title(spec.test)), spec.alpha);
+      html_escape(verdict_test_title(spec.test)), spec.alpha, html_escape(error_rates_statement(spec)));
   body += "<table class=\"bisect\"><thead><tr><th>pos</th><th>candidate</th><th>verdict</th><th>n</th>"
-          "<th>centre</th><th>interval</th><th>p(good)</th><th>p(bad)</th><th>decided by</th>"
-          "<th>runs / note</th></tr></thead><tbody>\n" +
+          "<th>centre</th><th>interval</th><th>p(good)</th><th>p(bad)</th><th>levels (good / bad)</th>"
+          "<th>decided by</th><th>error rates held</th><th>runs / note</th></tr></thead><tbody>\n" +
           rows + "</tbody></table>\n";
   const Json plots = Json::array({{{"id", "b0"}, {"kind", "bisect"}, {"spec", s}}});
   return html_page(title, vega_script, body, plots);

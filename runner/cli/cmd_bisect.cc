@@ -241,6 +241,14 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
                spec.labels[last_good]);
   fmt::print("measured candidates: {} (plus the 2 references), skipped: {}\n",
              r.at("measured_candidates").get<int>(), r.at("skipped_candidates").get<int>());
+  // The error rates the verdicts held (sessions before repeated looks have none).
+  if (r.contains("error_rates") && r["error_rates"].is_string())
+    fmt::print("error rates: {}\n", r["error_rates"].get<std::string>());
+  for (const auto& [key, what] : {std::pair{"first_bad_decision", "first bad"}, {"last_good_decision", "last good"}}) {
+    const json d = r.value(key, json(nullptr));
+    if (d.is_object() && d.contains("error_rates") && d["error_rates"].is_string())
+      fmt::print("  {}: {}\n", what, d["error_rates"].get<std::string>());
+  }
   // The table: the first batch run of each, all the config's metrics.
   auto first_run = [&](std::size_t pos) -> std::optional<std::int64_t> {
     for (const auto& d : decisions)
@@ -285,6 +293,9 @@ int print_status(const Store& store, const BisectSession& session) {
     std::string label = spec.labels.at(static_cast<std::size_t>(d.position));
     if (label.size() > 40) label = label.substr(0, 37) + "...";
     std::string note = d.run_ids_json == "[]" ? "" : "runs " + d.run_ids_json;
+    // The levels this look's tests were held to (alpha spent across looks).
+    if (d.level_good && d.level_bad)
+      note += fmt::format("{}levels {:.3g}/{:.3g}", note.empty() ? "" : "; ", *d.level_good, *d.level_bad);
     if (!d.note.empty()) note += (note.empty() ? "" : "; ") + d.note;
     if (note.size() > 160) note = note.substr(0, 157) + "...";
     fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", d.position, label,
