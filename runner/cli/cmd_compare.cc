@@ -3,6 +3,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/render.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
@@ -18,6 +19,7 @@ struct CompareCmdOptions {
   std::string format = "text";
   bool monitors = false;
   bool by_pair = false;
+  bool csv_raw = false;
   StatsOptions stats;
   DbOption db;
 };
@@ -79,10 +81,17 @@ int compare_command(const CompareCmdOptions& o) {
     if (!columns) return kBadInput;
     Comparison c = compare(store, *columns, o.stats.to_options());
     if (o.monitors) add_monitors(store, c);
-    fmt::print("{}", o.format == "json"       ? render_json(c)
-                     : o.format == "markdown" ? render_markdown(c)
-                     : o.format == "csv"      ? render_csv(c)
-                                              : render_text(c));
+    if (o.format == "json") {
+      fmt::print("{}", render_json(c));
+    } else if (o.format == "csv") {
+      fmt::print("{}", render_csv(c, o.csv_raw ? CsvCells::kRaw : CsvCells::kNeutralised));
+    } else {
+      // For a terminal: names (and whatever else a database brought) never
+      // reach it as escape sequences.
+      make_names_terminal_safe(c);
+      fmt::print("{}",
+                 terminal_safe(o.format == "markdown" ? render_markdown(c) : render_text(c), true));
+    }
     return kOk;
   });
 }
@@ -104,6 +113,9 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--by-pair", o->by_pair,
                 "runs of a pairs: config: one column per variant and pair (default@rack1), "
                 "instead of every pair's samples pooled per variant");
+  cmd->add_flag("--csv-raw", o->csv_raw,
+                "--format csv: text cells as stored, without the ' that keeps a spreadsheet from "
+                "reading a cell beginning with = + - @ (or tab, CR, ') as a formula");
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });

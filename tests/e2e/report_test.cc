@@ -9,13 +9,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <map>
+#include <set>
 #include <boost/regex.hpp>
 #include <sstream>
 #include <tuple>
 
 #include "base/file.h"
+#include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -95,6 +98,97 @@ TEST_CASE("compare --format csv: one line per stored sample, loaded by Python's 
   for (const auto& cell : doc["blocks"][0]["rows"][6]["cells"])
     for (double v : cell["samples"]) sum += v;
   CHECK(std::stod(sum7) == Approx(sum).epsilon(1e-12));
+}
+
+TEST_CASE("compare --format csv: formula cells neutralised, numbers kept, names back in pandas") {
+  if (!python({"-c", "import pandas"}).ok())
+    SCHEDLAB_SKIP("Debian's python3-pandas is not installed");
+  test::TempDir dir;
+  const std::string db = dir.file("csv.db");
+  // Cells a spreadsheet would run (OWASP's CSV injection examples), one
+  // already quoted, a name that is a plain number, and negative samples.
+  const std::string run_name = "=HYPERLINK(\"http://x\",\"y\")";
+  const std::vector<std::string> variants = {
+      "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "'quoted", "\tTab", "\rCR", "-5"};
+  {
+    Store store(db);
+    const auto run = store.create_run({.name = run_name,
+                                       .config_path = "c.yaml",
+                                       .config_text = "",
+                                       .config_sha256 = "0",
+                                       .manifest_json = "{}",
+                                       .status = RunStatus::kFinished,
+                                       .started_at = "2026-12-01T10:00:00Z"});
+    store.add_metric(run, {"hackbench", "time", "=unit", "lower", "amean", "run", 4});
+    for (std::size_t k = 0; k < variants.size(); ++k) {
+      const auto v = store.add_variant({0, run, variants[k], static_cast<int>(k), "{}"});
+      for (int i = 0; i < 2; ++i) {
+        IterationRow it;
+        it.run_id = run;
+        it.variant_id = v;
+        it.workload = "hackbench";
+        it.block = "-block";
+        it.row = "-1";
+        it.params_json = R"({"mode":"=1+1","groups":-1})";
+        it.iteration = i;
+        it.samples = {{"time", -0.25 * double(k + 1) - 1e-5 * i, std::nullopt}};
+        store.add_iteration(it);
+      }
+    }
+  }
+  const auto csv = test::schedlab_cmd({"compare", "--db", db, "--format", "csv"});
+  const auto raw = test::schedlab_cmd({"compare", "--db", db, "--format", "csv", "--csv-raw"});
+  INFO(csv.err << raw.err);
+  REQUIRE(csv.ok());
+  REQUIRE(raw.ok());
+  const std::string file = dir.file("out.csv"), raw_file = dir.file("raw.csv");
+  test::write_text(file, csv.out);
+  test::write_text(raw_file, raw.out);
+  // Every cell as a spreadsheet sees it (Python's csv): none begins a
+  // formula unless it is a plain number. Then pandas, with the README's
+  // line that takes the ' back off.
+  const auto py = python({"-c", R"py(
+import csv, json, sys
+import pandas as pd
+bad = [c for row in csv.reader(open(sys.argv[1], newline=''))
+       for c in row if c[:1] in ('=', '+', '-', '@', '\t', '\r')
+       and not c.lstrip('+-').replace('.', '', 1).replace('e-', '', 1).isdigit()]
+df = pd.read_csv(sys.argv[1])
+dtypes = {c: str(df[c].dtype) for c in ('value', 'groups', 'run_id')}
+t = df.select_dtypes("object").columns; df[t] = df[t].apply(lambda c: c.str.removeprefix("'"))
+raw = pd.read_csv(sys.argv[2], dtype=str, keep_default_na=False)
+print(json.dumps({'bad': bad, 'dtypes': dtypes,
+  'values': df['value'].tolist(), 'variants': df['variant'].astype(str).tolist(),
+  'runs': sorted(set(df['run'])), 'modes': sorted(set(df['mode'])),
+  'units': sorted(set(df['unit'])), 'blocks': sorted(set(df['block'])),
+  'raw_variants': raw['variant'].tolist(), 'raw_runs': sorted(set(raw['run']))}))
+)py",
+                          file, raw_file});
+  INFO(py.out << py.err);
+  REQUIRE(py.ok());
+  const auto got = nlohmann::json::parse(py.out);
+  CHECK(got["bad"].empty());
+  CHECK(got["dtypes"]["value"] == "float64");
+  CHECK(got["dtypes"]["groups"] == "int64");
+  CHECK(got["dtypes"]["run_id"] == "int64");
+  std::vector<double> want_values;
+  std::vector<std::string> want_variants;
+  for (std::size_t k = 0; k < variants.size(); ++k)
+    for (int i = 0; i < 2; ++i) {
+      want_values.push_back(-0.25 * double(k + 1) - 1e-5 * i);
+      want_variants.push_back(variants[k]);
+    }
+  CHECK(got["values"].get<std::vector<double>>() == want_values);
+  CHECK(got["variants"].get<std::vector<std::string>>() == want_variants);
+  CHECK(got["runs"] == nlohmann::json::array({run_name}));
+  CHECK(got["modes"] == nlohmann::json::array({"=1+1"}));
+  CHECK(got["units"] == nlohmann::json::array({"=unit"}));
+  CHECK(got["blocks"] == nlohmann::json::array({"-block"}));
+  // --csv-raw: the cells as stored.
+  CHECK(got["raw_variants"].get<std::vector<std::string>>() == want_variants);
+  CHECK(got["raw_runs"] == nlohmann::json::array({run_name}));
+  CHECK(csv.out.find("\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",") != std::string::npos);
+  CHECK(csv.out.find(",-5,") != std::string::npos);  // a plain number stays one
 }
 
 TEST_CASE("compare --format markdown renders as tables (python3-markdown)") {
