@@ -301,6 +301,101 @@ TEST_CASE("report: the edge-case page renders in headless Chromium, every plot w
   CHECK(check.out.find("FAIL") == std::string::npos);
 }
 
+namespace {
+
+// Names that break out of a <script> block: "<!--<script>" puts the HTML
+// parser in "script data double escaped" (the plots' JSON then swallows the
+// page's own script, and no plot is drawn); "</script>" ends the block.
+const std::string kRunName = "evil<!--<script>";
+const std::vector<std::string> kVariantNames = {"</script><script>alert(1)</script>",
+                                                "<!--<SCRIPT>b"};
+
+// One run of two hostile variants over three points, three samples each,
+// and its nightly's target a hostile name too.
+std::string hostile_db(test::TempDir& dir) {
+  const std::string db = dir.file("hostile.db");
+  Store store(db);
+  const auto run = store.create_run({.name = kRunName,
+                                     .config_path = "<!--<script>.yaml",
+                                     .config_text = "",
+                                     .config_sha256 = "0",
+                                     .manifest_json = R"({"kernel_release":"6.1.0<!--<script>"})",
+                                     .status = RunStatus::kFinished,
+                                     .started_at = "2026-12-01T10:00:00Z"});
+  std::vector<std::int64_t> v;
+  for (std::size_t k = 0; k < kVariantNames.size(); ++k)
+    v.push_back(store.add_variant({0, run, kVariantNames[k], static_cast<int>(k), "{}"}));
+  store.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  for (int p = 0; p < 3; ++p)
+    for (int s = 0; s < 3; ++s)
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        IterationRow it;
+        it.run_id = run;
+        it.variant_id = v[k];
+        it.workload = "hackbench";
+        it.block = "hackbench-process-pipes";
+        it.row = std::to_string(1 << p);
+        it.row_order = p;
+        it.params_json =
+            fmt::format(R"({{"mode":"process-pipes","groups":{},"loops":100}})", 1 << p);
+        it.iteration = s;
+        it.samples = {{"time", 0.1 * (p + 1) + 0.01 * s + 0.03 * double(k), std::nullopt}};
+        store.add_iteration(it);
+      }
+  return db;
+}
+
+void collect_strings(const nlohmann::json& j, std::set<std::string>& out) {
+  if (j.is_string()) out.insert(j.get<std::string>());
+  if (j.is_structured())
+    for (const auto& x : j) collect_strings(x, out);
+}
+
+// The page in Chromium: every plot drawn, no dialog or error, the parser
+// made exactly the page's three scripts, and what the browser read back
+// (the plots' data, the visible text) holds the names unchanged.
+void check_hostile_page(test::TempDir& dir, const std::string& page, const std::string& shot,
+                        const std::vector<std::string>& names) {
+  const std::string dump = dir.file(shot + ".json");
+  const auto check =
+      test::check_page_in_chromium(page, SCHEDLAB_BUILD_DIR "/" + shot + ".png", {"--dump", dump});
+  INFO(check.out << check.err);
+  REQUIRE(check.ok());
+  const auto seen = nlohmann::json::parse(read_file(dump));
+  CHECK(seen["scripts"] == 3);
+  std::set<std::string> strings;
+  collect_strings(seen["plots"], strings);
+  const std::string text = seen["text"];
+  for (const auto& name : names) {
+    INFO(name);
+    CHECK(strings.count(name) == 1);
+    CHECK(text.find(name) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("report and history pages: names that open or close a <script> leave every plot drawn") {
+  test::TempDir dir;
+  const std::string db = hostile_db(dir);
+  const std::string report = dir.file("report.html");
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", report});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  // Nothing of a name ends up as markup or script outside its block.
+  const std::string html = read_file(report);
+  for (const auto& name : kVariantNames) CHECK(html.find(name) == std::string::npos);
+  check_hostile_page(dir, report, "report-hostile", kVariantNames);
+
+  const auto h = test::schedlab_cmd({"history", "--db", db, "--workload", "hackbench", "--metric",
+                                     "time", "--param", "2", "--format", "html"});
+  INFO(h.err);
+  REQUIRE(h.ok());
+  const std::string history = dir.file("history.html");
+  test::write_text(history, h.out);
+  check_hostile_page(dir, history, "history-hostile", kVariantNames);
+}
+
 TEST_CASE("history --format html: history --format json's numbers, one plot per row, in Chromium") {
   test::TempDir dir;
   const std::string db = dir.file("big.db");
