@@ -15,6 +15,21 @@
 
 namespace schedlab::sql {
 
+// A URI for sqlite3_open_v2 (SQLITE_OPEN_URI) and ATTACH: every byte of the
+// path but the unreserved ones escaped; QUERY is "" or "?key=value...".
+std::string file_uri(const std::string& path, const char* query);
+
+// A database opened so that nothing is ever written to it (no journal
+// rollback, no checkpoint): mode=ro, or immutable where SQLite cannot
+// share the WAL index (a read-only mount). uri is what opened it, for an
+// ATTACH of the same file. Throws StoreError "PATH: cannot open database:
+// WHY" (not SQLite's file, say). The caller closes db.
+struct ReadOnly {
+  sqlite3* db;
+  std::string uri;
+};
+ReadOnly open_read_only(const std::string& path);
+
 // A prepared statement that finalizes itself; binds by 1-based index.
 class Stmt {
  public:

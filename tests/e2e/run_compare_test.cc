@@ -236,6 +236,51 @@ TEST_CASE("list, compare and history print names from a database with their esca
   CHECK(nlohmann::json::parse(json.out)["columns"][1]["variant"] == kEscVariants[1]);
 }
 
+TEST_CASE(
+    "merge: a 0-byte file or another program's database is refused, nothing written anywhere") {
+  test::TempDir dir;
+  const std::string out = dir.file("out.db"), empty = dir.file("empty.db"),
+                    other = dir.file("other.db");
+  test::write_text(empty, "");
+  {
+    sqlite3* h = nullptr;
+    REQUIRE(sqlite3_open(other.c_str(), &h) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(h, "CREATE TABLE contacts (name TEXT)", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
+    sqlite3_close(h);
+  }
+  const std::string other_bytes = test::read_text(other);
+  for (const auto& in : {empty, other}) {
+    const auto r = schedlab_cmd({"merge", out, in});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "schedlab merge: " + in +
+                       ": not a schedlab database (no schedlab schema version: an empty file or "
+                       "another program's SQLite database); nothing merged\n");
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+  CHECK(std::filesystem::file_size(empty) == 0);
+  CHECK(test::read_text(other) == other_bytes);
+  // As the output, another program's database is refused too.
+  const std::string good = dir.file("good.db");
+  write_escape_db(good, "plain", "x");
+  const auto r = schedlab_cmd({"merge", other, good});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("not a schedlab database (a SQLite database of another program") !=
+        std::string::npos);
+  CHECK(test::read_text(other) == other_bytes);
+}
+
+TEST_CASE("merge: a conflict naming a hostile run name prints it escaped") {
+  test::TempDir dir;
+  const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
+  write_escape_db(a, kEscRun, "sha-a");
+  write_escape_db(b, kEscRun, "sha-b");
+  const auto r = schedlab_cmd({"merge", out, a, b});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("run 'r\\x1b[2J\\x1b]0;owned\\x07' is also in") != std::string::npos);
+  check_no_controls(r.err);
+}
+
 TEST_CASE("output that does not parse fails its iteration, keeps the raw output, and the run goes on") {
   test::TempDir dir;
   const std::string db = dir.file("parse.db");
