@@ -70,6 +70,9 @@ class Stmt {
   std::int64_t i64(int col) const { return sqlite3_column_int64(s_, col); }
   double dbl(int col) const { return sqlite3_column_double(s_, col); }
   bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL:
+  // ask before any other accessor of the column, which may convert it.
+  int type(int col) const { return sqlite3_column_type(s_, col); }
   std::string text(int col) const { return std::string(view(col)); }
   // Valid until the next step, reset or column call on this column.
   std::string_view view(int col) const {

@@ -218,6 +218,76 @@ class MergeSource {
   TempDatabase copy_;  // members are destroyed when the constructor throws
 };
 
+// Whether an input's iteration (src) and ours (main) hold the same samples
+// and monitor deltas. Both are walked in stored order first (an index
+// range each, no sort): copies of one run agree there, and a million
+// samples merged again cost a scan. Samples that differ in that order are
+// compared as multisets, in case only their order differs.
+class SameRows {
+ public:
+  explicit SameRows(sqlite3* db)
+      : src_samples_(db, "SELECT metric, value, offset_s FROM src.samples WHERE iteration_id = ? "
+                         "ORDER BY rowid"),
+        main_samples_(db, "SELECT metric, value, offset_s FROM main.samples "
+                          "WHERE iteration_id = ? ORDER BY rowid"),
+        multiset_(db, R"sql(
+SELECT EXISTS (SELECT metric, value, offset_s, count(*) FROM src.samples
+                 WHERE iteration_id = ?1 GROUP BY 1, 2, 3
+               EXCEPT SELECT metric, value, offset_s, count(*) FROM main.samples
+                 WHERE iteration_id = ?2 GROUP BY 1, 2, 3)
+    OR EXISTS (SELECT metric, value, offset_s, count(*) FROM main.samples
+                 WHERE iteration_id = ?2 GROUP BY 1, 2, 3
+               EXCEPT SELECT metric, value, offset_s, count(*) FROM src.samples
+                 WHERE iteration_id = ?1 GROUP BY 1, 2, 3))sql"),
+        src_deltas_(db, "SELECT monitor, counter, value FROM src.monitor_deltas "
+                        "WHERE iteration_id = ? ORDER BY monitor, counter"),
+        main_deltas_(db, "SELECT monitor, counter, value FROM main.monitor_deltas "
+                         "WHERE iteration_id = ? ORDER BY monitor, counter") {}
+
+  bool samples(std::int64_t src, std::int64_t ours) {
+    if (same_in_order(src_samples_, main_samples_, src, ours)) return true;
+    multiset_.bind(1, src).bind(2, ours);
+    multiset_.step();
+    const bool differ = multiset_.i64(0) != 0;
+    multiset_.reset();
+    return !differ;
+  }
+  // Deltas have a key (monitor, counter): their order is the key's.
+  bool deltas(std::int64_t src, std::int64_t ours) {
+    return same_in_order(src_deltas_, main_deltas_, src, ours);
+  }
+
+ private:
+  // One column of two rows: the same type and value (a crafted input may
+  // store text where a number belongs).
+  static bool same_value(const Stmt& a, const Stmt& b, int col) {
+    const int type = a.type(col);
+    if (type != b.type(col)) return false;
+    if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) return a.dbl(col) == b.dbl(col);
+    return a.view(col) == b.view(col);
+  }
+
+  // Rows of three columns equal one by one.
+  static bool same_in_order(Stmt& a, Stmt& b, std::int64_t a_id, std::int64_t b_id) {
+    a.bind(1, a_id);
+    b.bind(1, b_id);
+    bool same = true;
+    while (same) {
+      const bool more_a = a.step(), more_b = b.step();
+      if (!more_a || !more_b) {
+        same = more_a == more_b;
+        break;
+      }
+      same = same_value(a, b, 0) && same_value(a, b, 1) && same_value(a, b, 2);
+    }
+    a.reset();
+    b.reset();
+    return same;
+  }
+
+  Stmt src_samples_, main_samples_, multiset_, src_deltas_, main_deltas_;
+};
+
 }  // namespace
 
 void Store::check_mergeable(const std::string& input) {
@@ -351,42 +421,32 @@ INSERT OR IGNORE INTO main.metrics (run_id, workload, name, unit, direction, cen
   // multiset: samples have no key) and its monitor deltas; otherwise the
   // first input merged would win, and the result would depend on the order.
   {
-    Stmt conflict(db_, R"sql(
-SELECT * FROM (
-SELECT r.name, v.name, s.pair, s.workload, s.params_json, s.iteration, CASE
+    Stmt pairs(db_, R"sql(
+SELECT s.id, d.id, r.name, v.name, s.pair, s.workload, s.params_json, s.iteration, CASE
   WHEN d.status IS NOT s.status OR d.started_at IS NOT s.started_at
     OR d.duration_s IS NOT s.duration_s OR d.exit_code IS NOT s.exit_code
     OR d.error IS NOT s.error THEN 'its status, start, duration, exit code or error'
   WHEN d.stdout IS NOT s.stdout OR d.stderr IS NOT s.stderr THEN 'its output'
   WHEN d.block IS NOT s.block OR d.row IS NOT s.row OR d.row_order IS NOT s.row_order
     THEN 'its block or row'
-  WHEN EXISTS (SELECT metric, value, offset_s, count(*) FROM src.samples
-                 WHERE iteration_id = s.id GROUP BY 1, 2, 3
-               EXCEPT SELECT metric, value, offset_s, count(*) FROM main.samples
-                 WHERE iteration_id = d.id GROUP BY 1, 2, 3)
-    OR EXISTS (SELECT metric, value, offset_s, count(*) FROM main.samples
-                 WHERE iteration_id = d.id GROUP BY 1, 2, 3
-               EXCEPT SELECT metric, value, offset_s, count(*) FROM src.samples
-                 WHERE iteration_id = s.id GROUP BY 1, 2, 3) THEN 'its samples'
-  WHEN EXISTS (SELECT monitor, counter, value FROM src.monitor_deltas WHERE iteration_id = s.id
-               EXCEPT SELECT monitor, counter, value FROM main.monitor_deltas
-                 WHERE iteration_id = d.id)
-    OR EXISTS (SELECT monitor, counter, value FROM main.monitor_deltas WHERE iteration_id = d.id
-               EXCEPT SELECT monitor, counter, value FROM src.monitor_deltas
-                 WHERE iteration_id = s.id) THEN 'its monitor deltas'
-  END AS what
+  END
 FROM src.iterations s
 JOIN merge_runs mr ON s.run_id = mr.old JOIN merge_variants mv ON s.variant_id = mv.old
 JOIN main.iterations d ON d.run_id = mr.new AND d.variant_id = mv.new AND d.pair = s.pair
   AND d.workload = s.workload AND d.params_json = s.params_json AND d.iteration = s.iteration
-JOIN src.runs r ON r.id = s.run_id JOIN src.variants v ON v.id = s.variant_id)
-WHERE what IS NOT NULL LIMIT 1)sql");
-    if (conflict.step())
-      throw StoreError(fmt::format(
-          "{}: iteration {} of run '{}' (variant {}, pair '{}', {} {}) differs from the one in "
-          "{} ({}); nothing merged",
-          input, conflict.i64(5), conflict.text(0), conflict.text(1), conflict.text(2),
-          conflict.text(3), conflict.text(4), path_, conflict.text(6)));
+JOIN src.runs r ON r.id = s.run_id JOIN src.variants v ON v.id = s.variant_id)sql");
+    SameRows same(db_);
+    while (pairs.step()) {
+      std::string what = pairs.text(8);
+      if (what.empty() && !same.samples(pairs.i64(0), pairs.i64(1))) what = "its samples";
+      if (what.empty() && !same.deltas(pairs.i64(0), pairs.i64(1))) what = "its monitor deltas";
+      if (!what.empty())
+        throw StoreError(fmt::format(
+            "{}: iteration {} of run '{}' (variant {}, pair '{}', {} {}) differs from the one in "
+            "{} ({}); nothing merged",
+            input, pairs.i64(7), pairs.text(2), pairs.text(3), pairs.text(4), pairs.text(5),
+            pairs.text(6), path_, what));
+    }
     Stmt fresh(db_, R"sql(
 SELECT s.id, mr.new, mv.new FROM src.iterations s
 JOIN merge_runs mr ON s.run_id = mr.old JOIN merge_variants mv ON s.variant_id = mv.old
