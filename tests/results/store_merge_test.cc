@@ -227,6 +227,24 @@ TEST_CASE("merge: two copies of one run whose samples differ are refused in eith
   }
 }
 
+TEST_CASE("merge: the same samples stored in another order are the same iteration") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db");
+  for (const auto& db : {a, b}) {
+    write_task_db(db, "n1", 2);
+    exec(db, "INSERT INTO samples (iteration_id, metric, value) SELECT iteration_id, metric, "
+             "value + 1 FROM samples");
+  }
+  // b's rows written the other way round.
+  exec(b, "CREATE TABLE t AS SELECT * FROM samples ORDER BY rowid DESC; DELETE FROM samples;"
+          "INSERT INTO samples SELECT * FROM t ORDER BY rowid; DROP TABLE t");
+  Store merged(dir.file("out.db"));
+  merged.merge_from(a);
+  const auto again = merged.merge_from(b);
+  CHECK(again.iterations_new == 0);
+  CHECK(again.iterations_present == 4);
+}
+
 TEST_CASE("merge: a metric declared otherwise is refused in either order") {
   test::TempDir dir;
   const auto a = dir.file("a.db"), b = dir.file("b.db");
