@@ -11,6 +11,7 @@
 #include "base/file.h"
 #include "base/hash.h"
 #include "results/store.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -102,17 +103,9 @@ std::string file_state(const std::string& path) {
   return out;
 }
 
-// Back to schema version 9, as a database written before migrations 10 and
-// 11 (they only add these).
+// Back to schema version 9 (tests/support/schema_version_9.h).
 void to_version_9(const std::string& db) {
-  exec(db,
-       "DROP TRIGGER cell_marks_iteration_insert; DROP TRIGGER cell_marks_iteration_update;"
-       "DROP TRIGGER cell_marks_iteration_delete; DROP TRIGGER cell_marks_sample_insert;"
-       "DROP TRIGGER cell_marks_sample_update; DROP TRIGGER cell_marks_sample_delete;"
-       "DROP TABLE cell_summaries; DROP TABLE cell_summary_marks; DROP INDEX runs_by_start;"
-       "DROP TRIGGER run_kernel_release_insert; DROP TRIGGER run_kernel_release_update;"
-       "DROP TRIGGER run_kernel_release_delete; DROP TABLE run_kernel_releases;"
-       "PRAGMA journal_mode = DELETE; PRAGMA user_version = 9");
+  exec(db, (std::string(test::kBackToSchemaVersion9) + "; PRAGMA journal_mode = DELETE").c_str());
 }
 
 }  // namespace
