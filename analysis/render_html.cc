@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -33,18 +34,6 @@ std::string esc(std::string_view s) {
       case '"': out += "&quot;"; break;
       default: out += ch;
     }
-  return out;
-}
-
-// JSON inside <script>: "</" would end the element.
-std::string script_json(const Json& j) {
-  std::string s = j.dump();
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<' && i + 1 < s.size() && s[i + 1] == '/') out += "<\\";
-    else out += s[i];
-  }
   return out;
 }
 
@@ -561,11 +550,44 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
 
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots) {
-  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + esc(page_title) +
-                    "</title>\n<style>" + kStyle + "</style>\n<script>" + vega_script +
-                    "</script>\n</head><body>\n<h1>" + esc(page_title) + "</h1>\n" + body;
-  out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_json(plots) + "</script>\n";
-  return out + "<script>" + kBoot + "</script>\n</body></html>\n";
+  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                    esc(page_title) + "</title>\n<style>" + kStyle + "</style>\n<script>" +
+                    script_safe(vega_script) + "</script>\n</head><body>\n<h1>" + esc(page_title) +
+                    "</h1>\n" + body;
+  out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_safe(plots.dump()) +
+         "</script>\n";
+  return out + "<script>" + script_safe(kBoot) + "</script>\n</body></html>\n";
+}
+
+std::string script_safe(std::string_view text) {
+  // The HTML standard ("Restrictions for contents of script elements"):
+  // inside a <script>, "<!--" then "<script" switches the tokenizer to
+  // script data double escaped, where "</script>" no longer ends the
+  // element and the rest of the page becomes script; "</script" ends it
+  // early. The '<' of each, in any case, is written \u003c: JSON reads it
+  // back as '<', and so does JavaScript in a string, a regular expression
+  // or a comment (the standard's advice for literals; code must not use
+  // these sequences as operators).
+  static constexpr std::string_view kOpeners[] = {"<!--", "<script", "</script"};
+  const auto opens_at = [&](std::size_t i) {
+    for (auto o : kOpeners) {
+      if (text.size() - i < o.size()) continue;
+      bool same = true;
+      for (std::size_t k = 1; k < o.size() && same; ++k)
+        same = std::tolower(static_cast<unsigned char>(text[i + k])) == o[k];
+      if (same) return true;
+    }
+    return false;
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '<' && opens_at(i))
+      out += "\\u003c";
+    else
+      out += text[i];
+  }
+  return out;
 }
 
 std::string html_escape(std::string_view s) { return esc(s); }

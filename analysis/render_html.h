@@ -35,6 +35,11 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots);
 std::string html_escape(std::string_view s);
+// TEXT made safe to put between <script> and </script>: every "<!--",
+// "<script" and "</script" (in any case) has its '<' written as \u003c, which
+// JSON and JavaScript literals read back as '<'. html_page passes every
+// script it writes (Vega, the plots' JSON, its own code) through it.
+std::string script_safe(std::string_view text);
 
 // Pieces of the Vega specs of a centre with its interval: the spec's frame;
 // data "points" (fields y and, where there is an interval, lo and hi) with

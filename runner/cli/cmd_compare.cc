@@ -4,6 +4,7 @@
 #include "analysis/compare.h"
 #include "analysis/render.h"
 #include "analysis/summary_table.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
@@ -22,6 +23,7 @@ struct CompareCmdOptions {
   bool strict = false;  // refuse cells measured with other parameters than their baseline
   std::vector<std::string> summary;  // --summary METRIC,...: the thread's summary table
   std::string style = "mmtests";     // text layout: mmtests | amd
+  bool csv_raw = false;
   StatsOptions stats;
   DbOption db;
 };
@@ -87,21 +89,28 @@ int compare_command(const CompareCmdOptions& o) {
     if (const auto unlike = unlike_cells(c); o.strict && !unlike.empty()) {
       fmt::print(stderr, "schedlab compare: --strict: {} cell{} measured with other parameters than the baseline:\n",
                  unlike.size(), unlike.size() == 1 ? "" : "s");
-      for (const auto& line : unlike) fmt::print(stderr, "  {}\n", line);
+      for (const auto& line : unlike) fmt::print(stderr, "  {}\n", terminal_safe(line));
       return kBadInput;
     }
-    if (!o.summary.empty()) {
-      const SummaryTable t = summary_table(c, o.summary);
-      fmt::print("{}", o.format == "json"       ? render_summary_json(t)
-                       : o.format == "markdown" ? render_summary_markdown(t)
-                                                : render_summary_text(t));
-      return kOk;
+    if (o.format == "json" && o.summary.empty()) {
+      fmt::print("{}", render_json(c));
+    } else if (o.format == "json") {
+      fmt::print("{}", render_summary_json(summary_table(c, o.summary)));
+    } else if (o.format == "csv") {
+      fmt::print("{}", render_csv(c, o.csv_raw ? CsvCells::kRaw : CsvCells::kNeutralised));
+    } else {
+      // For a terminal: names (and whatever else a database brought) never
+      // reach it as escape sequences.
+      make_names_terminal_safe(c);
+      std::string text;
+      if (!o.summary.empty()) {
+        const SummaryTable t = summary_table(c, o.summary);
+        text = o.format == "markdown" ? render_summary_markdown(t) : render_summary_text(t);
+      } else {
+        text = o.format == "markdown" ? render_markdown(c) : o.style == "amd" ? render_amd(c) : render_text(c);
+      }
+      fmt::print("{}", terminal_safe(text, true));
     }
-    fmt::print("{}", o.format == "json"       ? render_json(c)
-                     : o.format == "markdown" ? render_markdown(c)
-                     : o.format == "csv"      ? render_csv(c)
-                     : o.style == "amd"       ? render_amd(c)
-                                              : render_text(c));
     return kOk;
   });
 }
@@ -135,6 +144,9 @@ void register_compare(CLI::App& app, int& exit_code) {
                   "mmtests (the default) or amd: a line per row, 'value (pct pct) *' as AMD's LKML reports")
       ->check(CLI::IsMember({"mmtests", "amd"}))
       ->capture_default_str();
+  cmd->add_flag("--csv-raw", o->csv_raw,
+                "--format csv: text cells as stored, without the ' that keeps a spreadsheet from "
+                "reading a cell beginning with = + - @ (or tab, CR, ') as a formula");
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });

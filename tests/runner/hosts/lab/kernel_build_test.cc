@@ -178,6 +178,35 @@ TEST_CASE("lab: the kernels a run built are found by their commit, with what the
   CHECK(k.commit == commit);
 }
 
+TEST_CASE("lab build: a repository owned by another user names git's safe.directory") {
+  // Git refuses a repository its user does not own ("detected dubious
+  // ownership"); root can make one here, another user cannot.
+  if (::geteuid() != 0) SCHEDLAB_SKIP("needs root to give a repository to another user");
+  test::TempDir dir;
+  // No safe.directory of this machine's user config lets it through.
+  const std::map<std::string, std::string> cache = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")},
+                                                    {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+  const fs::path repo = dir.path() / "theirs";
+  small_tree(repo);
+  must({"git", "init", "-q"}, repo.string());
+  must({"git", "add", "-A"}, repo.string());
+  must({"git", "commit", "-q", "-m", "base"}, repo.string());
+  must({"chown", "-R", "65534:65534", repo.string()});  // nobody
+  const std::string hint = "git config --global --add safe.directory " + repo.string();
+  // With a ref and without one (the work tree): both are git's refusal,
+  // neither "not a git repository" nor a tree built without its identity.
+  for (const std::string& spec : {"git:" + repo.string() + "@HEAD", "git:" + repo.string()}) {
+    INFO(spec);
+    const auto r = schedlab_cmd({"lab", "build", spec}, cache);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("is owned by another user (git's \"detected dubious ownership\")") !=
+          std::string::npos);
+    CHECK(r.err.find(hint) != std::string::npos);
+    CHECK(r.err.find("not a git repository") == std::string::npos);
+  }
+}
+
 TEST_CASE("lab build: a disk that fills during the build says which disk, and what to do") {
   if (::geteuid() != 0) SCHEDLAB_SKIP("mounting a small tmpfs as the lab cache needs root");
   test::TempDir dir;
