@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "base/text.h"
+
 namespace schedlab {
 namespace {
 
@@ -123,23 +125,25 @@ std::string render_changes_text(const HistoryChanges& c) {
       "at least {:g}% in the medians either side; one outlier run is not a change):\n",
       c.changes.size(), c.changes.size() == 1 ? "" : "s", c.series_searched, o.alpha, o.min_change_pct);
   const auto name = [](const ChangeRun& r) {
-    std::string s = fmt::format("run {} {}", r.run_id, r.run);
+    // Names from the database, escaped for the terminal (base/text.h).
+    std::string s = fmt::format("run {} {}", r.run_id, terminal_safe(r.run));
     const std::string_view what = !r.target.empty() ? r.target : r.kernel;
-    if (!what.empty()) s += fmt::format(" ({})", what);
-    if (!r.commit.empty()) s += fmt::format(" commit {}", r.commit.substr(0, 12));
+    if (!what.empty()) s += fmt::format(" ({})", terminal_safe(what));
+    if (!r.commit.empty()) s += fmt::format(" commit {}", terminal_safe(r.commit.substr(0, 12)));
     return s;
   };
   for (std::size_t i = 0; i < c.changes.size(); ++i) {
     const HistoryChange& x = c.changes[i];
     out += fmt::format("  change {}: {} {}/{} set {}: {:.6g} -> {:.6g} ({:+.2f}%, {}), p {:.3g}; first run after: {}",
-                       i + 1, x.series.variant, x.series.block, x.series.row, x.series.set, x.centre_before,
+                       i + 1, terminal_safe(x.series.variant), terminal_safe(x.series.block),
+                       terminal_safe(x.series.row), x.series.set, x.centre_before,
                        x.centre_after, x.pct, x.worse ? "worse" : "better", x.p_value, name(x.after));
     if (x.before.run_id) out += fmt::format("; last run before: {}", name(x.before));
     out += "\n";
   }
   if (!c.too_short.empty())
     out += fmt::format("not searched (fewer than {} runs with a value): {}\n", 2 * o.min_segment,
-                       fmt::format("{}", fmt::join(c.too_short, "; ")));
+                       terminal_safe(fmt::format("{}", fmt::join(c.too_short, "; "))));
   return out;
 }
 

@@ -343,7 +343,11 @@ void make_names_terminal_safe(Comparison& c) {
     safe(b.name);
     safe(b.metric.name);
     safe(b.metric.unit);
-    for (auto& r : b.rows) safe(r.label);  // the samples' origins are not printed
+    for (auto& r : b.rows) {
+      safe(r.label);  // the samples' origins are not printed
+      for (auto& cell : r.cells)
+        if (cell.sequential) safe(cell.sequential->note);  // names the metric and its samples
+    }
   }
   for (auto& d : c.differences) {
     safe(d.name);
