@@ -81,6 +81,9 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
             {"significant", c.significant},
             {"samples", numbers(c.samples)}};
   add_details(j, c);
+  Json notes = Json::array();
+  for (const Cell::Note& n : c.notes) notes.push_back({{"iteration", n.iteration + 1}, {"note", n.text}});
+  j["notes"] = notes;
   if (b.metric.kind == "interval") j["iteration_centres"] = numbers(c.units);
   if (!b.stat_rows.empty()) {
     Json rows = Json::array();

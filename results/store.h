@@ -99,6 +99,10 @@ struct IterationRow {
   std::string stdout_text;
   std::string stderr_text;
   std::string error;  // why the iteration failed, empty when ok
+  // What a successful iteration's output says about its own quality, one
+  // line each (Workload::notes: netperf's confidence not reached); empty
+  // when nothing.
+  std::string notes;
   std::vector<SampleRow> samples;
   // Monitor data of the iteration, written in its transaction (not read
   // back by iterations(); see monitor_snapshots/monitor_deltas).
@@ -213,7 +217,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 11;
+  static constexpr int kSchemaVersion = 12;
   int schema_version() const;
   const std::string& path() const { return path_; }
 

@@ -1,6 +1,7 @@
 // schedlab import: saved outputs of a workload's tool recorded as a run, to
 // compare with schedlab's own.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <boost/regex.hpp>
@@ -193,6 +194,7 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
       auto samples = parse_output(w, in.point, row.stdout_text, "");
       row.samples.reserve(samples.size());
       for (auto& s : samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});
+      row.notes = fmt::format("{}", fmt::join(output_notes(w, in.point, row.stdout_text, ""), "\n"));
     } catch (const ParseError& e) {
       row.status = IterationStatus::kParseError;
       row.error = fmt::format("{}: {}", in.file, e.what());

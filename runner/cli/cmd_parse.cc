@@ -44,13 +44,16 @@ int parse_command(const ParseOptions& o) {
       const std::string text = read_input_file(file);
       try {
         const auto samples = parse_output(w, p, text, "");
+        const auto notes = output_notes(w, p, text, "");
         if (o.format == "json") {
           nlohmann::json js = nlohmann::json::array();
           for (const auto& s : samples)
             js.push_back({{"metric", s.metric}, {"value", s.value},
                           {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-          emit_json({{"file", file}, {"samples", js}});
+          emit_json({{"file", file}, {"samples", js}, {"notes", notes}});
         } else {
+          // Notes on stderr: stdout stays one sample a line.
+          for (const auto& n : notes) fmt::print(stderr, "schedlab: {}: note: {}\n", file, n);
           fmt::memory_buffer buf;
           buf.reserve(samples.size() * (file.size() + 40));
           for (const auto& s : samples) {
