@@ -3,6 +3,7 @@
 #include "workloads/dmatest.h"
 #include "workloads/hackbench.h"
 #include "workloads/hammerdb.h"
+#include "workloads/netperf.h"
 #include "workloads/pgbench.h"
 #include "workloads/seccomp_notify.h"
 #include "workloads/sysbench.h"
@@ -20,8 +21,9 @@ const std::vector<const Workload*>& all_workloads() {
   static const Hammerdb hammerdb;
   static const Sysbench sysbench;
   static const SeccompNotify seccomp_notify;
+  static const Netperf netperf;
   static const std::vector<const Workload*> registry = {
-      &hackbench, &tbench, &pgbench, &dmatest, &hammerdb, &sysbench, &seccomp_notify};
+      &hackbench, &tbench, &pgbench, &dmatest, &hammerdb, &sysbench, &seccomp_notify, &netperf};
   return registry;
 }
 

@@ -58,6 +58,7 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
       {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
       {"qemu-system-x86_64", "qemu-system-x86"},
       {"schedlab-seccomp-notify", "schedlab itself (build/runner/, or cmake --install)"},
+      {"netperf", "netperf"},          {"netserver", "netperf"},
       // What lab kernel builds need (kernel_build.h); headers by path.
       {"make", "make"}, {"gcc", "gcc"}, {"bc", "bc"}, {"bison", "bison"}, {"flex", "flex"},
       {"git", "git"}, {"/usr/include/libelf.h", "libelf-dev"},
