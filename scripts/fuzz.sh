@@ -14,7 +14,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-15}
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=OFF >/dev/null
 targets=${FUZZ_TARGETS:-"fuzz_parse_hackbench fuzz_parse_tbench fuzz_parse_pgbench fuzz_parse_dmatest
-  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_seccomp-notify fuzz_parse_netperf
+  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_seccomp-notify fuzz_parse_netperf fuzz_parse_schbench
   fuzz_parse_command fuzz_monitors fuzz_config"}
 cmake --build build-fuzz -j"$(nproc)" --target $targets
 mkdir -p build-fuzz/crashes
