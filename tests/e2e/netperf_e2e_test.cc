@@ -100,7 +100,8 @@ workloads:
   const auto json = local.run({.argv = {SCHEDLAB_BINARY, "compare", "np", "--db", db, "--format", "json"}});
   REQUIRE(json.ok());
   bool seen = false;
-  for (const auto& block : nlohmann::json::parse(json.out)["blocks"])
+  const auto doc = nlohmann::json::parse(json.out);  // outlives the loop over its blocks
+  for (const auto& block : doc["blocks"])
     if (block["block"] == "netperf-UDP_RR") {
       CHECK(block["rows"][0]["cells"][0]["notes"].size() == 2);
       seen = true;

@@ -46,7 +46,8 @@ TEST_CASE("schbench (test double): a row per worker count, the final report's nu
   const auto json = local.run({.argv = {SCHEDLAB_BINARY, "compare", "sb", "--db", db, "--format", "json"}});
   REQUIRE(json.ok());
   bool seen = false;
-  for (const auto& block : nlohmann::json::parse(json.out)["blocks"]) {
+  const auto doc = nlohmann::json::parse(json.out);  // outlives the loop over its blocks
+  for (const auto& block : doc["blocks"]) {
     if (block["metric"]["name"] != "wakeup_p99") continue;
     seen = true;
     CHECK(block["block"] == "schbench");

@@ -17,7 +17,8 @@ using namespace schedlab::lab;
 
 TEST_CASE("the initramfs copies the workloads' guest programs and the step prefixes") {
   CHECK(InitramfsSpec{}.optional_programs ==
-        std::vector<std::string>{"hackbench", "tbench_srv", "schedlab-seccomp-notify", "chrt", "nice", "taskset"});
+        std::vector<std::string>{"hackbench", "tbench_srv", "schedlab-seccomp-notify", "netserver", "schbench",
+                                   "chrt", "nice", "taskset"});
 }
 
 TEST_CASE("cpio newc: header fields, 4-byte padding, trailer") {
