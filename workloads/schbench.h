@@ -17,7 +17,9 @@ class Schbench final : public Workload {
   std::string description() const override;
   const std::vector<ParamSpec>& params() const override { return params_; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
-  std::string package() const override { return "schbench (not in Debian; see workloads/README.md)"; }
+  std::string package() const override {
+    return "schbench (not in Debian; see workloads/README.md)";
+  }
   // On the SUT; a lab guest gets the host's copy from PATH (it needs only
   // libc, libm and pthreads).
   std::vector<ProgramSpec> programs() const override {
@@ -31,13 +33,16 @@ class Schbench final : public Workload {
                             const std::string& err) const override;
   // wakeup_p99, the line schbench marks with '*' (and the one mmtests and
   // the threads quote).
-  const MetricSpec& primary_metric(const Point&) const override { return *find_metric("wakeup_p99"); }
+  const MetricSpec& primary_metric(const Point&) const override {
+    return *find_metric("wakeup_p99");
+  }
   // Settings schbench would silently drop: a warm-up under a 30 s runtime or
   // in rps or pipe mode; rps together with pipe; intervals in pipe mode.
   std::string check_fixed(const Point& p) const override;
 
   static constexpr const char* kUpstream =
-      "not packaged in Debian: build schbench from git.kernel.org/pub/scm/linux/kernel/git/mason/schbench.git "
+      "not packaged in Debian: build schbench from "
+      "git.kernel.org/pub/scm/linux/kernel/git/mason/schbench.git "
       "(one C file, make) and put it on PATH or give its path (see workloads/README.md)";
 
  private:

@@ -16,17 +16,23 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const std::string kDouble = std::string(SCHEDLAB_SOURCE_DIR) + "/tests/support/fake_schbench/schbench";
+const std::string kDouble =
+    std::string(SCHEDLAB_SOURCE_DIR) + "/tests/support/fake_schbench/schbench";
 
 }  // namespace
 
-TEST_CASE("schbench (test double): a row per worker count, the final report's numbers, intervals kept") {
+TEST_CASE(
+    "schbench (test double): a row per worker count, the final report's numbers, intervals kept") {
   test::TempDir dir;
   const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
-  test::write_text(cfg, "iterations: 2\nworkloads:\n  - schbench: {threads: [1, 4], runtime: 2s, interval: 1s, "
-                        "intervals: true, path: " + kDouble + "}\n");
+  test::write_text(
+      cfg,
+      "iterations: 2\nworkloads:\n  - schbench: {threads: [1, 4], runtime: 2s, interval: 1s, "
+      "intervals: true, path: " +
+          kDouble + "}\n");
   LocalHost local;
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "sb"}, .timeout = 120s});
+  const auto r = local.run(
+      {.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "sb"}, .timeout = 120s});
   INFO(r.out << r.err);
   REQUIRE(r.ok());
   Store store(db);
@@ -43,7 +49,8 @@ TEST_CASE("schbench (test double): a row per worker count, the final report's nu
     for (const auto& s : it.samples) intervals += s.metric == "interval_rps";
     CHECK(intervals == 2);  // at 1 s and 2 s
   }
-  const auto json = local.run({.argv = {SCHEDLAB_BINARY, "compare", "sb", "--db", db, "--format", "json"}});
+  const auto json =
+      local.run({.argv = {SCHEDLAB_BINARY, "compare", "sb", "--db", db, "--format", "json"}});
   REQUIRE(json.ok());
   bool seen = false;
   const auto doc = nlohmann::json::parse(json.out);  // outlives the loop over its blocks
@@ -63,21 +70,26 @@ TEST_CASE("schbench (test double): a row per worker count, the final report's nu
   CHECK(text.out.find("schbench (wakeup_p99 in us, lower is better)") != std::string::npos);
 }
 
-TEST_CASE("schbench missing: the run stops before anything runs and says where schbench comes from") {
+TEST_CASE(
+    "schbench missing: the run stops before anything runs and says where schbench comes from") {
   test::TempDir dir;
   const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
-  test::write_text(cfg, "workloads:\n  - schbench: {threads: [1], runtime: 1s, path: /nonexistent/schbench}\n");
+  test::write_text(
+      cfg, "workloads:\n  - schbench: {threads: [1], runtime: 1s, path: /nonexistent/schbench}\n");
   LocalHost local;
   const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db}, .timeout = 60s});
   CHECK(r.exit_code == 1);
   CHECK(r.err ==
-        "schedlab: schbench: '/nonexistent/schbench' is not installed on local (not packaged in Debian: build "
-        "schbench from git.kernel.org/pub/scm/linux/kernel/git/mason/schbench.git (one C file, make) and put it on "
+        "schedlab: schbench: '/nonexistent/schbench' is not installed on local (not packaged in "
+        "Debian: build "
+        "schbench from git.kernel.org/pub/scm/linux/kernel/git/mason/schbench.git (one C file, "
+        "make) and put it on "
         "PATH or give its path (see workloads/README.md))\n");
   // A warm-up schbench would ignore is refused by config validation.
   test::write_text(cfg, "workloads:\n  - schbench: {threads: [1], runtime: 10s, warmup: 5s}\n");
   const auto bad = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db}, .timeout = 60s});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err.find("warmup 5s with runtime 10s: schbench ignores -w when the runtime is under 30 s") !=
+  CHECK(bad.err.find(
+            "warmup 5s with runtime 10s: schbench ignores -w when the runtime is under 30 s") !=
         std::string::npos);
 }
