@@ -74,6 +74,8 @@ struct Output {
   std::vector<Line> rows;  // all-number lines
 };
 
+// The lines are views into text: a temporary would leave them dangling.
+Output cut(std::string&& text) = delete;
 Output cut(const std::string& text) {
   static const boost::regex banner(R"(^(?:MIGRATED )?(TCP|UDP) (\S+) TEST from .*)");
   static const boost::regex wanted(R"(: (\+/-[0-9.]+% @ \d+% conf\.))");
@@ -373,7 +375,9 @@ void read_warning(const Output& o, NetperfReading& r) {
 }
 
 NetperfReading read(const Point& p, const std::string& out, const std::string& err) {
-  const Output o = cut(join_output(out, err));
+  // Output's lines are views into the text: it must outlive them.
+  const std::string text = join_output(out, err);
+  const Output o = cut(text);
   if (o.test != p.string_at("test"))
     throw ParseError(kNetperfName, o.banner.number,
                      fmt::format("line {}: the output is a {} test, the point's test is {}",
