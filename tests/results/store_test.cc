@@ -519,7 +519,7 @@ TEST_CASE("the latest run declaring a metric is the latest by start, not by id")
   CHECK_FALSE(s.latest_metric("hackbench", "other").has_value());
 }
 
-TEST_CASE("a point's stop row keeps its sequential test, and a database of version 13 gains the columns") {
+TEST_CASE("a point's stop row keeps its sequential test, and a database of version 14 gains the columns") {
   test::TempDir dir;
   const std::string path = dir.file("seq.db");
   {
@@ -556,7 +556,7 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
     bad.sequential->decision = "maybe";
     CHECK_THROWS_AS(s.record_point_stop(bad), StoreError);
   }
-  // Version 13: before migration 14 (the columns dropped again).
+  // Version 14: before migration 15 (the columns dropped again).
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
   for (const char* c : {"seq_metric", "seq_decision", "seq_looks", "seq_n_baseline", "seq_n", "seq_p_value",
@@ -567,13 +567,54 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
   for (const char* c : {"level_good", "level_bad", "error_rates"})
     REQUIRE(sqlite3_exec(db, (std::string("ALTER TABLE bisect_decisions DROP COLUMN ") + c).c_str(), nullptr,
                          nullptr, nullptr) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 13", nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 14", nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
   Store s(path);
-  CHECK(s.schema_version() == 14);
+  CHECK(s.schema_version() == 15);
   const auto stops = s.point_stops(1);
   REQUIRE(stops.size() == 2);
   CHECK(stops[0].reason == "decided");
   CHECK_FALSE(stops[0].sequential);  // the rows of before keep what they had
   CHECK(stops[0].iterations == 7);
+}
+
+TEST_CASE("an iteration's notes round-trip; a database from before them reads every old one as none") {
+  test::TempDir dir;
+  const std::string path = dir.file("n.db");
+  std::int64_t run = 0, v = 0;
+  {
+    Store s(path);
+    run = s.create_run({.name = "n", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                        .manifest_json = "{}"});
+    v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
+                     .row = "default", .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk,
+                     .started_at = "t", .samples = {{"throughput", 581.5, std::nullopt}}});
+  }
+  // Back to schema 13, the column gone (and migration 15's): as a database written before it.
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+  for (const char* c : {"seq_metric", "seq_decision", "seq_looks", "seq_n_baseline", "seq_n", "seq_p_value",
+                        "seq_estimate_pct", "seq_ci_low", "seq_ci_high", "seq_level", "seq_design_json",
+                        "seq_looks_json", "seq_note"})
+    REQUIRE(sqlite3_exec(h, (std::string("ALTER TABLE point_stops DROP COLUMN ") + c).c_str(), nullptr, nullptr,
+                         nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h,
+                       "ALTER TABLE bisect_decisions DROP COLUMN level_good; ALTER TABLE bisect_decisions DROP "
+                       "COLUMN level_bad; ALTER TABLE bisect_decisions DROP COLUMN error_rates;",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, "ALTER TABLE iterations DROP COLUMN notes; PRAGMA user_version = 13;", nullptr,
+                       nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  Store s(path);
+  CHECK(s.schema_version() == Store::kSchemaVersion);
+  s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
+                   .row = "default", .params_json = "{}", .iteration = 1, .status = IterationStatus::kOk,
+                   .started_at = "t",
+                   .notes = "netperf: desired confidence not achieved\nsecond line",
+                   .samples = {{"throughput", 570.0, std::nullopt}}});
+  const auto its = s.iterations(run, true);
+  REQUIRE(its.size() == 2);
+  CHECK(its[0].notes.empty());
+  CHECK(its[1].notes == "netperf: desired confidence not achieved\nsecond line");
 }
