@@ -71,11 +71,10 @@ fs::path dmatest_source(const std::string& package, const LabPaths& paths, Priva
     // The package holds one tarball; only the one file comes out of it. The
     // names are arguments of the script, never part of it.
     must_run(local,
-             {"sh", "-c",
-              "set -o pipefail 2>/dev/null; dpkg-deb --fsys-tarfile \"$1\" | tar -xO "
-              "\"./usr/src/$2.tar.xz\" | "
+             {"bash", "-o", "pipefail", "-c",
+              "dpkg-deb --fsys-tarfile \"$1\" | tar -xO \"./usr/src/$2.tar.xz\" | "
               "tar -xJO \"$2/drivers/dma/dmatest.c\" > \"$3\"",
-              "sh", deb.string(), package, (tmp / "dmatest.c").string()},
+              "bash", deb.string(), package, (tmp / "dmatest.c").string()},
              "extracting dmatest.c from " + deb.filename().string());
     if (fs::file_size(tmp / "dmatest.c") == 0)
       throw std::runtime_error(

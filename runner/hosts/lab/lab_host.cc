@@ -149,7 +149,7 @@ void LabHost::boot(const LabConfig& config) {
   const auto userland = guest_userland(board, paths_, local, log_);
   image_ = build_base_image(kernel_, spec, *userland, paths_, log_);
   if (!image_.missing.empty())
-    log_(fmt::format("lab: not on this machine, so not in the guest: {}", fmt::join(image_.missing, ", ")));
+    log_(fmt::format("lab: not in {}, so not in the guest: {}", userland->name(), fmt::join(image_.missing, ", ")));
 
   char tmpl[] = "/tmp/schedlab-lab-XXXXXX";
   if (!::mkdtemp(tmpl)) throw HostError("lab: mkdtemp failed");
