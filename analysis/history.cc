@@ -18,6 +18,7 @@
 
 #include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
+#include "base/text.h"
 
 namespace schedlab {
 
@@ -212,8 +213,9 @@ HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::s
   buf.reserve(kChunk + 4096);
   fmt::format_to(fmt::appender(buf),
                  "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
-                 h.workload, h.metric, h.unit.empty() ? "" : " in " + h.unit, h.direction,
-                 h.centre, h.level * 100);
+                 terminal_safe(h.workload), terminal_safe(h.metric),
+                 h.unit.empty() ? "" : " in " + terminal_safe(h.unit), terminal_safe(h.direction),
+                 terminal_safe(h.centre), h.level * 100);
   fmt::format_to(fmt::appender(buf),
                  "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>3}  {:>12}  {:>27}  {:>4}\n", "date",
                  "run", "target", "kernel", "variant", "row", "set", h.centre, "interval", "n");
@@ -227,8 +229,10 @@ void HistoryTextWriter::point(const HistoryPoint& p) {
   if (!c.have_run || p.run_id != c.run_id || p.date != c.date || p.target != c.target ||
       p.kernel_release != c.kernel) {
     c.run.clear();
-    fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  "), p.date,
-                   p.run_id, or_dash(p.target), or_dash(p.kernel_release));
+    // Labels from the database, escaped for the terminal (base/text.h).
+    fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  "),
+                   terminal_safe(p.date), p.run_id, terminal_safe(or_dash(p.target)),
+                   terminal_safe(or_dash(p.kernel_release)));
     c.have_run = true;
     c.run_id = p.run_id;
     c.date = p.date;
@@ -241,13 +245,13 @@ void HistoryTextWriter::point(const HistoryPoint& p) {
   });
   if (cell == c.cells.end()) {
     if (c.cells.size() == 64) c.cells.clear();  // labels that change every run
-    const std::string row = fmt::format("{}/{}", p.block, p.row);
+    const std::string row = terminal_safe(fmt::format("{}/{}", p.block, p.row));
     auto set = std::find(sets_.begin(), sets_.end(), p.params);
     if (set == sets_.end()) set = sets_.insert(set, std::string(p.params));
     cell = c.cells.insert(c.cells.end(), {std::string(p.variant), std::string(p.block), std::string(p.row),
                                           std::string(p.params),
-                                          fmt::format(FMT_COMPILE("{:<12}  {:<26}  {:>3}  "), p.variant, row,
-                                                      set - sets_.begin() + 1)});
+                                          fmt::format(FMT_COMPILE("{:<12}  {:<26}  {:>3}  "),
+                                                      terminal_safe(p.variant), row, set - sets_.begin() + 1)});
   }
   c.buf.append(cell->text);
   c.number.clear();

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -32,18 +33,6 @@ std::string esc(std::string_view s) {
       case '"': out += "&quot;"; break;
       default: out += ch;
     }
-  return out;
-}
-
-// JSON inside <script>: "</" would end the element.
-std::string script_json(const Json& j) {
-  std::string s = j.dump();
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<' && i + 1 < s.size() && s[i + 1] == '/') out += "<\\";
-    else out += s[i];
-  }
   return out;
 }
 
@@ -468,6 +457,7 @@ constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:1em 2em;col
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}
 td{text-align:right;font-family:monospace;white-space:nowrap}td.sig{font-weight:bold}td.fail{color:#b00}
 td.unlike{background:#fde9c8}.n{font-size:11px;color:#666}
+td.better{background:#d8f0d8}td.worse{background:#f6d5d5}
 .ci,.noci,.why{font-size:11px;color:#666}.noci{color:#a60}.note{font-size:12px;color:#555}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plot{overflow-x:auto;max-width:100%}
 .plot h4{margin:.2em 0;font-size:13px}.emulated{color:#b00})";
@@ -497,10 +487,10 @@ std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t k, const std:
 }
 
 std::string render_html(const Comparison& c, const std::string& vega_script,
-                        const std::string& page_title) {
+                        const std::string& page_title, const std::string& lead) {
   Json plots = Json::array();
   const std::string body = comparison_html(c, "", plots);
-  return html_page(page_title, vega_script, header(c) + body, plots);
+  return html_page(page_title, vega_script, header(c) + lead + body, plots);
 }
 
 std::string comparison_html(const Comparison& c, const std::string& id_prefix,
@@ -545,11 +535,44 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
 
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots) {
-  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + esc(page_title) +
-                    "</title>\n<style>" + kStyle + "</style>\n<script>" + vega_script +
-                    "</script>\n</head><body>\n<h1>" + esc(page_title) + "</h1>\n" + body;
-  out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_json(plots) + "</script>\n";
-  return out + "<script>" + kBoot + "</script>\n</body></html>\n";
+  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                    esc(page_title) + "</title>\n<style>" + kStyle + "</style>\n<script>" +
+                    script_safe(vega_script) + "</script>\n</head><body>\n<h1>" + esc(page_title) +
+                    "</h1>\n" + body;
+  out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_safe(plots.dump()) +
+         "</script>\n";
+  return out + "<script>" + script_safe(kBoot) + "</script>\n</body></html>\n";
+}
+
+std::string script_safe(std::string_view text) {
+  // The HTML standard ("Restrictions for contents of script elements"):
+  // inside a <script>, "<!--" then "<script" switches the tokenizer to
+  // script data double escaped, where "</script>" no longer ends the
+  // element and the rest of the page becomes script; "</script" ends it
+  // early. The '<' of each, in any case, is written \u003c: JSON reads it
+  // back as '<', and so does JavaScript in a string, a regular expression
+  // or a comment (the standard's advice for literals; code must not use
+  // these sequences as operators).
+  static constexpr std::string_view kOpeners[] = {"<!--", "<script", "</script"};
+  const auto opens_at = [&](std::size_t i) {
+    for (auto o : kOpeners) {
+      if (text.size() - i < o.size()) continue;
+      bool same = true;
+      for (std::size_t k = 1; k < o.size() && same; ++k)
+        same = std::tolower(static_cast<unsigned char>(text[i + k])) == o[k];
+      if (same) return true;
+    }
+    return false;
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '<' && opens_at(i))
+      out += "\\u003c";
+    else
+      out += text[i];
+  }
+  return out;
 }
 
 std::string html_escape(std::string_view s) { return esc(s); }

@@ -9,6 +9,7 @@
 #include "analysis/emulation.h"
 #include "analysis/render.h"
 #include "analysis/render_parts.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace render_parts {
@@ -287,6 +288,33 @@ std::string render_text(const Comparison& c) {
   }
   const std::string f = footer(c);
   return f.empty() ? out : out + "\n" + f;
+}
+
+void make_names_terminal_safe(Comparison& c) {
+  const auto safe = [](std::string& s) { s = terminal_safe(s); };
+  for (auto& r : c.runs) safe(r.name);
+  for (auto& col : c.columns) {
+    safe(col.run_name);
+    safe(col.variant);
+    safe(col.label);
+    if (col.pair) safe(*col.pair);
+  }
+  for (auto& b : c.blocks) {
+    safe(b.workload);
+    safe(b.name);
+    safe(b.metric.name);
+    safe(b.metric.unit);
+    for (auto& r : b.rows) safe(r.label);  // the samples' origins are not printed
+  }
+  for (auto& d : c.differences) {
+    safe(d.name);
+    for (auto& v : d.values)
+      if (v) safe(*v);
+  }
+  for (auto& m : c.monitors) {
+    safe(m.workload);
+    safe(m.block);
+  }
 }
 
 namespace {

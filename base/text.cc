@@ -11,6 +11,33 @@ namespace {
 
 constexpr std::string_view kSpace = " \t\n\r\f\v";
 
+// RFC 3629's well-formed UTF-8 sequences by their first byte: the length,
+// and the range of the second byte (no overlong forms, no surrogates,
+// nothing past U+10FFFF); later bytes are 0x80..0xBF.
+struct Utf8Lead {
+  unsigned char first, last;
+  std::size_t length;
+  unsigned char lo, hi;
+};
+constexpr Utf8Lead kUtf8Leads[] = {
+    {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF}, {0xE1, 0xEC, 3, 0x80, 0xBF},
+    {0xED, 0xED, 3, 0x80, 0x9F}, {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF},
+    {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F},
+};
+
+// The length of the well-formed UTF-8 sequence at s[i]; 0 when there is none.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  for (const Utf8Lead& l : kUtf8Leads) {
+    if (byte(i) < l.first || byte(i) > l.last) continue;
+    if (i + l.length > s.size() || byte(i + 1) < l.lo || byte(i + 1) > l.hi) return 0;
+    for (std::size_t k = 2; k < l.length; ++k)
+      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+    return l.length;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::string_view trim(std::string_view s) {
@@ -52,6 +79,34 @@ std::string last_lines(std::string_view text, std::size_t n) {
   }
   if (start < text.size() && text[start] == '\n' && n > 0) ++start;
   return std::string(trim(text.substr(start)));
+}
+
+std::string terminal_safe(std::string_view s, bool keep_newlines) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      if ((b < 0x20 && !(keep_newlines && b == '\n')) || b == 0x7F)
+        out += fmt::format("\\x{:02x}", b);
+      else
+        out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) {
+      out += fmt::format("\\x{:02x}", b);  // a stray byte: CSI (0x9b) on an 8-bit terminal
+      ++i;
+    } else if (n == 2 && b == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[i + 1]));  // C1
+      i += 2;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
 }
 
 std::string join_output(std::string_view a, std::string_view b) {

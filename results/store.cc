@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -386,13 +387,16 @@ Store::Store(const std::string& path, Access access) : path_(path) {
     open_read_only();
     return;
   }
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
+  // As a URI (every byte escaped: any path is a file name), so that merge
+  // may ATTACH its inputs read-only (store_merge.cc).
+  if (sqlite3_open_v2(sql::file_uri(path, "").c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+                      nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw StoreError(fmt::format("{}: cannot open database: {}", path, msg));
   }
-  sqlite3_busy_timeout(db_, 5000);
+  sqlite3_busy_timeout(db_, static_cast<int>(kWriteLockWait.count()));
   try {
     // Two processes opening a new file at once can deadlock on its first
     // locks (switching to WAL needs an exclusive one), and SQLite then
@@ -400,6 +404,7 @@ Store::Store(const std::string& path, Access access) : path_(path) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (true) {
       try {
+        refuse_foreign();
         // WAL: readers (compare) never block the writer (run), and each
         // committed iteration is durable on its own.
         exec("PRAGMA journal_mode = WAL");
@@ -420,9 +425,12 @@ Store::Store(const std::string& path, Access access) : path_(path) {
   }
 }
 
-// A URI for sqlite3_open_v2: every byte but the unreserved ones escaped.
-static std::string file_uri(const std::string& path, const char* query) {
-  std::string uri = "file:";
+namespace sql {
+
+std::string file_uri(const std::string& path, const char* query) {
+  // "file://" and an empty authority before an absolute path: "//x" is then
+  // a path, not a host.
+  std::string uri = path.starts_with('/') ? "file://" : "file:";
   for (unsigned char c : path) {
     if (std::isalnum(c) || std::strchr("/-._~", c))
       uri += static_cast<char>(c);
@@ -432,27 +440,35 @@ static std::string file_uri(const std::string& path, const char* query) {
   return uri + query;
 }
 
-void Store::open_read_only() {
+ReadOnly open_read_only(const std::string& path) {
   // mode=ro first: it sees a live run's WAL. Where SQLite cannot even read
   // the WAL index (a read-only mount, a -shm it may not create), the file
   // is opened as immutable: nothing can be writing it there.
+  std::string why = "out of memory";
   for (const char* query : {"?mode=ro", "?mode=ro&immutable=1"}) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    if (sqlite3_open_v2(file_uri(path_, query).c_str(), &db_,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
-      continue;
-    sqlite3_busy_timeout(db_, 5000);
-    sqlite3_stmt* probe = nullptr;
-    const bool ok =
-        sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &probe, nullptr) ==
-            SQLITE_OK &&
-        sqlite3_step(probe) == SQLITE_ROW;
-    sqlite3_finalize(probe);
-    if (ok) break;
+    sqlite3* db = nullptr;
+    const std::string uri = file_uri(path, query);
+    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) ==
+        SQLITE_OK) {
+      sqlite3_busy_timeout(db, 5000);
+      sqlite3_stmt* probe = nullptr;
+      const bool ok = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &probe,
+                                         nullptr) == SQLITE_OK &&
+                      sqlite3_step(probe) == SQLITE_ROW;
+      sqlite3_finalize(probe);
+      if (ok) return {db, uri};
+    }
+    if (db) why = sqlite3_errmsg(db);
+    sqlite3_close(db);
   }
+  throw StoreError(fmt::format("{}: cannot open database: {}", path, why));
+}
+
+}  // namespace sql
+
+void Store::open_read_only() {
+  db_ = sql::open_read_only(path_).db;
   try {
-    if (!db_) throw StoreError(fmt::format("{}: cannot open database", path_));
     const int v = schema_version();
     if (v > kSchemaVersion)
       throw StoreError(fmt::format(
@@ -481,10 +497,72 @@ void Store::exec(const char* sql) {
   }
 }
 
+namespace {
+
+using Columns = std::set<std::pair<std::string, std::string>>;
+
+// Every (table, column) of a database's own tables.
+Columns columns_of(sqlite3* db) {
+  Stmt s(db,
+         "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p "
+         "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'");
+  Columns out;
+  while (s.step()) out.emplace(s.text(0), s.text(1));
+  return out;
+}
+
+// This binary's schema, as the migrations make it in an empty database.
+const Columns& current_columns() {
+  static const Columns columns = [] {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) throw StoreError("sqlite: out of memory");
+    struct Close {
+      sqlite3* db;
+      ~Close() { sqlite3_close(db); }
+    } close{db};
+    for (const char* migration : kMigrations)
+      if (sqlite3_exec(db, migration, nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
+    return columns_of(db);
+  }();
+  return columns;
+}
+
+}  // namespace
+
+std::string Store::schema_mismatch(sqlite3* db) {
+  const Columns have = columns_of(db);
+  std::set<std::string> tables;
+  for (const auto& [table, column] : have) tables.insert(table);
+  for (const auto& [table, column] : current_columns()) {
+    if (!tables.count(table)) return fmt::format("no table {}", table);
+    if (!have.count({table, column}))
+      return fmt::format("table {} has no column {}", table, column);
+  }
+  return "";
+}
+
 int Store::schema_version() const {
   Stmt s(db_, "PRAGMA user_version");
   s.step();
   return static_cast<int>(s.i64(0));
+}
+
+void Store::refuse_foreign() {
+  // A new or empty file gets the schema; another program's database (tables
+  // but no schema version of ours) is left as it is, before anything (the
+  // journal mode) is written. One statement, one snapshot: a schedlab
+  // process creating the file meanwhile commits its tables and version
+  // together.
+  Stmt s(db_,
+         "SELECT (SELECT user_version FROM pragma_user_version), "
+         "(SELECT count(*) FROM sqlite_master)");
+  s.step();
+  if (s.i64(0) == 0 && s.i64(1) > 0)
+    throw StoreError(fmt::format(
+        "{}: not a schedlab database (a SQLite database of another program: it has tables but "
+        "no schedlab schema version); nothing written",
+        path_));
 }
 
 void Store::migrate() {

@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -222,6 +223,12 @@ class Store {
   Store& operator=(const Store&) = delete;
 
   static constexpr int kSchemaVersion = 13;
+  // How long a write waits for another writer's lock (SQLite's busy
+  // timeout) before it fails: a merge holds the lock for its whole input,
+  // seconds for a million samples, and a run's journal writes must wait for
+  // it rather than fail (a knob put back but still journaled `applied`).
+  // Read-only connections wait 5 s (WAL readers are not blocked by writers).
+  static constexpr std::chrono::milliseconds kWriteLockWait{10 * 60 * 1000};
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -376,10 +383,13 @@ class Store {
   // Another database's runs copied into this one (results/store_merge.cc):
   // a run of the same name and config gets the input's iterations (another
   // pair's), equal iterations are skipped (merging twice is a no-op), a
-  // conflict (same run name with another config, an iteration or variant
-  // that differs) is a StoreError and nothing is written. Cell summaries are
-  // not copied (history recomputes). Refuses an input of a newer schema;
-  // migrates an older one.
+  // conflict (same run name with another config; a variant, metric or
+  // iteration, its samples and monitor deltas included, that differs) is a
+  // StoreError and nothing is written, so the result never depends on the
+  // order of the inputs. Cell summaries are not copied (history
+  // recomputes). The input is only read (opened read-only): it must be a
+  // schedlab database (schema version and tables); one of a newer schema is
+  // refused, one of an older schema is migrated in a temporary copy.
   struct MergeCounts {
     int runs_new = 0;     // created here
     int runs_joined = 0;  // already here, by name and config
@@ -435,10 +445,14 @@ class Store {
 
  private:
   void migrate();
+  void refuse_foreign();
   // Inside add_iteration's transaction.
   void add_samples(std::int64_t iteration_id, const std::vector<SampleRow>& samples);
   void exec(const char* sql);
   void open_read_only();
+  // "" when db has every table and column of this binary's schema, else
+  // what it lacks ("table runs has no column status"); for merge's inputs.
+  static std::string schema_mismatch(sqlite3* db);
 
   std::string path_;
   sqlite3* db_ = nullptr;

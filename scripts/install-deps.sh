@@ -20,12 +20,17 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-ve
 # where an init system runs; the lab neither needs nor conflicts with it
 # (its sshds listen on 10.231.0.x inside their own namespaces only).
 # The report's tests: headless chromium driven over DevTools by
-# python3-websocket, python3-markdown for compare --format markdown.
+# python3-websocket, python3-markdown for compare --format markdown,
+# python3-pandas for compare --format csv read back as the README says.
 # clang: the libFuzzer targets (scripts/fuzz.sh, run by scripts/test.sh).
 # slurm-wlm and munge: schedlab slurm's test cluster (tests/support/slurm/lab.sh
 # starts its own munged, slurmctld and slurmd, on ports of its own).
+# r-cran-rpact (brings r-base-core): R's group sequential package, which
+# tests/analysis/sequential_r_reference.R runs to regenerate the reference
+# boundaries, p-values and intervals the sequential test is checked against
+# (the committed JSON is what the test reads; R also regenerates r_reference.json).
 TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown
-  clang slurm-wlm munge"
+  python3-pandas clang slurm-wlm munge r-cran-rpact"
 # Lab SUTs (runner/hosts/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/hosts/locks.h"
@@ -74,12 +75,16 @@ int list_command(const ListOptions& o) {
     };
     fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5} {:>6} {:>7}  {:<20} {}\n", "id",
                    "name", "status", "started", "ok", "failed", "planned", "kernel", "variants");
+    // Names come from whoever wrote the database (a merged task, an
+    // import): escaped before padding, so an ESC neither reaches the
+    // terminal nor shifts the columns.
     for (const auto& r : runs) {
       const auto& ov = overview(r.id);
       fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5} {:>6} {:>7}  {:<20} {}\n", r.id,
-                     r.name, to_string(shown_status(store, r.id, r.status)), r.started_at,
-                     ov.iterations_ok, ov.iterations_failed, planned(ov),
-                     r.kernel_release.empty() ? "?" : r.kernel_release, fmt::join(ov.variants, ","));
+                     terminal_safe(r.name), to_string(shown_status(store, r.id, r.status)),
+                     terminal_safe(r.started_at), ov.iterations_ok, ov.iterations_failed, planned(ov),
+                     r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
+                     terminal_safe(fmt::format("{}", fmt::join(ov.variants, ","))));
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kOk;

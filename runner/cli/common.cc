@@ -8,6 +8,7 @@
 
 #include "base/file.h"
 #include "base/shell_quote.h"
+#include "base/text.h"
 #include "base/time.h"
 #include "runner/run/executor.h"
 #include "runner/run/interrupt.h"
@@ -54,7 +55,10 @@ int guard(const OnError& on, const std::function<int()>& body,
   } catch (const std::exception& e) {
     const bool listed = is_listed(e);
     if (!listed && on.other == kPropagate) throw;
-    fmt::print(stderr, "{}: {}\n{}", on.prefix, e.what(), on.hint.empty() ? "" : on.hint + "\n");
+    // A message may quote a name from a database (merge's conflicts): no
+    // escape sequence of it reaches the terminal.
+    fmt::print(stderr, "{}: {}\n{}", on.prefix, terminal_safe(e.what(), true),
+               on.hint.empty() ? "" : on.hint + "\n");
     return listed ? on.listed : on.other;
   }
 }
@@ -70,7 +74,7 @@ std::string default_run_name(const std::string& config_path) {
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint) {
   for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
   fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
-             s.name, to_string(s.status), s.measured, s.failed,
+             terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
              s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", db_path);
   if (s.status == RunStatus::kInterrupted) {
     fmt::print(stderr, "continue it with: {}\n", resume_hint);

@@ -15,6 +15,7 @@
 
 #include "analysis/render.h"
 #include "analysis/stats.h"
+#include "analysis/summary_table.h"
 
 using namespace schedlab;
 using Catch::Matchers::Contains;
@@ -671,4 +672,33 @@ TEST_CASE("a row a run never measured prints blank, not FAIL; n is in the table 
   CHECK(j["blocks"][0]["rows"][2]["cells"][0]["not_measured"] == true);
   CHECK(j["blocks"][0]["rows"][2]["cells"][1]["not_measured"] == false);
   CHECK(render_markdown(c).find("FAIL") == std::string::npos);
+}
+
+TEST_CASE("compare --summary: a row per column, a column per metric and point, % against the first", "[render]") {
+  Hackbench db;
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}));
+  const SummaryTable t = summary_table(c, {"time"});
+  CHECK(t.rows == std::vector<std::string>{"default", "sched-batch"});
+  REQUIRE(t.columns.size() == 2);
+  CHECK(t.columns[0].label == "time 1");
+  CHECK(t.columns[1].label == "time 4");
+  CHECK(t.cells[1][0].significant);
+  CHECK_THAT(*t.cells[1][0].pct, WithinRel(-2.79069767441860717303, 1e-9));
+  const std::string text = render_summary_text(t);
+  CHECK_THAT(text, Contains("sched-batch     -2.79%*      -0.19%"));
+  CHECK_THAT(text, Contains("% change against default (positive is better); * = Welch's t-test p < 0.05"));
+  CHECK_THAT(render_summary_markdown(t), Contains("| sched-batch | -2.79%\\* | -0.19% |"));
+  const auto j = nlohmann::json::parse(render_summary_json(t));
+  CHECK(j["summary"]["rows"][1]["cells"][0]["significant"] == true);
+  CHECK_THAT(render_summary_html(t), Contains("<td class=\"worse\">-2.79%*</td>"));
+  CHECK_THROWS_WITH(summary_table(c, {"tps"}), "--summary: no metric 'tps' in the comparison (it has: time)");
+}
+
+TEST_CASE("compare --style amd: a line per row, value (pct pct) and the marker", "[render]") {
+  Hackbench db;
+  const std::string text = render_amd(compare(db.store, default_columns(db.store, {db.run_id})));
+  CHECK_THAT(text, Contains("\nTest:               default          sched-batch\n"
+                            " 1-row:   0.43 (0.00 pct)     0.44 (-2.79 pct) *\n"
+                            " 4-row:   0.88 (0.00 pct)     0.88 (-0.19 pct)  \n"));
+  CHECK_THAT(text, Contains("* = significant (Welch's t-test, alpha 0.05); pct: positive is better\n"));
 }

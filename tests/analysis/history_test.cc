@@ -10,6 +10,7 @@
 
 #include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -197,24 +198,10 @@ TEST_CASE("history of a database from schema version 9: migrated, summarised laz
     before = render_history_text(history(s, "hackbench", "time", ""));
   }
   CHECK_THAT(before, Catch::Contains("6.1.0-late"));  // migration 11 reads the manifests
-  // Back to version 9: migrations 10 to 13 only add these (12 widens an
-  // index of 9's: it is put back as 9 made it).
+  // Back to version 9 (tests/support/schema_version_9.h).
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  for (const char* sql :
-       {"DROP TRIGGER cell_marks_iteration_insert", "DROP TRIGGER cell_marks_iteration_update",
-        "DROP TRIGGER cell_marks_iteration_delete", "DROP TRIGGER cell_marks_sample_insert",
-        "DROP TRIGGER cell_marks_sample_update", "DROP TRIGGER cell_marks_sample_delete",
-        "DROP TABLE cell_summaries", "DROP TABLE cell_summary_marks", "DROP INDEX runs_by_start",
-        "DROP TRIGGER run_kernel_release_insert", "DROP TRIGGER run_kernel_release_update",
-        "DROP TRIGGER run_kernel_release_delete", "DROP TABLE run_kernel_releases",
-        "DROP INDEX iterations_by_workload",
-        "CREATE INDEX iterations_by_workload ON iterations (workload, run_id, id, variant_id, block, row, "
-        "row_order, status, iteration)",
-        "ALTER TABLE knob_journal DROP COLUMN machine_id", "ALTER TABLE knob_journal DROP COLUMN boot_id",
-        "ALTER TABLE knob_journal DROP COLUMN hostname", "ALTER TABLE knob_journal DROP COLUMN merged",
-        "PRAGMA user_version = 9"})
-    REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, test::kBackToSchemaVersion9, nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
 
   CHECK_THROWS_WITH(Store(path, Store::Access::kReadOnly), Catch::Contains("is older"));

@@ -152,6 +152,135 @@ TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-l
   CHECK_FALSE(std::filesystem::exists(out));
 }
 
+namespace {
+
+// A run whose names carry what a terminal acts on: clear the screen (CSI
+// 2J), set the window title (OSC 0, ended by BEL), CSI as a C1 control in
+// UTF-8 (U+009B), DEL, a newline that would forge a table line.
+const std::string kEscRun = "r\x1b[2J\x1b]0;owned\x07";
+const std::string kEscVariants[] = {
+    "base\xc2\x9b"
+    "31m",
+    "v\x7f\nAmean 1 0.0001"};
+
+void write_escape_db(const std::string& db, const std::string& run_name, const std::string& sha) {
+  Store s(db);
+  const auto run =
+      s.create_run({.name = run_name,
+                    .config_path = "c.yaml",
+                    .config_text = "",
+                    .config_sha256 = sha,
+                    .manifest_json = R"({"kernel_release":"6.1\u001b[5m","hostname":"h\u001b[8m"})",
+                    .status = RunStatus::kFinished,
+                    .started_at = "2026-12-01T10:00:00Z"});
+  for (int k = 0; k < 2; ++k) {
+    const auto v =
+        s.add_variant({.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
+    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    for (int i = 0; i < 3; ++i)
+      s.add_iteration({.run_id = run,
+                       .variant_id = v,
+                       .workload = "hackbench",
+                       .block = "hackbench-\x1b[1mpipes",
+                       .row = "1",
+                       .params_json = R"({"groups":1})",
+                       .iteration = i,
+                       .started_at = "2026-12-01T10:00:00Z",
+                       .samples = {{"time", 0.1 + 0.01 * i + 0.02 * k, std::nullopt}}});
+  }
+}
+
+// No byte a terminal acts on: C0 controls but the line ends, DEL, C1 in UTF-8.
+void check_no_controls(const std::string& out) {
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto b = static_cast<unsigned char>(out[i]);
+    INFO("byte " << i << " of:\n" << out);
+    CHECK((b >= 0x20 || b == '\n'));
+    CHECK(b != 0x7f);
+    if (b == 0xc2 && i + 1 < out.size()) CHECK(static_cast<unsigned char>(out[i + 1]) >= 0xa0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("list, compare and history print names from a database with their escapes escaped") {
+  test::TempDir dir;
+  const std::string db = dir.file("esc.db");
+  write_escape_db(db, kEscRun, "x");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list"},
+        {"compare"},
+        {"compare", "--format", "markdown"},
+        {"history", "--workload", "hackbench", "--metric", "time"}}) {
+    auto argv = args;
+    argv.insert(argv.end(), {"--db", db});
+    const auto r = schedlab_cmd(argv);
+    INFO(args.front() << ": " << r.err << r.out);
+    REQUIRE(r.ok());
+    check_no_controls(r.out);
+    // Shown, escaped: what the name was is still there to read (markdown
+    // escapes the backslash and bracket once more).
+    CHECK(r.out.find("x1b") != std::string::npos);
+  }
+  const auto list = schedlab_cmd({"list", "--db", db});
+  CHECK(list.out.find("r\\x1b[2J\\x1b]0;owned\\x07") != std::string::npos);
+  CHECK(list.out.find("base\\u009b31m,v\\x7f\\x0aAmean 1 0.0001") != std::string::npos);
+  CHECK(list.out.find("6.1\\x1b[5m") != std::string::npos);
+  const auto text = schedlab_cmd({"compare", "--db", db});
+  // The newline in a name forges no table line.
+  CHECK(text.out.find("\nAmean 1 0.0001") == std::string::npos);
+  CHECK(text.out.find("v\\x7f\\x0aAmean 1 0.0001") != std::string::npos);
+  // JSON keeps the names as stored (its own escapes).
+  const auto json = schedlab_cmd({"compare", "--db", db, "--format", "json"});
+  REQUIRE(json.ok());
+  CHECK(nlohmann::json::parse(json.out)["columns"][1]["variant"] == kEscVariants[1]);
+}
+
+TEST_CASE(
+    "merge: a 0-byte file or another program's database is refused, nothing written anywhere") {
+  test::TempDir dir;
+  const std::string out = dir.file("out.db"), empty = dir.file("empty.db"),
+                    other = dir.file("other.db");
+  test::write_text(empty, "");
+  {
+    sqlite3* h = nullptr;
+    REQUIRE(sqlite3_open(other.c_str(), &h) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(h, "CREATE TABLE contacts (name TEXT)", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
+    sqlite3_close(h);
+  }
+  const std::string other_bytes = test::read_text(other);
+  for (const auto& in : {empty, other}) {
+    const auto r = schedlab_cmd({"merge", out, in});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "schedlab merge: " + in +
+                       ": not a schedlab database (no schedlab schema version: an empty file or "
+                       "another program's SQLite database); nothing merged\n");
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+  CHECK(std::filesystem::file_size(empty) == 0);
+  CHECK(test::read_text(other) == other_bytes);
+  // As the output, another program's database is refused too.
+  const std::string good = dir.file("good.db");
+  write_escape_db(good, "plain", "x");
+  const auto r = schedlab_cmd({"merge", other, good});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("not a schedlab database (a SQLite database of another program") !=
+        std::string::npos);
+  CHECK(test::read_text(other) == other_bytes);
+}
+
+TEST_CASE("merge: a conflict naming a hostile run name prints it escaped") {
+  test::TempDir dir;
+  const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
+  write_escape_db(a, kEscRun, "sha-a");
+  write_escape_db(b, kEscRun, "sha-b");
+  const auto r = schedlab_cmd({"merge", out, a, b});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("run 'r\\x1b[2J\\x1b]0;owned\\x07' is also in") != std::string::npos);
+  check_no_controls(r.err);
+}
+
 TEST_CASE("output that does not parse fails its iteration, keeps the raw output, and the run goes on") {
   test::TempDir dir;
   const std::string db = dir.file("parse.db");

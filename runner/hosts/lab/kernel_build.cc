@@ -73,6 +73,15 @@ Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local)
   const ExecResult top =
       run_in(local, {"git", "-C", s.tree.string(), "rev-parse", "--show-toplevel"});
   s.git = top.ok();
+  // Git (2.35.2 on) refuses a repository owned by another user unless it is
+  // listed in safe.directory; it is a repository all the same, so saying
+  // "not a git repository" (or building it as a plain tree) would mislead.
+  if (!s.git && top.err.find("detected dubious ownership") != std::string::npos)
+    throw UnknownKernel(
+        fmt::format("lab: {}: git refuses to read '{}': it is owned by another user (git's "
+                    "\"detected dubious ownership\"); if you trust it: git config --global --add "
+                    "safe.directory {}",
+                    spec, s.tree.string(), s.tree.string()));
   if (!s.git) {
     if (!g.ref.empty())
       throw UnknownKernel(

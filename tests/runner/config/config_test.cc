@@ -195,7 +195,9 @@ TEST_CASE("sysctl names map to /proc/sys paths") {
 
 TEST_CASE("every shipped config validates") {
   int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(SCHEDLAB_SOURCE_DIR) + "/configs")) {
+  // configs/threads/ holds one config per seed thread.
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(std::string(SCHEDLAB_SOURCE_DIR) + "/configs")) {
     if (e.path().extension() != ".yaml") continue;
     INFO(e.path());
     CHECK_NOTHROW(load_config_file(e.path().string()));

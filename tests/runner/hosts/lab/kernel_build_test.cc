@@ -158,7 +158,8 @@ TEST_CASE("lab: the kernels a run built are found by their commit, with what the
                                   {"commit", commit},
                                   {"release", "6.1.0"},
                                   {"request", {{"fragments", nlohmann::json::array()},
-                                               {"symbols", {{"CONFIG_SYSVIPC", "y"}}}}}}
+                                               {"symbols", nlohmann::json::array({nlohmann::json::array(
+                                                               {"CONFIG_SYSVIPC", "y"})})}}}}
                        .dump());
   LocalHost local;
   const auto built = lab::cached_builds_of("git:" + dir.file("repo") + "@HEAD", paths, local);
@@ -175,6 +176,35 @@ TEST_CASE("lab: the kernels a run built are found by their commit, with what the
   CHECK(k.release == "6.1.0");
   CHECK(k.modules_dir.empty());
   CHECK(k.commit == commit);
+}
+
+TEST_CASE("lab build: a repository owned by another user names git's safe.directory") {
+  // Git refuses a repository its user does not own ("detected dubious
+  // ownership"); root can make one here, another user cannot.
+  if (::geteuid() != 0) SCHEDLAB_SKIP("needs root to give a repository to another user");
+  test::TempDir dir;
+  // No safe.directory of this machine's user config lets it through.
+  const std::map<std::string, std::string> cache = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")},
+                                                    {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+  const fs::path repo = dir.path() / "theirs";
+  small_tree(repo);
+  must({"git", "init", "-q"}, repo.string());
+  must({"git", "add", "-A"}, repo.string());
+  must({"git", "commit", "-q", "-m", "base"}, repo.string());
+  must({"chown", "-R", "65534:65534", repo.string()});  // nobody
+  const std::string hint = "git config --global --add safe.directory " + repo.string();
+  // With a ref and without one (the work tree): both are git's refusal,
+  // neither "not a git repository" nor a tree built without its identity.
+  for (const std::string& spec : {"git:" + repo.string() + "@HEAD", "git:" + repo.string()}) {
+    INFO(spec);
+    const auto r = schedlab_cmd({"lab", "build", spec}, cache);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("is owned by another user (git's \"detected dubious ownership\")") !=
+          std::string::npos);
+    CHECK(r.err.find(hint) != std::string::npos);
+    CHECK(r.err.find("not a git repository") == std::string::npos);
+  }
 }
 
 TEST_CASE("lab build: a disk that fills during the build says which disk, and what to do") {
@@ -407,12 +437,13 @@ void insert_and_commit(const fs::path& tree, const std::string& file,
 // same commits every run, so the built kernels stay cached): the third does
 // not compile (a call to an undeclared function, an error with the kernel's
 // -Werror=implicit-function-declaration), the fourth fixes it, the fifth
-// plants the regression: a 20 ms busy wait in every task's exit, before it
-// notifies its parent. hackbench reaps its 40 children before it stops its
-// clock, so every iteration gets about 0.8 s more alike: 0.88-1.14 s under
-// TCG (4 boots of 5), against the good kernel's 0.06-0.26 s. (A 200 us wait
-// on every wake-up varied with how pipe wake-ups batch, 0.19-1.41 s, and
-// once a 5-sample batch averaged 0.34 s, which bisect then called good.)
+// plants the regression: 3 million empty loops in every task's exit, before
+// it notifies its parent. hackbench reaps its 40 children before it stops
+// its clock, so every iteration gets the same extra work. A loop, not
+// mdelay(): with ACPI (2 CPUs) the guest's TSC runs fast under TCG and
+// mdelay(20) took about 1 ms; a loop costs instructions, which TCG turns
+// into time the same way for the good and the bad kernel. (A 200 us wait on
+// every wake-up varied with how pipe wake-ups batch.)
 // Returns the commits, main first.
 std::vector<std::string> add_bisect_history(const fs::path& tree, const std::string& branch) {
   const std::string t = tree.string();
@@ -440,10 +471,10 @@ std::vector<std::string> add_bisect_history(const fs::path& tree, const std::str
     must({"git", "-C", t, "commit", "-q", "-am", "sched/fair: fix the build"});
   }
   edit("kernel/sched/autogroup.c",
-       {{"// SPDX-License-Identifier: GPL-2.0\n", "#include <linux/delay.h>\n"},
-        {"void sched_autogroup_exit_task(struct task_struct *p)\n{\n",
-         "\tmdelay(20);\t/* schedlab bisect test: the regression */\n"}},
-       "sched/autogroup: busy-wait 20 ms in every task exit (the planted regression)");
+       {{"void sched_autogroup_exit_task(struct task_struct *p)\n{\n",
+         "\t{\n\t\tunsigned long i;\n\n\t\tfor (i = 0; i < 3000000UL; i++)\n\t\t\tbarrier();\n\t}"
+         "\t/* schedlab bisect test: the regression */\n"}},
+       "sched/autogroup: spin 3M loops in every task exit (the planted regression)");
   edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 3 */\n"}},
        "sched/fair: another comment");
   must({"git", "-C", t, "checkout", "-q", "main"});
@@ -457,7 +488,7 @@ TEST_CASE(
     "regression and skips the commit that does not compile",
     "[lab][kernel]") {
   const fs::path tree = linux_tree();
-  const auto shas = add_bisect_history(tree, "schedlab-bisect-exit");
+  const auto shas = add_bisect_history(tree, "schedlab-bisect-spin");
   REQUIRE(shas.size() == 7);  // main and six commits
   test::TempDir dir;
   const std::string cfg = dir.file("bisect.yaml"), db = dir.file("db");
