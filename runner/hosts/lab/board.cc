@@ -68,9 +68,12 @@ const std::vector<Board>& boards() {
           .qemu = "qemu-system-arm",
           .qemu_package = "qemu-system-arm",
           .machine = "smdkc210",
-          // As on x86: one host thread, so a static key flipped by a knob
-          // never races a stale translation on the other vCPU.
-          .tcg_args = {"-accel", "tcg,thread=single"},
+          // Multi-threaded TCG (a host thread per vCPU): under
+          // tcg,thread=single Debian's 6.1 and a built 6.1 stopped right
+          // after "clk: Disabling unused clocks" with schedlab's initramfs.
+          // ARM patches kernel text under stop_machine, so x86's stale-int3
+          // reason for one thread does not apply.
+          .tcg_args = {"-accel", "tcg,thread=multi"},
           // qemu's Exynos4210 has two Cortex-A9 (-smp 1 and 4 are refused)
           // and 1 GiB whatever -m says.
           .cpus = 2,

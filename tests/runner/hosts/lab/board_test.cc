@@ -128,7 +128,7 @@ TEST_CASE(
         "user,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003,model="
         "lan9118");
   CHECK(at("-cpu") == static_cast<long>(a.size()));  // the board's Cortex-A9, not -cpu max
-  CHECK(a[at("-accel") + 1] == "tcg,thread=single");
+  CHECK(a[at("-accel") + 1] == "tcg,thread=multi");
 }
 
 TEST_CASE("config: board, and what a board does not allow, point into the file") {
