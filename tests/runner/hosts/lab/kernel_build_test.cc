@@ -608,7 +608,7 @@ TEST_CASE(
   sut: {{lab: {{kernel: 'git:{}', board: exynos4210}}}}
 iterations: 3
 workloads:
-  - dmatest: {{threads_per_chan: [1], iterations: 100, channel: dma2chan0, timeout: 2m}}
+  - dmatest: {{threads_per_chan: [1], tests: 100, channel: dma2chan0, timeout: 2m}}
 )",
                                     tree.string()));
   r = schedlab_cmd({"bisect", "start", "--db", db, "--repo", tree.string(), "--good", shas.front(), "--bad",
