@@ -16,6 +16,7 @@
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "workloads/schbench.h"
 
 using namespace schedlab;
 using namespace std::chrono_literals;
@@ -57,6 +58,8 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
       {"mariadbd", "mariadb-server"},  {"mariadb-install-db", "mariadb-server"},
       {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
       {"schedlab-seccomp-notify", "schedlab itself (build/runner/, or cmake --install)"},
+      {"netperf", "netperf"},          {"netserver", "netperf"},
+      {"schbench", Schbench::kUpstream},
       // The lab's boards (board.h): their qemu, dtc for the exynos4210's
       // DTB, its cross compiler.
       {"qemu-system-x86_64", "qemu-system-x86"}, {"qemu-system-arm", "qemu-system-arm"},

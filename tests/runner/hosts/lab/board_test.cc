@@ -125,8 +125,8 @@ TEST_CASE(
   CHECK(a[at("-serial") + 1] == "null");
   CHECK(a[at("-serial") + 3] == "file:/d/serial.log");
   CHECK(a[at("-nic") + 1] ==
-        "user,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003,model="
-        "lan9118");
+        "user,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003,hostfwd=udp:127.0.0.1:"
+        "7003-:7003,model=lan9118");
   CHECK(at("-cpu") == static_cast<long>(a.size()));  // the board's Cortex-A9, not -cpu max
   CHECK(a[at("-accel") + 1] == "tcg,thread=multi");
 }
