@@ -14,7 +14,8 @@ std::vector<EmulatedRun> emulated_runs(const std::vector<RunInfo>& runs) {
     if (!m.is_object() || !m.contains("lab") || !m["lab"].is_object()) continue;
     const auto& lab = m["lab"];
     if (lab.value("emulated", false) != true) continue;
-    out.push_back({r.id, lab.value("release", "")});
+    const std::string board = lab.value("board", "");
+    out.push_back({r.id, lab.value("release", ""), board == "x86" ? "" : board});
   }
   return out;
 }
@@ -24,7 +25,8 @@ std::string emulation_note(const std::vector<RunInfo>& runs) {
   if (emulated.empty()) return "";
   std::vector<std::string> what;
   for (const auto& e : emulated)
-    what.push_back(e.release.empty() ? fmt::format("run {}", e.run_id) : e.release);
+    what.push_back((e.release.empty() ? fmt::format("run {}", e.run_id) : e.release) +
+                   (e.board.empty() ? "" : " on " + e.board));
   return fmt::format("note: lab SUT under TCG: numbers are emulated ({})\n", fmt::join(what, ", "));
 }
 

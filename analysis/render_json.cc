@@ -176,7 +176,7 @@ std::string render_json(const Comparison& c) {
   // Runs measured under TCG (lab SUTs): the numbers are emulated.
   Json emulated = Json::array();
   for (const auto& e : emulated_runs(c.runs))
-    emulated.push_back({{"run_id", e.run_id}, {"release", text_or_null(e.release)}});
+    emulated.push_back({{"run_id", e.run_id}, {"release", text_or_null(e.release)}, {"board", text_or_null(e.board)}});
   Json differences = Json::array();
   for (const auto& d : c.differences) {
     Json values = Json::array();

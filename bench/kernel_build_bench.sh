@@ -4,6 +4,8 @@
 # under TCG <= 5 s):
 #
 #   bench/kernel_build_bench.sh [TREE] [SCHEDLAB]
+#   BOARD=exynos4210 bench/kernel_build_bench.sh   # cross-built ARCH=arm; the
+#                                                  # incremental step touches dmatest.c
 #
 # TREE: a Linux git tree (default: the test's Debian 6.1 tree,
 # ~/.cache/schedlab/test-kernel/linux-6.1, made by kernel_build_test). Cold
@@ -16,6 +18,8 @@ SCHEDLAB=${2:-$(dirname "$0")/../build/runner/schedlab}
 CACHE=$(mktemp -d /var/tmp/schedlab-kbench-XXXXXX)
 trap 'rm -rf "$CACHE"' EXIT
 export SCHEDLAB_LAB_CACHE="$CACHE"
+BOARD=${BOARD:-x86}
+if [ "$BOARD" = x86 ]; then TOUCH=kernel/sched/fair.c; MEMORY="--memory 512M"; else TOUCH=drivers/dma/dmatest.c; MEMORY=; fi
 
 step() {  # NAME CMD...: wall and CPU of CMD and its children
   name=$1; shift
@@ -26,15 +30,16 @@ step() {  # NAME CMD...: wall and CPU of CMD and its children
 
 # The work tree as it is (git:TREE): fair.c is then touched in TREE itself,
 # so copy nothing and put the file's mtime back afterwards.
-CCACHE_DISABLE=1 step cold "$SCHEDLAB" lab build "git:$TREE"
-touch "$TREE/kernel/sched/fair.c"
-echo '/* bench */' >> "$TREE/kernel/sched/fair.c"
-CCACHE_DISABLE=1 step fair.c "$SCHEDLAB" lab build "git:$TREE"
-git -C "$TREE" checkout -q -- kernel/sched/fair.c
-# Boot to SSH: schedlab logs "up (...) in N.Ns".
-timeout 300 "$SCHEDLAB" lab boot "git:$TREE" --accel tcg --memory 512M 2>"$CACHE/boot.err" >/dev/null &
+CCACHE_DISABLE=1 step cold "$SCHEDLAB" lab build "git:$TREE" --board "$BOARD"
+touch "$TREE/$TOUCH"
+echo '/* bench */' >> "$TREE/$TOUCH"
+CCACHE_DISABLE=1 step "$(basename $TOUCH)" "$SCHEDLAB" lab build "git:$TREE" --board "$BOARD"
+git -C "$TREE" checkout -q -- "$TOUCH"
+# Boot to SSH: schedlab logs "up [on BOARD (...)] (...) in N.Ns".
+# shellcheck disable=SC2086
+timeout 300 "$SCHEDLAB" lab boot "git:$TREE" --board "$BOARD" --accel tcg $MEMORY 2>"$CACHE/boot.err" >/dev/null &
 pid=$!
-while kill -0 $pid 2>/dev/null && ! grep -q " up (" "$CACHE/boot.err"; do sleep 1; done
-grep -o "up (.*) in [0-9.]*s" "$CACHE/boot.err" | sed 's/^/boot: /' || tail -20 "$CACHE/boot.err"
+while kill -0 $pid 2>/dev/null && ! grep -q " up " "$CACHE/boot.err"; do sleep 1; done
+grep -o "up .* in [0-9.]*s" "$CACHE/boot.err" | sed 's/^/boot: /' || tail -20 "$CACHE/boot.err"
 kill -INT $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true

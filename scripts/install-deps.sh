@@ -42,11 +42,18 @@ LAB_PKGS="qemu-system-x86 busybox-static dropbear-bin kmod cpio xz-utils zstd
 # Kconfig's parser and the kernel's host tools; ccache for rebuilds. The test's
 # source is Debian's linux-source-6.1, fetched through the private apt configuration.
 KERNEL_BUILD_PKGS="bc bison flex libelf-dev libssl-dev make gcc ccache"
+# The lab's exynos4210 board (runner/hosts/lab/board.h): qemu's smdkc210 with
+# its PL330 DMA engines (qemu-system-arm), dtc to fix the board's DTB at boot
+# (device-tree-compiler), and the cross compiler for its kernels built from
+# source and for the dmatest.ko built against Debian's armhf headers. The
+# guest's armhf kernels and userland come through the lab's private apt
+# configuration (APT::Architecture armhf); this machine's dpkg is untouched.
+ARM_LAB_PKGS="qemu-system-arm device-tree-compiler gcc-arm-linux-gnueabihf"
 
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
 missing=""
-for p in $BUILD_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS $KERNEL_BUILD_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
+for p in $BUILD_PKGS $RUNTIME_PKGS $TEST_PKGS $LAB_PKGS $KERNEL_BUILD_PKGS $ARM_LAB_PKGS ${SCHEDLAB_EXTRA_PKGS:-}; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then

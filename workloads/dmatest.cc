@@ -34,7 +34,7 @@ struct ParamFile {
   const char* param;
 };
 constexpr ParamFile kParamFiles[] = {
-    {"iterations", "iterations"},         {"timeout", "transfer_timeout"},
+    {"iterations", "tests"},              {"timeout", "transfer_timeout"},
     {"test_buf_size", "test_buf_size"},   {"transfer_size", "transfer_size"},
     {"norandom", "norandom"},             {"noverify", "noverify"},
     {"polled", "polled"},                 {"threads_per_chan", "threads_per_chan"},
@@ -54,8 +54,11 @@ Dmatest::Dmatest() {
   params_ = {
       int_param("threads_per_chan", 1, 1, "threads",
                 "kernel threads per DMA channel (threads_per_chan); one row per value", Axis::kRow),
-      int_param("iterations", 1000, 1, "tests",
-                "transfers per thread (iterations); never 0, which runs forever"),
+      // Not "iterations": a workload's iterations key is the run's count
+      // of measured iterations, and one key set both (a config asking 100
+      // transfers ran 100 iterations).
+      int_param("tests", 1000, 1, "tests",
+                "transfers per thread (the module's iterations); never 0, which runs forever"),
       int_param("transfer_timeout", 3000, 1, "ms", "per-transfer timeout (the module's timeout)"),
       int_param("test_buf_size", 16384, 1, "bytes", "buffer size (test_buf_size)"),
       int_param("transfer_size", 0, 0, "bytes",
@@ -191,12 +194,12 @@ std::vector<Sample> Dmatest::parse(const Point& p, const std::string& out,
       // once when transfer_size >= test_buf_size, or on an error) measured
       // something else; its return code says why.
       const auto tests = to_number(m[2].str());
-      if (!tests || *tests < static_cast<double>(p.int_at("iterations")))
+      if (!tests || *tests < static_cast<double>(p.int_at("tests")))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: thread {} ran {} tests, {} were asked (does "
                                      "transfer_size reach test_buf_size?): {}",
                                      lineno, excerpt(m[1].str()), excerpt(m[2].str()),
-                                     p.int_at("iterations"), excerpt(line, 200)));
+                                     p.int_at("tests"), excerpt(line, 200)));
       if (m[6].matched && m[6].str() != "0")
         throw ParseError(name(), lineno,
                          fmt::format("line {}: thread {} ended with error {}: {}", lineno,

@@ -466,7 +466,8 @@ class Driver {
     fmt::print(stderr, "schedlab bisect: building {}\n", spec_.labels[pos]);
     LocalHost local;
     try {
-      lab::build_kernel(lab_kernel(pos), {.fragments = lab.config_fragments, .symbols = lab.config},
+      lab::build_kernel(lab_kernel(pos),
+                        {.fragments = lab.config_fragments, .symbols = lab.config, .board = lab.board},
                         lab::LabPaths::from_env(), local,
                         [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
     } catch (const lab::KernelBuildFailed& e) {

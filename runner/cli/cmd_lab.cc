@@ -17,7 +17,9 @@
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
 #include "runner/config/units.h"
+#include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/hosts/lab/kernel_build.h"
 #include "runner/hosts/lab/lab_host.h"
 #include "runner/hosts/local_host.h"
@@ -32,9 +34,16 @@ struct LabOptions {
   std::string config;  // an experiment file whose lab SUT (workloads, config additions) to boot
 };
 
+std::string board_names() {
+  std::vector<std::string> names;
+  for (const auto& b : lab::boards()) names.push_back(b.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 void add_lab_options(CLI::App& cmd, LabOptions& o) {
   cmd.add_option("kernel", o.lab.kernel, "debian:6.1, debian:6.12, a package name, a vmlinuz path, or git:PATH[@REF]")->required();
   cmd.add_option("--modules", o.lab.modules, "modules directory of a vmlinuz path (default: beside it)");
+  cmd.add_option("--board", o.lab.board, "the machine qemu emulates: " + board_names())->capture_default_str();
   cmd.add_option("--cpus", o.lab.cpus, "virtual CPUs")->check(CLI::Range(1, 64))->capture_default_str();
   cmd.add_option("--sockets", o.lab.sockets, "sockets the CPUs are split into")->check(CLI::Range(1, 8))->capture_default_str();
   cmd.add_option("--memory", o.lab.memory, "guest memory, e.g. 512M, 2G")->capture_default_str();
@@ -80,7 +89,7 @@ std::optional<LabConfig> lab_config(const LabOptions& o) {
   } else if (lab::is_git_kernel(c.kernel)) {
     try {
       LocalHost local;
-      const auto built = lab::cached_builds_of(c.kernel, lab::LabPaths::from_env(), local);
+      const auto built = lab::cached_builds_of(c.kernel, lab::LabPaths::from_env(), local, c.board);
       const bool plain = std::any_of(built.begin(), built.end(), [](const lab::Kernel& k) {
         return k.requested_symbols.empty() && k.requested_fragments.empty();
       });
@@ -99,6 +108,15 @@ std::optional<LabConfig> lab_config(const LabOptions& o) {
     }
   }
   c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
+  // A board's own CPUs and memory when the options left them as they were.
+  if (const lab::Board* b = lab::find_board(c.board)) {
+    if (b->cpus && c.cpus == LabConfig{}.cpus) c.cpus = b->cpus;
+    if (!b->memory.empty() && c.memory == LabConfig{}.memory) c.memory = b->memory;
+  }
+  if (const auto problems = board_problems(c); !problems.empty()) {
+    fmt::print(stderr, "schedlab lab: --{}: {}\n", problems.front().first, problems.front().second);
+    return std::nullopt;
+  }
   return c;
 }
 
@@ -154,10 +172,12 @@ int list_command() {
     if (kernels.empty()) fmt::print("  (empty)\n");
     for (const auto& k : kernels)
       if (k.tree.empty())
-        fmt::print("  {:<28} {:<44} {}\n", k.release, k.package.empty() ? "-" : k.package, k.package_version);
+        fmt::print("  {:<28} {:<44} {}{}\n", k.release, k.package.empty() ? "-" : k.package, k.package_version,
+                   k.board == lab::default_board().name ? "" : " (board " + k.board + ")");
       else
-        fmt::print("  {:<28} built from {} {} ({}), config {}\n", k.release, k.tree, k.describe,
-                   k.commit.empty() ? "no git" : k.commit.substr(0, 12), k.config_sha);
+        fmt::print("  {:<28} built from {} {} ({}), config {}{}\n", k.release, k.tree, k.describe,
+                   k.commit.empty() ? "no git" : k.commit.substr(0, 12), k.config_sha,
+                   k.board == lab::default_board().name ? "" : ", board " + k.board);
     fmt::print("initramfs images: {}\n", paths.initramfs().string());
     int images = 0;
     if (std::filesystem::is_directory(paths.initramfs()))
@@ -169,12 +189,15 @@ int list_command() {
     if (!images) fmt::print("  (none)\n");
     fmt::print("kernel names:\n");
     for (const auto& s : lab::kernel_series()) fmt::print("  {:<12} {}\n", s.name, s.help);
+    fmt::print("boards (board: in hosts.sut.lab, --board here):\n");
+    for (const auto& b : lab::boards()) fmt::print("  {:<12} {}\n", b.name, b.help);
     return kOk;
   });
 }
 
 struct BuildOptions {
   std::string kernel;
+  std::string board = "x86";
   std::vector<std::string> fragments;
   std::vector<std::string> symbols;  // CONFIG_X=v
 };
@@ -184,7 +207,11 @@ int build_command(const BuildOptions& o) {
     fmt::print(stderr, "schedlab lab build: '{}': expected git:PATH (the work tree) or git:PATH@REF\n", o.kernel);
     return kBadInput;
   }
-  lab::KernelBuildConfig config{.fragments = o.fragments};
+  if (!lab::find_board(o.board)) {
+    fmt::print(stderr, "schedlab lab build: --board: {}\n", lab::unknown_board(o.board));
+    return kBadInput;
+  }
+  lab::KernelBuildConfig config{.fragments = o.fragments, .board = o.board};
   for (const auto& s : o.symbols) {
     const auto eq = s.find('=');
     if (!s.starts_with("CONFIG_") || eq == std::string::npos) {
@@ -220,6 +247,7 @@ void register_lab(CLI::App& app, int& exit_code) {
   bu->add_option("kernel", build->kernel, "git:PATH@REF (a commit, tag or branch) or git:PATH (the work tree)")->required();
   bu->add_option("--config-fragment", build->fragments, "a file of CONFIG_X=y lines (repeatable)");
   bu->add_option("--config", build->symbols, "CONFIG_X=VALUE (repeatable)");
+  bu->add_option("--board", build->board, "the board to build for: " + board_names())->capture_default_str();
   bu->callback([build, &exit_code] { exit_code = build_command(*build); });
   auto* l = cmd->add_subcommand("list", "the cached kernels and initramfs images");
   l->callback([&exit_code] { exit_code = list_command(); });

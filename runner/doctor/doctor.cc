@@ -1,5 +1,6 @@
 #include "runner/doctor/doctor.h"
 
+#include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/kernel_build.h"
 
 #include <fmt/format.h>
@@ -40,7 +41,7 @@ std::set<std::string> writable(Host& host, const std::vector<std::string>& paths
   return out;
 }
 
-// Tools no workload declares: the lab's qemu, and what the shipped command
+// Tools no workload declares: what the shipped command
 // configs (configs/) run.
 struct OtherTool {
   const char* tool;
@@ -49,7 +50,6 @@ struct OtherTool {
 constexpr OtherTool kOtherTools[] = {
     {"sysbench", "sysbench"},
     {"stress-ng", "stress-ng"},
-    {"qemu-system-x86_64", "qemu-system-x86"},
 };
 
 std::optional<std::string> find_tool(Host& host, const ProgramSpec& program) {
@@ -114,6 +114,16 @@ Json probe_tools(Host& host) {
   for (const OtherTool& t : kOtherTools)
     if (seen.insert(t.tool).second)
       out.push_back(tool_row(t.tool, nullptr, host.find_program(t.tool), t.package));
+  // The lab's boards (board.h): each one's qemu, the dtc that fixes a
+  // board's DTB, the cross compiler its kernels and dmatest.ko are built with.
+  for (const auto& b : lab::boards()) {
+    const std::string what = "lab board " + b.name;
+    if (seen.insert(b.qemu).second) out.push_back(tool_row(b.qemu, what, host.find_program(b.qemu), b.qemu_package));
+    if (!b.dtb.empty() && seen.insert("dtc").second)
+      out.push_back(tool_row("dtc", what, host.find_program("dtc"), "device-tree-compiler"));
+    if (const std::string cc = b.cross_compile + "gcc"; !b.cross_compile.empty() && seen.insert(cc).second)
+      out.push_back(tool_row(cc, what, host.find_program(cc), b.cross_package));
+  }
   // What `kernel: git:PATH` needs to build a kernel on this machine.
   for (const auto& t : lab::kernel_build_tools())
     if (seen.insert(t.name).second) {

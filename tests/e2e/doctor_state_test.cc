@@ -57,10 +57,13 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
       {"modprobe", "kmod"},            {"sysbench", "sysbench"},
       {"mariadbd", "mariadb-server"},  {"mariadb-install-db", "mariadb-server"},
       {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
-      {"qemu-system-x86_64", "qemu-system-x86"},
       {"schedlab-seccomp-notify", "schedlab itself (build/runner/, or cmake --install)"},
       {"netperf", "netperf"},          {"netserver", "netperf"},
       {"schbench", Schbench::kUpstream},
+      // The lab's boards (board.h): their qemu, dtc for the exynos4210's
+      // DTB, its cross compiler.
+      {"qemu-system-x86_64", "qemu-system-x86"}, {"qemu-system-arm", "qemu-system-arm"},
+      {"dtc", "device-tree-compiler"}, {"arm-linux-gnueabihf-gcc", "gcc-arm-linux-gnueabihf"},
       // What lab kernel builds need (kernel_build.h); headers by path.
       {"make", "make"}, {"gcc", "gcc"}, {"bc", "bc"}, {"bison", "bison"}, {"flex", "flex"},
       {"git", "git"}, {"/usr/include/libelf.h", "libelf-dev"},

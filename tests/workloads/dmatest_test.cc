@@ -17,11 +17,11 @@ using schedlab::test::write_text;
 
 namespace {
 
-Point dmatest_point(std::int64_t iterations = 1000) {
+Point dmatest_point(std::int64_t tests = 1000) {
   static const Dmatest dt;
   Point p;
   for (const auto& spec : dt.params()) p.values[spec.name] = spec.default_value;
-  p.values["iterations"] = iterations;
+  p.values["tests"] = tests;
   return p;
 }
 
@@ -128,7 +128,7 @@ TEST_CASE("dmatest steps drive a test double of the module's parameter files") {
   p.values["log"] = mod.log();
   p.values["kmsg"] = mod.log();
   p.values["load_module"] = false;
-  p.values["iterations"] = std::int64_t{1000};
+  p.values["tests"] = std::int64_t{1000};
   p.values["noverify"] = true;
   p.values["norandom"] = true;
   p.values["test_buf_size"] = std::int64_t{1048576};

@@ -28,10 +28,25 @@ std::string sources() {
       kKeyring, mirror, security);
 }
 
+std::string host_arch(Host& local) {
+  const ExecResult r = local.run({.argv = {"dpkg", "--print-architecture"}, .timeout = std::chrono::seconds(30)});
+  const std::string arch(trim(r.out));
+  if (!r.ok() || arch.empty())
+    throw std::runtime_error("lab: dpkg --print-architecture failed: " + r.describe());
+  return arch;
+}
+
 }  // namespace
 
-PrivateApt::PrivateApt(std::filesystem::path dir, Host& local, Log log)
-    : dir_(std::move(dir)), local_(local), log_(std::move(log)) {
+PrivateApt PrivateApt::for_arch(const LabPaths& paths, const std::string& arch, Host& local, Log log) {
+  const std::string native = host_arch(local);
+  return PrivateApt(arch.empty() || arch == native ? paths.apt() : paths.root / ("apt-" + arch), local,
+                    std::move(log), arch.empty() ? native : arch);
+}
+
+PrivateApt::PrivateApt(std::filesystem::path dir, Host& local, Log log, std::string arch)
+    : dir_(std::move(dir)), arch_(arch.empty() ? host_arch(local) : std::move(arch)), local_(local),
+      log_(std::move(log)) {
   std::filesystem::create_directories(dir_ / "lists" / "partial");
   std::filesystem::create_directories(dir_ / "cache" / "archives" / "partial");
   const std::string want = sources();
@@ -55,7 +70,10 @@ std::vector<std::string> PrivateApt::options() const {
       "-o", "Dir::Cache=" + (dir_ / "cache").string(),
       "-o", "Dir::State::status=/dev/null",
       "-o", "Debug::NoLocking=1",
-      "-o", "Acquire::Retries=2"};
+      "-o", "Acquire::Retries=2",
+      // Only this architecture's lists and packages, whatever dpkg's are.
+      "-o", "APT::Architecture=" + arch_,
+      "-o", "APT::Architectures=" + arch_};
   // As root, apt hands downloads to the _apt user, who cannot write into a
   // private cache under /root.
   if (::geteuid() == 0) o.insert(o.end(), {"-o", "APT::Sandbox::User=root"});
@@ -79,7 +97,7 @@ bool PrivateApt::refresh(std::chrono::hours max_age, bool force) {
   if (!force && std::filesystem::exists(stamp) &&
       std::filesystem::last_write_time(stamp) > std::filesystem::file_time_type::clock::now() - max_age)
     return true;
-  log_("lab: updating the kernel package lists (private apt configuration in " + dir_.string() + ")");
+  log_(fmt::format("lab: updating the {} package lists (private apt configuration in {})", arch_, dir_.string()));
   const ExecResult r = apt("apt-get", {"-q", "update"});
   if (!r.ok() || r.err.find("W: Failed") != std::string::npos || r.err.find("E: ") != std::string::npos) {
     const std::string why = last_lines(r.err.empty() ? r.describe() : r.err, 3);

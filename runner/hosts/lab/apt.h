@@ -1,8 +1,10 @@
 // A private apt configuration in the lab cache: its own sources.list (Debian
 // bookworm, bookworm-security, bookworm-backports), lists and archive cache,
 // so kernel packages are found and downloaded without touching the system's
-// apt sources or state. The mirror is $SCHEDLAB_LAB_MIRROR, else
-// deb.debian.org.
+// apt sources or state. One per Debian architecture (APT::Architecture):
+// armhf kernels and userland for an ARM board come through their own lists,
+// the system's dpkg architectures untouched. The mirror is
+// $SCHEDLAB_LAB_MIRROR, else deb.debian.org.
 #pragma once
 
 #include <chrono>
@@ -17,7 +19,12 @@ namespace schedlab::lab {
 
 class PrivateApt {
  public:
-  PrivateApt(std::filesystem::path dir, Host& local, Log log);
+  // arch: the Debian architecture whose packages it finds; empty: this
+  // machine's (dpkg --print-architecture).
+  PrivateApt(std::filesystem::path dir, Host& local, Log log, std::string arch = "");
+  // The configuration for the Debian architecture `arch` in the lab cache
+  // (this machine's keeps the folder apt/, another one apt-ARCH/).
+  static PrivateApt for_arch(const LabPaths& paths, const std::string& arch, Host& local, Log log);
   // `apt-get update` when the lists are missing or older than max_age.
   // Returns false (after logging why) when it failed and stale lists remain.
   bool refresh(std::chrono::hours max_age = std::chrono::hours(24), bool force = false);
@@ -36,6 +43,7 @@ class PrivateApt {
   ExecResult apt(const std::string& tool, std::vector<std::string> args, const std::string& cwd = "",
                  std::chrono::minutes timeout = std::chrono::minutes(5));
   std::filesystem::path dir_;
+  std::string arch_;
   Host& local_;
   Log log_;
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <sstream>
@@ -54,14 +55,34 @@ class Builder {
 
 std::string rel(const std::string& abs) { return abs.substr(abs.find_first_not_of('/')); }
 
+// kernel/drivers/dma/dmatest.ko.xz -> kernel/drivers/dma/dmatest.ko: the
+// image holds modules uncompressed (busybox's modprobe reads plain .ko).
+std::string plain_module_path(const std::string& path) {
+  const auto ko = path.rfind(".ko");
+  return ko == std::string::npos ? path : path.substr(0, ko + 3);
+}
+
+// modules.dep's lines for these modules, with plain names.
+std::string modules_dep_of(const std::vector<std::string>& modules, const std::string& dep) {
+  std::string out;
+  std::istringstream in(dep);
+  for (std::string line; std::getline(in, line);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos ||
+        std::find(modules.begin(), modules.end(), line.substr(0, colon)) == modules.end())
+      continue;
+    std::string plain = plain_module_path(line.substr(0, colon)) + ":";
+    std::istringstream deps(line.substr(colon + 1));
+    for (std::string d; deps >> d;) plain += " " + plain_module_path(d);
+    out += plain + "\n";
+  }
+  return out;
+}
+
 // Copies a program and the libraries it needs.
-void add_program(Builder& b, Host& local, const std::string& host_path, const std::string& dest) {
-  b.file(dest, schedlab::read_file(host_path), 0755);
-  const ExecResult r = local.run({.argv = {"ldd", host_path}, .timeout = std::chrono::seconds(30)});
-  // ldd exits 1 for a static binary ("not a dynamic executable").
-  if (!r.ok() && r.out.find("not a dynamic") == std::string::npos && r.err.find("not a dynamic") == std::string::npos)
-    throw std::runtime_error(fmt::format("lab: ldd {} failed: {}", host_path, r.err));
-  for (const auto& lib : parse_ldd(r.out)) b.file(rel(lib), schedlab::read_file(lib), 0755);
+void add_program(Builder& b, GuestUserland& userland, const std::string& path, const std::string& dest) {
+  b.file(dest, schedlab::read_file(path), 0755);
+  for (const auto& lib : userland.libraries(path)) b.file(lib.to, schedlab::read_file(lib.from), 0755);
 }
 
 // A file, or a directory's regular files (through symlinks), as they are.
@@ -76,21 +97,23 @@ void add_files(Builder& b, const fs::path& path) {
 
 // The needs' programs and files found here (the others named in missing),
 // and /etc/passwd and /etc/group with root and the needs' users.
-void add_needs(Builder& b, Host& local, const std::vector<GuestNeeds>& needs, std::vector<std::string>& missing) {
+void add_needs(Builder& b, GuestUserland& userland, const std::vector<GuestNeeds>& needs,
+               std::vector<std::string>& missing) {
   std::string passwd = "root:x:0:0:root:/root:/usr/bin/bash\n";
   std::string group = "root:x:0:\n";
   std::set<std::string> users;
   for (const auto& n : needs) {
+    // This machine's servers run only in a guest of its architecture.
     for (const auto& p : n.programs) {
-      if (!fs::exists(p.host_path)) {
+      if (!fs::exists(p.host_path) || !userland.native()) {
         missing.push_back(p.host_path);
         continue;
       }
-      add_program(b, local, p.host_path,
+      add_program(b, userland, p.host_path,
                   p.on_path ? "usr/bin/" + fs::path(p.host_path).filename().string() : rel(p.host_path));
     }
     for (const auto& f : n.files) {
-      if (fs::exists(f)) add_files(b, f);
+      if (fs::exists(f) && userland.native()) add_files(b, f);
       else missing.push_back(f);
     }
     for (const auto& u : n.users) {
@@ -129,14 +152,17 @@ std::vector<std::string> default_guest_programs() {
   return names;
 }
 
-std::string init_script(const std::vector<std::string>& module_files) {
+std::string init_script(const std::vector<std::string>& module_files, bool link_applets) {
+  // A busybox that could not list its applets here links them now (it
+  // never replaces a program the image has at that path).
+  std::string applets = link_applets ? "/bin/busybox --install -s\n" : "";
   std::string insmods;
   for (const auto& m : module_files)
     insmods += fmt::format("insmod /lib/modules/lab/{0} || echo 'schedlab-lab: insmod {0} failed'\n", m);
   return fmt::format(R"sh(#!/bin/sh
 # schedlab lab guest: run by busybox init at boot (sysinit).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-mount -t proc proc /proc
+{}mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2> /dev/null
 mkdir -p /dev/pts /dev/shm /run /tmp
@@ -153,7 +179,7 @@ ip route add default via 10.0.2.2
 dropbear -r /etc/dropbear/host_key -s -p 22 -P /run/dropbear.pid
 echo '{} '"$(uname -r)"
 )sh",
-                     insmods, kReadyLine);
+                     applets, insmods, kReadyLine);
 }
 
 std::string overlay_image(const std::string& dropbear_host_key, const std::string& authorized_key) {
@@ -167,8 +193,8 @@ std::string overlay_image(const std::string& dropbear_host_key, const std::strin
   return gzip_compress(cpio_newc(b.entries()));
 }
 
-BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, const LabPaths& paths, Host& local,
-                           const Log& log) {
+BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, GuestUserland& userland,
+                           const LabPaths& paths, const Log& log) {
   const auto t0 = std::chrono::steady_clock::now();
   BaseImage image;
   Builder b;
@@ -177,30 +203,33 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, cons
   b.dir("root/.ssh", 0700);
 
   // busybox: must be the static build (busybox-static), its applets as links.
-  const std::string busybox = "/bin/busybox";
-  if (!fs::exists(busybox)) throw std::runtime_error("lab: /bin/busybox not found (install busybox-static)");
-  add_program(b, local, busybox, "bin/busybox");
-  const ExecResult list = local.run({.argv = {busybox, "--list"}, .timeout = std::chrono::seconds(10)});
-  if (!list.ok()) throw std::runtime_error("lab: busybox --list failed: " + list.describe());
-  std::istringstream applets(list.out);
-  for (std::string a; std::getline(applets, a);)
-    if (!a.empty() && a != "busybox") b.symlink("bin/" + a, "busybox");
+  add_program(b, userland, userland.busybox(), "bin/busybox");
+  const auto applets = userland.applets();
+  if (applets) {
+    for (const auto& a : *applets)
+      if (a != "busybox") b.symlink("bin/" + a, "busybox");
+  } else {
+    b.symlink("bin/sh", "busybox");  // the init script's; the other applets are linked by it
+  }
   b.symlink("init", "bin/busybox");
   b.symlink("sbin/init", "../bin/busybox");
 
   for (const auto& p : kRequired) {
-    const auto path = local.find_program(p.name);
-    if (!path) throw std::runtime_error(fmt::format("lab: '{}' not found here; the guest needs it (see scripts/install-deps.sh)", p.name));
-    add_program(b, local, *path, p.dest_dir + "/" + p.name);
+    const auto path = userland.find_program(p.name);
+    if (!path)
+      throw std::runtime_error(fmt::format("lab: '{}' not found in {}; the guest needs it (see scripts/install-deps.sh)",
+                                           p.name, userland.name()));
+    add_program(b, userland, *path, p.dest_dir + "/" + p.name);
   }
   for (const auto& name : spec.optional_programs) {
-    if (auto path = local.find_program(name)) add_program(b, local, *path, "usr/bin/" + name);
+    if (auto path = userland.find_program(name)) add_program(b, userland, *path, "usr/bin/" + name);
     else image.missing.push_back(name);
   }
   for (const auto& name : spec.extra_programs) {
-    const auto path = name.find('/') != std::string::npos ? std::optional<std::string>(name) : local.find_program(name);
-    if (!path || !fs::exists(*path)) throw std::runtime_error(fmt::format("lab: program '{}' to copy into the guest not found", name));
-    add_program(b, local, *path, "usr/bin/" + fs::path(*path).filename().string());
+    const auto path = name.find('/') != std::string::npos ? std::optional<std::string>(name) : userland.find_program(name);
+    if (!path || !fs::exists(*path))
+      throw std::runtime_error(fmt::format("lab: program '{}' to copy into the guest not found in {}", name, userland.name()));
+    add_program(b, userland, *path, "usr/bin/" + fs::path(*path).filename().string());
   }
 
   // A kernel with no modules directory (built from source by schedlab) has
@@ -218,18 +247,28 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, cons
     b.file("lib/modules/lab/" + name, read_module((mdir / m).string()));
     files.push_back(name);
   }
+  // Modules a workload loads with modprobe (dmatest): in lib/modules/REL
+  // with their dependencies and a modules.dep of their own, uncompressed.
+  if (!spec.probe_modules.empty() && !mdir.empty()) {
+    const std::string dep = schedlab::read_file(mdir / "modules.dep");
+    const auto probe = module_load_order(spec.probe_modules, dep,
+                                         fs::exists(mdir / "modules.builtin") ? schedlab::read_file(mdir / "modules.builtin") : "");
+    const std::string dir = "lib/modules/" + kernel.release + "/";
+    for (const auto& m : probe) b.file(dir + plain_module_path(m), read_module((mdir / m).string()));
+    b.file(dir + "modules.dep", modules_dep_of(probe, dep));
+  }
 
   // Remote commands run under bash (also as `sh`, found first on PATH): the
   // SSH host's wrapper relies on `kill -- -PGID`, which busybox ash rejects.
   // The init script stays on busybox's /bin/sh.
   b.symlink("usr/bin/sh", "bash");
-  add_needs(b, local, spec.needs, image.missing);
+  add_needs(b, userland, spec.needs, image.missing);
   // Name lookups of the guest's own name (mariadb-install-db checks it).
   b.file("etc/hosts", "127.0.0.1 localhost\n127.0.1.1 schedlab-lab\n");
   b.file("etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
   b.file("etc/shells", "/bin/sh\n/usr/bin/bash\n");
   b.file("etc/inittab", "::sysinit:/etc/schedlab-init\n::ctrlaltdel:/bin/poweroff -f\n::shutdown:/bin/sync\n");
-  b.file("etc/schedlab-init", init_script(files), 0755);
+  b.file("etc/schedlab-init", init_script(files, !applets), 0755);
 
   const std::string archive = cpio_newc(b.entries());
   image.sha256 = sha256_hex(archive);

@@ -1,7 +1,9 @@
 // The lab's initramfs: busybox (static), dropbear as the SSH server, bash
 // and util-linux's setsid/chrt (the SSH host's remote wrapper and policy
 // prefix use them), the workloads' guest programs (workloads/registry.h)
-// found on this machine with their shared libraries (from ldd), the kernel
+// found in the board's userland (guest_userland.h: this machine's, or
+// Debian packages of the board's architecture) with their shared
+// libraries, the kernel
 // modules the virtual hardware needs (virtio_net and its dependencies,
 // uncompressed), what the run's workloads need in the guest
 // (Workload::guest_needs: PostgreSQL's server for pgbench), and an init
@@ -21,6 +23,7 @@
 
 #include "runner/hosts/host.h"
 #include "runner/hosts/lab/cpio.h"
+#include "runner/hosts/lab/guest_userland.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/paths.h"
 #include "workloads/workload.h"
@@ -39,7 +42,9 @@ struct InitramfsSpec {
   // reported; the run's preflight then names them per workload).
   std::vector<std::string> optional_programs = default_guest_programs();
   std::vector<std::string> extra_programs;  // from the config: must exist
-  std::vector<std::string> modules = {"virtio_pci", "virtio_net"};
+  std::vector<std::string> modules = {"virtio_pci", "virtio_net"};  // the board's (board.h), loaded by init
+  // Loaded later with modprobe (dmatest): kept in lib/modules/REL with their modules.dep.
+  std::vector<std::string> probe_modules;
   // The run's workloads' needs: their programs and files when found here
   // (else reported as missing), their users in /etc/passwd.
   std::vector<GuestNeeds> needs;
@@ -53,11 +58,12 @@ struct BaseImage {
   double seconds = 0;          // time taken
 };
 
-BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, const LabPaths& paths, Host& local,
-                           const Log& log);
+BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, GuestUserland& userland,
+                           const LabPaths& paths, const Log& log);
 
-// The init script (pure; for tests).
-std::string init_script(const std::vector<std::string>& module_files);
+// The init script (pure; for tests). link_applets: busybox links its
+// applets first (it could not list them here).
+std::string init_script(const std::vector<std::string>& module_files, bool link_applets = false);
 
 // Per-boot overlay: host key (dropbear format) and the authorized public key.
 std::string overlay_image(const std::string& dropbear_host_key, const std::string& authorized_key);

@@ -13,6 +13,7 @@
 #include "base/hash.h"
 #include "runner/config/suggest.h"
 #include "runner/hosts/lab/apt.h"
+#include "runner/hosts/lab/dmatest_module.h"
 
 namespace schedlab::lab {
 namespace fs = std::filesystem;
@@ -39,6 +40,14 @@ Kernel from_dir(const fs::path& dir) {
   const fs::path modules = dir / "lib" / "modules" / k.release;
   if (fs::exists(modules)) k.modules_dir = modules.string();
   k.key = dir.filename().string();
+  k.board = j.value("board", default_board().name);
+  // A built kernel keeps its DTB in dtbs/, a Debian package where it installs it.
+  if (const Board* b = find_board(k.board); b && !b->dtb.empty())
+    for (const fs::path& p : {dir / "dtbs" / b->dtb, dir / "usr/lib" / ("linux-image-" + k.release) / b->dtb})
+      if (fs::exists(p)) {
+        k.dtb = p.string();
+        break;
+      }
   k.tree = j.value("tree", "");
   k.commit = j.value("commit", "");
   k.describe = j.value("describe", "");
@@ -64,8 +73,8 @@ void run_or_throw(Host& local, std::vector<std::string> argv, const std::string&
 }
 
 // Downloads, unpacks and indexes one package; returns the cached kernel.
-Kernel fetch_package(const std::string& package, const std::string& version, const LabPaths& paths,
-                     PrivateApt& apt, Host& local, const Log& log) {
+Kernel fetch_package(const std::string& package, const std::string& version, const Board& board,
+                     const LabPaths& paths, PrivateApt& apt, Host& local, const Log& log) {
   for (const auto& k : cached_kernels(paths))
     if (k.package == package && k.package_version == version) return k;
   fs::create_directories(paths.kernels());
@@ -79,7 +88,8 @@ Kernel fetch_package(const std::string& package, const std::string& version, con
     run_or_throw(local, {"dpkg-deb", "-x", deb.string(), (tmp / "tree").string()}, "dpkg-deb -x");
     const std::string release = release_in(tmp / "tree");
     run_or_throw(local, {"depmod", "-b", (tmp / "tree").string(), release}, "depmod");
-    nlohmann::json j = {{"package", package}, {"version", version}, {"release", release}, {"deb_sha256", sha}};
+    nlohmann::json j = {{"package", package}, {"version", version}, {"release", release}, {"deb_sha256", sha},
+                        {"board", board.name}};
     write_whole_file(tmp / "tree" / "kernel.json", j.dump(2) + "\n");
     const fs::path final_dir = paths.kernels() / (release + "-" + short_hash(sha));
     std::error_code ec;
@@ -93,7 +103,7 @@ Kernel fetch_package(const std::string& package, const std::string& version, con
   }
 }
 
-std::string unknown_kernel(const std::string& spec) {
+std::string unknown_kernel(const std::string& spec, const Board& board) {
   std::vector<std::string> names;
   std::string list;
   for (const auto& s : kernel_series()) {
@@ -103,10 +113,10 @@ std::string unknown_kernel(const std::string& spec) {
   return fmt::format(
       "lab: unknown kernel '{}'{}; known:{}\n  {:<12} an exact Debian package name\n  {:<12} a "
       "vmlinuz file (its modules directory beside it, or given)",
-      spec, did_you_mean(spec, names), list, "linux-image-*-amd64-unsigned", "/path/vmlinuz-REL");
+      spec, did_you_mean(spec, names), list, "linux-image-*-" + board.flavour, "/path/vmlinuz-REL");
 }
 
-Kernel from_path(const std::string& spec, std::string modules_dir) {
+Kernel from_path(const std::string& spec, std::string modules_dir, const Board& board) {
   const fs::path v = fs::absolute(spec);
   if (!fs::is_regular_file(v)) throw std::runtime_error(fmt::format("lab: {}: no such kernel image", spec));
   const std::string name = v.filename().string();
@@ -117,6 +127,8 @@ Kernel from_path(const std::string& spec, std::string modules_dir) {
   if (const fs::path dir = v.parent_path().parent_path(); modules_dir.empty() && fs::exists(dir / "kernel.json")) {
     Kernel k = from_dir(dir);
     if (fs::equivalent(k.vmlinuz, v)) {
+      if (k.board != board.name)
+        throw UnknownKernel(fmt::format("lab: {}: a kernel for the {} board, not for {}", spec, k.board, board.name));
       k.spec = spec;
       return k;
     }
@@ -136,6 +148,13 @@ Kernel from_path(const std::string& spec, std::string modules_dir) {
   k.vmlinuz = v.string();
   k.modules_dir = m.string();
   k.key = release + "-" + short_hash(sha256_file(v));
+  k.board = board.name;
+  if (!board.dtb.empty()) {
+    if (!fs::exists(v.parent_path() / board.dtb))
+      throw UnknownKernel(fmt::format("lab: {}: no {} beside it (the {} board boots with the kernel's DTB)", spec,
+                                      board.dtb, board.name));
+    k.dtb = (v.parent_path() / board.dtb).string();
+  }
   return k;
 }
 
@@ -143,11 +162,14 @@ Kernel from_path(const std::string& spec, std::string modules_dir) {
 
 const std::vector<KernelSeries>& kernel_series() {
   static const std::vector<KernelSeries> series = {
-      {"debian:6.1", R"(^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$)", "Debian bookworm's 6.1 (CFS, schedstat v15)"},
-      {"debian:6.12", R"(^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$)",
-       "Debian bookworm-backports' 6.12 (EEVDF, schedstat v16)"},
+      {"debian:6.1", R"(6\.1\.0-[0-9]+)", "Debian bookworm's 6.1 (CFS, schedstat v15)"},
+      {"debian:6.12", R"(6\.12\.[0-9]+\+deb12)", "Debian bookworm-backports' 6.12 (EEVDF, schedstat v16)"},
   };
   return series;
+}
+
+std::string package_regex(const KernelSeries& series, const Board& board) {
+  return "^linux-image-" + series.release_regex + "-" + board.flavour + "$";
 }
 
 std::vector<Kernel> cached_kernels(const LabPaths& paths) {
@@ -165,15 +187,16 @@ std::vector<Kernel> cached_kernels(const LabPaths& paths) {
   return out;
 }
 
-Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, const LabPaths& paths,
-                      Host& local, const Log& log) {
-  if (spec.find('/') != std::string::npos) return from_path(spec, modules_dir);
+namespace {
+
+Kernel resolve_package(const std::string& spec, const Board& board, const LabPaths& paths, Host& local,
+                       const Log& log) {
   const auto& series = kernel_series();
   const auto s = std::find_if(series.begin(), series.end(), [&](const auto& k) { return k.name == spec; });
   const bool package = spec.starts_with("linux-image-");
-  if (s == series.end() && !package) throw UnknownKernel(unknown_kernel(spec));
+  if (s == series.end() && !package) throw UnknownKernel(unknown_kernel(spec, board));
 
-  PrivateApt apt(paths.apt(), local, log);
+  PrivateApt apt = PrivateApt::for_arch(paths, board.debian_arch, local, log);
   bool fresh = false;
   try {
     fresh = apt.refresh();
@@ -181,7 +204,7 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
     // Offline with no lists: the newest cached kernel of the series still boots.
     const auto cached = cached_kernels(paths);
     for (auto it = cached.rbegin(); s != series.end() && it != cached.rend(); ++it)
-      if (boost::regex_match(it->package, boost::regex(s->package_regex))) {
+      if (boost::regex_match(it->package, boost::regex(package_regex(*s, board)))) {
         log(fmt::format("{}; using the cached {}", e.what(), it->package));
         Kernel k = *it;
         k.spec = spec;
@@ -191,8 +214,10 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
   }
   std::string name = spec;
   if (s != series.end()) {
-    auto names = apt.search(s->package_regex);
-    if (names.empty()) throw std::runtime_error(fmt::format("lab: no package of {} found ({})", spec, s->package_regex));
+    auto names = apt.search(package_regex(*s, board));
+    if (names.empty())
+      throw UnknownKernel(fmt::format("lab: no {} package of {} found for the {} board ({})", board.debian_arch, spec,
+                                      board.name, package_regex(*s, board)));
     name = *std::max_element(names.begin(), names.end(), natural_less);
   }
   std::string version = apt.candidate_version(name);
@@ -203,13 +228,26 @@ Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, c
   if (version.empty()) {
     std::vector<std::string> known;
     for (const auto& k : series)
-      for (const auto& n : apt.search(k.package_regex)) known.push_back(n);
-    throw UnknownKernel(fmt::format("lab: no package '{}' in Debian{}\n{}", name, did_you_mean(name, known),
-                                         unknown_kernel(spec)));
+      for (const auto& n : apt.search(package_regex(k, board))) known.push_back(n);
+    std::vector<std::string> names;
+    for (const auto& k : series) names.push_back(k.name);
+    throw UnknownKernel(fmt::format("lab: no {} package '{}' in Debian{} (the {} board boots linux-image-*-{}; "
+                                    "or name a series: {})",
+                                    board.debian_arch, name, did_you_mean(name, known), board.name, board.flavour,
+                                    fmt::join(names, ", ")));
   }
-  Kernel k = fetch_package(name, version, paths, apt, local, log);
+  Kernel k = fetch_package(name, version, board, paths, apt, local, log);
   k.spec = spec;
+  if (board.dmatest_module) add_dmatest_module(k, board, paths, apt, local, log);
   return k;
+}
+
+}  // namespace
+
+Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, const Board& board,
+                      const LabPaths& paths, Host& local, const Log& log) {
+  if (spec.find('/') != std::string::npos) return from_path(spec, modules_dir, board);
+  return resolve_package(spec, board, paths, local, log);
 }
 
 std::string kernel_label(const std::string& spec) {

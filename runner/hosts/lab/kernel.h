@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runner/hosts/host.h"
+#include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/paths.h"
 
 namespace schedlab::lab {
@@ -24,6 +25,8 @@ struct Kernel {
   std::string vmlinuz;
   std::string modules_dir;      // .../lib/modules/<release>, with modules.dep; empty: none (built-in)
   std::string key;              // <release>-<sha12>: the cache key
+  std::string board = "x86";    // the board it boots on (board.h)
+  std::string dtb;              // the board's DTB as the kernel shipped it; empty: the board has none
   // A kernel built from source (kernel_build.h); empty for packages and paths.
   std::string tree;             // the source tree
   std::string commit;           // built commit (the work tree's HEAD)
@@ -46,15 +49,20 @@ class UnknownKernel : public std::runtime_error {
 };
 
 struct KernelSeries {
-  std::string name;          // debian:6.12
-  std::string package_regex; // apt-cache search --names-only
+  std::string name;           // debian:6.12
+  std::string release_regex;  // of the package name's release, before the flavour
   std::string help;
 };
 const std::vector<KernelSeries>& kernel_series();
+// The series' packages for a board (apt-cache search --names-only):
+// ^linux-image-6\.1\.0-[0-9]+-armmp$
+std::string package_regex(const KernelSeries& series, const Board& board);
 
-// Throws std::runtime_error; an unknown name lists the known ones.
-Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, const LabPaths& paths,
-                      Host& local, const Log& log);
+// Throws std::runtime_error; an unknown name lists the known ones. A
+// Debian kernel for a board with dmatest_module gets its dmatest.ko
+// (dmatest_module.h) before it is returned.
+Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, const Board& board,
+                      const LabPaths& paths, Host& local, const Log& log);
 
 // The kernels in the cache, newest release last.
 std::vector<Kernel> cached_kernels(const LabPaths& paths);

@@ -8,11 +8,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "base/file.h"
 #include "base/hash.h"
 #include "base/text.h"
+#include "runner/hosts/lab/board.h"
 
 namespace schedlab::lab {
 namespace fs = std::filesystem;
@@ -120,16 +122,16 @@ Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local)
   return s;
 }
 
-std::string compiler_version(Host& local) {
-  const ExecResult r = run_in(local, {"gcc", "--version"});
+std::string compiler_version(Host& local, const Board& board) {
+  const ExecResult r = run_in(local, {board.cross_compile + "gcc", "--version"});
   const auto lines = split_lines(r.out);
-  return r.ok() && !lines.empty() ? std::string(lines.front()) : "gcc unknown";
+  return r.ok() && !lines.empty() ? std::string(lines.front()) : board.cross_compile + "gcc unknown";
 }
 
-// The fragment text schedlab appends to tinyconfig's .config.
-std::string requested_text(const KernelBuildConfig& config) {
+// The fragment text schedlab appends to the base config's .config.
+std::string requested_text(const KernelBuildConfig& config, const Board& board) {
   std::string out = "# schedlab guest fragment\n";
-  for (const auto& [k, v] : guest_config()) out += k + "=" + v + "\n";
+  for (const auto& [k, v] : guest_config(board)) out += k + "=" + v + "\n";
   for (const auto& f : config.fragments) {
     std::string text;
     try {
@@ -184,22 +186,12 @@ GitKernelSpec parse_git_kernel(const std::string& spec) {
   return g;
 }
 
-const std::vector<std::pair<std::string, std::string>>& guest_config() {
+std::vector<std::pair<std::string, std::string>> guest_config(const Board& board) {
   // Each symbol with what it depends on: olddefconfig does not turn a
-  // dependency on, and unmet_symbols names what did not stick.
-  static const std::vector<std::pair<std::string, std::string>> c = {
-      // tinyconfig on ARCH=x86 would be 32-bit.
-      {"CONFIG_64BIT", "y"},
+  // dependency on, and unmet_symbols names what did not stick. The board's
+  // part (board.h: its console, NIC, CPUs, modules or not) follows.
+  static const std::vector<std::pair<std::string, std::string>> common = {
       {"CONFIG_SMP", "y"},
-      {"CONFIG_SCHED_SMT", "y"},
-      {"CONFIG_SCHED_MC", "y"},
-      // qemu lists its CPUs to the kernel in ACPI's MADT: without ACPI a
-      // tinyconfig kernel logs "Allowing 1 CPUs" whatever -smp says.
-      {"CONFIG_ACPI", "y"},
-      // kvm-clock and paravirt spinlocks under KVM.
-      {"CONFIG_HYPERVISOR_GUEST", "y"},
-      {"CONFIG_PARAVIRT", "y"},
-      {"CONFIG_KVM_GUEST", "y"},
       // tinyconfig optimises for size and compresses with xz (slow to unpack under TCG).
       {"CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE", "y"},
       {"CONFIG_KERNEL_GZIP", "y"},
@@ -212,8 +204,6 @@ const std::vector<std::pair<std::string, std::string>>& guest_config() {
       {"CONFIG_RD_GZIP", "y"},
       {"CONFIG_TTY", "y"},
       {"CONFIG_UNIX98_PTYS", "y"},
-      {"CONFIG_SERIAL_8250", "y"},
-      {"CONFIG_SERIAL_8250_CONSOLE", "y"},
       {"CONFIG_PROC_FS", "y"},
       {"CONFIG_PROC_SYSCTL", "y"},
       {"CONFIG_SYSFS", "y"},
@@ -244,18 +234,12 @@ const std::vector<std::pair<std::string, std::string>>& guest_config() {
       {"CONFIG_NET", "y"},
       {"CONFIG_UNIX", "y"},
       {"CONFIG_INET", "y"},
-      // virtio-net-pci, built in: VIRTIO_MENU is the menu VIRTIO_PCI hides behind.
-      {"CONFIG_PCI", "y"},
-      {"CONFIG_PCI_MSI", "y"},
       {"CONFIG_NETDEVICES", "y"},
       {"CONFIG_NET_CORE", "y"},
-      {"CONFIG_VIRTIO_MENU", "y"},
-      {"CONFIG_VIRTIO_PCI", "y"},
-      {"CONFIG_VIRTIO_NET", "y"},
-      // Everything built in: no modules directory, no depmod.
-      {"CONFIG_MODULES", "n"},
   };
-  return c;
+  auto out = common;
+  out.insert(out.end(), board.kernel_config.begin(), board.kernel_config.end());
+  return out;
 }
 
 std::map<std::string, std::string> parse_fragment(const std::string& text) {
@@ -316,13 +300,16 @@ const std::vector<BuildTool>& kernel_build_tools() {
   return tools;
 }
 
-std::vector<std::string> missing_build_tools(Host& local) {
+std::vector<std::string> missing_build_tools(Host& local, const Board& board) {
   std::vector<std::string> out;
   for (const auto& t : kernel_build_tools()) {
     const bool found =
         t.header ? local.read_file(t.name).has_value() : local.find_program(t.name).has_value();
     if (!found) out.push_back(fmt::format("{} (Debian package {})", t.name, t.package));
   }
+  if (!board.cross_compile.empty() && !local.find_program(board.cross_compile + "gcc"))
+    out.push_back(fmt::format("{}gcc (Debian package {}), the {} board's cross compiler", board.cross_compile,
+                              board.cross_package, board.name));
   return out;
 }
 
@@ -350,14 +337,15 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
 
 }  // namespace
 
-std::vector<Kernel> cached_builds_of(const std::string& spec, const LabPaths& paths, Host& local) {
+std::vector<Kernel> cached_builds_of(const std::string& spec, const LabPaths& paths, Host& local,
+                                     const std::string& board) {
   const GitKernelSpec g = parse_git_kernel(spec);
   if (g.ref.empty()) return {};  // a work tree's edits are part of what was built
   const Source src = find_source(g, spec, local);
   std::vector<std::pair<fs::file_time_type, Kernel>> found;
   for (auto& k : cached_kernels(paths)) {
     std::error_code ec;
-    if (k.commit != src.commit || fs::path(k.tree) != src.tree) continue;
+    if (k.commit != src.commit || fs::path(k.tree) != src.tree || k.board != board) continue;
     const auto when = fs::last_write_time(fs::path(k.vmlinuz).parent_path().parent_path() / "kernel.json", ec);
     found.emplace_back(when, std::move(k));
   }
@@ -386,24 +374,26 @@ namespace {
 Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& config,
                              const LabPaths& paths, Host& local, const Log& log) {
   const GitKernelSpec g = parse_git_kernel(spec);
-  if (const auto missing = missing_build_tools(local); !missing.empty())
+  const Board& board = board_named(config.board);
+  if (const auto missing = missing_build_tools(local, board); !missing.empty())
     throw std::runtime_error(
-        fmt::format("lab: building {} needs {} (apt-get install them, or see schedlab doctor)",
-                    spec, fmt::join(missing, ", ")));
+        fmt::format("lab: building {} for {} needs {} (apt-get install them, or see schedlab doctor)",
+                    spec, board.name, fmt::join(missing, ", ")));
   const Source src = find_source(g, spec, local);
-  const std::string requested = requested_text(config);
-  const std::string compiler = compiler_version(local);
+  const std::string requested = requested_text(config, board);
+  const std::string compiler = compiler_version(local, board);
   // One persistent build directory per tree and user config (schedlab's own
   // fragment changing keeps the directory: an incremental rebuild).
   std::string user_part;
   for (const auto& f : config.fragments) user_part += f + "\n";
   for (const auto& [k, v] : config.symbols) user_part += k + "=" + v + "\n";
-  const std::string conf_id = user_part.empty() ? "default" : sha12(requested).substr(0, 8);
+  const std::string conf_id = (&board == &default_board() ? "" : board.name + "-") +
+                              (user_part.empty() ? "default" : sha12(requested).substr(0, 8));
   const fs::path build_root = paths.root / "builds" / sha12(src.tree.string());
   const std::string request_key =
       src.identity.empty()
           ? ""
-          : sha12(src.identity + "\n" + requested + "\n" + compiler + "\ntinyconfig\n");
+          : sha12(src.identity + "\n" + requested + "\n" + compiler + "\n" + board.base_config + "\n");
 
   if (!request_key.empty())
     for (const auto& k : cached_kernels(paths)) {
@@ -447,7 +437,9 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
 
   const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   std::vector<std::string> make = {"make", "-C", srctree.string(), "O=" + obj.string()};
-  if (local.find_program("ccache")) make.push_back("CC=ccache gcc");
+  if (!board.cross_compile.empty())
+    make.insert(make.end(), {"ARCH=" + board.arch, "CROSS_COMPILE=" + board.cross_compile});
+  if (local.find_program("ccache")) make.push_back("CC=ccache " + board.cross_compile + "gcc");
   const auto make_with = [&](std::vector<std::string> args) {
     std::vector<std::string> argv = make;
     argv.insert(argv.end(), args.begin(), args.end());
@@ -455,9 +447,9 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
   };
   const fs::path log_path = build_root / (obj.filename().string() + ".log");
 
-  // tinyconfig + fragment, resolved by olddefconfig.
-  ExecResult r = run_in(local, make_with({"-s", "tinyconfig"}), "", std::chrono::minutes(20));
-  if (!r.ok()) throw_failed(spec, "make tinyconfig", r, log_path);
+  // The board's base config + fragment, resolved by olddefconfig.
+  ExecResult r = run_in(local, make_with({"-s", board.base_config}), "", std::chrono::minutes(20));
+  if (!r.ok()) throw_failed(spec, "make " + board.base_config, r, log_path);
   {
     const std::string base = schedlab::read_file(obj / ".config");
     write_whole_file(obj / ".config", base + requested);
@@ -483,8 +475,11 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
     log(fmt::format("lab: building {} ({}) in {} with make -j{}{}", spec,
                     src.describe.empty() ? "no git" : src.describe, obj.string(), cpus,
                     local.find_program("ccache") ? " and ccache" : ""));
-    r = run_in(local, make_with({fmt::format("-j{}", cpus), "bzImage"}), "", kBuildTimeout);
-    if (!r.ok()) throw_failed(spec, "make bzImage", r, log_path);
+    std::vector<std::string> targets = {fmt::format("-j{}", cpus), board.image};
+    if (!board.dtb.empty()) targets.push_back("dtbs");
+    if (board.kernel_modules) targets.push_back("modules");
+    r = run_in(local, make_with(targets), "", kBuildTimeout);
+    if (!r.ok()) throw_failed(spec, "make " + fmt::format("{}", fmt::join(targets.begin() + 1, targets.end(), " ")), r, log_path);
     write_whole_file(log_path, join_output(r.out, r.err));
     k.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     log(fmt::format("lab: built {} in {:.0f}s", k.release, k.build_seconds));
@@ -492,7 +487,26 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
     const fs::path tmp = paths.kernels() / fmt::format(".tmp-build-{}", ::getpid());
     fs::remove_all(tmp);
     fs::create_directories(tmp / "boot");
-    fs::copy_file(obj / "arch/x86/boot/bzImage", tmp / "boot" / ("vmlinuz-" + k.release));
+    fs::copy_file(obj / "arch" / board.arch / "boot" / board.image, tmp / "boot" / ("vmlinuz-" + k.release));
+    if (!board.dtb.empty()) {
+      // Built from the same tree: dtbs/ of the entry (the path under
+      // arch/ARCH/boot/dts moves between kernel versions).
+      const fs::path dts = obj / "arch" / board.arch / "boot" / "dts";
+      std::optional<fs::path> found;
+      for (const auto& e : fs::recursive_directory_iterator(dts))
+        if (e.path().filename() == board.dtb) found = e.path();
+      if (!found)
+        throw KernelBuildFailed(fmt::format("lab: building {} made no {} under {}", spec, board.dtb, dts.string()));
+      fs::create_directories(tmp / "dtbs");
+      fs::copy_file(*found, tmp / "dtbs" / board.dtb);
+    }
+    if (board.kernel_modules) {
+      r = run_in(local, make_with({"-s", "modules_install", "INSTALL_MOD_PATH=" + tmp.string(), "INSTALL_MOD_STRIP=1"}),
+                 "", std::chrono::minutes(20));
+      if (!r.ok()) throw_failed(spec, "make modules_install", r, log_path);
+      // Links back into the build directory: not part of the kept kernel.
+      for (const char* link : {"build", "source"}) fs::remove(tmp / "lib/modules" / k.release / link);
+    }
     fs::copy_file(obj / ".config", tmp / "config");
     fs::copy_file(log_path, tmp / "build.log");
     const nlohmann::json j = {{"source", "git"},
@@ -505,6 +519,8 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
                               {"request", {{"fragments", config.fragments}, {"symbols", config.symbols}}},
                               {"config_sha", k.config_sha},
                               {"compiler", compiler},
+                              {"board", board.name},
+                              {"base_config", board.base_config},
                               {"release", k.release},
                               {"build_seconds", k.build_seconds},
                               {"warnings", k.warnings}};

@@ -7,8 +7,10 @@
 //   builds/<...>/obj-<conf>, wt-<conf>           one persistent O= directory per
 //                                                tree and config: an edit to one
 //                                                file rebuilds incrementally
-// The config is `make tinyconfig` + schedlab's guest fragment (guest_config:
-// everything the guest needs built in, modules off) + the user's
+// The config is the board's base (board.h: `make tinyconfig` for x86,
+// `make exynos_defconfig` trimmed for the exynos4210, cross-built ARCH=arm
+// with its DTB and modules) + schedlab's guest fragment (guest_config:
+// what the guest needs; x86 everything built in, modules off) + the user's
 // config_fragments and config: symbols, resolved by olddefconfig. A built
 // kernel is kept in kernels/<release>-<key>, key = sha of (commit or work-tree
 // diff, resolved .config, compiler version), with its .config and build log.
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "runner/hosts/host.h"
+#include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/paths.h"
 
@@ -38,12 +41,14 @@ GitKernelSpec parse_git_kernel(const std::string& spec);
 struct KernelBuildConfig {
   std::vector<std::string> fragments;                        // files of CONFIG_X=v lines
   std::vector<std::pair<std::string, std::string>> symbols;  // CONFIG_X -> y | n | m | value
+  std::string board = "x86";  // board.h: its base config, fragment, ARCH and cross compiler
 };
 
-// schedlab's guest fragment: serial console, virtio-pci/net, initramfs,
-// proc/sys/debugfs, SMP, SCHED_DEBUG, SCHEDSTATS, ... (kernel_build.cc says
-// why each is there).
-const std::vector<std::pair<std::string, std::string>>& guest_config();
+// schedlab's guest fragment: initramfs, proc/sys/debugfs, SMP,
+// SCHED_DEBUG, SCHEDSTATS, ... (kernel_build.cc says why each is there),
+// then the board's (board.h: console, NIC, x86's ACPI and virtio, the
+// exynos4210's PL330 and dmatest).
+std::vector<std::pair<std::string, std::string>> guest_config(const Board& board);
 
 // "CONFIG_X=v" lines (a fragment file's format) of every requested symbol,
 // later ones overriding earlier ones. Pure.
@@ -64,8 +69,9 @@ struct BuildTool {
   bool header = false;  // name is a file under /usr/include
 };
 const std::vector<BuildTool>& kernel_build_tools();
-// "bison (Debian package bison)", ... of the tools missing on this host.
-std::vector<std::string> missing_build_tools(Host& local);
+// "bison (Debian package bison)", ... of the tools missing on this host,
+// the board's cross compiler included.
+std::vector<std::string> missing_build_tools(Host& local, const Board& board);
 
 class KernelBuildFailed : public std::runtime_error {
  public:
@@ -75,7 +81,8 @@ class KernelBuildFailed : public std::runtime_error {
 // The cached kernels built from the commit `spec` (git:PATH@REF) names,
 // with whatever a run added to their config, newest first; none for a work
 // tree (git:PATH). Throws UnknownKernel as build_kernel does.
-std::vector<Kernel> cached_builds_of(const std::string& spec, const LabPaths& paths, Host& local);
+std::vector<Kernel> cached_builds_of(const std::string& spec, const LabPaths& paths, Host& local,
+                                     const std::string& board = "x86");
 
 // Builds (or finds in the cache) the kernel `spec` names. Throws
 // UnknownKernel for bad input (not a kernel tree, unknown ref, @REF without

@@ -2,6 +2,8 @@
 //   hosts: {sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G, accel: auto}}}
 // or, for a multi-kernel plan (each kernel booted in turn, one run each):
 //   hosts: {sut: {lab: {kernels: [debian:6.1, debian:6.12], cpus: 2}}}
+// and on an emulated ARM board with DMA engines (dmatest):
+//   hosts: {sut: {lab: {kernel: debian:6.1, board: exynos4210}}}
 #pragma once
 
 #include <chrono>
@@ -20,6 +22,8 @@ struct LabConfig {
   // Empty when the config names one `kernel:`.
   std::vector<std::string> kernels;
   std::string modules;       // a path kernel's lib/modules/REL; empty: beside it
+  // The machine qemu emulates (runner/hosts/lab/board.h): x86, exynos4210.
+  std::string board = "x86";
   int cpus = 2;
   int sockets = 1;           // >1 splits the CPUs into sockets (one more domain level)
   std::string memory = "1G"; // qemu -m: 512M, 1G, ...

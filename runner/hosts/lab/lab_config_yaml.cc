@@ -9,17 +9,40 @@
 #include "runner/config/suggest.h"
 #include "runner/config/units.h"
 #include "runner/config/yaml_reader.h"
+#include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/kernel_build.h"
 
 namespace schedlab {
 namespace {
 
-const std::vector<std::string> kLabKeys = {"kernel", "kernels", "modules", "cpus", "sockets", "memory",
+const std::vector<std::string> kLabKeys = {"kernel", "kernels", "modules", "board", "cpus", "sockets", "memory",
                                            "accel", "boot_timeout", "programs", "cmdline",
                                            "config_fragments", "config"};
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> board_problems(const LabConfig& c) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const lab::Board* b = lab::find_board(c.board);
+  if (!b) return {{"board", lab::unknown_board(c.board)}};
+  if (b->cpus && c.cpus != b->cpus)
+    out.emplace_back("cpus", fmt::format("the {} board has {} CPUs (qemu's {} takes no other count), not {}", b->name,
+                                         b->cpus, b->machine, c.cpus));
+  if (!b->sockets && c.sockets != 1)
+    out.emplace_back("sockets", fmt::format("the {} board's CPUs are one socket", b->name));
+  if (!b->memory.empty() && c.memory != b->memory)
+    out.emplace_back("memory", fmt::format("the {} board has {} of memory whatever qemu is told, not {}", b->name,
+                                           b->memory, c.memory));
+  if (b->kvm_args.empty() && c.accel == "kvm")
+    out.emplace_back("accel", fmt::format("the {} board is emulated ({}): TCG only", b->name, b->qemu));
+  for (const auto& k : plan_kernels(c))
+    if (k.starts_with("linux-image-") && !k.ends_with("-" + b->flavour) && !k.ends_with("-" + b->flavour + "-dbg"))
+      out.emplace_back(c.kernels.empty() ? "kernel" : "kernels",
+                       fmt::format("'{}' is no {} build: the {} board boots linux-image-*-{}", k,
+                                   b->debian_arch, b->name, b->flavour));
+  return out;
+}
 
 LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
   const YamlReader r(file);
@@ -87,6 +110,14 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
            "(or 'kernels' with a list of them)");
   }
   if (n["modules"]) c.modules = r.scalar(n["modules"], key + ".modules");
+  if (n["board"]) {
+    c.board = r.scalar(n["board"], key + ".board");
+    if (!lab::find_board(c.board)) r.fail(n["board"], key + ".board", lab::unknown_board(c.board));
+    // The board's own CPU count and memory unless the config says otherwise (then checked below).
+    const lab::Board& b = lab::board_named(c.board);
+    if (b.cpus) c.cpus = b.cpus;
+    if (!b.memory.empty()) c.memory = b.memory;
+  }
   if (n["cpus"]) c.cpus = r.integer_in(n["cpus"], key + ".cpus", 1, 64);
   if (n["sockets"]) c.sockets = r.integer_in(n["sockets"], key + ".sockets", 1, 8);
   if (c.cpus % c.sockets)
@@ -116,6 +147,8 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
     for (const auto& e : p) c.programs.push_back(r.scalar(e, key + ".programs"));
   }
   if (n["cmdline"]) c.cmdline = r.scalar(n["cmdline"], key + ".cmdline");
+  for (const auto& [k, message] : board_problems(c))
+    r.fail(n[k] ? n[k] : n, key + "." + k, message);
   const auto all = plan_kernels(c);
   const bool built = std::any_of(all.begin(), all.end(), lab::is_git_kernel);
   if (const auto f = n["config_fragments"]) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/hosts/lab/lab_config.h"
@@ -13,6 +14,11 @@
 namespace schedlab {
 
 LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file);
+
+// What a board does not allow of a lab config (its fixed CPUs and memory,
+// no KVM, a Debian package of another flavour), as "KEY: message"; empty
+// when it fits. The CLI's lab boot|shell and the config share it.
+std::vector<std::pair<std::string, std::string>> board_problems(const LabConfig& c);
 
 // The kernels a lab SUT's plan boots: `kernels:`, else the one `kernel:`;
 // empty when the SUT is not a lab.

@@ -1,6 +1,8 @@
 #include "runner/hosts/lab/lab_host.h"
 
+#include "runner/hosts/lab/dtb.h"
 #include "runner/hosts/lab/kernel_build.h"
+#include "runner/hosts/lab/lab_config_yaml.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -96,6 +98,7 @@ void LabHost::power_off() {
 }
 
 std::string LabHost::choose_accel(const std::string& wanted) {
+  if (board_->kvm_args.empty()) return "tcg";  // an emulated board
   if (wanted != "auto") return wanted;
   if (!kvm_usable()) return "tcg";
   try {
@@ -118,7 +121,13 @@ void LabHost::remember_kvm_failure(const std::string& why) {
 
 void LabHost::boot(const LabConfig& config) {
   LocalHost local;
+  board_ = &board_named(config.board);
+  if (const auto problems = board_problems(config); !problems.empty())
+    throw std::invalid_argument(fmt::format("lab: {}: {}", problems.front().first, problems.front().second));
+  const Board& board = *board_;
   InitramfsSpec spec;
+  spec.modules = board.modules;
+  spec.probe_modules = board.probe_modules;
   spec.extra_programs = config.programs;
   for (const auto& name : config.workloads)
     if (const Workload* w = find_workload(name)) spec.needs.push_back(w->guest_needs());
@@ -134,12 +143,14 @@ void LabHost::boot(const LabConfig& config) {
   for (const auto& [k, v] : config.config) config_additions_.push_back(fmt::format("{}={} (config)", k, v));
   for (const auto& f : config.config_fragments) config_additions_.push_back(f + " (fragment)");
   kernel_ = is_git_kernel(config.kernel)
-                ? build_kernel(config.kernel, {.fragments = config.config_fragments, .symbols = symbols}, paths_,
-                               local, log_)
-                : resolve_kernel(config.kernel, config.modules, paths_, local, log_);
-  image_ = build_base_image(kernel_, spec, paths_, local, log_);
+                ? build_kernel(config.kernel,
+                               {.fragments = config.config_fragments, .symbols = symbols, .board = board.name},
+                               paths_, local, log_)
+                : resolve_kernel(config.kernel, config.modules, board, paths_, local, log_);
+  const auto userland = guest_userland(board, paths_, local, log_);
+  image_ = build_base_image(kernel_, spec, *userland, paths_, log_);
   if (!image_.missing.empty())
-    log_(fmt::format("lab: not on this machine, so not in the guest: {}", fmt::join(image_.missing, ", ")));
+    log_(fmt::format("lab: not in {}, so not in the guest: {}", userland->name(), fmt::join(image_.missing, ", ")));
 
   char tmpl[] = "/tmp/schedlab-lab-XXXXXX";
   if (!::mkdtemp(tmpl)) throw HostError("lab: mkdtemp failed");
@@ -160,13 +171,23 @@ void LabHost::boot(const LabConfig& config) {
                                                        schedlab::read_file(dir_ / "id.pub")),
       true);
 
+  std::string dtb;
+  if (!board.dtb.empty()) {
+    if (kernel_.dtb.empty())
+      throw std::runtime_error(fmt::format("lab: the {} kernel has no {} (the {} board boots with it)",
+                                           kernel_.release, board.dtb, board.name));
+    dtb = (dir_ / board.dtb).string();
+    fix_dtb(board, kernel_.dtb, dtb, local);
+  }
   // As many forwarded ports as the run's hungriest workload reserves
   // (Workload::ports: netperf's control and data ports), two at least.
   int forwarded = 2;
   for (const auto& name : config.workloads)
     if (const Workload* w = find_workload(name)) forwarded = std::max(forwarded, w->ports());
-  QemuOptions q{.vmlinuz = kernel_.vmlinuz,
+  QemuOptions q{.board = board.name,
+                .vmlinuz = kernel_.vmlinuz,
                 .initrd = (dir_ / "initrd").string(),
+                .dtb = dtb,
                 .cpus = config.cpus,
                 .sockets = config.sockets,
                 .memory = config.memory,
@@ -246,9 +267,11 @@ void LabHost::boot(const LabConfig& config) {
   }
   verify_guest(config);
   boot_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  log_(fmt::format("lab: {} up ({}, {} CPUs online as asked ({}), {}; checked in the guest) in {:.1f}s, ssh on "
+  log_(fmt::format("lab: {} up{} ({}, {} CPUs online as asked ({}), {}; checked in the guest) in {:.1f}s, ssh on "
                    "127.0.0.1:{}",
-                   kernel_.release, accel_ == "tcg" ? "TCG, emulated" : "KVM", cpus_online_.size(),
+                   kernel_.release,
+                   &board == &default_board() ? "" : fmt::format(" on {} (qemu {})", board.name, board.machine),
+                   accel_ == "tcg" ? "TCG, emulated" : "KVM", cpus_online_.size(),
                    format_cpu_list(cpus_online_), config.memory, boot_seconds_, port_));
 }
 
@@ -267,9 +290,7 @@ void LabHost::verify_guest(const LabConfig& config) {
     throw HostError(fmt::format(
         "lab: asked for {} CPUs, the {} guest has {} online ({}){}", config.cpus, kernel_.release, online->size(),
         format_cpu_list(*online),
-        kernel_.tree.empty() ? ""
-                             : "; a kernel built from source finds qemu's CPUs through ACPI (CONFIG_ACPI) and "
-                               "runs them with CONFIG_SMP: check its .config"));
+        kernel_.tree.empty() ? "" : "; " + board_->cpu_source));
   const ExecResult uname = ssh_->run({.argv = {"uname", "-r"}, .timeout = seconds(30)});
   const std::string release(trim(uname.out));
   if (!uname.ok() || release != kernel_.release)
@@ -356,6 +377,8 @@ nlohmann::json LabHost::manifest() const {
           {"release", kernel_.release},
           {"kernel_key", kernel_.key},
           {"initramfs_sha256", image_.sha256},
+          {"board", board_->name},
+          {"machine", board_->machine.empty() ? "pc" : board_->machine},
           {"accel", accel_},
           {"emulated", accel_ == "tcg"},
           {"boot_seconds", boot_seconds_},

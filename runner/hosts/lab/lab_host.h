@@ -13,6 +13,7 @@
 #include <string>
 
 #include "runner/hosts/host.h"
+#include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/initramfs.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/lab_config.h"
@@ -53,13 +54,15 @@ class LabHost final : public Host {
   std::vector<int> free_ports(int n) override;
 
   const Kernel& kernel() const { return kernel_; }
+  const Board& board() const { return *board_; }
   const std::string& accel() const { return accel_; }
   int ssh_port() const { return port_; }
   double boot_seconds() const { return boot_seconds_; }  // qemu start to SSH connected
   const BaseImage& image() const { return image_; }
   // The OpenSSH command line that opens a shell in the guest.
   std::vector<std::string> ssh_command() const;
-  // What the run manifest records: kernel, package, accelerator, emulated.
+  // What the run manifest records: kernel, package, board and machine,
+  // accelerator, emulated (TCG: every number, a DMA engine's included).
   nlohmann::json manifest() const;
   // Powers the guest off now (idempotent).
   void power_off();
@@ -79,6 +82,7 @@ class LabHost final : public Host {
 
   Log log_;
   LabPaths paths_;
+  const Board* board_ = &default_board();
   Kernel kernel_;
   BaseImage image_;
   std::filesystem::path dir_;  // per-boot: keys, initrd, serial log

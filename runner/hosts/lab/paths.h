@@ -1,7 +1,10 @@
 // Where the lab keeps what it downloads and builds: $SCHEDLAB_LAB_CACHE, else
 // $XDG_CACHE_HOME/schedlab/lab, else ~/.cache/schedlab/lab.
-//   apt/         private apt configuration and package lists
+//   apt/         private apt configuration and package lists (apt-ARCH/ for
+//                another Debian architecture: armhf for the exynos4210 board)
 //   kernels/     one unpacked kernel per directory, <release>-<sha12 of .deb>
+//   userland/    a board's Debian userland, <arch>-<sha12 of the package versions>
+//   sources/     drivers/dma/dmatest.c of linux-source-SERIES_VERSION
 //   initramfs/   base images, <sha16 of their content>.cpio.gz
 //   kvm-probe    the last KVM verdict on this host boot
 #pragma once

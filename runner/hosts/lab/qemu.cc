@@ -19,34 +19,38 @@
 
 #include "base/file.h"
 #include "base/text.h"
+#include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/paths.h"
 #include "runner/run/interrupt.h"
 
 namespace schedlab::lab {
 
 std::vector<std::string> qemu_argv(const QemuOptions& o) {
+  const Board& board = board_named(o.board);
   std::string smp = std::to_string(o.cpus);
   if (o.sockets > 1) smp += fmt::format(",sockets={},cores={},threads=1", o.sockets, o.cpus / o.sockets);
-  std::string net = fmt::format("user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{}-:22", o.ssh_port);
+  std::string user = fmt::format("user,restrict=on,hostfwd=tcp:127.0.0.1:{}-:22", o.ssh_port);
   // TCP and UDP alike: a UDP benchmark's datagrams (netperf UDP_STREAM/UDP_RR).
   for (int p : o.forwards)
-    net += fmt::format(",hostfwd=tcp:127.0.0.1:{0}-:{0},hostfwd=udp:127.0.0.1:{0}-:{0}", p);
+    user += fmt::format(",hostfwd=tcp:127.0.0.1:{0}-:{0},hostfwd=udp:127.0.0.1:{0}-:{0}", p);
   // Not quiet: the last console lines are what a failed boot shows the user.
-  std::string append = "console=ttyS0 panic=-1";
+  std::string append = "console=" + board.console + " panic=-1";
   if (!o.cmdline_extra.empty()) append += " " + o.cmdline_extra;
-  std::vector<std::string> argv = {"qemu-system-x86_64"};
-  if (o.accel == "kvm") argv.insert(argv.end(), {"-accel", "kvm", "-cpu", "host"});
-  // One host thread for every vCPU: with multi-threaded TCG a 6.12 guest
-  // hit a stale int3 in sched_balance_rq ("Oops: int3", then a panic) right
-  // after schedlab set kernel.sched_schedstats, about 1 run in 2 to 12 here:
-  // flipping a static key patches kernel text with int3 while the other vCPU
-  // runs, and a vCPU kept executing the patched code's old translation.
-  // Guests under TCG are emulated anyway; crash-free knob flips matter more.
-  else argv.insert(argv.end(), {"-accel", "tcg,thread=single", "-cpu", "max"});
-  argv.insert(argv.end(), {"-smp", smp, "-m", o.memory, "-kernel", o.vmlinuz, "-initrd", o.initrd, "-append", append,
-                           "-nodefaults", "-no-user-config", "-display", "none", "-monitor", "none",
-                           "-serial", "file:" + o.serial_log.string(), "-no-reboot",
-                           "-netdev", net, "-device", "virtio-net-pci,netdev=n0"});
+  std::vector<std::string> argv = {board.qemu};
+  if (!board.machine.empty()) argv.insert(argv.end(), {"-M", board.machine});
+  const auto& accel = o.accel == "kvm" ? board.kvm_args : board.tcg_args;
+  argv.insert(argv.end(), accel.begin(), accel.end());
+  argv.insert(argv.end(), {"-smp", smp, "-m", o.memory, "-kernel", o.vmlinuz, "-initrd", o.initrd});
+  if (!o.dtb.empty()) argv.insert(argv.end(), {"-dtb", o.dtb});
+  argv.insert(argv.end(), {"-append", append, "-nodefaults", "-no-user-config", "-display", "none", "-monitor",
+                           "none"});
+  // The console is the board's serial port console_serial; those before it go nowhere.
+  for (int i = 0; i < board.console_serial; ++i) argv.insert(argv.end(), {"-serial", "null"});
+  argv.insert(argv.end(), {"-serial", "file:" + o.serial_log.string(), "-no-reboot"});
+  for (std::string a : board.nic_args) {
+    if (const auto at = a.find("{user}"); at != std::string::npos) a.replace(at, 6, user);
+    argv.push_back(a);
+  }
   return argv;
 }
 
@@ -79,6 +83,7 @@ QemuProcess::QemuProcess(const QemuOptions& o) : options_(o) {
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const std::string err_path = o.stderr_log.string();
+  const std::string cannot = "schedlab: cannot execute " + argv.front() + "\n";
   // A previous attempt's logs must not be read as this one's.
   std::error_code ec;
   std::filesystem::remove(o.stderr_log, ec);
@@ -98,8 +103,7 @@ QemuProcess::QemuProcess(const QemuOptions& o) : options_(o) {
     ::dup2(err, 1);
     ::dup2(err, 2);
     ::execvp(args[0], args.data());
-    const char msg[] = "schedlab: cannot execute qemu-system-x86_64\n";
-    (void)!::write(2, msg, sizeof msg - 1);
+    (void)!::write(2, cannot.data(), cannot.size());
     ::_exit(127);
   }
   ::setpgid(pid_, pid_);

@@ -1,4 +1,5 @@
-// One qemu-system-x86_64 process: the argv for a lab guest (user-mode
+// One qemu process (the board's: qemu-system-x86_64, qemu-system-arm): the
+// argv for a lab guest (user-mode
 // network restricted to port forwards on 127.0.0.1, serial console to a
 // file), started in a process group of its own (a terminal's Ctrl-C reaches
 // schedlab, which restores knobs in the guest first) with the parent-death
@@ -17,7 +18,9 @@
 namespace schedlab::lab {
 
 struct QemuOptions {
+  std::string board = "x86";  // board.h: qemu binary, machine, console, NIC
   std::string vmlinuz, initrd;
+  std::string dtb;            // the fixed DTB, for a board that has one
   int cpus = 2;
   int sockets = 1;            // >1: -smp N,sockets=S,cores=N/S (more domain levels)
   std::string memory = "1G";  // qemu's -m syntax

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "tests/support/temp_dir.h"
+#include "workloads/registry.h"
 
 using namespace schedlab;
 
@@ -219,4 +220,26 @@ TEST_CASE("a 1 MiB name in a config is an error, not a crash") {
   CHECK_THAT(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [" +
                       std::string(1 << 20, 'A') + "a]\n"),
              Catch::Matchers::Contains("sched_features"));
+}
+
+// A workload's own keys and the keys every workload takes share one map: a
+// parameter named like a common key would be set by it too (dmatest's
+// "iterations: 100" transfers once also asked for 100 measured iterations).
+TEST_CASE("no workload parameter is named like a key every workload takes") {
+  for (const Workload* w : all_workloads())
+    for (const auto& spec : w->params()) {
+      INFO(w->name() << "." << spec.name);
+      CHECK(spec.name != "iterations");
+      CHECK(spec.name != "monitors");
+      CHECK(spec.name != "task_monitor");
+    }
+  const Config c = parse_config(R"(
+iterations: 2
+workloads:
+  - dmatest: {tests: 100, channel: dma0chan0}
+)",
+                                "dmatest.yaml");
+  REQUIRE(c.workloads.size() == 1);
+  CHECK(c.workloads[0].iterations.min == 2);
+  CHECK(std::get<std::int64_t>(c.workloads[0].values.at("tests").front()) == 100);
 }

@@ -464,3 +464,139 @@ TEST_CASE("lab: a kernel that panics while booting says so, with the crash repor
     CHECK(error.find("qemu failed") == std::string::npos);
   }
 }
+
+// The exynos4210 board (qemu's smdkc210, qemu-system-arm): Debian's armhf
+// kernels, its DTB fixed at boot, an armhf userland from Debian, and the
+// kernel's own dmatest driving a PL330 DMA engine.
+namespace {
+
+std::string qemu_arm_problem() {
+  LocalHost local;
+  const auto r = local.run({.argv = {"qemu-system-arm", "--version"}, .timeout = 30s});
+  if (r.ok()) return "";
+  return "qemu-system-arm cannot start (Debian package qemu-system-arm): " +
+         (r.spawn_error.empty() ? r.describe() + " " + r.err : r.spawn_error);
+}
+
+double uptime(lab::LabHost& host) {
+  const auto text = host.read_file("/proc/uptime");
+  REQUIRE(text);
+  return std::stod(*text);
+}
+
+}  // namespace
+
+TEST_CASE("lab: Debian 6.1 armhf boots on the exynos4210 board, 2 CPUs, its PL330 channels, guest time at wall speed",
+          "[lab]") {
+  if (const auto why = qemu_arm_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  lab::LabHost host(LabConfig{.kernel = "debian:6.1", .board = "exynos4210"}, test_log());
+  WARN(fmt::format("exynos4210 debian:6.1: boot to SSH {:.1f}s ({})", host.boot_seconds(), host.accel()));
+  const auto m = host.manifest();
+  CHECK(m["board"] == "exynos4210");
+  CHECK(m["machine"] == "smdkc210");
+  CHECK(m["accel"] == "tcg");
+  CHECK(m["emulated"] == true);
+  CHECK(m["cpus_online"] == "0-1");
+  CHECK(host.kernel().release.ends_with("-armmp"));
+  CHECK(host.run({.argv = {"uname", "-m"}}).out == "armv7l\n");
+  // Three PL330s, their channels as the kernel lists them.
+  const auto channels = host.list_dir("/sys/class/dma");
+  WARN("DMA channels: " << channels.size());
+  CHECK(channels.size() >= 24);
+  CHECK(std::find(channels.begin(), channels.end(), "dma2chan0") != channels.end());
+  // dmatest.ko, built out of tree for this kernel, loads with modprobe.
+  CHECK(host.run({.argv = {"modprobe", "dmatest"}, .timeout = 60s}).ok());
+  CHECK(host.read_file("/sys/module/dmatest/parameters/iterations"));
+  CHECK(host.run({.argv = {"modprobe", "-r", "dmatest"}, .timeout = 60s}).ok());
+  // The DTB's xxti fix: the guest's clock runs at wall speed (with the stock
+  // 12 MHz it ran twice as fast).
+  const double before = uptime(host);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(4s);
+  const double guest = uptime(host) - before;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  INFO("guest " << guest << " s over " << wall << " s of wall time");
+  CHECK(guest / wall > 0.75);
+  CHECK(guest / wall < 1.3);
+}
+
+// The issue's CI case: one `schedlab run` of dmatest on the board, 100
+// tests on one PL330 channel, parsed with 0 failures; the manifest and the
+// table say the numbers are emulated.
+TEST_CASE("lab: dmatest on the exynos4210's PL330: 100 tests, 0 failures, emulator numbers", "[lab]") {
+  if (const auto why = qemu_arm_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  const std::string cfg = dir.file("dmatest.yaml"), db = dir.file("dmatest.db");
+  test::write_text(cfg, R"(hosts:
+  sut: {lab: {kernel: debian:6.1, board: exynos4210}}
+iterations: 1
+workloads:
+  - dmatest: {threads_per_chan: [1], tests: 100, channel: dma2chan0, timeout: 2m}
+)");
+  const auto r = test::schedlab_cmd({"run", cfg, "--name", "dma", "--db", db}, {}, std::chrono::seconds(900));
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find(" up on exynos4210 (qemu smdkc210) (TCG, emulated, 2 CPUs online as asked (0-1), 1G; checked "
+                   "in the guest)") != std::string::npos);
+  Store store(db);
+  const auto run = store.find_run_by_name("dma");
+  REQUIRE(run);
+  CHECK(store.count_iterations(run->id, IterationStatus::kOk) == 1);
+  const auto m = nlohmann::json::parse(run->manifest_json);
+  CHECK(m["lab"]["board"] == "exynos4210");
+  CHECK(m["lab"]["emulated"] == true);
+  // One run prints no table: compare's does, saying the numbers are emulated and where.
+  const auto text = test::schedlab_cmd({"compare", "dma", "--db", db});
+  CHECK(text.out.find("note: lab SUT under TCG: numbers are emulated (6.1.0-") != std::string::npos);
+  CHECK(text.out.find("-armmp on exynos4210)") != std::string::npos);
+  const auto j = test::schedlab_cmd({"compare", "dma", "--db", db, "--format", "json"});
+  REQUIRE(j.exit_code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  CHECK(doc["emulated"] == true);
+  std::map<std::string, double> centre;
+  for (const auto& block : doc["blocks"])
+    centre[block["metric"]["name"].get<std::string>()] = block["rows"].at(0)["cells"].at(0)["centre"].get<double>();
+  CHECK(centre.at("failures") == 0);
+  CHECK(centre.at("iops") > 0);
+  CHECK(centre.at("throughput") > 0);
+  WARN(fmt::format("dmatest on dma2chan0 (emulated): {:.2f} iops, {:.0f} KB/s", centre.at("iops"),
+                   centre.at("throughput")));
+}
+
+// Bad input for the board, through the real binary: each a one-line error,
+// nothing booted or measured.
+TEST_CASE("lab: the board's bad input: unknown board, no armhf build, no cross compiler", "[lab]") {
+  test::TempDir dir;
+  auto r = test::schedlab_cmd({"lab", "boot", "debian:6.1", "--board", "exynos"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab lab: --board: " + lab::unknown_board("exynos") + "\n");
+  // A package name that Debian builds for amd64 only.
+  r = test::schedlab_cmd({"lab", "boot", "linux-image-6.1.0-99-armmp", "--board", "exynos4210"}, {}, 300s);
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("lab: no armhf package 'linux-image-6.1.0-99-armmp' in Debian") != std::string::npos);
+  CHECK(r.err.find(" up ") == std::string::npos);
+  // No cross compiler: a fresh cache, a PATH with every program of this
+  // machine but the arm-linux-gnueabihf-* ones. The kernel is fetched, its
+  // dmatest.ko cannot be built: named with the package that has the compiler.
+  const std::string bin = dir.file("bin");
+  std::filesystem::create_directories(bin);
+  for (const char* d : {"/usr/local/bin", "/usr/bin", "/usr/sbin", "/bin", "/sbin"}) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(d, ec)) {
+      const std::string name = e.path().filename().string();
+      if (!name.starts_with("arm-linux-gnueabihf-") && !std::filesystem::exists(bin + "/" + name))
+        std::filesystem::create_symlink(e.path(), bin + "/" + name, ec);
+    }
+  }
+  r = test::schedlab_cmd({"lab", "boot", "debian:6.1", "--board", "exynos4210"},
+                         {{"PATH", bin}, {"SCHEDLAB_LAB_CACHE", dir.file("cache")}}, 600s);
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("needs arm-linux-gnueabihf-gcc (Debian package gcc-arm-linux-gnueabihf)") != std::string::npos);
+  CHECK(r.err.find(" up ") == std::string::npos);
+}

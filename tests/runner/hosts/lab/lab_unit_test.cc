@@ -69,8 +69,9 @@ TEST_CASE("qemu argv: restricted user network on loopback, TCG or KVM, sockets")
   CHECK(has("tcg,thread=single"));  // see qemu_argv: stale code after text patching
   CHECK(has("4,sockets=2,cores=2,threads=1"));
   // A forwarded port carries TCP and UDP (netperf's UDP tests); ssh TCP only.
-  CHECK(has("user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003,"
-            "hostfwd=udp:127.0.0.1:7003-:7003"));
+  CHECK(has("user,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003,"
+            "hostfwd=udp:127.0.0.1:7003-:7003,id=n0"));
+  CHECK(a.front() == "qemu-system-x86_64");
   CHECK(has("file:/d/serial.log"));
   o.accel = "kvm";
   const auto k = qemu_argv(o);
@@ -151,7 +152,7 @@ TEST_CASE("kernel config: requested symbols that olddefconfig did not keep are n
   CHECK(unmet_symbols(want, resolved) == std::vector<std::string>{"CONFIG_B=n (is y)", "CONFIG_C=m (is n)"});
   CHECK(unmet_symbols({{"CONFIG_E", "y"}, {"CONFIG_F", "n"}}, resolved) == std::vector<std::string>{"CONFIG_E=y (is absent)"});
   // schedlab's own fragment turns modules off and virtio-pci on (with its menu).
-  const auto& g = guest_config();
+  const auto g = guest_config(default_board());
   const auto has = [&](const std::string& k, const std::string& v) {
     return std::find(g.begin(), g.end(), std::pair<std::string, std::string>{k, v}) != g.end();
   };
