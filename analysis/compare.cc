@@ -110,6 +110,11 @@ Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const Itera
       ++c.failed;
       continue;
     }
+    for (std::size_t at = 0, end; at < it->notes.size(); at = end + 1) {
+      end = it->notes.find('\n', at);
+      if (end == std::string::npos) end = it->notes.size();
+      if (end > at) c.notes.push_back({it->iteration, it->notes.substr(at, end - at)});
+    }
     mine.clear();
     for (const auto& s : it->samples)
       if (s.metric == m.name) {

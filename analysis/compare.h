@@ -57,6 +57,14 @@ struct Cell {
   // "seccomp-notify: mode sync: unsupported: kernel lacks ..."); such a cell
   // prints "n/a", never a number or FAIL.
   std::string unsupported;
+  // What the successful iterations' outputs said about their own quality
+  // (IterationRow::notes, netperf's confidence not reached), one per line
+  // of a note, in iteration order; shown under the table, kept in JSON.
+  struct Note {
+    int iteration = 0;  // 0-based index within the point
+    std::string text;
+  };
+  std::vector<Note> notes;
   std::vector<double> samples;
   std::vector<SampleOrigin> origins;  // parallel to samples (empty for plain samples)
   // The metric's centre (amean, hmean, gmean or median); empty if n == 0, or

@@ -86,6 +86,9 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
   j["not_measured"] = !c.measured;
   j["params"] = c.params;
   j["unlike_baseline"] = c.unlike_baseline;
+  Json notes = Json::array();
+  for (const Cell::Note& n : c.notes) notes.push_back({{"iteration", n.iteration + 1}, {"note", n.text}});
+  j["notes"] = notes;
   if (b.metric.kind == "interval") j["iteration_centres"] = numbers(c.units);
   if (!b.stat_rows.empty()) {
     Json rows = Json::array();

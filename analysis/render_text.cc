@@ -112,13 +112,14 @@ std::string table_note(const Comparison& c, const Block& b) {
   return out + '\n';
 }
 
-// Failures and empty cells, each point once (metric blocks of one workload
-// block share their iterations).
+// Failures, empty cells and the iterations' notes, each point once (metric
+// blocks of one workload block share their iterations).
 std::string footer(const Comparison& c) {
   using Point = std::tuple<std::string, std::string, std::string>;  // block, column, row
   std::vector<std::pair<Point, std::size_t>> failed;
   std::vector<Point> empty;
   std::vector<std::pair<Point, std::string>> unsupported;
+  std::vector<std::pair<Point, const std::vector<Cell::Note>*>> notes;
   for (const auto& b : c.blocks)
     for (const auto& r : b.rows)
       for (std::size_t i = 0; i < r.cells.size(); ++i) {
@@ -127,6 +128,8 @@ std::string footer(const Comparison& c) {
         auto same = [&](const auto& x) { return x.first == p; };
         if (cell.failed && std::none_of(failed.begin(), failed.end(), same))
           failed.push_back({p, cell.failed});
+        if (!cell.notes.empty() && std::none_of(notes.begin(), notes.end(), same))
+          notes.push_back({p, &cell.notes});
         if (!cell.measured) continue;  // blank, not a failure
         if (cell.n == 0 && !cell.unsupported.empty()) {
           if (std::none_of(unsupported.begin(), unsupported.end(), same))
@@ -151,6 +154,9 @@ std::string footer(const Comparison& c) {
                        fmt::join(parts, ", "));
   }
   for (const auto& [p, why] : unsupported) out += fmt::format("n/a {}: {}\n", name(p), why);
+  for (const auto& [p, list] : notes)
+    for (const Cell::Note& n : *list)
+      out += fmt::format("note {} iteration {}: {}\n", name(p), n.iteration + 1, n.text);
   if (!empty.empty()) {
     std::vector<std::string> parts;
     for (const auto& p : empty) parts.push_back(name(p));

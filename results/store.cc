@@ -337,6 +337,12 @@ ALTER TABLE knob_journal ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE knob_journal ADD COLUMN hostname TEXT NOT NULL DEFAULT '';
 ALTER TABLE knob_journal ADD COLUMN merged INTEGER NOT NULL DEFAULT 0 CHECK (merged IN (0, 1));
 )sql",
+    // 14: what an iteration's output says about its own quality beyond its
+    // numbers (netperf: "Desired confidence was not achieved"), one line
+    // each; compare shows them under the table.
+    R"sql(
+ALTER TABLE iterations ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -748,11 +754,12 @@ std::int64_t Store::add_iteration(const IterationRow& it) {
   Stmt s(db_,
          "INSERT INTO iterations (run_id, variant_id, workload, block, row, row_order, "
          "params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, "
-         "error, pair) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+         "error, pair, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, it.run_id).bind(2, it.variant_id).bind(3, it.workload).bind(4, it.block);
   s.bind(5, it.row).bind(6, it.row_order).bind(7, it.params_json).bind(8, it.iteration);
   s.bind(9, word(it.status)).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
-  s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair).run();
+  s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair);
+  s.bind(17, it.notes).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   add_samples(id, it.samples);
   if (!it.monitor_snapshots.empty()) {
@@ -783,7 +790,7 @@ namespace {
 // when asked for.
 constexpr const char* kIterationColumns =
     "id, run_id, variant_id, workload, block, row, row_order, params_json, iteration, status, "
-    "started_at, duration_s, exit_code, error, pair";
+    "started_at, duration_s, exit_code, error, pair, notes";
 
 IterationRow read_iteration(const Stmt& s, bool with_output) {
   IterationRow r;
@@ -802,9 +809,10 @@ IterationRow read_iteration(const Stmt& s, bool with_output) {
   if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
   r.error = s.text(13);
   r.pair = s.text(14);
+  r.notes = s.text(15);
   if (with_output) {
-    r.stdout_text = s.text(15);
-    r.stderr_text = s.text(16);
+    r.stdout_text = s.text(16);
+    r.stderr_text = s.text(17);
   }
   return r;
 }

@@ -100,6 +100,10 @@ struct IterationRow {
   std::string stdout_text;
   std::string stderr_text;
   std::string error;  // why the iteration failed, empty when ok
+  // What a successful iteration's output says about its own quality, one
+  // line each (Workload::notes: netperf's confidence not reached); empty
+  // when nothing.
+  std::string notes;
   std::vector<SampleRow> samples;
   // Monitor data of the iteration, written in its transaction (not read
   // back by iterations(); see monitor_snapshots/monitor_deltas).
@@ -222,7 +226,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 13;
+  static constexpr int kSchemaVersion = 14;
   // How long a write waits for another writer's lock (SQLite's busy
   // timeout) before it fails: a merge holds the lock for its whole input,
   // seconds for a million samples, and a run's journal writes must wait for

@@ -456,9 +456,9 @@ WHERE NOT EXISTS (SELECT 1 FROM main.iterations d WHERE d.run_id = mr.new
 ORDER BY s.id)sql");
     Stmt insert(db_, R"sql(
 INSERT INTO main.iterations (run_id, variant_id, pair, workload, block, row, row_order,
-  params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, error)
+  params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, error, notes)
 SELECT ?, ?, pair, workload, block, row, row_order, params_json, iteration, status, started_at,
-  duration_s, exit_code, stdout, stderr, error FROM src.iterations WHERE id = ?)sql");
+  duration_s, exit_code, stdout, stderr, error, notes FROM src.iterations WHERE id = ?)sql");
     Stmt map(db_, "INSERT INTO merge_iterations (old, new) VALUES (?, ?)");
     while (fresh.step()) {
       insert.bind(1, fresh.i64(1)).bind(2, fresh.i64(2)).bind(3, fresh.i64(0)).run();

@@ -57,3 +57,35 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+
+# netperf (netperf and netserver, for the netperf workload) is in Debian's
+# non-free component, which the system's sources need not list. A private apt
+# configuration fetches it the way the lab fetches kernels
+# (runner/hosts/lab/apt.cc): its own sources.list, lists and archives under
+# $NONFREE_DIR, the system's sources and apt state untouched; dpkg installs
+# the downloaded .deb (it needs only libc6). Its postinst starts the
+# package's own netserver on port 12865 where an init system runs; schedlab
+# starts its own on a port it reserves and never uses that one.
+NONFREE_PKGS="netperf"
+NONFREE_DIR=${SCHEDLAB_NONFREE_APT_DIR:-/var/cache/schedlab/apt-nonfree}
+nonfree_missing=""
+for p in $NONFREE_PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || nonfree_missing="$nonfree_missing $p"
+done
+if [ -n "$nonfree_missing" ]; then
+  echo "install-deps: installing from Debian non-free (private apt configuration in $NONFREE_DIR):$nonfree_missing" >&2
+  . /etc/os-release
+  mirror=${SCHEDLAB_LAB_MIRROR:-http://deb.debian.org/debian}
+  $SUDO mkdir -p "$NONFREE_DIR/lists/partial" "$NONFREE_DIR/cache/archives/partial" "$NONFREE_DIR/debs"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $VERSION_CODENAME non-free" |
+    $SUDO tee "$NONFREE_DIR/sources.list" >/dev/null
+  set -- -o "Dir::Etc::SourceList=$NONFREE_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+    -o "Dir::State::Lists=$NONFREE_DIR/lists" -o "Dir::Cache=$NONFREE_DIR/cache" \
+    -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+  $SUDO apt-get "$@" -qq update
+  for p in $nonfree_missing; do
+    $SUDO rm -f "$NONFREE_DIR/debs/${p}_"*.deb
+    (cd "$NONFREE_DIR/debs" && $SUDO apt-get "$@" -qq download -- "$p")
+    DEBIAN_FRONTEND=noninteractive $SUDO dpkg -i "$NONFREE_DIR/debs/${p}_"*.deb >/dev/null
+  done
+fi

@@ -21,7 +21,9 @@ OutputJudgement judge_output(const Workload& w, const Point& p, const std::strin
   if (std::string why = w.judge(p, j.samples); !why.empty()) {
     j.verdict = OutputVerdict::kFailed;
     j.error = fmt::format("{}: {}", w.name(), why);
+    return j;
   }
+  j.notes = output_notes(w, p, out, err);
   return j;
 }
 

@@ -26,6 +26,8 @@ struct OutputJudgement {
   // "dmatest: dmatest reported 2 failed transfers",
   // "hackbench output did not parse: line 3: ...".
   std::string error;
+  // What an ok output says about its own quality (Workload::notes).
+  std::vector<std::string> notes;
   bool ok() const { return verdict == OutputVerdict::kOk; }
 };
 

@@ -323,18 +323,7 @@ class Driver {
                  "schedlab bisect: the good and bad references are not significantly different "
                  "({} at alpha {}): {}; nothing to bisect\n",
                  verdict_test_title(spec_.test), spec_.alpha, check.describe());
-      store_.set_bisect_status(
-          id_, BisectStatus::kRefused,
-          json{{"reason", "references not different"},
-               // null, not 0, when a centre is undefined
-               {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
-               {"bad_centre", check.bad_centre ? json(*check.bad_centre) : json(nullptr)},
-               {"n_good", check.n_good},
-               {"n_bad", check.n_bad},
-               {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
-               {"p_reason", check.p.reason}}
-              .dump());
-      return BisectOutcome::kRefused;
+      return refuse("references not different", check);
     }
     // The references must differ the way a regression does: a "bad"
     // kernel measured better than the good one has nothing to find.
@@ -347,17 +336,7 @@ class Driver {
                    "schedlab bisect: the bad reference is better than the good one ({} is better: {}): nothing "
                    "regressed between them; --direction either bisects a change either way\n",
                    direction, check.describe());
-        store_.set_bisect_status(id_, BisectStatus::kRefused,
-                                 json{{"reason", "bad reference better than good"},
-                                      {"direction", direction},
-                                      {"good_centre", *check.good_centre},
-                                      {"bad_centre", *check.bad_centre},
-                                      {"n_good", check.n_good},
-                                      {"n_bad", check.n_bad},
-                                      {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
-                                      {"p_reason", check.p.reason}}
-                                     .dump());
-        return BisectOutcome::kRefused;
+        return refuse("bad reference better than good", check, {{"direction", direction}});
       }
     }
     int decided = 0;
@@ -378,6 +357,21 @@ class Driver {
   }
 
  private:
+  // The session refused, with the references' numbers as its result (null,
+  // not 0, where a centre is undefined).
+  BisectOutcome refuse(const std::string& reason, const ReferenceCheck& check, json extra = json::object()) {
+    json result = {{"reason", reason},
+                   {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
+                   {"bad_centre", check.bad_centre ? json(*check.bad_centre) : json(nullptr)},
+                   {"n_good", check.n_good},
+                   {"n_bad", check.n_bad},
+                   {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
+                   {"p_reason", check.p.reason}};
+    result.update(extra);
+    store_.set_bisect_status(id_, BisectStatus::kRefused, result.dump());
+    return BisectOutcome::kRefused;
+  }
+
   std::string run_name(std::size_t pos, std::size_t batch) const {
     return fmt::format("bisect{}-c{}-b{}", id_, pos, batch);
   }

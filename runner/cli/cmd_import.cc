@@ -1,6 +1,7 @@
 // schedlab import: saved outputs of a workload's tool recorded as a run, to
 // compare with schedlab's own.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <boost/regex.hpp>

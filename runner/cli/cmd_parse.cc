@@ -71,8 +71,11 @@ int parse_command(const ParseOptions& o) {
         nlohmann::json entry = {{"file", file}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
         if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported) entry["samples"] = js;
         if (!j.ok()) entry["error"] = j.error;
+        entry["notes"] = j.notes;
         emit_json(entry);
       } else {
+        // Notes on stderr: stdout stays one sample a line.
+        for (const auto& n : j.notes) fmt::print(stderr, "schedlab: {}: note: {}\n", file, n);
         fmt::memory_buffer buf;
         buf.reserve(samples.size() * (file.size() + 40));
         for (const auto& s : samples) {

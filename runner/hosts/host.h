@@ -3,6 +3,7 @@
 // VMs implement the same interface.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -100,6 +101,18 @@ class Host {
   virtual bool port_accepts(int port) = 0;
   // A TCP port nothing listens on right now.
   virtual int free_port() = 0;
+  // n different such ports (Workload::ports: a server and its data
+  // connection). By default free_port() until n differ; a host that can
+  // offer only some ports (a lab guest's forwards) says which.
+  virtual std::vector<int> free_ports(int n) {
+    std::vector<int> out;
+    for (int tries = 0; static_cast<int>(out.size()) < n; ++tries) {
+      if (tries >= 20 * n) throw HostError(name() + ": no " + std::to_string(n) + " different free TCP ports found");
+      const int p = free_port();
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    }
+    return out;
+  }
 
  private:
   std::optional<HostIdentity> identity_;

@@ -237,8 +237,10 @@ class Execution {
   // On resume: what each point already has, so the stop rule continues
   // from where the interrupted run left it.
   void load_history() {
-    std::map<std::string, std::string> primary;  // workload -> its first metric
-    for (const auto& wc : config_.workloads) primary[wc.workload->name()] = wc.workload->metrics().front().name;
+    // (workload, point) -> the metric its stop rule follows
+    std::map<std::pair<std::string, std::string>, std::string> primary;
+    for (const auto& p : plan_.points)
+      primary[{p.workload->workload->name(), p.params_json}] = primary_metric(p).name;
     for (const auto& it : store_.iterations(summary_.run_id)) {
       if (it.pair != pair_name_) continue;  // each pair resumes its own points
       PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
@@ -246,7 +248,7 @@ class Execution {
       s.next_index = std::max(s.next_index, it.iteration + 1);
       if (it.status != IterationStatus::kOk) continue;
       for (const auto& sample : it.samples)
-        if (sample.metric == primary[it.workload]) {
+        if (sample.metric == primary[{it.workload, it.params_json}]) {
           s.ok.push_back(sample.value);
           break;
         }
@@ -325,9 +327,10 @@ class Execution {
       return;
     }
     StepContext ctx = sut_context();
+    ctx.ports = pair_.sut.free_ports(wc.workload->ports());
+    ctx.port = ctx.ports.front();
     const std::vector<Workdir> workdirs = make_workdirs(w);
     ctx.workdir = workdirs.front().path;
-    ctx.port = pair_.sut.free_port();
     ctx.secret = random_secret();
     const Workload& workload = *wc.workload;
     StepRunner lifetime(pair_, store_, summary_.run_id);
@@ -378,20 +381,22 @@ class Execution {
   bool complete(const PlanPoint& p) {
     for (std::size_t v = 0; v < plan_.variants.size(); ++v) {
       PointState& s = state(p, v);
-      const auto& metric = p.workload->workload->metrics().front();
-      if (!should_stop(p.iterations, s.ok, s.attempted, metric.centre).stop) return false;
+      if (!should_stop(p.iterations, s.ok, s.attempted, primary_metric(p).centre).stop) return false;
     }
     return true;
   }
 
   std::size_t index_of(const PlanPoint& p) const { return static_cast<std::size_t>(&p - plan_.points.data()); }
+  static const MetricSpec& primary_metric(const PlanPoint& p) {
+    return p.workload->workload->primary_metric(p.point);
+  }
 
   PointState& state(const PlanPoint& p, std::size_t v) {
     return history_[{variant_ids_[v], p.workload->workload->name(), p.params_json}];
   }
 
   void run_point(const PlanPoint& p, const StepContext& ctx) {
-    const auto& metric = p.workload->workload->metrics().front();
+    const MetricSpec& metric = primary_metric(p);
     auto decide = [&](std::size_t v) {
       PointState& s = state(p, v);
       if (s.stopped) return true;
@@ -437,7 +442,7 @@ class Execution {
     }
     for (int i = 0; i < count && !interrupted(); ++i) {
       PointState& s = state(p, v);
-      if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, w.metrics().front().centre).stop) break;
+      if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, primary_metric(p).centre).stop) break;
       run_iteration(p, v, ctx);
     }
     servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
@@ -510,7 +515,7 @@ class Execution {
     s.next_index = row.iteration + 1;
     ++summary_.measured;
     progress_.measured(index_of(p), row.duration_s);
-    const std::string& primary = p.workload->workload->metrics().front().name;
+    const std::string& primary = primary_metric(p).name;
     if (row.status == IterationStatus::kOk) {
       for (const auto& sample : row.samples)
         if (sample.metric == primary) {
@@ -590,6 +595,19 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
   }
 }
 
+// Where a missing program comes from: its own ProgramSpec's package (by
+// the argv's base name: a `path:` parameter names it anywhere), else the
+// workload's; what Debian does not package (the doctor's "not packaged"
+// rows: schbench, HammerDB) is said as it is.
+std::string how_to_install(const Workload& w, const std::string& tool) {
+  const std::string base = tool.substr(tool.rfind('/') + 1);
+  std::string package = w.package();
+  for (const ProgramSpec& p : w.programs())
+    if (p.name == base && !p.package.empty()) package = p.package;
+  if (package.starts_with("not packaged")) return package;
+  return "install the Debian package " + package;
+}
+
 }  // namespace
 
 std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
@@ -664,8 +682,8 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
       const std::string& tool = step.argv.front();
       if (!checked.insert({host.name(), tool}).second) continue;
       if (!host.find_program(tool))
-        throw PreflightError(fmt::format("{}: '{}' is not installed on {} (install the Debian package {})",
-                                         w.name(), tool, host.name(), w.package()));
+        throw PreflightError(fmt::format("{}: '{}' is not installed on {} ({})", w.name(), tool,
+                                         host.name(), how_to_install(w, tool)));
     }
   }
   check_affinity(pair, config, plan);

@@ -1,5 +1,8 @@
 #include "runner/run/iteration_output.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace schedlab {
 
 IterationStatus iteration_status(OutputVerdict v) {
@@ -21,6 +24,7 @@ void judge_into(IterationRow& row, const Workload& w, const Point& p, const std:
   OutputJudgement j = judge_output(w, p, out, err);
   row.status = iteration_status(j.verdict);
   row.error = std::move(j.error);
+  row.notes = fmt::format("{}", fmt::join(j.notes, "\n"));
   row.samples.clear();
   row.samples.reserve(j.samples.size());
   for (auto& s : j.samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});

@@ -702,3 +702,44 @@ TEST_CASE("compare --style amd: a line per row, value (pct pct) and the marker",
                             " 4-row:   0.88 (0.00 pct)     0.88 (-0.19 pct)  \n"));
   CHECK_THAT(text, Contains("* = significant (Welch's t-test, alpha 0.05); pct: positive is better\n"));
 }
+
+TEST_CASE("an iteration's notes reach the comparison: under the tables in text, per cell in JSON", "[render]") {
+  Db db;
+  const auto r = db.run("np");
+  const auto def = db.variant(r, "default", 0);
+  db.store.add_metric(r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  db.store.add_metric(r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  for (int i = 0; i < 2; ++i) {
+    IterationRow it;
+    it.run_id = r;
+    it.variant_id = def;
+    it.workload = "netperf";
+    it.block = "netperf-UDP_STREAM";
+    it.row = "default";
+    it.params_json = R"({"test":"UDP_STREAM"})";
+    it.iteration = i;
+    it.status = IterationStatus::kOk;
+    it.samples = {{"throughput", 580.0 + i, std::nullopt}, {"send_throughput", 9800.0 + i, std::nullopt}};
+    if (i == 1) it.notes = "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted)";
+    db.store.add_iteration(it);
+  }
+  const Comparison c = compare(db.store, default_columns(db.store, {r}));
+  REQUIRE(c.blocks.size() == 2);  // throughput and send_throughput, one point
+  for (const auto& b : c.blocks) {
+    REQUIRE(b.rows.at(0).cells.at(0).notes.size() == 1);
+    CHECK(b.rows[0].cells[0].notes[0].iteration == 1);
+  }
+  const std::string text = render_text(c);
+  // Once per point, however many metric tables share its iterations.
+  const std::string line =
+      "note netperf-UDP_STREAM default default iteration 2: netperf: desired confidence not achieved "
+      "(+/-2.500% @ 95% conf. wanted)\n";
+  CHECK_THAT(text, Contains(line));
+  CHECK(text.find(line) == text.rfind(line));
+  const auto j = nlohmann::json::parse(render_json(c));
+  const auto& cell = j["blocks"][0]["rows"][0]["cells"][0];
+  CHECK(cell["notes"] == nlohmann::json::parse(
+                             R"j([{"iteration": 2, "note": "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted)"}])j"));
+  CHECK(j["blocks"][1]["rows"][0]["cells"][0]["notes"].size() == 1);
+  CHECK_THAT(render_markdown(c), Contains("note netperf-UDP\\_STREAM default default iteration 2"));
+}

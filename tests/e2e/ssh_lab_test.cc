@@ -264,6 +264,40 @@ TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH", "
   CHECK(running("tbench") == 0);
 }
 
+// netperf across the namespaces: netserver in the SUT's, netperf in the
+// loadgen's, the data connection on the second reserved port.
+TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SSH", "[netns]") {
+  REQUIRE_LAB();
+  if (!LocalHost().find_program("netperf") || !LocalHost().find_program("netserver"))
+    SCHEDLAB_SKIP("netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
+  test::TempDir dir;
+  const std::string cfg = dir.file("np.yaml"), db = dir.file("np.db");
+  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
+                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
+                            lab().env("KNOWN_HOSTS") +
+                            "\niterations: 2\nworkloads:\n  - netperf: {test: [TCP_STREAM, UDP_STREAM, TCP_RR], "
+                            "duration: 2s, latency: true}\n");
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "np"}, .timeout = 180s});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("np");
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 6);
+  const std::string sut_host = parse_ssh_url(lab().sut_url())->host;
+  for (const auto& it : its) {
+    INFO(it.block << ": " << it.error << it.stdout_text);
+    CHECK(to_string(it.status) == "ok");
+    CHECK_FALSE(it.samples.empty());
+    // Against the SUT's address, the data port pinned (netperf shows port 0 otherwise).
+    CHECK(it.stdout_text.find("to " + sut_host + " () port ") != std::string::npos);
+    CHECK(it.stdout_text.find("() port 0 ") == std::string::npos);
+  }
+  CHECK(running("netserver") == 0);
+  CHECK(running("netperf") == 0);
+}
+
 TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven over SSH", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;

@@ -52,6 +52,7 @@ void write_task_db(const std::string& path, const std::string& pair, int iterati
                        .duration_s = 0.5,
                        .exit_code = 0,
                        .stdout_text = "Time: " + std::to_string(base + i) + "\n",
+                       .notes = i == 0 ? "note of iteration 0" : "",
                        .samples = {{"time", base + i, std::nullopt}},
                        .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
                        .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
@@ -292,6 +293,8 @@ TEST_CASE("merge: two pairs' databases become one run with both pairs, and mergi
   CHECK(count(out, "SELECT count(*) FROM monitor_snapshots") == 10);
   CHECK(count(out, "SELECT count(*) FROM knob_journal WHERE state = 'restored'") == 2);
   CHECK(count(out, "SELECT count(*) FROM point_stops") == 1);  // same point, same variant
+  // An iteration's notes travel with it (netperf's confidence not reached).
+  CHECK(count(out, "SELECT count(*) FROM iterations WHERE notes = 'note of iteration 0'") == 4);
 
   // Again, both: nothing new, nothing doubled.
   const auto again = merged.merge_from(a);

@@ -518,3 +518,35 @@ TEST_CASE("the latest run declaring a metric is the latest by start, not by id")
   CHECK(m->unit == "ms");
   CHECK_FALSE(s.latest_metric("hackbench", "other").has_value());
 }
+
+TEST_CASE("an iteration's notes round-trip; a database from before them reads every old one as none") {
+  test::TempDir dir;
+  const std::string path = dir.file("n.db");
+  std::int64_t run = 0, v = 0;
+  {
+    Store s(path);
+    run = s.create_run({.name = "n", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                        .manifest_json = "{}"});
+    v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
+                     .row = "default", .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk,
+                     .started_at = "t", .samples = {{"throughput", 581.5, std::nullopt}}});
+  }
+  // Back to schema 13, the column gone: as a database written before it.
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, "ALTER TABLE iterations DROP COLUMN notes; PRAGMA user_version = 13;", nullptr,
+                       nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  Store s(path);
+  CHECK(s.schema_version() == Store::kSchemaVersion);
+  s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
+                   .row = "default", .params_json = "{}", .iteration = 1, .status = IterationStatus::kOk,
+                   .started_at = "t",
+                   .notes = "netperf: desired confidence not achieved\nsecond line",
+                   .samples = {{"throughput", 570.0, std::nullopt}}});
+  const auto its = s.iterations(run, true);
+  REQUIRE(its.size() == 2);
+  CHECK(its[0].notes.empty());
+  CHECK(its[1].notes == "netperf: desired confidence not achieved\nsecond line");
+}

@@ -1,5 +1,5 @@
 // A current database taken back to schema version 9, as one written before
-// migrations 10 to 13 (they only add these; 12 widens an index of 9's, put
+// migrations 10 to 14 (they only add these; 12 widens an index of 9's, put
 // back as 9 made it): for the tests of migrating old databases.
 #pragma once
 
@@ -17,6 +17,7 @@ inline constexpr const char* kBackToSchemaVersion9 =
     "row_order, status, iteration);"
     "ALTER TABLE knob_journal DROP COLUMN machine_id; ALTER TABLE knob_journal DROP COLUMN boot_id;"
     "ALTER TABLE knob_journal DROP COLUMN hostname; ALTER TABLE knob_journal DROP COLUMN merged;"
+    "ALTER TABLE iterations DROP COLUMN notes;"
     "PRAGMA user_version = 9";
 
 }  // namespace schedlab::test

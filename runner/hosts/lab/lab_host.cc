@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 #include <thread>
@@ -159,6 +160,11 @@ void LabHost::boot(const LabConfig& config) {
                                                        schedlab::read_file(dir_ / "id.pub")),
       true);
 
+  // As many forwarded ports as the run's hungriest workload reserves
+  // (Workload::ports: netperf's control and data ports), two at least.
+  int forwarded = 2;
+  for (const auto& name : config.workloads)
+    if (const Workload* w = find_workload(name)) forwarded = std::max(forwarded, w->ports());
   QemuOptions q{.vmlinuz = kernel_.vmlinuz,
                 .initrd = (dir_ / "initrd").string(),
                 .cpus = config.cpus,
@@ -173,7 +179,8 @@ void LabHost::boot(const LabConfig& config) {
   for (int attempt = 0;; ++attempt) {
     q.accel = accel_;
     q.ssh_port = free_local_port();
-    q.forwards = {free_local_port(), free_local_port()};
+    q.forwards.clear();
+    for (int i = 0; i < forwarded; ++i) q.forwards.push_back(free_local_port());
     // tbench's server has a fixed port: forwarded when free here.
     if (const int t = Tbench::kPort; !local.port_accepts(t)) q.forwards.push_back(t);
     qemu_ = std::make_unique<QemuProcess>(q);
@@ -322,10 +329,18 @@ bool LabHost::port_accepts(int port) {
   return checked([&] { return ssh_->port_accepts(port); });
 }
 
-int LabHost::free_port() {
-  for (int p : forwards_)
-    if (p != Tbench::kPort && !ssh_->port_accepts(p)) return p;
-  throw HostError(fmt::format("{}: every forwarded port is in use", name_));
+int LabHost::free_port() { return free_ports(1).front(); }
+
+std::vector<int> LabHost::free_ports(int n) {
+  std::vector<int> out;
+  for (int p : forwards_) {
+    if (static_cast<int>(out.size()) == n) break;
+    if (p != Tbench::kPort && !ssh_->port_accepts(p)) out.push_back(p);
+  }
+  if (static_cast<int>(out.size()) < n)
+    throw HostError(fmt::format("{}: {} free forwarded ports wanted, {} of {} free", name_, n,
+                                out.size(), forwards_.size()));
+  return out;
 }
 
 std::vector<std::string> LabHost::ssh_command() const {

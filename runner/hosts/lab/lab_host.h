@@ -49,6 +49,8 @@ class LabHost final : public Host {
   // A port forwarded from this machine's 127.0.0.1 to the same port in the
   // guest, so a loadgen here reaches a server started there.
   int free_port() override;
+  // n of them (a workload's server and its data connection).
+  std::vector<int> free_ports(int n) override;
 
   const Kernel& kernel() const { return kernel_; }
   const std::string& accel() const { return accel_; }

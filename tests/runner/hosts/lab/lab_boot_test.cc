@@ -318,6 +318,48 @@ variants:
   CHECK(measured == std::set<std::string>{"pgbench-select-only", "sysbench-oltp_read_only"});
 }
 
+// netserver inside the guest (a guest program, copied from this machine),
+// netperf here over the forwarded ports: TCP for the control and RR data
+// connections, UDP for UDP_STREAM's datagrams.
+TEST_CASE("lab: netperf TCP_RR and UDP_STREAM against netserver inside a 6.12 guest", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  LocalHost local;
+  if (!local.find_program("netperf") || !local.find_program("netserver"))
+    SCHEDLAB_SKIP("netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
+  test::TempDir dir;
+  const std::string db = dir.file("np.db");
+  const std::string config = dir.file("lab-netperf.yaml");
+  test::write_text(config, R"(
+hosts:
+  sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G}}
+iterations: 1
+workloads:
+  - netperf: {test: [TCP_RR, UDP_STREAM], message_size: [64], duration: 2s, latency: true}
+)");
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", config, "--name", "np", "--db", db}, .timeout = 15min});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  Store store(db);
+  const auto run = store.find_run_by_name("np");
+  REQUIRE(run);
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 2);
+  for (const auto& it : its) {
+    INFO(it.block << ": " << it.error << it.stdout_text << it.stderr_text);
+    CHECK(to_string(it.status) == "ok");
+    std::map<std::string, double> got;
+    for (const auto& s : it.samples) got[s.metric] = s.value;
+    if (it.block == "netperf-TCP_RR") {
+      CHECK(got["transactions"] > 0);
+      CHECK(got["latency_p99"] > 0);
+    } else {
+      CHECK(got["throughput"] > 0);  // datagrams that reached the guest
+    }
+  }
+}
+
 TEST_CASE("lab: debian:6.12 boots, flips NO_PLACE_LAG and back", "[lab]") {
   lab_case("debian:6.12", true);
 }
