@@ -181,7 +181,10 @@ std::vector<std::string> Hackbench::stated_params(const Point& given, const std:
   const bool perf = given.string_at("backend") == "perf";
   const std::string channel = parse_mode(given.string_at("modes")).pipes ? "pipes" : "sockets";
   std::vector<std::string> stated;
-  for (const std::string_view view : split_lines(perf ? join_output(out, err) : out)) {
+  // Held here: the lines are views into it (a temporary in the loop's
+  // header would be gone before the first line is read).
+  const std::string text = perf ? join_output(out, err) : out;
+  for (const std::string_view view : split_lines(text)) {
     const std::string line(view);
     boost::smatch m;
     if (!perf && boost::regex_search(line, m, header)) {
