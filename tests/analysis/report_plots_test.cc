@@ -53,7 +53,9 @@ TEST_CASE("report plots: groups 1 2 4 8 on a log2 axis with ticks at the groups 
   // 1..6: evenly spaced integers stay linear, still ticked at whole numbers.
   test::TempDir dir2;
   const Comparison lin = sweep(dir2, {.runs = {"a"}, .groups = {1, 2, 3, 4, 5, 6}});
-  const PlotSpec* s2 = find(block_plots(lin, 0), "scaling");
+  const auto lin_plots = block_plots(lin, 0);  // s2 points into it
+  const PlotSpec* s2 = find(lin_plots, "scaling");
+  REQUIRE(s2);
   CHECK(named(s2->spec["scales"], "x")["type"] == "linear");
   CHECK(s2->spec["axes"][0]["values"] == Json::array({1, 2, 3, 4, 5, 6}));
   // The legend never cuts a label.
@@ -66,7 +68,9 @@ TEST_CASE("report plots: an interval of n = 2 is cut to the samples' range and m
   const Cell& cell = c.blocks[0].rows[0].cells[0];
   REQUIRE(cell.ci.ci);
   REQUIRE(cell.ci.ci->low < cell.min.value());  // t at 1 df: 12.7 standard errors
-  const PlotSpec* scaling = find(block_plots(c, 0), "scaling");
+  const auto plots = block_plots(c, 0);  // scaling points into it
+  const PlotSpec* scaling = find(plots, "scaling");
+  REQUIRE(scaling);
   const Json& points = named(scaling->spec["data"], "points")["values"];
   double lowest_sample = 1e9, highest_sample = -1e9;
   for (const auto& r : c.blocks[0].rows)
@@ -132,7 +136,9 @@ TEST_CASE("report plots: legends show short labels, tooltips the full names") {
   const std::string prefix = "nightly-6.13-rc1-eevdf-sched-batch-2026-12-";  // 40+ characters
   Comparison c = sweep(dir, {.runs = {prefix + "04T220811Z", prefix + "05T220811Z"}, .groups = {1, 2}});
   shorten_column_labels(c);
-  const PlotSpec* scaling = find(block_plots(c, 0), "scaling");
+  const auto plots = block_plots(c, 0);  // scaling points into it
+  const PlotSpec* scaling = find(plots, "scaling");
+  REQUIRE(scaling);
   CHECK(named(scaling->spec["scales"], "colour")["domain"] == Json::array({"r1", "r2"}));
   const Json& names = named(scaling->spec["data"], "columns")["values"];
   CHECK(names[0]["name"] == prefix + "04T220811Z");
