@@ -31,6 +31,10 @@ struct ColumnRef {
   std::string label;  // header text: the variant, or run/variant when runs differ
   // Only this pair's iterations (a pairs: run); empty: every pair pooled.
   std::optional<std::string> pair;
+  // The label before shorten_column_labels (column_labels.h) made it short;
+  // empty when it did not.
+  std::string full_label;
+  const std::string& name() const { return full_label.empty() ? label : full_label; }
 };
 
 // Where one sample came from, for the long CSV form and the report's
@@ -174,6 +178,9 @@ struct Comparison {
   bool all_stats = false;
   // compare --monitors: counter deltas per workload block (add_monitors).
   std::vector<MonitorBlock> monitors;
+  // What the short column labels stand for ("r3" -> the run name), when
+  // shorten_column_labels (column_labels.h) made them; empty otherwise.
+  std::vector<std::pair<std::string, std::string>> column_key;
 };
 
 struct CompareOptions {

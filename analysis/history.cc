@@ -54,6 +54,7 @@ History HistoryReader::header() const {
     h.unit = m->unit;
     h.direction = m->direction;
     h.centre = m->centre;
+    h.precision = m->precision;
   }
   h.level = CompareOptions{}.level;
   return h;
@@ -198,6 +199,7 @@ constexpr std::size_t kChunk = 64 * 1024;
 // formatted each line, by compiled formats.
 struct HistoryTextWriter::Columns {
   fmt::memory_buffer buf, run, number;
+  int precision = 4;
   bool have_run = false;
   std::int64_t run_id = 0;
   std::string date, target, kernel;  // what `run` was padded for
@@ -210,6 +212,7 @@ struct HistoryTextWriter::Columns {
 
 HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::string_view)> write)
     : write_(std::move(write)), columns_(std::make_unique<Columns>()) {
+  columns_->precision = h.precision;
   auto& buf = columns_->buf;
   buf.reserve(kChunk + 4096);
   fmt::format_to(fmt::appender(buf),
@@ -257,14 +260,15 @@ void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
   c.buf.append(cell->text);
   c.number.clear();
   if (p.centre)
-    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.6g}"), *p.centre);
+    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.{}f}"), *p.centre, c.precision);
   else
     c.number.append(std::string_view(p.n == 0 ? "FAIL" : "n/a"));
   right_ascii(c.buf, {c.number.data(), c.number.size()}, 12);
   c.buf.append(std::string_view("  "));
   c.number.clear();
   if (p.ci)
-    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("[{:.6g}, {:.6g}]"), p.ci->low, p.ci->high);
+    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("[{:.{}f}, {:.{}f}]"), p.ci->low, c.precision, p.ci->high,
+                   c.precision);
   else
     c.number.append(std::string_view("n/a"));
   right_ascii(c.buf, {c.number.data(), c.number.size()}, 27);
@@ -402,6 +406,7 @@ std::string render_history_json(const History& h, const HistoryChanges* changes)
     with["changes_series_searched"] = changes->series_searched;
     with["changes_not_searched"] = changes->too_short;
   }
+  with["precision"] = h.precision;  // additive: the decimals text and HTML print, as compare's
   return with.dump(2) + "\n";
 }
 

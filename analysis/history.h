@@ -48,6 +48,9 @@ struct HistoryPoint {
 struct History {
   std::string workload, metric;
   std::string unit, direction, centre;  // as the runs' metric declares it (the latest run's)
+  // Decimals of its numbers in text and HTML, as `compare` prints the
+  // metric (MetricInfo::precision).
+  int precision = 4;
   double level = 0.95;
   std::vector<HistoryPoint> points;
 

@@ -131,8 +131,9 @@ std::string changes_table(const HistoryChanges& c) {
   return out;
 }
 
-std::string significant6(const std::optional<double>& v) {
-  return v ? fmt::format("{:.6g}", *v) : "n/a";
+// As `compare` prints the metric: its precision's decimals.
+std::string in_decimals(const std::optional<double>& v, int precision) {
+  return v ? fmt::format("{:.{}f}", *v, precision) : "n/a";
 }
 
 }  // namespace
@@ -191,8 +192,8 @@ std::string render_history_html(const History& h, const std::string& vega_script
           "<th>kernel</th><th>variant</th><th>row</th><th>parameters</th><th>" +
           html_escape(h.centre) + "</th><th>interval</th><th>n</th></tr></thead><tbody>\n";
   for (const auto& p : h.points) {
-    const std::string centre = p.centre ? significant6(p.centre) : (p.n == 0 ? "FAIL" : "n/a");
-    const std::string ci = p.ci ? fmt::format("[{:.6g}, {:.6g}]", p.ci->low, p.ci->high)
+    const std::string centre = p.centre ? in_decimals(p.centre, h.precision) : (p.n == 0 ? "FAIL" : "n/a");
+    const std::string ci = p.ci ? fmt::format("[{}, {}]", in_decimals(p.ci->low, h.precision), in_decimals(p.ci->high, h.precision))
                                 : p.ci_reason.empty() ? "n/a" : fmt::format("n/a ({})", p.ci_reason);
     body += fmt::format(
         "<tr data-run=\"{}\"><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"

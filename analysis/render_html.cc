@@ -17,6 +17,7 @@
 #include "analysis/emulation.h"
 #include "analysis/render_parts.h"
 #include "analysis/sequential_cells.h"
+#include "analysis/report_plots.h"
 
 namespace schedlab {
 namespace {
@@ -35,282 +36,6 @@ std::string esc(std::string_view s) {
       default: out += ch;
     }
   return out;
-}
-
-// ---- Vega specs ---------------------------------------------------------
-
-Json labels_of(const Comparison& c) {
-  Json a = Json::array();
-  for (const auto& col : c.columns) a.push_back(col.label);
-  return a;
-}
-
-Json row_labels(const Block& b) {
-  Json a = Json::array();
-  for (const auto& r : b.rows) a.push_back(r.label);
-  return a;
-}
-
-std::optional<double> number_label(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
-Json colour_scale(const Comparison& c) {
-  return {{"name", "colour"}, {"type", "ordinal"}, {"domain", labels_of(c)}, {"range", "category"}};
-}
-
-Json axis(const char* orient, const char* scale, const std::string& title) {
-  return {{"orient", orient}, {"scale", scale}, {"title", title}, {"labelOverlap", true}};
-}
-
-
-std::string y_title(const Block& b) {
-  return b.metric.unit.empty() ? b.metric.name : fmt::format("{} ({})", b.metric.name, b.metric.unit);
-}
-
-Json legend() {
-  return Json::array({{{"stroke", "colour"}, {"fill", "colour"}, {"title", "column"}}});
-}
-
-// Centre and interval against the swept parameter, one line per column.
-Json scaling_spec(const Comparison& c, const Block& b) {
-  bool numeric = b.rows.size() > 1;
-  for (const auto& r : b.rows) numeric = numeric && number_label(r.label).has_value();
-  Json values = Json::array();
-  for (const auto& r : b.rows)
-    for (std::size_t i = 0; i < r.cells.size(); ++i) {
-      const Cell& cell = r.cells[i];
-      if (!cell.centre) continue;
-      Json v = {{"r", r.label}, {"c", c.columns[i].label}, {"y", *cell.centre}};
-      v["x"] = numeric ? Json(*number_label(r.label)) : Json(r.label);
-      if (cell.ci.ci) {
-        v["lo"] = cell.ci.ci->low;
-        v["hi"] = cell.ci.ci->high;
-      }
-      values.push_back(v);
-    }
-  Json s = vega_base_spec(560, 260);
-  s["data"] = points_with_ci_data(values);
-  Json x = numeric ? Json{{"name", "x"}, {"type", "linear"}, {"zero", false}, {"nice", true},
-                          {"range", "width"}, {"domain", {{"data", "points"}, {"field", "x"}}}}
-                   : Json{{"name", "x"}, {"type", "point"}, {"padding", 0.5}, {"range", "width"},
-                          {"domain", row_labels(b)}};
-  s["scales"] = Json::array(
-      {x,
-       y_scale_with_ci(), colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "x", b.swept), axis("left", "y", y_title(b))});
-  s["legends"] = legend();
-  const Json tooltip = {
-      {"signal", "{'column': datum.c, 'point': datum.r, 'centre': datum.y, 'low': datum.lo, 'high': datum.hi}"}};
-  Json line = {{"type", "line"},
-               {"from", {{"data", "series"}}},
-               {"encode", {{"enter", {{"x", {{"scale", "x"}, {"field", "x"}}},
-                                      {"y", {{"scale", "y"}, {"field", "y"}}},
-                                      {"stroke", {{"scale", "colour"}, {"field", "c"}}},
-                                      {"strokeWidth", {{"value", 2}}}}}}}};
-  if (numeric) line["sort"] = {{"field", "datum.x"}};
-  s["marks"] = Json::array(
-      {{{"type", "group"},
-        {"from", {{"facet", {{"name", "series"}, {"data", "points"}, {"groupby", "c"}}}}},
-        {"marks", Json::array({line})}},
-       {{"type", "rule"},
-        {"from", {{"data", "ci"}}},
-        {"encode", {{"enter", {{"x", {{"scale", "x"}, {"field", "x"}}},
-                               {"y", {{"scale", "y"}, {"field", "lo"}}},
-                               {"y2", {{"scale", "y"}, {"field", "hi"}}},
-                               {"stroke", {{"scale", "colour"}, {"field", "c"}}},
-                               {"strokeWidth", {{"value", 1.5}}},
-                               {"tooltip", tooltip}}}}}},
-       {{"type", "symbol"},
-        {"from", {{"data", "points"}}},
-        {"encode", {{"enter", {{"x", {{"scale", "x"}, {"field", "x"}}},
-                               {"y", {{"scale", "y"}, {"field", "y"}}},
-                               {"fill", {{"scale", "colour"}, {"field", "c"}}},
-                               {"size", {{"value", 30}}},
-                               {"tooltip", tooltip}}}}}}});
-  return s;
-}
-
-// A deterministic spread in [-0.35, 0.35] so equal samples do not hide.
-double jitter(std::size_t k) {
-  return (static_cast<double>((k * 2654435761u) % 1000) / 1000.0 - 0.5) * 0.7;
-}
-
-// Plot width for `slots` positions along x, scrolled by the page when wide.
-int plot_width(std::size_t slots) {
-  return static_cast<int>(std::clamp<std::size_t>(slots * 14, 420, 8000));
-}
-
-// Every sample per row and column: points over a box (quartiles, median).
-Json samples_spec(const Comparison& c, const Block& b) {
-  Json values = Json::array();
-  std::size_t k = 0;
-  for (const auto& r : b.rows)
-    for (std::size_t i = 0; i < r.cells.size(); ++i)
-      for (double v : r.cells[i].samples)
-        values.push_back({{"r", r.label}, {"c", c.columns[i].label}, {"v", v}, {"j", jitter(k++)}});
-  Json s = vega_base_spec(plot_width(b.rows.size() * c.columns.size()), 260);
-  s["data"] = Json::array({{{"name", "samples"}, {"values", values}}});
-  s["scales"] = Json::array(
-      {{{"name", "xrow"}, {"type", "band"}, {"domain", row_labels(b)}, {"range", "width"},
-        {"paddingInner", 0.15}},
-       {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
-        {"domain", {{"data", "samples"}, {"field", "v"}}}},
-       colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "xrow", b.swept), axis("left", "y", y_title(b))});
-  s["legends"] = legend();
-  const Json inner_x = {{"signal", "scale('xcol', datum.c) + bandwidth('xcol') * (0.5 + datum.j)"}};
-  s["marks"] = Json::array({{
-      {"type", "group"},
-      {"from", {{"facet", {{"name", "cell"}, {"data", "samples"}, {"groupby", "r"}}}}},
-      {"encode", {{"enter", {{"x", {{"scale", "xrow"}, {"field", "r"}}},
-                             {"width", {{"scale", "xrow"}, {"band", 1}}},
-                             {"height", {{"signal", "height"}}}}}}},
-      {"signals", Json::array({{{"name", "width"}, {"update", "bandwidth('xrow')"}}})},
-      {"data", Json::array({{{"name", "box"},
-                             {"source", "cell"},
-                             {"transform",
-                              Json::array({{{"type", "aggregate"},
-                                            {"groupby", Json::array({"c"})},
-                                            {"fields", Json::array({"v", "v", "v"})},
-                                            {"ops", Json::array({"q1", "median", "q3"})},
-                                            {"as", Json::array({"q1", "median", "q3"})}}})}}})},
-      {"scales", Json::array({{{"name", "xcol"}, {"type", "band"}, {"domain", labels_of(c)},
-                               {"range", "width"}, {"paddingInner", 0.1}}})},
-      {"marks",
-       Json::array(
-           {{{"type", "rect"},
-             {"from", {{"data", "box"}}},
-             {"encode", {{"enter", {{"x", {{"scale", "xcol"}, {"field", "c"}}},
-                                    {"width", {{"scale", "xcol"}, {"band", 1}}},
-                                    {"y", {{"scale", "y"}, {"field", "q1"}}},
-                                    {"y2", {{"scale", "y"}, {"field", "q3"}}},
-                                    {"fill", {{"scale", "colour"}, {"field", "c"}}},
-                                    {"fillOpacity", {{"value", 0.15}}},
-                                    {"stroke", {{"scale", "colour"}, {"field", "c"}}}}}}}},
-            {{"type", "rect"},
-             {"from", {{"data", "box"}}},
-             {"encode", {{"enter", {{"x", {{"scale", "xcol"}, {"field", "c"}}},
-                                    {"width", {{"scale", "xcol"}, {"band", 1}}},
-                                    {"y", {{"scale", "y"}, {"field", "median"}}},
-                                    {"height", {{"value", 1.5}}},
-                                    {"fill", {{"scale", "colour"}, {"field", "c"}}}}}}}},
-            {{"type", "symbol"},
-             {"from", {{"data", "cell"}}},
-             {"encode", {{"enter", {{"x", inner_x},
-                                    {"y", {{"scale", "y"}, {"field", "v"}}},
-                                    {"fill", {{"scale", "colour"}, {"field", "c"}}},
-                                    {"fillOpacity", {{"value", 0.6}}},
-                                    {"size", {{"value", 12}}},
-                                    {"tooltip", {{"signal", "{'column': datum.c, 'point': datum.r, 'value': datum.v}"}}}}}}}}})}}});
-  return s;
-}
-
-// Samples in the order they ran: x is the iteration's position among its
-// run's iterations of this block (the store's ids are insertion order), so
-// interleaved A B A B and a cold first iteration show. One point at a time
-// (a select under the plot), since points differ in scale.
-Json order_spec(const Comparison& c, const Block& b) {
-  std::map<std::int64_t, std::set<std::int64_t>> ids;  // run -> iteration ids
-  for (const auto& r : b.rows)
-    for (std::size_t i = 0; i < r.cells.size(); ++i)
-      for (const auto& o : r.cells[i].origins) ids[c.columns[i].run_id].insert(o.iteration_id);
-  std::map<std::int64_t, std::map<std::int64_t, int>> rank;
-  for (const auto& [run, set] : ids) {
-    int n = 0;
-    for (auto id : set) rank[run][id] = n++;
-  }
-  Json values = Json::array();
-  for (const auto& r : b.rows)
-    for (std::size_t i = 0; i < r.cells.size(); ++i) {
-      const Cell& cell = r.cells[i];
-      for (std::size_t k = 0; k < cell.samples.size() && k < cell.origins.size(); ++k)
-        values.push_back({{"r", r.label},
-                          {"c", c.columns[i].label},
-                          {"s", rank[c.columns[i].run_id][cell.origins[k].iteration_id]},
-                          {"v", cell.samples[k]}});
-    }
-  Json options = row_labels(b);
-  Json s = vega_base_spec(560, 240);
-  s["signals"] = Json::array(
-      {{{"name", "point"},
-        {"value", b.rows.empty() ? "" : b.rows.front().label},
-        {"bind", {{"input", "select"}, {"options", options}, {"name", b.swept + " "}}}}});
-  s["data"] = Json::array({{{"name", "samples"}, {"values", values}},
-                           {{"name", "shown"},
-                            {"source", "samples"},
-                            {"transform", Json::array({{{"type", "filter"}, {"expr", "datum.r === point"}}})}}});
-  s["scales"] = Json::array(
-      {{{"name", "x"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "width"},
-        {"domain", {{"data", "shown"}, {"field", "s"}}}},
-       {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
-        {"domain", {{"data", "shown"}, {"field", "v"}}}},
-       colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "x", "iteration in run order"), axis("left", "y", y_title(b))});
-  s["legends"] = legend();
-  s["marks"] = Json::array(
-      {{{"type", "group"},
-        {"from", {{"facet", {{"name", "series"}, {"data", "shown"}, {"groupby", "c"}}}}},
-        {"marks", Json::array({{{"type", "line"},
-                                {"from", {{"data", "series"}}},
-                                {"sort", {{"field", "datum.s"}}},
-                                {"encode", {{"update", {{"x", {{"scale", "x"}, {"field", "s"}}},
-                                                        {"y", {{"scale", "y"}, {"field", "v"}}},
-                                                        {"stroke", {{"scale", "colour"}, {"field", "c"}}},
-                                                        {"strokeOpacity", {{"value", 0.4}}}}}}}}})}},
-       {{"type", "symbol"},
-        {"from", {{"data", "shown"}}},
-        {"encode", {{"update", {{"x", {{"scale", "x"}, {"field", "s"}}},
-                                {"y", {{"scale", "y"}, {"field", "v"}}},
-                                {"fill", {{"scale", "colour"}, {"field", "c"}}},
-                                {"size", {{"value", 25}}},
-                                {"tooltip", {{"signal", "{'column': datum.c, 'iteration': datum.s, 'value': datum.v}"}}}}}}}}});
-  return s;
-}
-
-// The tasks monitor's CPUs hit, summed over a block's rows, per column.
-Json cpus_spec(const Comparison& c, const MonitorBlock& m) {
-  std::map<std::pair<int, std::size_t>, std::uint64_t> hits;
-  for (const auto& r : m.rows)
-    for (std::size_t i = 0; i < r.cells.size(); ++i)
-      for (const auto& [cpu, n] : r.cells[i].cpu_hits) hits[{cpu, i}] += n;
-  Json values = Json::array();
-  std::set<int> cpus;
-  for (const auto& [key, n] : hits) {
-    cpus.insert(key.first);
-    values.push_back({{"cpu", std::to_string(key.first)}, {"c", c.columns[key.second].label}, {"n", n}});
-  }
-  Json domain = Json::array();
-  for (int cpu : cpus) domain.push_back(std::to_string(cpu));
-  Json s = vega_base_spec(plot_width(cpus.size() * c.columns.size()), 200);
-  s["data"] = Json::array({{{"name", "hits"}, {"values", values}}});
-  s["scales"] = Json::array(
-      {{{"name", "xcpu"}, {"type", "band"}, {"domain", domain}, {"range", "width"}, {"paddingInner", 0.2}},
-       {{"name", "y"}, {"type", "linear"}, {"nice", true}, {"range", "height"},
-        {"domain", {{"data", "hits"}, {"field", "n"}}}},
-       colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "xcpu", "CPU"), axis("left", "y", "samples on the CPU")});
-  s["legends"] = legend();
-  s["marks"] = Json::array({{
-      {"type", "group"},
-      {"from", {{"facet", {{"name", "cpu"}, {"data", "hits"}, {"groupby", "cpu"}}}}},
-      {"encode", {{"enter", {{"x", {{"scale", "xcpu"}, {"field", "cpu"}}},
-                             {"width", {{"scale", "xcpu"}, {"band", 1}}}}}}},
-      {"signals", Json::array({{{"name", "width"}, {"update", "bandwidth('xcpu')"}}})},
-      {"scales", Json::array({{{"name", "xcol"}, {"type", "band"}, {"domain", labels_of(c)}, {"range", "width"}}})},
-      {"marks", Json::array({{{"type", "rect"},
-                              {"from", {{"data", "cpu"}}},
-                              {"encode", {{"enter", {{"x", {{"scale", "xcol"}, {"field", "c"}}},
-                                                     {"width", {{"scale", "xcol"}, {"band", 1}}},
-                                                     {"y", {{"scale", "y"}, {"field", "n"}}},
-                                                     {"y2", {{"scale", "y"}, {"value", 0}}},
-                                                     {"fill", {{"scale", "colour"}, {"field", "c"}}},
-                                                     {"tooltip", {{"signal", "{'column': datum.c, 'cpu': datum.cpu, 'samples': datum.n}"}}}}}}}}})}}});
-  return s;
 }
 
 // ---- tables ---------------------------------------------------------------
@@ -339,8 +64,16 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
   const bool unlike = !cell.unlike_baseline.empty();
   const SequentialCell* seq = cell.sequential ? &*cell.sequential : nullptr;
   if (seq) attrs += fmt::format(" data-sequential=\"{}\"", esc(seq->decision));
-  std::string out = fmt::format("<td class=\"{}\"{}><span class=\"centre\">{}</span> ",
-                                unlike ? "unlike" : cell.significant ? "sig" : "", attrs, number(cell.centre, p));
+  // mmtests' compare-kernels colours: a significant change green when
+  // better, red when worse (pct is positive when better, whatever the
+  // metric's direction).
+  const char* colour = unlike                                 ? "unlike"
+                       : !cell.significant || !cell.pct       ? ""
+                       : *cell.pct > 0                        ? "better"
+                       : *cell.pct < 0                        ? "worse"
+                                                              : "";
+  std::string out = fmt::format("<td class=\"{}\"{}><span class=\"centre\">{}</span> ", colour, attrs,
+                                number(cell.centre, p));
   if (unlike && cell.pct)
     out += fmt::format("<span class=\"pct\">!{:.2f}%!</span>", *cell.pct);
   else if (seq && cell.pct)
@@ -404,7 +137,9 @@ std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
     for (const auto& r : b.ratio) out += "<td>" + number(r.gmean, 4) + "</td>";
     out += "</tr>\n";
   }
-  std::string note = esc(table_note(c, b));  // escaped first: the <br>s are ours
+  std::string note = esc(table_note(c, b) +
+                         "colour: green significantly better, red significantly worse than the baseline\n");
+  // escaped first: the <br>s are ours
   for (std::size_t at; (at = note.find('\n')) != std::string::npos && at + 1 < note.size();)
     note.replace(at, 1, "<br>");
   return out + "</tbody></table>\n<p class=\"note\">" + note + "</p>\n";
@@ -452,6 +187,13 @@ std::string header(const Comparison& c) {
   for (const auto& r : c.runs) out += "<li>" + esc(describe_run(r)) + "</li>";
   out += "</ul>";
   if (const std::string e = emulation_note(c.runs); !e.empty()) out += "<p class=\"emulated\">" + esc(e) + "</p>";
+  // What the short column labels of the tables and plot legends stand for.
+  if (!c.column_key.empty()) {
+    out += "<p class=\"key\">Columns: ";
+    for (std::size_t i = 0; i < c.column_key.size(); ++i)
+      out += fmt::format("{}<b>{}</b> = {}", i ? "; " : "", esc(c.column_key[i].first), esc(c.column_key[i].second));
+    out += "</p>";
+  }
   if (c.differences.empty()) {
     out += "<p>The columns' runs do not differ in kernel, cmdline, host, CPU, knobs, recorded SUT state, workload parameters or config.</p>";
   } else {
@@ -470,36 +212,31 @@ std::string header(const Comparison& c) {
 
 constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:1em 2em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}
-td{text-align:right;font-family:monospace;white-space:nowrap}td.sig{font-weight:bold}td.fail{color:#b00}
-td.unlike{background:#fde9c8}.n{font-size:11px;color:#666}
-td.better{background:#d8f0d8}td.worse{background:#f6d5d5}
+td{text-align:right;font-family:monospace;white-space:nowrap}td.fail{color:#b00}
+td.unlike{background:#fde9c8}.n{font-size:11px;color:#666}.key{font-size:13px;overflow-wrap:anywhere}
+td.better{background:#d8f0d8;font-weight:bold}td.worse{background:#f6d5d5;font-weight:bold}
 .ci,.noci,.why,.sequential{font-size:11px;color:#666}.noci{color:#a60}.note{font-size:12px;color:#555}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plot{overflow-x:auto;max-width:100%}
 .plot h4{margin:.2em 0;font-size:13px}.emulated{color:#b00})";
 
-// Runs every view, then records per plot how many marks it drew.
+// Runs every view, then records per plot how many marks it drew. The
+// renderer is canvas, or SVG for ?renderer=svg (the browser test reads the
+// SVG's text: legend labels, axis ticks).
 constexpr const char* kBoot = R"((function(){
 function marks(m){var n=0;if(m.marktype!=='group'&&m.role==='mark')n+=m.items.length;
 (m.items||[]).forEach(function(it){(it.items||[]).forEach(function(c){n+=marks(c);});});return n;}
 var t0=performance.now();
 var plots=JSON.parse(document.getElementById('schedlab-plots').textContent);
+var renderer=new URLSearchParams(location.search).get('renderer')==='svg'?'svg':'canvas';
 window.schedlabReport={done:false,plots:[]};
 Promise.all(plots.map(function(p){
-  var view=new vega.View(vega.parse(p.spec),{renderer:'canvas',container:'#'+p.id,hover:true});
+  var view=new vega.View(vega.parse(p.spec),{renderer:renderer,container:'#'+p.id,hover:true});
   return view.runAsync().then(function(){return {id:p.id,kind:p.kind,marks:marks(view.scenegraph().root)};});
 })).then(function(r){window.schedlabReport={done:true,plots:r,ms:performance.now()-t0};},
 function(e){console.error('schedlab report: '+e);window.schedlabReport={done:true,error:String(e),plots:[]};});
 })();)";
 
 }  // namespace
-
-std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t k, const std::string& id_prefix) {
-  const Block& b = c.blocks.at(k);
-  const std::string id = fmt::format("{}p{}", id_prefix, k);
-  return {{id + "-scaling", "scaling", scaling_spec(c, b)},
-          {id + "-samples", "samples", samples_spec(c, b)},
-          {id + "-order", "order", order_spec(c, b)}};
-}
 
 std::string render_html(const Comparison& c, const std::string& vega_script,
                         const std::string& page_title, const std::string& lead) {
@@ -511,20 +248,25 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
 std::string comparison_html(const Comparison& c, const std::string& id_prefix,
                             nlohmann::ordered_json& plots) {
   std::string body;
-  auto add = [&](const PlotSpec& p, const char* caption) {
-    body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n", caption, p.id);
+  auto add = [&](const PlotSpec& p) {
+    body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n", esc(p.caption), p.id);
     plots.push_back({{"id", p.id}, {"kind", p.kind}, {"spec", p.spec}});
   };
   for (std::size_t k = 0; k < c.blocks.size(); ++k) {
     const Block& b = c.blocks[k];
     const bool first = k == 0 || c.blocks[k - 1].name != b.name || c.blocks[k - 1].workload != b.workload;
     if (first) body += fmt::format("<section class=\"block\"><h2>{}</h2>\n", esc(b.name));
-    body += fmt::format("<h3>{}</h3>\n", esc(title(b))) + compare_table(c, b, k);
-    body += "<div class=\"plots\">\n";
-    const char* captions[] = {"centre and interval by point", "every sample (box: quartiles)",
-                              "samples in run order"};
+    body += fmt::format("<h3>{}</h3>\n", esc(title(b)));
+    // The % change at a glance first, then the table, then the samples.
     const auto specs = block_plots(c, k, id_prefix);
-    for (std::size_t i = 0; i < specs.size(); ++i) add(specs[i], captions[i]);
+    std::size_t i = 0;
+    if (!specs.empty() && specs.front().kind == "change") {
+      body += "<div class=\"plots\">\n";
+      add(specs[i++]);
+      body += "</div>\n";
+    }
+    body += compare_table(c, b, k) + "<div class=\"plots\">\n";
+    for (; i < specs.size(); ++i) add(specs[i]);
     body += "</div>\n";
     const bool last = k + 1 == c.blocks.size() || c.blocks[k + 1].name != b.name ||
                       c.blocks[k + 1].workload != b.workload;
@@ -539,7 +281,9 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
       const bool hits = std::any_of(m.rows.begin(), m.rows.end(), [](const MonitorRow& r) {
         return std::any_of(r.cells.begin(), r.cells.end(), [](const MonitorCell& x) { return !x.cpu_hits.empty(); });
       });
-      if (hits) add({fmt::format("{}m{}-cpus", id_prefix, mi), "cpus", cpus_spec(c, m)}, "CPUs hit by the workload's tasks (tasks monitor)");
+      if (hits)
+        add({fmt::format("{}m{}-cpus", id_prefix, mi), "cpus", "CPUs hit by the workload's tasks (tasks monitor)",
+             cpus_spec(c, m)});
     }
     body += "</section>\n";
   }
@@ -591,27 +335,5 @@ std::string script_safe(std::string_view text) {
 }
 
 std::string html_escape(std::string_view s) { return esc(s); }
-
-nlohmann::ordered_json vega_base_spec(int width, int height) {
-  return {{"$schema", "https://vega.github.io/schema/vega/v5.json"},
-          {"width", width},
-          {"height", height},
-          {"padding", 5},
-          {"autosize", "pad"}};
-}
-
-nlohmann::ordered_json points_with_ci_data(nlohmann::ordered_json values) {
-  return Json::array({{{"name", "points"}, {"values", std::move(values)}},
-                      {{"name", "ci"},
-                       {"source", "points"},
-                       {"transform", Json::array({{{"type", "filter"}, {"expr", "isValid(datum.lo)"}}})}}});
-}
-
-nlohmann::ordered_json y_scale_with_ci() {
-  return {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
-          {"domain", {{"fields", Json::array({{{"data", "points"}, {"field", "y"}},
-                                              {{"data", "ci"}, {"field", "lo"}},
-                                              {{"data", "ci"}, {"field", "hi"}}})}}}};
-}
 
 }  // namespace schedlab

@@ -12,12 +12,16 @@
 
 namespace schedlab {
 
-// The Vega specs of one metric block: scaling (centre and interval against
-// the swept row, a line per column), samples (strip + box per row and
-// column), order (samples in the order they ran). Exposed for tests.
+// The Vega specs of one metric block (report_plots.cc): change (% change
+// against the baseline per row and column, with intervals; two columns or
+// more), scaling (centre and interval against the swept row, a line per
+// column), samples (strip + box per row and column, in panels of at most
+// 64 boxes), order (samples in the order they ran; runs that ran here
+// only). Exposed for tests.
 struct PlotSpec {
-  std::string id;    // the element the plot goes into
-  std::string kind;  // scaling | samples | order | cpus
+  std::string id;       // the element the plot goes into
+  std::string kind;     // change | scaling | samples | order | cpus
+  std::string caption;  // what the page says above it
   nlohmann::ordered_json spec;
 };
 std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t block,

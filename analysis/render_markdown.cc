@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "analysis/column_labels.h"
 #include "analysis/emulation.h"
 #include "analysis/render.h"
 #include "analysis/render_parts.h"
@@ -89,7 +90,7 @@ std::string table_md(const Comparison& c, const Block& b) {
       cells.push_back(r.gmean ? fmt::format("{:.4f}", *r.gmean) : "n/a");
     out += row_line(cells);
   }
-  return out + "\n" + paragraph(table_note(c, b));
+  return out + "\n" + paragraph(column_key_text(c) + table_note(c, b));
 }
 
 // What differs between the columns, as a table; empty when nothing does.

@@ -71,7 +71,7 @@ std::string render_nightly_html(const NightlyReport& r, const std::string& vega_
         if (b.workload != g.r.workload || b.name != g.r.block || b.metric.name != g.r.metric) continue;
         body += "<div class=\"plots\">\n";
         for (const auto& p : block_plots(c.comparison, k, fmt::format("r{}-", i))) {
-          body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n", e(p.kind), p.id);
+          body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n", e(p.caption), p.id);
           plots.push_back({{"id", p.id}, {"kind", p.kind}, {"spec", p.spec}});
         }
         body += "</div>\n";
@@ -109,6 +109,22 @@ std::string render_nightly_html(const NightlyReport& r, const std::string& vega_
                             c.change.pct, e(c.good), e(c.bad), e(c.repo), e(c.bisect_command));
   }
   for (const auto& n : r.change_notes) body += "<p class=\"note\">Not searched for change points: " + e(n) + ".</p>\n";
+  // Every target and config with its status, as the markdown report's
+  // "Targets": what was measured tonight and what was reused.
+  const auto& in = r.input;
+  body += "<h2>Targets</h2>\n<table class=\"targets\"><thead><tr><th>target</th><th>kernel</th><th>config</th>"
+          "<th>status</th><th>run</th><th>measured now</th></tr></thead><tbody>\n";
+  for (std::size_t t = 0; t < in.targets.size(); ++t)
+    for (const auto& config : in.configs)
+      for (const auto& c : in.cells)
+        if (c.target == in.targets[t] && c.config == config)
+          body += fmt::format(
+              "<tr class=\"{}\"><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+              to_string(c.status), e(c.target), t == in.baseline ? " (baseline)" : "", e(c.kernel_release),
+              e(c.config),
+              c.status == CellStatus::kFailed ? "failed: " + e(c.error) : e(std::string(to_string(c.status))),
+              c.run_id ? std::to_string(*c.run_id) : "", c.new_now ? "yes" : "no (reused)");
+  body += "</tbody></table>\n";
   if (!r.failures.empty()) {
     body += "<h2>Failures</h2>\n<ul>\n";
     for (const auto& f : r.failures) body += "<li>" + e(f) + "</li>\n";

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "analysis/column_labels.h"
 #include "analysis/emulation.h"
 #include "analysis/render.h"
 #include "analysis/render_parts.h"
@@ -304,7 +305,9 @@ std::string table(const Comparison& c, const Block& b, const std::vector<std::si
   const std::size_t stats = std::max<std::size_t>(b.stat_rows.size(), 1);
   for (std::size_t k = 0; k < stats; ++k) out += stat_lines(b, k, label_width, widths);
   if (b.rows.size() > 1) out += ratio_line(b, label_width, widths);
-  return out + table_note(c, b);
+  // Under every table: a table pasted alone still says what its short
+  // column labels stand for.
+  return out + column_key_text(c) + table_note(c, b);
 }
 
 }  // namespace
@@ -342,6 +345,7 @@ void make_names_terminal_safe(Comparison& c) {
     safe(col.run_name);
     safe(col.variant);
     safe(col.label);
+    safe(col.full_label);
     if (col.pair) safe(*col.pair);
   }
   for (auto& b : c.blocks) {
@@ -364,6 +368,7 @@ void make_names_terminal_safe(Comparison& c) {
     safe(m.workload);
     safe(m.block);
   }
+  for (auto& entry : c.column_key) safe(entry.second);
 }
 
 namespace {

@@ -52,6 +52,13 @@ std::optional<double> to_number(std::string_view s);
 // this is for people to read, not to be read back.
 std::string terminal_safe(std::string_view s, bool keep_newlines = false);
 
+// "1 iteration", "3 iterations": a count and its noun, plural with an s.
+std::string count_of(std::size_t n, std::string_view noun);
+
+// The columns a terminal gives s: one per UTF-8 code point (a wide
+// character counted as one).
+std::size_t display_width(std::string_view s);
+
 // a before b with digit runs compared as numbers ("6.1.0-9" < "6.1.0-57",
 // "hackbench-2" < "hackbench-16").
 bool natural_less(const std::string& a, const std::string& b);

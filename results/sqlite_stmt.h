@@ -30,12 +30,19 @@ struct ReadOnly {
 };
 ReadOnly open_read_only(const std::string& path);
 
+// What an error names: the database's file (SQLite's absolute path), so
+// "file is not a database" says which file; "sqlite" for one in memory.
+inline std::string database_name(sqlite3* db) {
+  const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
+  return file && *file ? file : "sqlite";
+}
+
 // A prepared statement that finalizes itself; binds by 1-based index.
 class Stmt {
  public:
   Stmt(sqlite3* db, const char* sql) : db_(db) {
     if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
-      throw StoreError(fmt::format("sqlite: {}: {}", sqlite3_errmsg(db), sql));
+      throw StoreError(fmt::format("{}: {} ({})", database_name(db), sqlite3_errmsg(db), sql));
   }
   ~Stmt() { sqlite3_finalize(s_); }
   Stmt(const Stmt&) = delete;
@@ -58,7 +65,7 @@ class Stmt {
     int rc = sqlite3_step(s_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw StoreError(fmt::format("sqlite: {}", sqlite3_errmsg(db_)));
+    throw StoreError(fmt::format("{}: {}", database_name(db_), sqlite3_errmsg(db_)));
   }
   void run() {
     while (step()) {
@@ -82,7 +89,7 @@ class Stmt {
 
  private:
   Stmt& check(int rc) {
-    if (rc != SQLITE_OK) throw StoreError(fmt::format("sqlite bind: {}", sqlite3_errmsg(db_)));
+    if (rc != SQLITE_OK) throw StoreError(fmt::format("{}: bind: {}", database_name(db_), sqlite3_errmsg(db_)));
     return *this;
   }
   sqlite3* db_;
@@ -119,7 +126,7 @@ class Transaction {
     if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
       std::string msg = err ? err : "unknown error";
       sqlite3_free(err);
-      throw StoreError(fmt::format("sqlite: {}: {}", sql, msg));
+      throw StoreError(fmt::format("{}: {}: {}", database_name(db_), sql, msg));
     }
   }
   sqlite3* db_;
@@ -142,7 +149,7 @@ class TriggersOff {
  private:
   void set(int on) {
     if (sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_TRIGGER, on, nullptr) != SQLITE_OK)
-      throw StoreError(fmt::format("sqlite: cannot switch triggers: {}", sqlite3_errmsg(db_)));
+      throw StoreError(fmt::format("{}: cannot switch triggers: {}", database_name(db_), sqlite3_errmsg(db_)));
   }
   sqlite3* db_;
 };

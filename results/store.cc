@@ -1265,7 +1265,7 @@ void Store::WriteBatch::commit() {
   if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, &err) != SQLITE_OK) {
     const std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw StoreError(fmt::format("sqlite: COMMIT: {}", msg));
+    throw StoreError(fmt::format("{}: COMMIT: {}", sql::database_name(db_), msg));
   }
   done_ = true;
 }

@@ -16,5 +16,6 @@ if [ "$(command -v schedlab || true)" = "$schedlab" ]; then
 else
   echo "demo: installed $schedlab; it is not first on PATH, so run it as $schedlab" >&2
 fi
-"$schedlab" run configs/demo-local.yaml --db schedlab.db --name "demo-$(date -u +%Y%m%dT%H%M%SZ)"
+# --quiet: the table comes once, from compare (run would print it too).
+"$schedlab" run configs/demo-local.yaml --db schedlab.db --name "demo-$(date -u +%Y%m%dT%H%M%SZ)" --quiet
 "$schedlab" compare --db schedlab.db

@@ -29,8 +29,11 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-ve
 # tests/analysis/sequential_r_reference.R runs to regenerate the reference
 # boundaries, p-values and intervals the sequential test is checked against
 # (the committed JSON is what the test reads; R also regenerates r_reference.json).
+# man-db and groff-base: the generated man pages rendered by man -l and
+# checked by groff (`script`, which gives `run` a terminal in the status
+# line's test, is bsdutils': essential, always there).
 TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown
-  python3-pandas clang slurm-wlm munge r-cran-rpact"
+  python3-pandas clang slurm-wlm munge r-cran-rpact man-db groff-base"
 # Lab SUTs (runner/hosts/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma

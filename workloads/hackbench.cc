@@ -169,6 +169,40 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
   return {Sample{.metric = "time", .value = *time}};
 }
 
+std::vector<std::string> Hackbench::stated_params(const Point& given, const std::string& out,
+                                                  const std::string& err) const {
+  // rt-tests' hackbench prints 2 x fds descriptors ("using %d file
+  // descriptors each (== %d tasks)", num_fds * 2); perf prints its groups
+  // and whether they are threads.
+  static const boost::regex header(
+      R"(^Running in (process|threaded) mode with (\d{1,9}) groups using (\d{1,9}) file descriptors)");
+  static const boost::regex messages(R"(^Each sender will pass (\d{1,9}) messages of (\d{1,9}) bytes)");
+  static const boost::regex perf_groups(R"(^# (\d{1,9}) groups == \d+ (processes|threads) run\s*$)");
+  const bool perf = given.string_at("backend") == "perf";
+  const std::string channel = parse_mode(given.string_at("modes")).pipes ? "pipes" : "sockets";
+  std::vector<std::string> stated;
+  // Held here: the lines are views into it (a temporary in the loop's
+  // header would be gone before the first line is read).
+  const std::string text = perf ? join_output(out, err) : out;
+  for (const std::string_view view : split_lines(text)) {
+    const std::string line(view);
+    boost::smatch m;
+    if (!perf && boost::regex_search(line, m, header)) {
+      stated.push_back(fmt::format("modes={}-{}", m[1] == "threaded" ? "thread" : "process", channel));
+      stated.push_back("groups=" + m[2].str());
+      const long long descriptors = std::stoll(m[3]);
+      if (descriptors % 2 == 0) stated.push_back(fmt::format("fds={}", descriptors / 2));
+    } else if (!perf && boost::regex_search(line, m, messages)) {
+      stated.push_back("loops=" + m[1].str());
+      stated.push_back("datasize=" + m[2].str());
+    } else if (perf && boost::regex_match(line, m, perf_groups)) {
+      stated.push_back(fmt::format("modes={}-{}", m[2] == "threads" ? "thread" : "process", channel));
+      stated.push_back("groups=" + m[1].str());
+    }
+  }
+  return stated;
+}
+
 std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out,
                                           const std::string& err) const {
   // "# Running 'sched/messaging' benchmark:", "# 20 sender and receiver

@@ -23,6 +23,10 @@ class Hackbench final : public Workload {
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
+  // hackbench's header: mode (process or thread), groups, fds, loops,
+  // message size; perf's: mode and groups.
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
 
  private:
   std::vector<Sample> parse_perf(const Point& p, const std::string& out,

@@ -222,6 +222,18 @@ class Workload {
   // The metric adaptive iterations follow at a point: the first one it
   // measures (netperf's RR tests have transactions, not throughput).
   virtual const MetricSpec& primary_metric(const Point&) const { return metrics().front(); }
+  // The parameters an output states about itself, as name=value
+  // overrides (hackbench's "Running in threaded mode with 2 groups using 40
+  // file descriptors", "Each sender will pass 200 messages of 100 bytes"):
+  // what `parse` and `import` take where the user gives no --param.
+  // `given` is the point the user's parameters make: a parameter the output
+  // states only in part (hackbench's modes: process or thread, not the
+  // channel) keeps the rest from it. Nothing when the output states nothing
+  // or cannot be read (its parse then says why).
+  virtual std::vector<std::string> stated_params(const Point& /*given*/, const std::string& /*out*/,
+                                                 const std::string& /*err*/) const {
+    return {};
+  }
   // Whether a parsed iteration failed on its own terms (dmatest failures > 0,
   // sysbench errors unless allow_errors); empty when it is fine. Called
   // through judge_output (judge_output.h) by run, import and parse alike.

@@ -485,7 +485,7 @@ class Driver {
     if (builds_itself()) config.sut_lab->kernel = lab_kernel(which);
     ExecOptions exec;
     exec.name = name;
-    exec.progress = options_.progress;
+    exec.progress = options_.progress ? ProgressStyle::kLine : ProgressStyle::kNone;
     if (const auto r = store_.find_run_by_name(exec.name)) {
       exec.resume_run = r->id;
       fmt::print(stderr, "schedlab bisect: resuming run {} '{}'\n", r->id, r->name);

@@ -27,6 +27,7 @@
 #include "runner/cli/vega_assets.h"
 #include "runner/config/units.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/progress.h"
 
 namespace schedlab::cli {
 namespace {
@@ -167,7 +168,7 @@ int drive(Store& store, std::int64_t id, int max_candidates) {
            .hint = "(fix it and `schedlab bisect continue`)"},
           [&] {
             outcome = drive_bisect(
-                store, id, {.max_candidates = max_candidates, .progress = ::isatty(2) != 0});
+                store, id, {.max_candidates = max_candidates, .progress = default_progress_style() == ProgressStyle::kLine});
             return kOk;
           }))
     return rc;

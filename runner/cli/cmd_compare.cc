@@ -2,12 +2,11 @@
 #include <fmt/format.h>
 
 #include "analysis/compare.h"
-#include "analysis/render.h"
-#include "analysis/summary_table.h"
 #include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
+#include "runner/cli/compare_output.h"
 #include "runner/cli/stats_options.h"
 #include "runner/run/run_group.h"
 
@@ -17,13 +16,10 @@ namespace {
 struct CompareCmdOptions {
   std::vector<std::string> runs;
   std::string group;  // a multi-kernel plan's runs (kernel_runs.h)
-  std::string format = "text";
+  CompareOutput out;
   bool monitors = false;
   bool by_pair = false;
   bool strict = false;  // refuse cells measured with other parameters than their baseline
-  std::vector<std::string> summary;  // --summary METRIC,...: the thread's summary table
-  std::string style = "mmtests";     // text layout: mmtests | amd
-  bool csv_raw = false;
   StatsOptions stats;
   DbOption db;
 };
@@ -76,7 +72,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
 namespace {
 
 int compare_command(const CompareCmdOptions& o) {
-  if (!o.summary.empty() && o.format == "csv") {
+  if (!o.out.summary.empty() && o.out.format == "csv") {
     fmt::print(stderr, "schedlab compare: --summary prints text, markdown or json, not csv\n");
     return kBadInput;
   }
@@ -92,25 +88,7 @@ int compare_command(const CompareCmdOptions& o) {
       for (const auto& line : unlike) fmt::print(stderr, "  {}\n", terminal_safe(line));
       return kBadInput;
     }
-    if (o.format == "json" && o.summary.empty()) {
-      fmt::print("{}", render_json(c));
-    } else if (o.format == "json") {
-      fmt::print("{}", render_summary_json(summary_table(c, o.summary)));
-    } else if (o.format == "csv") {
-      fmt::print("{}", render_csv(c, o.csv_raw ? CsvCells::kRaw : CsvCells::kNeutralised));
-    } else {
-      // For a terminal: names (and whatever else a database brought) never
-      // reach it as escape sequences.
-      make_names_terminal_safe(c);
-      std::string text;
-      if (!o.summary.empty()) {
-        const SummaryTable t = summary_table(c, o.summary);
-        text = o.format == "markdown" ? render_summary_markdown(t) : render_summary_text(t);
-      } else {
-        text = o.format == "markdown" ? render_markdown(c) : o.style == "amd" ? render_amd(c) : render_text(c);
-      }
-      fmt::print("{}", terminal_safe(text, true));
-    }
+    fmt::print("{}", comparison_output(std::move(c), o.out));
     return kOk;
   });
 }
@@ -125,7 +103,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
-  add_format_option(*cmd, o->format, {"text", "markdown", "csv", "json"});
+  add_format_option(*cmd, o->out.format, {"text", "markdown", "csv", "json"});
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");
@@ -135,16 +113,19 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--strict", o->strict,
                 "refuse (exit 2) when a cell would be compared against a baseline measured with other "
                 "workload parameters (loops 200 against loops 500); without it such cells are marked !");
-  cmd->add_option("--summary", o->summary,
+  cmd->add_option("--summary", o->out.summary,
                   "METRIC,...: one table, a row per column (kernel x variant) and a column per metric and "
                   "point, each cell the % change against the first column, * where significant (the EEVDF "
                   "thread's summary); text, markdown or json")
       ->delimiter(',');
-  cmd->add_option("--style", o->style,
+  cmd->add_option("--style", o->out.style,
                   "mmtests (the default) or amd: a line per row, 'value (pct pct) *' as AMD's LKML reports")
       ->check(CLI::IsMember({"mmtests", "amd"}))
       ->capture_default_str();
-  cmd->add_flag("--csv-raw", o->csv_raw,
+  cmd->add_flag("--wide", o->out.wide,
+                "text and markdown: full column labels (run/variant), however wide; without it a label "
+                "longer than 22 characters becomes short (r3/default) with a key under each table");
+  cmd->add_flag("--csv-raw", o->out.csv_raw,
                 "--format csv: text cells as stored, without the ' that keeps a spreadsheet from "
                 "reading a cell beginning with = + - @ (or tab, CR, ') as a formula");
   add_stats_options(*cmd, o->stats);

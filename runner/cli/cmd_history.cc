@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -11,7 +12,9 @@
 #include "analysis/history.h"
 #include "analysis/history_changes.h"
 #include "results/store.h"
+#include "base/text.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_file.h"
 #include "runner/cli/vega_assets.h"
 
 namespace schedlab::cli {
@@ -22,12 +25,29 @@ struct HistoryCmdOptions {
   std::string metric;
   std::string param;
   std::string format = "text";
+  std::string output;  // -o FILE; empty or "-": stdout
   DbOption db;
   // --changes: the change points of each series (analysis/history_changes.h).
   bool changes = false;
   double changes_alpha = 0.05;
   double min_change_pct = 2;
 };
+
+// "hackbench-process-pipes/1, .../2, ... (and 12 more)": the rows there are,
+// for the error that names a row there is not.
+std::string row_list(const Store& store, const HistoryCmdOptions& o) {
+  HistoryReader all(store, o.workload, o.metric, "");
+  std::vector<std::string> rows;
+  all.for_each_point(nullptr, [&](const HistoryPoint& p) {
+    std::string row = fmt::format("{}/{}", p.block, p.row);
+    if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(std::move(row));
+  });
+  const std::size_t shown = std::min<std::size_t>(rows.size(), 12);
+  std::string out;
+  for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + terminal_safe(rows[i]);
+  if (rows.size() > shown) out += fmt::format(" (and {} more)", rows.size() - shown);
+  return out;
+}
 
 // history keeps the cells it had to compute (analysis/cell_summaries.h)
 // where it may write the database, so the next one reads a row per cell;
@@ -59,11 +79,16 @@ int history_command(const HistoryCmdOptions& o) {
             }))
       return rc;
     auto* keep = writable ? &computed : nullptr;
-    std::optional<HistoryChanges> changes;
+    // Written only once a point came: a row that names nothing is an error,
+    // with nothing on stdout and no file made.
+    OutputFile out(o.output);
+    std::size_t points = 0;
     if (o.changes) {
       // Every point first: a series is searched as a whole.
       History h = reader->header();
       reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
+      points = h.points.size();
+      std::optional<HistoryChanges> changes;
       if (const int rc = guarded<std::invalid_argument>({.prefix = "schedlab history --changes", .other = kPropagate},
                                                         [&]() -> int {
                                                           changes = find_history_changes(
@@ -72,24 +97,33 @@ int history_command(const HistoryCmdOptions& o) {
                                                           return kOk;
                                                         }))
         return rc;
-      if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script(), &*changes));
-      else if (o.format == "json") fmt::print("{}", render_history_json(h, &*changes));
-      else fmt::print("{}", render_history_text(h, &*changes));
+      if (points || o.param.empty())
+        out.write(o.format == "html"   ? render_history_html(h, vega_script(), &*changes)
+                  : o.format == "json" ? render_history_json(h, &*changes)
+                                       : render_history_text(h, &*changes));
     } else if (o.format == "text") {
       // A line a point as they are read: a year of nightlies is never in memory.
-      HistoryTextWriter text(reader->header(), [](std::string_view chunk) {
-        std::fwrite(chunk.data(), 1, chunk.size(), stdout);
+      HistoryTextWriter text(reader->header(), [&](std::string_view chunk) { out.write(chunk); });
+      reader->for_each_point(keep, [&](const HistoryPoint& p) {
+        ++points;
+        text.point(p);
       });
-      reader->for_each_point(keep, [&](const HistoryPoint& p) { text.point(p); });
-      text.finish();
+      if (points || o.param.empty()) text.finish();
     } else {
       History h = reader->header();
       reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
-      if (o.format == "html") fmt::print("{}", render_history_html(h, vega_script()));
-      else fmt::print("{}", render_history_json(h));
+      points = h.points.size();
+      if (points || o.param.empty())
+        out.write(o.format == "html" ? render_history_html(h, vega_script()) : render_history_json(h));
     }
+    if (!points && !o.param.empty()) {
+      reader.reset();
+      fmt::print(stderr, "schedlab history: no row '{}' of {} {} in {}; its rows: {}\n", terminal_safe(o.param),
+                 terminal_safe(o.workload), terminal_safe(o.metric), store->path(), row_list(*store, o));
+      return kBadInput;
+    }
+    out.close();
     reader.reset();  // its read snapshot ends before the summaries are written
-    std::fflush(stdout);
     if (!computed.empty()) {
       // The summaries are a cache: failing to keep them (the database busy
       // past the timeout) costs the next history time, not this answer.
@@ -126,6 +160,7 @@ void register_history(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0.0, 1000.0))
       ->needs(changes);
   add_format_option(*cmd, o->format, {"text", "json", "html"});
+  cmd->add_option("-o,--output", o->output, "write to this file instead of stdout (- for stdout)");
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });
 }

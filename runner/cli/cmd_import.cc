@@ -28,8 +28,14 @@ namespace {
 struct ImportOptions {
   std::string workload;
   std::string name;
-  // "variant=FILE": each file is one iteration of that variant.
+  // VARIANT=FILE, FILE (of the variant named last) or VARIANT= (the files
+  // after it are that variant's): each file is one iteration.
   std::vector<std::string> inputs;
+  // --variant NAME: the files after it, on the command line, are its.
+  std::vector<std::string> variants;
+  // Both as typed, in order: (true, variant) or (false, input), from
+  // CLI11's parse order (the two lists alone lose it).
+  std::vector<std::pair<bool, std::string>> ordered;
   std::vector<std::string> params;
   // A regular expression whose named groups, matched in each file's name,
   // are that file's parameters: many sweep points into one run.
@@ -58,9 +64,10 @@ void check_run_name(const std::string& name) {
     throw std::invalid_argument(fmt::format("run name '{}': {}; nothing imported", excerpt(name), *problem));
 }
 
-// The point of given parameters, and its labels.
-void set_point(Input& in, const std::vector<std::string>& params) {
-  in.point = point_from_overrides(*in.workload, params);
+// The point of given parameters (and, with the output's text, what the
+// output states for the rest), and its labels.
+void set_point(Input& in, const std::vector<std::string>& params, const std::string* text = nullptr) {
+  in.point = text ? point_from_output(*in.workload, params, *text, "") : point_from_overrides(*in.workload, params);
   nlohmann::json json = nlohmann::json::object();
   for (const auto& [k, v] : in.point.values) json[k] = format_param(v);
   in.params_json = json.dump();
@@ -134,18 +141,47 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
           throw std::invalid_argument(fmt::format("parameter '{}' is given by --param and by --param-from-name", n));
   }
   std::vector<Input> inputs;
-  for (const auto& in : o.inputs) {
-    const auto eq = in.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw std::invalid_argument(fmt::format("'{}': expected VARIANT=FILE", in));
-    Input input{.workload = &w, .variant = in.substr(0, eq), .file = in.substr(eq + 1)};
-    if (const auto problem = name_problem(input.variant))
-      throw std::invalid_argument(fmt::format("variant name '{}': {}", excerpt(input.variant), *problem));
+  std::string variant;  // the one the next bare file belongs to
+  const auto add = [&](const std::string& file) {
+    if (variant.empty())
+      throw std::invalid_argument(fmt::format(
+          "'{}': which variant? give VARIANT=FILE, or --variant NAME before the files", terminal_safe(excerpt(file, 80))));
+    Input input{.workload = &w, .variant = variant, .file = file};
     if (std::error_code ec; !std::filesystem::is_regular_file(input.file, ec))
       throw std::invalid_argument(fmt::format("{}: no such file", input.file));
-    set_point(input, file_params(o, input.file, re.get(), names));
+    // The output's own statement of its parameters fills in what --param
+    // and the name leave out; read now, again when stored (never held).
+    const std::string text = read_input_file(input.file);
+    try {
+      set_point(input, file_params(o, input.file, re.get(), names), &text);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", input.file, e.what()));
+    }
     inputs.push_back(std::move(input));
+  };
+  const auto set_variant = [&](const std::string& name) {
+    if (const auto problem = name_problem(name))
+      throw std::invalid_argument(fmt::format("variant name '{}': {}", excerpt(name), *problem));
+    variant = name;
+  };
+  for (const auto& [is_variant, arg] : o.ordered) {
+    if (is_variant) {
+      set_variant(arg);
+      continue;
+    }
+    // A file of the current variant, unless it reads VARIANT=...: a file
+    // whose own name holds '=' is taken as a file when it exists.
+    const auto eq = arg.find('=');
+    std::error_code ec;
+    if (eq == std::string::npos || (!variant.empty() && std::filesystem::is_regular_file(arg, ec))) {
+      add(arg);
+      continue;
+    }
+    if (eq == 0) throw std::invalid_argument(fmt::format("'{}': expected VARIANT=FILE", terminal_safe(excerpt(arg, 80))));
+    set_variant(arg.substr(0, eq));
+    if (eq + 1 < arg.size()) add(arg.substr(eq + 1));
   }
+  if (inputs.empty()) throw std::invalid_argument("no files to import: give VARIANT=FILE [FILE...]");
   order_rows(inputs);
   return inputs;
 }
@@ -220,9 +256,12 @@ int import_files(const ImportOptions& o) {
   const Workload& w = workload_arg(o.workload);
   // Every input is checked before anything is written.
   const std::vector<Input> inputs = read_inputs(o, w);
-  // What was imported, as the run's "config": reproducible provenance.
+  // What was imported, as the run's "config": reproducible provenance
+  // (each file as VARIANT=FILE, whichever way it was given).
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& in : inputs) files.push_back(in.variant + "=" + in.file);
   nlohmann::json source = {
-      {"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", o.inputs}};
+      {"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", files}};
   if (!o.param_from_name.empty()) source["param_from_name"] = o.param_from_name;
   check_run_name(o.name);
   Store store(o.db.resolve());
@@ -232,8 +271,8 @@ int import_files(const ImportOptions& o) {
   Store::WriteBatch batch(store);
   const auto r = store_run(store, o.name, source, {{"imported", true}}, inputs);
   batch.commit();
-  fmt::print(stderr, "imported run {} '{}': {} files, {} failed\n", r.run, o.name,
-             inputs.size(), r.failed);
+  fmt::print(stderr, "imported run {} '{}': {}, {} failed\n", r.run, o.name, count_of(inputs.size(), "file"),
+             r.failed);
   return r.failed ? kIterationsFailed : kOk;
 }
 
@@ -277,10 +316,10 @@ int import_mmtests(const ImportOptions& o) {
                                             {"skipped", run.skipped}}}};
     if (!run.kernel_release.empty()) manifest["kernel_release"] = run.kernel_release;
     const auto stored = store_run(store, run.name, source, manifest, inputs[r]);
-    printed.push_back(fmt::format("imported run {} '{}' ({}): {} outputs from {} iterations, {} failed\n",
-                                  stored.run, run.name,
+    printed.push_back(fmt::format("imported run {} '{}' ({}): {} from {}, {} failed\n", stored.run, run.name,
                                   run.kernel_release.empty() ? "kernel unknown" : run.kernel_release,
-                                  inputs[r].size(), run.iterations, stored.failed));
+                                  count_of(inputs[r].size(), "output"), count_of(run.iterations, "iteration"),
+                                  stored.failed));
     failed += stored.failed;
   }
   batch.commit();
@@ -291,15 +330,16 @@ int import_mmtests(const ImportOptions& o) {
 int import_command(const ImportOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab import"}, [&] {
     if (!o.mmtests.empty()) {
-      if (!o.workload.empty() || !o.inputs.empty() || !o.name.empty() || !o.params.empty() ||
-          !o.param_from_name.empty())
+      if (!o.workload.empty() || !o.inputs.empty() || !o.variants.empty() || !o.name.empty() ||
+          !o.params.empty() || !o.param_from_name.empty())
         throw std::invalid_argument(
             "--mmtests DIR takes no workload, files, --name or --param: the tree says them");
       return import_mmtests(o);
     }
     if (o.workload.empty() || o.inputs.empty() || o.name.empty())
       throw std::invalid_argument(
-          "give WORKLOAD VARIANT=FILE... --name NAME, or --mmtests DIR (an mmtests work/log)");
+          "give WORKLOAD VARIANT=FILE [FILE...] --name NAME (or --variant NAME FILE...), or --mmtests DIR (an "
+          "mmtests work/log)");
     return import_files(o);
   });
 }
@@ -311,8 +351,12 @@ void register_import(CLI::App& app, int& exit_code) {
   auto* imp =
       app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
   imp->add_option("workload", io->workload, "workload name");
-  imp->add_option("inputs", io->inputs,
-                  "VARIANT=FILE, one iteration each; the first variant is the baseline");
+  auto* inputs = imp->add_option("inputs", io->inputs,
+                                 "VARIANT=FILE, then more FILEs of that variant (VARIANT= FILE... too), one "
+                                 "iteration each; the first variant is the baseline");
+  auto* variants = imp->add_option("--variant", io->variants,
+                                   "NAME: the files after it are this variant's (repeat for the next variant)")
+                       ->allow_extra_args(false);
   imp->add_option("--name", io->name, "run name");
   imp->add_option("--param", io->params,
                   "name=value: the parameters the outputs were made with (repeat)")
@@ -324,7 +368,16 @@ void register_import(CLI::App& app, int& exit_code) {
                   "an mmtests results tree (work/log): each run in it (RUN/iter-N/TEST/logs) becomes "
                   "a schedlab run of its name; hackbench, tbench4 and pgbench logs are read");
   add_db_option(*imp, io->db);
-  imp->callback([io, &exit_code] { exit_code = import_command(*io); });
+  imp->callback([io, imp, inputs, variants, &exit_code] {
+    // Which variant each file follows: the order they were typed in.
+    std::size_t next_input = 0, next_variant = 0;
+    io->ordered.clear();
+    for (const CLI::Option* opt : imp->parse_order()) {
+      if (opt == variants && next_variant < io->variants.size()) io->ordered.emplace_back(true, io->variants[next_variant++]);
+      if (opt == inputs && next_input < io->inputs.size()) io->ordered.emplace_back(false, io->inputs[next_input++]);
+    }
+    exit_code = import_command(*io);
+  });
 }
 
 }  // namespace schedlab::cli

@@ -73,18 +73,41 @@ int list_command(const ListOptions& o) {
       const std::int64_t min = ov.planned_min.value_or(*ov.planned_max);
       return min == *ov.planned_max ? std::to_string(min) : fmt::format("{}-{}", min, *ov.planned_max);
     };
-    fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5} {:>6} {:>7}  {:<20} {}\n", "id",
-                   "name", "status", "started", "ok", "failed", "planned", "kernel", "variants");
     // Names come from whoever wrote the database (a merged task, an
     // import): escaped before padding, so an ESC neither reaches the
-    // terminal nor shifts the columns.
+    // terminal nor shifts the columns; each column as wide as its longest
+    // cell, so a long name shifts none after it.
+    struct Line {
+      std::string id, name, status, started, ok, failed, planned, kernel, variants;
+    };
+    std::vector<Line> lines{{"id", "name", "status", "started", "ok", "failed", "planned", "kernel", "variants"}};
     for (const auto& r : runs) {
       const auto& ov = overview(r.id);
-      fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5} {:>6} {:>7}  {:<20} {}\n", r.id,
-                     terminal_safe(r.name), to_string(shown_status(store, r.id, r.status)),
-                     terminal_safe(r.started_at), ov.iterations_ok, ov.iterations_failed, planned(ov),
-                     r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
-                     terminal_safe(fmt::format("{}", fmt::join(ov.variants, ","))));
+      lines.push_back({std::to_string(r.id), terminal_safe(r.name),
+                       std::string(to_string(shown_status(store, r.id, r.status))), terminal_safe(r.started_at),
+                       std::to_string(ov.iterations_ok), std::to_string(ov.iterations_failed), planned(ov),
+                       r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
+                       terminal_safe(fmt::format("{}", fmt::join(ov.variants, ",")))});
+    }
+    using Field = std::string Line::*;
+    const Field fields[] = {&Line::id,     &Line::name,    &Line::status, &Line::started, &Line::ok,
+                            &Line::failed, &Line::planned, &Line::kernel, &Line::variants};
+    // The layout it always had (these widths at least, these separators),
+    // wider where a cell is.
+    std::vector<std::size_t> widths = {4, 32, 11, 20, 5, 6, 7, 20, 0};
+    const char* before[] = {"", "  ", " ", " ", " ", " ", " ", "  ", " "};
+    for (const auto& l : lines)
+      for (std::size_t f = 0; f < std::size(fields); ++f) widths[f] = std::max(widths[f], display_width(l.*fields[f]));
+    // Numbers right-aligned; the last column is not padded.
+    const bool right[] = {true, false, false, false, true, true, true, false, false};
+    for (const auto& l : lines) {
+      std::string line;
+      for (std::size_t f = 0; f < std::size(fields); ++f) {
+        const std::string& cell = l.*fields[f];
+        const std::string pad(f + 1 == std::size(fields) ? 0 : widths[f] - display_width(cell), ' ');
+        line += before[f] + (right[f] ? pad + cell : cell + pad);
+      }
+      fmt::format_to(fmt::appender(text), "{}\n", line);
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kOk;

@@ -15,6 +15,7 @@
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/progress.h"
 #include "runner/nightly/nightly.h"
 #include "runner/nightly/nightly_config.h"
 #include "runner/slurm/nightly_jobs.h"
@@ -54,7 +55,7 @@ int nightly_command(const NightlyCmdOptions& o) {
       fmt::print(stderr, "schedlab nightly: {}\n", line);
     };
     NightlyOptions options{.force = o.force,
-                           .progress = static_cast<bool>(::isatty(2)),
+                           .progress = default_progress_style() == ProgressStyle::kLine,
                            .note = note};
     if (o.slurm) {
       slurm::tool("sbatch");  // no Slurm: one line, before any hook runs

@@ -26,7 +26,7 @@ struct ParseOptions {
 int parse_command(const ParseOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab parse"}, [&] {
     const Workload& w = workload_arg(o.workload);
-    const Point p = point_from_overrides(w, o.params);
+    point_from_overrides(w, o.params);  // a bad --param is bad input before any file is read
     // Streamed a file at a time: a million samples never sit in memory as
     // JSON. The JSON form is the array nlohmann's dump(2) would print.
     int failed = 0;
@@ -43,15 +43,32 @@ int parse_command(const ParseOptions& o) {
     };
     for (const auto& file : o.files) {
       const std::string text = read_input_file(file);
+      // The point the output states it was made at, where --param is
+      // silent; a --param it contradicts fails this file.
+      Point p;
+      std::string conflict;
+      try {
+        p = point_from_output(w, o.params, text, "");
+      } catch (const std::invalid_argument& e) {
+        p = point_from_overrides(w, o.params);
+        conflict = e.what();
+      }
       // Judged as `run` and `import` judge the same output.
-      const OutputJudgement j = judge_output(w, p, text, "");
+      OutputJudgement j = judge_output(w, p, text, "");
+      if (!conflict.empty()) {
+        j.verdict = OutputVerdict::kParseError;
+        j.error = conflict;
+        j.samples.clear();
+      }
       const auto& samples = j.samples;
       if (o.format == "json") {
         nlohmann::json js = nlohmann::json::array();
         for (const auto& s : samples)
           js.push_back({{"metric", s.metric}, {"value", s.value},
                         {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-        nlohmann::json entry = {{"file", file}, {"status", to_string(iteration_status(j.verdict))}};
+        nlohmann::json params = nlohmann::json::object();
+        for (const auto& [k, v] : p.values) params[k] = format_param(v);
+        nlohmann::json entry = {{"file", file}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
         if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported) entry["samples"] = js;
         if (!j.ok()) entry["error"] = j.error;
         entry["notes"] = j.notes;
@@ -90,7 +107,9 @@ void register_parse(CLI::App& app, int& exit_code) {
                   fmt::format("workload name ({})", fmt::join(workload_names(), ", ")))
       ->required();
   cmd->add_option("files", o->files, "saved outputs")->required();
-  cmd->add_option("--param", o->params, "name=value: the parameters the output was made with (repeat)")
+  cmd->add_option("--param", o->params,
+                  "name=value: a parameter the output was made with (repeat); what the output states itself "
+                  "(hackbench's groups, loops, mode) is taken from it, and checked against this")
       ->allow_extra_args(false);
   add_format_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = parse_command(*o); });

@@ -2,15 +2,14 @@
 // page with Vega plots (analysis/render_html.h), for a mail or a bug.
 #include <fmt/format.h>
 
-#include <chrono>
-#include <fstream>
-
+#include "analysis/column_labels.h"
 #include "analysis/compare.h"
 #include "analysis/render_html.h"
 #include "analysis/summary_table.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
+#include "runner/cli/output_file.h"
 #include "runner/cli/stats_options.h"
 #include "runner/cli/vega_assets.h"
 
@@ -39,11 +38,13 @@ int report_command(const ReportCmdOptions& o) {
     std::string title = "schedlab report:";
     for (const auto& r : c.runs) title += fmt::format(" {}", r.name);
     const std::string lead = o.summary.empty() ? "" : render_summary_html(summary_table(c, o.summary));
+    // Short column labels (a key above the tables), as compare's text.
+    shorten_column_labels(c);
     const std::string page = render_html(c, vega, title, lead);
-    std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
-    out << page;
-    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", o.output));
-    fmt::print(stderr, "schedlab report: wrote {} ({} KiB)\n", o.output, page.size() / 1024);
+    OutputFile out(o.output);
+    out.write(page);
+    out.close();
+    if (!out.is_stdout()) fmt::print(stderr, "schedlab report: wrote {} ({} KiB)\n", o.output, page.size() / 1024);
     return kOk;
   });
 }
@@ -56,7 +57,7 @@ void register_report(CLI::App& app, int& exit_code) {
       "report", "the comparison of `compare` as one offline HTML page with plots of every sample");
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--group", o->group, "the runs of a multi-kernel plan, as for compare");
-  cmd->add_option("-o,--output", o->output, "the HTML file to write")->required();
+  cmd->add_option("-o,--output", o->output, "the HTML file to write; - for stdout")->required();
   cmd->add_flag("--by-pair", o->by_pair, "one column per variant and pair, as for compare");
   cmd->add_option("--summary", o->summary, "METRIC,...: the summary table of compare --summary at the top")
       ->delimiter(',');

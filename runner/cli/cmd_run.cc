@@ -12,7 +12,10 @@
 
 #include "base/time.h"
 #include "results/store.h"
+#include "analysis/compare.h"
+#include "base/text.h"
 #include "runner/cli/common.h"
+#include "runner/cli/compare_output.h"
 #include "runner/config/config.h"
 #include "runner/run/executor.h"
 #include "runner/run/interrupt.h"
@@ -20,6 +23,8 @@
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/run/plan.h"
+#include "runner/run/progress.h"
+#include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
 #include "runner/run/session.h"
 #include "runner/config/units.h"
@@ -34,8 +39,20 @@ struct RunOptions {
   std::string resume;
   bool dry_run = false;
   int iterations = 0;  // --iterations N; 0: the config's
+  bool quiet = false;  // no table at the end
+  CompareOutput out;   // the table at the end, as compare prints it
+  bool progress = false, no_progress = false;
   DbOption db;
 };
+
+// The comparison of what ran, on stdout as `compare` would print it.
+void print_table(Store& store, const std::vector<ColumnRef>& columns, const CompareOutput& out) {
+  try {
+    fmt::print("{}", comparison_output(compare(store, columns), out));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab run: cannot compare what ran: {}\n", terminal_safe(e.what()));
+  }
+}
 
 // `run --iterations N` of a run being resumed (its manifest), 0 when none.
 int iterations_override(const RunInfo& run) {
@@ -138,18 +155,8 @@ void print_kernels(const RunShape& shape, const std::string& group) {
   }
 }
 
-// The group's combined table on stdout: kernels and variants as columns.
-void print_group_table(Store& store, const std::string& group) {
-  if (group_runs(store, group).empty()) return;
-  try {
-    fmt::print("{}", group_table_text(store, group));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: cannot compare group '{}': {}\n", group, e.what());
-  }
-}
-
 int run_kernel_group(Store& store, const RunShape& shape, const std::string& group,
-                     const ExecOptions& exec) {
+                     const ExecOptions& exec, const RunOptions& o) {
   const KernelRunsResult r = run_kernels(store, shape, group, exec);
   int failed = 0;
   for (const auto& s : r.runs) {
@@ -160,7 +167,9 @@ int run_kernel_group(Store& store, const RunShape& shape, const std::string& gro
     failed += s.failed;
   }
   if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
-  print_group_table(store, group);
+  // The group's combined table on stdout: kernels and variants as columns.
+  if (const auto runs = group_runs(store, group); !runs.empty() && !o.quiet)
+    print_table(store, group_columns(store, runs), o.out);
   if (!group_runs(store, group).empty())
     fmt::print(stderr, "group '{}' in {}: schedlab compare --group {}\n", group, store.path(), group);
   if (r.interrupted) {
@@ -190,7 +199,8 @@ int run_command(const RunOptions& o) {
     std::optional<Store> store;
     Config config;
     ExecOptions exec;
-    exec.progress = ::isatty(2);
+    exec.progress = progress_style(o.progress ? std::optional(true) : o.no_progress ? std::optional(false) : std::nullopt,
+                                   ::isatty(2) != 0, std::getenv("TERM"));
     std::string group;  // a multi-kernel plan's name
     int iterations = o.iterations;
     if (!o.resume.empty()) {
@@ -262,12 +272,17 @@ int run_command(const RunOptions& o) {
       }
       const RunShape shape = RunShape::per_kernel(config, plan_options);
       install_interrupt_handlers();
-      return run_kernel_group(*store, shape, group, exec);
+      return run_kernel_group(*store, shape, group, exec, o);
     }
     if (!store) store.emplace(o.db.resolve());
     const RunShape shape = RunShape::one_run(config, plan_options);
     install_interrupt_handlers();
     const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
+    // The table of a run that went to its end (some iterations may have
+    // failed: FAIL cells), as `compare RUN` prints it; then the run's
+    // line on stderr, which scripts read.
+    if (!o.quiet && s.status == RunStatus::kFinished) print_table(*store, default_columns(*store, {s.run_id}), o.out);
+    std::fflush(stdout);
     return report_run(s, store->path(), resume_command(std::to_string(s.run_id), store->path()));
   });
   fresh.remove_if_empty();
@@ -287,6 +302,14 @@ void register_run(CLI::App& app, int& exit_code) {
                   "run N iterations of every point and variant, in place of the config's counts "
                   "and adaptive policies (a quick smoke run; recorded in the manifest)")
       ->check(CLI::Range(std::int64_t{1}, kMaxIterations));
+  cmd->add_flag("-q,--quiet", o->quiet, "no comparison table on stdout at the end (the run's line on stderr stays)");
+  add_format_option(*cmd, o->out.format, {"text", "markdown", "json"});
+  cmd->add_flag("--wide", o->out.wide, "the table's full column labels, as compare --wide");
+  auto* progress = cmd->add_flag("--progress", o->progress,
+                                 "the status line on stderr even where it is not a terminal (plain lines there, "
+                                 "and where TERM=dumb); by default only on a terminal");
+  auto* no_progress = cmd->add_flag("--no-progress", o->no_progress, "no status line, even on a terminal");
+  progress->excludes(no_progress);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = run_command(*o); });
 }

@@ -1,5 +1,6 @@
 // schedlab workloads [NAME]: what each workload takes and measures, from its
-// spec rows (runner/config/workload_help.h), like fio's --enghelp.
+// spec rows (runner/config/workload_help.h), like fio's --enghelp; the
+// generic `command` workload by the keys its config entry takes.
 #include <fmt/format.h>
 
 #include "runner/cli/common.h"
@@ -16,13 +17,21 @@ struct WorkloadsOptions {
 
 int workloads_command(const WorkloadsOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab workloads"}, [&] {
-    std::vector<const Workload*> chosen = all_workloads();
-    if (!o.name.empty()) chosen = {&workload_arg(o.name)};
-    if (o.format == "json")
-      fmt::print("{}\n", workloads_json(chosen).dump(2));
-    else
-      fmt::print("{}",
-                 o.format == "markdown" ? workloads_markdown(chosen) : workloads_text(chosen));
+    const bool command = o.name == "command";
+    const bool all = o.name.empty();
+    std::vector<const Workload*> chosen;
+    if (all) chosen = all_workloads();
+    else if (!command) chosen = {&workload_arg(o.name, {"command"})};
+    if (o.format == "json") {
+      auto j = workloads_json(chosen);
+      if (all || command) j.push_back(command_workload_json());
+      fmt::print("{}\n", j.dump(2));
+    } else if (o.format == "markdown") {
+      fmt::print("{}", all ? all_workloads_markdown() : command ? command_workload_markdown() : workloads_markdown(chosen));
+    } else {
+      fmt::print("{}", all ? workloads_text(chosen) + "\n" + command_workload_text()
+                       : command ? command_workload_text() : workloads_text(chosen));
+    }
     return kOk;
   });
 }
@@ -33,7 +42,7 @@ void register_workloads(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<WorkloadsOptions>();
   auto* cmd = app.add_subcommand(
       "workloads", "each workload's parameters (type, default, unit, values) and metrics");
-  cmd->add_option("name", o->name, "only this workload");
+  cmd->add_option("workload", o->name, "only this workload (command: the generic one's config keys)");
   add_format_option(*cmd, o->format, {"text", "markdown", "json"});
   cmd->callback([o, &exit_code] { exit_code = workloads_command(*o); });
 }

@@ -1,6 +1,7 @@
 #include "runner/cli/common.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "base/shell_quote.h"
 #include "base/text.h"
 #include "base/time.h"
+#include "runner/config/suggest.h"
 #include "runner/run/executor.h"
 #include "runner/run/interrupt.h"
 #include "workloads/registry.h"
@@ -26,9 +28,14 @@ void add_db_option(CLI::App& cmd, DbOption& db) {
   cmd.add_option("--db", db.path, "result database (default: $SCHEDLAB_DB or ./schedlab.db)");
 }
 
-const Workload& workload_arg(const std::string& name) {
+const Workload& workload_arg(const std::string& name, const std::vector<std::string>& also) {
   const Workload* w = find_workload(name);
-  if (!w) throw std::invalid_argument(fmt::format("unknown workload '{}'", name));
+  if (!w) {
+    auto names = workload_names();
+    names.insert(names.end(), also.begin(), also.end());
+    throw std::invalid_argument(fmt::format("unknown workload '{}'{}; known: {}", terminal_safe(excerpt(name, 60)),
+                                            did_you_mean(name, names), fmt::join(names, ", ")));
+  }
   return *w;
 }
 

@@ -24,6 +24,22 @@ enum ExitCode : int {
   kInterrupted = 130,  // SIGINT/SIGTERM: finished iterations kept, knobs restored
 };
 
+// What each exit code means, for the man pages' EXIT STATUS (man_pages.h);
+// README.md's "Exit codes" table says the same.
+struct ExitCodeRow {
+  const char* code;
+  const char* meaning;
+};
+inline constexpr ExitCodeRow kExitCodeRows[] = {
+    {"0", "success"},
+    {"1", "a host, database or knob failure (the message says which)"},
+    {"2", "bad input: usage or config error; nothing was run"},
+    {"3", "the run finished, but some iterations failed (timeout, exit status, unparseable output); their "
+          "raw output is stored"},
+    {"128+N", "interrupted by signal N (130 for Ctrl-C): finished iterations kept, knobs restored; schedlab run "
+              "--resume RUN continues"},
+};
+
 struct DbOption {
   std::string path;  // --db, else $SCHEDLAB_DB, else ./schedlab.db
   std::string resolve() const;
@@ -37,8 +53,10 @@ void add_format_option(CLI::App& cmd, std::string& format,
                        const std::vector<std::string>& choices = {"text", "json"});
 
 // The registered workload a command's argument names; throws
-// std::invalid_argument ("unknown workload 'x'") for any other name.
-const Workload& workload_arg(const std::string& name);
+// std::invalid_argument ("unknown workload 'hackbnch' (did you mean
+// 'hackbench'?)") for any other name. `also`: other names the command
+// takes, offered as suggestions too.
+const Workload& workload_arg(const std::string& name, const std::vector<std::string>& also = {});
 
 // A file named on the command line; one that cannot be read is bad input
 // (std::invalid_argument, kBadInput), like a bad value in it.
@@ -99,5 +117,6 @@ void register_history(CLI::App& app, int& exit_code);
 void register_bisect(CLI::App& app, int& exit_code);
 void register_report(CLI::App& app, int& exit_code);
 void register_slurm(CLI::App& app, int& exit_code);
+void register_generate_docs(CLI::App& app, int& exit_code);  // hidden
 
 }  // namespace schedlab::cli

@@ -7,8 +7,10 @@
 #include <string>
 
 #include "base/own_executable.h"
+#include "base/version.h"
+#include "runner/cli/bash_completion.h"
+#include "runner/cli/command_line.h"
 #include "runner/cli/common.h"
-#include "runner/run/manifest.h"
 
 namespace {
 
@@ -33,8 +35,9 @@ int main(int argc, char** argv) {
   using namespace schedlab::cli;
   add_own_directory_to_path();
   CLI::App app{"schedlab: run scheduler benchmarks, store every sample, compare like mmtests"};
+  app.name("schedlab");
   app.require_subcommand(1);
-  app.set_version_flag("--version", schedlab::schedlab_version());
+  app.set_version_flag("-V,--version", "schedlab " + schedlab::schedlab_version());
   int exit_code = kOk;
   // One row per subcommand; each lives in cmd_<name>.cc.
   register_run(app, exit_code);
@@ -55,11 +58,19 @@ int main(int argc, char** argv) {
   register_report(app, exit_code);
   register_slurm(app, exit_code);
   register_rm(app, exit_code);
+  register_help(app, exit_code);
+  register_generate_docs(app, exit_code);  // hidden: the build's man pages and completion
+  register_complete_runs(app, exit_code);  // hidden: run names for the completion
+  // A mistyped command is named, with the nearest one (git's habit);
+  // CLI11 alone would say "A subcommand is required".
+  if (const auto error = unknown_command(app, std::vector<std::string>(argv + 1, argv + argc))) {
+    fmt::print(stderr, "{}\n", *error);
+    return kBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? kOk : kBadInput;
+    return parse_error_exit(app, e);
   }
   return exit_code;
 }

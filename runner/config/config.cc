@@ -11,6 +11,7 @@
 
 #include "analysis/monitors.h"
 #include "analysis/task_samples.h"
+#include "runner/config/command_keys.h"
 #include "runner/config/param_values.h"
 #include "runner/config/suggest.h"
 #include "runner/config/sysctl_values.h"
@@ -113,11 +114,8 @@ class Loader : YamlReader {
   // table rows), then validated like any workload's.
   std::shared_ptr<const Workload> command(const YAML::Node& body, const std::string& key,
                                           YAML::Node& params_out) const {
-    static const std::vector<std::string> keys = {
-        "name",    "description", "package", "role",       "argv",     "params",
-        "metrics", "error",       "timeout", "iterations", "monitors", "task_monitor"};
-    static const std::vector<std::string> metric_keys = {"regex", "unit", "direction", "centre",
-                                                         "kind", "match", "stream", "help"};
+    static const std::vector<std::string> keys = key_names(kCommandKeys);
+    static const std::vector<std::string> metric_keys = key_names(kCommandMetricKeys);
     expect_map(body, key);
     check_keys(body, key, keys);
     CommandSpec spec;

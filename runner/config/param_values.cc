@@ -100,4 +100,25 @@ Point point_from_overrides(const Workload& w, const std::vector<std::string>& ov
   return p;
 }
 
+Point point_from_output(const Workload& w, const std::vector<std::string>& overrides, const std::string& out,
+                        const std::string& err) {
+  const Point given = point_from_overrides(w, overrides);
+  const auto named = [](const std::string& o) { return o.substr(0, o.find('=')); };
+  std::vector<std::string> all = overrides;
+  for (const auto& stated : w.stated_params(given, out, err)) {
+    const std::string name = named(stated);
+    const auto user = std::find_if(overrides.begin(), overrides.end(), [&](const auto& o) { return named(o) == name; });
+    if (user == overrides.end()) {
+      all.push_back(stated);
+      continue;
+    }
+    // Compared as values (loops=0200 is loops=200).
+    const Point theirs = point_from_overrides(w, {stated});
+    if (format_param(theirs.values.at(name)) != format_param(given.values.at(name)))
+      throw std::invalid_argument(
+          fmt::format("the output states {}, not --param {}", stated, *user));
+  }
+  return point_from_overrides(w, all);
+}
+
 }  // namespace schedlab

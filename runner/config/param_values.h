@@ -44,4 +44,13 @@ ParamValue parse_param_value(const ParamSpec& spec, const std::string& text);
 // Throws std::invalid_argument naming the bad override.
 Point point_from_overrides(const Workload& w, const std::vector<std::string>& overrides);
 
+// The point a saved output was made at (parse, import): the user's
+// overrides, then what the output states about itself for every parameter
+// they leave out (Workload::stated_params), then the defaults. A parameter
+// the user gives and the output states otherwise is std::invalid_argument
+// ("the output states groups=2, not --param groups=4"): only what the user
+// gives is checked against the output.
+Point point_from_output(const Workload& w, const std::vector<std::string>& overrides, const std::string& out,
+                        const std::string& err);
+
 }  // namespace schedlab

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "runner/config/command_keys.h"
 #include "runner/config/units.h"
+#include "workloads/registry.h"
 
 namespace schedlab {
 namespace {
@@ -191,6 +193,47 @@ Json workloads_json(const std::vector<const Workload*>& workloads) {
                    {"metrics", metrics}});
   }
   return out;
+}
+
+std::string command_workload_text() {
+  std::string out = fmt::format("command: {}\n", kCommandWorkloadDescription);
+  out += "  package: the one its config names; runs what its argv names\n";
+  out += "  keys of a `- command:` entry (parameters and metrics are the config's own):\n";
+  for (const auto& k : kCommandKeys) out += fmt::format("    {}: {}\n", k.key, k.meaning);
+  out += "  keys of each metric:\n";
+  for (const auto& k : kCommandMetricKeys) out += fmt::format("    {}: {}\n", k.key, k.meaning);
+  out += "  example: configs/sysbench-cpu.yaml\n";
+  return out;
+}
+
+std::string command_workload_markdown() {
+  std::string out = "### command\n\n";
+  out += fmt::format("{}. Package: the one its config names; runs what its `argv` names. Its parameters and "
+                     "metrics are declared by the config entry (example: `configs/sysbench-cpu.yaml`).\n\n",
+                     cell(kCommandWorkloadDescription));
+  out += "| key | meaning |\n|---|---|\n";
+  for (const auto& k : kCommandKeys) out += fmt::format("| `{}` | {} |\n", k.key, cell(k.meaning));
+  out += "\n| metric key | meaning |\n|---|---|\n";
+  for (const auto& k : kCommandMetricKeys) out += fmt::format("| `{}` | {} |\n", k.key, cell(k.meaning));
+  return out;
+}
+
+Json command_workload_json() {
+  const auto rows = [](const auto& table) {
+    Json a = Json::array();
+    for (const auto& k : table) a.push_back({{"key", k.key}, {"meaning", k.meaning}});
+    return a;
+  };
+  // The shape of a registered workload's entry (its params and metrics
+  // empty: the config declares them), and the keys that declare them.
+  return {{"name", "command"},     {"description", kCommandWorkloadDescription},
+          {"package", ""},         {"programs", Json::array()},
+          {"params", Json::array()}, {"metrics", Json::array()},
+          {"config_keys", rows(kCommandKeys)}, {"metric_keys", rows(kCommandMetricKeys)}};
+}
+
+std::string all_workloads_markdown() {
+  return workloads_markdown(all_workloads()) + "\n" + command_workload_markdown();
 }
 
 }  // namespace schedlab

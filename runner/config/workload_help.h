@@ -18,6 +18,18 @@ std::string workloads_markdown(const std::vector<const Workload*>& workloads);
 // "schedlab workloads".
 nlohmann::ordered_json workloads_json(const std::vector<const Workload*>& workloads);
 
+// The generic `command` workload: the keys its config entry and each of its
+// metrics take (command_keys.h), in each format. `schedlab workloads`
+// lists it after the registered workloads; `schedlab workloads command`
+// shows it alone.
+std::string command_workload_text();
+std::string command_workload_markdown();
+nlohmann::ordered_json command_workload_json();
+
+// The whole listing of `schedlab workloads --format markdown`: every
+// registered workload, then `command`. README.md holds it between markers.
+std::string all_workloads_markdown();
+
 // The markers around the generated section in README.md.
 inline constexpr const char* kWorkloadsBegin =
     "<!-- begin: schedlab workloads --format markdown (generated; a test checks it) -->";

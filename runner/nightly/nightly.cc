@@ -273,7 +273,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       if (!resume) m.id = store.add_nightly_measurement(m);
       const std::string run_name = fmt::format("nightly {} {} {} #{}", nightly.name, t.name,
                                                std::filesystem::path(path).stem().string(), m.id);
-      ExecOptions exec{.name = run_name, .progress = o.progress};
+      ExecOptions exec{.name = run_name, .progress = o.progress ? ProgressStyle::kLine : ProgressStyle::kNone};
       if (!m.run_id)
         if (auto run = store.find_run_by_name(run_name))
           m.run_id = run->id;  // created, then the runner died

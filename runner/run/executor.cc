@@ -18,6 +18,7 @@
 #include "runner/run/interrupt.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
+#include "runner/run/progress.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/guest_journal.h"
@@ -57,39 +58,14 @@ IterationStatus stored_status(PhaseStatus s) {
   return IterationStatus::kFailed;
 }
 
-class Progress {
- public:
-  Progress(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
-  ~Progress() {
-    if (enabled_ && shown_) fmt::print(stderr, "\r\033[K");
-  }
-  void show(const std::string& what) {
-    if (!enabled_) return;
-    std::string eta;
-    if (measured_ > 0 && done_ < total_) {
-      const double per = elapsed_ / measured_;
-      const auto left = static_cast<long>(per * static_cast<double>(total_ - done_));
-      eta = left >= 60 ? fmt::format("  ETA {}m{:02}s", left / 60, left % 60)
-                       : fmt::format("  ETA {}s", left);
-    }
-    fmt::print(stderr, "\r\033[K[{}/{}] {}{}", done_ + 1, total_, what, eta);
-    std::fflush(stderr);
-    shown_ = true;
-  }
-  void measured(double seconds) {
-    ++measured_;
-    ++done_;
-    elapsed_ += seconds;
-  }
-
- private:
-  bool enabled_;
-  std::size_t total_;
-  bool shown_ = false;
-  std::size_t done_ = 0;
-  int measured_ = 0;
-  double elapsed_ = 0;
-};
+// One slot per plan point for the status line: every variant's iterations,
+// at most.
+std::vector<Progress::Slot> progress_slots(const Plan& plan) {
+  std::vector<Progress::Slot> slots;
+  for (const auto& p : plan.points)
+    slots.push_back({p.workload_index, p.iterations.max * static_cast<int>(plan.variants.size())});
+  return slots;
+}
 
 // The iterations of one point for one variant, stored or just run.
 struct PointState {
@@ -107,7 +83,7 @@ class Execution {
         pair_(ctx.pair),
         config_(ctx.config),
         plan_(ctx.plan),
-        progress_(ctx.options.progress, ctx.plan.max_iterations()),
+        progress_(ctx.options.progress, progress_slots(ctx.plan), [] { return terminal_width(2); }),
         pair_name_(ctx.options.pair) {}
 
   RunSummary run() {
@@ -222,6 +198,9 @@ class Execution {
         variant_ids_.push_back(it->id);
       }
       load_history();
+      for (std::size_t i = 0; i < plan_.points.size(); ++i)
+        for (std::size_t v = 0; v < plan_.variants.size(); ++v)
+          progress_.already_done(i, state(plan_.points[i], v).attempted);
       if (pair_name_.empty()) {
         store_.set_run_status(run->id, RunStatus::kRunning, false);
       } else {
@@ -344,6 +323,7 @@ class Execution {
     if (points.empty()) return;
     if (std::all_of(points.begin(), points.end(), [&](auto* p) { return complete(*p); })) {
       summary_.skipped += static_cast<int>(points.size());
+      for (const PlanPoint* p : points) progress_.point_done(index_of(*p));
       return;
     }
     StepContext ctx = sut_context();
@@ -394,6 +374,7 @@ class Execution {
     for (const PlanPoint* p : points) {
       if (interrupted()) return;
       run_point(*p, ctx);
+      if (!interrupted()) progress_.point_done(index_of(*p));  // stopped early: no more of it
     }
   }
 
@@ -410,6 +391,7 @@ class Execution {
     return true;
   }
 
+  std::size_t index_of(const PlanPoint& p) const { return static_cast<std::size_t>(&p - plan_.points.data()); }
   static const MetricSpec& primary_metric(const PlanPoint& p) {
     return p.workload->workload->primary_metric(p.point);
   }
@@ -587,7 +569,7 @@ class Execution {
     ++s.attempted;
     s.next_index = row.iteration + 1;
     ++summary_.measured;
-    progress_.measured(row.duration_s);
+    progress_.measured(index_of(p), row.duration_s);
     if (row.status == IterationStatus::kOk) {
       if (const auto unit = iteration_unit(primary_metric(p), row.samples))
         s.ok.push_back(*unit);

@@ -20,8 +20,6 @@ std::string read_or_empty(Host& host, const std::string& path) {
 
 }  // namespace
 
-std::string schedlab_version() { return SCHEDLAB_VERSION; }
-
 nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& packages) {
   nlohmann::json m;
   m["host"] = host.name();

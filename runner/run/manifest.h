@@ -5,11 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/version.h"
 #include "runner/hosts/host.h"
 
 namespace schedlab {
-
-std::string schedlab_version();
 
 // kernel_release, kernel_version, cmdline, hostname, cpu_model, cpu_count,
 // governor (when cpufreq exists), tools (package versions), schedlab_version.

@@ -55,7 +55,7 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
           ExecOptions o = options;
           o.resume_run = total.run_id;
           o.pair = pc.name;
-          o.progress = false;  // one status line cannot show several pairs
+          o.progress = ProgressStyle::kNone;  // one status line cannot show several pairs
           outcomes[i].summary = run_on_pair(own, shape, kernel, shape.hosts(kernel, i), o);
         } catch (const std::exception& e) {
           outcomes[i].error = e.what();

@@ -16,6 +16,7 @@
 #include "runner/hosts/hosts.h"
 #include "runner/hosts/locks.h"
 #include "runner/run/plan.h"
+#include "runner/run/progress.h"
 #include "runner/run/step_runner.h"
 
 namespace schedlab {
@@ -28,7 +29,7 @@ class PreflightError : public std::runtime_error {
 struct ExecOptions {
   std::string name;                        // run name; unique in the database
   std::optional<std::int64_t> resume_run;  // continue this run instead of starting one
-  bool progress = false;                   // one status line on stderr
+  ProgressStyle progress = ProgressStyle::kNone;  // the status line on stderr (progress.h)
   // Members a new run's manifest gets besides what the executor collects:
   // "group" for the runs of a multi-kernel plan (kernel_runs.h),
   // "iterations_override" for `run --iterations N`.

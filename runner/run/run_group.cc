@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/compare.h"
-#include "analysis/render.h"
 #include "runner/hosts/lab/kernel.h"
 
 namespace schedlab {
@@ -59,12 +58,6 @@ std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunIn
                      .label = label + "/" + v.name});
   }
   return out;
-}
-
-std::string group_table_text(const Store& store, const std::string& group) {
-  const auto runs = group_runs(store, group);
-  if (runs.empty()) throw StoreError(fmt::format("no runs of group '{}'", group));
-  return render_text(compare(store, group_columns(store, runs)));
 }
 
 }  // namespace schedlab

@@ -23,8 +23,4 @@ std::vector<RunInfo> group_runs(const Store& store, const std::string& group);
 // KERNEL/VARIANT (6.1/default, 6.12/NO_PLACE_LAG); the first is the baseline.
 std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunInfo>& runs);
 
-// The group's combined table (render_text), kernels and variants as
-// columns. Throws when the group has no runs or the store cannot compare.
-std::string group_table_text(const Store& store, const std::string& group);
-
 }  // namespace schedlab

@@ -96,3 +96,12 @@ TEST_CASE("terminal_safe: controls, DEL, C1 and stray bytes escaped; UTF-8 text 
                               "\xe8\xb0\x83\xe5\xba\xa6", "\xf0\x9f\x90\xa7", "a\\x1b", ""})
     CHECK(terminal_safe(s) == s);
 }
+
+TEST_CASE("count_of: one noun, or its plural; display_width counts code points") {
+  CHECK(count_of(1, "iteration") == "1 iteration");
+  CHECK(count_of(0, "file") == "0 files");
+  CHECK(count_of(3, "output") == "3 outputs");
+  CHECK(display_width("abc") == 3);
+  CHECK(display_width("µs") == 2);  // two bytes, one column
+  CHECK(display_width("") == 0);
+}

@@ -4,11 +4,14 @@ protocol and fails on any console error or exception, a plot that drew no
 marks, or a page that does not finish. Saves a screenshot.
 
   /usr/bin/python3 tests/browser/check_report.py REPORT.html SCREENSHOT.png [--max-open-s S]
-      [--dump FILE]
+      [--dump FILE] [--renderer svg]
 
 --dump writes what the browser made of the page, as JSON: "plots" (the
 plots' data as the page's script parsed it), "text" (the page's visible
-text) and "scripts" (how many <script> elements the parser made).
+text), "scripts" (how many <script> elements the parser made) and "page"
+(its scroll width and the window's). With --renderer svg (the page's
+?renderer=svg: Vega draws SVG, not a canvas) it adds "svg": per plot, the
+text of its legend labels and of its x axis's tick labels, as drawn.
 
 Needs Debian's chromium and python3-websocket (Debian's python3, not a
 pyenv one). Prints one line per plot and the time to a rendered page.
@@ -33,6 +36,25 @@ def chromium():
     sys.exit("check_report: chromium not found (Debian package chromium)")
 
 
+# Per SVG plot: its legends' labels, and the tick labels of its x axis (the
+# axis whose labels stand side by side on one line; a y axis's stand one
+# above the other), as the browser laid them out.
+SVG_TEXT = """(function(){var out={};
+document.querySelectorAll('.plot div[id]').forEach(function(div){
+  var svg=div.querySelector('svg'); if(!svg) return;
+  var text=function(sel,root){return Array.from((root||svg).querySelectorAll(sel)).map(function(t){return t.textContent;});};
+  var x=[];
+  svg.querySelectorAll('.role-axis').forEach(function(axis){
+    var labels=Array.from(axis.querySelectorAll('.role-axis-label text'));
+    if(labels.length<2) return;
+    var tops=labels.map(function(t){return Math.round(t.getBoundingClientRect().top);});
+    if(tops.every(function(v){return v===tops[0];})) x=x.concat(labels.map(function(t){return t.textContent;}));
+  });
+  out[div.id]={legend:text('.role-legend-label text'),x_labels:x};
+});
+return out;})()"""
+
+
 def main():
     args = sys.argv[1:]
     max_open = None
@@ -45,6 +67,11 @@ def main():
         i = args.index("--dump")
         dump = args[i + 1]
         del args[i:i + 2]
+    renderer = None
+    if "--renderer" in args:
+        i = args.index("--renderer")
+        renderer = args[i + 1]
+        del args[i:i + 2]
     report, shot = os.path.abspath(args[0]), args[1]
     profile = tempfile.mkdtemp(prefix="schedlab-chromium-")
     proc = subprocess.Popen(
@@ -53,14 +80,14 @@ def main():
          "--remote-debugging-port=0", "--window-size=1400,1000", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        return check(profile, report, shot, max_open, dump)
+        return check(profile, report, shot, max_open, dump, renderer)
     finally:
         os.killpg(proc.pid, 9)  # our own process group only
         proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def check(profile, report, shot, max_open, dump):
+def check(profile, report, shot, max_open, dump, renderer):
     port_file = os.path.join(profile, "DevToolsActivePort")
     deadline = time.time() + 30
     while not os.path.exists(port_file) or not open(port_file).read().strip():
@@ -103,7 +130,7 @@ def check(profile, report, shot, max_open, dump):
     send("Log.enable")
     send("Page.enable")
     start = time.time()
-    send("Page.navigate", url="file://" + report)
+    send("Page.navigate", url="file://" + report + ("?renderer=" + renderer if renderer else ""))
     result = None
     while time.time() - start < 30:
         r = send("Runtime.evaluate", expression="JSON.stringify(window.schedlabReport||null)",
@@ -121,7 +148,9 @@ def check(profile, report, shot, max_open, dump):
     if dump:
         r = send("Runtime.evaluate", returnByValue=True, expression=(
             "JSON.stringify({plots: JSON.parse(document.getElementById('schedlab-plots')"
-            ".textContent), text: document.body.innerText, scripts: document.scripts.length})"))
+            ".textContent), text: document.body.innerText, scripts: document.scripts.length,"
+            " page: {scroll_width: document.documentElement.scrollWidth, window_width: window.innerWidth},"
+            " svg: " + SVG_TEXT + "})"))
         if "exceptionDetails" in r:
             sys.exit("check_report: --dump: " + r["exceptionDetails"].get("text", "failed"))
         with open(dump, "w") as f:

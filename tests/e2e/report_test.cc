@@ -19,6 +19,7 @@
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
+#include "tests/support/sweep_db.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -419,8 +420,12 @@ TEST_CASE("history --format html: history --format json's numbers, one plot per 
   REQUIRE(j.ok());
   REQUIRE(h.ok());
   const auto doc = nlohmann::json::parse(j.out);
+  // The metric's decimals, as compare prints it (issue 37: history printed
+  // six significant digits where compare printed four decimals).
+  const int precision = doc["precision"];
+  CHECK(precision == 4);
   std::vector<std::string> want;
-  for (const auto& p : doc["points"]) want.push_back(fmt::format("{:.6g}", p["centre"].get<double>()));
+  for (const auto& p : doc["points"]) want.push_back(fmt::format("{:.{}f}", p["centre"].get<double>(), precision));
   REQUIRE(want.size() == 10);
   std::vector<std::string> got;
   static const boost::regex centre(R"(<td class="centre">([^<]*)</td>)");
@@ -454,4 +459,89 @@ TEST_CASE("report: the demo run's page renders in headless Chromium, screenshot 
   CHECK(check.ok());
   // Two tables, three plots each.
   CHECK(check.out.find("plot p1-order (order): ") != std::string::npos);
+}
+
+TEST_CASE("report -o - writes the page on stdout; history -o FILE; history of a row there is not exits 2") {
+  test::TempDir dir;
+  const std::string db = edge_db(dir);
+  const auto page = test::schedlab_cmd({"report", "--db", db, "-o", "-"});
+  INFO(page.err);
+  REQUIRE(page.ok());
+  CHECK(page.out.starts_with("<!DOCTYPE html>"));
+  CHECK(page.err.empty());
+  CHECK_FALSE(std::filesystem::exists("-"));
+  const std::string file = dir.file("edge.html");
+  REQUIRE(test::schedlab_cmd({"report", "--db", db, "-o", file}).ok());
+  CHECK(read_file(file) == page.out);
+
+  const std::vector<std::string> history = {"history", "--db", db, "--workload", "hackbench", "--metric", "time"};
+  auto args = history;
+  args.insert(args.end(), {"--param", "3"});
+  const auto text = test::schedlab_cmd(args);
+  REQUIRE(text.ok());
+  const std::string out = dir.file("history.txt");
+  args.insert(args.end(), {"-o", out});
+  const auto to_file = test::schedlab_cmd(args);
+  REQUIRE(to_file.ok());
+  CHECK(to_file.out.empty());
+  CHECK(read_file(out) == text.out);
+  // A row no run has: exit 2 like an unknown metric, naming the rows
+  // there are, nothing on stdout and no file written.
+  auto none = history;
+  const std::string none_file = dir.file("none.txt");
+  none.insert(none.end(), {"--param", "300", "-o", none_file});
+  const auto missing = test::schedlab_cmd(none);
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.starts_with("schedlab history: no row '300' of hackbench time in " + db +
+                                "; its rows: hackbench-process-pipes/1, hackbench-process-pipes/2, "));
+  CHECK(missing.out.empty());
+  CHECK_FALSE(std::filesystem::exists(none_file));
+  auto json = history;
+  json.insert(json.end(), {"--param", "300", "--format", "json"});
+  CHECK(test::schedlab_cmd(json).exit_code == 2);
+}
+
+TEST_CASE("report: two runs of 32 rows whose names share 40 characters, drawn as SVG in Chromium") {
+  // issue 37: legends cut the names at about 26 characters (two runs read
+  // alike), an integer sweep had ticks at 1.5, a box plot ran off the page.
+  test::TempDir dir;
+  const std::string db = dir.file("prefix.db"), page = dir.file("prefix.html");
+  const std::string prefix = "nightly-v6.13-rc1-eevdf-sched-batch-2026-";  // 41 characters
+  std::vector<int> groups;
+  for (int g = 1; g <= 32; ++g) groups.push_back(g);
+  test::write_sweep_db(db, {.runs = {prefix + "12-04T220811Z", prefix + "12-05T220811Z"}, .groups = groups});
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "1", "2", "-o", page});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  const std::string dump = dir.file("prefix.json");
+  const auto check = test::check_page_in_chromium(page, SCHEDLAB_BUILD_DIR "/report-prefix.png",
+                                                  {"--renderer", "svg", "--dump", dump});
+  INFO(check.out << check.err);
+  REQUIRE(check.ok());
+  const auto seen = nlohmann::json::parse(read_file(dump));
+  // No wider than the window: nothing to scroll sideways.
+  CHECK(seen["page"]["scroll_width"].get<int>() <= seen["page"]["window_width"].get<int>());
+  std::size_t checked = 0;
+  for (const auto& [id, svg] : seen["svg"].items()) {
+    INFO(id);
+    // Every legend names both columns, distinctly.
+    const auto labels = svg["legend"].get<std::vector<std::string>>();
+    CHECK(labels.size() == 2);
+    CHECK(std::set<std::string>(labels.begin(), labels.end()).size() == labels.size());
+    if (id.ends_with("-scaling")) {
+      // The integer sweep's x axis: whole numbers only.
+      const auto ticks = svg["x_labels"].get<std::vector<std::string>>();
+      CHECK(ticks.size() >= 4);
+      for (const auto& t : ticks) {
+        INFO(t);
+        CHECK(boost::regex_match(t, boost::regex("[0-9]+")));
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked == 1);
+  // The full names are on the page, in the key.
+  const std::string text = seen["text"];
+  CHECK(text.find("r1 = " + prefix + "12-04T220811Z") != std::string::npos);
+  CHECK(text.find("r2 = " + prefix + "12-05T220811Z") != std::string::npos);
 }

@@ -66,7 +66,9 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
     CHECK(m["kernel_release"].get<std::string>().size() > 0);
     CHECK(m["cpu_count"].get<int>() >= 1);
     CHECK(m["tools"]["rt-tests"].is_string());
-    CHECK(m.contains("schedlab_version"));
+    // The version --version prints, taken at build time.
+    const auto version = schedlab_cmd({"--version"});
+    CHECK("schedlab " + m["schedlab_version"].get<std::string>() + "\n" == version.out);
     const auto its = store.iterations(r->id, true);
     REQUIRE(its.size() == 24);
     for (const auto& it : its) {
@@ -79,6 +81,8 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
   const auto text = schedlab_cmd({"compare", "tiny", "--db", db});
   INFO(text.err);
   REQUIRE(text.ok());
+  // run ended with the same table on stdout (issue 37: it printed nothing).
+  CHECK(run.out == text.out);
   CHECK(text.out.find("hackbench-process-pipes") != std::string::npos);
   CHECK(text.out.find("hackbench-thread-sockets") != std::string::npos);
   CHECK(text.out.find("sched-batch") != std::string::npos);
@@ -678,4 +682,130 @@ TEST_CASE("stop: sequential on real hackbench: each variant stops when its test 
                       "different, S = same") != std::string::npos);
   CHECK(text.out.find("hackbench-process-pipes 1 b time: " + b->sequential->decision + " (decided) after") !=
         std::string::npos);
+}
+
+TEST_CASE("run: the table on stdout (text, markdown or JSON), none with --quiet; the run's line on stderr") {
+  test::TempDir dir;
+  const std::string db = dir.file("q.db");
+  const std::string cfg = dir.file("tiny.yaml");
+  test::write_text(cfg, kTinyConfig);
+  const auto json = schedlab_cmd({"run", cfg, "--db", db, "--name", "j", "--iterations", "2", "--format", "json"});
+  INFO(json.err);
+  REQUIRE(json.ok());
+  // A script gets the run's id from the JSON, or from the stable line.
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j["runs"][0]["id"] == 1);
+  CHECK(j["runs"][0]["name"] == "j");
+  CHECK(json.out == schedlab_cmd({"compare", "j", "--db", db, "--format", "json"}).out);
+  CHECK(json.err.find("run 1 'j' finished: 16 iterations measured (0 failed) in " + db + "\n") != std::string::npos);
+  const auto quiet = schedlab_cmd({"run", cfg, "--db", db, "--name", "q", "--iterations", "1", "--quiet"});
+  REQUIRE(quiet.ok());
+  CHECK(quiet.out.empty());
+  CHECK(quiet.err.find("run 2 'q' finished: 8 iterations measured (0 failed)") != std::string::npos);
+  const auto md = schedlab_cmd({"run", cfg, "--db", db, "--name", "m", "--iterations", "1", "--format", "markdown"});
+  REQUIRE(md.ok());
+  CHECK(md.out == schedlab_cmd({"compare", "m", "--db", db, "--format", "markdown"}).out);
+}
+
+TEST_CASE("run: the status line on a terminal cut to its width; --progress, --no-progress and TERM=dumb") {
+  test::TempDir dir;
+  const std::string db = dir.file("p.db");
+  const std::string cfg = dir.file("tiny.yaml");
+  test::write_text(cfg, kTinyConfig);
+  // Off a terminal: nothing by default; --progress: a plain line per
+  // iteration, no escape sequence.
+  const auto quiet = schedlab_cmd({"run", cfg, "--db", db, "--name", "a", "--iterations", "1"});
+  REQUIRE(quiet.ok());
+  CHECK(quiet.err.find("[1/8]") == std::string::npos);
+  const auto plain = schedlab_cmd({"run", cfg, "--db", db, "--name", "b", "--iterations", "1", "--progress"});
+  INFO(plain.err);
+  REQUIRE(plain.ok());
+  CHECK(plain.err.find("[1/8] hackbench-process-pipes groups=1 variant=default iter 1\n") != std::string::npos);
+  CHECK(plain.err.find("[8/8] hackbench-thread-sockets groups=2 variant=sched-batch iter 1  ETA ") != std::string::npos);
+  CHECK(plain.err.find('\x1b') == std::string::npos);
+  const auto both = schedlab_cmd({"run", cfg, "--db", db, "--progress", "--no-progress"});
+  CHECK(both.exit_code == 2);
+
+  // On a terminal (util-linux's script gives the run a pty) 40 columns wide.
+  LocalHost host;
+  const auto on_tty = [&](const std::string& name, const std::string& flags, const std::string& term) {
+    Command cmd;
+    cmd.argv = {"script", "-qec",
+                "stty cols 40 rows 20; exec " + std::string(SCHEDLAB_BINARY) + " run " + cfg + " --db " + db +
+                    " --name " + name + " --iterations 1 --quiet" + flags,
+                "/dev/null"};
+    cmd.env = {{"TERM", term}};
+    cmd.timeout = std::chrono::seconds(240);
+    return host.run(cmd);
+  };
+  const auto tty = on_tty("c", "", "xterm");
+  INFO(tty.out << tty.err);
+  REQUIRE(tty.ok());
+  REQUIRE(tty.out.find("\r\x1b[K[1/8] ") != std::string::npos);
+  // Every rewrite of the line fits 39 columns: none wraps.
+  std::size_t rewrites = 0;
+  for (std::size_t at = tty.out.find("\r\x1b[K"); at != std::string::npos; at = tty.out.find("\r\x1b[K", at + 1)) {
+    const auto begin = at + 4;
+    const auto end = tty.out.find_first_of("\r\n", begin);
+    const std::string shown = tty.out.substr(begin, end - begin);
+    // The last clear is followed by the run's own line, not a status.
+    if (!shown.starts_with("[")) continue;
+    INFO(shown);
+    CHECK(shown.size() <= 39);
+    ++rewrites;
+  }
+  CHECK(rewrites >= 8);
+  const auto off = on_tty("d", " --no-progress", "xterm");
+  REQUIRE(off.ok());
+  CHECK(off.out.find("[1/8]") == std::string::npos);
+  const auto dumb = on_tty("e", "", "dumb");
+  REQUIRE(dumb.ok());
+  CHECK(dumb.out.find("[1/8]") == std::string::npos);
+  const auto dumb_asked = on_tty("f", " --progress", "dumb");
+  REQUIRE(dumb_asked.ok());
+  CHECK(dumb_asked.out.find("[1/8] ") != std::string::npos);
+  CHECK(dumb_asked.out.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("list keeps its columns aligned for long names; a database error names the file") {
+  test::TempDir dir;
+  const std::string db = dir.file("l.db");
+  const std::string cfg = dir.file("tiny.yaml");
+  test::write_text(cfg, kTinyConfig);
+  const std::string long_name = "a-run-name-well-past-the-thirty-two-columns-list-had";
+  REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", long_name, "--iterations", "1", "--quiet"}).ok());
+  REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "short", "--iterations", "1", "--quiet"}).ok());
+  const auto list = schedlab_cmd({"list", "--db", db});
+  INFO(list.out);
+  REQUIRE(list.ok());
+  std::istringstream lines(list.out);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(lines, line);) got.push_back(line);
+  REQUIRE(got.size() == 3);
+  // The status column starts at the same place on every line.
+  const auto status_at = got[0].find("status");
+  CHECK(got[1].find("finished") == status_at);
+  CHECK(got[2].find("finished") == status_at);
+  // So does the kernel column, after the long name.
+  const auto kernel_at = got[0].find("kernel");
+  for (std::size_t i : {1, 2}) {
+    REQUIRE(got[i].size() > kernel_at);
+    CHECK(got[i][kernel_at - 1] == ' ');
+    CHECK(got[i][kernel_at] != ' ');
+  }
+
+  // Not a database: the message says which file.
+  const std::string junk = dir.file("junk.db");
+  test::write_text(junk, std::string(4096, 'x'));
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"list"}, {"compare"},
+                                               {"history", "--workload", "hackbench", "--metric", "time"},
+                                               {"run", cfg, "--iterations", "1"}}) {
+    auto argv = args;
+    argv.insert(argv.end(), {"--db", junk});
+    const auto r = schedlab_cmd(argv);
+    INFO(args.front() << ": " << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("junk.db") != std::string::npos);
+    CHECK(r.err.find("sqlite:") == std::string::npos);
+  }
 }

@@ -166,5 +166,5 @@ TEST_CASE("README.md's workload section is `schedlab workloads --format markdown
   INFO(
       "README.md is out of date: paste the output of `schedlab workloads --format markdown` "
       "between its markers (one blank line on each side)");
-  CHECK(section == "\n\n" + workloads_markdown(all_workloads()) + "\n");
+  CHECK(section == "\n\n" + all_workloads_markdown() + "\n");
 }

@@ -1,0 +1,218 @@
+// The command line as people's habits expect it (issue 37), through the
+// real binary: git's "did you mean" for a mistyped command, `help`,
+// CLI11's errors worded like schedlab's, --version, and the man pages and
+// bash completion that `cmake --install` puts in place.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "base/file.h"
+#include "runner/hosts/local_host.h"
+#include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
+#include "tests/support/sweep_db.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using test::schedlab_cmd;
+
+namespace {
+
+ExecResult run(const std::vector<std::string>& argv, std::map<std::string, std::string> env = {}) {
+  LocalHost host;
+  Command cmd;
+  cmd.argv = argv;
+  cmd.env = std::move(env);
+  cmd.timeout = std::chrono::seconds(120);
+  return host.run(cmd);
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// The commands `schedlab help` lists, in its order.
+// man's text with each run of spaces as one: it justifies its lines.
+std::string squeezed(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' || out.empty() || out.back() != ' ') out += c;
+  return out;
+}
+
+std::vector<std::string> commands() {
+  const auto help = schedlab_cmd({"help"});
+  REQUIRE(help.ok());
+  std::vector<std::string> out;
+  std::istringstream lines(help.out.substr(help.out.find("Subcommands:")));
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string word;
+    if (words >> word) out.push_back(word);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("command line: a mistyped command is named with the nearest one, exit 2") {
+  auto r = schedlab_cmd({"compre"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab: unknown command 'compre' (did you mean 'compare'?); schedlab help lists them\n");
+  CHECK(r.out.empty());
+  r = schedlab_cmd({"frobnicate", "--db", "x.db"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab: unknown command 'frobnicate'; schedlab help lists them\n");
+  // A command's own subcommands too.
+  r = schedlab_cmd({"schedstat", "dif", "a", "b"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab schedstat: unknown command 'dif' (did you mean 'diff'?); schedlab help schedstat lists them\n");
+  // An escape sequence in the word is shown escaped.
+  r = schedlab_cmd({"\x1b]0;x\x07"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("command line: schedlab help [COMMAND] prints the overview or the command's help") {
+  const auto all = schedlab_cmd({"help"});
+  INFO(all.err);
+  REQUIRE(all.ok());
+  CHECK(all.out.find("Usage: schedlab [OPTIONS] SUBCOMMAND") != std::string::npos);
+  for (const char* cmd : {"run", "compare", "report", "history", "help"}) CHECK(all.out.find(cmd) != std::string::npos);
+  // Hidden build commands are not offered.
+  CHECK(all.out.find("generate-docs") == std::string::npos);
+  CHECK(all.out.find("complete-runs") == std::string::npos);
+  const auto compare = schedlab_cmd({"help", "compare"});
+  REQUIRE(compare.ok());
+  CHECK(compare.out.find("Usage: schedlab compare") != std::string::npos);
+  CHECK(compare.out.find("--wide") != std::string::npos);
+  CHECK(compare.out == schedlab_cmd({"compare", "--help"}).out);
+  const auto diff = schedlab_cmd({"help", "schedstat", "diff"});
+  REQUIRE(diff.ok());
+  CHECK(diff.out.find("Usage: schedlab schedstat diff") != std::string::npos);
+  const auto bad = schedlab_cmd({"help", "compre"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "schedlab: unknown command 'compre' (did you mean 'compare'?); schedlab help lists them\n");
+}
+
+TEST_CASE("command line: CLI11's own errors carry schedlab's prefix and exit 2") {
+  auto r = schedlab_cmd({"compare", "--format", "xml"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.starts_with("schedlab compare: --format: "));
+  CHECK(r.err.ends_with(" (schedlab help compare)\n"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  r = schedlab_cmd({});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.starts_with("schedlab: a command is required: run, list, "));
+  r = schedlab_cmd({"schedstat"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab schedstat: a command is required: show, diff (schedlab help schedstat)\n");
+  r = schedlab_cmd({"--frobnicate"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.starts_with("schedlab: "));
+  CHECK(r.err.find("Run with --help") == std::string::npos);
+}
+
+TEST_CASE("command line: --version and -V print the project version and the tree's git describe") {
+  const auto v = schedlab_cmd({"--version"});
+  REQUIRE(v.ok());
+  CHECK(schedlab_cmd({"-V"}).out == v.out);
+  // project(schedlab VERSION x.y.z) in CMakeLists.txt.
+  const std::string cmake = read_file(SCHEDLAB_SOURCE_DIR "/CMakeLists.txt");
+  std::smatch project;
+  REQUIRE(std::regex_search(cmake, project, std::regex(R"(project\(schedlab VERSION ([0-9.]+))")));
+  std::smatch m;
+  REQUIRE(std::regex_match(v.out, m, std::regex(R"(schedlab ([0-9.]+) \((.+)\)\n)")));
+  CHECK(m[1] == project[1].str());
+  // git describe of the tree as built (taken at build time): the same
+  // commit as now, whether or not files changed since.
+  const auto git = run({"git", "-C", SCHEDLAB_SOURCE_DIR, "describe", "--always", "--tags"});
+  if (!git.ok()) SCHEDLAB_SKIP("git describe does not work here: " + git.err);
+  std::string built = m[2];
+  if (built.ends_with("-dirty")) built.resize(built.size() - 6);
+  CHECK(built == trimmed(git.out));
+}
+
+TEST_CASE("command line: cmake --install puts a man page per command and the bash completion in place") {
+  test::TempDir dir;
+  const std::string prefix = dir.file("prefix");
+  const auto install = run({"cmake", "--install", SCHEDLAB_BUILD_DIR, "--prefix", prefix});
+  INFO(install.out << install.err);
+  REQUIRE(install.ok());
+  const std::string man1 = prefix + "/share/man/man1/";
+  std::vector<std::string> pages = {"schedlab.1"};
+  for (const auto& cmd : commands()) pages.push_back("schedlab-" + cmd + ".1");
+  REQUIRE(pages.size() > 15);
+  for (const auto& page : pages) {
+    INFO(page);
+    REQUIRE(std::filesystem::is_regular_file(man1 + page));
+    // groff reads it without a warning (-ww: all of them).
+    const auto groff = run({"groff", "-man", "-Tutf8", "-ww", "-z", man1 + page});
+    CHECK(groff.ok());
+    CHECK(groff.err.empty());
+  }
+  // man renders it: the options of the command's table, with their help.
+  const auto man = run({"man", "-l", man1 + "schedlab-compare.1"}, {{"MANPAGER", "cat"}, {"MANWIDTH", "100"}});
+  INFO(man.err);
+  REQUIRE(man.ok());
+  CHECK(squeezed(man.out).find("schedlab-compare - compare the variants of a run") != std::string::npos);
+  CHECK(squeezed(man.out).find("--format TEXT:{text,markdown,csv,json}") != std::string::npos);
+  CHECK(squeezed(man.out).find("SCHEDLAB_DB") != std::string::npos);
+  CHECK(squeezed(man.out).find("EXIT STATUS") != std::string::npos);
+  const auto root = run({"man", "-l", man1 + "schedlab.1"}, {{"MANPAGER", "cat"}, {"MANWIDTH", "100"}});
+  REQUIRE(root.ok());
+  CHECK(squeezed(root.out).find("schedlab-history(1)") != std::string::npos);
+  const auto schedstat = run({"man", "-l", man1 + "schedlab-schedstat.1"}, {{"MANPAGER", "cat"}, {"MANWIDTH", "100"}});
+  CHECK(squeezed(schedstat.out).find("schedlab schedstat diff") != std::string::npos);
+
+  // The completion: subcommands, options, --format values, workload names,
+  // run names from the database named on the line.
+  const std::string completion = prefix + "/share/bash-completion/completions/schedlab";
+  REQUIRE(std::filesystem::is_regular_file(completion));
+  const std::string db = dir.file("runs.db");
+  // A name that compgen -W would expand, running what it names: offered
+  // as it is, and never run.
+  const std::string planted = dir.file("planted");
+  const std::string hostile = "gamma-$(touch " + planted + ")";
+  test::write_sweep_db(db, {.runs = {"alpha-run", "beta-run", hostile}, .groups = {1}});
+  const std::string script = R"(
+source "$1"
+complete -p schedlab
+c() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _schedlab; echo "${COMPREPLY[*]}"; }
+c schedlab comp
+c schedlab compare --for
+c schedlab compare --format ''
+c schedlab workloads hack
+c schedlab schedstat ''
+c schedlab history --workload tb
+c schedlab help comp
+c "$2" compare --db "$3" ''
+c schedlab import hackbench --variant ''
+c "$2" report --db "$3" gam
+)";
+  const auto bash = run({"bash", "-c", script, "bash", completion, SCHEDLAB_BINARY, db});
+  INFO(bash.out << bash.err);
+  REQUIRE(bash.ok());
+  CHECK(bash.err.empty());
+  std::istringstream lines(bash.out);
+  std::vector<std::string> got;
+  for (std::string line; std::getline(lines, line);) got.push_back(line);
+  REQUIRE(got.size() == 11);
+  CHECK(got[0] == "complete -o filenames -F _schedlab schedlab");
+  CHECK(got[1] == "compare");
+  CHECK(got[2] == "--format");
+  CHECK(got[3] == "text markdown csv json");
+  CHECK(got[4] == "hackbench");
+  CHECK(got[5] == "show diff");
+  CHECK(got[6] == "tbench");
+  CHECK(got[7] == "compare");  // help takes a command
+  CHECK(got[8] == "alpha-run beta-run " + hostile);
+  CHECK(got[9] == "");  // --variant takes a name of one's own
+  CHECK(got[10] == hostile);
+  CHECK_FALSE(std::filesystem::exists(planted));
+}
