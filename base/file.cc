@@ -22,14 +22,22 @@ FileError::FileError(const std::filesystem::path& path, int errnum)
 
 std::string_view file_type_name(unsigned mode) {
   switch (mode & S_IFMT) {
-    case S_IFREG: return "";
-    case S_IFDIR: return "a directory";
-    case S_IFIFO: return "a FIFO";
-    case S_IFCHR: return "a character device";
-    case S_IFBLK: return "a block device";
-    case S_IFSOCK: return "a socket";
-    case S_IFLNK: return "a symbolic link";
-    default: return "no regular file";
+    case S_IFREG:
+      return "";
+    case S_IFDIR:
+      return "a directory";
+    case S_IFIFO:
+      return "a FIFO";
+    case S_IFCHR:
+      return "a character device";
+    case S_IFBLK:
+      return "a block device";
+    case S_IFSOCK:
+      return "a socket";
+    case S_IFLNK:
+      return "a symbolic link";
+    default:
+      return "no regular file";
   }
 }
 
@@ -60,7 +68,8 @@ void read_file_pieces(const std::filesystem::path& path,
   }
 }
 
-std::filesystem::path resolved_within(const std::filesystem::path& root, const std::filesystem::path& path) {
+std::filesystem::path resolved_within(const std::filesystem::path& root,
+                                      const std::filesystem::path& path) {
   std::error_code ec;
   auto resolved = std::filesystem::canonical(path, ec);
   if (ec) throw FileError(path, ec.value());

@@ -50,7 +50,8 @@ std::string_view file_type_name(unsigned mode);
 // path already resolved, e.g. by std::filesystem::canonical): how a tree
 // from elsewhere is read without following its links out of it. Throws
 // FileError when it cannot be resolved or leads outside `root`.
-std::filesystem::path resolved_within(const std::filesystem::path& root, const std::filesystem::path& path);
+std::filesystem::path resolved_within(const std::filesystem::path& root,
+                                      const std::filesystem::path& path);
 
 // Writes the whole file beside its target and renames it into place, so a
 // reader never sees half of it (0600 when private_file, else 0644). Throws

@@ -56,7 +56,8 @@ TEST_CASE("read_file reads regular files only: a FIFO or a device is an error, a
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
   CHECK_THROWS_WITH(read_file_pieces(fifo, [](std::string_view) {}), Catch::Contains("(a FIFO)"));
   // An endless device is refused before a byte is read.
-  CHECK_THROWS_WITH(read_file("/dev/zero", 1 << 20), "/dev/zero: cannot read the file: not a regular file (a character device)");
+  CHECK_THROWS_WITH(read_file("/dev/zero", 1 << 20),
+                    "/dev/zero: cannot read the file: not a regular file (a character device)");
   CHECK_THROWS_WITH(read_file("/dev/null"), Catch::Contains("(a character device)"));
   // A link to a regular file is read (a file named on the command line).
   test::write_text(dir.file("real"), "data\n");
@@ -89,8 +90,10 @@ TEST_CASE("resolved_within follows links only as long as they stay under the roo
   test::write_text(root.string() + "-2/log", "x\n");
   fs::create_symlink(root.string() + "-2/log", root / "sibling");
   CHECK_THROWS_WITH(resolved_within(root, root / "sibling"), Catch::Contains(", outside "));
-  CHECK_THROWS_WITH(resolved_within(root, root / "loop"), Catch::Contains("Too many levels of symbolic links"));
-  CHECK_THROWS_WITH(resolved_within(root, root / "missing"), Catch::Contains("No such file or directory"));
+  CHECK_THROWS_WITH(resolved_within(root, root / "loop"),
+                    Catch::Contains("Too many levels of symbolic links"));
+  CHECK_THROWS_WITH(resolved_within(root, root / "missing"),
+                    Catch::Contains("No such file or directory"));
 }
 
 TEST_CASE("read_file_pieces hands over the bytes in order") {
