@@ -34,16 +34,22 @@ struct ImportOptions {
   std::string param_from_name;
   // An mmtests results tree (work/log): a run per mmtests run name.
   std::string mmtests;
+  // Its limits, in MiB: one log decompressed, and what the tree holds
+  // until it is stored (mmtests_tree.h).
+  std::size_t max_log_mib = MmtestsLimits{}.log_bytes >> 20;
+  std::size_t max_tree_mib = MmtestsLimits{}.tree_bytes >> 20;
   DbOption db;
 };
 
 // One tool output to store as an iteration: its workload and variant, the
 // sweep point it was made at, and where it comes from (a file, read when it
-// is stored, or text already read: a block of an mmtests log).
+// is stored, or text already read: a run of an mmtests log, with the
+// samples mmtests' extractor takes from it, or why it took none).
 struct Input {
   const Workload* workload = nullptr;
   std::string variant, file;
   std::optional<std::string> text;
+  std::optional<MmtestsOutput> extracted;
   Point point;
   std::string params_json, block, row;
   int row_order = 0;
@@ -139,6 +145,12 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   return inputs;
 }
 
+// The samples of an mmtests output, or the ParseError it is.
+std::vector<Sample> extracted_samples(const Workload& w, const MmtestsOutput& out) {
+  if (!out.error.empty()) throw ParseError(w.name(), 0, out.error);
+  return out.samples;
+}
+
 // Records one run of the inputs (all checked already); returns how many
 // outputs did not parse (each kept, with its error, as a parse-error
 // iteration).
@@ -190,7 +202,8 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
                      .started_at = utc_now_iso8601()};
     row.stdout_text = in.text ? *in.text : read_input_file(in.file);
     try {
-      auto samples = parse_output(w, in.point, row.stdout_text, "");
+      auto samples = in.extracted ? extracted_samples(w, *in.extracted)
+                                  : parse_output(w, in.point, row.stdout_text, "");
       row.samples.reserve(samples.size());
       for (auto& s : samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});
     } catch (const ParseError& e) {
@@ -224,15 +237,20 @@ int import_files(const ImportOptions& o) {
 // one variant ("default"): compare two of them by name. The whole tree is
 // read, and every name checked free, before anything is written.
 int import_mmtests(const ImportOptions& o) {
-  const auto runs = read_mmtests_tree(o.mmtests);
+  auto runs = read_mmtests_tree(
+      o.mmtests, {.log_bytes = o.max_log_mib << 20, .tree_bytes = o.max_tree_mib << 20});
   std::vector<std::vector<Input>> inputs(runs.size());
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    for (const auto& out : runs[r].outputs) {
-      Input in{.workload = &workload_arg(out.workload), .variant = "default", .file = out.source,
-               .text = out.text};
+    for (auto& out : runs[r].outputs) {  // moved: the tree's texts are held once
+      Input in{.workload = &workload_arg(out.workload),
+               .variant = "default",
+               .file = out.source,
+               .text = std::move(out.text)};
       set_point(in, out.params);
+      in.extracted = std::move(out);
       inputs[r].push_back(std::move(in));
     }
+    runs[r].outputs.clear();
     order_rows(inputs[r]);
   }
   Store store(o.db.resolve());
@@ -296,9 +314,21 @@ void register_import(CLI::App& app, int& exit_code) {
   imp->add_option("--param-from-name", io->param_from_name,
                   "regular expression whose named groups, found in each file's name, are its parameters "
                   "(e.g. 'hackbench-(?<groups>[0-9]+)'): many sweep points in one run");
-  imp->add_option("--mmtests", io->mmtests,
-                  "an mmtests results tree (work/log): each run in it (RUN/iter-N/TEST/logs) becomes "
-                  "a schedlab run of its name; hackbench, tbench4 and pgbench logs are read");
+  auto* mmtests = imp->add_option(
+      "--mmtests", io->mmtests,
+      "an mmtests results tree (work/log): each run in it (RUN/iter-N/TEST/logs) becomes "
+      "a schedlab run of its name; hackbench, tbench4 and pgbench logs are read");
+  imp->add_option("--max-log-mib", io->max_log_mib,
+                  "with --mmtests: a log larger than this, decompressed, is refused")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20))
+      ->needs(mmtests);
+  imp->add_option("--max-tree-mib", io->max_tree_mib,
+                  "with --mmtests: the memory the tree's outputs may take before they are stored "
+                  "(their kept text, at most 1 MiB each, and their samples)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20))
+      ->needs(mmtests);
   add_db_option(*imp, io->db);
   imp->callback([io, &exit_code] { exit_code = import_command(*io); });
 }
