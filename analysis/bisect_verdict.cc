@@ -13,8 +13,8 @@ namespace {
 // Significant, and (with a minimum effect) far enough apart; no centre on
 // either side counts as not far enough.
 bool differs(const PValue& p, const std::optional<double>& ref, const std::optional<double>& x,
-             const VerdictOptions& o) {
-  if (!p.p || *p.p >= o.alpha) return false;
+             const VerdictOptions& o, double alpha) {
+  if (!p.p || *p.p >= alpha) return false;
   if (o.min_effect_pct <= 0) return true;
   if (!ref || !x || *ref == 0) return false;
   return std::abs(*x - *ref) / std::abs(*ref) * 100 >= o.min_effect_pct;
@@ -63,6 +63,12 @@ std::string_view verdict_name(Verdict v) {
 
 VerdictResult judge(std::span<const double> good, std::span<const double> bad,
                     std::span<const double> candidate, const VerdictOptions& options) {
+  return judge_at(good, bad, candidate, options, options.alpha, options.alpha);
+}
+
+VerdictResult judge_at(std::span<const double> good, std::span<const double> bad,
+                       std::span<const double> candidate, const VerdictOptions& options,
+                       double alpha_vs_good, double alpha_vs_bad) {
   VerdictResult r;
   r.vs_good = test_p(options.test, good, candidate);
   r.vs_bad = test_p(options.test, bad, candidate);
@@ -72,8 +78,8 @@ VerdictResult judge(std::span<const double> good, std::span<const double> bad,
   r.median = centre_of(candidate, Centre::kMedian);
   r.good_median = centre_of(good, Centre::kMedian);
   r.bad_median = centre_of(bad, Centre::kMedian);
-  const bool from_good = differs(r.vs_good, r.good_median, r.median, options);
-  const bool from_bad = differs(r.vs_bad, r.bad_median, r.median, options);
+  const bool from_good = differs(r.vs_good, r.good_median, r.median, options, alpha_vs_good);
+  const bool from_bad = differs(r.vs_bad, r.bad_median, r.median, options, alpha_vs_bad);
   const auto nearer = nearer_reference(r);
   if (from_bad && !from_good && nearer == Verdict::kGood) r.verdict = Verdict::kGood;
   if (from_good && !from_bad && nearer == Verdict::kBad) r.verdict = Verdict::kBad;
@@ -97,7 +103,8 @@ ReferenceCheck check_references(std::span<const double> good, std::span<const do
   c.n_good = good.size();
   c.n_bad = bad.size();
   c.differ =
-      differs(c.p, centre_of(good, Centre::kMedian), centre_of(bad, Centre::kMedian), options);
+      differs(c.p, centre_of(good, Centre::kMedian), centre_of(bad, Centre::kMedian), options,
+              options.alpha);
   return c;
 }
 

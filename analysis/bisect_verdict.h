@@ -66,6 +66,13 @@ struct VerdictResult {
 VerdictResult judge(std::span<const double> good, std::span<const double> bad,
                     std::span<const double> candidate, const VerdictOptions& options);
 
+// The same with each test at its own level (p < alpha_vs_good: differs
+// from good): a candidate judged again after each batch takes its levels
+// from the alpha spending of analysis/bisect_looks.h.
+VerdictResult judge_at(std::span<const double> good, std::span<const double> bad,
+                       std::span<const double> candidate, const VerdictOptions& options,
+                       double alpha_vs_good, double alpha_vs_bad);
+
 // The rule at the iteration cap: an UNKNOWN result becomes GOOD or BAD by
 // the nearer median; GOOD and BAD results are returned as they are.
 VerdictResult decide_at_cap(VerdictResult r);

@@ -1,8 +1,17 @@
 #include "analysis/cell_summaries.h"
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/compare.h"
 
 namespace schedlab {
+
+std::string params_text(const std::map<std::string, std::string>& params, const std::string& swept) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : params)
+    if (k != swept) j[k] = v;
+  return j.dump();  // keys sorted: one text per set
+}
 
 void summarise_cells(std::span<const IterationRow> iterations,
                      const std::vector<VariantInfo>& variants, const MetricInfo& metric,
@@ -26,7 +35,8 @@ void summarise_cells(std::span<const IterationRow> iterations,
                        .centre = cell.centre,
                        .ci_low = cell.ci.ci ? std::optional(cell.ci.ci->low) : std::nullopt,
                        .ci_high = cell.ci.ci ? std::optional(cell.ci.ci->high) : std::nullopt,
-                       .ci_reason = cell.ci.reason});
+                       .ci_reason = cell.ci.reason,
+                       .params = params_text(cell.params, b.swept)});
       }
     }
   }

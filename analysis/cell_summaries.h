@@ -5,7 +5,9 @@
 // history reads a row per cell instead of every iteration and sample.
 #pragma once
 
+#include <map>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "results/store.h"
@@ -15,7 +17,12 @@ namespace schedlab {
 // The version of what a summary holds and how compare computes it: bump it
 // when a cell's numbers or reasons change (compare_blocks, analyse_block,
 // the intervals), so stored summaries are recomputed, never reused.
-inline constexpr int kCellSummaryVersion = 1;
+inline constexpr int kCellSummaryVersion = 2;  // 2: the parameter set (params)
+
+// A cell's parameter set as history keys its series: a JSON object of its
+// parameters' text values, keys sorted, without the swept parameter (the
+// row names it): {"loops":"500","modes":"process-pipes"}.
+std::string params_text(const std::map<std::string, std::string>& params, const std::string& swept);
 
 // Appends to `out` one run's cells (its iterations as
 // Store::for_each_run_iterations gives them, with the run's declaration of

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -32,9 +34,71 @@ using Points = std::map<std::pair<std::size_t, std::size_t>, std::vector<const I
 // of the test are the iterations: each contributes the centre of its own
 // samples (batch means, a batch being one iteration), as consecutive time
 // slices of one run are not independent.
+// The parameters of a cell's iterations; a parameter on which they
+// disagree reads "a|b".
+std::map<std::string, std::string> cell_params(const std::vector<const IterationRow*>& its) {
+  std::map<std::string, std::set<std::string>> seen;
+  const std::string* last = nullptr;  // iterations of a point share one params_json
+  for (const IterationRow* it : its) {
+    if (last && *last == it->params_json) continue;
+    last = &it->params_json;
+    const auto j = nlohmann::json::parse(it->params_json, nullptr, false);
+    if (!j.is_object()) continue;
+    for (const auto& [k, v] : j.items()) seen[k].insert(param_text(v));
+  }
+  std::map<std::string, std::string> out;
+  for (const auto& [k, values] : seen) {
+    std::string joined;
+    for (const auto& v : values) joined += (joined.empty() ? "" : "|") + v;
+    out[k] = joined;
+  }
+  return out;
+}
+
+// What a cell's parameters say against the baseline's: every key whose
+// value differs, or that one side lacks.
+std::vector<std::string> unlike(const std::map<std::string, std::string>& cell,
+                                const std::map<std::string, std::string>& base) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : cell) keys.insert(k);
+  for (const auto& [k, v] : base) keys.insert(k);
+  std::vector<std::string> out;
+  for (const auto& k : keys) {
+    const auto a = cell.find(k), b = base.find(k);
+    const std::string mine = a == cell.end() ? "(not recorded)" : a->second;
+    const std::string theirs = b == base.end() ? "(not recorded)" : b->second;
+    if (mine != theirs) out.push_back(fmt::format("{} {} (baseline {})", k, mine, theirs));
+  }
+  return out;
+}
+
+// The parameter whose value is every row's label: hackbench's groups for
+// rows "1", "2", "4". Rows with several row parameters ("4/2") have none.
+std::string swept_parameter(const Block& b) {
+  std::optional<std::set<std::string>> keys;
+  for (const auto& r : b.rows) {
+    std::set<std::string> mine;
+    for (const auto& cell : r.cells)
+      for (const auto& [k, v] : cell.params)
+        if (v == r.label) mine.insert(k);
+    if (!keys) {
+      keys = mine;
+      continue;
+    }
+    std::set<std::string> both;
+    std::set_intersection(keys->begin(), keys->end(), mine.begin(), mine.end(), std::inserter(both, both.end()));
+    keys = both;
+  }
+  return keys && keys->size() == 1 ? *keys->begin() : "point";
+}
+
 Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const IterationRow*>* its) {
   Cell c;
-  if (!its) return c;
+  if (!its || its->empty()) {
+    c.measured = false;
+    return c;
+  }
+  c.params = cell_params(*its);
   const bool interval = m.kind == "interval";
   std::vector<double> mine;
   for (const IterationRow* it : *its) {
@@ -45,6 +109,11 @@ Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const Itera
     if (it->status != IterationStatus::kOk) {
       ++c.failed;
       continue;
+    }
+    for (std::size_t at = 0, end; at < it->notes.size(); at = end + 1) {
+      end = it->notes.find('\n', at);
+      if (end == std::string::npos) end = it->notes.size();
+      if (end > at) c.notes.push_back({it->iteration, it->notes.substr(at, end - at)});
     }
     mine.clear();
     for (const auto& s : it->samples)
@@ -110,6 +179,60 @@ Comparison empty_comparison(const CompareOptions& o) {
   return out;
 }
 
+// "What differs" gets every workload parameter on which a row's cells
+// disagree (the swept one never does: it names the row), each column with
+// its values, and the config's hash when the columns' runs were made from
+// different files.
+void add_like_with_like(Comparison& out) {
+  const std::size_t n = out.columns.size();
+  std::map<std::pair<std::string, std::string>, std::vector<std::set<std::string>>> params;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const auto& b : out.blocks)
+    for (const auto& r : b.rows) {
+      std::set<std::string> keys;
+      for (const auto& cell : r.cells)
+        for (const auto& [k, v] : cell.params) keys.insert(k);
+      for (const auto& k : keys) {
+        std::vector<std::optional<std::string>> values;
+        for (const auto& cell : r.cells) {
+          if (!cell.measured) continue;
+          const auto v = cell.params.find(k);
+          values.push_back(v == cell.params.end() ? std::nullopt : std::optional(v->second));
+        }
+        if (std::adjacent_find(values.begin(), values.end(), std::not_equal_to<>()) == values.end()) continue;
+        const std::pair key{b.workload, k};
+        auto& per_column = params[key];
+        if (per_column.empty()) {
+          per_column.resize(n);
+          order.push_back(key);
+        }
+        for (std::size_t i = 0; i < n; ++i)
+          if (const auto v = r.cells[i].params.find(k); v != r.cells[i].params.end())
+            per_column[i].insert(v->second);
+      }
+    }
+  for (const auto& key : order) {
+    std::vector<std::optional<std::string>> values;
+    for (const auto& set : params[key]) {
+      if (set.empty()) {
+        values.push_back(std::nullopt);
+        continue;
+      }
+      std::string joined;
+      for (const auto& v : set) joined += (joined.empty() ? "" : "|") + v;
+      values.push_back(joined);
+    }
+    out.differences.push_back({"param", key.first + " " + key.second, std::move(values)});
+  }
+  std::vector<std::optional<std::string>> hashes;
+  for (const auto& col : out.columns)
+    for (const auto& r : out.runs)
+      if (r.id == col.run_id)
+        hashes.push_back(r.config_sha256.empty() ? std::nullopt : std::optional(r.config_sha256.substr(0, 12)));
+  if (std::adjacent_find(hashes.begin(), hashes.end(), std::not_equal_to<>()) != hashes.end())
+    out.differences.push_back({"config", "sha256", std::move(hashes)});
+}
+
 }  // namespace
 
 std::vector<Block> compare_blocks(const std::vector<ColumnData>& columns,
@@ -161,6 +284,12 @@ std::vector<Block> compare_blocks(const std::vector<ColumnData>& columns,
         }
         block.rows.push_back(std::move(row));
       }
+      block.swept = swept_parameter(block);
+      // Like with like: a cell whose parameters are not its baseline's.
+      for (auto& row : block.rows)
+        for (std::size_t ci = 1; ci < row.cells.size(); ++ci)
+          if (row.cells[ci].measured && row.cells[0].measured)
+            row.cells[ci].unlike_baseline = unlike(row.cells[ci].params, row.cells[0].params);
       // A metric no iteration measured, while none failed (pgbench's
       // progress metrics in a saved log made without -P), is no table of FAIL.
       const bool measured = std::any_of(block.rows.begin(), block.rows.end(), [](const Row& r) {
@@ -217,6 +346,24 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
   for (const ColumnRef& col : out.columns)
     data.push_back({col, iterations[col.run_id], metrics[col.run_id]});
   out.blocks = compare_blocks(data, options);
+  add_like_with_like(out);
+  return out;
+}
+
+std::string param_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+std::vector<std::string> unlike_cells(const Comparison& c) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;  // metric blocks of one workload block share their cells' parameters
+  for (const auto& b : c.blocks)
+    for (const auto& r : b.rows)
+      for (std::size_t i = 1; i < r.cells.size(); ++i)
+        if (!r.cells[i].unlike_baseline.empty()) {
+          std::string line = fmt::format("{} {} {}: ", b.name, r.label, c.columns[i].label);
+          for (std::size_t k = 0; k < r.cells[i].unlike_baseline.size(); ++k)
+            line += (k ? ", " : "") + r.cells[i].unlike_baseline[k];
+          if (seen.insert(line).second) out.push_back(line);
+        }
   return out;
 }
 

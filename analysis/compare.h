@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,12 +42,25 @@ struct SampleOrigin {
 };
 
 struct Cell {
+  // False when the column never measured this point at all (no iteration,
+  // of any status: a run with groups [1,2,4] beside one with [1,2,4,8] has
+  // no row 8). Printed blank (JSON: not_measured), never FAIL: FAIL means
+  // it ran and nothing succeeded.
+  bool measured = true;
   std::size_t n = 0;       // successful samples
   std::size_t failed = 0;  // iterations at this point whose status is not "ok"
   // Why the SUT cannot measure this point (IterationStatus::kUnsupported:
   // "seccomp-notify: mode sync: unsupported: kernel lacks ..."); such a cell
   // prints "n/a", never a number or FAIL.
   std::string unsupported;
+  // What the successful iterations' outputs said about their own quality
+  // (IterationRow::notes, netperf's confidence not reached), one per line
+  // of a note, in iteration order; shown under the table, kept in JSON.
+  struct Note {
+    int iteration = 0;  // 0-based index within the point
+    std::string text;
+  };
+  std::vector<Note> notes;
   std::vector<double> samples;
   std::vector<SampleOrigin> origins;  // parallel to samples (empty for plain samples)
   // The metric's centre (amean, hmean, gmean or median); empty if n == 0, or
@@ -80,6 +95,13 @@ struct Cell {
   // --all-stats rows, parallel to Block::stat_rows: value and % change.
   std::vector<std::optional<double>> stat_values;
   std::vector<std::optional<double>> stat_pcts;
+  // The workload parameters of this cell's iterations, as text ("500");
+  // a parameter whose iterations disagree reads "200|500".
+  std::map<std::string, std::string> params;
+  // Where they differ from the baseline cell's ("loops 200 (baseline
+  // 500)"): the cell is not like with like. Marked in every format;
+  // compare --strict refuses the comparison.
+  std::vector<std::string> unlike_baseline;
 };
 
 struct Row {
@@ -111,6 +133,9 @@ struct Block {
   // stat_values.
   std::vector<std::string> stat_rows;
   std::size_t centre_row = 0;
+  // The parameter the rows sweep ("groups"): the one whose value is each
+  // row's label; "point" when no single parameter is.
+  std::string swept = "point";
 };
 
 struct Comparison {
@@ -138,6 +163,15 @@ struct CompareOptions {
   bool mmtests = false;
   bool all_stats = false;  // the mmtests rows Min, mean, Stddev, CoeffVar, Max, B*mean-95
 };
+
+// A workload parameter's value as text, whichever way it was stored (a
+// run stores 500, an import "500"): strings bare, anything else as JSON.
+std::string param_text(const nlohmann::json& v);
+
+// The cells compared against a baseline measured with other parameters,
+// one line each ("hackbench-process-pipes 4 patched: loops 200 (baseline
+// 500)"); empty when every comparison is like with like.
+std::vector<std::string> unlike_cells(const Comparison& c);
 
 // Builds the comparison of the given columns from the store. Run and
 // variant names are filled in from the store, and an empty label becomes the

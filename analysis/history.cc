@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iterator>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 
 #include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
+#include "base/text.h"
 
 namespace schedlab {
 
@@ -69,6 +71,7 @@ void HistoryReader::emit(const Store::RunLabel& run, std::span<const CellSummary
     p.variant = c.variant;
     p.block = c.block;
     p.row = c.row;
+    p.params = c.params;
     p.n = static_cast<std::size_t>(c.n);
     p.centre = c.centre;
     p.ci = c.ci_low && c.ci_high ? std::optional(stats::Interval{*c.ci_low, *c.ci_high}) : std::nullopt;
@@ -161,7 +164,7 @@ HistoryPoint History::keep(const HistoryPoint& p) {
   HistoryPoint q = p;
   std::size_t i = 0;
   for (std::string_view* s : {&q.date, &q.run, &q.target, &q.kernel_release, &q.variant, &q.block,
-                              &q.row, &q.ci_reason}) {
+                              &q.row, &q.ci_reason, &q.params}) {
     std::string_view& last = last_[i++];
     if (last.data() == nullptr || *s != last) last = label(*s);
     *s = last;
@@ -198,7 +201,7 @@ struct HistoryTextWriter::Columns {
   std::int64_t run_id = 0;
   std::string date, target, kernel;  // what `run` was padded for
   struct Cell {
-    std::string variant, block, row;
+    std::string variant, block, row, params;
     std::string text;
   };
   std::vector<Cell> cells;  // a nightly's variants times rows
@@ -210,11 +213,12 @@ HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::s
   buf.reserve(kChunk + 4096);
   fmt::format_to(fmt::appender(buf),
                  "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
-                 h.workload, h.metric, h.unit.empty() ? "" : " in " + h.unit, h.direction,
-                 h.centre, h.level * 100);
+                 terminal_safe(h.workload), terminal_safe(h.metric),
+                 h.unit.empty() ? "" : " in " + terminal_safe(h.unit), terminal_safe(h.direction),
+                 terminal_safe(h.centre), h.level * 100);
   fmt::format_to(fmt::appender(buf),
-                 "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>12}  {:>27}  {:>4}\n", "date",
-                 "run", "target", "kernel", "variant", "row", h.centre, "interval", "n");
+                 "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>3}  {:>12}  {:>27}  {:>4}\n", "date",
+                 "run", "target", "kernel", "variant", "row", "set", h.centre, "interval", "n");
 }
 
 HistoryTextWriter::~HistoryTextWriter() = default;
@@ -225,8 +229,10 @@ void HistoryTextWriter::point(const HistoryPoint& p) {
   if (!c.have_run || p.run_id != c.run_id || p.date != c.date || p.target != c.target ||
       p.kernel_release != c.kernel) {
     c.run.clear();
-    fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  "), p.date,
-                   p.run_id, or_dash(p.target), or_dash(p.kernel_release));
+    // Labels from the database, escaped for the terminal (base/text.h).
+    fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  "),
+                   terminal_safe(p.date), p.run_id, terminal_safe(or_dash(p.target)),
+                   terminal_safe(or_dash(p.kernel_release)));
     c.have_run = true;
     c.run_id = p.run_id;
     c.date = p.date;
@@ -235,14 +241,17 @@ void HistoryTextWriter::point(const HistoryPoint& p) {
   }
   c.buf.append(c.run);
   auto cell = std::find_if(c.cells.begin(), c.cells.end(), [&](const Columns::Cell& x) {
-    return x.variant == p.variant && x.block == p.block && x.row == p.row;
+    return x.variant == p.variant && x.block == p.block && x.row == p.row && x.params == p.params;
   });
   if (cell == c.cells.end()) {
     if (c.cells.size() == 64) c.cells.clear();  // labels that change every run
-    const std::string row = fmt::format("{}/{}", p.block, p.row);
-    cell = c.cells.insert(c.cells.end(),
-                          {std::string(p.variant), std::string(p.block), std::string(p.row),
-                           fmt::format(FMT_COMPILE("{:<12}  {:<26}  "), p.variant, row)});
+    const std::string row = terminal_safe(fmt::format("{}/{}", p.block, p.row));
+    auto set = std::find(sets_.begin(), sets_.end(), p.params);
+    if (set == sets_.end()) set = sets_.insert(set, std::string(p.params));
+    cell = c.cells.insert(c.cells.end(), {std::string(p.variant), std::string(p.block), std::string(p.row),
+                                          std::string(p.params),
+                                          fmt::format(FMT_COMPILE("{:<12}  {:<26}  {:>3}  "),
+                                                      terminal_safe(p.variant), row, set - sets_.begin() + 1)});
   }
   c.buf.append(cell->text);
   c.number.clear();
@@ -265,9 +274,51 @@ void HistoryTextWriter::point(const HistoryPoint& p) {
   }
 }
 
+std::vector<std::string> parameter_set_labels(const std::vector<std::string>& sets) {
+  // Each set is a JSON object of text values (params_text).
+  std::vector<std::map<std::string, std::string>> parsed;
+  for (const auto& set : sets) {
+    auto& m = parsed.emplace_back();
+    const auto j = nlohmann::json::parse(set, nullptr, false);
+    if (j.is_object())
+      for (const auto& [k, v] : j.items()) m[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  std::set<std::string> keys, differing;
+  for (const auto& m : parsed)
+    for (const auto& [k, v] : m) keys.insert(k);
+  for (const auto& k : keys)
+    for (const auto& m : parsed) {
+      const auto it = m.find(k);
+      const auto first = parsed.front().find(k);
+      if ((it == m.end()) != (first == parsed.front().end()) || (it != m.end() && it->second != first->second))
+        differing.insert(k);
+    }
+  std::vector<std::string> out;
+  for (const auto& m : parsed) {
+    std::string label;
+    for (const auto& [k, v] : m)
+      if (parsed.size() == 1 || differing.count(k)) label += fmt::format("{}{} {}", label.empty() ? "" : ", ", k, v);
+    if (parsed.size() > 1)
+      for (const auto& k : differing)
+        if (!m.count(k)) label += fmt::format("{}{} (not recorded)", label.empty() ? "" : ", ", k);
+    out.push_back(label.empty() ? "(no parameters recorded)" : label);
+  }
+  return out;
+}
+
 void HistoryTextWriter::finish() {
   auto& buf = columns_->buf;
   if (!any_) fmt::format_to(fmt::appender(buf), "(no point matches the row)\n");
+  // Which parameters each set was measured with: a series is a variant,
+  // row and set; a change of set is a change of parameters, not of kernel.
+  if (sets_.size() == 1) {
+    fmt::format_to(fmt::appender(buf), "set 1 (every point): {}\n", parameter_set_labels(sets_).front());
+  } else if (sets_.size() > 1) {
+    fmt::format_to(fmt::appender(buf), "{} parameter sets, one series each (what differs):\n", sets_.size());
+    const auto labels = parameter_set_labels(sets_);
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      fmt::format_to(fmt::appender(buf), "  set {}: {}\n", i + 1, labels[i]);
+  }
   write_({buf.data(), buf.size()});
   buf.clear();
 }
@@ -283,6 +334,12 @@ std::string render_history_text(const History& h) {
 
 std::string render_history_json(const History& h) {
   using nlohmann::json;
+  std::vector<std::string> sets;
+  const auto set_of = [&](std::string_view params) {
+    auto it = std::find(sets.begin(), sets.end(), params);
+    if (it == sets.end()) it = sets.insert(it, std::string(params));
+    return it - sets.begin() + 1;
+  };
   json points = json::array();
   for (const auto& p : h.points)
     points.push_back({{"date", p.date},
@@ -293,6 +350,8 @@ std::string render_history_json(const History& h) {
                       {"variant", p.variant},
                       {"block", p.block},
                       {"row", p.row},
+                      {"params", p.params},
+                      {"set", set_of(p.params)},
                       {"n", p.n},
                       {"centre", p.centre ? json(*p.centre) : json(nullptr)},
                       {"ci_low", p.ci ? json(p.ci->low) : json(nullptr)},
@@ -301,6 +360,12 @@ std::string render_history_json(const History& h) {
   const json j = {{"format_version", 1}, {"workload", h.workload},   {"metric", h.metric},
                   {"unit", h.unit},      {"direction", h.direction}, {"centre", h.centre},
                   {"level", h.level},    {"points", points}};
+  // Additive: what each parameter set (a point's "set", from 1) differs in.
+  json labels = json::array();
+  for (const auto& l : parameter_set_labels(sets)) labels.push_back(l);
+  json with = j;
+  with["parameter_sets"] = labels;
+  return with.dump(2) + "\n";
   return j.dump(2) + "\n";
 }
 

@@ -34,6 +34,11 @@ struct HistoryPoint {
   std::string_view kernel_release;  // from the run's manifest
   std::string_view variant;
   std::string_view block, row;
+  // The parameters the cell was measured with, but the swept one
+  // ({"loops":"500","modes":"process-pipes"}, analysis/cell_summaries.h): a series is one variant, row and
+  // parameter set, so a change of parameters is never drawn as a change
+  // of the kernel.
+  std::string_view params;
   std::size_t n = 0;
   std::optional<double> centre;
   std::optional<stats::Interval> ci;
@@ -69,7 +74,7 @@ struct History {
   std::unordered_set<std::string, Hash, std::equal_to<>> labels_;
   // The last label kept of each of a point's strings: a run's points share
   // theirs, and its cells mostly repeat their neighbour's variant and block.
-  std::array<std::string_view, 8> last_{};
+  std::array<std::string_view, 9> last_{};
 };
 
 // Reads one metric's history from a database, a point at a time, oldest
@@ -123,7 +128,13 @@ class HistoryTextWriter {
   std::function<void(std::string_view)> write_;
   std::unique_ptr<Columns> columns_;
   bool any_ = false;
+  std::vector<std::string> sets_;  // the distinct parameter sets, in order of first appearance
 };
+
+// What tells a history's parameter sets apart: for each set, the
+// "key value" pairs of the keys whose values differ between sets (all of
+// its pairs when there is one set). Shared by the text legend, JSON and HTML.
+std::vector<std::string> parameter_set_labels(const std::vector<std::string>& sets);
 std::string render_history_json(const History& h);  // format_version 1
 // One offline page: a Vega plot per row (centre, interval band, a line per
 // variant) and every point in a table; vega_script defines the global `vega`

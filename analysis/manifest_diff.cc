@@ -165,6 +165,26 @@ std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& 
     d.add(kind, "", v, all);
   };
   manifest_field("kernel", [](const ManifestJson& m) { return text(field(m, "kernel_release")); });
+  // A kernel built from a tree: two builds of one release differ by what
+  // was built (issue 32 item 9: base and patched both say 6.1.192+).
+  const auto lab_build = [&](const char* kind, const char* name, auto get) {
+    std::vector<Value> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = get(field(field(columns[i].manifest, "lab"), "build"));
+    if (std::any_of(v.begin(), v.end(), [](const Value& x) { return x.has_value(); })) d.add(kind, name, v, all);
+  };
+  lab_build("kernel", "ref", [&](const ManifestJson& b) -> Value {
+    return b.is_null() ? std::nullopt : text(field(b, "spec"));
+  });
+  lab_build("kernel", "commit", [](const ManifestJson& b) -> Value {
+    const Value c = text(field(b, "commit"));
+    return c ? std::optional(c->substr(0, 12)) : std::nullopt;
+  });
+  lab_build("kernel", "describe", [](const ManifestJson& b) { return text(field(b, "describe")); });
+  lab_build("kernel", "config", [](const ManifestJson& b) -> Value {
+    const Value c = text(field(b, "config_sha"));
+    return c ? std::optional(c->substr(0, 12)) : std::nullopt;
+  });
+  lab_build("kernel", "config additions", [](const ManifestJson& b) { return text(field(b, "config_additions")); });
   manifest_field("cmdline", [](const ManifestJson& m) { return text(field(m, "cmdline")); });
   manifest_field("host", [](const ManifestJson& m) { return text(field(m, "hostname")); });
   manifest_field("cpu", [](const ManifestJson& m) -> Value {

@@ -42,6 +42,10 @@ std::vector<Regression> find_regressions(const Comparison& c, const RegressionRu
             !std::isfinite(*cell.p_value))
           continue;
         if (*cell.p_value >= alpha || *cell.pct > -min_effect) continue;
+        // Measured with other parameters than its baseline: a change of
+        // parameters is never judged as a change of the kernel (the report
+        // marks the cell and "What differs" names the parameters).
+        if (!cell.unlike_baseline.empty()) continue;
         found.push_back({.workload = block.workload,
                          .block = block.name,
                          .metric = block.metric.name,

@@ -6,8 +6,10 @@
 #include "analysis/render_html.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -34,18 +36,6 @@ std::string esc(std::string_view s) {
   return out;
 }
 
-// JSON inside <script>: "</" would end the element.
-std::string script_json(const Json& j) {
-  std::string s = j.dump();
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<' && i + 1 < s.size() && s[i + 1] == '/') out += "<\\";
-    else out += s[i];
-  }
-  return out;
-}
-
 // ---- Vega specs ---------------------------------------------------------
 
 Json labels_of(const Comparison& c) {
@@ -58,24 +48,6 @@ Json row_labels(const Block& b) {
   Json a = Json::array();
   for (const auto& r : b.rows) a.push_back(r.label);
   return a;
-}
-
-// The parameter the rows sweep: the one whose value differs between rows;
-// "point" when none or several do.
-std::string swept_parameter(const Block& b) {
-  std::map<std::string, std::set<std::string>> values;
-  for (const auto& r : b.rows) {
-    const auto p = nlohmann::json::parse(r.params_json, nullptr, false);
-    if (!p.is_object()) continue;
-    for (auto it = p.begin(); it != p.end(); ++it) values[it.key()].insert(it.value().dump());
-  }
-  std::string found;
-  for (const auto& [k, v] : values)
-    if (v.size() > 1) {
-      if (!found.empty()) return "point";
-      found = k;
-    }
-  return found.empty() ? "point" : found;
 }
 
 std::optional<double> number_label(const std::string& s) {
@@ -129,7 +101,7 @@ Json scaling_spec(const Comparison& c, const Block& b) {
   s["scales"] = Json::array(
       {x,
        y_scale_with_ci(), colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "x", swept_parameter(b)), axis("left", "y", y_title(b))});
+  s["axes"] = Json::array({axis("bottom", "x", b.swept), axis("left", "y", y_title(b))});
   s["legends"] = legend();
   const Json tooltip = {
       {"signal", "{'column': datum.c, 'point': datum.r, 'centre': datum.y, 'low': datum.lo, 'high': datum.hi}"}};
@@ -188,7 +160,7 @@ Json samples_spec(const Comparison& c, const Block& b) {
        {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", true}, {"range", "height"},
         {"domain", {{"data", "samples"}, {"field", "v"}}}},
        colour_scale(c)});
-  s["axes"] = Json::array({axis("bottom", "xrow", swept_parameter(b)), axis("left", "y", y_title(b))});
+  s["axes"] = Json::array({axis("bottom", "xrow", b.swept), axis("left", "y", y_title(b))});
   s["legends"] = legend();
   const Json inner_x = {{"signal", "scale('xcol', datum.c) + bandwidth('xcol') * (0.5 + datum.j)"}};
   s["marks"] = Json::array({{
@@ -266,7 +238,7 @@ Json order_spec(const Comparison& c, const Block& b) {
   s["signals"] = Json::array(
       {{{"name", "point"},
         {"value", b.rows.empty() ? "" : b.rows.front().label},
-        {"bind", {{"input", "select"}, {"options", options}, {"name", swept_parameter(b) + " "}}}}});
+        {"bind", {{"input", "select"}, {"options", options}, {"name", b.swept + " "}}}}});
   s["data"] = Json::array({{{"name", "samples"}, {"values", values}},
                            {{"name", "shown"},
                             {"source", "samples"},
@@ -351,7 +323,10 @@ std::string number(std::optional<double> v, int precision) {
 std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::size_t row,
                       std::size_t col) {
   const int p = b.metric.precision;
-  std::string attrs = fmt::format(" data-block=\"{}\" data-row=\"{}\" data-col=\"{}\"", block, row, col);
+  std::string attrs = fmt::format(" data-block=\"{}\" data-row=\"{}\" data-col=\"{}\" data-n=\"{}\"", block,
+                                  row, col, cell.n);
+  // Never planned for this column: blank, not FAIL.
+  if (!cell.measured) return fmt::format("<td class=\"blank\"{}></td>", attrs);
   if (cell.n == 0 && !cell.unsupported.empty())
     return fmt::format("<td class=\"na\"{}><span class=\"centre\">n/a</span> <span "
                        "class=\"why\">{}</span></td>",
@@ -360,9 +335,12 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
     return fmt::format("<td class=\"fail\"{}><span class=\"centre\">FAIL</span>{}</td>", attrs,
                        cell.failed ? fmt::format(" <span class=\"why\">{} failed</span>", cell.failed)
                                    : std::string(" <span class=\"why\">no samples</span>"));
+  const bool unlike = !cell.unlike_baseline.empty();
   std::string out = fmt::format("<td class=\"{}\"{}><span class=\"centre\">{}</span> ",
-                                cell.significant ? "sig" : "", attrs, number(cell.centre, p));
-  if (!cell.pct) out += "<span class=\"pct\">(n/a)</span>";
+                                unlike ? "unlike" : cell.significant ? "sig" : "", attrs, number(cell.centre, p));
+  if (unlike && cell.pct)
+    out += fmt::format("<span class=\"pct\">!{:.2f}%!</span>", *cell.pct);
+  else if (!cell.pct) out += "<span class=\"pct\">(n/a)</span>";
   else if (cell.significant) out += fmt::format("<span class=\"pct\">*{:.2f}%*</span>", *cell.pct);
   else out += fmt::format("<span class=\"pct\">({:.2f}%)</span>", *cell.pct);
   if (cell.ci.ci)
@@ -371,13 +349,16 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
   else
     out += fmt::format("<br><span class=\"noci\">no interval: {}</span>",
                        esc(cell.ci.reason.empty() ? "not computed" : cell.ci.reason));
+  out += fmt::format(" <span class=\"n\">n={}</span>", cell.n);
   if (cell.failed) out += fmt::format(" <span class=\"why\">{} failed</span>", cell.failed);
+  if (unlike)
+    out += fmt::format("<br><span class=\"why\">other parameters: {}</span>", esc(fmt::format("{}", fmt::join(cell.unlike_baseline, ", "))));
   return out + "</td>";
 }
 
 std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
   std::string out = fmt::format("<table class=\"compare\" id=\"t{}\"><thead><tr><th></th><th>{}</th>", k,
-                                esc(swept_parameter(b)));
+                                esc(b.swept));
   for (const auto& col : c.columns) out += "<th>" + esc(col.label) + "</th>";
   out += "</tr></thead><tbody>\n";
   const std::size_t stats = std::max<std::size_t>(b.stat_rows.size(), 1);
@@ -391,6 +372,8 @@ std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
         const Cell& cell = row.cells[i];
         if (centre) {
           out += cell_html(cell, b, k, r, i);
+        } else if (!cell.measured) {
+          out += "<td class=\"blank\"></td>";
         } else {
           out += fmt::format("<td class=\"stat\">{}", cell.n ? number(cell.stat_values[s], b.metric.precision)
                                                              : std::string(cell.unsupported.empty() ? "FAIL" : "n/a"));
@@ -455,7 +438,7 @@ std::string header(const Comparison& c) {
   out += "</ul>";
   if (const std::string e = emulation_note(c.runs); !e.empty()) out += "<p class=\"emulated\">" + esc(e) + "</p>";
   if (c.differences.empty()) {
-    out += "<p>The columns' runs do not differ in kernel, cmdline, host, CPU, knobs or recorded SUT state.</p>";
+    out += "<p>The columns' runs do not differ in kernel, cmdline, host, CPU, knobs, recorded SUT state, workload parameters or config.</p>";
   } else {
     out += "<table class=\"differences\"><thead><tr><th>differs</th>";
     for (const auto& col : c.columns) out += "<th>" + esc(col.label) + "</th>";
@@ -473,6 +456,8 @@ std::string header(const Comparison& c) {
 constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:1em 2em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}
 td{text-align:right;font-family:monospace;white-space:nowrap}td.sig{font-weight:bold}td.fail{color:#b00}
+td.unlike{background:#fde9c8}.n{font-size:11px;color:#666}
+td.better{background:#d8f0d8}td.worse{background:#f6d5d5}
 .ci,.noci,.why{font-size:11px;color:#666}.noci{color:#a60}.note{font-size:12px;color:#555}
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plot{overflow-x:auto;max-width:100%}
 .plot h4{margin:.2em 0;font-size:13px}.emulated{color:#b00})";
@@ -502,10 +487,10 @@ std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t k, const std:
 }
 
 std::string render_html(const Comparison& c, const std::string& vega_script,
-                        const std::string& page_title) {
+                        const std::string& page_title, const std::string& lead) {
   Json plots = Json::array();
   const std::string body = comparison_html(c, "", plots);
-  return html_page(page_title, vega_script, header(c) + body, plots);
+  return html_page(page_title, vega_script, header(c) + lead + body, plots);
 }
 
 std::string comparison_html(const Comparison& c, const std::string& id_prefix,
@@ -550,11 +535,44 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
 
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots) {
-  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + esc(page_title) +
-                    "</title>\n<style>" + kStyle + "</style>\n<script>" + vega_script +
-                    "</script>\n</head><body>\n<h1>" + esc(page_title) + "</h1>\n" + body;
-  out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_json(plots) + "</script>\n";
-  return out + "<script>" + kBoot + "</script>\n</body></html>\n";
+  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
+                    esc(page_title) + "</title>\n<style>" + kStyle + "</style>\n<script>" +
+                    script_safe(vega_script) + "</script>\n</head><body>\n<h1>" + esc(page_title) +
+                    "</h1>\n" + body;
+  out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_safe(plots.dump()) +
+         "</script>\n";
+  return out + "<script>" + script_safe(kBoot) + "</script>\n</body></html>\n";
+}
+
+std::string script_safe(std::string_view text) {
+  // The HTML standard ("Restrictions for contents of script elements"):
+  // inside a <script>, "<!--" then "<script" switches the tokenizer to
+  // script data double escaped, where "</script>" no longer ends the
+  // element and the rest of the page becomes script; "</script" ends it
+  // early. The '<' of each, in any case, is written \u003c: JSON reads it
+  // back as '<', and so does JavaScript in a string, a regular expression
+  // or a comment (the standard's advice for literals; code must not use
+  // these sequences as operators).
+  static constexpr std::string_view kOpeners[] = {"<!--", "<script", "</script"};
+  const auto opens_at = [&](std::size_t i) {
+    for (auto o : kOpeners) {
+      if (text.size() - i < o.size()) continue;
+      bool same = true;
+      for (std::size_t k = 1; k < o.size() && same; ++k)
+        same = std::tolower(static_cast<unsigned char>(text[i + k])) == o[k];
+      if (same) return true;
+    }
+    return false;
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '<' && opens_at(i))
+      out += "\\u003c";
+    else
+      out += text[i];
+  }
+  return out;
 }
 
 std::string html_escape(std::string_view s) { return esc(s); }

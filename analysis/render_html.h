@@ -23,9 +23,10 @@ struct PlotSpec {
 std::vector<PlotSpec> block_plots(const Comparison& c, std::size_t block,
                                   const std::string& id_prefix = "");
 
-// The page. vega_script is JavaScript that defines the global `vega`.
+// The page. vega_script is JavaScript that defines the global `vega`;
+// `lead` is HTML put after the header, before the tables (report --summary).
 std::string render_html(const Comparison& c, const std::string& vega_script,
-                        const std::string& page_title);
+                        const std::string& page_title, const std::string& lead = "");
 
 // The shell every schedlab page shares (report, history): title, style, the
 // inlined Vega, BODY, and `plots` ([{id, kind, spec}], each drawn into the
@@ -34,6 +35,11 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots);
 std::string html_escape(std::string_view s);
+// TEXT made safe to put between <script> and </script>: every "<!--",
+// "<script" and "</script" (in any case) has its '<' written as \u003c, which
+// JSON and JavaScript literals read back as '<'. html_page passes every
+// script it writes (Vega, the plots' JSON, its own code) through it.
+std::string script_safe(std::string_view text);
 
 // Pieces of the Vega specs of a centre with its interval: the spec's frame;
 // data "points" (fields y and, where there is an interval, lo and hi) with

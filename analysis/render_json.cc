@@ -81,6 +81,14 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
             {"significant", c.significant},
             {"samples", numbers(c.samples)}};
   add_details(j, c);
+  // Additive (format 1): a point the column's run never measured (not a
+  // failure: n 0, failed 0), and what makes a cell unlike its baseline.
+  j["not_measured"] = !c.measured;
+  j["params"] = c.params;
+  j["unlike_baseline"] = c.unlike_baseline;
+  Json notes = Json::array();
+  for (const Cell::Note& n : c.notes) notes.push_back({{"iteration", n.iteration + 1}, {"note", n.text}});
+  j["notes"] = notes;
   if (b.metric.kind == "interval") j["iteration_centres"] = numbers(c.units);
   if (!b.stat_rows.empty()) {
     Json rows = Json::array();
@@ -118,6 +126,7 @@ Json block_json(const Block& b) {
             {"centre", m.centre},
             {"kind", m.kind},
             {"precision", m.precision}}},
+          {"swept", b.swept},
           {"rows", rows},
           {"units", b.units},
           {"comparisons", b.comparisons},
@@ -160,6 +169,7 @@ std::string render_json(const Comparison& c) {
                     {"emulated", !emulated.empty()},
                     {"emulated_runs", emulated},
                     {"differences", differences},
+                    {"unlike", unlike_cells(c)},
                     {"blocks", blocks}};
   if (c.monitors.empty()) return doc.dump(2) + "\n";
   Json with = doc;  // compare --monitors only

@@ -64,7 +64,11 @@ std::string table_md(const Comparison& c, const Block& b) {
     for (const auto& r : b.rows) {
       std::vector<std::string> cells{escape(op), escape(r.label)};
       for (const Cell& cell : r.cells)
-        if (cell.n == 0 && !cell.unsupported.empty())
+        if (!cell.measured)
+          cells.push_back("");  // never planned for this column: blank, not FAIL
+        else if (centre && !cell.unlike_baseline.empty() && cell.n > 0)
+          cells.push_back(value_md(cell.n, cell.centre, cell.pct, false, b.metric.precision) + " !");
+        else if (cell.n == 0 && !cell.unsupported.empty())
           cells.push_back("n/a (" + escape(cell.unsupported) + ")");
         else
           cells.push_back(centre ? value_md(cell.n, cell.centre, cell.pct, cell.significant,

@@ -9,6 +9,7 @@
 #include "analysis/emulation.h"
 #include "analysis/render.h"
 #include "analysis/render_parts.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace render_parts {
@@ -35,6 +36,15 @@ std::string describe_run(const RunInfo& r) {
       if (v != manifest.end() && v->is_string())
         line += fmt::format(" {} {},", what, v->get<std::string>());
     }
+    // A kernel built from a tree is named by what was built, not only its
+    // release: base and patched builds of one tree share the release.
+    const auto lab = manifest.find("lab");
+    if (lab != manifest.end() && lab->is_object() && lab->contains("build") && (*lab)["build"].is_object()) {
+      const auto& b = (*lab)["build"];
+      const auto str = [&](const char* k) { return b.contains(k) && b[k].is_string() ? b[k].get<std::string>() : ""; };
+      line += fmt::format(" built from {} at {}{},", str("spec").empty() ? str("tree") : str("spec"),
+                          str("commit").substr(0, 12), str("describe").empty() ? "" : " (" + str("describe") + ")");
+    }
   }
   return line + fmt::format(" {}", to_string(r.status));
 }
@@ -59,6 +69,19 @@ std::string title(const Block& b) {
   return fmt::format("{} ({}, {} is better)", b.name, what, m.direction);
 }
 
+// The smallest and largest n of a block's measured cells: how many samples
+// (or iterations, for interval metrics) stand behind its numbers.
+std::optional<std::pair<std::size_t, std::size_t>> n_range(const Block& b) {
+  std::optional<std::pair<std::size_t, std::size_t>> out;
+  for (const auto& r : b.rows)
+    for (const auto& cell : r.cells) {
+      if (!cell.measured) continue;
+      const std::size_t n = b.metric.kind == "interval" ? cell.units.size() : cell.n;
+      out = out ? std::pair{std::min(out->first, n), std::max(out->second, n)} : std::pair{n, n};
+    }
+  return out;
+}
+
 // What the marker means and how many comparisons made it, under each table.
 std::string table_note(const Comparison& c, const Block& b) {
   const std::size_t k = b.comparisons;
@@ -74,6 +97,9 @@ std::string table_note(const Comparison& c, const Block& b) {
                       test ? test_title(*test) : c.test, c.alpha, k, k == 1 ? "" : "s");
     if (k > 1) out += fmt::format(" (~{:.2g} false * expected by chance)", c.alpha * k);
   }
+  if (const auto n = n_range(b))
+    out += n->first == n->second ? fmt::format("; n = {} per cell", n->first)
+                                 : fmt::format("; n = {} to {} per cell", n->first, n->second);
   if (b.metric.kind == "interval")
     out += "\ninterval metric: samples are time slices of one iteration (autocorrelated), so "
            "tests and intervals use one centre per iteration";
@@ -85,13 +111,14 @@ std::string table_note(const Comparison& c, const Block& b) {
   return out + '\n';
 }
 
-// Failures and empty cells, each point once (metric blocks of one workload
-// block share their iterations).
+// Failures, empty cells and the iterations' notes, each point once (metric
+// blocks of one workload block share their iterations).
 std::string footer(const Comparison& c) {
   using Point = std::tuple<std::string, std::string, std::string>;  // block, column, row
   std::vector<std::pair<Point, std::size_t>> failed;
   std::vector<Point> empty;
   std::vector<std::pair<Point, std::string>> unsupported;
+  std::vector<std::pair<Point, const std::vector<Cell::Note>*>> notes;
   for (const auto& b : c.blocks)
     for (const auto& r : b.rows)
       for (std::size_t i = 0; i < r.cells.size(); ++i) {
@@ -100,6 +127,9 @@ std::string footer(const Comparison& c) {
         auto same = [&](const auto& x) { return x.first == p; };
         if (cell.failed && std::none_of(failed.begin(), failed.end(), same))
           failed.push_back({p, cell.failed});
+        if (!cell.notes.empty() && std::none_of(notes.begin(), notes.end(), same))
+          notes.push_back({p, &cell.notes});
+        if (!cell.measured) continue;  // blank, not a failure
         if (cell.n == 0 && !cell.unsupported.empty()) {
           if (std::none_of(unsupported.begin(), unsupported.end(), same))
             unsupported.push_back({p, cell.unsupported});
@@ -123,13 +153,28 @@ std::string footer(const Comparison& c) {
                        fmt::join(parts, ", "));
   }
   for (const auto& [p, why] : unsupported) out += fmt::format("n/a {}: {}\n", name(p), why);
+  for (const auto& [p, list] : notes)
+    for (const Cell::Note& n : *list)
+      out += fmt::format("note {} iteration {}: {}\n", name(p), n.iteration + 1, n.text);
   if (!empty.empty()) {
     std::vector<std::string> parts;
     for (const auto& p : empty) parts.push_back(name(p));
     out += fmt::format("FAIL without failed iterations (no samples): {}\n", fmt::join(parts, ", "));
   }
+  const auto unlike = unlike_cells(c);
+  if (!unlike.empty())
+    out += fmt::format("! measured with other parameters than its baseline (not like with like; compare --strict "
+                       "refuses): {}\n",
+                       fmt::join(unlike, "; "));
+  if (std::any_of(c.blocks.begin(), c.blocks.end(), [](const Block& b) {
+        return std::any_of(b.rows.begin(), b.rows.end(), [](const Row& r) {
+          return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& x) { return !x.measured; });
+        });
+      }))
+    out += "blank: the column's run never measured that row\n";
   return out;
 }
+
 
 }  // namespace render_parts
 
@@ -155,6 +200,19 @@ std::string value_text(std::size_t n, std::optional<double> value, std::optional
 }
 
 std::string cell_text(const Cell& c, std::size_t width, int precision) {
+  // Never planned for this column: blank, not FAIL.
+  if (!c.measured) return std::string(width, ' ');
+  // Measured with other parameters than the baseline: "!" where the
+  // parentheses or the significance marker would be (the footer names them).
+  if (!c.unlike_baseline.empty() && c.n > 0) {
+    std::string v = value_text(c.n, c.centre, c.pct, false, width, precision);
+    const auto open = v.rfind(" (");
+    if (open != std::string::npos && v.back() == ')') {
+      v[open + 1] = '!';
+      v.back() = '!';
+    }
+    return v;
+  }
   // The SUT cannot measure it: n/a (the footer says why), never FAIL or 0.
   if (c.n == 0 && !c.unsupported.empty())
     return fmt::format("{:>{}}{:{}}", "n/a", width - kPctWidth, "", kPctWidth);
@@ -173,8 +231,9 @@ std::string stat_lines(const Block& b, std::size_t k, std::size_t label_width,
     for (std::size_t i = 0; i < r.cells.size(); ++i) {
       const Cell& c = r.cells[i];
       out += centre ? cell_text(c, widths[i], b.metric.precision)
-                    : value_text(c.n, c.stat_values[k], c.stat_pcts[k], false, widths[i],
-                                 b.metric.precision);
+             : !c.measured ? std::string(widths[i], ' ')
+                           : value_text(c.n, c.stat_values[k], c.stat_pcts[k], false, widths[i],
+                                        b.metric.precision);
     }
     out += '\n';
   }
@@ -235,6 +294,33 @@ std::string render_text(const Comparison& c) {
   }
   const std::string f = footer(c);
   return f.empty() ? out : out + "\n" + f;
+}
+
+void make_names_terminal_safe(Comparison& c) {
+  const auto safe = [](std::string& s) { s = terminal_safe(s); };
+  for (auto& r : c.runs) safe(r.name);
+  for (auto& col : c.columns) {
+    safe(col.run_name);
+    safe(col.variant);
+    safe(col.label);
+    if (col.pair) safe(*col.pair);
+  }
+  for (auto& b : c.blocks) {
+    safe(b.workload);
+    safe(b.name);
+    safe(b.metric.name);
+    safe(b.metric.unit);
+    for (auto& r : b.rows) safe(r.label);  // the samples' origins are not printed
+  }
+  for (auto& d : c.differences) {
+    safe(d.name);
+    for (auto& v : d.values)
+      if (v) safe(*v);
+  }
+  for (auto& m : c.monitors) {
+    safe(m.workload);
+    safe(m.block);
+  }
 }
 
 namespace {

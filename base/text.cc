@@ -1,5 +1,7 @@
 #include "base/text.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -8,6 +10,33 @@ namespace schedlab {
 namespace {
 
 constexpr std::string_view kSpace = " \t\n\r\f\v";
+
+// RFC 3629's well-formed UTF-8 sequences by their first byte: the length,
+// and the range of the second byte (no overlong forms, no surrogates,
+// nothing past U+10FFFF); later bytes are 0x80..0xBF.
+struct Utf8Lead {
+  unsigned char first, last;
+  std::size_t length;
+  unsigned char lo, hi;
+};
+constexpr Utf8Lead kUtf8Leads[] = {
+    {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF}, {0xE1, 0xEC, 3, 0x80, 0xBF},
+    {0xED, 0xED, 3, 0x80, 0x9F}, {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF},
+    {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F},
+};
+
+// The length of the well-formed UTF-8 sequence at s[i]; 0 when there is none.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  for (const Utf8Lead& l : kUtf8Leads) {
+    if (byte(i) < l.first || byte(i) > l.last) continue;
+    if (i + l.length > s.size() || byte(i + 1) < l.lo || byte(i + 1) > l.hi) return 0;
+    for (std::size_t k = 2; k < l.length; ++k)
+      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+    return l.length;
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -62,6 +91,34 @@ std::string last_lines(std::string_view text, std::size_t n) {
   return std::string(trim(text.substr(start)));
 }
 
+std::string terminal_safe(std::string_view s, bool keep_newlines) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      if ((b < 0x20 && !(keep_newlines && b == '\n')) || b == 0x7F)
+        out += fmt::format("\\x{:02x}", b);
+      else
+        out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) {
+      out += fmt::format("\\x{:02x}", b);  // a stray byte: CSI (0x9b) on an 8-bit terminal
+      ++i;
+    } else if (n == 2 && b == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[i + 1]));  // C1
+      i += 2;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::string join_output(std::string_view a, std::string_view b) {
   std::string out(a);
   if (!out.empty() && !out.ends_with('\n')) out += '\n';
@@ -98,6 +155,34 @@ bool natural_less(const std::string& a, const std::string& b) {
     }
   }
   return a.size() - i < b.size() - j;
+}
+
+std::optional<std::string> name_problem(std::string_view s) {
+  if (s.empty()) return "it is empty";
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    // The length of the sequence a lead byte starts, and the smallest code
+    // point it may encode (no overlong forms).
+    std::size_t len = 0;
+    char32_t cp = 0, min = 0;
+    if (c < 0x80) len = 1, cp = c;
+    else if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07, min = 0x10000;
+    else return fmt::format("it is not UTF-8 text (byte 0x{:02x} at {})", c, i);
+    if (i + len > s.size()) return fmt::format("it is not UTF-8 text (a sequence cut at byte {})", i);
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return fmt::format("it is not UTF-8 text (byte 0x{:02x} at {})", b, i + k);
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return fmt::format("it is not UTF-8 text (an invalid sequence at byte {})", i);
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+      return fmt::format("it holds a control character (U+{:04X} at byte {})", static_cast<unsigned>(cp), i);
+    i += len;
+  }
+  return std::nullopt;
 }
 
 }  // namespace schedlab

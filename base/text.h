@@ -40,8 +40,22 @@ std::string head_and_tail(std::string_view text, std::size_t max_bytes);
 // empty or already ends with one (a tool's stdout then its stderr).
 std::string join_output(std::string_view a, std::string_view b);
 
+// Why s cannot be a name (of a run, a variant): empty, not UTF-8, or
+// holding a control character (C0, DEL, C1: a terminal escape); nothing
+// when it can. Names are checked before anything is stored.
+std::optional<std::string> name_problem(std::string_view s);
+
 // The whole of s as a finite number ("12.5", "3e2"); nullopt otherwise.
 std::optional<double> to_number(std::string_view s);
+
+// s as a terminal may show it: C0 controls (newline too, unless
+// keep_newlines), DEL and bytes that are not UTF-8 as \x1b, and C1 controls
+// (U+0080..U+009F, CSI among them) as \u009b; everything else, other UTF-8
+// characters included, as it is. For names and text from a database or a
+// tree from elsewhere: an ESC in a run name must not clear the screen or
+// retitle the terminal of whoever lists it. Backslashes are not doubled:
+// this is for people to read, not to be read back.
+std::string terminal_safe(std::string_view s, bool keep_newlines = false);
 
 // a before b with digit runs compared as numbers ("6.1.0-9" < "6.1.0-57",
 // "hackbench-2" < "hackbench-16").

@@ -15,6 +15,21 @@
 
 namespace schedlab::sql {
 
+// A URI for sqlite3_open_v2 (SQLITE_OPEN_URI) and ATTACH: every byte of the
+// path but the unreserved ones escaped; QUERY is "" or "?key=value...".
+std::string file_uri(const std::string& path, const char* query);
+
+// A database opened so that nothing is ever written to it (no journal
+// rollback, no checkpoint): mode=ro, or immutable where SQLite cannot
+// share the WAL index (a read-only mount). uri is what opened it, for an
+// ATTACH of the same file. Throws StoreError "PATH: cannot open database:
+// WHY" (not SQLite's file, say). The caller closes db.
+struct ReadOnly {
+  sqlite3* db;
+  std::string uri;
+};
+ReadOnly open_read_only(const std::string& path);
+
 // A prepared statement that finalizes itself; binds by 1-based index.
 class Stmt {
  public:
@@ -55,6 +70,9 @@ class Stmt {
   std::int64_t i64(int col) const { return sqlite3_column_int64(s_, col); }
   double dbl(int col) const { return sqlite3_column_double(s_, col); }
   bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL:
+  // ask before any other accessor of the column, which may convert it.
+  int type(int col) const { return sqlite3_column_type(s_, col); }
   std::string text(int col) const { return std::string(view(col)); }
   // Valid until the next step, reset or column call on this column.
   std::string_view view(int col) const {
@@ -71,15 +89,27 @@ class Stmt {
   sqlite3_stmt* s_ = nullptr;
 };
 
-// BEGIN IMMEDIATE ... COMMIT, rolled back if not committed.
+// BEGIN IMMEDIATE ... COMMIT, rolled back if not committed. Inside another
+// transaction (a caller's Store::WriteBatch) it is a savepoint of it: its
+// writes become final only with the outer commit.
 class Transaction {
  public:
-  explicit Transaction(sqlite3* db) : db_(db) { exec("BEGIN IMMEDIATE"); }
-  ~Transaction() {
-    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  explicit Transaction(sqlite3* db) : db_(db), nested_(sqlite3_get_autocommit(db) == 0) {
+    exec(nested_ ? "SAVEPOINT schedlab_tx" : "BEGIN IMMEDIATE");
   }
+  ~Transaction() {
+    if (done_) return;
+    if (nested_) {
+      sqlite3_exec(db_, "ROLLBACK TO schedlab_tx", nullptr, nullptr, nullptr);
+      sqlite3_exec(db_, "RELEASE schedlab_tx", nullptr, nullptr, nullptr);
+    } else {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
   void commit() {
-    exec("COMMIT");
+    exec(nested_ ? "RELEASE schedlab_tx" : "COMMIT");
     done_ = true;
   }
 
@@ -93,6 +123,7 @@ class Transaction {
     }
   }
   sqlite3* db_;
+  bool nested_ = false;
   bool done_ = false;
 };
 

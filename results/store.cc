@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -316,6 +317,33 @@ CREATE TRIGGER run_kernel_release_delete AFTER DELETE ON runs BEGIN
   DELETE FROM run_kernel_releases WHERE run_id = OLD.id;
 END;
 )sql",
+    // 12: a cell summary names the workload parameters it was measured
+    // with (but the swept one), so history draws one series per parameter
+    // set: loops 200 and loops 500 are never one line. Summaries of an
+    // older version are recomputed (kCellSummaryVersion 2).
+    // The index history reads iterations from covers their parameters too
+    // (a cell computed for history knows its parameter set).
+    R"sql(
+ALTER TABLE cell_summaries ADD COLUMN params TEXT NOT NULL DEFAULT '';
+DROP INDEX iterations_by_workload;
+CREATE INDEX iterations_by_workload ON iterations
+  (workload, run_id, id, variant_id, block, row, row_order, status, iteration, params_json);
+)sql",
+    // 13: a journal row names the machine, boot and hostname that wrote it,
+    // and rows copied by merge are history (merged = 1): the journal acts
+    // only on rows this host and boot wrote, never on another machine's.
+    R"sql(
+ALTER TABLE knob_journal ADD COLUMN machine_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE knob_journal ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE knob_journal ADD COLUMN hostname TEXT NOT NULL DEFAULT '';
+ALTER TABLE knob_journal ADD COLUMN merged INTEGER NOT NULL DEFAULT 0 CHECK (merged IN (0, 1));
+)sql",
+    // 14: what an iteration's output says about its own quality beyond its
+    // numbers (netperf: "Desired confidence was not achieved"), one line
+    // each; compare shows them under the table.
+    R"sql(
+ALTER TABLE iterations ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+)sql",
 };
 static_assert(std::size(kMigrations) == Store::kSchemaVersion);
 
@@ -371,13 +399,16 @@ Store::Store(const std::string& path, Access access) : path_(path) {
     open_read_only();
     return;
   }
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
+  // As a URI (every byte escaped: any path is a file name), so that merge
+  // may ATTACH its inputs read-only (store_merge.cc).
+  if (sqlite3_open_v2(sql::file_uri(path, "").c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+                      nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw StoreError(fmt::format("{}: cannot open database: {}", path, msg));
   }
-  sqlite3_busy_timeout(db_, 5000);
+  sqlite3_busy_timeout(db_, static_cast<int>(kWriteLockWait.count()));
   try {
     // Two processes opening a new file at once can deadlock on its first
     // locks (switching to WAL needs an exclusive one), and SQLite then
@@ -385,6 +416,7 @@ Store::Store(const std::string& path, Access access) : path_(path) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (true) {
       try {
+        refuse_foreign();
         // WAL: readers (compare) never block the writer (run), and each
         // committed iteration is durable on its own.
         exec("PRAGMA journal_mode = WAL");
@@ -405,9 +437,12 @@ Store::Store(const std::string& path, Access access) : path_(path) {
   }
 }
 
-// A URI for sqlite3_open_v2: every byte but the unreserved ones escaped.
-static std::string file_uri(const std::string& path, const char* query) {
-  std::string uri = "file:";
+namespace sql {
+
+std::string file_uri(const std::string& path, const char* query) {
+  // "file://" and an empty authority before an absolute path: "//x" is then
+  // a path, not a host.
+  std::string uri = path.starts_with('/') ? "file://" : "file:";
   for (unsigned char c : path) {
     if (std::isalnum(c) || std::strchr("/-._~", c))
       uri += static_cast<char>(c);
@@ -417,27 +452,35 @@ static std::string file_uri(const std::string& path, const char* query) {
   return uri + query;
 }
 
-void Store::open_read_only() {
+ReadOnly open_read_only(const std::string& path) {
   // mode=ro first: it sees a live run's WAL. Where SQLite cannot even read
   // the WAL index (a read-only mount, a -shm it may not create), the file
   // is opened as immutable: nothing can be writing it there.
+  std::string why = "out of memory";
   for (const char* query : {"?mode=ro", "?mode=ro&immutable=1"}) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    if (sqlite3_open_v2(file_uri(path_, query).c_str(), &db_,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
-      continue;
-    sqlite3_busy_timeout(db_, 5000);
-    sqlite3_stmt* probe = nullptr;
-    const bool ok =
-        sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &probe, nullptr) ==
-            SQLITE_OK &&
-        sqlite3_step(probe) == SQLITE_ROW;
-    sqlite3_finalize(probe);
-    if (ok) break;
+    sqlite3* db = nullptr;
+    const std::string uri = file_uri(path, query);
+    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) ==
+        SQLITE_OK) {
+      sqlite3_busy_timeout(db, 5000);
+      sqlite3_stmt* probe = nullptr;
+      const bool ok = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &probe,
+                                         nullptr) == SQLITE_OK &&
+                      sqlite3_step(probe) == SQLITE_ROW;
+      sqlite3_finalize(probe);
+      if (ok) return {db, uri};
+    }
+    if (db) why = sqlite3_errmsg(db);
+    sqlite3_close(db);
   }
+  throw StoreError(fmt::format("{}: cannot open database: {}", path, why));
+}
+
+}  // namespace sql
+
+void Store::open_read_only() {
+  db_ = sql::open_read_only(path_).db;
   try {
-    if (!db_) throw StoreError(fmt::format("{}: cannot open database", path_));
     const int v = schema_version();
     if (v > kSchemaVersion)
       throw StoreError(fmt::format(
@@ -466,10 +509,72 @@ void Store::exec(const char* sql) {
   }
 }
 
+namespace {
+
+using Columns = std::set<std::pair<std::string, std::string>>;
+
+// Every (table, column) of a database's own tables.
+Columns columns_of(sqlite3* db) {
+  Stmt s(db,
+         "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p "
+         "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'");
+  Columns out;
+  while (s.step()) out.emplace(s.text(0), s.text(1));
+  return out;
+}
+
+// This binary's schema, as the migrations make it in an empty database.
+const Columns& current_columns() {
+  static const Columns columns = [] {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) throw StoreError("sqlite: out of memory");
+    struct Close {
+      sqlite3* db;
+      ~Close() { sqlite3_close(db); }
+    } close{db};
+    for (const char* migration : kMigrations)
+      if (sqlite3_exec(db, migration, nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
+    return columns_of(db);
+  }();
+  return columns;
+}
+
+}  // namespace
+
+std::string Store::schema_mismatch(sqlite3* db) {
+  const Columns have = columns_of(db);
+  std::set<std::string> tables;
+  for (const auto& [table, column] : have) tables.insert(table);
+  for (const auto& [table, column] : current_columns()) {
+    if (!tables.count(table)) return fmt::format("no table {}", table);
+    if (!have.count({table, column}))
+      return fmt::format("table {} has no column {}", table, column);
+  }
+  return "";
+}
+
 int Store::schema_version() const {
   Stmt s(db_, "PRAGMA user_version");
   s.step();
   return static_cast<int>(s.i64(0));
+}
+
+void Store::refuse_foreign() {
+  // A new or empty file gets the schema; another program's database (tables
+  // but no schema version of ours) is left as it is, before anything (the
+  // journal mode) is written. One statement, one snapshot: a schedlab
+  // process creating the file meanwhile commits its tables and version
+  // together.
+  Stmt s(db_,
+         "SELECT (SELECT user_version FROM pragma_user_version), "
+         "(SELECT count(*) FROM sqlite_master)");
+  s.step();
+  if (s.i64(0) == 0 && s.i64(1) > 0)
+    throw StoreError(fmt::format(
+        "{}: not a schedlab database (a SQLite database of another program: it has tables but "
+        "no schedlab schema version); nothing written",
+        path_));
 }
 
 void Store::migrate() {
@@ -655,11 +760,12 @@ std::int64_t Store::add_iteration(const IterationRow& it) {
   Stmt s(db_,
          "INSERT INTO iterations (run_id, variant_id, workload, block, row, row_order, "
          "params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, "
-         "error, pair) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+         "error, pair, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, it.run_id).bind(2, it.variant_id).bind(3, it.workload).bind(4, it.block);
   s.bind(5, it.row).bind(6, it.row_order).bind(7, it.params_json).bind(8, it.iteration);
   s.bind(9, word(it.status)).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
-  s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair).run();
+  s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair);
+  s.bind(17, it.notes).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
   add_samples(id, it.samples);
   if (!it.monitor_snapshots.empty()) {
@@ -690,7 +796,7 @@ namespace {
 // when asked for.
 constexpr const char* kIterationColumns =
     "id, run_id, variant_id, workload, block, row, row_order, params_json, iteration, status, "
-    "started_at, duration_s, exit_code, error, pair";
+    "started_at, duration_s, exit_code, error, pair, notes";
 
 IterationRow read_iteration(const Stmt& s, bool with_output) {
   IterationRow r;
@@ -709,9 +815,10 @@ IterationRow read_iteration(const Stmt& s, bool with_output) {
   if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
   r.error = s.text(13);
   r.pair = s.text(14);
+  r.notes = s.text(15);
   if (with_output) {
-    r.stdout_text = s.text(15);
-    r.stderr_text = s.text(16);
+    r.stdout_text = s.text(16);
+    r.stderr_text = s.text(17);
   }
   return r;
 }
@@ -759,10 +866,10 @@ std::vector<IterationRow> Store::iterations(std::int64_t run_id, bool with_outpu
 namespace {
 
 // What for_each_run_iterations reads of an iteration: id, run_id,
-// variant_id, block, row, row_order, status, iteration (in that order), into
-// a reused row's buffers.
+// variant_id, block, row, row_order, status, iteration, params_json (in that
+// order), into a reused row's buffers.
 constexpr const char* kHistoryColumns =
-    "id, run_id, variant_id, block, row, row_order, status, iteration";
+    "id, run_id, variant_id, block, row, row_order, status, iteration, params_json";
 
 void read_history_row(const Stmt& s, const std::string& workload, IterationRow& r) {
   r.id = s.i64(0);
@@ -774,6 +881,7 @@ void read_history_row(const Stmt& s, const std::string& workload, IterationRow& 
   r.row_order = static_cast<int>(s.i64(5));
   r.status = known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
   r.iteration = static_cast<int>(s.i64(7));
+  r.params_json.assign(s.view(8));
   r.samples.clear();
 }
 
@@ -870,7 +978,7 @@ void Store::for_each_run_cell_summaries(
   // range of cell_summaries' key, and each variant by its key.
   Stmt s(db_,
          "SELECT c.run_id, c.variant_id, c.block, c.row, c.n, c.centre, c.ci_low, c.ci_high, "
-         "c.ci_reason, v.name, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status "
+         "c.ci_reason, v.name, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status, c.params "
          "FROM runs r "
          "CROSS JOIN cell_summary_marks m ON m.run_id = r.id CROSS JOIN cell_summaries c "
          "ON c.workload = m.workload AND c.metric = m.metric AND c.run_id = m.run_id "
@@ -907,6 +1015,7 @@ void Store::for_each_run_cell_summaries(
     c.ci_high = opt_dbl(s, 7);
     c.ci_reason.assign(s.view(8));
     c.variant.assign(s.view(9));
+    c.params.assign(s.view(14));
   }
   flush();
 }
@@ -930,7 +1039,7 @@ std::size_t Store::put_cell_summaries(const std::string& workload, const std::st
   Stmt del(db_, "DELETE FROM cell_summaries WHERE workload = ? AND metric = ? AND run_id = ?");
   Stmt one(db_,
            "INSERT INTO cell_summaries (workload, metric, run_id, position, variant_id, block, row, "
-           "n, centre, ci_low, ci_high, ci_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+           "n, centre, ci_low, ci_high, ci_reason, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   Stmt mark(db_,
             "INSERT OR REPLACE INTO cell_summary_marks (run_id, workload, metric, version) "
             "VALUES (?, ?, ?, ?)");
@@ -946,7 +1055,7 @@ std::size_t Store::put_cell_summaries(const std::string& workload, const std::st
       one.reset();
       one.bind(1, workload).bind(2, metric).bind(3, run.run_id).bind(4, position++);
       one.bind(5, c.variant_id).bind(6, c.block).bind(7, c.row).bind(8, c.n).bind(9, c.centre);
-      one.bind(10, c.ci_low).bind(11, c.ci_high).bind(12, c.ci_reason).run();
+      one.bind(10, c.ci_low).bind(11, c.ci_high).bind(12, c.ci_reason).bind(13, c.params).run();
     }
     mark.reset();
     mark.bind(1, run.run_id).bind(2, workload).bind(3, metric).bind(4, version).run();
@@ -1015,9 +1124,20 @@ std::map<std::int64_t, Store::RunOverview> Store::run_overviews() const {
   Stmt v(db_, "SELECT run_id, name FROM variants ORDER BY run_id, position");
   while (v.step()) out[v.i64(0)].variants.push_back(v.text(1));
   // iterations_by_status (migration 8) answers this from the index alone.
-  Stmt n(db_, "SELECT run_id, count(*) FROM iterations WHERE status = ? GROUP BY run_id");
-  n.bind(1, word(IterationStatus::kOk));
-  while (n.step()) out[n.i64(0)].iterations_ok = n.i64(1);
+  Stmt n(db_, "SELECT run_id, status, count(*) FROM iterations GROUP BY run_id, status");
+  while (n.step()) {
+    const auto status = known(iteration_status_from_string(n.view(1)), n.view(1), "iteration status");
+    if (status == IterationStatus::kOk) out[n.i64(0)].iterations_ok = n.i64(2);
+    else if (status != IterationStatus::kUnsupported) out[n.i64(0)].iterations_failed += n.i64(2);
+  }
+  Stmt p(db_,
+         "SELECT id, json_extract(manifest_json, '$.planned_iterations.min'), "
+         "json_extract(manifest_json, '$.planned_iterations.max') FROM runs "
+         "WHERE json_valid(manifest_json) AND json_type(manifest_json, '$.planned_iterations.max') = 'integer'");
+  while (p.step()) {
+    if (!p.is_null(1)) out[p.i64(0)].planned_min = p.i64(1);
+    out[p.i64(0)].planned_max = p.i64(2);
+  }
   return out;
 }
 
@@ -1078,13 +1198,72 @@ std::vector<PointStop> Store::point_stops(std::int64_t run_id) const {
   return out;
 }
 
+Store::WriteBatch::WriteBatch(Store& store) : db_(store.db_) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw StoreError(fmt::format("{}: cannot begin a transaction: {}", store.path(), msg));
+  }
+}
+
+Store::WriteBatch::~WriteBatch() {
+  if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Store::WriteBatch::commit() {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw StoreError(fmt::format("sqlite: COMMIT: {}", msg));
+  }
+  done_ = true;
+}
+
+std::optional<RunInfo> Store::find_run_arg(const std::string& arg) const {
+  if (!arg.empty() && arg.size() <= 18 && arg.find_first_not_of("0123456789") == std::string::npos)
+    if (auto r = find_run(std::stoll(arg))) return r;
+  return find_run_by_name(arg);
+}
+
+void Store::delete_run(std::int64_t run_id) {
+  if (!find_run(run_id)) throw StoreError(fmt::format("{}: no run with id {}", path_, run_id));
+  Transaction tx(db_);
+  {
+    Stmt live(db_, "SELECT count(*) FROM knob_journal WHERE run_id = ? AND state = ? AND merged = 0");
+    live.bind(1, run_id).bind(2, word(JournalState::kApplied)).step();
+    if (live.i64(0) > 0)
+      throw StoreError(fmt::format("run {} still has {} knob(s) or leftovers to restore: run 'schedlab restore' "
+                                   "first",
+                                   run_id, live.i64(0)));
+  }
+  // Children before parents (foreign keys are on).
+  for (const char* sql : {
+           "DELETE FROM samples WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)",
+           "DELETE FROM monitor_snapshots WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)",
+           "DELETE FROM monitor_deltas WHERE iteration_id IN (SELECT id FROM iterations WHERE run_id = ?1)",
+           "DELETE FROM iterations WHERE run_id = ?1",
+           "DELETE FROM point_stops WHERE run_id = ?1",
+           "DELETE FROM cell_summaries WHERE run_id = ?1",
+           "DELETE FROM cell_summary_marks WHERE run_id = ?1",
+           "DELETE FROM metrics WHERE run_id = ?1",
+           "DELETE FROM variants WHERE run_id = ?1",
+           "UPDATE knob_journal SET run_id = NULL WHERE run_id = ?1",
+           "UPDATE nightly_measurements SET run_id = NULL WHERE run_id = ?1",
+           "DELETE FROM runs WHERE id = ?1",
+       })
+    Stmt(db_, sql).bind(1, run_id).run();
+  tx.commit();
+}
+
 std::int64_t Store::journal_applied(const JournalEntry& e) {
   Stmt s(db_,
          "INSERT INTO knob_journal (run_id, host, kind, name, path, original, target, state, "
-         "applied_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+         "applied_at, machine_id, boot_id, hostname) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, e.run_id).bind(2, e.host).bind(3, e.kind).bind(4, e.name).bind(5, e.path);
   s.bind(6, e.original).bind(7, e.target).bind(8, word(JournalState::kApplied));
-  s.bind(9, utc_now_iso8601()).run();
+  s.bind(9, utc_now_iso8601()).bind(10, e.machine_id).bind(11, e.boot_id).bind(12, e.hostname).run();
   return sqlite3_last_insert_rowid(db_);
 }
 
@@ -1096,15 +1275,17 @@ void Store::journal_restored(std::int64_t entry_id) {
 std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
   // Newest first: restoring in reverse order of application puts back the
   // value found before the first write even when a knob was written twice.
+  // Rows merge copied are history: never live (migration 13).
   Stmt s(db_,
-         "SELECT id, run_id, host, kind, name, path, original, target, state FROM knob_journal "
-         "WHERE host = ? AND state = ? ORDER BY id DESC");
+         "SELECT id, run_id, host, kind, name, path, original, target, state, machine_id, boot_id, hostname "
+         "FROM knob_journal WHERE host = ? AND state = ? AND merged = 0 ORDER BY id DESC");
   s.bind(1, host).bind(2, word(JournalState::kApplied));
   std::vector<JournalEntry> out;
   while (s.step())
     out.push_back({s.i64(0), s.i64(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
                    s.text(7),
-                   known(journal_state_from_string(s.text(8)), s.text(8), "journal state")});
+                   known(journal_state_from_string(s.text(8)), s.text(8), "journal state"), s.text(9),
+                   s.text(10), s.text(11)});
   return out;
 }
 
@@ -1113,7 +1294,7 @@ std::vector<JournalEntry> Store::unrestored(const std::string& host) const {
 namespace schedlab {
 
 std::vector<std::string> Store::unrestored_hosts() const {
-  Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = ? ORDER BY host");
+  Stmt s(db_, "SELECT DISTINCT host FROM knob_journal WHERE state = ? AND merged = 0 ORDER BY host");
   s.bind(1, word(JournalState::kApplied));
   std::vector<std::string> out;
   while (s.step()) out.push_back(s.text(0));
@@ -1123,10 +1304,16 @@ std::vector<std::string> Store::unrestored_hosts() const {
 std::vector<JournalEntry> Store::journal_discard(const std::string& host) {
   auto entries = unrestored(host);
   // The time goes in restored_at: when the entry stopped needing a restore.
-  Stmt s(db_, "UPDATE knob_journal SET state = ?, restored_at = ? WHERE host = ? AND state = ?");
+  Stmt s(db_,
+         "UPDATE knob_journal SET state = ?, restored_at = ? WHERE host = ? AND state = ? AND merged = 0");
   s.bind(1, word(JournalState::kDiscarded)).bind(2, utc_now_iso8601()).bind(3, host);
   s.bind(4, word(JournalState::kApplied)).run();
   return entries;
+}
+
+void Store::journal_discard_entry(std::int64_t entry_id) {
+  Stmt s(db_, "UPDATE knob_journal SET state = ?, restored_at = ? WHERE id = ?");
+  s.bind(1, word(JournalState::kDiscarded)).bind(2, utc_now_iso8601()).bind(3, entry_id).run();
 }
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -99,6 +100,10 @@ struct IterationRow {
   std::string stdout_text;
   std::string stderr_text;
   std::string error;  // why the iteration failed, empty when ok
+  // What a successful iteration's output says about its own quality, one
+  // line each (Workload::notes: netperf's confidence not reached); empty
+  // when nothing.
+  std::string notes;
   std::vector<SampleRow> samples;
   // Monitor data of the iteration, written in its transaction (not read
   // back by iterations(); see monitor_snapshots/monitor_deltas).
@@ -118,6 +123,9 @@ struct CellSummary {
   std::int64_t n = 0;
   std::optional<double> centre, ci_low, ci_high;
   std::string ci_reason;
+  // The workload parameters the cell was measured with, but the swept one
+  // ({"loops":"500","modes":"process-pipes"}, analysis/cell_summaries.h): history's series are split by it.
+  std::string params;
 };
 
 // What a run's summaries of a workload were computed from: that
@@ -137,6 +145,11 @@ struct JournalEntry {
   std::string original;
   std::string target;
   JournalState state = JournalState::kApplied;
+  // Who wrote it: the host's /etc/machine-id, its boot (boot_id) and
+  // hostname, read on that host (runner/hosts/host.h: Host::identity). A
+  // journal acts only on rows of the host and boot it runs on; empty in rows
+  // written before schedlab recorded it (migration 13).
+  std::string machine_id, boot_id, hostname;
 };
 
 // Why a sweep point stopped iterating for one variant.
@@ -213,7 +226,13 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  static constexpr int kSchemaVersion = 11;
+  static constexpr int kSchemaVersion = 14;
+  // How long a write waits for another writer's lock (SQLite's busy
+  // timeout) before it fails: a merge holds the lock for its whole input,
+  // seconds for a million samples, and a run's journal writes must wait for
+  // it rather than fail (a knob put back but still journaled `applied`).
+  // Read-only connections wait 5 s (WAL readers are not blocked by writers).
+  static constexpr std::chrono::milliseconds kWriteLockWait{10 * 60 * 1000};
   int schema_version() const;
   const std::string& path() const { return path_; }
 
@@ -326,6 +345,12 @@ class Store {
   struct RunOverview {
     std::vector<std::string> variants;
     std::int64_t iterations_ok = 0;
+    // Stored with any other status but unsupported (failed, timeout,
+    // parse_error, ...): what `list` must not hide.
+    std::int64_t iterations_failed = 0;
+    // The manifest's planned_iterations (runs made since schedlab records
+    // it; absent for imports and older runs).
+    std::optional<std::int64_t> planned_min, planned_max;
   };
   std::map<std::int64_t, RunOverview> run_overviews() const;
 
@@ -362,10 +387,13 @@ class Store {
   // Another database's runs copied into this one (results/store_merge.cc):
   // a run of the same name and config gets the input's iterations (another
   // pair's), equal iterations are skipped (merging twice is a no-op), a
-  // conflict (same run name with another config, an iteration or variant
-  // that differs) is a StoreError and nothing is written. Cell summaries are
-  // not copied (history recomputes). Refuses an input of a newer schema;
-  // migrates an older one.
+  // conflict (same run name with another config; a variant, metric or
+  // iteration, its samples and monitor deltas included, that differs) is a
+  // StoreError and nothing is written, so the result never depends on the
+  // order of the inputs. Cell summaries are not copied (history
+  // recomputes). The input is only read (opened read-only): it must be a
+  // schedlab database (schema version and tables); one of a newer schema is
+  // refused, one of an older schema is migrated in a temporary copy.
   struct MergeCounts {
     int runs_new = 0;     // created here
     int runs_joined = 0;  // already here, by name and config
@@ -377,6 +405,34 @@ class Store {
   // What merge_from checks first, for checking every input before writing.
   static void check_mergeable(const std::string& input);
 
+  // Every write of the store between its construction and commit() as one
+  // transaction: all of it or (destroyed uncommitted, or the process
+  // killed) none of it. `schedlab import` stores its runs in one: a killed
+  // import leaves nothing behind. Not for runs, whose iterations are each
+  // committed as they finish.
+  class WriteBatch {
+   public:
+    explicit WriteBatch(Store& store);
+    ~WriteBatch();
+    WriteBatch(const WriteBatch&) = delete;
+    WriteBatch& operator=(const WriteBatch&) = delete;
+    void commit();
+
+   private:
+    sqlite3* db_;
+    bool done_ = false;
+  };
+
+  // A run as a command line names it: its id (digits) or its name; nothing
+  // when neither names one (a 20-digit id is no run, not an error).
+  std::optional<RunInfo> find_run_arg(const std::string& arg) const;
+
+  // Deletes a run and everything stored of it (variants, metrics,
+  // iterations, samples, monitor data, stop reasons, summaries); its journal
+  // rows and nightly measurements stay as history with no run. Throws
+  // StoreError when the run does not exist or has knobs still to restore.
+  void delete_run(std::int64_t run_id);
+
   // Knob journal.
   std::int64_t journal_applied(const JournalEntry& e);
   void journal_restored(std::int64_t entry_id);
@@ -387,13 +443,20 @@ class Store {
   // its kernel state is gone, nothing can or need be restored) and returns
   // them as they were.
   std::vector<JournalEntry> journal_discard(const std::string& host);
+  // One entry marked discarded: a row of an earlier boot of this machine
+  // (the reboot put the knob back; nothing is written).
+  void journal_discard_entry(std::int64_t entry_id);
 
  private:
   void migrate();
+  void refuse_foreign();
   // Inside add_iteration's transaction.
   void add_samples(std::int64_t iteration_id, const std::vector<SampleRow>& samples);
   void exec(const char* sql);
   void open_read_only();
+  // "" when db has every table and column of this binary's schema, else
+  // what it lacks ("table runs has no column status"); for merge's inputs.
+  static std::string schema_mismatch(sqlite3* db);
 
   std::string path_;
   sqlite3* db_ = nullptr;

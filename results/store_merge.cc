@@ -7,13 +7,22 @@
 // conflict. An iteration's identity is its place in the run (variant name,
 // pair, workload, parameters, index): one already here and equal (same
 // start, status, duration, output) is skipped, which makes a second merge
-// of the same file a no-op; one that differs is a conflict. Everything is
-// one transaction: a conflict leaves this database as it was.
+// of the same file a no-op; one that differs (its samples and monitor
+// deltas included) is a conflict, so the order of the inputs never decides
+// what is kept. Everything is one transaction: a conflict leaves this
+// database as it was. The input is only ever read: it may be anything
+// (an empty file, another program's database, a crafted one).
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <optional>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "results/sqlite_stmt.h"
@@ -90,23 +99,206 @@ MergedRun merge_run(const RunInfo* ours_run, const RunInfo& theirs_run) {
   return {ours.dump(), worst};
 }
 
+// A database file and what SQLite keeps beside it.
+void remove_database(const std::string& path) {
+  std::error_code ec;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+    std::filesystem::remove(path + suffix, ec);
+}
+
+// A temporary database, removed with this.
+struct TempDatabase {
+  std::string path;
+  TempDatabase() = default;
+  TempDatabase(const TempDatabase&) = delete;
+  TempDatabase& operator=(const TempDatabase&) = delete;
+  ~TempDatabase() {
+    if (!path.empty()) remove_database(path);
+  }
+};
+
+// A connection that closes itself.
+struct Handle {
+  sqlite3* db = nullptr;
+  explicit Handle(sqlite3* d) : db(d) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(Handle&& o) noexcept {
+    std::swap(db, o.db);
+    return *this;
+  }
+  ~Handle() { sqlite3_close(db); }
+};
+
+// The input copied page by page (SQLite's backup API, from the read-only
+// connection) into a temporary file, and migrated there.
+std::string migrated_copy(sqlite3* from, const std::string& input, int version) {
+  std::string path = (std::filesystem::temp_directory_path() / "schedlab-merge-XXXXXX").string();
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0)
+    throw StoreError(fmt::format("{}: cannot make a temporary copy to migrate: {}", input,
+                                 std::strerror(errno)));
+  ::close(fd);
+  try {
+    sqlite3* to = nullptr;
+    const int opened = sqlite3_open(path.c_str(), &to);
+    const Handle dest(to);
+    if (opened != SQLITE_OK) throw StoreError(sqlite3_errmsg(to));
+    sqlite3_backup* b = sqlite3_backup_init(to, "main", from, "main");
+    if (!b) throw StoreError(sqlite3_errmsg(to));
+    sqlite3_backup_step(b, -1);
+    if (sqlite3_backup_finish(b) != SQLITE_OK) throw StoreError(sqlite3_errmsg(to));
+  } catch (const StoreError& e) {
+    remove_database(path);
+    throw StoreError(fmt::format("{}: cannot copy it to migrate: {}", input, e.what()));
+  }
+  try {
+    const Store migrate(path, Store::Access::kExisting);
+  } catch (const StoreError& e) {
+    remove_database(path);
+    throw StoreError(fmt::format("{}: schema version {} could not be brought to {} (in a copy): {}",
+                                 input, version, Store::kSchemaVersion, e.what()));
+  }
+  return path;
+}
+
+// An input of merge, as ATTACH opens it: the file itself read-only, or,
+// for an older schema, a migrated copy in a temporary file (removed with
+// this, or when the constructor throws). The input is never written: an empty file or another program's
+// database given by mistake stays as it was. MISMATCH tells what a
+// database lacks of schedlab's schema (Store::schema_mismatch).
+class MergeSource {
+ public:
+  MergeSource(const std::string& input, std::string (*mismatch)(sqlite3*)) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto st = fs::status(input, ec);
+    if (!fs::exists(st))
+      throw StoreError(fmt::format("no database at {} (run 'schedlab run CONFIG' first)", input));
+    // A FIFO or a device would block or never end.
+    if (!fs::is_regular_file(st))
+      throw StoreError(fmt::format("{}: not a regular file; nothing merged", input));
+    const auto ro = sql::open_read_only(input);
+    Handle db(ro.db);
+    const int v = version(db.db, input);
+    if (v == 0)
+      throw StoreError(fmt::format(
+          "{}: not a schedlab database (no schedlab schema version: an empty file or another "
+          "program's SQLite database); nothing merged",
+          input));
+    if (v > Store::kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
+          input, v, Store::kSchemaVersion));
+    uri_ = ro.uri;
+    if (v < Store::kSchemaVersion) {
+      copy_.path = migrated_copy(db.db, input, v);
+      db = Handle(sql::open_read_only(copy_.path).db);
+      uri_ = sql::file_uri(copy_.path, "?mode=ro");
+    }
+    if (const std::string why = mismatch(db.db); !why.empty())
+      throw StoreError(fmt::format(
+          "{}: not a schedlab database of schema version {} ({}); nothing merged", input, v, why));
+  }
+  MergeSource(const MergeSource&) = delete;
+  MergeSource& operator=(const MergeSource&) = delete;
+  const std::string& uri() const { return uri_; }
+
+ private:
+  static int version(sqlite3* db, const std::string& input) {
+    try {
+      Stmt s(db, "PRAGMA user_version");
+      s.step();
+      return static_cast<int>(s.i64(0));
+    } catch (const StoreError& e) {
+      throw StoreError(fmt::format("{}: cannot read the database: {}", input, e.what()));
+    }
+  }
+
+  std::string uri_;
+  TempDatabase copy_;  // members are destroyed when the constructor throws
+};
+
+// Whether an input's iteration (src) and ours (main) hold the same samples
+// and monitor deltas. Both are walked in stored order first (an index
+// range each, no sort): copies of one run agree there, and a million
+// samples merged again cost a scan. Samples that differ in that order are
+// compared as multisets, in case only their order differs.
+class SameRows {
+ public:
+  explicit SameRows(sqlite3* db)
+      : src_samples_(db, "SELECT metric, value, offset_s FROM src.samples WHERE iteration_id = ? "
+                         "ORDER BY rowid"),
+        main_samples_(db, "SELECT metric, value, offset_s FROM main.samples "
+                          "WHERE iteration_id = ? ORDER BY rowid"),
+        multiset_(db, R"sql(
+SELECT EXISTS (SELECT metric, value, offset_s, count(*) FROM src.samples
+                 WHERE iteration_id = ?1 GROUP BY 1, 2, 3
+               EXCEPT SELECT metric, value, offset_s, count(*) FROM main.samples
+                 WHERE iteration_id = ?2 GROUP BY 1, 2, 3)
+    OR EXISTS (SELECT metric, value, offset_s, count(*) FROM main.samples
+                 WHERE iteration_id = ?2 GROUP BY 1, 2, 3
+               EXCEPT SELECT metric, value, offset_s, count(*) FROM src.samples
+                 WHERE iteration_id = ?1 GROUP BY 1, 2, 3))sql"),
+        src_deltas_(db, "SELECT monitor, counter, value FROM src.monitor_deltas "
+                        "WHERE iteration_id = ? ORDER BY monitor, counter"),
+        main_deltas_(db, "SELECT monitor, counter, value FROM main.monitor_deltas "
+                         "WHERE iteration_id = ? ORDER BY monitor, counter") {}
+
+  bool samples(std::int64_t src, std::int64_t ours) {
+    if (same_in_order(src_samples_, main_samples_, src, ours)) return true;
+    multiset_.bind(1, src).bind(2, ours);
+    multiset_.step();
+    const bool differ = multiset_.i64(0) != 0;
+    multiset_.reset();
+    return !differ;
+  }
+  // Deltas have a key (monitor, counter): their order is the key's.
+  bool deltas(std::int64_t src, std::int64_t ours) {
+    return same_in_order(src_deltas_, main_deltas_, src, ours);
+  }
+
+ private:
+  // One column of two rows: the same type and value (a crafted input may
+  // store text where a number belongs).
+  static bool same_value(const Stmt& a, const Stmt& b, int col) {
+    const int type = a.type(col);
+    if (type != b.type(col)) return false;
+    if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) return a.dbl(col) == b.dbl(col);
+    return a.view(col) == b.view(col);
+  }
+
+  // Rows of three columns equal one by one.
+  static bool same_in_order(Stmt& a, Stmt& b, std::int64_t a_id, std::int64_t b_id) {
+    a.bind(1, a_id);
+    b.bind(1, b_id);
+    bool same = true;
+    while (same) {
+      const bool more_a = a.step(), more_b = b.step();
+      if (!more_a || !more_b) {
+        same = more_a == more_b;
+        break;
+      }
+      same = same_value(a, b, 0) && same_value(a, b, 1) && same_value(a, b, 2);
+    }
+    a.reset();
+    b.reset();
+    return same;
+  }
+
+  Stmt src_samples_, main_samples_, multiset_, src_deltas_, main_deltas_;
+};
+
 }  // namespace
 
 void Store::check_mergeable(const std::string& input) {
-  // Newer is refused, older is migrated (a lossless write to the input).
-  try {
-    Store probe(input, Access::kReadOnly);
-  } catch (const StoreError& e) {
-    if (std::string(e.what()).find("is older than") == std::string::npos) throw;
-    Store migrate(input, Access::kExisting);
-  }
+  MergeSource source(input, &Store::schema_mismatch);
 }
 
 Store::MergeCounts Store::merge_from(const std::string& input) {
-  check_mergeable(input);
+  const MergeSource source(input, &Store::schema_mismatch);
   {
     Stmt attach(db_, "ATTACH DATABASE ? AS src");
-    attach.bind(1, input).run();
+    attach.bind(1, source.uri()).run();
   }
   struct Detach {
     sqlite3* db;
@@ -183,16 +375,32 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
     map_run.reset();
   }
 
-  // Variants, by name within the run; the same name must mean the same knobs.
+  // Variants, by name within the run; the same name must mean the same knobs
+  // and place. Metrics too: whichever input came first must not decide a
+  // metric's unit or direction.
   {
     Stmt conflict(db_,
                   "SELECT r.name, s.name FROM src.variants s JOIN merge_runs m ON s.run_id = m.old "
                   "JOIN main.variants d ON d.run_id = m.new AND d.name = s.name "
-                  "JOIN src.runs r ON r.id = s.run_id WHERE d.knobs_json != s.knobs_json LIMIT 1");
+                  "JOIN src.runs r ON r.id = s.run_id "
+                  "WHERE d.knobs_json IS NOT s.knobs_json OR d.position IS NOT s.position LIMIT 1");
     if (conflict.step())
       throw StoreError(fmt::format(
-          "{}: variant '{}' of run '{}' has other knobs than in {}; nothing merged", input,
-          conflict.text(1), conflict.text(0), path_));
+          "{}: variant '{}' of run '{}' has other knobs or another place than in {}; nothing "
+          "merged",
+          input, conflict.text(1), conflict.text(0), path_));
+    Stmt metric(db_, R"sql(
+SELECT r.name, s.workload, s.name FROM src.metrics s JOIN merge_runs m ON s.run_id = m.old
+JOIN main.metrics d ON d.run_id = m.new AND d.workload = s.workload AND d.name = s.name
+JOIN src.runs r ON r.id = s.run_id
+WHERE d.unit IS NOT s.unit OR d.direction IS NOT s.direction OR d.centre IS NOT s.centre
+  OR d.kind IS NOT s.kind OR d.precision IS NOT s.precision
+LIMIT 1)sql");
+    if (metric.step())
+      throw StoreError(fmt::format(
+          "{}: metric {} {} of run '{}' is declared otherwise (unit, direction, centre, kind or "
+          "precision) than in {}; nothing merged",
+          input, metric.text(1), metric.text(2), metric.text(0), path_));
     exec(R"sql(
 INSERT INTO main.variants (run_id, name, position, knobs_json)
   SELECT m.new, s.name, s.position, s.knobs_json FROM src.variants s
@@ -208,24 +416,37 @@ INSERT OR IGNORE INTO main.metrics (run_id, workload, name, unit, direction, cen
 )sql");
   }
 
-  // Iterations: equal ones already here are skipped, different ones refused.
+  // Iterations: equal ones already here are skipped, different ones
+  // refused. Equal is everything stored of it: its row, its samples (as a
+  // multiset: samples have no key) and its monitor deltas; otherwise the
+  // first input merged would win, and the result would depend on the order.
   {
-    Stmt conflict(db_, R"sql(
-SELECT r.name, v.name, s.pair, s.workload, s.params_json, s.iteration
+    Stmt pairs(db_, R"sql(
+SELECT s.id, d.id, r.name, v.name, s.pair, s.workload, s.params_json, s.iteration, CASE
+  WHEN d.status IS NOT s.status OR d.started_at IS NOT s.started_at
+    OR d.duration_s IS NOT s.duration_s OR d.exit_code IS NOT s.exit_code
+    OR d.error IS NOT s.error THEN 'its status, start, duration, exit code or error'
+  WHEN d.stdout IS NOT s.stdout OR d.stderr IS NOT s.stderr THEN 'its output'
+  WHEN d.block IS NOT s.block OR d.row IS NOT s.row OR d.row_order IS NOT s.row_order
+    THEN 'its block or row'
+  END
 FROM src.iterations s
 JOIN merge_runs mr ON s.run_id = mr.old JOIN merge_variants mv ON s.variant_id = mv.old
 JOIN main.iterations d ON d.run_id = mr.new AND d.variant_id = mv.new AND d.pair = s.pair
   AND d.workload = s.workload AND d.params_json = s.params_json AND d.iteration = s.iteration
-JOIN src.runs r ON r.id = s.run_id JOIN src.variants v ON v.id = s.variant_id
-WHERE d.status != s.status OR d.started_at != s.started_at OR d.duration_s != s.duration_s
-  OR d.stdout != s.stdout
-LIMIT 1)sql");
-    if (conflict.step())
-      throw StoreError(fmt::format(
-          "{}: iteration {} of run '{}' (variant {}, pair '{}', {} {}) differs from the one in "
-          "{}; nothing merged",
-          input, conflict.i64(5), conflict.text(0), conflict.text(1), conflict.text(2),
-          conflict.text(3), conflict.text(4), path_));
+JOIN src.runs r ON r.id = s.run_id JOIN src.variants v ON v.id = s.variant_id)sql");
+    SameRows same(db_);
+    while (pairs.step()) {
+      std::string what = pairs.text(8);
+      if (what.empty() && !same.samples(pairs.i64(0), pairs.i64(1))) what = "its samples";
+      if (what.empty() && !same.deltas(pairs.i64(0), pairs.i64(1))) what = "its monitor deltas";
+      if (!what.empty())
+        throw StoreError(fmt::format(
+            "{}: iteration {} of run '{}' (variant {}, pair '{}', {} {}) differs from the one in "
+            "{} ({}); nothing merged",
+            input, pairs.i64(7), pairs.text(2), pairs.text(3), pairs.text(4), pairs.text(5),
+            pairs.text(6), path_, what));
+    }
     Stmt fresh(db_, R"sql(
 SELECT s.id, mr.new, mv.new FROM src.iterations s
 JOIN merge_runs mr ON s.run_id = mr.old JOIN merge_variants mv ON s.variant_id = mv.old
@@ -235,9 +456,9 @@ WHERE NOT EXISTS (SELECT 1 FROM main.iterations d WHERE d.run_id = mr.new
 ORDER BY s.id)sql");
     Stmt insert(db_, R"sql(
 INSERT INTO main.iterations (run_id, variant_id, pair, workload, block, row, row_order,
-  params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, error)
+  params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, error, notes)
 SELECT ?, ?, pair, workload, block, row, row_order, params_json, iteration, status, started_at,
-  duration_s, exit_code, stdout, stderr, error FROM src.iterations WHERE id = ?)sql");
+  duration_s, exit_code, stdout, stderr, error, notes FROM src.iterations WHERE id = ?)sql");
     Stmt map(db_, "INSERT INTO merge_iterations (old, new) VALUES (?, ?)");
     while (fresh.step()) {
       insert.bind(1, fresh.i64(1)).bind(2, fresh.i64(2)).bind(3, fresh.i64(0)).run();
@@ -274,9 +495,9 @@ INSERT OR IGNORE INTO main.point_stops (run_id, variant_id, workload, params_jso
   FROM src.point_stops s JOIN merge_runs mr ON s.run_id = mr.old
   JOIN merge_variants mv ON s.variant_id = mv.old;
 INSERT INTO main.knob_journal (run_id, host, kind, name, path, original, target, state,
-  applied_at, restored_at)
+  applied_at, restored_at, merged)
   SELECT m.new, s.host, s.kind, s.name, s.path, s.original, s.target, s.state, s.applied_at,
-  s.restored_at FROM src.knob_journal s LEFT JOIN merge_runs m ON s.run_id = m.old
+  s.restored_at, 1 FROM src.knob_journal s LEFT JOIN merge_runs m ON s.run_id = m.old
   WHERE NOT EXISTS (SELECT 1 FROM main.knob_journal d WHERE d.run_id IS m.new
     AND d.host = s.host AND d.kind = s.kind AND d.name = s.name AND d.applied_at = s.applied_at
     AND d.target = s.target)

@@ -14,8 +14,8 @@ SECONDS_EACH=${FUZZ_SECONDS:-15}
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=OFF >/dev/null
 targets=${FUZZ_TARGETS:-"fuzz_parse_hackbench fuzz_parse_tbench fuzz_parse_pgbench fuzz_parse_dmatest
-  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_seccomp-notify fuzz_parse_command fuzz_monitors
-  fuzz_config fuzz_mmtests_tree"}
+  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_seccomp-notify fuzz_parse_netperf fuzz_parse_schbench
+  fuzz_parse_command fuzz_monitors fuzz_config fuzz_merge fuzz_mmtests_tree"}
 cmake --build build-fuzz -j"$(nproc)" --target $targets
 mkdir -p build-fuzz/crashes
 status=0
@@ -24,9 +24,13 @@ for t in $targets; do
     fuzz_parse_command) seeds="$FIXTURES/sysbench $FIXTURES/stress-ng" ;;
     # schedlab's own program: its output lines are the seeds.
     fuzz_parse_seccomp-notify) seeds=fuzz/seeds/seccomp-notify ;;
+    # The shared outputs and this machine's (omni confidence columns, CPU rows).
+    fuzz_parse_netperf) seeds="$FIXTURES/netperf tests/fixtures/netperf" ;;
     fuzz_parse_*) seeds="$FIXTURES/${t#fuzz_parse_}" ;;
     fuzz_monitors) seeds="$FIXTURES/schedstat $FIXTURES/proc" ;;
     fuzz_config) seeds="configs" ;;
+    # SQL statements that craft an input database (fuzz/merge_fuzz.cc).
+    fuzz_merge) seeds=fuzz/seeds/merge ;;
     # Trees written from each input (fuzz/mmtests_tree_fuzz.cc says how).
     fuzz_mmtests_tree) seeds=fuzz/seeds/mmtests-tree ;;
   esac

@@ -20,12 +20,17 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-ve
 # where an init system runs; the lab neither needs nor conflicts with it
 # (its sshds listen on 10.231.0.x inside their own namespaces only).
 # The report's tests: headless chromium driven over DevTools by
-# python3-websocket, python3-markdown for compare --format markdown.
+# python3-websocket, python3-markdown for compare --format markdown,
+# python3-pandas for compare --format csv read back as the README says.
 # clang: the libFuzzer targets (scripts/fuzz.sh, run by scripts/test.sh).
 # slurm-wlm and munge: schedlab slurm's test cluster (tests/support/slurm/lab.sh
 # starts its own munged, slurmctld and slurmd, on ports of its own).
+# r-cran-rpact (brings r-base-core): R's group sequential package, which
+# tests/analysis/sequential_r_reference.R runs to regenerate the reference
+# boundaries, p-values and intervals the sequential test is checked against
+# (the committed JSON is what the test reads; R also regenerates r_reference.json).
 TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown
-  clang slurm-wlm munge"
+  python3-pandas clang slurm-wlm munge r-cran-rpact"
 # Lab SUTs (runner/hosts/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma
@@ -48,4 +53,36 @@ if [ -n "$missing" ]; then
   echo "install-deps: installing:$missing" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# netperf (netperf and netserver, for the netperf workload) is in Debian's
+# non-free component, which the system's sources need not list. A private apt
+# configuration fetches it the way the lab fetches kernels
+# (runner/hosts/lab/apt.cc): its own sources.list, lists and archives under
+# $NONFREE_DIR, the system's sources and apt state untouched; dpkg installs
+# the downloaded .deb (it needs only libc6). Its postinst starts the
+# package's own netserver on port 12865 where an init system runs; schedlab
+# starts its own on a port it reserves and never uses that one.
+NONFREE_PKGS="netperf"
+NONFREE_DIR=${SCHEDLAB_NONFREE_APT_DIR:-/var/cache/schedlab/apt-nonfree}
+nonfree_missing=""
+for p in $NONFREE_PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || nonfree_missing="$nonfree_missing $p"
+done
+if [ -n "$nonfree_missing" ]; then
+  echo "install-deps: installing from Debian non-free (private apt configuration in $NONFREE_DIR):$nonfree_missing" >&2
+  . /etc/os-release
+  mirror=${SCHEDLAB_LAB_MIRROR:-http://deb.debian.org/debian}
+  $SUDO mkdir -p "$NONFREE_DIR/lists/partial" "$NONFREE_DIR/cache/archives/partial" "$NONFREE_DIR/debs"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $VERSION_CODENAME non-free" |
+    $SUDO tee "$NONFREE_DIR/sources.list" >/dev/null
+  set -- -o "Dir::Etc::SourceList=$NONFREE_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+    -o "Dir::State::Lists=$NONFREE_DIR/lists" -o "Dir::Cache=$NONFREE_DIR/cache" \
+    -o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+  $SUDO apt-get "$@" -qq update
+  for p in $nonfree_missing; do
+    $SUDO rm -f "$NONFREE_DIR/debs/${p}_"*.deb
+    (cd "$NONFREE_DIR/debs" && $SUDO apt-get "$@" -qq download -- "$p")
+    DEBIAN_FRONTEND=noninteractive $SUDO dpkg -i "$NONFREE_DIR/debs/${p}_"*.deb >/dev/null
+  done
 fi

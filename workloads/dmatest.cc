@@ -235,7 +235,7 @@ std::vector<Sample> Dmatest::parse(const Point& p, const std::string& out,
   return samples;
 }
 
-std::string Dmatest::judge(const std::vector<Sample>& samples) const {
+std::string Dmatest::judge(const Point&, const std::vector<Sample>& samples) const {
   double failures = 0;
   for (const auto& s : samples)
     if (s.metric == "failures") failures += s.value;

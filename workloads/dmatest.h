@@ -33,7 +33,7 @@ class Dmatest final : public Workload {
   }
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
-  std::string judge(const std::vector<Sample>& samples) const override;
+  std::string judge(const Point& p, const std::vector<Sample>& samples) const override;
 
  private:
   std::vector<ParamSpec> params_;

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <boost/regex.hpp>
+#include <cctype>
+#include <filesystem>
+#include <map>
 
 #include "base/text.h"
 #include "workloads/maria_server.h"
@@ -18,6 +20,81 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 bool is_postgres(const Point& p) { return p.string_at("db") == "postgres"; }
+
+// The stored procedures HammerDB's time profile reports (TPROC-C), as its
+// PROC lines name them in lower case.
+constexpr std::pair<const char*, const char*> kProfiledProcs[] = {
+    {"neword", "new order (NEWORD)"},
+    {"payment", "payment (PAYMENT)"},
+    {"delivery", "delivery (DELIVERY)"},
+    {"slev", "stock level (SLEV)"},
+    {"ostat", "order status (OSTAT)"}};
+
+// HammerDB appends each run's time profile to this file in its temp
+// directory (xtprof's findtempdir: $TMP first).
+std::string profile_path(const StepContext& ctx);
+
+// The last "SUMMARY OF N ACTIVE VIRTUAL USERS" block of a time profile
+// (hdbxtprofile.log; the file is appended to, one report per run): each
+// procedure's P50/P95/P99/AVG in ms. Nothing when the text has none.
+std::vector<Sample> profile_summary(const std::string& text, std::int64_t virtual_users) {
+  static const boost::regex summary(
+      R"(^>>>>> SUMMARY OF (\d+) ACTIVE VIRTUAL USERS : MEDIAN ELAPSED TIME : [0-9.]+ms\s*$)");
+  static const boost::regex proc(R"(^>>>>> PROC: (\w+)\s*$)");
+  static const boost::regex field(R"((AVG|P99|P95|P50): ([0-9.]+)ms)");
+  const auto lines = split_lines(text);
+  std::size_t start = lines.size();
+  std::int64_t users = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    boost::smatch m;
+    const std::string line(lines[i]);
+    if (boost::regex_match(line, m, summary)) {
+      start = i;
+      users = std::stoll(m[1].str().substr(0, 9));
+    }
+  }
+  if (start == lines.size()) return {};
+  const int at = static_cast<int>(start) + 1;
+  if (users != virtual_users)
+    throw ParseError("hammerdb", at,
+                     fmt::format("line {}: the time profile's summary covers {} virtual users, the run had {} "
+                                 "(HammerDB's 'Timing Data Incomplete')",
+                                 at, users, virtual_users));
+  std::map<std::string, std::map<std::string, double>> procs;
+  std::map<std::string, int> proc_line;
+  std::string current;
+  for (std::size_t i = start + 1; i < lines.size(); ++i) {
+    const std::string line(lines[i]);
+    const int lineno = static_cast<int>(i) + 1;
+    boost::smatch m;
+    if (line.starts_with("+-+-") || (line.starts_with(">>>>>") && !boost::regex_match(line, m, proc))) break;
+    if (boost::regex_match(line, m, proc)) {
+      current = m[1].str();
+      for (auto& c : current) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      proc_line[current] = lineno;
+      continue;
+    }
+    for (boost::sregex_iterator it(line.begin(), line.end(), field), end; it != end; ++it)
+      if (!current.empty()) procs[current][(*it)[1].str()] = captured_number("hammerdb", lineno, (*it)[2].str());
+  }
+  std::vector<Sample> out;
+  for (const auto& [name, what] : kProfiledProcs) {
+    const auto p = procs.find(name);
+    if (p == procs.end()) {
+      if (std::string_view(name) == "neword")
+        throw ParseError("hammerdb", at, fmt::format("line {}: the time profile's summary has no NEWORD", at));
+      continue;
+    }
+    for (const auto& [key, stat] : {std::pair{"P50", "p50"}, {"P95", "p95"}, {"P99", "p99"}, {"AVG", "avg"}}) {
+      const auto v = p->second.find(key);
+      if (v == p->second.end())
+        throw ParseError("hammerdb", proc_line[name],
+                         fmt::format("line {}: the time profile's {} has no {}", proc_line[name], name, key));
+      out.push_back({fmt::format("{}_{}", name, stat), v->second});
+    }
+  }
+  return out;
+}
 
 // HammerDB's dictionary prefix and `dbset db` name per database.
 std::string prefix(const Point& p) {
@@ -102,6 +179,8 @@ Step loadgen_mkdirs(const StepContext& ctx) {
               .measured = false};
 }
 
+std::string profile_path(const StepContext& ctx) { return tmp_dir(ctx) + "/hdbxtprofile.log"; }
+
 std::string script_path(const StepContext& ctx, Hammerdb::Script which) {
   return ctx.workdir + (which == Hammerdb::Script::kBuild ? "/hammerdb-build.tcl"
                                                           : "/hammerdb-run.tcl");
@@ -176,7 +255,10 @@ Hammerdb::Hammerdb() {
       {.name = "timeprofile",
        .type = ParamType::kBool,
        .default_value = false,
-       .help = "collect per-transaction response times (*_timeprofile)"},
+       .help = "collect per-transaction response times (*_timeprofile): the <proc>_p50/p95/p99/avg metrics "
+               "from hdbxtprofile.log in the run's TMP, its summary over the active virtual users (HammerDB's "
+               "'SUMMARY OF N ACTIVE VIRTUAL USERS', not one user's); needs xt_unique_log_name 0, HammerDB's "
+               "default"},
       str("build", "run",
           "build the schema once per run (run), before every iteration (iteration), or never "
           "(none: it exists)",
@@ -215,6 +297,20 @@ Hammerdb::Hammerdb() {
        .precision = 0,
        .help = "database transactions per minute as the database counts them"},
   };
+  // The time profile's five stored procedures, each as HammerDB's summary
+  // over the active virtual users reports it.
+  for (const auto& [proc, what] : kProfiledProcs)
+    for (const auto& [stat, label] : {std::pair{"p50", "median"}, {"p95", "95th percentile"},
+                                      {"p99", "99th percentile"}, {"avg", "mean"}})
+      metrics_.push_back({.name = fmt::format("{}_{}", proc, stat),
+                          .unit = "ms",
+                          .direction = Direction::kLowerIsBetter,
+                          .centre = Centre::kAmean,
+                          .kind = SampleKind::kRun,
+                          .precision = 3,
+                          .help = fmt::format("with timeprofile: {} response time of {} over all active virtual "
+                                              "users (the time profile's summary)",
+                                              label, what)});
 }
 
 std::string Hammerdb::description() const {
@@ -316,6 +412,12 @@ std::vector<Step> Hammerdb::iteration_steps(const Point& p, const StepContext& c
   if (timeout.count() == 0)
     timeout = p.duration_at("rampup") + p.duration_at("duration") + minutes(10);
   auto run = script_steps(*this, p, ctx, Script::kRun, true, timeout);
+  if (p.bool_at("timeprofile")) {
+    // HammerDB appends to the file: this run's report is the only one read.
+    run.insert(run.end() - 1, Step{.role = Role::kLoadgen, .argv = {"rm", "-f", "--", profile_path(ctx)},
+                                   .measured = false});
+    run.push_back(Step{.role = Role::kLoadgen, .argv = {"cat", "--", profile_path(ctx)}});
+  }
   steps.insert(steps.end(), run.begin(), run.end());
   return steps;
 }
@@ -443,7 +545,15 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
                        fmt::format("{} results in the output, none for {} virtual users",
                                    results.size(), want));
   }
-  return {{"nopm", chosen->nopm}, {"tpm", chosen->tpm}};
+  std::vector<Sample> samples = {{"nopm", chosen->nopm}, {"tpm", chosen->tpm}};
+  // The time profile (timeprofile: the file, printed after the console log).
+  const auto profile = profile_summary(text, want);
+  if (profile.empty() && p.bool_at("timeprofile"))
+    throw ParseError(name(), 0,
+                     "timeprofile is set but the output has no time profile summary ('>>>>> SUMMARY OF N ACTIVE "
+                     "VIRTUAL USERS' from hdbxtprofile.log)");
+  samples.insert(samples.end(), profile.begin(), profile.end());
+  return samples;
 }
 
 }  // namespace schedlab

@@ -3,7 +3,9 @@
 #include "workloads/dmatest.h"
 #include "workloads/hackbench.h"
 #include "workloads/hammerdb.h"
+#include "workloads/netperf.h"
 #include "workloads/pgbench.h"
+#include "workloads/schbench.h"
 #include "workloads/seccomp_notify.h"
 #include "workloads/sysbench.h"
 #include "workloads/tbench.h"
@@ -20,8 +22,10 @@ const std::vector<const Workload*>& all_workloads() {
   static const Hammerdb hammerdb;
   static const Sysbench sysbench;
   static const SeccompNotify seccomp_notify;
+  static const Netperf netperf;
+  static const Schbench schbench;
   static const std::vector<const Workload*> registry = {
-      &hackbench, &tbench, &pgbench, &dmatest, &hammerdb, &sysbench, &seccomp_notify};
+      &hackbench, &tbench, &pgbench, &dmatest, &hammerdb, &sysbench, &seccomp_notify, &netperf, &schbench};
   return registry;
 }
 

@@ -279,7 +279,7 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
   return samples;
 }
 
-std::string Sysbench::judge_point(const Point& p, const std::vector<Sample>& samples) const {
+std::string Sysbench::judge(const Point& p, const std::vector<Sample>& samples) const {
   if (p.bool_at("allow_errors")) return "";
   for (const auto& s : samples)
     if (s.metric == "errors" && s.value > 0)

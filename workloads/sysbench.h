@@ -38,7 +38,7 @@ class Sysbench final : public Workload {
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
   // errors > 0 fails the iteration unless the point allows errors.
-  std::string judge_point(const Point& p, const std::vector<Sample>& samples) const override;
+  std::string judge(const Point& p, const std::vector<Sample>& samples) const override;
 
   MariaServer server(const Point& p, const StepContext& ctx) const;
   // sysbench's connection and table options for a client on `role`.

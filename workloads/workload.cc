@@ -67,6 +67,8 @@ std::string Workload::row_label(const Point& p) const {
 
 bool Point::bool_at(const std::string& name) const { return std::get<bool>(at(name)); }
 
+double Point::double_at(const std::string& name) const { return std::get<double>(at(name)); }
+
 const ParamSpec* Workload::find_param(const std::string& name) const {
   for (const auto& p : params())
     if (p.name == name) return &p;
@@ -97,6 +99,15 @@ std::vector<Sample> parse_output(const Workload& w, const Point& p, const std::s
     throw;
   } catch (const std::exception& e) {
     throw ParseError(w.name(), 0, fmt::format("the output could not be read: {}", e.what()));
+  }
+}
+
+std::vector<std::string> output_notes(const Workload& w, const Point& p, const std::string& out,
+                                      const std::string& err) {
+  try {
+    return w.notes(p, out, err);
+  } catch (const std::exception& e) {
+    return {fmt::format("{}: the output's notes could not be read: {}", w.name(), e.what())};
   }
 }
 

@@ -55,6 +55,7 @@ struct Point {
   const std::string& string_at(const std::string& name) const;
   std::chrono::milliseconds duration_at(const std::string& name) const;
   bool bool_at(const std::string& name) const;
+  double double_at(const std::string& name) const;
 };
 
 enum class Role { kSut, kLoadgen };
@@ -64,6 +65,9 @@ struct StepContext {
   std::string workdir;      // a private directory on the SUT for this workload entry
   std::string sut_address;  // the SUT's address as the loadgen sees it
   int port = 0;             // a free TCP port on the SUT reserved for this workload entry
+  // Every port reserved for it (Workload::ports() of them; ports[0] == port):
+  // a lab guest forwards each, TCP and UDP (netperf's data connection).
+  std::vector<int> ports;
   // Whether steps on the SUT run as uid 0 there. Tools that refuse root
   // (PostgreSQL's initdb, pg_ctl, postgres) are then wrapped in
   // `setpriv` to USER; the workload cannot ask getuid() itself, since the
@@ -208,14 +212,24 @@ class Workload {
                                                  const std::string& /*err*/) const {
     return std::nullopt;
   }
-  // Whether a parsed iteration failed on its own terms (dmatest failures > 0);
-  // empty when it is fine.
-  virtual std::string judge(const std::vector<Sample>&) const { return ""; }
-  // The same with the point, for a judgement a parameter switches (sysbench's
-  // allow_errors); the runner calls this one.
-  virtual std::string judge_point(const Point&, const std::vector<Sample>& samples) const {
-    return judge(samples);
+  // What a successful iteration's output says about its own quality that
+  // is no number and no failure (netperf: "Desired confidence was not
+  // achieved"): stored with the iteration and shown under the table, one
+  // line each. Empty when there is nothing to say.
+  virtual std::vector<std::string> notes(const Point&, const std::string& /*out*/,
+                                         const std::string& /*err*/) const {
+    return {};
   }
+  // How many TCP ports on the SUT the runner reserves for a workload entry
+  // (StepContext::ports): a server and its data connections.
+  virtual int ports() const { return 1; }
+  // The metric adaptive iterations follow at a point: the first one it
+  // measures (netperf's RR tests have transactions, not throughput).
+  virtual const MetricSpec& primary_metric(const Point&) const { return metrics().front(); }
+  // Whether a parsed iteration failed on its own terms (dmatest failures > 0,
+  // sysbench errors unless allow_errors); empty when it is fine. Called
+  // through judge_output (judge_output.h) by run, import and parse alike.
+  virtual std::string judge(const Point&, const std::vector<Sample>&) const { return ""; }
   // Config validation: a problem across the fixed parameters (one value
   // each in `fixed`; swept ones are absent), e.g. HammerDB's loader cap.
   // Empty when fine.
@@ -243,5 +257,10 @@ double captured_number(const std::string& workload, int line, std::string_view t
 // its raw output is kept instead of ending the run.
 std::vector<Sample> parse_output(const Workload& w, const Point& p, const std::string& out,
                                  const std::string& err);
+
+// w.notes(p, out, err), with any exception the scan lets through as a note
+// saying so: a note never fails an iteration that parsed.
+std::vector<std::string> output_notes(const Workload& w, const Point& p, const std::string& out,
+                                      const std::string& err);
 
 }  // namespace schedlab

@@ -38,7 +38,8 @@ std::string spec_to_json(const BisectSpec& s) {
             {"hook", {{"argv", s.hook_argv}, {"cwd", s.hook_cwd}, {"timeout_ms", s.hook_timeout.count()}}},
             {"alpha", s.alpha},
             {"min_effect_pct", s.min_effect_pct},
-            {"max_iterations", s.max_iterations}};
+            {"max_iterations", s.max_iterations},
+            {"direction", s.direction}};
   return j.dump();
 }
 
@@ -60,6 +61,7 @@ BisectSpec spec_from_json(const std::string& text) {
   s.alpha = j.at("alpha");
   s.min_effect_pct = j.at("min_effect_pct");
   s.max_iterations = j.at("max_iterations");
+  s.direction = j.value("direction", "worse");
   const auto& h = j.at("hook");
   s.hook_argv = h.at("argv").get<std::vector<std::string>>();
   s.hook_cwd = h.at("cwd");
@@ -223,6 +225,14 @@ bool params_match(const BisectSpec& spec, const std::string& params_json) {
 
 }  // namespace
 
+std::string bisect_metric_direction(const Store& store, const BisectSpec& spec,
+                                    const std::vector<std::int64_t>& runs) {
+  for (const auto run : runs)
+    for (const auto& m : store.metrics(run))
+      if (m.name == spec.metric) return m.direction;
+  return "lower";
+}
+
 Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
                             const std::vector<std::int64_t>& runs) {
   for (const auto run : runs)
@@ -313,18 +323,21 @@ class Driver {
                  "schedlab bisect: the good and bad references are not significantly different "
                  "({} at alpha {}): {}; nothing to bisect\n",
                  verdict_test_title(spec_.test), spec_.alpha, check.describe());
-      store_.set_bisect_status(
-          id_, BisectStatus::kRefused,
-          json{{"reason", "references not different"},
-               // null, not 0, when a centre is undefined
-               {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
-               {"bad_centre", check.bad_centre ? json(*check.bad_centre) : json(nullptr)},
-               {"n_good", check.n_good},
-               {"n_bad", check.n_bad},
-               {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
-               {"p_reason", check.p.reason}}
-              .dump());
-      return BisectOutcome::kRefused;
+      return refuse("references not different", check);
+    }
+    // The references must differ the way a regression does: a "bad"
+    // kernel measured better than the good one has nothing to find.
+    const std::string direction = bisect_metric_direction(store_, spec_, finished_runs(0));
+    if (spec_.direction != "either" && check.good_centre && check.bad_centre) {
+      const bool worse = direction == "higher" ? *check.bad_centre < *check.good_centre
+                                               : *check.bad_centre > *check.good_centre;
+      if (!worse) {
+        fmt::print(stderr,
+                   "schedlab bisect: the bad reference is better than the good one ({} is better: {}): nothing "
+                   "regressed between them; --direction either bisects a change either way\n",
+                   direction, check.describe());
+        return refuse("bad reference better than good", check, {{"direction", direction}});
+      }
     }
     int decided = 0;
     while (true) {
@@ -344,6 +357,21 @@ class Driver {
   }
 
  private:
+  // The session refused, with the references' numbers as its result (null,
+  // not 0, where a centre is undefined).
+  BisectOutcome refuse(const std::string& reason, const ReferenceCheck& check, json extra = json::object()) {
+    json result = {{"reason", reason},
+                   {"good_centre", check.good_centre ? json(*check.good_centre) : json(nullptr)},
+                   {"bad_centre", check.bad_centre ? json(*check.bad_centre) : json(nullptr)},
+                   {"n_good", check.n_good},
+                   {"n_bad", check.n_bad},
+                   {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
+                   {"p_reason", check.p.reason}};
+    result.update(extra);
+    store_.set_bisect_status(id_, BisectStatus::kRefused, result.dump());
+    return BisectOutcome::kRefused;
+  }
+
   std::string run_name(std::size_t pos, std::size_t batch) const {
     return fmt::format("bisect{}-c{}-b{}", id_, pos, batch);
   }
@@ -439,14 +467,14 @@ class Driver {
     return std::nullopt;
   }
 
-  // Runs batch `batch` of a candidate (resuming its run when an earlier
-  // invocation was interrupted in it). False when interrupted.
-  bool run_batch(std::size_t pos, std::size_t batch) {
+  // Runs `name` on the kernel of candidate `which` (resuming the run when
+  // an earlier invocation was interrupted in it). False when interrupted.
+  bool run_batch(std::size_t which, const std::string& name) {
     Config config = parse_config(spec_.config_text, spec_.config_path);
-    if (spec_.mode == "kernels" && config.sut_lab) config.sut_lab->kernel = spec_.candidates[pos];
-    if (builds_itself()) config.sut_lab->kernel = lab_kernel(pos);
+    if (spec_.mode == "kernels" && config.sut_lab) config.sut_lab->kernel = spec_.candidates[which];
+    if (builds_itself()) config.sut_lab->kernel = lab_kernel(which);
     ExecOptions exec;
-    exec.name = run_name(pos, batch);
+    exec.name = name;
     exec.progress = options_.progress;
     if (const auto r = store_.find_run_by_name(exec.name)) {
       exec.resume_run = r->id;
@@ -459,6 +487,7 @@ class Driver {
       throw BisectError(fmt::format("run {} '{}' {}", s.run_id, s.name, to_string(s.status)));
     return true;
   }
+  bool run_batch(std::size_t pos, std::size_t batch) { return run_batch(pos, run_name(pos, batch)); }
 
   std::string runs_json(std::size_t pos) const { return json(finished_runs(pos)).dump(); }
 
@@ -510,24 +539,40 @@ class Driver {
   }
 
   // Batches until a verdict, the cap, or a skip. False when interrupted.
-  bool measure_candidate(std::size_t pos, const std::vector<double>& good,
-                         const std::vector<double>& bad) {
+  // Each batch runs between a batch of each reference (good, candidate,
+  // bad), and the verdict tests the candidate's pooled samples against the
+  // references pooled over the same windows (good0/bad0, the references'
+  // first measurement, only for batches made before windows existed).
+  bool measure_candidate(std::size_t pos, const std::vector<double>& good0, const std::vector<double>& bad0) {
     verdict_.centre = metric_centre(0);
-    bool prepared = false;
+    const std::size_t last = spec_.candidates.size() - 1;
     while (true) {
       const auto runs = finished_runs(pos);
       const auto x = bisect_samples(store_, spec_, runs);
       if (!runs.empty()) {
+        const auto good_runs = window_runs(pos, 0), bad_runs = window_runs(pos, last);
+        const auto good = good_runs.empty() ? good0 : bisect_samples(store_, spec_, good_runs);
+        const auto bad = bad_runs.empty() ? bad0 : bisect_samples(store_, spec_, bad_runs);
         VerdictResult v = judge(good, bad, x, verdict_);
         const bool capped = static_cast<int>(x.size()) >= spec_.max_iterations;
         if (v.verdict == Verdict::kUnknown && capped) v = decide_at_cap(v);
-        const std::string note = fmt::format("{}{}", v.vs_good.p ? "" : "vs good: " + v.vs_good.reason + " ",
-                                             v.vs_bad.p ? "" : "vs bad: " + v.vs_bad.reason);
+        std::string note = fmt::format("{}{}", v.vs_good.p ? "" : "vs good: " + v.vs_good.reason + " ",
+                                       v.vs_bad.p ? "" : "vs bad: " + v.vs_bad.reason);
+        // What each batch says on its own, against its own window: a
+        // candidate whose batches disagree is said to flip, wherever its
+        // verdict is shown.
+        const auto leanings = batch_leanings(pos, runs.size());
+        const bool flipped = std::find(leanings.begin(), leanings.end(), "GOOD") != leanings.end() &&
+                             std::find(leanings.begin(), leanings.end(), "BAD") != leanings.end();
+        if (flipped)
+          note += fmt::format("{}its batches flipped: {}", note.empty() ? "" : "; ", fmt::join(leanings, ", "));
         if (v.verdict != Verdict::kUnknown) {
           record(pos, std::string(verdict_name(v.verdict)), v.decided_by, x, &v, note);
-          fmt::print(stderr, "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {}{})\n",
-                     spec_.labels[pos], verdict_name(v.verdict), x.size(), p_text(v.vs_good),
-                     p_text(v.vs_bad), v.decided_by == "test" ? "" : ", by nearest median");
+          fmt::print(stderr, "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {}, against references "
+                             "measured beside it{}{})\n",
+                     spec_.labels[pos], verdict_name(v.verdict), x.size(), p_text(v.vs_good), p_text(v.vs_bad),
+                     v.decided_by == "test" ? "" : "; by nearest median at the iteration cap",
+                     flipped ? "; its batches flipped: " + fmt::format("{}", fmt::join(leanings, ", ")) : "");
           return true;
         }
         if (!last_is_unknown_at(pos, x.size()))
@@ -539,16 +584,23 @@ class Driver {
         fmt::print(stderr, "schedlab bisect: {} UNKNOWN at n={} (p vs good {}, p vs bad {}); another batch\n",
                    spec_.labels[pos], x.size(), p_text(v.vs_good), p_text(v.vs_bad));
       }
+      const std::size_t batch = runs.size() + 1;
       try {
-        if (!prepared) {
-          if (const auto failure = prepare(pos)) {
+        // good, candidate, bad: each installed (hook or build) right before
+        // its run, so the window is as short as the hooks allow.
+        for (const std::size_t which : {std::size_t{0}, pos, last}) {
+          const std::string name = which == pos ? run_name(pos, batch) : window_name(pos, batch, which);
+          if (finished(name)) continue;
+          if (const auto failure = prepare(which)) {
+            if (which != pos)
+              throw BisectError(fmt::format("the {} reference {}: {}", which == 0 ? "good" : "bad",
+                                            spec_.labels[which], *failure));
             fmt::print(stderr, "schedlab bisect: skipping {}: {}\n", spec_.labels[pos], *failure);
             record(pos, "SKIP", builds_itself() ? "build" : "hook", x, nullptr, *failure);
             return true;
           }
-          prepared = true;
+          if (!run_batch(which, name)) return false;
         }
-        if (!run_batch(pos, runs.size() + 1)) return false;
       } catch (const Interrupted&) {
         return false;
       } catch (const PreflightError& e) {
@@ -560,10 +612,47 @@ class Driver {
       }
       if (bisect_samples(store_, spec_, finished_runs(pos)).size() == x.size()) {
         record(pos, "SKIP", "no-samples", x, nullptr,
-               fmt::format("batch {} gave no samples of '{}'", runs.size() + 1, spec_.metric));
+               fmt::format("batch {} gave no samples of '{}'", batch, spec_.metric));
         return true;
       }
     }
+  }
+
+  std::string window_name(std::size_t pos, std::size_t batch, std::size_t ref) const {
+    return fmt::format("bisect{}-c{}-b{}-ref{}", id_, pos, batch, ref);
+  }
+  bool finished(const std::string& name) const {
+    const auto r = store_.find_run_by_name(name);
+    return r && r->status == RunStatus::kFinished;
+  }
+  // The finished runs of reference `ref` measured beside candidate `pos`,
+  // a batch each, in order.
+  std::vector<std::int64_t> window_runs(std::size_t pos, std::size_t ref) const {
+    std::vector<std::int64_t> ids;
+    for (std::size_t k = 1;; ++k) {
+      const auto r = store_.find_run_by_name(window_name(pos, k, ref));
+      if (!r || r->status != RunStatus::kFinished) break;
+      ids.push_back(r->id);
+    }
+    return ids;
+  }
+  // Each of the first `batches` batches of a candidate judged alone against
+  // its own window (the nearer median when the tests are unsure): GOOD,
+  // BAD or UNKNOWN (a batch without a window).
+  std::vector<std::string> batch_leanings(std::size_t pos, std::size_t batches) const {
+    const std::size_t last = spec_.candidates.size() - 1;
+    std::vector<std::string> out;
+    for (std::size_t k = 1; k <= batches; ++k) {
+      const auto one = [&](const std::string& name) {
+        const auto r = store_.find_run_by_name(name);
+        return r ? bisect_samples(store_, spec_, {r->id}) : std::vector<double>{};
+      };
+      const auto g = one(window_name(pos, k, 0)), b = one(window_name(pos, k, last)), x = one(run_name(pos, k));
+      out.emplace_back(g.empty() || b.empty() || x.empty()
+                           ? "UNKNOWN"
+                           : std::string(verdict_name(decide_at_cap(judge(g, b, x, verdict_)).verdict)));
+    }
+    return out;
   }
 
   bool last_is_unknown_at(std::size_t pos, std::size_t n) const {
@@ -575,6 +664,18 @@ class Driver {
   }
 
   static std::string p_text(const PValue& p) { return p.p ? fmt::format("{:.3g}", *p.p) : "n/a"; }
+
+  json decision_of(std::size_t pos) const {
+    const auto ds = store_.bisect_decisions(id_);
+    for (auto it = ds.rbegin(); it != ds.rend(); ++it)
+      if (it->position == static_cast<int>(pos)) {
+        const auto flip = it->note.find("its batches flipped: ");
+        return {{"verdict", it->verdict},
+                {"decided_by", it->decided_by},
+                {"flipped", flip == std::string::npos ? json(nullptr) : json(it->note.substr(flip + 21))}};
+      }
+    return nullptr;
+  }
 
   void finish(const SearchStep& step, const std::vector<CandidateState>& states) {
     json skipped = json::array();
@@ -592,7 +693,12 @@ class Driver {
                          {"last_good_candidate", spec_.candidates[step.last_good]},
                          {"skipped_between", skipped},
                          {"measured_candidates", measured},
-                         {"skipped_candidates", skips}};
+                         {"skipped_candidates", skips},
+                         // How the two ends were decided: a verdict forced at the cap by
+                         // the nearer median, or a candidate whose batches disagreed, is
+                         // said in the result line, never passed off as a test's.
+                         {"first_bad_decision", decision_of(step.first_bad)},
+                         {"last_good_decision", decision_of(step.last_good)}};
     store_.set_bisect_status(id_, BisectStatus::kDone, result.dump());
   }
 

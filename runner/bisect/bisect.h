@@ -50,6 +50,10 @@ struct BisectSpec {
   double alpha = 0.05;
   double min_effect_pct = 0;  // see VerdictOptions
   int max_iterations = 0;  // pooled samples per candidate before the cap rule
+  // "worse": the bad reference must be worse than the good one in the
+  // metric's direction, else the bisection is refused (a "bad" kernel that
+  // is faster found nothing regressing); "either": a change either way.
+  std::string direction = "worse";
 };
 
 // Reads and validates the config into the spec: its text, that some
@@ -83,9 +87,19 @@ struct DriveOptions {
   bool progress = false;
 };
 
-// Measures the references first (refusing when they do not differ), then
-// candidates until the search is done. Messages go to stderr.
+// Measures the references first (refusing when they do not differ, or
+// differ the wrong way), then candidates until the search is done. Each
+// batch of a candidate is measured between a batch of each reference
+// (good, candidate, bad: the runs bisect<S>-c<POS>-b<K>-ref<0|LAST>), and
+// its verdict uses those pooled references of its own time window, so a
+// machine that drifts moves candidate and references alike. Messages go to
+// stderr.
 BisectOutcome drive_bisect(Store& store, std::int64_t session_id, const DriveOptions& options);
+
+// The direction the runs' metric declares ("lower" or "higher" is better;
+// the first run that has it), "lower" when none does.
+std::string bisect_metric_direction(const Store& store, const BisectSpec& spec,
+                                    const std::vector<std::int64_t>& runs);
 
 // The centre the runs' metric declares (the first run that has it); amean
 // when none does.

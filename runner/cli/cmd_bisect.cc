@@ -46,6 +46,7 @@ struct BisectCmdOptions {
   std::string test = "mwu";
   double alpha = 0.05;
   double min_effect = 0;
+  std::string direction = "worse";
   int max_iterations = 0;
   int max_candidates = -1;
   DbOption db;
@@ -106,6 +107,7 @@ BisectSpec spec_of(const BisectCmdOptions& o) {
   spec.test = o.test;
   spec.alpha = o.alpha;
   spec.min_effect_pct = o.min_effect;
+  spec.direction = o.direction;
   spec.max_iterations = o.max_iterations;
   spec.hook_argv = o.hook;
   if (!o.hook_file.empty()) {
@@ -216,8 +218,19 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
                   const std::vector<BisectDecision>& decisions) {
   const std::size_t first_bad = r.at("first_bad"), last_good = r.at("last_good");
   const auto skipped = r.at("skipped_between");
+  // How an end was decided, when it was not a test's clear verdict.
+  const auto how = [&](const char* key) -> std::string {
+    const json d = r.value(key, json(nullptr));
+    if (!d.is_object()) return "";
+    std::string out;
+    if (d.value("decided_by", "") == "nearest-median") out += " (by nearest median at the iteration cap, not by the test)";
+    if (d.contains("flipped") && d["flipped"].is_string())
+      out += fmt::format(" (its batches flipped: {})", d["flipped"].get<std::string>());
+    return out;
+  };
   if (skipped.empty())
-    fmt::print("\nfirst bad: {}\nlast good: {}\n", spec.labels[first_bad], spec.labels[last_good]);
+    fmt::print("\nfirst bad: {}{}\nlast good: {}{}\n", spec.labels[first_bad], how("first_bad_decision"),
+               spec.labels[last_good], how("last_good_decision"));
   else
     fmt::print("\nthe first bad is one of (skipped candidates in between):\n  {}\nlast good: {}\n",
                [&] {
@@ -287,11 +300,17 @@ int print_status(const Store& store, const BisectSession& session) {
       return v.is_null() ? std::string("n/a")
                          : fmt::format(fmt::runtime(fmt_spec), v.get<double>());
     };
-    fmt::print(
-        "\nrefused: the references are not significantly different: good {} (n={}), bad {} "
-        "(n={}), p = {}\n",
-        number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
-        r.value("n_bad", 0), number("p", "{:.4g}"));
+    if (r.value("reason", "") == "bad reference better than good")
+      fmt::print("\nrefused: the bad reference is better than the good one ({} is better): good {} (n={}), bad {} "
+                 "(n={}), p = {}; --direction either bisects a change either way\n",
+                 r.value("direction", "lower"), number("good_centre", "{}"), r.value("n_good", 0),
+                 number("bad_centre", "{}"), r.value("n_bad", 0), number("p", "{:.4g}"));
+    else
+      fmt::print(
+          "\nrefused: the references are not significantly different: good {} (n={}), bad {} "
+          "(n={}), p = {}\n",
+          number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
+          r.value("n_bad", 0), number("p", "{:.4g}"));
   }
   if (session.status == BisectStatus::kRunning) {
     const auto states = candidate_states(spec, decisions);
@@ -370,6 +389,12 @@ void register_bisect(CLI::App& app, int& exit_code) {
                     "percent: two sides differ only when significant and their centres are at "
                     "least this far apart (0: the test alone)")
       ->check(CLI::Range(0.0, 1000.0))->capture_default_str();
+  start->add_option("--direction", o->direction,
+                    "worse (the default): the bad reference must be worse than the good one in the metric's "
+                    "direction, else nothing regressed and the bisection is refused; either: find a change "
+                    "either way")
+      ->check(CLI::IsMember({"worse", "either"}))
+      ->capture_default_str();
   start->add_option("--max-iterations", o->max_iterations,
                     "pooled samples per candidate before the nearest-median rule (default: 3x the "
                     "config's iterations)");

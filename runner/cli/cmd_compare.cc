@@ -3,6 +3,8 @@
 
 #include "analysis/compare.h"
 #include "analysis/render.h"
+#include "analysis/summary_table.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
@@ -18,6 +20,10 @@ struct CompareCmdOptions {
   std::string format = "text";
   bool monitors = false;
   bool by_pair = false;
+  bool strict = false;  // refuse cells measured with other parameters than their baseline
+  std::vector<std::string> summary;  // --summary METRIC,...: the thread's summary table
+  std::string style = "mmtests";     // text layout: mmtests | amd
+  bool csv_raw = false;
   StatsOptions stats;
   DbOption db;
 };
@@ -49,10 +55,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
   }
   std::vector<std::int64_t> ids;
   for (const auto& arg : runs) {
-    std::optional<RunInfo> run;
-    if (arg.find_first_not_of("0123456789") == std::string::npos)
-      run = store.find_run(std::stoll(arg));
-    if (!run) run = store.find_run_by_name(arg);
+    const std::optional<RunInfo> run = store.find_run_arg(arg);
     if (!run) {
       fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command, arg, store.path());
       return std::nullopt;
@@ -73,16 +76,41 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
 namespace {
 
 int compare_command(const CompareCmdOptions& o) {
-  return guarded({}, [&]() -> int {
+  if (!o.summary.empty() && o.format == "csv") {
+    fmt::print(stderr, "schedlab compare: --summary prints text, markdown or json, not csv\n");
+    return kBadInput;
+  }
+  return guarded<std::invalid_argument>({}, [&]() -> int {
     Store store(o.db.resolve(), Store::Access::kReadOnly);
     const auto columns = compare_columns(store, o.runs, o.group, o.by_pair, "compare");
     if (!columns) return kBadInput;
     Comparison c = compare(store, *columns, o.stats.to_options());
     if (o.monitors) add_monitors(store, c);
-    fmt::print("{}", o.format == "json"       ? render_json(c)
-                     : o.format == "markdown" ? render_markdown(c)
-                     : o.format == "csv"      ? render_csv(c)
-                                              : render_text(c));
+    if (const auto unlike = unlike_cells(c); o.strict && !unlike.empty()) {
+      fmt::print(stderr, "schedlab compare: --strict: {} cell{} measured with other parameters than the baseline:\n",
+                 unlike.size(), unlike.size() == 1 ? "" : "s");
+      for (const auto& line : unlike) fmt::print(stderr, "  {}\n", terminal_safe(line));
+      return kBadInput;
+    }
+    if (o.format == "json" && o.summary.empty()) {
+      fmt::print("{}", render_json(c));
+    } else if (o.format == "json") {
+      fmt::print("{}", render_summary_json(summary_table(c, o.summary)));
+    } else if (o.format == "csv") {
+      fmt::print("{}", render_csv(c, o.csv_raw ? CsvCells::kRaw : CsvCells::kNeutralised));
+    } else {
+      // For a terminal: names (and whatever else a database brought) never
+      // reach it as escape sequences.
+      make_names_terminal_safe(c);
+      std::string text;
+      if (!o.summary.empty()) {
+        const SummaryTable t = summary_table(c, o.summary);
+        text = o.format == "markdown" ? render_summary_markdown(t) : render_summary_text(t);
+      } else {
+        text = o.format == "markdown" ? render_markdown(c) : o.style == "amd" ? render_amd(c) : render_text(c);
+      }
+      fmt::print("{}", terminal_safe(text, true));
+    }
     return kOk;
   });
 }
@@ -104,6 +132,21 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_flag("--by-pair", o->by_pair,
                 "runs of a pairs: config: one column per variant and pair (default@rack1), "
                 "instead of every pair's samples pooled per variant");
+  cmd->add_flag("--strict", o->strict,
+                "refuse (exit 2) when a cell would be compared against a baseline measured with other "
+                "workload parameters (loops 200 against loops 500); without it such cells are marked !");
+  cmd->add_option("--summary", o->summary,
+                  "METRIC,...: one table, a row per column (kernel x variant) and a column per metric and "
+                  "point, each cell the % change against the first column, * where significant (the EEVDF "
+                  "thread's summary); text, markdown or json")
+      ->delimiter(',');
+  cmd->add_option("--style", o->style,
+                  "mmtests (the default) or amd: a line per row, 'value (pct pct) *' as AMD's LKML reports")
+      ->check(CLI::IsMember({"mmtests", "amd"}))
+      ->capture_default_str();
+  cmd->add_flag("--csv-raw", o->csv_raw,
+                "--format csv: text cells as stored, without the ' that keeps a spreadsheet from "
+                "reading a cell beginning with = + - @ (or tab, CR, ') as a formula");
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = compare_command(*o); });

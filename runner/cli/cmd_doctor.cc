@@ -5,6 +5,7 @@
 
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
+#include "runner/run/run_shape.h"
 #include "runner/doctor/doctor.h"
 #include "runner/hosts/hosts.h"
 
@@ -104,18 +105,44 @@ std::string render(const Json& d) {
   return out;
 }
 
+// doctor --config X with a lab SUT in X: the guest is booted (its first
+// kernel) and probed, so what doctor says is of the SUT the run would use,
+// never of the host standing in for it.
+int doctor_lab(const Config& config, const DoctorOptions& o) {
+  const RunShape shape = RunShape::one_run(config);
+  std::optional<HostSet> connected;
+  if (const int rc = guarded({.prefix = "schedlab doctor: cannot boot the lab SUT"}, [&] {
+        fmt::print(stderr, "schedlab doctor: booting the config's lab SUT ({}) to look at it\n",
+                   config.sut_lab->kernel);
+        connected.emplace(shape.hosts(shape.kernels.front(), 0));
+        return kOk;
+      }))
+    return rc;
+  Host& guest = connected->pair().sut;
+  return guarded({.prefix = "schedlab doctor: " + guest.name()}, [&] {
+    Json d = probe_sut(guest);
+    d["lab_kernel"] = config.sut_lab->kernel;
+    fmt::print("{}", o.format == "json" ? d.dump(2) + "\n"
+                                        : fmt::format("lab SUT {} booted for doctor\n", config.sut_lab->kernel) +
+                                              render(d));
+    return kOk;
+  });
+}
+
 int doctor_command(const DoctorOptions& o) {
   SshConfig ssh;
   std::string sut = o.sut;
+  std::optional<Config> config;
   if (const int rc = guarded<ConfigError>({}, [&] {
         if (!o.config.empty()) {
-          const Config config = load_config_file(o.config);
-          ssh = config.ssh;
-          if (sut.empty() && !config.sut_lab) sut = config.sut;
+          config = load_config_file(o.config);
+          ssh = config->ssh;
+          if (sut.empty() && !config->sut_lab) sut = config->sut;
         }
         return kOk;
       }))
     return rc;
+  if (sut.empty() && config && config->sut_lab) return doctor_lab(*config, o);
   if (sut.empty()) sut = "local";
   std::unique_ptr<Host> host;
   if (const int rc = guarded({.prefix = "schedlab doctor: cannot reach " + sut}, [&] {

@@ -1,6 +1,7 @@
 // schedlab import: saved outputs of a workload's tool recorded as a run, to
 // compare with schedlab's own.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <boost/regex.hpp>
@@ -18,6 +19,7 @@
 #include "runner/cli/common.h"
 #include "runner/config/param_values.h"
 #include "runner/import/mmtests_tree.h"
+#include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
 
 namespace schedlab::cli {
@@ -49,11 +51,18 @@ struct Input {
   const Workload* workload = nullptr;
   std::string variant, file;
   std::optional<std::string> text;
-  std::optional<MmtestsOutput> extracted;
+  std::optional<ReadSamples> extracted;
   Point point;
   std::string params_json, block, row;
   int row_order = 0;
 };
+
+// A run name is checked before anything is written: text (UTF-8, no
+// control characters) that JSON, tables and terminals can carry.
+void check_run_name(const std::string& name) {
+  if (const auto problem = name_problem(name))
+    throw std::invalid_argument(fmt::format("run name '{}': {}; nothing imported", excerpt(name), *problem));
+}
 
 // The point of given parameters, and its labels.
 void set_point(Input& in, const std::vector<std::string>& params) {
@@ -136,6 +145,8 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
     if (eq == std::string::npos || eq == 0)
       throw std::invalid_argument(fmt::format("'{}': expected VARIANT=FILE", in));
     Input input{.workload = &w, .variant = in.substr(0, eq), .file = in.substr(eq + 1)};
+    if (const auto problem = name_problem(input.variant))
+      throw std::invalid_argument(fmt::format("variant name '{}': {}", excerpt(input.variant), *problem));
     if (std::error_code ec; !std::filesystem::is_regular_file(input.file, ec))
       throw std::invalid_argument(fmt::format("{}: no such file", input.file));
     set_point(input, file_params(o, input.file, re.get(), names));
@@ -145,15 +156,9 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   return inputs;
 }
 
-// The samples of an mmtests output, or the ParseError it is.
-std::vector<Sample> extracted_samples(const Workload& w, const MmtestsOutput& out) {
-  if (!out.error.empty()) throw ParseError(w.name(), 0, out.error);
-  return out.samples;
-}
-
 // Records one run of the inputs (all checked already); returns how many
-// outputs did not parse (each kept, with its error, as a parse-error
-// iteration).
+// outputs failed (did not parse, or failed by their workload's judgement:
+// each kept, with its error, as a failed iteration).
 struct Imported {
   std::int64_t run = 0;
   int failed = 0;
@@ -167,12 +172,14 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
     if (std::find(workloads.begin(), workloads.end(), in.workload) == workloads.end())
       workloads.push_back(in.workload);
   }
-  const std::string text = source.dump(2);
+  // Paths from elsewhere may not be UTF-8: kept, with U+FFFD for what is not.
+  const std::string text = source.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   const auto run = store.create_run({.name = name,
                                      .config_path = "(import)",
                                      .config_text = text,
                                      .config_sha256 = sha256_hex(text),
-                                     .manifest_json = manifest.dump(),
+                                     .manifest_json =
+                                         manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
                                      .status = RunStatus::kRunning});
   std::map<std::string, std::int64_t> ids;
   for (std::size_t i = 0; i < variants.size(); ++i)
@@ -201,15 +208,12 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
                      .status = IterationStatus::kOk,
                      .started_at = utc_now_iso8601()};
     row.stdout_text = in.text ? *in.text : read_input_file(in.file);
-    try {
-      auto samples = in.extracted ? extracted_samples(w, *in.extracted)
-                                  : parse_output(w, in.point, row.stdout_text, "");
-      row.samples.reserve(samples.size());
-      for (auto& s : samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});
-    } catch (const ParseError& e) {
-      row.status = IterationStatus::kParseError;
-      row.error = fmt::format("{}: {}", in.file, e.what());
-      fmt::print(stderr, "schedlab: {}: {} output did not parse: {}\n", in.file, w.name(), e.what());
+    // Judged as `run` judges the same output: parse (or mmtests' extractor
+    // rules), unsupported, the workload's own verdict.
+    judge_into(row, w, in.point, row.stdout_text, "", in.extracted ? &*in.extracted : nullptr);
+    if (row.status != IterationStatus::kOk) {
+      row.error = fmt::format("{}: {}", in.file, row.error);
+      fmt::print(stderr, "schedlab: {}\n", row.error);
       ++failed;
     }
     store.add_iteration(row);
@@ -226,9 +230,15 @@ int import_files(const ImportOptions& o) {
   nlohmann::json source = {
       {"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", o.inputs}};
   if (!o.param_from_name.empty()) source["param_from_name"] = o.param_from_name;
+  check_run_name(o.name);
   Store store(o.db.resolve());
+  if (store.find_run_by_name(o.name))
+    throw std::invalid_argument(fmt::format("{} already has a run named '{}'; nothing imported", store.path(), o.name));
+  // One transaction: a killed or failed import leaves nothing behind.
+  Store::WriteBatch batch(store);
   const auto r = store_run(store, o.name, source, {{"imported", true}}, inputs);
-  fmt::print(stderr, "imported run {} '{}': {} files, {} did not parse\n", r.run, o.name,
+  batch.commit();
+  fmt::print(stderr, "imported run {} '{}': {} files, {} failed\n", r.run, o.name,
              inputs.size(), r.failed);
   return r.failed ? kIterationsFailed : kOk;
 }
@@ -247,18 +257,22 @@ int import_mmtests(const ImportOptions& o) {
                .file = out.source,
                .text = std::move(out.text)};
       set_point(in, out.params);
-      in.extracted = std::move(out);
+      in.extracted = ReadSamples{std::move(out.samples), std::move(out.error)};
       inputs[r].push_back(std::move(in));
     }
     runs[r].outputs.clear();
     order_rows(inputs[r]);
   }
+  for (const auto& run : runs) check_run_name(run.name);
   Store store(o.db.resolve());
   for (const auto& run : runs)
     if (store.find_run_by_name(run.name))
       throw std::invalid_argument(fmt::format(
           "{} already has a run named '{}'; nothing imported (import into another --db)", store.path(), run.name));
   int failed = 0;
+  // Every run of the tree in one transaction: all of it or nothing.
+  Store::WriteBatch batch(store);
+  std::vector<std::string> printed;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const auto& run = runs[r];
     for (const auto& why : run.skipped) fmt::print(stderr, "schedlab: {}: skipped {}\n", run.name, why);
@@ -274,11 +288,14 @@ int import_mmtests(const ImportOptions& o) {
                                             {"skipped", run.skipped}}}};
     if (!run.kernel_release.empty()) manifest["kernel_release"] = run.kernel_release;
     const auto stored = store_run(store, run.name, source, manifest, inputs[r]);
-    fmt::print(stderr, "imported run {} '{}' ({}): {} outputs from {} iterations, {} did not parse\n",
-               stored.run, run.name, run.kernel_release.empty() ? "kernel unknown" : run.kernel_release,
-               inputs[r].size(), run.iterations, stored.failed);
+    printed.push_back(fmt::format("imported run {} '{}' ({}): {} outputs from {} iterations, {} failed\n",
+                                  stored.run, run.name,
+                                  run.kernel_release.empty() ? "kernel unknown" : run.kernel_release,
+                                  inputs[r].size(), run.iterations, stored.failed));
     failed += stored.failed;
   }
+  batch.commit();
+  for (const auto& line : printed) fmt::print(stderr, "{}", line);
   return failed ? kIterationsFailed : kOk;
 }
 

@@ -15,6 +15,7 @@
 
 #include "base/shell_quote.h"
 #include "runner/cli/common.h"
+#include "runner/config/config.h"
 #include "runner/config/units.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/kernel_build.h"
@@ -28,6 +29,7 @@ namespace {
 struct LabOptions {
   LabConfig lab;
   std::string boot_timeout = "180s";
+  std::string config;  // an experiment file whose lab SUT (workloads, config additions) to boot
 };
 
 void add_lab_options(CLI::App& cmd, LabOptions& o) {
@@ -40,13 +42,19 @@ void add_lab_options(CLI::App& cmd, LabOptions& o) {
   cmd.add_option("--cmdline", o.lab.cmdline, "appended to the kernel command line");
   cmd.add_option("--boot-timeout", o.boot_timeout, "kernel start to SSH readiness, e.g. 3m")->capture_default_str();
   cmd.add_option("--program", o.lab.programs, "another program of this machine to copy into the guest (repeatable)");
+  cmd.add_option("--config", o.config,
+                 "an experiment file with a lab SUT: boot the kernel as its runs do (its workloads' programs "
+                 "and kernel config additions, its config: and config_fragments:)");
 }
 
 lab::Log stderr_log() {
   return [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
 }
 
-// The options as a LabConfig; nothing when --boot-timeout is not a duration.
+// The options as a LabConfig; nothing when --boot-timeout is not a duration
+// or --config has no lab SUT. A kernel built from a tree that a run built
+// with additions (a workload's CONFIG_SYSVIPC) is booted as that run
+// built it, not rebuilt without them.
 std::optional<LabConfig> lab_config(const LabOptions& o) {
   const auto d = parse_duration(o.boot_timeout);
   if (!d || *d < std::chrono::seconds(1)) {
@@ -54,6 +62,42 @@ std::optional<LabConfig> lab_config(const LabOptions& o) {
     return std::nullopt;
   }
   LabConfig c = o.lab;
+  if (!o.config.empty()) {
+    try {
+      const Config file = load_config_file(o.config);
+      if (!file.sut_lab) {
+        fmt::print(stderr, "schedlab lab: {}: its SUT is no lab (hosts: sut: {{lab: ...}})\n", o.config);
+        return std::nullopt;
+      }
+      c = *file.sut_lab;
+      c.kernel = o.lab.kernel;
+      c.cmdline = o.lab.cmdline.empty() ? c.cmdline : o.lab.cmdline;
+      c.programs.insert(c.programs.end(), o.lab.programs.begin(), o.lab.programs.end());
+    } catch (const ConfigError& e) {
+      fmt::print(stderr, "schedlab: {}\n", e.what());
+      return std::nullopt;
+    }
+  } else if (lab::is_git_kernel(c.kernel)) {
+    try {
+      LocalHost local;
+      const auto built = lab::cached_builds_of(c.kernel, lab::LabPaths::from_env(), local);
+      const bool plain = std::any_of(built.begin(), built.end(), [](const lab::Kernel& k) {
+        return k.requested_symbols.empty() && k.requested_fragments.empty();
+      });
+      if (!built.empty() && !plain) {
+        c.config = built.front().requested_symbols;
+        c.config_fragments = built.front().requested_fragments;
+        std::vector<std::string> what;
+        for (const auto& [k, v] : c.config) what.push_back(k + "=" + v);
+        for (const auto& f : c.config_fragments) what.push_back(f);
+        fmt::print(stderr, "schedlab lab: {} as a run built it ({}; cached {}); --config FILE boots it as that "
+                           "file's runs build it\n",
+                   c.kernel, fmt::join(what, ", "), built.front().key);
+      }
+    } catch (const lab::UnknownKernel&) {
+      // build_kernel says what is wrong with the spec, when it is booted
+    }
+  }
   c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
   return c;
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/hosts/locks.h"
@@ -47,6 +48,11 @@ int list_command(const ListOptions& o) {
                        {"config_sha256", r.config_sha256},
                        {"variants", ov.variants},
                        {"iterations_ok", ov.iterations_ok},
+                       {"iterations_failed", ov.iterations_failed},
+                       {"planned_iterations",
+                        ov.planned_max ? nlohmann::json{{"min", ov.planned_min.value_or(*ov.planned_max)},
+                                                        {"max", *ov.planned_max}}
+                                       : nlohmann::json(nullptr)},
                        {"manifest", nlohmann::json::parse(r.manifest_json)}});
       }
       fmt::print("{}\n", out.dump(2));
@@ -60,14 +66,25 @@ int list_command(const ListOptions& o) {
       return kOk;
     }
     fmt::memory_buffer text;
-    fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", "id",
-                   "name", "status", "started", "ok", "kernel", "variants");
+    // ok, failed and planned iterations: a run with 4 of 12 failed never
+    // reads as plain "ok 8".
+    const auto planned = [](const Store::RunOverview& ov) -> std::string {
+      if (!ov.planned_max) return "-";
+      const std::int64_t min = ov.planned_min.value_or(*ov.planned_max);
+      return min == *ov.planned_max ? std::to_string(min) : fmt::format("{}-{}", min, *ov.planned_max);
+    };
+    fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5} {:>6} {:>7}  {:<20} {}\n", "id",
+                   "name", "status", "started", "ok", "failed", "planned", "kernel", "variants");
+    // Names come from whoever wrote the database (a merged task, an
+    // import): escaped before padding, so an ESC neither reaches the
+    // terminal nor shifts the columns.
     for (const auto& r : runs) {
       const auto& ov = overview(r.id);
-      fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5}  {:<20} {}\n", r.id,
-                     r.name, to_string(shown_status(store, r.id, r.status)), r.started_at,
-                     ov.iterations_ok, r.kernel_release.empty() ? "?" : r.kernel_release,
-                     fmt::join(ov.variants, ","));
+      fmt::format_to(fmt::appender(text), "{:>4}  {:<32} {:<11} {:<20} {:>5} {:>6} {:>7}  {:<20} {}\n", r.id,
+                     terminal_safe(r.name), to_string(shown_status(store, r.id, r.status)),
+                     terminal_safe(r.started_at), ov.iterations_ok, ov.iterations_failed, planned(ov),
+                     r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
+                     terminal_safe(fmt::format("{}", fmt::join(ov.variants, ","))));
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kOk;

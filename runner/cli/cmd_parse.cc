@@ -9,6 +9,7 @@
 
 #include "runner/cli/common.h"
 #include "runner/config/param_values.h"
+#include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
 #include "workloads/registry.h"
 
@@ -42,30 +43,37 @@ int parse_command(const ParseOptions& o) {
     };
     for (const auto& file : o.files) {
       const std::string text = read_input_file(file);
-      try {
-        const auto samples = parse_output(w, p, text, "");
-        if (o.format == "json") {
-          nlohmann::json js = nlohmann::json::array();
-          for (const auto& s : samples)
-            js.push_back({{"metric", s.metric}, {"value", s.value},
-                          {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-          emit_json({{"file", file}, {"samples", js}});
-        } else {
-          fmt::memory_buffer buf;
-          buf.reserve(samples.size() * (file.size() + 40));
-          for (const auto& s : samples) {
-            // Compiled formats: a million lines' worth of format strings
-            // would otherwise be parsed at run time.
-            fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}\t{}\t{}"), file, s.metric, s.value);
-            if (s.offset_s) fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\t@{}s"), *s.offset_s);
-            buf.push_back('\n');
-          }
-          std::fwrite(buf.data(), 1, buf.size(), stdout);
+      // Judged as `run` and `import` judge the same output.
+      const OutputJudgement j = judge_output(w, p, text, "");
+      const auto& samples = j.samples;
+      if (o.format == "json") {
+        nlohmann::json js = nlohmann::json::array();
+        for (const auto& s : samples)
+          js.push_back({{"metric", s.metric}, {"value", s.value},
+                        {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
+        nlohmann::json entry = {{"file", file}, {"status", to_string(iteration_status(j.verdict))}};
+        if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported) entry["samples"] = js;
+        if (!j.ok()) entry["error"] = j.error;
+        entry["notes"] = j.notes;
+        emit_json(entry);
+      } else {
+        // Notes on stderr: stdout stays one sample a line.
+        for (const auto& n : j.notes) fmt::print(stderr, "schedlab: {}: note: {}\n", file, n);
+        fmt::memory_buffer buf;
+        buf.reserve(samples.size() * (file.size() + 40));
+        for (const auto& s : samples) {
+          // Compiled formats: a million lines' worth of format strings
+          // would otherwise be parsed at run time.
+          fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}\t{}\t{}"), file, s.metric, s.value);
+          if (s.offset_s) fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\t@{}s"), *s.offset_s);
+          buf.push_back('\n');
         }
-      } catch (const ParseError& e) {
+        std::fwrite(buf.data(), 1, buf.size(), stdout);
+      }
+      if (!j.ok()) {
         ++failed;
-        fmt::print(stderr, "schedlab: {}: {} output did not parse: {}\n", file, w.name(), e.what());
-        if (o.format == "json") emit_json({{"file", file}, {"error", e.what()}});
+        std::fflush(stdout);
+        fmt::print(stderr, "schedlab: {}: {} (a {} iteration)\n", file, j.error, to_string(iteration_status(j.verdict)));
       }
     }
     if (o.format == "json") fmt::print("{}\n", first ? "[]" : "\n]");

@@ -7,6 +7,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/render_html.h"
+#include "analysis/summary_table.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
@@ -22,6 +23,7 @@ struct ReportCmdOptions {
   std::string output;
   bool by_pair = false;
   StatsOptions stats;
+  std::vector<std::string> summary;  // --summary METRIC,...
   DbOption db;
 };
 
@@ -36,7 +38,8 @@ int report_command(const ReportCmdOptions& o) {
     add_monitors(store, c);
     std::string title = "schedlab report:";
     for (const auto& r : c.runs) title += fmt::format(" {}", r.name);
-    const std::string page = render_html(c, vega, title);
+    const std::string lead = o.summary.empty() ? "" : render_summary_html(summary_table(c, o.summary));
+    const std::string page = render_html(c, vega, title, lead);
     std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
     out << page;
     if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", o.output));
@@ -55,6 +58,8 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group, "the runs of a multi-kernel plan, as for compare");
   cmd->add_option("-o,--output", o->output, "the HTML file to write")->required();
   cmd->add_flag("--by-pair", o->by_pair, "one column per variant and pair, as for compare");
+  cmd->add_option("--summary", o->summary, "METRIC,...: the summary table of compare --summary at the top")
+      ->delimiter(',');
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = report_command(*o); });

@@ -39,7 +39,7 @@ int restore_command(const RestoreOptions& o) {
         for (const auto& line : clean_leftovers(store, *host))
           fmt::print("{}: {}\n", name, line);
         for (const auto& line : restore_journal(store, *host))
-          fmt::print("{}: restored {}\n", name, line);
+          fmt::print("{}: {}\n", name, line);
       } catch (const std::exception& e) {
         fmt::print(stderr, "schedlab: {}: {}\n", name, e.what());
         ++failures;

@@ -23,6 +23,7 @@
 #include "runner/run/run_shape.h"
 #include "runner/run/session.h"
 #include "runner/config/units.h"
+#include "runner/hosts/hosts.h"
 
 namespace schedlab::cli {
 namespace {
@@ -35,12 +36,6 @@ struct RunOptions {
   int iterations = 0;  // --iterations N; 0: the config's
   DbOption db;
 };
-
-std::optional<RunInfo> find_run_arg(const Store& store, const std::string& arg) {
-  if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos)
-    if (auto r = store.find_run(std::stoll(arg))) return r;
-  return store.find_run_by_name(arg);
-}
 
 // `run --iterations N` of a run being resumed (its manifest), 0 when none.
 int iterations_override(const RunInfo& run) {
@@ -74,6 +69,57 @@ void print_plan(const Config& config, const Plan& plan, int iterations) {
     fmt::print("  {} {}:{}\n", p.describe(), n, argv);
   }
 }
+
+// --dry-run: the run's read-only checks (check_plan) on each pair it can
+// reach, so a knob the SUT lacks or a value it cannot take is found before
+// the real run measures its baseline. A lab SUT is not booted for a dry run.
+void dry_run_checks(const Config& config, const PlanOptions& plan_options) {
+  if (config.sut_lab) {
+    fmt::print("preflight: not run (the lab SUT is booted by the run itself; its knobs are checked then)\n");
+    return;
+  }
+  const RunShape shape = RunShape::one_run(config, plan_options);
+  const KernelShape& kernel = shape.kernels.front();
+  for (std::size_t i = 0; i < shape.pair_count(); ++i) {
+    const HostSpec hosts = shape.hosts(kernel, i);
+    std::optional<HostSet> connected;
+    try {
+      connected.emplace(hosts);
+    } catch (const HostError& e) {
+      fmt::print(stderr, "schedlab run: dry run: cannot reach {} ({}): its checks are left to the run\n", hosts.sut,
+                 e.what());
+      continue;
+    }
+    check_plan(connected->pair(), config, kernel.plan);  // PreflightError as the run would
+    fmt::print("preflight on {}: programs, CPUs and knobs checked, nothing changed\n", connected->pair().sut.name());
+  }
+}
+
+// A database `run` created and stored no run in (refused at preflight, a
+// host that could not be reached) is removed again: a refused run leaves
+// nothing behind that was not there before.
+class NewDatabase {
+ public:
+  explicit NewDatabase(std::string path) : path_(std::move(path)) {
+    std::error_code ec;
+    existed_ = std::filesystem::exists(path_, ec) || ec;
+  }
+  // Call with the store closed.
+  void remove_if_empty() const {
+    if (existed_) return;
+    try {
+      if (!Store(path_, Store::Access::kReadOnly).list_runs().empty()) return;
+    } catch (const std::exception&) {
+      return;
+    }
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(path_ + suffix, ec);
+  }
+
+ private:
+  std::string path_;
+  bool existed_ = true;
+};
 
 // Kernels x variants: which variants each kernel's run gets.
 void print_kernels(const RunShape& shape, const std::string& group) {
@@ -114,12 +160,12 @@ int run_kernel_group(Store& store, const RunShape& shape, const std::string& gro
   if (!group_runs(store, group).empty())
     fmt::print(stderr, "group '{}' in {}: schedlab compare --group {}\n", group, store.path(), group);
   if (r.interrupted) {
-    fmt::print(stderr, "continue it with: schedlab run --resume {}\n", group);
+    fmt::print(stderr, "continue it with: {}\n", resume_command(group, store.path()));
     return 128 + interrupt_signal();
   }
   if (!r.errors.empty()) {
-    fmt::print(stderr, "{} of {} kernels failed (above); run them again with: schedlab run --resume {}\n",
-               r.errors.size(), shape.kernels.size(), group);
+    fmt::print(stderr, "{} of {} kernels failed (above); run them again with: {}\n", r.errors.size(),
+               shape.kernels.size(), resume_command(group, store.path()));
     return kError;
   }
   return failed ? kIterationsFailed : kOk;
@@ -135,7 +181,8 @@ int run_command(const RunOptions& o) {
                        "it started with\n");
     return kBadInput;
   }
-  return guarded<ConfigError>({}, [&]() -> int {
+  const NewDatabase fresh(o.db.resolve());
+  const int code = guarded<ConfigError>({}, [&]() -> int {
     std::optional<Store> store;
     Config config;
     ExecOptions exec;
@@ -144,7 +191,7 @@ int run_command(const RunOptions& o) {
     int iterations = o.iterations;
     if (!o.resume.empty()) {
       store.emplace(o.db.resolve());
-      auto run = find_run_arg(*store, o.resume);
+      auto run = store->find_run_arg(o.resume);
       // A multi-kernel plan resumes as a whole, by its name or a member's.
       group = run ? run_group(*run).value_or("") : o.resume;
       const auto members = group.empty() ? std::vector<RunInfo>{} : group_runs(*store, group);
@@ -163,6 +210,12 @@ int run_command(const RunOptions& o) {
         group.clear();
         if (!run) {
           fmt::print(stderr, "schedlab run: no run '{}' in {}\n", o.resume, store->path());
+          return kBadInput;
+        }
+        if (run->config_path == "(import)") {
+          fmt::print(stderr, "schedlab run: run {} '{}' was imported, not run: there is nothing to resume "
+                             "(schedlab rm {} removes it)\n",
+                     run->id, run->name, run->id);
           return kBadInput;
         }
         if (run->status == RunStatus::kFinished) {
@@ -189,6 +242,7 @@ int run_command(const RunOptions& o) {
     if (o.dry_run) {
       if (!group.empty()) print_kernels(RunShape::per_kernel(config, plan_options), group);
       print_plan(config, plan, iterations);
+      dry_run_checks(config, plan_options);
       return kOk;
     }
     if (!group.empty()) {
@@ -198,7 +252,7 @@ int run_command(const RunOptions& o) {
         for (const auto& k : plan_kernels(config.sut_lab))
           if (store->find_run_by_name(kernel_run_name(group, k)) || store->find_run_by_name(group)) {
             fmt::print(stderr, "schedlab run: '{}' is already in {}: give another --name, or continue it "
-                               "with --resume {}\n", group, store->path(), group);
+                               "with {}\n", group, store->path(), resume_command(group, store->path()));
             return kBadInput;
           }
       }
@@ -210,8 +264,10 @@ int run_command(const RunOptions& o) {
     const RunShape shape = RunShape::one_run(config, plan_options);
     install_interrupt_handlers();
     const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
-    return report_run(s, store->path(), fmt::format("schedlab run --resume {}", s.run_id));
+    return report_run(s, store->path(), resume_command(std::to_string(s.run_id), store->path()));
   });
+  fresh.remove_if_empty();
+  return code;
 }
 
 }  // namespace

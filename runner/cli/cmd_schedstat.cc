@@ -50,6 +50,7 @@ struct BadInput : std::runtime_error {
 struct DeltaSide {
   std::string label;
   schedstat::Snapshot counters;
+  std::optional<int> iterations;  // summed, for a run selection
 };
 
 schedstat::Snapshot parse_snapshot(const std::string& text, const std::string& where,
@@ -94,10 +95,7 @@ DeltaSide delta_from_selection(const Store& store, const std::string& selection,
   if (parts.size() > 3 || parts[0].empty())
     throw BadInput(fmt::format("'{}' is not a file, nor a run selection RUN[:VARIANT[:ROW]]",
                                selection));
-  std::optional<RunInfo> run;
-  if (parts[0].find_first_not_of("0123456789") == std::string::npos)
-    run = store.find_run(std::stoll(parts[0]));
-  if (!run) run = store.find_run_by_name(parts[0]);
+  const std::optional<RunInfo> run = store.find_run_arg(parts[0]);
   if (!run)
     throw BadInput(fmt::format("'{}' is not a file, and {} has no run '{}'", selection,
                                store.path(), parts[0]));
@@ -141,7 +139,7 @@ DeltaSide delta_from_selection(const Store& store, const std::string& selection,
       why = " (run it with 'monitors: [schedstat]' in the config)";
     throw BadInput(fmt::format("{}: no stored schedstat snapshots of ok iterations{}", selection, why));
   }
-  return {fmt::format("{} ({} iteration{})", selection, n, n == 1 ? "" : "s"), std::move(*sum)};
+  return {fmt::format("{} ({} iteration{})", selection, n, n == 1 ? "" : "s"), std::move(*sum), n};
 }
 
 void print_side(const DeltaSide& side, const SchedstatCmdOptions& o) {
@@ -160,10 +158,21 @@ void print_side(const DeltaSide& side, const SchedstatCmdOptions& o) {
 void print_comparison(const DeltaSide& a, const DeltaSide& b, const SchedstatCmdOptions& o) {
   const auto c = schedstat::compare(schedstat::summarize(a.counters),
                                     schedstat::summarize(b.counters), a.label, b.label);
-  if (o.format == "json")
-    fmt::print("{}\n", schedstat::to_json(c).dump(2));
-  else
+  // Counts are sums over the iterations each side stored (ok ones only): over
+  // unequal numbers they are not like with like, and the table says so.
+  std::string warning;
+  if (a.iterations && b.iterations && *a.iterations != *b.iterations)
+    warning = fmt::format("the sides summed different numbers of iterations ({} against {}: failed or unfinished "
+                          "iterations are left out); compare rates and percentages, not counts",
+                          *a.iterations, *b.iterations);
+  if (o.format == "json") {
+    auto j = schedstat::to_json(c);
+    if (!warning.empty()) j["warning"] = warning;
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    if (!warning.empty()) fmt::print("warning: {}\n", warning);
     fmt::print("{}", schedstat::render_text(c));
+  }
 }
 
 int show_command(const SchedstatCmdOptions& o) {

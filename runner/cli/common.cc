@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "base/file.h"
+#include "base/shell_quote.h"
+#include "base/text.h"
 #include "base/time.h"
 #include "runner/run/executor.h"
 #include "runner/run/interrupt.h"
@@ -53,7 +55,10 @@ int guard(const OnError& on, const std::function<int()>& body,
   } catch (const std::exception& e) {
     const bool listed = is_listed(e);
     if (!listed && on.other == kPropagate) throw;
-    fmt::print(stderr, "{}: {}\n{}", on.prefix, e.what(), on.hint.empty() ? "" : on.hint + "\n");
+    // A message may quote a name from a database (merge's conflicts): no
+    // escape sequence of it reaches the terminal.
+    fmt::print(stderr, "{}: {}\n{}", on.prefix, terminal_safe(e.what(), true),
+               on.hint.empty() ? "" : on.hint + "\n");
     return listed ? on.listed : on.other;
   }
 }
@@ -69,7 +74,7 @@ std::string default_run_name(const std::string& config_path) {
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint) {
   for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
   fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
-             s.name, to_string(s.status), s.measured, s.failed,
+             terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
              s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", db_path);
   if (s.status == RunStatus::kInterrupted) {
     fmt::print(stderr, "continue it with: {}\n", resume_hint);
@@ -77,6 +82,13 @@ int report_run(const RunSummary& s, const std::string& db_path, const std::strin
   }
   if (s.status == RunStatus::kFailed) return kError;  // a pair stopped early (pairs: runs)
   return s.failed ? kIterationsFailed : kOk;
+}
+
+std::string resume_command(const std::string& run, const std::string& db_path) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(db_path, ec);
+  return fmt::format("schedlab run --resume {} --db {}", shell_word(run),
+                     shell_word(ec ? db_path : absolute.lexically_normal().string()));
 }
 
 }  // namespace schedlab::cli

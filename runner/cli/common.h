@@ -52,6 +52,10 @@ std::string default_run_name(const std::string& config_path);
 // exit code it makes (interrupted: the resume hint and 128 + signal).
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint);
 
+// "schedlab run --resume RUN --db /abs/path.db", quoted for pasting: the
+// database named whatever the directory or SCHEDLAB_DB is where it is pasted.
+std::string resume_command(const std::string& run, const std::string& db_path);
+
 // How a command's exceptions leave it: "PREFIX: what()" on stderr (and the
 // hint on the next line), then the exit code.
 inline constexpr int kPropagate = -1;  // rethrow to an outer guarded()
@@ -88,6 +92,7 @@ void register_lab(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);
 void register_parse(CLI::App& app, int& exit_code);
 void register_import(CLI::App& app, int& exit_code);
+void register_rm(CLI::App& app, int& exit_code);
 void register_workloads(CLI::App& app, int& exit_code);
 void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
 void register_history(CLI::App& app, int& exit_code);

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   register_bisect(app, exit_code);
   register_report(app, exit_code);
   register_slurm(app, exit_code);
+  register_rm(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -13,6 +13,7 @@
 #include "analysis/task_samples.h"
 #include "runner/config/param_values.h"
 #include "runner/config/suggest.h"
+#include "runner/config/sysctl_values.h"
 #include "runner/config/units.h"
 #include "runner/config/yaml_reader.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
@@ -36,6 +37,8 @@ namespace {
 
 // The sysctl directories a variant may change (see design.md: knobs).
 const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
+const char* const kSysctlExecDenylist[] = {"kernel.core_pattern", "kernel.modprobe", "kernel.hotplug",
+                                           "kernel.poweroff_cmd", "kernel.usermodehelper"};
 
 const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
                                            "ssh",         "iterations", "order",
@@ -368,7 +371,9 @@ class Loader : YamlReader {
         const std::string name = kv.first.as<std::string>();
         const std::string skey = key + ".sysctl." + name;
         if (auto problem = sysctl_name_problem(name)) fail(kv.first, skey, *problem);
-        vc.sysctls.push_back({name, scalar(kv.second, skey), line_of(kv.first)});
+        const std::string value = scalar(kv.second, skey);
+        if (auto problem = sysctl_value_problem(name, value)) fail(kv.second, skey, *problem);
+        vc.sysctls.push_back({name, value, line_of(kv.first)});
       }
     }
     if (const auto f = body["sched_features"]) {
@@ -627,6 +632,11 @@ std::optional<std::string> sysctl_name_problem(const std::string& name) {
   static const boost::regex re(R"(^[a-z0-9_]+(\.[a-z0-9_-]+)+$)");
   if (!boost::regex_match(name, re))
     return fmt::format("'{}' is not a sysctl name such as kernel.sched_autogroup_enabled", name);
+  // Sysctls that name a program the kernel runs as root are never a
+  // scheduler knob; a journal row naming one is refused too (knobs.cc).
+  for (const char* exec : kSysctlExecDenylist)
+    if (name == exec || name.starts_with(std::string(exec) + "."))
+      return fmt::format("'{}' names a program the kernel runs; schedlab never changes it", name);
   for (const char* prefix : kSysctlAllowlist)
     if (name.starts_with(prefix)) return std::nullopt;
   return fmt::format("'{}' is outside the sysctls schedlab may change (kernel.*, vm.*)", name);

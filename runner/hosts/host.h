@@ -3,6 +3,7 @@
 // VMs implement the same interface.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -55,9 +56,20 @@ struct ExecResult {
   std::string describe() const;  // "exit 1", "killed after timeout 5s", ...
 };
 
+// Who a host is, read on it: its /etc/machine-id, the boot it is in
+// (/proc/sys/kernel/random/boot_id) and its hostname; empty where the host
+// has none. The knob journal records it with every row and acts only on
+// rows of the same machine and boot (runner/knobs/journal_rows.h).
+struct HostIdentity {
+  std::string machine_id, boot_id, hostname;
+};
+
 class Host {
  public:
   virtual ~Host() = default;
+  // Read on first use and kept: a Host object lives within one boot of its
+  // machine (a lab guest's every boot is a new object).
+  const HostIdentity& identity();
   virtual std::string name() const = 0;
   // Runs the argv to completion or timeout. When it times out or schedlab is
   // interrupted, the whole process group is killed. Never throws for the
@@ -89,6 +101,21 @@ class Host {
   virtual bool port_accepts(int port) = 0;
   // A TCP port nothing listens on right now.
   virtual int free_port() = 0;
+  // n different such ports (Workload::ports: a server and its data
+  // connection). By default free_port() until n differ; a host that can
+  // offer only some ports (a lab guest's forwards) says which.
+  virtual std::vector<int> free_ports(int n) {
+    std::vector<int> out;
+    for (int tries = 0; static_cast<int>(out.size()) < n; ++tries) {
+      if (tries >= 20 * n) throw HostError(name() + ": no " + std::to_string(n) + " different free TCP ports found");
+      const int p = free_port();
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    }
+    return out;
+  }
+
+ private:
+  std::optional<HostIdentity> identity_;
 };
 
 }  // namespace schedlab

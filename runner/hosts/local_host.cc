@@ -159,7 +159,10 @@ std::unique_ptr<LocalHost::Process> LocalHost::spawn(const Command& cmd, ExecRes
   auto p = std::make_unique<Process>();
   std::vector<std::string> args(cmd.argv.begin() + 1, cmd.argv.end());
   bp::environment env = boost::this_process::environment();
-  for (const auto& [k, v] : cmd.env) env[k] = v;
+  // The implementation's own set(), not operator[]: Boost 1.74's find()
+  // compares the key with every entry without checking the entry's length,
+  // reading past the end of a shorter one (AddressSanitizer's finding).
+  for (const auto& [k, v] : cmd.env) env.set(k, v);
   ChildSetup setup;
   setup.policy = cmd.policy;
   if (!cmd.cpus.empty()) {

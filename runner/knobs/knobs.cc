@@ -5,7 +5,9 @@
 
 #include <sstream>
 
+#include "runner/config/config.h"
 #include "runner/config/suggest.h"
+#include "runner/knobs/journal_rows.h"
 
 namespace schedlab {
 namespace {
@@ -150,13 +152,13 @@ void KnobJournal::apply(const KnobRef& k, const std::string& value) {
   const std::string target = target_of(k, value);
   // Journal first: if schedlab dies between the write and the restore, the
   // database still knows what to put back.
-  Applied a{store_.journal_applied({.run_id = run_id_,
-                                    .host = host_.name(),
-                                    .kind = k.kind,
-                                    .name = k.name,
-                                    .path = k.path,
-                                    .original = original,
-                                    .target = target}),
+  Applied a{store_.journal_applied(stamped({.run_id = run_id_,
+                                            .kind = k.kind,
+                                            .name = k.name,
+                                            .path = k.path,
+                                            .original = original,
+                                            .target = target},
+                                           host_)),
             k, original};
   applied_.push_back(a);
   std::string problem;
@@ -207,19 +209,31 @@ void KnobJournal::restore_all() {
 
 std::vector<std::string> restore_journal(Store& store, Host& host) {
   std::lock_guard lock(knob_write_lock());
-  std::vector<std::string> done;
-  for (const auto& e : store.unrestored(host.name())) {
+  // Only what this host wrote in this boot is written back.
+  const JournalRows rows = journal_rows(store, host);
+  std::vector<std::string> done = settle_foreign_rows(store, rows);
+  for (const auto& e : rows.live) {
     if (e.kind == "workdir" || e.kind == "pgroup") continue;  // not knobs: run/leftovers.h
-    if (const KnobKind* kind = find_knob_kind(e.kind); !kind || !kind->kernel)
+    const KnobKind* kind = find_knob_kind(e.kind);
+    if (!kind || !kind->kernel)
       throw KnobError(fmt::format("journal entry {} has unknown kind '{}'", e.id, e.kind));
-    const KnobRef k{e.kind, e.name, e.path};
+    // A row names the file it writes: only the file its knob is, and only
+    // a knob a config may set (a crafted row writing kernel.core_pattern,
+    // or a path beside its name, is refused).
+    const KnobRef k = kind->knob(e.name);
+    if (k.path != e.path)
+      throw KnobError(fmt::format("journal entry {}: {} {} names the file {}, not its own {}; not written",
+                                  e.id, e.kind, e.name, e.path, k.path));
+    if (e.kind == "sysctl")
+      if (const auto problem = sysctl_name_problem(e.name))
+        throw KnobError(fmt::format("journal entry {}: {}; not written", e.id, *problem));
     write_knob(host, k, e.original);
     const std::string now = read_knob(host, k);
     if (now != e.original)
       throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", e.kind, e.name,
                                   e.original, now));
     store.journal_restored(e.id);
-    done.push_back(fmt::format("{} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original, e.run_id));
+    done.push_back(fmt::format("restored {} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original, e.run_id));
   }
   return done;
 }

@@ -15,12 +15,15 @@
 #include "base/time.h"
 #include "runner/run/adaptive.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
+#include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/manifest.h"
 #include "runner/knobs/sut_state.h"
+#include "runner/config/sysctl_values.h"
 #include "runner/config/units.h"
 #include "runner/monitors/monitor_runner.h"
 
@@ -174,7 +177,7 @@ class Execution {
         fmt::print(stderr, "schedlab: a knob write is stuck; restoring anyway\n");
       Store store(path);
       for (const auto& line : restore_journal(store, sut))
-        fmt::print(stderr, "schedlab: {}: restored {}\n", sut.name(), line);
+        fmt::print(stderr, "schedlab: {}: {}\n", sut.name(), line);
       store.set_run_status(run, RunStatus::kInterrupted, true);
     });
   }
@@ -255,8 +258,10 @@ class Execution {
   // On resume: what each point already has, so the stop rule continues
   // from where the interrupted run left it.
   void load_history() {
-    std::map<std::string, std::string> primary;  // workload -> its first metric
-    for (const auto& wc : config_.workloads) primary[wc.workload->name()] = wc.workload->metrics().front().name;
+    // (workload, point) -> the metric its stop rule follows
+    std::map<std::pair<std::string, std::string>, std::string> primary;
+    for (const auto& p : plan_.points)
+      primary[{p.workload->workload->name(), p.params_json}] = primary_metric(p).name;
     for (const auto& it : store_.iterations(summary_.run_id)) {
       if (it.pair != pair_name_) continue;  // each pair resumes its own points
       PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
@@ -264,7 +269,7 @@ class Execution {
       s.next_index = std::max(s.next_index, it.iteration + 1);
       if (it.status != IterationStatus::kOk) continue;
       for (const auto& sample : it.samples)
-        if (sample.metric == primary[it.workload]) {
+        if (sample.metric == primary[{it.workload, it.params_json}]) {
           s.ok.push_back(sample.value);
           break;
         }
@@ -342,9 +347,10 @@ class Execution {
       return;
     }
     StepContext ctx = sut_context();
+    ctx.ports = pair_.sut.free_ports(wc.workload->ports());
+    ctx.port = ctx.ports.front();
     const std::vector<Workdir> workdirs = make_workdirs(w);
     ctx.workdir = workdirs.front().path;
-    ctx.port = pair_.sut.free_port();
     ctx.secret = random_secret();
     const Workload& workload = *wc.workload;
     StepRunner lifetime(pair_, store_, summary_.run_id);
@@ -394,10 +400,13 @@ class Execution {
   bool complete(const PlanPoint& p) {
     for (std::size_t v = 0; v < plan_.variants.size(); ++v) {
       PointState& s = state(p, v);
-      const auto& metric = p.workload->workload->metrics().front();
-      if (!should_stop(p.iterations, s.ok, s.attempted, metric.centre).stop) return false;
+      if (!should_stop(p.iterations, s.ok, s.attempted, primary_metric(p).centre).stop) return false;
     }
     return true;
+  }
+
+  static const MetricSpec& primary_metric(const PlanPoint& p) {
+    return p.workload->workload->primary_metric(p.point);
   }
 
   PointState& state(const PlanPoint& p, std::size_t v) {
@@ -405,7 +414,7 @@ class Execution {
   }
 
   void run_point(const PlanPoint& p, const StepContext& ctx) {
-    const auto& metric = p.workload->workload->metrics().front();
+    const MetricSpec& metric = primary_metric(p);
     auto decide = [&](std::size_t v) {
       PointState& s = state(p, v);
       if (s.stopped) return true;
@@ -451,7 +460,7 @@ class Execution {
     }
     for (int i = 0; i < count && !interrupted(); ++i) {
       PointState& s = state(p, v);
-      if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, w.metrics().front().centre).stop) break;
+      if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, primary_metric(p).centre).stop) break;
       run_iteration(p, v, ctx);
     }
     servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
@@ -478,26 +487,7 @@ class Execution {
     row.exit_code = r.exit_code;
     row.status = stored_status(r.status);
     row.error = r.error;
-    const auto lacks = r.ok() ? w.unsupported(p.point, r.out, r.err) : std::nullopt;
-    if (lacks) {
-      row.status = IterationStatus::kUnsupported;
-      row.error = fmt::format("{}: {}", w.name(), *lacks);
-    } else if (r.ok()) {
-      try {
-        for (auto& sample : parse_output(w, p.point, r.out, r.err))
-          row.samples.push_back({sample.metric, sample.value, sample.offset_s});
-        std::vector<Sample> parsed;
-        for (const auto& x : row.samples) parsed.push_back({x.metric, x.value, x.offset_s});
-        if (std::string why = w.judge_point(p.point, parsed); !why.empty()) {
-          row.status = IterationStatus::kFailed;
-          row.error = fmt::format("{}: {}", w.name(), why);
-        }
-      } catch (const ParseError& e) {
-        row.status = IterationStatus::kParseError;
-        row.error = fmt::format("{} output did not parse: {}", w.name(), e.what());
-        row.samples.clear();
-      }
-    }
+    if (r.ok()) judge_into(row, w, p.point, r.out, r.err);
     store(p, v, std::move(row));
   }
 
@@ -543,7 +533,7 @@ class Execution {
     s.next_index = row.iteration + 1;
     ++summary_.measured;
     progress_.measured(row.duration_s);
-    const std::string& primary = p.workload->workload->metrics().front().name;
+    const std::string& primary = primary_metric(p).name;
     if (row.status == IterationStatus::kOk) {
       for (const auto& sample : row.samples)
         if (sample.metric == primary) {
@@ -581,10 +571,7 @@ namespace {
 
 // Affinity: every CPU listed must be online on the host the step runs on
 // (Step::role), and a remote host needs taskset to apply it.
-void check_affinity(const RunContext& run) {
-  const Pair& pair = run.pair;
-  const Config& config = run.config;
-  const Plan& plan = run.plan;
+void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
   std::map<Host*, std::vector<int>> online;
   auto online_cpus = [&](Host& host) -> const std::vector<int>& {
     auto it = online.find(&host);
@@ -626,15 +613,31 @@ void check_affinity(const RunContext& run) {
   }
 }
 
+// Where a missing program comes from: its own ProgramSpec's package (by
+// the argv's base name: a `path:` parameter names it anywhere), else the
+// workload's; what Debian does not package (the doctor's "not packaged"
+// rows: schbench, HammerDB) is said as it is.
+std::string how_to_install(const Workload& w, const std::string& tool) {
+  const std::string base = tool.substr(tool.rfind('/') + 1);
+  std::string package = w.package();
+  for (const ProgramSpec& p : w.programs())
+    if (p.name == base && !p.package.empty()) package = p.package;
+  if (package.starts_with("not packaged")) return package;
+  return "install the Debian package " + package;
+}
+
 }  // namespace
 
 std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
-                               const std::string& name, const std::string& manifest_json) {
+                               const std::string& name, const std::string& manifest_json, std::size_t pairs) {
+  auto manifest = nlohmann::json::parse(manifest_json, nullptr, false);
+  if (manifest.is_object())
+    manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs}, {"max", plan.max_iterations() * pairs}};
   const std::int64_t run_id = store.create_run({.name = name,
                                                 .config_path = config.path,
                                                 .config_text = config.text,
                                                 .config_sha256 = sha256_hex(config.text),
-                                                .manifest_json = manifest_json,
+                                                .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json,
                                                 .status = RunStatus::kRunning});
   for (std::size_t i = 0; i < plan.variants.size(); ++i)
     store.add_variant({.run_id = run_id,
@@ -666,8 +669,13 @@ void preflight(const RunContext& run) {
     // ours: no live run of this SUT left them).
     for (const auto& line : clean_leftovers(store, *host))
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
+    // Only this host's rows of this boot block a run; an earlier boot's are
+    // closed (the reboot reset them), another machine's left alone.
+    const JournalRows rows = journal_rows(store, *host);
+    for (const auto& line : settle_foreign_rows(store, rows))
+      fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     std::vector<std::string> names;
-    for (const auto& e : store.unrestored(host->name()))
+    for (const auto& e : rows.live)
       if (!is_leftover_kind(e.kind)) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
     if (names.empty()) continue;
     throw PreflightError(fmt::format(
@@ -675,6 +683,10 @@ void preflight(const RunContext& run) {
         "restore' first",
         host->name(), fmt::join(names, ", ")));
   }
+  check_plan(pair, config, plan);
+}
+
+void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
   // Every program any step of the first point runs must exist where it runs.
   std::set<std::pair<std::string, std::string>> checked;
   const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
@@ -688,17 +700,21 @@ void preflight(const RunContext& run) {
       const std::string& tool = step.argv.front();
       if (!checked.insert({host.name(), tool}).second) continue;
       if (!host.find_program(tool))
-        throw PreflightError(fmt::format("{}: '{}' is not installed on {} (install the Debian package {})",
-                                         w.name(), tool, host.name(), w.package()));
+        throw PreflightError(fmt::format("{}: '{}' is not installed on {} ({})", w.name(), tool,
+                                         host.name(), how_to_install(w, tool)));
     }
   }
-  check_affinity(run);
+  check_affinity(pair, config, plan);
   // Every knob must exist on the SUT (features against its own list).
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;
     for (const auto& [kind, s] : kernel_settings(v)) {
       try {
-        read_knob(pair.sut, s.knob);
+        const std::string now = read_knob(pair.sut, s.knob);
+        // The value by the knob's kind: an integer sysctl takes integers.
+        if (s.knob.kind == "sysctl")
+          if (const auto problem = sysctl_value_against(s.knob.name, s.value, now))
+            throw KnobError(fmt::format("sysctl {}: {}", s.knob.name, *problem));
       } catch (const KnobError& e) {
         throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, s.line, v.name,
                                          kind->config_keys.front(), e.what()));

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <charconv>
 #include <sstream>
 
 #include "base/text.h"
 #include "runner/hosts/locks.h"
+#include "runner/knobs/journal_rows.h"
 
 namespace schedlab {
 namespace {
@@ -32,6 +35,23 @@ std::string start_time(Host& host, int pid) {
   return "";
 }
 
+// Whether `path` is a directory schedlab made: under its prefix, named as
+// mkdtemp names it, a real directory (no symlink anywhere on the way: it
+// resolves to itself).
+bool schedlab_workdir(Host& host, const std::string& path) {
+  // /tmp/schedlab-run<RUN>-w<N>-XXXXXXXX (executor.cc), nothing below it.
+  if (!path.starts_with(kWorkdirPrefix) || path.size() == kWorkdirPrefix.size() ||
+      !std::isdigit(static_cast<unsigned char>(path[kWorkdirPrefix.size()])) ||
+      path.find('/', kWorkdirPrefix.size()) != std::string::npos)
+    return false;
+  const auto resolved = host.run({.argv = {"readlink", "-e", "--", path},
+                                  .timeout = std::chrono::seconds(30),
+                                  .interruptible = false});
+  if (!resolved.ok() || std::string(trim(resolved.out)) != path) return false;
+  return host.run({.argv = {"test", "-d", path}, .timeout = std::chrono::seconds(30), .interruptible = false})
+      .ok();
+}
+
 }  // namespace
 
 bool is_leftover_kind(const std::string& kind) {
@@ -45,11 +65,8 @@ Workdir make_workdir(Store& store, Host& host, std::int64_t run_id, const std::s
   if (!r.ok() || !dir.starts_with(kWorkdirPrefix))
     throw HostError(fmt::format("cannot create a work directory {}-XXXXXXXX on {}: {} {}", prefix,
                                 host.name(), r.describe(), last_lines(r.err, 1)));
-  Workdir w{dir, store.journal_applied({.run_id = run_id,
-                                        .host = host.name(),
-                                        .kind = kWorkdirKind,
-                                        .name = dir,
-                                        .path = dir})};
+  Workdir w{dir, store.journal_applied(
+                     stamped({.run_id = run_id, .kind = kWorkdirKind, .name = dir, .path = dir}, host))};
   // Servers may run as another user (postgres): readable like /tmp/x.
   const auto c = host.run({.argv = {"chmod", "0755", "--", dir}, .timeout = std::chrono::seconds(30)});
   if (!c.ok()) {
@@ -64,11 +81,8 @@ Workdir make_workdir_at(Store& store, Host& host, std::int64_t run_id, const std
   if (!r.ok())
     throw HostError(fmt::format("cannot create the work directory {} on {}: {}", path, host.name(),
                                 last_lines(r.err, 1)));
-  return {path, store.journal_applied({.run_id = run_id,
-                                       .host = host.name(),
-                                       .kind = kWorkdirKind,
-                                       .name = path,
-                                       .path = path})};
+  return {path, store.journal_applied(
+                    stamped({.run_id = run_id, .kind = kWorkdirKind, .name = path, .path = path}, host))};
 }
 
 void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept {
@@ -84,22 +98,28 @@ void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept {
 
 std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id, int pgid,
                                    const std::string& what) {
-  return store.journal_applied({.run_id = run_id,
-                                .host = host.name(),
-                                .kind = kProcessGroupKind,
-                                .name = what,
-                                .path = std::to_string(pgid),
-                                .original = start_time(host, pgid)});
+  // The leader's start time, with the boot the row names: a group is
+  // signalled later only while its leader is still this process (a reused
+  // PID never is). Not its program: the group is journaled as it is
+  // spawned, when its leader may not have exec'ed it yet.
+  return store.journal_applied(stamped({.run_id = run_id,
+                                        .kind = kProcessGroupKind,
+                                        .name = what,
+                                        .path = std::to_string(pgid),
+                                        .original = start_time(host, pgid)},
+                                       host));
 }
 
 std::vector<std::string> clean_leftovers(Store& store, Host& host) {
   std::vector<std::string> done;
-  for (const auto& e : store.unrestored(host.name())) {
+  // Only what this host wrote in this boot: a process group or directory
+  // journaled elsewhere (a merged or crafted database) is not ours to touch.
+  for (const auto& e : journal_rows(store, host).live) {
     if (!is_leftover_kind(e.kind)) continue;
     if (e.run_id && RunAlive::held(store.path(), e.run_id)) continue;  // a live run's own
     if (e.kind == kWorkdirKind) {
-      if (!e.path.starts_with(kWorkdirPrefix) || e.path.find("/..") != std::string::npos) {
-        store.journal_restored(e.id);  // never schedlab's: left alone
+      if (!schedlab_workdir(host, e.path)) {
+        store.journal_restored(e.id);  // gone, or never schedlab's: left alone
         continue;
       }
       const auto r = host.run({.argv = {"rm", "-rf", "--", e.path},
@@ -114,7 +134,12 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
     // when the leader is gone (PDEATHSIG killed it with schedlab) and the
     // group still has members: Linux never hands out a PID that is still
     // some group's id, so those members are the journaled group's.
-    const int pgid = std::stoi(e.path);
+    int pgid = 0;
+    if (const auto [end, ec] = std::from_chars(e.path.data(), e.path.data() + e.path.size(), pgid);
+        ec != std::errc() || end != e.path.data() + e.path.size()) {
+      store.journal_restored(e.id);  // not a process group schedlab journaled
+      continue;
+    }
     const std::string started = start_time(host, pgid);
     const auto group_alive = [&] {
       return host.run({.argv = {"kill", "-0", "--", fmt::format("-{}", pgid)},
@@ -122,6 +147,8 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
                        .interruptible = false})
           .ok();
     };
+    // The leader still the journaled process (its start time), or gone
+    // with members left behind.
     if (pgid > 1 && (started.empty() ? group_alive() : started == e.original)) {
       host.run({.argv = {"kill", "-KILL", "--", fmt::format("-{}", pgid)},
                 .timeout = std::chrono::seconds(30),

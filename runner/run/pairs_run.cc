@@ -40,7 +40,7 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
     }
     manifest.update(options.manifest);
     total.name = options.name;
-    total.run_id = create_run_record(store, config, kernel.plan, options.name, manifest.dump());
+    total.run_id = create_run_record(store, config, kernel.plan, options.name, manifest.dump(), config.pairs.size());
   }
   store.set_run_status(total.run_id, RunStatus::kRunning, false);
 

@@ -83,6 +83,12 @@ std::size_t Plan::max_iterations() const {
   return n;
 }
 
+std::size_t Plan::min_iterations() const {
+  std::size_t n = 0;
+  for (const auto& p : points) n += static_cast<std::size_t>(p.iterations.min) * variants.size();
+  return n;
+}
+
 bool variant_applies(const VariantConfig& v, const std::string& kernel) {
   return v.kernels.empty() ||
          std::find(v.kernels.begin(), v.kernels.end(), kernel) != v.kernels.end();

@@ -34,6 +34,8 @@ struct Plan {
   Order order = Order::kInterleaved;
   // Upper bound of measured iterations (adaptive points may stop earlier).
   std::size_t max_iterations() const;
+  // Lower bound (what adaptive points run at least; max_iterations when fixed).
+  std::size_t min_iterations() const;
 };
 
 // Whether a variant runs on a lab kernel (by the spec as the config spells it).

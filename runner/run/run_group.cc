@@ -30,14 +30,27 @@ std::vector<RunInfo> group_runs(const Store& store, const std::string& group) {
 }
 
 std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunInfo>& runs) {
-  std::vector<ColumnRef> out;
+  // A kernel's column is named as the config named it (git:~/linux@patched:
+  // "patched", debian:6.12: "6.12"); two kernels of one name get the git
+  // describe of what was built after it ("main v6.1-12-gabc").
+  std::vector<std::string> labels, describes;
   for (const auto& r : runs) {
     const auto m = nlohmann::json::parse(r.manifest_json, nullptr, false);
-    std::string label = r.name;
-    if (m.is_object() && m.contains("lab") && m["lab"].value("kernel_spec", "") != "")
-      label = m["lab"].contains("build") && m["lab"]["build"].value("describe", "") != ""
-                  ? m["lab"]["build"]["describe"].get<std::string>()
-                  : lab::kernel_label(m["lab"]["kernel_spec"].get<std::string>());
+    std::string label = r.name, describe;
+    if (m.is_object() && m.contains("lab") && m["lab"].is_object() && m["lab"].value("kernel_spec", "") != "") {
+      label = lab::kernel_label(m["lab"]["kernel_spec"].get<std::string>());
+      if (m["lab"].contains("build") && m["lab"]["build"].is_object())
+        describe = m["lab"]["build"].value("describe", "");
+    }
+    labels.push_back(label);
+    describes.push_back(describe);
+  }
+  std::vector<ColumnRef> out;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const RunInfo& r = runs[i];
+    std::string label = labels[i];
+    if (std::count(labels.begin(), labels.end(), label) > 1 && !describes[i].empty())
+      label += " " + describes[i];
     for (const auto& v : store.variants(r.id))
       out.push_back({.run_id = r.id,
                      .variant_id = v.id,

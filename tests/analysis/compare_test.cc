@@ -15,6 +15,7 @@
 
 #include "analysis/render.h"
 #include "analysis/stats.h"
+#include "analysis/summary_table.h"
 
 using namespace schedlab;
 using Catch::Matchers::Contains;
@@ -192,7 +193,7 @@ TEST_CASE("render_text: the mmtests table", "[render]") {
       "Amean     4      0.8757 (   0.00%)      0.8774 (  -0.19%)\n"
       "Ratio            1.0000                 1.0148           \n"
       "Welch's t-test, alpha 0.05, * = p < alpha; 2 comparisons (~0.1 false * expected by "
-      "chance)\n"
+      "chance); n = 3 to 5 per cell\n"
       "Ratio: geometric mean over the rows of centre / baseline centre\n"
       "\n"
       "2 failed iterations: hackbench-process-pipes sched-batch 4 (2)\n";
@@ -230,9 +231,10 @@ TEST_CASE("render_text: FAIL, n/a and no marker below two samples", "[render]") 
   CHECK_FALSE(rows[2].cells[0].centre);
   CHECK_FALSE(rows[2].cells[0].pct);
   CHECK_FALSE(rows[2].cells[1].pct);
-  // Not run at all on one side.
+  // Not run at all on one side: not measured, so blank (not FAIL).
   CHECK(rows[3].cells[1].n == 0);
   CHECK(rows[3].cells[1].failed == 0);
+  CHECK_FALSE(rows[3].cells[1].measured);
 
   const std::string expected =
       "run 1 tb: finished\n"
@@ -242,14 +244,14 @@ TEST_CASE("render_text: FAIL, n/a and no marker below two samples", "[render]") 
       "Hmean     1      104.84 (   0.00%)      120.93 *  15.35%*\n"
       "Hmean     2      204.92 (   0.00%)      400.00 (  95.20%)\n"
       "Hmean     4        FAIL                 392.48 (     n/a)\n"
-      "Hmean     8      382.48 (   0.00%)        FAIL           \n"
+      "Hmean     8      382.48 (   0.00%)                       \n"
       "Ratio            1.0000                 1.5005           \n"
-      "Welch's t-test, alpha 0.05, * = p < alpha; 1 comparison\n"
+      "Welch's t-test, alpha 0.05, * = p < alpha; 1 comparison; n = 0 to 3 per cell\n"
       "Ratio: geometric mean over the rows of centre / baseline centre (rows without both "
       "centres left out)\n"
       "\n"
       "3 failed iterations: tbench default 4 (3)\n"
-      "FAIL without failed iterations (no samples): tbench batch 8\n";
+      "blank: the column's run never measured that row\n";
   CHECK(render_text(c) == expected);
 }
 
@@ -555,4 +557,189 @@ TEST_CASE("a run measured under TCG: the text header and the JSON say the number
   REQUIRE(doc["emulated_runs"].size() == 1);
   CHECK(doc["emulated_runs"][0]["run_id"] == lab);
   CHECK(doc["emulated_runs"][0]["release"] == "6.12.9+bpo-amd64");
+}
+
+namespace {
+
+// Two runs of one config shape, hackbench with loops 500 and loops 200 (the
+// runs of issue 32 item 2): params as `run` stores them (numbers), and an
+// import's (text).
+void hackbench_point(Db& db, std::int64_t run, std::int64_t variant, const std::string& groups, int order,
+                     const nlohmann::json& params, const std::vector<double>& values) {
+  int i = 0;
+  for (double v : values) {
+    IterationRow it;
+    it.run_id = run;
+    it.variant_id = variant;
+    it.workload = "hackbench";
+    it.block = "hackbench-process-pipes";
+    it.row = groups;
+    it.row_order = order;
+    it.params_json = params.dump();
+    it.iteration = i++;
+    it.status = IterationStatus::kOk;
+    it.samples = {{"time", v, std::nullopt}};
+    db.store.add_iteration(it);
+  }
+}
+
+nlohmann::json hackbench_params(int groups, const nlohmann::json& loops) {
+  return {{"groups", groups}, {"loops", loops}, {"modes", "process-pipes"}, {"timeout", "60s"}};
+}
+
+}  // namespace
+
+TEST_CASE("like with like: cells measured with other parameters are marked, named and refused by strict",
+          "[compare]") {
+  Db db;
+  const auto a = db.store.create_run({0, "loops500", "c.yaml", "loops: 500\n", "aaaaaaaaaaaaaaaa", "{}",
+                                      RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
+  const auto b = db.store.create_run({0, "loops200", "c.yaml", "loops: 200\n", "bbbbbbbbbbbbbbbb", "{}",
+                                      RunStatus::kFinished, "2024-05-01T11:00:00Z", ""});
+  const auto va = db.variant(a, "default", 0), vb = db.variant(b, "default", 0);
+  db.store.add_metric(a, kTime);
+  db.store.add_metric(b, kTime);
+  hackbench_point(db, a, va, "4", 0, hackbench_params(4, 500), {1.70, 1.72, 1.69, 1.71});
+  // An import stores text; the same value is alike.
+  hackbench_point(db, b, vb, "4", 0, hackbench_params(4, "200"), {0.51, 0.52, 0.50, 0.52});
+  const Comparison c = compare(db.store, default_columns(db.store, {a, b}));
+  REQUIRE(c.blocks.size() == 1);
+  const Block& blk = c.blocks[0];
+  CHECK(blk.swept == "groups");
+  const Cell& cell = blk.rows[0].cells[1];
+  CHECK(cell.unlike_baseline == std::vector<std::string>{"loops 200 (baseline 500)"});
+  CHECK(cell.params.at("timeout") == "60s");
+  // "What differs": the parameter with each column's value, and the config's hash.
+  const auto diff = std::find_if(c.differences.begin(), c.differences.end(),
+                                 [](const Difference& d) { return d.kind == "param"; });
+  REQUIRE(diff != c.differences.end());
+  CHECK(diff->what() == "param hackbench loops");
+  CHECK(diff->values == std::vector<std::optional<std::string>>{"500", "200"});
+  const auto config = std::find_if(c.differences.begin(), c.differences.end(),
+                                   [](const Difference& d) { return d.kind == "config"; });
+  REQUIRE(config != c.differences.end());
+  CHECK(config->values == std::vector<std::optional<std::string>>{"aaaaaaaaaaaa", "bbbbbbbbbbbb"});
+  CHECK(unlike_cells(c) == std::vector<std::string>{"hackbench-process-pipes 4 loops200: loops 200 (baseline 500)"});
+  // Text: "!" instead of the significance marker, and the footnote.
+  const std::string text = render_text(c);
+  CHECK_THAT(text, Contains("param hackbench loops"));
+  CHECK_THAT(text, Contains("0.5125 !  69.94%!"));  // significant, but not like with like: no *
+  CHECK_THAT(text, Contains("! measured with other parameters than its baseline (not like with like; "
+                            "compare --strict refuses): hackbench-process-pipes 4 loops200: loops 200 (baseline 500)"));
+  const auto j = nlohmann::json::parse(render_json(c));
+  CHECK(j["blocks"][0]["swept"] == "groups");
+  CHECK(j["blocks"][0]["rows"][0]["cells"][1]["unlike_baseline"][0] == "loops 200 (baseline 500)");
+  CHECK(j["unlike"].size() == 1);
+  CHECK_THAT(render_markdown(c), Contains(" !"));
+  // Alike parameters: nothing marked, nothing named.
+  Db same;
+  const auto x = same.store.create_run({0, "x", "c.yaml", "t\n", "cccc", "{}", RunStatus::kFinished,
+                                        "2024-05-01T10:00:00Z", ""});
+  const auto vx = same.variant(x, "default", 0), vy = same.variant(x, "batch", 1);
+  same.store.add_metric(x, kTime);
+  hackbench_point(same, x, vx, "4", 0, hackbench_params(4, 500), {1.0, 1.1});
+  hackbench_point(same, x, vy, "4", 0, hackbench_params(4, "500"), {1.0, 1.1});
+  const Comparison alike = compare(same.store, default_columns(same.store, {x}));
+  CHECK(unlike_cells(alike).empty());
+  CHECK(std::none_of(alike.differences.begin(), alike.differences.end(),
+                     [](const Difference& d) { return d.kind == "param" || d.kind == "config"; }));
+}
+
+TEST_CASE("a row a run never measured prints blank, not FAIL; n is in the table note", "[render]") {
+  Db db;
+  const auto a = db.run("abc");
+  const auto b = db.run("abcd");
+  const auto va = db.variant(a, "default", 0), vb = db.variant(b, "default", 0);
+  db.store.add_metric(a, kTime);
+  db.store.add_metric(b, kTime);
+  for (int g : {1, 2}) {
+    hackbench_point(db, a, va, std::to_string(g), g, hackbench_params(g, 500), {0.5, 0.6, 0.55});
+    hackbench_point(db, b, vb, std::to_string(g), g, hackbench_params(g, 500), {0.5, 0.6});
+  }
+  hackbench_point(db, b, vb, "8", 8, hackbench_params(8, 500), {0.9, 1.0});
+  const Comparison c = compare(db.store, default_columns(db.store, {a, b}));
+  const Row& row8 = c.blocks[0].rows.back();
+  CHECK(row8.label == "8");
+  CHECK_FALSE(row8.cells[0].measured);
+  CHECK(row8.cells[1].measured);
+  const std::string text = render_text(c);
+  CHECK(text.find("FAIL") == std::string::npos);
+  // The baseline's cell of row 8 is 23 blanks, then the other cell.
+  CHECK_THAT(text, Contains("Amean     8" + std::string(23 + 6, ' ') + "0.9500 (     n/a)"));
+  CHECK_THAT(text, Contains("blank: the column's run never measured that row"));
+  CHECK_THAT(text, Contains("; n = 2 to 3 per cell"));
+  const auto j = nlohmann::json::parse(render_json(c));
+  CHECK(j["blocks"][0]["rows"][2]["cells"][0]["not_measured"] == true);
+  CHECK(j["blocks"][0]["rows"][2]["cells"][1]["not_measured"] == false);
+  CHECK(render_markdown(c).find("FAIL") == std::string::npos);
+}
+
+TEST_CASE("compare --summary: a row per column, a column per metric and point, % against the first", "[render]") {
+  Hackbench db;
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}));
+  const SummaryTable t = summary_table(c, {"time"});
+  CHECK(t.rows == std::vector<std::string>{"default", "sched-batch"});
+  REQUIRE(t.columns.size() == 2);
+  CHECK(t.columns[0].label == "time 1");
+  CHECK(t.columns[1].label == "time 4");
+  CHECK(t.cells[1][0].significant);
+  CHECK_THAT(*t.cells[1][0].pct, WithinRel(-2.79069767441860717303, 1e-9));
+  const std::string text = render_summary_text(t);
+  CHECK_THAT(text, Contains("sched-batch     -2.79%*      -0.19%"));
+  CHECK_THAT(text, Contains("% change against default (positive is better); * = Welch's t-test p < 0.05"));
+  CHECK_THAT(render_summary_markdown(t), Contains("| sched-batch | -2.79%\\* | -0.19% |"));
+  const auto j = nlohmann::json::parse(render_summary_json(t));
+  CHECK(j["summary"]["rows"][1]["cells"][0]["significant"] == true);
+  CHECK_THAT(render_summary_html(t), Contains("<td class=\"worse\">-2.79%*</td>"));
+  CHECK_THROWS_WITH(summary_table(c, {"tps"}), "--summary: no metric 'tps' in the comparison (it has: time)");
+}
+
+TEST_CASE("compare --style amd: a line per row, value (pct pct) and the marker", "[render]") {
+  Hackbench db;
+  const std::string text = render_amd(compare(db.store, default_columns(db.store, {db.run_id})));
+  CHECK_THAT(text, Contains("\nTest:               default          sched-batch\n"
+                            " 1-row:   0.43 (0.00 pct)     0.44 (-2.79 pct) *\n"
+                            " 4-row:   0.88 (0.00 pct)     0.88 (-0.19 pct)  \n"));
+  CHECK_THAT(text, Contains("* = significant (Welch's t-test, alpha 0.05); pct: positive is better\n"));
+}
+
+TEST_CASE("an iteration's notes reach the comparison: under the tables in text, per cell in JSON", "[render]") {
+  Db db;
+  const auto r = db.run("np");
+  const auto def = db.variant(r, "default", 0);
+  db.store.add_metric(r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  db.store.add_metric(r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  for (int i = 0; i < 2; ++i) {
+    IterationRow it;
+    it.run_id = r;
+    it.variant_id = def;
+    it.workload = "netperf";
+    it.block = "netperf-UDP_STREAM";
+    it.row = "default";
+    it.params_json = R"({"test":"UDP_STREAM"})";
+    it.iteration = i;
+    it.status = IterationStatus::kOk;
+    it.samples = {{"throughput", 580.0 + i, std::nullopt}, {"send_throughput", 9800.0 + i, std::nullopt}};
+    if (i == 1) it.notes = "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted)";
+    db.store.add_iteration(it);
+  }
+  const Comparison c = compare(db.store, default_columns(db.store, {r}));
+  REQUIRE(c.blocks.size() == 2);  // throughput and send_throughput, one point
+  for (const auto& b : c.blocks) {
+    REQUIRE(b.rows.at(0).cells.at(0).notes.size() == 1);
+    CHECK(b.rows[0].cells[0].notes[0].iteration == 1);
+  }
+  const std::string text = render_text(c);
+  // Once per point, however many metric tables share its iterations.
+  const std::string line =
+      "note netperf-UDP_STREAM default default iteration 2: netperf: desired confidence not achieved "
+      "(+/-2.500% @ 95% conf. wanted)\n";
+  CHECK_THAT(text, Contains(line));
+  CHECK(text.find(line) == text.rfind(line));
+  const auto j = nlohmann::json::parse(render_json(c));
+  const auto& cell = j["blocks"][0]["rows"][0]["cells"][0];
+  CHECK(cell["notes"] == nlohmann::json::parse(
+                             R"j([{"iteration": 2, "note": "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted)"}])j"));
+  CHECK(j["blocks"][1]["rows"][0]["cells"][0]["notes"].size() == 1);
+  CHECK_THAT(render_markdown(c), Contains("note netperf-UDP\\_STREAM default default iteration 2"));
 }

@@ -6,9 +6,11 @@
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -196,18 +198,10 @@ TEST_CASE("history of a database from schema version 9: migrated, summarised laz
     before = render_history_text(history(s, "hackbench", "time", ""));
   }
   CHECK_THAT(before, Catch::Contains("6.1.0-late"));  // migration 11 reads the manifests
-  // Back to version 9: migrations 10 and 11 only add these.
+  // Back to version 9 (tests/support/schema_version_9.h).
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  for (const char* sql :
-       {"DROP TRIGGER cell_marks_iteration_insert", "DROP TRIGGER cell_marks_iteration_update",
-        "DROP TRIGGER cell_marks_iteration_delete", "DROP TRIGGER cell_marks_sample_insert",
-        "DROP TRIGGER cell_marks_sample_update", "DROP TRIGGER cell_marks_sample_delete",
-        "DROP TABLE cell_summaries", "DROP TABLE cell_summary_marks", "DROP INDEX runs_by_start",
-        "DROP TRIGGER run_kernel_release_insert", "DROP TRIGGER run_kernel_release_update",
-        "DROP TRIGGER run_kernel_release_delete", "DROP TABLE run_kernel_releases",
-        "PRAGMA user_version = 9"})
-    REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, test::kBackToSchemaVersion9, nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
 
   CHECK_THROWS_WITH(Store(path, Store::Access::kReadOnly), Catch::Contains("is older"));
@@ -273,4 +267,43 @@ TEST_CASE("history merges a run without summaries into the stored ones by date, 
   CHECK(only.points[1].run == "middle");
   CHECK_THAT(render_history_text(history(s, "hackbench", "time", "99")),
              Catch::Contains("(no point matches the row)"));
+}
+
+// Runs of loops 500, 200 and an import of loops 1000 (its parameters stored
+// as text): three series of one row, never one line, and the text, JSON and
+// HTML say which parameters each set holds (issue 32 item 2).
+TEST_CASE("history: one series per parameter set, labelled with what differs") {
+  test::TempDir dir;
+  Store s(dir.file("h.db"));
+  const auto add = [&](const std::string& name, const std::string& date, const std::string& params, double t) {
+    const auto run = s.create_run({.name = name, .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                                   .manifest_json = "{}", .started_at = date});
+    const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    for (int i = 0; i < 3; ++i)
+      s.add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench", .block = "hackbench-process-pipes",
+                       .row = "4", .params_json = params, .iteration = i, .status = IterationStatus::kOk,
+                       .started_at = date, .samples = {{"time", t + 0.01 * i, std::nullopt}}});
+  };
+  add("a", "2026-01-01T00:00:00Z", R"({"groups":4,"loops":500,"modes":"process-pipes"})", 1.7);
+  add("b", "2026-01-02T00:00:00Z", R"({"groups":4,"loops":200,"modes":"process-pipes"})", 0.5);
+  add("c", "2026-01-03T00:00:00Z", R"({"groups":"4","loops":"1000","modes":"process-pipes"})", 3.3);
+  add("d", "2026-01-04T00:00:00Z", R"({"groups":4,"loops":500,"modes":"process-pipes"})", 1.72);
+  const History h = history(s, "hackbench", "time", "");
+  REQUIRE(h.points.size() == 4);
+  CHECK(h.points[0].params == h.points[3].params);
+  CHECK(h.points[0].params != h.points[1].params);
+  CHECK(h.points[0].params.find("groups") == std::string_view::npos);  // the swept one names the row
+  const std::string text = render_history_text(h);
+  CHECK(text.find("3 parameter sets, one series each (what differs):\n  set 1: loops 500\n  set 2: loops 200\n"
+                  "  set 3: loops 1000\n") != std::string::npos);
+  const auto j = nlohmann::json::parse(render_history_json(h));
+  CHECK(j["points"][0]["set"] == 1);
+  CHECK(j["points"][1]["set"] == 2);
+  CHECK(j["points"][2]["set"] == 3);
+  CHECK(j["points"][3]["set"] == 1);
+  CHECK(j["parameter_sets"] == nlohmann::json::array({"loops 500", "loops 200", "loops 1000"}));
+  const std::string html = render_history_html(h, "");
+  CHECK(html.find("default (loops 200)") != std::string::npos);
+  CHECK(html.find("3 parameter sets: a change of parameters is a new line") != std::string::npos);
 }

@@ -47,7 +47,7 @@ TEST_CASE("golden: hackbench g1 under --mmtests, not significant by mmtests' rul
         "CoeffVar        1.4982 (   0.00%)      0.9328 (  37.73%)\n"
         "Max             0.4410 (   0.00%)      0.4470 (  -1.36%)\n"
         "BAmean-95       0.4272 (   0.00%)      0.4408 (  -3.16%)\n"
-        "mmtests' marker: * = means differ by more than 1.96 x (sum of Stddevs); 1 comparison\n");
+        "mmtests' marker: * = means differ by more than 1.96 x (sum of Stddevs); 1 comparison; n = 5 per cell\n");
 }
 
 TEST_CASE("golden: the same hackbench data is significant under Welch (p ~ 0.010)", "[mmtests]") {
@@ -68,7 +68,8 @@ TEST_CASE("golden: pgbench c6 under --mmtests, Hmean significant", "[mmtests]") 
         "HCoeffVar         1.55 (   0.00%)        0.66 (  57.20%)\n"
         "Max           28300.00 (   0.00%)    34500.00 (  21.91%)\n"
         "BHmean-95     27876.79 (   0.00%)    34178.90 (  22.61%)\n"
-        "mmtests' marker: * = means differ by more than 1.96 x (sum of HStddevs); 1 comparison\n");
+        "mmtests' marker: * = means differ by more than 1.96 x (sum of HStddevs); 1 comparison; n = 6 per "
+        "cell\n");
 }
 
 TEST_CASE("golden: pgbench c1 under --mmtests, not significant", "[mmtests]") {

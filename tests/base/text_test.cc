@@ -81,3 +81,27 @@ TEST_CASE("natural order: digit runs as numbers (kernel names, sweep values)") {
   CHECK(natural_less("hackbench-02", "hackbench-16"));
   CHECK_FALSE(natural_less("16", "2"));
 }
+
+TEST_CASE("terminal_safe: controls, DEL, C1 and stray bytes escaped; UTF-8 text kept") {
+  // What a hostile run name tries: clear the screen, retitle the window, ring the bell.
+  CHECK(terminal_safe("a\x1b[2J\x1b]0;owned\x07z") == "a\\x1b[2J\\x1b]0;owned\\x07z");
+  CHECK(terminal_safe(std::string("nul\0x", 5)) == "nul\\x00x");
+  CHECK(terminal_safe("del\x7f") == "del\\x7f");
+  CHECK(terminal_safe("tab\tcr\rnl\n") == "tab\\x09cr\\x0dnl\\x0a");
+  CHECK(terminal_safe("line 1\nline 2\x1b\n", true) == "line 1\nline 2\\x1b\n");
+  // C1 controls written as UTF-8 (U+009B is CSI), and a lone 0x9b (CSI on
+  // an 8-bit terminal), an overlong '/' and a truncated sequence.
+  CHECK(terminal_safe("\xc2\x9b"
+                      "2J") == "\\u009b2J");
+  CHECK(terminal_safe("\xc2\x85") == "\\u0085");
+  CHECK(terminal_safe("x\x9b"
+                      "2J") == "x\\x9b2J");
+  CHECK(terminal_safe("\xc0\xaf") == "\\xc0\\xaf");
+  CHECK(terminal_safe("\xe2\x82") == "\\xe2\\x82");
+  CHECK(terminal_safe("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a surrogate
+  // Printable text, ASCII or not, is unchanged: no-break space (U+00A0),
+  // accents, CJK, an emoji, a backslash.
+  for (const std::string s : {"demo-local-20261204T220811Z/default", "\xc2\xa0", "r\xc3\xa9sultat",
+                              "\xe8\xb0\x83\xe5\xba\xa6", "\xf0\x9f\x90\xa7", "a\\x1b", ""})
+    CHECK(terminal_safe(s) == s);
+}

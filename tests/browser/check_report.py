@@ -4,6 +4,11 @@ protocol and fails on any console error or exception, a plot that drew no
 marks, or a page that does not finish. Saves a screenshot.
 
   /usr/bin/python3 tests/browser/check_report.py REPORT.html SCREENSHOT.png [--max-open-s S]
+      [--dump FILE]
+
+--dump writes what the browser made of the page, as JSON: "plots" (the
+plots' data as the page's script parsed it), "text" (the page's visible
+text) and "scripts" (how many <script> elements the parser made).
 
 Needs Debian's chromium and python3-websocket (Debian's python3, not a
 pyenv one). Prints one line per plot and the time to a rendered page.
@@ -35,6 +40,11 @@ def main():
         i = args.index("--max-open-s")
         max_open = float(args[i + 1])
         del args[i:i + 2]
+    dump = None
+    if "--dump" in args:
+        i = args.index("--dump")
+        dump = args[i + 1]
+        del args[i:i + 2]
     report, shot = os.path.abspath(args[0]), args[1]
     profile = tempfile.mkdtemp(prefix="schedlab-chromium-")
     proc = subprocess.Popen(
@@ -43,14 +53,14 @@ def main():
          "--remote-debugging-port=0", "--window-size=1400,1000", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        return check(profile, report, shot, max_open)
+        return check(profile, report, shot, max_open, dump)
     finally:
         os.killpg(proc.pid, 9)  # our own process group only
         proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def check(profile, report, shot, max_open):
+def check(profile, report, shot, max_open, dump):
     port_file = os.path.join(profile, "DevToolsActivePort")
     deadline = time.time() + 30
     while not os.path.exists(port_file) or not open(port_file).read().strip():
@@ -84,6 +94,8 @@ def check(profile, report, shot, max_open):
         elif m == "Runtime.exceptionThrown":
             d = p["exceptionDetails"]
             errors.append("exception: " + d.get("exception", {}).get("description", d.get("text", "")))
+        elif m == "Page.javascriptDialogOpening":
+            errors.append("a script opened a dialog: " + p.get("message", ""))
         elif m == "Log.entryAdded" and p["entry"]["level"] == "error":
             errors.append("log: " + p["entry"]["text"] + " " + p["entry"].get("url", ""))
 
@@ -103,7 +115,17 @@ def check(profile, report, shot, max_open):
         time.sleep(0.02)
     opened = time.time() - start
     if result is None:
+        for e in errors:
+            print("FAIL:", e)
         sys.exit("check_report: the page did not finish rendering in 30 s")
+    if dump:
+        r = send("Runtime.evaluate", returnByValue=True, expression=(
+            "JSON.stringify({plots: JSON.parse(document.getElementById('schedlab-plots')"
+            ".textContent), text: document.body.innerText, scripts: document.scripts.length})"))
+        if "exceptionDetails" in r:
+            sys.exit("check_report: --dump: " + r["exceptionDetails"].get("text", "failed"))
+        with open(dump, "w") as f:
+            f.write(r["result"]["value"])
     # Resize to the whole page so the screenshot shows everything.
     metrics = send("Page.getLayoutMetrics")
     size = metrics.get("cssContentSize") or metrics["contentSize"]

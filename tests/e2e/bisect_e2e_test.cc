@@ -373,3 +373,89 @@ TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate") 
   const auto pid = std::stoi(test::read_text(pidfile));
   CHECK(dead(pid));
 }
+
+TEST_CASE("bisect refuses a bad reference that is better than the good one, unless --direction either") {
+  test::TempDir dir;
+  const std::string repo = dir.file("repo"), binary = dir.file("pingpong"), db = dir.file("b.db");
+  std::vector<Rev> revs(4);
+  revs[0].slow = true;  // the "good" reference is the slow one: the later kernels got faster
+  const auto shas = make_repo(repo, revs);
+  std::vector<std::string> start = {"bisect", "start", "--db", db, "--good", shas.front(), "--bad", shas.back(),
+                                    "--config", make_config(dir, binary), "--metric", "relative", "--min-effect",
+                                    "5", "--alpha", "0.01", "--repo", repo, "--max-candidates", "0", "--",
+                                    "cc", "-O2", "-o", binary, "pingpong.c"};
+  const auto r = schedlab_cmd(start);
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("the bad reference is better than the good one (lower is better: good 1.") != std::string::npos);
+  CHECK(r.err.find("--direction either bisects a change either way") != std::string::npos);
+  const auto res = result_of(db);
+  CHECK(res["reason"] == "bad reference better than good");
+  CHECK(res["good_centre"].get<double>() > res["bad_centre"].get<double>());
+  const auto status = schedlab_cmd({"bisect", "status", "--db", db});
+  CHECK(status.out.find("refused: the bad reference is better than the good one (lower is better)") !=
+        std::string::npos);
+  // Either way: the references are accepted and the search starts.
+  CHECK(schedlab_cmd({"bisect", "reset", "--db", db}).ok());
+  start.insert(start.begin() + 2, {"--direction", "either"});
+  const auto either = schedlab_cmd(start);
+  INFO(either.err);
+  CHECK(either.exit_code == 0);
+  CHECK(either.err.find("stopped as asked") != std::string::npos);
+}
+
+// A machine that drifts: every run of the benchmark is 0.3% slower than the
+// one before it (a counter outside the repository), on top of +-3% noise;
+// rev 7 on is 20% slower. Measured once at the start, the references are
+// left behind after a few candidates (a good commit measured 70 runs later
+// is as slow as the bad reference was) and the search ends on the wrong
+// commit. Measured beside each candidate, they drift with it.
+TEST_CASE("bisect under a scripted drift names the slow commit: references are measured beside each candidate") {
+  test::TempDir dir;
+  const std::string repo = dir.file("repo"), bench = dir.file("bench.sh"), counter = dir.file("runs");
+  const std::string db = dir.file("b.db");
+  REQUIRE(run({"git", "init", "-q", repo}).ok());
+  std::vector<std::string> shas;
+  for (int rev = 1; rev <= 10; ++rev) {
+    test::write_text(repo + "/bench.sh", fmt::format(R"(# rev {}
+n=$(cat "$1" 2>/dev/null || echo 0)
+echo $((n + 1)) > "$1"
+awk -v n="$n" 'BEGIN {{ srand(n * 7919 + 13); printf "relative: %.6f\n", {} * (1 + 0.003 * n) * (1 + 0.06 * (rand() - 0.5)) }}'
+)",
+                                                      rev, rev >= 7 ? "1.2" : "1.0"));
+    git(repo, {"add", "bench.sh"});
+    git(repo, {"commit", "-q", "-m", "rev " + std::to_string(rev)});
+    shas.push_back(replace(run({"git", "-C", repo, "rev-parse", "HEAD"}).out, "\n", ""));
+  }
+  const std::string cfg = dir.file("drift.yaml");
+  test::write_text(cfg, fmt::format(R"(hosts: {{sut: local, loadgen: local}}
+iterations: 12
+workloads:
+  - command:
+      name: drift
+      argv: [sh, "{}", "{}"]
+      metrics:
+        relative:
+          regex: '^relative: (?<value>[0-9.]+)$'
+          direction: lower
+variants:
+  default: {{}}
+)",
+                                    bench, counter));
+  const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", shas.front(), "--bad", shas.back(),
+                               "--config", cfg, "--metric", "relative", "--min-effect", "8", "--alpha", "0.01",
+                               "--repo", repo, "--", "cp", "bench.sh", bench});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto res = result_of(db);
+  CHECK(res["first_bad_candidate"] == shas[6]);
+  CHECK(res["last_good_candidate"] == shas[5]);
+  // Every candidate batch had a reference batch on each side.
+  Store store(db);
+  const auto id = store.latest_bisect()->id;
+  for (const auto& d : store.bisect_decisions(id)) {
+    if (d.verdict != "GOOD" && d.verdict != "BAD") continue;
+    for (int ref : {0, 9})
+      CHECK(store.find_run_by_name(fmt::format("bisect{}-c{}-b1-ref{}", id, d.position, ref)));
+  }
+}

@@ -16,6 +16,7 @@
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "workloads/schbench.h"
 
 using namespace schedlab;
 using namespace std::chrono_literals;
@@ -58,6 +59,8 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
       {"stress-ng", "stress-ng"},      {"perf", "linux-perf"},
       {"qemu-system-x86_64", "qemu-system-x86"},
       {"schedlab-seccomp-notify", "schedlab itself (build/runner/, or cmake --install)"},
+      {"netperf", "netperf"},          {"netserver", "netperf"},
+      {"schbench", Schbench::kUpstream},
       // What lab kernel builds need (kernel_build.h); headers by path.
       {"make", "make"}, {"gcc", "gcc"}, {"bc", "bc"}, {"bison", "bison"}, {"flex", "flex"},
       {"git", "git"}, {"/usr/include/libelf.h", "libelf-dev"},

@@ -195,6 +195,9 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   CHECK(j["a"]["label"] == "fx:base (1 iteration)");
   CHECK(j["b"]["label"] == "fx:patched (2 iterations)");
   CHECK(newidle_lb_count(j) == std::pair<double, double>{255'783, 2 * 255'783});
+  // 1 iteration against 2 (the base's failed one left out): said, in both forms.
+  CHECK(j["warning"] == "the sides summed different numbers of iterations (1 against 2: failed or unfinished "
+                        "iterations are left out); compare rates and percentages, not counts");
 
   // By run id and whole run; by row label and BLOCK/ROW.
   const auto whole = diff("1", "fx:patched:hackbench-process-pipes/2");
@@ -210,6 +213,9 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   const auto text = schedlab_cmd({"schedstat", "diff", "--db", db, "fx:base", "fx:patched"});
   REQUIRE(text.ok());
   CHECK(text.out.find("fx:base (1 iteration)") != std::string::npos);
+  CHECK(text.out.starts_with("warning: the sides summed different numbers of iterations (1 against 2"));
+  // Equal numbers: no warning.
+  CHECK(nlohmann::json::parse(diff("fx:base", "fx:patched:1").out).count("warning") == 0);
 
   // The file forms still work.
   const auto files = schedlab_cmd({"schedstat", "diff", fixture(kSchedstatV15 + "before.txt").string(),

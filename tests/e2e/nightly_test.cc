@@ -329,7 +329,7 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
   CHECK(s.report()["targets"][0]["status"] == "measured");
 }
 
-TEST_CASE("an ssh target runs after its hook and a wrong uname is an error not a measurement") {
+TEST_CASE("an ssh target runs after its hook and a wrong uname is an error not a measurement", "[netns]") {
   static test::NetnsLab lab;
   if (lab.skip_reason()) {
     SCHEDLAB_SKIP(*lab.skip_reason());

@@ -1,9 +1,14 @@
 // schedlab parse and import on the real fixture outputs; schedlab workloads.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
+#include "runner/config/param_values.h"
 #include "runner/config/workload_help.h"
+#include "runner/run/iteration_output.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
@@ -130,4 +135,134 @@ TEST_CASE("import --param-from-name: one run, a row per point named in the file 
   CHECK(bad_re.exit_code == 2);
   CHECK(bad_re.err.find("--param-from-name '(?<groups>[0-9+': ") != std::string::npos);
   CHECK_FALSE(store.find_run_by_name("x"));
+}
+
+// One judgement for every path (issue 32 item 3): the same saved output
+// gets the same status from judge_output (what `run` stores through
+// judge_into), from `schedlab parse` and from `schedlab import`: a dmatest
+// log counting failures is a failed iteration under import as under run.
+TEST_CASE("an output gets the same status under run, parse and import, for every judging workload") {
+  struct Case {
+    std::string workload;
+    std::string file;
+    std::vector<std::string> params;
+    std::string status;  // as stored
+    std::string error;   // part of the stored error
+  };
+  const std::string sysbench_errors =
+      std::string(SCHEDLAB_SOURCE_DIR) + "/tests/fixtures/sysbench/oltp_read_write-16thr-ignored-errors.txt";
+  const std::vector<Case> cases = {
+      {"hackbench", fx("hackbench/process-pipes-g2-l200.run1.txt"), {"groups=2"}, "ok", ""},
+      {"hackbench", fx("hackbench/error-g0.txt"), {}, "parse_error", "hackbench output did not parse"},
+      {"dmatest", fx("dmatest/hisi_dma-2024-jiehai-3chan-timeout-failures.dmesg.txt"), {}, "failed",
+       "dmatest: dmatest reported 3 failed transfers"},
+      {"dmatest", fx("dmatest/sf-pdma-2020-greenwan-4chan.dmesg.txt"), {}, "ok", ""},
+      {"sysbench", sysbench_errors, {"threads=16"}, "failed", "sysbench counted 351 errors"},
+      {"sysbench", sysbench_errors, {"threads=16", "allow_errors=true"}, "ok", ""},
+      {"seccomp-notify", std::string(SCHEDLAB_SOURCE_DIR) + "/fuzz/seeds/seccomp-notify/sync-unsupported.txt",
+       {"modes=sync"}, "unsupported", "kernel lacks SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP"},
+  };
+  test::TempDir dir;
+  int n = 0;
+  for (const auto& c : cases) {
+    INFO(c.workload << " " << c.file << " " << fmt::format("{}", fmt::join(c.params, " ")));
+    const Workload* w = find_workload(c.workload);
+    REQUIRE(w);
+    // run's judgement (executor.cc calls judge_into, which calls this).
+    Point p = point_from_overrides(*w, c.params);
+    const auto judged = judge_output(*w, p, test::read_text(c.file), "");
+    CHECK(std::string(to_string(iteration_status(judged.verdict))) == c.status);
+    CHECK_THAT(judged.error, Catch::Contains(c.error));
+    std::vector<std::string> params;
+    for (const auto& x : c.params) params.insert(params.end(), {"--param", x});
+    // parse
+    auto args = std::vector<std::string>{"parse", c.workload, c.file, "--format", "json"};
+    args.insert(args.end(), params.begin(), params.end());
+    const auto parsed = schedlab_cmd(args);
+    INFO(parsed.err);
+    CHECK(parsed.exit_code == (c.status == "ok" ? 0 : 3));
+    const auto j = nlohmann::json::parse(parsed.out);
+    CHECK(j[0]["status"] == c.status);
+    // import
+    const std::string db = dir.file(fmt::format("j{}.db", n++));
+    args = {"import", c.workload, "base=" + c.file, "--name", "imp", "--db", db};
+    args.insert(args.end(), params.begin(), params.end());
+    const auto imported = schedlab_cmd(args);
+    INFO(imported.err);
+    CHECK(imported.exit_code == (c.status == "ok" ? 0 : 3));
+    Store store(db);
+    const auto its = store.iterations(store.find_run_by_name("imp")->id);
+    REQUIRE(its.size() == 1);
+    CHECK(std::string(to_string(its[0].status)) == c.status);
+    CHECK_THAT(its[0].error, Catch::Contains(c.error));
+  }
+}
+
+// An import is one transaction (issue 38 item 3): killed at any moment it
+// leaves a whole run or nothing, and nothing that blocks the same import
+// again; names are checked before anything is written; `schedlab rm`
+// removes a run; an imported run has nothing to resume.
+TEST_CASE("import is all or nothing, checks names first; rm removes a run; an import is not resumed") {
+  test::TempDir dir;
+  const std::string db = dir.file("atomic.db");
+  std::vector<std::string> args = {"import", "hackbench", "--name", "many", "--db", db, "--param", "groups=2"};
+  const std::string one = test::read_text(test::fixture("hackbench/process-pipes-g2-l200.run1.txt"));
+  for (int i = 0; i < 400; ++i) {
+    const std::string f = dir.file(fmt::format("out{}.txt", i));
+    test::write_text(f, one);
+    args.push_back("base=" + f);
+  }
+  // kill -9 at a few moments: a finished run or no run, never a part.
+  LocalHost local;
+  for (int delay_ms : {5, 20, 60, 150}) {
+    std::filesystem::remove(db);
+    std::filesystem::remove(db + "-wal");
+    std::filesystem::remove(db + "-shm");
+    std::vector<std::string> argv = {"timeout", "-s", "KILL", fmt::format("{}ms", delay_ms), SCHEDLAB_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    local.run({.argv = argv, .timeout = std::chrono::seconds(60)});
+    if (!std::filesystem::exists(db)) continue;
+    {
+      Store store(db, Store::Access::kReadOnly);
+      const auto runs = store.list_runs();
+      INFO("killed after " << delay_ms << " ms");
+      if (!runs.empty()) {
+        CHECK(to_string(runs.front().status) == "finished");
+        CHECK(store.iterations(runs.front().id).size() == 400);
+        continue;
+      }
+    }
+    // Nothing left: the same import goes through.
+    const auto again = schedlab_cmd(args);
+    INFO(again.err);
+    CHECK(again.ok());
+  }
+  // A name that is not UTF-8 text, or holds a terminal escape: refused
+  // before anything is written.
+  const std::string fresh = dir.file("names.db");
+  for (const std::string& bad : {std::string("run\xff\xfe"), std::string("run\x1b]0;pwned\x07")}) {
+    const auto r = schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", bad, "--db", fresh,
+                                 "--param", "groups=2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("nothing imported") != std::string::npos);
+  }
+  CHECK((!std::filesystem::exists(fresh) || Store(fresh, Store::Access::kReadOnly).list_runs().empty()));
+  // rm, then the same name again; an import is not resumed.
+  const std::string small = dir.file("small.db");
+  REQUIRE(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
+                        "--param", "groups=2"})
+              .ok());
+  auto resume = schedlab_cmd({"run", "--resume", "imp", "--db", small});
+  CHECK(resume.exit_code == 2);
+  CHECK(resume.err.find("was imported, not run: there is nothing to resume (schedlab rm 1 removes it)") !=
+        std::string::npos);
+  const auto rm = schedlab_cmd({"rm", "imp", "--db", small});
+  CHECK(rm.ok());
+  CHECK(rm.err == "removed run 1 'imp'\n");
+  CHECK(Store(small, Store::Access::kReadOnly).list_runs().empty());
+  CHECK(schedlab_cmd({"rm", "imp", "--db", small}).exit_code == 2);
+  CHECK(schedlab_cmd({"rm", "99999999999999999999", "--db", small}).exit_code == 2);  // no run, not a crash
+  CHECK(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
+                      "--param", "groups=2"})
+            .ok());
 }

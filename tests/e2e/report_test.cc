@@ -9,13 +9,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <map>
+#include <set>
 #include <boost/regex.hpp>
 #include <sstream>
 #include <tuple>
 
 #include "base/file.h"
+#include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -97,6 +100,97 @@ TEST_CASE("compare --format csv: one line per stored sample, loaded by Python's 
   CHECK(std::stod(sum7) == Approx(sum).epsilon(1e-12));
 }
 
+TEST_CASE("compare --format csv: formula cells neutralised, numbers kept, names back in pandas") {
+  if (!python({"-c", "import pandas"}).ok())
+    SCHEDLAB_SKIP("Debian's python3-pandas is not installed");
+  test::TempDir dir;
+  const std::string db = dir.file("csv.db");
+  // Cells a spreadsheet would run (OWASP's CSV injection examples), one
+  // already quoted, a name that is a plain number, and negative samples.
+  const std::string run_name = "=HYPERLINK(\"http://x\",\"y\")";
+  const std::vector<std::string> variants = {
+      "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "'quoted", "\tTab", "\rCR", "-5"};
+  {
+    Store store(db);
+    const auto run = store.create_run({.name = run_name,
+                                       .config_path = "c.yaml",
+                                       .config_text = "",
+                                       .config_sha256 = "0",
+                                       .manifest_json = "{}",
+                                       .status = RunStatus::kFinished,
+                                       .started_at = "2026-12-01T10:00:00Z"});
+    store.add_metric(run, {"hackbench", "time", "=unit", "lower", "amean", "run", 4});
+    for (std::size_t k = 0; k < variants.size(); ++k) {
+      const auto v = store.add_variant({0, run, variants[k], static_cast<int>(k), "{}"});
+      for (int i = 0; i < 2; ++i) {
+        IterationRow it;
+        it.run_id = run;
+        it.variant_id = v;
+        it.workload = "hackbench";
+        it.block = "-block";
+        it.row = "-1";
+        it.params_json = R"({"mode":"=1+1","groups":-1})";
+        it.iteration = i;
+        it.samples = {{"time", -0.25 * double(k + 1) - 1e-5 * i, std::nullopt}};
+        store.add_iteration(it);
+      }
+    }
+  }
+  const auto csv = test::schedlab_cmd({"compare", "--db", db, "--format", "csv"});
+  const auto raw = test::schedlab_cmd({"compare", "--db", db, "--format", "csv", "--csv-raw"});
+  INFO(csv.err << raw.err);
+  REQUIRE(csv.ok());
+  REQUIRE(raw.ok());
+  const std::string file = dir.file("out.csv"), raw_file = dir.file("raw.csv");
+  test::write_text(file, csv.out);
+  test::write_text(raw_file, raw.out);
+  // Every cell as a spreadsheet sees it (Python's csv): none begins a
+  // formula unless it is a plain number. Then pandas, with the README's
+  // line that takes the ' back off.
+  const auto py = python({"-c", R"py(
+import csv, json, sys
+import pandas as pd
+bad = [c for row in csv.reader(open(sys.argv[1], newline=''))
+       for c in row if c[:1] in ('=', '+', '-', '@', '\t', '\r')
+       and not c.lstrip('+-').replace('.', '', 1).replace('e-', '', 1).isdigit()]
+df = pd.read_csv(sys.argv[1])
+dtypes = {c: str(df[c].dtype) for c in ('value', 'groups', 'run_id')}
+t = df.select_dtypes("object").columns; df[t] = df[t].apply(lambda c: c.str.removeprefix("'"))
+raw = pd.read_csv(sys.argv[2], dtype=str, keep_default_na=False)
+print(json.dumps({'bad': bad, 'dtypes': dtypes,
+  'values': df['value'].tolist(), 'variants': df['variant'].astype(str).tolist(),
+  'runs': sorted(set(df['run'])), 'modes': sorted(set(df['mode'])),
+  'units': sorted(set(df['unit'])), 'blocks': sorted(set(df['block'])),
+  'raw_variants': raw['variant'].tolist(), 'raw_runs': sorted(set(raw['run']))}))
+)py",
+                          file, raw_file});
+  INFO(py.out << py.err);
+  REQUIRE(py.ok());
+  const auto got = nlohmann::json::parse(py.out);
+  CHECK(got["bad"].empty());
+  CHECK(got["dtypes"]["value"] == "float64");
+  CHECK(got["dtypes"]["groups"] == "int64");
+  CHECK(got["dtypes"]["run_id"] == "int64");
+  std::vector<double> want_values;
+  std::vector<std::string> want_variants;
+  for (std::size_t k = 0; k < variants.size(); ++k)
+    for (int i = 0; i < 2; ++i) {
+      want_values.push_back(-0.25 * double(k + 1) - 1e-5 * i);
+      want_variants.push_back(variants[k]);
+    }
+  CHECK(got["values"].get<std::vector<double>>() == want_values);
+  CHECK(got["variants"].get<std::vector<std::string>>() == want_variants);
+  CHECK(got["runs"] == nlohmann::json::array({run_name}));
+  CHECK(got["modes"] == nlohmann::json::array({"=1+1"}));
+  CHECK(got["units"] == nlohmann::json::array({"=unit"}));
+  CHECK(got["blocks"] == nlohmann::json::array({"-block"}));
+  // --csv-raw: the cells as stored.
+  CHECK(got["raw_variants"].get<std::vector<std::string>>() == want_variants);
+  CHECK(got["raw_runs"] == nlohmann::json::array({run_name}));
+  CHECK(csv.out.find("\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",") != std::string::npos);
+  CHECK(csv.out.find(",-5,") != std::string::npos);  // a plain number stays one
+}
+
 TEST_CASE("compare --format markdown renders as tables (python3-markdown)") {
   test::TempDir dir;
   const std::string db = edge_db(dir);
@@ -144,9 +238,14 @@ TEST_CASE("report: the HTML tables hold compare --format json's numbers, and say
   CHECK(html.find("<link") == std::string::npos);
 
   std::map<std::tuple<int, int, int>, std::string> cells;
-  const boost::regex td(R"re(<td class="[a-z]*" data-block="(\d+)" data-row="(\d+)" data-col="(\d+)">(.*?)</td>)re");
-  for (auto it = boost::sregex_iterator(html.begin(), html.end(), td); it != boost::sregex_iterator(); ++it)
-    cells[{std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])}] = (*it)[4];
+  std::map<std::tuple<int, int, int>, int> ns;  // each cell's n, on the cell
+  const boost::regex td(
+      R"re(<td class="[a-z]*" data-block="(\d+)" data-row="(\d+)" data-col="(\d+)" data-n="(\d+)">(.*?)</td>)re");
+  for (auto it = boost::sregex_iterator(html.begin(), html.end(), td); it != boost::sregex_iterator(); ++it) {
+    const std::tuple key{std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])};
+    cells[key] = (*it)[5];
+    ns[key] = std::stoi((*it)[4]);
+  }
   std::size_t checked = 0, no_interval = 0;
   const auto& blocks = doc["blocks"];
   for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -158,6 +257,7 @@ TEST_CASE("report: the HTML tables hold compare --format json's numbers, and say
         INFO("block " << b << " row " << r << " column " << col);
         auto found = cells.find({int(b), int(r), col});
         REQUIRE(found != cells.end());
+        CHECK(ns[{int(b), int(r), col}] == cell["n"].get<int>());
         const std::string& text = found->second;
         boost::smatch m;
         REQUIRE(boost::regex_search(text, m, boost::regex(R"re(<span class="centre">([^<]*)</span>)re")));
@@ -205,6 +305,101 @@ TEST_CASE("report: the edge-case page renders in headless Chromium, every plot w
   CHECK(check.ok());
   CHECK(check.out.find("(scaling)") != std::string::npos);
   CHECK(check.out.find("FAIL") == std::string::npos);
+}
+
+namespace {
+
+// Names that break out of a <script> block: "<!--<script>" puts the HTML
+// parser in "script data double escaped" (the plots' JSON then swallows the
+// page's own script, and no plot is drawn); "</script>" ends the block.
+const std::string kRunName = "evil<!--<script>";
+const std::vector<std::string> kVariantNames = {"</script><script>alert(1)</script>",
+                                                "<!--<SCRIPT>b"};
+
+// One run of two hostile variants over three points, three samples each,
+// and its nightly's target a hostile name too.
+std::string hostile_db(test::TempDir& dir) {
+  const std::string db = dir.file("hostile.db");
+  Store store(db);
+  const auto run = store.create_run({.name = kRunName,
+                                     .config_path = "<!--<script>.yaml",
+                                     .config_text = "",
+                                     .config_sha256 = "0",
+                                     .manifest_json = R"({"kernel_release":"6.1.0<!--<script>"})",
+                                     .status = RunStatus::kFinished,
+                                     .started_at = "2026-12-01T10:00:00Z"});
+  std::vector<std::int64_t> v;
+  for (std::size_t k = 0; k < kVariantNames.size(); ++k)
+    v.push_back(store.add_variant({0, run, kVariantNames[k], static_cast<int>(k), "{}"}));
+  store.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  for (int p = 0; p < 3; ++p)
+    for (int s = 0; s < 3; ++s)
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        IterationRow it;
+        it.run_id = run;
+        it.variant_id = v[k];
+        it.workload = "hackbench";
+        it.block = "hackbench-process-pipes";
+        it.row = std::to_string(1 << p);
+        it.row_order = p;
+        it.params_json =
+            fmt::format(R"({{"mode":"process-pipes","groups":{},"loops":100}})", 1 << p);
+        it.iteration = s;
+        it.samples = {{"time", 0.1 * (p + 1) + 0.01 * s + 0.03 * double(k), std::nullopt}};
+        store.add_iteration(it);
+      }
+  return db;
+}
+
+void collect_strings(const nlohmann::json& j, std::set<std::string>& out) {
+  if (j.is_string()) out.insert(j.get<std::string>());
+  if (j.is_structured())
+    for (const auto& x : j) collect_strings(x, out);
+}
+
+// The page in Chromium: every plot drawn, no dialog or error, the parser
+// made exactly the page's three scripts, and what the browser read back
+// (the plots' data, the visible text) holds the names unchanged.
+void check_hostile_page(test::TempDir& dir, const std::string& page, const std::string& shot,
+                        const std::vector<std::string>& names) {
+  const std::string dump = dir.file(shot + ".json");
+  const auto check =
+      test::check_page_in_chromium(page, SCHEDLAB_BUILD_DIR "/" + shot + ".png", {"--dump", dump});
+  INFO(check.out << check.err);
+  REQUIRE(check.ok());
+  const auto seen = nlohmann::json::parse(read_file(dump));
+  CHECK(seen["scripts"] == 3);
+  std::set<std::string> strings;
+  collect_strings(seen["plots"], strings);
+  const std::string text = seen["text"];
+  for (const auto& name : names) {
+    INFO(name);
+    CHECK(strings.count(name) == 1);
+    CHECK(text.find(name) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("report and history pages: names that open or close a <script> leave every plot drawn") {
+  test::TempDir dir;
+  const std::string db = hostile_db(dir);
+  const std::string report = dir.file("report.html");
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", report});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  // Nothing of a name ends up as markup or script outside its block.
+  const std::string html = read_file(report);
+  for (const auto& name : kVariantNames) CHECK(html.find(name) == std::string::npos);
+  check_hostile_page(dir, report, "report-hostile", kVariantNames);
+
+  const auto h = test::schedlab_cmd({"history", "--db", db, "--workload", "hackbench", "--metric",
+                                     "time", "--param", "2", "--format", "html"});
+  INFO(h.err);
+  REQUIRE(h.ok());
+  const std::string history = dir.file("history.html");
+  test::write_text(history, h.out);
+  check_hostile_page(dir, history, "history-hostile", kVariantNames);
 }
 
 TEST_CASE("history --format html: history --format json's numbers, one plot per row, in Chromium") {

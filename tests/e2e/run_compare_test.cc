@@ -152,6 +152,135 @@ TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-l
   CHECK_FALSE(std::filesystem::exists(out));
 }
 
+namespace {
+
+// A run whose names carry what a terminal acts on: clear the screen (CSI
+// 2J), set the window title (OSC 0, ended by BEL), CSI as a C1 control in
+// UTF-8 (U+009B), DEL, a newline that would forge a table line.
+const std::string kEscRun = "r\x1b[2J\x1b]0;owned\x07";
+const std::string kEscVariants[] = {
+    "base\xc2\x9b"
+    "31m",
+    "v\x7f\nAmean 1 0.0001"};
+
+void write_escape_db(const std::string& db, const std::string& run_name, const std::string& sha) {
+  Store s(db);
+  const auto run =
+      s.create_run({.name = run_name,
+                    .config_path = "c.yaml",
+                    .config_text = "",
+                    .config_sha256 = sha,
+                    .manifest_json = R"({"kernel_release":"6.1\u001b[5m","hostname":"h\u001b[8m"})",
+                    .status = RunStatus::kFinished,
+                    .started_at = "2026-12-01T10:00:00Z"});
+  for (int k = 0; k < 2; ++k) {
+    const auto v =
+        s.add_variant({.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
+    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    for (int i = 0; i < 3; ++i)
+      s.add_iteration({.run_id = run,
+                       .variant_id = v,
+                       .workload = "hackbench",
+                       .block = "hackbench-\x1b[1mpipes",
+                       .row = "1",
+                       .params_json = R"({"groups":1})",
+                       .iteration = i,
+                       .started_at = "2026-12-01T10:00:00Z",
+                       .samples = {{"time", 0.1 + 0.01 * i + 0.02 * k, std::nullopt}}});
+  }
+}
+
+// No byte a terminal acts on: C0 controls but the line ends, DEL, C1 in UTF-8.
+void check_no_controls(const std::string& out) {
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto b = static_cast<unsigned char>(out[i]);
+    INFO("byte " << i << " of:\n" << out);
+    CHECK((b >= 0x20 || b == '\n'));
+    CHECK(b != 0x7f);
+    if (b == 0xc2 && i + 1 < out.size()) CHECK(static_cast<unsigned char>(out[i + 1]) >= 0xa0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("list, compare and history print names from a database with their escapes escaped") {
+  test::TempDir dir;
+  const std::string db = dir.file("esc.db");
+  write_escape_db(db, kEscRun, "x");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list"},
+        {"compare"},
+        {"compare", "--format", "markdown"},
+        {"history", "--workload", "hackbench", "--metric", "time"}}) {
+    auto argv = args;
+    argv.insert(argv.end(), {"--db", db});
+    const auto r = schedlab_cmd(argv);
+    INFO(args.front() << ": " << r.err << r.out);
+    REQUIRE(r.ok());
+    check_no_controls(r.out);
+    // Shown, escaped: what the name was is still there to read (markdown
+    // escapes the backslash and bracket once more).
+    CHECK(r.out.find("x1b") != std::string::npos);
+  }
+  const auto list = schedlab_cmd({"list", "--db", db});
+  CHECK(list.out.find("r\\x1b[2J\\x1b]0;owned\\x07") != std::string::npos);
+  CHECK(list.out.find("base\\u009b31m,v\\x7f\\x0aAmean 1 0.0001") != std::string::npos);
+  CHECK(list.out.find("6.1\\x1b[5m") != std::string::npos);
+  const auto text = schedlab_cmd({"compare", "--db", db});
+  // The newline in a name forges no table line.
+  CHECK(text.out.find("\nAmean 1 0.0001") == std::string::npos);
+  CHECK(text.out.find("v\\x7f\\x0aAmean 1 0.0001") != std::string::npos);
+  // JSON keeps the names as stored (its own escapes).
+  const auto json = schedlab_cmd({"compare", "--db", db, "--format", "json"});
+  REQUIRE(json.ok());
+  CHECK(nlohmann::json::parse(json.out)["columns"][1]["variant"] == kEscVariants[1]);
+}
+
+TEST_CASE(
+    "merge: a 0-byte file or another program's database is refused, nothing written anywhere") {
+  test::TempDir dir;
+  const std::string out = dir.file("out.db"), empty = dir.file("empty.db"),
+                    other = dir.file("other.db");
+  test::write_text(empty, "");
+  {
+    sqlite3* h = nullptr;
+    REQUIRE(sqlite3_open(other.c_str(), &h) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(h, "CREATE TABLE contacts (name TEXT)", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
+    sqlite3_close(h);
+  }
+  const std::string other_bytes = test::read_text(other);
+  for (const auto& in : {empty, other}) {
+    const auto r = schedlab_cmd({"merge", out, in});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "schedlab merge: " + in +
+                       ": not a schedlab database (no schedlab schema version: an empty file or "
+                       "another program's SQLite database); nothing merged\n");
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+  CHECK(std::filesystem::file_size(empty) == 0);
+  CHECK(test::read_text(other) == other_bytes);
+  // As the output, another program's database is refused too.
+  const std::string good = dir.file("good.db");
+  write_escape_db(good, "plain", "x");
+  const auto r = schedlab_cmd({"merge", other, good});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("not a schedlab database (a SQLite database of another program") !=
+        std::string::npos);
+  CHECK(test::read_text(other) == other_bytes);
+}
+
+TEST_CASE("merge: a conflict naming a hostile run name prints it escaped") {
+  test::TempDir dir;
+  const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
+  write_escape_db(a, kEscRun, "sha-a");
+  write_escape_db(b, kEscRun, "sha-b");
+  const auto r = schedlab_cmd({"merge", out, a, b});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("run 'r\\x1b[2J\\x1b]0;owned\\x07' is also in") != std::string::npos);
+  check_no_controls(r.err);
+}
+
 TEST_CASE("output that does not parse fails its iteration, keeps the raw output, and the run goes on") {
   test::TempDir dir;
   const std::string db = dir.file("parse.db");
@@ -172,6 +301,16 @@ TEST_CASE("output that does not parse fails its iteration, keeps the raw output,
   REQUIRE(its.size() == 2);
   CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text.find("Time: soon") != std::string::npos);
+  // list never hides them: ok, failed and planned.
+  const auto list = schedlab_cmd({"list", "--db", db, "--format", "json"});
+  REQUIRE(list.ok());
+  const auto j = nlohmann::json::parse(list.out);
+  CHECK(j[0]["iterations_ok"] == 0);
+  CHECK(j[0]["iterations_failed"] == 2);
+  CHECK(j[0]["planned_iterations"] == nlohmann::json{{"min", 2}, {"max", 2}});
+  const auto text = schedlab_cmd({"list", "--db", db});
+  CHECK(text.out.find("   ok failed planned") != std::string::npos);
+  CHECK(text.out.find("    0      2       2  ") != std::string::npos);
 }
 
 TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and the run goes on") {
@@ -214,7 +353,12 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   const auto r = host.run(cmd);
   INFO(r.err);
   CHECK(r.exit_code == 130);
-  CHECK(r.err.find("continue it with: schedlab run --resume") != std::string::npos);
+  // The hint names the database, so it works pasted anywhere.
+  const auto hint_at = r.err.find("continue it with: ");
+  REQUIRE(hint_at != std::string::npos);
+  const std::string hint =
+      r.err.substr(hint_at + 18, r.err.find('\n', hint_at) - hint_at - 18);
+  CHECK(hint == "schedlab run --resume 1 --db " + std::filesystem::canonical(db).string());
   CHECK(read_sysctl(host, knob) == original);
   std::size_t before = 0;
   {
@@ -226,9 +370,17 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
     CHECK(before < 80);
     CHECK(store.unrestored("local").empty());
   }
-  const auto resumed = schedlab_cmd({"run", "--resume", "i", "--db", db});
+  // Pasted as it is, from another directory with no schedlab.db.
+  test::TempDir elsewhere;
+  const auto resumed =
+      host.run({.argv = {"sh", "-c", hint},
+                .env = {{"PATH", std::filesystem::path(SCHEDLAB_BINARY).parent_path().string() + ":" +
+                                     std::getenv("PATH")}},
+                .cwd = elsewhere.path().string(),
+                .timeout = 240s});
   INFO(resumed.err);
   CHECK(resumed.ok());
+  CHECK_FALSE(std::filesystem::exists(elsewhere.file("schedlab.db")));
   CHECK(read_sysctl(host, knob) == original);
   Store store(db);
   const auto run = store.find_run_by_name("i");
@@ -389,4 +541,79 @@ TEST_CASE(
   Store store(db);
   CHECK_FALSE(nlohmann::json::parse(store.find_run_by_name("plain")->manifest_json)
                   .contains("iterations_override"));
+}
+
+TEST_CASE("compare --strict refuses runs made with other parameters; without it the cells are marked") {
+  test::TempDir dir;
+  const std::string db = dir.file("p.db");
+  for (const char* loops : {"50", "20"}) {
+    const std::string cfg = dir.file(std::string("l") + loops + ".yaml");
+    test::write_text(cfg, std::string("iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: ") + loops +
+                              "}\n");
+    const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", std::string("loops") + loops});
+    INFO(r.err);
+    REQUIRE(r.ok());
+  }
+  const auto marked = schedlab_cmd({"compare", "loops50", "loops20", "--db", db});
+  INFO(marked.err);
+  CHECK(marked.ok());
+  CHECK(marked.out.find("param hackbench loops") != std::string::npos);
+  CHECK(marked.out.find("config sha256") != std::string::npos);
+  CHECK(marked.out.find("loops 20 (baseline 50)") != std::string::npos);
+  const auto strict = schedlab_cmd({"compare", "loops50", "loops20", "--db", db, "--strict"});
+  CHECK(strict.exit_code == 2);
+  CHECK(strict.out.empty());
+  CHECK(strict.err ==
+        "schedlab compare: --strict: 1 cell measured with other parameters than the baseline:\n"
+        "  hackbench-process-pipes 1 loops20: loops 20 (baseline 50)\n");
+  // Runs of one config are like with like: --strict prints the table.
+  CHECK(schedlab_cmd({"compare", "loops50", "--db", db, "--strict"}).ok());
+}
+
+TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its first iteration leaves no database") {
+  test::TempDir dir;
+  const std::string db = dir.file("none.db");
+  const std::string cfg = dir.file("typo.yaml");
+  // A sysctl the kernel does not have (enable for enabled): the run refuses
+  // it at preflight, and so does the dry run now.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                        "  default: {}\n  typo:\n    sysctl:\n      kernel.sched_autogroup_enable: 0\n");
+  const auto dry = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(dry.exit_code == 1);
+  CHECK(dry.err.find("variants.typo.sysctl: sysctl kernel.sched_autogroup_enable: does not exist on local") !=
+        std::string::npos);
+  CHECK(dry.err.find("did you mean 'kernel.sched_autogroup_enabled'?") != std::string::npos);
+  const auto run = schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(run.exit_code == 1);
+  CHECK(run.err == dry.err);
+  CHECK_FALSE(std::filesystem::exists(db));  // refused: nothing left behind
+  // A value the knob cannot take is refused by both, before anything runs.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                        "  default: {}\n  bad:\n    sysctl:\n      kernel.sched_autogroup_enabled: abc\n");
+  const auto bad = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err == "schedlab: " + cfg +
+                       ":8: variants.bad.sysctl.kernel.sched_autogroup_enabled: 'abc' is not an integer from 0 to 1, "
+                       "which kernel.sched_autogroup_enabled takes\n");
+  for (const char* value : {"\"0 1\"", "99999999999999999999"}) {
+    test::write_text(cfg, std::string("iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n"
+                                      "variants:\n  default: {}\n  bad:\n    sysctl:\n      "
+                                      "kernel.sched_autogroup_enabled: ") +
+                              value + "\n");
+    CHECK(schedlab_cmd({"run", cfg, "--db", db}).exit_code == 2);
+  }
+  // A sysctl outside the ranges schedlab knows, checked against the SUT's
+  // own value at preflight: vm.swappiness holds one integer.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                        "  default: {}\n  bad:\n    sysctl:\n      vm.swappiness: '10 20'\n");
+  const auto two = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(two.exit_code == 1);
+  CHECK(two.err.find("sysctl vm.swappiness: '10 20' has 2 values, vm.swappiness holds 1") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(db));
+  // A good config's dry run says what it checked.
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
+  const auto good = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
+  CHECK(good.ok());
+  CHECK(good.out.find("preflight on local: programs, CPUs and knobs checked, nothing changed") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(db));
 }

@@ -88,7 +88,7 @@ std::string read_nodes(const std::string& results, int task) {
 
 }  // namespace
 
-TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged into one run by pair") {
+TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged into one run by pair", "[netns]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   const std::string results = dir.file("fleet");
@@ -156,7 +156,7 @@ TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged
   for (const auto& cell : j["blocks"][0]["rows"][0]["cells"]) CHECK(cell["n"] == 2);
 }
 
-TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes where it stopped") {
+TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes where it stopped", "[netns]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   const std::string results = dir.file("cancel");
@@ -232,7 +232,7 @@ TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes 
   CHECK(nothing.err.find("nothing to resume") != std::string::npos);
 }
 
-TEST_CASE("slurm: bad input is a one-line error and submits nothing") {
+TEST_CASE("slurm: bad input is a one-line error and submits nothing", "[netns]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   const auto cfg = config(dir, 1, "  default: {}\n");
@@ -262,7 +262,7 @@ TEST_CASE("slurm: bad input is a one-line error and submits nothing") {
   CHECK(none.err.find("slurm-client") != std::string::npos);
 }
 
-TEST_CASE("slurm: nightly --slurm submits every target before waiting, merges their runs and judges them") {
+TEST_CASE("slurm: nightly --slurm submits every target before waiting, merges their runs and judges them", "[netns]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   config(dir, 4, "  default: {}\n");
@@ -305,7 +305,7 @@ TEST_CASE("slurm: nightly --slurm submits every target before waiting, merges th
   CHECK(second.err.find("job ") == std::string::npos);
 }
 
-TEST_CASE("slurm: nightly --slurm boots a lab kernel target on the task's node, sched features flipped there") {
+TEST_CASE("slurm: nightly --slurm boots a lab kernel target on the task's node, sched features flipped there", "[netns]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   const std::string cfg = dir.file("lab.yaml"), file = dir.file("lab-n.yaml"), db = dir.file("lab.db");

@@ -90,7 +90,7 @@ TEST_CASE("ssh URLs parse") {
   CHECK_FALSE(parse_ssh_url("ssh://" + long_host + ";"));
 }
 
-TEST_CASE("every byte of every argument reaches the remote side unchanged (property)") {
+TEST_CASE("every byte of every argument reaches the remote side unchanged (property)", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();
   // Characters the remote shell would otherwise interpret, plus UTF-8.
@@ -119,7 +119,7 @@ TEST_CASE("every byte of every argument reaches the remote side unchanged (prope
   CHECK(host.run({.argv = {"test", "-e", "/tmp/schedlab-pwned"}}).exit_code == 1);
 }
 
-TEST_CASE("remote files: write, read back, missing, list, and stdin reaches the command") {
+TEST_CASE("remote files: write, read back, missing, list, and stdin reaches the command", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();
   const std::string path = "/tmp/schedlab ssh 'test' file";
@@ -138,7 +138,7 @@ TEST_CASE("remote files: write, read back, missing, list, and stdin reaches the 
   CHECK(missing.outcome == ExecResult::Outcome::kSpawnFailed);
 }
 
-TEST_CASE("exit codes, stderr and the variant's policy cross the connection") {
+TEST_CASE("exit codes, stderr and the variant's policy cross the connection", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();
   auto r = host.run({.argv = {"sh", "-c", "echo out; echo err >&2; exit 7"}});
@@ -157,7 +157,7 @@ TEST_CASE("exit codes, stderr and the variant's policy cross the connection") {
   CHECK(r.out == "Cpus_allowed_list:\t0\n");
 }
 
-TEST_CASE("a remote timeout kills the remote process group, grandchildren included") {
+TEST_CASE("a remote timeout kills the remote process group, grandchildren included", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();
   const auto r = host.run({.argv = {"sh", "-c", "sleep 300 & echo $! > /tmp/schedlab-gc.pid; sleep 300"},
@@ -171,7 +171,7 @@ TEST_CASE("a remote timeout kills the remote process group, grandchildren includ
   host.run({.argv = {"rm", "-f", "/tmp/schedlab-gc.pid"}});
 }
 
-TEST_CASE("a dropped connection leaves no orphan on the remote host") {
+TEST_CASE("a dropped connection leaves no orphan on the remote host", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();
   host.run({.argv = {"rm", "-f", "/tmp/schedlab-bg.pid"}});
@@ -193,7 +193,7 @@ TEST_CASE("a dropped connection leaves no orphan on the remote host") {
   host.run({.argv = {"rm", "-f", "/tmp/schedlab-bg.pid"}});
 }
 
-TEST_CASE("connection failures are clear errors before anything runs") {
+TEST_CASE("connection failures are clear errors before anything runs", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
   SECTION("unknown host key") {
@@ -217,7 +217,7 @@ TEST_CASE("connection failures are clear errors before anything runs") {
   }
 }
 
-TEST_CASE("sysctl knobs over SSH are journaled, verified and restored") {
+TEST_CASE("sysctl knobs over SSH are journaled, verified and restored", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();
   const std::string knob = "kernel.sched_autogroup_enabled";
@@ -237,7 +237,7 @@ TEST_CASE("sysctl knobs over SSH are journaled, verified and restored") {
   CHECK(store.unrestored(host.name()).empty());
 }
 
-TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH") {
+TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
   const std::string cfg = dir.file("tb.yaml"), db = dir.file("tb.db");
@@ -264,7 +264,41 @@ TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH") {
   CHECK(running("tbench") == 0);
 }
 
-TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven over SSH") {
+// netperf across the namespaces: netserver in the SUT's, netperf in the
+// loadgen's, the data connection on the second reserved port.
+TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SSH", "[netns]") {
+  REQUIRE_LAB();
+  if (!LocalHost().find_program("netperf") || !LocalHost().find_program("netserver"))
+    SCHEDLAB_SKIP("netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
+  test::TempDir dir;
+  const std::string cfg = dir.file("np.yaml"), db = dir.file("np.db");
+  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
+                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
+                            lab().env("KNOWN_HOSTS") +
+                            "\niterations: 2\nworkloads:\n  - netperf: {test: [TCP_STREAM, UDP_STREAM, TCP_RR], "
+                            "duration: 2s, latency: true}\n");
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "np"}, .timeout = 180s});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("np");
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 6);
+  const std::string sut_host = parse_ssh_url(lab().sut_url())->host;
+  for (const auto& it : its) {
+    INFO(it.block << ": " << it.error << it.stdout_text);
+    CHECK(to_string(it.status) == "ok");
+    CHECK_FALSE(it.samples.empty());
+    // Against the SUT's address, the data port pinned (netperf shows port 0 otherwise).
+    CHECK(it.stdout_text.find("to " + sut_host + " () port ") != std::string::npos);
+    CHECK(it.stdout_text.find("() port 0 ") == std::string::npos);
+  }
+  CHECK(running("netserver") == 0);
+  CHECK(running("netperf") == 0);
+}
+
+TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven over SSH", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
   const std::string cfg = dir.file("pg.yaml"), db = dir.file("pg.db");
@@ -296,7 +330,7 @@ TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven o
   for (const auto& d : dirs) CHECK_FALSE(std::filesystem::exists(d));
 }
 
-TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, driven over SSH") {
+TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, driven over SSH", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
   const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
@@ -336,7 +370,7 @@ TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, drive
   for (const auto& d : dirs) CHECK_FALSE(std::filesystem::exists(d));
 }
 
-TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by pair") {
+TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by pair", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
   const std::string cfg = dir.file("pairs.yaml"), db = dir.file("pairs.db");
@@ -414,7 +448,7 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   CHECK(store.iterations(run->id).size() == 8);
 }
 
-TEST_CASE("the SUT lock over SSH: another process is refused; the lock dies with its holder") {
+TEST_CASE("the SUT lock over SSH: another process is refused; the lock dies with its holder", "[netns]") {
   REQUIRE_LAB();
   int ready[2];
   REQUIRE(::pipe(ready) == 0);

@@ -2,11 +2,16 @@
 // them) joined into one run; merging again changes nothing; conflicts are
 // refused with the output left as it was.
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 
+#include "base/file.h"
+#include "base/hash.h"
 #include "results/store.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -47,6 +52,7 @@ void write_task_db(const std::string& path, const std::string& pair, int iterati
                        .duration_s = 0.5,
                        .exit_code = 0,
                        .stdout_text = "Time: " + std::to_string(base + i) + "\n",
+                       .notes = i == 0 ? "note of iteration 0" : "",
                        .samples = {{"time", base + i, std::nullopt}},
                        .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
                        .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
@@ -86,7 +92,167 @@ void exec(const std::string& db, const char* sql) {
   sqlite3_close(h);
 }
 
+// What a file and the files SQLite would leave beside it are: its bytes'
+// hash, its mtime, and which of -wal, -shm, -journal exist.
+std::string file_state(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  std::string out = sha256_file(path) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+                    std::to_string(st.st_mtim.tv_nsec);
+  for (const char* suffix : {"-wal", "-shm", "-journal"})
+    if (std::filesystem::exists(path + suffix)) out += std::string(" ") + suffix;
+  return out;
+}
+
+// Back to schema version 9 (tests/support/schema_version_9.h).
+void to_version_9(const std::string& db) {
+  exec(db, (std::string(test::kBackToSchemaVersion9) + "; PRAGMA journal_mode = DELETE").c_str());
+}
+
 }  // namespace
+
+TEST_CASE(
+    "merge: a 0-byte file, another program's database or a FIFO is refused and left as it was") {
+  test::TempDir dir;
+  const auto out = dir.file("out.db"), empty = dir.file("empty.db"), other = dir.file("other.db");
+  const auto numbered = dir.file("numbered.db"), fifo = dir.file("fifo.db"),
+             junk = dir.file("junk.db");
+  test::write_text(empty, "");
+  exec(other, "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('x')");
+  // Another program that numbers its schema too (user_version 5).
+  exec(numbered, "CREATE TABLE notes (body TEXT); PRAGMA user_version = 5");
+  test::write_text(junk, std::string(4096, 'j'));
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  write_task_db(dir.file("good.db"), "n1", 1);
+  Store merged(out);
+  merged.merge_from(dir.file("good.db"));
+  const auto out_before = count(out, "SELECT count(*) FROM iterations");
+
+  for (const auto& [input, why] : std::vector<std::pair<std::string, std::string>>{
+           {empty,
+            "not a schedlab database (no schedlab schema version: an empty file or "
+            "another program's SQLite database); nothing merged"},
+           {other, "not a schedlab database (no schedlab schema version"},
+           {numbered, "schema version 5"},
+           {junk, "cannot open database: file is not a database"},
+           {fifo, "not a regular file; nothing merged"}}) {
+    INFO(input);
+    const std::string before = input == fifo ? "" : file_state(input);
+    CHECK_THROWS_WITH(Store::check_mergeable(input),
+                      Catch::Contains(input + ": ") && Catch::Contains(why));
+    CHECK_THROWS_WITH(merged.merge_from(input), Catch::Contains(why));
+    if (input != fifo) CHECK(file_state(input) == before);
+  }
+  CHECK(read_file(empty).empty());
+  CHECK(count(other, "SELECT count(*) FROM sqlite_master") == 1);
+  CHECK(count(out, "SELECT count(*) FROM iterations") == out_before);
+}
+
+TEST_CASE("merge: a database missing a table or column of the schema is not merged") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 1);
+  exec(a, "ALTER TABLE samples DROP COLUMN offset_s");
+  Store merged(out);
+  CHECK_THROWS_WITH(merged.merge_from(a),
+                    Catch::Contains("not a schedlab database of schema version " +
+                                    std::to_string(Store::kSchemaVersion) +
+                                    " (table samples has no column offset_s); nothing merged"));
+  exec(a, "DROP TABLE point_stops");
+  CHECK_THROWS_WITH(Store::check_mergeable(a), Catch::Contains("(no table point_stops)"));
+  CHECK(count(out, "SELECT count(*) FROM runs") == 0);
+}
+
+TEST_CASE("merge: an older schedlab database is migrated in a copy; the input is not written") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 2);
+  to_version_9(a);
+  const std::string before = file_state(a);
+  // The copy goes to TMPDIR: here, a folder of this test's own.
+  const auto tmp = dir.path() / "tmp";
+  std::filesystem::create_directories(tmp);
+  const char* old_tmpdir = std::getenv("TMPDIR");
+  const std::string saved = old_tmpdir ? old_tmpdir : "";
+  ::setenv("TMPDIR", tmp.c_str(), 1);
+  Store merged(out);
+  Store::check_mergeable(a);
+  const auto c = merged.merge_from(a);
+  if (old_tmpdir)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
+  CHECK(c.iterations_new == 4);
+  CHECK(c.samples == 4);
+  CHECK(file_state(a) == before);
+  CHECK(count(a, "PRAGMA user_version") == 9);
+  CHECK(std::filesystem::is_empty(tmp));  // the copies are gone
+}
+
+TEST_CASE("merge: two copies of one run whose samples differ are refused in either order") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db");
+  write_task_db(a, "n1", 2);
+  write_task_db(b, "n1", 2);
+  // The same iterations (start, status, duration, output), one sample changed.
+  exec(b, "UPDATE samples SET value = value + 0.5 WHERE rowid = 3");
+  for (const auto& [first, second] : {std::pair{a, b}, std::pair{b, a}}) {
+    const auto out = dir.file(first == a ? "ab.db" : "ba.db");
+    Store merged(out);
+    merged.merge_from(first);
+    CHECK_THROWS_WITH(merged.merge_from(second),
+                      Catch::Contains("iteration 0 of run 'fleet'") &&
+                          Catch::Contains("(its samples); nothing merged"));
+    CHECK(count(out, "SELECT count(*) FROM samples") == 4);
+  }
+  // A sample more (the same values otherwise) differs too, and so does a monitor delta.
+  const auto c = dir.file("c.db"), d = dir.file("d.db");
+  write_task_db(c, "n1", 2);
+  exec(c,
+       "INSERT INTO samples (iteration_id, metric, value) SELECT iteration_id, metric, value "
+       "FROM samples WHERE rowid = 1");
+  write_task_db(d, "n1", 2);
+  exec(d, "UPDATE monitor_deltas SET value = 99 WHERE rowid = 2");
+  for (const auto& [input, why] :
+       {std::pair{c, "(its samples)"}, std::pair{d, "(its monitor deltas)"}}) {
+    Store merged(dir.file("x" + std::filesystem::path(input).stem().string() + ".db"));
+    merged.merge_from(a);
+    CHECK_THROWS_WITH(merged.merge_from(input), Catch::Contains(why));
+  }
+}
+
+TEST_CASE("merge: the same samples stored in another order are the same iteration") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db");
+  for (const auto& db : {a, b}) {
+    write_task_db(db, "n1", 2);
+    exec(db, "INSERT INTO samples (iteration_id, metric, value) SELECT iteration_id, metric, "
+             "value + 1 FROM samples");
+  }
+  // b's rows written the other way round.
+  exec(b, "CREATE TABLE t AS SELECT * FROM samples ORDER BY rowid DESC; DELETE FROM samples;"
+          "INSERT INTO samples SELECT * FROM t ORDER BY rowid; DROP TABLE t");
+  Store merged(dir.file("out.db"));
+  merged.merge_from(a);
+  const auto again = merged.merge_from(b);
+  CHECK(again.iterations_new == 0);
+  CHECK(again.iterations_present == 4);
+}
+
+TEST_CASE("merge: a metric declared otherwise is refused in either order") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), b = dir.file("b.db");
+  write_task_db(a, "n1", 1);
+  write_task_db(b, "n2", 1);
+  exec(b, "UPDATE metrics SET direction = 'higher'");
+  for (const auto& [first, second] : {std::pair{a, b}, std::pair{b, a}}) {
+    Store merged(dir.file(first == a ? "ab.db" : "ba.db"));
+    merged.merge_from(first);
+    CHECK_THROWS_WITH(
+        merged.merge_from(second),
+        Catch::Contains("metric hackbench time of run 'fleet' is declared otherwise"));
+  }
+}
 
 TEST_CASE("merge: two pairs' databases become one run with both pairs, and merging again adds nothing") {
   test::TempDir dir;
@@ -127,6 +293,8 @@ TEST_CASE("merge: two pairs' databases become one run with both pairs, and mergi
   CHECK(count(out, "SELECT count(*) FROM monitor_snapshots") == 10);
   CHECK(count(out, "SELECT count(*) FROM knob_journal WHERE state = 'restored'") == 2);
   CHECK(count(out, "SELECT count(*) FROM point_stops") == 1);  // same point, same variant
+  // An iteration's notes travel with it (netperf's confidence not reached).
+  CHECK(count(out, "SELECT count(*) FROM iterations WHERE notes = 'note of iteration 0'") == 4);
 
   // Again, both: nothing new, nothing doubled.
   const auto again = merged.merge_from(a);

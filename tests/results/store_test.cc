@@ -4,10 +4,12 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "runner/hosts/local_host.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -146,6 +148,56 @@ TEST_CASE("processes opening a new database at the same time migrate it once") {
     INFO(why);
     CHECK(failures == 0);
   }
+}
+
+TEST_CASE("a journal write waits out another process's write lock held over 5 s (a merge)") {
+  // A merge into a live run's database holds the write lock for its whole
+  // input; the run's knob put back must still be journaled as restored.
+  using namespace std::chrono_literals;
+  test::TempDir dir;
+  const std::string path = dir.file("live.db");
+  Store s(path);
+  const auto run =
+      s.create_run({.name = "live", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto entry = s.journal_applied({.run_id = run,
+                                        .host = "local",
+                                        .kind = "sysctl",
+                                        .name = "k",
+                                        .path = "/p",
+                                        .original = "1",
+                                        .target = "0"});
+  ExecResult held;
+  std::thread holder([&] {
+    LocalHost host;
+    held = host.run({.argv = {"sqlite3", path, "BEGIN IMMEDIATE;", ".shell sleep 7", "COMMIT;"},
+                     .timeout = 60s});
+  });
+  // Until the sqlite3 process holds the lock.
+  bool locked = false;
+  for (auto until = std::chrono::steady_clock::now() + 5s;
+       !locked && std::chrono::steady_clock::now() < until;) {
+    sqlite3* probe = nullptr;
+    sqlite3_open(path.c_str(), &probe);
+    locked = sqlite3_exec(probe, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_BUSY;
+    sqlite3_exec(probe, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(probe);
+    if (!locked) std::this_thread::sleep_for(20ms);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  std::string error;
+  try {
+    s.journal_restored(entry);
+  } catch (const StoreError& e) {
+    error = e.what();
+  }
+  const auto waited = std::chrono::steady_clock::now() - start;
+  holder.join();
+  INFO(held.describe() << " " << held.err);
+  REQUIRE(held.ok());
+  REQUIRE(locked);
+  CHECK(error.empty());
+  CHECK(waited > 5s);
+  CHECK(s.unrestored("local").empty());
 }
 
 TEST_CASE("the journal lists unrestored knobs newest first") {
@@ -465,4 +517,36 @@ TEST_CASE("the latest run declaring a metric is the latest by start, not by id")
   REQUIRE(m.has_value());
   CHECK(m->unit == "ms");
   CHECK_FALSE(s.latest_metric("hackbench", "other").has_value());
+}
+
+TEST_CASE("an iteration's notes round-trip; a database from before them reads every old one as none") {
+  test::TempDir dir;
+  const std::string path = dir.file("n.db");
+  std::int64_t run = 0, v = 0;
+  {
+    Store s(path);
+    run = s.create_run({.name = "n", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                        .manifest_json = "{}"});
+    v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
+                     .row = "default", .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk,
+                     .started_at = "t", .samples = {{"throughput", 581.5, std::nullopt}}});
+  }
+  // Back to schema 13, the column gone: as a database written before it.
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, "ALTER TABLE iterations DROP COLUMN notes; PRAGMA user_version = 13;", nullptr,
+                       nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  Store s(path);
+  CHECK(s.schema_version() == Store::kSchemaVersion);
+  s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
+                   .row = "default", .params_json = "{}", .iteration = 1, .status = IterationStatus::kOk,
+                   .started_at = "t",
+                   .notes = "netperf: desired confidence not achieved\nsecond line",
+                   .samples = {{"throughput", 570.0, std::nullopt}}});
+  const auto its = s.iterations(run, true);
+  REQUIRE(its.size() == 2);
+  CHECK(its[0].notes.empty());
+  CHECK(its[1].notes == "netperf: desired confidence not achieved\nsecond line");
 }

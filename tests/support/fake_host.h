@@ -141,6 +141,11 @@ class FakeHost final : public Host {
   ExecResult stop_background(BackgroundId id) override;
   bool port_accepts(int port) override;
   int free_port() override { return 40000; }
+  std::vector<int> free_ports(int n) override {
+    std::vector<int> out;
+    for (int i = 0; i < n; ++i) out.push_back(40000 + i);
+    return out;
+  }
 
   static constexpr const char* kFeatures = "/sys/kernel/debug/sched/features";
 

@@ -80,7 +80,7 @@ TEST_CASE("dmatest reads exact values, the trimmed form and failures") {
       dt.parse(dmatest_point(), read_text(fixture("dmatest/sf-pdma-2020-greenwan-4chan.dmesg.txt")), "");
   CHECK(metric_values(four, "iops") == std::vector<double>{38769.01, 40286.85, 41178.48, 38560.29});
   CHECK(metric_values(four, "throughput") == std::vector<double>{309661, 321643, 328740, 307726});
-  CHECK(dt.judge(four).empty());
+  CHECK(dt.judge(dmatest_point(), four).empty());
   const auto trimmed =
       dt.parse(dmatest_point(), read_text(fixture("dmatest/sdxi-2025-amd-2threads-trimmed.dmesg.txt")), "");
   CHECK(metric_values(trimmed, "failures").size() == 4);
@@ -89,7 +89,7 @@ TEST_CASE("dmatest reads exact values, the trimmed form and failures") {
       dmatest_point(), read_text(fixture("dmatest/hisi_dma-2024-jiehai-3chan-timeout-failures.dmesg.txt")),
       "");
   CHECK(metric_values(failing, "failures") == std::vector<double>{1, 1, 1});
-  CHECK(dt.judge(failing) == "dmatest reported 3 failed transfers");
+  CHECK(dt.judge(dmatest_point(), failing) == "dmatest reported 3 failed transfers");
   // v4 kernels print integer iops.
   CHECK(metric_values(dt.parse(dmatest_point(10),
                         "dmatest: dma0chan0-copy0: summary 10 tests, 0 failures 1000 iops 80 KB/s (0)\n",
@@ -169,7 +169,7 @@ TEST_CASE("dmatest steps drive a test double of the module's parameter files") {
   CHECK(steps[11].timeout == std::chrono::minutes(10));
   const auto samples = dt.parse(p, log_out, "");
   CHECK(metric_values(samples, "iops") == std::vector<double>{23544.92, 23703.98, 23526.64});
-  CHECK(dt.judge(samples).empty());  // the earlier run's failures are not ours
+  CHECK(dt.judge(p, samples).empty());  // the earlier run's failures are not ours
 
   const auto teardown = dt.teardown_steps(p, {});
   REQUIRE(teardown.size() == 1);

@@ -151,7 +151,7 @@ TEST_CASE("every registered workload declares the programs it runs, and lab gues
     for (const auto& p : w->programs()) CHECK_FALSE(p.name.empty());
   }
   CHECK(guest_programs() ==
-        std::vector<std::string>{"hackbench", "tbench_srv", "schedlab-seccomp-notify"});
+        std::vector<std::string>{"hackbench", "tbench_srv", "schedlab-seccomp-notify", "netserver", "schbench"});
   const auto pg = find_workload("pgbench")->programs();
   REQUIRE(pg.size() == 2);
   CHECK(pg[1].name == "initdb");

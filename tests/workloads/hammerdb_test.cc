@@ -388,3 +388,85 @@ TEST_CASE("hammerdb refuses a CLI before 4.6 by its banner, and checks hammerdbc
   p.values["hammerdbcli"] = std::string("hammerdbcli");
   CHECK_THAT(h.check_fixed(p), Catch::Contains("./bin/tclsh8.6"));
 }
+
+TEST_CASE("hammerdb time profile: the summary over the active virtual users, 6.0's and 4.x's layouts") {
+  Hammerdb h;
+  // The real 6.0 report (4 virtual users) after a console log of the same run.
+  const std::string console =
+      "Vuser 1:4 Active Virtual Users configured\n"
+      "Vuser 1:TEST RESULT : System achieved 53 NOPM from 399 PostgreSQL TPM\n";
+  const std::string profile = read_text(fixture("hammerdb/docs-v6.0-pg-hdbxtprofile.log"));
+  auto p = hammerdb_point(4);
+  p.values["db"] = std::string("postgres");
+  p.values["timeprofile"] = true;
+  const auto samples = h.parse(p, console + profile, "");
+  // The SUMMARY block's figures, not a virtual user's (VU 2's NEWORD P99 is 0.529).
+  CHECK(metric_value(samples, "neword_p50") == 0.285);
+  CHECK(metric_value(samples, "neword_p95") == 0.391);
+  CHECK(metric_value(samples, "neword_p99") == 0.542);
+  CHECK(metric_value(samples, "neword_avg") == 0.295);
+  CHECK(metric_value(samples, "slev_p99") == 0.806);
+  CHECK(metric_value(samples, "ostat_avg") == 0.147);
+  CHECK(samples.size() == 2 + 5 * 4);
+  for (const auto& s : samples)
+    if (s.metric != "nopm" && s.metric != "tpm") CHECK(h.find_metric(s.metric));
+  // Timing data of fewer users than ran (HammerDB's "Timing Data Incomplete").
+  auto five = p;
+  five.values["virtual_users"] = std::int64_t{5};
+  CHECK_THROWS_WITH(h.parse(five, "Vuser 1:5 Active Virtual Users configured\n" + console.substr(console.find("Vuser 1:TEST")) + profile, ""),
+                    Catch::Contains("the time profile's summary covers 4 virtual users, the run had 5"));
+  // Asked for but absent (the file was not written).
+  CHECK_THROWS_WITH(h.parse(p, console, ""), Catch::StartsWith("timeprofile is set but the output has no time profile"));
+  // A summary without NEWORD's second line (a cut file).
+  std::string cut = profile;
+  const auto summary = cut.find(">>>>> SUMMARY OF");
+  const auto p99 = cut.find("P99:", summary);
+  cut.erase(p99, cut.find('\n', p99) - p99 + 1);
+  CHECK_THROWS_WITH(h.parse(p, console + cut, ""), Catch::Contains("the time profile's neword has no P50"));
+  // Without timeprofile the console log alone is enough.
+  p.values["timeprofile"] = false;
+  CHECK(h.parse(p, console, "").size() == 2);
+}
+
+TEST_CASE("hammerdb time profile against the test double: the file read after each run, never an old one") {
+  Hammerdb h;
+  TempDir dir;
+  const std::string work = dir.file("work");
+  const std::string server = dir.file("server");
+  ::mkdir(work.c_str(), 0755);
+  ::mkdir(server.c_str(), 0755);
+  ::mkdir((server + "/tpcc").c_str(), 0755);  // the schema exists (build: none)
+  ::setenv("FAKE_HAMMERDB_SERVER", server.c_str(), 1);
+  auto p = hammerdb_point(2);
+  p.values["build"] = std::string("none");
+  p.values["server"] = std::string("external");
+  p.values["host"] = std::string("10.0.0.1");
+  p.values["timeprofile"] = true;
+  p.values["hammerdbcli"] = kFakeHammerdb + "/hammerdbcli";
+  const StepContext ctx{.workdir = work, .sut_address = "10.0.0.1", .port = 3400};
+  const auto steps = h.iteration_steps(p, ctx);
+  // The old file goes before the run; the new one is printed after it.
+  REQUIRE(steps.size() >= 2);
+  CHECK(steps[steps.size() - 3].argv == std::vector<std::string>{"rm", "-f", "--", work + "/hammerdb-tmp/hdbxtprofile.log"});
+  CHECK(steps.back().argv == std::vector<std::string>{"cat", "--", work + "/hammerdb-tmp/hdbxtprofile.log"});
+  CHECK(steps.back().measured);
+  for (int i = 0; i < 2; ++i) {
+    std::string out;
+    for (const auto& s : steps) {
+      const auto ran = schedlab::test::exec_step(s);
+      INFO(s.argv[0] << ": " << ran.out << ran.err);
+      REQUIRE(ran.rc == 0);
+      if (s.measured) out += ran.out;
+    }
+    const auto samples = h.parse(p, out, "");
+    CHECK(metric_value(samples, "nopm") == 2000);
+    CHECK(metric_value(samples, "neword_p50") == 0.290);
+    CHECK(metric_value(samples, "neword_p99") == 0.550);
+    CHECK(metric_value(samples, "delivery_avg") == 0.630);
+    // One report in the file: the previous iteration's was removed first.
+    std::size_t summaries = 0;
+    for (std::size_t at = 0; (at = out.find("SUMMARY OF", at)) != std::string::npos; ++at) ++summaries;
+    CHECK(summaries == 1);
+  }
+  ::unsetenv("FAKE_HAMMERDB_SERVER");
+}

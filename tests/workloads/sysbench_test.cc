@@ -58,7 +58,7 @@ TEST_CASE("sysbench parses the summary and the per-second reports of real output
   // take the partial second sysbench counts after the last report.
   const auto it = metric_values(s, "interval_tps");
   CHECK(std::accumulate(it.begin(), it.end(), 0.0) == Approx(431).margin(10));
-  CHECK(sb.judge_point(sysbench_point(), s).empty());
+  CHECK(sb.judge(sysbench_point(), s).empty());
 }
 
 TEST_CASE("sysbench parses every test of the fixtures and checks the thread count") {
@@ -89,9 +89,9 @@ TEST_CASE("sysbench: errors fail the iteration unless allowed; connection failur
   auto p = sysbench_point("oltp_read_write", 16);
   const auto s = sb.parse(p, sysbench_fixture("oltp_read_write-16thr-ignored-errors.txt"), "");
   CHECK(one(s, "errors") == 351);
-  CHECK(sb.judge_point(p, s) == "sysbench counted 351 errors (allow_errors: true accepts them)");
+  CHECK(sb.judge(p, s) == "sysbench counted 351 errors (allow_errors: true accepts them)");
   p.values["allow_errors"] = true;
-  CHECK(sb.judge_point(p, s).empty());
+  CHECK(sb.judge(p, s).empty());
   CHECK_THROWS_WITH(
       sb.parse(sysbench_point("oltp_read_write", 1), sysbench_fixture("oltp_read_write-bad-password.txt"), ""),
       Catch::Contains("line 10: tool error: FATAL: unable to connect"));

@@ -44,6 +44,13 @@ Kernel from_dir(const fs::path& dir) {
   k.describe = j.value("describe", "");
   k.config_sha = j.value("config_sha", "");
   if (fs::exists(dir / "build.log")) k.build_log = (dir / "build.log").string();
+  if (const auto r = j.find("request"); r != j.end() && r->is_object()) {
+    for (const auto& pair : r->value("symbols", nlohmann::json::array()))
+      if (pair.is_array() && pair.size() == 2 && pair[0].is_string() && pair[1].is_string())
+        k.requested_symbols.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+    for (const auto& f : r->value("fragments", nlohmann::json::array()))
+      if (f.is_string()) k.requested_fragments.push_back(f.get<std::string>());
+  }
   return k;
 }
 
@@ -104,6 +111,16 @@ Kernel from_path(const std::string& spec, std::string modules_dir) {
   if (!fs::is_regular_file(v)) throw std::runtime_error(fmt::format("lab: {}: no such kernel image", spec));
   const std::string name = v.filename().string();
   std::string release = name.starts_with("vmlinuz-") ? name.substr(8) : "";
+  // A kernel of the lab's own cache (a Debian package or one built from a
+  // tree, with everything built in and no modules directory): the cache
+  // entry says what it is and holds what a boot needs.
+  if (const fs::path dir = v.parent_path().parent_path(); modules_dir.empty() && fs::exists(dir / "kernel.json")) {
+    Kernel k = from_dir(dir);
+    if (fs::equivalent(k.vmlinuz, v)) {
+      k.spec = spec;
+      return k;
+    }
+  }
   if (modules_dir.empty()) {
     if (release.empty())
       throw std::runtime_error(fmt::format("lab: {}: name it vmlinuz-RELEASE or give its modules directory", spec));

@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/hosts/host.h"
@@ -31,6 +32,11 @@ struct Kernel {
   std::string build_log;        // the make output of the build that produced it
   double build_seconds = 0;     // of that build; 0: found in the cache now
   std::vector<std::string> warnings;  // requested config symbols not as asked
+  // What was asked of a built kernel beyond the guest fragment (a run's
+  // workloads' needs and its config's symbols and fragments), as its cache
+  // entry records it: `lab shell` finds the kernel a run built by it.
+  std::vector<std::pair<std::string, std::string>> requested_symbols;
+  std::vector<std::string> requested_fragments;
 };
 
 // A kernel name that names nothing: bad input, not a failure.

@@ -71,6 +71,15 @@ Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local)
   const ExecResult top =
       run_in(local, {"git", "-C", s.tree.string(), "rev-parse", "--show-toplevel"});
   s.git = top.ok();
+  // Git (2.35.2 on) refuses a repository owned by another user unless it is
+  // listed in safe.directory; it is a repository all the same, so saying
+  // "not a git repository" (or building it as a plain tree) would mislead.
+  if (!s.git && top.err.find("detected dubious ownership") != std::string::npos)
+    throw UnknownKernel(
+        fmt::format("lab: {}: git refuses to read '{}': it is owned by another user (git's "
+                    "\"detected dubious ownership\"); if you trust it: git config --global --add "
+                    "safe.directory {}",
+                    spec, s.tree.string(), s.tree.string()));
   if (!s.git) {
     if (!g.ref.empty())
       throw UnknownKernel(
@@ -184,6 +193,9 @@ const std::vector<std::pair<std::string, std::string>>& guest_config() {
       {"CONFIG_SMP", "y"},
       {"CONFIG_SCHED_SMT", "y"},
       {"CONFIG_SCHED_MC", "y"},
+      // qemu lists its CPUs to the kernel in ACPI's MADT: without ACPI a
+      // tinyconfig kernel logs "Allowing 1 CPUs" whatever -smp says.
+      {"CONFIG_ACPI", "y"},
       // kvm-clock and paravirt spinlocks under KVM.
       {"CONFIG_HYPERVISOR_GUEST", "y"},
       {"CONFIG_PARAVIRT", "y"},
@@ -338,6 +350,23 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
 
 }  // namespace
 
+std::vector<Kernel> cached_builds_of(const std::string& spec, const LabPaths& paths, Host& local) {
+  const GitKernelSpec g = parse_git_kernel(spec);
+  if (g.ref.empty()) return {};  // a work tree's edits are part of what was built
+  const Source src = find_source(g, spec, local);
+  std::vector<std::pair<fs::file_time_type, Kernel>> found;
+  for (auto& k : cached_kernels(paths)) {
+    std::error_code ec;
+    if (k.commit != src.commit || fs::path(k.tree) != src.tree) continue;
+    const auto when = fs::last_write_time(fs::path(k.vmlinuz).parent_path().parent_path() / "kernel.json", ec);
+    found.emplace_back(when, std::move(k));
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<Kernel> out;
+  for (auto& [when, k] : found) out.push_back(std::move(k));
+  return out;
+}
+
 Kernel build_kernel(const std::string& spec, const KernelBuildConfig& config, const LabPaths& paths,
                     Host& local, const Log& log) {
   try {
@@ -473,6 +502,7 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
                               {"describe", src.describe},
                               {"identity", src.identity},
                               {"request_key", request_key},
+                              {"request", {{"fragments", config.fragments}, {"symbols", config.symbols}}},
                               {"config_sha", k.config_sha},
                               {"compiler", compiler},
                               {"release", k.release},

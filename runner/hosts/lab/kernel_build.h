@@ -72,6 +72,11 @@ class KernelBuildFailed : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The cached kernels built from the commit `spec` (git:PATH@REF) names,
+// with whatever a run added to their config, newest first; none for a work
+// tree (git:PATH). Throws UnknownKernel as build_kernel does.
+std::vector<Kernel> cached_builds_of(const std::string& spec, const LabPaths& paths, Host& local);
+
 // Builds (or finds in the cache) the kernel `spec` names. Throws
 // UnknownKernel for bad input (not a kernel tree, unknown ref, @REF without
 // git), KernelBuildFailed when make fails (first error lines, log path),

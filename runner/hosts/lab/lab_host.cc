@@ -7,12 +7,14 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 #include <thread>
 
 #include "base/file.h"
 #include "base/text.h"
+#include "runner/config/units.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/interrupt.h"
 #include "workloads/registry.h"
@@ -122,8 +124,15 @@ void LabHost::boot(const LabConfig& config) {
     if (const Workload* w = find_workload(name)) spec.needs.push_back(w->guest_needs());
   // What the workloads need of a kernel built from source, then the config's own symbols.
   std::vector<std::pair<std::string, std::string>> symbols;
-  for (const auto& n : spec.needs) symbols.insert(symbols.end(), n.kernel_config.begin(), n.kernel_config.end());
+  for (const auto& name : config.workloads)
+    if (const Workload* w = find_workload(name))
+      for (const auto& [k, v] : w->guest_needs().kernel_config) {
+        symbols.emplace_back(k, v);
+        config_additions_.push_back(fmt::format("{}={} ({})", k, v, name));
+      }
   symbols.insert(symbols.end(), config.config.begin(), config.config.end());
+  for (const auto& [k, v] : config.config) config_additions_.push_back(fmt::format("{}={} (config)", k, v));
+  for (const auto& f : config.config_fragments) config_additions_.push_back(f + " (fragment)");
   kernel_ = is_git_kernel(config.kernel)
                 ? build_kernel(config.kernel, {.fragments = config.config_fragments, .symbols = symbols}, paths_,
                                local, log_)
@@ -151,6 +160,11 @@ void LabHost::boot(const LabConfig& config) {
                                                        schedlab::read_file(dir_ / "id.pub")),
       true);
 
+  // As many forwarded ports as the run's hungriest workload reserves
+  // (Workload::ports: netperf's control and data ports), two at least.
+  int forwarded = 2;
+  for (const auto& name : config.workloads)
+    if (const Workload* w = find_workload(name)) forwarded = std::max(forwarded, w->ports());
   QemuOptions q{.vmlinuz = kernel_.vmlinuz,
                 .initrd = (dir_ / "initrd").string(),
                 .cpus = config.cpus,
@@ -165,7 +179,8 @@ void LabHost::boot(const LabConfig& config) {
   for (int attempt = 0;; ++attempt) {
     q.accel = accel_;
     q.ssh_port = free_local_port();
-    q.forwards = {free_local_port(), free_local_port()};
+    q.forwards.clear();
+    for (int i = 0; i < forwarded; ++i) q.forwards.push_back(free_local_port());
     // tbench's server has a fixed port: forwarded when free here.
     if (const int t = Tbench::kPort; !local.port_accepts(t)) q.forwards.push_back(t);
     qemu_ = std::make_unique<QemuProcess>(q);
@@ -229,9 +244,38 @@ void LabHost::boot(const LabConfig& config) {
       std::this_thread::sleep_for(milliseconds(300));
     }
   }
+  verify_guest(config);
   boot_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  log_(fmt::format("lab: {} up ({}, {} CPUs, {}) in {:.1f}s, ssh on 127.0.0.1:{}", kernel_.release,
-                   accel_ == "tcg" ? "TCG, emulated" : "KVM", config.cpus, config.memory, boot_seconds_, port_));
+  log_(fmt::format("lab: {} up ({}, {} CPUs online as asked ({}), {}; checked in the guest) in {:.1f}s, ssh on "
+                   "127.0.0.1:{}",
+                   kernel_.release, accel_ == "tcg" ? "TCG, emulated" : "KVM", cpus_online_.size(),
+                   format_cpu_list(cpus_online_), config.memory, boot_seconds_, port_));
+}
+
+// What the lab says of a guest it has read in the guest: a kernel that
+// cannot enumerate qemu's CPUs boots on one (a built tinyconfig kernel
+// without ACPI did, while the lab said 2), and every wake-placement number
+// it gave would measure nothing.
+void LabHost::verify_guest(const LabConfig& config) {
+  const auto text = ssh_->read_file("/sys/devices/system/cpu/online");
+  const std::string shown = text ? std::string(trim(*text)) : "";
+  const auto online = text ? parse_cpu_list(shown) : std::nullopt;
+  if (!online)
+    throw HostError(fmt::format("lab: the {} guest's /sys/devices/system/cpu/online is {}", kernel_.release,
+                                text ? fmt::format("'{}', not a CPU list", shown) : "missing"));
+  if (static_cast<int>(online->size()) != config.cpus)
+    throw HostError(fmt::format(
+        "lab: asked for {} CPUs, the {} guest has {} online ({}){}", config.cpus, kernel_.release, online->size(),
+        format_cpu_list(*online),
+        kernel_.tree.empty() ? ""
+                             : "; a kernel built from source finds qemu's CPUs through ACPI (CONFIG_ACPI) and "
+                               "runs them with CONFIG_SMP: check its .config"));
+  const ExecResult uname = ssh_->run({.argv = {"uname", "-r"}, .timeout = seconds(30)});
+  const std::string release(trim(uname.out));
+  if (!uname.ok() || release != kernel_.release)
+    throw HostError(fmt::format("lab: booted {} but the guest's uname -r says '{}'{}", kernel_.release, release,
+                                uname.ok() ? "" : " (" + uname.describe() + ")"));
+  cpus_online_ = *online;
 }
 
 bool LabHost::gone() { return qemu_ && !qemu_->running(); }
@@ -285,10 +329,18 @@ bool LabHost::port_accepts(int port) {
   return checked([&] { return ssh_->port_accepts(port); });
 }
 
-int LabHost::free_port() {
-  for (int p : forwards_)
-    if (p != Tbench::kPort && !ssh_->port_accepts(p)) return p;
-  throw HostError(fmt::format("{}: every forwarded port is in use", name_));
+int LabHost::free_port() { return free_ports(1).front(); }
+
+std::vector<int> LabHost::free_ports(int n) {
+  std::vector<int> out;
+  for (int p : forwards_) {
+    if (static_cast<int>(out.size()) == n) break;
+    if (p != Tbench::kPort && !ssh_->port_accepts(p)) out.push_back(p);
+  }
+  if (static_cast<int>(out.size()) < n)
+    throw HostError(fmt::format("{}: {} free forwarded ports wanted, {} of {} free", name_, n,
+                                out.size(), forwards_.size()));
+  return out;
 }
 
 std::vector<std::string> LabHost::ssh_command() const {
@@ -306,9 +358,13 @@ nlohmann::json LabHost::manifest() const {
           {"initramfs_sha256", image_.sha256},
           {"accel", accel_},
           {"emulated", accel_ == "tcg"},
-          {"boot_seconds", boot_seconds_}};
+          {"boot_seconds", boot_seconds_},
+          // Read in the guest after boot (verify_guest), not taken from the config.
+          {"cpus_online", format_cpu_list(cpus_online_)}};
   if (!kernel_.tree.empty())
-    m["build"] = {{"tree", kernel_.tree},
+    m["build"] = {{"spec", kernel_.spec},  // as the config wrote it: git:~/linux@patched
+                  {"config_additions", fmt::format("{}", fmt::join(config_additions_, ", "))},
+                  {"tree", kernel_.tree},
                   {"commit", kernel_.commit},
                   {"describe", kernel_.describe},
                   {"config_sha", kernel_.config_sha},

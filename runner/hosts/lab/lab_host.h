@@ -49,6 +49,8 @@ class LabHost final : public Host {
   // A port forwarded from this machine's 127.0.0.1 to the same port in the
   // guest, so a loadgen here reaches a server started there.
   int free_port() override;
+  // n of them (a workload's server and its data connection).
+  std::vector<int> free_ports(int n) override;
 
   const Kernel& kernel() const { return kernel_; }
   const std::string& accel() const { return accel_; }
@@ -64,6 +66,9 @@ class LabHost final : public Host {
 
  private:
   void boot(const LabConfig& config);
+  // After SSH answers: the guest's online CPUs are the ones asked for and
+  // its uname -r is the kernel booted; a HostError naming both otherwise.
+  void verify_guest(const LabConfig& config);
   std::string choose_accel(const std::string& wanted);
   void remember_kvm_failure(const std::string& why);
   // Runs f; a HostError it throws while qemu has exited becomes gone_error.
@@ -81,6 +86,10 @@ class LabHost final : public Host {
   int port_ = 0;
   std::vector<int> forwards_;
   double boot_seconds_ = 0;
+  std::vector<int> cpus_online_;  // read in the guest by verify_guest
+  // What a built kernel got beyond the guest fragment: the workloads'
+  // needs ("CONFIG_SYSVIPC=y (pgbench)"), the config's symbols and fragments.
+  std::vector<std::string> config_additions_;
   std::string name_;
   std::unique_ptr<QemuProcess> qemu_;
   std::unique_ptr<SshHost> ssh_;

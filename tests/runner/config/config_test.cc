@@ -67,7 +67,7 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
         "exp.yaml:1: unknown key 'iteratons' (did you mean 'iterations'?)");
   CHECK(error_of("workloads:\n  - hackbenhc: {}\n") ==
         "exp.yaml:2: workloads[0]: unknown workload 'hackbenhc' (did you mean 'hackbench'?); "
-        "known: command, hackbench, tbench, pgbench, dmatest, hammerdb, sysbench, seccomp-notify");
+        "known: command, hackbench, tbench, pgbench, dmatest, hammerdb, sysbench, seccomp-notify, netperf, schbench");
   CHECK(error_of("workloads:\n  - hackbench:\n      modes: [process-pipe]\n") ==
         "exp.yaml:3: workloads[0].hackbench.modes: 'process-pipe' is not one of: "
         "process-pipes, process-sockets, thread-pipes, thread-sockets (did you mean "
@@ -195,7 +195,9 @@ TEST_CASE("sysctl names map to /proc/sys paths") {
 
 TEST_CASE("every shipped config validates") {
   int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(SCHEDLAB_SOURCE_DIR) + "/configs")) {
+  // configs/threads/ holds one config per seed thread.
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(std::string(SCHEDLAB_SOURCE_DIR) + "/configs")) {
     if (e.path().extension() != ".yaml") continue;
     INFO(e.path());
     CHECK_NOTHROW(load_config_file(e.path().string()));

@@ -82,15 +82,23 @@ TEST_CASE("SUT lock: a holder file naming an exited process is not blamed for th
   }
   test::write_text(d.dir.file("sut.holder"), old.json() + "\n");
   // ... while another process holds the lock and has not named itself yet.
+  // It says on a pipe when it holds the lock (a fixed wait would race a
+  // busy machine), then waits to be killed.
+  int taken[2];
+  REQUIRE(::pipe(taken) == 0);
   const pid_t holder = ::fork();
   REQUIRE(holder >= 0);
   if (holder == 0) {
     const int fd = ::open(d.dir.file("sut.lock").c_str(), O_RDWR | O_CREAT, 0644);
     ::flock(fd, LOCK_EX);
-    ::sleep(5);
+    [[maybe_unused]] auto n = ::write(taken[1], "x", 1);
+    ::pause();
     ::_exit(0);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ::close(taken[1]);
+  char x = 0;
+  REQUIRE(::read(taken[0], &x, 1) == 1);
+  ::close(taken[0]);
   CHECK(try_in_child("is in use by another schedlab process that has just taken it (its holder file "
                      "still names schedlab restore (database /old.db, PID " +
                      std::to_string(gone)) == 0);

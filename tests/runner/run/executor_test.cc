@@ -68,6 +68,11 @@ class Lifecycle final : public Workload {
     if (at == std::string::npos) throw ParseError("lc", 0, "no score line");
     return {{.metric = "score", .value = std::stod(out.substr(at + 7))}};
   }
+  // Its own verdict, as dmatest's failure count: a negative score parsed
+  // fine and still fails the iteration.
+  std::string judge(const Point&, const std::vector<Sample>& samples) const override {
+    return !samples.empty() && samples.front().value < 0 ? "a negative score" : "";
+  }
 
  private:
   static std::string n(const Point& p) { return std::to_string(p.int_at("n")); }
@@ -361,6 +366,21 @@ TEST_CASE("executor: variants interleave per iteration, or run in sequence per p
   }
 }
 
+TEST_CASE("executor: an output the workload judges failed is a failed iteration with its samples") {
+  Rig rig(lc_config("[1]", "iterations: 2\n"));
+  rig.loadgen.on({"lc-client"}, {score(10), score(-3)});
+  const RunSummary s = rig.run();
+  CHECK(s.failed == 1);
+  const auto its = rig.iterations(s.run_id);
+  REQUIRE(its.size() == 2);
+  CHECK(to_string(its[0].status) == "ok");
+  CHECK(to_string(its[1].status) == "failed");
+  // The same words import and parse store (judge_output).
+  CHECK(its[1].error == "lc: a negative score");
+  REQUIRE(its[1].samples.size() == 1);  // kept: the evidence
+  CHECK(its[1].samples[0].value == -3);
+}
+
 TEST_CASE("executor: a failed iteration keeps its raw output and status; the run goes on") {
   Rig rig(lc_config("[1]", "iterations: 3\nvariants:\n  good: {}\n  bad: {}\n"));
   rig.loadgen.on({"lc-client"},
@@ -562,4 +582,52 @@ TEST_CASE("executor: a real workload's fixture outputs are stored as it parses t
   const Lines ran = rig.log->grep("sut: run hackbench", {Kind::kRun});
   REQUIRE(ran.size() == 3);
   CHECK(ran[0] == "sut: run hackbench --pipe --groups 2 --fds 20 --datasize 100 --loops 200");
+}
+
+// netperf through the executor: two reserved ports (netserver's and the data
+// connection's), the confidence warning kept as the iteration's note, and
+// adaptive iterations following transactions, the metric an RR test has.
+TEST_CASE("executor: a workload's ports, notes and primary metric (netperf on fixture outputs)") {
+  Rig rig(
+      "workloads:\n"
+      "  - netperf: {test: [UDP_STREAM], message_size: [65507], confidence: 95, confidence_max: 5}\n"
+      "  - netperf: {test: [TCP_RR], iterations: {min: 2, max: 4, ci_width_pct: 50}}\n"
+      "iterations: 2\n",
+      false);
+  const std::string udp = test::read_text(test::fixture("netperf/udp_stream-l3-i5-I95.txt"));
+  const std::string rr = test::read_text(test::fixture("netperf/tcp_rr-l3.txt"));
+  rig.loadgen.on({"netperf", "-H", "10.0.0.1", "-p", "40000", "-t", "UDP_STREAM"}, {{.out = udp}});
+  rig.loadgen.on({"netperf", "-H", "10.0.0.1", "-p", "40000", "-t", "TCP_RR"}, {{.out = rr}});
+  const RunSummary s = rig.run();
+  CHECK(s.failed == 0);
+  const auto its = rig.iterations(s.run_id);
+  REQUIRE(its.size() == 4);
+  for (const auto& it : its) {
+    INFO(it.block << " " << it.error);
+    CHECK(it.status == IterationStatus::kOk);
+    if (it.block == "netperf-UDP_STREAM")
+      CHECK(it.notes ==
+            "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted); confidence intervals: "
+            "Throughput 333.562%, Local CPU util 0.000%, Remote CPU util 0.000%");
+    else
+      CHECK(it.notes.empty());
+  }
+  const Lines servers = rig.log->grep("sut: start netserver", {Kind::kStart});
+  REQUIRE(servers.size() == 4);  // a server per segment: interleaved, one per iteration
+  for (const auto& line : servers) CHECK(line == "sut: start netserver -D -4 -p 40000");
+  const Lines clients = rig.log->grep("loadgen: run netperf", {Kind::kRun});
+  REQUIRE(clients.size() == 4);
+  CHECK(clients[0] ==
+        "loadgen: run netperf -H 10.0.0.1 -p 40000 -t UDP_STREAM -l 10 -i 5,3 -I 95,5 -- -P ,40001 -m 65507,65507");
+  // Two equal transaction rates: the interval is reached at the minimum.
+  // With the first metric (throughput, absent from RR output) the rule
+  // would have seen no samples and stopped as "failed".
+  bool rr_stop = false;
+  for (const auto& stop : rig.store.point_stops(s.run_id))
+    if (stop.workload == "netperf" && stop.params_json.find("TCP_RR") != std::string::npos) {
+      rr_stop = true;
+      CHECK(stop.reason == "ci_reached");
+      CHECK(stop.iterations == 2);
+    }
+  CHECK(rr_stop);
 }

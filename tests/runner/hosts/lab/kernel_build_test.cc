@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <iostream>
@@ -133,6 +135,76 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--repo with no hook builds each commit as a lab kernel: give the config a "
                    "lab SUT") != std::string::npos);
+}
+
+// A run of pgbench built git:TREE@REF with CONFIG_SYSVIPC; `lab shell
+// git:TREE@REF` afterwards must find that kernel, not start a cold build
+// without it (issue 32 item 10). The cache entry is written as a build
+// writes it; the tree is a small git tree.
+TEST_CASE("lab: the kernels a run built are found by their commit, with what the run added") {
+  test::TempDir dir;
+  small_tree(dir.path() / "repo");
+  must({"git", "init", "-q"}, dir.file("repo"));
+  must({"git", "add", "-A"}, dir.file("repo"));
+  must({"git", "commit", "-q", "-m", "base"}, dir.file("repo"));
+  const std::string commit = std::string(trim(sh({"git", "-C", dir.file("repo"), "rev-parse", "HEAD"}).out));
+  const auto paths = lab::LabPaths{dir.path() / "cache"};
+  const fs::path entry = paths.kernels() / "6.1.0-abc";
+  fs::create_directories(entry / "boot");
+  test::write_text(entry / "boot" / "vmlinuz-6.1.0", "not a real kernel");
+  test::write_text(entry / "kernel.json",
+                   nlohmann::json{{"source", "git"},
+                                  {"tree", fs::canonical(dir.path() / "repo").string()},
+                                  {"commit", commit},
+                                  {"release", "6.1.0"},
+                                  {"request", {{"fragments", nlohmann::json::array()},
+                                               {"symbols", nlohmann::json::array({nlohmann::json::array(
+                                                               {"CONFIG_SYSVIPC", "y"})})}}}}
+                       .dump());
+  LocalHost local;
+  const auto built = lab::cached_builds_of("git:" + dir.file("repo") + "@HEAD", paths, local);
+  REQUIRE(built.size() == 1);
+  CHECK(built[0].requested_symbols == std::vector<std::pair<std::string, std::string>>{{"CONFIG_SYSVIPC", "y"}});
+  // Another commit, or the work tree, names none of them.
+  must({"git", "commit", "-q", "--allow-empty", "-m", "next"}, dir.file("repo"));
+  CHECK(lab::cached_builds_of("git:" + dir.file("repo") + "@HEAD", paths, local).empty());
+  CHECK(lab::cached_builds_of("git:" + dir.file("repo") + "@HEAD~1", paths, local).size() == 1);
+  CHECK(lab::cached_builds_of("git:" + dir.file("repo"), paths, local).empty());
+  // The cached vmlinuz named by its path is that entry: no modules.dep asked.
+  const auto k = lab::resolve_kernel((entry / "boot" / "vmlinuz-6.1.0").string(), "", paths, local,
+                                     [](const std::string&) {});
+  CHECK(k.release == "6.1.0");
+  CHECK(k.modules_dir.empty());
+  CHECK(k.commit == commit);
+}
+
+TEST_CASE("lab build: a repository owned by another user names git's safe.directory") {
+  // Git refuses a repository its user does not own ("detected dubious
+  // ownership"); root can make one here, another user cannot.
+  if (::geteuid() != 0) SCHEDLAB_SKIP("needs root to give a repository to another user");
+  test::TempDir dir;
+  // No safe.directory of this machine's user config lets it through.
+  const std::map<std::string, std::string> cache = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")},
+                                                    {"GIT_CONFIG_GLOBAL", "/dev/null"}};
+  const fs::path repo = dir.path() / "theirs";
+  small_tree(repo);
+  must({"git", "init", "-q"}, repo.string());
+  must({"git", "add", "-A"}, repo.string());
+  must({"git", "commit", "-q", "-m", "base"}, repo.string());
+  must({"chown", "-R", "65534:65534", repo.string()});  // nobody
+  const std::string hint = "git config --global --add safe.directory " + repo.string();
+  // With a ref and without one (the work tree): both are git's refusal,
+  // neither "not a git repository" nor a tree built without its identity.
+  for (const std::string& spec : {"git:" + repo.string() + "@HEAD", "git:" + repo.string()}) {
+    INFO(spec);
+    const auto r = schedlab_cmd({"lab", "build", spec}, cache);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("is owned by another user (git's \"detected dubious ownership\")") !=
+          std::string::npos);
+    CHECK(r.err.find(hint) != std::string::npos);
+    CHECK(r.err.find("not a git repository") == std::string::npos);
+  }
 }
 
 TEST_CASE("lab build: a disk that fills during the build says which disk, and what to do") {
@@ -266,6 +338,15 @@ TEST_CASE(
                       [](const std::string& line) { std::cerr << line << "\n"; });
     WARN(fmt::format("{}: boot to SSH {:.1f}s ({})", spec, host.boot_seconds(), host.accel()));
     CHECK(host.kernel().modules_dir.empty());  // everything built in
+    // Both CPUs asked for are online (ACPI lists them; tinyconfig alone
+    // booted on one), so wake placement has somewhere to go: /proc/schedstat
+    // has two cpu lines, each with its domain lines.
+    CHECK(host.manifest()["cpus_online"] == "0-1");
+    CHECK(host.run({.argv = {"nproc"}}).out == "2\n");
+    const auto schedstat = host.read_file("/proc/schedstat");
+    REQUIRE(schedstat);
+    CHECK(schedstat->find("\ncpu1 ") != std::string::npos);
+    CHECK(schedstat->find("\ndomain0 ") != std::string::npos);
     const char* const features = "/sys/kernel/debug/sched/features";
     const auto on = host.read_file(features);
     REQUIRE(on);
@@ -294,10 +375,15 @@ variants:
   r = schedlab_cmd({"run", cfg, "--name", "seed", "--db", db});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  // Columns are named by git describe (the short sha on a tree with no tags).
+  // Columns are named as the config named the kernels (the refs), and what
+  // differs between them says which commits were built.
   const std::string main_name =
-      std::string(trim(sh({"git", "-C", tree.string(), "describe", "--always", "main"}).out));
-  CHECK(r.out.find(main_name + "/default") != std::string::npos);
+      std::string(trim(sh({"git", "-C", tree.string(), "rev-parse", "main"}).out)).substr(0, 12);
+  CHECK(r.out.find("main/default") != std::string::npos);
+  CHECK(r.out.find("schedlab-seed/noseed") != std::string::npos);
+  CHECK(r.out.find("kernel commit") != std::string::npos);
+  CHECK(r.out.find(main_name) != std::string::npos);
+  CHECK(r.out.find("built from git:") != std::string::npos);
   Store store(db);
   const auto run = store.find_run_by_name("seed@schedlab-seed");
   REQUIRE(run);
@@ -325,12 +411,13 @@ namespace {
 // same commits every run, so the built kernels stay cached): the third does
 // not compile (a call to an undeclared function, an error with the kernel's
 // -Werror=implicit-function-declaration), the fourth fixes it, the fifth
-// plants the regression: a 20 ms busy wait in every task's exit, before it
-// notifies its parent. hackbench reaps its 40 children before it stops its
-// clock, so every iteration gets about 0.8 s more alike: 0.88-1.14 s under
-// TCG (4 boots of 5), against the good kernel's 0.06-0.26 s. (A 200 us wait
-// on every wake-up varied with how pipe wake-ups batch, 0.19-1.41 s, and
-// once a 5-sample batch averaged 0.34 s, which bisect then called good.)
+// plants the regression: 3 million empty loops in every task's exit, before
+// it notifies its parent. hackbench reaps its 40 children before it stops
+// its clock, so every iteration gets the same extra work. A loop, not
+// mdelay(): with ACPI (2 CPUs) the guest's TSC runs fast under TCG and
+// mdelay(20) took about 1 ms; a loop costs instructions, which TCG turns
+// into time the same way for the good and the bad kernel. (A 200 us wait on
+// every wake-up varied with how pipe wake-ups batch.)
 // Returns the commits, main first.
 std::vector<std::string> add_bisect_history(const fs::path& tree, const std::string& branch) {
   const std::string t = tree.string();
@@ -376,10 +463,10 @@ std::vector<std::string> add_bisect_history(const fs::path& tree, const std::str
     must({"git", "-C", t, "commit", "-q", "-am", "sched/fair: fix the build"});
   }
   edit("kernel/sched/autogroup.c",
-       {{"// SPDX-License-Identifier: GPL-2.0\n", "#include <linux/delay.h>\n"},
-        {"void sched_autogroup_exit_task(struct task_struct *p)\n{\n",
-         "\tmdelay(20);\t/* schedlab bisect test: the regression */\n"}},
-       "sched/autogroup: busy-wait 20 ms in every task exit (the planted regression)");
+       {{"void sched_autogroup_exit_task(struct task_struct *p)\n{\n",
+         "\t{\n\t\tunsigned long i;\n\n\t\tfor (i = 0; i < 3000000UL; i++)\n\t\t\tbarrier();\n\t}"
+         "\t/* schedlab bisect test: the regression */\n"}},
+       "sched/autogroup: spin 3M loops in every task exit (the planted regression)");
   edit("kernel/sched/fair.c", {{pick, "\t/* schedlab bisect test: harmless 3 */\n"}},
        "sched/fair: another comment");
   must({"git", "-C", t, "checkout", "-q", "main"});
@@ -393,7 +480,7 @@ TEST_CASE(
     "regression and skips the commit that does not compile",
     "[lab][kernel]") {
   const fs::path tree = linux_tree();
-  const auto shas = add_bisect_history(tree, "schedlab-bisect-exit");
+  const auto shas = add_bisect_history(tree, "schedlab-bisect-spin");
   REQUIRE(shas.size() == 7);  // main and six commits
   test::TempDir dir;
   const std::string cfg = dir.file("bisect.yaml"), db = dir.file("db");

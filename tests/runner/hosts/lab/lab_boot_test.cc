@@ -127,6 +127,7 @@ variants:
     const auto m = nlohmann::json::parse(run.manifest_json);
     CHECK(m["group"] == "mk");
     CHECK(m["lab"]["accel"].is_string());
+    CHECK(m["lab"]["cpus_online"] == "0-1");  // read in the guest, as asked (cpus: 2)
     const std::string host = m["host"].get<std::string>();
     CHECK(host.starts_with("lab:"));
     CHECK(store.unrestored(host).empty());  // features and kernel.sched_schedstats put back
@@ -201,6 +202,9 @@ void lab_case(const std::string& kernel, bool eevdf) {
     WARN(fmt::format("{}: boot to SSH {:.1f}s ({}), initramfs {} in {:.2f}s", kernel, host.boot_seconds(),
                      host.accel(), host.image().cached ? "cached" : "built", host.image().seconds));
     check_guest(host, eevdf);
+    CHECK(host.manifest()["cpus_online"] == "0-1");
+    const auto nproc = host.run({.argv = {"nproc"}});
+    CHECK(nproc.out == "2\n");
   }
 }
 
@@ -314,8 +318,78 @@ variants:
   CHECK(measured == std::set<std::string>{"pgbench-select-only", "sysbench-oltp_read_only"});
 }
 
+// netserver inside the guest (a guest program, copied from this machine),
+// netperf here over the forwarded ports: TCP for the control and RR data
+// connections, UDP for UDP_STREAM's datagrams.
+TEST_CASE("lab: netperf TCP_RR and UDP_STREAM against netserver inside a 6.12 guest", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  LocalHost local;
+  if (!local.find_program("netperf") || !local.find_program("netserver"))
+    SCHEDLAB_SKIP("netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
+  test::TempDir dir;
+  const std::string db = dir.file("np.db");
+  const std::string config = dir.file("lab-netperf.yaml");
+  test::write_text(config, R"(
+hosts:
+  sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G}}
+iterations: 1
+workloads:
+  - netperf: {test: [TCP_RR, UDP_STREAM], message_size: [64], duration: 2s, latency: true}
+)");
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", config, "--name", "np", "--db", db}, .timeout = 15min});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  Store store(db);
+  const auto run = store.find_run_by_name("np");
+  REQUIRE(run);
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 2);
+  for (const auto& it : its) {
+    INFO(it.block << ": " << it.error << it.stdout_text << it.stderr_text);
+    CHECK(to_string(it.status) == "ok");
+    std::map<std::string, double> got;
+    for (const auto& s : it.samples) got[s.metric] = s.value;
+    if (it.block == "netperf-TCP_RR") {
+      CHECK(got["transactions"] > 0);
+      CHECK(got["latency_p99"] > 0);
+    } else {
+      CHECK(got["throughput"] > 0);  // datagrams that reached the guest
+    }
+  }
+}
+
 TEST_CASE("lab: debian:6.12 boots, flips NO_PLACE_LAG and back", "[lab]") {
   lab_case("debian:6.12", true);
+}
+
+// The lab checks what it says: a guest with fewer CPUs online than asked
+// (here the kernel is told nr_cpus=1) is a boot error naming both numbers.
+TEST_CASE("lab: a guest with fewer CPUs online than asked is refused, naming both", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  CHECK_THROWS_WITH(lab::LabHost(LabConfig{.kernel = "debian:6.1", .cpus = 2, .cmdline = "nr_cpus=1"}, test_log()),
+                    Catch::Matchers::Contains("lab: asked for 2 CPUs, the 6.1.") &&
+                        Catch::Matchers::Contains("guest has 1 online (0)"));
+}
+
+// doctor --config X with a lab SUT looks at the guest the run would boot,
+// never at this host standing in for it.
+TEST_CASE("lab: doctor --config boots the config's lab SUT and reports on the guest", "[lab]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  const std::string cfg = dir.file("lab.yaml");
+  test::write_text(cfg, "hosts:\n  sut: {lab: {kernel: debian:6.12, cpus: 2}}\nworkloads: [hackbench]\n");
+  const auto r = test::schedlab_cmd({"doctor", "--config", cfg}, {}, std::chrono::seconds(600));
+  INFO(r.out << r.err);
+  CHECK(r.ok());
+  CHECK(r.out.starts_with("lab SUT debian:6.12 booted for doctor\nsut                lab:6.12."));
+  CHECK(r.out.find("\nkernel             6.12.") != std::string::npos);
+  CHECK(r.out.find("PLACE_LAG") != std::string::npos);  // the guest's features, not the host's (none here)
 }
 
 TEST_CASE("lab: debian:6.1 boots (CFS, schedstat v15)", "[lab]") {

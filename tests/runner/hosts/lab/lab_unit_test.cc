@@ -17,7 +17,8 @@ using namespace schedlab::lab;
 
 TEST_CASE("the initramfs copies the workloads' guest programs and the step prefixes") {
   CHECK(InitramfsSpec{}.optional_programs ==
-        std::vector<std::string>{"hackbench", "tbench_srv", "schedlab-seccomp-notify", "chrt", "nice", "taskset"});
+        std::vector<std::string>{"hackbench", "tbench_srv", "schedlab-seccomp-notify", "netserver", "schbench",
+                                   "chrt", "nice", "taskset"});
 }
 
 TEST_CASE("cpio newc: header fields, 4-byte padding, trailer") {
@@ -67,7 +68,9 @@ TEST_CASE("qemu argv: restricted user network on loopback, TCG or KVM, sockets")
   const auto has = [&](const std::string& s) { return std::find(a.begin(), a.end(), s) != a.end(); };
   CHECK(has("tcg,thread=single"));  // see qemu_argv: stale code after text patching
   CHECK(has("4,sockets=2,cores=2,threads=1"));
-  CHECK(has("user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003"));
+  // A forwarded port carries TCP and UDP (netperf's UDP tests); ssh TCP only.
+  CHECK(has("user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:2222-:22,hostfwd=tcp:127.0.0.1:7003-:7003,"
+            "hostfwd=udp:127.0.0.1:7003-:7003"));
   CHECK(has("file:/d/serial.log"));
   o.accel = "kvm";
   const auto k = qemu_argv(o);

@@ -1,0 +1,174 @@
+// libFuzzer target: `schedlab merge` of a crafted input database. The input
+// is either a database file's bytes (it starts with SQLite's header) or SQL
+// statements, one a line, run on a copy of a real task database (a run of
+// two variants with samples, monitors, a journal row and a point stop)
+// before it is merged into a copy of a database already holding that run,
+// from this pair and another. A StoreError (a refused input, a
+// conflict) is fine; any other exception, a crash or a hang is a bug.
+//
+// The statements run under an authorizer that only lets them change this
+// one file (no ATTACH, no VACUUM INTO, no extension), within SQLite's
+// length limits and a step budget.
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+#include "results/store.h"
+
+namespace fs = std::filesystem;
+using namespace schedlab;
+
+namespace {
+
+// A task's database as a Slurm task writes it, for pair PAIR.
+void write_task(const std::string& path, const std::string& pair) {
+  Store s(path);
+  const auto run = s.create_run({.name = "fleet",
+                                 .config_path = "fleet.yaml",
+                                 .config_text = "workloads: [hackbench]\n",
+                                 .config_sha256 = "sha",
+                                 .manifest_json = R"({"kernel_release":"6.1.0","pairs":{")" + pair +
+                                                  R"(":{"sut":"ssh://)" + pair +
+                                                  R"("}},"pair_order":[")" + pair + R"("]})",
+                                 .started_at = "2026-12-03T10:00:00Z"});
+  const std::int64_t variants[] = {
+      s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"}),
+      s.add_variant(
+          {.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"batch"})"})};
+  s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  for (const auto v : variants)
+    for (int i = 0; i < 2; ++i)
+      s.add_iteration({.run_id = run,
+                       .variant_id = v,
+                       .pair = pair,
+                       .workload = "hackbench",
+                       .block = "hackbench-process-pipes",
+                       .row = "2",
+                       .row_order = 0,
+                       .params_json = R"({"groups":2})",
+                       .iteration = i,
+                       .started_at = "2026-12-03T10:00:0" + std::to_string(i) + "Z",
+                       .duration_s = 0.5,
+                       .exit_code = 0,
+                       .stdout_text = "Time: 0.5\n",
+                       .samples = {{"time", 0.5 + i, std::nullopt}},
+                       .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
+                       .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
+  s.record_point_stop({.run_id = run,
+                       .variant_id = variants[0],
+                       .workload = "hackbench",
+                       .params_json = R"({"groups":2})",
+                       .iterations = 2,
+                       .reason = "fixed"});
+  s.journal_restored(s.journal_applied({.run_id = run,
+                                        .host = "ssh://" + pair,
+                                        .kind = "sysctl",
+                                        .name = "net.core.somaxconn",
+                                        .path = "/proc/sys/net/core/somaxconn",
+                                        .original = "4096",
+                                        .target = "1024"}));
+  s.set_run_status(run, RunStatus::kFinished, true);
+}
+
+struct Files {
+  fs::path dir, input_template, output_template, input, output;
+};
+
+const Files& files() {
+  static const Files f = [] {
+    std::string dir = (fs::temp_directory_path() / "schedlab-merge-fuzz-XXXXXX").string();
+    if (!::mkdtemp(dir.data())) std::abort();
+    Files out{dir, fs::path(dir) / "in-template.db", fs::path(dir) / "out-template.db",
+              fs::path(dir) / "in.db", fs::path(dir) / "out.db"};
+    // The output already holds both pairs: the input's iterations meet
+    // their equals (or what it made of them).
+    write_task(out.input_template, "n2");
+    write_task(out.output_template, "n1");
+    Store(out.output_template.string()).merge_from(out.input_template.string());
+    std::atexit([] { fs::remove_all(files().dir); });
+    return out;
+  }();
+  return f;
+}
+
+void remove_database(const fs::path& p) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(p.string() + suffix);
+}
+
+// Statements may change the file's own tables and schema, nothing else.
+int authorize(void*, int action, const char* a, const char*, const char*, const char*) {
+  switch (action) {
+    case SQLITE_ATTACH:
+    case SQLITE_DETACH:
+    case SQLITE_CREATE_VTABLE:
+    case SQLITE_DROP_VTABLE:
+      return SQLITE_DENY;
+    case SQLITE_PRAGMA: {
+      const std::string_view p = a ? a : "";
+      return p == "user_version" || p == "writable_schema" ? SQLITE_OK : SQLITE_DENY;
+    }
+    case SQLITE_FUNCTION: {
+      const std::string_view f = a ? a : "";
+      return f == "load_extension" ? SQLITE_DENY : SQLITE_OK;
+    }
+    default:
+      return SQLITE_OK;
+  }
+}
+
+// Runs each line of SQL on the input database; errors are the input's own.
+void craft(const fs::path& db, std::string_view sql) {
+  sqlite3* h = nullptr;
+  if (sqlite3_open(db.c_str(), &h) != SQLITE_OK) std::abort();
+  sqlite3_limit(h, SQLITE_LIMIT_LENGTH, 1 << 20);
+  sqlite3_limit(h, SQLITE_LIMIT_SQL_LENGTH, 1 << 16);
+  sqlite3_set_authorizer(h, authorize, nullptr);
+  // A recursive query with no end is the input's, not merge's, hang.
+  int steps = 0;
+  sqlite3_progress_handler(
+      h, 1000, [](void* n) { return ++*static_cast<int*>(n) > 1000 ? 1 : 0; }, &steps);
+  for (std::size_t at = 0; at < sql.size();) {
+    std::size_t nl = sql.find('\n', at);
+    if (nl == std::string_view::npos) nl = sql.size();
+    std::string line(sql.substr(at, nl - at));
+    at = nl + 1;
+    // VACUUM INTO writes another file; plain VACUUM is harmless but slow.
+    std::string lower = line;
+    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (lower.find("vacuum") != std::string::npos) continue;
+    sqlite3_exec(h, line.c_str(), nullptr, nullptr, nullptr);
+  }
+  sqlite3_close(h);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Files& f = files();
+  remove_database(f.input);
+  remove_database(f.output);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (text.starts_with(std::string_view("SQLite format 3\0", 16))) {
+    std::ofstream(f.input, std::ios::binary).write(text.data(), static_cast<std::streamsize>(size));
+  } else {
+    fs::copy_file(f.input_template, f.input);
+    craft(f.input, text);
+  }
+  fs::copy_file(f.output_template, f.output);
+  try {
+    Store::check_mergeable(f.input.string());
+    Store out(f.output.string());
+    out.merge_from(f.input.string());
+    out.list_runs();
+  } catch (const StoreError&) {
+  }
+  return 0;
+}

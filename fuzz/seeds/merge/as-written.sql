@@ -1,0 +1,1 @@
+-- the task database as it was written

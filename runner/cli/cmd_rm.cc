@@ -1,0 +1,54 @@
+// schedlab rm: delete runs from the database (an import that went wrong, a
+// smoke run): every row of each, its journal rows kept as history.
+#include <fmt/format.h>
+
+#include "results/store.h"
+#include "runner/cli/common.h"
+#include "runner/hosts/locks.h"
+#include "runner/run/run_group.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct RmOptions {
+  std::vector<std::string> runs;
+  DbOption db;
+};
+
+int rm_command(const RmOptions& o) {
+  return guarded<StoreError>({.prefix = "schedlab rm"}, [&]() -> int {
+    Store store(o.db.resolve(), Store::Access::kExisting);
+    // Every argument is checked before anything is deleted.
+    std::vector<RunInfo> doomed;
+    for (const auto& arg : o.runs) {
+      auto run = store.find_run_arg(arg);
+      std::vector<RunInfo> found;
+      if (run) found.push_back(*run);
+      else found = group_runs(store, arg);  // a multi-kernel plan by its name
+      if (found.empty()) throw StoreError(fmt::format("{} has no run '{}'", store.path(), arg));
+      for (auto& r : found) {
+        if (r.status == RunStatus::kRunning && RunAlive::held(store.path(), r.id))
+          throw StoreError(fmt::format("run {} '{}' is being written by a live schedlab; nothing removed", r.id,
+                                       r.name));
+        doomed.push_back(std::move(r));
+      }
+    }
+    Store::WriteBatch batch(store);
+    for (const auto& r : doomed) store.delete_run(r.id);
+    batch.commit();
+    for (const auto& r : doomed) fmt::print(stderr, "removed run {} '{}'\n", r.id, r.name);
+    return kOk;
+  });
+}
+
+}  // namespace
+
+void register_rm(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<RmOptions>();
+  auto* cmd = app.add_subcommand("rm", "delete runs (ids or names) and everything stored of them");
+  cmd->add_option("runs", o->runs, "run ids or names, or a multi-kernel plan's name")->required();
+  add_db_option(*cmd, o->db);
+  cmd->callback([o, &exit_code] { exit_code = rm_command(*o); });
+}
+
+}  // namespace schedlab::cli

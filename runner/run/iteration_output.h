@@ -1,0 +1,21 @@
+// An iteration row's status, error and samples from its output, judged as
+// `run`, `import` and `parse` all judge it (workloads/judge_output.h): the
+// one place an output becomes a stored status.
+#pragma once
+
+#include <string>
+
+#include "results/store.h"
+#include "workloads/judge_output.h"
+
+namespace schedlab {
+
+IterationStatus iteration_status(OutputVerdict v);
+
+// For a step that exited successfully: sets row.status, row.error and
+// row.samples (samples kept for a judged failure, cleared otherwise);
+// `read`: samples read by another reader (judge_output.h).
+void judge_into(IterationRow& row, const Workload& w, const Point& p, const std::string& out,
+                const std::string& err, const ReadSamples* read = nullptr);
+
+}  // namespace schedlab

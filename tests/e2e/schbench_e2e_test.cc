@@ -1,0 +1,95 @@
+// schbench through the schedlab binary. schbench is not packaged in Debian,
+// so the runs use its TEST DOUBLE (tests/support/fake_schbench/schbench:
+// schbench's options and exact output format, made-up numbers) given as
+// `path:`, as a user gives a schbench built from source. What a missing
+// schbench says is checked against the real PATH.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "results/store.h"
+#include "runner/hosts/local_host.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string kDouble =
+    std::string(SCHEDLAB_SOURCE_DIR) + "/tests/support/fake_schbench/schbench";
+
+}  // namespace
+
+TEST_CASE(
+    "schbench (test double): a row per worker count, the final report's numbers, intervals kept") {
+  test::TempDir dir;
+  const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
+  test::write_text(
+      cfg,
+      "iterations: 2\nworkloads:\n  - schbench: {threads: [1, 4], runtime: 2s, interval: 1s, "
+      "intervals: true, path: " +
+          kDouble + "}\n");
+  LocalHost local;
+  const auto r = local.run(
+      {.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "sb"}, .timeout = 120s});
+  INFO(r.out << r.err);
+  REQUIRE(r.ok());
+  Store store(db);
+  const auto run = store.find_run_by_name("sb");
+  REQUIRE(run);
+  const auto its = store.iterations(run->id, true);
+  REQUIRE(its.size() == 4);
+  for (const auto& it : its) {
+    INFO(it.error);
+    CHECK(to_string(it.status) == "ok");
+    CHECK(it.stdout_text.empty());  // schbench reports on stderr
+    CHECK(it.stderr_text.find("average rps:") != std::string::npos);
+    int intervals = 0;
+    for (const auto& s : it.samples) intervals += s.metric == "interval_rps";
+    CHECK(intervals == 2);  // at 1 s and 2 s
+  }
+  const auto json =
+      local.run({.argv = {SCHEDLAB_BINARY, "compare", "sb", "--db", db, "--format", "json"}});
+  REQUIRE(json.ok());
+  bool seen = false;
+  const auto doc = nlohmann::json::parse(json.out);  // outlives the loop over its blocks
+  for (const auto& block : doc["blocks"]) {
+    if (block["metric"]["name"] != "wakeup_p99") continue;
+    seen = true;
+    CHECK(block["block"] == "schbench");
+    REQUIRE(block["rows"].size() == 2);
+    CHECK(block["rows"][0]["label"] == "1");
+    // The double's p99 is 40 us per worker: 40 and 160, every iteration.
+    CHECK(block["rows"][0]["cells"][0]["centre"] == 40.0);
+    CHECK(block["rows"][1]["cells"][0]["centre"] == 160.0);
+    CHECK(block["metric"]["direction"] == "lower");
+  }
+  CHECK(seen);
+  const auto text = local.run({.argv = {SCHEDLAB_BINARY, "compare", "sb", "--db", db}});
+  CHECK(text.out.find("schbench (wakeup_p99 in us, lower is better)") != std::string::npos);
+}
+
+TEST_CASE(
+    "schbench missing: the run stops before anything runs and says where schbench comes from") {
+  test::TempDir dir;
+  const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
+  test::write_text(
+      cfg, "workloads:\n  - schbench: {threads: [1], runtime: 1s, path: /nonexistent/schbench}\n");
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db}, .timeout = 60s});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err ==
+        "schedlab: schbench: '/nonexistent/schbench' is not installed on local (not packaged in "
+        "Debian: build "
+        "schbench from git.kernel.org/pub/scm/linux/kernel/git/mason/schbench.git (one C file, "
+        "make) and put it on "
+        "PATH or give its path (see workloads/README.md))\n");
+  // A warm-up schbench would ignore is refused by config validation.
+  test::write_text(cfg, "workloads:\n  - schbench: {threads: [1], runtime: 10s, warmup: 5s}\n");
+  const auto bad = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db}, .timeout = 60s});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find(
+            "warmup 5s with runtime 10s: schbench ignores -w when the runtime is under 30 s") !=
+        std::string::npos);
+}

@@ -1,0 +1,23 @@
+// A current database taken back to schema version 9, as one written before
+// migrations 10 to 14 (they only add these; 12 widens an index of 9's, put
+// back as 9 made it): for the tests of migrating old databases.
+#pragma once
+
+namespace schedlab::test {
+
+inline constexpr const char* kBackToSchemaVersion9 =
+    "DROP TRIGGER cell_marks_iteration_insert; DROP TRIGGER cell_marks_iteration_update;"
+    "DROP TRIGGER cell_marks_iteration_delete; DROP TRIGGER cell_marks_sample_insert;"
+    "DROP TRIGGER cell_marks_sample_update; DROP TRIGGER cell_marks_sample_delete;"
+    "DROP TABLE cell_summaries; DROP TABLE cell_summary_marks; DROP INDEX runs_by_start;"
+    "DROP TRIGGER run_kernel_release_insert; DROP TRIGGER run_kernel_release_update;"
+    "DROP TRIGGER run_kernel_release_delete; DROP TABLE run_kernel_releases;"
+    "DROP INDEX iterations_by_workload;"
+    "CREATE INDEX iterations_by_workload ON iterations (workload, run_id, id, variant_id, block, row, "
+    "row_order, status, iteration);"
+    "ALTER TABLE knob_journal DROP COLUMN machine_id; ALTER TABLE knob_journal DROP COLUMN boot_id;"
+    "ALTER TABLE knob_journal DROP COLUMN hostname; ALTER TABLE knob_journal DROP COLUMN merged;"
+    "ALTER TABLE iterations DROP COLUMN notes;"
+    "PRAGMA user_version = 9";
+
+}  // namespace schedlab::test

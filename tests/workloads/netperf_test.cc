@@ -1,0 +1,307 @@
+#include "workloads/netperf.h"
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "runner/hosts/local_host.h"
+#include "tests/support/samples.h"
+#include "tests/support/skip.h"
+#include "tests/support/temp_dir.h"
+#include "tests/workloads/step_exec.h"
+
+using namespace schedlab;
+using schedlab::test::fixture;
+using schedlab::test::fixture_files;
+using schedlab::test::metric_value;
+using schedlab::test::read_text;
+
+namespace {
+
+const Netperf& netperf() {
+  static const Netperf w;
+  return w;
+}
+
+Point point(const std::string& test, std::int64_t size = 0) {
+  Point p;
+  for (const auto& spec : netperf().params()) p.values[spec.name] = spec.default_value;
+  p.values["test"] = test;
+  p.values["message_size"] = size;
+  return p;
+}
+
+std::string own_fixture(const std::string& name) {
+  return read_text(std::string(SCHEDLAB_SOURCE_DIR) + "/tests/fixtures/netperf/" + name);
+}
+
+std::map<std::string, double> by_metric(const std::vector<Sample>& samples) {
+  std::map<std::string, double> m;
+  for (const auto& s : samples) {
+    CHECK_FALSE(m.count(s.metric));  // one sample per metric and iteration
+    m[s.metric] = s.value;
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("netperf reads every shared fixture, and names the missing netserver") {
+  struct Expected {
+    Point p;
+    std::map<std::string, double> samples;
+  };
+  auto cpu = point("TCP_RR", 1);
+  cpu.values["cpu_util"] = true;
+  auto latency = point("TCP_RR");
+  latency.values["latency"] = true;
+  const std::map<std::string, Expected> expected = {
+      {"tcp_stream-l3.txt", {point("TCP_STREAM"), {{"throughput", 1147.88}}}},
+      {"udp_stream-l3-i5-I95.txt",
+       {point("UDP_STREAM", 65507), {{"throughput", 581.50}, {"send_throughput", 9806.89}}}},
+      {"tcp_rr-l3.txt", {point("TCP_RR"), {{"transactions", 5578.23}}}},
+      {"tcp_rr-l3-cC-r1.txt",
+       {cpu, {{"transactions", 3451.04}, {"local_cpu", 99.84}, {"remote_cpu", 99.84}}}},
+      {"tcp_rr-omni-O-latency.txt",
+       {latency,
+        {{"transactions", 14863.967},
+         {"latency_mean", 63.90},
+         {"latency_p50", 15},
+         {"latency_p90", 17},
+         {"latency_p99", 400}}}},
+  };
+  int read = 0;
+  for (const auto& file : fixture_files("netperf")) {
+    const std::string name = file.filename().string();
+    if (file.extension() != ".txt") continue;
+    INFO(name);
+    const std::string text = read_text(file);
+    if (name == "error-no-netserver.txt") {
+      // Exit 255: the iteration fails on its status; the parser says why too.
+      CHECK_THROWS_WITH(
+          netperf().parse(point("TCP_STREAM"), text, ""),
+          Catch::StartsWith("line 1: no netserver answered: establish control: are you sure there "
+                            "is a netserver listening on 127.0.0.1 at port 1?"));
+      continue;
+    }
+    const auto& want = expected.at(name);
+    CHECK(by_metric(netperf().parse(want.p, text, "")) == want.samples);
+    ++read;
+  }
+  CHECK(read == 5);
+}
+
+TEST_CASE(
+    "netperf reads this machine's outputs: CPU columns, MAERTS, CRR and omni confidence columns") {
+  auto maerts = point("TCP_MAERTS", 2048);
+  maerts.values["cpu_util"] = true;
+  CHECK(by_metric(netperf().parse(maerts, own_fixture("tcp_maerts-cC-m2048.txt"), "")) ==
+        std::map<std::string, double>{
+            {"throughput", 4764.56}, {"local_cpu", 100}, {"remote_cpu", 100}});
+  // UDP_STREAM with -c -C: local CPU on the sent row, remote on the received one.
+  CHECK(by_metric(netperf().parse(point("UDP_STREAM", 1024), own_fixture("udp_stream-cC-m1024.txt"),
+                                  "")) == std::map<std::string, double>{{"throughput", 660.3},
+                                                                        {"send_throughput", 1080.1},
+                                                                        {"local_cpu", 100},
+                                                                        {"remote_cpu", 100}});
+  CHECK(by_metric(netperf().parse(point("TCP_CRR", 100), own_fixture("tcp_crr-r100.txt"), "")) ==
+        std::map<std::string, double>{{"transactions", 10081.04}});
+  auto omni = point("TCP_RR", 64);
+  omni.values["latency"] = true;
+  omni.values["cpu_util"] = true;
+  // Omni output shows no message size: the columns are read by their names.
+  CHECK(by_metric(netperf().parse(
+            omni, own_fixture("tcp_rr-omni-latency-cpu-confidence-missed.txt"), "")) ==
+        std::map<std::string, double>{{"latency_mean", 19.85},
+                                      {"latency_p50", 19},
+                                      {"latency_p90", 21},
+                                      {"latency_p99", 30},
+                                      {"transactions", 51060.666},
+                                      {"local_cpu", 100},
+                                      {"remote_cpu", 100}});
+}
+
+TEST_CASE(
+    "netperf: a confidence interval not reached is a note, in classic and omni output alike") {
+  CHECK(netperf().notes(point("UDP_STREAM"), read_text(fixture("netperf/udp_stream-l3-i5-I95.txt")),
+                        "") ==
+        std::vector<std::string>{
+            "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted); "
+            "confidence intervals: Throughput 333.562%, Local CPU util 0.000%, Remote CPU "
+            "util 0.000%"});
+  CHECK(netperf().notes(point("UDP_RR", 32), own_fixture("udp_rr-r32-i3-I99.txt"), "") ==
+        std::vector<std::string>{
+            "netperf: desired confidence not achieved (+/-0.500% @ 99% conf. wanted); "
+            "confidence intervals: Throughput 26.757%, Local CPU util 0.000%, Remote CPU "
+            "util 0.000%"});
+  auto omni = point("TCP_RR");
+  omni.values["latency"] = true;
+  CHECK(netperf().notes(omni, own_fixture("tcp_rr-omni-latency-cpu-confidence-missed.txt"), "") ==
+        std::vector<std::string>{
+            "netperf: desired confidence not achieved in 5 iterations: wanted a 1% wide "
+            "interval at 95%, reached Throughput 5.056%"});
+  // Reached (5.764% against 50%), or never asked for: nothing to say.
+  CHECK(
+      netperf().notes(omni, own_fixture("tcp_rr-omni-latency-confidence-reached.txt"), "").empty());
+  CHECK(netperf().notes(omni, read_text(fixture("netperf/tcp_rr-omni-O-latency.txt")), "").empty());
+  CHECK(netperf()
+            .notes(point("TCP_STREAM"), read_text(fixture("netperf/tcp_stream-l3.txt")), "")
+            .empty());
+}
+
+TEST_CASE("netperf refuses output that is not what the point ran, naming the line") {
+  const std::string stream = read_text(fixture("netperf/tcp_stream-l3.txt"));
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_RR"), stream, ""),
+                    "line 1: the output is a TCP_STREAM test, the point's test is TCP_RR");
+  CHECK_THROWS_WITH(
+      netperf().parse(point("TCP_STREAM", 4096), stream, ""),
+      Catch::StartsWith(
+          "line 7: ran with 16384-byte messages, the point says 4096 (message_size)"));
+  auto cpu = point("TCP_STREAM");
+  cpu.values["cpu_util"] = true;
+  CHECK_THROWS_WITH(netperf().parse(cpu, stream, ""),
+                    "line 7: cpu_util is set but the result has no CPU columns (-c -C)");
+  auto latency = point("TCP_RR");
+  latency.values["latency"] = true;
+  CHECK_THROWS_WITH(netperf().parse(latency, read_text(fixture("netperf/tcp_rr-l3.txt")), ""),
+                    Catch::Contains("latency is set but the output has no latency columns"));
+  // The banner alone: netperf killed before its result.
+  const std::string banner = stream.substr(0, stream.find('\n') + 1);
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), banner, ""),
+                    "no result row after the TCP_STREAM banner (line 1)");
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), "", ""),
+                    "no netperf test banner ('... TEST from ... to ...') in the output");
+  // A row with a column missing, and a zero throughput.
+  std::string cut = stream;
+  cut.replace(cut.find("1147.88"), 7, "");
+  CHECK_THROWS_WITH(
+      netperf().parse(point("TCP_STREAM"), cut, ""),
+      Catch::StartsWith(
+          "line 7: a TCP_STREAM result row has 5 (9 with -c -C) numbers, this one 4"));
+  std::string zero = stream;
+  zero.replace(zero.find("1147.88"), 7, "0.00");
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), zero, ""),
+                    Catch::StartsWith("line 7: a throughput of 0 is no measurement"));
+  // Gigabits (-f g): not the metric's unit.
+  std::string gbits = stream;
+  gbits.replace(gbits.find("10^6bits"), 8, "10^9bits");
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), gbits, ""),
+                    Catch::Contains("not in 10^6bits/s"));
+  // Two outputs pasted together.
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), stream + stream, ""),
+                    Catch::StartsWith("line 8: a second test banner"));
+  // UDP_STREAM without its received row: what arrived is unknown.
+  const std::string udp = read_text(fixture("netperf/udp_stream-l3-i5-I95.txt"));
+  const std::string sent_only = udp.substr(0, udp.rfind("212992           3.01"));
+  CHECK_THROWS_WITH(
+      netperf().parse(point("UDP_STREAM"), sent_only, ""),
+      Catch::Contains("UDP_STREAM prints two result rows (sent, received), this output 1"));
+}
+
+TEST_CASE(
+    "netperf steps: netserver on the SUT on the reserved port, netperf on the loadgen, data port "
+    "pinned") {
+  const StepContext ctx{
+      .workdir = "/w", .sut_address = "10.0.0.2", .port = 41000, .ports = {41000, 41001}};
+  const auto server = netperf().point_setup_steps(point("TCP_STREAM"), ctx);
+  REQUIRE(server.size() == 1);
+  CHECK(server[0].role == Role::kSut);
+  CHECK(server[0].background);
+  CHECK(server[0].argv == std::vector<std::string>{"netserver", "-D", "-4", "-p", "41000"});
+  CHECK(server[0].ready->tcp_port == 41000);
+
+  auto stream = point("UDP_STREAM", 1024);
+  stream.values["confidence"] = std::int64_t{95};
+  stream.values["confidence_max"] = std::int64_t{5};
+  stream.values["cpu_util"] = true;
+  auto steps = netperf().iteration_steps(stream, ctx);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].role == Role::kLoadgen);
+  CHECK(steps[0].argv == std::vector<std::string>{"netperf", "-H",     "10.0.0.2",   "-p",
+                                                  "41000",   "-t",     "UDP_STREAM", "-l",
+                                                  "10",      "-c",     "-C",         "-i",
+                                                  "5,3",     "-I",     "95,5",       "--",
+                                                  "-P",      ",41001", "-m",         "1024,1024"});
+  CHECK(steps[0].timeout == std::chrono::seconds(10 * 5 + 60));
+
+  auto rr = point("TCP_RR", 64);
+  rr.values["latency"] = true;
+  rr.values["confidence"] = std::int64_t{99};
+  rr.values["confidence_width"] = 2.5;
+  steps = netperf().iteration_steps(rr, ctx);
+  CHECK(steps[0].argv ==
+        std::vector<std::string>{
+            "netperf",
+            "-H",
+            "10.0.0.2",
+            "-p",
+            "41000",
+            "-t",
+            "TCP_RR",
+            "-l",
+            "10",
+            "-i",
+            "10,3",
+            "-I",
+            "99,2.5",
+            "--",
+            "-P",
+            ",41001",
+            "-r",
+            "64,64",
+            "-O",
+            std::string(Netperf::kLatencySelectors) +
+                ",CONFIDENCE_LEVEL,CONFIDENCE_INTERVAL,CONFIDENCE_ITERATION,THROUGHPUT_CONFID,"
+                "LOCAL_CPU_CONFID,REMOTE_CPU_CONFID"});
+  // Streams have no transactions to time; netperf's own sizes without
+  // message_size; no data port outside a run (--dry-run, preflight).
+  auto plain = point("TCP_STREAM");
+  plain.values["latency"] = true;
+  CHECK(netperf().iteration_steps(plain, StepContext{.port = 5})[0].argv ==
+        std::vector<std::string>{"netperf", "-H", "127.0.0.1", "-p", "5", "-t", "TCP_STREAM", "-l",
+                                 "10"});
+  CHECK(netperf().row_label(plain) == "default");
+  CHECK(netperf().row_label(point("TCP_STREAM", 64)) == "64");
+  CHECK(netperf().block_label(plain) == "netperf-TCP_STREAM");
+  CHECK(netperf().ports() == 2);
+  CHECK(netperf().primary_metric(point("TCP_CRR")).name == "transactions");
+  CHECK(netperf().primary_metric(point("UDP_STREAM")).name == "throughput");
+}
+
+TEST_CASE("netperf refuses confidence settings netperf would change behind the user's back") {
+  auto p = point("TCP_STREAM");
+  CHECK(netperf().check_fixed(p).empty());
+  p.values["confidence"] = std::int64_t{90};
+  CHECK(netperf().check_fixed(p) ==
+        "confidence 90: netperf takes a level of 95 or 99 (or 0: no interval)");
+  p.values["confidence"] = std::int64_t{95};
+  p.values["confidence_min"] = std::int64_t{12};
+  CHECK_THAT(netperf().check_fixed(p),
+             Catch::StartsWith("confidence_min 12 is above confidence_max 10"));
+  p.values["confidence_min"] = std::int64_t{3};
+  p.values["confidence_width"] = 0.0;
+  CHECK_THAT(netperf().check_fixed(p), Catch::StartsWith("confidence_width 0:"));
+  // -i's bounds are the rows' (netperf clamps to 3..30).
+  CHECK(netperf().find_param("confidence_max")->min == 3);
+  CHECK(netperf().find_param("confidence_max")->max == 30);
+}
+
+TEST_CASE(
+    "netperf exits 255 when no netserver answers: its own step, run for real, fails and says why") {
+  LocalHost local;
+  if (!local.find_program("netperf"))
+    SCHEDLAB_SKIP(
+        "netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
+  const int port = local.free_port();  // nothing listens there
+  auto p = point("TCP_STREAM");
+  p.values["duration"] = std::chrono::milliseconds(1000);
+  const auto ran = schedlab::test::exec_step(netperf().iteration_steps(
+      p, StepContext{.sut_address = "127.0.0.1", .port = port, .ports = {port, port + 1}})[0]);
+  CHECK(ran.rc == 255);
+  CHECK_THROWS_WITH(netperf().parse(p, ran.out, ran.err),
+                    Catch::StartsWith(fmt::format(
+                        "line 1: no netserver answered: establish control: are you sure "
+                        "there is a netserver listening on 127.0.0.1 at port {}?",
+                        port)));
+}

@@ -1,0 +1,225 @@
+#include "workloads/schbench.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "tests/support/samples.h"
+#include "tests/support/temp_dir.h"
+#include "tests/workloads/step_exec.h"
+
+using namespace schedlab;
+using schedlab::test::fixture;
+using schedlab::test::fixture_files;
+using schedlab::test::metric_values;
+using schedlab::test::read_text;
+
+namespace {
+
+const Schbench& schbench() {
+  static const Schbench w;
+  return w;
+}
+
+Point point(int runtime_s, std::int64_t threads = 2) {
+  Point p;
+  for (const auto& spec : schbench().params()) p.values[spec.name] = spec.default_value;
+  p.values["runtime"] = std::chrono::milliseconds(std::chrono::seconds(runtime_s));
+  p.values["threads"] = threads;
+  return p;
+}
+
+std::map<std::string, double> run_metrics(const std::vector<Sample>& samples) {
+  std::map<std::string, double> m;
+  for (const auto& s : samples)
+    if (!s.offset_s) {
+      CHECK_FALSE(m.count(s.metric));
+      m[s.metric] = s.value;
+    }
+  return m;
+}
+
+const std::string kFake =
+    std::string(SCHEDLAB_SOURCE_DIR) + "/tests/support/fake_schbench/schbench";
+
+}  // namespace
+
+TEST_CASE("schbench reads the final report of every fixture, text or -j JSON") {
+  const std::map<std::string, double> r5 = {{"wakeup_p50", 991},     {"wakeup_p90", 3964},
+                                            {"wakeup_p99", 10640},   {"wakeup_p999", 24736},
+                                            {"request_p50", 9744},   {"request_p90", 20064},
+                                            {"request_p99", 103296}, {"request_p999", 304640},
+                                            {"rps_p50", 96},         {"average_rps", 123.20}};
+  // The final report, not the interval report printed just before it.
+  CHECK(run_metrics(schbench().parse(point(5), "",
+                                     read_text(fixture("schbench/schbench-m1-t2-r5.txt")))) == r5);
+  const auto text = run_metrics(
+      schbench().parse(point(5), "", read_text(fixture("schbench/schbench-m1-t2-r5-json.txt"))));
+  auto json = run_metrics(
+      schbench().parse(point(5), read_text(fixture("schbench/schbench-m1-t2-r5.json")), ""));
+  // The -j file holds the same final report, without the average rps.
+  CHECK(text.at("average_rps") == 154.00);
+  CHECK_FALSE(json.count("average_rps"));
+  json["average_rps"] = 154.00;
+  CHECK(json == text);
+  CHECK(text.at("wakeup_p99") == 13328);
+  CHECK(text.at("rps_p50") == 127);
+  const auto four = run_metrics(
+      schbench().parse(point(6, 4), "", read_text(fixture("schbench/schbench-m1-t4-r6-i2.txt"))));
+  CHECK(four.at("request_p99") == 210688);  // the final report's, not the last interval's 218880
+  CHECK(four.at("average_rps") == 100.00);
+  // Pipe mode: the wake-up block (with a 20th percentile, not stored) and the transfer rate.
+  auto pipe = point(4);
+  pipe.values["pipe"] = std::int64_t{4096};
+  CHECK(run_metrics(schbench().parse(
+            pipe, "", read_text(fixture("schbench/schbench-m1-t2-r4-pipe4096.txt")))) ==
+        std::map<std::string, double>{{"wakeup_p50", 3},
+                                      {"wakeup_p90", 8},
+                                      {"wakeup_p99", 35},
+                                      {"wakeup_p999", 95},
+                                      {"transfer_ops", 80793.78},
+                                      {"transfer_rate", 315.60}});
+  int files = 0;
+  for (const auto& f : fixture_files("schbench")) files += f.extension() != ".md";
+  CHECK(files == 5);  // each read above
+}
+
+TEST_CASE("schbench interval reports become interval samples when asked") {
+  const std::string text = read_text(fixture("schbench/schbench-m1-t4-r6-i2.txt"));
+  auto p = point(6, 4);
+  CHECK(metric_values(schbench().parse(p, "", text), "interval_rps").empty());
+  p.values["intervals"] = true;
+  const auto samples = schbench().parse(p, "", text);
+  CHECK(metric_values(samples, "interval_wakeup_p99") == std::vector<double>{57920, 39744, 19360});
+  CHECK(metric_values(samples, "interval_request_p99") ==
+        std::vector<double>{297472, 218880, 218880});
+  CHECK(metric_values(samples, "interval_rps") == std::vector<double>{67.99, 116.99, 148.98});
+  std::vector<double> offsets;
+  for (const auto& s : samples)
+    if (s.metric == "interval_rps") offsets.push_back(*s.offset_s);
+  CHECK(offsets == std::vector<double>{2, 4, 6});
+}
+
+TEST_CASE(
+    "schbench errors: a truncated report, JSON that is not schbench's, another run's output") {
+  const std::string text = read_text(fixture("schbench/schbench-m1-t2-r5.txt"));
+  const auto first_lines = [&](int n) {
+    std::size_t at = 0;
+    for (int i = 0; i < n; ++i) at = text.find('\n', at) + 1;
+    return text.substr(0, at);
+  };
+  // Killed after the interval report: no final one.
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", first_lines(19)),
+                    "no final report ('average rps' or 'avg worker transfer' line) in the output: "
+                    "current rps: 155.99");
+  // Killed inside the final report.
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", first_lines(33)),
+      Catch::Contains(
+          "ends inside a report (RPS, Request Latencies, Wakeup Latencies) without its end "
+          "line: schbench did not finish (a truncated report)"));
+  // A block cut before its min/max line, the next one started.
+  std::string cut = text;
+  cut.erase(
+      cut.find("\t  min=2, max=24722\nRequest Latencies percentiles (usec) runtime 5 (s) (614"),
+      std::string("\t  min=2, max=24722\n").size());
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", cut),
+      "line 6: the block from line 1 ends before its min/max line (a truncated report)");
+  // A mangled percentile line.
+  std::string mangled = text;
+  mangled.replace(mangled.find("\t  90.0th: 3964"), 15, "\t  90.0th: 3x64");
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", mangled),
+                    Catch::StartsWith("line 3: unrecognised report line:"));
+  CHECK_THROWS_WITH(schbench().parse(point(5), R"({"normal": {}, "int": {"time": 1}})", ""),
+                    "a JSON document that is not schbench's -j file (no \"int\" object with "
+                    "\"wakeup_latency_pct99.0\")");
+  CHECK_THROWS_WITH(schbench().parse(point(5), R"([1, 2, 3])", ""),
+                    Catch::Contains("not schbench's -j file"));
+  CHECK_THROWS_WITH(schbench().parse(point(5), "{\"int\": {", ""),
+                    "the output starts like JSON but is not JSON");
+  std::string bad_json = read_text(fixture("schbench/schbench-m1-t2-r5.json"));
+  bad_json.replace(bad_json.find("\"rps_pct50.0\": 127"), 18, "\"rps_pct50.0\": \"x\"");
+  CHECK_THROWS_WITH(schbench().parse(point(5), bad_json, ""),
+                    "schbench -j file: \"int\".\"rps_pct50.0\" is missing or not a number");
+  // Like with like: a 5 s run is no sample of a 30 s point; pipe mode is no normal run.
+  CHECK_THROWS_WITH(schbench().parse(point(30), "", text),
+                    "line 20: the final report covers 5 s, the point's runtime is 30 s");
+  CHECK_THROWS_WITH(
+      schbench().parse(point(4), "", read_text(fixture("schbench/schbench-m1-t2-r4-pipe4096.txt"))),
+      "line 8: the output is pipe mode (avg worker transfer), the point's pipe is 0");
+  // schbench's own error (a bad option): usage, no report.
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", "schbench usage:\n\t-C (--calibrate): run our work loop\n"),
+      Catch::StartsWith("line 2: unrecognised report line"));
+  // No wake-up at all is no measurement.
+  std::string none = text;
+  none.replace(none.rfind("(616 total samples)\n\t  50.0th: 991"), 19, "(0 total samples)");
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", none),
+                    "line 20: no wake-up was measured (0 total samples)");
+}
+
+TEST_CASE("schbench steps: the options in the point, the binary from PATH or path") {
+  auto p = point(30, 8);
+  p.values["message_threads"] = std::int64_t{2};
+  const auto steps = schbench().iteration_steps(p, StepContext{});
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].role == Role::kSut);
+  CHECK(steps[0].measured);
+  CHECK(steps[0].argv == std::vector<std::string>{"schbench", "-m", "2", "-t", "8", "-r", "30",
+                                                  "-i", "10", "-F", "256", "-n", "5"});
+  CHECK(steps[0].timeout == std::chrono::seconds(90));
+  p.values["warmup"] = std::chrono::milliseconds(std::chrono::seconds(5));
+  p.values["rps"] = std::int64_t{1000};
+  p.values["path"] = std::string("/opt/schbench/schbench");
+  CHECK(schbench().iteration_steps(p, StepContext{})[0].argv ==
+        std::vector<std::string>{"/opt/schbench/schbench", "-m", "2", "-t", "8", "-r", "30", "-i",
+                                 "10", "-F", "256", "-n", "5", "-w", "5", "-R", "1000"});
+  CHECK(schbench().row_label(p) == "8");
+  CHECK(schbench().primary_metric(p).name == "wakeup_p99");
+}
+
+TEST_CASE("schbench refuses settings schbench would silently ignore") {
+  auto p = point(10);
+  CHECK(schbench().check_fixed(p).empty());
+  p.values["warmup"] = std::chrono::milliseconds(std::chrono::seconds(5));
+  CHECK(schbench().check_fixed(p) ==
+        "warmup 5s with runtime 10s: schbench ignores -w when the runtime is under 30 s");
+  p.values["runtime"] = std::chrono::milliseconds(std::chrono::seconds(60));
+  CHECK(schbench().check_fixed(p).empty());
+  p.values["rps"] = std::int64_t{100};
+  CHECK_THAT(schbench().check_fixed(p),
+             Catch::StartsWith("warmup: schbench does not warm up in rps or pipe mode"));
+  p.values["warmup"] = std::chrono::milliseconds(0);
+  p.values["pipe"] = std::int64_t{4096};
+  CHECK(schbench().check_fixed(p) == "rps and pipe: two separate schbench modes; set one");
+  p.values["rps"] = std::int64_t{0};
+  p.values["intervals"] = true;
+  CHECK(schbench().check_fixed(p) == "intervals: schbench prints no interval reports in pipe mode");
+  CHECK(schbench().find_param("pipe")->max == 1 << 20);  // schbench caps -p there
+}
+
+TEST_CASE(
+    "schbench's steps against its test double: the format the parser reads, rows that differ") {
+  std::map<std::int64_t, double> p99;
+  for (const std::int64_t threads : {1, 4}) {
+    auto p = point(1, threads);
+    p.values["path"] = kFake;
+    p.values["interval"] = std::chrono::milliseconds(std::chrono::seconds(1));
+    p.values["intervals"] = true;
+    const auto ran = schedlab::test::exec_step(schbench().iteration_steps(p, StepContext{})[0]);
+    REQUIRE(ran.rc == 0);
+    CHECK(ran.out.empty());  // schbench writes its reports to stderr
+    const auto samples = schbench().parse(p, ran.out, ran.err);
+    const auto m = run_metrics(samples);
+    CHECK(m.size() == 10);
+    p99[threads] = m.at("wakeup_p99");
+    CHECK(metric_values(samples, "interval_rps").size() == 1);
+  }
+  CHECK(p99[4] > p99[1]);
+  auto pipe = point(1);
+  pipe.values["path"] = kFake;
+  pipe.values["pipe"] = std::int64_t{4096};
+  const auto ran = schedlab::test::exec_step(schbench().iteration_steps(pipe, StepContext{})[0]);
+  CHECK(run_metrics(schbench().parse(pipe, ran.out, ran.err)).at("transfer_rate") ==
+        Approx(20000.0 * 4096 / 1048576).epsilon(0.001));
+}

@@ -1,0 +1,463 @@
+#include "workloads/schbench.h"
+
+#include <fmt/format.h>
+
+#include <boost/regex.hpp>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "base/text.h"
+#include "base/time.h"
+
+namespace schedlab {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+constexpr const char* kSchbenchName = "schbench";
+
+// The percentiles schbench prints per block (show_latencies' masks):
+// latencies 50, 90, 99, 99.9 (pipe mode adds 20); RPS 20, 50, 90.
+const std::vector<std::string> kLatencyPercentiles = {"50.0", "90.0", "99.0", "99.9"};
+const std::vector<std::string> kRpsPercentiles = {"20.0", "50.0", "90.0"};
+// Metric name suffix per percentile.
+const std::map<std::string, std::string> kSuffix = {
+    {"20.0", "p20"}, {"50.0", "p50"}, {"90.0", "p90"}, {"99.0", "p99"}, {"99.9", "p999"}};
+
+struct Block {
+  int line = 0;  // of its header
+  std::int64_t runtime = 0;
+  std::int64_t total = 0;
+  std::map<std::string, double> percentiles;
+  bool closed = false;  // its min/max line seen
+};
+
+// One report: interval (ends with "current rps") or final ("average rps",
+// "final rps goal was", or pipe mode's "avg worker transfer").
+struct Report {
+  std::map<std::string, Block> blocks;  // "Wakeup Latencies", "Request Latencies", "RPS"
+  std::optional<double> rps;            // current rps / average rps
+  std::optional<double> transfer_ops, transfer_mib;
+  int end_line = 0;
+};
+
+std::string describe(const Report& r) {
+  std::string names;
+  for (const auto& [name, b] : r.blocks) names += (names.empty() ? "" : ", ") + name;
+  return names.empty() ? "no percentile block" : names;
+}
+
+// The final report's blocks, complete: every percentile schbench prints.
+void require_block(const Report& r, const std::string& name, const std::vector<std::string>& pcts) {
+  const auto b = r.blocks.find(name);
+  if (b == r.blocks.end())
+    throw ParseError(kSchbenchName, r.end_line,
+                     fmt::format("line {}: the final report has no '{}' block ({})", r.end_line,
+                                 name, describe(r)));
+  for (const auto& p : pcts)
+    if (!b->second.percentiles.count(p))
+      throw ParseError(
+          kSchbenchName, b->second.line,
+          fmt::format("line {}: the '{}' block has no {}th percentile", b->second.line, name, p));
+}
+
+void check_runtime(int line, std::int64_t have, const Point& p) {
+  const std::int64_t want = whole_seconds(p.duration_at("runtime"));
+  if (have != want)
+    throw ParseError(
+        kSchbenchName, line,
+        fmt::format("line {}: the final report covers {} s, the point's runtime is {} s", line,
+                    have, want));
+}
+
+void add_block(std::vector<Sample>& out, const Block& b, const std::string& prefix,
+               const std::vector<std::string>& pcts) {
+  for (const auto& p : pcts) out.push_back({prefix + "_" + kSuffix.at(p), b.percentiles.at(p)});
+}
+
+std::vector<Sample> parse_text(const Point& p, const std::string& text) {
+  static const boost::regex header(
+      R"(^(Wakeup Latencies|Request Latencies|RPS) percentiles \((usec|requests)\) runtime (\d+) \(s\) \((\d+) total samples\)$)");
+  static const boost::regex pct(R"(^\t(?:\* |  )(\d+\.\d)th: (\d+)\s+\((\d+) samples\)$)");
+  static const boost::regex minmax(R"(^\t  min=(\d+), max=(\d+)$)");
+  static const boost::regex current(R"(^current rps: ([0-9.]+)$)");
+  static const boost::regex average(R"(^average rps: ([0-9.]+)$)");
+  static const boost::regex goal(R"(^final rps goal was (\d+)$)");
+  static const boost::regex transfer(
+      R"(^avg worker transfer: ([0-9.]+) ops/sec ([0-9.]+)(B|KB|MB|GB|TB|PB|EB)/s$)");
+  const bool pipe = p.int_at("pipe") > 0;
+  const bool intervals = p.bool_at("intervals");
+  std::vector<Sample> out;
+  Report report;
+  Block* open = nullptr;  // the block whose lines are being read
+  std::optional<Report> final_report;
+  const auto lines = split_lines(text);
+  const auto close_block = [&](int lineno) {
+    if (open && !open->closed)
+      throw ParseError(
+          kSchbenchName, lineno,
+          fmt::format(
+              "line {}: the block from line {} ends before its min/max line (a truncated report)",
+              lineno, open->line));
+    open = nullptr;
+  };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string line(lines[i]);
+    const int lineno = static_cast<int>(i) + 1;
+    boost::smatch m;
+    if (boost::regex_match(line, m, header)) {
+      close_block(lineno);
+      if (report.blocks.count(m[1]))
+        throw ParseError(
+            kSchbenchName, lineno,
+            fmt::format(
+                "line {}: a second '{}' block before the report's end line (a truncated report)",
+                lineno, m[1].str()));
+      Block& b = report.blocks[m[1]];
+      b.line = lineno;
+      b.runtime = static_cast<std::int64_t>(captured_number(kSchbenchName, lineno, m[3].str()));
+      b.total = static_cast<std::int64_t>(captured_number(kSchbenchName, lineno, m[4].str()));
+      open = &b;
+    } else if (boost::regex_match(line, m, pct)) {
+      if (!open || open->closed)
+        throw ParseError(
+            kSchbenchName, lineno,
+            fmt::format("line {}: a percentile outside a block: {}", lineno, excerpt(line)));
+      open->percentiles[m[1]] = captured_number(kSchbenchName, lineno, m[2].str());
+    } else if (boost::regex_match(line, m, minmax)) {
+      if (!open || open->closed)
+        throw ParseError(kSchbenchName, lineno,
+                         fmt::format("line {}: a min/max line outside a block", lineno));
+      open->closed = true;
+    } else if (line.starts_with("\t") || line.find(" percentiles (") != std::string::npos) {
+      throw ParseError(
+          kSchbenchName, lineno,
+          fmt::format("line {}: unrecognised report line: {}", lineno, excerpt(line, 120)));
+    } else if (boost::regex_match(line, m, current)) {
+      close_block(lineno);
+      report.rps = captured_number(kSchbenchName, lineno, m[1].str());
+      report.end_line = lineno;
+      // Interval reports count from the start (or the warm-up's end): the
+      // percentiles so far, and the last second's requests.
+      if (intervals) {
+        const double at =
+            report.blocks.empty() ? 0 : static_cast<double>(report.blocks.begin()->second.runtime);
+        for (const auto& [name, prefix] : {std::pair{"Wakeup Latencies", "interval_wakeup_p99"},
+                                           {"Request Latencies", "interval_request_p99"}})
+          if (const auto b = report.blocks.find(name);
+              b != report.blocks.end() && b->second.percentiles.count("99.0"))
+            out.push_back({prefix, b->second.percentiles.at("99.0"), at});
+        out.push_back({"interval_rps", *report.rps, at});
+      }
+      report = Report{};
+    } else if (boost::regex_match(line, m, average) || boost::regex_match(line, m, goal) ||
+               boost::regex_match(line, m, transfer)) {
+      close_block(lineno);
+      if (final_report)
+        throw ParseError(
+            kSchbenchName, lineno,
+            fmt::format("line {}: a second final report (one schbench run per output)", lineno));
+      report.end_line = lineno;
+      if (line.starts_with("average rps")) {
+        report.rps = captured_number(kSchbenchName, lineno, m[1].str());
+      } else if (line.starts_with("avg worker transfer")) {
+        static const std::map<std::string, int> power = {{"B", 0},  {"KB", 1}, {"MB", 2}, {"GB", 3},
+                                                         {"TB", 4}, {"PB", 5}, {"EB", 6}};
+        report.transfer_ops = captured_number(kSchbenchName, lineno, m[1].str());
+        // schbench's pretty_size divides by 1024: its "MB" is a MiB.
+        report.transfer_mib = captured_number(kSchbenchName, lineno, m[2].str()) *
+                              std::pow(1024.0, power.at(m[3]) - 2);
+      }
+      final_report = report;
+      report = Report{};
+    }
+    // Anything else is schbench's commentary ("sched delay: ...", "setting
+    // worker threads to 4", "warmup done, zeroing stats", pinning lines).
+  }
+  if (!report.blocks.empty())
+    throw ParseError(
+        kSchbenchName, static_cast<int>(lines.size()),
+        fmt::format("the output ends inside a report ({}) without its end line: schbench did not "
+                    "finish (a truncated report)",
+                    describe(report)));
+  if (!final_report) {
+    const std::string last = last_lines(text, 1);
+    throw ParseError(
+        kSchbenchName, 0,
+        fmt::format("no final report ('average rps' or 'avg worker transfer' line) in the output{}",
+                    last.empty() ? "" : ": " + excerpt(last, 160)));
+  }
+  const Report& f = *final_report;
+  const bool pipe_output = f.transfer_ops.has_value();
+  if (pipe_output != pipe)
+    throw ParseError(kSchbenchName, f.end_line,
+                     fmt::format("line {}: the output is {}, the point's pipe is {}", f.end_line,
+                                 pipe_output ? "pipe mode (avg worker transfer)" : "not pipe mode",
+                                 p.int_at("pipe")));
+  require_block(f, "Wakeup Latencies", kLatencyPercentiles);
+  const Block& wakeup = f.blocks.at("Wakeup Latencies");
+  check_runtime(wakeup.line, wakeup.runtime, p);
+  if (wakeup.total == 0)
+    throw ParseError(
+        kSchbenchName, wakeup.line,
+        fmt::format("line {}: no wake-up was measured (0 total samples)", wakeup.line));
+  add_block(out, wakeup, "wakeup", kLatencyPercentiles);
+  if (pipe_output) {
+    out.push_back({"transfer_ops", *f.transfer_ops});
+    out.push_back({"transfer_rate", *f.transfer_mib});
+    return out;
+  }
+  require_block(f, "Request Latencies", kLatencyPercentiles);
+  require_block(f, "RPS", kRpsPercentiles);
+  add_block(out, f.blocks.at("Request Latencies"), "request", kLatencyPercentiles);
+  out.push_back({"rps_p50", f.blocks.at("RPS").percentiles.at("50.0")});
+  if (f.rps) out.push_back({"average_rps", *f.rps});
+  return out;
+}
+
+// The -j file: {"normal": {...}, "int": {"wakeup_latency_pct99.0": N, ...,
+// "runtime": R}}; the final report's numbers, without average rps.
+std::vector<Sample> parse_json(const Point& p, const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded())
+    throw ParseError(kSchbenchName, 0, "the output starts like JSON but is not JSON");
+  if (!j.is_object() || !j.contains("int") || !j["int"].is_object() ||
+      !j["int"].contains("wakeup_latency_pct99.0"))
+    throw ParseError(kSchbenchName, 0,
+                     "a JSON document that is not schbench's -j file (no \"int\" object with "
+                     "\"wakeup_latency_pct99.0\")");
+  const auto& ints = j["int"];
+  const auto value = [&](const std::string& key) {
+    const auto it = ints.find(key);
+    if (it == ints.end() || !it->is_number())
+      throw ParseError(
+          kSchbenchName, 0,
+          fmt::format("schbench -j file: \"int\".\"{}\" is missing or not a number", key));
+    const double v = it->get<double>();
+    if (!std::isfinite(v))
+      throw ParseError(kSchbenchName, 0,
+                       fmt::format("schbench -j file: \"{}\" is not finite", key));
+    return v;
+  };
+  check_runtime(0, static_cast<std::int64_t>(value("runtime")), p);
+  const bool pipe = p.int_at("pipe") > 0;
+  if (pipe == ints.contains("request_latency_pct99.0"))
+    throw ParseError(kSchbenchName, 0,
+                     fmt::format("schbench -j file: {} request latencies, the point's pipe is {}",
+                                 pipe ? "has" : "has no", p.int_at("pipe")));
+  std::vector<Sample> out;
+  for (const auto& pct : kLatencyPercentiles)
+    out.push_back({"wakeup_" + kSuffix.at(pct), value("wakeup_latency_pct" + pct)});
+  if (pipe) return out;
+  for (const auto& pct : kLatencyPercentiles)
+    out.push_back({"request_" + kSuffix.at(pct), value("request_latency_pct" + pct)});
+  out.push_back({"rps_p50", value("rps_pct50.0")});
+  return out;
+}
+
+MetricSpec latency_metric(const std::string& name, const std::string& help) {
+  return {.name = name,
+          .unit = "us",
+          .direction = Direction::kLowerIsBetter,
+          .centre = Centre::kAmean,
+          .precision = 0,
+          .help = help};
+}
+
+}  // namespace
+
+Schbench::Schbench() {
+  const auto seconds_param = [](const char* name, milliseconds def, const char* help,
+                                std::int64_t min) {
+    return ParamSpec{.name = name,
+                     .type = ParamType::kDuration,
+                     .default_value = def,
+                     .help = help,
+                     .unit = "duration",
+                     .min = min};
+  };
+  const auto int_param = [](const char* name, std::int64_t def, const char* help, const char* unit,
+                            std::int64_t min, std::optional<std::int64_t> max = std::nullopt) {
+    return ParamSpec{.name = name,
+                     .type = ParamType::kInt,
+                     .default_value = def,
+                     .help = help,
+                     .unit = unit,
+                     .min = min,
+                     .max = max};
+  };
+  params_ = {
+      int_param("message_threads", 1, "message threads (-m), each with its own workers", "threads",
+                1),
+      {.name = "threads",
+       .type = ParamType::kInt,
+       .axis = Axis::kRow,
+       .default_value = std::int64_t{1},
+       .help = "worker threads per message thread (-t): the threads' #workers column; one row per "
+               "value",
+       .unit = "threads",
+       .min = 1},
+      seconds_param("runtime", seconds(30), "how long schbench runs (-r, whole seconds)", 1000),
+      seconds_param("interval", seconds(10), "seconds between interval reports (-i, whole seconds)",
+                    1000),
+      seconds_param("warmup", seconds(0),
+                    "run this long, then zero the statistics (-w, whole seconds); schbench ignores "
+                    "it under a 30 s "
+                    "runtime and in rps or pipe mode, so schedlab refuses those",
+                    0),
+      int_param(
+          "rps", 0,
+          "requests per second mode (-R): the message threads queue this many requests a second; "
+          "0 = off (workers ask as fast as they can)",
+          "requests/s", 0),
+      int_param(
+          "pipe", 0,
+          "pipe mode (-p): bytes each wake-up passes, a pipe test's transfer; 0 = off. Reports "
+          "only the wake-up latencies and the transfer rate",
+          "bytes", 0, 1 << 20),
+      int_param("cache_footprint", 256, "each request's matrix work in KiB (-F)", "KiB", 0),
+      int_param("operations", 5, "matrix multiplications per request (-n)", "operations", 1),
+      {.name = "intervals",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .help = "also store every interval report (-i) as interval samples: its wake-up and request "
+               "p99 (counted "
+               "since the start, or the warm-up's end) and its current rps"},
+      {.name = "path",
+       .type = ParamType::kString,
+       .default_value = std::string(),
+       .help = "schbench on the SUT; empty = 'schbench' from PATH (a lab guest gets the host's "
+               "copy from PATH)"},
+      {.name = "timeout",
+       .type = ParamType::kDuration,
+       .default_value = milliseconds(0),
+       .help = "kill a schbench still running after this; 0 = runtime + 60s",
+       .unit = "duration"},
+  };
+  metrics_ = {
+      latency_metric("wakeup_p50",
+                     "final report: median wake-up latency (a worker woken until it runs)"),
+      latency_metric("wakeup_p90", "final report: 90th percentile wake-up latency"),
+      latency_metric("wakeup_p99",
+                     "final report: 99th percentile wake-up latency (schbench's '*' line)"),
+      latency_metric("wakeup_p999", "final report: 99.9th percentile wake-up latency"),
+      latency_metric("request_p50",
+                     "final report: median request latency (a request's think time and work)"),
+      latency_metric("request_p90", "final report: 90th percentile request latency"),
+      latency_metric("request_p99",
+                     "final report: 99th percentile request latency (schbench's '*' line)"),
+      latency_metric("request_p999", "final report: 99.9th percentile request latency"),
+      {.name = "rps_p50",
+       .unit = "requests/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .precision = 0,
+       .help =
+           "final report: the median of the per-second request rates (schbench's '*' RPS line)"},
+      {.name = "average_rps",
+       .unit = "requests/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .precision = 2,
+       .help = "final report: requests completed over the runtime (text report only; the -j file "
+               "lacks it)"},
+      {.name = "transfer_ops",
+       .unit = "ops/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .precision = 2,
+       .help = "pipe mode: transfers per second per worker ('avg worker transfer')"},
+      {.name = "transfer_rate",
+       .unit = "MiB/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .precision = 2,
+       .help = "pipe mode: bytes per second per worker, in MiB/s (schbench prints 1024-based units "
+               "as KB, MB, GB)"},
+      {.name = "interval_wakeup_p99",
+       .unit = "us",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kInterval,
+       .precision = 0,
+       .help =
+           "with intervals: each interval report's wake-up p99, over everything since the start"},
+      {.name = "interval_request_p99",
+       .unit = "us",
+       .direction = Direction::kLowerIsBetter,
+       .centre = Centre::kAmean,
+       .kind = SampleKind::kInterval,
+       .precision = 0,
+       .help =
+           "with intervals: each interval report's request p99, over everything since the start"},
+      {.name = "interval_rps",
+       .unit = "requests/s",
+       .direction = Direction::kHigherIsBetter,
+       .centre = Centre::kHmean,
+       .kind = SampleKind::kInterval,
+       .precision = 2,
+       .help = "with intervals: each interval report's 'current rps' (the last second's rate)"},
+  };
+}
+
+std::string Schbench::description() const {
+  return "schbench: wake-up and request latency percentiles of message and worker threads (usec, "
+         "lower is "
+         "better) and requests per second";
+}
+
+std::vector<Step> Schbench::iteration_steps(const Point& p, const StepContext&) const {
+  const std::string& path = p.string_at("path");
+  const std::int64_t runtime = whole_seconds(p.duration_at("runtime"));
+  std::vector<std::string> argv = {path.empty() ? "schbench" : path,
+                                   "-m",
+                                   std::to_string(p.int_at("message_threads")),
+                                   "-t",
+                                   std::to_string(p.int_at("threads")),
+                                   "-r",
+                                   std::to_string(runtime),
+                                   "-i",
+                                   std::to_string(whole_seconds(p.duration_at("interval"))),
+                                   "-F",
+                                   std::to_string(p.int_at("cache_footprint")),
+                                   "-n",
+                                   std::to_string(p.int_at("operations"))};
+  if (p.duration_at("warmup").count() > 0)
+    argv.insert(argv.end(), {"-w", std::to_string(whole_seconds(p.duration_at("warmup")))});
+  if (const auto r = p.int_at("rps"); r > 0) argv.insert(argv.end(), {"-R", std::to_string(r)});
+  if (const auto b = p.int_at("pipe"); b > 0) argv.insert(argv.end(), {"-p", std::to_string(b)});
+  milliseconds timeout = p.duration_at("timeout");
+  if (timeout.count() == 0) timeout = seconds(runtime + 60);
+  return {Step{.role = Role::kSut, .argv = argv, .timeout = timeout}};
+}
+
+std::vector<Sample> Schbench::parse(const Point& p, const std::string& out,
+                                    const std::string& err) const {
+  const std::string text = join_output(out, err);
+  // The -j file (a JSON object); a text report starts with a word.
+  if (const auto t = trim(text); t.starts_with("{") || t.starts_with("["))
+    return parse_json(p, std::string(t));
+  return parse_text(p, text);
+}
+
+std::string Schbench::check_fixed(const Point& p) const {
+  const std::int64_t warmup =
+      p.duration_at("warmup").count() > 0 ? whole_seconds(p.duration_at("warmup")) : 0;
+  const std::int64_t runtime = whole_seconds(p.duration_at("runtime"));
+  if (warmup > 0 && runtime < 30)
+    return fmt::format(
+        "warmup {}s with runtime {}s: schbench ignores -w when the runtime is under 30 s", warmup,
+        runtime);
+  if (warmup > 0 && (p.int_at("rps") > 0 || p.int_at("pipe") > 0))
+    return "warmup: schbench does not warm up in rps or pipe mode (it would ignore -w)";
+  if (p.int_at("rps") > 0 && p.int_at("pipe") > 0)
+    return "rps and pipe: two separate schbench modes; set one";
+  if (p.bool_at("intervals") && p.int_at("pipe") > 0)
+    return "intervals: schbench prints no interval reports in pipe mode";
+  return "";
+}
+
+}  // namespace schedlab
