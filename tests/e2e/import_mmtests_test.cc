@@ -269,11 +269,11 @@ TEST_CASE("import --mmtests: each layout mmtests has written is read as its extr
   CHECK_THAT(
       imp.err,
       Catch::Contains(
-          "imported run 1 'newer' (6.12.0-new): 13 outputs from 6 iterations, 0 did not parse"));
+          "imported run 1 'newer' (6.12.0-new): 13 outputs from 6 iterations, 0 failed"));
   CHECK_THAT(
       imp.err,
       Catch::Contains(
-          "imported run 2 'older' (4.12.14-old): 13 outputs from 6 iterations, 0 did not parse"));
+          "imported run 2 'older' (4.12.14-old): 13 outputs from 6 iterations, 0 failed"));
   {
     Store store(db, Store::Access::kReadOnly);
     const auto older = store.find_run_by_name("older");
