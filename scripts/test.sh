@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh
 (cd build && ctest --output-on-failure -j1)
 # Every fuzz target for a bounded time, after its regression inputs.
-if [ "${FUZZ_SECONDS:-30}" != 0 ]; then FUZZ_SECONDS=${FUZZ_SECONDS:-30} ./scripts/fuzz.sh; fi
+if [ "${FUZZ_SECONDS:-15}" != 0 ]; then FUZZ_SECONDS=${FUZZ_SECONDS:-15} ./scripts/fuzz.sh; fi
