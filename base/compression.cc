@@ -11,8 +11,8 @@ namespace {
 
 constexpr std::size_t kChunk = 1 << 16;
 
-std::runtime_error too_big(const std::string& what, std::size_t max_bytes) {
-  return std::runtime_error(
+DecompressedTooLarge too_big(const std::string& what, std::size_t max_bytes) {
+  return DecompressedTooLarge(
       fmt::format("{}: decompresses to more than {} MiB; refused", what, max_bytes >> 20));
 }
 

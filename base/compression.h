@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 
 namespace schedlab {
@@ -13,11 +14,18 @@ inline constexpr std::size_t kMaxDecompressed = std::size_t{1} << 30;
 
 enum class Compression { kNone, kGzip, kXz };
 
+// Data that decompresses to more than the cap it was given (a bomb, or a
+// log larger than its reader allows).
+class DecompressedTooLarge : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // By the data's magic bytes, whatever the file is called.
 Compression compression_of(const std::string& data);
 
 // Throws std::runtime_error naming `what` (usually the file) for corrupt
-// or truncated data, or output above max_bytes.
+// or truncated data, DecompressedTooLarge for output above max_bytes.
 std::string gunzip(const std::string& data, const std::string& what,
                    std::size_t max_bytes = kMaxDecompressed);
 std::string unxz(const std::string& data, const std::string& what,

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -18,15 +20,44 @@ FileError::FileError(const std::filesystem::path& path, int errnum)
   errnum_ = errnum;
 }
 
+std::string_view file_type_name(unsigned mode) {
+  switch (mode & S_IFMT) {
+    case S_IFREG:
+      return "";
+    case S_IFDIR:
+      return "a directory";
+    case S_IFIFO:
+      return "a FIFO";
+    case S_IFCHR:
+      return "a character device";
+    case S_IFBLK:
+      return "a block device";
+    case S_IFSOCK:
+      return "a socket";
+    case S_IFLNK:
+      return "a symbolic link";
+    default:
+      return "no regular file";
+  }
+}
+
 void read_file_pieces(const std::filesystem::path& path,
                       const std::function<void(std::string_view)>& piece) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+  // writer, forever; the type is checked before anything is read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) throw FileError(path, errno);
   // Closed on every way out, a throwing `piece` included.
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
+  struct stat st{};
+  if (::fstat(fd, &st) != 0) throw FileError(path, errno);
+  if (S_ISDIR(st.st_mode)) throw FileError(path, EISDIR);
+  if (!S_ISREG(st.st_mode))
+    throw FileError(path, fmt::format("not a regular file ({})", file_type_name(st.st_mode)));
+  if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) throw FileError(path, errno);
   char buf[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
@@ -35,6 +66,18 @@ void read_file_pieces(const std::filesystem::path& path,
     if (n == 0) return;
     piece(std::string_view(buf, static_cast<std::size_t>(n)));
   }
+}
+
+std::filesystem::path resolved_within(const std::filesystem::path& root,
+                                      const std::filesystem::path& path) {
+  std::error_code ec;
+  auto resolved = std::filesystem::canonical(path, ec);
+  if (ec) throw FileError(path, ec.value());
+  const auto [r, p] = std::mismatch(root.begin(), root.end(), resolved.begin(), resolved.end());
+  if (r != root.end())
+    throw FileError(path, fmt::format("a link to {}, outside {}; links are followed only within it",
+                                      resolved.string(), root.string()));
+  return resolved;
 }
 
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {

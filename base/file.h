@@ -32,13 +32,26 @@ class FileError : public std::runtime_error {
 inline constexpr std::size_t kReadFileLimit = std::size_t{1} << 30;
 
 // The bytes of the file. Throws FileError when it cannot be opened or read
-// (the reason is strerror's), or is larger than max_bytes.
+// (the reason is strerror's), is larger than max_bytes, or is no regular
+// file: a FIFO would block the reader forever, a device never ends. /proc
+// and sysfs files are regular files.
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = kReadFileLimit);
 
 // The file's bytes in pieces of up to 64 KiB, in order, for a reader that
 // does not keep them (a hash). Throws FileError as read_file does.
 void read_file_pieces(const std::filesystem::path& path,
                       const std::function<void(std::string_view)>& piece);
+
+// What a file of this st_mode is, for an error: "a FIFO", "a character
+// device", "a directory", ...; empty for a regular file.
+std::string_view file_type_name(unsigned mode);
+
+// `path` with every link in it resolved, when that stays under `root` (a
+// path already resolved, e.g. by std::filesystem::canonical): how a tree
+// from elsewhere is read without following its links out of it. Throws
+// FileError when it cannot be resolved or leads outside `root`.
+std::filesystem::path resolved_within(const std::filesystem::path& root,
+                                      const std::filesystem::path& path);
 
 // Writes the whole file beside its target and renames it into place, so a
 // reader never sees half of it (0600 when private_file, else 0644). Throws

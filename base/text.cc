@@ -71,6 +71,16 @@ std::string excerpt(std::string_view s, std::size_t max_chars) {
   return std::string(s.substr(0, max_chars)) + "... (" + std::to_string(s.size()) + " characters)";
 }
 
+std::string head_and_tail(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  const std::size_t half = max_bytes / 2;
+  std::string out(text.substr(0, half));
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  out += "[schedlab: " + std::to_string(text.size() - 2 * half) + " bytes left out here]\n";
+  out += text.substr(text.size() - half);
+  return out;
+}
+
 std::string last_lines(std::string_view text, std::size_t n) {
   text = trim_end(text);
   std::size_t start = text.size();

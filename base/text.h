@@ -31,6 +31,11 @@ std::string last_lines(std::string_view text, std::size_t n);
 // value does not become a 1 MiB message.
 std::string excerpt(std::string_view s, std::size_t max_chars = 40);
 
+// A tool's output kept within max_bytes: whole when it fits, else its
+// first and last max_bytes / 2 with a line between them saying how many
+// bytes were left out (its start and its result both stay readable).
+std::string head_and_tail(std::string_view text, std::size_t max_bytes);
+
 // a, then b from the start of a line: a newline between them unless a is
 // empty or already ends with one (a tool's stdout then its stderr).
 std::string join_output(std::string_view a, std::string_view b);

@@ -14,6 +14,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/file.h"
 #include "base/time.h"
 #include "results/sqlite_stmt.h"
 
@@ -414,8 +415,13 @@ constexpr const char* kRunColumns =
 
 Store::Store(const std::string& path, Access access) : path_(path) {
   struct stat st{};
-  if (access != Access::kCreate && ::stat(path.c_str(), &st) != 0)
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (access != Access::kCreate && !exists)
     throw StoreError(fmt::format("no database at {} (run 'schedlab run CONFIG' first)", path));
+  // SQLite would wait forever on a FIFO, and read a device as a database.
+  if (exists && !S_ISREG(st.st_mode))
+    throw StoreError(fmt::format("{}: not a regular file ({}); a database is one", path,
+                                 file_type_name(st.st_mode)));
   if (access == Access::kReadOnly) {
     open_read_only();
     return;

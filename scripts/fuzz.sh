@@ -15,7 +15,7 @@ cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWith
   -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=OFF >/dev/null
 targets=${FUZZ_TARGETS:-"fuzz_parse_hackbench fuzz_parse_tbench fuzz_parse_pgbench fuzz_parse_dmatest
   fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_seccomp-notify fuzz_parse_netperf fuzz_parse_schbench
-  fuzz_parse_command fuzz_monitors fuzz_config fuzz_merge"}
+  fuzz_parse_command fuzz_monitors fuzz_config fuzz_merge fuzz_mmtests_tree"}
 cmake --build build-fuzz -j"$(nproc)" --target $targets
 mkdir -p build-fuzz/crashes
 status=0
@@ -31,6 +31,8 @@ for t in $targets; do
     fuzz_config) seeds="configs" ;;
     # SQL statements that craft an input database (fuzz/merge_fuzz.cc).
     fuzz_merge) seeds=fuzz/seeds/merge ;;
+    # Trees written from each input (fuzz/mmtests_tree_fuzz.cc says how).
+    fuzz_mmtests_tree) seeds=fuzz/seeds/mmtests-tree ;;
   esac
   corpus=build-fuzz/corpus/$t
   mkdir -p "$corpus"

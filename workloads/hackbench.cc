@@ -88,6 +88,26 @@ std::string Hackbench::block_label(const Point& p) const {
   return prefix + p.string_at("modes");
 }
 
+std::vector<MmtestsFormat> Hackbench::mmtests_formats() const {
+  // mmtests' hackbench-bench ran its own hackbench ("Running with 1*40 (==
+  // 40) tasks." then "Time: X"), one file per iteration; now it runs perf
+  // bench sched messaging and appends every iteration to one file. Its
+  // extractor takes each time line of hackbench-<groups>-*, whatever
+  // surrounds it: older ones '^Time: (.*)', newer 'Total time: ([0-9.]*)'.
+  return {{.test = "hackbench-(?<modes>process-pipes|process-sockets|thread-pipes|thread-sockets)",
+           .logs = {"hackbench-(?<groups>[0-9]{1,9})(?:-[0-9]{1,9})?"},
+           .lines = {{.pattern = "Total time: *(?<value>[0-9.]*)",
+                      .metric = "time",
+                      .params = {"backend=perf"}},
+                     {.pattern = "^Time: *(?<value>[0-9.]*)",
+                      .metric = "time",
+                      .params = {"backend=hackbench"}}},
+           .unit = MmtestsFormat::Unit::kLine,
+           .source =
+               "ExtractHackbench.pm: each line matching 'Total time: ([0-9.]*)' (perf) or '^Time: "
+               "(.*)' (its own hackbench) in hackbench-<groups>-*"}};
+}
+
 std::vector<Step> Hackbench::iteration_steps(const Point& p, const StepContext&) const {
   Mode mode = parse_mode(p.string_at("modes"));
   if (p.string_at("backend") == "perf") {

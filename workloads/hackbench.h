@@ -20,6 +20,7 @@ class Hackbench final : public Workload {
     return {{.name = "hackbench", .guest = true}, {.name = "perf", .package = "linux-perf"}};
   }
   std::string block_label(const Point& p) const override;
+  std::vector<MmtestsFormat> mmtests_formats() const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;

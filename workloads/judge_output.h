@@ -31,8 +31,17 @@ struct OutputJudgement {
   bool ok() const { return verdict == OutputVerdict::kOk; }
 };
 
+// Samples another reader took from an output instead of the workload's
+// parser (import --mmtests: mmtests' extractor rules), or why it took none.
+struct ReadSamples {
+  std::vector<Sample> samples;
+  std::string parse_error;  // empty when it read them
+};
+
 // The output of a step that exited successfully: unsupported first, then
-// parsed (parse_output), then the workload's judgement of the samples.
-OutputJudgement judge_output(const Workload& w, const Point& p, const std::string& out, const std::string& err);
+// parsed (parse_output, or `read` when given), then the workload's
+// judgement of the samples.
+OutputJudgement judge_output(const Workload& w, const Point& p, const std::string& out,
+                             const std::string& err, const ReadSamples* read = nullptr);
 
 }  // namespace schedlab

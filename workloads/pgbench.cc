@@ -213,6 +213,26 @@ std::int64_t Pgbench::scale(const Point& p, const StepContext& ctx) const {
   return pgbench_scale_for_memory(ctx.sut_mem_bytes);
 }
 
+std::vector<MmtestsFormat> Pgbench::mmtests_formats() const {
+  // pgbench's own output: pgbench-<clients>.log (pgbench-raw-<clients> in
+  // older trees, whose extractor read its 'tps = ([0-9.]+) \(including'
+  // line). One sample a run, its tps line; -S or not is a config variable of
+  // mmtests that the "transaction type:" line tells.
+  return {
+      {.test = "pgbench",
+       .logs = {R"(pgbench-(?<clients>[0-9]{1,9})\.log)", "pgbench-raw-(?<clients>[0-9]{1,9})"},
+       .lines = {{.pattern = R"(^tps = (?<value>[0-9.]*) \((?:including connections establishing|)"
+                             R"(without initial connection time)\))",
+                  .metric = "tps"}},
+       .settings = {{"^transaction type: <builtin: select only>", "builtin=select-only"},
+                    {R"(^transaction type: <builtin: TPC-B \(sort of\)>)", "builtin=tpcb-like"},
+                    {"^transaction type: <builtin: simple update>", "builtin=simple-update"}},
+       .unit = MmtestsFormat::Unit::kLine,
+       .source =
+           R"(ExtractPgbench.pm's fallback: the line matching '^tps = ([0-9.]+) \(including' )"
+           "of pgbench-raw-<clients>; pgbench 14 and later say 'without initial connection time'"}};
+}
+
 std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) const {
   const PgCluster c = cluster(p, ctx);
   std::vector<Step> steps = c.create_steps();

@@ -23,6 +23,7 @@ class Pgbench final : public Workload {
   // A PostgreSQL server for the guest: from the default bindir's version.
   GuestNeeds guest_needs() const override;
   std::string block_label(const Point& p) const override;
+  std::vector<MmtestsFormat> mmtests_formats() const override;
   // Cluster, database and data once; the server per point (so it runs under
   // the variant's knobs and the runner owns it); removal at the end.
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;

@@ -78,6 +78,25 @@ std::string Tbench::description() const {
   return "dbench's tbench: TCP client/server file-protocol trace (MB/s, higher is better)";
 }
 
+std::vector<MmtestsFormat> Tbench::mmtests_formats() const {
+  // mmtests' tbench4 writes tbench's output to tbench-<clients>.log (dbench-
+  // in older trees), one run a file. Its extractor takes the third field of
+  // every line saying "execute": the per-second progress lines, as schedlab's
+  // interval_throughput. The final Throughput line is read too: it is
+  // schedlab's own throughput (mmtests prints no table of it).
+  return {
+      {.test = "tbench4?",
+       .logs = {R"(tbench-(?<clients>[0-9]{1,9})\.log)", R"(dbench-(?<clients>[0-9]{1,9})\.log)"},
+       .lines =
+           {{.pattern =
+                 R"(^(?=.*execute)\s*\S+\s+\S+\s+(?<value>\S+)(?:.*execute\s+(?<offset>[0-9]{1,9}) sec)?)",
+             .metric = "interval_throughput"},
+            {.pattern = R"(^Throughput (?<value>\S+) MB/sec)", .metric = "throughput"}},
+       .unit = MmtestsFormat::Unit::kLog,
+       .source = "ExtractTbench4.pm: the third field of each line matching /execute/ in "
+                 "tbench-<clients>.log"}};
+}
+
 std::vector<Step> Tbench::point_setup_steps(const Point&, const StepContext&) const {
   // The runner stops it (whole process group: tbench_srv forks per client)
   // after the point's teardown, on every exit path.

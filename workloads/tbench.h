@@ -22,6 +22,7 @@ class Tbench final : public Workload {
   std::vector<ProgramSpec> programs() const override {
     return {{.name = "tbench"}, {.name = "tbench_srv", .guest = true}};
   }
+  std::vector<MmtestsFormat> mmtests_formats() const override;
   std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   // tbench_srv and its per-client children on the SUT; tbench when the SUT is the loadgen.

@@ -11,11 +11,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <variant>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "workloads/metric.h"
+#include "workloads/mmtests_format.h"
 
 namespace schedlab {
 
@@ -184,6 +185,9 @@ class Workload {
   // The programs its steps run (none for the generic command workload).
   virtual std::vector<ProgramSpec> programs() const { return {}; }
   virtual GuestNeeds guest_needs() const { return {}; }
+  // How mmtests logs this workload, for `import --mmtests`; none when
+  // mmtests does not run it (mmtests_format.h).
+  virtual std::vector<MmtestsFormat> mmtests_formats() const { return {}; }
   // Label of the table a point belongs to, e.g. "hackbench-process-pipes".
   virtual std::string block_label(const Point& p) const;
   // Label of the row within the table, e.g. "4" for four groups.

@@ -42,16 +42,22 @@ struct ImportOptions {
   std::string param_from_name;
   // An mmtests results tree (work/log): a run per mmtests run name.
   std::string mmtests;
+  // Its limits, in MiB: one log decompressed, and what the tree holds
+  // until it is stored (mmtests_tree.h).
+  std::size_t max_log_mib = MmtestsLimits{}.log_bytes >> 20;
+  std::size_t max_tree_mib = MmtestsLimits{}.tree_bytes >> 20;
   DbOption db;
 };
 
 // One tool output to store as an iteration: its workload and variant, the
 // sweep point it was made at, and where it comes from (a file, read when it
-// is stored, or text already read: a block of an mmtests log).
+// is stored, or text already read: a run of an mmtests log, with the
+// samples mmtests' extractor takes from it, or why it took none).
 struct Input {
   const Workload* workload = nullptr;
   std::string variant, file;
   std::optional<std::string> text;
+  std::optional<ReadSamples> extracted;
   Point point;
   std::string params_json, block, row;
   int row_order = 0;
@@ -238,9 +244,9 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
                      .status = IterationStatus::kOk,
                      .started_at = utc_now_iso8601()};
     row.stdout_text = in.text ? *in.text : read_input_file(in.file);
-    // Judged as `run` judges the same output: parse, unsupported, the
-    // workload's own verdict (dmatest failures, sysbench errors).
-    judge_into(row, w, in.point, row.stdout_text, "");
+    // Judged as `run` judges the same output: parse (or mmtests' extractor
+    // rules), unsupported, the workload's own verdict.
+    judge_into(row, w, in.point, row.stdout_text, "", in.extracted ? &*in.extracted : nullptr);
     if (row.status != IterationStatus::kOk) {
       row.error = fmt::format("{}: {}", in.file, row.error);
       fmt::print(stderr, "schedlab: {}\n", row.error);
@@ -280,15 +286,20 @@ int import_files(const ImportOptions& o) {
 // one variant ("default"): compare two of them by name. The whole tree is
 // read, and every name checked free, before anything is written.
 int import_mmtests(const ImportOptions& o) {
-  const auto runs = read_mmtests_tree(o.mmtests);
+  auto runs = read_mmtests_tree(
+      o.mmtests, {.log_bytes = o.max_log_mib << 20, .tree_bytes = o.max_tree_mib << 20});
   std::vector<std::vector<Input>> inputs(runs.size());
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    for (const auto& out : runs[r].outputs) {
-      Input in{.workload = &workload_arg(out.workload), .variant = "default", .file = out.source,
-               .text = out.text};
+    for (auto& out : runs[r].outputs) {  // moved: the tree's texts are held once
+      Input in{.workload = &workload_arg(out.workload),
+               .variant = "default",
+               .file = out.source,
+               .text = std::move(out.text)};
       set_point(in, out.params);
+      in.extracted = ReadSamples{std::move(out.samples), std::move(out.error)};
       inputs[r].push_back(std::move(in));
     }
+    runs[r].outputs.clear();
     order_rows(inputs[r]);
   }
   for (const auto& run : runs) check_run_name(run.name);
@@ -364,9 +375,21 @@ void register_import(CLI::App& app, int& exit_code) {
   imp->add_option("--param-from-name", io->param_from_name,
                   "regular expression whose named groups, found in each file's name, are its parameters "
                   "(e.g. 'hackbench-(?<groups>[0-9]+)'): many sweep points in one run");
-  imp->add_option("--mmtests", io->mmtests,
-                  "an mmtests results tree (work/log): each run in it (RUN/iter-N/TEST/logs) becomes "
-                  "a schedlab run of its name; hackbench, tbench4 and pgbench logs are read");
+  auto* mmtests = imp->add_option(
+      "--mmtests", io->mmtests,
+      "an mmtests results tree (work/log): each run in it (RUN/iter-N/TEST/logs) becomes "
+      "a schedlab run of its name; hackbench, tbench4 and pgbench logs are read");
+  imp->add_option("--max-log-mib", io->max_log_mib,
+                  "with --mmtests: a log larger than this, decompressed, is refused")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20))
+      ->needs(mmtests);
+  imp->add_option("--max-tree-mib", io->max_tree_mib,
+                  "with --mmtests: the memory the tree's outputs may take before they are stored "
+                  "(their kept text, at most 1 MiB each, and their samples)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20))
+      ->needs(mmtests);
   add_db_option(*imp, io->db);
   imp->callback([io, imp, inputs, variants, &exit_code] {
     // Which variant each file follows: the order they were typed in.

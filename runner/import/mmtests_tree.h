@@ -1,31 +1,54 @@
-// An mmtests results tree (work/log) read as tool outputs schedlab parses:
+// An mmtests results tree (work/log) read as mmtests reads it:
 // work/log/<run>/iter-<N>/<test>/logs/<files>, one schedlab run per mmtests
-// run name, the kernel from iter-<N>/kernel.version (uname -a). mmtests'
-// own parsers define the files (bin/lib/MMTests/Extract*.pm and
-// shellpack_src/src/<bench>/parse-results):
-//   hackbench-{process,thread}-{pipes,sockets}: logs/hackbench-<groups>,
-//     every iteration's perf "Total time: X [sec]" block appended (newer
-//     mmtests), or logs/hackbench-<groups>-<i>, one run each (older; perf's
-//     or rt-tests' "Time: X" output);
-//   tbench4: logs/dbench-<clients>.log or tbench-<clients>.log, tbench's
-//     own output (one "Throughput" line a run);
-//   pgbench: logs/pgbench-<clients>.log, pgbench's own output (its "tps ="
-//     line; the builtin script from its "transaction type:" line).
-// Any log may be .gz or .xz, as mmtests opens them. Other tests are listed
-// as skipped, with why.
+// run name, the kernel from iter-<N>/kernel.version (uname -a). Which tests,
+// logs and lines are read is each workload's MmtestsFormat
+// (workloads/mmtests_format.h): hackbench, tbench4 and pgbench; other tests
+// are listed as skipped, with why. Any log may be .gz or .xz, as mmtests
+// opens them.
+//
+// A tree is data from elsewhere: only regular files are read, links only
+// when they resolve inside the tree, and memory is bounded by
+// MmtestsLimits: logs are read one at a time, each log's text dropped once
+// its samples and a bounded part of it are taken.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
+#include "workloads/workload.h"
+
 namespace schedlab {
 
-// One tool output: one schedlab iteration.
+struct MmtestsLimits {
+  // A log larger than this (decompressed) is refused: mmtests logs are
+  // kilobytes to megabytes; a bomb or a runaway log is not read.
+  std::size_t log_bytes = std::size_t{64} << 20;
+  // What one iteration keeps of its output (head and tail): the raw text
+  // stored with it.
+  std::size_t output_bytes = std::size_t{1} << 20;
+  // Everything held until the tree is stored: the outputs' kept text,
+  // kOutputCharge for each output's labels and kSampleCharge for each
+  // sample.
+  std::size_t tree_bytes = std::size_t{512} << 20;
+};
+
+// What one output costs to hold besides its text, as measured (an import's
+// Input: its Point and labels), for MmtestsLimits::tree_bytes.
+inline constexpr std::size_t kOutputCharge = 2048;
+// What one sample costs, and at most what a sample line costs while its
+// log is read (the run it starts and its sample): so the lines a log may
+// yield are bounded before they are held.
+inline constexpr std::size_t kSampleCharge = 256;
+
+// One iteration of an mmtests run.
 struct MmtestsOutput {
   std::string workload;             // schedlab's name: hackbench, tbench, pgbench
-  std::vector<std::string> params;  // "name=value", what the log's name and text say
-  std::string text;                 // the output, decompressed
-  std::string source;               // the file (and which block of it)
+  std::vector<std::string> params;  // "name=value", what the tree's names and the log's lines say
+  std::vector<Sample> samples;      // as mmtests' extractor takes them
+  std::string error;                // why it did not parse ("line 3: ..."); empty when it did
+  std::string text;                 // its output, at most MmtestsLimits::output_bytes
+  std::string source;               // the file (and which run of it)
   int mmtests_iteration = 0;        // N of iter-N
 };
 
@@ -43,7 +66,9 @@ struct MmtestsRun {
 
 // Every run under `log_dir` (a work/log directory), by name. Throws
 // std::invalid_argument for a directory that is no mmtests tree (no run
-// with an iter-N directory) or a log that cannot be read or decompressed.
-std::vector<MmtestsRun> read_mmtests_tree(const std::string& log_dir);
+// with an iter-N directory), a log that cannot be read or decompressed, is
+// no regular file, links outside the tree, or is over a limit.
+std::vector<MmtestsRun> read_mmtests_tree(const std::string& log_dir,
+                                          const MmtestsLimits& limits = {});
 
 }  // namespace schedlab

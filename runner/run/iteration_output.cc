@@ -20,8 +20,8 @@ IterationStatus iteration_status(OutputVerdict v) {
 }
 
 void judge_into(IterationRow& row, const Workload& w, const Point& p, const std::string& out,
-                const std::string& err) {
-  OutputJudgement j = judge_output(w, p, out, err);
+                const std::string& err, const ReadSamples* read) {
+  OutputJudgement j = judge_output(w, p, out, err, read);
   row.status = iteration_status(j.verdict);
   row.error = std::move(j.error);
   row.notes = fmt::format("{}", fmt::join(j.notes, "\n"));

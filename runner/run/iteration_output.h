@@ -13,8 +13,9 @@ namespace schedlab {
 IterationStatus iteration_status(OutputVerdict v);
 
 // For a step that exited successfully: sets row.status, row.error and
-// row.samples (samples kept for a judged failure, cleared otherwise).
+// row.samples (samples kept for a judged failure, cleared otherwise);
+// `read`: samples read by another reader (judge_output.h).
 void judge_into(IterationRow& row, const Workload& w, const Point& p, const std::string& out,
-                const std::string& err);
+                const std::string& err, const ReadSamples* read = nullptr);
 
 }  // namespace schedlab

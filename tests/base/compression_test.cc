@@ -56,4 +56,7 @@ TEST_CASE("corrupt, truncated and oversized compressed data are errors naming th
   // the input's size.
   CHECK_THROWS_WITH(gunzip(gz, "big.gz", 4096), Catch::Contains("big.gz: decompresses to more than"));
   CHECK_THROWS_WITH(unxz(xz, "big.xz", 4096), Catch::Contains("big.xz: decompresses to more than"));
+  // Its own type: a reader states its own limit (import --mmtests' option).
+  CHECK_THROWS_AS(decompressed(gz, "big.gz", 4096), DecompressedTooLarge);
+  CHECK_THROWS_AS(decompressed(xz, "big.xz", 4096), DecompressedTooLarge);
 }

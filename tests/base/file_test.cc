@@ -1,7 +1,11 @@
 #include "base/file.h"
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <chrono>
+#include <filesystem>
 #include <string>
 
 #include "tests/support/temp_dir.h"
@@ -40,9 +44,56 @@ TEST_CASE("read_file refuses a file larger than its cap") {
   CHECK(read_file(dir.file("f"), 100).size() == 100);
   CHECK_THROWS_WITH(read_file(dir.file("f"), 99),
                     dir.file("f") + ": cannot read the file: larger than 99 bytes");
-  // An endless file stops at the cap instead of filling memory.
+}
+
+TEST_CASE("read_file reads regular files only: a FIFO or a device is an error, at once") {
+  test::TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // Opening a FIFO for reading waits for a writer: read_file must not.
+  const auto started = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(read_file(fifo), fifo + ": cannot read the file: not a regular file (a FIFO)");
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
+  CHECK_THROWS_WITH(read_file_pieces(fifo, [](std::string_view) {}), Catch::Contains("(a FIFO)"));
+  // An endless device is refused before a byte is read.
   CHECK_THROWS_WITH(read_file("/dev/zero", 1 << 20),
-                    "/dev/zero: cannot read the file: larger than 1048576 bytes");
+                    "/dev/zero: cannot read the file: not a regular file (a character device)");
+  CHECK_THROWS_WITH(read_file("/dev/null"), Catch::Contains("(a character device)"));
+  // A link to a regular file is read (a file named on the command line).
+  test::write_text(dir.file("real"), "data\n");
+  std::filesystem::create_symlink(dir.file("real"), dir.file("link"));
+  CHECK(read_file(dir.file("link")) == "data\n");
+  std::filesystem::create_symlink(fifo, dir.file("link-to-fifo"));
+  CHECK_THROWS_WITH(read_file(dir.file("link-to-fifo")), Catch::Contains("(a FIFO)"));
+}
+
+TEST_CASE("resolved_within follows links only as long as they stay under the root") {
+  test::TempDir dir;
+  namespace fs = std::filesystem;
+  const fs::path root = fs::canonical(dir.path()) / "tree";
+  fs::create_directories(root / "a" / "b");
+  test::write_text(root / "a" / "b" / "log", "x\n");
+  test::write_text(dir.file("secret"), "outside\n");
+  fs::create_symlink("b/log", root / "a" / "inside");
+  fs::create_symlink("../../secret", root / "a" / "outside");
+  fs::create_symlink(dir.path(), root / "up");
+  fs::create_symlink("loop", root / "loop");
+  CHECK(resolved_within(root, root / "a" / "inside") == root / "a" / "b" / "log");
+  CHECK(resolved_within(root, root / "a" / "b" / ".." / "b" / "log") == root / "a" / "b" / "log");
+  CHECK_THROWS_WITH(resolved_within(root, root / "a" / "outside"),
+                    (root / "a" / "outside").string() + ": cannot read the file: a link to " +
+                        fs::canonical(dir.file("secret")).string() + ", outside " + root.string() +
+                        "; links are followed only within it");
+  CHECK_THROWS_WITH(resolved_within(root, root / "up" / "secret"), Catch::Contains(", outside "));
+  // A root that is a prefix of the name is not a parent: tree-2 is not in tree.
+  fs::create_directories(root.string() + "-2");
+  test::write_text(root.string() + "-2/log", "x\n");
+  fs::create_symlink(root.string() + "-2/log", root / "sibling");
+  CHECK_THROWS_WITH(resolved_within(root, root / "sibling"), Catch::Contains(", outside "));
+  CHECK_THROWS_WITH(resolved_within(root, root / "loop"),
+                    Catch::Contains("Too many levels of symbolic links"));
+  CHECK_THROWS_WITH(resolved_within(root, root / "missing"),
+                    Catch::Contains("No such file or directory"));
 }
 
 TEST_CASE("read_file_pieces hands over the bytes in order") {

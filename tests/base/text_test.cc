@@ -41,6 +41,15 @@ TEST_CASE("last_lines: the end of a tool's output, without the blank around it")
   CHECK(last_lines("a\nb", 0).empty());
 }
 
+TEST_CASE("head_and_tail keeps a long output's start and end, and says what it left out") {
+  CHECK(head_and_tail("short\n", 100) == "short\n");
+  CHECK(head_and_tail(std::string(10, 'a') + std::string(10, 'b'), 20) ==
+        std::string(10, 'a') + std::string(10, 'b'));
+  CHECK(head_and_tail("aaaa\nmiddle\nbbbb\n", 10) ==
+        "aaaa\n[schedlab: 7 bytes left out here]\nbbbb\n");
+  CHECK(head_and_tail("0123456789", 4) == "01\n[schedlab: 6 bytes left out here]\n89");
+}
+
 TEST_CASE("join_output puts the second text on a line of its own") {
   CHECK(join_output("out\n", "err") == "out\nerr");
   CHECK(join_output("out", "err") == "out\nerr");
