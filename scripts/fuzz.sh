@@ -13,9 +13,9 @@ SECONDS_EACH=${FUZZ_SECONDS:-15}
 # checked with GCC only; the fuzz build uses clang.
 cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=OFF >/dev/null
-targets=${FUZZ_TARGETS:-"fuzz_parse_hackbench fuzz_parse_tbench fuzz_parse_pgbench fuzz_parse_dmatest
-  fuzz_parse_hammerdb fuzz_parse_sysbench fuzz_parse_seccomp-notify fuzz_parse_netperf fuzz_parse_schbench
-  fuzz_parse_command fuzz_monitors fuzz_config fuzz_merge fuzz_mmtests_tree"}
+# Every target fuzz/CMakeLists.txt makes (it writes their list), unless
+# FUZZ_TARGETS names some.
+targets=${FUZZ_TARGETS:-$(cat build-fuzz/fuzz/targets.txt)}
 cmake --build build-fuzz -j"$(nproc)" --target $targets
 mkdir -p build-fuzz/crashes
 status=0
@@ -33,6 +33,7 @@ for t in $targets; do
     fuzz_merge) seeds=fuzz/seeds/merge ;;
     # Trees written from each input (fuzz/mmtests_tree_fuzz.cc says how).
     fuzz_mmtests_tree) seeds=fuzz/seeds/mmtests-tree ;;
+    *) echo "fuzz.sh: no seeds named for $t (add them to the case above)" >&2; exit 1 ;;
   esac
   corpus=build-fuzz/corpus/$t
   mkdir -p "$corpus"
