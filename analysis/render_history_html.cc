@@ -78,7 +78,8 @@ Json series_spec(const History& h, const std::vector<const HistoryPoint*>& point
   s["data"].push_back({{"name", "changes"}, {"values", changes}});
   const Json change_rule = {
       {"type", "rule"},
-      {"name", "changes"},
+      // Not "changes": a named mark is a data set too, and Vega refuses two.
+      {"name", "change_rules"},
       {"from", {{"data", "changes"}}},
       {"encode", {{"enter", {{"x", enc_x}, {"y", {{"value", 0}}}, {"y2", {{"signal", "height"}}}, {"stroke", colour},
                              {"strokeDash", {{"value", Json::array({6, 3})}}}, {"strokeWidth", {{"value", 2}}},

@@ -329,7 +329,7 @@ TEST_CASE("import --mmtests: links are followed only within the tree") {
   const auto ok = schedlab_cmd({"import", "--mmtests", tree.string(), "--db", db});
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
-  CHECK_THAT(ok.err, Catch::Contains("2 outputs from 1 iterations"));
+  CHECK_THAT(ok.err, Catch::Contains("2 outputs from 1 iteration,"));
   // A link to a file outside the tree: its content never reaches a database.
   put(dir.path() / "secret.txt", "Time: 0.123\nthe content of a file outside the tree\n");
   fs::create_symlink(dir.path() / "secret.txt", logs / "hackbench-1-3");
