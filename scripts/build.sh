@@ -2,7 +2,7 @@
 # Configures and builds schedlab into ./build. Usage: scripts/build.sh [TARGET...]
 set -eu
 cd "$(dirname "$0")/.."
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+./scripts/configure.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 if [ "$#" -eq 0 ]; then
   cmake --build build -j "$(nproc)"
 else

@@ -9,10 +9,8 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh >/dev/null
 FIXTURES=${SCHEDLAB_FIXTURES:-$(cd .. && pwd)/shared/fixtures}
 SECONDS_EACH=${FUZZ_SECONDS:-15}
-# One file a unit, as before the unity build (CMakeLists.txt): measured and
-# checked with GCC only; the fuzz build uses clang.
-cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=OFF >/dev/null
+./scripts/configure.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=ON
 # Every target fuzz/CMakeLists.txt makes (it writes their list), unless
 # FUZZ_TARGETS names some.
 targets=${FUZZ_TARGETS:-$(cat build-fuzz/fuzz/targets.txt)}

@@ -3,7 +3,7 @@
 # Debian's own packages only. Idempotent: apt-get skips what is installed.
 set -eu
 
-BUILD_PKGS="build-essential cmake pkg-config git
+BUILD_PKGS="build-essential cmake ninja-build pkg-config git
   libboost-dev libboost-filesystem-dev libboost-math-dev
   libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   catch2 libcli11-dev libfmt-dev libssl-dev
