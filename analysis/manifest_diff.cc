@@ -166,7 +166,7 @@ std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& 
   };
   manifest_field("kernel", [](const ManifestJson& m) { return text(field(m, "kernel_release")); });
   // A kernel built from a tree: two builds of one release differ by what
-  // was built (issue 32 item 9: base and patched both say 6.1.192+).
+  // was built (base and patched may both say 6.1.192+).
   const auto lab_build = [&](const char* kind, const char* name, auto get) {
     std::vector<Value> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = get(field(field(columns[i].manifest, "lab"), "build"));

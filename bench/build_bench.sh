@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build time (issue 17): a clean build of schedlab and every test in a
+# Build time: a clean build of schedlab and every test in a
 # fresh build directory, as the unity build does it (the default) and one
 # file a unit, each with its wall time and user+sys CPU (what holds on a
 # shared machine). About 15 minutes on 2 cores.

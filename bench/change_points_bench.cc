@@ -2,7 +2,7 @@
 // change points (analysis/change_points.h) on planted nightly series,
 // beside today's pairwise nightly rule (analysis/regression.h: each night
 // against the night before, Welch's t at alpha 0.05 and at least 3% worse)
-// on the same series (issue 36).
+// on the same series.
 //
 // A series is 100 runs, oldest first, of a lower-is-better metric at level
 // 100; each run has 5 samples. Noise: each run's level moves by CV/2 of

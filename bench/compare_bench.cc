@@ -1,6 +1,6 @@
 // bench_compare: times compare() and both renderers over a database of
 // 10 runs x 4 workloads x 16 sweep points x 30 samples, the size of a
-// typical mmtests sweep (issue 3 asks for under 0.5 s).
+// typical mmtests sweep (target: under 0.5 s).
 //
 //   build/bench/bench_compare [DB]   (default: a new file in $TMPDIR)
 //

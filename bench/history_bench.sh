@@ -1,5 +1,5 @@
 #!/bin/sh
-# A year of history (issue 17, goal: each under 100 ms): a database of
+# A year of history (goal: each under 100 ms): a database of
 # 10,000 runs written through the Store API (bench/report_db year), then
 # `schedlab list`, `schedlab history --workload hackbench --metric time`
 # (first, then the median of five more) and `schedlab compare` of two runs,

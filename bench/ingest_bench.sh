@@ -1,9 +1,9 @@
 #!/bin/sh
-# Ingest (issue 17): 100 pgbench logs of a 5,000 s run with -P 1, 1,000,200
+# Ingest: 100 pgbench logs of a 5,000 s run with -P 1, 1,000,200
 # samples in all (10,000 progress samples + tps + latency per log), parsed
 # (`schedlab parse`, goal <= 0.5 s CPU) and imported into SQLite
 # (`schedlab import`, goal <= 1.5 s CPU and <= 64 MiB peak RSS), then that
-# database merged into an empty one (`schedlab merge`, issue 18: what a
+# database merged into an empty one (`schedlab merge`: what a
 # Slurm task's database costs to bring into the history) and merged again
 # (every iteration already there: nothing copied). Prints
 # user+sys CPU, peak RSS and samples per CPU second of each.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Kernel-from-source figures for the lab (issue: cold build <= 8 min on 2
+# Kernel-from-source figures for the lab (goals: cold build <= 8 min on 2
 # cores, incremental after touching kernel/sched/fair.c <= 60 s, boot to SSH
 # under TCG <= 5 s):
 #

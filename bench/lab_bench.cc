@@ -1,4 +1,4 @@
-// Lab SUT timings (issue 7): for one kernel, from an empty cache ("cold":
+// Lab SUT timings: for one kernel, from an empty cache ("cold":
 // package lists, download, unpack, depmod, initramfs build, KVM probe, boot)
 // and again with everything cached: total time to a working SSH command,
 // qemu-start-to-SSH time, and initramfs time (built vs found by hash).

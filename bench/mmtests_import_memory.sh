@@ -1,8 +1,9 @@
 #!/bin/sh
-# Peak memory of `schedlab import --mmtests` on hostile trees (issue 38
-# item 2): each case is an mmtests work/log built here, imported into a new
-# database under /usr/bin/time -v. Prints per case the exit code, peak RSS,
-# wall time and the first line schedlab wrote to stderr.
+# Peak memory of `schedlab import --mmtests` on hostile trees (it must stay
+# bounded whatever a tree holds): each case is an mmtests work/log built
+# here, imported into a new database under /usr/bin/time -v. Prints per
+# case the exit code, peak RSS, wall time and the first line schedlab wrote
+# to stderr.
 #   bomb     three hackbench logs, each a gzip of 900 MiB of text (~0.9 MiB)
 #   huge     one plain hackbench log of 1000 MiB with a time line at its end
 #   many     400 runs x 50 hackbench logs of 1 KiB (20,000 logs, 100,000 samples)

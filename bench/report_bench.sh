@@ -1,5 +1,5 @@
 #!/bin/sh
-# schedlab report over 10 runs x 64 points x 30 samples (issue 16: written in
+# schedlab report over 10 runs x 64 points x 30 samples (targets: written in
 # < 1 s, opened and rendered in headless Chromium in < 2 s): prints the
 # times and the file's size.
 #   bench/report_bench.sh [BUILD_DIR]      (default: build)

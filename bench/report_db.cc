@@ -1,10 +1,10 @@
 // report_db: writes the databases the report's bench and browser test open.
 //
-//   build/bench/report_db big DB    10 runs x 64 points x 30 samples (issue 16's size)
+//   build/bench/report_db big DB    10 runs x 64 points x 30 samples (the report bench's size)
 //   build/bench/report_db edge DB   one run of two variants over 64 points, with
 //                                   failed cells, a single iteration and a
 //                                   constant cell (intervals n/a)
-//   build/bench/report_db year DB   a year of nightlies (issue 17): 10,000 runs,
+//   build/bench/report_db year DB   a year of nightlies (history bench): 10,000 runs,
 //                                   ~27 a night over 6 kernels, two variants,
 //                                   2 points x 3 iterations each
 #include <fmt/format.h>

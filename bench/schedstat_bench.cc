@@ -1,7 +1,7 @@
 // bench_schedstat: parse two synthetic /proc/schedstat v17 snapshots of a
 // 256-CPU machine with 4 domain levels (SMT, MC, PKG, NUMA), diff and
 // summarise them; prints the median and best time of one parse+parse+diff+
-// summarize round. The target is under 5 ms.
+// summarize round. The target is under 5 ms.
 #include <fmt/format.h>
 #include <time.h>
 

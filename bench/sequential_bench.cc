@@ -1,5 +1,5 @@
 // bench_sequential: the sequential A/B test's real error rates and
-// iteration counts (issue 36), by seeded Monte Carlo of the default design
+// iteration counts, by seeded Monte Carlo of the default design
 // (alpha 0.05, power 0.8, min_effect 3%): A/A, A/B at min_effect and at
 // twice it; normal and log-normal noise; CV 2%, 5% and 10%. Each setting
 // prints P(different), P(same), P(undecided), the mean and 95th-percentile

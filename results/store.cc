@@ -221,7 +221,7 @@ CREATE INDEX bisect_decisions_by_session ON bisect_decisions (session_id, id);
 ALTER TABLE nightly_measurements ADD COLUMN kernel_commit TEXT NOT NULL DEFAULT '';
 CREATE INDEX nightly_by_commit ON nightly_measurements (target, config_sha256, kernel_commit);
 )sql",
-    // 8: a year of history (issue 17): `schedlab list` counts every run's
+    // 8: a year of history: `schedlab list` counts every run's
     // finished iterations from this index, not from the table.
     R"sql(
 CREATE INDEX iterations_by_status ON iterations (status, run_id);
@@ -344,7 +344,7 @@ ALTER TABLE knob_journal ADD COLUMN merged INTEGER NOT NULL DEFAULT 0 CHECK (mer
     R"sql(
 ALTER TABLE iterations ADD COLUMN notes TEXT NOT NULL DEFAULT '';
 )sql",
-    // 15: `stop: sequential` (issue 36): a variant's group sequential test
+    // 15: `stop: sequential`: a variant's group sequential test
     // at a point, as its latest look left it: the metric it judged, the
     // decision, the looks and units a side, the stage-wise p-value and
     // adjusted interval, the design, and the looks themselves (a resumed

@@ -10,7 +10,7 @@
 
 namespace schedlab {
 struct RunSummary;
-class Workload;  // not its header: its Centre would clash with analysis's in compare's files
+class Workload;
 }  // namespace schedlab
 
 namespace schedlab::cli {

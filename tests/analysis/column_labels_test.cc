@@ -69,8 +69,9 @@ TEST_CASE("column labels: long variants and pairs are numbered; a clash falls ba
 }
 
 TEST_CASE("column labels: a two-run compare of the demo is 102 columns, not 162; the key under the table") {
-  // issue 37: default names (demo-local-20261204T220811Z/default) made a
-  // two-run compare of the demo's two variants about 150 columns wide.
+  // Default names (demo-local-20261204T220811Z/default) as full labels
+  // would make a two-run compare of the demo's two variants about 150
+  // columns wide.
   const std::string run3 = "demo-local-20261204T220811Z", run4 = "demo-local-20261205T101112Z";
   std::vector<SampleColumn> cols;
   for (const auto& run : {run3, run4})

@@ -561,8 +561,8 @@ TEST_CASE("a run measured under TCG: the text header and the JSON say the number
 
 namespace {
 
-// Two runs of one config shape, hackbench with loops 500 and loops 200 (the
-// runs of issue 32 item 2): params as `run` stores them (numbers), and an
+// Two runs of one config shape, hackbench with loops 500 and loops 200:
+// params as `run` stores them (numbers), and an
 // import's (text).
 void hackbench_point(Db& db, std::int64_t run, std::int64_t variant, const std::string& groups, int order,
                      const nlohmann::json& params, const std::vector<double>& values) {

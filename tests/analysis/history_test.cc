@@ -271,7 +271,7 @@ TEST_CASE("history merges a run without summaries into the stored ones by date, 
 
 // Runs of loops 500, 200 and an import of loops 1000 (its parameters stored
 // as text): three series of one row, never one line, and the text, JSON and
-// HTML say which parameters each set holds (issue 32 item 2).
+// HTML say which parameters each set holds.
 TEST_CASE("history: one series per parameter set, labelled with what differs") {
   test::TempDir dir;
   Store s(dir.file("h.db"));

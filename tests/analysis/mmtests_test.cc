@@ -1,5 +1,5 @@
-// --mmtests mode against the golden vectors of issue 3, which mmtests itself
-// printed: every number must match to the printed digit. The tables are
+// --mmtests mode against golden vectors that mmtests itself printed:
+// every number must match to the printed digit. The tables are
 // checked as text, as that is what "the printed digit" means.
 #include "analysis/mmtests.h"
 

@@ -1,4 +1,4 @@
-// The report's plots on the shapes real data has (issue 37): sweeps on
+// The report's plots on the shapes real data has: sweeps on
 // log2 axes, intervals of n = 2 cut to the samples, box plots in panels,
 // no run order for imports, the % change chart.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The command line as people's habits expect it (issue 37), through the
+// The command line as people's habits expect it, through the
 // real binary: git's "did you mean" for a mistyped command, `help`,
 // CLI11's errors worded like schedlab's, --version, and the man pages and
 // bash completion that `cmake --install` puts in place.

@@ -196,7 +196,7 @@ TEST_CASE("import --mmtests: bad trees and names are errors that store nothing")
 namespace {
 
 // mmtests' own hackbench before it ran perf: every iteration appended
-// under this header (issue 32 saw such a tree import as parse errors).
+// under this header (a tree of them must not import as parse errors).
 std::string old_hackbench(int groups, double seconds) {
   return fmt::format("Running with {}*40 (== {}) tasks.\nTime: {:.3f}\n", groups, 40 * groups,
                      seconds);
@@ -443,8 +443,8 @@ TEST_CASE("import --mmtests: what a tree holds before it is stored has a budget"
 }
 
 TEST_CASE("import --mmtests: peak memory stays bounded on gzip bombs") {
-  // issue 38: three 873 KB .gz logs reached 7.9 GB. Three logs of 200 MiB
-  // each, refused at the 64 MiB limit while they decompress.
+  // Read without a limit, three 873 KB .gz logs reached 7.9 GB. Three logs
+  // of 200 MiB each, refused at the 64 MiB limit while they decompress.
   if (!fs::exists("/usr/bin/time"))
     SCHEDLAB_SKIP("/usr/bin/time is not installed (Debian package time)");
 #if defined(__SANITIZE_ADDRESS__)

@@ -1,6 +1,6 @@
-// Files named on the command line are regular files (issue 38 item 6): a
-// FIFO given to parse, stats, schedstat show or list --db once blocked the
-// command forever, and a device was read as if it were input. Each is now a
+// Files named on the command line are regular files: a FIFO given to
+// parse, stats, schedstat show or list --db would block the command
+// forever, and a device would be read as if it were input. Each is a
 // one-line error, at once; a link to a regular file is still read.
 #include <sys/stat.h>
 

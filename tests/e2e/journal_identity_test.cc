@@ -1,4 +1,4 @@
-// The knob journal is a record of this host's changes (issue 38 item 1): a
+// The knob journal is a record of this host's changes: a
 // merged database's rows are history; a crafted database's rows of another
 // machine or boot are never acted on; a row naming a program the kernel
 // runs, a path beside its knob, a work directory through a symlink or a

@@ -273,8 +273,7 @@ TEST_CASE("nightly reports a target whose hook fails or hangs as failed and meas
   CHECK(by_target["hangs"]["status"] == "failed");
   CHECK_THAT(by_target["hangs"]["error"].get<std::string>(), Contains("killed at its timeout"));
   CHECK(j["failures"].size() == 2);
-  // The page has the markdown's table of targets and their status too
-  // (issue 37: the nightly HTML had none).
+  // The page has the markdown's table of targets and their status too.
   const std::string html = test::read_text(s.dir.file("report.html"));
   CHECK_THAT(html, Contains("<h2>Targets</h2>") && Contains("<tr class=\"failed\"><td>broken</td>") &&
                        Contains("<tr class=\"measured\"><td>after</td>") &&

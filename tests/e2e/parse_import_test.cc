@@ -83,8 +83,8 @@ TEST_CASE("schedlab workloads prints the spec rows in each format, and an unknow
   CHECK(j[0]["name"] == "tbench");
   CHECK(j[0]["metrics"][0]["name"] == "throughput");
   CHECK(j[0]["metrics"][0]["direction"] == "higher");
-  // A typo is named with the nearest name (issue 37: it said only "unknown
-  // workload"), the generic workload among those offered.
+  // A typo is named with the nearest name (not only "unknown workload"),
+  // the generic workload among those offered.
   const auto bad = schedlab_cmd({"workloads", "hackbnch"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err ==
@@ -173,7 +173,7 @@ TEST_CASE("import --param-from-name: one run, a row per point named in the file 
   CHECK_FALSE(store.find_run_by_name("x"));
 }
 
-// One judgement for every path (issue 32 item 3): the same saved output
+// One judgement for every path: the same saved output
 // gets the same status from judge_output (what `run` stores through
 // judge_into), from `schedlab parse` and from `schedlab import`: a dmatest
 // log counting failures is a failed iteration under import as under run.
@@ -234,7 +234,7 @@ TEST_CASE("an output gets the same status under run, parse and import, for every
   }
 }
 
-// An import is one transaction (issue 38 item 3): killed at any moment it
+// An import is one transaction: killed at any moment it
 // leaves a whole run or nothing, and nothing that blocks the same import
 // again; names are checked before anything is written; `schedlab rm`
 // removes a run; an imported run has nothing to resume.
@@ -303,8 +303,8 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
             .ok());
 }
 
-// issue 37: `parse hackbench FILE` asked for --param groups=2 --param
-// loops=200 although the output states both.
+// `parse hackbench FILE` needs no --param groups=2 --param loops=200: the
+// output states both.
 TEST_CASE("parse takes the parameters an output states; only what --param gives is checked against it") {
   const std::string file = fx("hackbench/thread-pipes-g2-l200.run1.txt");
   const auto r = schedlab_cmd({"parse", "hackbench", file, "--format", "json"});
@@ -325,8 +325,8 @@ TEST_CASE("parse takes the parameters an output states; only what --param gives 
   CHECK(wrong.err.find("the output states groups=2, not --param groups=4") != std::string::npos);
 }
 
-// issue 37: `import hackbench base=imp/*.txt` glued the glob's first file to
-// base= and took the others for variants.
+// `import hackbench base=imp/*.txt` as a shell expands it: the files after
+// base=FIRST are base's too, not variants.
 TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a shell expands a glob") {
   test::TempDir dir;
   std::vector<std::string> base, other;

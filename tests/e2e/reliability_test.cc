@@ -1,4 +1,4 @@
-// Reliability under concurrency and kill -9 (issue 13), end to end on this
+// Reliability under concurrency and kill -9, end to end on this
 // host with the real binary: one run per SUT (a second run, any database,
 // is refused naming the holder; restore refuses while a run lives; list
 // tells a dead run from a live one), read-only databases, unique work

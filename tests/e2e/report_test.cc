@@ -420,8 +420,8 @@ TEST_CASE("history --format html: history --format json's numbers, one plot per 
   REQUIRE(j.ok());
   REQUIRE(h.ok());
   const auto doc = nlohmann::json::parse(j.out);
-  // The metric's decimals, as compare prints it (issue 37: history printed
-  // six significant digits where compare printed four decimals).
+  // The metric's decimals, as compare prints it (four here, not six
+  // significant digits).
   const int precision = doc["precision"];
   CHECK(precision == 4);
   std::vector<std::string> want;
@@ -502,8 +502,9 @@ TEST_CASE("report -o - writes the page on stdout; history -o FILE; history of a 
 }
 
 TEST_CASE("report: two runs of 32 rows whose names share 40 characters, drawn as SVG in Chromium") {
-  // issue 37: legends cut the names at about 26 characters (two runs read
-  // alike), an integer sweep had ticks at 1.5, a box plot ran off the page.
+  // Legends must not cut the names at about 26 characters (two runs would
+  // read alike), an integer sweep has no tick at 1.5, a box plot stays on
+  // the page.
   test::TempDir dir;
   const std::string db = dir.file("prefix.db"), page = dir.file("prefix.html");
   const std::string prefix = "nightly-v6.13-rc1-eevdf-sched-batch-2026-";  // 41 characters

@@ -81,7 +81,7 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
   const auto text = schedlab_cmd({"compare", "tiny", "--db", db});
   INFO(text.err);
   REQUIRE(text.ok());
-  // run ended with the same table on stdout (issue 37: it printed nothing).
+  // run ends with the same table on stdout.
   CHECK(run.out == text.out);
   CHECK(text.out.find("hackbench-process-pipes") != std::string::npos);
   CHECK(text.out.find("hackbench-thread-sockets") != std::string::npos);

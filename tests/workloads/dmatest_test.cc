@@ -194,7 +194,7 @@ TEST_CASE("dmatest on a real SUT loads the module and reads dmesg") {
 TEST_CASE("dmatest refuses a thread that stopped before its iterations, or returned an error") {
   Dmatest dt;
   // A real one-test run read as if 1000 were asked: what the kernel prints
-  // when transfer_size >= test_buf_size ends every thread at once (issue 13).
+  // when transfer_size >= test_buf_size ends every thread at once.
   const std::string one = read_text(fixture("dmatest/owl-dma-s700-1test.dmesg.txt"));
   CHECK(metric_values(dt.parse(dmatest_point(1), one, ""), "iops").size() == 1);
   CHECK_THROWS_WITH(dt.parse(dmatest_point(1000), one, ""),

@@ -215,7 +215,7 @@ TEST_CASE("hackbench backend perf parses Total time") {
 }
 
 TEST_CASE("hackbench refuses a zero run time, from hackbench and from perf") {
-  // A real output with its Time line replaced (issue 13: 'Time: 0' was a sample).
+  // A real output with its Time line replaced ('Time: 0' is no sample).
   std::string text = read_text(fixture("hackbench/process-pipes-g2-l200.run1.txt"));
   const auto at = text.find("Time: 0.066");
   REQUIRE(at != std::string::npos);

@@ -1,6 +1,6 @@
 // Hostile output: a 1 MiB line, alone or inside a real run's output, in
 // every parser. libstdc++'s std::regex recursed per character and overflowed
-// the stack near 30,000 characters (issue 13); each case must end in samples
+// the stack near 30,000 characters; each case must end in samples
 // or a ParseError, never a crash or another exception.
 #include <catch2/catch.hpp>
 #include <filesystem>

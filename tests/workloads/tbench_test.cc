@@ -128,7 +128,7 @@ TEST_CASE("tbench steps: a ready-checked server per point, a client with a timeo
 }
 
 TEST_CASE("tbench refuses a throughput that is not positive") {
-  // A real output with its final line's throughput replaced (issue 13).
+  // A real output with its final line's throughput replaced.
   const std::string text = read_text(fixture("tbench/tbench-t5-1client.run1.txt"));
   const auto at = text.find("Throughput 157.867 MB/sec");
   REQUIRE(at != std::string::npos);

@@ -1,4 +1,4 @@
-// Hostile configs (issue 13): 1 MiB strings in every string field, integers
+// Hostile configs: 1 MiB strings in every string field, integers
 // and durations past their types, duplicate keys, a second document,
 // identical workloads, files that are no config.
 #include <catch2/catch.hpp>

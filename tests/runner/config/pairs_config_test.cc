@@ -1,4 +1,5 @@
-// Config keys of issue 5's second half: `pairs:` and the `affinity` knob.
+// Config keys for SUT/loadgen pairs and where their processes run: `pairs:`
+// and the `affinity` knob.
 #include <catch2/catch.hpp>
 
 #include "runner/config/config.h"

@@ -41,7 +41,7 @@ TEST_CASE("parameter values by type") {
   CHECK(error_of(groups, "+-4") == "expected a whole number from 1 to 2147483647, got '+-4'");
   CHECK(error_of(groups, "99999999999999999999") ==
         "99999999999999999999 is out of range: expected a whole number from 1 to 2147483647");
-  // A C int: the tool would wrap 2^31 (issue 13).
+  // A C int: the tool would wrap 2^31.
   CHECK(error_of(groups, "2147483648") ==
         "2147483648 is out of range: expected a whole number from 1 to 2147483647");
 

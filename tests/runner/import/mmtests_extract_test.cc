@@ -63,8 +63,8 @@ TEST_CASE("mmtests hackbench: test and log names give the mode and group count")
 }
 
 TEST_CASE("mmtests hackbench: every appended run under the older header is a sample") {
-  // mmtests' own hackbench, every iteration appended: what issue 32 saw
-  // imported as parse errors.
+  // mmtests' own hackbench, every iteration appended: samples, not parse
+  // errors.
   std::string log;
   for (const char* t : {"0.425", "0.431", "0.441", "0.429", "0.424"})
     log += fmt::format("Running with 1*40 (== 40) tasks.\nTime: {}\n", t);

@@ -203,7 +203,7 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
   CHECK(polled.size() == 4);
   // The work directory goes after the teardown.
   const Lines runs = rig.log->lines({Kind::kRun});
-  // (mkdtemp'ed: unique whatever else runs on the host, issue 13)
+  // (mkdtemp'ed: unique whatever else runs on the host)
   const auto rm = std::find_if(runs.begin(), runs.end(), [](const std::string& l) {
     return l.starts_with("sut: run rm -rf -- /tmp/schedlab-run1-w0-fake");
   });

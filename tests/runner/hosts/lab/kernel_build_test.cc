@@ -139,7 +139,7 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
 
 // A run of pgbench built git:TREE@REF with CONFIG_SYSVIPC; `lab shell
 // git:TREE@REF` afterwards must find that kernel, not start a cold build
-// without it (issue 32 item 10). The cache entry is written as a build
+// without it. The cache entry is written as a build
 // writes it; the tree is a small git tree.
 TEST_CASE("lab: the kernels a run built are found by their commit, with what the run added") {
   test::TempDir dir;

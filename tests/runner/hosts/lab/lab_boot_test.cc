@@ -522,7 +522,7 @@ TEST_CASE("lab: Debian 6.1 armhf boots on the exynos4210 board, 2 CPUs, its PL33
   CHECK(guest / wall < 1.3);
 }
 
-// The issue's CI case: one `schedlab run` of dmatest on the board, 100
+// CI's case: one `schedlab run` of dmatest on the board, 100
 // tests on one PL330 channel, parsed with 0 failures; the manifest and the
 // table say the numbers are emulated.
 TEST_CASE("lab: dmatest on the exynos4210's PL330: 100 tests, 0 failures, emulator numbers", "[lab]") {
