@@ -3,8 +3,12 @@
 # for FUZZ_SECONDS (default 15), seeded from the shared fixtures. Prints each
 # target's executions; a crash leaves its input in build-fuzz/crashes/ and
 # fails the script (commit it under fuzz/regressions/ with the fix).
+# Usage: scripts/fuzz.sh [build]: with "build", only the build (test.sh
+# builds while ctest runs, at nice 19, then runs this again to fuzz).
 set -eu
 cd "$(dirname "$0")/.."
+step=${1:-all}
+case $step in all|build) ;; *) echo "usage: scripts/fuzz.sh [build]" >&2; exit 2 ;; esac
 # clang with its fuzzer and ASan runtimes (install-deps.sh's TEST_PKGS).
 ./scripts/install-deps.sh >/dev/null
 FIXTURES=${SCHEDLAB_FIXTURES:-$(cd .. && pwd)/shared/fixtures}
@@ -15,30 +19,41 @@ SECONDS_EACH=${FUZZ_SECONDS:-15}
 # FUZZ_TARGETS names some.
 targets=${FUZZ_TARGETS:-$(cat build-fuzz/fuzz/targets.txt)}
 cmake --build build-fuzz -j"$(nproc)" --target $targets
+[ "$step" != build ] || exit 0
 mkdir -p build-fuzz/crashes
-status=0
-for t in $targets; do
-  case $t in
-    fuzz_parse_command) seeds="$FIXTURES/sysbench $FIXTURES/stress-ng" ;;
+seeds_of() {
+  case $1 in
+    fuzz_parse_command) echo "$FIXTURES/sysbench $FIXTURES/stress-ng" ;;
     # schedlab's own program: its output lines are the seeds.
-    fuzz_parse_seccomp-notify) seeds=fuzz/seeds/seccomp-notify ;;
+    fuzz_parse_seccomp-notify) echo fuzz/seeds/seccomp-notify ;;
     # The shared outputs and this machine's (omni confidence columns, CPU rows).
-    fuzz_parse_netperf) seeds="$FIXTURES/netperf tests/fixtures/netperf" ;;
-    fuzz_parse_*) seeds="$FIXTURES/${t#fuzz_parse_}" ;;
-    fuzz_monitors) seeds="$FIXTURES/schedstat $FIXTURES/proc" ;;
-    fuzz_config) seeds="configs" ;;
+    fuzz_parse_netperf) echo "$FIXTURES/netperf tests/fixtures/netperf" ;;
+    fuzz_parse_*) echo "$FIXTURES/${1#fuzz_parse_}" ;;
+    fuzz_monitors) echo "$FIXTURES/schedstat $FIXTURES/proc" ;;
+    fuzz_config) echo configs ;;
     # SQL statements that craft an input database (fuzz/merge_fuzz.cc).
-    fuzz_merge) seeds=fuzz/seeds/merge ;;
+    fuzz_merge) echo fuzz/seeds/merge ;;
     # Trees written from each input (fuzz/mmtests_tree_fuzz.cc says how).
-    fuzz_mmtests_tree) seeds=fuzz/seeds/mmtests-tree ;;
-    *) echo "fuzz.sh: no seeds named for $t (add them to the case above)" >&2; exit 1 ;;
+    fuzz_mmtests_tree) echo fuzz/seeds/mmtests-tree ;;
+    *) return 1 ;;
   esac
+}
+for t in $targets; do
+  seeds_of "$t" >/dev/null || { echo "fuzz.sh: no seeds named for $t (add them to seeds_of)" >&2; exit 1; }
+done
+
+# One target: its regression inputs, then FUZZ_SECONDS of fuzzing. Its
+# findings go to stderr; its status to build-fuzz/$t.status.
+fuzz_one() {
+  t=$1
+  seeds=$(seeds_of "$t")
   corpus=build-fuzz/corpus/$t
   mkdir -p "$corpus"
+  one=0
   # The inputs that crashed or hung a target once, each run once first.
   if [ -d "fuzz/regressions/$t" ] && ! build-fuzz/fuzz/$t -timeout=10 -rss_limit_mb=1024 \
       fuzz/regressions/$t/* >build-fuzz/$t.regressions.log 2>&1; then
-    status=1
+    one=1
     echo "$t: a committed regression input fails again:" >&2
     tail -40 build-fuzz/$t.regressions.log >&2
   fi
@@ -48,9 +63,32 @@ for t in $targets; do
   # too (yaml-cpp's LoadAll loop was one), reported in seconds, not minutes.
   if ! build-fuzz/fuzz/$t "$corpus" $seeds -max_total_time="$SECONDS_EACH" -max_len=65536 \
       -timeout=10 -rss_limit_mb=1024 -artifact_prefix=build-fuzz/crashes/$t- -print_final_stats=1 2>build-fuzz/$t.log; then
-    status=1
+    one=1
     tail -40 build-fuzz/$t.log >&2
   fi
+  echo "$one" >build-fuzz/$t.status
+}
+
+# A libFuzzer process uses one core: the targets run in nproc lanes, each
+# lane one target after another, so every target still gets FUZZ_SECONDS
+# of a core and the whole takes 1/nproc of the time.
+lanes=$(nproc)
+lane=0
+rm -f build-fuzz/*.status
+while [ "$lane" -lt "$lanes" ]; do
+  (
+    i=0
+    for t in $targets; do
+      [ $((i % lanes)) -eq "$lane" ] && fuzz_one "$t"
+      i=$((i + 1))
+    done
+  ) &
+  lane=$((lane + 1))
+done
+wait
+status=0
+for t in $targets; do
+  [ "$(cat "build-fuzz/$t.status" 2>/dev/null)" = 0 ] || status=1
   printf '%s\t%s executions\n' "$t" "$(sed -n 's/^stat::number_of_executed_units: *//p' build-fuzz/$t.log)"
 done
 exit $status

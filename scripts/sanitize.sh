@@ -3,8 +3,12 @@
 # in build-asan/ (SCHEDLAB_SANITIZE: the first finding fails its test) and
 # run without the tests that boot kernels under qemu or start the network
 # namespace lab (tests/CMakeLists.txt). CI runs it after scripts/test.sh.
+# Usage: scripts/sanitize.sh [build]: with "build", only the build (CI
+# builds while test.sh runs, at nice 19, then runs this again to test).
 set -eu
 cd "$(dirname "$0")/.."
+step=${1:-all}
+case $step in all|build) ;; *) echo "usage: scripts/sanitize.sh [build]" >&2; exit 2 ;; esac
 ./scripts/install-deps.sh >/dev/null
 # -O1: a third quicker to build and to run than -O2 under ASan, and still
 # inlines enough to find what optimisation exposes; asserts stay on.
@@ -13,6 +17,7 @@ cd "$(dirname "$0")/.."
 # The tests and what they run (tests/CMakeLists.txt's schedlab_tests), not
 # the bench/ programs.
 cmake --build build-asan -j "$(nproc)" --target schedlab_tests
+[ "$step" != build ] || exit 0
 # Reports name file:line; a leak at exit is a finding too. Every process a
 # test starts (schedlab itself, its own programs) inherits these.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1}
