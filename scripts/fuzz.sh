@@ -4,7 +4,8 @@
 # target's executions; a crash leaves its input in build-fuzz/crashes/ and
 # fails the script (commit it under fuzz/regressions/ with the fix).
 # Usage: scripts/fuzz.sh [build]: with "build", only the build (test.sh
-# builds while ctest runs, at nice 19, then runs this again to fuzz).
+# builds while ctest runs, at the lowest priority, then runs this again
+# to fuzz).
 set -eu
 cd "$(dirname "$0")/.."
 step=${1:-all}

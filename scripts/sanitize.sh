@@ -4,7 +4,8 @@
 # run without the tests that boot kernels under qemu or start the network
 # namespace lab (tests/CMakeLists.txt). CI runs it after scripts/test.sh.
 # Usage: scripts/sanitize.sh [build]: with "build", only the build (CI
-# builds while test.sh runs, at nice 19, then runs this again to test).
+# builds while test.sh runs, at the lowest priority, then runs this again
+# to test).
 set -eu
 cd "$(dirname "$0")/.."
 step=${1:-all}
