@@ -79,6 +79,10 @@ int main(int argc, char **argv) {
   if (pipe(a) || pipe(b)) return 1;
   pid_t pid = fork();
   if (pid == 0) {
+    /* Each side closes the ends it does not use: if the other dies, a read
+       sees end of file instead of blocking for ever. */
+    close(a[1]);
+    close(b[0]);
     for (int i = 0; i < rounds; i++) {
       if (read(a[0], &c, 1) != 1) _exit(1);
       theirs += timed_work(200000 + SLOW);
@@ -87,6 +91,8 @@ int main(int argc, char **argv) {
     if (write(b[1], &theirs, sizeof theirs) != sizeof theirs) _exit(1);
     _exit(0);
   }
+  close(a[0]);
+  close(b[1]);
   for (int i = 0; i < rounds; i++) {
     calib += timed_work(200000); /* calibration: the same loop, alone */
     mine += timed_work(200000);  /* then the parent's turn, also alone */
