@@ -14,10 +14,6 @@ using schedlab::test::read_text;
 
 namespace {
 
-std::string own_fixture(const std::string& name) {
-  return read_text(std::string(SCHEDLAB_SOURCE_DIR) + "/tests/fixtures/tasks/" + name);
-}
-
 double row(const MonitorDelta& d, const std::string& counter) {
   for (const auto& r : d.rows)
     if (r.counter == counter) return r.value;
@@ -34,7 +30,7 @@ bool has_row(const MonitorDelta& d, const std::string& counter) {
 }  // namespace
 
 TEST_CASE("tasks: hackbench children appear after the first poll and count whole", "[tasks]") {
-  const auto s = tasks::parse(own_fixture("hackbench-process-pipes-g2.txt"));
+  const auto s = tasks::parse(test::own_fixture("tasks/hackbench-process-pipes-g2.txt"));
   REQUIRE(s.polls.size() == 12);
   CHECK(s.cut == 0);
   CHECK(s.polls.front().tasks.empty());  // the synchronous poll before hackbench started
@@ -68,7 +64,7 @@ TEST_CASE("tasks: hackbench children appear after the first poll and count whole
 }
 
 TEST_CASE("tasks: a server in the first poll counts from there, its children whole", "[tasks]") {
-  const auto r = tasks::reduce(tasks::parse(own_fixture("tbench-2clients.txt")));
+  const auto r = tasks::reduce(tasks::parse(test::own_fixture("tasks/tbench-2clients.txt")));
   CHECK(r.polls == 28);
   const auto& srv = r.by_comm.at("tbench_srv");
   // tbench_srv 29664 was up before the iteration (switches 3 -> 5: 2); its
@@ -87,7 +83,7 @@ TEST_CASE("tasks: a server in the first poll counts from there, its children who
 
 TEST_CASE("tasks: a poll cut by the sampler's stop is dropped, a malformed line is an error",
           "[tasks]") {
-  const std::string text = own_fixture("tbench-2clients.txt");
+  const std::string text = test::own_fixture("tasks/tbench-2clients.txt");
   // The background poller stopped mid-line: everything after the cut is
   // the last synchronous poll.
   const auto last_sampler = text.rfind("# schedlab-tasks 1");
@@ -130,7 +126,7 @@ TEST_CASE("tasks: a reused tid is another task, a counter going backwards is an 
 TEST_CASE("tasks: busybox sh and awk in a lab guest print the same format", "[tasks]") {
   // Debian 6.12 under qemu (TCG, 2 CPUs), hackbench -g 1 -l 100 with a 50ms
   // interval: starting the poller over SSH took 0.6 s of emulated time.
-  const auto r = tasks::reduce(tasks::parse(own_fixture("lab-debian-6.12-busybox-hackbench.txt")));
+  const auto r = tasks::reduce(tasks::parse(test::own_fixture("tasks/lab-debian-6.12-busybox-hackbench.txt")));
   CHECK(r.polls == 11);
   CHECK(r.cut == 0);
   CHECK(r.all.tasks == 37);

@@ -36,6 +36,10 @@ std::filesystem::path fixture(const std::string& relative) {
   return std::filesystem::path(SCHEDLAB_FIXTURES) / relative;
 }
 
+std::string own_fixture(const std::string& relative) {
+  return read_text(std::filesystem::path(SCHEDLAB_SOURCE_DIR) / "tests/fixtures" / relative);
+}
+
 std::vector<std::filesystem::path> fixture_files(const std::string& folder) {
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(fixture(folder)))

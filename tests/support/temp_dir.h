@@ -24,6 +24,8 @@ class TempDir {
 std::string read_text(const std::filesystem::path& p);
 void write_text(const std::filesystem::path& p, const std::string& text);
 std::filesystem::path fixture(const std::string& relative);
+// The text of a real output this repository keeps (tests/fixtures/RELATIVE).
+std::string own_fixture(const std::string& relative);
 // Every regular file in a fixture folder, sorted.
 std::vector<std::filesystem::path> fixture_files(const std::string& folder);
 

@@ -32,10 +32,6 @@ Point point(const std::string& test, std::int64_t size = 0) {
   return p;
 }
 
-std::string own_fixture(const std::string& name) {
-  return read_text(std::string(SCHEDLAB_SOURCE_DIR) + "/tests/fixtures/netperf/" + name);
-}
-
 std::map<std::string, double> by_metric(const std::vector<Sample>& samples) {
   std::map<std::string, double> m;
   for (const auto& s : samples) {
@@ -96,23 +92,23 @@ TEST_CASE(
     "netperf reads this machine's outputs: CPU columns, MAERTS, CRR and omni confidence columns") {
   auto maerts = point("TCP_MAERTS", 2048);
   maerts.values["cpu_util"] = true;
-  CHECK(by_metric(netperf().parse(maerts, own_fixture("tcp_maerts-cC-m2048.txt"), "")) ==
+  CHECK(by_metric(netperf().parse(maerts, test::own_fixture("netperf/tcp_maerts-cC-m2048.txt"), "")) ==
         std::map<std::string, double>{
             {"throughput", 4764.56}, {"local_cpu", 100}, {"remote_cpu", 100}});
   // UDP_STREAM with -c -C: local CPU on the sent row, remote on the received one.
-  CHECK(by_metric(netperf().parse(point("UDP_STREAM", 1024), own_fixture("udp_stream-cC-m1024.txt"),
+  CHECK(by_metric(netperf().parse(point("UDP_STREAM", 1024), test::own_fixture("netperf/udp_stream-cC-m1024.txt"),
                                   "")) == std::map<std::string, double>{{"throughput", 660.3},
                                                                         {"send_throughput", 1080.1},
                                                                         {"local_cpu", 100},
                                                                         {"remote_cpu", 100}});
-  CHECK(by_metric(netperf().parse(point("TCP_CRR", 100), own_fixture("tcp_crr-r100.txt"), "")) ==
+  CHECK(by_metric(netperf().parse(point("TCP_CRR", 100), test::own_fixture("netperf/tcp_crr-r100.txt"), "")) ==
         std::map<std::string, double>{{"transactions", 10081.04}});
   auto omni = point("TCP_RR", 64);
   omni.values["latency"] = true;
   omni.values["cpu_util"] = true;
   // Omni output shows no message size: the columns are read by their names.
   CHECK(by_metric(netperf().parse(
-            omni, own_fixture("tcp_rr-omni-latency-cpu-confidence-missed.txt"), "")) ==
+            omni, test::own_fixture("netperf/tcp_rr-omni-latency-cpu-confidence-missed.txt"), "")) ==
         std::map<std::string, double>{{"latency_mean", 19.85},
                                       {"latency_p50", 19},
                                       {"latency_p90", 21},
@@ -130,20 +126,20 @@ TEST_CASE(
             "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted); "
             "confidence intervals: Throughput 333.562%, Local CPU util 0.000%, Remote CPU "
             "util 0.000%"});
-  CHECK(netperf().notes(point("UDP_RR", 32), own_fixture("udp_rr-r32-i3-I99.txt"), "") ==
+  CHECK(netperf().notes(point("UDP_RR", 32), test::own_fixture("netperf/udp_rr-r32-i3-I99.txt"), "") ==
         std::vector<std::string>{
             "netperf: desired confidence not achieved (+/-0.500% @ 99% conf. wanted); "
             "confidence intervals: Throughput 26.757%, Local CPU util 0.000%, Remote CPU "
             "util 0.000%"});
   auto omni = point("TCP_RR");
   omni.values["latency"] = true;
-  CHECK(netperf().notes(omni, own_fixture("tcp_rr-omni-latency-cpu-confidence-missed.txt"), "") ==
+  CHECK(netperf().notes(omni, test::own_fixture("netperf/tcp_rr-omni-latency-cpu-confidence-missed.txt"), "") ==
         std::vector<std::string>{
             "netperf: desired confidence not achieved in 5 iterations: wanted a 1% wide "
             "interval at 95%, reached Throughput 5.056%"});
   // Reached (5.764% against 50%), or never asked for: nothing to say.
   CHECK(
-      netperf().notes(omni, own_fixture("tcp_rr-omni-latency-confidence-reached.txt"), "").empty());
+      netperf().notes(omni, test::own_fixture("netperf/tcp_rr-omni-latency-confidence-reached.txt"), "").empty());
   CHECK(netperf().notes(omni, read_text(fixture("netperf/tcp_rr-omni-O-latency.txt")), "").empty());
   CHECK(netperf()
             .notes(point("TCP_STREAM"), read_text(fixture("netperf/tcp_stream-l3.txt")), "")

@@ -26,11 +26,6 @@ Point sysbench_point(const std::string& test = "oltp_read_write", std::int64_t t
   return p;
 }
 
-// Real sysbench 1.0.20 output against MariaDB 10.11 (see its README).
-std::string sysbench_fixture(const std::string& name) {
-  return read_text(std::string(SCHEDLAB_SOURCE_DIR) + "/tests/fixtures/sysbench/" + name);
-}
-
 double one(const std::vector<Sample>& samples, const std::string& metric) {
   const auto v = metric_values(samples, metric);
   REQUIRE(v.size() == 1);
@@ -44,7 +39,7 @@ const StepContext kCtx{
 
 TEST_CASE("sysbench parses the summary and the per-second reports of real output") {
   Sysbench sb;
-  const auto s = sb.parse(sysbench_point("oltp_read_write", 2), sysbench_fixture("oltp_read_write-2thr-tcp.txt"), "");
+  const auto s = sb.parse(sysbench_point("oltp_read_write", 2), test::own_fixture("sysbench/oltp_read_write-2thr-tcp.txt"), "");
   CHECK(one(s, "tps") == 106.97);
   CHECK(one(s, "qps") == 2139.41);
   CHECK(one(s, "latency") == 18.62);
@@ -72,7 +67,7 @@ TEST_CASE("sysbench parses every test of the fixtures and checks the thread coun
                         Case{"oltp_point_select-2thr-socket.txt", "oltp_point_select", 2},
                         Case{"oltp_write_only-8thr-tcp.txt", "oltp_write_only", 8}}) {
     INFO(c.file);
-    const std::string text = sysbench_fixture(c.file);
+    const std::string text = test::own_fixture(std::string("sysbench/") + c.file);
     const auto s = sb.parse(sysbench_point(c.test, c.threads), text, "");
     CHECK(one(s, "tps") > 0);
     CHECK(one(s, "qps") >= one(s, "tps"));
@@ -87,16 +82,16 @@ TEST_CASE("sysbench parses every test of the fixtures and checks the thread coun
 TEST_CASE("sysbench: errors fail the iteration unless allowed; connection failures name the line") {
   Sysbench sb;
   auto p = sysbench_point("oltp_read_write", 16);
-  const auto s = sb.parse(p, sysbench_fixture("oltp_read_write-16thr-ignored-errors.txt"), "");
+  const auto s = sb.parse(p, test::own_fixture("sysbench/oltp_read_write-16thr-ignored-errors.txt"), "");
   CHECK(one(s, "errors") == 351);
   CHECK(sb.judge(p, s) == "sysbench counted 351 errors (allow_errors: true accepts them)");
   p.values["allow_errors"] = true;
   CHECK(sb.judge(p, s).empty());
   CHECK_THROWS_WITH(
-      sb.parse(sysbench_point("oltp_read_write", 1), sysbench_fixture("oltp_read_write-bad-password.txt"), ""),
+      sb.parse(sysbench_point("oltp_read_write", 1), test::own_fixture("sysbench/oltp_read_write-bad-password.txt"), ""),
       Catch::Contains("line 10: tool error: FATAL: unable to connect"));
   CHECK_THROWS_WITH(
-      sb.parse(sysbench_point("oltp_read_write", 1), sysbench_fixture("oltp_read_write-no-server.txt"), ""),
+      sb.parse(sysbench_point("oltp_read_write", 1), test::own_fixture("sysbench/oltp_read_write-no-server.txt"), ""),
       Catch::Contains("FATAL: unable to connect to MySQL server on host '127.0.0.1', port 3398"));
   CHECK_THROWS_WITH(sb.parse(sysbench_point(), "sysbench 1.0.20\n", ""),
                     "no 'transactions: N (X per sec.)' line in the output");
@@ -108,7 +103,7 @@ TEST_CASE("sysbench warm-up seconds are left out of the interval samples") {
   Sysbench sb;
   auto p = sysbench_point("oltp_read_write", 2);
   p.values["warmup"] = milliseconds(2000);
-  const auto s = sb.parse(p, sysbench_fixture("oltp_read_write-2thr-tcp.txt"), "");
+  const auto s = sb.parse(p, test::own_fixture("sysbench/oltp_read_write-2thr-tcp.txt"), "");
   CHECK(metric_values(s, "interval_tps") == std::vector<double>{71.66, 127.08});
   CHECK(one(s, "tps") == 106.97);
 }

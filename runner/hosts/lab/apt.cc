@@ -1,6 +1,7 @@
 #include "runner/hosts/lab/apt.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -37,6 +38,20 @@ std::string host_arch(Host& local) {
 }
 
 }  // namespace
+
+std::vector<std::string> unfetched_lists(std::string_view apt_stderr) {
+  static constexpr std::string_view kFailed = "E: Failed to fetch ";
+  std::vector<std::string> out;
+  for (const auto line : split_lines(apt_stderr)) {
+    if (!line.starts_with(kFailed)) continue;
+    const std::string_view rest = line.substr(kFailed.size());
+    const std::size_t space = rest.find(' ');
+    const std::string_view url = rest.substr(0, space);
+    const std::string_view reason = space == std::string_view::npos ? "" : trim(rest.substr(space));
+    out.push_back(reason.empty() ? std::string(url) : fmt::format("{}: {}", url, reason));
+  }
+  return out;
+}
 
 PrivateApt PrivateApt::for_arch(const LabPaths& paths, const std::string& arch, Host& local, Log log) {
   const std::string native = host_arch(local);
@@ -92,6 +107,13 @@ ExecResult PrivateApt::apt(const std::string& tool, std::vector<std::string> arg
 
 bool PrivateApt::has_lists() const { return std::filesystem::exists(dir_ / "updated"); }
 
+bool PrivateApt::has_some_list() const {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir_ / "lists", ec))
+    if (e.path().filename().string().find("_Packages") != std::string::npos) return true;
+  return false;
+}
+
 bool PrivateApt::refresh(std::chrono::hours max_age, bool force) {
   const auto stamp = dir_ / "updated";
   if (!force && std::filesystem::exists(stamp) &&
@@ -103,6 +125,13 @@ bool PrivateApt::refresh(std::chrono::hours max_age, bool force) {
     const std::string why = last_lines(r.err.empty() ? r.describe() : r.err, 3);
     if (has_lists()) {
       log_("lab: apt-get update failed; using the lists from the last update: " + why);
+      return false;
+    }
+    // No stamp: the next run updates again and may fetch what failed now.
+    if (const auto missing = unfetched_lists(r.err); !missing.empty() && has_some_list()) {
+      log_(fmt::format("lab: apt-get update could not fetch {}: {}; going on with the lists it fetched (a "
+                       "package only there is not found until an update fetches it)",
+                       count_of(missing.size(), "package list"), fmt::join(missing, "; ")));
       return false;
     }
     throw std::runtime_error("lab: apt-get update failed: " + why);

@@ -10,12 +10,17 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runner/hosts/host.h"
 #include "runner/hosts/lab/paths.h"
 
 namespace schedlab::lab {
+
+// The package lists an `apt-get update` says it could not fetch (its
+// "E: Failed to fetch URL  REASON" lines), each as "URL: REASON".
+std::vector<std::string> unfetched_lists(std::string_view apt_stderr);
 
 class PrivateApt {
  public:
@@ -26,7 +31,9 @@ class PrivateApt {
   // (this machine's keeps the folder apt/, another one apt-ARCH/).
   static PrivateApt for_arch(const LabPaths& paths, const std::string& arch, Host& local, Log log);
   // `apt-get update` when the lists are missing or older than max_age.
-  // Returns false (after logging why) when it failed and stale lists remain.
+  // Returns false (after logging why) when it failed and lists remain: the
+  // last update's, or the ones this one fetched when only some failed (a
+  // mirror in mid-sync serves one suite's index older than its InRelease).
   bool refresh(std::chrono::hours max_age = std::chrono::hours(24), bool force = false);
   bool has_lists() const;
   // Package names matching an extended regex (apt-cache search --names-only).
@@ -40,6 +47,8 @@ class PrivateApt {
   std::vector<std::string> options() const;
 
  private:
+  // Some suite's Packages list is in the lists folder.
+  bool has_some_list() const;
   ExecResult apt(const std::string& tool, std::vector<std::string> args, const std::string& cwd = "",
                  std::chrono::minutes timeout = std::chrono::minutes(5));
   std::filesystem::path dir_;

@@ -5,12 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include "runner/config/config.h"
+#include "runner/hosts/lab/apt.h"
 #include "runner/hosts/lab/cpio.h"
 #include "runner/hosts/lab/initramfs.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/kernel_build.h"
 #include "runner/hosts/lab/modules.h"
 #include "runner/hosts/lab/qemu.h"
+#include "tests/support/temp_dir.h"
 
 using namespace schedlab;
 using namespace schedlab::lab;
@@ -192,4 +194,18 @@ TEST_CASE("crash report: from the first line of the last crash, a long trace cut
   CHECK(cut->find("\n...\n") != std::string::npos);
   CHECK(cut->find("frame_10+") == std::string::npos);
   CHECK(cut->find("Kernel panic - not syncing: Fatal exception") != std::string::npos);
+}
+
+TEST_CASE("apt-get update: the lists it could not fetch, from its real error output") {
+  // A mirror in mid-sync: one suite's index older than its InRelease.
+  const auto err = test::own_fixture("apt/update-mirror-sync.stderr");
+  const auto missing = unfetched_lists(err);
+  REQUIRE(missing.size() == 1);
+  CHECK(missing[0] ==
+        "http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-armhf/Packages.xz: File has "
+        "unexpected size (356624 != 356976). Mirror sync in progress? [IP: 203.0.113.80 80]");
+  // The summary line names no list; warnings are not failures.
+  CHECK(unfetched_lists("E: Some index files failed to download.\nW: Failed to fetch nothing\n").empty());
+  CHECK(unfetched_lists("").empty());
+  CHECK(unfetched_lists("E: Failed to fetch http://x/Packages\n") == std::vector<std::string>{"http://x/Packages"});
 }
