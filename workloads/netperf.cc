@@ -72,7 +72,15 @@ struct Output {
   std::vector<Line> warning;  // the "!!! " block
   std::vector<Line> header;
   std::vector<Line> rows;  // all-number lines
+  Line late_timer;         // netperf's "catcher: timer popped with times_up != 0"
 };
+
+// What netperf's SIGALRM handler (netperf.c, catcher) prints when the test's
+// timer fires after the test had already ended (the other side closed the
+// data connection first, on a loaded machine, say). The results around it
+// are whole, with the elapsed time netperf measured; the line can fall
+// between any two lines of the output, banner and header included.
+constexpr std::string_view kLateTimer = "catcher: timer popped with times_up != 0";
 
 // The lines are views into text: a temporary would leave them dangling.
 Output cut(std::string&& text) = delete;
@@ -89,6 +97,10 @@ Output cut(const std::string& text) {
       throw ParseError(
           kNetperfName, line.number,
           fmt::format("line {}: no netserver answered: {}", line.number, excerpt(s, 200)));
+    if (trim(line.text) == kLateTimer) {
+      o.late_timer = line;
+      continue;
+    }
     boost::smatch m;
     if (boost::regex_match(s, m, banner)) {
       if (o.banner.number)
@@ -388,6 +400,11 @@ NetperfReading read(const Point& p, const std::string& out, const std::string& e
   else
     read_omni(o, p, r);
   read_warning(o, r);
+  if (o.late_timer.number)
+    r.notes.push_back(fmt::format(
+        "netperf: the test had ended before its timer fired (line {}: {}); the rate is over the "
+        "time it ran",
+        o.late_timer.number, kLateTimer));
   return r;
 }
 

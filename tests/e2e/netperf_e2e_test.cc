@@ -3,6 +3,7 @@
 // second one, stops it. Every test, CPU utilisation, omni latency, and a
 // confidence interval netperf cannot reach (its note in the table and the
 // JSON). The SSH pair is in ssh_lab_test.cc, a lab guest in lab_boot_test.cc.
+#include <fmt/format.h>
 #include <signal.h>
 #include <sqlite3.h>
 
@@ -41,6 +42,22 @@ std::vector<int> server_groups(const std::string& db, std::int64_t run_id) {
   return out;
 }
 
+// Each failed iteration's block and error, a line each.
+std::string failed_iterations(const std::string& db) {
+  std::string out;
+  try {
+    Store store(db);
+    const auto run = store.find_run_by_name("np");
+    if (!run) return "no run 'np' stored\n";
+    for (const auto& it : store.iterations(run->id, true))
+      if (it.status != IterationStatus::kOk)
+        out += fmt::format("{} iteration {}: {}: {}\n", it.block, it.iteration, to_string(it.status), it.error);
+  } catch (const std::exception& e) {
+    out = std::string("the database: ") + e.what() + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -61,7 +78,8 @@ workloads:
 )");
   const auto r = local.run(
       {.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "np"}, .timeout = 300s});
-  INFO(r.out << r.err);
+  // What failed first: a CI log keeps only the head of a long message.
+  INFO(failed_iterations(db) << r.out << r.err);
   REQUIRE(r.ok());
   Store store(db);
   const auto run = store.find_run_by_name("np");
@@ -78,8 +96,8 @@ workloads:
       CHECK_THAT(it.notes,
                  Catch::StartsWith("netperf: desired confidence not achieved (+/-") &&
                      Catch::Contains("% @ 99% conf. wanted); confidence intervals: Throughput "));
-    else
-      CHECK(it.notes.empty());
+    else  // netperf's late-timer line, on a loaded machine, is the one note they may have
+      CHECK((it.notes.empty() || it.notes.starts_with("netperf: the test had ended before its timer fired")));
   }
   for (const char* stream : {"netperf-TCP_STREAM", "netperf-TCP_MAERTS", "netperf-UDP_STREAM"}) {
     INFO(stream);

@@ -146,6 +146,41 @@ TEST_CASE(
             .empty());
 }
 
+// The line netperf's SIGALRM handler prints (netperf.c, catcher) when the
+// test had ended before its timer fired, put into real outputs where a
+// loaded machine can print it: after the banner, inside the omni header,
+// after the result rows.
+TEST_CASE("netperf: the late-timer line anywhere in an output is a note, the numbers unchanged") {
+  const std::string late = "catcher: timer popped with times_up != 0";
+  const auto insert_after = [&](const std::string& text, int line) {
+    std::size_t at = 0;
+    for (int i = 0; i < line; ++i) at = text.find('\n', at) + 1;
+    return text.substr(0, at) + late + "\n" + text.substr(at);
+  };
+  auto omni = point("TCP_RR", 64);
+  omni.values["latency"] = true;
+  omni.values["cpu_util"] = true;
+  const std::string rr = test::own_fixture("netperf/tcp_rr-omni-latency-cpu-confidence-missed.txt");
+  const std::string crr = test::own_fixture("netperf/tcp_crr-r100.txt");
+  for (const int line : {1, 3, 6}) {
+    INFO("after line " << line);
+    const std::string text = insert_after(rr, line);
+    CHECK(by_metric(netperf().parse(omni, text, "")) == by_metric(netperf().parse(omni, rr, "")));
+    const auto notes = netperf().notes(omni, text, "");
+    REQUIRE(notes.size() == 2);  // and the confidence missed
+    CHECK(notes[1] == fmt::format("netperf: the test had ended before its timer fired (line {}: {}); the rate is "
+                                  "over the time it ran",
+                                  line + 1, late));
+  }
+  CHECK(by_metric(netperf().parse(point("TCP_CRR", 100), insert_after(crr, 1), "")) ==
+        std::map<std::string, double>{{"transactions", 10081.04}});
+  // On stderr, after what stdout said.
+  CHECK(netperf().notes(point("TCP_CRR", 100), crr, late + "\n").size() == 1);
+  // Anything else after the rows is still refused.
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_CRR", 100), crr + "catcher: something else\n", ""),
+                    Catch::Contains("unexpected after the result rows"));
+}
+
 TEST_CASE("netperf refuses output that is not what the point ran, naming the line") {
   const std::string stream = read_text(fixture("netperf/tcp_stream-l3.txt"));
   CHECK_THROWS_WITH(netperf().parse(point("TCP_RR"), stream, ""),
