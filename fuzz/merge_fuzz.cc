@@ -22,61 +22,12 @@
 #include <string_view>
 
 #include "results/store.h"
+#include "tests/support/task_db.h"
 
 namespace fs = std::filesystem;
 using namespace schedlab;
 
 namespace {
-
-// A task's database as a Slurm task writes it, for pair PAIR.
-void write_task(const std::string& path, const std::string& pair) {
-  Store s(path);
-  const auto run = s.create_run({.name = "fleet",
-                                 .config_path = "fleet.yaml",
-                                 .config_text = "workloads: [hackbench]\n",
-                                 .config_sha256 = "sha",
-                                 .manifest_json = R"({"kernel_release":"6.1.0","pairs":{")" + pair +
-                                                  R"(":{"sut":"ssh://)" + pair +
-                                                  R"("}},"pair_order":[")" + pair + R"("]})",
-                                 .started_at = "2026-12-03T10:00:00Z"});
-  const std::int64_t variants[] = {
-      s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"}),
-      s.add_variant(
-          {.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"batch"})"})};
-  s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-  for (const auto v : variants)
-    for (int i = 0; i < 2; ++i)
-      s.add_iteration({.run_id = run,
-                       .variant_id = v,
-                       .pair = pair,
-                       .workload = "hackbench",
-                       .block = "hackbench-process-pipes",
-                       .row = "2",
-                       .row_order = 0,
-                       .params_json = R"({"groups":2})",
-                       .iteration = i,
-                       .started_at = "2026-12-03T10:00:0" + std::to_string(i) + "Z",
-                       .duration_s = 0.5,
-                       .exit_code = 0,
-                       .stdout_text = "Time: 0.5\n",
-                       .samples = {{"time", 0.5 + i, std::nullopt}},
-                       .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
-                       .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
-  s.record_point_stop({.run_id = run,
-                       .variant_id = variants[0],
-                       .workload = "hackbench",
-                       .params_json = R"({"groups":2})",
-                       .iterations = 2,
-                       .reason = "fixed"});
-  s.journal_restored(s.journal_applied({.run_id = run,
-                                        .host = "ssh://" + pair,
-                                        .kind = "sysctl",
-                                        .name = "net.core.somaxconn",
-                                        .path = "/proc/sys/net/core/somaxconn",
-                                        .original = "4096",
-                                        .target = "1024"}));
-  s.set_run_status(run, RunStatus::kFinished, true);
-}
 
 struct Files {
   fs::path dir, input_template, output_template, input, output;
@@ -90,8 +41,8 @@ const Files& files() {
               fs::path(dir) / "in.db", fs::path(dir) / "out.db"};
     // The output already holds both pairs: the input's iterations meet
     // their equals (or what it made of them).
-    write_task(out.input_template, "n2");
-    write_task(out.output_template, "n1");
+    test::write_task_db(out.input_template, "n2", 2);
+    test::write_task_db(out.output_template, "n1", 2);
     Store(out.output_template.string()).merge_from(out.input_template.string());
     std::atexit([] { fs::remove_all(files().dir); });
     return out;
