@@ -3,7 +3,6 @@
 // second one, stops it. Every test, CPU utilisation, omni latency, and a
 // confidence interval netperf cannot reach (its note in the table and the
 // JSON). The SSH pair is in ssh_lab_test.cc, a lab guest in lab_boot_test.cc.
-#include <fmt/format.h>
 #include <signal.h>
 #include <sqlite3.h>
 
@@ -15,6 +14,7 @@
 
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/config_run.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
@@ -42,22 +42,6 @@ std::vector<int> server_groups(const std::string& db, std::int64_t run_id) {
   return out;
 }
 
-// Each failed iteration's block and error, a line each.
-std::string failed_iterations(const std::string& db) {
-  std::string out;
-  try {
-    Store store(db);
-    const auto run = store.find_run_by_name("np");
-    if (!run) return "no run 'np' stored\n";
-    for (const auto& it : store.iterations(run->id, true))
-      if (it.status != IterationStatus::kOk)
-        out += fmt::format("{} iteration {}: {}: {}\n", it.block, it.iteration, to_string(it.status), it.error);
-  } catch (const std::exception& e) {
-    out = std::string("the database: ") + e.what() + "\n";
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -68,23 +52,14 @@ TEST_CASE(
     SCHEDLAB_SKIP(
         "netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
   test::TempDir dir;
-  const std::string cfg = dir.file("np.yaml"), db = dir.file("np.db");
-  test::write_text(cfg, R"(iterations: 2
+  const auto [cfg, db, run, its] = test::run_config(dir, "np", R"(iterations: 2
 workloads:
   - netperf: {test: [TCP_STREAM, TCP_MAERTS, UDP_STREAM], message_size: [1024], duration: 1s, cpu_util: true}
   - netperf: {test: [TCP_RR, TCP_CRR], duration: 1s, latency: true}
   - netperf: {test: [UDP_RR], message_size: [32], duration: 1s, confidence: 99, confidence_width: 0.001,
               confidence_max: 3}
-)");
-  const auto r = local.run(
-      {.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "np"}, .timeout = 300s});
-  // What failed first: a CI log keeps only the head of a long message.
-  INFO(failed_iterations(db) << r.out << r.err);
-  REQUIRE(r.ok());
-  Store store(db);
-  const auto run = store.find_run_by_name("np");
-  REQUIRE(run);
-  const auto its = store.iterations(run->id, true);
+)",
+                                                    300s);
   REQUIRE(its.size() == 12);
   std::map<std::string, std::map<std::string, double>> by_block;
   for (const auto& it : its) {
@@ -143,7 +118,7 @@ workloads:
   CHECK(seen);
 
   // Every netserver was journaled, and none is left.
-  const auto groups = server_groups(db, run->id);
+  const auto groups = server_groups(db, run.id);
   CHECK(groups.size() == 12);  // one per segment: one variant, interleaved, one per iteration
   for (const int g : groups) CHECK(::kill(-g, 0) == -1);
 }

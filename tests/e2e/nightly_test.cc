@@ -364,8 +364,7 @@ TEST_CASE("an ssh target runs after its hook and a wrong uname is an error not a
   // hook makes here is the one the SUT runs, and its uname -r is ours.
   std::string config = test::read_text(s.dir.file("pingpong.yaml"));
   config.replace(config.find("iterations: 7"), 13, "iterations: 3");
-  config += fmt::format("ssh: {{identity: {}, known_hosts: {}}}\n", lab.env("KEY"),
-                        lab.env("KNOWN_HOSTS"));
+  config += lab.ssh_yaml();
   test::write_text(s.dir.file("pingpong.yaml"), config);
   const std::string release = LocalHost().run({.argv = {"uname", "-r"}}).out;
   const std::string sut = lab.sut_url();

@@ -9,6 +9,7 @@
 
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/config_run.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -24,22 +25,14 @@ const std::string kDouble =
 TEST_CASE(
     "schbench (test double): a row per worker count, the final report's numbers, intervals kept") {
   test::TempDir dir;
-  const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
-  test::write_text(
-      cfg,
+  const auto [cfg, db, run, its] = test::run_config(
+      dir, "sb",
       "iterations: 2\nworkloads:\n  - schbench: {threads: [1, 4], runtime: 2s, interval: 1s, "
       "intervals: true, path: " +
-          kDouble + "}\n");
-  LocalHost local;
-  const auto r = local.run(
-      {.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "sb"}, .timeout = 120s});
-  INFO(r.out << r.err);
-  REQUIRE(r.ok());
-  Store store(db);
-  const auto run = store.find_run_by_name("sb");
-  REQUIRE(run);
-  const auto its = store.iterations(run->id, true);
+          kDouble + "}\n",
+      120s);
   REQUIRE(its.size() == 4);
+  LocalHost local;
   for (const auto& it : its) {
     INFO(it.error);
     CHECK(to_string(it.status) == "ok");

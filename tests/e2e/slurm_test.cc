@@ -55,12 +55,11 @@ ExecResult run_schedlab(const std::vector<std::string>& args, std::chrono::secon
 // the task puts its node there), the loadgen local on the node.
 std::string config(const test::TempDir& dir, int iterations, const std::string& variants) {
   const std::string path = dir.file("fleet.yaml");
-  test::write_text(path, "hosts:\n  sut: ssh://root@any-node\n  loadgen: local\n"
-                         "ssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
-                             lab().env("KNOWN_HOSTS") + "\niterations: " +
-                             std::to_string(iterations) +
+  test::write_text(path, "hosts:\n  sut: ssh://root@any-node\n  loadgen: local\n" +
+                             lab().ssh_yaml() + "iterations: " + std::to_string(iterations) +
                              "\nworkloads:\n  - hackbench: {groups: [1], loops: 50}\n"
-                             "variants:\n" + variants);
+                             "variants:\n" +
+                             variants);
   return path;
 }
 

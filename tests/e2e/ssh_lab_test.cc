@@ -20,6 +20,7 @@
 #include "runner/hosts/locks.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/config_run.h"
 #include "tests/support/netns_lab.h"
 #include "tests/support/run_processes.h"
 #include "tests/support/skip.h"
@@ -240,24 +241,17 @@ TEST_CASE("sysctl knobs over SSH are journaled, verified and restored", "[netns]
 TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
-  const std::string cfg = dir.file("tb.yaml"), db = dir.file("tb.db");
-  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
-                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
-                            lab().env("KNOWN_HOSTS") +
-                            "\niterations: 2\nworkloads:\n  - tbench: {clients: [1, 2], duration: 3s}\n");
-  LocalHost local;
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "tb"}, .timeout = 180s});
-  INFO(r.err);
-  REQUIRE(r.ok());
-  Store store(db);
-  const auto run = store.find_run_by_name("tb");
-  const auto its = store.iterations(run->id, true);
+  const auto [cfg, db, run, its] = test::run_config(
+      dir, "tb",
+      lab().pair_yaml() +
+          "iterations: 2\nworkloads:\n  - tbench: {clients: [1, 2], duration: 3s}\n",
+      180s);
   REQUIRE(its.size() == 4);
   for (const auto& it : its) {
     CHECK(to_string(it.status) == "ok");
     CHECK_FALSE(it.samples.empty());
   }
-  const auto m = nlohmann::json::parse(run->manifest_json);
+  const auto m = nlohmann::json::parse(run.manifest_json);
   CHECK(m["sut"] == lab().sut_url());
   // Nothing of tbench is left in either namespace.
   CHECK(running("tbench_srv") == 0);
@@ -271,19 +265,12 @@ TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SS
   if (!LocalHost().find_program("netperf") || !LocalHost().find_program("netserver"))
     SCHEDLAB_SKIP("netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
   test::TempDir dir;
-  const std::string cfg = dir.file("np.yaml"), db = dir.file("np.db");
-  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
-                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
-                            lab().env("KNOWN_HOSTS") +
-                            "\niterations: 2\nworkloads:\n  - netperf: {test: [TCP_STREAM, UDP_STREAM, TCP_RR], "
-                            "duration: 2s, latency: true}\n");
-  LocalHost local;
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "np"}, .timeout = 180s});
-  INFO(r.err);
-  REQUIRE(r.ok());
-  Store store(db);
-  const auto run = store.find_run_by_name("np");
-  const auto its = store.iterations(run->id, true);
+  const auto [cfg, db, run, its] = test::run_config(
+      dir, "np",
+      lab().pair_yaml() +
+          "iterations: 2\nworkloads:\n  - netperf: {test: [TCP_STREAM, UDP_STREAM, TCP_RR], "
+          "duration: 2s, latency: true}\n",
+      180s);
   REQUIRE(its.size() == 6);
   const std::string sut_host = parse_ssh_url(lab().sut_url())->host;
   for (const auto& it : its) {
@@ -301,19 +288,12 @@ TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SS
 TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven over SSH", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
-  const std::string cfg = dir.file("pg.yaml"), db = dir.file("pg.db");
-  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
-                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
-                            lab().env("KNOWN_HOSTS") +
-                            "\niterations: 2\nworkloads:\n  - pgbench: {clients: [2], duration: 3s, "
-                            "scale: 1, client: loadgen}\n");
-  LocalHost local;
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "pg"}, .timeout = 300s});
-  INFO(r.err);
-  REQUIRE(r.ok());
-  Store store(db);
-  const auto run = store.find_run_by_name("pg");
-  const auto its = store.iterations(run->id, true);
+  const auto [cfg, db, run, its] =
+      test::run_config(dir, "pg",
+                       lab().pair_yaml() +
+                           "iterations: 2\nworkloads:\n  - pgbench: {clients: [2], duration: 3s, "
+                           "scale: 1, client: loadgen}\n",
+                       300s);
   REQUIRE(its.size() == 2);
   for (const auto& it : its) {
     CHECK(to_string(it.status) == "ok");
@@ -324,7 +304,7 @@ TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven o
   }
   // No server and no cluster of this run left behind (the namespaces share
   // this host's /tmp and process table).
-  const auto dirs = test::workdirs(db, run->id);
+  const auto dirs = test::workdirs(db, run.id);
   REQUIRE_FALSE(dirs.empty());
   CHECK(test::processes_in(dirs).empty());
   for (const auto& d : dirs) CHECK_FALSE(std::filesystem::exists(d));
@@ -333,20 +313,12 @@ TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven o
 TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, driven over SSH", "[netns]") {
   REQUIRE_LAB();
   test::TempDir dir;
-  const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
-  test::write_text(cfg, "hosts:\n  sut: " + lab().sut_url() + "\n  loadgen: " + lab().loadgen_url() +
-                            "\nssh:\n  identity: " + lab().env("KEY") + "\n  known_hosts: " +
-                            lab().env("KNOWN_HOSTS") +
-                            "\niterations: 2\nworkloads:\n  - sysbench: {test: [oltp_read_only], "
-                            "threads: [1, 2], duration: 3s, tables: 2, table_size: 1000, client: loadgen}\n");
-  LocalHost local;
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "sb"}, .timeout = 600s});
-  INFO(r.out << r.err);
-  REQUIRE(r.ok());
-  Store store(db);
-  const auto run = store.find_run_by_name("sb");
-  REQUIRE(run);
-  const auto its = store.iterations(run->id, true);
+  const auto [cfg, db, run, its] = test::run_config(
+      dir, "sb",
+      lab().pair_yaml() +
+          "iterations: 2\nworkloads:\n  - sysbench: {test: [oltp_read_only], "
+          "threads: [1, 2], duration: 3s, tables: 2, table_size: 1000, client: loadgen}\n",
+      600s);
   REQUIRE(its.size() == 4);
   std::map<std::string, double> tps;
   for (const auto& it : its) {
@@ -364,7 +336,7 @@ TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, drive
   }
   WARN("sysbench oltp_read_only over SSH (client on the loadgen over TCP), tps by threads: 1 -> "
        << tps["1"] << ", 2 -> " << tps["2"]);
-  const auto dirs = test::workdirs(db, run->id);
+  const auto dirs = test::workdirs(db, run.id);
   REQUIRE_FALSE(dirs.empty());
   CHECK(test::processes_in(dirs).empty());
   for (const auto& d : dirs) CHECK_FALSE(std::filesystem::exists(d));
@@ -378,10 +350,8 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   // A third pair cannot be reached: it fails alone and is recorded.
   test::write_text(
       cfg, "pairs:\n  - {name: ns, sut: " + lab().sut_url() + ", loadgen: " + lab().loadgen_url() +
-               "}\n  - {name: self, sut: local}\n  - {name: gone, sut: ssh://root@10.231.0.99}\n"
-               "ssh:\n  identity: " +
-               lab().env("KEY") + "\n  known_hosts: " + lab().env("KNOWN_HOSTS") +
-               "\n  connect_timeout: 1s\n" +
+               "}\n  - {name: self, sut: local}\n  - {name: gone, sut: ssh://root@10.231.0.99}\n" +
+               lab().ssh_yaml() + "  connect_timeout: 1s\n" +
                "iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: 50}\n"
                "variants:\n  default: {}\n  batch: {policy: batch}\n");
   LocalHost local;

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
-#include "runner/hosts/local_host.h"
+#include "tests/support/config_run.h"
 #include "tests/support/run_processes.h"
 #include "tests/support/temp_dir.h"
 
@@ -19,21 +18,13 @@ using namespace std::chrono_literals;
 
 TEST_CASE("sysbench: OLTP against a managed MariaDB on this host, threads swept") {
   test::TempDir dir;
-  const std::string cfg = dir.file("sb.yaml"), db = dir.file("sb.db");
-  test::write_text(cfg,
-                   "iterations: 2\nworkloads:\n  - sysbench: {test: [oltp_read_only], threads: [1, 2], "
-                   "duration: 3s, tables: 2, table_size: 1000}\n");
-  LocalHost local;
-  const auto r =
-      local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db, "--name", "sb"}, .timeout = 600s});
-  INFO(r.out << r.err);
-  REQUIRE(r.ok());
-  const auto table = local.run({.argv = {SCHEDLAB_BINARY, "compare", "sb", "--db", db}});
+  const auto [cfg, db, run, its] = test::run_config(
+      dir, "sb",
+      "iterations: 2\nworkloads:\n  - sysbench: {test: [oltp_read_only], threads: [1, 2], "
+      "duration: 3s, tables: 2, table_size: 1000}\n",
+      600s);
+  const auto table = test::schedlab_cmd({"compare", "sb", "--db", db});
   CHECK(table.out.find("sysbench-oltp_read_only") != std::string::npos);
-  Store store(db);
-  const auto run = store.find_run_by_name("sb");
-  REQUIRE(run);
-  const auto its = store.iterations(run->id, true);
   REQUIRE(its.size() == 4);
   std::map<std::string, double> tps;
   for (const auto& it : its) {
@@ -53,7 +44,7 @@ TEST_CASE("sysbench: OLTP against a managed MariaDB on this host, threads swept"
   }
   WARN("sysbench oltp_read_only on this host, tps by threads: 1 -> " << tps["1"] << ", 2 -> " << tps["2"]);
   // The server is stopped and its work directory gone.
-  const auto dirs = test::workdirs(db, run->id);
+  const auto dirs = test::workdirs(db, run.id);
   REQUIRE(dirs.size() == 1);
   CHECK(test::processes_in(dirs).empty());
   CHECK_FALSE(std::filesystem::exists(dirs.front()));

@@ -27,6 +27,14 @@ class NetnsLab {
   std::string env(const std::string& key) const { return env_.at(key); }
   std::string sut_url() const { return "ssh://" + env("SUT"); }
   std::string loadgen_url() const { return "ssh://" + env("LOADGEN"); }
+  // A config's ssh section with the lab's key and known hosts.
+  std::string ssh_yaml() const {
+    return "ssh:\n  identity: " + env("KEY") + "\n  known_hosts: " + env("KNOWN_HOSTS") + "\n";
+  }
+  // A config's hosts (the lab's SUT and loadgen) and ssh sections.
+  std::string pair_yaml() const {
+    return "hosts:\n  sut: " + sut_url() + "\n  loadgen: " + loadgen_url() + "\n" + ssh_yaml();
+  }
 
  private:
   std::string script_;
