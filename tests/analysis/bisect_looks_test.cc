@@ -30,19 +30,33 @@ TEST_CASE("levels grow look by look and the cap spends all of alpha", "[bisect_l
 
 namespace {
 
+// How the simulated candidate's looks are tested.
+enum class Looks {
+  kFixedAlpha,      // each look at alpha; a reference of 10, measured first
+  kSpent,           // alpha spent across the looks; the same reference
+  kSpentInWindows,  // alpha spent; the reference grows by a batch beside each
+                    // candidate batch, as bisect's windows do
+};
+
 // The share of candidates drawn like the reference that some look calls
-// different, batches of 5 up to 30, reference n = 10.
-double false_differs(const std::string& test, bool spend, std::uint64_t seed) {
+// different, batches of 5 up to 30.
+double false_differs(const std::string& test, Looks mode, std::uint64_t seed) {
   constexpr int kTrials = 2000;
+  const bool windows = mode == Looks::kSpentInWindows;
   SeededNormal rng(seed);
   int wrong = 0;
   for (int trial = 0; trial < kTrials; ++trial) {
     std::vector<double> ref, cand;
-    for (int i = 0; i < 10; ++i) ref.push_back(100 + 5 * rng());
-    RepeatedLooks looks(0.05, ref.size(), 30);
+    if (!windows)
+      for (int i = 0; i < 10; ++i) ref.push_back(100 + 5 * rng());
+    RepeatedLooks looks(0.05, windows ? std::size_t{30} : ref.size(), 30);
     for (int batch = 0; batch < 6; ++batch) {
+      if (windows)
+        for (int i = 0; i < 5; ++i) ref.push_back(100 + 5 * rng());
       for (int i = 0; i < 5; ++i) cand.push_back(100 + 5 * rng());
-      const double level = spend ? looks.next(cand.size()).nominal_alpha : 0.05;
+      const double level = mode == Looks::kFixedAlpha ? 0.05
+                           : windows ? looks.next(cand.size(), ref.size()).nominal_alpha
+                                     : looks.next(cand.size()).nominal_alpha;
       const PValue p = p_value(*test_from_name(test), ref, cand);
       if (p.p && *p.p < level) {
         ++wrong;
@@ -60,8 +74,8 @@ TEST_CASE("spent alpha keeps a false differs at alpha over six looks; a fixed al
   const double tolerance = 3 * std::sqrt(0.05 * 0.95 / 2000);
   for (const std::string test : {"welch", "mwu"}) {
     INFO(test);
-    const double spent = false_differs(test, true, 31);
-    const double fixed = false_differs(test, false, 31);
+    const double spent = false_differs(test, Looks::kSpent, 31);
+    const double fixed = false_differs(test, Looks::kFixedAlpha, 31);
     INFO("spent " << spent << ", fixed " << fixed);
     CHECK(spent <= 0.05 + tolerance);
     CHECK(fixed > 0.05 + tolerance);
@@ -114,39 +128,12 @@ TEST_CASE("references that grow with the candidate (bisect's windows) keep their
                     "a look needs more information than the last one (11 candidate and 9 reference samples)");
 }
 
-namespace {
-
-// As false_differs, but the reference grows by a batch with every
-// candidate batch (measured beside it), as bisect's windows do.
-double false_differs_in_windows(const std::string& test, std::uint64_t seed) {
-  constexpr int kTrials = 2000;
-  SeededNormal rng(seed);
-  int wrong = 0;
-  for (int trial = 0; trial < kTrials; ++trial) {
-    std::vector<double> ref, cand;
-    RepeatedLooks looks(0.05, 30, 30);
-    for (int batch = 0; batch < 6; ++batch) {
-      for (int i = 0; i < 5; ++i) ref.push_back(100 + 5 * rng());
-      for (int i = 0; i < 5; ++i) cand.push_back(100 + 5 * rng());
-      const double level = looks.next(cand.size(), ref.size()).nominal_alpha;
-      const PValue p = p_value(*test_from_name(test), ref, cand);
-      if (p.p && *p.p < level) {
-        ++wrong;
-        break;
-      }
-    }
-  }
-  return static_cast<double>(wrong) / kTrials;
-}
-
-}  // namespace
-
 TEST_CASE("spent alpha holds over six looks when the reference grows with each batch",
           "[bisect_looks][simulation]") {
   const double tolerance = 3 * std::sqrt(0.05 * 0.95 / 2000);
   for (const std::string test : {"welch", "mwu"}) {
     INFO(test);
-    const double spent = false_differs_in_windows(test, 37);
+    const double spent = false_differs(test, Looks::kSpentInWindows, 37);
     INFO("spent " << spent);
     CHECK(spent <= 0.05 + tolerance);
   }
