@@ -55,33 +55,21 @@ struct Db {
              const std::string& block, const std::string& row, int order, const std::string& metric,
              const std::vector<double>& values, int failed = 0) {
     const std::string params = nlohmann::json{{"block", block}, {"row", row}}.dump();
-    int i = 0;
-    for (double v : values) {
-      IterationRow it;
-      it.run_id = run;
-      it.variant_id = variant;
-      it.workload = workload;
-      it.block = block;
-      it.row = row;
-      it.row_order = order;
-      it.params_json = params;
-      it.iteration = i++;
-      it.status = IterationStatus::kOk;
-      it.samples = {{metric, v, std::nullopt}};
-      store.add_iteration(it);
-    }
-    for (int f = 0; f < failed; ++f) {
-      IterationRow it;
-      it.run_id = run;
-      it.variant_id = variant;
-      it.workload = workload;
-      it.block = block;
-      it.row = row;
-      it.row_order = order;
-      it.params_json = params;
-      it.iteration = i++;
-      it.status = IterationStatus::kTimeout;
-      it.error = "killed after 60s";
+    const int ok = static_cast<int>(values.size());
+    for (int i = 0; i < ok + failed; ++i) {
+      IterationRow it{.run_id = run,
+                      .variant_id = variant,
+                      .workload = workload,
+                      .block = block,
+                      .row = row,
+                      .row_order = order,
+                      .params_json = params,
+                      .iteration = i,
+                      .status = i < ok ? IterationStatus::kOk : IterationStatus::kTimeout};
+      if (i < ok)
+        it.samples = {{metric, values[static_cast<std::size_t>(i)], std::nullopt}};
+      else
+        it.error = "killed after 60s";
       store.add_iteration(it);
     }
   }
@@ -92,15 +80,13 @@ void slices(Db& db, std::int64_t run, std::int64_t variant, const std::string& r
             const std::vector<std::vector<double>>& iterations) {
   int i = 0;
   for (const auto& values : iterations) {
-    IterationRow it;
-    it.run_id = run;
-    it.variant_id = variant;
-    it.workload = "pgbench";
-    it.block = "pgbench";
-    it.row = row;
-    it.params_json = nlohmann::json{{"clients", row}}.dump();
-    it.iteration = i++;
-    it.status = IterationStatus::kOk;
+    IterationRow it{.run_id = run,
+                    .variant_id = variant,
+                    .workload = "pgbench",
+                    .block = "pgbench",
+                    .row = row,
+                    .params_json = nlohmann::json{{"clients", row}}.dump(),
+                    .iteration = i++};
     double t = 0;
     for (double v : values) it.samples.push_back({"tps", v, t += 1});
     db.store.add_iteration(it);
@@ -710,16 +696,15 @@ TEST_CASE("an iteration's notes reach the comparison: under the tables in text, 
   db.store.add_metric(r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
   db.store.add_metric(r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
   for (int i = 0; i < 2; ++i) {
-    IterationRow it;
-    it.run_id = r;
-    it.variant_id = def;
-    it.workload = "netperf";
-    it.block = "netperf-UDP_STREAM";
-    it.row = "default";
-    it.params_json = R"({"test":"UDP_STREAM"})";
-    it.iteration = i;
-    it.status = IterationStatus::kOk;
-    it.samples = {{"throughput", 580.0 + i, std::nullopt}, {"send_throughput", 9800.0 + i, std::nullopt}};
+    IterationRow it{.run_id = r,
+                    .variant_id = def,
+                    .workload = "netperf",
+                    .block = "netperf-UDP_STREAM",
+                    .row = "default",
+                    .params_json = R"({"test":"UDP_STREAM"})",
+                    .iteration = i,
+                    .samples = {{"throughput", 580.0 + i, std::nullopt},
+                                {"send_throughput", 9800.0 + i, std::nullopt}}};
     if (i == 1) it.notes = "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted)";
     db.store.add_iteration(it);
   }
