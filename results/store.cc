@@ -16,6 +16,7 @@
 
 #include "base/file.h"
 #include "base/time.h"
+#include "results/run_row.h"
 #include "results/sqlite_stmt.h"
 
 namespace schedlab {
@@ -387,29 +388,11 @@ std::string word(E s) {
   return std::string(to_string(s));
 }
 
-RunInfo read_run(const Stmt& s) {
-  RunInfo r;
-  r.id = s.i64(0);
-  r.name = s.text(1);
-  r.config_path = s.text(2);
-  r.config_text = s.text(3);
-  r.config_sha256 = s.text(4);
-  r.manifest_json = s.text(5);
-  r.status = known(run_status_from_string(s.view(6)), s.view(6), "run status");
-  r.started_at = s.text(7);
-  r.ended_at = s.text(8);
-  return r;
-}
-
 // A REAL column that may be NULL.
 std::optional<double> opt_dbl(const Stmt& s, int col) {
   if (s.is_null(col)) return std::nullopt;
   return s.dbl(col);
 }
-
-constexpr const char* kRunColumns =
-    "id, name, config_path, config_text, config_sha256, manifest_json, status, started_at, "
-    "ended_at";
 
 }  // namespace
 

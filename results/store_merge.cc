@@ -13,7 +13,6 @@
 // database as it was. The input is only ever read: it may be anything
 // (an empty file, another program's database, a crafted one).
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "results/run_row.h"
 #include "results/sqlite_stmt.h"
 #include "results/store.h"
 
@@ -315,24 +315,12 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
 )sql");
 
   // Runs.
-  Stmt runs(db_,
-            "SELECT id, name, config_path, config_text, config_sha256, manifest_json, status, "
-            "started_at, ended_at FROM src.runs ORDER BY id");
+  Stmt runs(db_, fmt::format("SELECT {} FROM src.runs ORDER BY id", kRunColumns).c_str());
   Stmt map_run(db_, "INSERT INTO merge_runs (old, new) VALUES (?, ?)");
   while (runs.step()) {
-    RunInfo theirs;
-    theirs.id = runs.i64(0);
-    theirs.name = runs.text(1);
-    theirs.config_path = runs.text(2);
-    theirs.config_text = runs.text(3);
-    theirs.config_sha256 = runs.text(4);
-    theirs.manifest_json = runs.text(5);
-    const auto status = run_status_from_string(runs.view(6));
-    theirs.status = status ? *status : RunStatus::kFailed;
+    RunInfo theirs = read_run(runs, RunStatus::kFailed);
     // A run still running in the input has no writer here.
     if (theirs.status == RunStatus::kRunning) theirs.status = RunStatus::kInterrupted;
-    theirs.started_at = runs.text(7);
-    theirs.ended_at = runs.text(8);
     std::int64_t id = 0;
     if (const auto ours = find_run_by_name(theirs.name)) {
       if (ours->config_sha256 != theirs.config_sha256)
