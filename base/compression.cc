@@ -16,6 +16,24 @@ DecompressedTooLarge too_big(const std::string& what, std::size_t max_bytes) {
       fmt::format("{}: decompresses to more than {} MiB; refused", what, max_bytes >> 20));
 }
 
+// One call of a decoder (zlib's or liblzma's stream Z, CODE) with a chunk
+// for its output, appended to OUT; more than MAX_BYTES in all ends the
+// decoder (END) and is refused.
+template <class Stream, class Code, class End>
+auto decode_chunk(Stream& z, std::string& out, Code code, End end, const std::string& what,
+                  std::size_t max_bytes) {
+  char buf[kChunk];
+  z.next_out = reinterpret_cast<decltype(z.next_out)>(buf);
+  z.avail_out = sizeof buf;
+  const auto rc = code(z);
+  out.append(buf, sizeof buf - z.avail_out);
+  if (out.size() > max_bytes) {
+    end(z);
+    throw too_big(what, max_bytes);
+  }
+  return rc;
+}
+
 }  // namespace
 
 Compression compression_of(const std::string& data) {
@@ -33,17 +51,11 @@ std::string gunzip(const std::string& data, const std::string& what, std::size_t
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   z.avail_in = static_cast<uInt>(data.size());
   std::string out;
-  char buf[kChunk];
   int rc = Z_OK;
   while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    out.append(buf, sizeof buf - z.avail_out);
-    if (out.size() > max_bytes) {
-      inflateEnd(&z);
-      throw too_big(what, max_bytes);
-    }
+    rc = decode_chunk(
+        z, out, [](z_stream& s) { return inflate(&s, Z_NO_FLUSH); },
+        [](z_stream& s) { inflateEnd(&s); }, what, max_bytes);
     // gzip files may hold several members (cat a.gz b.gz): read them all.
     if (rc == Z_STREAM_END && z.avail_in > 0) rc = inflateReset(&z);
     if (rc == Z_BUF_ERROR && z.avail_in == 0) break;  // truncated
@@ -59,20 +71,13 @@ std::string unxz(const std::string& data, const std::string& what, std::size_t m
   if (lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
     throw std::runtime_error("lzma_stream_decoder failed");
   std::string out;
-  char buf[kChunk];
   z.next_in = reinterpret_cast<const uint8_t*>(data.data());
   z.avail_in = data.size();
   lzma_ret rc = LZMA_OK;
-  while (rc == LZMA_OK) {
-    z.next_out = reinterpret_cast<uint8_t*>(buf);
-    z.avail_out = sizeof buf;
-    rc = lzma_code(&z, LZMA_FINISH);
-    out.append(buf, sizeof buf - z.avail_out);
-    if (out.size() > max_bytes) {
-      lzma_end(&z);
-      throw too_big(what, max_bytes);
-    }
-  }
+  while (rc == LZMA_OK)
+    rc = decode_chunk(
+        z, out, [](lzma_stream& s) { return lzma_code(&s, LZMA_FINISH); },
+        [](lzma_stream& s) { lzma_end(&s); }, what, max_bytes);
   lzma_end(&z);
   if (rc != LZMA_STREAM_END)
     throw std::runtime_error(
