@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <boost/regex.hpp>
+#include <filesystem>
 
 #include "base/text.h"
 #include "base/time.h"
@@ -186,7 +186,7 @@ std::string Pgbench::block_label(const Point& p) const {
   return "pgbench-" + p.string_at("builtin");
 }
 
-PgCluster Pgbench::cluster(const Point& p, const StepContext& ctx) const {
+PgCluster Pgbench::server(const Point& p, const StepContext& ctx) const {
   if (ctx.workdir.empty()) throw std::invalid_argument("pgbench: the runner gave no work directory");
   PgCluster c;
   c.bin_dir = p.string_at("bindir");
@@ -234,7 +234,7 @@ std::vector<MmtestsFormat> Pgbench::mmtests_formats() const {
 }
 
 std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) const {
-  const PgCluster c = cluster(p, ctx);
+  const PgCluster c = server(p, ctx);
   std::vector<Step> steps = c.create_steps();
   // Loading uses a short-lived server; the measured one starts per point.
   steps.push_back(c.start_step());
@@ -246,18 +246,12 @@ std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) c
   for (const auto& a : c.client_args()) init.push_back(a);
   init.push_back(kPgbenchDatabase);
   steps.push_back(c.setup_step(init, p.duration_at("init_timeout")));
-  Step stop = c.stop_step();
-  stop.ignore_failure = false;  // a server that will not stop must not go unnoticed
-  steps.push_back(stop);
+  steps.push_back(stop_after_loading(c));
   return steps;
 }
 
-std::vector<Step> Pgbench::point_setup_steps(const Point& p, const StepContext& ctx) const {
-  return {cluster(p, ctx).server_step()};
-}
-
 std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ctx) const {
-  const PgCluster c = cluster(p, ctx);
+  const PgCluster c = server(p, ctx);
   const std::int64_t clients = p.int_at("clients");
   std::int64_t threads = p.int_at("threads");
   if (threads == 0 || threads > clients) threads = clients;
@@ -284,18 +278,6 @@ std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ct
     step.env["PGPASSWORD"] = ctx.secret;
   }
   return {step};
-}
-
-std::vector<Step> Pgbench::point_teardown_steps(const Point& p, const StepContext& ctx) const {
-  // A clean shutdown; the runner then stops whatever is left of the group.
-  return {cluster(p, ctx).stop_step()};
-}
-
-std::vector<Step> Pgbench::teardown_steps(const Point& p, const StepContext& ctx) const {
-  const PgCluster c = cluster(p, ctx);
-  std::vector<Step> steps = {c.stop_step()};  // setup may have died with its server up
-  if (!p.bool_at("keep")) steps.push_back(c.remove_step());
-  return steps;
 }
 
 std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,

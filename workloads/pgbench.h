@@ -4,12 +4,12 @@
 // socket), so the scheduler sees both sides of every transaction.
 #pragma once
 
+#include "workloads/managed_server.h"
 #include "workloads/pg_cluster.h"
-#include "workloads/workload.h"
 
 namespace schedlab {
 
-class Pgbench final : public Workload {
+class Pgbench final : public ManagedServerWorkload<PgCluster> {
  public:
   Pgbench();
   std::string name() const override { return "pgbench"; }
@@ -24,13 +24,9 @@ class Pgbench final : public Workload {
   GuestNeeds guest_needs() const override;
   std::string block_label(const Point& p) const override;
   std::vector<MmtestsFormat> mmtests_formats() const override;
-  // Cluster, database and data once; the server per point (so it runs under
-  // the variant's knobs and the runner owns it); removal at the end.
+  // Cluster, database and data once (workloads/managed_server.h: the rest).
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
-  std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
-  std::vector<Step> point_teardown_steps(const Point& p, const StepContext& ctx) const override;
-  std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
   // The PostgreSQL backends, and pgbench when it runs on the SUT.
   std::vector<std::string> task_names(const Point&, const StepContext&) const override {
     return {"pgbench", "postgres"};
@@ -38,7 +34,7 @@ class Pgbench final : public Workload {
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 
-  PgCluster cluster(const Point& p, const StepContext& ctx) const;
+  PgCluster server(const Point& p, const StepContext& ctx) const override;
   // The scale the point asks for, or the one derived from the SUT's memory.
   std::int64_t scale(const Point& p, const StepContext& ctx) const;
 

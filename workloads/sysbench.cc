@@ -187,14 +187,8 @@ std::vector<Step> Sysbench::setup_steps(const Point& p, const StepContext& ctx) 
                        .timeout = p.duration_at("prepare_timeout"),
                        .measured = false,
                        .cwd = s.work_dir()});
-  Step stop = s.stop_step();
-  stop.ignore_failure = false;  // a server that will not stop must not go unnoticed
-  steps.push_back(stop);
+  steps.push_back(stop_after_loading(s));
   return steps;
-}
-
-std::vector<Step> Sysbench::point_setup_steps(const Point& p, const StepContext& ctx) const {
-  return {server(p, ctx).server_step()};
 }
 
 std::vector<Step> Sysbench::iteration_steps(const Point& p, const StepContext& ctx) const {
@@ -208,18 +202,6 @@ std::vector<Step> Sysbench::iteration_steps(const Point& p, const StepContext& c
   milliseconds timeout = p.duration_at("timeout");
   if (timeout.count() == 0) timeout = seconds(secs + 120);
   return {Step{.role = role, .argv = argv, .timeout = timeout, .measured = true}};
-}
-
-std::vector<Step> Sysbench::point_teardown_steps(const Point& p, const StepContext& ctx) const {
-  // A clean shutdown; the runner then stops whatever is left of the group.
-  return {server(p, ctx).stop_step()};
-}
-
-std::vector<Step> Sysbench::teardown_steps(const Point& p, const StepContext& ctx) const {
-  const MariaServer s = server(p, ctx);
-  std::vector<Step> steps = {s.stop_step()};  // setup may have died with its server up
-  if (!p.bool_at("keep")) steps.push_back(s.remove_step());
-  return steps;
 }
 
 std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,

@@ -6,12 +6,12 @@
 // on the loadgen over TCP.
 #pragma once
 
+#include "workloads/managed_server.h"
 #include "workloads/maria_server.h"
-#include "workloads/workload.h"
 
 namespace schedlab {
 
-class Sysbench final : public Workload {
+class Sysbench final : public ManagedServerWorkload<MariaServer> {
  public:
   Sysbench();
   std::string name() const override { return "sysbench"; }
@@ -27,11 +27,9 @@ class Sysbench final : public Workload {
   // A MariaDB server for the guest, and sysbench for client: sut.
   GuestNeeds guest_needs() const override;
   std::string block_label(const Point& p) const override;
+  // Server, user and tables once (workloads/managed_server.h: the rest).
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
-  std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
-  std::vector<Step> point_teardown_steps(const Point& p, const StepContext& ctx) const override;
-  std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<std::string> task_names(const Point&, const StepContext&) const override {
     return {"sysbench", "mariadbd"};
   }
@@ -40,7 +38,7 @@ class Sysbench final : public Workload {
   // errors > 0 fails the iteration unless the point allows errors.
   std::string judge(const Point& p, const std::vector<Sample>& samples) const override;
 
-  MariaServer server(const Point& p, const StepContext& ctx) const;
+  MariaServer server(const Point& p, const StepContext& ctx) const override;
   // sysbench's connection and table options for a client on `role`.
   std::vector<std::string> client_args(const Point& p, const StepContext& ctx, Role role) const;
 

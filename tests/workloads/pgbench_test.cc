@@ -206,7 +206,8 @@ TEST_CASE("pgbench scale 0 follows mmtests' memory sizing") {
   p.values["scale"] = std::int64_t{7};
   CHECK(pg.scale(p, StepContext{}) == 7);
   // shared_buffers 0 = a fifth of memory, like mmtests.
-  const auto c = pg.cluster(pgbench_point(), StepContext{.workdir = "/w", .sut_mem_bytes = 10 * kGiB});
+  const auto c =
+      pg.server(pgbench_point(), StepContext{.workdir = "/w", .sut_mem_bytes = 10 * kGiB});
   CHECK(c.shared_buffers_mb == 2048);
 }
 
