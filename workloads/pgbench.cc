@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "base/time.h"
+#include "workloads/param_rows.h"
 
 namespace schedlab {
 namespace {
@@ -79,16 +80,9 @@ Pgbench::Pgbench() {
        .help = "pgbench worker threads (-j); 0 = one per client",
        .unit = "threads",
        .min = 0},
-      {.name = "duration",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(seconds(60)),
-       .help = "length of one measured run (-T, whole seconds)",
-       .unit = "duration"},
-      {.name = "warmup",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "progress seconds at the start of each run left out of the interval samples",
-       .unit = "duration"},
+      duration_param("duration", seconds(60), "length of one measured run (-T, whole seconds)"),
+      duration_param("warmup", milliseconds(0),
+                     "progress seconds at the start of each run left out of the interval samples"),
       {.name = "scale",
        .type = ParamType::kInt,
        .default_value = std::int64_t{0},
@@ -117,26 +111,13 @@ Pgbench::Pgbench() {
        .type = ParamType::kString,
        .default_value = std::string(kDebianPgBinDir),
        .help = "where initdb, pg_ctl and postgres live on the SUT (Debian keeps them off PATH)"},
-      {.name = "client",
-       .type = ParamType::kString,
-       .default_value = std::string("sut"),
-       .help = "where pgbench runs: on the SUT over the Unix socket (as mmtests does), or on the "
-               "loadgen over TCP to the SUT's address (password auth with a per-run secret)",
-       .choices = {"sut", "loadgen"}},
-      {.name = "keep",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "keep the cluster directory after the run (it is stopped either way)"},
-      {.name = "init_timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(minutes(30)),
-       .help = "limit for creating and loading the database (pgbench -i)",
-       .unit = "duration"},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "kill a run still going after this; 0 = duration + 2m",
-       .unit = "duration"},
+      client_param(
+          "where pgbench runs: on the SUT over the Unix socket (as mmtests does), or on the "
+          "loadgen over TCP to the SUT's address (password auth with a per-run secret)"),
+      flag_param("keep", "keep the cluster directory after the run (it is stopped either way)"),
+      duration_param("init_timeout", minutes(30),
+                     "limit for creating and loading the database (pgbench -i)"),
+      run_timeout_param(),
   };
   metrics_ = {
       {.name = "tps",

@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "base/time.h"
+#include "workloads/param_rows.h"
 
 namespace schedlab {
 namespace {
@@ -44,16 +45,9 @@ Sysbench::Sysbench() {
        .help = "client threads (--threads); one row per value",
        .unit = "threads",
        .min = 1},
-      {.name = "duration",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(seconds(60)),
-       .help = "length of one measured run (--time, whole seconds)",
-       .unit = "duration"},
-      {.name = "warmup",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "report seconds at the start of each run left out of the interval samples",
-       .unit = "duration"},
+      duration_param("duration", seconds(60), "length of one measured run (--time, whole seconds)"),
+      duration_param("warmup", milliseconds(0),
+                     "report seconds at the start of each run left out of the interval samples"),
       {.name = "tables",
        .type = ParamType::kInt,
        .default_value = std::int64_t{8},
@@ -66,37 +60,23 @@ Sysbench::Sysbench() {
        .help = "rows per table (--table-size; ~220 bytes a row)",
        .unit = "rows",
        .min = 1},
-      {.name = "client",
-       .type = ParamType::kString,
-       .default_value = std::string("sut"),
-       .help = "where sysbench runs: on the SUT over the server's Unix socket, or on the loadgen "
-               "over TCP to the SUT's address",
-       .choices = {"sut", "loadgen"}},
-      {.name = "allow_errors",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "accept iterations whose run counted errors (deadlocks sysbench ignores by "
-               "default); otherwise errors > 0 fails the iteration"},
+      client_param(
+          "where sysbench runs: on the SUT over the server's Unix socket, or on the loadgen "
+          "over TCP to the SUT's address"),
+      flag_param("allow_errors",
+                 "accept iterations whose run counted errors (deadlocks sysbench ignores by "
+                 "default); otherwise errors > 0 fails the iteration"),
       {.name = "user",
        .type = ParamType::kString,
        .default_value = std::string("mysql"),
        .help = "OS user the server runs as when schedlab runs as root on the SUT (mariadbd "
                "--user)"},
-      {.name = "keep",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "keep the work directory with the database after the run (it is stopped either "
-               "way)"},
-      {.name = "prepare_timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(minutes(30)),
-       .help = "limit for creating the server and preparing the tables",
-       .unit = "duration"},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "kill a run still going after this; 0 = duration + 2m",
-       .unit = "duration"},
+      flag_param("keep",
+                 "keep the work directory with the database after the run (it is stopped either "
+                 "way)"),
+      duration_param("prepare_timeout", minutes(30),
+                     "limit for creating the server and preparing the tables"),
+      run_timeout_param(),
   };
   const auto run = [](const char* name, const char* unit, Direction d, Centre c, int precision,
                       const char* help, SampleKind kind = SampleKind::kRun) {
