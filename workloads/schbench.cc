@@ -258,12 +258,26 @@ std::vector<Sample> parse_json(const Point& p, const std::string& text) {
   return out;
 }
 
-MetricSpec latency_metric(const std::string& name, const std::string& help) {
+MetricSpec latency_metric(const std::string& name, const std::string& help,
+                          SampleKind kind = SampleKind::kRun) {
   return {.name = name,
           .unit = "us",
           .direction = Direction::kLowerIsBetter,
           .centre = Centre::kAmean,
+          .kind = kind,
           .precision = 0,
+          .help = help};
+}
+
+// A rate: higher is better, its centre the harmonic mean.
+MetricSpec rate_metric(const std::string& name, const std::string& unit, int precision,
+                       const std::string& help, SampleKind kind = SampleKind::kRun) {
+  return {.name = name,
+          .unit = unit,
+          .direction = Direction::kHigherIsBetter,
+          .centre = Centre::kHmean,
+          .kind = kind,
+          .precision = precision,
           .help = help};
 }
 
@@ -350,56 +364,28 @@ Schbench::Schbench() {
       latency_metric("request_p99",
                      "final report: 99th percentile request latency (schbench's '*' line)"),
       latency_metric("request_p999", "final report: 99.9th percentile request latency"),
-      {.name = "rps_p50",
-       .unit = "requests/s",
-       .direction = Direction::kHigherIsBetter,
-       .centre = Centre::kHmean,
-       .precision = 0,
-       .help =
-           "final report: the median of the per-second request rates (schbench's '*' RPS line)"},
-      {.name = "average_rps",
-       .unit = "requests/s",
-       .direction = Direction::kHigherIsBetter,
-       .centre = Centre::kHmean,
-       .precision = 2,
-       .help = "final report: requests completed over the runtime (text report only; the -j file "
-               "lacks it)"},
-      {.name = "transfer_ops",
-       .unit = "ops/s",
-       .direction = Direction::kHigherIsBetter,
-       .centre = Centre::kHmean,
-       .precision = 2,
-       .help = "pipe mode: transfers per second per worker ('avg worker transfer')"},
-      {.name = "transfer_rate",
-       .unit = "MiB/s",
-       .direction = Direction::kHigherIsBetter,
-       .centre = Centre::kHmean,
-       .precision = 2,
-       .help = "pipe mode: bytes per second per worker, in MiB/s (schbench prints 1024-based units "
-               "as KB, MB, GB)"},
-      {.name = "interval_wakeup_p99",
-       .unit = "us",
-       .direction = Direction::kLowerIsBetter,
-       .centre = Centre::kAmean,
-       .kind = SampleKind::kInterval,
-       .precision = 0,
-       .help =
-           "with intervals: each interval report's wake-up p99, over everything since the start"},
-      {.name = "interval_request_p99",
-       .unit = "us",
-       .direction = Direction::kLowerIsBetter,
-       .centre = Centre::kAmean,
-       .kind = SampleKind::kInterval,
-       .precision = 0,
-       .help =
-           "with intervals: each interval report's request p99, over everything since the start"},
-      {.name = "interval_rps",
-       .unit = "requests/s",
-       .direction = Direction::kHigherIsBetter,
-       .centre = Centre::kHmean,
-       .kind = SampleKind::kInterval,
-       .precision = 2,
-       .help = "with intervals: each interval report's 'current rps' (the last second's rate)"},
+      rate_metric(
+          "rps_p50", "requests/s", 0,
+          "final report: the median of the per-second request rates (schbench's '*' RPS line)"),
+      rate_metric("average_rps", "requests/s", 2,
+                  "final report: requests completed over the runtime (text report only; the -j "
+                  "file lacks it)"),
+      rate_metric("transfer_ops", "ops/s", 2,
+                  "pipe mode: transfers per second per worker ('avg worker transfer')"),
+      rate_metric("transfer_rate", "MiB/s", 2,
+                  "pipe mode: bytes per second per worker, in MiB/s (schbench prints 1024-based "
+                  "units as KB, MB, GB)"),
+      latency_metric(
+          "interval_wakeup_p99",
+          "with intervals: each interval report's wake-up p99, over everything since the start",
+          SampleKind::kInterval),
+      latency_metric(
+          "interval_request_p99",
+          "with intervals: each interval report's request p99, over everything since the start",
+          SampleKind::kInterval),
+      rate_metric("interval_rps", "requests/s", 2,
+                  "with intervals: each interval report's 'current rps' (the last second's rate)",
+                  SampleKind::kInterval),
   };
 }
 
