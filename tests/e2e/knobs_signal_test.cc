@@ -18,6 +18,7 @@
 #include "runner/knobs/knobs.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
+#include "tests/support/sleeper_config.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -118,21 +119,10 @@ TEST_CASE("a second SIGINT restores the knobs, kills the workload and exits at o
   const std::string flipped = original == "0" ? "1" : "0";
   test::TempDir dir;
   const std::string db = dir.file("s.db"), cfg = dir.file("s.yaml"), err = dir.file("err");
-  test::write_text(cfg, R"(iterations: 1
-workloads:
-  - command:
-      name: sleeper
-      package: coreutils
-      argv: [sh, -c, "cd {workdir} && seq 1 100000 | xargs touch && exec sleep 60"]
-      metrics:
-        t:
-          regex: '^(?<value>[0-9]+)$'
-          direction: lower
-variants:
-  flipped:
-    sysctl:
-      kernel.sched_autogroup_enabled: )" +
-                            flipped + "\n");
+  test::write_text(
+      cfg, test::sleeper_config(
+               1, R"([sh, -c, "cd {workdir} && seq 1 100000 | xargs touch && exec sleep 60"])",
+               flipped));
 
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);

@@ -34,6 +34,7 @@
 #include "runner/knobs/knobs.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
+#include "tests/support/sleeper_config.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -140,22 +141,11 @@ std::string flipped_of(const std::string& original) { return original == "0" ? "
 // and prints its work directory and whether it found it empty.
 std::string sleeper_config(const std::string& flipped, const std::string& seconds,
                            int iterations = 1) {
-  return "iterations: " + std::to_string(iterations) + R"(
-workloads:
-  - command:
-      name: sleeper
-      package: coreutils
-      argv: [sh, -c, 'ls -A {workdir} | grep -q . && echo dirty; touch {workdir}/mine; echo "dir {workdir}"; sleep )" +
-         seconds + R"(; echo 1']
-      metrics:
-        t:
-          regex: '^(?<value>[0-9]+)$'
-          direction: lower
-variants:
-  flipped:
-    sysctl:
-      kernel.sched_autogroup_enabled: )" +
-         flipped + "\n";
+  return test::sleeper_config(
+      iterations,
+      R"([sh, -c, 'ls -A {workdir} | grep -q . && echo dirty; touch {workdir}/mine; echo "dir {workdir}"; sleep )" +
+          seconds + "; echo 1']",
+      flipped);
 }
 
 // Waits until the SUT's lock names a run (the run exists and holds it).
