@@ -88,6 +88,12 @@ Spawned spawn(const std::vector<std::string>& args, const std::string& err_path)
   return s;
 }
 
+// `schedlab run DIR/c.yaml --db DIR/DB --name NAME`, its stderr in DIR/NAME.err.
+Spawned spawn_run(const test::TempDir& dir, const std::string& db, const std::string& name) {
+  return spawn({"run", dir.file("c.yaml"), "--db", dir.file(db), "--name", name},
+               dir.file(name + ".err"));
+}
+
 // Processes whose parent is this test (non-zombie), after reaping zombies
 // that are not in KEEP.
 std::vector<pid_t> own_children() {
@@ -170,8 +176,7 @@ TEST_CASE("a second run on the same SUT is refused, naming the holder; restore r
   const std::string flipped = flipped_of(original);
   test::TempDir dir;
   test::write_text(dir.file("c.yaml"), sleeper_config(flipped, "3"));
-  Spawned first = spawn({"run", dir.file("c.yaml"), "--db", dir.file("c.db"), "--name", "c1"},
-                        dir.file("c1.err"));
+  Spawned first = spawn_run(dir, "c.db", "c1");
   wait_for_holder("\"run 1 'c1'\"");
   CHECK(read_sysctl(local, kKnob) == flipped);
 
@@ -212,10 +217,8 @@ TEST_CASE("two runs started together on one SUT: exactly one is refused") {
   const std::string original = read_sysctl(local, kKnob);
   test::TempDir dir;
   test::write_text(dir.file("c.yaml"), sleeper_config(flipped_of(original), "1"));
-  Spawned a = spawn({"run", dir.file("c.yaml"), "--db", dir.file("a.db"), "--name", "a"},
-                    dir.file("a.err"));
-  Spawned b = spawn({"run", dir.file("c.yaml"), "--db", dir.file("b.db"), "--name", "b"},
-                    dir.file("b.err"));
+  Spawned a = spawn_run(dir, "a.db", "a");
+  Spawned b = spawn_run(dir, "b.db", "b");
   const int ca = a.wait(), cb = b.wait();
   INFO(a.err() << "\n---\n" << b.err());
   CHECK(std::multiset<int>{ca, cb} == std::multiset<int>{0, 1});
@@ -234,8 +237,7 @@ TEST_CASE("a killed run is listed as interrupted, its leftovers go with restore"
   const std::string original = read_sysctl(local, kKnob);
   test::TempDir dir;
   test::write_text(dir.file("c.yaml"), sleeper_config(flipped_of(original), "30"));
-  Spawned run = spawn({"run", dir.file("c.yaml"), "--db", dir.file("k.db"), "--name", "k"},
-                      dir.file("k.err"));
+  Spawned run = spawn_run(dir, "k.db", "k");
   wait_for_holder("\"run 1 'k'\"");
   // The iteration is under way: its work directory exists.
   std::string workdir;
