@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "base/file.h"
 #include "base/hash.h"
@@ -20,6 +21,21 @@ using namespace schedlab;
 using schedlab::test::write_task_db;
 
 namespace {
+
+// A, then B, merged into ab.db, and B, then A, into ba.db: the second merge
+// of each is refused with a message MATCHING. Returns ab.db and ba.db.
+template <class Matcher>
+std::vector<std::string> refused_either_way(const test::TempDir& dir, const std::string& a,
+                                            const std::string& b, const Matcher& matching) {
+  std::vector<std::string> outs;
+  for (const auto& [first, second] : {std::pair{a, b}, std::pair{b, a}}) {
+    outs.push_back(dir.file(first == a ? "ab.db" : "ba.db"));
+    Store merged(outs.back());
+    merged.merge_from(first);
+    CHECK_THROWS_WITH(merged.merge_from(second), matching);
+  }
+  return outs;
+}
 
 std::int64_t count(const std::string& db, const char* sql) {
   sqlite3* h = nullptr;
@@ -144,15 +160,10 @@ TEST_CASE("merge: two copies of one run whose samples differ are refused in eith
   write_task_db(b, "n1", 2);
   // The same iterations (start, status, duration, output), one sample changed.
   exec(b, "UPDATE samples SET value = value + 0.5 WHERE rowid = 3");
-  for (const auto& [first, second] : {std::pair{a, b}, std::pair{b, a}}) {
-    const auto out = dir.file(first == a ? "ab.db" : "ba.db");
-    Store merged(out);
-    merged.merge_from(first);
-    CHECK_THROWS_WITH(merged.merge_from(second),
-                      Catch::Contains("iteration 0 of run 'fleet'") &&
-                          Catch::Contains("(its samples); nothing merged"));
+  for (const auto& out : refused_either_way(dir, a, b,
+                                            Catch::Contains("iteration 0 of run 'fleet'") &&
+                                                Catch::Contains("(its samples); nothing merged")))
     CHECK(count(out, "SELECT count(*) FROM samples") == 4);
-  }
   // A sample more (the same values otherwise) differs too, and so does a monitor delta.
   const auto c = dir.file("c.db"), d = dir.file("d.db");
   write_task_db(c, "n1", 2);
@@ -193,13 +204,8 @@ TEST_CASE("merge: a metric declared otherwise is refused in either order") {
   write_task_db(a, "n1", 1);
   write_task_db(b, "n2", 1);
   exec(b, "UPDATE metrics SET direction = 'higher'");
-  for (const auto& [first, second] : {std::pair{a, b}, std::pair{b, a}}) {
-    Store merged(dir.file(first == a ? "ab.db" : "ba.db"));
-    merged.merge_from(first);
-    CHECK_THROWS_WITH(
-        merged.merge_from(second),
-        Catch::Contains("metric hackbench time of run 'fleet' is declared otherwise"));
-  }
+  refused_either_way(dir, a, b,
+                     Catch::Contains("metric hackbench time of run 'fleet' is declared otherwise"));
 }
 
 TEST_CASE("merge: two pairs' databases become one run with both pairs, and merging again adds nothing") {
