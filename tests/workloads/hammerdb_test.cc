@@ -33,6 +33,17 @@ Point hammerdb_point(std::int64_t vus = 1) {
   return p;
 }
 
+// 24 virtual users against an external server, nothing built, run by the
+// test double FAKE (an executable script from here on).
+Point fake_cli_point(const std::string& fake) {
+  ::chmod(fake.c_str(), 0755);
+  Point p = hammerdb_point(24);
+  p.values["server"] = std::string("external");
+  p.values["build"] = std::string("none");
+  p.values["hammerdbcli"] = fake;
+  return p;
+}
+
 struct Expected {
   std::int64_t vus;
   double nopm, tpm;
@@ -141,11 +152,7 @@ TEST_CASE("hammerdb full flow on the loadgen with a fake hammerdbcli") {
              "grep -qx 'vuset vu 24' \"$2\" || { echo 'fake-hammerdbcli: no vuset vu 24' >&2; exit 3; }\n"
              "grep -qx 'dbset db maria' \"$2\" || exit 4\n"
              "cat '" + fixture("hammerdb/docs-v6.0-maria_tprocc.sh-full-build-run-drop-result.txt").string() + "'\n");
-  ::chmod(fake.c_str(), 0755);
-  auto p = hammerdb_point(24);
-  p.values["server"] = std::string("external");
-  p.values["build"] = std::string("none");
-  p.values["hammerdbcli"] = fake;
+  const Point p = fake_cli_point(fake);
   const StepContext ctx{.workdir = dir.file("work"), .sut_address = "127.0.0.1"};
   CHECK(h.setup_steps(p, ctx).empty());
   CHECK(h.teardown_steps(p, ctx).empty());
@@ -222,11 +229,7 @@ TEST_CASE("hammerdb: a failed virtual user fails the iteration though hammerdbcl
     const auto result_line = real.rfind('\n', real.find("TEST RESULT")) + 1;
     write_text(log, real.substr(0, result_line) + failure + real.substr(result_line));
     write_text(fake, "#!/bin/sh\ncat '" + log + "'\nexit 0\n");
-    ::chmod(fake.c_str(), 0755);
-    auto p = hammerdb_point(24);
-    p.values["server"] = std::string("external");
-    p.values["build"] = std::string("none");
-    p.values["hammerdbcli"] = fake;
+    const Point p = fake_cli_point(fake);
     const StepContext ctx{.workdir = dir.file("work"), .sut_address = "127.0.0.1"};
     std::string out;
     for (const auto& s : h.iteration_steps(p, ctx)) {
