@@ -336,20 +336,18 @@ do_up() {
 
 # ------------------------------------------------------------------ down
 kill_ns_procs() {
-  local ns=$1 pids i
+  local ns=$1 pids i sig
   ns_exists "$ns" || return 0
   pids=$(ip netns pids "$ns" 2>/dev/null)
   [ -n "$pids" ] || return 0
-  kill -TERM $pids 2>/dev/null
-  for i in $(seq 30); do
-    pids=$(ip netns pids "$ns" 2>/dev/null); [ -n "$pids" ] || return 0
-    sleep 0.1
-  done
-  log "SIGKILL to processes left in $ns: $pids"
-  kill -KILL $pids 2>/dev/null
-  for i in $(seq 30); do
-    pids=$(ip netns pids "$ns" 2>/dev/null); [ -n "$pids" ] || return 0
-    sleep 0.1
+  for sig in TERM KILL; do
+    [ $sig = TERM ] || log "SIGKILL to processes left in $ns: $pids"
+    kill -$sig $pids 2>/dev/null
+    # Up to 3 s for them to go.
+    for i in $(seq 30); do
+      pids=$(ip netns pids "$ns" 2>/dev/null); [ -n "$pids" ] || return 0
+      sleep 0.1
+    done
   done
   log "warning: processes still in $ns: $pids"
 }
