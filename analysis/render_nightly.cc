@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/nightly_report.h"
+#include "analysis/nightly_sentences.h"
 #include "analysis/render.h"
 #include "analysis/render_schedstat.h"
 
@@ -108,19 +109,10 @@ std::string render_nightly_markdown(const NightlyReport& r) {
     for (const auto& g : r.regressions) {
       md += fmt::format("### {} vs {}: {}{} {}\n\n", g.target, g.reference, g.r.block,
                         g.r.row.empty() ? "" : " " + g.r.row, g.r.metric);
-      md += fmt::format("{:+.2f}% (p = {:.3g}, alpha {}, minimum effect {}%), runs {} and {}.\n\n",
-                        g.r.pct, g.r.p_value, g.r.alpha, g.r.min_effect_pct, g.reference_run,
-                        g.target_run);
-      if (!g.repo.empty()) {
-        if (g.last_good.empty())
-          md += fmt::format("Commits: {} is at {}; {}, so there is no range to bisect.\n\n",
-                            g.target, g.commit, g.range_note);
-        else
-          md += fmt::format(
-              "Commits since the last good night: {}..{} in {} (last good run {}). Bisect "
-              "them:\n\n```\n{}\n```\n\n",
-              g.last_good, g.commit, g.repo, g.last_good_run, g.bisect_command);
-      }
+      md += regression_change_sentence(g) + "\n\n";
+      if (const std::string commits = regression_commits_sentence(g, unescaped); !commits.empty())
+        md +=
+            commits + (g.last_good.empty() ? "\n\n" : "\n\n```\n" + g.bisect_command + "\n```\n\n");
       if (g.schedstat)
         md += "Schedstat, summed over the row's iterations:\n\n```\n" +
               schedstat::render_text(*g.schedstat) + "```\n\n";

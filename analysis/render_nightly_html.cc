@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/nightly_report.h"
+#include "analysis/nightly_sentences.h"
 #include "analysis/render_html.h"
 #include "analysis/render_schedstat.h"
 
@@ -50,19 +51,10 @@ std::string render_nightly_html(const NightlyReport& r, const std::string& vega_
     body += fmt::format("<section class=\"regression\"><h3>{} vs {}: {}{} {}</h3>\n", e(g.target),
                         e(g.reference), e(g.r.block), e(g.r.row.empty() ? "" : " " + g.r.row),
                         e(g.r.metric));
-    body += fmt::format("<p>{:+.2f}% (p = {:.3g}, alpha {}, minimum effect {}%), runs {} and {}.</p>\n",
-                        g.r.pct, g.r.p_value, g.r.alpha, g.r.min_effect_pct, g.reference_run,
-                        g.target_run);
-    if (!g.repo.empty()) {
-      if (g.last_good.empty())
-        body += fmt::format("<p>Commits: {} is at {}; {}, so there is no range to bisect.</p>\n",
-                            e(g.target), e(g.commit), e(g.range_note));
-      else
-        body += fmt::format(
-            "<p>Commits since the last good night: {}..{} in {} (last good run {}). Bisect "
-            "them:</p>\n<pre>{}</pre>\n",
-            e(g.last_good), e(g.commit), e(g.repo), g.last_good_run, e(g.bisect_command));
-    }
+    body += "<p>" + regression_change_sentence(g) + "</p>\n";
+    if (const std::string commits = regression_commits_sentence(g, html_escape); !commits.empty())
+      body += "<p>" + commits + "</p>\n" +
+              (g.last_good.empty() ? "" : "<pre>" + e(g.bisect_command) + "</pre>\n");
     // The plots of the regressed table, from its comparison.
     for (const auto& c : r.comparisons) {
       if (!same_pair(g, c)) continue;
