@@ -47,6 +47,22 @@ std::int64_t add_run(Store& s, const std::string& name, const std::string& date,
   return run;
 }
 
+// One more ok iteration of add_run's row 8, its time VALUE.
+void add_row8_iteration(Store& s, std::int64_t run, std::int64_t variant, int iteration,
+                        const std::string& date, double value) {
+  s.add_iteration({.run_id = run,
+                   .variant_id = variant,
+                   .workload = "hackbench",
+                   .block = "hackbench-process-pipes",
+                   .row = "8",
+                   .row_order = 0,
+                   .params_json = R"({"groups":8})",
+                   .iteration = iteration,
+                   .status = IterationStatus::kOk,
+                   .started_at = date,
+                   .samples = {{"time", value, std::nullopt}}});
+}
+
 // Each point is the cell `schedlab compare RUN` prints for its variant.
 void check_against_compare(const Store& s, const History& h) {
   for (const auto& p : h.points) {
@@ -144,11 +160,7 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
 
   SECTION("an iteration added after the summaries: that run is computed afresh") {
     const auto vars = s.variants(early);
-    s.add_iteration({.run_id = early, .variant_id = vars[0].id, .workload = "hackbench",
-                     .block = "hackbench-process-pipes", .row = "8", .row_order = 0,
-                     .params_json = R"({"groups":8})", .iteration = 3,
-                     .status = IterationStatus::kOk, .started_at = "2026-03-01T00:00:00Z",
-                     .samples = {{"time", 100.0, std::nullopt}}});
+    add_row8_iteration(s, early, vars[0].id, 3, "2026-03-01T00:00:00Z", 100.0);
     const History fresh = history(s, "hackbench", "time", "", &computed);
     REQUIRE(computed.size() == 1);
     CHECK(computed[0].run_id == early);
@@ -173,11 +185,7 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
     history(s, "hackbench", "time", "", &computed);
     REQUIRE(computed.size() == 1);
     const auto vars = s.variants(late);
-    s.add_iteration({.run_id = late, .variant_id = vars[1].id, .workload = "hackbench",
-                     .block = "hackbench-process-pipes", .row = "8", .row_order = 0,
-                     .params_json = R"({"groups":8})", .iteration = 0,
-                     .status = IterationStatus::kOk, .started_at = "2026-03-02T00:00:00Z",
-                     .samples = {{"time", 7.0, std::nullopt}}});
+    add_row8_iteration(s, late, vars[1].id, 0, "2026-03-02T00:00:00Z", 7.0);
     CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 0);
     computed.clear();
     const History resumed = history(s, "hackbench", "time", "", &computed);
