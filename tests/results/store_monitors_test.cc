@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "results/store.h"
+#include "tests/support/plain_iteration.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -18,14 +19,7 @@ TEST_CASE("monitor rows round-trip with their iteration", "[store][monitors]") {
     CHECK(s.schema_version() == Store::kSchemaVersion);
     run = s.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
     const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    IterationRow it{.run_id = run,
-                    .variant_id = v,
-                    .workload = "hackbench",
-                    .block = "b",
-                    .row = "1",
-                    .params_json = "{}",
-                    .status = IterationStatus::kOk,
-                    .started_at = "t"};
+    IterationRow it = test::plain_iteration(run, v);
     it.monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 10\n"},
                             {0, "stat", "after", "/proc/stat", "ctxt 25\n"},
                             {0, "interrupts", "before", "/proc/interrupts", "i0"},

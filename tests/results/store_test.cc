@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runner/hosts/local_host.h"
+#include "tests/support/plain_iteration.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -99,15 +100,7 @@ TEST_CASE("the same iteration cannot be stored twice") {
   Store s(dir.file("r.db"));
   auto run = s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
   auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  IterationRow it{.run_id = run,
-                  .variant_id = v,
-                  .workload = "hackbench",
-                  .block = "b",
-                  .row = "1",
-                  .params_json = "{}",
-                  .iteration = 0,
-                  .status = IterationStatus::kOk,
-                  .started_at = "t"};
+  IterationRow it = test::plain_iteration(run, v);
   s.add_iteration(it);
   CHECK_THROWS_AS(s.add_iteration(it), StoreError);
   CHECK(s.iterations(run).size() == 1);  // the failed insert rolled back whole
@@ -226,14 +219,7 @@ TEST_CASE(
                                  .manifest_json = R"({"order":"interleaved"})"});
   const auto v =
       s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  IterationRow it{.run_id = run,
-                  .variant_id = v,
-                  .workload = "hackbench",
-                  .block = "b",
-                  .row = "1",
-                  .params_json = "{}",
-                  .status = IterationStatus::kOk,
-                  .started_at = "t"};
+  IterationRow it = test::plain_iteration(run, v);
   it.pair = "rack1";
   s.add_iteration(it);
   it.pair = "rack2";
@@ -323,8 +309,7 @@ TEST_CASE("an iteration's samples round-trip in order across the insert batches"
   const auto run = s.create_run({.name = "b", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
                                  .manifest_json = "{}"});
   const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  IterationRow it{.run_id = run, .variant_id = v, .workload = "pgbench", .block = "b", .row = "1",
-                  .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk, .started_at = "t"};
+  IterationRow it = test::plain_iteration(run, v, "pgbench");
   for (int i = 0; i < 130; ++i)
     it.samples.push_back({i % 2 ? "interval_latency" : "interval_tps", 1000.0 + i,
                           i == 129 ? std::nullopt : std::optional<double>(i * 0.5)});
@@ -349,8 +334,7 @@ TEST_CASE("run overviews: variants in position order and ok iterations, per run"
                                .manifest_json = "{}"});
   const auto batch = s.add_variant({.run_id = a, .name = "batch", .position = 1, .knobs_json = "{}"});
   s.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
-  IterationRow it{.run_id = a, .variant_id = batch, .workload = "w", .block = "b", .row = "1",
-                  .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk, .started_at = "t"};
+  IterationRow it = test::plain_iteration(a, batch, "w");
   s.add_iteration(it);
   it.iteration = 1;
   s.add_iteration(it);
