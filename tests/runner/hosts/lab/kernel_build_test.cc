@@ -73,6 +73,24 @@ ExecResult schedlab_cmd(std::vector<std::string> args,
   return local.run(c);
 }
 
+// `bisect start` (its result R) found the commit planted at SHAS[FIRST_BAD]
+// in TREE, the one before it the last good: in the session it stored in DB
+// and in what it printed. Returns the session.
+BisectSession check_found_planted(const ExecResult& r, const std::string& db, const fs::path& tree,
+                                  const std::vector<std::string>& shas, std::size_t first_bad) {
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto session = Store(db).latest_bisect();
+  REQUIRE(session);
+  const auto res = nlohmann::json::parse(session->result_json);
+  CHECK(res["first_bad_candidate"] == shas[first_bad]);
+  CHECK(res["last_good_candidate"] == shas[first_bad - 1]);
+  const std::string planted = std::string(
+      trim(sh({"git", "-C", tree.string(), "log", "-1", "--format=%h %s", shas[first_bad]}).out));
+  CHECK(r.out.find("first bad: " + planted) != std::string::npos);
+  return *session;
+}
+
 }  // namespace
 
 TEST_CASE("lab build: bad input is a one-line error naming what to do") {
@@ -503,18 +521,10 @@ workloads:
   auto r = schedlab_cmd({"bisect", "start", "--db", db, "--repo", tree.string(), "--good",
                          shas.front(), "--bad", shas.back(), "--config", cfg, "--metric", "time",
                          "--min-effect", "20"});
-  INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
+  const BisectSession session = check_found_planted(r, db, tree, shas, 5);
   Store store(db);
-  const auto session = store.latest_bisect();
-  REQUIRE(session);
-  const auto res = nlohmann::json::parse(session->result_json);
-  CHECK(res["first_bad_candidate"] == shas[5]);
-  CHECK(res["last_good_candidate"] == shas[4]);
-  const std::string planted = std::string(trim(sh({"git", "-C", tree.string(), "log", "-1", "--format=%h %s", shas[5]}).out));
-  CHECK(r.out.find("first bad: " + planted) != std::string::npos);
   bool skipped_broken = false;
-  for (const auto& d : store.bisect_decisions(session->id)) {
+  for (const auto& d : store.bisect_decisions(session.id)) {
     if (d.candidate != shas[3]) continue;
     CHECK(d.verdict == "SKIP");
     CHECK(d.decided_by == "build");
@@ -614,17 +624,8 @@ workloads:
                                     tree.string()));
   r = schedlab_cmd({"bisect", "start", "--db", db, "--repo", tree.string(), "--good", shas.front(), "--bad",
                     shas.back(), "--config", cfg, "--metric", "iops", "--min-effect", "20"});
-  INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
+  check_found_planted(r, db, tree, shas, 3);
   Store store(db);
-  const auto session = store.latest_bisect();
-  REQUIRE(session);
-  const auto res = nlohmann::json::parse(session->result_json);
-  CHECK(res["first_bad_candidate"] == shas[3]);
-  CHECK(res["last_good_candidate"] == shas[2]);
-  const std::string planted =
-      std::string(trim(sh({"git", "-C", tree.string(), "log", "-1", "--format=%h %s", shas[3]}).out));
-  CHECK(r.out.find("first bad: " + planted) != std::string::npos);
   // Every run was on the board, with the kernel built from the candidate.
   for (const auto& run : store.list_runs()) {
     const auto m = nlohmann::json::parse(run.manifest_json);
