@@ -62,6 +62,14 @@ void small_tree(const fs::path& dir) {
                    "\t@echo 'scripts/kconfig/conf.c:1:1: error: planted failure' >&2; exit 2\n");
 }
 
+// small_tree as a git repository of one commit, "base".
+void small_repo(const fs::path& dir) {
+  small_tree(dir);
+  must({"git", "init", "-q"}, dir.string());
+  must({"git", "add", "-A"}, dir.string());
+  must({"git", "commit", "-q", "-m", "base"}, dir.string());
+}
+
 ExecResult schedlab_cmd(std::vector<std::string> args,
                         const std::map<std::string, std::string>& env = {}) {
   args.insert(args.begin(), SCHEDLAB_BINARY);
@@ -108,10 +116,7 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   CHECK(r.err.find("is not a git repository, so @v6.1 names nothing; drop @v6.1 to build the tree "
                    "as it is") != std::string::npos);
 
-  small_tree(dir.path() / "repo");
-  must({"git", "init", "-q"}, dir.file("repo"));
-  must({"git", "add", "-A"}, dir.file("repo"));
-  must({"git", "commit", "-q", "-m", "base"}, dir.file("repo"));
+  small_repo(dir.path() / "repo");
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@no-such-tag"}, cache);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("unknown ref 'no-such-tag' in ") != std::string::npos);
@@ -161,10 +166,7 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
 // writes it; the tree is a small git tree.
 TEST_CASE("lab: the kernels a run built are found by their commit, with what the run added") {
   test::TempDir dir;
-  small_tree(dir.path() / "repo");
-  must({"git", "init", "-q"}, dir.file("repo"));
-  must({"git", "add", "-A"}, dir.file("repo"));
-  must({"git", "commit", "-q", "-m", "base"}, dir.file("repo"));
+  small_repo(dir.path() / "repo");
   const std::string commit = std::string(trim(sh({"git", "-C", dir.file("repo"), "rev-parse", "HEAD"}).out));
   const auto paths = lab::LabPaths{dir.path() / "cache"};
   const fs::path entry = paths.kernels() / "6.1.0-abc";
@@ -205,10 +207,7 @@ TEST_CASE("lab build: a repository owned by another user names git's safe.direct
   const std::map<std::string, std::string> cache = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")},
                                                     {"GIT_CONFIG_GLOBAL", "/dev/null"}};
   const fs::path repo = dir.path() / "theirs";
-  small_tree(repo);
-  must({"git", "init", "-q"}, repo.string());
-  must({"git", "add", "-A"}, repo.string());
-  must({"git", "commit", "-q", "-m", "base"}, repo.string());
+  small_repo(repo);
   must({"chown", "-R", "65534:65534", repo.string()});  // nobody
   const std::string hint = "git config --global --add safe.directory " + repo.string();
   // With a ref and without one (the work tree): both are git's refusal,
@@ -576,10 +575,7 @@ std::string qemu_arm_problem() {
 
 TEST_CASE("lab build: a board whose cross compiler is missing names its package") {
   test::TempDir dir;
-  small_tree(dir.path() / "repo");
-  must({"git", "init", "-q"}, dir.file("repo"));
-  must({"git", "add", "-A"}, dir.file("repo"));
-  must({"git", "commit", "-q", "-m", "base"}, dir.file("repo"));
+  small_repo(dir.path() / "repo");
   fs::create_directories(dir.path() / "bin");
   for (const char* tool : {"git", "make", "gcc", "bc", "bison", "flex"})
     if (fs::exists(std::string("/usr/bin/") + tool))
