@@ -62,67 +62,75 @@ TEST_CASE("no variants means one default variant") {
 }
 
 TEST_CASE("config errors name file, line and key, with a suggestion") {
-  CHECK(error_of("workloads:\n  - hackbench:\n      grups: [1]\n") ==
-        "exp.yaml:3: workloads[0].hackbench: unknown key 'grups' (did you mean 'groups'?)");
-  CHECK(error_of("iteratons: 5\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: unknown key 'iteratons' (did you mean 'iterations'?)");
-  CHECK(error_of("workloads:\n  - hackbenhc: {}\n") ==
-        "exp.yaml:2: workloads[0]: unknown workload 'hackbenhc' (did you mean 'hackbench'?); "
-        "known: command, hackbench, tbench, pgbench, dmatest, hammerdb, sysbench, seccomp-notify, netperf, schbench");
-  CHECK(error_of("workloads:\n  - hackbench:\n      modes: [process-pipe]\n") ==
-        "exp.yaml:3: workloads[0].hackbench.modes: 'process-pipe' is not one of: "
-        "process-pipes, process-sockets, thread-pipes, thread-sockets (did you mean "
-        "'process-pipes'?)");
-  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, zero]\n") ==
-        "exp.yaml:3: workloads[0].hackbench.groups: expected a whole number from 1 to 2147483647, "
-        "got 'zero'");
-  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [0]\n") ==
-        "exp.yaml:3: workloads[0].hackbench.groups: 0 is out of range: expected a whole number "
-        "from 1 to 2147483647");
-  CHECK(error_of("workloads:\n  - hackbench:\n      loops: [1, 2]\n") ==
-        "exp.yaml:3: workloads[0].hackbench.loops: takes a single value, not a list (only swept "
-        "parameters take lists)");
-  CHECK(error_of("workloads:\n  - hackbench:\n      timeout: soon\n") ==
-        "exp.yaml:3: workloads[0].hackbench.timeout: expected a duration from 0s to 168h such as "
-        "30s or 500ms, got 'soon'");
-  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    polcy: batch\n") ==
-        "exp.yaml:4: variants.b: unknown key 'polcy' (did you mean 'policy'?)");
-  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    policy: fifo\n") ==
-        "exp.yaml:4: variants.b.policy: unknown scheduling policy 'fifo'; known: other, batch, "
-        "idle");
-  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    sysctl:\n      net.core.somaxconn: 5\n") ==
-        "exp.yaml:5: variants.b.sysctl.net.core.somaxconn: 'net.core.somaxconn' is outside the "
-        "sysctls schedlab may change (kernel.*, vm.*)");
-  CHECK(error_of("workloads: [hackbench]\nvariants:\n  b:\n    nice: 40\n") ==
-        "exp.yaml:4: variants.b.nice: 40 is out of range: expected a whole number from -20 to 19");
-  CHECK(error_of("workloads: [hackbench]\nhosts:\n  sut: sut1\n") ==
-        "exp.yaml:3: hosts.sut: 'sut1' is not a host: use local or ssh://[user@]host[:port]");
-  CHECK(error_of("workloads: [hackbench]\nssh:\n  host_key_policy: yolo\n") ==
-        "exp.yaml:3: ssh.host_key_policy: expected strict or accept-new, got 'yolo'");
-  CHECK(error_of("workloads:\n  - command:\n      name: x\n      argv: [true]\n") ==
-        "exp.yaml:3: workloads[0].command.metrics: expected at least one metric with a regex");
-  CHECK(error_of("workloads:\n  - command:\n      name: x\n      argv: [\"{thraeds}\"]\n      params: {threads: [1]}\n"
+  // A config, and the whole error it gets.
+  const std::pair<const char*, const char*> cases[] = {
+      {"workloads:\n  - hackbench:\n      grups: [1]\n",
+       "exp.yaml:3: workloads[0].hackbench: unknown key 'grups' (did you mean 'groups'?)"},
+      {"iteratons: 5\nworkloads: [hackbench]\n",
+       "exp.yaml:1: unknown key 'iteratons' (did you mean 'iterations'?)"},
+      {"workloads:\n  - hackbenhc: {}\n",
+       "exp.yaml:2: workloads[0]: unknown workload 'hackbenhc' (did you mean 'hackbench'?); "
+       "known: command, hackbench, tbench, pgbench, dmatest, hammerdb, sysbench, seccomp-notify, "
+       "netperf, schbench"},
+      {"workloads:\n  - hackbench:\n      modes: [process-pipe]\n",
+       "exp.yaml:3: workloads[0].hackbench.modes: 'process-pipe' is not one of: "
+       "process-pipes, process-sockets, thread-pipes, thread-sockets (did you mean "
+       "'process-pipes'?)"},
+      {"workloads:\n  - hackbench:\n      groups: [1, zero]\n",
+       "exp.yaml:3: workloads[0].hackbench.groups: expected a whole number from 1 to 2147483647, "
+       "got 'zero'"},
+      {"workloads:\n  - hackbench:\n      groups: [0]\n",
+       "exp.yaml:3: workloads[0].hackbench.groups: 0 is out of range: expected a whole number "
+       "from 1 to 2147483647"},
+      {"workloads:\n  - hackbench:\n      loops: [1, 2]\n",
+       "exp.yaml:3: workloads[0].hackbench.loops: takes a single value, not a list (only swept "
+       "parameters take lists)"},
+      {"workloads:\n  - hackbench:\n      timeout: soon\n",
+       "exp.yaml:3: workloads[0].hackbench.timeout: expected a duration from 0s to 168h such as "
+       "30s or 500ms, got 'soon'"},
+      {"workloads: [hackbench]\nvariants:\n  b:\n    polcy: batch\n",
+       "exp.yaml:4: variants.b: unknown key 'polcy' (did you mean 'policy'?)"},
+      {"workloads: [hackbench]\nvariants:\n  b:\n    policy: fifo\n",
+       "exp.yaml:4: variants.b.policy: unknown scheduling policy 'fifo'; known: other, batch, "
+       "idle"},
+      {"workloads: [hackbench]\nvariants:\n  b:\n    sysctl:\n      net.core.somaxconn: 5\n",
+       "exp.yaml:5: variants.b.sysctl.net.core.somaxconn: 'net.core.somaxconn' is outside the "
+       "sysctls schedlab may change (kernel.*, vm.*)"},
+      {"workloads: [hackbench]\nvariants:\n  b:\n    nice: 40\n",
+       "exp.yaml:4: variants.b.nice: 40 is out of range: expected a whole number from -20 to 19"},
+      {"workloads: [hackbench]\nhosts:\n  sut: sut1\n",
+       "exp.yaml:3: hosts.sut: 'sut1' is not a host: use local or ssh://[user@]host[:port]"},
+      {"workloads: [hackbench]\nssh:\n  host_key_policy: yolo\n",
+       "exp.yaml:3: ssh.host_key_policy: expected strict or accept-new, got 'yolo'"},
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n",
+       "exp.yaml:3: workloads[0].command.metrics: expected at least one metric with a regex"},
+      {"description: x\n", "exp.yaml: workloads: missing: a config runs at least one workload"},
+      {"workloads:\n  - hackbench:\n      groups: [1, 1]\n",
+       "exp.yaml:3: workloads[0].hackbench.groups: value '1' is listed twice"},
+      {"iterations: 0\nworkloads: [hackbench]\n",
+       "exp.yaml:1: iterations: 0 is out of range: expected a whole number from 1 to 1000000"},
+      {"iterations: {min: 3, max: 30}\nworkloads: [hackbench]\n",
+       "exp.yaml:1: iterations: a mapping makes iterations adaptive: give ci_width_pct (and min, "
+       "max), or stop: sequential"},
+      {"iterations: {min: 5, max: 3, ci_width_pct: 2}\nworkloads: [hackbench]\n",
+       "exp.yaml:1: iterations.max: max (3) is below min (5)"},
+      {"iterations: {mni: 5, ci_width_pct: 2}\nworkloads: [hackbench]\n",
+       "exp.yaml:1: iterations: unknown key 'mni' (did you mean 'min'?)"},
+      {"iterations: {ci_width_pct: 200}\nworkloads: [hackbench]\n",
+       "exp.yaml:1: iterations.ci_width_pct: expected a percentage between 0 and 100, got '200'"},
+      {"order: interleave\nworkloads: [hackbench]\n",
+       "exp.yaml:1: order: expected interleaved or sequential, got 'interleave' (did you mean "
+       "'interleaved'?)"},
+  };
+  for (const auto& [yaml, error] : cases) {
+    INFO(yaml);
+    CHECK(error_of(yaml) == error);
+  }
+  CHECK(error_of("workloads:\n  - command:\n      name: x\n      argv: [\"{thraeds}\"]\n      "
+                 "params: {threads: [1]}\n"
                  "      metrics: {m: {regex: '(?<value>\\d+)', direction: higher}}\n")
             .starts_with("exp.yaml:3: workloads[0].command: "));
-  CHECK(error_of("description: x\n") ==
-        "exp.yaml: workloads: missing: a config runs at least one workload");
-  CHECK(error_of("workloads:\n  - hackbench:\n      groups: [1, 1]\n") ==
-        "exp.yaml:3: workloads[0].hackbench.groups: value '1' is listed twice");
-  CHECK(error_of("workloads: [hackbench\n") .starts_with("exp.yaml:2: YAML syntax error"));
-  CHECK(error_of("iterations: 0\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: iterations: 0 is out of range: expected a whole number from 1 to 1000000");
-  CHECK(error_of("iterations: {min: 3, max: 30}\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: iterations: a mapping makes iterations adaptive: give ci_width_pct (and min, "
-        "max), or stop: sequential");
-  CHECK(error_of("iterations: {min: 5, max: 3, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: iterations.max: max (3) is below min (5)");
-  CHECK(error_of("iterations: {mni: 5, ci_width_pct: 2}\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: iterations: unknown key 'mni' (did you mean 'min'?)");
-  CHECK(error_of("iterations: {ci_width_pct: 200}\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: iterations.ci_width_pct: expected a percentage between 0 and 100, got '200'");
-  CHECK(error_of("order: interleave\nworkloads: [hackbench]\n") ==
-        "exp.yaml:1: order: expected interleaved or sequential, got 'interleave' (did you mean "
-        "'interleaved'?)");
+  CHECK(error_of("workloads: [hackbench\n").starts_with("exp.yaml:2: YAML syntax error"));
 }
 
 TEST_CASE("scheduler features and debugfs tunables in a variant") {
