@@ -1,8 +1,11 @@
 #include "analysis/group_sequential.h"
 
+#include <fmt/format.h>
+
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
@@ -65,6 +68,46 @@ double obf_spent(double alpha, double t) {
   if (t >= 1) return alpha;
   const double z = stats::normal_quantile(1 - alpha / 4);
   return 4 * upper_tail(z / std::sqrt(t));
+}
+
+double spent(const Spending& f, double alpha, double t) {
+  if (t <= 0) return 0;
+  if (t >= 1) return alpha;
+  switch (f.kind) {
+    case SpendingKind::kObf:
+      return obf_spent(alpha, t);
+    case SpendingKind::kPocock:
+      return alpha * std::log1p((M_E - 1) * t);
+    case SpendingKind::kKimDeMets:
+      return alpha * std::pow(t, f.rho);
+  }
+  return alpha;
+}
+
+std::string spending_name(const Spending& f) {
+  switch (f.kind) {
+    case SpendingKind::kObf:
+      return "obf";
+    case SpendingKind::kPocock:
+      return "pocock";
+    case SpendingKind::kKimDeMets:
+      return fmt::format("kd({:g})", f.rho);
+  }
+  return "obf";
+}
+
+std::optional<Spending> parse_spending(std::string_view name) {
+  if (name == "obf") return Spending{SpendingKind::kObf};
+  if (name == "pocock") return Spending{SpendingKind::kPocock};
+  if (name == "kd") return Spending{SpendingKind::kKimDeMets, 2};
+  if (name.starts_with("kd(") && name.ends_with(")")) {
+    const std::string inner(name.substr(3, name.size() - 4));
+    char* end = nullptr;
+    const double rho = std::strtod(inner.c_str(), &end);
+    if (!inner.empty() && end == inner.c_str() + inner.size() && rho >= 0.5 && rho <= 5)
+      return Spending{SpendingKind::kKimDeMets, rho};
+  }
+  return std::nullopt;
 }
 
 PathDensity::PathDensity(double eta, int r) : eta_(eta), r_(r), z_{0.0}, w_{1.0} {
@@ -157,17 +200,17 @@ double bound_for(const PathDensity& h, double t, double spend) {
   return (lo_c + hi_c) / 2;
 }
 
-std::vector<double> obf_bounds(double alpha, const std::vector<double>& t, bool last_spends_all,
-                               int r) {
+std::vector<double> spending_bounds(const Spending& f, double alpha, const std::vector<double>& t,
+                                    bool last_spends_all, int r) {
   PathDensity h(0, r);
   std::vector<double> c;
-  double spent = 0;
+  double so_far = 0;
   for (std::size_t k = 0; k < t.size(); ++k) {
     const bool last = last_spends_all && k + 1 == t.size();
-    const double target = last ? alpha : obf_spent(alpha, t[k]);
-    const double bound = bound_for(h, t[k], target - spent);
+    const double target = last ? alpha : spent(f, alpha, t[k]);
+    const double bound = bound_for(h, t[k], target - so_far);
     c.push_back(bound);
-    spent = std::max(spent, target);
+    so_far = std::max(so_far, target);
     h.advance({t[k], bound, 0});
   }
   return c;

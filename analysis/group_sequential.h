@@ -1,5 +1,6 @@
 // The numerical core of group sequential tests: Lan-DeMets alpha spending
-// with the O'Brien-Fleming-type function, the two-sided boundaries it gives
+// (O'Brien-Fleming-type, Pocock-type and Kim-DeMets power functions), the
+// two-sided boundaries it gives
 // at any sequence of information fractions, and the probabilities of a
 // standardised statistic's path (Z_1, ..., Z_k) that the boundaries,
 // power, expected stopping time and stage-wise adjusted p-values and
@@ -14,20 +15,38 @@
 // from look to look on Jennison & Turnbull's grid (section 19.2: 6r - 1
 // points around the mean, midpoints added, Simpson's rule), so each look
 // costs one O(m^2) step however many came before. Boundaries agree with
-// R's rpact (getDesignGroupSequential, typeOfDesign "asOF", sided 2): see
-// tests/analysis/sequential_r_test.cc.
+// R's rpact (getDesignGroupSequential, typeOfDesign "asOF", "asP" and
+// "asKD", sided 2): see tests/analysis/sequential_r_test.cc.
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace schedlab::gs {
 
-// Two-sided alpha spent by information fraction t under the Lan-DeMets
-// O'Brien-Fleming-type function, 4 (1 - Phi(z_{1 - alpha/4} / sqrt(t))):
-// each side spends 2 (1 - Phi(z_{1 - alpha/4} / sqrt(t))), alpha/2 at t = 1
-// (rpact's asOF for sided = 2). 0 at t <= 0; alpha at t >= 1.
-double obf_spent(double alpha, double t);
+// A Lan-DeMets spending function: the two-sided alpha spent by information
+// fraction t (0 at t <= 0, alpha at t >= 1).
+//   obf     O'Brien-Fleming-type, 4 (1 - Phi(z_{1 - alpha/4} / sqrt(t))):
+//           each side spends 2 (1 - Phi(z_{1 - alpha/4} / sqrt(t))), alpha/2
+//           at t = 1 (rpact's asOF for sided = 2); next to nothing early.
+//   pocock  Pocock-type, alpha ln(1 + (e - 1) t) (rpact's asP): much early,
+//           a higher last bound.
+//   kd      Kim-DeMets power family, alpha t^rho (rpact's asKD, gammaA =
+//           rho): rho 1 is near Pocock, 3 near O'Brien-Fleming.
+enum class SpendingKind { kObf, kPocock, kKimDeMets };
+struct Spending {
+  SpendingKind kind = SpendingKind::kObf;
+  double rho = 2;  // kd only
+};
+double spent(const Spending& f, double alpha, double t);
+double obf_spent(double alpha, double t);  // spent({kObf}, alpha, t)
+// "obf", "pocock", "kd(rho)"; and back ("kd" alone: rho 2; rho from 0.5
+// to 5), nullopt for a name not in the family.
+std::string spending_name(const Spending& f);
+std::optional<Spending> parse_spending(std::string_view name);
 
 // What a path may do at one look with statistic Z: stop above `upper`
 // (Z >= upper), below -upper (Z <= -upper), or inside the inner region
@@ -84,11 +103,11 @@ class PathDensity {
 // continuing path.
 double bound_for(const PathDensity& h, double t, double spend);
 
-// Two-sided O'Brien-Fleming-type boundaries |Z| >= c_k at the fractions t
-// (increasing; the last one spends the rest of alpha whatever its fraction
-// when `last_spends_all`): rpact's criticalValues.
-std::vector<double> obf_bounds(double alpha, const std::vector<double>& t,
-                               bool last_spends_all = true, int r = 16);
+// Two-sided boundaries |Z| >= c_k of spending function f at the fractions
+// t (increasing; the last one spends the rest of alpha whatever its
+// fraction when `last_spends_all`): rpact's criticalValues.
+std::vector<double> spending_bounds(const Spending& f, double alpha, const std::vector<double>& t,
+                                    bool last_spends_all = true, int r = 16);
 
 // Probabilities of the design with bounds `regions` under drift eta: how
 // paths stop, look by look.

@@ -94,6 +94,9 @@ std::string design_error(const SequentialDesign& d) {
   if (d.planned_looks < 1 || d.planned_looks > 200)
     return fmt::format("planned_looks must be from 1 to 200, not {}", d.planned_looks);
   if (d.grid < 4 || d.grid > 64) return fmt::format("grid must be from 4 to 64, not {}", d.grid);
+  for (const gs::Spending& f : {d.spending, d.same_spending})
+    if (f.kind == gs::SpendingKind::kKimDeMets && !(f.rho >= 0.5 && f.rho <= 5))
+      return fmt::format("a Kim-DeMets spending's rho must be from 0.5 to 5, not {}", f.rho);
   return {};
 }
 
@@ -105,8 +108,8 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   p.fixed_eta = stats::normal_quantile(1 - d.alpha / 2) + stats::normal_quantile(d.power);
   for (int k = 1; k <= d.planned_looks; ++k)
     p.fractions.push_back(static_cast<double>(k) / d.planned_looks);
-  p.efficacy = gs::obf_bounds(d.alpha, p.fractions, true, d.grid);
-  p.same_bound = gs::obf_bounds(2 * p.same_error, p.fractions, true, d.grid);
+  p.efficacy = gs::spending_bounds(d.spending, d.alpha, p.fractions, true, d.grid);
+  p.same_bound = gs::spending_bounds(d.same_spending, 2 * p.same_error, p.fractions, true, d.grid);
   // P(different, the right way, before same) at drift eta.
   auto power_at = [&](double eta) {
     return gs::path_outcome(eta, planned_regions(p, eta), d.grid).above;
@@ -175,8 +178,9 @@ SequentialTest::SequentialTest(SequentialPlan plan, Centre centre, bool higher_i
 double SequentialTest::take_look(const PastLook& at, bool last, double& bound, double& same_bound) {
   const bool final_look = last || next_is_last_ || at.fraction >= 1;
   const double alpha = plan_.design.alpha, same_alpha = 2 * plan_.same_error;
-  const double target = final_look ? alpha : gs::obf_spent(alpha, at.fraction);
-  const double same_target = final_look ? same_alpha : gs::obf_spent(same_alpha, at.fraction);
+  const double target = final_look ? alpha : gs::spent(plan_.design.spending, alpha, at.fraction);
+  const double same_target =
+      final_look ? same_alpha : gs::spent(plan_.design.same_spending, same_alpha, at.fraction);
   // The paths' time is n: the statistics of looks at n_j and n_k correlate
   // as sqrt(n_j / n_k), whatever the spending fractions are.
   bound = gs::bound_for(efficacy_paths_, at.n, target - spent_);
@@ -277,6 +281,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   const double pooled_df = na + nb - 2;
   const double unbias = pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), 0.5);
   l.needed_n = plan_.eta * plan_.eta * se2 * unbias * n / (margin * margin) + z_half * z_half / 2;
+  if (!plan_.design.replan && !looks_.empty()) l.needed_n = looks_.front().needed_n;
   // The first look waits for the first planned fraction of the needed n as
   // the variance says it now: the variance is no look at the difference,
   // and the first look spends next to nothing (2.7e-12 of alpha 0.05 at

@@ -54,11 +54,12 @@
 //
 // Decisions at a look k with bound c_k:
 //   different  |z| >= c_k: efficacy, two-sided Lan-DeMets alpha spending
-//              with the O'Brien-Fleming-type function (analysis/group_sequential.h).
+//              with design.spending (analysis/group_sequential.h: O'Brien-
+//              Fleming-type by default, Pocock-type or Kim-DeMets).
 //   same       otherwise, when the repeated confidence interval of the %
 //              change at level 1 - 2 gamma lies within +-min_effect_pct. The
 //              interval is d +- e_k se, e_k the bound of a second
-//              O'Brien-Fleming-type spending at two-sided level 2 gamma over
+//              spending (design.same_spending) at two-sided level 2 gamma over
 //              the same looks (t-mapped as z is), so it covers the true
 //              change at every look at once with probability >= 1 - 2 gamma
 //              (Jennison & Turnbull 2000, ch. 9): a change of min_effect or
@@ -111,7 +112,14 @@ struct SequentialDesign {
   // (the variance fixing when the last look comes) lost 2-5 points of power
   // at min_effect in bench/sequential_bench.cc without it.
   double power_margin = 0.03;
-  int grid = 16;  // Jennison & Turnbull's r (analysis/group_sequential.h)
+  int grid = 16;               // Jennison & Turnbull's r (analysis/group_sequential.h)
+  gs::Spending spending;       // of alpha by the efficacy bounds
+  gs::Spending same_spending;  // of 2 gamma by the `same` interval's bounds
+  // false: the needed n (hence the looks' spending fractions and the last
+  // look) is the first look's, not re-planned from each look's variance: a
+  // maximum-information design, tried against the type I inflation that
+  // re-planning brings (the variance at one look plans the next).
+  bool replan = true;
 };
 // One line naming the bad field, e.g. "power must be in (0.5, 1), not 1.5";
 // empty when the design is sound.

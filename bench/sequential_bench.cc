@@ -9,7 +9,11 @@
 //   power >= 0.8 at min_effect (rate + 2 SE >= 0.8),
 //   mean iterations <= 70% of the fixed n at min_effect.
 //
-//   build/bench/bench_sequential [TRIALS]   (default 10000 a setting)
+//   build/bench/bench_sequential [TRIALS] [spending=NAME] [same_spending=NAME]
+//                                [settings=min_effect]
+// TRIALS: default 10000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
+// the design's); settings=min_effect: only A/A and min_effect, normal noise
+// (for exploring).
 //
 // Settings run on two threads; user and system CPU are printed at the end.
 #include <fmt/format.h>
@@ -42,19 +46,45 @@ double seconds(const timeval& t) {
 
 int main(int argc, char** argv) {
   const std::size_t trials = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 10'000;
-  const SequentialDesign design;
+  SequentialDesign design;
+  bool few_settings = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto eq = arg.find('=');
+    const std::string key = arg.substr(0, eq),
+                      value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    if (key == "settings" && value == "min_effect") {
+      few_settings = true;
+      continue;
+    }
+    if (key == "replan" && (value == "yes" || value == "no")) {
+      design.replan = value == "yes";
+      continue;
+    }
+    const auto f = gs::parse_spending(value);
+    if (f && key == "spending")
+      design.spending = *f;
+    else if (f && key == "same_spending")
+      design.same_spending = *f;
+    else {
+      fmt::print(stderr, "bench_sequential: unknown argument '{}'\n", arg);
+      return 2;
+    }
+  }
   const SequentialPlan plan = plan_sequential(design);
   fmt::print(
       "design: alpha {} two-sided, power {} at min_effect {}% (planned at {} with the "
-      "margin), same_error {}, min_n {}, {} planned looks\n",
+      "margin), same_error {}, min_n {}, {} planned looks, spending {} (same: {})\n",
       design.alpha, design.power, design.min_effect_pct, design.power + design.power_margin,
-      plan.same_error, design.min_n, design.planned_looks);
+      plan.same_error, design.min_n, design.planned_looks, gs::spending_name(design.spending),
+      gs::spending_name(design.same_spending));
   fmt::print(
       "plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
-      "type I {:.4f}, P(same | min_effect) {:.4f}, E[t] {:.3f} at min_effect, {:.3f} at "
-      "no change\n",
+      "type I {:.4f}, P(same | min_effect) {:.4f}, E[t] {:.3f} at min_effect ({:.3f} x "
+      "fixed), {:.3f} at no change\n",
       plan.eta, plan.fixed_eta, plan.inflation, plan.type1, plan.same_at_min_effect,
-      plan.expected_fraction_h1, plan.expected_fraction_h0);
+      plan.expected_fraction_h1, plan.expected_fraction_h1 * plan.inflation,
+      plan.expected_fraction_h0);
   fmt::print(
       "{} trials a setting, seeded; iterations are a side (baseline and variant "
       "interleaved)\n\n",
@@ -65,6 +95,10 @@ int main(int argc, char** argv) {
   for (Noise noise : {Noise::kNormal, Noise::kLogNormal})
     for (double cv : {2.0, 5.0, 10.0})
       for (double change : {0.0, design.min_effect_pct, 2 * design.min_effect_pct}) {
+        if (few_settings && (noise != Noise::kNormal || change > design.min_effect_pct)) {
+          ++seed;  // the other settings keep their seeds
+          continue;
+        }
         Row r;
         r.setting = {.cv_pct = cv,
                      .change_pct = change,

@@ -1,5 +1,5 @@
 # Reference values for tests/analysis/sequential_r_test.cc, computed by R's
-# rpact (getDesignGroupSequential with typeOfDesign "asOF", sided = 2;
+# rpact (getDesignGroupSequential with typeOfDesign "asOF", "asP" or "asKD", sided = 2;
 # getAnalysisResults on two-sample means with equalVariances = FALSE and
 # normalApproximation = FALSE: Welch's t mapped to z). Regenerate with
 #   Rscript tests/analysis/sequential_r_reference.R > tests/analysis/sequential_r_reference.json
@@ -14,6 +14,20 @@ vec <- function(x) paste0("[", paste(sapply(x, num), collapse = ", "), "]")
 field <- function(k, v) sprintf("\"%s\": %s", k, v)
 obj <- function(...) paste0("{", paste(c(...), collapse = ", "), "}")
 
+# A spending function by schedlab's name (gs::parse_spending): obf, pocock, kd(RHO).
+gsd <- function(rates, alpha, spending = "obf") {
+  if (spending == "obf")
+    return(getDesignGroupSequential(informationRates = rates, alpha = alpha, sided = 2,
+                                    typeOfDesign = "asOF"))
+  if (spending == "pocock")
+    return(getDesignGroupSequential(informationRates = rates, alpha = alpha, sided = 2,
+                                    typeOfDesign = "asP"))
+  rho <- as.numeric(sub("^kd\\((.*)\\)$", "\\1", spending))
+  getDesignGroupSequential(informationRates = rates, alpha = alpha, sided = 2,
+                           typeOfDesign = "asKD", gammaA = rho)
+}
+spending_of <- function(x) if (is.null(x$spending)) "obf" else x$spending
+
 # Boundaries: rpact's critical values and cumulative alpha spent.
 designs <- list(
   list(alpha = 0.05, rates = c(0.5, 1)),
@@ -25,12 +39,19 @@ designs <- list(
   list(alpha = 0.01, rates = c(0.25, 0.5, 0.75, 1)),
   list(alpha = 0.1, rates = c(0.2, 0.45, 0.7, 1)),
   list(alpha = 0.4, rates = c(0.2, 0.4, 0.6, 0.8, 1)),
-  list(alpha = 0.2, rates = c(0.1, 0.3, 0.6, 1))
+  list(alpha = 0.2, rates = c(0.1, 0.3, 0.6, 1)),
+  list(alpha = 0.05, rates = seq(0.1, 1, by = 0.1), spending = "pocock"),
+  list(alpha = 0.05, rates = c(0.15, 0.4, 0.75, 1), spending = "pocock"),
+  list(alpha = 0.01, rates = c(0.25, 0.5, 0.75, 1), spending = "pocock"),
+  list(alpha = 0.05, rates = seq(0.1, 1, by = 0.1), spending = "kd(1.5)"),
+  list(alpha = 0.05, rates = c(0.3, 0.35, 0.9, 1), spending = "kd(2)"),
+  list(alpha = 0.2, rates = c(0.1, 0.3, 0.6, 1), spending = "kd(1)"),
+  list(alpha = 0.05, rates = c(0.2, 0.4, 0.6, 0.8, 1), spending = "kd(3)")
 )
 bounds <- sapply(designs, function(x) {
-  d <- getDesignGroupSequential(informationRates = x$rates, alpha = x$alpha, sided = 2,
-                                typeOfDesign = "asOF")
-  obj(field("alpha", num(x$alpha)), field("rates", vec(x$rates)),
+  d <- gsd(x$rates, x$alpha, spending_of(x))
+  obj(field("spending", sprintf("\"%s\"", spending_of(x))),
+      field("alpha", num(x$alpha)), field("rates", vec(x$rates)),
       field("critical", vec(d$criticalValues)), field("alpha_spent", vec(d$alphaSpent)))
 })
 
@@ -47,7 +68,13 @@ analyses <- list(
   list(name = "a fall, 5 looks", alpha = 0.05, rates = c(0.2, 0.4, 0.6, 0.8, 1),
        N = 50, sd = 4, shift = -3),
   list(name = "alpha 0.1, 3 looks", alpha = 0.1, rates = c(1 / 3, 2 / 3, 1),
-       N = 30, sd = 3, shift = 3)
+       N = 30, sd = 3, shift = 3),
+  list(name = "Pocock-type, 5 looks", alpha = 0.05, rates = c(0.2, 0.4, 0.6, 0.8, 1),
+       N = 40, sd = 5, shift = 3.5, spending = "pocock"),
+  list(name = "Kim-DeMets 1.5, runs to the last look", alpha = 0.05,
+       rates = c(0.25, 0.5, 0.75, 1), N = 24, sd = 5, shift = 2, spending = "kd(1.5)"),
+  list(name = "Kim-DeMets 2, a fall", alpha = 0.05, rates = c(0.2, 0.45, 0.7, 1), N = 60,
+       sd = 8, shift = -5, spending = "kd(2)")
 )
 results <- c()
 for (x in analyses) {
@@ -55,8 +82,7 @@ for (x in analyses) {
     n <- diff(c(0, round(x$rates * x$N)))
     a <- lapply(n, function(k) round(rnorm(k, 100, x$sd), 6))
     b <- lapply(n, function(k) round(rnorm(k, 100 + x$shift, x$sd), 6))
-    d <- getDesignGroupSequential(informationRates = x$rates, alpha = x$alpha, sided = 2,
-                                  typeOfDesign = "asOF")
+    d <- gsd(x$rates, x$alpha, spending_of(x))
     ds <- getDataset(n1 = n, n2 = n, means1 = sapply(b, mean), means2 = sapply(a, mean),
                      stDevs1 = sapply(b, sd), stDevs2 = sapply(a, sd))
     # rpact orders outcomes one way, directionUpper; ours by the side the
@@ -70,7 +96,8 @@ for (x in analyses) {
     if (!is.na(stage) && stage >= 2) break
   }
   results <- c(results, obj(
-    field("name", sprintf("\"%s\"", x$name)), field("alpha", num(x$alpha)),
+    field("name", sprintf("\"%s\"", x$name)),
+    field("spending", sprintf("\"%s\"", spending_of(x))), field("alpha", num(x$alpha)),
     field("rates", vec(x$rates)),
     field("base", paste0("[", paste(sapply(a, vec), collapse = ", "), "]")),
     field("variant", paste0("[", paste(sapply(b, vec), collapse = ", "), "]")),

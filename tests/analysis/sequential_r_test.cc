@@ -14,6 +14,8 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "analysis/group_sequential.h"
@@ -38,42 +40,53 @@ const json& rpact_reference() {
 
 constexpr int kRpactGrid = 32;
 
+// An entry's spending function by schedlab's name (obf when none is given).
+gs::Spending spending_of(const json& entry) {
+  const auto f = gs::parse_spending(entry.value("spending", "obf"));
+  REQUIRE(f);
+  return *f;
+}
+
 }  // namespace
 
-TEST_CASE("O'Brien-Fleming-type spending and boundaries agree with rpact's asOF",
+TEST_CASE("spending functions and boundaries agree with rpact's asOF, asP and asKD",
           "[sequential][r]") {
   const auto& designs = rpact_reference()["bounds"];
-  REQUIRE(designs.size() >= 8);
+  REQUIRE(designs.size() >= 16);
+  std::set<std::string> kinds;
   for (const auto& d : designs) {
+    const gs::Spending f = spending_of(d);
+    kinds.insert(gs::spending_name(f).substr(0, 2));
     const double alpha = d["alpha"];
     const auto rates = d["rates"].get<std::vector<double>>();
     const auto critical = d["critical"].get<std::vector<double>>();
     const auto spent = d["alpha_spent"].get<std::vector<double>>();
-    INFO("alpha " << alpha << ", " << rates.size() << " looks");
-    const auto ours = gs::obf_bounds(alpha, rates, true, kRpactGrid);
+    INFO(gs::spending_name(f) << ", alpha " << alpha << ", " << rates.size() << " looks");
+    const auto ours = gs::spending_bounds(f, alpha, rates, true, kRpactGrid);
     REQUIRE(ours.size() == critical.size());
     double before = 0;
     for (std::size_t k = 0; k < rates.size(); ++k) {
       INFO("look " << k + 1 << " at t = " << rates[k]);
-      const double mine = gs::obf_spent(alpha, rates[k]);
+      const double mine = gs::spent(f, alpha, rates[k]);
       CHECK_THAT(mine, WithinAbs(spent[k], 1e-7 + 1e-7 * spent[k]));
       const double tolerance = mine - before >= 1e-5 ? 1e-5 : 2e-4;
       CHECK_THAT(ours[k], WithinAbs(critical[k], tolerance));
       before = mine;
     }
   }
+  CHECK(kinds == std::set<std::string>{"ob", "po", "kd"});
 }
 
 TEST_CASE("stage-wise p-values, intervals and estimates agree with rpact's final ones",
           "[sequential][r]") {
   const auto& analyses = rpact_reference()["analyses"];
-  REQUIRE(analyses.size() >= 4);
+  REQUIRE(analyses.size() >= 8);
   bool last_look = false, fall = false;
   for (const auto& a : analyses) {
     INFO(a["name"].get<std::string>());
     const double alpha = a["alpha"];
     const auto rates = a["rates"].get<std::vector<double>>();
-    const auto bounds = gs::obf_bounds(alpha, rates, true, kRpactGrid);
+    const auto bounds = gs::spending_bounds(spending_of(a), alpha, rates, true, kRpactGrid);
     const auto critical = a["critical"].get<std::vector<double>>();
     std::vector<double> base, variant, times;
     std::size_t stop = 0;

@@ -69,9 +69,31 @@ TEST_CASE("a bad design is one line naming the field", "[sequential]") {
         "min_n must be at least 2 (a variance), not 1");
   CHECK(error([](SequentialDesign& d) { d.planned_looks = 0; }) ==
         "planned_looks must be from 1 to 200, not 0");
+  CHECK(error([](SequentialDesign& d) {
+          d.spending = {gs::SpendingKind::kKimDeMets, 0.1};
+        }) == "a Kim-DeMets spending's rho must be from 0.5 to 5, not 0.1");
   SequentialDesign bad;
   bad.power = 1;
   CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 1), not 1");
+}
+
+TEST_CASE("spending functions by name; each spends alpha by t = 1", "[sequential]") {
+  for (const char* name : {"obf", "pocock", "kd(1.5)", "kd(3)"}) {
+    const auto f = gs::parse_spending(name);
+    REQUIRE(f);
+    CHECK(gs::spending_name(*f) == name);
+    CHECK(gs::spent(*f, 0.05, 0) == 0);
+    CHECK(gs::spent(*f, 0.05, 1) == 0.05);
+    CHECK(gs::spent(*f, 0.05, 0.5) < 0.05);
+    CHECK(gs::spent(*f, 0.05, 0.5) > gs::spent(*f, 0.05, 0.4));
+  }
+  CHECK(gs::spending_name(*gs::parse_spending("kd")) == "kd(2)");
+  // Pocock-type spends most early, O'Brien-Fleming-type least.
+  CHECK(gs::spent(*gs::parse_spending("pocock"), 0.05, 0.2) >
+        gs::spent(*gs::parse_spending("kd(1.5)"), 0.05, 0.2));
+  CHECK(gs::spent(*gs::parse_spending("kd(3)"), 0.05, 0.2) > gs::obf_spent(0.05, 0.2));
+  for (const char* bad : {"", "pocok", "kd()", "kd(x)", "kd(9)", "kd(1.5", "OBF"})
+    CHECK_FALSE(gs::parse_spending(bad));
 }
 
 TEST_CASE("the plan keeps alpha and has its power at min_effect", "[sequential]") {
