@@ -60,8 +60,11 @@ struct SequentialCell {
   double level = 0.95;                                           // of the interval: 1 - alpha
   double alpha = 0.05, power = 0.8, min_effect_pct = 3;          // the design
   int max = 0;                                                   // the iteration cap
+  std::string spending = "obf";  // of alpha by the efficacy bounds (gs::spending_name)
   std::string note;  // why a test stopped without a decision
-  // "stage-wise ordering, 3 looks": how p_value and the interval were adjusted.
+  // "stage-wise ordering, 3 looks" ("stage-wise ordering, pocock spending,
+  // 3 looks" for a spending other than the default): how p_value and the
+  // interval were adjusted.
   std::string method() const;
 };
 

@@ -11,7 +11,8 @@
 namespace schedlab {
 
 std::string SequentialCell::method() const {
-  return fmt::format("stage-wise ordering, {} look{}", looks, looks == 1 ? "" : "s");
+  return fmt::format("stage-wise ordering, {}{} look{}", spending == "obf" ? "" : spending + " spending, ", looks,
+                     looks == 1 ? "" : "s");
 }
 
 char sequential_marker(const SequentialCell& s) {
@@ -43,6 +44,7 @@ SequentialCell cell_of(const PointStop& stop) {
     s.power = d.value("power", s.power);
     s.min_effect_pct = d.value("min_effect_pct", s.min_effect_pct);
     s.max = d.value("max", 0);
+    s.spending = d.value("spending", s.spending);  // runs stored before the key: obf
   }
   return s;
 }

@@ -46,10 +46,10 @@ const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
                                            "workloads",   "variants",   "monitors",
                                            "task_monitor"};
 const std::vector<std::string> kPairKeys = {"name", "sut", "loadgen", "sut_address"};
-const std::vector<std::string> kIterationKeys = {"min",  "max",   "ci_width_pct",  "stop",
-                                                  "alpha", "power", "min_effect_pct"};
+const std::vector<std::string> kIterationKeys = {"min",   "max",   "ci_width_pct",   "stop",
+                                                  "alpha", "power", "min_effect_pct", "spending"};
 // The keys of `stop: sequential` alone.
-const std::vector<std::string> kSequentialKeys = {"alpha", "power", "min_effect_pct"};
+const std::vector<std::string> kSequentialKeys = {"alpha", "power", "min_effect_pct", "spending"};
 // The stop rules a mapping may name (the interval-width rule is ci_width_pct alone).
 const std::vector<std::string> kStopRules = {"sequential"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
@@ -398,6 +398,16 @@ class Loader : YamlReader {
       if (!value || !std::isfinite(*value))
         fail(v, key + "." + name, fmt::format("expected a number, got '{}'", text));
       s.design.*field = *value;
+    }
+    if (const YAML::Node v = n["spending"]) {
+      const std::string name = scalar(v, key + ".spending");
+      const auto f = gs::parse_spending(name);
+      if (!f)
+        fail(v, key + ".spending",
+             fmt::format("unknown spending function '{}'; known: obf (O'Brien-Fleming-type, the default), pocock, "
+                         "kd(RHO) (Kim-DeMets, alpha t^RHO, RHO from 0.5 to 5; kd is kd(2))",
+                         name));
+      s.design.spending = *f;
     }
     if (const std::string e = design_error(s.design); !e.empty()) {
       // The line names its field first ("power must be in (0.5, 1), not 1.5").

@@ -36,7 +36,8 @@ std::string SequentialPoint::design_json(const IterationPolicy& policy) {
                         {"power", d.power},
                         {"min_effect_pct", d.min_effect_pct},
                         {"min", policy.min},
-                        {"max", policy.max}}
+                        {"max", policy.max},
+                        {"spending", gs::spending_name(d.spending)}}
       .dump();
 }
 

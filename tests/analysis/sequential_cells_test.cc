@@ -80,6 +80,10 @@ TEST_CASE("a stored sequential test decides its cell: adjusted p and interval, d
   const Cell& same = row.cells[2];
   CHECK(same.sequential->decision == "same");
   CHECK(same.sequential->method() == "stage-wise ordering, 2 looks");
+  // A spending function other than the default is named.
+  SequentialCell pocock = *same.sequential;
+  pocock.spending = "pocock";
+  CHECK(pocock.method() == "stage-wise ordering, pocock spending, 2 looks");
   CHECK(*same.p_value == 0.71);
   CHECK_FALSE(same.significant);
   CHECK(same.sequential->max == 60);

@@ -42,6 +42,13 @@ TEST_CASE("stop: sequential reads its design, with the README's defaults") {
   CHECK(g.min_effect_pct == 5);
   CHECK(g.min_n == 4);
   CHECK(given.iterations.max == 40);
+  CHECK(gs::spending_name(g.spending) == "obf");  // the default
+  for (const auto& [text, name] : {std::pair{"pocock", "pocock"}, {"kd", "kd(2)"}, {"kd(1.5)", "kd(1.5)"}}) {
+    const Config k = parse_config(std::string("iterations: {stop: sequential, spending: ") + text +
+                                      "}\nworkloads: [hackbench]\n" + kTwoVariants,
+                                  "exp.yaml");
+    CHECK(gs::spending_name(k.iterations.sequential->design.spending) == name);
+  }
   // The plan carries it to each point; --iterations N replaces it with a fixed count.
   const Plan plan = expand_plan(given);
   REQUIRE(plan.points.front().iterations.sequential);
@@ -77,6 +84,11 @@ TEST_CASE("bad stop: sequential input is a file:line:key error") {
         "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in (0, 100), not -2");
   CHECK(sequential_error_of("iterations: {stop: sequential, alpha: 0.7}\n" + tail) ==
         "exp.yaml:1: iterations.alpha: alpha must be in (0, 0.5), not 0.7");
+  CHECK(sequential_error_of("iterations: {stop: sequential, spending: kd(9)}\n" + tail) ==
+        "exp.yaml:1: iterations.spending: unknown spending function 'kd(9)'; known: obf (O'Brien-Fleming-type, the "
+        "default), pocock, kd(RHO) (Kim-DeMets, alpha t^RHO, RHO from 0.5 to 5; kd is kd(2))");
+  CHECK(sequential_error_of("iterations: {ci_width_pct: 2, spending: pocock}\n" + tail) ==
+        "exp.yaml:1: iterations.spending: spending belongs to stop: sequential (give stop: sequential)");
   CHECK(sequential_error_of("iterations: {stop: sequential, min: 10, max: 5}\n" + tail) ==
         "exp.yaml:1: iterations.max: max (5) is below min (10)");
   CHECK(sequential_error_of("iterations: {stop: sequentail}\n" + tail) ==

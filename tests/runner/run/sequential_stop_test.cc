@@ -99,7 +99,7 @@ TEST_CASE("sequential stop: a planted 10% change is called different after a few
   CHECK(rec.level == 0.95);
   CHECK(nlohmann::json::parse(rec.looks_json).size() == static_cast<std::size_t>(rec.looks));
   CHECK(nlohmann::json::parse(rec.design_json) ==
-        nlohmann::json{{"alpha", 0.05}, {"power", 0.8}, {"min_effect_pct", 3.0}, {"min", 3}, {"max", 60}});
+        nlohmann::json{{"alpha", 0.05}, {"power", 0.8}, {"min_effect_pct", 3.0}, {"min", 3}, {"max", 60}, {"spending", "obf"}});
 }
 
 TEST_CASE("sequential stop: an A/A point is called same within min_effect before the cap") {
