@@ -43,6 +43,11 @@ struct ChildSetup : bp::extend::handler {
   template <typename Executor>
   void on_exec_setup(Executor&) const {
     ::setpgid(0, 0);
+    // None of schedlab's open files reaches the workload: a lock or a log
+    // it holds would outlive it in a server left behind. Marked close-on-
+    // exec, not closed: the executor's own error pipe must stay until exec.
+    // Before Linux 5.11 the call fails and the fds are inherited, as before.
+    ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
     // Dies with schedlab, kill -9 too (a group's other members are
     // journaled and killed by restore or the next run: leftovers.h). The
     // parent may have died before prctl: then at once.

@@ -1,5 +1,6 @@
 #include "runner/hosts/local_host.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -29,6 +30,22 @@ TEST_CASE("arguments reach the program unchanged, no shell in between") {
   CHECK(r.ok());
   CHECK(r.out == nasty);
   CHECK(::access("/tmp/schedlab-pwned", F_OK) != 0);
+}
+
+TEST_CASE("a workload inherits no open file of schedlab's but its three streams") {
+  // Not close-on-exec, as a lock or log opened by a library may be.
+  const int fd = ::open("/dev/null", O_RDONLY);
+  REQUIRE(fd >= 3);
+  LocalHost host;
+  // ls opens its own fd for the directory it lists: only 0-2 and that one.
+  const auto r = host.run({.argv = {"ls", "/proc/self/fd"}});
+  // A shell's own descriptors, listed by its child.
+  const auto shell = host.run({.argv = {"sh", "-c", "ls /proc/$$/fd"}});
+  ::close(fd);
+  REQUIRE(r.ok());
+  CHECK(r.out == "0\n1\n2\n3\n");
+  REQUIRE(shell.ok());
+  CHECK(shell.out == "0\n1\n2\n");
 }
 
 TEST_CASE("a missing program is a spawn failure, not an exception") {
