@@ -9,7 +9,8 @@
 
 #include "results/sqlite_stmt.h"
 #include "results/status.h"
-#include "results/store.h"
+#include "results/runs_table.h"
+#include "results/store_error.h"
 
 namespace schedlab {
 

@@ -1,6 +1,8 @@
 // The SQLite wrappers the store's files share: a prepared statement that
 // finalizes itself, a write transaction rolled back unless committed, and
-// triggers switched off for a bulk insert. Internal to results/ (store.cc, store_merge.cc).
+// triggers switched off for a bulk insert, and the readers of the columns
+// every table has (a status word, a nullable REAL). Internal to results/
+// (the tables, database.cc, store_merge.cc).
 #pragma once
 
 #include <fmt/format.h>
@@ -11,7 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "results/store.h"
+#include "results/status.h"
+#include "results/store_error.h"
 
 namespace schedlab::sql {
 
@@ -153,5 +156,25 @@ class TriggersOff {
   }
   sqlite3* db_;
 };
+
+// A status word read back, as its enum (results/status.h): a word that is
+// none of ours is a StoreError naming the vocabulary.
+template <typename E>
+E known(std::optional<E> value, std::string_view word, const char* vocabulary) {
+  if (!value) throw StoreError(fmt::format("unknown {} '{}' in the database", vocabulary, word));
+  return *value;
+}
+
+// A status enum as the word the database keeps.
+template <typename E>
+std::string word(E s) {
+  return std::string(to_string(s));
+}
+
+// A REAL column that may be NULL.
+inline std::optional<double> opt_dbl(const Stmt& s, int col) {
+  if (s.is_null(col)) return std::nullopt;
+  return s.dbl(col);
+}
 
 }  // namespace schedlab::sql

@@ -165,7 +165,7 @@ std::string migrated_copy(sqlite3* from, const std::string& input, int version) 
 // for an older schema, a migrated copy in a temporary file (removed with
 // this, or when the constructor throws). The input is never written: an empty file or another program's
 // database given by mistake stays as it was. MISMATCH tells what a
-// database lacks of schedlab's schema (Store::schema_mismatch).
+// database lacks of schedlab's schema (Database::schema_mismatch).
 class MergeSource {
  public:
   MergeSource(const std::string& input, std::string (*mismatch)(sqlite3*)) {
@@ -291,11 +291,11 @@ SELECT EXISTS (SELECT metric, value, offset_s, count(*) FROM src.samples
 }  // namespace
 
 void Store::check_mergeable(const std::string& input) {
-  MergeSource source(input, &Store::schema_mismatch);
+  MergeSource source(input, &Database::schema_mismatch);
 }
 
 Store::MergeCounts Store::merge_from(const std::string& input) {
-  const MergeSource source(input, &Store::schema_mismatch);
+  const MergeSource source(input, &Database::schema_mismatch);
   {
     Stmt attach(db_, "ATTACH DATABASE ? AS src");
     attach.bind(1, source.uri()).run();
@@ -307,7 +307,7 @@ Store::MergeCounts Store::merge_from(const std::string& input) {
 
   MergeCounts counts;
   Transaction tx(db_);
-  exec(R"sql(
+  database_.exec(R"sql(
 CREATE TEMP TABLE IF NOT EXISTS merge_runs (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS merge_variants (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
 CREATE TEMP TABLE IF NOT EXISTS merge_iterations (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
@@ -327,7 +327,7 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
         throw StoreError(fmt::format(
             "{}: run '{}' is also in {} with another config (sha256 {} here, {} there); "
             "nothing merged",
-            input, theirs.name, path_, ours->config_sha256.substr(0, 12),
+            input, theirs.name, path(), ours->config_sha256.substr(0, 12),
             theirs.config_sha256.substr(0, 12)));
       id = ours->id;
       Stmt update(db_,
@@ -376,7 +376,7 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
       throw StoreError(fmt::format(
           "{}: variant '{}' of run '{}' has other knobs or another place than in {}; nothing "
           "merged",
-          input, conflict.text(1), conflict.text(0), path_));
+          input, conflict.text(1), conflict.text(0), path()));
     Stmt metric(db_, R"sql(
 SELECT r.name, s.workload, s.name FROM src.metrics s JOIN merge_runs m ON s.run_id = m.old
 JOIN main.metrics d ON d.run_id = m.new AND d.workload = s.workload AND d.name = s.name
@@ -388,8 +388,8 @@ LIMIT 1)sql");
       throw StoreError(fmt::format(
           "{}: metric {} {} of run '{}' is declared otherwise (unit, direction, centre, kind or "
           "precision) than in {}; nothing merged",
-          input, metric.text(1), metric.text(2), metric.text(0), path_));
-    exec(R"sql(
+          input, metric.text(1), metric.text(2), metric.text(0), path()));
+    database_.exec(R"sql(
 INSERT INTO main.variants (run_id, name, position, knobs_json)
   SELECT m.new, s.name, s.position, s.knobs_json FROM src.variants s
   JOIN merge_runs m ON s.run_id = m.old
@@ -433,7 +433,7 @@ JOIN src.runs r ON r.id = s.run_id JOIN src.variants v ON v.id = s.variant_id)sq
             "{}: iteration {} of run '{}' (variant {}, pair '{}', {} {}) differs from the one in "
             "{} ({}); nothing merged",
             input, pairs.i64(7), pairs.text(2), pairs.text(3), pairs.text(4), pairs.text(5),
-            pairs.text(6), path_, what));
+            pairs.text(6), path(), what));
     }
     Stmt fresh(db_, R"sql(
 SELECT s.id, mr.new, mv.new FROM src.iterations s
@@ -470,7 +470,7 @@ INSERT INTO main.samples (iteration_id, metric, value, offset_s)
   SELECT m.new, s.metric, s.value, s.offset_s FROM src.samples s
   JOIN merge_iterations m ON s.iteration_id = m.old ORDER BY s.rowid)sql").run();
   }
-  exec(R"sql(
+  database_.exec(R"sql(
 INSERT INTO main.monitor_snapshots (iteration_id, monitor, phase, path, text)
   SELECT m.new, s.monitor, s.phase, s.path, s.text FROM src.monitor_snapshots s
   JOIN merge_iterations m ON s.iteration_id = m.old ORDER BY s.rowid;

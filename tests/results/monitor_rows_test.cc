@@ -1,5 +1,7 @@
 // Monitor snapshots and deltas: written in the iteration's transaction,
 // read back per run and monitor, per-CPU rows filtered on request.
+#include "results/monitor_rows.h"
+
 #include <catch2/catch.hpp>
 
 #include "results/store.h"

@@ -1,0 +1,109 @@
+#include "results/bisect_log.h"
+
+#include <fmt/format.h>
+
+#include "base/time.h"
+#include "results/sqlite_stmt.h"
+
+namespace schedlab {
+
+using sql::known;
+using sql::opt_dbl;
+using sql::Stmt;
+using sql::word;
+
+namespace {
+
+constexpr const char* kBisectColumns = "id, status, spec_json, result_json, created_at, updated_at";
+
+BisectSession read_bisect(const Stmt& s) {
+  return {.id = s.i64(0),
+          .status = known(bisect_status_from_string(s.text(1)), s.text(1), "bisect status"),
+          .spec_json = s.text(2),
+          .result_json = s.text(3),
+          .created_at = s.text(4),
+          .updated_at = s.text(5)};
+}
+
+}  // namespace
+
+std::int64_t BisectLog::create_bisect(const BisectSession& b) {
+  const std::string now = utc_now_iso8601();
+  Stmt s(db_,
+         "INSERT INTO bisect_sessions (status, spec_json, result_json, created_at, updated_at) "
+         "VALUES (?, ?, ?, ?, ?)");
+  s.bind(1, word(b.status))
+      .bind(2, b.spec_json)
+      .bind(3, b.result_json.empty() ? "{}" : b.result_json);
+  s.bind(4, now).bind(5, now).run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void BisectLog::set_bisect_status(std::int64_t id, BisectStatus status,
+                                  const std::string& result_json) {
+  Stmt s(db_,
+         "UPDATE bisect_sessions SET status = ?, result_json = ?, updated_at = ? WHERE id = ?");
+  s.bind(1, word(status)).bind(2, result_json.empty() ? "{}" : result_json);
+  s.bind(3, utc_now_iso8601()).bind(4, id).run();
+}
+
+std::optional<BisectSession> BisectLog::find_bisect(std::int64_t id) const {
+  Stmt s(db_, fmt::format("SELECT {} FROM bisect_sessions WHERE id = ?", kBisectColumns).c_str());
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  return read_bisect(s);
+}
+
+std::optional<BisectSession> BisectLog::latest_bisect() const {
+  Stmt s(db_, fmt::format("SELECT {} FROM bisect_sessions ORDER BY id DESC LIMIT 1", kBisectColumns)
+                  .c_str());
+  if (!s.step()) return std::nullopt;
+  return read_bisect(s);
+}
+
+std::int64_t BisectLog::add_bisect_decision(const BisectDecision& d) {
+  Stmt s(
+      db_,
+      "INSERT INTO bisect_decisions (session_id, position, candidate, verdict, decided_by, n, "
+      "centre, p_good, p_bad, run_ids_json, note, decided_at, level_good, level_bad, error_rates) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  s.bind(1, d.session_id).bind(2, d.position).bind(3, d.candidate).bind(4, d.verdict);
+  s.bind(5, d.decided_by).bind(6, d.n).bind(7, d.centre).bind(8, d.p_good).bind(9, d.p_bad);
+  s.bind(10, d.run_ids_json.empty() ? "[]" : d.run_ids_json).bind(11, d.note);
+  s.bind(12, utc_now_iso8601())
+      .bind(13, d.level_good)
+      .bind(14, d.level_bad)
+      .bind(15, d.error_rates)
+      .run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::vector<BisectDecision> BisectLog::bisect_decisions(std::int64_t session_id) const {
+  Stmt s(db_,
+         "SELECT id, session_id, position, candidate, verdict, decided_by, n, centre, p_good, "
+         "p_bad, run_ids_json, note, decided_at, level_good, level_bad, error_rates FROM "
+         "bisect_decisions "
+         "WHERE session_id = ? ORDER BY id");
+  s.bind(1, session_id);
+  std::vector<BisectDecision> out;
+  while (s.step())
+    out.push_back({.id = s.i64(0),
+                   .session_id = s.i64(1),
+                   .position = static_cast<int>(s.i64(2)),
+                   .candidate = s.text(3),
+                   .verdict = s.text(4),
+                   .decided_by = s.text(5),
+                   .n = static_cast<int>(s.i64(6)),
+                   .centre = opt_dbl(s, 7),
+                   .p_good = opt_dbl(s, 8),
+                   .p_bad = opt_dbl(s, 9),
+                   .run_ids_json = s.text(10),
+                   .note = s.text(11),
+                   .decided_at = s.text(12),
+                   .level_good = opt_dbl(s, 13),
+                   .level_bad = opt_dbl(s, 14),
+                   .error_rates = s.text(15)});
+  return out;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,234 @@
+#include "results/database.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstring>
+#include <set>
+#include <thread>
+
+#include "base/file.h"
+#include "results/migrations.h"
+#include "results/sqlite_stmt.h"
+
+namespace schedlab {
+
+using sql::Stmt;
+using sql::Transaction;
+
+Database::Database(const std::string& path, Access access) : path_(path) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (access != Access::kCreate && !exists)
+    throw StoreError(fmt::format("no database at {} (run 'schedlab run CONFIG' first)", path));
+  // SQLite would wait forever on a FIFO, and read a device as a database.
+  if (exists && !S_ISREG(st.st_mode))
+    throw StoreError(fmt::format("{}: not a regular file ({}); a database is one", path,
+                                 file_type_name(st.st_mode)));
+  if (access == Access::kReadOnly) {
+    open_read_only();
+    return;
+  }
+  // As a URI (every byte escaped: any path is a file name), so that merge
+  // may ATTACH its inputs read-only (store_merge.cc).
+  if (sqlite3_open_v2(sql::file_uri(path, "").c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+                      nullptr) != SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    throw StoreError(fmt::format("{}: cannot open database: {}", path, msg));
+  }
+  sqlite3_busy_timeout(db_, static_cast<int>(kWriteLockWait.count()));
+  try {
+    // Two processes opening a new file at once can deadlock on its first
+    // locks (switching to WAL needs an exclusive one), and SQLite then
+    // reports SQLITE_BUSY at once rather than waiting: try again, briefly.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (true) {
+      try {
+        refuse_foreign();
+        // WAL: readers (compare) never block the writer (run), and each
+        // committed iteration is durable on its own.
+        exec("PRAGMA journal_mode = WAL");
+        exec("PRAGMA synchronous = NORMAL");
+        // Migrations may rebuild a table others reference (SQLite's
+        // documented procedure): foreign keys are enforced from here on.
+        migrate();
+        exec("PRAGMA foreign_keys = ON");
+        break;
+      } catch (const StoreError&) {
+        if ((sqlite3_errcode(db_) & 0xff) != SQLITE_BUSY ||
+            std::chrono::steady_clock::now() > deadline)
+          throw;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    throw;
+  }
+}
+
+namespace sql {
+
+std::string file_uri(const std::string& path, const char* query) {
+  // "file://" and an empty authority before an absolute path: "//x" is then
+  // a path, not a host.
+  std::string uri = path.starts_with('/') ? "file://" : "file:";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || std::strchr("/-._~", c))
+      uri += static_cast<char>(c);
+    else
+      uri += fmt::format("%{:02X}", c);
+  }
+  return uri + query;
+}
+
+ReadOnly open_read_only(const std::string& path) {
+  // mode=ro first: it sees a live run's WAL. Where SQLite cannot even read
+  // the WAL index (a read-only mount, a -shm it may not create), the file
+  // is opened as immutable: nothing can be writing it there.
+  std::string why = "out of memory";
+  for (const char* query : {"?mode=ro", "?mode=ro&immutable=1"}) {
+    sqlite3* db = nullptr;
+    const std::string uri = file_uri(path, query);
+    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) ==
+        SQLITE_OK) {
+      sqlite3_busy_timeout(db, 5000);
+      sqlite3_stmt* probe = nullptr;
+      const bool ok = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &probe,
+                                         nullptr) == SQLITE_OK &&
+                      sqlite3_step(probe) == SQLITE_ROW;
+      sqlite3_finalize(probe);
+      if (ok) return {db, uri};
+    }
+    if (db) why = sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  throw StoreError(fmt::format("{}: cannot open database: {}", path, why));
+}
+
+}  // namespace sql
+
+void Database::open_read_only() {
+  db_ = sql::open_read_only(path_).db;
+  try {
+    const int v = schema_version();
+    if (v > kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
+          path_, v, kSchemaVersion));
+    if (v < kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is older than this schedlab ({}); a command that "
+          "writes (schedlab restore) migrates it",
+          path_, v, kSchemaVersion));
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+Database::~Database() {
+  sqlite3_close(db_);
+}
+
+void Database::exec(const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw StoreError(fmt::format("{}: {}", path_, msg));
+  }
+}
+
+namespace {
+
+using Columns = std::set<std::pair<std::string, std::string>>;
+
+// Every (table, column) of a database's own tables.
+Columns columns_of(sqlite3* db) {
+  Stmt s(db,
+         "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p "
+         "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'");
+  Columns out;
+  while (s.step()) out.emplace(s.text(0), s.text(1));
+  return out;
+}
+
+// This binary's schema, as the migrations make it in an empty database.
+const Columns& current_columns() {
+  static const Columns columns = [] {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) throw StoreError("sqlite: out of memory");
+    struct Close {
+      sqlite3* db;
+      ~Close() { sqlite3_close(db); }
+    } close{db};
+    for (const char* migration : migrations())
+      if (sqlite3_exec(db, migration, nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
+    return columns_of(db);
+  }();
+  return columns;
+}
+
+}  // namespace
+
+std::string Database::schema_mismatch(sqlite3* db) {
+  const Columns have = columns_of(db);
+  std::set<std::string> tables;
+  for (const auto& [table, column] : have) tables.insert(table);
+  for (const auto& [table, column] : current_columns()) {
+    if (!tables.count(table)) return fmt::format("no table {}", table);
+    if (!have.count({table, column}))
+      return fmt::format("table {} has no column {}", table, column);
+  }
+  return "";
+}
+
+int Database::schema_version() const {
+  Stmt s(db_, "PRAGMA user_version");
+  s.step();
+  return static_cast<int>(s.i64(0));
+}
+
+void Database::refuse_foreign() {
+  // A new or empty file gets the schema; another program's database (tables
+  // but no schema version of ours) is left as it is, before anything (the
+  // journal mode) is written. One statement, one snapshot: a schedlab
+  // process creating the file meanwhile commits its tables and version
+  // together.
+  Stmt s(db_,
+         "SELECT (SELECT user_version FROM pragma_user_version), "
+         "(SELECT count(*) FROM sqlite_master)");
+  s.step();
+  if (s.i64(0) == 0 && s.i64(1) > 0)
+    throw StoreError(fmt::format(
+        "{}: not a schedlab database (a SQLite database of another program: it has tables but "
+        "no schedlab schema version); nothing written",
+        path_));
+}
+
+void Database::migrate() {
+  // The version is read inside the write transaction: two processes opening
+  // a new database at once (a runner and a reader) must not both run
+  // migration 1 ("table runs already exists").
+  while (true) {
+    Transaction tx(db_);
+    const int v = schema_version();
+    if (v > kSchemaVersion)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
+          path_, v, kSchemaVersion));
+    if (v == kSchemaVersion) return;  // nothing written: the rollback is a no-op
+    exec(migrations()[v]);
+    exec(fmt::format("PRAGMA user_version = {}", v + 1).c_str());
+    tx.commit();
+  }
+}
+
+}  // namespace schedlab

@@ -1,0 +1,55 @@
+// The knob_journal table: every knob write, its original value journaled
+// before the write, until it is restored or discarded (runner/knobs/knobs.h
+// acts on it).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/status.h"
+
+namespace schedlab {
+
+struct JournalEntry {
+  std::int64_t id = 0;
+  std::int64_t run_id = 0;
+  std::string host;
+  std::string kind;  // sysctl | ...
+  std::string name;  // kernel.sched_autogroup_enabled
+  std::string path;  // /proc/sys/kernel/sched_autogroup_enabled
+  std::string original;
+  std::string target;
+  JournalState state = JournalState::kApplied;
+  // Who wrote it: the host's /etc/machine-id, its boot (boot_id) and
+  // hostname, read on that host (runner/hosts/host.h: Host::identity). A
+  // journal acts only on rows of the host and boot it runs on; empty in rows
+  // written before schedlab recorded it (migration 13).
+  std::string machine_id, boot_id, hostname;
+};
+
+class KnobJournalTable {
+ public:
+  explicit KnobJournalTable(sqlite3* db) : db_(db) {}
+
+  std::int64_t journal_applied(const JournalEntry& e);
+  void journal_restored(std::int64_t entry_id);
+  std::vector<JournalEntry> unrestored(const std::string& host) const;
+  // Hosts with unrestored entries.
+  std::vector<std::string> unrestored_hosts() const;
+  // Marks a host's unrestored entries 'discarded' (a lab guest powered off:
+  // its kernel state is gone, nothing can or need be restored) and returns
+  // them as they were.
+  std::vector<JournalEntry> journal_discard(const std::string& host);
+  // One entry marked discarded: a row of an earlier boot of this machine
+  // (the reboot put the knob back; nothing is written).
+  void journal_discard_entry(std::int64_t entry_id);
+
+ private:
+  sqlite3* db_;
+};
+
+}  // namespace schedlab

@@ -1,0 +1,48 @@
+// The metrics table: each metric of a workload as a run declared it (unit,
+// direction, centre, sample kind, precision).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace schedlab {
+
+// A metric as its workload declared it, stored per run so a database
+// stays self-describing for workloads a later binary no longer knows.
+struct MetricInfo {
+  std::string workload;
+  std::string name;
+  std::string unit;
+  std::string direction;  // lower | higher
+  std::string centre;     // amean | hmean | gmean | median
+  std::string kind;       // run | interval
+  int precision = 4;
+};
+
+class MetricsTable {
+ public:
+  explicit MetricsTable(sqlite3* db) : db_(db) {}
+
+  // A run's metrics as its workloads declared them, in declaration order.
+  void add_metric(std::int64_t run_id, const MetricInfo& m);  // idempotent
+  std::vector<MetricInfo> metrics(std::int64_t run_id) const;
+  // How the latest run (by start) declaring a metric of a workload declares it.
+  std::optional<MetricInfo> latest_metric(const std::string& workload,
+                                          const std::string& name) const;
+  // The runs that declare one metric of a workload, ascending.
+  std::vector<std::int64_t> runs_declaring(const std::string& workload,
+                                           const std::string& name) const;
+  // The runs that declare one metric of a workload, and how.
+  std::map<std::int64_t, MetricInfo> metric_by_run(const std::string& workload,
+                                                   const std::string& name) const;
+
+ private:
+  sqlite3* db_;
+};
+
+}  // namespace schedlab

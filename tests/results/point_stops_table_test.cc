@@ -1,0 +1,69 @@
+#include "results/point_stops_table.h"
+
+#include <sqlite3.h>
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "results/store.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+TEST_CASE("a point's stop row keeps its sequential test, and a database of version 14 gains the columns") {
+  test::TempDir dir;
+  const std::string path = dir.file("seq.db");
+  {
+    Store s(path);
+    const auto run = s.create_run({.name = "r", .config_path = "c", .config_text = "", .config_sha256 = "x"});
+    const auto v = s.add_variant({.run_id = run, .name = "b", .position = 1, .knobs_json = "{}"});
+    s.record_point_stop({.run_id = run, .variant_id = v, .workload = "w", .params_json = "{}", .iterations = 7,
+                         .reason = "decided",
+                         .sequential = SequentialRecord{.metric = "time", .decision = "same", .looks = 2,
+                                                        .n_baseline = 7, .n = 7, .p_value = 0.5,
+                                                        .estimate_pct = -0.5, .ci_low = -2.1, .ci_high = 1.2,
+                                                        .level = 0.95, .design_json = R"({"alpha":0.05})",
+                                                        .looks_json = R"([{"n":3,"fraction":0.2,"needed_n":15}])",
+                                                        .note = ""}});
+    s.record_point_stop({.run_id = run, .variant_id = v, .workload = "w", .params_json = "{\"x\":1}",
+                         .iterations = 3, .reason = "fixed"});
+    const auto stops = s.point_stops(run);
+    REQUIRE(stops.size() == 2);
+    REQUIRE(stops[0].sequential);
+    const auto& q = *stops[0].sequential;
+    CHECK(q.metric == "time");
+    CHECK(q.decision == "same");
+    CHECK(q.looks == 2);
+    CHECK(q.n == 7);
+    CHECK(*q.p_value == 0.5);
+    CHECK(*q.ci_low == -2.1);
+    CHECK(*q.ci_high == 1.2);
+    CHECK(*q.estimate_pct == -0.5);
+    CHECK(q.looks_json == R"([{"n":3,"fraction":0.2,"needed_n":15}])");
+    CHECK_FALSE(stops[1].sequential);
+    CHECK_FALSE(stops[1].ci_halfwidth_pct);
+    // A decision the schema does not know is refused by the database itself.
+    auto bad = stops[0];
+    bad.sequential->decision = "maybe";
+    CHECK_THROWS_AS(s.record_point_stop(bad), StoreError);
+  }
+  // Version 14: before migration 15 (the columns dropped again).
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  for (const char* c : {"seq_metric", "seq_decision", "seq_looks", "seq_n_baseline", "seq_n", "seq_p_value",
+                        "seq_estimate_pct", "seq_ci_low", "seq_ci_high", "seq_level", "seq_design_json",
+                        "seq_looks_json", "seq_note"})
+    REQUIRE(sqlite3_exec(db, (std::string("ALTER TABLE point_stops DROP COLUMN ") + c).c_str(), nullptr, nullptr,
+                         nullptr) == SQLITE_OK);
+  for (const char* c : {"level_good", "level_bad", "error_rates"})
+    REQUIRE(sqlite3_exec(db, (std::string("ALTER TABLE bisect_decisions DROP COLUMN ") + c).c_str(), nullptr,
+                         nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 14", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  Store s(path);
+  CHECK(s.schema_version() == 15);
+  const auto stops = s.point_stops(1);
+  REQUIRE(stops.size() == 2);
+  CHECK(stops[0].reason == "decided");
+  CHECK_FALSE(stops[0].sequential);  // the rows of before keep what they had
+  CHECK(stops[0].iterations == 7);
+}

@@ -1,0 +1,64 @@
+#include "results/runs_table.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "results/store.h"
+#include "tests/support/plain_iteration.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+TEST_CASE("run names are unique") {
+  test::TempDir dir;
+  Store s(dir.file("r.db"));
+  s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  CHECK_THROWS_WITH(s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""}),
+                    Catch::Contains("a run named 'a' already exists"));
+}
+
+TEST_CASE("run overviews: variants in position order and ok iterations, per run") {
+  test::TempDir dir;
+  Store s(dir.file("o.db"));
+  const auto a = s.create_run({.name = "a", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                               .manifest_json = "{}"});
+  const auto b = s.create_run({.name = "b", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                               .manifest_json = "{}"});
+  const auto batch = s.add_variant({.run_id = a, .name = "batch", .position = 1, .knobs_json = "{}"});
+  s.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  IterationRow it = test::plain_iteration(a, batch, "w");
+  s.add_iteration(it);
+  it.iteration = 1;
+  s.add_iteration(it);
+  it.iteration = 2;
+  it.status = IterationStatus::kFailed;
+  s.add_iteration(it);
+  const auto o = s.run_overviews();
+  REQUIRE(o.count(a));
+  CHECK(o.at(a).variants == std::vector<std::string>{"default", "batch"});
+  CHECK(o.at(a).iterations_ok == s.count_iterations(a, IterationStatus::kOk));
+  CHECK(o.at(a).iterations_ok == 2);
+  CHECK(o.count(b) == 0);  // no variants, no iterations yet
+}
+
+TEST_CASE("a run as a command line names it: its id, else its name; digits past an id are no run") {
+  test::TempDir dir;
+  Store s(dir.file("a.db"));
+  const RunsTable& runs = s.runs_table();
+  const auto first = s.create_run({.name = "nightly-1", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto digits = s.create_run({.name = "12", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto huge =
+      s.create_run({.name = "99999999999999999999", .config_path = "", .config_text = "", .config_sha256 = ""});
+  CHECK(runs.find_run_arg(std::to_string(first))->id == first);
+  CHECK(runs.find_run_arg("nightly-1")->id == first);
+  CHECK(runs.find_run_arg("12")->id == digits);  // no run 12: the name
+  // 20 digits, and one past the largest id: no id, so only a name can match.
+  CHECK(runs.find_run_arg("99999999999999999999")->id == huge);
+  CHECK_FALSE(runs.find_run_arg("99999999999999999998"));
+  CHECK_FALSE(runs.find_run_arg("9223372036854775808"));
+  CHECK_FALSE(runs.find_run_arg(std::string(4096, '9')));
+  CHECK_FALSE(runs.find_run_arg(""));
+  CHECK_FALSE(runs.find_run_arg("-1"));
+  CHECK_FALSE(runs.find_run_arg("+1"));
+}
