@@ -42,7 +42,7 @@ HistoryReader::HistoryReader(const Store& store, std::string workload, std::stri
   if (declared_.empty())
     throw std::invalid_argument(fmt::format("no run in {} has metric '{}' of workload '{}'",
                                             store.path(), metric_, workload_));
-  for (const auto& m : store.nightly_measurements())
+  for (const auto& m : store.nightly_log().nightly_measurements())
     if (m.run_id) targets_[*m.run_id] = m.target;  // the latest measurement naming it
 }
 

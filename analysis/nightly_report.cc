@@ -107,7 +107,7 @@ CommitRange find_last_good(const Store& store, const NightlyReportInput& in,
                            const NightlyCell& base, const NightlyCell& cell) {
   CommitRange range;
   int regressed = 0;
-  const auto all = store.nightly_measurements();
+  const auto all = store.nightly_log().nightly_measurements();
   for (auto m = all.rbegin(); m != all.rend(); ++m) {
     if (m->target != cell.target || m->config_sha256 != cell.config_sha256 ||
         m->status != NightlyStatus::kMeasured || !m->run_id || m->kernel_commit.empty() ||
@@ -172,7 +172,7 @@ std::vector<std::string> point_params(const Store& store, std::int64_t run, cons
 // The change points of each measured target's history with each config.
 void find_changes(const Store& store, NightlyReport& report) {
   const auto& in = report.input;
-  const auto all = store.nightly_measurements();
+  const auto all = store.nightly_log().nightly_measurements();
   for (const auto& config : in.configs)
     for (const auto& target : in.targets) {
       const NightlyCell* cell = find_cell(in, target, config);

@@ -7,18 +7,13 @@
 
 namespace schedlab {
 
-using sql::known;
-using sql::opt_dbl;
-using sql::Stmt;
-using sql::word;
-
 namespace {
 
 constexpr const char* kBisectColumns = "id, status, spec_json, result_json, created_at, updated_at";
 
-BisectSession read_bisect(const Stmt& s) {
+BisectSession read_bisect(const sql::Stmt& s) {
   return {.id = s.i64(0),
-          .status = known(bisect_status_from_string(s.text(1)), s.text(1), "bisect status"),
+          .status = sql::known(bisect_status_from_string(s.text(1)), s.text(1), "bisect status"),
           .spec_json = s.text(2),
           .result_json = s.text(3),
           .created_at = s.text(4),
@@ -29,10 +24,11 @@ BisectSession read_bisect(const Stmt& s) {
 
 std::int64_t BisectLog::create_bisect(const BisectSession& b) {
   const std::string now = utc_now_iso8601();
-  Stmt s(db_,
-         "INSERT INTO bisect_sessions (status, spec_json, result_json, created_at, updated_at) "
-         "VALUES (?, ?, ?, ?, ?)");
-  s.bind(1, word(b.status))
+  sql::Stmt s(
+      db_,
+      "INSERT INTO bisect_sessions (status, spec_json, result_json, created_at, updated_at) "
+      "VALUES (?, ?, ?, ?, ?)");
+  s.bind(1, sql::word(b.status))
       .bind(2, b.spec_json)
       .bind(3, b.result_json.empty() ? "{}" : b.result_json);
   s.bind(4, now).bind(5, now).run();
@@ -41,28 +37,30 @@ std::int64_t BisectLog::create_bisect(const BisectSession& b) {
 
 void BisectLog::set_bisect_status(std::int64_t id, BisectStatus status,
                                   const std::string& result_json) {
-  Stmt s(db_,
-         "UPDATE bisect_sessions SET status = ?, result_json = ?, updated_at = ? WHERE id = ?");
-  s.bind(1, word(status)).bind(2, result_json.empty() ? "{}" : result_json);
+  sql::Stmt s(
+      db_, "UPDATE bisect_sessions SET status = ?, result_json = ?, updated_at = ? WHERE id = ?");
+  s.bind(1, sql::word(status)).bind(2, result_json.empty() ? "{}" : result_json);
   s.bind(3, utc_now_iso8601()).bind(4, id).run();
 }
 
 std::optional<BisectSession> BisectLog::find_bisect(std::int64_t id) const {
-  Stmt s(db_, fmt::format("SELECT {} FROM bisect_sessions WHERE id = ?", kBisectColumns).c_str());
+  sql::Stmt s(db_,
+              fmt::format("SELECT {} FROM bisect_sessions WHERE id = ?", kBisectColumns).c_str());
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_bisect(s);
 }
 
 std::optional<BisectSession> BisectLog::latest_bisect() const {
-  Stmt s(db_, fmt::format("SELECT {} FROM bisect_sessions ORDER BY id DESC LIMIT 1", kBisectColumns)
+  sql::Stmt s(db_,
+              fmt::format("SELECT {} FROM bisect_sessions ORDER BY id DESC LIMIT 1", kBisectColumns)
                   .c_str());
   if (!s.step()) return std::nullopt;
   return read_bisect(s);
 }
 
 std::int64_t BisectLog::add_bisect_decision(const BisectDecision& d) {
-  Stmt s(
+  sql::Stmt s(
       db_,
       "INSERT INTO bisect_decisions (session_id, position, candidate, verdict, decided_by, n, "
       "centre, p_good, p_bad, run_ids_json, note, decided_at, level_good, level_bad, error_rates) "
@@ -79,31 +77,31 @@ std::int64_t BisectLog::add_bisect_decision(const BisectDecision& d) {
 }
 
 std::vector<BisectDecision> BisectLog::bisect_decisions(std::int64_t session_id) const {
-  Stmt s(db_,
-         "SELECT id, session_id, position, candidate, verdict, decided_by, n, centre, p_good, "
-         "p_bad, run_ids_json, note, decided_at, level_good, level_bad, error_rates FROM "
-         "bisect_decisions "
-         "WHERE session_id = ? ORDER BY id");
-  s.bind(1, session_id);
-  std::vector<BisectDecision> out;
-  while (s.step())
-    out.push_back({.id = s.i64(0),
-                   .session_id = s.i64(1),
-                   .position = static_cast<int>(s.i64(2)),
-                   .candidate = s.text(3),
-                   .verdict = s.text(4),
-                   .decided_by = s.text(5),
-                   .n = static_cast<int>(s.i64(6)),
-                   .centre = opt_dbl(s, 7),
-                   .p_good = opt_dbl(s, 8),
-                   .p_bad = opt_dbl(s, 9),
-                   .run_ids_json = s.text(10),
-                   .note = s.text(11),
-                   .decided_at = s.text(12),
-                   .level_good = opt_dbl(s, 13),
-                   .level_bad = opt_dbl(s, 14),
-                   .error_rates = s.text(15)});
-  return out;
+  return sql::rows(
+      db_,
+      "SELECT id, session_id, position, candidate, verdict, decided_by, n, centre, p_good, "
+      "p_bad, run_ids_json, note, decided_at, level_good, level_bad, error_rates FROM "
+      "bisect_decisions "
+      "WHERE session_id = ? ORDER BY id",
+      [](const sql::Stmt& s) {
+        return BisectDecision{.id = s.i64(0),
+                              .session_id = s.i64(1),
+                              .position = static_cast<int>(s.i64(2)),
+                              .candidate = s.text(3),
+                              .verdict = s.text(4),
+                              .decided_by = s.text(5),
+                              .n = static_cast<int>(s.i64(6)),
+                              .centre = sql::opt_dbl(s, 7),
+                              .p_good = sql::opt_dbl(s, 8),
+                              .p_bad = sql::opt_dbl(s, 9),
+                              .run_ids_json = s.text(10),
+                              .note = s.text(11),
+                              .decided_at = s.text(12),
+                              .level_good = sql::opt_dbl(s, 13),
+                              .level_bad = sql::opt_dbl(s, 14),
+                              .error_rates = s.text(15)};
+      },
+      session_id);
 }
 
 }  // namespace schedlab

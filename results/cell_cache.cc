@@ -6,27 +6,23 @@
 
 namespace schedlab {
 
-using sql::known;
-using sql::opt_dbl;
-using sql::Stmt;
-using sql::word;
-
 void CellCache::for_each_run_cell_summaries(
     const std::string& workload, const std::string& metric, int version,
     const std::function<void(const RunLabel&, std::span<const CellSummary>)>& visit) const {
   // The runs by their start (migration 11's index), each one's mark, its
   // range of cell_summaries' key, and each variant by its key.
-  Stmt s(db_,
-         "SELECT c.run_id, c.variant_id, c.block, c.row, c.n, c.centre, c.ci_low, c.ci_high, "
-         "c.ci_reason, v.name, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status, "
-         "c.params "
-         "FROM runs r "
-         "CROSS JOIN cell_summary_marks m ON m.run_id = r.id CROSS JOIN cell_summaries c "
-         "ON c.workload = m.workload AND c.metric = m.metric AND c.run_id = m.run_id "
-         "JOIN variants v ON v.id = c.variant_id "
-         "LEFT JOIN run_kernel_releases k ON k.run_id = r.id "
-         "WHERE m.workload = ?1 AND m.metric = ?2 AND m.version = ?3 "
-         "ORDER BY r.started_at, r.id, c.position");
+  sql::Stmt s(
+      db_,
+      "SELECT c.run_id, c.variant_id, c.block, c.row, c.n, c.centre, c.ci_low, c.ci_high, "
+      "c.ci_reason, v.name, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status, "
+      "c.params "
+      "FROM runs r "
+      "CROSS JOIN cell_summary_marks m ON m.run_id = r.id CROSS JOIN cell_summaries c "
+      "ON c.workload = m.workload AND c.metric = m.metric AND c.run_id = m.run_id "
+      "JOIN variants v ON v.id = c.variant_id "
+      "LEFT JOIN run_kernel_releases k ON k.run_id = r.id "
+      "WHERE m.workload = ?1 AND m.metric = ?2 AND m.version = ?3 "
+      "ORDER BY r.started_at, r.id, c.position");
   s.bind(1, workload).bind(2, metric).bind(3, version);
   RunLabel run;
   std::vector<CellSummary> cells;
@@ -42,7 +38,7 @@ void CellCache::for_each_run_cell_summaries(
       run.name.assign(s.view(10));
       run.started_at.assign(s.view(11));
       run.kernel_release.assign(s.view(12));
-      run.status = known(run_status_from_string(s.view(13)), s.view(13), "run status");
+      run.status = sql::known(run_status_from_string(s.view(13)), s.view(13), "run status");
     }
     if (used == cells.size()) cells.emplace_back();
     CellSummary& c = cells[used++];
@@ -51,9 +47,9 @@ void CellCache::for_each_run_cell_summaries(
     c.block.assign(s.view(2));  // into the reused cell's buffers
     c.row.assign(s.view(3));
     c.n = s.i64(4);
-    c.centre = opt_dbl(s, 5);
-    c.ci_low = opt_dbl(s, 6);
-    c.ci_high = opt_dbl(s, 7);
+    c.centre = sql::opt_dbl(s, 5);
+    c.ci_low = sql::opt_dbl(s, 6);
+    c.ci_high = sql::opt_dbl(s, 7);
     c.ci_reason.assign(s.view(8));
     c.variant.assign(s.view(9));
     c.params.assign(s.view(14));
@@ -64,30 +60,28 @@ void CellCache::for_each_run_cell_summaries(
 std::vector<std::int64_t> CellCache::cell_summary_runs(const std::string& workload,
                                                        const std::string& metric,
                                                        int version) const {
-  Stmt s(db_,
-         "SELECT run_id FROM cell_summary_marks WHERE workload = ? AND metric = ? AND version = ? "
-         "ORDER BY run_id");
-  s.bind(1, workload).bind(2, metric).bind(3, version);
-  std::vector<std::int64_t> out;
-  while (s.step()) out.push_back(s.i64(0));
-  return out;
+  return sql::rows(
+      db_,
+      "SELECT run_id FROM cell_summary_marks WHERE workload = ? AND metric = ? AND version = ? "
+      "ORDER BY run_id",
+      [](const sql::Stmt& s) { return s.i64(0); }, workload, metric, version);
 }
 
 std::size_t CellCache::put_cell_summaries(const std::string& workload, const std::string& metric,
                                           int version, std::span<const RunCells> runs) {
-  Transaction tx(db_);
-  Stmt now(
+  sql::Transaction tx(db_);
+  sql::Stmt now(
       db_,
       "SELECT count(*), coalesce(max(id), 0) FROM iterations WHERE workload = ? AND run_id = ?");
-  Stmt del(db_, "DELETE FROM cell_summaries WHERE workload = ? AND metric = ? AND run_id = ?");
-  Stmt one(
+  sql::Stmt del(db_, "DELETE FROM cell_summaries WHERE workload = ? AND metric = ? AND run_id = ?");
+  sql::Stmt one(
       db_,
       "INSERT INTO cell_summaries (workload, metric, run_id, position, variant_id, block, row, "
       "n, centre, ci_low, ci_high, ci_reason, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
       "?)");
-  Stmt mark(db_,
-            "INSERT OR REPLACE INTO cell_summary_marks (run_id, workload, metric, version) "
-            "VALUES (?, ?, ?, ?)");
+  sql::Stmt mark(db_,
+                 "INSERT OR REPLACE INTO cell_summary_marks (run_id, workload, metric, version) "
+                 "VALUES (?, ?, ?, ?)");
   std::size_t stored = 0;
   for (const RunCells& run : runs) {
     now.reset();
@@ -111,7 +105,7 @@ std::size_t CellCache::put_cell_summaries(const std::string& workload, const std
 }
 
 void CellCache::invalidate_cell_summaries(std::int64_t run_id) {
-  Stmt(db_, "DELETE FROM cell_summary_marks WHERE run_id = ?").bind(1, run_id).run();
+  sql::Stmt(db_, "DELETE FROM cell_summary_marks WHERE run_id = ?").bind(1, run_id).run();
 }
 
 }  // namespace schedlab

@@ -9,11 +9,6 @@
 
 namespace schedlab {
 
-using sql::known;
-using sql::opt_dbl;
-using sql::Stmt;
-using sql::word;
-
 void IterationsTable::add_samples(std::int64_t iteration_id,
                                   const std::vector<SampleRow>& samples) {
   // An iteration may hold a million interval samples: prepared statements
@@ -28,7 +23,7 @@ void IterationsTable::add_samples(std::int64_t iteration_id,
     std::string sql =
         "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)";
     for (std::size_t r = 1; r < kBatch; ++r) sql += ", (?, ?, ?, ?)";
-    Stmt batch(db_, sql.c_str());
+    sql::Stmt batch(db_, sql.c_str());
     for (; i + kBatch <= samples.size(); i += kBatch) {
       for (std::size_t r = 0; r < kBatch; ++r) {
         const auto& sample = samples[i + r];
@@ -41,7 +36,8 @@ void IterationsTable::add_samples(std::int64_t iteration_id,
     }
   }
   if (i == samples.size()) return;
-  Stmt one(db_, "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)");
+  sql::Stmt one(db_,
+                "INSERT INTO samples (iteration_id, metric, value, offset_s) VALUES (?, ?, ?, ?)");
   for (; i < samples.size(); ++i) {
     one.bind(1, iteration_id)
         .bind(2, samples[i].metric)
@@ -53,14 +49,17 @@ void IterationsTable::add_samples(std::int64_t iteration_id,
 }
 
 std::int64_t IterationsTable::add_iteration(const IterationRow& it) {
-  Transaction tx(db_);
-  Stmt s(db_,
-         "INSERT INTO iterations (run_id, variant_id, workload, block, row, row_order, "
-         "params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, "
-         "error, pair, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  sql::Transaction tx(db_);
+  sql::Stmt s(db_,
+              "INSERT INTO iterations (run_id, variant_id, workload, block, row, row_order, "
+              "params_json, iteration, status, started_at, duration_s, exit_code, stdout, stderr, "
+              "error, pair, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, it.run_id).bind(2, it.variant_id).bind(3, it.workload).bind(4, it.block);
   s.bind(5, it.row).bind(6, it.row_order).bind(7, it.params_json).bind(8, it.iteration);
-  s.bind(9, word(it.status)).bind(10, it.started_at).bind(11, it.duration_s).bind(12, it.exit_code);
+  s.bind(9, sql::word(it.status))
+      .bind(10, it.started_at)
+      .bind(11, it.duration_s)
+      .bind(12, it.exit_code);
   s.bind(13, it.stdout_text).bind(14, it.stderr_text).bind(15, it.error).bind(16, it.pair);
   s.bind(17, it.notes).run();
   const std::int64_t id = sqlite3_last_insert_rowid(db_);
@@ -78,7 +77,7 @@ constexpr const char* kIterationColumns =
     "id, run_id, variant_id, workload, block, row, row_order, params_json, iteration, status, "
     "started_at, duration_s, exit_code, error, pair, notes";
 
-IterationRow read_iteration(const Stmt& s, bool with_output) {
+IterationRow read_iteration(const sql::Stmt& s, bool with_output) {
   IterationRow r;
   r.id = s.i64(0);
   r.run_id = s.i64(1);
@@ -89,7 +88,7 @@ IterationRow read_iteration(const Stmt& s, bool with_output) {
   r.row_order = static_cast<int>(s.i64(6));
   r.params_json = s.text(7);
   r.iteration = static_cast<int>(s.i64(8));
-  r.status = known(iteration_status_from_string(s.view(9)), s.view(9), "iteration status");
+  r.status = sql::known(iteration_status_from_string(s.view(9)), s.view(9), "iteration status");
   r.started_at = s.text(10);
   r.duration_s = s.dbl(11);
   if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
@@ -105,7 +104,7 @@ IterationRow read_iteration(const Stmt& s, bool with_output) {
 
 // Joins rows of (iteration_id, metric, value, offset_s), each iteration's in
 // their stored order, to their iterations by id.
-void attach_samples(Stmt& ss, std::vector<IterationRow>& out) {
+void attach_samples(sql::Stmt& ss, std::vector<IterationRow>& out) {
   std::unordered_map<std::int64_t, std::size_t> index;
   index.reserve(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) index.emplace(out[i].id, i);
@@ -128,16 +127,16 @@ void attach_samples(Stmt& ss, std::vector<IterationRow>& out) {
 }  // namespace
 
 std::vector<IterationRow> IterationsTable::iterations(std::int64_t run_id, bool with_output) const {
-  Stmt s(db_, fmt::format("SELECT {}{} FROM iterations WHERE run_id = ? ORDER BY id",
-                          kIterationColumns, with_output ? ", stdout, stderr" : "")
-                  .c_str());
+  sql::Stmt s(db_, fmt::format("SELECT {}{} FROM iterations WHERE run_id = ? ORDER BY id",
+                               kIterationColumns, with_output ? ", stdout, stderr" : "")
+                       .c_str());
   s.bind(1, run_id);
   std::vector<IterationRow> out;
   while (s.step()) out.push_back(read_iteration(s, with_output));
   // Samples in one pass, joined to their iterations by id.
-  Stmt ss(db_,
-          "SELECT s.iteration_id, s.metric, s.value, s.offset_s FROM samples s "
-          "JOIN iterations i ON i.id = s.iteration_id WHERE i.run_id = ? ORDER BY s.rowid");
+  sql::Stmt ss(db_,
+               "SELECT s.iteration_id, s.metric, s.value, s.offset_s FROM samples s "
+               "JOIN iterations i ON i.id = s.iteration_id WHERE i.run_id = ? ORDER BY s.rowid");
   ss.bind(1, run_id);
   attach_samples(ss, out);
   return out;
@@ -151,7 +150,7 @@ namespace {
 constexpr const char* kHistoryColumns =
     "id, run_id, variant_id, block, row, row_order, status, iteration, params_json";
 
-void read_history_row(const Stmt& s, const std::string& workload, IterationRow& r) {
+void read_history_row(const sql::Stmt& s, const std::string& workload, IterationRow& r) {
   r.id = s.i64(0);
   r.run_id = s.i64(1);
   r.variant_id = s.i64(2);
@@ -159,7 +158,7 @@ void read_history_row(const Stmt& s, const std::string& workload, IterationRow& 
   r.block.assign(s.view(3));
   r.row.assign(s.view(4));
   r.row_order = static_cast<int>(s.i64(5));
-  r.status = known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
+  r.status = sql::known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
   r.iteration = static_cast<int>(s.i64(7));
   r.params_json.assign(s.view(8));
   r.samples.clear();
@@ -180,19 +179,19 @@ void IterationsTable::for_each_run_iterations(
   };
   std::vector<Sample> samples;
   {
-    Stmt ss(db_,
-            "SELECT iteration_id, value, offset_s FROM samples WHERE metric = ? ORDER BY rowid");
+    sql::Stmt ss(
+        db_, "SELECT iteration_id, value, offset_s FROM samples WHERE metric = ? ORDER BY rowid");
     ss.bind(1, metric);
-    while (ss.step()) samples.push_back({ss.i64(0), ss.dbl(1), opt_dbl(ss, 2)});
+    while (ss.step()) samples.push_back({ss.i64(0), ss.dbl(1), sql::opt_dbl(ss, 2)});
   }
   std::stable_sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) {
     return a.iteration_id < b.iteration_id;
   });
   // Then the iterations from the covering index iterations_by_workload
   // (migration 9), one run at a time; the rows of a run are reused.
-  Stmt s(db_, fmt::format("SELECT {} FROM iterations WHERE workload = ? ORDER BY run_id, id",
-                          kHistoryColumns)
-                  .c_str());
+  sql::Stmt s(db_, fmt::format("SELECT {} FROM iterations WHERE workload = ? ORDER BY run_id, id",
+                               kHistoryColumns)
+                       .c_str());
   s.bind(1, workload);
   std::vector<IterationRow> rows;
   std::size_t used = 0;
@@ -223,13 +222,14 @@ void IterationsTable::for_each_run_iterations(
     const std::function<void(std::span<const IterationRow>)>& visit) const {
   // Two index range reads per run (iterations_by_workload, then
   // samples_by_iteration): for a few runs, far less than the scans above.
-  Stmt s(db_, fmt::format("SELECT {} FROM iterations WHERE workload = ? AND run_id = ? ORDER BY id",
+  sql::Stmt s(db_,
+              fmt::format("SELECT {} FROM iterations WHERE workload = ? AND run_id = ? ORDER BY id",
                           kHistoryColumns)
                   .c_str());
-  Stmt ss(db_,
-          "SELECT s.iteration_id, s.value, s.offset_s FROM iterations i "
-          "JOIN samples s ON s.iteration_id = i.id "
-          "WHERE i.workload = ? AND i.run_id = ? AND s.metric = ? ORDER BY i.id, s.rowid");
+  sql::Stmt ss(db_,
+               "SELECT s.iteration_id, s.value, s.offset_s FROM iterations i "
+               "JOIN samples s ON s.iteration_id = i.id "
+               "WHERE i.workload = ? AND i.run_id = ? AND s.metric = ? ORDER BY i.id, s.rowid");
   std::vector<IterationRow> rows;
   for (const std::int64_t run : runs) {
     std::size_t used = 0;
@@ -247,15 +247,15 @@ void IterationsTable::for_each_run_iterations(
     while (ss.step()) {
       while (at < used && rows[at].id < ss.i64(0)) ++at;
       if (at == used) break;
-      rows[at].samples.push_back({metric, ss.dbl(1), opt_dbl(ss, 2)});
+      rows[at].samples.push_back({metric, ss.dbl(1), sql::opt_dbl(ss, 2)});
     }
     visit(std::span<const IterationRow>(rows.data(), used));
   }
 }
 
 std::int64_t IterationsTable::count_iterations(std::int64_t run_id, IterationStatus status) const {
-  Stmt s(db_, "SELECT count(*) FROM iterations WHERE run_id = ? AND status = ?");
-  s.bind(1, run_id).bind(2, word(status));
+  sql::Stmt s(db_, "SELECT count(*) FROM iterations WHERE run_id = ? AND status = ?");
+  s.bind(1, run_id).bind(2, sql::word(status));
   s.step();
   return s.i64(0);
 }

@@ -6,26 +6,21 @@
 
 namespace schedlab {
 
-using sql::known;
-using sql::opt_dbl;
-using sql::Stmt;
-using sql::word;
-
 void MonitorRows::add(std::int64_t id, const std::vector<MonitorSnapshotRow>& snapshots,
                       const std::vector<MonitorDeltaRow>& deltas) {
   if (!snapshots.empty()) {
-    Stmt one(db_,
-             "INSERT INTO monitor_snapshots (iteration_id, monitor, phase, path, text) "
-             "VALUES (?, ?, ?, ?, ?)");
+    sql::Stmt one(db_,
+                  "INSERT INTO monitor_snapshots (iteration_id, monitor, phase, path, text) "
+                  "VALUES (?, ?, ?, ?, ?)");
     for (const auto& m : snapshots) {
       one.bind(1, id).bind(2, m.monitor).bind(3, m.phase).bind(4, m.path).bind(5, m.text).run();
       one.reset();
     }
   }
   if (!deltas.empty()) {
-    Stmt one(db_,
-             "INSERT INTO monitor_deltas (iteration_id, monitor, counter, value) "
-             "VALUES (?, ?, ?, ?)");
+    sql::Stmt one(db_,
+                  "INSERT INTO monitor_deltas (iteration_id, monitor, counter, value) "
+                  "VALUES (?, ?, ?, ?)");
     for (const auto& d : deltas) {
       one.bind(1, id).bind(2, d.monitor).bind(3, d.counter).bind(4, d.value).run();
       one.reset();
@@ -35,30 +30,32 @@ void MonitorRows::add(std::int64_t id, const std::vector<MonitorSnapshotRow>& sn
 
 std::vector<MonitorSnapshotRow> MonitorRows::monitor_snapshots(std::int64_t run_id,
                                                                const std::string& monitor) const {
-  Stmt s(db_,
-         "SELECT m.iteration_id, m.monitor, m.phase, m.path, m.text FROM monitor_snapshots m "
-         "JOIN iterations i ON i.id = m.iteration_id WHERE i.run_id = ? AND m.monitor = ? "
-         "ORDER BY m.rowid");
-  s.bind(1, run_id).bind(2, monitor);
-  std::vector<MonitorSnapshotRow> out;
-  while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2), s.text(3), s.text(4)});
-  return out;
+  return sql::rows(
+      db_,
+      "SELECT m.iteration_id, m.monitor, m.phase, m.path, m.text FROM monitor_snapshots m "
+      "JOIN iterations i ON i.id = m.iteration_id WHERE i.run_id = ? AND m.monitor = ? "
+      "ORDER BY m.rowid",
+      [](const sql::Stmt& s) {
+        return MonitorSnapshotRow{s.i64(0), s.text(1), s.text(2), s.text(3), s.text(4)};
+      },
+      run_id, monitor);
 }
 
 std::vector<MonitorDeltaRow> MonitorRows::monitor_deltas(std::int64_t run_id,
                                                          const std::string& monitor,
                                                          bool aggregates_only) const {
   // Per-CPU rows are named cpuN.* (schedstat, stat) or *.cpuN (irq tables).
-  Stmt s(db_,
-         "SELECT d.iteration_id, d.monitor, d.counter, d.value FROM monitor_deltas d "
-         "JOIN iterations i ON i.id = d.iteration_id WHERE i.run_id = ?1 "
-         "AND (?2 = '' OR d.monitor = ?2) "
-         "AND (?3 = 0 OR (d.counter NOT GLOB 'cpu[0-9]*' AND d.counter NOT GLOB '*.cpu[0-9]*')) "
-         "ORDER BY d.rowid");
-  s.bind(1, run_id).bind(2, monitor).bind(3, aggregates_only ? 1 : 0);
-  std::vector<MonitorDeltaRow> out;
-  while (s.step()) out.push_back({s.i64(0), s.text(1), s.text(2), s.dbl(3)});
-  return out;
+  return sql::rows(
+      db_,
+      "SELECT d.iteration_id, d.monitor, d.counter, d.value FROM monitor_deltas d "
+      "JOIN iterations i ON i.id = d.iteration_id WHERE i.run_id = ?1 "
+      "AND (?2 = '' OR d.monitor = ?2) "
+      "AND (?3 = 0 OR (d.counter NOT GLOB 'cpu[0-9]*' AND d.counter NOT GLOB '*.cpu[0-9]*')) "
+      "ORDER BY d.rowid",
+      [](const sql::Stmt& s) {
+        return MonitorDeltaRow{s.i64(0), s.text(1), s.text(2), s.dbl(3)};
+      },
+      run_id, monitor, aggregates_only ? 1 : 0);
 }
 
 }  // namespace schedlab

@@ -6,13 +6,8 @@
 
 namespace schedlab {
 
-using sql::known;
-using sql::opt_dbl;
-using sql::Stmt;
-using sql::word;
-
 void PointStopsTable::record_point_stop(const PointStop& p) {
-  Stmt s(
+  sql::Stmt s(
       db_,
       "INSERT OR REPLACE INTO point_stops (run_id, variant_id, workload, params_json, "
       "iterations, reason, ci_halfwidth_pct, seq_metric, seq_decision, seq_looks, seq_n_baseline, "
@@ -36,7 +31,7 @@ void PointStopsTable::record_point_stop(const PointStop& p) {
 }
 
 std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
-  Stmt s(
+  sql::Stmt s(
       db_,
       "SELECT run_id, variant_id, workload, params_json, iterations, reason, ci_halfwidth_pct, "
       "seq_metric, seq_decision, seq_looks, seq_n_baseline, seq_n, seq_p_value, seq_estimate_pct, "
@@ -45,8 +40,8 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
   s.bind(1, run_id);
   std::vector<PointStop> out;
   while (s.step()) {
-    PointStop p{s.i64(0),  s.i64(1),      s.text(2),   s.text(3), static_cast<int>(s.i64(4)),
-                s.text(5), opt_dbl(s, 6), std::nullopt};
+    PointStop p{s.i64(0),  s.i64(1),           s.text(2),   s.text(3), static_cast<int>(s.i64(4)),
+                s.text(5), sql::opt_dbl(s, 6), std::nullopt};
     if (!s.is_null(7)) {
       SequentialRecord q;
       q.metric = s.text(7);
@@ -54,10 +49,10 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
       q.looks = static_cast<int>(s.i64(9));
       q.n_baseline = static_cast<int>(s.i64(10));
       q.n = static_cast<int>(s.i64(11));
-      q.p_value = opt_dbl(s, 12);
-      q.estimate_pct = opt_dbl(s, 13);
-      q.ci_low = opt_dbl(s, 14);
-      q.ci_high = opt_dbl(s, 15);
+      q.p_value = sql::opt_dbl(s, 12);
+      q.estimate_pct = sql::opt_dbl(s, 13);
+      q.ci_low = sql::opt_dbl(s, 14);
+      q.ci_high = sql::opt_dbl(s, 15);
       q.level = s.is_null(16) ? 0.95 : s.dbl(16);
       q.design_json = s.text(17);
       q.looks_json = s.text(18);

@@ -12,18 +12,14 @@
 
 namespace schedlab {
 
-using sql::known;
-using sql::opt_dbl;
-using sql::Stmt;
-using sql::word;
-
 std::int64_t RunsTable::create_run(const RunInfo& run) {
-  Stmt s(db_,
-         "INSERT INTO runs (name, config_path, config_text, config_sha256, manifest_json, status, "
-         "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  sql::Stmt s(
+      db_,
+      "INSERT INTO runs (name, config_path, config_text, config_sha256, manifest_json, status, "
+      "started_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, run.name).bind(2, run.config_path).bind(3, run.config_text).bind(4, run.config_sha256);
   s.bind(5, run.manifest_json.empty() ? std::string("{}") : run.manifest_json);
-  s.bind(6, word(run.status));
+  s.bind(6, sql::word(run.status));
   s.bind(7, run.started_at.empty() ? utc_now_iso8601() : run.started_at);
   try {
     s.run();
@@ -36,8 +32,8 @@ std::int64_t RunsTable::create_run(const RunInfo& run) {
 }
 
 void RunsTable::set_run_status(std::int64_t run_id, RunStatus status, bool ended) {
-  Stmt s(db_, "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
-  s.bind(1, word(status));
+  sql::Stmt s(db_, "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
+  s.bind(1, sql::word(status));
   if (ended)
     s.bind(2, utc_now_iso8601());
   else
@@ -46,7 +42,7 @@ void RunsTable::set_run_status(std::int64_t run_id, RunStatus status, bool ended
 }
 
 void RunsTable::set_run_manifest(std::int64_t run_id, const std::string& manifest_json) {
-  Stmt(db_, "UPDATE runs SET manifest_json = ? WHERE id = ?")
+  sql::Stmt(db_, "UPDATE runs SET manifest_json = ? WHERE id = ?")
       .bind(1, manifest_json)
       .bind(2, run_id)
       .run();
@@ -72,7 +68,7 @@ std::string manifest_path(const std::vector<std::string>& keys) {
 void RunsTable::set_manifest_member(std::int64_t run_id, const std::vector<std::string>& keys,
                                     const std::string& value_json) {
   const std::string path = manifest_path(keys);
-  Stmt(db_, "UPDATE runs SET manifest_json = json_set(manifest_json, ?, json(?)) WHERE id = ?")
+  sql::Stmt(db_, "UPDATE runs SET manifest_json = json_set(manifest_json, ?, json(?)) WHERE id = ?")
       .bind(1, path)
       .bind(2, value_json)
       .bind(3, run_id)
@@ -80,56 +76,55 @@ void RunsTable::set_manifest_member(std::int64_t run_id, const std::vector<std::
 }
 
 std::optional<RunInfo> RunsTable::find_run(std::int64_t id) const {
-  Stmt s(db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns).c_str());
+  sql::Stmt s(db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns).c_str());
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
 std::optional<RunInfo> RunsTable::find_run_by_name(const std::string& name) const {
-  Stmt s(db_, fmt::format("SELECT {} FROM runs WHERE name = ?", kRunColumns).c_str());
+  sql::Stmt s(db_, fmt::format("SELECT {} FROM runs WHERE name = ?", kRunColumns).c_str());
   s.bind(1, name);
   if (!s.step()) return std::nullopt;
   return read_run(s);
 }
 
 std::vector<RunInfo> RunsTable::list_runs() const {
-  Stmt s(db_, fmt::format("SELECT {} FROM runs ORDER BY id", kRunColumns).c_str());
-  std::vector<RunInfo> runs;
-  while (s.step()) runs.push_back(read_run(s));
-  return runs;
+  return sql::rows(db_, fmt::format("SELECT {} FROM runs ORDER BY id", kRunColumns),
+                   [](const sql::Stmt& s) { return read_run(s); });
 }
 
 std::vector<RunLabel> RunsTable::run_labels() const {
-  Stmt s(db_,
-         "SELECT r.id, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status FROM runs r "
-         "LEFT JOIN run_kernel_releases k ON k.run_id = r.id ORDER BY r.id");
-  std::vector<RunLabel> out;
-  while (s.step())
-    out.push_back({s.i64(0), s.text(1), s.text(2), s.text(3),
-                   known(run_status_from_string(s.view(4)), s.view(4), "run status")});
-  return out;
+  return sql::rows(
+      db_,
+      "SELECT r.id, r.name, r.started_at, coalesce(k.kernel_release, ''), r.status FROM runs r "
+      "LEFT JOIN run_kernel_releases k ON k.run_id = r.id ORDER BY r.id",
+      [](const sql::Stmt& s) {
+        return RunLabel{s.i64(0), s.text(1), s.text(2), s.text(3),
+                        sql::known(run_status_from_string(s.view(4)), s.view(4), "run status")};
+      });
 }
 
 std::map<std::int64_t, RunOverview> RunsTable::run_overviews() const {
   std::map<std::int64_t, RunOverview> out;
-  Stmt v(db_, "SELECT run_id, name FROM variants ORDER BY run_id, position");
+  sql::Stmt v(db_, "SELECT run_id, name FROM variants ORDER BY run_id, position");
   while (v.step()) out[v.i64(0)].variants.push_back(v.text(1));
   // iterations_by_status (migration 8) answers this from the index alone.
-  Stmt n(db_, "SELECT run_id, status, count(*) FROM iterations GROUP BY run_id, status");
+  sql::Stmt n(db_, "SELECT run_id, status, count(*) FROM iterations GROUP BY run_id, status");
   while (n.step()) {
     const auto status =
-        known(iteration_status_from_string(n.view(1)), n.view(1), "iteration status");
+        sql::known(iteration_status_from_string(n.view(1)), n.view(1), "iteration status");
     if (status == IterationStatus::kOk)
       out[n.i64(0)].iterations_ok = n.i64(2);
     else if (status != IterationStatus::kUnsupported)
       out[n.i64(0)].iterations_failed += n.i64(2);
   }
-  Stmt p(db_,
-         "SELECT id, json_extract(manifest_json, '$.planned_iterations.min'), "
-         "json_extract(manifest_json, '$.planned_iterations.max') FROM runs "
-         "WHERE json_valid(manifest_json) AND json_type(manifest_json, '$.planned_iterations.max') "
-         "= 'integer'");
+  sql::Stmt p(
+      db_,
+      "SELECT id, json_extract(manifest_json, '$.planned_iterations.min'), "
+      "json_extract(manifest_json, '$.planned_iterations.max') FROM runs "
+      "WHERE json_valid(manifest_json) AND json_type(manifest_json, '$.planned_iterations.max') "
+      "= 'integer'");
   while (p.step()) {
     if (!p.is_null(1)) out[p.i64(0)].planned_min = p.i64(1);
     out[p.i64(0)].planned_max = p.i64(2);

@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "results/status.h"
 #include "results/store_error.h"
@@ -98,6 +100,18 @@ class Stmt {
   sqlite3* db_;
   sqlite3_stmt* s_ = nullptr;
 };
+
+// Every row of SQL, its parameters bound to ARGS in order, each read by
+// READ (a table's row reader: const Stmt& -> the row's value).
+template <typename Read, typename... Args>
+auto rows(sqlite3* db, const std::string& sql, Read read, const Args&... args) {
+  Stmt s(db, sql.c_str());
+  [[maybe_unused]] int at = 0;
+  (s.bind(++at, args), ...);
+  std::vector<std::decay_t<std::invoke_result_t<Read&, const Stmt&>>> out;
+  while (s.step()) out.push_back(read(s));
+  return out;
+}
 
 // BEGIN IMMEDIATE ... COMMIT, rolled back if not committed. Inside another
 // transaction (a caller's Store::WriteBatch) it is a savepoint of it: its

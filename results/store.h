@@ -6,7 +6,8 @@
 // Store owns the connection (database.h) and holds one object per table
 // concept, each with its SQL and row readers in its own file (README.md
 // names them); a caller takes the table it uses (store.journal(), ...).
-// The forwarding methods below keep older callers as they were.
+// The forwarding methods below keep the other callers (and the tests) as
+// they were.
 #pragma once
 
 #include <sqlite3.h>
@@ -179,19 +180,10 @@ class Store {
     return journal_.unrestored(host);
   }
   std::vector<std::string> unrestored_hosts() const { return journal_.unrestored_hosts(); }
-  std::vector<JournalEntry> journal_discard(const std::string& host) {
-    return journal_.journal_discard(host);
-  }
-  void journal_discard_entry(std::int64_t entry_id) {
-    return journal_.journal_discard_entry(entry_id);
-  }
 
   // NightlyLog (nightly_log.h).
   std::int64_t add_nightly_measurement(const NightlyMeasurement& m) {
     return nightly_log_.add_nightly_measurement(m);
-  }
-  void update_nightly_measurement(const NightlyMeasurement& m) {
-    return nightly_log_.update_nightly_measurement(m);
   }
   std::optional<NightlyMeasurement> latest_nightly_measurement(
       const std::string& target, const std::string& config_sha256,
@@ -203,17 +195,7 @@ class Store {
   }
 
   // BisectLog (bisect_log.h).
-  std::int64_t create_bisect(const BisectSession& b) { return bisect_log_.create_bisect(b); }
-  void set_bisect_status(std::int64_t id, BisectStatus status, const std::string& result_json) {
-    return bisect_log_.set_bisect_status(id, status, result_json);
-  }
-  std::optional<BisectSession> find_bisect(std::int64_t id) const {
-    return bisect_log_.find_bisect(id);
-  }
   std::optional<BisectSession> latest_bisect() const { return bisect_log_.latest_bisect(); }
-  std::int64_t add_bisect_decision(const BisectDecision& d) {
-    return bisect_log_.add_bisect_decision(d);
-  }
   std::vector<BisectDecision> bisect_decisions(std::int64_t session_id) const {
     return bisect_log_.bisect_decisions(session_id);
   }

@@ -293,7 +293,7 @@ class Driver {
  public:
   Driver(Store& store, std::int64_t id, const DriveOptions& options)
       : store_(store), id_(id), options_(options) {
-    const auto session = store.find_bisect(id);
+    const auto session = store.bisect_log().find_bisect(id);
     if (!session) throw BisectError(fmt::format("no bisection {} in {}", id, store.path()));
     if (session->status != BisectStatus::kRunning)
       throw BisectError(
@@ -350,7 +350,7 @@ class Driver {
     }
     int decided = 0;
     while (true) {
-      const auto states = candidate_states(spec_, store_.bisect_decisions(id_));
+      const auto states = candidate_states(spec_, store_.bisect_log().bisect_decisions(id_));
       const SearchStep step = next_candidate(states);
       if (!step.next) {
         finish(step, states);
@@ -377,7 +377,7 @@ class Driver {
                    {"p", check.p.p ? json(*check.p.p) : json(nullptr)},
                    {"p_reason", check.p.reason}};
     result.update(extra);
-    store_.set_bisect_status(id_, BisectStatus::kRefused, result.dump());
+    store_.bisect_log().set_bisect_status(id_, BisectStatus::kRefused, result.dump());
     return BisectOutcome::kRefused;
   }
 
@@ -401,7 +401,7 @@ class Driver {
   }
 
   bool has_decision(std::size_t pos) const {
-    for (const auto& d : store_.bisect_decisions(id_))
+    for (const auto& d : store_.bisect_log().bisect_decisions(id_))
       if (d.position == static_cast<int>(pos)) return true;
     return false;
   }
@@ -522,7 +522,7 @@ class Driver {
 
   void record_reference(std::size_t pos) {
     const auto x = samples(pos);
-    store_.add_bisect_decision({.session_id = id_,
+    store_.bisect_log().add_bisect_decision({.session_id = id_,
                                 .position = static_cast<int>(pos),
                                 .candidate = spec_.candidates[pos],
                                 .verdict = pos == 0 ? "REF-GOOD" : "REF-BAD",
@@ -540,7 +540,7 @@ class Driver {
   void record(std::size_t pos, const std::string& verdict, const std::string& by,
               const std::vector<double>& x, const VerdictResult* v, const std::string& note,
               const SequentialVerdict* looks = nullptr) {
-    store_.add_bisect_decision({.session_id = id_, .position = static_cast<int>(pos),
+    store_.bisect_log().add_bisect_decision({.session_id = id_, .position = static_cast<int>(pos),
                                 .candidate = spec_.candidates[pos], .verdict = verdict,
                                 .decided_by = by, .n = static_cast<int>(x.size()),
                                 .centre = v ? v->centre : std::nullopt,
@@ -711,7 +711,7 @@ class Driver {
   }
 
   bool last_is_unknown_at(std::size_t pos, std::size_t n) const {
-    const auto ds = store_.bisect_decisions(id_);
+    const auto ds = store_.bisect_log().bisect_decisions(id_);
     for (auto it = ds.rbegin(); it != ds.rend(); ++it)
       if (it->position == static_cast<int>(pos))
         return it->verdict == "UNKNOWN" && it->n == static_cast<int>(n);
@@ -721,7 +721,7 @@ class Driver {
   static std::string p_text(const PValue& p) { return p.p ? fmt::format("{:.3g}", *p.p) : "n/a"; }
 
   json decision_of(std::size_t pos) const {
-    const auto ds = store_.bisect_decisions(id_);
+    const auto ds = store_.bisect_log().bisect_decisions(id_);
     for (auto it = ds.rbegin(); it != ds.rend(); ++it)
       if (it->position == static_cast<int>(pos)) {
         const auto flip = it->note.find("its batches flipped: ");
@@ -758,7 +758,7 @@ class Driver {
                          // What every test verdict of the search held: alpha spent
                          // across each candidate's looks.
                          {"error_rates", error_rates_statement(spec_)}};
-    store_.set_bisect_status(id_, BisectStatus::kDone, result.dump());
+    store_.bisect_log().set_bisect_status(id_, BisectStatus::kDone, result.dump());
   }
 
   Store& store_;

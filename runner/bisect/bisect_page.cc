@@ -31,7 +31,7 @@ std::string number(const std::optional<double>& v, const char* spec = "{:.4g}") 
 std::string bisect_page(const Store& store, const BisectSession& session,
                         const std::string& vega_script) {
   const BisectSpec spec = spec_from_json(session.spec_json);
-  const auto decisions = store.bisect_decisions(session.id);
+  const auto decisions = store.bisect_log().bisect_decisions(session.id);
   const auto now = latest(decisions);
   Json values = Json::array(), skips = Json::array(), domain = Json::array();
   std::string rows;

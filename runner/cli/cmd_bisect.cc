@@ -87,7 +87,7 @@ std::chrono::milliseconds duration_arg(const std::string& text, const char* opti
 }
 
 // The session `status`, `continue` and `reset` act on: the latest one.
-std::optional<BisectSession> current(const Store& store) { return store.latest_bisect(); }
+std::optional<BisectSession> current(const Store& store) { return store.bisect_log().latest_bisect(); }
 
 int drive(Store& store, std::int64_t id, int max_candidates);
 int print_status(const Store& store, const BisectSession& session);
@@ -148,7 +148,7 @@ int start_command(const BisectCmdOptions& o) {
                  s->id, store.path());
       return kBadInput;
     }
-    const auto id = store.create_bisect({.status = BisectStatus::kRunning, .spec_json = spec_to_json(spec)});
+    const auto id = store.bisect_log().create_bisect({.status = BisectStatus::kRunning, .spec_json = spec_to_json(spec)});
     fmt::print(stderr, "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n",
                id, spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
                verdict_test_title(spec.test), spec.alpha);
@@ -182,7 +182,7 @@ int drive(Store& store, std::int64_t id, int max_candidates) {
       return kOk;
     case BisectOutcome::kDone: break;
   }
-  return print_status(store, *store.find_bisect(id));
+  return print_status(store, *store.bisect_log().find_bisect(id));
 }
 
 std::string opt_num(const std::optional<double>& v, const char* fmt_spec = "{:.4g}") {
@@ -280,7 +280,7 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
 
 int print_status(const Store& store, const BisectSession& session) {
   const BisectSpec spec = spec_from_json(session.spec_json);
-  const auto decisions = store.bisect_decisions(session.id);
+  const auto decisions = store.bisect_log().bisect_decisions(session.id);
   fmt::print("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
              to_string(session.status), spec.config_path, spec.metric, spec.candidates.size() - 2,
              spec.labels.front(), spec.labels.back());
@@ -356,7 +356,7 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
     }
     // reset: the session ends as it stands (its decisions and runs stay).
     if (s->status == BisectStatus::kRunning)
-      store.set_bisect_status(s->id, BisectStatus::kReset, s->result_json);
+      store.bisect_log().set_bisect_status(s->id, BisectStatus::kReset, s->result_json);
     fmt::print(stderr, "schedlab bisect: bisection {} {}\n", s->id,
                s->status == BisectStatus::kRunning ? "reset"
                                                    : "was already " + std::string(to_string(s->status)));

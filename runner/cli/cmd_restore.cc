@@ -25,7 +25,7 @@ int restore_command(const RestoreOptions& o) {
   return guarded<ConfigError>({}, [&]() -> int {
     Store store(o.db.resolve(), Store::Access::kExisting);
     const SshConfig ssh = o.config.empty() ? SshConfig{} : load_config_file(o.config).ssh;
-    const auto hosts = store.unrestored_hosts();
+    const auto hosts = store.journal().unrestored_hosts();
     if (hosts.empty()) fmt::print(stderr, "nothing to restore\n");
     int failures = 0;
     for (const auto& name : hosts) {

@@ -152,7 +152,7 @@ void KnobJournal::apply(const KnobRef& k, const std::string& value) {
   const std::string target = target_of(k, value);
   // Journal first: if schedlab dies between the write and the restore, the
   // database still knows what to put back.
-  Applied a{store_.journal_applied(stamped({.run_id = run_id_,
+  Applied a{store_.journal().journal_applied(stamped({.run_id = run_id_,
                                             .kind = k.kind,
                                             .name = k.name,
                                             .path = k.path,
@@ -188,7 +188,7 @@ void KnobJournal::restore_one(const Applied& a) {
   if (now != a.original)
     throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", a.knob.kind,
                                 a.knob.name, a.original, now));
-  store_.journal_restored(a.entry_id);
+  store_.journal().journal_restored(a.entry_id);
 }
 
 void KnobJournal::restore_all() {
@@ -232,7 +232,7 @@ std::vector<std::string> restore_journal(Store& store, Host& host) {
     if (now != e.original)
       throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", e.kind, e.name,
                                   e.original, now));
-    store.journal_restored(e.id);
+    store.journal().journal_restored(e.id);
     done.push_back(fmt::format("restored {} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original, e.run_id));
   }
   return done;

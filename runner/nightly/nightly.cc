@@ -234,7 +234,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       const std::string sha = sha256_hex(config.text);
       std::optional<NightlyMeasurement> latest;
       if (kernel.error.empty())
-        latest = store.latest_nightly_measurement(t.name, sha, kernel.commit);
+        latest = store.nightly_log().latest_nightly_measurement(t.name, sha, kernel.commit);
       if (latest && latest->status == NightlyStatus::kMeasured && !o.force) {
         out.cells.push_back(cell_of(*latest, false, kernel.repo));
         continue;
@@ -264,13 +264,13 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         m.error = failure;
         m.ended_at = utc_now_iso8601();
         if (resume)
-          store.update_nightly_measurement(m);
+          store.nightly_log().update_nightly_measurement(m);
         else
-          m.id = store.add_nightly_measurement(m);
+          m.id = store.nightly_log().add_nightly_measurement(m);
         out.cells.push_back(cell_of(m, true, kernel.repo));
         continue;
       }
-      if (!resume) m.id = store.add_nightly_measurement(m);
+      if (!resume) m.id = store.nightly_log().add_nightly_measurement(m);
       const std::string run_name = fmt::format("nightly {} {} {} #{}", nightly.name, t.name,
                                                std::filesystem::path(path).stem().string(), m.id);
       ExecOptions exec{.name = run_name, .progress = o.progress ? ProgressStyle::kLine : ProgressStyle::kNone};
@@ -308,7 +308,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           m.run_id = s.run_id;
           for (const auto& e : s.errors) o.note(fmt::format("{} / {}: {}", t.name, path, e));
           if (s.status == RunStatus::kInterrupted) {
-            store.update_nightly_measurement(m);  // stays measuring: the next invocation resumes it
+            store.nightly_log().update_nightly_measurement(m);  // stays measuring: the next invocation resumes it
             out.interrupted = true;
             out.cells.push_back(
                 {.target = t.name, .config = path, .status = CellStatus::kNotMeasured, .run_id = m.run_id});
@@ -325,7 +325,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           throw;
         } catch (const std::exception& e) {
           if (interrupted()) {
-            store.update_nightly_measurement(m);
+            store.nightly_log().update_nightly_measurement(m);
             out.interrupted = true;
             out.cells.push_back(
                 {.target = t.name, .config = path, .status = CellStatus::kNotMeasured, .run_id = m.run_id});
@@ -337,7 +337,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       }
       if (m.run_id) m.kernel_release = kernel_release_of(store, *m.run_id);
       m.ended_at = utc_now_iso8601();
-      store.update_nightly_measurement(m);
+      store.nightly_log().update_nightly_measurement(m);
       if (m.status == NightlyStatus::kFailed) o.note(fmt::format("{} / {}: failed: {}", t.name, path, m.error));
       out.cells.push_back(cell_of(m, true, kernel.repo));
     }
@@ -355,7 +355,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       } else if (run && run->status == RunStatus::kFinished) {
         m.status = NightlyStatus::kMeasured;
       } else if (out.interrupted) {
-        store.update_nightly_measurement(m);  // the next invocation collects it
+        store.nightly_log().update_nightly_measurement(m);  // the next invocation collects it
         out.cells[p.cell].run_id = m.run_id;
         continue;
       } else {
@@ -365,7 +365,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       }
       if (m.run_id) m.kernel_release = kernel_release_of(store, *m.run_id);
       m.ended_at = utc_now_iso8601();
-      store.update_nightly_measurement(m);
+      store.nightly_log().update_nightly_measurement(m);
       if (m.status == NightlyStatus::kFailed)
         o.note(fmt::format("{} / {}: failed: {}", m.target, m.config_path, m.error));
       out.cells[p.cell] = cell_of(m, true, p.repo);

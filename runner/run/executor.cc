@@ -353,7 +353,7 @@ class Execution {
           // no longer a leftover for restore to remove.
           if (w.keeps_workdir(p)) {
             try {
-              e.store_.journal_restored(dirs[i].entry);
+              e.store_.journal().journal_restored(dirs[i].entry);
             } catch (...) {
             }
             continue;

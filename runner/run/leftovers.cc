@@ -65,7 +65,7 @@ Workdir make_workdir(Store& store, Host& host, std::int64_t run_id, const std::s
   if (!r.ok() || !dir.starts_with(kWorkdirPrefix))
     throw HostError(fmt::format("cannot create a work directory {}-XXXXXXXX on {}: {} {}", prefix,
                                 host.name(), r.describe(), last_lines(r.err, 1)));
-  Workdir w{dir, store.journal_applied(
+  Workdir w{dir, store.journal().journal_applied(
                      stamped({.run_id = run_id, .kind = kWorkdirKind, .name = dir, .path = dir}, host))};
   // Servers may run as another user (postgres): readable like /tmp/x.
   const auto c = host.run({.argv = {"chmod", "0755", "--", dir}, .timeout = std::chrono::seconds(30)});
@@ -81,7 +81,7 @@ Workdir make_workdir_at(Store& store, Host& host, std::int64_t run_id, const std
   if (!r.ok())
     throw HostError(fmt::format("cannot create the work directory {} on {}: {}", path, host.name(),
                                 last_lines(r.err, 1)));
-  return {path, store.journal_applied(
+  return {path, store.journal().journal_applied(
                     stamped({.run_id = run_id, .kind = kWorkdirKind, .name = path, .path = path}, host))};
 }
 
@@ -90,7 +90,7 @@ void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept {
     const auto r = host.run({.argv = {"rm", "-rf", "--", w.path},
                              .timeout = std::chrono::minutes(2),
                              .interruptible = false});
-    if (r.ok() && w.entry) store.journal_restored(w.entry);
+    if (r.ok() && w.entry) store.journal().journal_restored(w.entry);
   } catch (...) {
     // Still journaled: restore or the next run removes it.
   }
@@ -102,7 +102,7 @@ std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id
   // signalled later only while its leader is still this process (a reused
   // PID never is). Not its program: the group is journaled as it is
   // spawned, when its leader may not have exec'ed it yet.
-  return store.journal_applied(stamped({.run_id = run_id,
+  return store.journal().journal_applied(stamped({.run_id = run_id,
                                         .kind = kProcessGroupKind,
                                         .name = what,
                                         .path = std::to_string(pgid),
@@ -119,14 +119,14 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
     if (e.run_id && RunAlive::held(store.path(), e.run_id)) continue;  // a live run's own
     if (e.kind == kWorkdirKind) {
       if (!schedlab_workdir(host, e.path)) {
-        store.journal_restored(e.id);  // gone, or never schedlab's: left alone
+        store.journal().journal_restored(e.id);  // gone, or never schedlab's: left alone
         continue;
       }
       const auto r = host.run({.argv = {"rm", "-rf", "--", e.path},
                                .timeout = std::chrono::minutes(2),
                                .interruptible = false});
       if (!r.ok()) throw HostError(fmt::format("rm -rf {} on {}: {}", e.path, host.name(), r.describe()));
-      store.journal_restored(e.id);
+      store.journal().journal_restored(e.id);
       done.push_back(fmt::format("work directory {} removed (run {})", e.path, e.run_id));
       continue;
     }
@@ -137,7 +137,7 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
     int pgid = 0;
     if (const auto [end, ec] = std::from_chars(e.path.data(), e.path.data() + e.path.size(), pgid);
         ec != std::errc() || end != e.path.data() + e.path.size()) {
-      store.journal_restored(e.id);  // not a process group schedlab journaled
+      store.journal().journal_restored(e.id);  // not a process group schedlab journaled
       continue;
     }
     const std::string started = start_time(host, pgid);
@@ -155,7 +155,7 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
                 .interruptible = false});
       done.push_back(fmt::format("process group {} ({}) killed (run {})", pgid, e.name, e.run_id));
     }
-    store.journal_restored(e.id);
+    store.journal().journal_restored(e.id);
   }
   return done;
 }

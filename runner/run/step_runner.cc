@@ -45,7 +45,7 @@ void StepRunner::stop_background() {
 void StepRunner::forget(std::int64_t entry) noexcept {
   if (!store_ || !entry) return;
   try {
-    store_->journal_restored(entry);
+    store_->journal().journal_restored(entry);
   } catch (...) {
     // Still journaled: a dead leader's group is never killed (start time).
   }

@@ -2,8 +2,11 @@
 
 #include <sqlite3.h>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <string>
+#include <thread>
 
+#include "runner/hosts/local_host.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -78,6 +81,56 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
   CHECK_FALSE(its[1].exit_code);
   CHECK(s.count_iterations(run, IterationStatus::kOk) == 1);
   CHECK(v0 != v1);
+}
+
+TEST_CASE("a journal write waits out another process's write lock held over 5 s (a merge)") {
+  // A merge into a live run's database holds the write lock for its whole
+  // input; the run's knob put back must still be journaled as restored.
+  using namespace std::chrono_literals;
+  test::TempDir dir;
+  const std::string path = dir.file("live.db");
+  Store s(path);
+  const auto run =
+      s.create_run({.name = "live", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto entry = s.journal_applied({.run_id = run,
+                                        .host = "local",
+                                        .kind = "sysctl",
+                                        .name = "k",
+                                        .path = "/p",
+                                        .original = "1",
+                                        .target = "0"});
+  ExecResult held;
+  std::thread holder([&] {
+    LocalHost host;
+    held = host.run({.argv = {"sqlite3", path, "BEGIN IMMEDIATE;", ".shell sleep 7", "COMMIT;"},
+                     .timeout = 60s});
+  });
+  // Until the sqlite3 process holds the lock.
+  bool locked = false;
+  for (auto until = std::chrono::steady_clock::now() + 5s;
+       !locked && std::chrono::steady_clock::now() < until;) {
+    sqlite3* probe = nullptr;
+    sqlite3_open(path.c_str(), &probe);
+    locked = sqlite3_exec(probe, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_BUSY;
+    sqlite3_exec(probe, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(probe);
+    if (!locked) std::this_thread::sleep_for(20ms);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  std::string error;
+  try {
+    s.journal_restored(entry);
+  } catch (const StoreError& e) {
+    error = e.what();
+  }
+  const auto waited = std::chrono::steady_clock::now() - start;
+  holder.join();
+  INFO(held.describe() << " " << held.err);
+  REQUIRE(held.ok());
+  REQUIRE(locked);
+  CHECK(error.empty());
+  CHECK(waited > 5s);
+  CHECK(s.unrestored("local").empty());
 }
 
 namespace {

@@ -12,7 +12,7 @@ bool is_lab_host_name(const std::string& host) {
 }
 
 std::string discard_guest_journal(Store& store, const std::string& host) {
-  const auto entries = store.journal_discard(host);
+  const auto entries = store.journal().journal_discard(host);
   if (entries.empty()) return "";
   std::vector<std::string> names;
   for (const auto& e : entries)
