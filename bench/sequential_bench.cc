@@ -10,10 +10,11 @@
 //   mean iterations <= 70% of the fixed n at min_effect.
 //
 //   build/bench/bench_sequential [TRIALS] [spending=NAME] [same_spending=NAME]
-//                                [settings=min_effect]
+//                                [replan=yes|no] [settings=min_effect]
 // TRIALS: default 10000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
-// the design's); settings=min_effect: only A/A and min_effect, normal noise
-// (for exploring).
+// the design's); replan=no: the needed n is the first look's (default yes:
+// re-planned at each look); settings=min_effect: only A/A and min_effect,
+// normal noise (for exploring).
 //
 // Settings run on two threads; user and system CPU are printed at the end.
 #include <fmt/format.h>
