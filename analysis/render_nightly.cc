@@ -8,13 +8,14 @@
 #include "analysis/nightly_sentences.h"
 #include "analysis/render.h"
 #include "analysis/render_schedstat.h"
+#include "analysis/significance.h"
 
 namespace schedlab {
 namespace {
 
 std::string rule_text(const RegressionRule& rule) {
   std::string text = fmt::format("{}, alpha {}, minimum effect {}%",
-                                 rule.test == "mwu" ? "Mann-Whitney U test" : "Welch's t-test",
+                                 test_title(test_from_name(rule.test).value_or(Test::kWelch)),
                                  rule.alpha, rule.min_effect_pct);
   for (const auto& [name, m] : rule.per_metric) {
     text += fmt::format("; {}:", name);

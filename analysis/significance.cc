@@ -64,6 +64,12 @@ std::string_view test_title(Test t) {
   return "?";
 }
 
+std::vector<std::string> test_names() {
+  std::vector<std::string> names;
+  for (const auto& row : kTests) names.emplace_back(row.name);
+  return names;
+}
+
 std::optional<double> pct_better(bool higher_is_better, std::optional<double> base,
                                  std::optional<double> x) {
   if (!base || !x || *base == 0) return std::nullopt;

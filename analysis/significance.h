@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/stats.h"
 #include "analysis/summary.h"
@@ -17,6 +18,9 @@ enum class Test { kWelch, kMwu };
 std::optional<Test> test_from_name(std::string_view name);  // "welch" | "mwu"
 std::string_view test_name(Test t);
 std::string_view test_title(Test t);  // e.g. "Welch's t-test"
+// Every test's name, in the table's order: what a --test option or a
+// config's test key accepts.
+std::vector<std::string> test_names();
 
 // Change of x against base in percent, positive is better whatever the
 // direction; |base| keeps that true for a negative baseline. Empty when

@@ -18,6 +18,7 @@
 #include "analysis/render.h"
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
+#include "analysis/significance.h"
 #include "base/file.h"
 #include "base/text.h"
 #include "results/store.h"
@@ -393,7 +394,7 @@ void register_bisect(CLI::App& app, int& exit_code) {
   start->add_option("--uname", o->uname, "the `uname -r` the ssh:// SUT must report after the hook "
                     "({commit} / {kernel} allowed)");
   start->add_option("--test", o->test, "mwu (Mann-Whitney U, the default: robust to the outliers "
-                    "of a noisy machine) or welch")->check(CLI::IsMember({"welch", "mwu"}))
+                    "of a noisy machine) or welch")->check(CLI::IsMember(test_names()))
       ->capture_default_str();
   start->add_option("--alpha", o->alpha, "significance level of every verdict")
       ->check(CLI::Range(1e-9, 0.5))->capture_default_str();

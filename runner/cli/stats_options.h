@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/compare.h"
+#include "analysis/significance.h"
 
 namespace schedlab::cli {
 
@@ -36,7 +37,7 @@ inline void add_stats_options(CLI::App& cmd, StatsOptions& o) {
                  "significance test: welch (Welch's t-test) or mwu (Mann-Whitney U: exact without "
                  "ties and below 50 samples a side, else normal with tie and continuity "
                  "correction)")
-      ->check(CLI::IsMember({"welch", "mwu"}))
+      ->check(CLI::IsMember(test_names()))
       ->capture_default_str();
   cmd.add_flag("--mmtests", o.mmtests,
                "mmtests' own numbers: hmean when higher is better else amean, HStddev, and its "

@@ -9,6 +9,7 @@
 #include <boost/regex.hpp>
 #include <set>
 
+#include "analysis/significance.h"
 #include "base/placeholders.h"
 #include "runner/config/config.h"
 #include "runner/config/suggest.h"
@@ -25,7 +26,6 @@ const std::vector<std::string> kTargetKeys = {"name",     "kernel",       "sut",
                                               "hook_cwd", "hook_timeout", "ssh_timeout", "reboots",
                                               "uname",    "sha",          "sha_command"};
 const std::vector<std::string> kRuleKeys = {"test", "alpha", "min_effect_pct", "per_metric"};
-const std::vector<std::string> kTests = {"welch", "mwu"};
 const std::vector<std::string> kMetricRuleKeys = {"alpha", "min_effect_pct"};
 
 // A lab kernel as a config's hosts.sut.lab.kernel accepts it.
@@ -155,10 +155,9 @@ class Parser : YamlReader {
     check_keys(n, "rule", kRuleKeys);
     if (const auto t = n["test"]) {
       r.test = word(t, "rule.test");
-      if (std::find(kTests.begin(), kTests.end(), r.test) == kTests.end())
-        fail(
-            t, "rule.test",
-            fmt::format("expected welch or mwu, got '{}'{}", r.test, did_you_mean(r.test, kTests)));
+      if (const auto tests = test_names(); std::find(tests.begin(), tests.end(), r.test) == tests.end())
+        fail(t, "rule.test",
+             fmt::format("expected welch or mwu, got '{}'{}", r.test, did_you_mean(r.test, tests)));
     }
     if (const auto a = n["alpha"]) r.alpha = number(a, "rule.alpha", 0, 0.5, true);
     if (const auto m = n["min_effect_pct"])
