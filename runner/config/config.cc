@@ -124,9 +124,8 @@ class Loader : YamlReader {
     if (body["description"]) spec.description = scalar(body["description"], key + ".description");
     spec.package = body["package"] ? scalar(body["package"], key + ".package") : spec.name;
     if (const auto r = body["role"]) {
-      const std::string role = scalar(r, key + ".role");
-      if (role != "sut" && role != "loadgen") fail(r, key + ".role", "expected sut or loadgen");
-      spec.role = role == "sut" ? Role::kSut : Role::kLoadgen;
+      static constexpr Choice<Role> kRoles[] = {{"sut", Role::kSut}, {"loadgen", Role::kLoadgen}};
+      spec.role = choice(r, key + ".role", kRoles);
     }
     const auto argv = body["argv"];
     if (!argv || !argv.IsSequence() || argv.size() == 0)
@@ -169,32 +168,17 @@ class Loader : YamlReader {
       cm.regex = scalar(m["regex"], mkey + ".regex");
       cm.unit = m["unit"] ? scalar(m["unit"], mkey + ".unit") : "";
       if (!m["direction"]) fail(m, mkey, "missing 'direction': higher or lower is better");
-      const auto dir = direction_from_string(scalar(m["direction"], mkey + ".direction"));
-      if (!dir) fail(m["direction"], mkey + ".direction", "expected higher or lower");
-      cm.direction = *dir;
-      if (m["centre"]) {
-        cm.centre = centre_from_string(scalar(m["centre"], mkey + ".centre"));
-        if (!cm.centre) fail(m["centre"], mkey + ".centre", "expected amean, hmean, gmean or median");
-      }
-      if (m["kind"]) {
-        const auto k = sample_kind_from_string(scalar(m["kind"], mkey + ".kind"));
-        if (!k) fail(m["kind"], mkey + ".kind", "expected run or interval");
-        cm.kind = *k;
-      }
-      if (m["match"]) {
-        const std::string mm = scalar(m["match"], mkey + ".match");
-        if (mm == "one") cm.match = CommandMetric::Match::kOne;
-        else if (mm == "each") cm.match = CommandMetric::Match::kEach;
-        else if (mm == "last") cm.match = CommandMetric::Match::kLast;
-        else fail(m["match"], mkey + ".match", "expected one, each or last");
-      }
-      if (m["stream"]) {
-        const std::string st = scalar(m["stream"], mkey + ".stream");
-        if (st == "both") cm.stream = CommandMetric::Stream::kBoth;
-        else if (st == "stdout") cm.stream = CommandMetric::Stream::kStdout;
-        else if (st == "stderr") cm.stream = CommandMetric::Stream::kStderr;
-        else fail(m["stream"], mkey + ".stream", "expected stdout, stderr or both");
-      }
+      cm.direction = *direction_from_string(one_of(m["direction"], mkey + ".direction", {"higher", "lower"}));
+      if (m["centre"])
+        cm.centre = centre_from_string(one_of(m["centre"], mkey + ".centre", {"amean", "hmean", "gmean", "median"}));
+      if (m["kind"]) cm.kind = *sample_kind_from_string(one_of(m["kind"], mkey + ".kind", {"run", "interval"}));
+      using Match = CommandMetric::Match;
+      static constexpr Choice<Match> kMatches[] = {{"one", Match::kOne}, {"each", Match::kEach}, {"last", Match::kLast}};
+      if (m["match"]) cm.match = choice(m["match"], mkey + ".match", kMatches);
+      using Stream = CommandMetric::Stream;
+      static constexpr Choice<Stream> kStreams[] = {
+          {"stdout", Stream::kStdout}, {"stderr", Stream::kStderr}, {"both", Stream::kBoth}};
+      if (m["stream"]) cm.stream = choice(m["stream"], mkey + ".stream", kStreams);
       if (m["help"]) cm.help = scalar(m["help"], mkey + ".help");
       spec.metrics.push_back(std::move(cm));
     }
@@ -568,12 +552,7 @@ class Loader : YamlReader {
     check_keys(n, "ssh", kSshKeys);
     if (n["identity"]) c.identity = scalar(n["identity"], "ssh.identity");
     if (n["known_hosts"]) c.known_hosts = scalar(n["known_hosts"], "ssh.known_hosts");
-    if (const auto p = n["host_key_policy"]) {
-      c.host_key_policy = scalar(p, "ssh.host_key_policy");
-      if (c.host_key_policy != "strict" && c.host_key_policy != "accept-new")
-        fail(p, "ssh.host_key_policy",
-             fmt::format("expected strict or accept-new, got '{}'", c.host_key_policy));
-    }
+    if (const auto p = n["host_key_policy"]) c.host_key_policy = one_of(p, "ssh.host_key_policy", {"strict", "accept-new"});
     if (const auto t = n["connect_timeout"]) {
       c.connect_timeout = std::chrono::duration_cast<std::chrono::seconds>(
           duration(t, "ssh.connect_timeout", std::chrono::seconds(1)));
@@ -640,17 +619,9 @@ class Loader : YamlReader {
       task_monitor(t, "task_monitor", c.task_monitor);
       default_task_monitor_ = c.task_monitor;
     }
-    if (const auto o = root["order"]) {
-      const std::string s = scalar(o, "order");
-      if (s == "interleaved")
-        c.order = Order::kInterleaved;
-      else if (s == "sequential")
-        c.order = Order::kSequential;
-      else
-        fail(o, "order",
-             fmt::format("expected interleaved or sequential, got '{}'{}", s,
-                         did_you_mean(s, {"interleaved", "sequential"})));
-    }
+    static constexpr Choice<Order> kOrders[] = {{"interleaved", Order::kInterleaved},
+                                                {"sequential", Order::kSequential}};
+    if (const auto o = root["order"]) c.order = choice(o, "order", kOrders);
     const auto w = root["workloads"];
     if (!w) throw ConfigError(path_, 0, "workloads", "missing: a config runs at least one workload");
     if (!w.IsSequence() || w.size() == 0)

@@ -43,4 +43,11 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   return s ? " (did you mean '" + *s + "'?)" : "";
 }
 
+std::string or_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
 }  // namespace schedlab

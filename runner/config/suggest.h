@@ -18,4 +18,7 @@ std::optional<std::string> suggest(const std::string& word, const std::vector<st
 // " (did you mean 'x'?)" or "".
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
+// The names as a sentence lists them: "a", "a or b", "a, b or c".
+std::string or_list(const std::vector<std::string>& names);
+
 }  // namespace schedlab

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "base/text.h"
 #include "runner/config/config.h"
 #include "runner/config/param_values.h"
+#include "runner/config/suggest.h"
 #include "runner/config/units.h"
 #include "runner/config/yaml_keys.h"
 
@@ -217,6 +219,14 @@ bool YamlReader::boolean(const YAML::Node& n, const std::string& key) const {
   } catch (const ValueError& e) {
     fail(n, key, e.what());
   }
+}
+
+std::string YamlReader::one_of(const YAML::Node& n, const std::string& key,
+                               const std::vector<std::string>& names) const {
+  const std::string s = scalar(n, key);
+  if (std::find(names.begin(), names.end(), s) == names.end())
+    fail(n, key, fmt::format("expected {}, got '{}'{}", or_list(names), excerpt(s), did_you_mean(s, names)));
+  return s;
 }
 
 std::chrono::milliseconds YamlReader::duration(const YAML::Node& n, const std::string& key,

@@ -7,11 +7,19 @@
 #include <yaml-cpp/yaml.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace schedlab {
+
+// One value a key with a fixed set of choices takes, by its name.
+template <typename T>
+struct Choice {
+  const char* name;
+  T value;
+};
 
 // The largest config file read: configs are a page or two; a bigger file
 // (or /dev/zero) is a mistake, refused before it is read.
@@ -55,6 +63,19 @@ class YamlReader {
   double number(const YAML::Node& n, const std::string& key, double lo, double hi,
                 bool lo_open) const;
   bool boolean(const YAML::Node& n, const std::string& key) const;  // true/yes/on, false/no/off
+  // A scalar that is one of NAMES; any other is "expected a, b or c, got
+  // 'x' (did you mean 'y'?)".
+  std::string one_of(const YAML::Node& n, const std::string& key, const std::vector<std::string>& names) const;
+  // The value of the choice a scalar names (one_of's error for any other).
+  template <typename T, std::size_t N>
+  T choice(const YAML::Node& n, const std::string& key, const Choice<T> (&choices)[N]) const {
+    std::vector<std::string> names;
+    for (const auto& c : choices) names.emplace_back(c.name);
+    const std::string name = one_of(n, key, names);
+    for (const auto& c : choices)
+      if (name == c.name) return c.value;
+    return choices[0].value;  // one_of has thrown for any other name
+  }
   // A duration such as 30m or 90s from min to kMaxDuration; the error names
   // the range.
   std::chrono::milliseconds duration(const YAML::Node& n, const std::string& key,

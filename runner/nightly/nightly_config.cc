@@ -153,12 +153,7 @@ class Parser : YamlReader {
   RegressionRule rule(const YAML::Node& n, std::map<std::string, int>& lines) const {
     RegressionRule r;
     check_keys(n, "rule", kRuleKeys);
-    if (const auto t = n["test"]) {
-      r.test = word(t, "rule.test");
-      if (const auto tests = test_names(); std::find(tests.begin(), tests.end(), r.test) == tests.end())
-        fail(t, "rule.test",
-             fmt::format("expected welch or mwu, got '{}'{}", r.test, did_you_mean(r.test, tests)));
-    }
+    if (const auto t = n["test"]) r.test = one_of(t, "rule.test", test_names());
     if (const auto a = n["alpha"]) r.alpha = number(a, "rule.alpha", 0, 0.5, true);
     if (const auto m = n["min_effect_pct"])
       r.min_effect_pct = number(m, "rule.min_effect_pct", 0, 1000, false);

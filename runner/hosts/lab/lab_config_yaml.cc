@@ -129,14 +129,7 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
       r.fail(n["memory"], key + ".memory",
              fmt::format("expected a size such as 512M or 2G, got '{}'", c.memory));
   }
-  if (n["accel"]) {
-    c.accel = r.scalar(n["accel"], key + ".accel");
-    const std::vector<std::string> accels = {"auto", "kvm", "tcg"};
-    if (std::find(accels.begin(), accels.end(), c.accel) == accels.end())
-      r.fail(n["accel"], key + ".accel",
-             fmt::format("expected auto, kvm or tcg, got '{}'{}", c.accel,
-                         did_you_mean(c.accel, accels)));
-  }
+  if (n["accel"]) c.accel = r.one_of(n["accel"], key + ".accel", {"auto", "kvm", "tcg"});
   if (n["boot_timeout"]) {
     c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(
         r.duration(n["boot_timeout"], key + ".boot_timeout", std::chrono::seconds(5)));

@@ -121,6 +121,37 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
       {"order: interleave\nworkloads: [hackbench]\n",
        "exp.yaml:1: order: expected interleaved or sequential, got 'interleave' (did you mean "
        "'interleaved'?)"},
+      // Every key with a fixed set of choices names them and the nearest.
+      {"workloads: [hackbench]\nssh:\n  host_key_policy: accept_new\n",
+       "exp.yaml:3: ssh.host_key_policy: expected strict or accept-new, got 'accept_new' (did you mean "
+       "'accept-new'?)"},
+      {"workloads:\n  - command:\n      name: x\n      role: sutt\n      argv: [true]\n",
+       "exp.yaml:4: workloads[0].command.role: expected sut or loadgen, got 'sutt' (did you mean 'sut'?)"},
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
+       "      metrics: {m: {regex: '(?<value>\\d+)', direction: higer}}\n",
+       "exp.yaml:5: workloads[0].command.metrics.m.direction: expected higher or lower, got 'higer' (did "
+       "you mean 'higher'?)"},
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
+       "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, centre: hmaen}}\n",
+       "exp.yaml:5: workloads[0].command.metrics.m.centre: expected amean, hmean, gmean or median, got "
+       "'hmaen' (did you mean 'hmean'?)"},
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
+       "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, kind: intervals}}\n",
+       "exp.yaml:5: workloads[0].command.metrics.m.kind: expected run or interval, got 'intervals' (did "
+       "you mean 'interval'?)"},
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
+       "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, match: eech}}\n",
+       "exp.yaml:5: workloads[0].command.metrics.m.match: expected one, each or last, got 'eech' (did you "
+       "mean 'each'?)"},
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
+       "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, stream: stdrr}}\n",
+       "exp.yaml:5: workloads[0].command.metrics.m.stream: expected stdout, stderr or both, got 'stdrr' "
+       "(did you mean 'stderr'?)"},
+      // A word far from every choice gets the list alone.
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
+       "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, stream: network}}\n",
+       "exp.yaml:5: workloads[0].command.metrics.m.stream: expected stdout, stderr or both, got "
+       "'network'"},
   };
   for (const auto& [yaml, error] : cases) {
     INFO(yaml);

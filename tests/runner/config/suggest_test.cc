@@ -20,3 +20,10 @@ TEST_CASE("suggestions only for near misses") {
   CHECK(did_you_mean("lops", keys) == " (did you mean 'loops'?)");
   CHECK(did_you_mean("zzzzzz", keys).empty());
 }
+
+TEST_CASE("choices are listed as a sentence lists them") {
+  CHECK(or_list({}).empty());
+  CHECK(or_list({"text"}) == "text");
+  CHECK(or_list({"text", "json"}) == "text or json");
+  CHECK(or_list({"text", "markdown", "csv", "json"}) == "text, markdown, csv or json");
+}

@@ -133,6 +133,8 @@ TEST_CASE("bad nightly files are rejected with file, line and key") {
         d.at(5, "rule.alpha: expected a number in (0, 0.5], got '0.7'"));
   CHECK(d.error(head + "  - name: a\n" + tail + "rule: {test: ttest}\n") ==
         d.at(5, "rule.test: expected welch or mwu, got 'ttest'"));
+  CHECK(d.error(head + "  - name: a\n" + tail + "rule: {test: welsh}\n") ==
+        d.at(5, "rule.test: expected welch or mwu, got 'welsh' (did you mean 'welch'?)"));
   CHECK(d.error(head + "  - name: a\n" + tail +
                 "rule:\n  per_metric:\n    time: {min_effct_pct: 5}\n") ==
         d.at(7,

@@ -130,6 +130,8 @@ workloads: [hackbench]
         "t.yaml:2: hosts.sut.lab.sockets: 3 CPUs do not split evenly into 2 sockets");
   CHECK(lab_error("kernel: debian:6.1, memory: 1GB") ==
         "t.yaml:2: hosts.sut.lab.memory: expected a size such as 512M or 2G, got '1GB'");
+  CHECK(lab_error("kernel: debian:6.1, accel: kmv") ==
+        "t.yaml:2: hosts.sut.lab.accel: expected auto, kvm or tcg, got 'kmv' (did you mean 'kvm'?)");
 }
 
 TEST_CASE("git kernels: PATH@REF, labels, and the config form") {
