@@ -25,6 +25,7 @@
 #include "runner/bisect/bisect.h"
 #include "runner/bisect/bisect_page.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/config/units.h"
 #include "runner/run/interrupt.h"
@@ -41,7 +42,7 @@ struct BisectCmdOptions {
   std::string kernels, kernels_file, repo;
   std::vector<std::string> hook;
   std::string hook_file, hook_cwd, hook_timeout = "30m";
-  std::string format = "text";  // status: text | html
+  Format format = Format::kText;  // status
   bool reboots = false;
   std::string reboot_timeout = "10m";
   std::string uname;
@@ -342,7 +343,7 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
       fmt::print(stderr, "schedlab bisect: no bisection in {}\n", store.path());
       return kBadInput;
     }
-    if (what == "status" && o.format == "html") {
+    if (what == "status" && o.format == Format::kHtml) {
       fmt::print("{}", bisect_page(store, *s, vega_script()));
       return kOk;
     }
@@ -423,7 +424,7 @@ void register_bisect(CLI::App& app, int& exit_code) {
               : std::string(name) == "continue" ? "go on after an interruption, restart or reboot"
                                                 : "end the current bisection (its records stay)");
     add_common(sub);
-    if (std::string(name) == "status") add_format_option(*sub, o->format, {"text", "html"});
+    if (std::string(name) == "status") add_format_option(*sub, o->format, {Format::kText, Format::kHtml});
     sub->callback([o, &exit_code, what = std::string(name)] { exit_code = session_command(what, *o); });
   }
 }

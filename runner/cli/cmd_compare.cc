@@ -5,6 +5,7 @@
 #include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/cli/compare_columns.h"
 #include "runner/cli/compare_output.h"
 #include "runner/cli/stats_options.h"
@@ -72,7 +73,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
 namespace {
 
 int compare_command(const CompareCmdOptions& o) {
-  if (!o.out.summary.empty() && o.out.format == "csv") {
+  if (!o.out.summary.empty() && o.out.format == Format::kCsv) {
     fmt::print(stderr, "schedlab compare: --summary prints text, markdown or json, not csv\n");
     return kBadInput;
   }
@@ -103,7 +104,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
-  add_format_option(*cmd, o->out.format, {"text", "markdown", "csv", "json"});
+  add_format_option(*cmd, o->out.format, {Format::kText, Format::kMarkdown, Format::kCsv, Format::kJson});
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/config/config.h"
 #include "runner/run/run_shape.h"
 #include "runner/doctor/doctor.h"
@@ -17,7 +18,7 @@ using Json = nlohmann::ordered_json;
 struct DoctorOptions {
   std::string sut;     // empty: the config's SUT, else local
   std::string config;  // for ssh options
-  std::string format = "text";
+  Format format = Format::kText;
 };
 
 std::string text_of(const Json& j) {
@@ -122,7 +123,7 @@ int doctor_lab(const Config& config, const DoctorOptions& o) {
   return guarded({.prefix = "schedlab doctor: " + guest.name()}, [&] {
     Json d = probe_sut(guest);
     d["lab_kernel"] = config.sut_lab->kernel;
-    fmt::print("{}", o.format == "json" ? d.dump(2) + "\n"
+    fmt::print("{}", o.format == Format::kJson ? d.dump(2) + "\n"
                                         : fmt::format("lab SUT {} booted for doctor\n", config.sut_lab->kernel) +
                                               render(d));
     return kOk;
@@ -152,7 +153,7 @@ int doctor_command(const DoctorOptions& o) {
     return rc;
   return guarded({.prefix = "schedlab doctor: " + sut}, [&] {
     const Json d = probe_sut(*host);
-    fmt::print("{}", o.format == "json" ? d.dump(2) + "\n" : render(d));
+    fmt::print("{}", o.format == Format::kJson ? d.dump(2) + "\n" : render(d));
     return kOk;
   });
 }

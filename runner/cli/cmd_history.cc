@@ -14,6 +14,7 @@
 #include "results/store.h"
 #include "base/text.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/cli/output_file.h"
 #include "runner/cli/vega_assets.h"
 
@@ -24,7 +25,7 @@ struct HistoryCmdOptions {
   std::string workload;
   std::string metric;
   std::string param;
-  std::string format = "text";
+  Format format = Format::kText;
   std::string output;  // -o FILE; empty or "-": stdout
   DbOption db;
   // --changes: the change points of each series (analysis/history_changes.h).
@@ -98,10 +99,10 @@ int history_command(const HistoryCmdOptions& o) {
                                                         }))
         return rc;
       if (points || o.param.empty())
-        out.write(o.format == "html"   ? render_history_html(h, vega_script(), &*changes)
-                  : o.format == "json" ? render_history_json(h, &*changes)
+        out.write(o.format == Format::kHtml   ? render_history_html(h, vega_script(), &*changes)
+                  : o.format == Format::kJson ? render_history_json(h, &*changes)
                                        : render_history_text(h, &*changes));
-    } else if (o.format == "text") {
+    } else if (o.format == Format::kText) {
       // A line a point as they are read: a year of nightlies is never in memory.
       HistoryTextWriter text(reader->header(), [&](std::string_view chunk) { out.write(chunk); });
       reader->for_each_point(keep, [&](const HistoryPoint& p) {
@@ -114,7 +115,7 @@ int history_command(const HistoryCmdOptions& o) {
       reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
       points = h.points.size();
       if (points || o.param.empty())
-        out.write(o.format == "html" ? render_history_html(h, vega_script()) : render_history_json(h));
+        out.write(o.format == Format::kHtml ? render_history_html(h, vega_script()) : render_history_json(h));
     }
     if (!points && !o.param.empty()) {
       reader.reset();
@@ -159,7 +160,7 @@ void register_history(CLI::App& app, int& exit_code) {
                   "with --changes: the smallest change in % of the medians either side reported (default 2)")
       ->check(CLI::Range(0.0, 1000.0))
       ->needs(changes);
-  add_format_option(*cmd, o->format, {"text", "json", "html"});
+  add_format_option(*cmd, o->format, {Format::kText, Format::kJson, Format::kHtml});
   cmd->add_option("-o,--output", o->output, "write to this file instead of stdout (- for stdout)");
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });

@@ -8,6 +8,7 @@
 #include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/hosts/locks.h"
 
 namespace schedlab::cli {
@@ -15,7 +16,7 @@ namespace {
 
 struct ListOptions {
   DbOption db;
-  std::string format = "text";
+  Format format = Format::kText;
 };
 
 // A run stored as running whose process is gone (kill -9, power loss) is
@@ -35,7 +36,7 @@ int list_command(const ListOptions& o) {
       const auto it = overviews.find(id);
       return it == overviews.end() ? none : it->second;
     };
-    if (o.format == "json") {
+    if (o.format == Format::kJson) {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& r : store.list_runs()) {
         const auto& ov = overview(r.id);

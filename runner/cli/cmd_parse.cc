@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/config/param_values.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
@@ -20,7 +21,7 @@ struct ParseOptions {
   std::string workload;
   std::vector<std::string> files;
   std::vector<std::string> params;
-  std::string format = "text";
+  Format format = Format::kText;
 };
 
 int parse_command(const ParseOptions& o) {
@@ -61,7 +62,7 @@ int parse_command(const ParseOptions& o) {
         j.samples.clear();
       }
       const auto& samples = j.samples;
-      if (o.format == "json") {
+      if (o.format == Format::kJson) {
         nlohmann::json js = nlohmann::json::array();
         for (const auto& s : samples)
           js.push_back({{"metric", s.metric}, {"value", s.value},
@@ -93,7 +94,7 @@ int parse_command(const ParseOptions& o) {
         fmt::print(stderr, "schedlab: {}: {} (a {} iteration)\n", file, j.error, to_string(iteration_status(j.verdict)));
       }
     }
-    if (o.format == "json") fmt::print("{}\n", first ? "[]" : "\n]");
+    if (o.format == Format::kJson) fmt::print("{}\n", first ? "[]" : "\n]");
     return failed ? kIterationsFailed : kOk;
   });
 }

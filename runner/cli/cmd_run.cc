@@ -15,6 +15,7 @@
 #include "analysis/compare.h"
 #include "base/text.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/cli/compare_output.h"
 #include "runner/config/config.h"
 #include "runner/run/executor.h"
@@ -303,7 +304,7 @@ void register_run(CLI::App& app, int& exit_code) {
                   "and adaptive policies (a quick smoke run; recorded in the manifest)")
       ->check(CLI::Range(std::int64_t{1}, kMaxIterations));
   cmd->add_flag("-q,--quiet", o->quiet, "no comparison table on stdout at the end (the run's line on stderr stays)");
-  add_format_option(*cmd, o->out.format, {"text", "markdown", "json"});
+  add_format_option(*cmd, o->out.format, {Format::kText, Format::kMarkdown, Format::kJson});
   cmd->add_flag("--wide", o->out.wide, "the table's full column labels, as compare --wide");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "the status line on stderr even where it is not a terminal (plain lines there, "

@@ -25,6 +25,7 @@
 #include "base/file.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/config/suggest.h"
 
 namespace schedlab::cli {
@@ -34,7 +35,7 @@ struct SchedstatCmdOptions {
   std::vector<std::string> files;
   bool delta = false;    // diff: two before/after pairs
   bool per_cpu = false;  // also per-CPU rows
-  std::string format = "text";
+  Format format = Format::kText;
   std::vector<std::string> level_names;  // domain0, domain1, ... names (e.g. from debugfs)
   DbOption db;                           // run selections
 };
@@ -146,7 +147,7 @@ void print_side(const DeltaSide& side, const SchedstatCmdOptions& o) {
   const schedstat::RenderOptions ro{.title = side.label,
                                     .per_cpu = o.per_cpu ? &side.counters : nullptr};
   const auto summary = schedstat::summarize(side.counters);
-  if (o.format == "json") {
+  if (o.format == Format::kJson) {
     auto j = schedstat::to_json(summary, ro);
     j["label"] = side.label;
     fmt::print("{}\n", j.dump(2));
@@ -165,7 +166,7 @@ void print_comparison(const DeltaSide& a, const DeltaSide& b, const SchedstatCmd
     warning = fmt::format("the sides summed different numbers of iterations ({} against {}: failed or unfinished "
                           "iterations are left out); compare rates and percentages, not counts",
                           *a.iterations, *b.iterations);
-  if (o.format == "json") {
+  if (o.format == Format::kJson) {
     auto j = schedstat::to_json(c);
     if (!warning.empty()) j["warning"] = warning;
     fmt::print("{}\n", j.dump(2));

@@ -6,6 +6,7 @@
 #include "analysis/render.h"
 #include "analysis/sample_file.h"
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/cli/stats_options.h"
 
 namespace schedlab::cli {
@@ -19,7 +20,7 @@ struct StatsCmdOptions {
   std::string name = "value";
   std::string unit;
   int precision = 4;
-  std::string format = "text";
+  Format format = Format::kText;
   StatsOptions stats;
 };
 
@@ -38,7 +39,7 @@ int stats_command(const StatsCmdOptions& o) {
   return guarded({}, [&] {
     CompareOptions options = o.stats.to_options();
     const Comparison c = compare_samples(columns, metric, options);
-    fmt::print("{}", o.format == "json" ? render_stats_json(c) : render_stats_text(c));
+    fmt::print("{}", o.format == Format::kJson ? render_stats_json(c) : render_stats_text(c));
     return kOk;
   });
 }

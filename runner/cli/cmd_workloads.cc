@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
 #include "runner/config/workload_help.h"
 #include "workloads/registry.h"
 
@@ -12,7 +13,7 @@ namespace {
 
 struct WorkloadsOptions {
   std::string name;  // empty: all
-  std::string format = "text";
+  Format format = Format::kText;
 };
 
 int workloads_command(const WorkloadsOptions& o) {
@@ -22,11 +23,11 @@ int workloads_command(const WorkloadsOptions& o) {
     std::vector<const Workload*> chosen;
     if (all) chosen = all_workloads();
     else if (!command) chosen = {&workload_arg(o.name, {"command"})};
-    if (o.format == "json") {
+    if (o.format == Format::kJson) {
       auto j = workloads_json(chosen);
       if (all || command) j.push_back(command_workload_json());
       fmt::print("{}\n", j.dump(2));
-    } else if (o.format == "markdown") {
+    } else if (o.format == Format::kMarkdown) {
       fmt::print("{}", all ? all_workloads_markdown() : command ? command_workload_markdown() : workloads_markdown(chosen));
     } else {
       fmt::print("{}", all ? workloads_text(chosen) + "\n" + command_workload_text()
@@ -43,7 +44,7 @@ void register_workloads(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "workloads", "each workload's parameters (type, default, unit, values) and metrics");
   cmd->add_option("workload", o->name, "only this workload (command: the generic one's config keys)");
-  add_format_option(*cmd, o->format, {"text", "markdown", "json"});
+  add_format_option(*cmd, o->format, {Format::kText, Format::kMarkdown, Format::kJson});
   cmd->callback([o, &exit_code] { exit_code = workloads_command(*o); });
 }
 

@@ -47,14 +47,6 @@ std::string read_input_file(const std::string& path) {
   }
 }
 
-void add_format_option(CLI::App& cmd, std::string& format,
-                       const std::vector<std::string>& choices) {
-  std::string help = choices.front();
-  for (std::size_t i = 1; i < choices.size(); ++i)
-    help += (i + 1 == choices.size() ? " or " : ", ") + choices[i];
-  cmd.add_option("--format", format, help)->check(CLI::IsMember(choices));
-}
-
 int guard(const OnError& on, const std::function<int()>& body,
           bool (*is_listed)(const std::exception&)) {
   try {

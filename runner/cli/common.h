@@ -1,5 +1,6 @@
-// What every subcommand shares: the database and format options, exit
-// codes, and the one place errors become a message and an exit code.
+// What every subcommand shares: the database option, exit codes, and the
+// one place errors become a message and an exit code (--format is
+// output_format.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -46,11 +47,6 @@ struct DbOption {
 };
 
 void add_db_option(CLI::App& cmd, DbOption& db);
-
-// --format, checked against CHOICES; its help reads "text or json" (or
-// "text, markdown or json").
-void add_format_option(CLI::App& cmd, std::string& format,
-                       const std::vector<std::string>& choices = {"text", "json"});
 
 // The registered workload a command's argument names; throws
 // std::invalid_argument ("unknown workload 'hackbnch' (did you mean

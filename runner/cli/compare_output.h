@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "analysis/compare.h"
+#include "runner/cli/output_format.h"
 
 namespace schedlab::cli {
 
 struct CompareOutput {
-  std::string format = "text";  // text | markdown | csv | json
+  Format format = Format::kText;  // text | markdown | csv | json
   std::string style = "mmtests";  // text layout: mmtests | amd
   bool wide = false;  // full column labels (text and markdown shorten long ones)
   bool csv_raw = false;

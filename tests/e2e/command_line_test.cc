@@ -118,6 +118,28 @@ TEST_CASE("command line: CLI11's own errors carry schedlab's prefix and exit 2")
   CHECK(r.err.find("Run with --help") == std::string::npos);
 }
 
+TEST_CASE("command line: --format takes the command's own formats and names them for any other") {
+  auto r = schedlab_cmd({"compare", "--format", "jsn"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err ==
+        "schedlab compare: --format: unknown format 'jsn' (did you mean 'json'?); known: text, markdown, csv, "
+        "json (schedlab help compare)\n");
+  // A format another command takes is no nearer for this one.
+  r = schedlab_cmd({"bisect", "status", "--format", "json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab bisect status: --format: unknown format 'json'; known: text, html (schedlab help "
+                 "bisect status)\n");
+  r = schedlab_cmd({"history", "--workload", "w", "--metric", "m", "--format", "markdown"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "schedlab history: --format: unknown format 'markdown'; known: text, json, html (schedlab help "
+                 "history)\n");
+  // The help lists them as a sentence, and as CLI11 lists the choices it checks.
+  const auto help = schedlab_cmd({"workloads", "--help"});
+  REQUIRE(help.ok());
+  CHECK(squeezed(help.out).find("--format TEXT:{text,markdown,json}\n text, markdown or json\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("command line: --version and -V print the project version and the tree's git describe") {
   const auto v = schedlab_cmd({"--version"});
   REQUIRE(v.ok());
