@@ -5,9 +5,9 @@
 #include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/cli/output_format.h"
 #include "runner/cli/compare_columns.h"
 #include "runner/cli/compare_output.h"
+#include "runner/cli/output_format.h"
 #include "runner/cli/stats_options.h"
 #include "runner/run/run_group.h"
 
@@ -104,7 +104,8 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
-  add_format_option(*cmd, o->out.format, {Format::kText, Format::kMarkdown, Format::kCsv, Format::kJson});
+  add_format_option(*cmd, o->out.format,
+                    {Format::kText, Format::kMarkdown, Format::kCsv, Format::kJson});
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");

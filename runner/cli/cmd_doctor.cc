@@ -123,9 +123,10 @@ int doctor_lab(const Config& config, const DoctorOptions& o) {
   return guarded({.prefix = "schedlab doctor: " + guest.name()}, [&] {
     Json d = probe_sut(guest);
     d["lab_kernel"] = config.sut_lab->kernel;
-    fmt::print("{}", o.format == Format::kJson ? d.dump(2) + "\n"
-                                        : fmt::format("lab SUT {} booted for doctor\n", config.sut_lab->kernel) +
-                                              render(d));
+    fmt::print("{}", o.format == Format::kJson
+                         ? d.dump(2) + "\n"
+                         : fmt::format("lab SUT {} booted for doctor\n", config.sut_lab->kernel) +
+                               render(d));
     return kOk;
   });
 }

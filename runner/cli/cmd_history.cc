@@ -14,8 +14,8 @@
 #include "results/store.h"
 #include "base/text.h"
 #include "runner/cli/common.h"
-#include "runner/cli/output_format.h"
 #include "runner/cli/output_file.h"
+#include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
 
 namespace schedlab::cli {
@@ -101,7 +101,7 @@ int history_command(const HistoryCmdOptions& o) {
       if (points || o.param.empty())
         out.write(o.format == Format::kHtml   ? render_history_html(h, vega_script(), &*changes)
                   : o.format == Format::kJson ? render_history_json(h, &*changes)
-                                       : render_history_text(h, &*changes));
+                                              : render_history_text(h, &*changes));
     } else if (o.format == Format::kText) {
       // A line a point as they are read: a year of nightlies is never in memory.
       HistoryTextWriter text(reader->header(), [&](std::string_view chunk) { out.write(chunk); });
@@ -115,7 +115,8 @@ int history_command(const HistoryCmdOptions& o) {
       reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
       points = h.points.size();
       if (points || o.param.empty())
-        out.write(o.format == Format::kHtml ? render_history_html(h, vega_script()) : render_history_json(h));
+        out.write(o.format == Format::kHtml ? render_history_html(h, vega_script())
+                                            : render_history_json(h));
     }
     if (!points && !o.param.empty()) {
       reader.reset();

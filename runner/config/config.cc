@@ -168,12 +168,16 @@ class Loader : YamlReader {
       cm.regex = scalar(m["regex"], mkey + ".regex");
       cm.unit = m["unit"] ? scalar(m["unit"], mkey + ".unit") : "";
       if (!m["direction"]) fail(m, mkey, "missing 'direction': higher or lower is better");
-      cm.direction = *direction_from_string(one_of(m["direction"], mkey + ".direction", {"higher", "lower"}));
+      cm.direction =
+          *direction_from_string(one_of(m["direction"], mkey + ".direction", {"higher", "lower"}));
       if (m["centre"])
-        cm.centre = centre_from_string(one_of(m["centre"], mkey + ".centre", {"amean", "hmean", "gmean", "median"}));
-      if (m["kind"]) cm.kind = *sample_kind_from_string(one_of(m["kind"], mkey + ".kind", {"run", "interval"}));
+        cm.centre = centre_from_string(
+            one_of(m["centre"], mkey + ".centre", {"amean", "hmean", "gmean", "median"}));
+      if (m["kind"])
+        cm.kind = *sample_kind_from_string(one_of(m["kind"], mkey + ".kind", {"run", "interval"}));
       using Match = CommandMetric::Match;
-      static constexpr Choice<Match> kMatches[] = {{"one", Match::kOne}, {"each", Match::kEach}, {"last", Match::kLast}};
+      static constexpr Choice<Match> kMatches[] = {
+          {"one", Match::kOne}, {"each", Match::kEach}, {"last", Match::kLast}};
       if (m["match"]) cm.match = choice(m["match"], mkey + ".match", kMatches);
       using Stream = CommandMetric::Stream;
       static constexpr Choice<Stream> kStreams[] = {
@@ -552,7 +556,8 @@ class Loader : YamlReader {
     check_keys(n, "ssh", kSshKeys);
     if (n["identity"]) c.identity = scalar(n["identity"], "ssh.identity");
     if (n["known_hosts"]) c.known_hosts = scalar(n["known_hosts"], "ssh.known_hosts");
-    if (const auto p = n["host_key_policy"]) c.host_key_policy = one_of(p, "ssh.host_key_policy", {"strict", "accept-new"});
+    if (const auto p = n["host_key_policy"])
+      c.host_key_policy = one_of(p, "ssh.host_key_policy", {"strict", "accept-new"});
     if (const auto t = n["connect_timeout"]) {
       c.connect_timeout = std::chrono::duration_cast<std::chrono::seconds>(
           duration(t, "ssh.connect_timeout", std::chrono::seconds(1)));

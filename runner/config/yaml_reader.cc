@@ -225,7 +225,8 @@ std::string YamlReader::one_of(const YAML::Node& n, const std::string& key,
                                const std::vector<std::string>& names) const {
   const std::string s = scalar(n, key);
   if (std::find(names.begin(), names.end(), s) == names.end())
-    fail(n, key, fmt::format("expected {}, got '{}'{}", or_list(names), excerpt(s), did_you_mean(s, names)));
+    fail(n, key,
+         fmt::format("expected {}, got '{}'{}", or_list(names), excerpt(s), did_you_mean(s, names)));
   return s;
 }
 

@@ -65,7 +65,8 @@ class YamlReader {
   bool boolean(const YAML::Node& n, const std::string& key) const;  // true/yes/on, false/no/off
   // A scalar that is one of NAMES; any other is "expected a, b or c, got
   // 'x' (did you mean 'y'?)".
-  std::string one_of(const YAML::Node& n, const std::string& key, const std::vector<std::string>& names) const;
+  std::string one_of(const YAML::Node& n, const std::string& key,
+                     const std::vector<std::string>& names) const;
   // The value of the choice a scalar names (one_of's error for any other).
   template <typename T, std::size_t N>
   T choice(const YAML::Node& n, const std::string& key, const Choice<T> (&choices)[N]) const {
