@@ -46,10 +46,14 @@ const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
                                            "workloads",   "variants",   "monitors",
                                            "task_monitor"};
 const std::vector<std::string> kPairKeys = {"name", "sut", "loadgen", "sut_address"};
-const std::vector<std::string> kIterationKeys = {"min",   "max",   "ci_width_pct",   "stop",
-                                                  "alpha", "power", "min_effect_pct", "spending"};
 // The keys of `stop: sequential` alone.
 const std::vector<std::string> kSequentialKeys = {"alpha", "power", "min_effect_pct", "spending"};
+// An iterations mapping: the counts, the stop rules, and the sequential design's keys.
+const std::vector<std::string> kIterationKeys = [] {
+  std::vector<std::string> keys = {"min", "max", "ci_width_pct", "stop"};
+  keys.insert(keys.end(), kSequentialKeys.begin(), kSequentialKeys.end());
+  return keys;
+}();
 // The stop rules a mapping may name (the interval-width rule is ci_width_pct alone).
 const std::vector<std::string> kStopRules = {"sequential"};
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
