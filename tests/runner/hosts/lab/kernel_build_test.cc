@@ -541,11 +541,15 @@ workloads:
 // DTB from the tree), booted under qemu-system-arm, and bisected on dmatest.
 namespace {
 
-// Four commits on branch NAME touching drivers/dma/dmatest.c (only the
-// module rebuilds between them), fixed dates: two comments, then the
-// planted regression (a 4 ms busy wait before every transfer, in the loop
-// dmatest times: hmean 265 -> 123 iops over 6 iterations each on the
-// exynos4210 under TCG here), then a comment.
+// Two commits on branch NAME touching drivers/dma/dmatest.c (only the
+// module rebuilds between them), fixed dates: the planted regression (a
+// 4 ms busy wait before every transfer, in the loop dmatest times: hmean
+// 265 -> 123 iops over 6 iterations each on the exynos4210 under TCG here),
+// then a comment. The regression comes first so that every verdict the
+// search needs is "different from good", which a 2x drop decides in one
+// batch; proving a harmless commit "same" within the minimum effect takes
+// many batches at dmatest's CV under TCG (17%), and the x86 test already
+// covers that path. So the search builds and boots three kernels.
 std::vector<std::string> add_dmatest_history(const fs::path& tree, const std::string& branch) {
   const std::string t = tree.string();
   const auto commits = [&] { return branch_commits(tree, branch); };
@@ -555,12 +559,9 @@ std::vector<std::string> add_dmatest_history(const fs::path& tree, const std::st
     insert_and_commit(tree, "drivers/dma/dmatest.c", {{anchor, insert}}, subject);
   };
   const std::string loop = "\t\ttotal_tests++;\n";
-  edit("static int dmatest_func(void *data)\n{\n", "\t/* schedlab bisect test: harmless 1 */\n",
-       "dmaengine: dmatest: a comment in dmatest_func");
-  edit("#include <linux/delay.h>\n", "/* schedlab bisect test: harmless 2 */\n", "dmaengine: dmatest: a comment");
   edit(loop, "\t\tmdelay(4);\t/* schedlab bisect test: the regression */\n",
        "dmaengine: dmatest: busy-wait 4 ms before every transfer (the planted regression)");
-  edit(loop, "\t\t/* schedlab bisect test: harmless 3 */\n", "dmaengine: dmatest: another comment");
+  edit(loop, "\t\t/* schedlab bisect test: harmless */\n", "dmaengine: dmatest: a comment");
   must({"git", "-C", t, "checkout", "-q", "main"});
   return commits();
 }
@@ -598,8 +599,8 @@ TEST_CASE(
     SCHEDLAB_SKIP(why);
   }
   const fs::path tree = linux_tree();
-  const auto shas = add_dmatest_history(tree, "schedlab-bisect-dmatest");
-  REQUIRE(shas.size() == 5);  // main and four commits
+  const auto shas = add_dmatest_history(tree, "schedlab-bisect-dmatest-2");
+  REQUIRE(shas.size() == 3);  // main and two commits
   // The good end, built alone first: the cold cross-build's time is the
   // figure CI pays once (bench/kernel_build_bench.sh measures it too).
   auto r = schedlab_cmd({"lab", "build", "git:" + tree.string() + "@" + shas.front(), "--board", "exynos4210"});
@@ -620,7 +621,7 @@ workloads:
                                     tree.string()));
   r = schedlab_cmd({"bisect", "start", "--db", db, "--repo", tree.string(), "--good", shas.front(), "--bad",
                     shas.back(), "--config", cfg, "--metric", "iops", "--min-effect", "20"});
-  check_found_planted(r, db, tree, shas, 3);
+  check_found_planted(r, db, tree, shas, 1);
   Store store(db);
   // Every run was on the board, with the kernel built from the candidate.
   for (const auto& run : store.list_runs()) {
