@@ -27,8 +27,8 @@
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
-#include "runner/config/units.h"
-#include "runner/run/interrupt.h"
+#include "runner/input/units.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/run/progress.h"
 
 namespace schedlab::cli {

@@ -17,7 +17,7 @@
 #include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/config/param_values.h"
+#include "runner/input/param_values.h"
 #include "runner/import/mmtests_tree.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"

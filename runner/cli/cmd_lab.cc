@@ -16,14 +16,14 @@
 #include "base/shell_quote.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 #include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/hosts/lab/kernel_build.h"
 #include "runner/hosts/lab/lab_host.h"
 #include "runner/hosts/local_host.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 
 namespace schedlab::cli {
 namespace {

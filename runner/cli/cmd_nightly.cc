@@ -14,7 +14,7 @@
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/run/progress.h"
 #include "runner/nightly/nightly.h"
 #include "runner/nightly/nightly_config.h"

@@ -9,7 +9,7 @@
 
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
-#include "runner/config/param_values.h"
+#include "runner/input/param_values.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
 #include "workloads/registry.h"

@@ -19,7 +19,7 @@
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
 #include "runner/run/executor.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
@@ -28,7 +28,7 @@
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
 #include "runner/run/session.h"
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 #include "runner/hosts/hosts.h"
 
 namespace schedlab::cli {

@@ -26,7 +26,7 @@
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 
 namespace schedlab::cli {
 namespace {

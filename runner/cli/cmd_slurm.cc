@@ -10,7 +10,7 @@
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
 #include "runner/run/executor.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/slurm/array_job.h"
 
 namespace schedlab::cli {

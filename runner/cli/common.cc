@@ -11,9 +11,9 @@
 #include "base/shell_quote.h"
 #include "base/text.h"
 #include "base/time.h"
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 #include "runner/run/executor.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {

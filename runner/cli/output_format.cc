@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/text.h"
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 
 namespace schedlab::cli {
 

@@ -12,27 +12,19 @@
 #include "analysis/monitors.h"
 #include "analysis/task_samples.h"
 #include "runner/config/command_keys.h"
-#include "runner/config/param_values.h"
-#include "runner/config/suggest.h"
+#include "runner/input/param_values.h"
+#include "runner/input/suggest.h"
 #include "runner/config/sysctl_values.h"
-#include "runner/config/units.h"
-#include "runner/config/yaml_reader.h"
+#include "runner/input/units.h"
+#include "runner/input/yaml_reader.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/knobs/knob_kind.h"
-#include "runner/config/yaml_keys.h"
+#include "runner/input/yaml_keys.h"
 #include "workloads/command.h"
 #include "workloads/registry.h"
 
 namespace schedlab {
-
-ConfigError::ConfigError(const std::string& file, int line, const std::string& key,
-                         const std::string& msg)
-    : std::runtime_error(fmt::format("{}{}{}{}", file, line > 0 ? fmt::format(":{}", line) : "",
-                                     key.empty() ? ": " : ": " + key + ": ", msg)),
-      file_(file),
-      line_(line),
-      key_(key) {}
 
 namespace {
 

@@ -5,30 +5,17 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "analysis/sequential.h"
 #include "runner/hosts/lab/lab_config.h"
+#include "runner/hosts/ssh_config.h"
+#include "runner/input/config_error.h"
 #include "runner/knobs/sched_policy.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
-
-class ConfigError : public std::runtime_error {
- public:
-  // line is 1-based; 0 when the error is about the whole file.
-  ConfigError(const std::string& file, int line, const std::string& key, const std::string& msg);
-  const std::string& file() const { return file_; }
-  int line() const { return line_; }
-  const std::string& key() const { return key_; }
-
- private:
-  std::string file_;
-  int line_;
-  std::string key_;
-};
 
 struct SysctlSetting {
   std::string name;   // kernel.sched_autogroup_enabled
@@ -122,14 +109,6 @@ struct WorkloadConfig {
   std::vector<std::string> monitors;
   TaskMonitorConfig task_monitor;
   int line = 0;
-};
-
-// How schedlab reaches ssh:// hosts (shared by all of them).
-struct SshConfig {
-  std::string identity;     // private key file; empty: ssh's default
-  std::string known_hosts;  // known_hosts file; empty: ssh's default
-  std::string host_key_policy = "strict";  // strict | accept-new
-  std::chrono::seconds connect_timeout{10};
 };
 
 // One SUT/loadgen pair of `pairs:`; the plan runs on every pair at once.

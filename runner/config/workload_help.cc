@@ -4,7 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "runner/config/command_keys.h"
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 #include "workloads/registry.h"
 
 namespace schedlab {

@@ -18,24 +18,6 @@ std::unique_ptr<Host> HostSet::connect(const std::string& spec, const SshConfig&
                                                        .connect_timeout = ssh.connect_timeout});
 }
 
-HostSpec hosts_of(const Config& config) {
-  HostSpec spec{.sut = config.sut,
-                .sut_lab = config.sut_lab,
-                .loadgen = config.loadgen,
-                .sut_address = config.sut_address,
-                .ssh = config.ssh};
-  if (spec.sut_lab) {
-    spec.sut_lab->kernels.clear();  // one boot: sut_lab->kernel
-    for (const auto& w : config.workloads) spec.sut_lab->workloads.push_back(w.workload->name());
-  }
-  return spec;
-}
-
-HostSpec hosts_of(const Config& config, const PairConfig& pair) {
-  return {
-      .sut = pair.sut, .loadgen = pair.loadgen, .sut_address = pair.sut_address, .ssh = config.ssh};
-}
-
 HostSet::HostSet(const HostSpec& spec) {
   if (spec.sut_lab) {
     // The guest's ports are forwarded to this machine's loopback only.

@@ -6,12 +6,15 @@
 #include <optional>
 #include <string>
 
-#include "runner/config/config.h"
-#include "runner/run/step_runner.h"
+#include "runner/hosts/host.h"
+#include "runner/hosts/lab/lab_config.h"
+#include "runner/hosts/pair.h"
+#include "runner/hosts/ssh_config.h"
 
 namespace schedlab {
 
-// One SUT/loadgen pair as a config names it (hosts:, or one of pairs:).
+// One SUT/loadgen pair as a config names it (hosts:, or one of pairs:;
+// runner/config/host_specs.h).
 struct HostSpec {
   std::string sut = "local";         // local | ssh://... | lab
   std::optional<LabConfig> sut_lab;  // sut is "lab": the kernel it boots
@@ -19,11 +22,6 @@ struct HostSpec {
   std::string sut_address;  // the SUT as the loadgen sees it; empty: derived
   SshConfig ssh;
 };
-
-// The config's hosts: pair; a lab SUT boots sut_lab->kernel.
-HostSpec hosts_of(const Config& config);
-// One pair of its `pairs:`.
-HostSpec hosts_of(const Config& config, const PairConfig& pair);
 
 class HostSet {
  public:

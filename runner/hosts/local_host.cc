@@ -24,7 +24,7 @@
 
 #include "base/file.h"
 #include "base/own_executable.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 
 namespace schedlab {
 namespace bp = boost::process;

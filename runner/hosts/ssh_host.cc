@@ -11,7 +11,7 @@
 
 #include "base/shell_quote.h"
 #include "base/text.h"
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 
 namespace schedlab {
 namespace {

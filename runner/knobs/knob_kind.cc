@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 
 namespace schedlab {
 namespace {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "runner/config/config.h"
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 #include "runner/knobs/journal_rows.h"
 
 namespace schedlab {

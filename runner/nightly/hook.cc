@@ -14,7 +14,7 @@
 #include "runner/hosts/hosts.h"
 #include "runner/hosts/local_host.h"
 #include "runner/hosts/ssh_host.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 
 namespace schedlab {
 namespace {

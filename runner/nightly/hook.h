@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "runner/config/config.h"
 #include "runner/hosts/host.h"
+#include "runner/hosts/ssh_config.h"
 
 namespace schedlab {
 

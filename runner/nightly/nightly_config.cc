@@ -12,9 +12,9 @@
 #include "analysis/significance.h"
 #include "base/placeholders.h"
 #include "runner/config/config.h"
-#include "runner/config/suggest.h"
-#include "runner/config/units.h"
-#include "runner/config/yaml_reader.h"
+#include "runner/input/suggest.h"
+#include "runner/input/units.h"
+#include "runner/input/yaml_reader.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/ssh_host.h"
 

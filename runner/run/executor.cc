@@ -15,7 +15,7 @@
 #include "base/time.h"
 #include "runner/run/adaptive.h"
 #include "runner/run/sequential_stop.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
 #include "runner/run/progress.h"
@@ -26,7 +26,7 @@
 #include "runner/run/manifest.h"
 #include "runner/knobs/sut_state.h"
 #include "runner/config/sysctl_values.h"
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 #include "runner/monitors/monitor_runner.h"
 
 namespace schedlab {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/run/session.h"
 
 namespace schedlab {

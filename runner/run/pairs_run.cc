@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/run/one_pair.h"
 
 namespace schedlab {

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "base/text.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab {

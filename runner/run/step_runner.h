@@ -10,18 +10,12 @@
 #include <vector>
 
 #include "runner/hosts/host.h"
+#include "runner/hosts/pair.h"
 #include "runner/knobs/knob_kind.h"
 #include "results/store.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
-
-struct Pair {
-  Host& sut;
-  Host& loadgen;
-  std::string sut_address;  // the SUT as the loadgen sees it
-  Host& host(Role r) const { return r == Role::kSut ? sut : loadgen; }
-};
 
 // ProcessKnobs (a variant's knobs on the workload's own processes) are
 // runner/knobs/knob_kind.h's.

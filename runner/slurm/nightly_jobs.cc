@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/slurm/array_job.h"
 
 namespace schedlab::slurm {

@@ -148,7 +148,7 @@ TEST_CASE("a second SIGINT restores the knobs, kills the workload and exits at o
   const auto start = std::chrono::steady_clock::now();
   ::kill(pid, SIGINT);
   // Not synchronisation: two signals under 100 ms apart are one request
-  // (runner/run/interrupt.cc's kSameRequestNs), this one must be a second.
+  // (runner/hosts/interrupt.cc's kSameRequestNs), this one must be a second.
   std::this_thread::sleep_for(150ms);
   CHECK(::waitpid(pid, nullptr, WNOHANG) == 0);  // still unwinding
   ::kill(pid, SIGINT);

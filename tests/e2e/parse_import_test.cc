@@ -9,7 +9,7 @@
 
 #include "results/store.h"
 #include "runner/config/command_keys.h"
-#include "runner/config/param_values.h"
+#include "runner/input/param_values.h"
 #include "runner/config/workload_help.h"
 #include "runner/run/iteration_output.h"
 #include "runner/hosts/local_host.h"

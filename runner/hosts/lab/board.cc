@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 
 namespace schedlab::lab {
 

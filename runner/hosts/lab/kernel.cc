@@ -11,7 +11,7 @@
 #include "base/file.h"
 #include "base/text.h"
 #include "base/hash.h"
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 #include "runner/hosts/lab/apt.h"
 #include "runner/hosts/lab/dmatest_module.h"
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <boost/regex.hpp>
 
-#include "runner/config/suggest.h"
-#include "runner/config/units.h"
-#include "runner/config/yaml_reader.h"
+#include "runner/input/suggest.h"
+#include "runner/input/units.h"
+#include "runner/input/yaml_reader.h"
 #include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/kernel.h"
 #include "runner/hosts/lab/kernel_build.h"

@@ -16,9 +16,9 @@
 
 #include "base/file.h"
 #include "base/text.h"
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 #include "runner/hosts/local_host.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "workloads/registry.h"
 #include "workloads/tbench.h"
 

@@ -21,7 +21,7 @@
 #include "base/text.h"
 #include "runner/hosts/lab/board.h"
 #include "runner/hosts/lab/paths.h"
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 
 namespace schedlab::lab {
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "runner/config/config.h"
-#include "runner/hosts/hosts.h"
+#include "runner/config/host_specs.h"
 #include "tests/support/config_error.h"
 
 using namespace schedlab;

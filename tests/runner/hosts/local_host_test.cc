@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;

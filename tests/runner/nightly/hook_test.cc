@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "base/placeholders.h"
-#include "runner/config/config.h"  // SshConfig
 #include "runner/hosts/local_host.h"
+#include "runner/hosts/ssh_config.h"
 #include "tests/support/netns_lab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"

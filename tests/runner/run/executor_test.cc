@@ -12,8 +12,8 @@
 #include <set>
 
 #include "runner/config/config.h"
-#include "runner/hosts/hosts.h"
-#include "runner/run/interrupt.h"
+#include "runner/config/host_specs.h"
+#include "runner/hosts/interrupt.h"
 #include "tests/support/fake_host.h"
 #include "tests/support/temp_dir.h"
 #include "workloads/registry.h"

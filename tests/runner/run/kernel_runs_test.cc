@@ -52,57 +52,59 @@ TEST_CASE("config: a lab lists kernels, and a variant names the ones it applies 
 
 TEST_CASE("config: every bad kernels input names the file, line and key") {
   const std::string wl = "workloads: [hackbench]\n";
-  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernel: debian:6.1, kernels: [debian:6.12]}}\n" + wl) ==
-        "k.yaml:2: hosts.sut.lab.kernels: give either 'kernel' (one kernel) or 'kernels' (a list, "
-        "each "
-        "booted in turn), not both");
-  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: []}}\n" + wl) ==
-        "k.yaml:2: hosts.sut.lab.kernels: expected a list of kernels such as [debian:6.1, "
-        "debian:6.12]");
-  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: debian:6.1}}\n" + wl) ==
-        "k.yaml:2: hosts.sut.lab.kernels: expected a list of kernels such as [debian:6.1, "
-        "debian:6.12]");
-  CHECK(k_yaml_error("hosts:\n  sut:\n    lab:\n      kernels:\n        - debian:6.1\n        - "
-                 "debain:6.12\n" +
-                 wl) ==
-        "k.yaml:6: hosts.sut.lab.kernels: unknown kernel 'debain:6.12' (did you mean "
-        "'debian:6.12'?); known: "
-        "debian:6.1, debian:6.12, an exact package name (linux-image-...), a path to a vmlinuz, "
-        "or git:PATH[@REF] (a kernel tree, built)");
-  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.1]}}\n" + wl) ==
-        "k.yaml:2: hosts.sut.lab.kernels: kernel 'debian:6.1' is listed twice");
-  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernels: [debian:6.12, /boot/vmlinuz-6.12]}}\n" + wl) ==
-        "k.yaml:2: hosts.sut.lab.kernels: kernel '/boot/vmlinuz-6.12' has the same short name "
-        "'6.12' as an "
-        "earlier one");
-  CHECK(k_yaml_error("hosts:\n  sut: {lab: {cpus: 2}}\n" + wl) ==
-        "k.yaml:2: hosts.sut.lab: missing 'kernel': debian:6.1, debian:6.12, a package name or a "
-        "vmlinuz "
-        "path (or 'kernels' with a list of them)");
-  // A variant's kernels.
   const std::string lab =
       "hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.12]}}\n" + wl + "variants:\n";
-  CHECK(k_yaml_error(lab + "  default: {}\n  x:\n    kernels: [debian:6.11]\n") ==
-        "k.yaml:7: variants.x.kernels: 'debian:6.11' is not among the lab's kernels (did you mean "
-        "'debian:6.1'?) (debian:6.1, debian:6.12)");
-  CHECK(k_yaml_error(lab + "  default: {}\n  x:\n    kernels: [debian:6.12, debian:6.12]\n") ==
-        "k.yaml:7: variants.x.kernels: kernel 'debian:6.12' is listed twice");
-  CHECK(k_yaml_error(lab + "  default: {}\n  x:\n    kernels: []\n") ==
-        "k.yaml:7: variants.x.kernels: expected a list of the lab's kernels, e.g. [debian:6.12]");
-  CHECK(k_yaml_error(lab + "  x:\n    kernels: [debian:6.12]\n") ==
-        "k.yaml:5: variants: no variant applies to kernel 'debian:6.1'");
-  CHECK(k_yaml_error(lab + "  x:\n    kernelz: [debian:6.12]\n") ==
-        "k.yaml:6: variants.x: unknown key 'kernelz' (did you mean 'kernels'?)");
-  // An entry must be among the listed kernels, also with `kernel:`.
-  CHECK(k_yaml_error("hosts:\n  sut: {lab: {kernel: debian:6.1}}\n" + wl +
-                 "variants:\n  x:\n    kernels: [debian:6.12]\n") ==
-        "k.yaml:6: variants.x.kernels: 'debian:6.12' is not among the lab's kernels (did you mean "
-        "'debian:6.1'?) (debian:6.1)");
-  // Not a lab: no kernels to choose from.
-  CHECK(
-      k_yaml_error(wl + "variants:\n  x:\n    kernels: [debian:6.12]\n") ==
-      "k.yaml:4: variants.x.kernels: only a lab SUT has kernels to choose from (hosts: {sut: {lab: "
-      "{kernels: [...]}}})");
+  // A config, and the whole error it gets.
+  const std::pair<std::string, std::string> cases[] = {
+      {"hosts:\n  sut: {lab: {kernel: debian:6.1, kernels: [debian:6.12]}}\n" + wl,
+       "k.yaml:2: hosts.sut.lab.kernels: give either 'kernel' (one kernel) or 'kernels' (a list, "
+       "each booted in turn), not both"},
+      {"hosts:\n  sut: {lab: {kernels: []}}\n" + wl,
+       "k.yaml:2: hosts.sut.lab.kernels: expected a list of kernels such as [debian:6.1, "
+       "debian:6.12]"},
+      {"hosts:\n  sut: {lab: {kernels: debian:6.1}}\n" + wl,
+       "k.yaml:2: hosts.sut.lab.kernels: expected a list of kernels such as [debian:6.1, "
+       "debian:6.12]"},
+      {"hosts:\n  sut:\n    lab:\n      kernels:\n        - debian:6.1\n"
+       "        - debain:6.12\n" +
+           wl,
+       "k.yaml:6: hosts.sut.lab.kernels: unknown kernel 'debain:6.12' (did you mean "
+       "'debian:6.12'?); known: debian:6.1, debian:6.12, an exact package name (linux-image-...), "
+       "a path to a vmlinuz, or git:PATH[@REF] (a kernel tree, built)"},
+      {"hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.1]}}\n" + wl,
+       "k.yaml:2: hosts.sut.lab.kernels: kernel 'debian:6.1' is listed twice"},
+      {"hosts:\n  sut: {lab: {kernels: [debian:6.12, /boot/vmlinuz-6.12]}}\n" + wl,
+       "k.yaml:2: hosts.sut.lab.kernels: kernel '/boot/vmlinuz-6.12' has the same short name "
+       "'6.12' as an earlier one"},
+      {"hosts:\n  sut: {lab: {cpus: 2}}\n" + wl,
+       "k.yaml:2: hosts.sut.lab: missing 'kernel': debian:6.1, debian:6.12, a package name or a "
+       "vmlinuz path (or 'kernels' with a list of them)"},
+      // A variant's kernels.
+      {lab + "  default: {}\n  x:\n    kernels: [debian:6.11]\n",
+       "k.yaml:7: variants.x.kernels: 'debian:6.11' is not among the lab's kernels (did you mean "
+       "'debian:6.1'?) (debian:6.1, debian:6.12)"},
+      {lab + "  default: {}\n  x:\n    kernels: [debian:6.12, debian:6.12]\n",
+       "k.yaml:7: variants.x.kernels: kernel 'debian:6.12' is listed twice"},
+      {lab + "  default: {}\n  x:\n    kernels: []\n",
+       "k.yaml:7: variants.x.kernels: expected a list of the lab's kernels, e.g. [debian:6.12]"},
+      {lab + "  x:\n    kernels: [debian:6.12]\n",
+       "k.yaml:5: variants: no variant applies to kernel 'debian:6.1'"},
+      {lab + "  x:\n    kernelz: [debian:6.12]\n",
+       "k.yaml:6: variants.x: unknown key 'kernelz' (did you mean 'kernels'?)"},
+      // An entry must be among the listed kernels, also with `kernel:`.
+      {"hosts:\n  sut: {lab: {kernel: debian:6.1}}\n" + wl +
+           "variants:\n  x:\n    kernels: [debian:6.12]\n",
+       "k.yaml:6: variants.x.kernels: 'debian:6.12' is not among the lab's kernels (did you mean "
+       "'debian:6.1'?) (debian:6.1)"},
+      // Not a lab: no kernels to choose from.
+      {wl + "variants:\n  x:\n    kernels: [debian:6.12]\n",
+       "k.yaml:4: variants.x.kernels: only a lab SUT has kernels to choose from (hosts: {sut: "
+       "{lab: {kernels: [...]}}})"},
+  };
+  for (const auto& [yaml, error] : cases) {
+    INFO(yaml);
+    CHECK(k_yaml_error(yaml) == error);
+  }
 }
 
 TEST_CASE("the run shape: each kernel with the variants that apply, on a plan of its own") {

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "runner/config/host_specs.h"
 #include "runner/run/executor.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/plan.h"

@@ -1,4 +1,4 @@
-#include "runner/config/yaml_reader.h"
+#include "runner/input/yaml_reader.h"
 
 #include <yaml-cpp/eventhandler.h>
 
@@ -11,11 +11,11 @@
 
 #include "base/file.h"
 #include "base/text.h"
-#include "runner/config/config.h"
-#include "runner/config/param_values.h"
-#include "runner/config/suggest.h"
-#include "runner/config/units.h"
-#include "runner/config/yaml_keys.h"
+#include "runner/input/config_error.h"
+#include "runner/input/param_values.h"
+#include "runner/input/suggest.h"
+#include "runner/input/units.h"
+#include "runner/input/yaml_keys.h"
 
 namespace schedlab {
 

@@ -1,4 +1,4 @@
-#include "runner/config/param_values.h"
+#include "runner/input/param_values.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,8 +8,8 @@
 #include <charconv>
 
 #include "base/text.h"
-#include "runner/config/suggest.h"
-#include "runner/config/units.h"
+#include "runner/input/suggest.h"
+#include "runner/input/units.h"
 
 namespace schedlab {
 

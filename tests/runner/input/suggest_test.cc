@@ -1,4 +1,4 @@
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 
 #include <catch2/catch.hpp>
 

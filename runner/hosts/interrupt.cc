@@ -1,4 +1,4 @@
-#include "runner/run/interrupt.h"
+#include "runner/hosts/interrupt.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // One rule for typed parameter values: experiment files, --param overrides
 // and bisect's --param all go through parse_param_value.
-#include "runner/config/param_values.h"
+#include "runner/input/param_values.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,11 +1,11 @@
-#include "runner/config/yaml_keys.h"
+#include "runner/input/yaml_keys.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
-#include "runner/config/suggest.h"
+#include "runner/input/suggest.h"
 
 namespace schedlab {
 

@@ -1,4 +1,4 @@
-#include "runner/config/units.h"
+#include "runner/input/units.h"
 
 #include <catch2/catch.hpp>
 
