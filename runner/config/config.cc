@@ -14,7 +14,6 @@
 #include "runner/config/command_keys.h"
 #include "runner/config/param_values.h"
 #include "runner/config/suggest.h"
-#include "runner/config/sysctl_values.h"
 #include "runner/config/units.h"
 #include "runner/config/yaml_reader.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
@@ -36,11 +35,6 @@ ConfigError::ConfigError(const std::string& file, int line, const std::string& k
 
 namespace {
 
-// The sysctl directories a variant may change (see design.md: knobs).
-const char* const kSysctlAllowlist[] = {"kernel.", "vm."};
-const char* const kSysctlExecDenylist[] = {"kernel.core_pattern", "kernel.modprobe", "kernel.hotplug",
-                                           "kernel.poweroff_cmd", "kernel.usermodehelper"};
-
 const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
                                            "ssh",         "iterations", "order",
                                            "workloads",   "variants",   "monitors",
@@ -61,7 +55,6 @@ const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_
                                            "connect_timeout"};
 // A variant's keys: one row per knob kind (runner/knobs/knob_kind.h).
 const std::vector<std::string> kVariantKeys = variant_keys();
-const std::vector<std::string> kAffinityKeys = {"server", "client"};
 // Keys every workload accepts besides its own parameters.
 const std::vector<std::string> kCommonWorkloadKeys = {"iterations", "monitors", "task_monitor"};
 const std::vector<std::string> kTaskMonitorKeys = {"interval", "comm"};
@@ -423,79 +416,9 @@ class Loader : YamlReader {
     if (body.IsNull()) return vc;
     expect_map(body, key);
     check_keys(body, key, kVariantKeys);
-    if (const auto s = body["sysctl"]) {
-      expect_map(s, key + ".sysctl");
-      for (const auto& kv : s) {
-        const std::string name = kv.first.as<std::string>();
-        const std::string skey = key + ".sysctl." + name;
-        if (auto problem = sysctl_name_problem(name)) fail(kv.first, skey, *problem);
-        const std::string value = scalar(kv.second, skey);
-        if (auto problem = sysctl_value_problem(name, value)) fail(kv.second, skey, *problem);
-        vc.sysctls.push_back({name, value, line_of(kv.first)});
-      }
-    }
-    if (const auto f = body["sched_features"]) {
-      const std::string fkey = key + ".sched_features";
-      if (!f.IsSequence()) fail(f, fkey, "expected a list such as [NO_PLACE_LAG, NO_RUN_TO_PARITY]");
-      static const boost::regex token_re(R"(^[A-Z][A-Z0-9_]*$)");
-      std::set<std::string> bases;
-      for (const auto& t : f) {
-        const std::string token = scalar(t, fkey);
-        if (!boost::regex_match(token, token_re))
-          fail(t, fkey, fmt::format("'{}' is not a feature name such as NO_PLACE_LAG", token));
-        const std::string base = token.starts_with("NO_") ? token.substr(3) : token;
-        if (!bases.insert(base).second) fail(t, fkey, fmt::format("{} is set twice", base));
-        vc.sched_features.push_back({token, line_of(t)});
-      }
-    }
-    if (const auto d = body["debugfs"]) {
-      expect_map(d, key + ".debugfs");
-      for (const auto& kv : d) {
-        const std::string name = kv.first.as<std::string>();
-        const std::string dkey = key + ".debugfs." + name;
-        if (auto problem = debugfs_name_problem(name)) fail(kv.first, dkey, *problem);
-        vc.debugfs.push_back({name, scalar(kv.second, dkey), line_of(kv.first)});
-      }
-    }
-    if (const auto p = body["policy"]) {
-      const std::string s = scalar(p, key + ".policy");
-      auto policy = sched_policy_from_name(s);
-      if (!policy)
-        fail(p, key + ".policy",
-             fmt::format("unknown scheduling policy '{}'{}; known: {}", s,
-                         did_you_mean(s, sched_policy_names()),
-                         fmt::join(sched_policy_names(), ", ")));
-      vc.policy = SchedPolicy{*policy, std::nullopt};
-    }
-    if (const auto n = body["nice"]) {
-      const auto nice = integer(n, key + ".nice", -20, 19);
-      if (!vc.policy) vc.policy = SchedPolicy{};  // SCHED_OTHER at that nice value
-      vc.policy->nice = static_cast<int>(nice);
-    }
+    vc.knobs = parse_knobs(*this, body, key);
     if (const auto k = body["kernels"]) vc.kernels = parse_variant_kernels(k, key + ".kernels", lab, path_);
-    if (const auto a = body["affinity"]) vc.affinity = affinity(a, key + ".affinity");
     return vc;
-  }
-
-  AffinityConfig affinity(const YAML::Node& n, const std::string& key) const {
-    expect_map(n, key);
-    check_keys(n, key, kAffinityKeys);
-    if (n.size() == 0)
-      fail(n, key, "empty: give server, client or both, e.g. {server: \"0\", client: \"1-3\"}");
-    AffinityConfig a;
-    auto list = [&](const char* role, std::vector<int>& cpus, int& line) {
-      const auto v = n[role];
-      if (!v) return;
-      const std::string k = key + "." + role;
-      const std::string text = scalar(v, k);
-      const auto parsed = parse_cpu_list(text);
-      if (!parsed) fail(v, k, fmt::format("'{}' is not a CPU list such as 0-3,8", text));
-      cpus = *parsed;
-      line = line_of(v);
-    };
-    list("server", a.server, a.server_line);
-    list("client", a.client, a.client_line);
-    return a;
   }
 
   std::string host(const YAML::Node& n, const std::string& key) const {
@@ -706,35 +629,6 @@ class Loader : YamlReader {
 };
 
 }  // namespace
-
-std::optional<std::string> sysctl_name_problem(const std::string& name) {
-  static const boost::regex re(R"(^[a-z0-9_]+(\.[a-z0-9_-]+)+$)");
-  if (!boost::regex_match(name, re))
-    return fmt::format("'{}' is not a sysctl name such as kernel.sched_autogroup_enabled", name);
-  // Sysctls that name a program the kernel runs as root are never a
-  // scheduler knob; a journal row naming one is refused too (knobs.cc).
-  for (const char* exec : kSysctlExecDenylist)
-    if (name == exec || name.starts_with(std::string(exec) + "."))
-      return fmt::format("'{}' names a program the kernel runs; schedlab never changes it", name);
-  for (const char* prefix : kSysctlAllowlist)
-    if (name.starts_with(prefix)) return std::nullopt;
-  return fmt::format("'{}' is outside the sysctls schedlab may change (kernel.*, vm.*)", name);
-}
-
-std::optional<std::string> debugfs_name_problem(const std::string& name) {
-  static const boost::regex re(R"(^sched/[a-z0-9_]+(/[a-z0-9_]+)*$)");
-  if (!boost::regex_match(name, re))
-    return fmt::format("'{}' is not a debugfs scheduler tunable such as sched/base_slice_ns "
-                       "(only sched/ is writable)",
-                       name);
-  return std::nullopt;
-}
-
-std::string sysctl_path(const std::string& name) {
-  std::string path = "/proc/sys/" + name;
-  std::replace(path.begin() + 10, path.end(), '.', '/');
-  return path;
-}
 
 Config parse_config(const std::string& text, const std::string& path) {
   return Loader(path).load(text);
