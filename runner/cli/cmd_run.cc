@@ -75,7 +75,7 @@ void print_plan(const Config& config, const Plan& plan, int iterations) {
   for (const auto& p : config.pairs)
     fmt::print("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
                p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
-  for (const auto& v : config.variants) fmt::print("  variant {}:{}\n", v.name, describe_knobs(v));
+  for (const auto& v : config.variants) fmt::print("  variant {}:{}\n", v.name, describe_knobs(v.knobs));
   for (const auto& p : plan.points) {
     std::string argv;
     for (const auto& step : p.workload->workload->iteration_steps(p.point, StepContext{.workdir = "WORKDIR", .sut_address = "SUT", .port = 0}))

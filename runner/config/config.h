@@ -12,48 +12,18 @@
 #include "runner/hosts/lab/lab_config.h"
 #include "runner/hosts/ssh_config.h"
 #include "runner/input/config_error.h"
-#include "runner/knobs/sched_policy.h"
+#include "runner/knobs/knob_settings.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
 
-struct SysctlSetting {
-  std::string name;   // kernel.sched_autogroup_enabled
-  std::string value;  // as written to /proc/sys
-  int line = 0;
-};
-
-// A scheduler feature to set: NO_PLACE_LAG turns PLACE_LAG off, PLACE_LAG on.
-struct FeatureSetting {
-  std::string token;  // as written to /sys/kernel/debug/sched/features
-  int line = 0;
-};
-
-// A debugfs scheduler tunable, by its path under /sys/kernel/debug.
-struct DebugfsSetting {
-  std::string name;   // sched/base_slice_ns
-  std::string value;
-  int line = 0;
-};
-
-// The `affinity` knob: the CPUs servers (background steps) and clients
-// (measured foreground steps) may run on; empty: unchanged.
-struct AffinityConfig {
-  std::vector<int> server;
-  std::vector<int> client;
-  int server_line = 0, client_line = 0;
-};
-
 struct VariantConfig {
   std::string name;
-  std::vector<SysctlSetting> sysctls;
-  std::vector<FeatureSetting> sched_features;
-  std::vector<DebugfsSetting> debugfs;
-  std::optional<SchedPolicy> policy;
+  // Its knobs, read by the kind rows (runner/knobs/knob_kind.h).
+  KnobSettings knobs;
   // Lab SUTs: the kernels (as the lab's `kernels:` spell them) this variant
   // applies to; empty: every kernel. NO_PLACE_LAG exists on EEVDF only.
   std::vector<std::string> kernels;
-  std::optional<AffinityConfig> affinity;
   int line = 0;
 };
 
@@ -143,12 +113,5 @@ struct Config {
 Config load_config_file(const std::string& path);
 // `path` is only used in error messages.
 Config parse_config(const std::string& text, const std::string& path);
-
-// /proc/sys path of a dotted sysctl name, or an error message when the name
-// is outside the directories schedlab may write.
-std::string sysctl_path(const std::string& name);
-std::optional<std::string> sysctl_name_problem(const std::string& name);
-// Debugfs tunables schedlab may write: sched/<name>, no "..".
-std::optional<std::string> debugfs_name_problem(const std::string& name);
 
 }  // namespace schedlab

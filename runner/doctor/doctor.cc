@@ -11,6 +11,7 @@
 
 #include "base/text.h"
 #include "runner/config/config.h"
+#include "runner/knobs/knob_names.h"
 #include "runner/knobs/sut_state.h"
 #include "workloads/registry.h"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/knobs/sched_policy.h"
+#include "runner/hosts/sched_policy.h"
 
 namespace schedlab {
 

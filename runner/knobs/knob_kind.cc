@@ -1,8 +1,11 @@
 #include "runner/knobs/knob_kind.h"
 
-#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
 
 #include "runner/input/units.h"
+#include "runner/knobs/knob_kind_rows.h"
 
 namespace schedlab {
 namespace {
@@ -10,128 +13,8 @@ namespace {
 // A function's static: other files' static data (config.cc's key list)
 // reads the rows during their own initialization.
 const std::vector<KnobKind>& rows() {
-  static const std::vector<KnobKind> kinds = {
-      {.name = "sysctl",
-       .config_keys = {"sysctl"},
-       .kernel = true,
-       .knob =
-           [](const std::string& name) {
-             return KnobRef{"sysctl", name, sysctl_path(name)};
-           },
-       .settings =
-           [](const VariantConfig& v) {
-             std::vector<KernelSetting> out;
-             for (const auto& s : v.sysctls) out.push_back({sysctl_knob(s.name), s.value, s.line});
-             return out;
-           },
-       .separator = '.',
-       .to_json =
-           [](const VariantConfig& v, nlohmann::json& j) {
-             if (v.sysctls.empty()) return;
-             nlohmann::json s = nlohmann::json::object();
-             for (const auto& x : v.sysctls) s[x.name] = x.value;
-             j["sysctl"] = s;
-           },
-       .describe =
-           [](const VariantConfig& v) {
-             std::string out;
-             for (const auto& s : v.sysctls) out += fmt::format(" sysctl {}={}", s.name, s.value);
-             return out;
-           }},
-      {.name = "debugfs",
-       .config_keys = {"debugfs"},
-       .kernel = true,
-       .knob =
-           [](const std::string& name) {
-             return KnobRef{"debugfs", name, "/sys/kernel/debug/" + name};
-           },
-       .settings =
-           [](const VariantConfig& v) {
-             std::vector<KernelSetting> out;
-             for (const auto& d : v.debugfs) out.push_back({debugfs_knob(d.name), d.value, d.line});
-             return out;
-           },
-       .separator = '/',
-       .to_json =
-           [](const VariantConfig& v, nlohmann::json& j) {
-             if (v.debugfs.empty()) return;
-             nlohmann::json d = nlohmann::json::object();
-             for (const auto& x : v.debugfs) d[x.name] = x.value;
-             j["debugfs"] = d;
-           },
-       .describe =
-           [](const VariantConfig& v) {
-             std::string out;
-             for (const auto& d : v.debugfs) out += fmt::format(" debugfs {}={}", d.name, d.value);
-             return out;
-           }},
-      {.name = "sched_feature",
-       .config_keys = {"sched_features"},
-       .kernel = true,
-       .knob =
-           [](const std::string& token) {
-             return KnobRef{"sched_feature", feature_name(token), kSchedFeaturesPath};
-           },
-       .settings =
-           [](const VariantConfig& v) {
-             std::vector<KernelSetting> out;
-             for (const auto& f : v.sched_features)
-               out.push_back({feature_knob(f.token), f.token, f.line});
-             return out;
-           },
-       .token = true,
-       .to_json =
-           [](const VariantConfig& v, nlohmann::json& j) {
-             if (v.sched_features.empty()) return;
-             nlohmann::json f = nlohmann::json::array();
-             for (const auto& x : v.sched_features) f.push_back(x.token);
-             j["sched_features"] = f;
-           },
-       .describe =
-           [](const VariantConfig& v) {
-             std::string out;
-             for (const auto& f : v.sched_features) out += " feature " + f.token;
-             return out;
-           }},
-      {.name = "policy",
-       .config_keys = {"policy", "nice"},
-       .process = [](const VariantConfig& v, ProcessKnobs& k) { k.policy = v.policy; },
-       .to_json =
-           [](const VariantConfig& v, nlohmann::json& j) {
-             if (!v.policy) return;
-             j["policy"] = sched_policy_name(v.policy->policy);
-             if (v.policy->nice) j["nice"] = *v.policy->nice;
-           },
-       .describe =
-           [](const VariantConfig& v) {
-             return v.policy ? " policy " + v.policy->describe() : std::string();
-           }},
-      {.name = "affinity",
-       .config_keys = {"affinity"},
-       .process =
-           [](const VariantConfig& v, ProcessKnobs& k) {
-             if (!v.affinity) return;
-             k.server_cpus = v.affinity->server;
-             k.client_cpus = v.affinity->client;
-           },
-       .to_json =
-           [](const VariantConfig& v, nlohmann::json& j) {
-             if (!v.affinity) return;
-             nlohmann::json a = nlohmann::json::object();
-             if (!v.affinity->server.empty()) a["server"] = format_cpu_list(v.affinity->server);
-             if (!v.affinity->client.empty()) a["client"] = format_cpu_list(v.affinity->client);
-             j["affinity"] = a;
-           },
-       .describe =
-           [](const VariantConfig& v) {
-             std::string out;
-             if (v.affinity && !v.affinity->server.empty())
-               out += " affinity server=" + format_cpu_list(v.affinity->server);
-             if (v.affinity && !v.affinity->client.empty())
-               out += " affinity client=" + format_cpu_list(v.affinity->client);
-             return out;
-           }},
-  };
+  static const std::vector<KnobKind> kinds = {sysctl_kind(), debugfs_kind(), sched_feature_kind(),
+                                              policy_kind(), affinity_kind()};
   return kinds;
 }
 
@@ -151,31 +34,48 @@ const KnobKind* find_knob_kind(std::string_view name) {
   return nullptr;
 }
 
-std::vector<VariantKernelSetting> kernel_settings(const VariantConfig& v) {
+std::vector<VariantKernelSetting> kernel_settings(const KnobSettings& knobs) {
   std::vector<VariantKernelSetting> out;
   for (const auto& k : rows())
     if (k.kernel)
-      for (auto& s : k.settings(v)) out.push_back({&k, std::move(s)});
+      for (const auto& s : knobs.of(k.name))
+        out.push_back({&k, KernelSetting{k.knob(s.name), s.value, s.line}});
   return out;
 }
 
-ProcessKnobs process_knobs(const VariantConfig& v) {
+ProcessKnobs process_knobs(const KnobSettings& knobs) {
   ProcessKnobs out;
   for (const auto& k : rows())
-    if (k.process) k.process(v, out);
+    if (k.process) k.process(knobs.of(k.name), out);
   return out;
 }
 
-nlohmann::json knobs_json(const VariantConfig& v) {
+nlohmann::json knobs_json(const KnobSettings& knobs) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& k : rows()) k.to_json(v, j);
+  for (const auto& k : rows())
+    if (knobs.by_kind.contains(k.name)) k.to_json(knobs.of(k.name), j);
   return j;
 }
 
-std::string describe_knobs(const VariantConfig& v) {
+std::string describe_knobs(const KnobSettings& knobs) {
   std::string out;
-  for (const auto& k : rows()) out += k.describe(v);
+  for (const auto& k : rows())
+    if (knobs.by_kind.contains(k.name)) out += k.describe(knobs.of(k.name));
   return out.empty() ? " (no knobs)" : out;
+}
+
+KnobSettings parse_knobs(const YamlReader& reader, const YAML::Node& variant,
+                         const std::string& key) {
+  KnobSettings out;
+  for (const auto& k : rows()) {
+    const bool given =
+        std::any_of(k.config_keys.begin(), k.config_keys.end(),
+                    [&](std::string_view c) { return static_cast<bool>(variant[std::string(c)]); });
+    if (!given) continue;
+    auto settings = k.parse(reader, variant, key);
+    if (!settings.empty()) out.by_kind.emplace(k.name, std::move(settings));
+  }
+  return out;
 }
 
 std::vector<std::string> variant_keys() {

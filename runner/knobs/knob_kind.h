@@ -1,9 +1,11 @@
 // The kinds of knob a variant sets, one row each: its name (the journal's
 // kind and the variants' knobs JSON), its config keys, and what each part
-// of schedlab does with it - config validation (the keys), the journal
-// (which file, how a value is written and compared), preflight (every
-// kernel knob must exist on the SUT), the run's knobs JSON, the workload's
-// process knobs, `run --dry-run`. A new kind is a new row.
+// of schedlab does with it - config parsing and validation (the keys and
+// their values), the journal (which file, how a value is written and
+// compared), preflight (every kernel knob must exist on the SUT and take
+// the value), the run's knobs JSON, the workload's process knobs, `run
+// --dry-run`. A new kind is a new row (kernel_knob_kinds.cc,
+// process_knob_kinds.cc).
 //
 //   sysctl         /proc/sys/..., value + newline        kernel state, journaled
 //   debugfs        /sys/kernel/debug/sched/...           kernel state, journaled
@@ -18,9 +20,17 @@
 #include <string_view>
 #include <vector>
 
-#include "runner/config/config.h"
+#include "runner/hosts/sched_policy.h"
+#include "runner/knobs/knob_names.h"
+#include "runner/knobs/knob_settings.h"
+
+namespace YAML {
+class Node;
+}
 
 namespace schedlab {
+
+class YamlReader;
 
 constexpr const char* kSchedFeaturesPath = "/sys/kernel/debug/sched/features";
 
@@ -59,24 +69,33 @@ struct KnobKind {
   // workload's processes as they start).
   bool kernel = false;
 
-  // Kernel kinds. The knob a name (a feature's token) refers to.
+  // Reads the kind's keys of a variant's mapping (at `key`, variants.NAME),
+  // called when it has one of them: its settings in config order. A bad
+  // name or value is the reader's ConfigError at file:line:key.
+  std::vector<KnobSetting> (*parse)(const YamlReader&, const YAML::Node& variant,
+                                    const std::string& key) = nullptr;
+
+  // Kernel kinds. The knob a setting's name (a feature's token) refers to;
+  // the setting's value is written to it.
   KnobRef (*knob)(const std::string& name) = nullptr;
-  // The variant's settings of this kind, in config order.
-  std::vector<KernelSetting> (*settings)(const VariantConfig&) = nullptr;
   // One token per write, compared as a token (the features file); else the
   // value and a newline, compared as the kernel prints it.
   bool token = false;
   // Between a name's parts, for "did you mean" among a file's siblings.
   char separator = '/';
+  // At preflight, against the knob's current value on the SUT: why the
+  // value cannot be written, or nothing (nullptr: any value the config
+  // took).
+  std::optional<std::string> (*verify)(const KernelSetting&, const std::string& now) = nullptr;
 
   // Process kinds: the variant's part of the process knobs.
-  void (*process)(const VariantConfig&, ProcessKnobs&) = nullptr;
+  void (*process)(const std::vector<KnobSetting>&, ProcessKnobs&) = nullptr;
 
-  // The variant's knobs of this kind as members of its knobs JSON (the
-  // variants table), nothing when it sets none.
-  void (*to_json)(const VariantConfig&, nlohmann::json&) = nullptr;
+  // The kind's settings as members of the variant's knobs JSON (the
+  // variants table); called only when the variant sets the kind.
+  void (*to_json)(const std::vector<KnobSetting>&, nlohmann::json&) = nullptr;
   // ` sysctl kernel.x=1`, ` feature NO_PLACE_LAG`, ... for `run --dry-run`.
-  std::string (*describe)(const VariantConfig&) = nullptr;
+  std::string (*describe)(const std::vector<KnobSetting>&) = nullptr;
 };
 
 // The rows, in the order a variant's knobs are applied, checked and shown.
@@ -90,11 +109,15 @@ struct VariantKernelSetting {
   const KnobKind* kind;
   KernelSetting setting;
 };
-std::vector<VariantKernelSetting> kernel_settings(const VariantConfig& v);
-ProcessKnobs process_knobs(const VariantConfig& v);
-nlohmann::json knobs_json(const VariantConfig& v);
+std::vector<VariantKernelSetting> kernel_settings(const KnobSettings& knobs);
+ProcessKnobs process_knobs(const KnobSettings& knobs);
+nlohmann::json knobs_json(const KnobSettings& knobs);
 // What `run --dry-run` says of a variant's knobs: " (no knobs)" when none.
-std::string describe_knobs(const VariantConfig& v);
+std::string describe_knobs(const KnobSettings& knobs);
+// A variant's knobs from its mapping (at `key`), each kind's keys read by
+// its row, in row order.
+KnobSettings parse_knobs(const YamlReader& reader, const YAML::Node& variant,
+                         const std::string& key);
 // Every key a variant may have: the kinds' and `kernels`.
 std::vector<std::string> variant_keys();
 

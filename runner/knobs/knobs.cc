@@ -5,7 +5,6 @@
 
 #include <sstream>
 
-#include "runner/config/config.h"
 #include "runner/input/suggest.h"
 #include "runner/knobs/journal_rows.h"
 
@@ -177,8 +176,8 @@ void KnobJournal::apply(const KnobRef& k, const std::string& value) {
   }
 }
 
-void KnobJournal::apply_variant(const VariantConfig& v) {
-  for (const auto& [kind, s] : kernel_settings(v)) apply(s.knob, s.value);
+void KnobJournal::apply_variant(const KnobSettings& knobs) {
+  for (const auto& [kind, s] : kernel_settings(knobs)) apply(s.knob, s.value);
 }
 
 void KnobJournal::restore_one(const Applied& a) {

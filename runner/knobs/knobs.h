@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "results/store.h"
-#include "runner/config/config.h"
 #include "runner/hosts/host.h"
 #include "runner/knobs/knob_kind.h"
 
@@ -57,10 +56,10 @@ class KnobJournal {
   // Journal, write, read back, verify. On a failed write or verification the
   // knob is restored at once and KnobError says what the kernel said.
   void apply(const KnobRef& knob, const std::string& value);
-  void apply_sysctl(const SysctlSetting& s) { apply(sysctl_knob(s.name), s.value); }
+  void apply_sysctl(const KnobSetting& s) { apply(sysctl_knob(s.name), s.value); }
   // Every kernel knob of a variant, kind by kind (knob_kind.h's order:
   // sysctls, debugfs tunables, sched features).
-  void apply_variant(const VariantConfig& v);
+  void apply_variant(const KnobSettings& knobs);
   // Restores every knob this journal applied, newest first. Throws KnobError
   // listing the knobs it could not restore (they stay journaled).
   void restore_all();

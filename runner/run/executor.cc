@@ -25,7 +25,6 @@
 #include "runner/hosts/local_host.h"
 #include "runner/run/manifest.h"
 #include "runner/knobs/sut_state.h"
-#include "runner/config/sysctl_values.h"
 #include "runner/input/units.h"
 #include "runner/monitors/monitor_runner.h"
 
@@ -262,7 +261,7 @@ class Execution {
     switch_off_knobs();
     journal_.emplace(store_, pair_.sut, summary_.run_id);
     active_ = v;
-    journal_->apply_variant(*plan_.variants[v]);
+    journal_->apply_variant(plan_.variants[v]->knobs);
   }
 
   void switch_off_knobs() {
@@ -485,14 +484,14 @@ class Execution {
     switch_to(v);
     StepRunner servers(pair_, store_, summary_.run_id);
     const PhaseResult setup =
-        servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant));
+        servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant.knobs));
     if (!setup.ok()) {
       if (setup.status != PhaseStatus::kInterrupted)
         record_failure(p, v,
                        setup.status == PhaseStatus::kNotReady ? IterationStatus::kNotReady
                                                               : IterationStatus::kSetupError,
                        "point setup: " + setup.error, setup);
-      servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
+      servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant.knobs), false);
       return;
     }
     for (int i = 0; i < count && !interrupted(); ++i) {
@@ -500,7 +499,7 @@ class Execution {
       if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, primary_metric(p).centre).stop) break;
       run_iteration(p, v, ctx);
     }
-    servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant), false);
+    servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant.knobs), false);
   }
 
   void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx) {
@@ -514,7 +513,7 @@ class Execution {
                                      : std::vector<MonitorRunner::Snapshot>{};
     const auto start = ctx_.clock.now();
     StepRunner steps(pair_, store_, summary_.run_id);
-    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant));
+    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant.knobs));
     steps.stop_background();
     if (r.status == PhaseStatus::kInterrupted) return;  // not stored: resume runs it again
     row.duration_s = std::chrono::duration<double>(ctx_.clock.now() - start).count();
@@ -624,7 +623,8 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
       .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;
-    if (!v.affinity) continue;
+    const ProcessKnobs knobs = process_knobs(v.knobs);
+    if (knobs.server_cpus.empty() && knobs.client_cpus.empty()) continue;
     for (const auto& pp : plan.points) {
       const Workload& w = *pp.workload->workload;
       std::vector<Step> steps = w.point_setup_steps(pp.point, ctx);
@@ -632,7 +632,7 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
       for (const auto& step : steps) {
         const bool server = step.background;
         if (!server && !step.measured) continue;
-        const auto& cpus = server ? v.affinity->server : v.affinity->client;
+        const auto& cpus = server ? knobs.server_cpus : knobs.client_cpus;
         if (cpus.empty()) continue;
         Host& host = pair.host(step.role);
         const auto& have = online_cpus(host);
@@ -640,7 +640,7 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
           if (!std::binary_search(have.begin(), have.end(), c))
             throw PreflightError(fmt::format(
                 "{}:{}: variants.{}.affinity.{}: CPU {} is not online on {} (online: {})",
-                config.path, server ? v.affinity->server_line : v.affinity->client_line, v.name,
+                config.path, v.knobs.find("affinity", server ? "server" : "client")->line, v.name,
                 server ? "server" : "client", c, host.name(), format_cpu_list(have)));
       }
     }
@@ -677,7 +677,7 @@ std::int64_t create_run_record(Store& store, const Config& config, const Plan& p
     store.add_variant({.run_id = run_id,
                        .name = plan.variants[i]->name,
                        .position = static_cast<int>(i),
-                       .knobs_json = knobs_json(*plan.variants[i]).dump()});
+                       .knobs_json = knobs_json(plan.variants[i]->knobs).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
       store.add_metric(
@@ -742,13 +742,12 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
   // Every knob must exist on the SUT (features against its own list).
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;
-    for (const auto& [kind, s] : kernel_settings(v)) {
+    for (const auto& [kind, s] : kernel_settings(v.knobs)) {
       try {
         const std::string now = read_knob(pair.sut, s.knob);
         // The value by the knob's kind: an integer sysctl takes integers.
-        if (s.knob.kind == "sysctl")
-          if (const auto problem = sysctl_value_against(s.knob.name, s.value, now))
-            throw KnobError(fmt::format("sysctl {}: {}", s.knob.name, *problem));
+        if (kind->verify)
+          if (const auto problem = kind->verify(s, now)) throw KnobError(*problem);
       } catch (const KnobError& e) {
         throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, s.line, v.name,
                                          kind->config_keys.front(), e.what()));

@@ -1,4 +1,5 @@
 #include "runner/config/config.h"
+#include "runner/knobs/knob_kind.h"
 #include "tests/support/config_error.h"
 
 #include <catch2/catch.hpp>
@@ -46,11 +47,13 @@ variants:
   CHECK(std::get<std::chrono::milliseconds>(w.values.at("timeout")[0]) == std::chrono::seconds(30));
   REQUIRE(c.variants.size() == 4);
   CHECK(c.variants[0].name == "default");
-  CHECK(c.variants[1].policy->describe() == "SCHED_BATCH");
-  CHECK(c.variants[2].sysctls[0].name == "kernel.sched_autogroup_enabled");
-  CHECK(c.variants[2].sysctls[0].value == "0");
-  CHECK(c.variants[2].sysctls[0].line == 16);
-  CHECK(c.variants[3].policy->describe() == "SCHED_OTHER nice 5");
+  CHECK(process_knobs(c.variants[1].knobs).policy->describe() == "SCHED_BATCH");
+  const auto& sysctls = c.variants[2].knobs.of("sysctl");
+  REQUIRE(sysctls.size() == 1);
+  CHECK(sysctls[0].name == "kernel.sched_autogroup_enabled");
+  CHECK(sysctls[0].value == "0");
+  CHECK(sysctls[0].line == 16);
+  CHECK(process_knobs(c.variants[3].knobs).policy->describe() == "SCHED_OTHER nice 5");
 }
 
 TEST_CASE("no variants means one default variant") {
@@ -170,10 +173,11 @@ TEST_CASE("scheduler features and debugfs tunables in a variant") {
       "    sched_features: [NO_PLACE_LAG, NO_RUN_TO_PARITY]\n"
       "    debugfs: {sched/base_slice_ns: 3000000}\n",
       "f.yaml");
-  REQUIRE(c.variants[1].sched_features.size() == 2);
-  CHECK(c.variants[1].sched_features[1].token == "NO_RUN_TO_PARITY");
-  CHECK(c.variants[1].sched_features[0].line == 5);
-  CHECK(c.variants[1].debugfs[0].name == "sched/base_slice_ns");
+  const auto& features = c.variants[1].knobs.of("sched_feature");
+  REQUIRE(features.size() == 2);
+  CHECK(features[1].value == "NO_RUN_TO_PARITY");
+  CHECK(features[0].line == 5);
+  CHECK(c.variants[1].knobs.of("debugfs")[0].name == "sched/base_slice_ns");
   CHECK(error_of("workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [no_place_lag]\n") ==
         "exp.yaml:4: variants.v.sched_features: 'no_place_lag' is not a feature name such as "
         "NO_PLACE_LAG");

@@ -4,6 +4,8 @@
 
 #include "runner/config/config.h"
 #include "runner/config/host_specs.h"
+#include "runner/knobs/knob_kind.h"
+#include "runner/hosts/hosts.h"
 #include "tests/support/config_error.h"
 
 using namespace schedlab;
@@ -72,13 +74,16 @@ TEST_CASE("affinity takes CPU lists for servers and clients") {
 )",
                                 "exp.yaml");
   REQUIRE(c.variants.size() == 2);
-  REQUIRE(c.variants[0].affinity);
-  CHECK(c.variants[0].affinity->server == std::vector<int>{0});
-  CHECK(c.variants[0].affinity->client == std::vector<int>{1, 2, 3, 8});
-  CHECK(c.variants[0].affinity->client_line == 5);
-  CHECK(c.variants[1].affinity->server.empty());
-  CHECK(c.variants[1].affinity->client == std::vector<int>{1});
-  CHECK(c.variants[1].affinity->client_line == 8);
+  const ProcessKnobs pinned = process_knobs(c.variants[0].knobs);
+  CHECK(pinned.server_cpus == std::vector<int>{0});
+  CHECK(pinned.client_cpus == std::vector<int>{1, 2, 3, 8});
+  REQUIRE(c.variants[0].knobs.find("affinity", "client"));
+  CHECK(c.variants[0].knobs.find("affinity", "client")->line == 5);
+  const ProcessKnobs clients = process_knobs(c.variants[1].knobs);
+  CHECK(clients.server_cpus.empty());
+  CHECK(clients.client_cpus == std::vector<int>{1});
+  REQUIRE(c.variants[1].knobs.find("affinity", "client"));
+  CHECK(c.variants[1].knobs.find("affinity", "client")->line == 8);
 }
 
 TEST_CASE("bad affinity names the line and key") {

@@ -37,12 +37,13 @@ TEST_CASE("knob kinds: five rows, kernel state journaled, process knobs applied 
   for (const auto& k : knob_kinds()) {
     INFO(k.name);
     CHECK_FALSE(k.config_keys.empty());
+    CHECK(k.parse != nullptr);
     CHECK(k.to_json != nullptr);
     CHECK(k.describe != nullptr);
     // A kernel kind is a file; a process kind is applied to processes.
     CHECK(k.kernel == (k.knob != nullptr));
-    CHECK(k.kernel == (k.settings != nullptr));
     CHECK(k.kernel == (k.process == nullptr));
+    CHECK((k.verify == nullptr || k.kernel));
   }
   REQUIRE(find_knob_kind("sched_feature"));
   CHECK(find_knob_kind("sched_feature")->token);
@@ -67,7 +68,7 @@ TEST_CASE("knob kinds: each kernel knob names its file") {
 
 TEST_CASE("knob kinds: a variant's settings, JSON, process knobs and dry-run words") {
   const Config c = parse_config(kVariants, "v.yaml");
-  const VariantConfig& all = c.variants[1];
+  const KnobSettings& all = c.variants[1].knobs;
   // Kernel settings in the apply order: sysctls, debugfs, features.
   std::vector<std::string> applied;
   for (const auto& [kind, s] : kernel_settings(all))
@@ -84,15 +85,15 @@ TEST_CASE("knob kinds: a variant's settings, JSON, process knobs and dry-run wor
         R"("sysctl":{"kernel.sched_autogroup_enabled":"0","vm.stat_interval":"2"}})");
   const ProcessKnobs p = process_knobs(all);
   REQUIRE(p.policy);
-  CHECK(p.policy->describe() == all.policy->describe());
+  CHECK(p.policy->describe() == "SCHED_BATCH nice 5");
   CHECK(p.server_cpus == std::vector<int>{0});
   CHECK(p.client_cpus == std::vector<int>{1, 2, 3});
   CHECK(describe_knobs(all) ==
         " sysctl kernel.sched_autogroup_enabled=0 sysctl vm.stat_interval=2 debugfs "
-        "sched/base_slice_ns=700000 feature NO_PLACE_LAG feature RUN_TO_PARITY policy " +
-            all.policy->describe() + " affinity server=0 affinity client=1-3");
+        "sched/base_slice_ns=700000 feature NO_PLACE_LAG feature RUN_TO_PARITY policy "
+        "SCHED_BATCH nice 5 affinity server=0 affinity client=1-3");
   // No knobs at all.
-  const VariantConfig& plain = c.variants[0];
+  const KnobSettings& plain = c.variants[0].knobs;
   CHECK(kernel_settings(plain).empty());
   CHECK(knobs_json(plain).dump() == "{}");
   CHECK_FALSE(process_knobs(plain).policy);

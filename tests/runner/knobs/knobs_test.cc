@@ -119,9 +119,10 @@ TEST_CASE("features flip, read back, and are restored (test double)") {
   test::TempDir dir;
   Store store(dir.file("f.db"));
   const auto run = store.create_run({.name = "f", .config_path = "", .config_text = "", .config_sha256 = ""});
-  VariantConfig v{.name = "no-pl-no-rtp",
-                  .sched_features = {{"NO_PLACE_LAG", 3}, {"NO_RUN_TO_PARITY", 3}},
-                  .debugfs = {{"sched/base_slice_ns", "1000000", 4}}};
+  const KnobSettings v{.by_kind = {{"sched_feature",
+                                    {{"NO_PLACE_LAG", "NO_PLACE_LAG", 3},
+                                     {"NO_RUN_TO_PARITY", "NO_RUN_TO_PARITY", 3}}},
+                                   {"debugfs", {{"sched/base_slice_ns", "1000000", 4}}}}};
   {
     KnobJournal journal(store, kernel, run);
     journal.apply_variant(v);

@@ -1,4 +1,4 @@
-#include "runner/knobs/sched_policy.h"
+#include "runner/hosts/sched_policy.h"
 
 #include <sched.h>
 

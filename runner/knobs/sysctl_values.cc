@@ -1,4 +1,4 @@
-#include "runner/config/sysctl_values.h"
+#include "runner/knobs/sysctl_values.h"
 
 #include <fmt/format.h>
 
