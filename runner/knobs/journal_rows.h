@@ -4,7 +4,7 @@
 // row of an earlier boot is reported and closed without writing (the reboot
 // reset what it changed); a row of another machine under the same host name
 // (a database shared or merged) is never touched. Rows merge copied are
-// history and never appear here at all (Store::unrestored).
+// history and never appear here at all (KnobJournalTable::unrestored).
 #pragma once
 
 #include <string>

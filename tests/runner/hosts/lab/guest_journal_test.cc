@@ -17,13 +17,13 @@ namespace {
 const std::string kGuest = "lab:6.12.9+bpo-amd64/tcg@127.0.0.1:40001";
 
 std::int64_t applied(Store& store, const std::string& host, const std::string& name) {
-  const auto run = store.create_run({.name = "r-" + name,
+  const auto run = store.runs_table().create_run({.name = "r-" + name,
                                      .config_path = "x.yaml",
                                      .config_text = "",
                                      .config_sha256 = "",
                                      .manifest_json = "{}",
                                      .status = RunStatus::kFailed});
-  return store.journal_applied({.run_id = run,
+  return store.journal().journal_applied({.run_id = run,
                                 .host = host,
                                 .kind = "sched_feature",
                                 .name = name,
@@ -82,7 +82,7 @@ TEST_CASE("preflight: a lab guest's stale entries do not block a run, an ssh hos
   };
   const Pair guest_pair{guest, local, "127.0.0.1"};
   CHECK_NOTHROW(preflight(context(guest_pair)));
-  CHECK(store.unrestored(kGuest).empty());  // discarded, with a note on stderr
+  CHECK(store.journal().unrestored(kGuest).empty());  // discarded, with a note on stderr
   RenamedLocalHost ssh("ssh://root@sut9");
   applied(store, "ssh://root@sut9", "RUN_TO_PARITY");
   const Pair ssh_pair{ssh, local, "sut9"};
@@ -101,8 +101,8 @@ TEST_CASE("guest journal: a powered-off guest's entries are discarded with a not
   CHECK(note == "note: " + kGuest +
                     " is a lab guest, powered off: its kernel state went with it, so 1 "
                     "journaled knob needs no restore: sched_feature PLACE_LAG (run 1)");
-  CHECK(store.unrestored(kGuest).empty());
-  CHECK(store.unrestored_hosts().empty());
+  CHECK(store.journal().unrestored(kGuest).empty());
+  CHECK(store.journal().unrestored_hosts().empty());
   CHECK(lab::discard_guest_journal(store, kGuest).empty());  // nothing left
   CHECK(id > 0);
 }
@@ -114,7 +114,7 @@ TEST_CASE("schedlab restore skips lab guests with a note and leaves nothing pend
     Store store(db);
     applied(store, kGuest, "PLACE_LAG");
     applied(store, kGuest, "RUN_TO_PARITY");
-    REQUIRE(store.unrestored_hosts() == std::vector<std::string>{kGuest});
+    REQUIRE(store.journal().unrestored_hosts() == std::vector<std::string>{kGuest});
   }
   const auto r = test::schedlab_cmd({"restore", "--db", db});
   INFO(r.out << r.err);
@@ -122,7 +122,7 @@ TEST_CASE("schedlab restore skips lab guests with a note and leaves nothing pend
   CHECK(r.out.find("note: " + kGuest + " is a lab guest, powered off") != std::string::npos);
   CHECK(r.out.find("2 journaled knobs need no restore") != std::string::npos);
   Store store(db);
-  CHECK(store.unrestored_hosts().empty());
+  CHECK(store.journal().unrestored_hosts().empty());
   const auto again = test::schedlab_cmd({"restore", "--db", db});
   CHECK(again.exit_code == 0);
   CHECK(again.err.find("nothing to restore") != std::string::npos);
