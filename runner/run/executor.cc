@@ -695,7 +695,7 @@ void preflight(const RunContext& run) {
     // A lab guest boots fresh: entries of an earlier guest under the same
     // name (same release, accelerator and port) are of a kernel that is gone.
     if (lab::is_lab_host_name(host->name())) {
-      if (const auto note = lab::discard_guest_journal(store, host->name()); !note.empty())
+      if (const auto note = lab::discard_guest_journal(store.journal(), host->name()); !note.empty())
         fmt::print(stderr, "schedlab: {}\n", note);
       continue;
     }
@@ -705,8 +705,8 @@ void preflight(const RunContext& run) {
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     // Only this host's rows of this boot block a run; an earlier boot's are
     // closed (the reboot reset them), another machine's left alone.
-    const JournalRows rows = journal_rows(store, *host);
-    for (const auto& line : settle_foreign_rows(store, rows))
+    const JournalRows rows = journal_rows(store.journal(), *host);
+    for (const auto& line : settle_foreign_rows(store.journal(), rows))
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     std::vector<std::string> names;
     for (const auto& e : rows.live)

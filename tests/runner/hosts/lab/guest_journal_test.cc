@@ -97,13 +97,13 @@ TEST_CASE("guest journal: a powered-off guest's entries are discarded with a not
   CHECK_FALSE(lab::is_lab_host_name("local"));
   CHECK_FALSE(lab::is_lab_host_name("ssh://root@lab1"));
   const auto id = applied(store, kGuest, "PLACE_LAG");
-  const std::string note = lab::discard_guest_journal(store, kGuest);
+  const std::string note = lab::discard_guest_journal(store.journal(), kGuest);
   CHECK(note == "note: " + kGuest +
                     " is a lab guest, powered off: its kernel state went with it, so 1 "
                     "journaled knob needs no restore: sched_feature PLACE_LAG (run 1)");
   CHECK(store.journal().unrestored(kGuest).empty());
   CHECK(store.journal().unrestored_hosts().empty());
-  CHECK(lab::discard_guest_journal(store, kGuest).empty());  // nothing left
+  CHECK(lab::discard_guest_journal(store.journal(), kGuest).empty());  // nothing left
   CHECK(id > 0);
 }
 
