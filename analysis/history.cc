@@ -90,7 +90,8 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
   // The runs without current summaries are computed first and held (a few
   // normally: the one still running, one just imported), to be merged by
   // date into the stored ones as those are read.
-  const auto summarised = store_.cell_cache().cell_summary_runs(workload_, metric_, kCellSummaryVersion);
+  const auto summarised =
+      store_.cell_cache().cell_summary_runs(workload_, metric_, kCellSummaryVersion);
   std::vector<std::int64_t> missing;  // ascending
   std::set_difference(declared_.begin(), declared_.end(), summarised.begin(), summarised.end(),
                       std::back_inserter(missing));

@@ -36,13 +36,14 @@ void build(const std::string& path) {
   std::normal_distribution<double> noise(1.0, 0.03);
   const char* names[kWorkloads] = {"hackbench", "tbench", "pgbench", "schbench"};
   for (int r = 0; r < kRuns; ++r) {
-    const auto run = store.runs_table().create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0", "{}",
+    const auto run =
+        store.runs_table().create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0", "{}",
                                        RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
     const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
     for (int w = 0; w < kWorkloads; ++w) {
       const bool higher = w % 2 == 1;
       store.metrics_table().add_metric(run, {names[w], "metric", "u", higher ? "higher" : "lower",
-                             higher ? "hmean" : "amean", "run", 4});
+                                             higher ? "hmean" : "amean", "run", 4});
       for (int p = 0; p < kPoints; ++p) {
         IterationRow it;
         it.run_id = run;

@@ -36,7 +36,8 @@ void big(Store& store) {
   std::mt19937_64 rng(16);
   std::normal_distribution<double> noise(1.0, 0.03);
   for (int r = 0; r < 10; ++r) {
-    const auto run = store.runs_table().create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0",
+    const auto run =
+        store.runs_table().create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0",
                                        fmt::format(R"({{"kernel_release":"6.{}.0"}})", r),
                                        RunStatus::kFinished, "2026-12-01T10:00:00Z", ""});
     const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
@@ -53,10 +54,12 @@ void big(Store& store) {
 }
 
 void edge(Store& store) {
-  const auto run = store.runs_table().create_run({0, "edge", "edge.yaml", "", "0", R"({"kernel_release":"6.1.0"})",
-                                     RunStatus::kFinished, "2026-12-01T10:00:00Z", ""});
-  const std::int64_t v[2] = {store.variants_table().add_variant({0, run, "default", 0, "{}"}),
-                             store.variants_table().add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
+  const auto run = store.runs_table().create_run(
+      {0, "edge", "edge.yaml", "", "0", R"({"kernel_release":"6.1.0"})", RunStatus::kFinished,
+       "2026-12-01T10:00:00Z", ""});
+  const std::int64_t v[2] = {
+      store.variants_table().add_variant({0, run, "default", 0, "{}"}),
+      store.variants_table().add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
   store.metrics_table().add_metric(run, time_metric());
   std::mt19937_64 rng(7);
   std::normal_distribution<double> noise(1.0, 0.05);
@@ -92,9 +95,12 @@ void year(Store& store) {
     const auto run = store.runs_table().create_run(
         {0, fmt::format("nightly-{:03}-{}@{}", day, r % 27, kernel), "nightly.yaml", "", "0",
          fmt::format(R"({{"kernel_release":"{}"}})", kernel), RunStatus::kFinished,
-         fmt::format("2026-{:02}-{:02}T02:{:02}:{:02}Z", 1 + day / 31 % 12, 1 + day % 28, r % 27, r % 60), ""});
-    const std::int64_t v[2] = {store.variants_table().add_variant({0, run, "default", 0, "{}"}),
-                               store.variants_table().add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
+         fmt::format("2026-{:02}-{:02}T02:{:02}:{:02}Z", 1 + day / 31 % 12, 1 + day % 28, r % 27,
+                     r % 60),
+         ""});
+    const std::int64_t v[2] = {
+        store.variants_table().add_variant({0, run, "default", 0, "{}"}),
+        store.variants_table().add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
     store.metrics_table().add_metric(run, time_metric());
     for (int p = 0; p < 2; ++p)
       for (int s = 0; s < 3; ++s)

@@ -265,7 +265,8 @@ int run_command(const RunOptions& o) {
         store.emplace(o.db.resolve());
         // A new plan does not take over runs of an earlier one.
         for (const auto& k : plan_kernels(config.sut_lab))
-          if (store->runs_table().find_run_by_name(kernel_run_name(group, k)) || store->runs_table().find_run_by_name(group)) {
+          if (store->runs_table().find_run_by_name(kernel_run_name(group, k)) ||
+              store->runs_table().find_run_by_name(group)) {
             fmt::print(stderr, "schedlab run: '{}' is already in {}: give another --name, or continue it "
                                "with {}\n", group, store->path(), resume_command(group, store->path()));
             return kBadInput;

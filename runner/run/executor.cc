@@ -101,7 +101,8 @@ class Execution {
       if (interrupted()) status = RunStatus::kInterrupted;
     } catch (...) {
       record_state_after();
-      if (pair_name_.empty()) store_.runs_table().set_run_status(summary_.run_id, RunStatus::kFailed, true);
+      if (pair_name_.empty())
+        store_.runs_table().set_run_status(summary_.run_id, RunStatus::kFailed, true);
       throw;
     }
     record_state_after();
@@ -173,7 +174,8 @@ class Execution {
       if (pair_name_.empty())
         store_.runs_table().set_run_manifest(summary_.run_id, manifest.dump());
       else
-        store_.runs_table().set_manifest_member(summary_.run_id, {"pairs", pair_name_}, manifest.dump());
+        store_.runs_table().set_manifest_member(summary_.run_id, {"pairs", pair_name_},
+                                                manifest.dump());
       for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
         fmt::print(stderr, "schedlab: {}: {}\n",
                    d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
@@ -210,7 +212,8 @@ class Execution {
                               ? whole["pairs"].value(pair_name_, nlohmann::json{})
                               : nlohmann::json{};
         if (!part.is_object() || !part.contains("state_before"))
-          store_.runs_table().set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest().dump());
+          store_.runs_table().set_manifest_member(run->id, {"pairs", pair_name_},
+                                                  sut_manifest().dump());
       }
       return;
     }
@@ -218,7 +221,8 @@ class Execution {
     nlohmann::json manifest = sut_manifest();
     manifest.update(options.manifest);
     summary_.run_id = create_run_record(store_, config_, plan_, options.name, manifest.dump());
-    for (const auto& v : store_.variants_table().variants(summary_.run_id)) variant_ids_.push_back(v.id);
+    for (const auto& v : store_.variants_table().variants(summary_.run_id))
+      variant_ids_.push_back(v.id);
   }
 
   // Kernel, CPU, tools and scheduler state of the SUT, with the hosts.
@@ -409,8 +413,9 @@ class Execution {
       const StopDecision d = should_stop(p.iterations, s.ok, s.attempted, metric.centre);
       if (d.stop) {
         s.stopped = true;
-        store_.point_stops_table().record_point_stop({summary_.run_id, variant_ids_[v], p.workload->workload->name(),
-                                  p.params_json, s.attempted, d.reason, d.halfwidth_pct});
+        store_.point_stops_table().record_point_stop({summary_.run_id, variant_ids_[v],
+                                                      p.workload->workload->name(), p.params_json,
+                                                      s.attempted, d.reason, d.halfwidth_pct});
       }
       return d.stop;
     };
@@ -667,17 +672,18 @@ std::int64_t create_run_record(Store& store, const Config& config, const Plan& p
   auto manifest = nlohmann::json::parse(manifest_json, nullptr, false);
   if (manifest.is_object())
     manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs}, {"max", plan.max_iterations() * pairs}};
-  const std::int64_t run_id = store.runs_table().create_run({.name = name,
-                                                .config_path = config.path,
-                                                .config_text = config.text,
-                                                .config_sha256 = sha256_hex(config.text),
-                                                .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json,
-                                                .status = RunStatus::kRunning});
+  const std::int64_t run_id = store.runs_table().create_run(
+      {.name = name,
+       .config_path = config.path,
+       .config_text = config.text,
+       .config_sha256 = sha256_hex(config.text),
+       .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json,
+       .status = RunStatus::kRunning});
   for (std::size_t i = 0; i < plan.variants.size(); ++i)
     store.variants_table().add_variant({.run_id = run_id,
-                       .name = plan.variants[i]->name,
-                       .position = static_cast<int>(i),
-                       .knobs_json = knobs_json(*plan.variants[i]).dump()});
+                                        .name = plan.variants[i]->name,
+                                        .position = static_cast<int>(i),
+                                        .knobs_json = knobs_json(*plan.variants[i]).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
       store.metrics_table().add_metric(

@@ -62,7 +62,7 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
           try {
             Store own(store.path());
             own.runs_table().set_manifest_member(total.run_id, {"pairs", pc.name, "error"},
-                                    nlohmann::json(e.what()).dump());
+                                                 nlohmann::json(e.what()).dump());
           } catch (const std::exception&) {
             // The summary still carries it.
           }

@@ -43,8 +43,9 @@ struct Db {
   Store store{tmp.path};
 
   std::int64_t run(const std::string& name, const std::string& manifest = "{}") {
-    return store.runs_table().create_run({0, name, "configs/test.yaml", "iterations: 5\n", "abc123", manifest,
-                             RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
+    return store.runs_table().create_run({0, name, "configs/test.yaml", "iterations: 5\n", "abc123",
+                                          manifest, RunStatus::kFinished, "2024-05-01T10:00:00Z",
+                                          ""});
   }
   std::int64_t variant(std::int64_t run, const std::string& name, int position) {
     return store.variants_table().add_variant({0, run, name, position, "{}"});
@@ -578,10 +579,12 @@ nlohmann::json hackbench_params(int groups, const nlohmann::json& loops) {
 TEST_CASE("like with like: cells measured with other parameters are marked, named and refused by strict",
           "[compare]") {
   Db db;
-  const auto a = db.store.runs_table().create_run({0, "loops500", "c.yaml", "loops: 500\n", "aaaaaaaaaaaaaaaa", "{}",
-                                      RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
-  const auto b = db.store.runs_table().create_run({0, "loops200", "c.yaml", "loops: 200\n", "bbbbbbbbbbbbbbbb", "{}",
-                                      RunStatus::kFinished, "2024-05-01T11:00:00Z", ""});
+  const auto a =
+      db.store.runs_table().create_run({0, "loops500", "c.yaml", "loops: 500\n", "aaaaaaaaaaaaaaaa",
+                                        "{}", RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
+  const auto b =
+      db.store.runs_table().create_run({0, "loops200", "c.yaml", "loops: 200\n", "bbbbbbbbbbbbbbbb",
+                                        "{}", RunStatus::kFinished, "2024-05-01T11:00:00Z", ""});
   const auto va = db.variant(a, "default", 0), vb = db.variant(b, "default", 0);
   db.store.metrics_table().add_metric(a, kTime);
   db.store.metrics_table().add_metric(b, kTime);
@@ -619,8 +622,8 @@ TEST_CASE("like with like: cells measured with other parameters are marked, name
   CHECK_THAT(render_markdown(c), Contains(" !"));
   // Alike parameters: nothing marked, nothing named.
   Db same;
-  const auto x = same.store.runs_table().create_run({0, "x", "c.yaml", "t\n", "cccc", "{}", RunStatus::kFinished,
-                                        "2024-05-01T10:00:00Z", ""});
+  const auto x = same.store.runs_table().create_run(
+      {0, "x", "c.yaml", "t\n", "cccc", "{}", RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
   const auto vx = same.variant(x, "default", 0), vy = same.variant(x, "batch", 1);
   same.store.metrics_table().add_metric(x, kTime);
   hackbench_point(same, x, vx, "4", 0, hackbench_params(4, 500), {1.0, 1.1});
@@ -693,8 +696,10 @@ TEST_CASE("an iteration's notes reach the comparison: under the tables in text, 
   Db db;
   const auto r = db.run("np");
   const auto def = db.variant(r, "default", 0);
-  db.store.metrics_table().add_metric(r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
-  db.store.metrics_table().add_metric(r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  db.store.metrics_table().add_metric(
+      r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  db.store.metrics_table().add_metric(
+      r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
   for (int i = 0; i < 2; ++i) {
     IterationRow it{.run_id = r,
                     .variant_id = def,

@@ -239,7 +239,8 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   // The broken commit was skipped with the compiler's failure, not measured.
   Store store(db);
   bool skipped_broken = false;
-  for (const auto& d : store.bisect_log().bisect_decisions(store.bisect_log().latest_bisect()->id)) {
+  for (const auto& d :
+       store.bisect_log().bisect_decisions(store.bisect_log().latest_bisect()->id)) {
     if (d.candidate == shas[14]) {
       CHECK(d.verdict == "SKIP");
       CHECK(d.run_ids_json == "[]");
@@ -261,7 +262,8 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   const auto page = schedlab_cmd({"bisect", "status", "--db", db, "--format", "html"});
   REQUIRE(page.ok());
   std::map<int, const BisectDecision*> last;
-  const auto decisions = store.bisect_log().bisect_decisions(store.bisect_log().latest_bisect()->id);
+  const auto decisions =
+      store.bisect_log().bisect_decisions(store.bisect_log().latest_bisect()->id);
   for (const auto& d : decisions) last[d.position] = &d;
   for (const auto& [pos, d] : last) {
     INFO(pos << " " << d->verdict);
@@ -456,6 +458,7 @@ variants:
   for (const auto& d : store.bisect_log().bisect_decisions(id)) {
     if (d.verdict != "GOOD" && d.verdict != "BAD") continue;
     for (int ref : {0, 9})
-      CHECK(store.runs_table().find_run_by_name(fmt::format("bisect{}-c{}-b1-ref{}", id, d.position, ref)));
+      CHECK(store.runs_table().find_run_by_name(
+          fmt::format("bisect{}-c{}-b1-ref{}", id, d.position, ref)));
   }
 }

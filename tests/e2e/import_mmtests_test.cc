@@ -377,7 +377,8 @@ TEST_CASE(
   REQUIRE(raised.exit_code == 0);
   {
     Store store(db, Store::Access::kReadOnly);
-    const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("r")->id, true);
+    const auto its =
+        store.iterations_table().iterations(store.runs_table().find_run_by_name("r")->id, true);
     REQUIRE(its.size() == 1);
     CHECK(its[0].stdout_text.size() <= (1 << 20) + 100);
     CHECK(its[0].stdout_text.ends_with(old_hackbench(1, 0.5)));

@@ -49,9 +49,12 @@ std::string this_boot() {
 std::string crafted_db(const test::TempDir& dir, const std::string& name, std::vector<JournalEntry> rows) {
   const std::string db = dir.file(name);
   Store store(db);
-  const auto run = store.runs_table().create_run({.name = "crafted", .config_path = "c.yaml", .config_text = "x\n",
-                                     .config_sha256 = "0", .manifest_json = "{}",
-                                     .status = RunStatus::kInterrupted});
+  const auto run = store.runs_table().create_run({.name = "crafted",
+                                                  .config_path = "c.yaml",
+                                                  .config_text = "x\n",
+                                                  .config_sha256 = "0",
+                                                  .manifest_json = "{}",
+                                                  .status = RunStatus::kInterrupted});
   for (auto& e : rows) {
     e.run_id = run;
     store.journal().journal_applied(e);

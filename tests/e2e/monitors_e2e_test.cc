@@ -169,19 +169,28 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   const std::string db = dir.file("fx.db");
   {
     Store s(db);
-    const auto run = s.runs_table().create_run({.name = "fx", .config_path = "x", .config_text = "", .config_sha256 = ""});
-    const auto base = s.variants_table().add_variant({.run_id = run, .name = "base", .position = 0, .knobs_json = "{}"});
-    const auto patched = s.variants_table().add_variant({.run_id = run, .name = "patched", .position = 1, .knobs_json = "{}"});
+    const auto run = s.runs_table().create_run(
+        {.name = "fx", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto base = s.variants_table().add_variant(
+        {.run_id = run, .name = "base", .position = 0, .knobs_json = "{}"});
+    const auto patched = s.variants_table().add_variant(
+        {.run_id = run, .name = "patched", .position = 1, .knobs_json = "{}"});
     add(s, run, base, "1", 0, kSchedstatV15);
     add(s, run, base, "1", 1, kSchedstatV15, IterationStatus::kFailed);  // not counted
     add(s, run, patched, "1", 0, kSchedstatV15);
     add(s, run, patched, "2", 0, kSchedstatV15);
-    const auto mixed = s.runs_table().create_run({.name = "mixed", .config_path = "x", .config_text = "", .config_sha256 = ""});
-    const auto v = s.variants_table().add_variant({.run_id = mixed, .name = "default", .position = 0, .knobs_json = "{}"});
+    const auto mixed = s.runs_table().create_run(
+        {.name = "mixed", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = mixed, .name = "default", .position = 0, .knobs_json = "{}"});
     add(s, mixed, v, "1", 0, kSchedstatV15);
     add(s, mixed, v, "1", 1, kSchedstatV17);
-    s.runs_table().create_run({.name = "empty", .config_path = "x", .config_text = "", .config_sha256 = "",
-                  .manifest_json = R"({"monitors_unavailable": {"schedstat": "no /proc/schedstat"}})"});
+    s.runs_table().create_run(
+        {.name = "empty",
+         .config_path = "x",
+         .config_text = "",
+         .config_sha256 = "",
+         .manifest_json = R"({"monitors_unavailable": {"schedstat": "no /proc/schedstat"}})"});
   }
   auto diff = [&](const std::string& a, const std::string& b) {
     return schedlab_cmd({"schedstat", "diff", "--db", db, "--format", "json", a, b});
@@ -299,7 +308,8 @@ workloads:
     CHECK(hits > 0);
     CHECK(hits == d.at("samples"));
   }
-  CHECK(store.monitor_rows().monitor_snapshots(r->id, "tasks").size() == 2);  // the raw output, per iteration
+  CHECK(store.monitor_rows().monitor_snapshots(r->id, "tasks").size() ==
+        2);  // the raw output, per iteration
 
   const auto text = schedlab_cmd({"compare", "tasks", "--db", db, "--monitors"});
   INFO(text.out);

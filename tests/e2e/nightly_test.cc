@@ -341,7 +341,8 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
     Store store(s.db);
     REQUIRE(store.runs_table().list_runs().size() == 1);
     CHECK(to_string(store.runs_table().list_runs().front().status) == "running");
-    CHECK(store.iterations_table().count_iterations(store.runs_table().list_runs().front().id, IterationStatus::kOk) < 20);
+    CHECK(store.iterations_table().count_iterations(store.runs_table().list_runs().front().id,
+                                                    IterationStatus::kOk) < 20);
   }
   const auto r = s.run(file);
   INFO(r.err);

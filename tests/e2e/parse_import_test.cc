@@ -227,7 +227,8 @@ TEST_CASE("an output gets the same status under run, parse and import, for every
     INFO(imported.err);
     CHECK(imported.exit_code == (c.status == "ok" ? 0 : 3));
     Store store(db);
-    const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("imp")->id);
+    const auto its =
+        store.iterations_table().iterations(store.runs_table().find_run_by_name("imp")->id);
     REQUIRE(its.size() == 1);
     CHECK(std::string(to_string(its[0].status)) == c.status);
     CHECK_THAT(its[0].error, Catch::Contains(c.error));
@@ -282,7 +283,8 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("nothing imported") != std::string::npos);
   }
-  CHECK((!std::filesystem::exists(fresh) || Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
+  CHECK((!std::filesystem::exists(fresh) ||
+         Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
   // rm, then the same name again; an import is not resumed.
   const std::string small = dir.file("small.db");
   REQUIRE(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
@@ -339,7 +341,8 @@ TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a she
     const auto run = store.runs_table().find_run_by_name(name);
     REQUIRE(run);
     std::map<std::int64_t, int> per_variant;
-    for (const auto& it : store.iterations_table().iterations(run->id, true)) ++per_variant[it.variant_id];
+    for (const auto& it : store.iterations_table().iterations(run->id, true))
+      ++per_variant[it.variant_id];
     std::vector<int> counts;
     for (const auto& [v, n] : per_variant) counts.push_back(n);
     return counts;

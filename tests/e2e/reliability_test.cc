@@ -207,8 +207,10 @@ TEST_CASE("a second run on the same SUT is refused, naming the holder; restore r
   Store c(dir.file("c.db"), Store::Access::kReadOnly);
   REQUIRE(c.runs_table().list_runs().size() == 1);  // c2 never got as far as a run
   CHECK(c.iterations_table().count_iterations(1, IterationStatus::kOk) == 1);
-  for (const auto& e : c.journal().unrestored("local")) FAIL("unrestored " << e.kind << " " << e.name);
-  CHECK_FALSE((fs::exists(dir.file("d.db")) && !Store(dir.file("d.db")).runs_table().list_runs().empty()));
+  for (const auto& e : c.journal().unrestored("local"))
+    FAIL("unrestored " << e.kind << " " << e.name);
+  CHECK_FALSE(
+      (fs::exists(dir.file("d.db")) && !Store(dir.file("d.db")).runs_table().list_runs().empty()));
 }
 
 TEST_CASE("two runs started together on one SUT: exactly one is refused") {
@@ -420,7 +422,8 @@ variants:
     if (!std::filesystem::exists(db)) return;
     Store s(db, Store::Access::kReadOnly);
     std::map<std::int64_t, std::vector<int>> by_variant;
-    for (const auto& it : s.iterations_table().iterations(1)) by_variant[it.variant_id].push_back(it.iteration);
+    for (const auto& it : s.iterations_table().iterations(1))
+      by_variant[it.variant_id].push_back(it.iteration);
     for (auto& [v, idx] : by_variant) {
       std::sort(idx.begin(), idx.end());
       for (std::size_t i = 0; i < idx.size(); ++i) REQUIRE(idx[i] == static_cast<int>(i));
@@ -478,7 +481,8 @@ variants:
   Store s(db, Store::Access::kReadOnly);
   CHECK(s.iterations_table().count_iterations(1, IterationStatus::kOk) == 2 * iterations);
   CHECK(s.iterations_table().iterations(1).size() == static_cast<std::size_t>(2 * iterations));
-  for (const auto& e : s.journal().unrestored("local")) FAIL("unrestored " << e.kind << " " << e.name);
+  for (const auto& e : s.journal().unrestored("local"))
+    FAIL("unrestored " << e.kind << " " << e.name);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   WARN("torture: " << kills << " kills, " << attempts << " starts, " << seconds << " s");

@@ -138,7 +138,8 @@ TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-l
   const std::string in = dir.file("in.db"), out = dir.file("out.db");
   {
     Store s(in);
-    s.runs_table().create_run({.name = "r", .config_path = "c.yaml", .config_text = "t", .config_sha256 = "x"});
+    s.runs_table().create_run(
+        {.name = "r", .config_path = "c.yaml", .config_text = "t", .config_sha256 = "x"});
   }
   sqlite3* h = nullptr;
   REQUIRE(sqlite3_open(in.c_str(), &h) == SQLITE_OK);
@@ -171,28 +172,29 @@ const std::string kEscVariants[] = {
 
 void write_escape_db(const std::string& db, const std::string& run_name, const std::string& sha) {
   Store s(db);
-  const auto run =
-      s.runs_table().create_run({.name = run_name,
-                    .config_path = "c.yaml",
-                    .config_text = "",
-                    .config_sha256 = sha,
-                    .manifest_json = R"({"kernel_release":"6.1\u001b[5m","hostname":"h\u001b[8m"})",
-                    .status = RunStatus::kFinished,
-                    .started_at = "2026-12-01T10:00:00Z"});
+  const auto run = s.runs_table().create_run(
+      {.name = run_name,
+       .config_path = "c.yaml",
+       .config_text = "",
+       .config_sha256 = sha,
+       .manifest_json = R"({"kernel_release":"6.1\u001b[5m","hostname":"h\u001b[8m"})",
+       .status = RunStatus::kFinished,
+       .started_at = "2026-12-01T10:00:00Z"});
   for (int k = 0; k < 2; ++k) {
-    const auto v =
-        s.variants_table().add_variant({.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
     s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     for (int i = 0; i < 3; ++i)
-      s.iterations_table().add_iteration({.run_id = run,
-                       .variant_id = v,
-                       .workload = "hackbench",
-                       .block = "hackbench-\x1b[1mpipes",
-                       .row = "1",
-                       .params_json = R"({"groups":1})",
-                       .iteration = i,
-                       .started_at = "2026-12-01T10:00:00Z",
-                       .samples = {{"time", 0.1 + 0.01 * i + 0.02 * k, std::nullopt}}});
+      s.iterations_table().add_iteration(
+          {.run_id = run,
+           .variant_id = v,
+           .workload = "hackbench",
+           .block = "hackbench-\x1b[1mpipes",
+           .row = "1",
+           .params_json = R"({"groups":1})",
+           .iteration = i,
+           .started_at = "2026-12-01T10:00:00Z",
+           .samples = {{"time", 0.1 + 0.01 * i + 0.02 * k, std::nullopt}}});
   }
 }
 
@@ -303,7 +305,8 @@ TEST_CASE("output that does not parse fails its iteration, keeps the raw output,
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("hackbench output did not parse: line 2: 'Time:' line without a number: Time: soon") != std::string::npos);
   Store store(db);
-  const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("p")->id, true);
+  const auto its =
+      store.iterations_table().iterations(store.runs_table().find_run_by_name("p")->id, true);
   REQUIRE(its.size() == 2);
   CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text.find("Time: soon") != std::string::npos);
@@ -328,7 +331,8 @@ TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and th
   const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "t"});
   CHECK(r.exit_code == 3);
   Store store(db);
-  const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("t")->id);
+  const auto its =
+      store.iterations_table().iterations(store.runs_table().find_run_by_name("t")->id);
   REQUIRE(its.size() == 4);
   CHECK(to_string(its[0].status) == "timeout");
   CHECK(its[0].duration_s < 10);
@@ -404,7 +408,8 @@ TEST_CASE("variants run interleaved per iteration by default, sequentially on re
     std::map<std::int64_t, std::string> names;
     for (const auto& v : store.variants_table().variants(run->id)) names[v.id] = v.name;
     std::string order;
-    for (const auto& it : store.iterations_table().iterations(run->id)) order += names[it.variant_id].substr(0, 1);
+    for (const auto& it : store.iterations_table().iterations(run->id))
+      order += names[it.variant_id].substr(0, 1);
     return order;
   };
   test::write_text(cfg, "iterations: 3\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n"
@@ -443,7 +448,8 @@ TEST_CASE("adaptive iterations stop each point and record why") {
   CHECK(*stops[0].ci_halfwidth_pct <= 99);
   CHECK(stops[1].reason == "max_reached");
   CHECK(stops[1].iterations == 4);
-  CHECK(store.iterations_table().iterations(run->id).size() == static_cast<std::size_t>(stops[0].iterations + 4));
+  CHECK(store.iterations_table().iterations(run->id).size() ==
+        static_cast<std::size_t>(stops[0].iterations + 4));
 }
 
 TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
@@ -462,7 +468,8 @@ TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
   INFO(r.err);
   CHECK(r.exit_code == 3);
   Store store(db);
-  const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("tb")->id);
+  const auto its =
+      store.iterations_table().iterations(store.runs_table().find_run_by_name("tb")->id);
   REQUIRE(its.size() == 2);
   CHECK(to_string(its[0].status) == "timeout");
   CHECK(to_string(its[1].status) == "ok");
@@ -662,7 +669,8 @@ TEST_CASE("stop: sequential on real hackbench: each variant stops when its test 
     CHECK(b->sequential->looks >= 1);
     CHECK(b->sequential->metric == "time");
     CHECK(base_iterations == b->iterations);
-    CHECK(store.iterations_table().iterations(run->id).size() == static_cast<std::size_t>(2 * b->iterations));
+    CHECK(store.iterations_table().iterations(run->id).size() ==
+          static_cast<std::size_t>(2 * b->iterations));
   }
   const auto json = schedlab_cmd({"compare", "seq", "--db", db, "--format", "json"});
   REQUIRE(json.ok());

@@ -180,7 +180,9 @@ TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes 
     try {
       Store s(db, Store::Access::kReadOnly);
       const auto run = s.runs_table().find_run_by_name("long");
-      measured = run ? static_cast<std::int64_t>(s.iterations_table().iterations(run->id, false).size()) : 0;
+      measured =
+          run ? static_cast<std::int64_t>(s.iterations_table().iterations(run->id, false).size())
+              : 0;
     } catch (const StoreError&) {
       continue;  // created but not yet migrated
     }

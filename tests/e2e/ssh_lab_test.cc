@@ -224,7 +224,8 @@ TEST_CASE("sysctl knobs over SSH are journaled, verified and restored", "[netns]
   const std::string knob = "kernel.sched_autogroup_enabled";
   test::TempDir dir;
   Store store(dir.file("k.db"));
-  const auto run = store.runs_table().create_run({.name = "k", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "k", .config_path = "", .config_text = "", .config_sha256 = ""});
   const std::string original = read_sysctl(host, knob);
   const std::string flipped = original == "0" ? "1" : "0";
   {

@@ -15,21 +15,28 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
   test::TempDir dir;
   const std::string path = dir.file("c.db");
   Store s(path);
-  const auto run = s.runs_table().create_run({.name = "r", .config_path = "c.yaml", .config_text = "",
-                                 .config_sha256 = "x"});
-  const auto v = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto run = s.runs_table().create_run(
+      {.name = "r", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   const auto add = [&](int i) {
-    return s.iterations_table().add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench",
-                            .block = "b", .row = "1", .params_json = "{}", .iteration = i,
-                            .started_at = "2026-01-01T00:00:00Z",
-                            .samples = {{"time", 1.0 + i, std::nullopt}}});
+    return s.iterations_table().add_iteration({.run_id = run,
+                                               .variant_id = v,
+                                               .workload = "hackbench",
+                                               .block = "b",
+                                               .row = "1",
+                                               .params_json = "{}",
+                                               .iteration = i,
+                                               .started_at = "2026-01-01T00:00:00Z",
+                                               .samples = {{"time", 1.0 + i, std::nullopt}}});
   };
   const auto first = add(0);
   const auto cells_read = [&] {
     std::vector<CellSummary> out;
-    s.cell_cache().for_each_run_cell_summaries("hackbench", "time", 1, [&](const Store::RunLabel&, std::span<const CellSummary> c) {
-      out.insert(out.end(), c.begin(), c.end());
-    });
+    s.cell_cache().for_each_run_cell_summaries(
+        "hackbench", "time", 1, [&](const Store::RunLabel&, std::span<const CellSummary> c) {
+          out.insert(out.end(), c.begin(), c.end());
+        });
     return out;
   };
   const CellSummary cell{.run_id = run, .variant_id = v, .block = "b", .row = "1", .n = 1,

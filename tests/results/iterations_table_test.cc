@@ -17,8 +17,10 @@ using namespace schedlab;
 TEST_CASE("the same iteration cannot be stored twice") {
   test::TempDir dir;
   Store s(dir.file("r.db"));
-  auto run = s.runs_table().create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
-  auto v = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  auto run = s.runs_table().create_run(
+      {.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(run, v);
   s.iterations_table().add_iteration(it);
   CHECK_THROWS_AS(s.iterations_table().add_iteration(it), StoreError);
@@ -30,12 +32,12 @@ TEST_CASE(
   test::TempDir dir;
   Store s(dir.file("p.db"));
   const auto run = s.runs_table().create_run({.name = "p",
-                                 .config_path = "x",
-                                 .config_text = "",
-                                 .config_sha256 = "",
-                                 .manifest_json = R"({"order":"interleaved"})"});
-  const auto v =
-      s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+                                              .config_path = "x",
+                                              .config_text = "",
+                                              .config_sha256 = "",
+                                              .manifest_json = R"({"order":"interleaved"})"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(run, v);
   it.pair = "rack1";
   s.iterations_table().add_iteration(it);
@@ -60,9 +62,13 @@ TEST_CASE(
 TEST_CASE("an iteration's samples round-trip in order across the insert batches") {
   test::TempDir dir;
   Store s(dir.file("b.db"));
-  const auto run = s.runs_table().create_run({.name = "b", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
-                                 .manifest_json = "{}"});
-  const auto v = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto run = s.runs_table().create_run({.name = "b",
+                                              .config_path = "c.yaml",
+                                              .config_text = "",
+                                              .config_sha256 = "x",
+                                              .manifest_json = "{}"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(run, v, "pgbench");
   for (int i = 0; i < 130; ++i)
     it.samples.push_back({i % 2 ? "interval_latency" : "interval_tps", 1000.0 + i,
@@ -86,31 +92,44 @@ TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in ord
   test::TempDir dir;
   Store s(dir.file("h.db"));
   const auto run = [&](const std::string& name, const std::string& manifest) {
-    return s.runs_table().create_run({.name = name, .config_path = "c.yaml", .config_text = "",
-                         .config_sha256 = "x", .manifest_json = manifest});
+    return s.runs_table().create_run({.name = name,
+                                      .config_path = "c.yaml",
+                                      .config_text = "",
+                                      .config_sha256 = "x",
+                                      .manifest_json = manifest});
   };
   const auto a = run("a", R"({"kernel_release":"6.1.0"})");
   const auto b = run("b", R"({"kernel_release":7})");  // not a string: left out
   const auto c = run("c", "not json");
-  const auto va = s.variants_table().add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
-  const auto vb = s.variants_table().add_variant({.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto va = s.variants_table().add_variant(
+      {.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto vb = s.variants_table().add_variant(
+      {.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
   s.metrics_table().add_metric(a, {"hackbench", "time", "s", "lower", "amean", "run", 4});
   s.metrics_table().add_metric(b, {"hackbench", "time", "s", "lower", "amean", "run", 4});
   s.metrics_table().add_metric(b, {"tbench", "time", "s", "lower", "amean", "run", 4});
   const auto add = [&](std::int64_t r, std::int64_t v, const std::string& workload, int i,
                        std::vector<SampleRow> samples) {
-    s.iterations_table().add_iteration({.run_id = r, .variant_id = v, .workload = workload, .block = workload + "-x",
-                     .row = "1", .row_order = 3, .params_json = "{}", .iteration = i,
-                     .status = IterationStatus::kOk, .started_at = "t", .samples = std::move(samples)});
+    s.iterations_table().add_iteration({.run_id = r,
+                                        .variant_id = v,
+                                        .workload = workload,
+                                        .block = workload + "-x",
+                                        .row = "1",
+                                        .row_order = 3,
+                                        .params_json = "{}",
+                                        .iteration = i,
+                                        .status = IterationStatus::kOk,
+                                        .started_at = "t",
+                                        .samples = std::move(samples)});
   };
   add(b, vb, "hackbench", 0, {{"time", 2.0, std::nullopt}, {"other", 9.0, std::nullopt}});
   add(a, va, "hackbench", 0, {{"time", 1.0, 0.5}, {"time", 1.5, std::nullopt}});
   add(a, va, "tbench", 0, {{"time", 8.0, std::nullopt}});
   add(b, vb, "hackbench", 1, {});
   std::vector<std::vector<IterationRow>> seen;
-  s.iterations_table().for_each_run_iterations("hackbench", "time", [&](std::span<const IterationRow> its) {
-    seen.emplace_back(its.begin(), its.end());
-  });
+  s.iterations_table().for_each_run_iterations(
+      "hackbench", "time",
+      [&](std::span<const IterationRow> its) { seen.emplace_back(its.begin(), its.end()); });
   REQUIRE(seen.size() == 2);
   REQUIRE(seen[0].size() == 1);
   CHECK(seen[0][0].run_id == a);
@@ -159,12 +178,23 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   std::int64_t run = 0, v = 0;
   {
     Store s(path);
-    run = s.runs_table().create_run({.name = "n", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
-                        .manifest_json = "{}"});
-    v = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    s.iterations_table().add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
-                     .row = "default", .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk,
-                     .started_at = "t", .samples = {{"throughput", 581.5, std::nullopt}}});
+    run = s.runs_table().create_run({.name = "n",
+                                     .config_path = "c.yaml",
+                                     .config_text = "",
+                                     .config_sha256 = "x",
+                                     .manifest_json = "{}"});
+    v = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.iterations_table().add_iteration({.run_id = run,
+                                        .variant_id = v,
+                                        .workload = "netperf",
+                                        .block = "netperf-UDP_STREAM",
+                                        .row = "default",
+                                        .params_json = "{}",
+                                        .iteration = 0,
+                                        .status = IterationStatus::kOk,
+                                        .started_at = "t",
+                                        .samples = {{"throughput", 581.5, std::nullopt}}});
   }
   // Back to schema 13, the column gone (and migration 15's): as a database written before it.
   sqlite3* h = nullptr;
@@ -183,11 +213,18 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   sqlite3_close(h);
   Store s(path);
   CHECK(s.schema_version() == Store::kSchemaVersion);
-  s.iterations_table().add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
-                   .row = "default", .params_json = "{}", .iteration = 1, .status = IterationStatus::kOk,
-                   .started_at = "t",
-                   .notes = "netperf: desired confidence not achieved\nsecond line",
-                   .samples = {{"throughput", 570.0, std::nullopt}}});
+  s.iterations_table().add_iteration(
+      {.run_id = run,
+       .variant_id = v,
+       .workload = "netperf",
+       .block = "netperf-UDP_STREAM",
+       .row = "default",
+       .params_json = "{}",
+       .iteration = 1,
+       .status = IterationStatus::kOk,
+       .started_at = "t",
+       .notes = "netperf: desired confidence not achieved\nsecond line",
+       .samples = {{"throughput", 570.0, std::nullopt}}});
   const auto its = s.iterations_table().iterations(run, true);
   REQUIRE(its.size() == 2);
   CHECK(its[0].notes.empty());

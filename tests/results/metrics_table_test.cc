@@ -11,10 +11,14 @@ using namespace schedlab;
 TEST_CASE("the latest run declaring a metric is the latest by start, not by id") {
   test::TempDir dir;
   Store s(dir.file("m.db"));
-  const auto run = [&](const std::string& name, const std::string& started, const std::string& unit) {
-    const auto id = s.runs_table().create_run({.name = name, .config_path = "c.yaml", .config_text = "",
-                                  .config_sha256 = "x", .manifest_json = "{}",
-                                  .started_at = started});
+  const auto run = [&](const std::string& name, const std::string& started,
+                       const std::string& unit) {
+    const auto id = s.runs_table().create_run({.name = name,
+                                               .config_path = "c.yaml",
+                                               .config_text = "",
+                                               .config_sha256 = "x",
+                                               .manifest_json = "{}",
+                                               .started_at = started});
     s.metrics_table().add_metric(id, {"hackbench", "time", unit, "lower", "amean", "run", 4});
     return id;
   };

@@ -19,8 +19,10 @@ TEST_CASE("monitor rows round-trip with their iteration", "[store][monitors]") {
     // At least the monitors migration (3); later ones are appended.
     CHECK(Store::kSchemaVersion >= 3);
     CHECK(s.schema_version() == Store::kSchemaVersion);
-    run = s.runs_table().create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
-    const auto v = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    run = s.runs_table().create_run(
+        {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
     IterationRow it = test::plain_iteration(run, v);
     it.monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 10\n"},
                             {0, "stat", "after", "/proc/stat", "ctxt 25\n"},
@@ -58,7 +60,8 @@ TEST_CASE("monitor rows round-trip with their iteration", "[store][monitors]") {
   CHECK(stat[0].value == 15);
   CHECK(stat[0].iteration_id == id);
   std::vector<std::string> agg;
-  for (const auto& d : s.monitor_rows().monitor_deltas(run, "", true)) agg.push_back(d.monitor + ":" + d.counter);
+  for (const auto& d : s.monitor_rows().monitor_deltas(run, "", true))
+    agg.push_back(d.monitor + ":" + d.counter);
   CHECK(agg == std::vector<std::string>{"stat:ctxt", "stat:cpu.user", "interrupts:LOC",
                                         "interrupts:NMI"});
 }

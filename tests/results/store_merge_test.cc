@@ -307,7 +307,8 @@ TEST_CASE("merge: an input still marked running is merged as interrupted, and it
   write_task_db(b, "n2", 1);
   {
     Store s(b);
-    s.runs_table().set_run_status(s.runs_table().find_run_by_name("fleet")->id, RunStatus::kRunning, false);
+    s.runs_table().set_run_status(s.runs_table().find_run_by_name("fleet")->id, RunStatus::kRunning,
+                                  false);
   }
   Store merged(out);
   merged.merge_from(a);
@@ -352,11 +353,22 @@ TEST_CASE("merge copies a point's sequential test with its stop row") {
     Store s(a);
     const auto run = s.runs_table().find_run_by_name("fleet");
     const auto v1 = s.variants_table().variants(run->id)[1].id;
-    s.point_stops_table().record_point_stop({.run_id = run->id, .variant_id = v1, .workload = "hackbench",
-                         .params_json = R"({"groups":2})", .iterations = 3, .reason = "decided",
-                         .sequential = SequentialRecord{.metric = "time", .decision = "different", .looks = 1,
-                                                        .n_baseline = 3, .n = 3, .p_value = 0.01, .ci_low = 4.0,
-                                                        .ci_high = 9.0, .looks_json = R"([{"n":3}])"}});
+    s.point_stops_table().record_point_stop(
+        {.run_id = run->id,
+         .variant_id = v1,
+         .workload = "hackbench",
+         .params_json = R"({"groups":2})",
+         .iterations = 3,
+         .reason = "decided",
+         .sequential = SequentialRecord{.metric = "time",
+                                        .decision = "different",
+                                        .looks = 1,
+                                        .n_baseline = 3,
+                                        .n = 3,
+                                        .p_value = 0.01,
+                                        .ci_low = 4.0,
+                                        .ci_high = 9.0,
+                                        .looks_json = R"([{"n":3}])"}});
   }
   Store merged(out);
   merged.merge_from(a);

@@ -19,14 +19,19 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
     Store s(path);
     CHECK(s.schema_version() == Store::kSchemaVersion);
     run = s.runs_table().create_run({.name = "demo",
-                        .config_path = "configs/demo.yaml",
-                        .config_text = "workloads: [hackbench]\n",
-                        .config_sha256 = "abc",
-                        .manifest_json = R"({"kernel_release":"6.1.0"})"});
-    v0 = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    v1 = s.variants_table().add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"SCHED_BATCH"})"});
+                                     .config_path = "configs/demo.yaml",
+                                     .config_text = "workloads: [hackbench]\n",
+                                     .config_sha256 = "abc",
+                                     .manifest_json = R"({"kernel_release":"6.1.0"})"});
+    v0 = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    v1 = s.variants_table().add_variant({.run_id = run,
+                                         .name = "batch",
+                                         .position = 1,
+                                         .knobs_json = R"({"policy":"SCHED_BATCH"})"});
     s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-    s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
+    s.metrics_table().add_metric(
+        run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
     IterationRow it{.run_id = run,
                     .variant_id = v1,
                     .workload = "hackbench",
@@ -90,15 +95,15 @@ TEST_CASE("a journal write waits out another process's write lock held over 5 s 
   test::TempDir dir;
   const std::string path = dir.file("live.db");
   Store s(path);
-  const auto run =
-      s.runs_table().create_run({.name = "live", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = s.runs_table().create_run(
+      {.name = "live", .config_path = "", .config_text = "", .config_sha256 = ""});
   const auto entry = s.journal().journal_applied({.run_id = run,
-                                        .host = "local",
-                                        .kind = "sysctl",
-                                        .name = "k",
-                                        .path = "/p",
-                                        .original = "1",
-                                        .target = "0"});
+                                                  .host = "local",
+                                                  .kind = "sysctl",
+                                                  .name = "k",
+                                                  .path = "/p",
+                                                  .original = "1",
+                                                  .target = "0"});
   ExecResult held;
   std::thread holder([&] {
     LocalHost host;
@@ -160,27 +165,28 @@ TEST_CASE("status enums are stored as the words the database always held") {
   test::TempDir dir;
   const std::string path = dir.file("w.db");
   Store s(path);
-  const auto run =
-      s.runs_table().create_run({.name = "w", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = s.runs_table().create_run(
+      {.name = "w", .config_path = "", .config_text = "", .config_sha256 = ""});
   CHECK(raw(path, "SELECT status FROM runs") == "running");
   s.runs_table().set_run_status(run, RunStatus::kInterrupted, true);
   CHECK(raw(path, "SELECT status FROM runs") == "interrupted");
-  const auto v = s.variants_table().add_variant({.run_id = run, .name = "d", .position = 0, .knobs_json = "{}"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "d", .position = 0, .knobs_json = "{}"});
   s.iterations_table().add_iteration({.run_id = run,
-                   .variant_id = v,
-                   .workload = "w",
-                   .params_json = "{}",
-                   .status = IterationStatus::kNotReady,
-                   .started_at = "t"});
+                                      .variant_id = v,
+                                      .workload = "w",
+                                      .params_json = "{}",
+                                      .status = IterationStatus::kNotReady,
+                                      .started_at = "t"});
   CHECK(raw(path, "SELECT status FROM iterations") == "not_ready");
   CHECK(s.iterations_table().count_iterations(run, IterationStatus::kNotReady) == 1);
   const auto entry = s.journal().journal_applied({.run_id = run,
-                                        .host = "h",
-                                        .kind = "sysctl",
-                                        .name = "kernel.x",
-                                        .path = "/proc/sys/kernel/x",
-                                        .original = "1",
-                                        .target = "0"});
+                                                  .host = "h",
+                                                  .kind = "sysctl",
+                                                  .name = "kernel.x",
+                                                  .path = "/proc/sys/kernel/x",
+                                                  .original = "1",
+                                                  .target = "0"});
   CHECK(raw(path, "SELECT state FROM knob_journal") == "applied");
   CHECK(s.journal().unrestored("h").at(0).state == JournalState::kApplied);
   s.journal().journal_restored(entry);

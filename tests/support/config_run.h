@@ -32,7 +32,8 @@ inline std::string failed_iterations(const std::string& db, const std::string& n
     if (!run) return "no run '" + name + "' stored\n";
     for (const auto& it : store.iterations_table().iterations(run->id, false))
       if (it.status != IterationStatus::kOk)
-        out += fmt::format("{} iteration {}: {}: {}\n", it.block, it.iteration, to_string(it.status), it.error);
+        out += fmt::format("{} iteration {}: {}: {}\n", it.block, it.iteration,
+                           to_string(it.status), it.error);
   } catch (const std::exception& e) {
     out = std::string("the database: ") + e.what() + "\n";
   }

@@ -22,7 +22,8 @@ struct SweepDb {
 inline void write_sweep_db(const std::string& path, const SweepDb& d) {
   Store store(path);
   for (std::size_t k = 0; k < d.runs.size(); ++k) {
-    const auto run = store.runs_table().create_run({.name = d.runs[k],
+    const auto run =
+        store.runs_table().create_run({.name = d.runs[k],
                                        .config_path = d.imported ? "(import)" : "sweep.yaml",
                                        .config_text = "",
                                        .config_sha256 = "0",

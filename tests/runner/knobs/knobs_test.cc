@@ -42,7 +42,8 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
   LocalHost host;
   test::TempDir dir;
   Store store(dir.file("t.db"));
-  const std::int64_t run = store.runs_table().create_run({.name = "knobs", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const std::int64_t run = store.runs_table().create_run(
+      {.name = "knobs", .config_path = "x", .config_text = "", .config_sha256 = ""});
   const std::string original = read_sysctl(host, kKnob);
   const std::string flipped = original == "0" ? "1" : "0";
   {
@@ -79,8 +80,13 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
   SECTION("a journal left by a crash is restored by restore_journal") {
     // Simulate kill -9 between write and restore: journal and write by
     // hand, as apply_sysctl does, and never restore.
-    store.journal().journal_applied({.run_id = run, .host = "local", .kind = "sysctl", .name = kKnob,
-                           .path = sysctl_path(kKnob), .original = original, .target = flipped});
+    store.journal().journal_applied({.run_id = run,
+                                     .host = "local",
+                                     .kind = "sysctl",
+                                     .name = kKnob,
+                                     .path = sysctl_path(kKnob),
+                                     .original = original,
+                                     .target = flipped});
     host.write_file(sysctl_path(kKnob), flipped + "\n");
     REQUIRE(read_sysctl(host, kKnob) == flipped);
     const auto done = restore_journal(store, host);
@@ -118,7 +124,8 @@ TEST_CASE("features flip, read back, and are restored (test double)") {
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("f.db"));
-  const auto run = store.runs_table().create_run({.name = "f", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "f", .config_path = "", .config_text = "", .config_sha256 = ""});
   VariantConfig v{.name = "no-pl-no-rtp",
                   .sched_features = {{"NO_PLACE_LAG", 3}, {"NO_RUN_TO_PARITY", 3}},
                   .debugfs = {{"sched/base_slice_ns", "1000000", 4}}};
@@ -157,7 +164,8 @@ TEST_CASE("a crash between write and restore is undone by restore_journal (test 
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("c.db"));
-  const auto run = store.runs_table().create_run({.name = "c", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "c", .config_path = "", .config_text = "", .config_sha256 = ""});
   // kill -9: the journal object never runs its destructor. Held by a
   // static pointer, so it is never destroyed and still not a leak (the
   // sanitizer build checks leaks).
@@ -177,7 +185,8 @@ TEST_CASE("a value the kernel rejects leaves the knob as it was (test double)") 
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("r.db"));
-  const auto run = store.runs_table().create_run({.name = "r", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "r", .config_path = "", .config_text = "", .config_sha256 = ""});
   KnobJournal journal(store, kernel, run);
   CHECK_THROWS_WITH(journal.apply(debugfs_knob("sched/base_slice_ns"), "banana"),
                     Catch::Contains("Invalid argument") && Catch::Contains("restored '3000000'"));

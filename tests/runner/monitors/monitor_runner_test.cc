@@ -61,8 +61,11 @@ double delta(const IterationRow& row, const std::string& monitor, const std::str
 TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run = store.runs_table().create_run(
-      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = "", .manifest_json = "{}"});
+  const auto run = store.runs_table().create_run({.name = "m",
+                                                  .config_path = "x",
+                                                  .config_text = "",
+                                                  .config_sha256 = "",
+                                                  .manifest_json = "{}"});
   FileHost sut;
   sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "before.txt"));
   sut.files["/proc/stat"] = read_text(fixture("proc/stat.before-hackbench.txt"));
@@ -149,7 +152,8 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
 TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[monitors][runner]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run = store.runs_table().create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   FileHost sut;
   Config config;
   config.workloads.resize(1);
@@ -167,8 +171,8 @@ TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[mo
 TEST_CASE("tasks: a kernel without /proc/PID/sched, reported once", "[monitors][runner][tasks]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run =
-      store.runs_table().create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   FileHost sut;  // no files at all
   const Config config = parse_config("monitors: [tasks]\nworkloads: [hackbench]\n", "t.yaml");
   std::vector<std::string> notes;
@@ -222,8 +226,8 @@ TEST_CASE("tasks: a process started during the iteration is sampled here",
   if (!local.read_file("/proc/self/sched")) SCHEDLAB_SKIP("this kernel has no /proc/PID/sched");
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run =
-      store.runs_table().create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   // A program name of its own: the sampler sleeps between polls too.
   const std::string nap = dir.file("schedlab-nap");
   std::filesystem::copy_file("/bin/sleep", nap);

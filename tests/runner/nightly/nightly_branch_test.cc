@@ -62,18 +62,18 @@ struct Branch {
   // A finished run measured at `commit` by an earlier night.
   std::int64_t measured(const std::string& target, const std::string& commit) {
     const auto run = store.runs_table().create_run({.name = target + " " + commit,
-                                       .config_path = config,
-                                       .config_text = config_text,
-                                       .config_sha256 = sha256_hex(config_text),
-                                       .status = RunStatus::kFinished});
+                                                    .config_path = config,
+                                                    .config_text = config_text,
+                                                    .config_sha256 = sha256_hex(config_text),
+                                                    .status = RunStatus::kFinished});
     store.nightly_log().add_nightly_measurement({.nightly = "n",
-                                   .target = target,
-                                   .config_path = config,
-                                   .config_sha256 = sha256_hex(config_text),
-                                   .run_id = run,
-                                   .status = NightlyStatus::kMeasured,
-                                   .kernel_commit = commit,
-                                   .ended_at = "2026-12-01T00:00:00Z"});
+                                                 .target = target,
+                                                 .config_path = config,
+                                                 .config_sha256 = sha256_hex(config_text),
+                                                 .run_id = run,
+                                                 .status = NightlyStatus::kMeasured,
+                                                 .kernel_commit = commit,
+                                                 .ended_at = "2026-12-01T00:00:00Z"});
     return run;
   }
 };
@@ -139,11 +139,14 @@ TEST_CASE("a branch target reuses its measurement only while the branch stays at
   CHECK(rows[1].kernel_commit == two);
   CHECK(rows[1].status == NightlyStatus::kFailed);
   // The store finds each night by its commit.
-  CHECK(b.store.nightly_log().latest_nightly_measurement("branch", sha256_hex(b.config_text), one)->run_id ==
-        run);
-  CHECK(b.store.nightly_log().latest_nightly_measurement("branch", sha256_hex(b.config_text), two)->status ==
-        NightlyStatus::kFailed);
-  CHECK_FALSE(b.store.nightly_log().latest_nightly_measurement("branch", sha256_hex(b.config_text)));
+  CHECK(b.store.nightly_log()
+            .latest_nightly_measurement("branch", sha256_hex(b.config_text), one)
+            ->run_id == run);
+  CHECK(b.store.nightly_log()
+            .latest_nightly_measurement("branch", sha256_hex(b.config_text), two)
+            ->status == NightlyStatus::kFailed);
+  CHECK_FALSE(
+      b.store.nightly_log().latest_nightly_measurement("branch", sha256_hex(b.config_text)));
 }
 
 TEST_CASE("a branch that does not resolve fails its target and the others go on") {

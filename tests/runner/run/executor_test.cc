@@ -222,7 +222,8 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
     CHECK(its[i].stdout_text == "score: 100\n");
     CHECK(its[i].duration_s == Approx(0.010).margin(1e-9));  // the client's 10 ms, nothing else
   }
-  CHECK(rig.store.monitor_rows().monitor_snapshots(s.run_id, "stat").size() == 8);  // before and after, x4
+  CHECK(rig.store.monitor_rows().monitor_snapshots(s.run_id, "stat").size() ==
+        8);  // before and after, x4
   CHECK(to_string(rig.store.runs_table().find_run(s.run_id)->status) == "finished");
 }
 

@@ -23,11 +23,11 @@ TEST_CASE("group runs: found by the manifest's group, columns labelled kernel/va
   const auto run = [&](const std::string& name, const std::string& manifest,
                        std::vector<std::string> variants) {
     const auto id = store.runs_table().create_run({.name = name,
-                                      .config_path = "k.yaml",
-                                      .config_text = "x",
-                                      .config_sha256 = "x",
-                                      .manifest_json = manifest,
-                                      .status = RunStatus::kFinished});
+                                                   .config_path = "k.yaml",
+                                                   .config_text = "x",
+                                                   .config_sha256 = "x",
+                                                   .manifest_json = manifest,
+                                                   .status = RunStatus::kFinished});
     for (std::size_t i = 0; i < variants.size(); ++i)
       store.variants_table().add_variant(
           {.run_id = id, .name = variants[i], .position = static_cast<int>(i), .knobs_json = "{}"});

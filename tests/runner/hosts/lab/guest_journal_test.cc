@@ -18,18 +18,18 @@ const std::string kGuest = "lab:6.12.9+bpo-amd64/tcg@127.0.0.1:40001";
 
 std::int64_t applied(Store& store, const std::string& host, const std::string& name) {
   const auto run = store.runs_table().create_run({.name = "r-" + name,
-                                     .config_path = "x.yaml",
-                                     .config_text = "",
-                                     .config_sha256 = "",
-                                     .manifest_json = "{}",
-                                     .status = RunStatus::kFailed});
+                                                  .config_path = "x.yaml",
+                                                  .config_text = "",
+                                                  .config_sha256 = "",
+                                                  .manifest_json = "{}",
+                                                  .status = RunStatus::kFailed});
   return store.journal().journal_applied({.run_id = run,
-                                .host = host,
-                                .kind = "sched_feature",
-                                .name = name,
-                                .path = "/sys/kernel/debug/sched/features",
-                                .original = name,
-                                .target = "NO_" + name});
+                                          .host = host,
+                                          .kind = "sched_feature",
+                                          .name = name,
+                                          .path = "/sys/kernel/debug/sched/features",
+                                          .original = name,
+                                          .target = "NO_" + name});
 }
 
 // TEST DOUBLE: this machine under another name (a lab guest's, an ssh

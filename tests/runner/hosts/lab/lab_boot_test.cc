@@ -130,14 +130,16 @@ variants:
     CHECK(m["lab"]["cpus_online"] == "0-1");  // read in the guest, as asked (cpus: 2)
     const std::string host = m["host"].get<std::string>();
     CHECK(host.starts_with("lab:"));
-    CHECK(store.journal().unrestored(host).empty());  // features and kernel.sched_schedstats put back
+    CHECK(
+        store.journal().unrestored(host).empty());  // features and kernel.sched_schedstats put back
     CHECK(m["state_after"]["sched_features"] == m["state_before"]["sched_features"]);
     // The monitor read real counters in the guest.
     CHECK_FALSE(store.monitor_rows().monitor_deltas(run.id, "schedstat", true).empty());
     // The tasks monitor's sampler runs on the guest's busybox userland (sh, awk).
     CHECK(!m.contains("monitors_unavailable"));
     std::map<std::int64_t, std::map<std::string, double>> tasks;
-    for (const auto& d : store.monitor_rows().monitor_deltas(run.id, "tasks")) tasks[d.iteration_id][d.counter] = d.value;
+    for (const auto& d : store.monitor_rows().monitor_deltas(run.id, "tasks"))
+      tasks[d.iteration_id][d.counter] = d.value;
     CHECK(static_cast<std::int64_t>(tasks.size()) ==
           store.iterations_table().count_iterations(run.id, IterationStatus::kOk));
     double seen = 0;
