@@ -25,7 +25,7 @@ inline constexpr int kCellSummaryVersion = 2;  // 2: the parameter set (params)
 std::string params_text(const std::map<std::string, std::string>& params, const std::string& swept);
 
 // Appends to `out` one run's cells (its iterations as
-// Store::for_each_run_iterations gives them, with the run's declaration of
+// IterationsTable::for_each_run_iterations gives them, with the run's declaration of
 // the metric): variants in configuration order, then compare's blocks and
 // rows; a row the variant never ran (no sample, no failure) is left out.
 void summarise_cells(std::span<const IterationRow> iterations,

@@ -22,7 +22,7 @@ namespace schedlab {
 namespace {
 
 RunInfo require_run(const Store& store, std::int64_t id) {
-  auto run = store.find_run(id);
+  auto run = store.runs_table().find_run(id);
   if (!run) throw StoreError(fmt::format("{}: no run with id {}", store.path(), id));
   return *run;
 }
@@ -146,7 +146,7 @@ struct Group {
 // Resolves a column against the store: fills in names, checks the variant
 // belongs to the run.
 ColumnRef resolve(const Store& store, const RunInfo& run, ColumnRef col) {
-  const auto vars = store.variants(run.id);
+  const auto vars = store.variants_table().variants(run.id);
   auto v = std::find_if(vars.begin(), vars.end(), [&](const VariantInfo& x) {
     return col.variant_id != 0 ? x.id == col.variant_id : x.name == col.variant;
   });
@@ -317,8 +317,8 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
   for (const auto& col : columns) {
     if (!iterations.count(col.run_id)) {
       out.runs.push_back(require_run(store, col.run_id));
-      iterations[col.run_id] = store.iterations(col.run_id);
-      metrics[col.run_id] = store.metrics(col.run_id);
+      iterations[col.run_id] = store.iterations_table().iterations(col.run_id);
+      metrics[col.run_id] = store.metrics_table().metrics(col.run_id);
     }
     const auto& run = *std::find_if(out.runs.begin(), out.runs.end(),
                                     [&](const RunInfo& r) { return r.id == col.run_id; });
@@ -331,7 +331,7 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
     const auto& run = *std::find_if(out.runs.begin(), out.runs.end(),
                                     [&](const RunInfo& r) { return r.id == col.run_id; });
     std::string knobs;
-    for (const auto& v : store.variants(col.run_id))
+    for (const auto& v : store.variants_table().variants(col.run_id))
       if (v.id == col.variant_id) knobs = v.knobs_json;
     auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
     // A pair's column: that pair's SUT manifest.
@@ -392,13 +392,13 @@ std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std
   std::vector<ColumnRef> cols;
   for (std::int64_t id : runs) {
     const RunInfo run = require_run(store, id);
-    const auto vars = store.variants(id);
+    const auto vars = store.variants_table().variants(id);
     // The pairs with iterations, in configuration order (the manifest's
     // pair_order), any others after them by name.
     std::vector<std::string> pairs;
     if (by_pair) {
       std::set<std::string> stored;
-      for (const auto& it : store.iterations(id))
+      for (const auto& it : store.iterations_table().iterations(id))
         if (!it.pair.empty()) stored.insert(it.pair);
       const auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
       if (manifest.is_object() && manifest.contains("pair_order") &&

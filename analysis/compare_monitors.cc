@@ -26,7 +26,7 @@ void add_to(std::optional<double>& o, double v) {
 
 std::map<std::int64_t, IterationCounters> counters_of(const Store& store, std::int64_t run_id) {
   std::map<std::int64_t, IterationCounters> out;
-  for (const auto& d : store.monitor_deltas(run_id, "", true)) {
+  for (const auto& d : store.monitor_rows().monitor_deltas(run_id, "", true)) {
     IterationCounters& c = out[d.iteration_id];
     if (d.monitor == "stat") {
       if (d.counter == "ctxt") c.ctxt = d.value;
@@ -81,7 +81,7 @@ void add_monitors(const Store& store, Comparison& c) {
   std::map<std::int64_t, std::vector<IterationRow>> iterations;
   std::map<std::int64_t, std::map<std::int64_t, IterationCounters>> counters;
   for (const auto& r : c.runs) {
-    iterations[r.id] = store.iterations(r.id);
+    iterations[r.id] = store.iterations_table().iterations(r.id);
     counters[r.id] = counters_of(store, r.id);
   }
   // Workload blocks and their rows in the order of the benchmark tables.

@@ -38,7 +38,7 @@ HistoryReader::HistoryReader(const Store& store, std::string workload, std::stri
       workload_(std::move(workload)),
       metric_(std::move(metric)),
       row_(std::move(row)),
-      declared_(store.runs_declaring(workload_, metric_)) {
+      declared_(store.metrics_table().runs_declaring(workload_, metric_)) {
   if (declared_.empty())
     throw std::invalid_argument(fmt::format("no run in {} has metric '{}' of workload '{}'",
                                             store.path(), metric_, workload_));
@@ -50,7 +50,7 @@ History HistoryReader::header() const {
   History h;
   h.workload = workload_;
   h.metric = metric_;
-  if (const auto m = store_.latest_metric(workload_, metric_)) {
+  if (const auto m = store_.metrics_table().latest_metric(workload_, metric_)) {
     h.unit = m->unit;
     h.direction = m->direction;
     h.centre = m->centre;
@@ -90,7 +90,8 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
   // The runs without current summaries are computed first and held (a few
   // normally: the one still running, one just imported), to be merged by
   // date into the stored ones as those are read.
-  const auto summarised = store_.cell_summary_runs(workload_, metric_, kCellSummaryVersion);
+  const auto summarised =
+      store_.cell_cache().cell_summary_runs(workload_, metric_, kCellSummaryVersion);
   std::vector<std::int64_t> missing;  // ascending
   std::set_difference(declared_.begin(), declared_.end(), summarised.begin(), summarised.end(),
                       std::back_inserter(missing));
@@ -104,10 +105,10 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
   std::vector<Held> held;
   if (!missing.empty()) {
     std::unordered_map<std::int64_t, Store::RunLabel> runs;
-    for (auto& r : store_.run_labels())
+    for (auto& r : store_.runs_table().run_labels())
       if (is(missing, r.id)) runs.emplace(r.id, std::move(r));
-    const auto declared = store_.metric_by_run(workload_, metric_);
-    const auto variants = store_.variants_by_run();
+    const auto declared = store_.metrics_table().metric_by_run(workload_, metric_);
+    const auto variants = store_.variants_table().variants_by_run();
     const auto compute = [&](std::span<const IterationRow> its) {
       const std::int64_t id = its.front().run_id;
       const auto m = declared.find(id);
@@ -125,9 +126,9 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
     // most runs have none (a database from before migration 10, or
     // read-only and never kept).
     if (2 * missing.size() > declared_.size())
-      store_.for_each_run_iterations(workload_, metric_, compute);
+      store_.iterations_table().for_each_run_iterations(workload_, metric_, compute);
     else
-      store_.for_each_run_iterations(workload_, metric_, missing, compute);
+      store_.iterations_table().for_each_run_iterations(workload_, metric_, missing, compute);
     std::sort(held.begin(), held.end(),
               [&](const Held& a, const Held& b) { return oldest_first(a.run, b.run); });
   }
@@ -139,7 +140,7 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
     for (; next_held < held.size() && (!run || oldest_first(held[next_held].run, *run)); ++next_held)
       emit(held[next_held].run, held[next_held].cells, visit);
   };
-  store_.for_each_run_cell_summaries(
+  store_.cell_cache().for_each_run_cell_summaries(
       workload_, metric_, kCellSummaryVersion,
       [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
         if (!is(declared_, run.id) || is(missing, run.id)) return;

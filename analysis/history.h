@@ -96,7 +96,7 @@ class HistoryReader {
   // Each point, oldest first; its views live as long as the call. The
   // cells of runs without current stored summaries are computed from their
   // iterations; with `computed`, they are appended to it (every row,
-  // whatever `row` is) for the caller to keep (Store::put_cell_summaries
+  // whatever `row` is) for the caller to keep (CellCache::put_cell_summaries
   // with kCellSummaryVersion). Once per reader.
   void for_each_point(std::vector<Store::RunCells>* computed,
                       const std::function<void(const HistoryPoint&)>& visit);

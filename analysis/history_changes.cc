@@ -28,7 +28,7 @@ ChangeRun change_run(const Store& store, const HistoryPoint& p) {
               .date = std::string(p.date),
               .target = std::string(p.target),
               .kernel = std::string(p.kernel_release)};
-  if (const auto run = store.find_run(p.run_id)) r.commit = run_commit(*run);
+  if (const auto run = store.runs_table().find_run(p.run_id)) r.commit = run_commit(*run);
   return r;
 }
 

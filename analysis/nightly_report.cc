@@ -79,10 +79,10 @@ std::vector<VariantComparison> compare_runs(const Store& store, const Regression
                                             std::int64_t ref_run, const std::string& ref_label,
                                             std::int64_t target_run,
                                             const std::string& target_label) {
-  const auto ref_variants = store.variants(ref_run);
+  const auto ref_variants = store.variants_table().variants(ref_run);
   const CompareOptions options = compare_options(rule);
   std::vector<VariantComparison> out;
-  for (const auto& tv : store.variants(target_run)) {
+  for (const auto& tv : store.variants_table().variants(target_run)) {
     const auto rv = std::find_if(ref_variants.begin(), ref_variants.end(),
                                  [&](auto& v) { return v.name == tv.name; });
     if (rv == ref_variants.end()) continue;  // a variant the reference run does not have
@@ -154,7 +154,7 @@ std::vector<std::string> point_params(const Store& store, std::int64_t run, cons
                                       const HistorySeries& series) {
   std::map<std::string, std::set<std::string>> values;
   std::string mine;
-  for (const auto& it : store.iterations(run)) {
+  for (const auto& it : store.iterations_table().iterations(run)) {
     if (it.workload != workload) continue;
     const auto j = nlohmann::json::parse(it.params_json, nullptr, false);
     if (!j.is_object()) continue;
@@ -195,7 +195,7 @@ void find_changes(const Store& store, NightlyReport& report) {
                                                   runs.size(), runs.size() == 1 ? "" : "s", need));
         continue;
       }
-      for (const auto& metric : store.metrics(*cell->run_id)) {
+      for (const auto& metric : store.metrics_table().metrics(*cell->run_id)) {
         const History whole = history(store, metric.workload, metric.name, "");
         History mine = History();
         mine.workload = whole.workload;

@@ -11,7 +11,7 @@ namespace schedlab {
 
 RunSchedstat run_schedstat(const Store& store, const RunSchedstatSelection& sel) {
   std::map<std::int64_t, std::pair<std::string, std::string>> texts;  // iteration: before, after
-  for (auto& s : store.monitor_snapshots(sel.run_id, "schedstat"))
+  for (auto& s : store.monitor_rows().monitor_snapshots(sel.run_id, "schedstat"))
     (s.phase == "before" ? texts[s.iteration_id].first : texts[s.iteration_id].second) =
         std::move(s.text);
   const auto parse = [&](const std::string& text, const std::string& where) {
@@ -24,7 +24,7 @@ RunSchedstat run_schedstat(const Store& store, const RunSchedstatSelection& sel)
     }
   };
   RunSchedstat out;
-  for (const auto& it : store.iterations(sel.run_id)) {
+  for (const auto& it : store.iterations_table().iterations(sel.run_id)) {
     if (sel.variant_id && it.variant_id != *sel.variant_id) continue;
     const std::string block_row = it.block + "/" + it.row;
     if (std::find(out.rows.begin(), out.rows.end(), block_row) == out.rows.end())

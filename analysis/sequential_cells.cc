@@ -68,12 +68,12 @@ void apply(Cell& cell, SequentialCell s) {
 void attach_sequential(const Store& store, Comparison& c) {
   if (c.columns.size() < 2 || c.columns[0].pair) return;
   const std::int64_t run = c.columns[0].run_id;
-  const auto variants = store.variants(run);
+  const auto variants = store.variants_table().variants(run);
   const auto baseline = std::find_if(variants.begin(), variants.end(), [](const VariantInfo& v) { return v.position == 0; });
   if (baseline == variants.end() || baseline->id != c.columns[0].variant_id) return;
   // (variant, workload, params) -> its test
   std::map<std::tuple<std::int64_t, std::string, std::string>, const PointStop*> tests;
-  const auto stops = store.point_stops(run);
+  const auto stops = store.point_stops_table().point_stops(run);
   for (const auto& s : stops)
     if (s.sequential) tests[{s.variant_id, s.workload, s.params_json}] = &s;
   if (tests.empty()) return;

@@ -36,13 +36,14 @@ void build(const std::string& path) {
   std::normal_distribution<double> noise(1.0, 0.03);
   const char* names[kWorkloads] = {"hackbench", "tbench", "pgbench", "schbench"};
   for (int r = 0; r < kRuns; ++r) {
-    const auto run = store.create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0", "{}",
+    const auto run =
+        store.runs_table().create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0", "{}",
                                        RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
-    const auto variant = store.add_variant({0, run, "default", 0, "{}"});
+    const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
     for (int w = 0; w < kWorkloads; ++w) {
       const bool higher = w % 2 == 1;
-      store.add_metric(run, {names[w], "metric", "u", higher ? "higher" : "lower",
-                             higher ? "hmean" : "amean", "run", 4});
+      store.metrics_table().add_metric(run, {names[w], "metric", "u", higher ? "higher" : "lower",
+                                             higher ? "hmean" : "amean", "run", 4});
       for (int p = 0; p < kPoints; ++p) {
         IterationRow it;
         it.run_id = run;
@@ -56,7 +57,7 @@ void build(const std::string& path) {
         for (int s = 0; s < kSamples; ++s) {
           it.iteration = s;
           it.samples = {{"metric", (p + 1) * noise(rng), std::nullopt}};
-          store.add_iteration(it);
+          store.iterations_table().add_iteration(it);
         }
       }
     }
@@ -79,7 +80,7 @@ Measure measure(const std::string& path) {
     const auto start = std::chrono::steady_clock::now();
     Store store(path);
     std::vector<std::int64_t> ids;
-    for (const auto& r : store.list_runs()) ids.push_back(r.id);
+    for (const auto& r : store.runs_table().list_runs()) ids.push_back(r.id);
     const Comparison c = compare(store, default_columns(store, ids));
     const std::size_t bytes = render_text(c).size() + render_json(c).size();
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

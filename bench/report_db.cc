@@ -36,28 +36,31 @@ void big(Store& store) {
   std::mt19937_64 rng(16);
   std::normal_distribution<double> noise(1.0, 0.03);
   for (int r = 0; r < 10; ++r) {
-    const auto run = store.create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0",
+    const auto run =
+        store.runs_table().create_run({0, fmt::format("run{}", r), "bench.yaml", "", "0",
                                        fmt::format(R"({{"kernel_release":"6.{}.0"}})", r),
                                        RunStatus::kFinished, "2026-12-01T10:00:00Z", ""});
-    const auto variant = store.add_variant({0, run, "default", 0, "{}"});
-    store.add_metric(run, time_metric());
+    const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
+    store.metrics_table().add_metric(run, time_metric());
     for (int p = 0; p < 64; ++p) {
       IterationRow it = point(run, variant, p);
       for (int s = 0; s < 30; ++s) {
         it.iteration = s;
         it.samples = {{"time", 0.01 * (p + 1) * (1 + 0.01 * r) * noise(rng), std::nullopt}};
-        store.add_iteration(it);
+        store.iterations_table().add_iteration(it);
       }
     }
   }
 }
 
 void edge(Store& store) {
-  const auto run = store.create_run({0, "edge", "edge.yaml", "", "0", R"({"kernel_release":"6.1.0"})",
-                                     RunStatus::kFinished, "2026-12-01T10:00:00Z", ""});
-  const std::int64_t v[2] = {store.add_variant({0, run, "default", 0, "{}"}),
-                             store.add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
-  store.add_metric(run, time_metric());
+  const auto run = store.runs_table().create_run(
+      {0, "edge", "edge.yaml", "", "0", R"({"kernel_release":"6.1.0"})", RunStatus::kFinished,
+       "2026-12-01T10:00:00Z", ""});
+  const std::int64_t v[2] = {
+      store.variants_table().add_variant({0, run, "default", 0, "{}"}),
+      store.variants_table().add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
+  store.metrics_table().add_metric(run, time_metric());
   std::mt19937_64 rng(7);
   std::normal_distribution<double> noise(1.0, 0.05);
   for (int p = 0; p < 64; ++p)
@@ -78,7 +81,7 @@ void edge(Store& store) {
           const double value = p == 6 ? 0.5 : 0.01 * (p + 1) * (k ? 0.9 : 1.0) * noise(rng);
           it.samples = {{"time", value, std::nullopt}};
         }
-        store.add_iteration(it);
+        store.iterations_table().add_iteration(it);
       }
 }
 
@@ -89,20 +92,23 @@ void year(Store& store) {
   for (int r = 0; r < 10000; ++r) {
     const int day = r / 27;
     const char* kernel = kernels[r % 6];
-    const auto run = store.create_run(
+    const auto run = store.runs_table().create_run(
         {0, fmt::format("nightly-{:03}-{}@{}", day, r % 27, kernel), "nightly.yaml", "", "0",
          fmt::format(R"({{"kernel_release":"{}"}})", kernel), RunStatus::kFinished,
-         fmt::format("2026-{:02}-{:02}T02:{:02}:{:02}Z", 1 + day / 31 % 12, 1 + day % 28, r % 27, r % 60), ""});
-    const std::int64_t v[2] = {store.add_variant({0, run, "default", 0, "{}"}),
-                               store.add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
-    store.add_metric(run, time_metric());
+         fmt::format("2026-{:02}-{:02}T02:{:02}:{:02}Z", 1 + day / 31 % 12, 1 + day % 28, r % 27,
+                     r % 60),
+         ""});
+    const std::int64_t v[2] = {
+        store.variants_table().add_variant({0, run, "default", 0, "{}"}),
+        store.variants_table().add_variant({0, run, "sched-batch", 1, R"({"policy":"batch"})"})};
+    store.metrics_table().add_metric(run, time_metric());
     for (int p = 0; p < 2; ++p)
       for (int s = 0; s < 3; ++s)
         for (int k = 0; k < 2; ++k) {
           IterationRow it = point(run, v[k], p);
           it.iteration = s;
           it.samples = {{"time", 0.01 * (p + 1) * (k ? 0.95 : 1.0) * noise(rng), std::nullopt}};
-          store.add_iteration(it);
+          store.iterations_table().add_iteration(it);
         }
   }
 }

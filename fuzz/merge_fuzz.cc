@@ -118,7 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Store::check_mergeable(f.input.string());
     Store out(f.output.string());
     out.merge_from(f.input.string());
-    out.list_runs();
+    out.runs_table().list_runs();
   } catch (const StoreError&) {
   }
   return 0;

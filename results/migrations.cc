@@ -209,7 +209,7 @@ CREATE INDEX nightly_by_commit ON nightly_measurements (target, config_sha256, k
 CREATE INDEX iterations_by_status ON iterations (status, run_id);
 )sql",
     // 9: `schedlab history` reads what it needs of every iteration of a
-    // workload from this index alone (Store::for_each_run_iterations).
+    // workload from this index alone (IterationsTable::for_each_run_iterations).
     R"sql(
 CREATE INDEX iterations_by_workload ON iterations
   (workload, run_id, id, variant_id, block, row, row_order, status, iteration);

@@ -57,7 +57,8 @@ void Store::WriteBatch::commit() {
 }
 
 void Store::delete_run(std::int64_t run_id) {
-  if (!find_run(run_id)) throw StoreError(fmt::format("{}: no run with id {}", path(), run_id));
+  if (!runs_.find_run(run_id))
+    throw StoreError(fmt::format("{}: no run with id {}", path(), run_id));
   Transaction tx(db_);
   {
     Stmt live(db_,

@@ -5,9 +5,8 @@
 //
 // Store owns the connection (database.h) and holds one object per table
 // concept, each with its SQL and row readers in its own file (README.md
-// names them); a caller takes the table it uses (store.journal(), ...).
-// The forwarding methods below keep the other callers (and the tests) as
-// they were.
+// names them); a caller takes the table it uses
+// (store.runs_table().find_run(id), store.journal(), ...).
 #pragma once
 
 #include <sqlite3.h>
@@ -69,136 +68,6 @@ class Store {
   const NightlyLog& nightly_log() const { return nightly_log_; }
   BisectLog& bisect_log() { return bisect_log_; }
   const BisectLog& bisect_log() const { return bisect_log_; }
-
-  // RunsTable (runs_table.h).
-  std::int64_t create_run(const RunInfo& run) { return runs_.create_run(run); }
-  void set_run_status(std::int64_t run_id, RunStatus status, bool ended) {
-    return runs_.set_run_status(run_id, status, ended);
-  }
-  void set_run_manifest(std::int64_t run_id, const std::string& manifest_json) {
-    return runs_.set_run_manifest(run_id, manifest_json);
-  }
-  void set_manifest_member(std::int64_t run_id, const std::vector<std::string>& keys,
-                           const std::string& value_json) {
-    return runs_.set_manifest_member(run_id, keys, value_json);
-  }
-  std::optional<RunInfo> find_run(std::int64_t id) const { return runs_.find_run(id); }
-  std::optional<RunInfo> find_run_by_name(const std::string& name) const {
-    return runs_.find_run_by_name(name);
-  }
-  std::vector<RunInfo> list_runs() const { return runs_.list_runs(); }
-  std::vector<RunLabel> run_labels() const { return runs_.run_labels(); }
-  std::map<std::int64_t, RunOverview> run_overviews() const { return runs_.run_overviews(); }
-  std::optional<RunInfo> find_run_arg(const std::string& arg) const {
-    return runs_.find_run_arg(arg);
-  }
-
-  // VariantsTable (variants_table.h).
-  std::int64_t add_variant(const VariantInfo& v) { return variants_.add_variant(v); }
-  std::vector<VariantInfo> variants(std::int64_t run_id) const {
-    return variants_.variants(run_id);
-  }
-  std::map<std::int64_t, std::vector<VariantInfo>> variants_by_run() const {
-    return variants_.variants_by_run();
-  }
-
-  // MetricsTable (metrics_table.h).
-  void add_metric(std::int64_t run_id, const MetricInfo& m) {
-    return metrics_.add_metric(run_id, m);
-  }
-  std::vector<MetricInfo> metrics(std::int64_t run_id) const { return metrics_.metrics(run_id); }
-  std::optional<MetricInfo> latest_metric(const std::string& workload,
-                                          const std::string& name) const {
-    return metrics_.latest_metric(workload, name);
-  }
-  std::vector<std::int64_t> runs_declaring(const std::string& workload,
-                                           const std::string& name) const {
-    return metrics_.runs_declaring(workload, name);
-  }
-  std::map<std::int64_t, MetricInfo> metric_by_run(const std::string& workload,
-                                                   const std::string& name) const {
-    return metrics_.metric_by_run(workload, name);
-  }
-
-  // MonitorRows (monitor_rows.h).
-  std::vector<MonitorSnapshotRow> monitor_snapshots(std::int64_t run_id,
-                                                    const std::string& monitor) const {
-    return monitor_rows_.monitor_snapshots(run_id, monitor);
-  }
-  std::vector<MonitorDeltaRow> monitor_deltas(std::int64_t run_id, const std::string& monitor,
-                                              bool aggregates_only = false) const {
-    return monitor_rows_.monitor_deltas(run_id, monitor, aggregates_only);
-  }
-
-  // IterationsTable (iterations_table.h).
-  std::int64_t add_iteration(const IterationRow& it) { return iterations_.add_iteration(it); }
-  std::vector<IterationRow> iterations(std::int64_t run_id, bool with_output = false) const {
-    return iterations_.iterations(run_id, with_output);
-  }
-  void for_each_run_iterations(
-      const std::string& workload, const std::string& metric,
-      const std::function<void(std::span<const IterationRow>)>& visit) const {
-    return iterations_.for_each_run_iterations(workload, metric, visit);
-  }
-  void for_each_run_iterations(
-      const std::string& workload, const std::string& metric, std::span<const std::int64_t> runs,
-      const std::function<void(std::span<const IterationRow>)>& visit) const {
-    return iterations_.for_each_run_iterations(workload, metric, runs, visit);
-  }
-  std::int64_t count_iterations(std::int64_t run_id, IterationStatus status) const {
-    return iterations_.count_iterations(run_id, status);
-  }
-
-  // CellCache (cell_cache.h).
-  void for_each_run_cell_summaries(
-      const std::string& workload, const std::string& metric, int version,
-      const std::function<void(const RunLabel& run, std::span<const CellSummary>)>& visit) const {
-    return cell_cache_.for_each_run_cell_summaries(workload, metric, version, visit);
-  }
-  std::vector<std::int64_t> cell_summary_runs(const std::string& workload,
-                                              const std::string& metric, int version) const {
-    return cell_cache_.cell_summary_runs(workload, metric, version);
-  }
-  std::size_t put_cell_summaries(const std::string& workload, const std::string& metric,
-                                 int version, std::span<const RunCells> runs) {
-    return cell_cache_.put_cell_summaries(workload, metric, version, runs);
-  }
-  void invalidate_cell_summaries(std::int64_t run_id) {
-    return cell_cache_.invalidate_cell_summaries(run_id);
-  }
-
-  // PointStopsTable (point_stops_table.h).
-  void record_point_stop(const PointStop& p) { return point_stops_.record_point_stop(p); }
-  std::vector<PointStop> point_stops(std::int64_t run_id) const {
-    return point_stops_.point_stops(run_id);
-  }
-
-  // KnobJournalTable (knob_journal_table.h).
-  std::int64_t journal_applied(const JournalEntry& e) { return journal_.journal_applied(e); }
-  void journal_restored(std::int64_t entry_id) { return journal_.journal_restored(entry_id); }
-  std::vector<JournalEntry> unrestored(const std::string& host) const {
-    return journal_.unrestored(host);
-  }
-  std::vector<std::string> unrestored_hosts() const { return journal_.unrestored_hosts(); }
-
-  // NightlyLog (nightly_log.h).
-  std::int64_t add_nightly_measurement(const NightlyMeasurement& m) {
-    return nightly_log_.add_nightly_measurement(m);
-  }
-  std::optional<NightlyMeasurement> latest_nightly_measurement(
-      const std::string& target, const std::string& config_sha256,
-      const std::string& kernel_commit = "") const {
-    return nightly_log_.latest_nightly_measurement(target, config_sha256, kernel_commit);
-  }
-  std::vector<NightlyMeasurement> nightly_measurements() const {
-    return nightly_log_.nightly_measurements();
-  }
-
-  // BisectLog (bisect_log.h).
-  std::optional<BisectSession> latest_bisect() const { return bisect_log_.latest_bisect(); }
-  std::vector<BisectDecision> bisect_decisions(std::int64_t session_id) const {
-    return bisect_log_.bisect_decisions(session_id);
-  }
 
   // Reads from one state of the database while it lives: what another
   // process commits meanwhile is not seen (SQLite's deferred read

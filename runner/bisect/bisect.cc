@@ -237,7 +237,7 @@ bool params_match(const BisectSpec& spec, const std::string& params_json) {
 std::string bisect_metric_direction(const Store& store, const BisectSpec& spec,
                                     const std::vector<std::int64_t>& runs) {
   for (const auto run : runs)
-    for (const auto& m : store.metrics(run))
+    for (const auto& m : store.metrics_table().metrics(run))
       if (m.name == spec.metric) return m.direction;
   return "lower";
 }
@@ -245,7 +245,7 @@ std::string bisect_metric_direction(const Store& store, const BisectSpec& spec,
 Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
                             const std::vector<std::int64_t>& runs) {
   for (const auto run : runs)
-    for (const auto& m : store.metrics(run))
+    for (const auto& m : store.metrics_table().metrics(run))
       if (m.name == spec.metric) return declared_centre(m);
   return Centre::kAmean;
 }
@@ -255,12 +255,12 @@ std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
   std::vector<double> out;
   std::vector<std::string> points;
   for (const auto run : runs) {
-    const auto variants = store.variants(run);
+    const auto variants = store.variants_table().variants(run);
     if (variants.empty()) continue;
     std::optional<Centre> interval_centre;
-    for (const auto& m : store.metrics(run))
+    for (const auto& m : store.metrics_table().metrics(run))
       if (m.name == spec.metric && m.kind == "interval") interval_centre = declared_centre(m);
-    for (const auto& it : store.iterations(run)) {
+    for (const auto& it : store.iterations_table().iterations(run)) {
       if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk) continue;
       if (!params_match(spec, it.params_json)) continue;
       std::vector<double> values;
@@ -389,7 +389,7 @@ class Driver {
   std::vector<std::int64_t> finished_runs(std::size_t pos) const {
     std::vector<std::int64_t> ids;
     for (std::size_t k = 1;; ++k) {
-      const auto r = store_.find_run_by_name(run_name(pos, k));
+      const auto r = store_.runs_table().find_run_by_name(run_name(pos, k));
       if (!r || r->status != RunStatus::kFinished) break;
       ids.push_back(r->id);
     }
@@ -486,7 +486,7 @@ class Driver {
     ExecOptions exec;
     exec.name = name;
     exec.progress = options_.progress ? ProgressStyle::kLine : ProgressStyle::kNone;
-    if (const auto r = store_.find_run_by_name(exec.name)) {
+    if (const auto r = store_.runs_table().find_run_by_name(exec.name)) {
       exec.resume_run = r->id;
       fmt::print(stderr, "schedlab bisect: resuming run {} '{}'\n", r->id, r->name);
     }
@@ -677,7 +677,7 @@ class Driver {
     return fmt::format("bisect{}-c{}-b{}-ref{}", id_, pos, batch, ref);
   }
   bool finished(const std::string& name) const {
-    const auto r = store_.find_run_by_name(name);
+    const auto r = store_.runs_table().find_run_by_name(name);
     return r && r->status == RunStatus::kFinished;
   }
   // The finished runs of reference `ref` measured beside candidate `pos`,
@@ -685,7 +685,7 @@ class Driver {
   std::vector<std::int64_t> window_runs(std::size_t pos, std::size_t ref) const {
     std::vector<std::int64_t> ids;
     for (std::size_t k = 1;; ++k) {
-      const auto r = store_.find_run_by_name(window_name(pos, k, ref));
+      const auto r = store_.runs_table().find_run_by_name(window_name(pos, k, ref));
       if (!r || r->status != RunStatus::kFinished) break;
       ids.push_back(r->id);
     }
@@ -699,7 +699,7 @@ class Driver {
     std::vector<std::string> out;
     for (std::size_t k = 1; k <= batches; ++k) {
       const auto one = [&](const std::string& name) {
-        const auto r = store_.find_run_by_name(name);
+        const auto r = store_.runs_table().find_run_by_name(name);
         return r ? bisect_samples(store_, spec_, {r->id}) : std::vector<double>{};
       };
       const auto g = one(window_name(pos, k, 0)), b = one(window_name(pos, k, last)), x = one(run_name(pos, k));

@@ -174,7 +174,7 @@ void register_complete_runs(CLI::App& app, int& exit_code) {
       const Store store(db->resolve(), Store::Access::kReadOnly);
       // A name a shell word cannot hold as typed (a control character, from
       // a merged database) is not offered.
-      for (const auto& r : store.run_labels())
+      for (const auto& r : store.runs_table().run_labels())
         if (!name_problem(r.name)) fmt::print("{}\n", r.name);
     } catch (const std::exception&) {
       // No database here (yet): nothing to offer.

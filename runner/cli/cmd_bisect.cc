@@ -197,13 +197,13 @@ std::vector<std::int64_t> run_ids(const BisectDecision& d) {
 
 // Summed schedstat deltas of a run's first variant, when it has them.
 std::optional<schedstat::Snapshot> schedstat_sum(const Store& store, std::int64_t run) {
-  const auto variants = store.variants(run);
+  const auto variants = store.variants_table().variants(run);
   if (variants.empty()) return std::nullopt;
   std::map<std::int64_t, std::pair<std::string, std::string>> texts;
-  for (auto& s : store.monitor_snapshots(run, "schedstat"))
+  for (auto& s : store.monitor_rows().monitor_snapshots(run, "schedstat"))
     (s.phase == "before" ? texts[s.iteration_id].first : texts[s.iteration_id].second) = s.text;
   std::optional<schedstat::Snapshot> sum;
-  for (const auto& it : store.iterations(run)) {
+  for (const auto& it : store.iterations_table().iterations(run)) {
     const auto t = texts.find(it.id);
     if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk ||
         t == texts.end() || t->second.first.empty() || t->second.second.empty())

@@ -33,7 +33,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
                                                       const std::string& command) {
   // A multi-kernel plan: by --group, or by its name alone.
   std::string group = group_arg;
-  if (group.empty() && runs.size() == 1 && !store.find_run_by_name(runs[0]) &&
+  if (group.empty() && runs.size() == 1 && !store.runs_table().find_run_by_name(runs[0]) &&
       !group_runs(store, runs[0]).empty())
     group = runs[0];
   if (!group.empty()) {
@@ -52,7 +52,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
   }
   std::vector<std::int64_t> ids;
   for (const auto& arg : runs) {
-    const std::optional<RunInfo> run = store.find_run_arg(arg);
+    const std::optional<RunInfo> run = store.runs_table().find_run_arg(arg);
     if (!run) {
       fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command, arg, store.path());
       return std::nullopt;
@@ -60,7 +60,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
     ids.push_back(run->id);
   }
   if (ids.empty()) {
-    const auto all = store.list_runs();
+    const auto all = store.runs_table().list_runs();
     if (all.empty()) {
       fmt::print(stderr, "schedlab {}: no runs in {}\n", command, store.path());
       return std::nullopt;

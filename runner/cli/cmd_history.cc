@@ -130,7 +130,7 @@ int history_command(const HistoryCmdOptions& o) {
       // The summaries are a cache: failing to keep them (the database busy
       // past the timeout) costs the next history time, not this answer.
       try {
-        store->put_cell_summaries(o.workload, o.metric, kCellSummaryVersion, computed);
+        store->cell_cache().put_cell_summaries(o.workload, o.metric, kCellSummaryVersion, computed);
       } catch (const StoreError& e) {
         fmt::print(stderr, "schedlab history: cell summaries not kept: {}\n", e.what());
       }

@@ -210,22 +210,20 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
   }
   // Paths from elsewhere may not be UTF-8: kept, with U+FFFD for what is not.
   const std::string text = source.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  const auto run = store.create_run({.name = name,
-                                     .config_path = "(import)",
-                                     .config_text = text,
-                                     .config_sha256 = sha256_hex(text),
-                                     .manifest_json =
-                                         manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                                     .status = RunStatus::kRunning});
+  const auto run = store.runs_table().create_run(
+      {.name = name,
+       .config_path = "(import)",
+       .config_text = text,
+       .config_sha256 = sha256_hex(text),
+       .manifest_json = manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+       .status = RunStatus::kRunning});
   std::map<std::string, std::int64_t> ids;
   for (std::size_t i = 0; i < variants.size(); ++i)
-    ids[variants[i]] = store.add_variant({.run_id = run,
-                                          .name = variants[i],
-                                          .position = static_cast<int>(i),
-                                          .knobs_json = "{}"});
+    ids[variants[i]] = store.variants_table().add_variant(
+        {.run_id = run, .name = variants[i], .position = static_cast<int>(i), .knobs_json = "{}"});
   for (const Workload* w : workloads)
     for (const auto& m : w->metrics())
-      store.add_metric(
+      store.metrics_table().add_metric(
           run, {w->name(), m.name, m.unit, std::string(to_string(m.direction)),
                 std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
   // variant, workload, point -> next iteration
@@ -252,9 +250,9 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
       fmt::print(stderr, "schedlab: {}\n", row.error);
       ++failed;
     }
-    store.add_iteration(row);
+    store.iterations_table().add_iteration(row);
   }
-  store.set_run_status(run, RunStatus::kFinished, true);
+  store.runs_table().set_run_status(run, RunStatus::kFinished, true);
   return {run, failed};
 }
 
@@ -271,8 +269,9 @@ int import_files(const ImportOptions& o) {
   if (!o.param_from_name.empty()) source["param_from_name"] = o.param_from_name;
   check_run_name(o.name);
   Store store(o.db.resolve());
-  if (store.find_run_by_name(o.name))
-    throw std::invalid_argument(fmt::format("{} already has a run named '{}'; nothing imported", store.path(), o.name));
+  if (store.runs_table().find_run_by_name(o.name))
+    throw std::invalid_argument(
+        fmt::format("{} already has a run named '{}'; nothing imported", store.path(), o.name));
   // One transaction: a killed or failed import leaves nothing behind.
   Store::WriteBatch batch(store);
   const auto r = store_run(store, o.name, source, {{"imported", true}}, inputs);
@@ -305,9 +304,10 @@ int import_mmtests(const ImportOptions& o) {
   for (const auto& run : runs) check_run_name(run.name);
   Store store(o.db.resolve());
   for (const auto& run : runs)
-    if (store.find_run_by_name(run.name))
+    if (store.runs_table().find_run_by_name(run.name))
       throw std::invalid_argument(fmt::format(
-          "{} already has a run named '{}'; nothing imported (import into another --db)", store.path(), run.name));
+          "{} already has a run named '{}'; nothing imported (import into another --db)",
+          store.path(), run.name));
   int failed = 0;
   // Every run of the tree in one transaction: all of it or nothing.
   Store::WriteBatch batch(store);

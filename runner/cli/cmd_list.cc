@@ -30,7 +30,7 @@ RunStatus shown_status(const Store& store, std::int64_t id, RunStatus status) {
 int list_command(const ListOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve(), Store::Access::kReadOnly);
-    const auto overviews = store.run_overviews();
+    const auto overviews = store.runs_table().run_overviews();
     const Store::RunOverview none;
     const auto overview = [&](std::int64_t id) -> const Store::RunOverview& {
       const auto it = overviews.find(id);
@@ -38,7 +38,7 @@ int list_command(const ListOptions& o) {
     };
     if (o.format == Format::kJson) {
       nlohmann::json out = nlohmann::json::array();
-      for (const auto& r : store.list_runs()) {
+      for (const auto& r : store.runs_table().list_runs()) {
         const auto& ov = overview(r.id);
         out.push_back({{"id", r.id},
                        {"name", r.name},
@@ -61,7 +61,7 @@ int list_command(const ListOptions& o) {
     }
     // A line a run from its label (the kernel release is kept by the
     // database, run_kernel_releases): a year of manifests is not parsed.
-    const auto runs = store.run_labels();
+    const auto runs = store.runs_table().run_labels();
     if (runs.empty()) {
       fmt::print(stderr, "no runs in {}\n", store.path());
       return kOk;

@@ -30,7 +30,7 @@ int restore_command(const RestoreOptions& o) {
     int failures = 0;
     for (const auto& name : hosts) {
       if (lab::is_lab_host_name(name)) {
-        fmt::print("{}\n", lab::discard_guest_journal(store, name));
+        fmt::print("{}\n", lab::discard_guest_journal(store.journal(), name));
         continue;
       }
       try {

@@ -21,7 +21,7 @@ int rm_command(const RmOptions& o) {
     // Every argument is checked before anything is deleted.
     std::vector<RunInfo> doomed;
     for (const auto& arg : o.runs) {
-      auto run = store.find_run_arg(arg);
+      auto run = store.runs_table().find_run_arg(arg);
       std::vector<RunInfo> found;
       if (run) found.push_back(*run);
       else found = group_runs(store, arg);  // a multi-kernel plan by its name

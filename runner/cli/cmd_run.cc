@@ -130,7 +130,7 @@ class NewDatabase {
   void remove_if_empty() const {
     if (existed_) return;
     try {
-      if (!Store(path_, Store::Access::kReadOnly).list_runs().empty()) return;
+      if (!Store(path_, Store::Access::kReadOnly).runs_table().list_runs().empty()) return;
     } catch (const std::exception&) {
       return;
     }
@@ -206,7 +206,7 @@ int run_command(const RunOptions& o) {
     int iterations = o.iterations;
     if (!o.resume.empty()) {
       store.emplace(o.db.resolve());
-      auto run = store->find_run_arg(o.resume);
+      auto run = store->runs_table().find_run_arg(o.resume);
       // A multi-kernel plan resumes as a whole, by its name or a member's.
       group = run ? run_group(*run).value_or("") : o.resume;
       const auto members = group.empty() ? std::vector<RunInfo>{} : group_runs(*store, group);
@@ -215,7 +215,7 @@ int run_command(const RunOptions& o) {
         iterations = iterations_override(members.front());
         const auto kernels = plan_kernels(config.sut_lab);
         if (std::all_of(kernels.begin(), kernels.end(), [&](const std::string& k) {
-              const auto r = store->find_run_by_name(kernel_run_name(group, k));
+              const auto r = store->runs_table().find_run_by_name(kernel_run_name(group, k));
               return r && r->status == RunStatus::kFinished;
             })) {
           fmt::print(stderr, "schedlab run: '{}' is already finished on every kernel\n", group);
@@ -265,7 +265,8 @@ int run_command(const RunOptions& o) {
         store.emplace(o.db.resolve());
         // A new plan does not take over runs of an earlier one.
         for (const auto& k : plan_kernels(config.sut_lab))
-          if (store->find_run_by_name(kernel_run_name(group, k)) || store->find_run_by_name(group)) {
+          if (store->runs_table().find_run_by_name(kernel_run_name(group, k)) ||
+              store->runs_table().find_run_by_name(group)) {
             fmt::print(stderr, "schedlab run: '{}' is already in {}: give another --name, or continue it "
                                "with {}\n", group, store->path(), resume_command(group, store->path()));
             return kBadInput;

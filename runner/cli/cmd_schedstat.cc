@@ -96,14 +96,14 @@ DeltaSide delta_from_selection(const Store& store, const std::string& selection,
   if (parts.size() > 3 || parts[0].empty())
     throw BadInput(fmt::format("'{}' is not a file, nor a run selection RUN[:VARIANT[:ROW]]",
                                selection));
-  const std::optional<RunInfo> run = store.find_run_arg(parts[0]);
+  const std::optional<RunInfo> run = store.runs_table().find_run_arg(parts[0]);
   if (!run)
     throw BadInput(fmt::format("'{}' is not a file, and {} has no run '{}'", selection,
                                store.path(), parts[0]));
   std::optional<std::int64_t> variant_id;
   if (parts.size() > 1 && !parts[1].empty()) {
     std::vector<std::string> names;
-    for (const auto& v : store.variants(run->id)) {
+    for (const auto& v : store.variants_table().variants(run->id)) {
       names.push_back(v.name);
       if (v.name == parts[1]) variant_id = v.id;
     }

@@ -13,10 +13,10 @@ JournalEntry stamped(JournalEntry e, Host& host) {
   return e;
 }
 
-JournalRows journal_rows(const Store& store, Host& host) {
+JournalRows journal_rows(const KnobJournalTable& journal, Host& host) {
   const HostIdentity& me = host.identity();
   JournalRows out;
-  for (auto& e : store.journal().unrestored(host.name())) {
+  for (auto& e : journal.unrestored(host.name())) {
     // A row from before identities were recorded, or a host that has none
     // to read: as before, the host's own.
     if ((e.machine_id.empty() && e.boot_id.empty()) || (me.machine_id.empty() && me.boot_id.empty())) {
@@ -32,10 +32,10 @@ JournalRows journal_rows(const Store& store, Host& host) {
   return out;
 }
 
-std::vector<std::string> settle_foreign_rows(Store& store, const JournalRows& rows) {
+std::vector<std::string> settle_foreign_rows(KnobJournalTable& journal, const JournalRows& rows) {
   std::vector<std::string> lines;
   for (const auto& e : rows.earlier_boot) {
-    store.journal().journal_discard_entry(e.id);
+    journal.journal_discard_entry(e.id);
     lines.push_back(fmt::format("{} {} (run {}): journaled in an earlier boot ({}) of this machine; that boot is "
                                 "over, so nothing was written back",
                                 e.kind, e.name, e.run_id, e.boot_id));

@@ -4,13 +4,13 @@
 // row of an earlier boot is reported and closed without writing (the reboot
 // reset what it changed); a row of another machine under the same host name
 // (a database shared or merged) is never touched. Rows merge copied are
-// history and never appear here at all (Store::unrestored).
+// history and never appear here at all (KnobJournalTable::unrestored).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/knob_journal_table.h"
 #include "runner/hosts/host.h"
 
 namespace schedlab {
@@ -25,10 +25,10 @@ struct JournalRows {
   std::vector<JournalEntry> earlier_boot;   // this machine, another boot
   std::vector<JournalEntry> other_machine;  // another machine-id under this host name
 };
-JournalRows journal_rows(const Store& store, Host& host);
+JournalRows journal_rows(const KnobJournalTable& journal, Host& host);
 
 // Closes the rows of earlier boots (nothing written) and describes them and
 // the other machine's rows, one line each, for restore and preflight.
-std::vector<std::string> settle_foreign_rows(Store& store, const JournalRows& rows);
+std::vector<std::string> settle_foreign_rows(KnobJournalTable& journal, const JournalRows& rows);
 
 }  // namespace schedlab

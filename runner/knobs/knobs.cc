@@ -209,8 +209,8 @@ void KnobJournal::restore_all() {
 std::vector<std::string> restore_journal(Store& store, Host& host) {
   std::lock_guard lock(knob_write_lock());
   // Only what this host wrote in this boot is written back.
-  const JournalRows rows = journal_rows(store, host);
-  std::vector<std::string> done = settle_foreign_rows(store, rows);
+  const JournalRows rows = journal_rows(store.journal(), host);
+  std::vector<std::string> done = settle_foreign_rows(store.journal(), rows);
   for (const auto& e : rows.live) {
     if (e.kind == "workdir" || e.kind == "pgroup") continue;  // not knobs: run/leftovers.h
     const KnobKind* kind = find_knob_kind(e.kind);

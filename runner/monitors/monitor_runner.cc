@@ -29,12 +29,12 @@ std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m
 
 void MonitorRunner::record(const std::string& key, const std::string& monitor,
                            const std::string& why) {
-  const auto run = store_.find_run(run_id_);
+  const auto run = store_.runs_table().find_run(run_id_);
   if (!run) return;
   nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
   manifest[key][monitor] = why;
-  store_.set_run_manifest(run_id_, manifest.dump());
+  store_.runs_table().set_run_manifest(run_id_, manifest.dump());
 }
 
 void MonitorRunner::mark_unavailable(const std::string& name, const std::string& why) {

@@ -90,7 +90,7 @@ Prepared prepare_target(const NightlyTarget& t, const std::vector<Config>& confi
 }
 
 std::string kernel_release_of(const Store& store, std::int64_t run_id) {
-  const auto run = store.find_run(run_id);
+  const auto run = store.runs_table().find_run(run_id);
   if (!run) return "";
   const auto m = nlohmann::json::parse(run->manifest_json, nullptr, false);
   return m.is_object() && m.contains("kernel_release") && m["kernel_release"].is_string()
@@ -275,10 +275,10 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
                                                std::filesystem::path(path).stem().string(), m.id);
       ExecOptions exec{.name = run_name, .progress = o.progress ? ProgressStyle::kLine : ProgressStyle::kNone};
       if (!m.run_id)
-        if (auto run = store.find_run_by_name(run_name))
+        if (auto run = store.runs_table().find_run_by_name(run_name))
           m.run_id = run->id;  // created, then the runner died
       if (m.run_id) {
-        const auto run = store.find_run(*m.run_id);
+        const auto run = store.runs_table().find_run(*m.run_id);
         if (run && run->status == RunStatus::kFinished) {
           m.status = NightlyStatus::kMeasured;
         } else if (run) {
@@ -347,7 +347,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
     if (interrupted()) out.interrupted = true;  // what is still running stays measuring
     for (auto& p : pending) {
       NightlyMeasurement& m = p.m;
-      const auto run = store.find_run_by_name(p.run_name);
+      const auto run = store.runs_table().find_run_by_name(p.run_name);
       if (run) m.run_id = run->id;
       if (const auto e = errors.find(p.run_name); e != errors.end()) {
         m.status = NightlyStatus::kFailed;

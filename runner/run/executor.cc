@@ -100,11 +100,12 @@ class Execution {
       if (interrupted()) status = RunStatus::kInterrupted;
     } catch (...) {
       record_state_after();
-      if (pair_name_.empty()) store_.set_run_status(summary_.run_id, RunStatus::kFailed, true);
+      if (pair_name_.empty())
+        store_.runs_table().set_run_status(summary_.run_id, RunStatus::kFailed, true);
       throw;
     }
     record_state_after();
-    if (pair_name_.empty()) store_.set_run_status(summary_.run_id, status, true);
+    if (pair_name_.empty()) store_.runs_table().set_run_status(summary_.run_id, status, true);
     summary_.status = status;
     return summary_;
   }
@@ -154,7 +155,7 @@ class Execution {
       Store store(path);
       for (const auto& line : restore_journal(store, sut))
         fmt::print(stderr, "schedlab: {}: {}\n", sut.name(), line);
-      store.set_run_status(run, RunStatus::kInterrupted, true);
+      store.runs_table().set_run_status(run, RunStatus::kInterrupted, true);
     });
   }
 
@@ -162,7 +163,7 @@ class Execution {
   // differs is a warning: the SUT was not left as found. Never throws.
   void record_state_after() {
     try {
-      const auto run = store_.find_run(summary_.run_id);
+      const auto run = store_.runs_table().find_run(summary_.run_id);
       auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
       if (!whole.is_object()) return;
       // A pair's manifest is its member of "pairs".
@@ -170,9 +171,10 @@ class Execution {
       if (!manifest.is_object()) return;
       manifest["state_after"] = capture_sut_state(pair_.sut);
       if (pair_name_.empty())
-        store_.set_run_manifest(summary_.run_id, manifest.dump());
+        store_.runs_table().set_run_manifest(summary_.run_id, manifest.dump());
       else
-        store_.set_manifest_member(summary_.run_id, {"pairs", pair_name_}, manifest.dump());
+        store_.runs_table().set_manifest_member(summary_.run_id, {"pairs", pair_name_},
+                                                manifest.dump());
       for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
         fmt::print(stderr, "schedlab: {}: {}\n",
                    d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
@@ -184,11 +186,11 @@ class Execution {
 
   void open_run(const ExecOptions& options) {
     if (options.resume_run) {
-      auto run = store_.find_run(*options.resume_run);
+      auto run = store_.runs_table().find_run(*options.resume_run);
       if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store_.path()));
       summary_.run_id = run->id;
       summary_.name = run->name;
-      const auto stored = store_.variants(run->id);
+      const auto stored = store_.variants_table().variants(run->id);
       for (const VariantConfig* v : plan_.variants) {
         auto it =
             std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v->name; });
@@ -201,7 +203,7 @@ class Execution {
         for (std::size_t v = 0; v < plan_.variants.size(); ++v)
           progress_.already_done(i, state(plan_.points[i], v).attempted);
       if (pair_name_.empty()) {
-        store_.set_run_status(run->id, RunStatus::kRunning, false);
+        store_.runs_table().set_run_status(run->id, RunStatus::kRunning, false);
       } else {
         // A pair's manifest is written once, when it first starts.
         const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
@@ -209,7 +211,8 @@ class Execution {
                               ? whole["pairs"].value(pair_name_, nlohmann::json{})
                               : nlohmann::json{};
         if (!part.is_object() || !part.contains("state_before"))
-          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest().dump());
+          store_.runs_table().set_manifest_member(run->id, {"pairs", pair_name_},
+                                                  sut_manifest().dump());
       }
       return;
     }
@@ -217,7 +220,8 @@ class Execution {
     nlohmann::json manifest = sut_manifest();
     manifest.update(options.manifest);
     summary_.run_id = create_run_record(store_, config_, plan_, options.name, manifest.dump());
-    for (const auto& v : store_.variants(summary_.run_id)) variant_ids_.push_back(v.id);
+    for (const auto& v : store_.variants_table().variants(summary_.run_id))
+      variant_ids_.push_back(v.id);
   }
 
   // Kernel, CPU, tools and scheduler state of the SUT, with the hosts.
@@ -240,7 +244,7 @@ class Execution {
     // (workload, point) -> the metric its stop rule follows
     std::map<std::pair<std::string, std::string>, const MetricSpec*> primary;
     for (const auto& p : plan_.points) primary[{p.workload->workload->name(), p.params_json}] = &primary_metric(p);
-    for (const auto& it : store_.iterations(summary_.run_id)) {
+    for (const auto& it : store_.iterations_table().iterations(summary_.run_id)) {
       if (it.pair != pair_name_) continue;  // each pair resumes its own points
       PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
       ++s.attempted;
@@ -250,7 +254,7 @@ class Execution {
       if (const auto unit = iteration_unit(*metric->second, it.samples)) s.ok.push_back(*unit);
     }
     // stop: sequential resumes its tests from their stored looks.
-    for (auto& stop : store_.point_stops(summary_.run_id))
+    for (auto& stop : store_.point_stops_table().point_stops(summary_.run_id))
       stored_stops_[{stop.variant_id, stop.workload, stop.params_json}] = std::move(stop);
   }
 
@@ -408,8 +412,9 @@ class Execution {
       const StopDecision d = should_stop(p.iterations, s.ok, s.attempted, metric.centre);
       if (d.stop) {
         s.stopped = true;
-        store_.record_point_stop({summary_.run_id, variant_ids_[v], p.workload->workload->name(),
-                                  p.params_json, s.attempted, d.reason, d.halfwidth_pct});
+        store_.point_stops_table().record_point_stop({summary_.run_id, variant_ids_[v],
+                                                      p.workload->workload->name(), p.params_json,
+                                                      s.attempted, d.reason, d.halfwidth_pct});
       }
       return d.stop;
     };
@@ -449,7 +454,7 @@ class Execution {
                     .iterations = s.attempted,
                     .reason = point.reason(v),
                     .sequential = point.record(v)};
-      store_.record_point_stop(row);
+      store_.point_stops_table().record_point_stop(row);
       stored_stops_[{variant_ids_[v], workload, p.params_json}] = std::move(row);
     };
     // Every test stopped before an interruption kept the baseline's row.
@@ -563,7 +568,7 @@ class Execution {
   }
 
   void store(const PlanPoint& p, std::size_t v, IterationRow row) {
-    store_.add_iteration(row);
+    store_.iterations_table().add_iteration(row);
     PointState& s = state(p, v);
     ++s.attempted;
     s.next_index = row.iteration + 1;
@@ -667,20 +672,21 @@ std::int64_t create_run_record(Store& store, const Config& config, const Plan& p
   auto manifest = nlohmann::json::parse(manifest_json, nullptr, false);
   if (manifest.is_object())
     manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs}, {"max", plan.max_iterations() * pairs}};
-  const std::int64_t run_id = store.create_run({.name = name,
-                                                .config_path = config.path,
-                                                .config_text = config.text,
-                                                .config_sha256 = sha256_hex(config.text),
-                                                .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json,
-                                                .status = RunStatus::kRunning});
+  const std::int64_t run_id = store.runs_table().create_run(
+      {.name = name,
+       .config_path = config.path,
+       .config_text = config.text,
+       .config_sha256 = sha256_hex(config.text),
+       .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json,
+       .status = RunStatus::kRunning});
   for (std::size_t i = 0; i < plan.variants.size(); ++i)
-    store.add_variant({.run_id = run_id,
-                       .name = plan.variants[i]->name,
-                       .position = static_cast<int>(i),
-                       .knobs_json = knobs_json(plan.variants[i]->knobs).dump()});
+    store.variants_table().add_variant({.run_id = run_id,
+                                        .name = plan.variants[i]->name,
+                                        .position = static_cast<int>(i),
+                                        .knobs_json = knobs_json(plan.variants[i]->knobs).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
-      store.add_metric(
+      store.metrics_table().add_metric(
           run_id, {wc.workload->name(), m.name, m.unit, std::string(to_string(m.direction)),
                    std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
   return run_id;
@@ -695,7 +701,7 @@ void preflight(const RunContext& run) {
     // A lab guest boots fresh: entries of an earlier guest under the same
     // name (same release, accelerator and port) are of a kernel that is gone.
     if (lab::is_lab_host_name(host->name())) {
-      if (const auto note = lab::discard_guest_journal(store, host->name()); !note.empty())
+      if (const auto note = lab::discard_guest_journal(store.journal(), host->name()); !note.empty())
         fmt::print(stderr, "schedlab: {}\n", note);
       continue;
     }
@@ -705,8 +711,8 @@ void preflight(const RunContext& run) {
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     // Only this host's rows of this boot block a run; an earlier boot's are
     // closed (the reboot reset them), another machine's left alone.
-    const JournalRows rows = journal_rows(store, *host);
-    for (const auto& line : settle_foreign_rows(store, rows))
+    const JournalRows rows = journal_rows(store.journal(), *host);
+    for (const auto& line : settle_foreign_rows(store.journal(), rows))
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     std::vector<std::string> names;
     for (const auto& e : rows.live)

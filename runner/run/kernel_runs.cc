@@ -24,7 +24,7 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
     exec.name = kernel_run_name(group, kernel);
     exec.manifest["group"] = group;
     exec.resume_run.reset();
-    if (const auto run = store.find_run_by_name(exec.name)) {
+    if (const auto run = store.runs_table().find_run_by_name(exec.name)) {
       if (run_group(*run) != group)
         throw PreflightError(
             fmt::format("run '{}' exists and is not part of '{}'", exec.name, group));

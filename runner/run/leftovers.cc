@@ -114,7 +114,7 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
   std::vector<std::string> done;
   // Only what this host wrote in this boot: a process group or directory
   // journaled elsewhere (a merged or crafted database) is not ours to touch.
-  for (const auto& e : journal_rows(store, host).live) {
+  for (const auto& e : journal_rows(store.journal(), host).live) {
     if (!is_leftover_kind(e.kind)) continue;
     if (e.run_id && RunAlive::held(store.path(), e.run_id)) continue;  // a live run's own
     if (e.kind == kWorkdirKind) {

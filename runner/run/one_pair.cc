@@ -12,7 +12,7 @@ namespace {
 void discard_guest_knobs(Store& store, const std::string& lab_host) noexcept {
   if (lab_host.empty()) return;
   try {
-    if (const auto note = lab::discard_guest_journal(store, lab_host); !note.empty())
+    if (const auto note = lab::discard_guest_journal(store.journal(), lab_host); !note.empty())
       fmt::print(stderr, "schedlab: {}\n", note);
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedlab: warning: {}: {}\n", lab_host, e.what());

@@ -24,7 +24,7 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
   const Config& config = shape.config;
   RunSummary total;
   if (options.resume_run) {
-    const auto run = store.find_run(*options.resume_run);
+    const auto run = store.runs_table().find_run(*options.resume_run);
     if (!run)
       throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store.path()));
     total.run_id = run->id;
@@ -42,7 +42,7 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
     total.name = options.name;
     total.run_id = create_run_record(store, config, kernel.plan, options.name, manifest.dump(), config.pairs.size());
   }
-  store.set_run_status(total.run_id, RunStatus::kRunning, false);
+  store.runs_table().set_run_status(total.run_id, RunStatus::kRunning, false);
 
   std::vector<PairOutcome> outcomes(config.pairs.size());
   {
@@ -61,8 +61,8 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
           outcomes[i].error = e.what();
           try {
             Store own(store.path());
-            own.set_manifest_member(total.run_id, {"pairs", pc.name, "error"},
-                                    nlohmann::json(e.what()).dump());
+            own.runs_table().set_manifest_member(total.run_id, {"pairs", pc.name, "error"},
+                                                 nlohmann::json(e.what()).dump());
           } catch (const std::exception&) {
             // The summary still carries it.
           }
@@ -88,7 +88,7 @@ RunSummary run_pairs(Store& store, const RunShape& shape, const KernelShape& ker
   total.status = interrupted() ? RunStatus::kInterrupted
                  : any_failed  ? RunStatus::kFailed
                                : RunStatus::kFinished;
-  store.set_run_status(total.run_id, total.status, true);
+  store.runs_table().set_run_status(total.run_id, total.status, true);
   return total;
 }
 

@@ -22,7 +22,7 @@ std::optional<std::string> run_group(const RunInfo& run) {
 
 std::vector<RunInfo> group_runs(const Store& store, const std::string& group) {
   std::vector<RunInfo> out;
-  for (auto& r : store.list_runs())
+  for (auto& r : store.runs_table().list_runs())
     if (run_group(r) == group) out.push_back(std::move(r));
   std::sort(out.begin(), out.end(), [](const RunInfo& a, const RunInfo& b) { return a.id < b.id; });
   return out;
@@ -50,7 +50,7 @@ std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunIn
     std::string label = labels[i];
     if (std::count(labels.begin(), labels.end(), label) > 1 && !describes[i].empty())
       label += " " + describes[i];
-    for (const auto& v : store.variants(r.id))
+    for (const auto& v : store.variants_table().variants(r.id))
       out.push_back({.run_id = r.id,
                      .variant_id = v.id,
                      .run_name = r.name,

@@ -120,11 +120,11 @@ TaskRun task_run(const Submission& s, int task) {
   if (!fs::exists(s.task_db(task))) return t;
   try {
     Store store(s.task_db(task), Store::Access::kReadOnly);
-    const auto run = store.find_run_by_name(s.name);
+    const auto run = store.runs_table().find_run_by_name(s.name);
     if (!run) return t;
     t.exists = true;
     t.status = run->status;
-    const auto ov = store.run_overviews();
+    const auto ov = store.runs_table().run_overviews();
     if (const auto it = ov.find(run->id); it != ov.end()) t.ok = it->second.iterations_ok;
   } catch (const std::exception& e) {
     t.error = e.what();
@@ -226,7 +226,7 @@ TaskResult run_task(const std::string& dir) {
   out.db = store.path();
   ExecOptions exec;
   exec.name = s.name;
-  if (const auto run = store.find_run_by_name(s.name)) {
+  if (const auto run = store.runs_table().find_run_by_name(s.name)) {
     if (run->status == RunStatus::kFinished) {
       out.already_finished = true;
       out.summary.run_id = run->id;
@@ -238,7 +238,7 @@ TaskResult run_task(const std::string& dir) {
   const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
   const RunShape shape = RunShape::one_run(config, {});
   out.summary = run_kernel(store, shape, shape.kernels.front(), exec);
-  store.set_manifest_member(
+  store.runs_table().set_manifest_member(
       out.summary.run_id, where,
       nlohmann::json{{"job", job ? job : ""}, {"task", task}, {"nodes", names}}.dump());
   return out;

@@ -43,11 +43,12 @@ struct Db {
   Store store{tmp.path};
 
   std::int64_t run(const std::string& name, const std::string& manifest = "{}") {
-    return store.create_run({0, name, "configs/test.yaml", "iterations: 5\n", "abc123", manifest,
-                             RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
+    return store.runs_table().create_run({0, name, "configs/test.yaml", "iterations: 5\n", "abc123",
+                                          manifest, RunStatus::kFinished, "2024-05-01T10:00:00Z",
+                                          ""});
   }
   std::int64_t variant(std::int64_t run, const std::string& name, int position) {
-    return store.add_variant({0, run, name, position, "{}"});
+    return store.variants_table().add_variant({0, run, name, position, "{}"});
   }
   // Iterations of one point: one ok iteration per value, then `failed`
   // timed-out ones.
@@ -70,7 +71,7 @@ struct Db {
         it.samples = {{metric, values[static_cast<std::size_t>(i)], std::nullopt}};
       else
         it.error = "killed after 60s";
-      store.add_iteration(it);
+      store.iterations_table().add_iteration(it);
     }
   }
 };
@@ -89,7 +90,7 @@ void slices(Db& db, std::int64_t run, std::int64_t variant, const std::string& r
                     .iteration = i++};
     double t = 0;
     for (double v : values) it.samples.push_back({"tps", v, t += 1});
-    db.store.add_iteration(it);
+    db.store.iterations_table().add_iteration(it);
   }
 }
 
@@ -103,7 +104,7 @@ struct Hackbench : Db {
   std::int64_t def = variant(run_id, "default", 0);
   std::int64_t batch = variant(run_id, "sched-batch", 1);
   Hackbench() {
-    store.add_metric(run_id, kTime);
+    store.metrics_table().add_metric(run_id, kTime);
     const std::string b = "hackbench-process-pipes";
     point(run_id, def, "hackbench", b, "4", 1, "time", {0.8700, 0.8800, 0.8771});
     point(run_id, batch, "hackbench", b, "4", 1, "time", {0.8730, 0.8800, 0.8792}, 2);
@@ -191,7 +192,7 @@ TEST_CASE("render_text: FAIL, n/a and no marker below two samples", "[render]") 
   const auto r = db.run("tb");
   const auto def = db.variant(r, "default", 0);
   const auto batch = db.variant(r, "batch", 1);
-  db.store.add_metric(r, kThroughput);
+  db.store.metrics_table().add_metric(r, kThroughput);
   db.point(r, def, "tbench", "tbench", "1", 0, "throughput", {100, 110, 105});
   db.point(r, batch, "tbench", "tbench", "1", 0, "throughput", {120, 118, 125});
   db.point(r, def, "tbench", "tbench", "2", 1, "throughput", {200, 210, 205});
@@ -300,7 +301,7 @@ TEST_CASE("render_json: a cell without samples is all nulls", "[render]") {
   Db db;
   const auto r = db.run("x");
   const auto def = db.variant(r, "default", 0);
-  db.store.add_metric(r, kTime);
+  db.store.metrics_table().add_metric(r, kTime);
   db.point(r, def, "hackbench", "hb", "1", 0, "time", {}, 1);
   const auto doc =
       nlohmann::json::parse(render_json(compare(db.store, default_columns(db.store, {r}))));
@@ -335,13 +336,13 @@ TEST_CASE("compare across runs: blocks in order of first appearance", "[compare]
   Db db;
   const auto a = db.run("base");
   const auto av = db.variant(a, "default", 0);
-  db.store.add_metric(a, kTime);
-  db.store.add_metric(a, kThroughput);
+  db.store.metrics_table().add_metric(a, kTime);
+  db.store.metrics_table().add_metric(a, kThroughput);
   db.point(a, av, "tbench", "tbench", "1", 0, "throughput", {100, 101});
   db.point(a, av, "hackbench", "hackbench-thread-sockets", "1", 0, "time", {1.0, 1.1});
   const auto b = db.run("patched");
   const auto bv = db.variant(b, "default", 0);
-  db.store.add_metric(b, kTime);
+  db.store.metrics_table().add_metric(b, kTime);
   db.point(b, bv, "hackbench", "hackbench-thread-sockets", "1", 0, "time", {0.9, 1.0});
   db.point(b, bv, "hackbench", "hackbench-process-pipes", "1", 0, "time", {0.5, 0.6});
 
@@ -384,7 +385,7 @@ TEST_CASE("render_text: a label longer than the cell widens its column", "[rende
   const auto r = db.run("x");
   const auto def = db.variant(r, "default", 0);
   const auto lng = db.variant(r, "no-place-lag-no-run-to-parity", 1);
-  db.store.add_metric(r, kTime);
+  db.store.metrics_table().add_metric(r, kTime);
   db.point(r, def, "hackbench", "hb", "1", 0, "time", {1.0});
   db.point(r, lng, "hackbench", "hb", "1", 0, "time", {0.5});
   const std::string text = render_text(compare(db.store, default_columns(db.store, {r})));
@@ -467,7 +468,7 @@ TEST_CASE("interval metrics: tested on one centre per iteration, and the table s
   const auto r = db.run("pg");
   const auto base = db.variant(r, "default", 0);
   const auto patched = db.variant(r, "patched", 1);
-  db.store.add_metric(r, {"pgbench", "tps", "", "higher", "hmean", "interval", 2});
+  db.store.metrics_table().add_metric(r, {"pgbench", "tps", "", "higher", "hmean", "interval", 2});
   // Per-second tps: 3 iterations of 4 slices each per side.
   slices(db, r, base, "8", {{100, 101, 99, 100}, {104, 103, 105, 104}, {98, 97, 99, 98}});
   slices(db, r, patched, "8", {{106, 107, 105, 106}, {103, 104, 102, 103}, {108, 109, 107, 108}});
@@ -523,7 +524,7 @@ TEST_CASE("a run measured under TCG: the text header and the JSON say the number
   const auto lab = db.run("lab", R"({"kernel_release":"6.12.9","lab":{"release":"6.12.9+bpo-amd64","accel":"tcg","emulated":true}})");
   const auto kvm = db.run("kvm", R"({"lab":{"release":"6.1.0-28-amd64","accel":"kvm","emulated":false}})");
   for (const auto r : {real, lab, kvm}) {
-    db.store.add_metric(r, kTime);
+    db.store.metrics_table().add_metric(r, kTime);
     db.point(r, db.variant(r, "default", 0), "hackbench", "hackbench-process-pipes", "1", 0, "time",
              {0.43, 0.42, 0.44});
   }
@@ -565,7 +566,7 @@ void hackbench_point(Db& db, std::int64_t run, std::int64_t variant, const std::
     it.iteration = i++;
     it.status = IterationStatus::kOk;
     it.samples = {{"time", v, std::nullopt}};
-    db.store.add_iteration(it);
+    db.store.iterations_table().add_iteration(it);
   }
 }
 
@@ -578,13 +579,15 @@ nlohmann::json hackbench_params(int groups, const nlohmann::json& loops) {
 TEST_CASE("like with like: cells measured with other parameters are marked, named and refused by strict",
           "[compare]") {
   Db db;
-  const auto a = db.store.create_run({0, "loops500", "c.yaml", "loops: 500\n", "aaaaaaaaaaaaaaaa", "{}",
-                                      RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
-  const auto b = db.store.create_run({0, "loops200", "c.yaml", "loops: 200\n", "bbbbbbbbbbbbbbbb", "{}",
-                                      RunStatus::kFinished, "2024-05-01T11:00:00Z", ""});
+  const auto a =
+      db.store.runs_table().create_run({0, "loops500", "c.yaml", "loops: 500\n", "aaaaaaaaaaaaaaaa",
+                                        "{}", RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
+  const auto b =
+      db.store.runs_table().create_run({0, "loops200", "c.yaml", "loops: 200\n", "bbbbbbbbbbbbbbbb",
+                                        "{}", RunStatus::kFinished, "2024-05-01T11:00:00Z", ""});
   const auto va = db.variant(a, "default", 0), vb = db.variant(b, "default", 0);
-  db.store.add_metric(a, kTime);
-  db.store.add_metric(b, kTime);
+  db.store.metrics_table().add_metric(a, kTime);
+  db.store.metrics_table().add_metric(b, kTime);
   hackbench_point(db, a, va, "4", 0, hackbench_params(4, 500), {1.70, 1.72, 1.69, 1.71});
   // An import stores text; the same value is alike.
   hackbench_point(db, b, vb, "4", 0, hackbench_params(4, "200"), {0.51, 0.52, 0.50, 0.52});
@@ -619,10 +622,10 @@ TEST_CASE("like with like: cells measured with other parameters are marked, name
   CHECK_THAT(render_markdown(c), Contains(" !"));
   // Alike parameters: nothing marked, nothing named.
   Db same;
-  const auto x = same.store.create_run({0, "x", "c.yaml", "t\n", "cccc", "{}", RunStatus::kFinished,
-                                        "2024-05-01T10:00:00Z", ""});
+  const auto x = same.store.runs_table().create_run(
+      {0, "x", "c.yaml", "t\n", "cccc", "{}", RunStatus::kFinished, "2024-05-01T10:00:00Z", ""});
   const auto vx = same.variant(x, "default", 0), vy = same.variant(x, "batch", 1);
-  same.store.add_metric(x, kTime);
+  same.store.metrics_table().add_metric(x, kTime);
   hackbench_point(same, x, vx, "4", 0, hackbench_params(4, 500), {1.0, 1.1});
   hackbench_point(same, x, vy, "4", 0, hackbench_params(4, "500"), {1.0, 1.1});
   const Comparison alike = compare(same.store, default_columns(same.store, {x}));
@@ -636,8 +639,8 @@ TEST_CASE("a row a run never measured prints blank, not FAIL; n is in the table 
   const auto a = db.run("abc");
   const auto b = db.run("abcd");
   const auto va = db.variant(a, "default", 0), vb = db.variant(b, "default", 0);
-  db.store.add_metric(a, kTime);
-  db.store.add_metric(b, kTime);
+  db.store.metrics_table().add_metric(a, kTime);
+  db.store.metrics_table().add_metric(b, kTime);
   for (int g : {1, 2}) {
     hackbench_point(db, a, va, std::to_string(g), g, hackbench_params(g, 500), {0.5, 0.6, 0.55});
     hackbench_point(db, b, vb, std::to_string(g), g, hackbench_params(g, 500), {0.5, 0.6});
@@ -693,8 +696,10 @@ TEST_CASE("an iteration's notes reach the comparison: under the tables in text, 
   Db db;
   const auto r = db.run("np");
   const auto def = db.variant(r, "default", 0);
-  db.store.add_metric(r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
-  db.store.add_metric(r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  db.store.metrics_table().add_metric(
+      r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  db.store.metrics_table().add_metric(
+      r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
   for (int i = 0; i < 2; ++i) {
     IterationRow it{.run_id = r,
                     .variant_id = def,
@@ -706,7 +711,7 @@ TEST_CASE("an iteration's notes reach the comparison: under the tables in text, 
                     .samples = {{"throughput", 580.0 + i, std::nullopt},
                                 {"send_throughput", 9800.0 + i, std::nullopt}}};
     if (i == 1) it.notes = "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted)";
-    db.store.add_iteration(it);
+    db.store.iterations_table().add_iteration(it);
   }
   const Comparison c = compare(db.store, default_columns(db.store, {r}));
   REQUIRE(c.blocks.size() == 2);  // throughput and send_throughput, one point

@@ -25,19 +25,31 @@ struct NightsDb {
   // from commit c<night>; `level` is the night's true time.
   std::int64_t night(int k, double level) {
     const std::string commit = fmt::format("c{:02}{}", k, std::string(38, 'a'));
-    const auto run = store.create_run(
-        {.name = fmt::format("night-{:02}", k), .config_path = "c.yaml", .config_text = "x", .config_sha256 = "s",
+    const auto run = store.runs_table().create_run(
+        {.name = fmt::format("night-{:02}", k),
+         .config_path = "c.yaml",
+         .config_text = "x",
+         .config_sha256 = "s",
          .manifest_json = nlohmann::json{{"kernel_release", fmt::format("6.12.0-n{}", k)},
                                          {"lab", {{"build", {{"commit", commit}}}}}}
                               .dump(),
-         .status = RunStatus::kFinished, .started_at = fmt::format("2026-02-{:02}T00:00:00Z", k + 1)});
-    const auto v = store.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    store.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+         .status = RunStatus::kFinished,
+         .started_at = fmt::format("2026-02-{:02}T00:00:00Z", k + 1)});
+    const auto v = store.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    store.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     for (int i = 0; i < 5; ++i)
-      store.add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench",
-                           .block = "hackbench-process-pipes", .row = "4", .params_json = R"({"groups":4})",
-                           .iteration = i, .status = IterationStatus::kOk, .started_at = "x",
-                           .samples = {{"time", level * (1 + (i - 2) * 0.002), std::nullopt}}});
+      store.iterations_table().add_iteration(
+          {.run_id = run,
+           .variant_id = v,
+           .workload = "hackbench",
+           .block = "hackbench-process-pipes",
+           .row = "4",
+           .params_json = R"({"groups":4})",
+           .iteration = i,
+           .status = IterationStatus::kOk,
+           .started_at = "x",
+           .samples = {{"time", level * (1 + (i - 2) * 0.002), std::nullopt}}});
     return run;
   }
   // `nights` nights; the time goes up by `shift` % from night `at` on.

@@ -21,26 +21,37 @@ namespace {
 // the second variant never ran), `time` samples per iteration.
 std::int64_t add_run(Store& s, const std::string& name, const std::string& date,
                      const std::string& unit, double scale) {
-  const auto run = s.create_run({.name = name, .config_path = "c.yaml", .config_text = "",
+  const auto run =
+      s.runs_table().create_run({.name = name,
+                                 .config_path = "c.yaml",
+                                 .config_text = "",
                                  .config_sha256 = "x",
                                  .manifest_json = R"({"kernel_release":"6.1.0-)" + name + "\"}",
                                  .started_at = date});
-  const auto base = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  const auto batch = s.add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = "{}"});
-  s.add_metric(run, {"hackbench", "time", unit, "lower", "amean", "run", 4});
+  const auto base = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto batch = s.variants_table().add_variant(
+      {.run_id = run, .name = "batch", .position = 1, .knobs_json = "{}"});
+  s.metrics_table().add_metric(run, {"hackbench", "time", unit, "lower", "amean", "run", 4});
   int order = 0;
   for (const std::string row : {"8", "2"}) {  // configuration order, not sorted
     for (int i = 0; i < 3; ++i)
       for (const auto v : {base, batch}) {
         if (v == batch && row == "8") continue;  // batch never ran row 8
         const double x = scale * std::stod(row) * (1 + 0.1 * i) * (v == batch ? 0.9 : 1.0);
-        s.add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench",
-                         .block = "hackbench-process-pipes", .row = row, .row_order = order,
-                         .params_json = "{\"groups\":" + row + "}", .iteration = i,
-                         .status = i == 2 && row == "2" && v == base ? IterationStatus::kFailed
-                                                                     : IterationStatus::kOk,
-                         .started_at = date,
-                         .samples = {{"time", x, std::nullopt}, {"other", 99, std::nullopt}}});
+        s.iterations_table().add_iteration(
+            {.run_id = run,
+             .variant_id = v,
+             .workload = "hackbench",
+             .block = "hackbench-process-pipes",
+             .row = row,
+             .row_order = order,
+             .params_json = "{\"groups\":" + row + "}",
+             .iteration = i,
+             .status = i == 2 && row == "2" && v == base ? IterationStatus::kFailed
+                                                         : IterationStatus::kOk,
+             .started_at = date,
+             .samples = {{"time", x, std::nullopt}, {"other", 99, std::nullopt}}});
       }
     ++order;
   }
@@ -50,24 +61,24 @@ std::int64_t add_run(Store& s, const std::string& name, const std::string& date,
 // One more ok iteration of add_run's row 8, its time VALUE.
 void add_row8_iteration(Store& s, std::int64_t run, std::int64_t variant, int iteration,
                         const std::string& date, double value) {
-  s.add_iteration({.run_id = run,
-                   .variant_id = variant,
-                   .workload = "hackbench",
-                   .block = "hackbench-process-pipes",
-                   .row = "8",
-                   .row_order = 0,
-                   .params_json = R"({"groups":8})",
-                   .iteration = iteration,
-                   .status = IterationStatus::kOk,
-                   .started_at = date,
-                   .samples = {{"time", value, std::nullopt}}});
+  s.iterations_table().add_iteration({.run_id = run,
+                                      .variant_id = variant,
+                                      .workload = "hackbench",
+                                      .block = "hackbench-process-pipes",
+                                      .row = "8",
+                                      .row_order = 0,
+                                      .params_json = R"({"groups":8})",
+                                      .iteration = iteration,
+                                      .status = IterationStatus::kOk,
+                                      .started_at = date,
+                                      .samples = {{"time", value, std::nullopt}}});
 }
 
 // Each point is the cell `schedlab compare RUN` prints for its variant.
 void check_against_compare(const Store& s, const History& h) {
   for (const auto& p : h.points) {
     INFO(p.run << " " << p.variant << " " << p.row);
-    const auto vars = s.variants(p.run_id);
+    const auto vars = s.variants_table().variants(p.run_id);
     const auto v = std::find_if(vars.begin(), vars.end(),
                                 [&](const VariantInfo& x) { return x.name == p.variant; });
     REQUIRE(v != vars.end());
@@ -130,18 +141,19 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
   std::vector<Store::RunCells> computed;
   const History first = history(s, "hackbench", "time", "", &computed);
   REQUIRE(computed.size() == 2);  // nothing was stored: both runs computed
-  CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
+  CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
 
   // Read back: the summaries are what was computed, and history is the same.
   // Oldest run first, whatever the ids say, with each run's name and start.
   std::vector<CellSummary> stored;
   std::vector<std::string> runs;
-  s.for_each_run_cell_summaries("hackbench", "time", kCellSummaryVersion,
-                                [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
-                                  CHECK(cells.front().run_id == run.id);
-                                  runs.push_back(run.name + " " + run.started_at);
-                                  stored.insert(stored.end(), cells.begin(), cells.end());
-                                });
+  s.cell_cache().for_each_run_cell_summaries(
+      "hackbench", "time", kCellSummaryVersion,
+      [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
+        CHECK(cells.front().run_id == run.id);
+        runs.push_back(run.name + " " + run.started_at);
+        stored.insert(stored.end(), cells.begin(), cells.end());
+      });
   CHECK(runs == std::vector<std::string>{"early 2026-03-01T00:00:00Z", "late 2026-03-02T00:00:00Z"});
   REQUIRE(stored.size() == 6);
   CHECK(stored.front().run_id == early);
@@ -159,7 +171,7 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
   CHECK(history(s, "hackbench", "time", "2").points.size() == 4);
 
   SECTION("an iteration added after the summaries: that run is computed afresh") {
-    const auto vars = s.variants(early);
+    const auto vars = s.variants_table().variants(early);
     add_row8_iteration(s, early, vars[0].id, 3, "2026-03-01T00:00:00Z", 100.0);
     const History fresh = history(s, "hackbench", "time", "", &computed);
     REQUIRE(computed.size() == 1);
@@ -169,24 +181,27 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
     CHECK(*fresh.points[0].centre == Approx((16 + 17.6 + 19.2 + 100) / 4));
     check_against_compare(s, fresh);
     // Kept, then read back the same.
-    CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 1);
+    CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) ==
+          1);
     computed.clear();
     check_same(fresh, history(s, "hackbench", "time", "", &computed));
     CHECK(computed.empty());
   }
   SECTION("summaries of another version are not read") {
     computed.clear();
-    s.for_each_run_cell_summaries("hackbench", "time", kCellSummaryVersion + 1,
-                                  [&](const Store::RunLabel&, std::span<const CellSummary>) { FAIL("read"); });
+    s.cell_cache().for_each_run_cell_summaries(
+        "hackbench", "time", kCellSummaryVersion + 1,
+        [&](const Store::RunLabel&, std::span<const CellSummary>) { FAIL("read"); });
   }
   SECTION("a run resumed between reading and keeping: its summaries are not kept") {
     computed.clear();
-    s.invalidate_cell_summaries(late);
+    s.cell_cache().invalidate_cell_summaries(late);
     history(s, "hackbench", "time", "", &computed);
     REQUIRE(computed.size() == 1);
-    const auto vars = s.variants(late);
+    const auto vars = s.variants_table().variants(late);
     add_row8_iteration(s, late, vars[1].id, 0, "2026-03-02T00:00:00Z", 7.0);
-    CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 0);
+    CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) ==
+          0);
     computed.clear();
     const History resumed = history(s, "hackbench", "time", "", &computed);
     REQUIRE(computed.size() == 1);
@@ -219,7 +234,7 @@ TEST_CASE("history of a database from schema version 9: migrated, summarised laz
   const History h = history(s, "hackbench", "time", "", &computed);
   CHECK(render_history_text(h) == before);
   check_against_compare(s, h);
-  CHECK(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
+  CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
   computed.clear();
   CHECK(render_history_text(history(s, "hackbench", "time", "", &computed)) == before);
   CHECK(computed.empty());
@@ -233,7 +248,8 @@ TEST_CASE("history merges a run without summaries into the stored ones by date, 
   add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
   std::vector<Store::RunCells> computed;
   history(s, "hackbench", "time", "", &computed);
-  REQUIRE(s.put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
+  REQUIRE(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) ==
+          2);
   // Imported since: the middle run by date, without summaries.
   const auto middle = add_run(s, "middle", "2026-03-02T00:00:00Z", "s", 3.0);
 
@@ -283,15 +299,28 @@ TEST_CASE("history merges a run without summaries into the stored ones by date, 
 TEST_CASE("history: one series per parameter set, labelled with what differs") {
   test::TempDir dir;
   Store s(dir.file("h.db"));
-  const auto add = [&](const std::string& name, const std::string& date, const std::string& params, double t) {
-    const auto run = s.create_run({.name = name, .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
-                                   .manifest_json = "{}", .started_at = date});
-    const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  const auto add = [&](const std::string& name, const std::string& date, const std::string& params,
+                       double t) {
+    const auto run = s.runs_table().create_run({.name = name,
+                                                .config_path = "c.yaml",
+                                                .config_text = "",
+                                                .config_sha256 = "x",
+                                                .manifest_json = "{}",
+                                                .started_at = date});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     for (int i = 0; i < 3; ++i)
-      s.add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench", .block = "hackbench-process-pipes",
-                       .row = "4", .params_json = params, .iteration = i, .status = IterationStatus::kOk,
-                       .started_at = date, .samples = {{"time", t + 0.01 * i, std::nullopt}}});
+      s.iterations_table().add_iteration({.run_id = run,
+                                          .variant_id = v,
+                                          .workload = "hackbench",
+                                          .block = "hackbench-process-pipes",
+                                          .row = "4",
+                                          .params_json = params,
+                                          .iteration = i,
+                                          .status = IterationStatus::kOk,
+                                          .started_at = date,
+                                          .samples = {{"time", t + 0.01 * i, std::nullopt}}});
   };
   add("a", "2026-01-01T00:00:00Z", R"({"groups":4,"loops":500,"modes":"process-pipes"})", 1.7);
   add("b", "2026-01-02T00:00:00Z", R"({"groups":4,"loops":200,"modes":"process-pipes"})", 0.5);

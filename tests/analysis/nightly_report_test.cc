@@ -23,14 +23,14 @@ struct Db {
   Store store{dir.file("r.db")};
   // One run of hackbench time samples, with schedstat snapshots or not.
   std::int64_t run(const std::string& name, const std::vector<double>& times, bool schedstat) {
-    const auto id = store.create_run({.name = name,
-                                      .config_path = "c.yaml",
-                                      .config_text = "x",
-                                      .config_sha256 = "s",
-                                      .status = RunStatus::kFinished});
-    const auto v =
-        store.add_variant({.run_id = id, .name = "default", .position = 0, .knobs_json = "{}"});
-    store.add_metric(id, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    const auto id = store.runs_table().create_run({.name = name,
+                                                   .config_path = "c.yaml",
+                                                   .config_text = "x",
+                                                   .config_sha256 = "s",
+                                                   .status = RunStatus::kFinished});
+    const auto v = store.variants_table().add_variant(
+        {.run_id = id, .name = "default", .position = 0, .knobs_json = "{}"});
+    store.metrics_table().add_metric(id, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     int i = 0;
     for (double t : times) {
       IterationRow it{.run_id = id,
@@ -49,7 +49,7 @@ struct Db {
              test::read_text(test::fixture(std::string(kFixture) + ".before.txt"))},
             {0, "schedstat", "after", "/proc/schedstat",
              test::read_text(test::fixture(std::string(kFixture) + ".after.txt"))}};
-      store.add_iteration(it);
+      store.iterations_table().add_iteration(it);
     }
     return id;
   }
@@ -138,15 +138,16 @@ struct Night {
 };
 Night night(Db& db, const std::string& commit, const std::vector<double>& times) {
   Night n;
-  n.run = db.run(fmt::format("branch {} #{}", commit, db.store.nightly_measurements().size()),
-                 times, false);
-  n.row = db.store.add_nightly_measurement({.nightly = "n",
-                                            .target = "branch",
-                                            .config_path = "c.yaml",
-                                            .config_sha256 = "s",
-                                            .run_id = n.run,
-                                            .status = NightlyStatus::kMeasured,
-                                            .kernel_commit = commit});
+  n.run = db.run(
+      fmt::format("branch {} #{}", commit, db.store.nightly_log().nightly_measurements().size()),
+      times, false);
+  n.row = db.store.nightly_log().add_nightly_measurement({.nightly = "n",
+                                                          .target = "branch",
+                                                          .config_path = "c.yaml",
+                                                          .config_sha256 = "s",
+                                                          .run_id = n.run,
+                                                          .status = NightlyStatus::kMeasured,
+                                                          .kernel_commit = commit});
   return n;
 }
 

@@ -20,7 +20,7 @@ Comparison sweep(test::TempDir& dir, const test::SweepDb& d) {
   test::write_sweep_db(db, d);
   const Store store(db, Store::Access::kReadOnly);
   std::vector<std::int64_t> ids;
-  for (const auto& r : store.list_runs()) ids.push_back(r.id);
+  for (const auto& r : store.runs_table().list_runs()) ids.push_back(r.id);
   return compare(store, default_columns(store, ids));
 }
 

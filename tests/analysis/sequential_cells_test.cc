@@ -22,12 +22,20 @@ struct SeqCellsDb {
   const std::string params = R"({"groups":4})";
 
   SeqCellsDb() {
-    run_id = store.create_run({.name = "seq", .config_path = "c.yaml", .config_text = "x", .config_sha256 = "s",
-                               .manifest_json = R"({"kernel_release":"6.12.0"})", .status = RunStatus::kFinished});
-    base = store.add_variant({.run_id = run_id, .name = "base", .position = 0, .knobs_json = "{}"});
-    fast = store.add_variant({.run_id = run_id, .name = "fast", .position = 1, .knobs_json = "{}"});
-    same = store.add_variant({.run_id = run_id, .name = "same", .position = 2, .knobs_json = "{}"});
-    store.add_metric(run_id, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    run_id = store.runs_table().create_run({.name = "seq",
+                                            .config_path = "c.yaml",
+                                            .config_text = "x",
+                                            .config_sha256 = "s",
+                                            .manifest_json = R"({"kernel_release":"6.12.0"})",
+                                            .status = RunStatus::kFinished});
+    base = store.variants_table().add_variant(
+        {.run_id = run_id, .name = "base", .position = 0, .knobs_json = "{}"});
+    fast = store.variants_table().add_variant(
+        {.run_id = run_id, .name = "fast", .position = 1, .knobs_json = "{}"});
+    same = store.variants_table().add_variant(
+        {.run_id = run_id, .name = "same", .position = 2, .knobs_json = "{}"});
+    store.metrics_table().add_metric(run_id,
+                                     {"hackbench", "time", "s", "lower", "amean", "run", 4});
     add(base, {1.00, 1.02, 0.98, 1.01, 0.99, 1.00});
     add(fast, {0.90, 0.91, 0.89});
     add(same, {1.01, 0.99, 1.00, 1.00, 1.02, 0.98});
@@ -51,13 +59,17 @@ struct SeqCellsDb {
                       .block = "hackbench-process-pipes", .row = "4", .params_json = params, .iteration = i++,
                       .status = IterationStatus::kOk, .started_at = "2026-01-01T00:00:00Z"};
       it.samples = {{"time", v, std::nullopt}};
-      store.add_iteration(it);
+      store.iterations_table().add_iteration(it);
     }
   }
   void stop(std::int64_t variant, int iterations, const std::string& reason, std::optional<SequentialRecord> r) {
-    store.record_point_stop({.run_id = run_id, .variant_id = variant, .workload = "hackbench",
-                             .params_json = params, .iterations = iterations, .reason = reason,
-                             .sequential = std::move(r)});
+    store.point_stops_table().record_point_stop({.run_id = run_id,
+                                                 .variant_id = variant,
+                                                 .workload = "hackbench",
+                                                 .params_json = params,
+                                                 .iterations = iterations,
+                                                 .reason = reason,
+                                                 .sequential = std::move(r)});
   }
 };
 

@@ -188,7 +188,7 @@ bool dead(int pid) {
 
 nlohmann::json result_of(const std::string& db) {
   Store store(db);
-  const auto s = store.latest_bisect();
+  const auto s = store.bisect_log().latest_bisect();
   REQUIRE(s);
   return nlohmann::json::parse(s->result_json);
 }
@@ -239,7 +239,8 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   // The broken commit was skipped with the compiler's failure, not measured.
   Store store(db);
   bool skipped_broken = false;
-  for (const auto& d : store.bisect_decisions(store.latest_bisect()->id)) {
+  for (const auto& d :
+       store.bisect_log().bisect_decisions(store.bisect_log().latest_bisect()->id)) {
     if (d.candidate == shas[14]) {
       CHECK(d.verdict == "SKIP");
       CHECK(d.run_ids_json == "[]");
@@ -261,7 +262,8 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   const auto page = schedlab_cmd({"bisect", "status", "--db", db, "--format", "html"});
   REQUIRE(page.ok());
   std::map<int, const BisectDecision*> last;
-  const auto decisions = store.bisect_decisions(store.latest_bisect()->id);
+  const auto decisions =
+      store.bisect_log().bisect_decisions(store.bisect_log().latest_bisect()->id);
   for (const auto& d : decisions) last[d.position] = &d;
   for (const auto& [pos, d] : last) {
     INFO(pos << " " << d->verdict);
@@ -361,7 +363,7 @@ TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate") 
   CHECK(res["first_bad_candidate"] == shas[5]);
   Store store(db);
   bool skipped = false;
-  for (const auto& d : store.bisect_decisions(store.latest_bisect()->id))
+  for (const auto& d : store.bisect_log().bisect_decisions(store.bisect_log().latest_bisect()->id))
     if (d.candidate == shas[3]) {
       CHECK(d.verdict == "SKIP");
       CHECK(d.note.find("timeout") != std::string::npos);
@@ -452,10 +454,11 @@ variants:
   CHECK(res["last_good_candidate"] == shas[5]);
   // Every candidate batch had a reference batch on each side.
   Store store(db);
-  const auto id = store.latest_bisect()->id;
-  for (const auto& d : store.bisect_decisions(id)) {
+  const auto id = store.bisect_log().latest_bisect()->id;
+  for (const auto& d : store.bisect_log().bisect_decisions(id)) {
     if (d.verdict != "GOOD" && d.verdict != "BAD") continue;
     for (int ref : {0, 9})
-      CHECK(store.find_run_by_name(fmt::format("bisect{}-c{}-b1-ref{}", id, d.position, ref)));
+      CHECK(store.runs_table().find_run_by_name(
+          fmt::format("bisect{}-c{}-b1-ref{}", id, d.position, ref)));
   }
 }

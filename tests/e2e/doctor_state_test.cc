@@ -172,7 +172,7 @@ variants:
   CHECK(run.err.find("not left as found") == std::string::npos);
 
   Store store(db);
-  const auto r = store.find_run_by_name("knobbed");
+  const auto r = store.runs_table().find_run_by_name("knobbed");
   REQUIRE(r);
   const auto m = nlohmann::json::parse(r->manifest_json);
   REQUIRE(m["state_before"].is_object());

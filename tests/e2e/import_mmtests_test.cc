@@ -115,13 +115,13 @@ TEST_CASE("import --mmtests: a run per mmtests run, compare --mmtests prints mmt
   CHECK(imp.err.find("imported run 2 'patched' (6.1.0-rc1-patched): 11 outputs") != std::string::npos);
   {
     Store store(db, Store::Access::kReadOnly);
-    CHECK(store.list_runs().size() == 2);  // not-a-run has no iter-N
-    const auto run = store.find_run_by_name("patched");
+    CHECK(store.runs_table().list_runs().size() == 2);  // not-a-run has no iter-N
+    const auto run = store.runs_table().find_run_by_name("patched");
     REQUIRE(run);
     const auto m = nlohmann::json::parse(run->manifest_json);
     CHECK(m["kernel_release"] == "6.1.0-rc1-patched");
     CHECK(m["mmtests"]["iterations"] == 6);
-    const auto its = store.iterations(run->id, true);
+    const auto its = store.iterations_table().iterations(run->id, true);
     REQUIRE(its.size() == 11);
     for (const auto& it : its) CHECK(it.status == IterationStatus::kOk);
     // The hackbench runs, in file order, numbered 0..4 at their point.
@@ -177,9 +177,9 @@ TEST_CASE("import --mmtests: bad trees and names are errors that store nothing")
   CHECK_THAT(partial.err, Catch::Contains("hackbench-2-2: hackbench output did not parse"));
   {
     Store store(db, Store::Access::kReadOnly);
-    const auto run = store.find_run_by_name("r");
+    const auto run = store.runs_table().find_run_by_name("r");
     REQUIRE(run);
-    const auto its = store.iterations(run->id, true);
+    const auto its = store.iterations_table().iterations(run->id, true);
     REQUIRE(its.size() == 2);
     CHECK(its[1].status == IterationStatus::kParseError);
     CHECK(its[1].stdout_text.find("killed") != std::string::npos);  // the raw output is kept
@@ -276,10 +276,10 @@ TEST_CASE("import --mmtests: each layout mmtests has written is read as its extr
           "imported run 2 'older' (4.12.14-old): 13 outputs from 6 iterations, 0 failed"));
   {
     Store store(db, Store::Access::kReadOnly);
-    const auto older = store.find_run_by_name("older");
+    const auto older = store.runs_table().find_run_by_name("older");
     REQUIRE(older);
     std::vector<std::string> sources;
-    for (const auto& it : store.iterations(older->id, true))
+    for (const auto& it : store.iterations_table().iterations(older->id, true))
       if (it.workload == "hackbench") sources.push_back(it.stdout_text);
     REQUIRE(sources.size() == 5);
     CHECK(sources[2] == old_hackbench(1, kHackbenchBase[2]));  // each run keeps its own output
@@ -377,7 +377,8 @@ TEST_CASE(
   REQUIRE(raised.exit_code == 0);
   {
     Store store(db, Store::Access::kReadOnly);
-    const auto its = store.iterations(store.find_run_by_name("r")->id, true);
+    const auto its =
+        store.iterations_table().iterations(store.runs_table().find_run_by_name("r")->id, true);
     REQUIRE(its.size() == 1);
     CHECK(its[0].stdout_text.size() <= (1 << 20) + 100);
     CHECK(its[0].stdout_text.ends_with(old_hackbench(1, 0.5)));

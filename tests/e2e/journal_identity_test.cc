@@ -49,12 +49,15 @@ std::string this_boot() {
 std::string crafted_db(const test::TempDir& dir, const std::string& name, std::vector<JournalEntry> rows) {
   const std::string db = dir.file(name);
   Store store(db);
-  const auto run = store.create_run({.name = "crafted", .config_path = "c.yaml", .config_text = "x\n",
-                                     .config_sha256 = "0", .manifest_json = "{}",
-                                     .status = RunStatus::kInterrupted});
+  const auto run = store.runs_table().create_run({.name = "crafted",
+                                                  .config_path = "c.yaml",
+                                                  .config_text = "x\n",
+                                                  .config_sha256 = "0",
+                                                  .manifest_json = "{}",
+                                                  .status = RunStatus::kInterrupted});
   for (auto& e : rows) {
     e.run_id = run;
-    store.journal_applied(e);
+    store.journal().journal_applied(e);
   }
   return db;
 }
@@ -101,7 +104,7 @@ TEST_CASE("journal: merged rows are history; another machine's or boot's rows ar
   CHECK(r.out.find("journaled in an earlier boot (00000000-0000-0000-0000-000000000000) of this machine") !=
         std::string::npos);
   CHECK(read_sysctl(local, kJournalKnob) == before);
-  CHECK(Store(rebooted).unrestored("local").empty());
+  CHECK(Store(rebooted).journal().unrestored("local").empty());
   // A run on the merged database is not refused by the task node's row.
   const std::string cfg = dir.file("c.yaml");
   test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");

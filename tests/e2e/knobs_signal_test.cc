@@ -85,12 +85,12 @@ TEST_CASE("affinity pins the workload's process to the CPU listed (real host)") 
   INFO(run.err);
   REQUIRE(run.ok());
   Store store(db);
-  const auto r = store.find_run_by_name("a");
-  for (const auto& it : store.iterations(r->id, true)) {
+  const auto r = store.runs_table().find_run_by_name("a");
+  for (const auto& it : store.iterations_table().iterations(r->id, true)) {
     CHECK(to_string(it.status) == "ok");
     CHECK(it.stdout_text == "Cpus_allowed_list:\t1\n");
   }
-  CHECK(store.variants(r->id)[0].knobs_json == R"({"affinity":{"client":"1"}})");
+  CHECK(store.variants_table().variants(r->id)[0].knobs_json == R"({"affinity":{"client":"1"}})");
   const auto dry = test::schedlab_cmd({"run", cfg, "--dry-run"});
   CHECK(dry.out.find("variant pinned: affinity client=1") != std::string::npos);
 }
@@ -106,7 +106,7 @@ TEST_CASE("an affinity CPU the host does not have is refused before anything run
             ":13: variants.pinned.affinity.client: CPU 4000 is not online on local (online: ") !=
         std::string::npos);
   Store store(db);
-  CHECK(store.list_runs().empty());
+  CHECK(store.runs_table().list_runs().empty());
 }
 
 TEST_CASE("a second SIGINT restores the knobs, kills the workload and exits at once (real host)") {
@@ -172,12 +172,12 @@ TEST_CASE("a second SIGINT restores the knobs, kills the workload and exits at o
         std::string::npos);
   CHECK(read_sysctl(local, knob) == original);
   Store store(db);
-  CHECK(to_string(store.find_run_by_name("s")->status) == "interrupted");
+  CHECK(to_string(store.runs_table().find_run_by_name("s")->status) == "interrupted");
   CHECK_FALSE(alive(sleepers[0]));
   // No knob is left; the interrupted teardown left part of the work
   // directory behind, journaled, and restore removes it.
   std::vector<std::string> workdirs;
-  for (const auto& e : store.unrestored("local")) {
+  for (const auto& e : store.journal().unrestored("local")) {
     CHECK(e.kind == "workdir");
     workdirs.push_back(e.path);
   }

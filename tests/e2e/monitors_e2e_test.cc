@@ -71,18 +71,18 @@ TEST_CASE("a real run with every monitor, then compare --monitors", "[e2e][monit
     CHECK(count(run.err, "monitor schedstat is unavailable on local: no /proc/schedstat") == 1);
 
   Store store(db);
-  const auto r = store.find_run_by_name("mon");
+  const auto r = store.runs_table().find_run_by_name("mon");
   REQUIRE(r);
   CHECK(to_string(r->status) == "finished");
   const auto manifest = nlohmann::json::parse(r->manifest_json);
   if (!has_schedstat) CHECK(manifest["monitors_unavailable"]["schedstat"] == "no /proc/schedstat");
   CHECK(!manifest["monitors_unavailable"].contains("stat"));
-  CHECK(store.unrestored("local").empty());
+  CHECK(store.journal().unrestored("local").empty());
 
-  const auto its = store.iterations(r->id);
+  const auto its = store.iterations_table().iterations(r->id);
   REQUIRE(its.size() == 8);
   std::map<std::int64_t, double> ctxt;
-  for (const auto& d : store.monitor_deltas(r->id, "stat"))
+  for (const auto& d : store.monitor_rows().monitor_deltas(r->id, "stat"))
     if (d.counter == "ctxt") ctxt[d.iteration_id] = d.value;
   for (const auto& it : its) {
     CHECK(to_string(it.status) == "ok");
@@ -90,13 +90,13 @@ TEST_CASE("a real run with every monitor, then compare --monitors", "[e2e][monit
     CHECK(ctxt[it.id] > 0);
   }
   // Raw texts: one before and one after per path and iteration.
-  CHECK(store.monitor_snapshots(r->id, "stat").size() == 16);
-  CHECK(store.monitor_snapshots(r->id, "interrupts").size() == 16);
-  CHECK(store.monitor_snapshots(r->id, "softirqs").size() == 16);
+  CHECK(store.monitor_rows().monitor_snapshots(r->id, "stat").size() == 16);
+  CHECK(store.monitor_rows().monitor_snapshots(r->id, "interrupts").size() == 16);
+  CHECK(store.monitor_rows().monitor_snapshots(r->id, "softirqs").size() == 16);
   if (std::filesystem::exists("/proc/pressure/cpu"))
-    CHECK(store.monitor_snapshots(r->id, "pressure").size() == 48);
-  CHECK(!store.monitor_deltas(r->id, "softirqs").empty());
-  if (!has_schedstat) CHECK(store.monitor_snapshots(r->id, "schedstat").empty());
+    CHECK(store.monitor_rows().monitor_snapshots(r->id, "pressure").size() == 48);
+  CHECK(!store.monitor_rows().monitor_deltas(r->id, "softirqs").empty());
+  if (!has_schedstat) CHECK(store.monitor_rows().monitor_snapshots(r->id, "schedstat").empty());
 
   const auto text = schedlab_cmd({"compare", "mon", "--db", db, "--monitors"});
   INFO(text.err);
@@ -148,7 +148,7 @@ void add(Store& s, std::int64_t run, std::int64_t variant, const std::string& ro
   it.monitor_snapshots = {
       {0, "schedstat", "before", "/proc/schedstat", read_text(fixture(pair + "before.txt"))},
       {0, "schedstat", "after", "/proc/schedstat", read_text(fixture(pair + "after.txt"))}};
-  s.add_iteration(it);
+  s.iterations_table().add_iteration(it);
 }
 
 // MC + PKG newly-idle load_balance() calls of A and B.
@@ -169,19 +169,28 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   const std::string db = dir.file("fx.db");
   {
     Store s(db);
-    const auto run = s.create_run({.name = "fx", .config_path = "x", .config_text = "", .config_sha256 = ""});
-    const auto base = s.add_variant({.run_id = run, .name = "base", .position = 0, .knobs_json = "{}"});
-    const auto patched = s.add_variant({.run_id = run, .name = "patched", .position = 1, .knobs_json = "{}"});
+    const auto run = s.runs_table().create_run(
+        {.name = "fx", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto base = s.variants_table().add_variant(
+        {.run_id = run, .name = "base", .position = 0, .knobs_json = "{}"});
+    const auto patched = s.variants_table().add_variant(
+        {.run_id = run, .name = "patched", .position = 1, .knobs_json = "{}"});
     add(s, run, base, "1", 0, kSchedstatV15);
     add(s, run, base, "1", 1, kSchedstatV15, IterationStatus::kFailed);  // not counted
     add(s, run, patched, "1", 0, kSchedstatV15);
     add(s, run, patched, "2", 0, kSchedstatV15);
-    const auto mixed = s.create_run({.name = "mixed", .config_path = "x", .config_text = "", .config_sha256 = ""});
-    const auto v = s.add_variant({.run_id = mixed, .name = "default", .position = 0, .knobs_json = "{}"});
+    const auto mixed = s.runs_table().create_run(
+        {.name = "mixed", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = mixed, .name = "default", .position = 0, .knobs_json = "{}"});
     add(s, mixed, v, "1", 0, kSchedstatV15);
     add(s, mixed, v, "1", 1, kSchedstatV17);
-    s.create_run({.name = "empty", .config_path = "x", .config_text = "", .config_sha256 = "",
-                  .manifest_json = R"({"monitors_unavailable": {"schedstat": "no /proc/schedstat"}})"});
+    s.runs_table().create_run(
+        {.name = "empty",
+         .config_path = "x",
+         .config_text = "",
+         .config_sha256 = "",
+         .manifest_json = R"({"monitors_unavailable": {"schedstat": "no /proc/schedstat"}})"});
   }
   auto diff = [&](const std::string& a, const std::string& b) {
     return schedlab_cmd({"schedstat", "diff", "--db", db, "--format", "json", a, b});
@@ -272,13 +281,13 @@ workloads:
   CHECK(run.err.find("monitor tasks") == std::string::npos);  // neither unavailable nor failing
 
   Store store(db);
-  const auto r = store.find_run_by_name("tasks");
+  const auto r = store.runs_table().find_run_by_name("tasks");
   REQUIRE(r);
-  const auto its = store.iterations(r->id);
+  const auto its = store.iterations_table().iterations(r->id);
   REQUIRE(its.size() == 2);
   const long cpus = sysconf(_SC_NPROCESSORS_CONF);
   std::map<std::int64_t, std::map<std::string, double>> rows;
-  for (const auto& d : store.monitor_deltas(r->id, "tasks"))
+  for (const auto& d : store.monitor_rows().monitor_deltas(r->id, "tasks"))
     rows[d.iteration_id][d.counter] = d.value;
   for (const auto& it : its) {
     INFO("iteration " << it.iteration);
@@ -299,7 +308,8 @@ workloads:
     CHECK(hits > 0);
     CHECK(hits == d.at("samples"));
   }
-  CHECK(store.monitor_snapshots(r->id, "tasks").size() == 2);  // the raw output, per iteration
+  CHECK(store.monitor_rows().monitor_snapshots(r->id, "tasks").size() ==
+        2);  // the raw output, per iteration
 
   const auto text = schedlab_cmd({"compare", "tasks", "--db", db, "--monitors"});
   INFO(text.out);

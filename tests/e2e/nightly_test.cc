@@ -148,7 +148,7 @@ workloads:
   }
   json report() const { return json::parse(test::read_text(dir.file("report.json"))); }
   std::string markdown() const { return test::read_text(dir.file("report.md")); }
-  std::size_t runs() const { return Store(db).list_runs().size(); }
+  std::size_t runs() const { return Store(db).runs_table().list_runs().size(); }
 };
 
 }  // namespace
@@ -327,9 +327,9 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
     ended = host.poll_background(bg);
     try {
       Store store(s.db);
-      const auto runs = store.list_runs();
+      const auto runs = store.runs_table().list_runs();
       if (!ended && !runs.empty() &&
-          store.count_iterations(runs.front().id, IterationStatus::kOk) >= 2)
+          store.iterations_table().count_iterations(runs.front().id, IterationStatus::kOk) >= 2)
         killed = ::kill(std::stoi(test::read_text(pidfile)), SIGKILL) == 0;
     } catch (const StoreError&) {
     }
@@ -339,18 +339,19 @@ TEST_CASE("a nightly killed mid-run resumes its unfinished run from the database
   REQUIRE(killed);
   {
     Store store(s.db);
-    REQUIRE(store.list_runs().size() == 1);
-    CHECK(to_string(store.list_runs().front().status) == "running");
-    CHECK(store.count_iterations(store.list_runs().front().id, IterationStatus::kOk) < 20);
+    REQUIRE(store.runs_table().list_runs().size() == 1);
+    CHECK(to_string(store.runs_table().list_runs().front().status) == "running");
+    CHECK(store.iterations_table().count_iterations(store.runs_table().list_runs().front().id,
+                                                    IterationStatus::kOk) < 20);
   }
   const auto r = s.run(file);
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.err, Contains("resuming run 1"));
   Store store(s.db);
-  REQUIRE(store.list_runs().size() == 1);
-  CHECK(to_string(store.list_runs().front().status) == "finished");
-  CHECK(store.count_iterations(1, IterationStatus::kOk) == 20);
+  REQUIRE(store.runs_table().list_runs().size() == 1);
+  CHECK(to_string(store.runs_table().list_runs().front().status) == "finished");
+  CHECK(store.iterations_table().count_iterations(1, IterationStatus::kOk) == 20);
   CHECK(s.report()["targets"][0]["status"] == "measured");
 }
 
@@ -391,7 +392,7 @@ TEST_CASE("an ssh target runs after its hook and a wrong uname is an error not a
             ", expected 6.13.0-rc1 (the hook did not boot it; nothing measured)");
   CHECK(by_target["wrong-kernel"]["run_id"].is_null());
   Store store(s.db);
-  REQUIRE(store.list_runs().size() == 2);
-  const json manifest = json::parse(store.list_runs()[1].manifest_json);
+  REQUIRE(store.runs_table().list_runs().size() == 2);
+  const json manifest = json::parse(store.runs_table().list_runs()[1].manifest_json);
   CHECK(manifest["sut"] == sut);
 }

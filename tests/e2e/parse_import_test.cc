@@ -54,9 +54,9 @@ TEST_CASE("import records saved outputs as a run that compare can show") {
   INFO(r.err);
   REQUIRE(r.ok());
   Store store(db);
-  const auto run = store.find_run_by_name("elsewhere");
+  const auto run = store.runs_table().find_run_by_name("elsewhere");
   REQUIRE(run);
-  CHECK(store.iterations(run->id, true).size() == 6);
+  CHECK(store.iterations_table().iterations(run->id, true).size() == 6);
   const auto cmp = schedlab_cmd({"compare", "elsewhere", "--db", db, "--format", "json"});
   REQUIRE(cmp.ok());
   const auto j = nlohmann::json::parse(cmp.out);
@@ -146,9 +146,9 @@ TEST_CASE("import --param-from-name: one run, a row per point named in the file 
   CHECK(rows[1]["label"] == "4");
   CHECK(rows[1]["cells"][0]["n"] == 1);
   Store store(db);
-  const auto run = store.find_run_by_name("points");
+  const auto run = store.runs_table().find_run_by_name("points");
   REQUIRE(run);
-  const auto its = store.iterations(run->id);
+  const auto its = store.iterations_table().iterations(run->id);
   REQUIRE(its.size() == 4);
   CHECK(nlohmann::json::parse(its[0].params_json)["loops"] == "1000");
   CHECK(its[3].iteration == 2);  // the third at groups=2
@@ -170,7 +170,7 @@ TEST_CASE("import --param-from-name: one run, a row per point named in the file 
                                     "base=" + fx("hackbench/thread-pipes-g4-l1000.txt")});
   CHECK(bad_re.exit_code == 2);
   CHECK(bad_re.err.find("--param-from-name '(?<groups>[0-9+': ") != std::string::npos);
-  CHECK_FALSE(store.find_run_by_name("x"));
+  CHECK_FALSE(store.runs_table().find_run_by_name("x"));
 }
 
 // One judgement for every path: the same saved output
@@ -227,7 +227,8 @@ TEST_CASE("an output gets the same status under run, parse and import, for every
     INFO(imported.err);
     CHECK(imported.exit_code == (c.status == "ok" ? 0 : 3));
     Store store(db);
-    const auto its = store.iterations(store.find_run_by_name("imp")->id);
+    const auto its =
+        store.iterations_table().iterations(store.runs_table().find_run_by_name("imp")->id);
     REQUIRE(its.size() == 1);
     CHECK(std::string(to_string(its[0].status)) == c.status);
     CHECK_THAT(its[0].error, Catch::Contains(c.error));
@@ -260,11 +261,11 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
     if (!std::filesystem::exists(db)) continue;
     {
       Store store(db, Store::Access::kReadOnly);
-      const auto runs = store.list_runs();
+      const auto runs = store.runs_table().list_runs();
       INFO("killed after " << delay_ms << " ms");
       if (!runs.empty()) {
         CHECK(to_string(runs.front().status) == "finished");
-        CHECK(store.iterations(runs.front().id).size() == 400);
+        CHECK(store.iterations_table().iterations(runs.front().id).size() == 400);
         continue;
       }
     }
@@ -282,7 +283,8 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("nothing imported") != std::string::npos);
   }
-  CHECK((!std::filesystem::exists(fresh) || Store(fresh, Store::Access::kReadOnly).list_runs().empty()));
+  CHECK((!std::filesystem::exists(fresh) ||
+         Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
   // rm, then the same name again; an import is not resumed.
   const std::string small = dir.file("small.db");
   REQUIRE(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
@@ -295,7 +297,7 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
   const auto rm = schedlab_cmd({"rm", "imp", "--db", small});
   CHECK(rm.ok());
   CHECK(rm.err == "removed run 1 'imp'\n");
-  CHECK(Store(small, Store::Access::kReadOnly).list_runs().empty());
+  CHECK(Store(small, Store::Access::kReadOnly).runs_table().list_runs().empty());
   CHECK(schedlab_cmd({"rm", "imp", "--db", small}).exit_code == 2);
   CHECK(schedlab_cmd({"rm", "99999999999999999999", "--db", small}).exit_code == 2);  // no run, not a crash
   CHECK(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
@@ -336,10 +338,11 @@ TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a she
   }
   const auto variants_of = [](const std::string& db, const std::string& name) {
     Store store(db);
-    const auto run = store.find_run_by_name(name);
+    const auto run = store.runs_table().find_run_by_name(name);
     REQUIRE(run);
     std::map<std::int64_t, int> per_variant;
-    for (const auto& it : store.iterations(run->id, true)) ++per_variant[it.variant_id];
+    for (const auto& it : store.iterations_table().iterations(run->id, true))
+      ++per_variant[it.variant_id];
     std::vector<int> counts;
     for (const auto& [v, n] : per_variant) counts.push_back(n);
     return counts;
@@ -373,5 +376,5 @@ TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a she
   CHECK(bare.exit_code == 2);
   CHECK(bare.err.find("which variant? give VARIANT=FILE, or --variant NAME before the files") != std::string::npos);
   Store store(db);
-  CHECK_FALSE(store.find_run_by_name("bare"));
+  CHECK_FALSE(store.runs_table().find_run_by_name("bare"));
 }

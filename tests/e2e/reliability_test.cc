@@ -205,10 +205,12 @@ TEST_CASE("a second run on the same SUT is refused, naming the holder; restore r
   CHECK(first.wait() == 0);
   CHECK(read_sysctl(local, kKnob) == original);
   Store c(dir.file("c.db"), Store::Access::kReadOnly);
-  REQUIRE(c.list_runs().size() == 1);  // c2 never got as far as a run
-  CHECK(c.count_iterations(1, IterationStatus::kOk) == 1);
-  for (const auto& e : c.unrestored("local")) FAIL("unrestored " << e.kind << " " << e.name);
-  CHECK_FALSE((fs::exists(dir.file("d.db")) && !Store(dir.file("d.db")).list_runs().empty()));
+  REQUIRE(c.runs_table().list_runs().size() == 1);  // c2 never got as far as a run
+  CHECK(c.iterations_table().count_iterations(1, IterationStatus::kOk) == 1);
+  for (const auto& e : c.journal().unrestored("local"))
+    FAIL("unrestored " << e.kind << " " << e.name);
+  CHECK_FALSE(
+      (fs::exists(dir.file("d.db")) && !Store(dir.file("d.db")).runs_table().list_runs().empty()));
 }
 
 TEST_CASE("two runs started together on one SUT: exactly one is refused") {
@@ -267,7 +269,7 @@ TEST_CASE("a killed run is listed as interrupted, its leftovers go with restore"
   INFO(other.err);
   CHECK(other.exit_code == 0);
   Store o(dir.file("o.db"), Store::Access::kReadOnly);
-  const auto its = o.iterations(1, true);
+  const auto its = o.iterations_table().iterations(1, true);
   REQUIRE(its.size() == 1);
   CHECK(its[0].stdout_text.find("dirty") == std::string::npos);
   CHECK(its[0].stdout_text.find("dir " + workdir) == std::string::npos);
@@ -319,6 +321,7 @@ workloads:
     REQUIRE(first.exit_code == 0);
     std::size_t kept = 0;
     Store(db, Store::Access::kReadOnly)
+        .cell_cache()
         .for_each_run_cell_summaries("one", "t", kCellSummaryVersion,
                                      [&](const Store::RunLabel&, std::span<const CellSummary> c) { kept += c.size(); });
     CHECK(kept == 1);
@@ -390,7 +393,7 @@ workloads:
   CHECK(r.err.find("port 7003 on local already has a listener schedlab did not start") !=
         std::string::npos);
   Store t(dir.file("t.db"), Store::Access::kReadOnly);
-  CHECK(t.count_iterations(1, IterationStatus::kOk) == 0);
+  CHECK(t.iterations_table().count_iterations(1, IterationStatus::kOk) == 0);
 }
 
 TEST_CASE("torture: kill -9 at 20 random moments, restore, resume") {
@@ -419,7 +422,8 @@ variants:
     if (!std::filesystem::exists(db)) return;
     Store s(db, Store::Access::kReadOnly);
     std::map<std::int64_t, std::vector<int>> by_variant;
-    for (const auto& it : s.iterations(1)) by_variant[it.variant_id].push_back(it.iteration);
+    for (const auto& it : s.iterations_table().iterations(1))
+      by_variant[it.variant_id].push_back(it.iteration);
     for (auto& [v, idx] : by_variant) {
       std::sort(idx.begin(), idx.end());
       for (std::size_t i = 0; i < idx.size(); ++i) REQUIRE(idx[i] == static_cast<int>(i));
@@ -431,7 +435,7 @@ variants:
     // leaves nothing to resume: the next attempt starts it again.
     std::vector<std::string> args = {"run", "--db", db};
     const bool recorded = std::filesystem::exists(db) &&
-                          Store(db, Store::Access::kReadOnly).find_run_by_name("t");
+                          Store(db, Store::Access::kReadOnly).runs_table().find_run_by_name("t");
     if (!recorded)
       args.insert(args.end(), {dir.file("t.yaml"), "--name", "t"});
     else
@@ -475,9 +479,10 @@ variants:
   CHECK(orphans() == std::vector<std::string>{});
   counts_ok();
   Store s(db, Store::Access::kReadOnly);
-  CHECK(s.count_iterations(1, IterationStatus::kOk) == 2 * iterations);
-  CHECK(s.iterations(1).size() == static_cast<std::size_t>(2 * iterations));
-  for (const auto& e : s.unrestored("local")) FAIL("unrestored " << e.kind << " " << e.name);
+  CHECK(s.iterations_table().count_iterations(1, IterationStatus::kOk) == 2 * iterations);
+  CHECK(s.iterations_table().iterations(1).size() == static_cast<std::size_t>(2 * iterations));
+  for (const auto& e : s.journal().unrestored("local"))
+    FAIL("unrestored " << e.kind << " " << e.name);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   WARN("torture: " << kills << " kills, " << attempts << " starts, " << seconds << " s");

@@ -113,16 +113,18 @@ TEST_CASE("compare --format csv: formula cells neutralised, numbers kept, names 
       "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "'quoted", "\tTab", "\rCR", "-5"};
   {
     Store store(db);
-    const auto run = store.create_run({.name = run_name,
-                                       .config_path = "c.yaml",
-                                       .config_text = "",
-                                       .config_sha256 = "0",
-                                       .manifest_json = "{}",
-                                       .status = RunStatus::kFinished,
-                                       .started_at = "2026-12-01T10:00:00Z"});
-    store.add_metric(run, {"hackbench", "time", "=unit", "lower", "amean", "run", 4});
+    const auto run = store.runs_table().create_run({.name = run_name,
+                                                    .config_path = "c.yaml",
+                                                    .config_text = "",
+                                                    .config_sha256 = "0",
+                                                    .manifest_json = "{}",
+                                                    .status = RunStatus::kFinished,
+                                                    .started_at = "2026-12-01T10:00:00Z"});
+    store.metrics_table().add_metric(run,
+                                     {"hackbench", "time", "=unit", "lower", "amean", "run", 4});
     for (std::size_t k = 0; k < variants.size(); ++k) {
-      const auto v = store.add_variant({0, run, variants[k], static_cast<int>(k), "{}"});
+      const auto v =
+          store.variants_table().add_variant({0, run, variants[k], static_cast<int>(k), "{}"});
       for (int i = 0; i < 2; ++i) {
         IterationRow it;
         it.run_id = run;
@@ -133,7 +135,7 @@ TEST_CASE("compare --format csv: formula cells neutralised, numbers kept, names 
         it.params_json = R"({"mode":"=1+1","groups":-1})";
         it.iteration = i;
         it.samples = {{"time", -0.25 * double(k + 1) - 1e-5 * i, std::nullopt}};
-        store.add_iteration(it);
+        store.iterations_table().add_iteration(it);
       }
     }
   }
@@ -322,7 +324,8 @@ const std::vector<std::string> kVariantNames = {"</script><script>alert(1)</scri
 std::string hostile_db(test::TempDir& dir) {
   const std::string db = dir.file("hostile.db");
   Store store(db);
-  const auto run = store.create_run({.name = kRunName,
+  const auto run =
+      store.runs_table().create_run({.name = kRunName,
                                      .config_path = "<!--<script>.yaml",
                                      .config_text = "",
                                      .config_sha256 = "0",
@@ -331,8 +334,9 @@ std::string hostile_db(test::TempDir& dir) {
                                      .started_at = "2026-12-01T10:00:00Z"});
   std::vector<std::int64_t> v;
   for (std::size_t k = 0; k < kVariantNames.size(); ++k)
-    v.push_back(store.add_variant({0, run, kVariantNames[k], static_cast<int>(k), "{}"}));
-  store.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    v.push_back(
+        store.variants_table().add_variant({0, run, kVariantNames[k], static_cast<int>(k), "{}"}));
+  store.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
   for (int p = 0; p < 3; ++p)
     for (int s = 0; s < 3; ++s)
       for (std::size_t k = 0; k < v.size(); ++k) {
@@ -347,7 +351,7 @@ std::string hostile_db(test::TempDir& dir) {
             fmt::format(R"({{"mode":"process-pipes","groups":{},"loops":100}})", 1 << p);
         it.iteration = s;
         it.samples = {{"time", 0.1 * (p + 1) + 0.01 * s + 0.03 * double(k), std::nullopt}};
-        store.add_iteration(it);
+        store.iterations_table().add_iteration(it);
       }
   return db;
 }

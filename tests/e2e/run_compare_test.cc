@@ -57,7 +57,7 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
 
   {
     Store store(db);
-    const auto r = store.find_run_by_name("tiny");
+    const auto r = store.runs_table().find_run_by_name("tiny");
     REQUIRE(r);
     CHECK(to_string(r->status) == "finished");
     CHECK(r->config_text == kTinyConfig);
@@ -69,7 +69,7 @@ TEST_CASE("run a tiny config, then compare it as text and JSON") {
     // The version --version prints, taken at build time.
     const auto version = schedlab_cmd({"--version"});
     CHECK("schedlab " + m["schedlab_version"].get<std::string>() + "\n" == version.out);
-    const auto its = store.iterations(r->id, true);
+    const auto its = store.iterations_table().iterations(r->id, true);
     REQUIRE(its.size() == 24);
     for (const auto& it : its) {
       CHECK(to_string(it.status) == "ok");
@@ -138,7 +138,8 @@ TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-l
   const std::string in = dir.file("in.db"), out = dir.file("out.db");
   {
     Store s(in);
-    s.create_run({.name = "r", .config_path = "c.yaml", .config_text = "t", .config_sha256 = "x"});
+    s.runs_table().create_run(
+        {.name = "r", .config_path = "c.yaml", .config_text = "t", .config_sha256 = "x"});
   }
   sqlite3* h = nullptr;
   REQUIRE(sqlite3_open(in.c_str(), &h) == SQLITE_OK);
@@ -171,28 +172,29 @@ const std::string kEscVariants[] = {
 
 void write_escape_db(const std::string& db, const std::string& run_name, const std::string& sha) {
   Store s(db);
-  const auto run =
-      s.create_run({.name = run_name,
-                    .config_path = "c.yaml",
-                    .config_text = "",
-                    .config_sha256 = sha,
-                    .manifest_json = R"({"kernel_release":"6.1\u001b[5m","hostname":"h\u001b[8m"})",
-                    .status = RunStatus::kFinished,
-                    .started_at = "2026-12-01T10:00:00Z"});
+  const auto run = s.runs_table().create_run(
+      {.name = run_name,
+       .config_path = "c.yaml",
+       .config_text = "",
+       .config_sha256 = sha,
+       .manifest_json = R"({"kernel_release":"6.1\u001b[5m","hostname":"h\u001b[8m"})",
+       .status = RunStatus::kFinished,
+       .started_at = "2026-12-01T10:00:00Z"});
   for (int k = 0; k < 2; ++k) {
-    const auto v =
-        s.add_variant({.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
-    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
+    s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     for (int i = 0; i < 3; ++i)
-      s.add_iteration({.run_id = run,
-                       .variant_id = v,
-                       .workload = "hackbench",
-                       .block = "hackbench-\x1b[1mpipes",
-                       .row = "1",
-                       .params_json = R"({"groups":1})",
-                       .iteration = i,
-                       .started_at = "2026-12-01T10:00:00Z",
-                       .samples = {{"time", 0.1 + 0.01 * i + 0.02 * k, std::nullopt}}});
+      s.iterations_table().add_iteration(
+          {.run_id = run,
+           .variant_id = v,
+           .workload = "hackbench",
+           .block = "hackbench-\x1b[1mpipes",
+           .row = "1",
+           .params_json = R"({"groups":1})",
+           .iteration = i,
+           .started_at = "2026-12-01T10:00:00Z",
+           .samples = {{"time", 0.1 + 0.01 * i + 0.02 * k, std::nullopt}}});
   }
 }
 
@@ -303,7 +305,8 @@ TEST_CASE("output that does not parse fails its iteration, keeps the raw output,
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("hackbench output did not parse: line 2: 'Time:' line without a number: Time: soon") != std::string::npos);
   Store store(db);
-  const auto its = store.iterations(store.find_run_by_name("p")->id, true);
+  const auto its =
+      store.iterations_table().iterations(store.runs_table().find_run_by_name("p")->id, true);
   REQUIRE(its.size() == 2);
   CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text.find("Time: soon") != std::string::npos);
@@ -328,7 +331,8 @@ TEST_CASE("a hung iteration is killed at its timeout, recorded as failed, and th
   const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "t"});
   CHECK(r.exit_code == 3);
   Store store(db);
-  const auto its = store.iterations(store.find_run_by_name("t")->id);
+  const auto its =
+      store.iterations_table().iterations(store.runs_table().find_run_by_name("t")->id);
   REQUIRE(its.size() == 4);
   CHECK(to_string(its[0].status) == "timeout");
   CHECK(its[0].duration_s < 10);
@@ -369,12 +373,12 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   std::size_t before = 0;
   {
     Store store(db);
-    const auto run = store.find_run_by_name("i");
+    const auto run = store.runs_table().find_run_by_name("i");
     CHECK(to_string(run->status) == "interrupted");
-    before = store.iterations(run->id).size();
+    before = store.iterations_table().iterations(run->id).size();
     CHECK(before > 0);
     CHECK(before < 80);
-    CHECK(store.unrestored("local").empty());
+    CHECK(store.journal().unrestored("local").empty());
   }
   // Pasted as it is, from another directory with no schedlab.db.
   test::TempDir elsewhere;
@@ -389,9 +393,9 @@ TEST_CASE("SIGINT keeps finished iterations, restores the sysctl, and resume com
   CHECK_FALSE(std::filesystem::exists(elsewhere.file("schedlab.db")));
   CHECK(read_sysctl(host, knob) == original);
   Store store(db);
-  const auto run = store.find_run_by_name("i");
+  const auto run = store.runs_table().find_run_by_name("i");
   CHECK(to_string(run->status) == "finished");
-  CHECK(store.iterations(run->id).size() == 80);
+  CHECK(store.iterations_table().iterations(run->id).size() == 80);
 }
 
 TEST_CASE("variants run interleaved per iteration by default, sequentially on request") {
@@ -400,11 +404,12 @@ TEST_CASE("variants run interleaved per iteration by default, sequentially on re
   const std::string cfg = dir.file("o.yaml");
   auto order_of = [&](const std::string& name) {
     Store store(db);
-    const auto run = store.find_run_by_name(name);
+    const auto run = store.runs_table().find_run_by_name(name);
     std::map<std::int64_t, std::string> names;
-    for (const auto& v : store.variants(run->id)) names[v.id] = v.name;
+    for (const auto& v : store.variants_table().variants(run->id)) names[v.id] = v.name;
     std::string order;
-    for (const auto& it : store.iterations(run->id)) order += names[it.variant_id].substr(0, 1);
+    for (const auto& it : store.iterations_table().iterations(run->id))
+      order += names[it.variant_id].substr(0, 1);
     return order;
   };
   test::write_text(cfg, "iterations: 3\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n"
@@ -432,8 +437,8 @@ TEST_CASE("adaptive iterations stop each point and record why") {
   INFO(r.err);
   REQUIRE(r.ok());
   Store store(db);
-  const auto run = store.find_run_by_name("ad");
-  const auto stops = store.point_stops(run->id);
+  const auto run = store.runs_table().find_run_by_name("ad");
+  const auto stops = store.point_stops_table().point_stops(run->id);
   REQUIRE(stops.size() == 2);
   // Real timing noise: the wide target is usually met at min, but a cold
   // first iteration may need one or two more.
@@ -443,7 +448,8 @@ TEST_CASE("adaptive iterations stop each point and record why") {
   CHECK(*stops[0].ci_halfwidth_pct <= 99);
   CHECK(stops[1].reason == "max_reached");
   CHECK(stops[1].iterations == 4);
-  CHECK(store.iterations(run->id).size() == static_cast<std::size_t>(stops[0].iterations + 4));
+  CHECK(store.iterations_table().iterations(run->id).size() ==
+        static_cast<std::size_t>(stops[0].iterations + 4));
 }
 
 TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
@@ -462,7 +468,8 @@ TEST_CASE("a timed-out client leaves no server behind (real tbench, local)") {
   INFO(r.err);
   CHECK(r.exit_code == 3);
   Store store(db);
-  const auto its = store.iterations(store.find_run_by_name("tb")->id);
+  const auto its =
+      store.iterations_table().iterations(store.runs_table().find_run_by_name("tb")->id);
   REQUIRE(its.size() == 2);
   CHECK(to_string(its[0].status) == "timeout");
   CHECK(to_string(its[1].status) == "ok");
@@ -509,16 +516,16 @@ TEST_CASE(
         std::string::npos);
   {
     Store store(db);
-    const auto run = store.find_run_by_name("smoke");
+    const auto run = store.runs_table().find_run_by_name("smoke");
     REQUIRE(run);
     const auto m = nlohmann::json::parse(run->manifest_json);
     CHECK(m["iterations_override"] == 2);
     std::map<std::string, int> per_point;  // variant and params -> iterations
-    for (const auto& it : store.iterations(run->id))
+    for (const auto& it : store.iterations_table().iterations(run->id))
       ++per_point[std::to_string(it.variant_id) + it.params_json];
     CHECK(per_point.size() == 6);
     for (const auto& [point, n] : per_point) CHECK(n == 2);
-    const auto stops = store.point_stops(run->id);
+    const auto stops = store.point_stops_table().point_stops(run->id);
     REQUIRE(stops.size() == 6);
     for (const auto& s : stops) {
       CHECK(s.reason == "fixed");
@@ -534,7 +541,7 @@ TEST_CASE(
   CHECK_FALSE(schedlab_cmd({"run", cfg, "--db", db, "--iterations", "0", "--dry-run"}).ok());
   // Resumed, it counts with the override: every point is complete (at the
   // config's counts it would run 3 more, and up to 6 more adaptive ones).
-  Store(db).set_run_status(1, RunStatus::kInterrupted, true);
+  Store(db).runs_table().set_run_status(1, RunStatus::kInterrupted, true);
   const auto resumed = schedlab_cmd({"run", "--resume", "smoke", "--db", db});
   INFO(resumed.err);
   REQUIRE(resumed.ok());
@@ -545,7 +552,7 @@ TEST_CASE(
   test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
   REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "plain"}).ok());
   Store store(db);
-  CHECK_FALSE(nlohmann::json::parse(store.find_run_by_name("plain")->manifest_json)
+  CHECK_FALSE(nlohmann::json::parse(store.runs_table().find_run_by_name("plain")->manifest_json)
                   .contains("iterations_override"));
 }
 
@@ -648,9 +655,9 @@ TEST_CASE("stop: sequential on real hackbench: each variant stops when its test 
   int base_iterations = 0;
   {
     Store store(db);
-    const auto run = store.find_run_by_name("seq");
+    const auto run = store.runs_table().find_run_by_name("seq");
     REQUIRE(run);
-    for (const auto& s : store.point_stops(run->id)) {
+    for (const auto& s : store.point_stops_table().point_stops(run->id)) {
       if (s.sequential) b = s;
       else base_iterations = s.iterations;
     }
@@ -662,7 +669,8 @@ TEST_CASE("stop: sequential on real hackbench: each variant stops when its test 
     CHECK(b->sequential->looks >= 1);
     CHECK(b->sequential->metric == "time");
     CHECK(base_iterations == b->iterations);
-    CHECK(store.iterations(run->id).size() == static_cast<std::size_t>(2 * b->iterations));
+    CHECK(store.iterations_table().iterations(run->id).size() ==
+          static_cast<std::size_t>(2 * b->iterations));
   }
   const auto json = schedlab_cmd({"compare", "seq", "--db", db, "--format", "json"});
   REQUIRE(json.ok());

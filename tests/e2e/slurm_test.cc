@@ -119,7 +119,7 @@ TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged
   CHECK(std::set<std::string>{a, b} == std::set<std::string>{"n1", "n2"});
   for (int t = 0; t < 2; ++t) {
     Store task(results + "/task-" + std::to_string(t) + ".db", Store::Access::kReadOnly);
-    const auto run = task.find_run_by_name("fleet");
+    const auto run = task.runs_table().find_run_by_name("fleet");
     REQUIRE(run);
     CHECK(run->status == RunStatus::kFinished);
     const auto m = nlohmann::json::parse(run->manifest_json);
@@ -128,10 +128,10 @@ TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged
     CHECK(m["pairs"][node]["slurm"]["task"] == t);
     CHECK(m["pairs"][node]["slurm"]["job"] == job);
     // Every iteration is the pair's; the journal has nothing left to restore.
-    const auto its = task.iterations(run->id, false);
+    const auto its = task.iterations_table().iterations(run->id, false);
     CHECK(its.size() == 4);
     for (const auto& it : its) CHECK(it.pair == node);
-    CHECK(task.unrestored_hosts().empty());
+    CHECK(task.journal().unrestored_hosts().empty());
   }
   CHECK(msgmax("n1") == before_n1);
   CHECK(msgmax("n2") == before_n2);
@@ -179,8 +179,10 @@ TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes 
     if (node.empty() || !std::filesystem::exists(db)) continue;
     try {
       Store s(db, Store::Access::kReadOnly);
-      const auto run = s.find_run_by_name("long");
-      measured = run ? static_cast<std::int64_t>(s.iterations(run->id, false).size()) : 0;
+      const auto run = s.runs_table().find_run_by_name("long");
+      measured =
+          run ? static_cast<std::int64_t>(s.iterations_table().iterations(run->id, false).size())
+              : 0;
     } catch (const StoreError&) {
       continue;  // created but not yet migrated
     }
@@ -197,13 +199,13 @@ TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes 
   std::int64_t kept = 0;
   {
     Store s(db, Store::Access::kReadOnly);
-    const auto run = s.find_run_by_name("long");
+    const auto run = s.runs_table().find_run_by_name("long");
     REQUIRE(run);
     CHECK(run->status == RunStatus::kInterrupted);
-    kept = static_cast<std::int64_t>(s.iterations(run->id, false).size());
+    kept = static_cast<std::int64_t>(s.iterations_table().iterations(run->id, false).size());
     CHECK(kept >= measured);
     CHECK(kept < 40);
-    CHECK(s.unrestored_hosts().empty());
+    CHECK(s.journal().unrestored_hosts().empty());
   }
   const auto status = run_schedlab({"slurm", "status", results});
   INFO(status.out);
@@ -218,9 +220,9 @@ TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes 
   CHECK(resumed.err.find("on " + node) != std::string::npos);
   wait_gone(job_of(resumed));
   Store s(db, Store::Access::kReadOnly);
-  const auto run = s.find_run_by_name("long");
+  const auto run = s.runs_table().find_run_by_name("long");
   CHECK(run->status == RunStatus::kFinished);
-  const auto its = s.iterations(run->id, false);
+  const auto its = s.iterations_table().iterations(run->id, false);
   CHECK(its.size() == 40);
   std::set<int> indexes;
   for (const auto& it : its) indexes.insert(it.iteration);
@@ -283,13 +285,13 @@ TEST_CASE("slurm: nightly --slurm submits every target before waiting, merges th
   {
     Store store(db, Store::Access::kReadOnly);
     int finished = 0;
-    for (const auto& r : store.list_runs()) {
+    for (const auto& r : store.runs_table().list_runs()) {
       CHECK(r.name.starts_with("nightly n "));
       finished += r.status == RunStatus::kFinished;
       const auto m = nlohmann::json::parse(r.manifest_json);
       CHECK(m["pair_order"].size() == 1);
       CHECK(m["pairs"][m["pair_order"][0].get<std::string>()]["slurm"]["task"] == 0);
-      CHECK(store.iterations(r.id, false).size() == 4);
+      CHECK(store.iterations_table().iterations(r.id, false).size() == 4);
     }
     CHECK(finished == 2);
   }
@@ -320,7 +322,7 @@ TEST_CASE("slurm: nightly --slurm boots a lab kernel target on the task's node, 
   CHECK(r.exit_code == 0);
   CHECK(r.err.find("1 measured now, 0 reused, 0 failed") != std::string::npos);
   Store store(db, Store::Access::kReadOnly);
-  const auto runs = store.list_runs();
+  const auto runs = store.runs_table().list_runs();
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].status == RunStatus::kFinished);
   const auto m = nlohmann::json::parse(runs[0].manifest_json);
@@ -328,8 +330,8 @@ TEST_CASE("slurm: nightly --slurm boots a lab kernel target on the task's node, 
   CHECK(m["slurm"]["task"] == 0);
   const std::string node = m["slurm"]["nodes"][0];
   CHECK((node == "n1" || node == "n2"));
-  const auto its = store.iterations(runs[0].id, false);
+  const auto its = store.iterations_table().iterations(runs[0].id, false);
   CHECK(its.size() == 4);
   for (const auto& it : its) CHECK(to_string(it.status) == "ok");
-  CHECK(store.unrestored_hosts().empty());
+  CHECK(store.journal().unrestored_hosts().empty());
 }

@@ -224,18 +224,19 @@ TEST_CASE("sysctl knobs over SSH are journaled, verified and restored", "[netns]
   const std::string knob = "kernel.sched_autogroup_enabled";
   test::TempDir dir;
   Store store(dir.file("k.db"));
-  const auto run = store.create_run({.name = "k", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "k", .config_path = "", .config_text = "", .config_sha256 = ""});
   const std::string original = read_sysctl(host, knob);
   const std::string flipped = original == "0" ? "1" : "0";
   {
     KnobJournal journal(store, host, run);
     journal.apply_sysctl({knob, flipped, 1});
     CHECK(read_sysctl(host, knob) == flipped);
-    CHECK(store.unrestored(host.name()).size() == 1);
+    CHECK(store.journal().unrestored(host.name()).size() == 1);
     CHECK_THROWS_WITH(journal.apply_sysctl({knob, "banana", 1}), Catch::Contains("Invalid argument"));
   }
   CHECK(read_sysctl(host, knob) == original);
-  CHECK(store.unrestored(host.name()).empty());
+  CHECK(store.journal().unrestored(host.name()).empty());
 }
 
 TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH", "[netns]") {
@@ -370,11 +371,11 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
   CHECK(r.exit_code == 1);  // the unreachable pair
   CHECK(r.err.find("pair gone: ssh://root@10.231.0.99: cannot connect") != std::string::npos);
   Store store(db);
-  const auto run = store.find_run_by_name("p");
+  const auto run = store.runs_table().find_run_by_name("p");
   REQUIRE(run);
   CHECK(to_string(run->status) == "failed");
   std::map<std::string, int> per_pair;
-  for (const auto& it : store.iterations(run->id)) {
+  for (const auto& it : store.iterations_table().iterations(run->id)) {
     CHECK(to_string(it.status) == "ok");
     ++per_pair[it.pair];
   }
@@ -415,7 +416,7 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
       local.run({.argv = {SCHEDLAB_BINARY, "run", "--resume", "p", "--db", db}, .timeout = 60s});
   INFO(resumed.err);
   CHECK(resumed.err.find("0 iterations measured") != std::string::npos);
-  CHECK(store.iterations(run->id).size() == 8);
+  CHECK(store.iterations_table().iterations(run->id).size() == 8);
 }
 
 TEST_CASE("the SUT lock over SSH: another process is refused; the lock dies with its holder", "[netns]") {

@@ -15,28 +15,35 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
   test::TempDir dir;
   const std::string path = dir.file("c.db");
   Store s(path);
-  const auto run = s.create_run({.name = "r", .config_path = "c.yaml", .config_text = "",
-                                 .config_sha256 = "x"});
-  const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto run = s.runs_table().create_run(
+      {.name = "r", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   const auto add = [&](int i) {
-    return s.add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench",
-                            .block = "b", .row = "1", .params_json = "{}", .iteration = i,
-                            .started_at = "2026-01-01T00:00:00Z",
-                            .samples = {{"time", 1.0 + i, std::nullopt}}});
+    return s.iterations_table().add_iteration({.run_id = run,
+                                               .variant_id = v,
+                                               .workload = "hackbench",
+                                               .block = "b",
+                                               .row = "1",
+                                               .params_json = "{}",
+                                               .iteration = i,
+                                               .started_at = "2026-01-01T00:00:00Z",
+                                               .samples = {{"time", 1.0 + i, std::nullopt}}});
   };
   const auto first = add(0);
   const auto cells_read = [&] {
     std::vector<CellSummary> out;
-    s.for_each_run_cell_summaries("hackbench", "time", 1, [&](const Store::RunLabel&, std::span<const CellSummary> c) {
-      out.insert(out.end(), c.begin(), c.end());
-    });
+    s.cell_cache().for_each_run_cell_summaries(
+        "hackbench", "time", 1, [&](const Store::RunLabel&, std::span<const CellSummary> c) {
+          out.insert(out.end(), c.begin(), c.end());
+        });
     return out;
   };
   const CellSummary cell{.run_id = run, .variant_id = v, .block = "b", .row = "1", .n = 1,
                          .centre = 1.0, .ci_reason = "n < 2"};
   const auto put = [&](CellBasis basis) {
     const std::vector<Store::RunCells> runs{{run, basis, {cell}}};
-    return s.put_cell_summaries("hackbench", "time", 1, runs);
+    return s.cell_cache().put_cell_summaries("hackbench", "time", 1, runs);
   };
   CHECK(put({1, first}) == 1);
   REQUIRE(cells_read().size() == 1);
@@ -63,12 +70,12 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
     CHECK(cells_read().empty());
   }
   SECTION("invalidate_cell_summaries drops them") {
-    s.invalidate_cell_summaries(run);
+    s.cell_cache().invalidate_cell_summaries(run);
     CHECK(cells_read().empty());
   }
   SECTION("a replaced set has no rows of the old one") {
     const std::vector<Store::RunCells> runs{{run, {1, first}, {}}};
-    CHECK(s.put_cell_summaries("hackbench", "time", 1, runs) == 1);
+    CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", 1, runs) == 1);
     CHECK(cells_read().empty());
   }
 }

@@ -17,41 +17,43 @@ using namespace schedlab;
 TEST_CASE("the same iteration cannot be stored twice") {
   test::TempDir dir;
   Store s(dir.file("r.db"));
-  auto run = s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
-  auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  auto run = s.runs_table().create_run(
+      {.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(run, v);
-  s.add_iteration(it);
-  CHECK_THROWS_AS(s.add_iteration(it), StoreError);
-  CHECK(s.iterations(run).size() == 1);  // the failed insert rolled back whole
+  s.iterations_table().add_iteration(it);
+  CHECK_THROWS_AS(s.iterations_table().add_iteration(it), StoreError);
+  CHECK(s.iterations_table().iterations(run).size() == 1);  // the failed insert rolled back whole
 }
 
 TEST_CASE(
     "iterations record their pair, numbered per pair, and pairs write their own manifest parts") {
   test::TempDir dir;
   Store s(dir.file("p.db"));
-  const auto run = s.create_run({.name = "p",
-                                 .config_path = "x",
-                                 .config_text = "",
-                                 .config_sha256 = "",
-                                 .manifest_json = R"({"order":"interleaved"})"});
-  const auto v =
-      s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto run = s.runs_table().create_run({.name = "p",
+                                              .config_path = "x",
+                                              .config_text = "",
+                                              .config_sha256 = "",
+                                              .manifest_json = R"({"order":"interleaved"})"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(run, v);
   it.pair = "rack1";
-  s.add_iteration(it);
+  s.iterations_table().add_iteration(it);
   it.pair = "rack2";
-  s.add_iteration(it);  // the same index on another pair
-  CHECK_THROWS_AS(s.add_iteration(it), StoreError);
-  const auto its = s.iterations(run);
+  s.iterations_table().add_iteration(it);  // the same index on another pair
+  CHECK_THROWS_AS(s.iterations_table().add_iteration(it), StoreError);
+  const auto its = s.iterations_table().iterations(run);
   REQUIRE(its.size() == 2);
   CHECK(its[0].pair == "rack1");
   CHECK(its[1].pair == "rack2");
 
-  s.set_manifest_member(run, {"pairs", "rack1"}, R"({"sut":"ssh://a"})");
-  s.set_manifest_member(run, {"pairs", "rack-2"}, R"({"sut":"local"})");
-  s.set_manifest_member(run, {"pairs", "rack1", "error"}, R"("cannot connect")");
+  s.runs_table().set_manifest_member(run, {"pairs", "rack1"}, R"({"sut":"ssh://a"})");
+  s.runs_table().set_manifest_member(run, {"pairs", "rack-2"}, R"({"sut":"local"})");
+  s.runs_table().set_manifest_member(run, {"pairs", "rack1", "error"}, R"("cannot connect")");
   CHECK(
-      s.find_run(run)->manifest_json ==
+      s.runs_table().find_run(run)->manifest_json ==
       R"({"order":"interleaved","pairs":{"rack1":{"sut":"ssh://a","error":"cannot connect"},"rack-2":{"sut":"local"}}})");
 }
 
@@ -60,15 +62,19 @@ TEST_CASE(
 TEST_CASE("an iteration's samples round-trip in order across the insert batches") {
   test::TempDir dir;
   Store s(dir.file("b.db"));
-  const auto run = s.create_run({.name = "b", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
-                                 .manifest_json = "{}"});
-  const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto run = s.runs_table().create_run({.name = "b",
+                                              .config_path = "c.yaml",
+                                              .config_text = "",
+                                              .config_sha256 = "x",
+                                              .manifest_json = "{}"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(run, v, "pgbench");
   for (int i = 0; i < 130; ++i)
     it.samples.push_back({i % 2 ? "interval_latency" : "interval_tps", 1000.0 + i,
                           i == 129 ? std::nullopt : std::optional<double>(i * 0.5)});
-  s.add_iteration(it);
-  const auto back = s.iterations(run);
+  s.iterations_table().add_iteration(it);
+  const auto back = s.iterations_table().iterations(run);
   REQUIRE(back.size() == 1);
   REQUIRE(back[0].samples.size() == 130);
   for (int i = 0; i < 130; ++i) {
@@ -86,31 +92,44 @@ TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in ord
   test::TempDir dir;
   Store s(dir.file("h.db"));
   const auto run = [&](const std::string& name, const std::string& manifest) {
-    return s.create_run({.name = name, .config_path = "c.yaml", .config_text = "",
-                         .config_sha256 = "x", .manifest_json = manifest});
+    return s.runs_table().create_run({.name = name,
+                                      .config_path = "c.yaml",
+                                      .config_text = "",
+                                      .config_sha256 = "x",
+                                      .manifest_json = manifest});
   };
   const auto a = run("a", R"({"kernel_release":"6.1.0"})");
   const auto b = run("b", R"({"kernel_release":7})");  // not a string: left out
   const auto c = run("c", "not json");
-  const auto va = s.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
-  const auto vb = s.add_variant({.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
-  s.add_metric(a, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-  s.add_metric(b, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-  s.add_metric(b, {"tbench", "time", "s", "lower", "amean", "run", 4});
+  const auto va = s.variants_table().add_variant(
+      {.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto vb = s.variants_table().add_variant(
+      {.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
+  s.metrics_table().add_metric(a, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  s.metrics_table().add_metric(b, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  s.metrics_table().add_metric(b, {"tbench", "time", "s", "lower", "amean", "run", 4});
   const auto add = [&](std::int64_t r, std::int64_t v, const std::string& workload, int i,
                        std::vector<SampleRow> samples) {
-    s.add_iteration({.run_id = r, .variant_id = v, .workload = workload, .block = workload + "-x",
-                     .row = "1", .row_order = 3, .params_json = "{}", .iteration = i,
-                     .status = IterationStatus::kOk, .started_at = "t", .samples = std::move(samples)});
+    s.iterations_table().add_iteration({.run_id = r,
+                                        .variant_id = v,
+                                        .workload = workload,
+                                        .block = workload + "-x",
+                                        .row = "1",
+                                        .row_order = 3,
+                                        .params_json = "{}",
+                                        .iteration = i,
+                                        .status = IterationStatus::kOk,
+                                        .started_at = "t",
+                                        .samples = std::move(samples)});
   };
   add(b, vb, "hackbench", 0, {{"time", 2.0, std::nullopt}, {"other", 9.0, std::nullopt}});
   add(a, va, "hackbench", 0, {{"time", 1.0, 0.5}, {"time", 1.5, std::nullopt}});
   add(a, va, "tbench", 0, {{"time", 8.0, std::nullopt}});
   add(b, vb, "hackbench", 1, {});
   std::vector<std::vector<IterationRow>> seen;
-  s.for_each_run_iterations("hackbench", "time", [&](std::span<const IterationRow> its) {
-    seen.emplace_back(its.begin(), its.end());
-  });
+  s.iterations_table().for_each_run_iterations(
+      "hackbench", "time",
+      [&](std::span<const IterationRow> its) { seen.emplace_back(its.begin(), its.end()); });
   REQUIRE(seen.size() == 2);
   REQUIRE(seen[0].size() == 1);
   CHECK(seen[0][0].run_id == a);
@@ -127,11 +146,11 @@ TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in ord
   CHECK(seen[1][0].samples[0].value == 2.0);
   CHECK(seen[1][1].samples.empty());
 
-  const auto declared = s.metric_by_run("hackbench", "time");
+  const auto declared = s.metrics_table().metric_by_run("hackbench", "time");
   CHECK(declared.size() == 2);
   CHECK(declared.at(b).workload == "hackbench");
-  CHECK(s.metric_by_run("tbench", "time").count(a) == 0);
-  const auto variants = s.variants_by_run();
+  CHECK(s.metrics_table().metric_by_run("tbench", "time").count(a) == 0);
+  const auto variants = s.variants_table().variants_by_run();
   CHECK(variants.at(a).size() == 1);
   CHECK(variants.at(b).front().id == vb);
   CHECK(variants.count(c) == 0);
@@ -139,17 +158,17 @@ TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in ord
   // JSON, b's release not a string: none), and as it changes.
   const auto releases = [&] {
     std::map<std::int64_t, std::string> out;
-    for (const auto& l : s.run_labels()) out[l.id] = l.kernel_release;
+    for (const auto& l : s.runs_table().run_labels()) out[l.id] = l.kernel_release;
     return out;
   };
   CHECK(releases() == std::map<std::int64_t, std::string>{{a, "6.1.0"}, {b, ""}, {c, ""}});
-  s.set_manifest_member(b, {"kernel_release"}, R"("6.12.0")");
-  s.set_manifest_member(a, {"kernel_release"}, "null");
+  s.runs_table().set_manifest_member(b, {"kernel_release"}, R"("6.12.0")");
+  s.runs_table().set_manifest_member(a, {"kernel_release"}, "null");
   CHECK(releases() == std::map<std::int64_t, std::string>{{a, ""}, {b, "6.12.0"}, {c, ""}});
-  CHECK(s.runs_declaring("hackbench", "time") == std::vector<std::int64_t>{a, b});
-  CHECK(s.runs_declaring("tbench", "time") == std::vector<std::int64_t>{b});
-  CHECK(s.runs_declaring("hackbench", "other").empty());
-  CHECK_THROWS_WITH(s.set_manifest_member(a, {"pairs", "x\"y"}, "1"),
+  CHECK(s.metrics_table().runs_declaring("hackbench", "time") == std::vector<std::int64_t>{a, b});
+  CHECK(s.metrics_table().runs_declaring("tbench", "time") == std::vector<std::int64_t>{b});
+  CHECK(s.metrics_table().runs_declaring("hackbench", "other").empty());
+  CHECK_THROWS_WITH(s.runs_table().set_manifest_member(a, {"pairs", "x\"y"}, "1"),
                     Catch::Contains("not a plain name"));
 }
 
@@ -159,12 +178,23 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   std::int64_t run = 0, v = 0;
   {
     Store s(path);
-    run = s.create_run({.name = "n", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
-                        .manifest_json = "{}"});
-    v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
-                     .row = "default", .params_json = "{}", .iteration = 0, .status = IterationStatus::kOk,
-                     .started_at = "t", .samples = {{"throughput", 581.5, std::nullopt}}});
+    run = s.runs_table().create_run({.name = "n",
+                                     .config_path = "c.yaml",
+                                     .config_text = "",
+                                     .config_sha256 = "x",
+                                     .manifest_json = "{}"});
+    v = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.iterations_table().add_iteration({.run_id = run,
+                                        .variant_id = v,
+                                        .workload = "netperf",
+                                        .block = "netperf-UDP_STREAM",
+                                        .row = "default",
+                                        .params_json = "{}",
+                                        .iteration = 0,
+                                        .status = IterationStatus::kOk,
+                                        .started_at = "t",
+                                        .samples = {{"throughput", 581.5, std::nullopt}}});
   }
   // Back to schema 13, the column gone (and migration 15's): as a database written before it.
   sqlite3* h = nullptr;
@@ -183,12 +213,19 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   sqlite3_close(h);
   Store s(path);
   CHECK(s.schema_version() == Store::kSchemaVersion);
-  s.add_iteration({.run_id = run, .variant_id = v, .workload = "netperf", .block = "netperf-UDP_STREAM",
-                   .row = "default", .params_json = "{}", .iteration = 1, .status = IterationStatus::kOk,
-                   .started_at = "t",
-                   .notes = "netperf: desired confidence not achieved\nsecond line",
-                   .samples = {{"throughput", 570.0, std::nullopt}}});
-  const auto its = s.iterations(run, true);
+  s.iterations_table().add_iteration(
+      {.run_id = run,
+       .variant_id = v,
+       .workload = "netperf",
+       .block = "netperf-UDP_STREAM",
+       .row = "default",
+       .params_json = "{}",
+       .iteration = 1,
+       .status = IterationStatus::kOk,
+       .started_at = "t",
+       .notes = "netperf: desired confidence not achieved\nsecond line",
+       .samples = {{"throughput", 570.0, std::nullopt}}});
+  const auto its = s.iterations_table().iterations(run, true);
   REQUIRE(its.size() == 2);
   CHECK(its[0].notes.empty());
   CHECK(its[1].notes == "netperf: desired confidence not achieved\nsecond line");

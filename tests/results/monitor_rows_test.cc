@@ -19,8 +19,10 @@ TEST_CASE("monitor rows round-trip with their iteration", "[store][monitors]") {
     // At least the monitors migration (3); later ones are appended.
     CHECK(Store::kSchemaVersion >= 3);
     CHECK(s.schema_version() == Store::kSchemaVersion);
-    run = s.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
-    const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    run = s.runs_table().create_run(
+        {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
     IterationRow it = test::plain_iteration(run, v);
     it.monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 10\n"},
                             {0, "stat", "after", "/proc/stat", "ctxt 25\n"},
@@ -33,32 +35,33 @@ TEST_CASE("monitor rows round-trip with their iteration", "[store][monitors]") {
                          {0, "interrupts", "LOC", 7},
                          {0, "interrupts", "LOC.cpu1", 7},
                          {0, "interrupts", "NMI", 0}};
-    id = s.add_iteration(it);
+    id = s.iterations_table().add_iteration(it);
 
     // A bad row rolls the whole iteration back: one transaction.
     it.iteration = 1;
     it.monitor_snapshots = {{0, "stat", "during", "/proc/stat", "x"}};
-    CHECK_THROWS_AS(s.add_iteration(it), StoreError);
-    CHECK(s.iterations(run).size() == 1);
+    CHECK_THROWS_AS(s.iterations_table().add_iteration(it), StoreError);
+    CHECK(s.iterations_table().iterations(run).size() == 1);
   }
   Store s(path);  // reopened: persisted
-  const auto snaps = s.monitor_snapshots(run, "stat");
+  const auto snaps = s.monitor_rows().monitor_snapshots(run, "stat");
   REQUIRE(snaps.size() == 2);
   CHECK(snaps[0].iteration_id == id);
   CHECK(snaps[0].phase == "before");
   CHECK(snaps[0].path == "/proc/stat");
   CHECK(snaps[1].text == "ctxt 25\n");
-  CHECK(s.monitor_snapshots(run, "schedstat").empty());
+  CHECK(s.monitor_rows().monitor_snapshots(run, "schedstat").empty());
 
-  const auto all = s.monitor_deltas(run, "");
+  const auto all = s.monitor_rows().monitor_deltas(run, "");
   CHECK(all.size() == 7);
-  const auto stat = s.monitor_deltas(run, "stat");
+  const auto stat = s.monitor_rows().monitor_deltas(run, "stat");
   REQUIRE(stat.size() == 4);
   CHECK(stat[0].counter == "ctxt");
   CHECK(stat[0].value == 15);
   CHECK(stat[0].iteration_id == id);
   std::vector<std::string> agg;
-  for (const auto& d : s.monitor_deltas(run, "", true)) agg.push_back(d.monitor + ":" + d.counter);
+  for (const auto& d : s.monitor_rows().monitor_deltas(run, "", true))
+    agg.push_back(d.monitor + ":" + d.counter);
   CHECK(agg == std::vector<std::string>{"stat:ctxt", "stat:cpu.user", "interrupts:LOC",
                                         "interrupts:NMI"});
 }

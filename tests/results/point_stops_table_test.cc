@@ -14,19 +14,37 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
   const std::string path = dir.file("seq.db");
   {
     Store s(path);
-    const auto run = s.create_run({.name = "r", .config_path = "c", .config_text = "", .config_sha256 = "x"});
-    const auto v = s.add_variant({.run_id = run, .name = "b", .position = 1, .knobs_json = "{}"});
-    s.record_point_stop({.run_id = run, .variant_id = v, .workload = "w", .params_json = "{}", .iterations = 7,
-                         .reason = "decided",
-                         .sequential = SequentialRecord{.metric = "time", .decision = "same", .looks = 2,
-                                                        .n_baseline = 7, .n = 7, .p_value = 0.5,
-                                                        .estimate_pct = -0.5, .ci_low = -2.1, .ci_high = 1.2,
-                                                        .level = 0.95, .design_json = R"({"alpha":0.05})",
-                                                        .looks_json = R"([{"n":3,"fraction":0.2,"needed_n":15}])",
-                                                        .note = ""}});
-    s.record_point_stop({.run_id = run, .variant_id = v, .workload = "w", .params_json = "{\"x\":1}",
-                         .iterations = 3, .reason = "fixed"});
-    const auto stops = s.point_stops(run);
+    const auto run = s.runs_table().create_run(
+        {.name = "r", .config_path = "c", .config_text = "", .config_sha256 = "x"});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = "b", .position = 1, .knobs_json = "{}"});
+    s.point_stops_table().record_point_stop(
+        {.run_id = run,
+         .variant_id = v,
+         .workload = "w",
+         .params_json = "{}",
+         .iterations = 7,
+         .reason = "decided",
+         .sequential = SequentialRecord{.metric = "time",
+                                        .decision = "same",
+                                        .looks = 2,
+                                        .n_baseline = 7,
+                                        .n = 7,
+                                        .p_value = 0.5,
+                                        .estimate_pct = -0.5,
+                                        .ci_low = -2.1,
+                                        .ci_high = 1.2,
+                                        .level = 0.95,
+                                        .design_json = R"({"alpha":0.05})",
+                                        .looks_json = R"([{"n":3,"fraction":0.2,"needed_n":15}])",
+                                        .note = ""}});
+    s.point_stops_table().record_point_stop({.run_id = run,
+                                             .variant_id = v,
+                                             .workload = "w",
+                                             .params_json = "{\"x\":1}",
+                                             .iterations = 3,
+                                             .reason = "fixed"});
+    const auto stops = s.point_stops_table().point_stops(run);
     REQUIRE(stops.size() == 2);
     REQUIRE(stops[0].sequential);
     const auto& q = *stops[0].sequential;
@@ -44,7 +62,7 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
     // A decision the schema does not know is refused by the database itself.
     auto bad = stops[0];
     bad.sequential->decision = "maybe";
-    CHECK_THROWS_AS(s.record_point_stop(bad), StoreError);
+    CHECK_THROWS_AS(s.point_stops_table().record_point_stop(bad), StoreError);
   }
   // Version 14: before migration 15 (the columns dropped again).
   sqlite3* db = nullptr;
@@ -61,7 +79,7 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
   sqlite3_close(db);
   Store s(path);
   CHECK(s.schema_version() == 15);
-  const auto stops = s.point_stops(1);
+  const auto stops = s.point_stops_table().point_stops(1);
   REQUIRE(stops.size() == 2);
   CHECK(stops[0].reason == "decided");
   CHECK_FALSE(stops[0].sequential);  // the rows of before keep what they had

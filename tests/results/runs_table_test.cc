@@ -13,31 +13,41 @@ using namespace schedlab;
 TEST_CASE("run names are unique") {
   test::TempDir dir;
   Store s(dir.file("r.db"));
-  s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
-  CHECK_THROWS_WITH(s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""}),
+  s.runs_table().create_run(
+      {.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  CHECK_THROWS_WITH(s.runs_table().create_run(
+                        {.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""}),
                     Catch::Contains("a run named 'a' already exists"));
 }
 
 TEST_CASE("run overviews: variants in position order and ok iterations, per run") {
   test::TempDir dir;
   Store s(dir.file("o.db"));
-  const auto a = s.create_run({.name = "a", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
-                               .manifest_json = "{}"});
-  const auto b = s.create_run({.name = "b", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
-                               .manifest_json = "{}"});
-  const auto batch = s.add_variant({.run_id = a, .name = "batch", .position = 1, .knobs_json = "{}"});
-  s.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto a = s.runs_table().create_run({.name = "a",
+                                            .config_path = "c.yaml",
+                                            .config_text = "",
+                                            .config_sha256 = "x",
+                                            .manifest_json = "{}"});
+  const auto b = s.runs_table().create_run({.name = "b",
+                                            .config_path = "c.yaml",
+                                            .config_text = "",
+                                            .config_sha256 = "x",
+                                            .manifest_json = "{}"});
+  const auto batch = s.variants_table().add_variant(
+      {.run_id = a, .name = "batch", .position = 1, .knobs_json = "{}"});
+  s.variants_table().add_variant(
+      {.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(a, batch, "w");
-  s.add_iteration(it);
+  s.iterations_table().add_iteration(it);
   it.iteration = 1;
-  s.add_iteration(it);
+  s.iterations_table().add_iteration(it);
   it.iteration = 2;
   it.status = IterationStatus::kFailed;
-  s.add_iteration(it);
-  const auto o = s.run_overviews();
+  s.iterations_table().add_iteration(it);
+  const auto o = s.runs_table().run_overviews();
   REQUIRE(o.count(a));
   CHECK(o.at(a).variants == std::vector<std::string>{"default", "batch"});
-  CHECK(o.at(a).iterations_ok == s.count_iterations(a, IterationStatus::kOk));
+  CHECK(o.at(a).iterations_ok == s.iterations_table().count_iterations(a, IterationStatus::kOk));
   CHECK(o.at(a).iterations_ok == 2);
   CHECK(o.count(b) == 0);  // no variants, no iterations yet
 }
@@ -46,10 +56,12 @@ TEST_CASE("a run as a command line names it: its id, else its name; digits past 
   test::TempDir dir;
   Store s(dir.file("a.db"));
   const RunsTable& runs = s.runs_table();
-  const auto first = s.create_run({.name = "nightly-1", .config_path = "", .config_text = "", .config_sha256 = ""});
-  const auto digits = s.create_run({.name = "12", .config_path = "", .config_text = "", .config_sha256 = ""});
-  const auto huge =
-      s.create_run({.name = "99999999999999999999", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto first = s.runs_table().create_run(
+      {.name = "nightly-1", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto digits = s.runs_table().create_run(
+      {.name = "12", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto huge = s.runs_table().create_run(
+      {.name = "99999999999999999999", .config_path = "", .config_text = "", .config_sha256 = ""});
   CHECK(runs.find_run_arg(std::to_string(first))->id == first);
   CHECK(runs.find_run_arg("nightly-1")->id == first);
   CHECK(runs.find_run_arg("12")->id == digits);  // no run 12: the name

@@ -225,14 +225,14 @@ TEST_CASE("merge: two pairs' databases become one run with both pairs, and mergi
   CHECK(second.iterations_new == 4);
   CHECK(second.iterations_present == 0);
 
-  const auto run = merged.find_run_by_name("fleet");
+  const auto run = merged.runs_table().find_run_by_name("fleet");
   REQUIRE(run);
   CHECK(run->status == RunStatus::kFinished);
   CHECK(run->started_at == "2026-12-03T09:00:00Z");  // the earlier of the two
   CHECK(run->manifest_json.find(R"("pair_order":["n1","n2"])") != std::string::npos);
   CHECK(run->manifest_json.find(R"("n2":{"sut":"ssh://n2"})") != std::string::npos);
-  REQUIRE(merged.variants(run->id).size() == 2);  // joined by name, not doubled
-  const auto its = merged.iterations(run->id, true);
+  REQUIRE(merged.variants_table().variants(run->id).size() == 2);  // joined by name, not doubled
+  const auto its = merged.iterations_table().iterations(run->id, true);
   REQUIRE(its.size() == 10);
   int on_n2 = 0;
   for (const auto& it : its) {
@@ -307,7 +307,8 @@ TEST_CASE("merge: an input still marked running is merged as interrupted, and it
   write_task_db(b, "n2", 1);
   {
     Store s(b);
-    s.set_run_status(s.find_run_by_name("fleet")->id, RunStatus::kRunning, false);
+    s.runs_table().set_run_status(s.runs_table().find_run_by_name("fleet")->id, RunStatus::kRunning,
+                                  false);
   }
   Store merged(out);
   merged.merge_from(a);
@@ -315,7 +316,7 @@ TEST_CASE("merge: an input still marked running is merged as interrupted, and it
        "INSERT INTO cell_summary_marks (run_id, workload, metric, version) "
        "VALUES (1, 'hackbench', 'time', 1)");
   merged.merge_from(b);
-  const auto run = merged.find_run_by_name("fleet");
+  const auto run = merged.runs_table().find_run_by_name("fleet");
   CHECK(run->status == RunStatus::kInterrupted);  // the least finished part
   CHECK(count(out, "SELECT count(*) FROM cell_summary_marks") == 0);  // stale cells dropped
 }
@@ -336,12 +337,12 @@ TEST_CASE("merge: a task's database merged while it ran, then once it finished, 
   Store merged(out);
   merged.merge_from(a);
   merged.merge_from(partial);
-  CHECK(merged.find_run_by_name("fleet")->status == RunStatus::kInterrupted);
+  CHECK(merged.runs_table().find_run_by_name("fleet")->status == RunStatus::kInterrupted);
   CHECK(merged.merge_from(b).iterations_new == 2);  // n2's third iteration, both variants
-  const auto run = merged.find_run_by_name("fleet");
+  const auto run = merged.runs_table().find_run_by_name("fleet");
   CHECK(run->status == RunStatus::kFinished);
   CHECK(run->manifest_json.find(R"("merged_parts":{"n1":"finished","n2":"finished"})") != std::string::npos);
-  CHECK(merged.iterations(run->id, false).size() == 10);
+  CHECK(merged.iterations_table().iterations(run->id, false).size() == 10);
 }
 
 TEST_CASE("merge copies a point's sequential test with its stop row") {
@@ -350,23 +351,34 @@ TEST_CASE("merge copies a point's sequential test with its stop row") {
   write_task_db(a, "n1", 3);
   {
     Store s(a);
-    const auto run = s.find_run_by_name("fleet");
-    const auto v1 = s.variants(run->id)[1].id;
-    s.record_point_stop({.run_id = run->id, .variant_id = v1, .workload = "hackbench",
-                         .params_json = R"({"groups":2})", .iterations = 3, .reason = "decided",
-                         .sequential = SequentialRecord{.metric = "time", .decision = "different", .looks = 1,
-                                                        .n_baseline = 3, .n = 3, .p_value = 0.01, .ci_low = 4.0,
-                                                        .ci_high = 9.0, .looks_json = R"([{"n":3}])"}});
+    const auto run = s.runs_table().find_run_by_name("fleet");
+    const auto v1 = s.variants_table().variants(run->id)[1].id;
+    s.point_stops_table().record_point_stop(
+        {.run_id = run->id,
+         .variant_id = v1,
+         .workload = "hackbench",
+         .params_json = R"({"groups":2})",
+         .iterations = 3,
+         .reason = "decided",
+         .sequential = SequentialRecord{.metric = "time",
+                                        .decision = "different",
+                                        .looks = 1,
+                                        .n_baseline = 3,
+                                        .n = 3,
+                                        .p_value = 0.01,
+                                        .ci_low = 4.0,
+                                        .ci_high = 9.0,
+                                        .looks_json = R"([{"n":3}])"}});
   }
   Store merged(out);
   merged.merge_from(a);
-  const auto run = merged.find_run_by_name("fleet");
-  const auto stops = merged.point_stops(run->id);
+  const auto run = merged.runs_table().find_run_by_name("fleet");
+  const auto stops = merged.point_stops_table().point_stops(run->id);
   REQUIRE(stops.size() == 2);
   const auto seq = std::find_if(stops.begin(), stops.end(), [](const PointStop& p) { return p.sequential.has_value(); });
   REQUIRE(seq != stops.end());
   CHECK(seq->sequential->decision == "different");
   CHECK(*seq->sequential->ci_high == 9.0);
   CHECK(seq->sequential->looks_json == R"([{"n":3}])");
-  CHECK(seq->variant_id == merged.variants(run->id)[1].id);
+  CHECK(seq->variant_id == merged.variants_table().variants(run->id)[1].id);
 }

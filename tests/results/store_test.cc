@@ -18,15 +18,20 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
   {
     Store s(path);
     CHECK(s.schema_version() == Store::kSchemaVersion);
-    run = s.create_run({.name = "demo",
-                        .config_path = "configs/demo.yaml",
-                        .config_text = "workloads: [hackbench]\n",
-                        .config_sha256 = "abc",
-                        .manifest_json = R"({"kernel_release":"6.1.0"})"});
-    v0 = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    v1 = s.add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"SCHED_BATCH"})"});
-    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
+    run = s.runs_table().create_run({.name = "demo",
+                                     .config_path = "configs/demo.yaml",
+                                     .config_text = "workloads: [hackbench]\n",
+                                     .config_sha256 = "abc",
+                                     .manifest_json = R"({"kernel_release":"6.1.0"})"});
+    v0 = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    v1 = s.variants_table().add_variant({.run_id = run,
+                                         .name = "batch",
+                                         .position = 1,
+                                         .knobs_json = R"({"policy":"SCHED_BATCH"})"});
+    s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    s.metrics_table().add_metric(
+        run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
     IterationRow it{.run_id = run,
                     .variant_id = v1,
                     .workload = "hackbench",
@@ -42,32 +47,32 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
                     .stdout_text = "Time: 0.432\n",
                     .stderr_text = "",
                     .samples = {{"time", 0.432, std::nullopt}, {"time", 0.5, 1.0}}};
-    s.add_iteration(it);
+    s.iterations_table().add_iteration(it);
     it.iteration = 3;
     it.status = IterationStatus::kParseError;
     it.error = "no Time line";
     it.stdout_text = "garbage\n";
     it.samples.clear();
     it.exit_code.reset();
-    s.add_iteration(it);
-    s.set_run_status(run, RunStatus::kFinished, true);
+    s.iterations_table().add_iteration(it);
+    s.runs_table().set_run_status(run, RunStatus::kFinished, true);
   }
   Store s(path);  // reopen: everything is on disk
-  const auto r = s.find_run(run);
+  const auto r = s.runs_table().find_run(run);
   REQUIRE(r);
   CHECK(r->name == "demo");
   CHECK(to_string(r->status) == "finished");
   CHECK_FALSE(r->ended_at.empty());
   CHECK(r->config_text == "workloads: [hackbench]\n");
-  CHECK(s.find_run_by_name("demo")->id == run);
-  CHECK_FALSE(s.find_run(run + 100));
-  const auto vs = s.variants(run);
+  CHECK(s.runs_table().find_run_by_name("demo")->id == run);
+  CHECK_FALSE(s.runs_table().find_run(run + 100));
+  const auto vs = s.variants_table().variants(run);
   REQUIRE(vs.size() == 2);
   CHECK(vs[0].name == "default");
   CHECK(vs[1].knobs_json == R"({"policy":"SCHED_BATCH"})");
-  REQUIRE(s.metrics(run).size() == 1);
-  CHECK(s.metrics(run)[0].direction == "lower");
-  const auto its = s.iterations(run, true);
+  REQUIRE(s.metrics_table().metrics(run).size() == 1);
+  CHECK(s.metrics_table().metrics(run)[0].direction == "lower");
+  const auto its = s.iterations_table().iterations(run, true);
   REQUIRE(its.size() == 2);
   CHECK(its[0].variant_id == v1);
   CHECK(its[0].row_order == 1);
@@ -79,7 +84,7 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
   CHECK(to_string(its[1].status) == "parse_error");
   CHECK(its[1].stdout_text == "garbage\n");  // raw output kept when parsing fails
   CHECK_FALSE(its[1].exit_code);
-  CHECK(s.count_iterations(run, IterationStatus::kOk) == 1);
+  CHECK(s.iterations_table().count_iterations(run, IterationStatus::kOk) == 1);
   CHECK(v0 != v1);
 }
 
@@ -90,15 +95,15 @@ TEST_CASE("a journal write waits out another process's write lock held over 5 s 
   test::TempDir dir;
   const std::string path = dir.file("live.db");
   Store s(path);
-  const auto run =
-      s.create_run({.name = "live", .config_path = "", .config_text = "", .config_sha256 = ""});
-  const auto entry = s.journal_applied({.run_id = run,
-                                        .host = "local",
-                                        .kind = "sysctl",
-                                        .name = "k",
-                                        .path = "/p",
-                                        .original = "1",
-                                        .target = "0"});
+  const auto run = s.runs_table().create_run(
+      {.name = "live", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto entry = s.journal().journal_applied({.run_id = run,
+                                                  .host = "local",
+                                                  .kind = "sysctl",
+                                                  .name = "k",
+                                                  .path = "/p",
+                                                  .original = "1",
+                                                  .target = "0"});
   ExecResult held;
   std::thread holder([&] {
     LocalHost host;
@@ -119,7 +124,7 @@ TEST_CASE("a journal write waits out another process's write lock held over 5 s 
   const auto start = std::chrono::steady_clock::now();
   std::string error;
   try {
-    s.journal_restored(entry);
+    s.journal().journal_restored(entry);
   } catch (const StoreError& e) {
     error = e.what();
   }
@@ -130,7 +135,7 @@ TEST_CASE("a journal write waits out another process's write lock held over 5 s 
   REQUIRE(locked);
   CHECK(error.empty());
   CHECK(waited > 5s);
-  CHECK(s.unrestored("local").empty());
+  CHECK(s.journal().unrestored("local").empty());
 }
 
 namespace {
@@ -160,32 +165,33 @@ TEST_CASE("status enums are stored as the words the database always held") {
   test::TempDir dir;
   const std::string path = dir.file("w.db");
   Store s(path);
-  const auto run =
-      s.create_run({.name = "w", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = s.runs_table().create_run(
+      {.name = "w", .config_path = "", .config_text = "", .config_sha256 = ""});
   CHECK(raw(path, "SELECT status FROM runs") == "running");
-  s.set_run_status(run, RunStatus::kInterrupted, true);
+  s.runs_table().set_run_status(run, RunStatus::kInterrupted, true);
   CHECK(raw(path, "SELECT status FROM runs") == "interrupted");
-  const auto v = s.add_variant({.run_id = run, .name = "d", .position = 0, .knobs_json = "{}"});
-  s.add_iteration({.run_id = run,
-                   .variant_id = v,
-                   .workload = "w",
-                   .params_json = "{}",
-                   .status = IterationStatus::kNotReady,
-                   .started_at = "t"});
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "d", .position = 0, .knobs_json = "{}"});
+  s.iterations_table().add_iteration({.run_id = run,
+                                      .variant_id = v,
+                                      .workload = "w",
+                                      .params_json = "{}",
+                                      .status = IterationStatus::kNotReady,
+                                      .started_at = "t"});
   CHECK(raw(path, "SELECT status FROM iterations") == "not_ready");
-  CHECK(s.count_iterations(run, IterationStatus::kNotReady) == 1);
-  const auto entry = s.journal_applied({.run_id = run,
-                                        .host = "h",
-                                        .kind = "sysctl",
-                                        .name = "kernel.x",
-                                        .path = "/proc/sys/kernel/x",
-                                        .original = "1",
-                                        .target = "0"});
+  CHECK(s.iterations_table().count_iterations(run, IterationStatus::kNotReady) == 1);
+  const auto entry = s.journal().journal_applied({.run_id = run,
+                                                  .host = "h",
+                                                  .kind = "sysctl",
+                                                  .name = "kernel.x",
+                                                  .path = "/proc/sys/kernel/x",
+                                                  .original = "1",
+                                                  .target = "0"});
   CHECK(raw(path, "SELECT state FROM knob_journal") == "applied");
-  CHECK(s.unrestored("h").at(0).state == JournalState::kApplied);
-  s.journal_restored(entry);
+  CHECK(s.journal().unrestored("h").at(0).state == JournalState::kApplied);
+  s.journal().journal_restored(entry);
   CHECK(raw(path, "SELECT state FROM knob_journal") == "restored");
-  CHECK(s.unrestored("h").empty());
+  CHECK(s.journal().unrestored("h").empty());
   // A word this binary does not know is an error, not a silent default.
   {
     sqlite3* db = nullptr;
@@ -193,5 +199,5 @@ TEST_CASE("status enums are stored as the words the database always held") {
     sqlite3_exec(db, "UPDATE runs SET status = 'paused'", nullptr, nullptr, nullptr);
     sqlite3_close(db);
   }
-  CHECK_THROWS_WITH(s.find_run(run), "unknown run status 'paused' in the database");
+  CHECK_THROWS_WITH(s.runs_table().find_run(run), "unknown run status 'paused' in the database");
 }

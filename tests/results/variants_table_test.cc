@@ -13,8 +13,10 @@ TEST_CASE("a run's variants come back in position order, whatever order they wer
   test::TempDir dir;
   Store s(dir.file("v.db"));
   VariantsTable& variants = s.variants_table();
-  const auto a = s.create_run({.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
-  const auto b = s.create_run({.name = "b", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto a = s.runs_table().create_run(
+      {.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto b = s.runs_table().create_run(
+      {.name = "b", .config_path = "", .config_text = "", .config_sha256 = ""});
   variants.add_variant({.run_id = a, .name = "batch", .position = 1, .knobs_json = R"({"policy":"SCHED_BATCH"})"});
   const auto base = variants.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
   const auto vs = variants.variants(a);

@@ -28,11 +28,12 @@ inline std::string failed_iterations(const std::string& db, const std::string& n
   std::string out;
   try {
     Store store(db);
-    const auto run = store.find_run_by_name(name);
+    const auto run = store.runs_table().find_run_by_name(name);
     if (!run) return "no run '" + name + "' stored\n";
-    for (const auto& it : store.iterations(run->id, false))
+    for (const auto& it : store.iterations_table().iterations(run->id, false))
       if (it.status != IterationStatus::kOk)
-        out += fmt::format("{} iteration {}: {}: {}\n", it.block, it.iteration, to_string(it.status), it.error);
+        out += fmt::format("{} iteration {}: {}: {}\n", it.block, it.iteration,
+                           to_string(it.status), it.error);
   } catch (const std::exception& e) {
     out = std::string("the database: ") + e.what() + "\n";
   }
@@ -50,10 +51,10 @@ inline ConfigRun run_config(const TempDir& dir, const std::string& name,
   INFO(failed_iterations(out.db, name) << r.out << r.err);
   REQUIRE(r.ok());
   Store store(out.db);
-  const auto run = store.find_run_by_name(name);
+  const auto run = store.runs_table().find_run_by_name(name);
   REQUIRE(run);
   out.run = *run;
-  out.iterations = store.iterations(run->id, true);
+  out.iterations = store.iterations_table().iterations(run->id, true);
   return out;
 }
 

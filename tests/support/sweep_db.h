@@ -22,15 +22,16 @@ struct SweepDb {
 inline void write_sweep_db(const std::string& path, const SweepDb& d) {
   Store store(path);
   for (std::size_t k = 0; k < d.runs.size(); ++k) {
-    const auto run = store.create_run({.name = d.runs[k],
+    const auto run =
+        store.runs_table().create_run({.name = d.runs[k],
                                        .config_path = d.imported ? "(import)" : "sweep.yaml",
                                        .config_text = "",
                                        .config_sha256 = "0",
                                        .manifest_json = d.imported ? R"({"imported":true})" : "{}",
                                        .status = RunStatus::kFinished,
                                        .started_at = fmt::format("2026-12-0{}T10:00:00Z", k + 1)});
-    const auto variant = store.add_variant({0, run, "default", 0, "{}"});
-    store.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
+    store.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
     for (std::size_t r = 0; r < d.groups.size(); ++r)
       for (int s = 0; s < d.samples; ++s) {
         IterationRow it;
@@ -44,7 +45,7 @@ inline void write_sweep_db(const std::string& path, const SweepDb& d) {
         it.iteration = s;
         // The later run 5% slower; the samples 2% apart.
         it.samples = {{"time", 0.05 * d.groups[r] * (1 + 0.05 * double(k)) * (1 + 0.02 * (s - 1)), std::nullopt}};
-        store.add_iteration(it);
+        store.iterations_table().add_iteration(it);
       }
   }
 }

@@ -17,54 +17,55 @@ namespace schedlab::test {
 inline void write_task_db(const std::string& path, const std::string& pair, int iterations,
                           const std::string& sha = "sha-1", double base = 1.0) {
   Store s(path);
-  const auto run = s.create_run({.name = "fleet",
-                                 .config_path = "fleet.yaml",
-                                 .config_text = "text",
-                                 .config_sha256 = sha,
-                                 .manifest_json = R"({"kernel_release":"6.1.0","pairs":{")" + pair +
-                                                  R"(":{"sut":"ssh://)" + pair +
-                                                  R"("}},"pair_order":[")" + pair + R"("]})",
-                                 .started_at = pair == "n1" ? "2026-12-03T10:00:00Z"
-                                                            : "2026-12-03T09:00:00Z"});
-  const auto v0 = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  const auto v1 = s.add_variant(
+  const auto run = s.runs_table().create_run(
+      {.name = "fleet",
+       .config_path = "fleet.yaml",
+       .config_text = "text",
+       .config_sha256 = sha,
+       .manifest_json = R"({"kernel_release":"6.1.0","pairs":{")" + pair + R"(":{"sut":"ssh://)" +
+                        pair + R"("}},"pair_order":[")" + pair + R"("]})",
+       .started_at = pair == "n1" ? "2026-12-03T10:00:00Z" : "2026-12-03T09:00:00Z"});
+  const auto v0 = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto v1 = s.variants_table().add_variant(
       {.run_id = run, .name = "somaxconn", .position = 1, .knobs_json = R"({"sysctl":1})"});
-  s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
   for (const auto v : {v0, v1})
     for (int i = 0; i < iterations; ++i)
-      s.add_iteration({.run_id = run,
-                       .variant_id = v,
-                       .pair = pair,
-                       .workload = "hackbench",
-                       .block = "hackbench-process-pipes",
-                       .row = "2",
-                       .row_order = 0,
-                       .params_json = R"({"groups":2})",
-                       .iteration = i,
-                       .status = IterationStatus::kOk,
-                       .started_at = "2026-12-03T10:00:0" + std::to_string(i) + "Z",
-                       .duration_s = 0.5,
-                       .exit_code = 0,
-                       .stdout_text = "Time: " + std::to_string(base + i) + "\n",
-                       .notes = i == 0 ? "note of iteration 0" : "",
-                       .samples = {{"time", base + i, std::nullopt}},
-                       .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
-                       .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
-  s.record_point_stop({.run_id = run,
-                       .variant_id = v0,
-                       .workload = "hackbench",
-                       .params_json = R"({"groups":2})",
-                       .iterations = iterations,
-                       .reason = "fixed"});
-  const auto j = s.journal_applied({.run_id = run,
-                                    .host = "ssh://root@" + pair,
-                                    .kind = "sysctl",
-                                    .name = "net.core.somaxconn",
-                                    .path = "/proc/sys/net/core/somaxconn",
-                                    .original = "4096",
-                                    .target = "1024"});
-  s.journal_restored(j);
-  s.set_run_status(run, RunStatus::kFinished, true);
+      s.iterations_table().add_iteration(
+          {.run_id = run,
+           .variant_id = v,
+           .pair = pair,
+           .workload = "hackbench",
+           .block = "hackbench-process-pipes",
+           .row = "2",
+           .row_order = 0,
+           .params_json = R"({"groups":2})",
+           .iteration = i,
+           .status = IterationStatus::kOk,
+           .started_at = "2026-12-03T10:00:0" + std::to_string(i) + "Z",
+           .duration_s = 0.5,
+           .exit_code = 0,
+           .stdout_text = "Time: " + std::to_string(base + i) + "\n",
+           .notes = i == 0 ? "note of iteration 0" : "",
+           .samples = {{"time", base + i, std::nullopt}},
+           .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
+           .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
+  s.point_stops_table().record_point_stop({.run_id = run,
+                                           .variant_id = v0,
+                                           .workload = "hackbench",
+                                           .params_json = R"({"groups":2})",
+                                           .iterations = iterations,
+                                           .reason = "fixed"});
+  const auto j = s.journal().journal_applied({.run_id = run,
+                                              .host = "ssh://root@" + pair,
+                                              .kind = "sysctl",
+                                              .name = "net.core.somaxconn",
+                                              .path = "/proc/sys/net/core/somaxconn",
+                                              .original = "4096",
+                                              .target = "1024"});
+  s.journal().journal_restored(j);
+  s.runs_table().set_run_status(run, RunStatus::kFinished, true);
 }
 
 }  // namespace schedlab::test

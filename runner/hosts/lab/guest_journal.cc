@@ -11,8 +11,8 @@ bool is_lab_host_name(const std::string& host) {
   return host.starts_with("lab:");
 }
 
-std::string discard_guest_journal(Store& store, const std::string& host) {
-  const auto entries = store.journal().journal_discard(host);
+std::string discard_guest_journal(KnobJournalTable& journal, const std::string& host) {
+  const auto entries = journal.journal_discard(host);
   if (entries.empty()) return "";
   std::vector<std::string> names;
   for (const auto& e : entries)

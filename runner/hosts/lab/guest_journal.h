@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "results/store.h"
+#include "results/knob_journal_table.h"
 
 namespace schedlab::lab {
 
@@ -16,6 +16,6 @@ bool is_lab_host_name(const std::string& host);
 
 // Marks the host's unrestored entries discarded; returns a note naming
 // them ("" when there were none). For lab hosts only: the caller checks.
-std::string discard_guest_journal(Store& store, const std::string& host);
+std::string discard_guest_journal(KnobJournalTable& journal, const std::string& host);
 
 }  // namespace schedlab::lab

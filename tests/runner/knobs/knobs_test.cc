@@ -42,7 +42,8 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
   LocalHost host;
   test::TempDir dir;
   Store store(dir.file("t.db"));
-  const std::int64_t run = store.create_run({.name = "knobs", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const std::int64_t run = store.runs_table().create_run(
+      {.name = "knobs", .config_path = "x", .config_text = "", .config_sha256 = ""});
   const std::string original = read_sysctl(host, kKnob);
   const std::string flipped = original == "0" ? "1" : "0";
   {
@@ -50,13 +51,13 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
     journal.apply_sysctl({kKnob, flipped, 1});
     CHECK(read_sysctl(host, kKnob) == flipped);
     // Journaled before anything else could go wrong.
-    const auto pending = store.unrestored("local");
+    const auto pending = store.journal().unrestored("local");
     REQUIRE(pending.size() == 1);
     CHECK(pending[0].original == original);
     CHECK(pending[0].target == flipped);
     journal.restore_all();
     CHECK(read_sysctl(host, kKnob) == original);
-    CHECK(store.unrestored("local").empty());
+    CHECK(store.journal().unrestored("local").empty());
   }
   SECTION("the destructor restores when the scope unwinds") {
     try {
@@ -66,7 +67,7 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
     } catch (const std::runtime_error&) {
     }
     CHECK(read_sysctl(host, kKnob) == original);
-    CHECK(store.unrestored("local").empty());
+    CHECK(store.journal().unrestored("local").empty());
   }
   SECTION("a value the kernel rejects is an error and leaves nothing changed") {
     KnobJournal journal(store, host, run);
@@ -74,19 +75,24 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
                       Catch::Contains("sysctl kernel.sched_autogroup_enabled = banana: ") &&
                           Catch::Contains("restored '" + original + "'"));
     CHECK(read_sysctl(host, kKnob) == original);
-    CHECK(store.unrestored("local").empty());
+    CHECK(store.journal().unrestored("local").empty());
   }
   SECTION("a journal left by a crash is restored by restore_journal") {
     // Simulate kill -9 between write and restore: journal and write by
     // hand, as apply_sysctl does, and never restore.
-    store.journal_applied({.run_id = run, .host = "local", .kind = "sysctl", .name = kKnob,
-                           .path = sysctl_path(kKnob), .original = original, .target = flipped});
+    store.journal().journal_applied({.run_id = run,
+                                     .host = "local",
+                                     .kind = "sysctl",
+                                     .name = kKnob,
+                                     .path = sysctl_path(kKnob),
+                                     .original = original,
+                                     .target = flipped});
     host.write_file(sysctl_path(kKnob), flipped + "\n");
     REQUIRE(read_sysctl(host, kKnob) == flipped);
     const auto done = restore_journal(store, host);
     REQUIRE(done.size() == 1);
     CHECK(read_sysctl(host, kKnob) == original);
-    CHECK(store.unrestored("local").empty());
+    CHECK(store.journal().unrestored("local").empty());
   }
 }
 
@@ -118,7 +124,7 @@ TEST_CASE("features flip, read back, and are restored (test double)") {
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("f.db"));
-  const auto run = store.create_run({.name = "f", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run({.name = "f", .config_path = "", .config_text = "", .config_sha256 = ""});
   const KnobSettings v{.by_kind = {{"sched_feature",
                                     {{"NO_PLACE_LAG", "NO_PLACE_LAG", 3},
                                      {"NO_RUN_TO_PARITY", "NO_RUN_TO_PARITY", 3}}},
@@ -130,7 +136,7 @@ TEST_CASE("features flip, read back, and are restored (test double)") {
     CHECK_FALSE(kernel.feature("RUN_TO_PARITY"));
     CHECK(kernel.feature("DELAY_DEQUEUE"));
     CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "1000000\n");
-    const auto pending = store.unrestored("fake-kernel");
+    const auto pending = store.journal().unrestored("fake-kernel");
     REQUIRE(pending.size() == 3);
     CHECK(pending[0].kind == "sched_feature");
     CHECK(pending[0].name == "RUN_TO_PARITY");
@@ -140,7 +146,7 @@ TEST_CASE("features flip, read back, and are restored (test double)") {
   CHECK(kernel.feature("PLACE_LAG"));
   CHECK(kernel.feature("RUN_TO_PARITY"));
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
-  CHECK(store.unrestored("fake-kernel").empty());
+  CHECK(store.journal().unrestored("fake-kernel").empty());
   // Written one token at a time, never the whole list.
   CHECK(std::count(kernel.writes.begin(), kernel.writes.end(),
                    "/sys/kernel/debug/sched/features=NO_PLACE_LAG") == 1);
@@ -158,7 +164,8 @@ TEST_CASE("a crash between write and restore is undone by restore_journal (test 
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("c.db"));
-  const auto run = store.create_run({.name = "c", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "c", .config_path = "", .config_text = "", .config_sha256 = ""});
   // kill -9: the journal object never runs its destructor. Held by a
   // static pointer, so it is never destroyed and still not a leak (the
   // sanitizer build checks leaks).
@@ -171,18 +178,19 @@ TEST_CASE("a crash between write and restore is undone by restore_journal (test 
   CHECK(done.size() == 2);
   CHECK(kernel.feature("PLACE_LAG"));
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
-  CHECK(store.unrestored("fake-kernel").empty());
+  CHECK(store.journal().unrestored("fake-kernel").empty());
 }
 
 TEST_CASE("a value the kernel rejects leaves the knob as it was (test double)") {
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("r.db"));
-  const auto run = store.create_run({.name = "r", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "r", .config_path = "", .config_text = "", .config_sha256 = ""});
   KnobJournal journal(store, kernel, run);
   CHECK_THROWS_WITH(journal.apply(debugfs_knob("sched/base_slice_ns"), "banana"),
                     Catch::Contains("Invalid argument") && Catch::Contains("restored '3000000'"));
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
   CHECK_THROWS_AS(journal.apply(debugfs_knob("sched/no_such_tunable"), "1"), KnobError);
-  CHECK(store.unrestored("fake-kernel").empty());
+  CHECK(store.journal().unrestored("fake-kernel").empty());
 }

@@ -61,8 +61,11 @@ double delta(const IterationRow& row, const std::string& monitor, const std::str
 TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run = store.create_run(
-      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = "", .manifest_json = "{}"});
+  const auto run = store.runs_table().create_run({.name = "m",
+                                                  .config_path = "x",
+                                                  .config_text = "",
+                                                  .config_sha256 = "",
+                                                  .manifest_json = "{}"});
   FileHost sut;
   sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "before.txt"));
   sut.files["/proc/stat"] = read_text(fixture("proc/stat.before-hackbench.txt"));
@@ -79,7 +82,7 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
 
   // schedstat's sysctl is on, journaled with the value found.
   CHECK(sut.files[kSysctl] == "1\n");
-  auto pending = store.unrestored("fake");
+  auto pending = store.journal().unrestored("fake");
   REQUIRE(pending.size() == 1);
   CHECK(pending[0].name == "kernel.sched_schedstats");
   CHECK(pending[0].original == "0");
@@ -88,7 +91,7 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   CHECK(notes[0] ==
         "schedlab: monitor pressure is unavailable on fake: no /proc/pressure/cpu, "
         "/proc/pressure/memory, /proc/pressure/io; the run goes on without it");
-  auto manifest = nlohmann::json::parse(store.find_run(run)->manifest_json);
+  auto manifest = nlohmann::json::parse(store.runs_table().find_run(run)->manifest_json);
   CHECK(manifest["monitors_unavailable"]["pressure"] ==
         "no /proc/pressure/cpu, /proc/pressure/memory, /proc/pressure/io");
   CHECK(m.unavailable().count("pressure") == 1);
@@ -127,7 +130,7 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
     }
     REQUIRE(notes.size() == 2);
     CHECK(notes[1].starts_with("schedlab: monitor schedstat: "));
-    manifest = nlohmann::json::parse(store.find_run(run)->manifest_json);
+    manifest = nlohmann::json::parse(store.runs_table().find_run(run)->manifest_json);
     CHECK(manifest["monitor_errors"]["schedstat"].is_string());
   }
 
@@ -143,13 +146,14 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
 
   m.stop();
   CHECK(sut.files[kSysctl] == "0\n");  // as found before the run
-  CHECK(store.unrestored("fake").empty());
+  CHECK(store.journal().unrestored("fake").empty());
 }
 
 TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[monitors][runner]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run = store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   FileHost sut;
   Config config;
   config.workloads.resize(1);
@@ -160,15 +164,15 @@ TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[mo
   CHECK(notes == std::vector<std::string>{"schedlab: monitor schedstat is unavailable on fake: no "
                                           "/proc/schedstat; the run goes on without it"});
   CHECK(m.before({"schedstat"}).empty());
-  CHECK(store.unrestored("fake").empty());
+  CHECK(store.journal().unrestored("fake").empty());
   m.stop();
 }
 
 TEST_CASE("tasks: a kernel without /proc/PID/sched, reported once", "[monitors][runner][tasks]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run =
-      store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   FileHost sut;  // no files at all
   const Config config = parse_config("monitors: [tasks]\nworkloads: [hackbench]\n", "t.yaml");
   std::vector<std::string> notes;
@@ -222,8 +226,8 @@ TEST_CASE("tasks: a process started during the iteration is sampled here",
   if (!local.read_file("/proc/self/sched")) SCHEDLAB_SKIP("this kernel has no /proc/PID/sched");
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run =
-      store.create_run({.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  const auto run = store.runs_table().create_run(
+      {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
   // A program name of its own: the sampler sleeps between polls too.
   const std::string nap = dir.file("schedlab-nap");
   std::filesystem::copy_file("/bin/sleep", nap);

@@ -61,19 +61,19 @@ struct Branch {
   }
   // A finished run measured at `commit` by an earlier night.
   std::int64_t measured(const std::string& target, const std::string& commit) {
-    const auto run = store.create_run({.name = target + " " + commit,
-                                       .config_path = config,
-                                       .config_text = config_text,
-                                       .config_sha256 = sha256_hex(config_text),
-                                       .status = RunStatus::kFinished});
-    store.add_nightly_measurement({.nightly = "n",
-                                   .target = target,
-                                   .config_path = config,
-                                   .config_sha256 = sha256_hex(config_text),
-                                   .run_id = run,
-                                   .status = NightlyStatus::kMeasured,
-                                   .kernel_commit = commit,
-                                   .ended_at = "2026-12-01T00:00:00Z"});
+    const auto run = store.runs_table().create_run({.name = target + " " + commit,
+                                                    .config_path = config,
+                                                    .config_text = config_text,
+                                                    .config_sha256 = sha256_hex(config_text),
+                                                    .status = RunStatus::kFinished});
+    store.nightly_log().add_nightly_measurement({.nightly = "n",
+                                                 .target = target,
+                                                 .config_path = config,
+                                                 .config_sha256 = sha256_hex(config_text),
+                                                 .run_id = run,
+                                                 .status = NightlyStatus::kMeasured,
+                                                 .kernel_commit = commit,
+                                                 .ended_at = "2026-12-01T00:00:00Z"});
     return run;
   }
 };
@@ -134,16 +134,19 @@ TEST_CASE("a branch target reuses its measurement only while the branch stays at
   CHECK(moved.cells[0].new_now);
   CHECK(moved.cells[0].status == CellStatus::kFailed);
   CHECK(moved.cells[0].kernel_commit == two);
-  const auto rows = b.store.nightly_measurements();
+  const auto rows = b.store.nightly_log().nightly_measurements();
   REQUIRE(rows.size() == 2);
   CHECK(rows[1].kernel_commit == two);
   CHECK(rows[1].status == NightlyStatus::kFailed);
   // The store finds each night by its commit.
-  CHECK(b.store.latest_nightly_measurement("branch", sha256_hex(b.config_text), one)->run_id ==
-        run);
-  CHECK(b.store.latest_nightly_measurement("branch", sha256_hex(b.config_text), two)->status ==
-        NightlyStatus::kFailed);
-  CHECK_FALSE(b.store.latest_nightly_measurement("branch", sha256_hex(b.config_text)));
+  CHECK(b.store.nightly_log()
+            .latest_nightly_measurement("branch", sha256_hex(b.config_text), one)
+            ->run_id == run);
+  CHECK(b.store.nightly_log()
+            .latest_nightly_measurement("branch", sha256_hex(b.config_text), two)
+            ->status == NightlyStatus::kFailed);
+  CHECK_FALSE(
+      b.store.nightly_log().latest_nightly_measurement("branch", sha256_hex(b.config_text)));
 }
 
 TEST_CASE("a branch that does not resolve fails its target and the others go on") {

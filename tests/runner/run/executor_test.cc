@@ -136,10 +136,10 @@ struct Rig {
     return out;
   }
   std::vector<IterationRow> iterations(std::int64_t run_id) const {
-    return store.iterations(run_id, true);
+    return store.iterations_table().iterations(run_id, true);
   }
   std::string variant_of(const IterationRow& it) const {
-    for (const auto& v : store.variants(it.run_id))
+    for (const auto& v : store.variants_table().variants(it.run_id))
       if (v.id == it.variant_id) return v.name;
     return "?";
   }
@@ -222,8 +222,9 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
     CHECK(its[i].stdout_text == "score: 100\n");
     CHECK(its[i].duration_s == Approx(0.010).margin(1e-9));  // the client's 10 ms, nothing else
   }
-  CHECK(rig.store.monitor_snapshots(s.run_id, "stat").size() == 8);  // before and after, x4
-  CHECK(to_string(rig.store.find_run(s.run_id)->status) == "finished");
+  CHECK(rig.store.monitor_rows().monitor_snapshots(s.run_id, "stat").size() ==
+        8);  // before and after, x4
+  CHECK(to_string(rig.store.runs_table().find_run(s.run_id)->status) == "finished");
 }
 
 TEST_CASE("executor: a variant's process knobs reach its measured steps and servers only") {
@@ -265,7 +266,7 @@ TEST_CASE(
   // At each write: is the knob in the journal, not yet restored?
   std::vector<std::string> unjournaled;
   rig.sut.on_write = [&](const std::string& path, const std::string& content) {
-    const auto pending = rig.store.unrestored("sut");
+    const auto pending = rig.store.journal().unrestored("sut");
     if (std::none_of(pending.begin(), pending.end(),
                      [&](const JournalEntry& e) { return e.path == path; }))
       unjournaled.push_back(path + "=" + content);
@@ -309,12 +310,12 @@ TEST_CASE(
   CHECK(*(first_write + 2) == "sut: write " + autogroup + "=1");
   CHECK(*(first_write + 3) == "sut: read " + autogroup);
   // Nothing left to restore; the SUT is as found.
-  CHECK(rig.store.unrestored("sut").empty());
+  CHECK(rig.store.journal().unrestored("sut").empty());
   CHECK(rig.sut.files[kAutogroup] == "1\n");
   CHECK(rig.sut.feature("PLACE_LAG"));
   CHECK(rig.sut.files[kSlice] == "3000000\n");
   // The variants' knobs as stored with the run.
-  const auto variants = rig.store.variants(s.run_id);
+  const auto variants = rig.store.variants_table().variants(s.run_id);
   REQUIRE(variants.size() == 3);
   CHECK(variants[1].knobs_json ==
         R"({"sched_features":["NO_PLACE_LAG"],"sysctl":{"kernel.sched_autogroup_enabled":"0"}})");
@@ -332,13 +333,13 @@ TEST_CASE(
   CHECK_THROWS_WITH(rig.run(),
                     "debugfs sched/base_slice_ns = 1000000: wrote '1000000' but it reads "
                     "back as '3000000'; restored '3000000'");
-  const auto runs = rig.store.list_runs();
+  const auto runs = rig.store.runs_table().list_runs();
   REQUIRE(runs.size() == 1);
   CHECK(to_string(runs[0].status) == "failed");
   const auto its = rig.iterations(runs[0].id);
   REQUIRE(its.size() == 1);  // tuned's first iteration, before slice failed
   CHECK(rig.variant_of(its[0]) == "tuned");
-  CHECK(rig.store.unrestored("sut").empty());
+  CHECK(rig.store.journal().unrestored("sut").empty());
   CHECK(rig.sut.files[kAutogroup] == "1\n");
   // The workload's teardown still ran.
   CHECK(rig.steps().back() == "loadgen: run lc-cleanup");
@@ -419,7 +420,7 @@ TEST_CASE("executor: a failed iteration keeps its raw output and status; the run
   CHECK(killed.error == "lc-client: killed by signal 11 (Segmentation fault): half");
   CHECK(killed.stdout_text == "half\n");
   // What compare counts (and prints as FAIL for bad, which has none).
-  CHECK(rig.store.count_iterations(s.run_id, IterationStatus::kOk) == 3);
+  CHECK(rig.store.iterations_table().count_iterations(s.run_id, IterationStatus::kOk) == 3);
 }
 
 TEST_CASE("executor: an iteration that outlives its timeout is killed and stored as timeout") {
@@ -493,11 +494,11 @@ TEST_CASE(
   CHECK(interrupted());
   CHECK(to_string(s.status) == "interrupted");
   CHECK(s.measured == 3);
-  CHECK(to_string(rig.store.find_run(s.run_id)->status) == "interrupted");
+  CHECK(to_string(rig.store.runs_table().find_run(s.run_id)->status) == "interrupted");
   const auto before = rig.iterations(s.run_id);
   REQUIRE(before.size() == 3);
   CHECK(rig.variant_of(before[2]) == "default");
-  CHECK(rig.store.unrestored("sut").empty());
+  CHECK(rig.store.journal().unrestored("sut").empty());
   CHECK(rig.sut.files[kAutogroup] == "1\n");
   // Teardowns run to the end after Ctrl-C.
   const Lines steps = rig.steps();
@@ -511,8 +512,8 @@ TEST_CASE(
   CHECK(resumed.run_id == s.run_id);
   CHECK(to_string(resumed.status) == "finished");
   CHECK(resumed.measured == 3);  // off 1, default 2, off 2
-  CHECK(rig.store.list_runs().size() == 1);
-  CHECK(to_string(rig.store.find_run(s.run_id)->status) == "finished");
+  CHECK(rig.store.runs_table().list_runs().size() == 1);
+  CHECK(to_string(rig.store.runs_table().find_run(s.run_id)->status) == "finished");
   const auto all = rig.iterations(s.run_id);
   REQUIRE(all.size() == 6);
   std::set<std::pair<std::string, int>> seen;
@@ -521,7 +522,7 @@ TEST_CASE(
     CHECK(seen.insert({rig.variant_of(it), it.iteration}).second);  // nothing twice
   }
   CHECK(seen.size() == 6);
-  CHECK(rig.store.unrestored("sut").empty());
+  CHECK(rig.store.journal().unrestored("sut").empty());
 
   // Resuming a complete run measures nothing more.
   const RunSummary again = rig.run(ExecOptions{.resume_run = s.run_id});
@@ -552,7 +553,7 @@ TEST_CASE("executor: preflight refuses a missing tool, a missing knob, an offlin
   // Nothing was run or written.
   Rig rig(lc_config("[1]", "variants:\n  x: {sysctl: {kernel.sched_nope: 1}}\n"));
   CHECK_THROWS(rig.run());
-  CHECK(rig.store.list_runs().empty());
+  CHECK(rig.store.runs_table().list_runs().empty());
   CHECK(rig.log->lines({Kind::kRun, Kind::kStart, Kind::kWrite}).empty());
 }
 
@@ -622,8 +623,8 @@ void script_variants(Rig& rig, const std::vector<std::pair<std::string, std::vec
 
 std::map<std::string, PointStop> stops_by_variant(Rig& rig, std::int64_t run) {
   std::map<std::string, PointStop> out;
-  for (const auto& s : rig.store.point_stops(run))
-    for (const auto& v : rig.store.variants(run))
+  for (const auto& s : rig.store.point_stops_table().point_stops(run))
+    for (const auto& v : rig.store.variants_table().variants(run))
       if (v.id == s.variant_id) out[v.name] = s;
   return out;
 }
@@ -751,7 +752,7 @@ TEST_CASE("executor: a workload's ports, notes and primary metric (netperf on fi
   // With the first metric (throughput, absent from RR output) the rule
   // would have seen no samples and stopped as "failed".
   bool rr_stop = false;
-  for (const auto& stop : rig.store.point_stops(s.run_id))
+  for (const auto& stop : rig.store.point_stops_table().point_stops(s.run_id))
     if (stop.workload == "netperf" && stop.params_json.find("TCP_RR") != std::string::npos) {
       rr_stop = true;
       CHECK(stop.reason == "ci_reached");

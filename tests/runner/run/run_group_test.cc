@@ -22,14 +22,14 @@ TEST_CASE("group runs: found by the manifest's group, columns labelled kernel/va
   Store store(dir.file("k.db"));
   const auto run = [&](const std::string& name, const std::string& manifest,
                        std::vector<std::string> variants) {
-    const auto id = store.create_run({.name = name,
-                                      .config_path = "k.yaml",
-                                      .config_text = "x",
-                                      .config_sha256 = "x",
-                                      .manifest_json = manifest,
-                                      .status = RunStatus::kFinished});
+    const auto id = store.runs_table().create_run({.name = name,
+                                                   .config_path = "k.yaml",
+                                                   .config_text = "x",
+                                                   .config_sha256 = "x",
+                                                   .manifest_json = manifest,
+                                                   .status = RunStatus::kFinished});
     for (std::size_t i = 0; i < variants.size(); ++i)
-      store.add_variant(
+      store.variants_table().add_variant(
           {.run_id = id, .name = variants[i], .position = static_cast<int>(i), .knobs_json = "{}"});
     return id;
   };
@@ -43,7 +43,7 @@ TEST_CASE("group runs: found by the manifest's group, columns labelled kernel/va
   CHECK(runs[0].id == a);
   CHECK(runs[1].id == b);
   CHECK(run_group(runs[0]) == "eevdf");
-  CHECK_FALSE(run_group(*store.find_run_by_name("other")));
+  CHECK_FALSE(run_group(*store.runs_table().find_run_by_name("other")));
   std::vector<std::string> labels;
   for (const auto& col : group_columns(store, runs)) labels.push_back(col.label);
   CHECK(labels == std::vector<std::string>{"6.1/default", "6.1/batch", "6.12/default",

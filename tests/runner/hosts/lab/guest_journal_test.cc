@@ -18,19 +18,19 @@ namespace {
 const std::string kGuest = "lab:6.12.9+bpo-amd64/tcg@127.0.0.1:40001";
 
 std::int64_t applied(Store& store, const std::string& host, const std::string& name) {
-  const auto run = store.create_run({.name = "r-" + name,
-                                     .config_path = "x.yaml",
-                                     .config_text = "",
-                                     .config_sha256 = "",
-                                     .manifest_json = "{}",
-                                     .status = RunStatus::kFailed});
-  return store.journal_applied({.run_id = run,
-                                .host = host,
-                                .kind = "sched_feature",
-                                .name = name,
-                                .path = "/sys/kernel/debug/sched/features",
-                                .original = name,
-                                .target = "NO_" + name});
+  const auto run = store.runs_table().create_run({.name = "r-" + name,
+                                                  .config_path = "x.yaml",
+                                                  .config_text = "",
+                                                  .config_sha256 = "",
+                                                  .manifest_json = "{}",
+                                                  .status = RunStatus::kFailed});
+  return store.journal().journal_applied({.run_id = run,
+                                          .host = host,
+                                          .kind = "sched_feature",
+                                          .name = name,
+                                          .path = "/sys/kernel/debug/sched/features",
+                                          .original = name,
+                                          .target = "NO_" + name});
 }
 
 // TEST DOUBLE: this machine under another name (a lab guest's, an ssh
@@ -83,7 +83,7 @@ TEST_CASE("preflight: a lab guest's stale entries do not block a run, an ssh hos
   };
   const Pair guest_pair{guest, local, "127.0.0.1"};
   CHECK_NOTHROW(preflight(context(guest_pair)));
-  CHECK(store.unrestored(kGuest).empty());  // discarded, with a note on stderr
+  CHECK(store.journal().unrestored(kGuest).empty());  // discarded, with a note on stderr
   RenamedLocalHost ssh("ssh://root@sut9");
   applied(store, "ssh://root@sut9", "RUN_TO_PARITY");
   const Pair ssh_pair{ssh, local, "sut9"};
@@ -98,13 +98,13 @@ TEST_CASE("guest journal: a powered-off guest's entries are discarded with a not
   CHECK_FALSE(lab::is_lab_host_name("local"));
   CHECK_FALSE(lab::is_lab_host_name("ssh://root@lab1"));
   const auto id = applied(store, kGuest, "PLACE_LAG");
-  const std::string note = lab::discard_guest_journal(store, kGuest);
+  const std::string note = lab::discard_guest_journal(store.journal(), kGuest);
   CHECK(note == "note: " + kGuest +
                     " is a lab guest, powered off: its kernel state went with it, so 1 "
                     "journaled knob needs no restore: sched_feature PLACE_LAG (run 1)");
-  CHECK(store.unrestored(kGuest).empty());
-  CHECK(store.unrestored_hosts().empty());
-  CHECK(lab::discard_guest_journal(store, kGuest).empty());  // nothing left
+  CHECK(store.journal().unrestored(kGuest).empty());
+  CHECK(store.journal().unrestored_hosts().empty());
+  CHECK(lab::discard_guest_journal(store.journal(), kGuest).empty());  // nothing left
   CHECK(id > 0);
 }
 
@@ -115,7 +115,7 @@ TEST_CASE("schedlab restore skips lab guests with a note and leaves nothing pend
     Store store(db);
     applied(store, kGuest, "PLACE_LAG");
     applied(store, kGuest, "RUN_TO_PARITY");
-    REQUIRE(store.unrestored_hosts() == std::vector<std::string>{kGuest});
+    REQUIRE(store.journal().unrestored_hosts() == std::vector<std::string>{kGuest});
   }
   const auto r = test::schedlab_cmd({"restore", "--db", db});
   INFO(r.out << r.err);
@@ -123,7 +123,7 @@ TEST_CASE("schedlab restore skips lab guests with a note and leaves nothing pend
   CHECK(r.out.find("note: " + kGuest + " is a lab guest, powered off") != std::string::npos);
   CHECK(r.out.find("2 journaled knobs need no restore") != std::string::npos);
   Store store(db);
-  CHECK(store.unrestored_hosts().empty());
+  CHECK(store.journal().unrestored_hosts().empty());
   const auto again = test::schedlab_cmd({"restore", "--db", db});
   CHECK(again.exit_code == 0);
   CHECK(again.err.find("nothing to restore") != std::string::npos);

@@ -88,7 +88,7 @@ BisectSession check_found_planted(const ExecResult& r, const std::string& db, co
                                   const std::vector<std::string>& shas, std::size_t first_bad) {
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  const auto session = Store(db).latest_bisect();
+  const auto session = Store(db).bisect_log().latest_bisect();
   REQUIRE(session);
   const auto res = nlohmann::json::parse(session->result_json);
   CHECK(res["first_bad_candidate"] == shas[first_bad]);
@@ -402,7 +402,7 @@ variants:
   CHECK(r.out.find(main_name) != std::string::npos);
   CHECK(r.out.find("built from git:") != std::string::npos);
   Store store(db);
-  const auto run = store.find_run_by_name("seed@schedlab-seed");
+  const auto run = store.runs_table().find_run_by_name("seed@schedlab-seed");
   REQUIRE(run);
   const auto m = nlohmann::json::parse(run->manifest_json);
   CHECK(m["lab"]["build"]["describe"].get<std::string>() != "");
@@ -410,12 +410,12 @@ variants:
   const std::string before = m["state_before"]["sched_features"].dump();
   CHECK(before.find("\"SCHEDLAB_SEED\"") != std::string::npos);
   CHECK(m["state_after"]["sched_features"] == m["state_before"]["sched_features"]);
-  CHECK(store.unrestored(m["host"].get<std::string>()).empty());
-  CHECK(store.variants(run->id).size() == 2);
-  CHECK(store.count_iterations(run->id, IterationStatus::kOk) == 2);
-  const auto base = store.find_run_by_name("seed@main");
+  CHECK(store.journal().unrestored(m["host"].get<std::string>()).empty());
+  CHECK(store.variants_table().variants(run->id).size() == 2);
+  CHECK(store.iterations_table().count_iterations(run->id, IterationStatus::kOk) == 2);
+  const auto base = store.runs_table().find_run_by_name("seed@main");
   REQUIRE(base);
-  CHECK(store.variants(base->id).size() == 1);
+  CHECK(store.variants_table().variants(base->id).size() == 1);
   const auto cmp = schedlab_cmd({"compare", "--db", db, "seed"});
   INFO(cmp.out << cmp.err);
   CHECK(cmp.exit_code == 0);
@@ -523,7 +523,7 @@ workloads:
   const BisectSession session = check_found_planted(r, db, tree, shas, 5);
   Store store(db);
   bool skipped_broken = false;
-  for (const auto& d : store.bisect_decisions(session.id)) {
+  for (const auto& d : store.bisect_log().bisect_decisions(session.id)) {
     if (d.candidate != shas[3]) continue;
     CHECK(d.verdict == "SKIP");
     CHECK(d.decided_by == "build");
@@ -624,7 +624,7 @@ workloads:
   check_found_planted(r, db, tree, shas, 1);
   Store store(db);
   // Every run was on the board, with the kernel built from the candidate.
-  for (const auto& run : store.list_runs()) {
+  for (const auto& run : store.runs_table().list_runs()) {
     const auto m = nlohmann::json::parse(run.manifest_json);
     CHECK(m["lab"]["board"] == "exynos4210");
     CHECK(m["lab"]["build"]["commit"].get<std::string>().size() == 40);

@@ -111,15 +111,15 @@ variants:
   CHECK(r.err.find("kernel 3 of 3: /nonexistent/vmlinuz-9.9 as run 'mk@9.9'") != std::string::npos);
   CHECK(r.err.find("schedlab run --resume mk") != std::string::npos);
   Store store(db);
-  const auto old = store.find_run_by_name("mk@6.1");
-  const auto eevdf = store.find_run_by_name("mk@6.12");
+  const auto old = store.runs_table().find_run_by_name("mk@6.1");
+  const auto eevdf = store.runs_table().find_run_by_name("mk@6.12");
   REQUIRE(old);
   REQUIRE(eevdf);
-  CHECK_FALSE(store.find_run_by_name("mk@9.9"));  // never booted
+  CHECK_FALSE(store.runs_table().find_run_by_name("mk@9.9"));  // never booted
   for (const auto& run : {*old, *eevdf}) {
     INFO(run.name);
     std::string failures;  // why an iteration did not finish ok
-    for (const auto& it : store.iterations(run.id))
+    for (const auto& it : store.iterations_table().iterations(run.id))
       if (it.status != IterationStatus::kOk)
         failures += fmt::format("{} {}: {}\n", it.block, it.iteration, it.error);
     INFO(failures);
@@ -130,16 +130,18 @@ variants:
     CHECK(m["lab"]["cpus_online"] == "0-1");  // read in the guest, as asked (cpus: 2)
     const std::string host = m["host"].get<std::string>();
     CHECK(host.starts_with("lab:"));
-    CHECK(store.unrestored(host).empty());  // features and kernel.sched_schedstats put back
+    CHECK(
+        store.journal().unrestored(host).empty());  // features and kernel.sched_schedstats put back
     CHECK(m["state_after"]["sched_features"] == m["state_before"]["sched_features"]);
     // The monitor read real counters in the guest.
-    CHECK_FALSE(store.monitor_deltas(run.id, "schedstat", true).empty());
+    CHECK_FALSE(store.monitor_rows().monitor_deltas(run.id, "schedstat", true).empty());
     // The tasks monitor's sampler runs on the guest's busybox userland (sh, awk).
     CHECK(!m.contains("monitors_unavailable"));
     std::map<std::int64_t, std::map<std::string, double>> tasks;
-    for (const auto& d : store.monitor_deltas(run.id, "tasks")) tasks[d.iteration_id][d.counter] = d.value;
+    for (const auto& d : store.monitor_rows().monitor_deltas(run.id, "tasks"))
+      tasks[d.iteration_id][d.counter] = d.value;
     CHECK(static_cast<std::int64_t>(tasks.size()) ==
-          store.count_iterations(run.id, IterationStatus::kOk));
+          store.iterations_table().count_iterations(run.id, IterationStatus::kOk));
     double seen = 0;
     for (const auto& [id, d] : tasks) {
       CHECK(d.at("polls") >= 2);
@@ -151,19 +153,19 @@ variants:
     // How tests/fixtures/tasks/lab-*.txt was captured.
     if (const char* keep = std::getenv("SCHEDLAB_KEEP_TASKS_OUTPUT"))
       test::write_text(fmt::format("{}/{}.txt", keep, run.name),
-                       store.monitor_snapshots(run.id, "tasks").at(0).text);
+                       store.monitor_rows().monitor_snapshots(run.id, "tasks").at(0).text);
   }
   CHECK(nlohmann::json::parse(old->manifest_json)["lab"]["kernel_spec"] == "debian:6.1");
   // The 6.12-only variant is not a variant of the 6.1 run.
   const auto variants = [&](std::int64_t id) {
     std::vector<std::string> out;
-    for (const auto& v : store.variants(id)) out.push_back(v.name);
+    for (const auto& v : store.variants_table().variants(id)) out.push_back(v.name);
     return out;
   };
   CHECK(variants(old->id) == std::vector<std::string>{"default"});
   CHECK(variants(eevdf->id) == std::vector<std::string>{"default", "nolag"});
-  CHECK(store.count_iterations(old->id, IterationStatus::kOk) == 2);
-  CHECK(store.count_iterations(eevdf->id, IterationStatus::kOk) == 4);
+  CHECK(store.iterations_table().count_iterations(old->id, IterationStatus::kOk) == 2);
+  CHECK(store.iterations_table().count_iterations(eevdf->id, IterationStatus::kOk) == 4);
   // One table, kernels and variants as columns, the 6.1 default first.
   const auto header = r.out.find("6.1/default");
   REQUIRE(header != std::string::npos);
@@ -190,7 +192,7 @@ variants:
   CHECK(again.exit_code == 1);
   CHECK(again.err.find("already finished: debian:6.1, debian:6.12") != std::string::npos);
   CHECK(again.err.find(" up (") == std::string::npos);  // no guest booted
-  CHECK(store.list_runs().size() == 2);
+  CHECK(store.runs_table().list_runs().size() == 2);
 }
 
 void lab_case(const std::string& kernel, bool eevdf) {
@@ -235,13 +237,13 @@ TEST_CASE("lab: seccomp-notify basic vs sync on 6.1 and 6.12, n/a where the kern
                    "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP\n") != std::string::npos);
   CHECK(r.err.find("run 1 'sn@6.1' finished: 2 iterations measured (0 failed)") != std::string::npos);
   Store store(db);
-  const auto old = store.find_run_by_name("sn@6.1");
-  const auto eevdf = store.find_run_by_name("sn@6.12");
+  const auto old = store.runs_table().find_run_by_name("sn@6.1");
+  const auto eevdf = store.runs_table().find_run_by_name("sn@6.12");
   REQUIRE(old);
   REQUIRE(eevdf);
-  CHECK(store.count_iterations(old->id, IterationStatus::kOk) == 1);
-  CHECK(store.count_iterations(old->id, IterationStatus::kUnsupported) == 1);
-  CHECK(store.count_iterations(eevdf->id, IterationStatus::kOk) == 2);
+  CHECK(store.iterations_table().count_iterations(old->id, IterationStatus::kOk) == 1);
+  CHECK(store.iterations_table().count_iterations(old->id, IterationStatus::kUnsupported) == 1);
+  CHECK(store.iterations_table().count_iterations(eevdf->id, IterationStatus::kOk) == 2);
   const auto j = schedlab({"compare", "--group", "sn", "--format", "json"});
   REQUIRE(j.exit_code == 0);
   const auto doc = nlohmann::json::parse(j.out);
@@ -300,9 +302,9 @@ variants:
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.find("finished: 8 iterations measured (0 failed)") != std::string::npos);
   Store store(db);
-  const auto run = store.find_run_by_name("dbs");
+  const auto run = store.runs_table().find_run_by_name("dbs");
   REQUIRE(run);
-  CHECK(store.count_iterations(run->id, IterationStatus::kOk) == 8);
+  CHECK(store.iterations_table().count_iterations(run->id, IterationStatus::kOk) == 8);
   const auto j = local.run({.argv = {SCHEDLAB_BINARY, "compare", "dbs", "--db", db, "--format", "json"}, .timeout = 1min});
   REQUIRE(j.exit_code == 0);
   const auto doc = nlohmann::json::parse(j.out);
@@ -342,9 +344,9 @@ workloads:
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   Store store(db);
-  const auto run = store.find_run_by_name("np");
+  const auto run = store.runs_table().find_run_by_name("np");
   REQUIRE(run);
-  const auto its = store.iterations(run->id, true);
+  const auto its = store.iterations_table().iterations(run->id, true);
   REQUIRE(its.size() == 2);
   for (const auto& it : its) {
     INFO(it.block << ": " << it.error << it.stdout_text << it.stderr_text);
@@ -543,9 +545,9 @@ workloads:
   CHECK(r.err.find(" up on exynos4210 (qemu smdkc210) (TCG, emulated, 2 CPUs online as asked (0-1), 1G; checked "
                    "in the guest)") != std::string::npos);
   Store store(db);
-  const auto run = store.find_run_by_name("dma");
+  const auto run = store.runs_table().find_run_by_name("dma");
   REQUIRE(run);
-  CHECK(store.count_iterations(run->id, IterationStatus::kOk) == 1);
+  CHECK(store.iterations_table().count_iterations(run->id, IterationStatus::kOk) == 1);
   const auto m = nlohmann::json::parse(run->manifest_json);
   CHECK(m["lab"]["board"] == "exynos4210");
   CHECK(m["lab"]["emulated"] == true);
