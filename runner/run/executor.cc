@@ -680,9 +680,8 @@ std::int64_t create_run_record(Store& store, const Config& config, const Plan& p
                        .knobs_json = knobs_json(*plan.variants[i]).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
-      store.add_metric(
-          run_id, {wc.workload->name(), m.name, m.unit, std::string(to_string(m.direction)),
-                   std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
+      store.add_metric(run_id, {wc.workload->name(), m.name, m.unit, m.direction,
+                                std::string(to_string(m.centre)), m.kind, m.precision});
   return run_id;
 }
 

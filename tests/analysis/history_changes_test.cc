@@ -32,7 +32,8 @@ struct NightsDb {
                               .dump(),
          .status = RunStatus::kFinished, .started_at = fmt::format("2026-02-{:02}T00:00:00Z", k + 1)});
     const auto v = store.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    store.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    store.add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     for (int i = 0; i < 5; ++i)
       store.add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench",
                            .block = "hackbench-process-pipes", .row = "4", .params_json = R"({"groups":4})",

@@ -27,7 +27,8 @@ std::int64_t add_run(Store& s, const std::string& name, const std::string& date,
                                  .started_at = date});
   const auto base = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   const auto batch = s.add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = "{}"});
-  s.add_metric(run, {"hackbench", "time", unit, "lower", "amean", "run", 4});
+  s.add_metric(
+      run, {"hackbench", "time", unit, Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   int order = 0;
   for (const std::string row : {"8", "2"}) {  // configuration order, not sorted
     for (int i = 0; i < 3; ++i)
@@ -102,7 +103,7 @@ TEST_CASE("history: compare's cells per run and variant, oldest run first") {
   const auto early = add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
   const History h = history(s, "hackbench", "time", "");
   CHECK(h.unit == "ms");  // the latest run's declaration
-  CHECK(h.direction == "lower");
+  CHECK(h.direction == Direction::kLowerIsBetter);
   // early: default 8, default 2, batch 2; then late the same.
   REQUIRE(h.points.size() == 6);
   CHECK(h.points[0].run_id == early);
@@ -287,7 +288,8 @@ TEST_CASE("history: one series per parameter set, labelled with what differs") {
     const auto run = s.create_run({.name = name, .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
                                    .manifest_json = "{}", .started_at = date});
     const auto v = s.add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    s.add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     for (int i = 0; i < 3; ++i)
       s.add_iteration({.run_id = run, .variant_id = v, .workload = "hackbench", .block = "hackbench-process-pipes",
                        .row = "4", .params_json = params, .iteration = i, .status = IterationStatus::kOk,

@@ -30,7 +30,8 @@ struct Db {
                                       .status = RunStatus::kFinished});
     const auto v =
         store.add_variant({.run_id = id, .name = "default", .position = 0, .knobs_json = "{}"});
-    store.add_metric(id, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    store.add_metric(
+        id, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     int i = 0;
     for (double t : times) {
       IterationRow it{.run_id = id,

@@ -27,7 +27,8 @@ struct SeqCellsDb {
     base = store.add_variant({.run_id = run_id, .name = "base", .position = 0, .knobs_json = "{}"});
     fast = store.add_variant({.run_id = run_id, .name = "fast", .position = 1, .knobs_json = "{}"});
     same = store.add_variant({.run_id = run_id, .name = "same", .position = 2, .knobs_json = "{}"});
-    store.add_metric(run_id, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    store.add_metric(run_id, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean",
+                              SampleKind::kRun, 4});
     add(base, {1.00, 1.02, 0.98, 1.01, 0.99, 1.00});
     add(fast, {0.90, 0.91, 0.89});
     add(same, {1.01, 0.99, 1.00, 1.00, 1.02, 0.98});

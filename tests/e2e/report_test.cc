@@ -120,7 +120,8 @@ TEST_CASE("compare --format csv: formula cells neutralised, numbers kept, names 
                                        .manifest_json = "{}",
                                        .status = RunStatus::kFinished,
                                        .started_at = "2026-12-01T10:00:00Z"});
-    store.add_metric(run, {"hackbench", "time", "=unit", "lower", "amean", "run", 4});
+    store.add_metric(run, {"hackbench", "time", "=unit", Direction::kLowerIsBetter, "amean",
+                           SampleKind::kRun, 4});
     for (std::size_t k = 0; k < variants.size(); ++k) {
       const auto v = store.add_variant({0, run, variants[k], static_cast<int>(k), "{}"});
       for (int i = 0; i < 2; ++i) {
@@ -332,7 +333,8 @@ std::string hostile_db(test::TempDir& dir) {
   std::vector<std::int64_t> v;
   for (std::size_t k = 0; k < kVariantNames.size(); ++k)
     v.push_back(store.add_variant({0, run, kVariantNames[k], static_cast<int>(k), "{}"}));
-  store.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  store.add_metric(
+      run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   for (int p = 0; p < 3; ++p)
     for (int s = 0; s < 3; ++s)
       for (std::size_t k = 0; k < v.size(); ++k) {

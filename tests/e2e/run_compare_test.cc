@@ -182,7 +182,8 @@ void write_escape_db(const std::string& db, const std::string& run_name, const s
   for (int k = 0; k < 2; ++k) {
     const auto v =
         s.add_variant({.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
-    s.add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    s.add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     for (int i = 0; i < 3; ++i)
       s.add_iteration({.run_id = run,
                        .variant_id = v,

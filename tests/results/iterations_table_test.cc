@@ -94,9 +94,11 @@ TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in ord
   const auto c = run("c", "not json");
   const auto va = s.add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
   const auto vb = s.add_variant({.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
-  s.add_metric(a, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-  s.add_metric(b, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-  s.add_metric(b, {"tbench", "time", "s", "lower", "amean", "run", 4});
+  s.add_metric(a,
+               {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+  s.add_metric(b,
+               {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+  s.add_metric(b, {"tbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   const auto add = [&](std::int64_t r, std::int64_t v, const std::string& workload, int i,
                        std::vector<SampleRow> samples) {
     s.add_iteration({.run_id = r, .variant_id = v, .workload = workload, .block = workload + "-x",
