@@ -110,15 +110,15 @@ Centre declared_centre(const MetricInfo& m) {
 }
 
 Centre effective_centre(const MetricInfo& m, const CompareOptions& o) {
-  if (o.mmtests) return m.direction == "higher" ? Centre::kHmean : Centre::kAmean;
+  if (o.mmtests) return m.direction == Direction::kHigherIsBetter ? Centre::kHmean : Centre::kAmean;
   return declared_centre(m);
 }
 
 void analyse_block(Block& b, const CompareOptions& o) {
   const Centre centre = effective_centre(b.metric, o);
   b.metric.centre = std::string(to_string(centre));
-  const bool higher = b.metric.direction == "higher";
-  const bool interval = b.metric.kind == "interval";
+  const bool higher = b.metric.direction == Direction::kHigherIsBetter;
+  const bool interval = b.metric.kind == SampleKind::kInterval;
   b.units = interval ? "iteration centres" : "samples";
   const MeanRows& mean_rows = centre == Centre::kHmean ? kHmeanRows : kAmeanRows;
   if (o.all_stats) {

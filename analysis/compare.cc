@@ -100,7 +100,7 @@ Cell make_cell(const MetricInfo& m, Centre centre, const std::vector<const Itera
     return c;
   }
   c.params = cell_params(*its);
-  const bool interval = m.kind == "interval";
+  const bool interval = m.kind == SampleKind::kInterval;
   std::vector<double> mine;
   for (const IterationRow* it : *its) {
     if (it->status == IterationStatus::kUnsupported) {

@@ -219,7 +219,7 @@ HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::s
   fmt::format_to(fmt::appender(buf),
                  "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
                  terminal_safe(h.workload), terminal_safe(h.metric),
-                 h.unit.empty() ? "" : " in " + terminal_safe(h.unit), terminal_safe(h.direction),
+                 h.unit.empty() ? "" : " in " + terminal_safe(h.unit), h.direction_word(),
                  terminal_safe(h.centre), h.level * 100);
   fmt::format_to(fmt::appender(buf),
                  "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>3}  {:>12}  {:>27}  {:>4}\n", "date",
@@ -366,9 +366,14 @@ std::string render_history_json(const History& h, const HistoryChanges* changes)
                       {"ci_low", p.ci ? json(p.ci->low) : json(nullptr)},
                       {"ci_high", p.ci ? json(p.ci->high) : json(nullptr)},
                       {"ci_reason", p.ci_reason}});
-  const json j = {{"format_version", 1}, {"workload", h.workload},   {"metric", h.metric},
-                  {"unit", h.unit},      {"direction", h.direction}, {"centre", h.centre},
-                  {"level", h.level},    {"points", points}};
+  const json j = {{"format_version", 1},
+                  {"workload", h.workload},
+                  {"metric", h.metric},
+                  {"unit", h.unit},
+                  {"direction", h.direction_word()},
+                  {"centre", h.centre},
+                  {"level", h.level},
+                  {"points", points}};
   // Additive: what each parameter set (a point's "set", from 1) differs in.
   json labels = json::array();
   for (const auto& l : parameter_set_labels(sets)) labels.push_back(l);

@@ -47,7 +47,8 @@ struct HistoryPoint {
 
 struct History {
   std::string workload, metric;
-  std::string unit, direction, centre;  // as the runs' metric declares it (the latest run's)
+  std::string unit, centre;            // as the runs' metric declares it (the latest run's)
+  std::optional<Direction> direction;  // likewise; none when no declaration was read
   // Decimals of its numbers in text and HTML, as `compare` prints the
   // metric (MetricInfo::precision).
   int precision = 4;
@@ -62,6 +63,8 @@ struct History {
   // `p` with its strings views of this history's labels, for points: a
   // point a HistoryReader visits views the reader's strings.
   HistoryPoint keep(const HistoryPoint& p);
+  // The direction's word as text and JSON show it; "" without one.
+  std::string_view direction_word() const { return direction ? to_string(*direction) : ""; }
 
   History() = default;
   History(History&&) = default;

@@ -95,7 +95,7 @@ HistoryChanges find_history_changes(const Store& store, const History& h, const 
       hc.runs_before = c.runs_before;
       hc.runs_after = c.runs_after;
       hc.pct = c.pct;
-      hc.worse = h.direction == "higher" ? c.pct < 0 : c.pct > 0;
+      hc.worse = h.direction == Direction::kHigherIsBetter ? c.pct < 0 : c.pct > 0;
       hc.p_value = c.p_value;
       out.changes.push_back(std::move(hc));
     }

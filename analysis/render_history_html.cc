@@ -140,9 +140,8 @@ std::string in_decimals(const std::optional<double>& v, int precision) {
 }  // namespace
 
 std::string render_history_html(const History& h, const std::string& vega_script, const HistoryChanges* changes) {
-  const std::string title =
-      fmt::format("history: {} {}{} ({} is better)", h.workload, h.metric,
-                  h.unit.empty() ? "" : " in " + h.unit, h.direction);
+  const std::string title = fmt::format("history: {} {}{} ({} is better)", h.workload, h.metric,
+                                        h.unit.empty() ? "" : " in " + h.unit, h.direction_word());
   std::vector<std::string> sets;
   for (const auto& p : h.points)
     if (std::find(sets.begin(), sets.end(), p.params) == sets.end()) sets.emplace_back(p.params);

@@ -89,7 +89,7 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
   Json notes = Json::array();
   for (const Cell::Note& n : c.notes) notes.push_back({{"iteration", n.iteration + 1}, {"note", n.text}});
   j["notes"] = notes;
-  if (b.metric.kind == "interval") j["iteration_centres"] = numbers(c.units);
+  if (b.metric.kind == SampleKind::kInterval) j["iteration_centres"] = numbers(c.units);
   // Additive (format 1): the stop: sequential test that decided the cell.
   if (c.sequential) {
     const SequentialCell& s = *c.sequential;
@@ -145,9 +145,9 @@ Json block_json(const Block& b) {
           {"metric",
            {{"name", m.name},
             {"unit", m.unit},
-            {"direction", m.direction},
+            {"direction", to_string(m.direction)},
             {"centre", m.centre},
-            {"kind", m.kind},
+            {"kind", to_string(m.kind)},
             {"precision", m.precision}}},
           {"swept", b.swept},
           {"rows", rows},
@@ -239,7 +239,7 @@ std::string render_stats_json(const Comparison& c) {
   Json doc = {{"format_version", kFormatVersion}, {"test", c.test}, {"alpha", c.alpha},
               {"level", c.level}};
   if (b)
-    doc["metric"] = {{"direction", b->metric.direction}, {"centre", b->metric.centre}};
+    doc["metric"] = {{"direction", to_string(b->metric.direction)}, {"centre", b->metric.centre}};
   doc["comparisons"] = b ? b->comparisons : 0;
   doc["columns"] = columns;
   return doc.dump(2) + "\n";

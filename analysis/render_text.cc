@@ -90,7 +90,7 @@ const RunInfo& column_run(const Comparison& c, std::size_t column) {
 std::string title(const Block& b) {
   const MetricInfo& m = b.metric;
   const std::string what = m.unit.empty() ? m.name : fmt::format("{} in {}", m.name, m.unit);
-  return fmt::format("{} ({}, {} is better)", b.name, what, m.direction);
+  return fmt::format("{} ({}, {} is better)", b.name, what, to_string(m.direction));
 }
 
 // The smallest and largest n of a block's measured cells: how many samples
@@ -100,7 +100,7 @@ std::optional<std::pair<std::size_t, std::size_t>> n_range(const Block& b) {
   for (const auto& r : b.rows)
     for (const auto& cell : r.cells) {
       if (!cell.measured) continue;
-      const std::size_t n = b.metric.kind == "interval" ? cell.units.size() : cell.n;
+      const std::size_t n = b.metric.kind == SampleKind::kInterval ? cell.units.size() : cell.n;
       out = out ? std::pair{std::min(out->first, n), std::max(out->second, n)} : std::pair{n, n};
     }
   return out;
@@ -124,7 +124,7 @@ std::string table_note(const Comparison& c, const Block& b) {
   if (const auto n = n_range(b))
     out += n->first == n->second ? fmt::format("; n = {} per cell", n->first)
                                  : fmt::format("; n = {} to {} per cell", n->first, n->second);
-  if (b.metric.kind == "interval")
+  if (b.metric.kind == SampleKind::kInterval)
     out += "\ninterval metric: samples are time slices of one iteration (autocorrelated), so "
            "tests and intervals use one centre per iteration";
   // stop: sequential: what its markers mean, and whose p and interval these are.

@@ -109,8 +109,12 @@ std::string render_summary_json(const SummaryTable& t) {
   const auto num = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
   Json columns = Json::array();
   for (const auto& c : t.columns)
-    columns.push_back({{"metric", c.metric}, {"block", c.block}, {"row", c.row}, {"label", c.label},
-                       {"unit", c.unit}, {"direction", c.direction}});
+    columns.push_back({{"metric", c.metric},
+                       {"block", c.block},
+                       {"row", c.row},
+                       {"label", c.label},
+                       {"unit", c.unit},
+                       {"direction", to_string(c.direction)}});
   Json rows = Json::array();
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     Json cells = Json::array();

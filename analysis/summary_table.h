@@ -16,7 +16,8 @@ struct SummaryColumn {
   std::string metric;  // as the workload declared it
   std::string block, row;
   std::string label;   // "nopm" for a one-row block, else "nopm 4"
-  std::string unit, direction;
+  std::string unit;
+  Direction direction = Direction::kLowerIsBetter;
 };
 
 struct SummaryCell {

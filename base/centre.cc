@@ -1,29 +1,25 @@
 #include "base/centre.h"
 
-#include <utility>
+#include "base/word_table.h"
 
 namespace schedlab {
 namespace {
 
-constexpr std::pair<Centre, std::string_view> kCentreNames[] = {
+constexpr WordTable<Centre, 4> kCentreNames = {{
     {Centre::kAmean, "amean"},
     {Centre::kHmean, "hmean"},
     {Centre::kGmean, "gmean"},
     {Centre::kMedian, "median"},
-};
+}};
 
 }  // namespace
 
 std::string_view to_string(Centre c) {
-  for (const auto& [k, n] : kCentreNames)
-    if (k == c) return n;
-  return "?";
+  return word_of(kCentreNames, c);
 }
 
 std::optional<Centre> centre_from_string(std::string_view name) {
-  for (const auto& [c, n] : kCentreNames)
-    if (n == name) return c;
-  return std::nullopt;
+  return from_word(kCentreNames, name);
 }
 
 }  // namespace schedlab

@@ -50,7 +50,8 @@ double seconds(const timeval& t) {
 
 int main(int argc, char** argv) {
   const std::size_t per_setting = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 100;
-  const MetricInfo metric{"w", "time", "s", "lower", "amean", "run", 4};
+  const MetricInfo metric{"w",     "time",           "s", Direction::kLowerIsBetter,
+                          "amean", SampleKind::kRun, 4};
   const RegressionRule rule;
   fmt::print("{} series of {} runs ({} samples each) a setting; found = within {} runs\n\n",
              per_setting, kRuns, kSamples, kTolerance);

@@ -42,8 +42,9 @@ void build(const std::string& path) {
     const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
     for (int w = 0; w < kWorkloads; ++w) {
       const bool higher = w % 2 == 1;
-      store.metrics_table().add_metric(run, {names[w], "metric", "u", higher ? "higher" : "lower",
-                                             higher ? "hmean" : "amean", "run", 4});
+      store.metrics_table().add_metric(run, {names[w], "metric", "u",
+                             higher ? Direction::kHigherIsBetter : Direction::kLowerIsBetter,
+                             higher ? "hmean" : "amean", SampleKind::kRun, 4});
       for (int p = 0; p < kPoints; ++p) {
         IterationRow it;
         it.run_id = run;

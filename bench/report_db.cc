@@ -30,7 +30,9 @@ IterationRow point(std::int64_t run, std::int64_t variant, int p) {
   return it;
 }
 
-MetricInfo time_metric() { return {"hackbench", "time", "s", "lower", "amean", "run", 4}; }
+MetricInfo time_metric() {
+  return {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4};
+}
 
 void big(Store& store) {
   std::mt19937_64 rng(16);

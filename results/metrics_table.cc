@@ -2,21 +2,37 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "results/sqlite_stmt.h"
 
 namespace schedlab {
 namespace {
 
-// A metric's declaration from column AT on: workload, name, unit,
-// direction, centre, kind, precision.
-MetricInfo read_metric(const sql::Stmt& s, int at = 0) {
-  return {s.text(at),
-          s.text(at + 1),
-          s.text(at + 2),
-          s.text(at + 3),
-          s.text(at + 4),
-          s.text(at + 5),
-          static_cast<int>(s.i64(at + 6))};
+// A declaration's word read back as its enum; a word the vocabulary does not
+// have names where it was found, for whoever has to mend the database.
+template <typename E>
+E declared(std::optional<E> value, std::string_view word, const char* what, std::int64_t run,
+           const MetricInfo& m) {
+  if (!value)
+    throw StoreError(fmt::format("unknown metric {} '{}' in the database (run {}, metric {} {})",
+                                 what, terminal_safe(word), run, terminal_safe(m.workload),
+                                 terminal_safe(m.name)));
+  return *value;
+}
+
+// A metric's declaration: run_id, workload, name, unit, direction, centre,
+// kind, precision.
+MetricInfo read_metric(const sql::Stmt& s) {
+  const std::int64_t run = s.i64(0);
+  MetricInfo m{.workload = s.text(1),
+               .name = s.text(2),
+               .unit = s.text(3),
+               .centre = s.text(5),
+               .precision = static_cast<int>(s.i64(7))};
+  const std::string direction = s.text(4), kind = s.text(6);
+  m.direction = declared(direction_from_string(direction), direction, "direction", run, m);
+  m.kind = declared(sample_kind_from_string(kind), kind, "kind", run, m);
+  return m;
 }
 
 }  // namespace
@@ -26,24 +42,26 @@ void MetricsTable::add_metric(std::int64_t run_id, const MetricInfo& m) {
       db_,
       "INSERT OR IGNORE INTO metrics (run_id, workload, name, unit, direction, centre, kind, "
       "precision) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  s.bind(1, run_id).bind(2, m.workload).bind(3, m.name).bind(4, m.unit).bind(5, m.direction);
-  s.bind(6, m.centre).bind(7, m.kind).bind(8, m.precision).run();
+  s.bind(1, run_id).bind(2, m.workload).bind(3, m.name).bind(4, m.unit);
+  s.bind(5, sql::word(m.direction)).bind(6, m.centre).bind(7, sql::word(m.kind));
+  s.bind(8, m.precision).run();
 }
 
 std::vector<MetricInfo> MetricsTable::metrics(std::int64_t run_id) const {
   return sql::rows(
       db_,
-      "SELECT workload, name, unit, direction, centre, kind, precision FROM metrics "
+      "SELECT run_id, workload, name, unit, direction, centre, kind, precision FROM metrics "
       "WHERE run_id = ? ORDER BY rowid",
       [](const sql::Stmt& s) { return read_metric(s); }, run_id);
 }
 
 std::optional<MetricInfo> MetricsTable::latest_metric(const std::string& workload,
                                                       const std::string& name) const {
-  sql::Stmt s(db_,
-              "SELECT m.workload, m.name, m.unit, m.direction, m.centre, m.kind, m.precision "
-              "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.workload = ? AND m.name = ? "
-              "ORDER BY r.started_at DESC, r.id DESC LIMIT 1");
+  sql::Stmt s(
+      db_,
+      "SELECT m.run_id, m.workload, m.name, m.unit, m.direction, m.centre, m.kind, m.precision "
+      "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.workload = ? AND m.name = ? "
+      "ORDER BY r.started_at DESC, r.id DESC LIMIT 1");
   s.bind(1, workload).bind(2, name);
   if (!s.step()) return std::nullopt;
   return read_metric(s);
@@ -64,7 +82,7 @@ std::map<std::int64_t, MetricInfo> MetricsTable::metric_by_run(const std::string
       "WHERE workload = ? AND name = ?");
   s.bind(1, workload).bind(2, name);
   std::map<std::int64_t, MetricInfo> out;
-  while (s.step()) out[s.i64(0)] = read_metric(s, 1);
+  while (s.step()) out[s.i64(0)] = read_metric(s);
   return out;
 }
 

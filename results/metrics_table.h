@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "base/metric_vocabulary.h"
+
 namespace schedlab {
 
 // A metric as its workload declared it, stored per run so a database
@@ -18,9 +20,9 @@ struct MetricInfo {
   std::string workload;
   std::string name;
   std::string unit;
-  std::string direction;  // lower | higher
-  std::string centre;     // amean | hmean | gmean | median
-  std::string kind;       // run | interval
+  Direction direction = Direction::kLowerIsBetter;
+  std::string centre;  // amean | hmean | gmean | median
+  SampleKind kind = SampleKind::kRun;
   int precision = 4;
 };
 
@@ -29,6 +31,8 @@ class MetricsTable {
   explicit MetricsTable(sqlite3* db) : db_(db) {}
 
   // A run's metrics as its workloads declared them, in declaration order.
+  // Reading a direction or kind that is none of base/metric_vocabulary.h's
+  // words is a StoreError naming the run, the metric and the word.
   void add_metric(std::int64_t run_id, const MetricInfo& m);  // idempotent
   std::vector<MetricInfo> metrics(std::int64_t run_id) const;
   // How the latest run (by start) declaring a metric of a workload declares it.

@@ -353,6 +353,28 @@ ALTER TABLE bisect_decisions ADD COLUMN level_good REAL;
 ALTER TABLE bisect_decisions ADD COLUMN level_bad REAL;
 ALTER TABLE bisect_decisions ADD COLUMN error_rates TEXT NOT NULL DEFAULT '';
 )sql",
+    // 16: a metric's kind is one of base/metric_vocabulary.h's words, as its
+    // direction has been since 1. SQLite cannot add a CHECK to a column, so
+    // the table is rebuilt (as 4 rebuilt iterations); the rows keep their
+    // rowids, which are a run's declaration order. A row with another kind
+    // fails the copy, and the migration with it: nothing is dropped.
+    R"sql(
+CREATE TABLE metrics_v16 (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  workload TEXT NOT NULL,
+  name TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  direction TEXT NOT NULL CHECK (direction IN ('lower', 'higher')),
+  centre TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('run', 'interval')),
+  precision INTEGER NOT NULL,
+  PRIMARY KEY (run_id, workload, name)
+);
+INSERT INTO metrics_v16 (rowid, run_id, workload, name, unit, direction, centre, kind, precision)
+  SELECT rowid, run_id, workload, name, unit, direction, centre, kind, precision FROM metrics;
+DROP TABLE metrics;
+ALTER TABLE metrics_v16 RENAME TO metrics;
+)sql",
 };
 static_assert(std::size(kMigrations) == Database::kSchemaVersion);
 

@@ -3,10 +3,10 @@
 // a word the store does not know is a StoreError when it is read back.
 #pragma once
 
-#include <array>
 #include <optional>
 #include <string_view>
-#include <utility>
+
+#include "base/word_table.h"
 
 namespace schedlab {
 
@@ -47,14 +47,11 @@ enum class BisectStatus { kRunning, kDone, kRefused, kReset, kFailed };
 
 namespace status_words {
 
-template <typename E, std::size_t N>
-using Table = std::array<std::pair<E, std::string_view>, N>;
-
-inline constexpr Table<RunStatus, 4> kRun = {{{RunStatus::kRunning, "running"},
-                                              {RunStatus::kFinished, "finished"},
-                                              {RunStatus::kInterrupted, "interrupted"},
-                                              {RunStatus::kFailed, "failed"}}};
-inline constexpr Table<IterationStatus, 8> kIteration = {
+inline constexpr WordTable<RunStatus, 4> kRun = {{{RunStatus::kRunning, "running"},
+                                                  {RunStatus::kFinished, "finished"},
+                                                  {RunStatus::kInterrupted, "interrupted"},
+                                                  {RunStatus::kFailed, "failed"}}};
+inline constexpr WordTable<IterationStatus, 8> kIteration = {
     {{IterationStatus::kOk, "ok"},
      {IterationStatus::kFailed, "failed"},
      {IterationStatus::kTimeout, "timeout"},
@@ -63,63 +60,49 @@ inline constexpr Table<IterationStatus, 8> kIteration = {
      {IterationStatus::kNotReady, "not_ready"},
      {IterationStatus::kSetupError, "setup_error"},
      {IterationStatus::kUnsupported, "unsupported"}}};
-inline constexpr Table<JournalState, 3> kJournal = {{{JournalState::kApplied, "applied"},
-                                                     {JournalState::kRestored, "restored"},
-                                                     {JournalState::kDiscarded, "discarded"}}};
-inline constexpr Table<NightlyStatus, 3> kNightly = {{{NightlyStatus::kMeasuring, "measuring"},
-                                                      {NightlyStatus::kMeasured, "measured"},
-                                                      {NightlyStatus::kFailed, "failed"}}};
-inline constexpr Table<BisectStatus, 5> kBisect = {{{BisectStatus::kRunning, "running"},
-                                                    {BisectStatus::kDone, "done"},
-                                                    {BisectStatus::kRefused, "refused"},
-                                                    {BisectStatus::kReset, "reset"},
-                                                    {BisectStatus::kFailed, "failed"}}};
-
-template <typename E, std::size_t N>
-constexpr std::string_view word(const Table<E, N>& table, E e) {
-  for (const auto& [k, w] : table)
-    if (k == e) return w;
-  return "?";
-}
-
-template <typename E, std::size_t N>
-constexpr std::optional<E> parse(const Table<E, N>& table, std::string_view s) {
-  for (const auto& [k, w] : table)
-    if (w == s) return k;
-  return std::nullopt;
-}
+inline constexpr WordTable<JournalState, 3> kJournal = {{{JournalState::kApplied, "applied"},
+                                                         {JournalState::kRestored, "restored"},
+                                                         {JournalState::kDiscarded, "discarded"}}};
+inline constexpr WordTable<NightlyStatus, 3> kNightly = {{{NightlyStatus::kMeasuring, "measuring"},
+                                                          {NightlyStatus::kMeasured, "measured"},
+                                                          {NightlyStatus::kFailed, "failed"}}};
+inline constexpr WordTable<BisectStatus, 5> kBisect = {{{BisectStatus::kRunning, "running"},
+                                                        {BisectStatus::kDone, "done"},
+                                                        {BisectStatus::kRefused, "refused"},
+                                                        {BisectStatus::kReset, "reset"},
+                                                        {BisectStatus::kFailed, "failed"}}};
 
 }  // namespace status_words
 
 constexpr std::string_view to_string(RunStatus s) {
-  return status_words::word(status_words::kRun, s);
+  return word_of(status_words::kRun, s);
 }
 constexpr std::string_view to_string(IterationStatus s) {
-  return status_words::word(status_words::kIteration, s);
+  return word_of(status_words::kIteration, s);
 }
 constexpr std::string_view to_string(JournalState s) {
-  return status_words::word(status_words::kJournal, s);
+  return word_of(status_words::kJournal, s);
 }
 constexpr std::string_view to_string(NightlyStatus s) {
-  return status_words::word(status_words::kNightly, s);
+  return word_of(status_words::kNightly, s);
 }
 constexpr std::string_view to_string(BisectStatus s) {
-  return status_words::word(status_words::kBisect, s);
+  return word_of(status_words::kBisect, s);
 }
 constexpr std::optional<RunStatus> run_status_from_string(std::string_view s) {
-  return status_words::parse(status_words::kRun, s);
+  return from_word(status_words::kRun, s);
 }
 constexpr std::optional<IterationStatus> iteration_status_from_string(std::string_view s) {
-  return status_words::parse(status_words::kIteration, s);
+  return from_word(status_words::kIteration, s);
 }
 constexpr std::optional<JournalState> journal_state_from_string(std::string_view s) {
-  return status_words::parse(status_words::kJournal, s);
+  return from_word(status_words::kJournal, s);
 }
 constexpr std::optional<NightlyStatus> nightly_status_from_string(std::string_view s) {
-  return status_words::parse(status_words::kNightly, s);
+  return from_word(status_words::kNightly, s);
 }
 constexpr std::optional<BisectStatus> bisect_status_from_string(std::string_view s) {
-  return status_words::parse(status_words::kBisect, s);
+  return from_word(status_words::kBisect, s);
 }
 
 }  // namespace schedlab

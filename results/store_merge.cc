@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "base/text.h"
 #include "results/run_row.h"
 #include "results/sqlite_stmt.h"
 #include "results/store.h"
@@ -377,6 +378,19 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
           "{}: variant '{}' of run '{}' has other knobs or another place than in {}; nothing "
           "merged",
           input, conflict.text(1), conflict.text(0), path()));
+    // A declaration in words none of ours (a CHECK bypassed) would be
+    // dropped by the INSERT OR IGNORE below, its CHECKs failing: refused.
+    Stmt words(db_,
+               "SELECT r.name, s.workload, s.name, s.direction, s.kind FROM src.metrics s "
+               "JOIN merge_runs m ON s.run_id = m.old JOIN src.runs r ON r.id = s.run_id");
+    while (words.step())
+      if (!direction_from_string(words.view(3)) || !sample_kind_from_string(words.view(4)))
+        throw StoreError(fmt::format(
+            "{}: metric {} {} of run '{}' has direction '{}' and kind '{}': not both words of "
+            "ours; nothing merged",
+            input, terminal_safe(words.view(1)), terminal_safe(words.view(2)),
+            terminal_safe(words.view(0)), terminal_safe(words.view(3)),
+            terminal_safe(words.view(4))));
     Stmt metric(db_, R"sql(
 SELECT r.name, s.workload, s.name FROM src.metrics s JOIN merge_runs m ON s.run_id = m.old
 JOIN main.metrics d ON d.run_id = m.new AND d.workload = s.workload AND d.name = s.name

@@ -234,12 +234,12 @@ bool params_match(const BisectSpec& spec, const std::string& params_json) {
 
 }  // namespace
 
-std::string bisect_metric_direction(const Store& store, const BisectSpec& spec,
-                                    const std::vector<std::int64_t>& runs) {
+Direction bisect_metric_direction(const Store& store, const BisectSpec& spec,
+                                  const std::vector<std::int64_t>& runs) {
   for (const auto run : runs)
     for (const auto& m : store.metrics_table().metrics(run))
       if (m.name == spec.metric) return m.direction;
-  return "lower";
+  return Direction::kLowerIsBetter;
 }
 
 Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
@@ -259,7 +259,8 @@ std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
     if (variants.empty()) continue;
     std::optional<Centre> interval_centre;
     for (const auto& m : store.metrics_table().metrics(run))
-      if (m.name == spec.metric && m.kind == "interval") interval_centre = declared_centre(m);
+      if (m.name == spec.metric && m.kind == SampleKind::kInterval)
+        interval_centre = declared_centre(m);
     for (const auto& it : store.iterations_table().iterations(run)) {
       if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk) continue;
       if (!params_match(spec, it.params_json)) continue;
@@ -336,16 +337,19 @@ class Driver {
     }
     // The references must differ the way a regression does: a "bad"
     // kernel measured better than the good one has nothing to find.
-    const std::string direction = bisect_metric_direction(store_, spec_, finished_runs(0));
+    const Direction direction = bisect_metric_direction(store_, spec_, finished_runs(0));
     if (spec_.direction != "either" && check.good_centre && check.bad_centre) {
-      const bool worse = direction == "higher" ? *check.bad_centre < *check.good_centre
-                                               : *check.bad_centre > *check.good_centre;
+      const bool worse = direction == Direction::kHigherIsBetter
+                             ? *check.bad_centre < *check.good_centre
+                             : *check.bad_centre > *check.good_centre;
       if (!worse) {
-        fmt::print(stderr,
-                   "schedlab bisect: the bad reference is better than the good one ({} is better: {}): nothing "
-                   "regressed between them; --direction either bisects a change either way\n",
-                   direction, check.describe());
-        return refuse("bad reference better than good", check, {{"direction", direction}});
+        fmt::print(
+            stderr,
+            "schedlab bisect: the bad reference is better than the good one ({} is better: {}): "
+            "nothing regressed between them; --direction either bisects a change either way\n",
+            to_string(direction), check.describe());
+        return refuse("bad reference better than good", check,
+                      {{"direction", to_string(direction)}});
       }
     }
     int decided = 0;

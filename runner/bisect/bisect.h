@@ -101,10 +101,10 @@ struct DriveOptions {
 // stderr.
 BisectOutcome drive_bisect(Store& store, std::int64_t session_id, const DriveOptions& options);
 
-// The direction the runs' metric declares ("lower" or "higher" is better;
-// the first run that has it), "lower" when none does.
-std::string bisect_metric_direction(const Store& store, const BisectSpec& spec,
-                                    const std::vector<std::int64_t>& runs);
+// The direction the runs' metric declares (the first run that has it),
+// lower is better when none does.
+Direction bisect_metric_direction(const Store& store, const BisectSpec& spec,
+                                  const std::vector<std::int64_t>& runs);
 
 // The centre the runs' metric declares (the first run that has it); amean
 // when none does.

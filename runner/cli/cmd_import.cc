@@ -223,9 +223,8 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
         {.run_id = run, .name = variants[i], .position = static_cast<int>(i), .knobs_json = "{}"});
   for (const Workload* w : workloads)
     for (const auto& m : w->metrics())
-      store.metrics_table().add_metric(
-          run, {w->name(), m.name, m.unit, std::string(to_string(m.direction)),
-                std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
+      store.metrics_table().add_metric(run, {w->name(), m.name, m.unit, m.direction,
+                             std::string(to_string(m.centre)), m.kind, m.precision});
   // variant, workload, point -> next iteration
   std::map<std::tuple<std::string, std::string, std::string>, int> next;
   int failed = 0;

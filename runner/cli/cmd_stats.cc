@@ -26,8 +26,8 @@ struct StatsCmdOptions {
 
 int stats_command(const StatsCmdOptions& o) {
   std::vector<SampleColumn> columns;
-  MetricInfo metric{"", o.name, o.unit, o.higher ? "higher" : "lower", o.centre, "run",
-                    o.precision};
+  const Direction direction = o.higher ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
+  MetricInfo metric{"", o.name, o.unit, direction, o.centre, SampleKind::kRun, o.precision};
   if (metric.centre.empty()) metric.centre = o.higher ? "hmean" : "amean";
   // A file that cannot be read or parsed is bad input; the comparison's own
   // errors are not.

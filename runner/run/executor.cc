@@ -686,9 +686,8 @@ std::int64_t create_run_record(Store& store, const Config& config, const Plan& p
                                         .knobs_json = knobs_json(plan.variants[i]->knobs).dump()});
   for (const auto& wc : config.workloads)
     for (const auto& m : wc.workload->metrics())
-      store.metrics_table().add_metric(
-          run_id, {wc.workload->name(), m.name, m.unit, std::string(to_string(m.direction)),
-                   std::string(to_string(m.centre)), std::string(to_string(m.kind)), m.precision});
+      store.metrics_table().add_metric(run_id, {wc.workload->name(), m.name, m.unit, m.direction,
+                                std::string(to_string(m.centre)), m.kind, m.precision});
   return run_id;
 }
 

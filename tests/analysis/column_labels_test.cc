@@ -77,7 +77,8 @@ TEST_CASE("column labels: a two-run compare of the demo is 102 columns, not 162;
   for (const auto& run : {run3, run4})
     for (const auto* variant : {"default", "sched-batch"})
       cols.push_back({run + "/" + variant, {0.128, 0.131, 0.127}});
-  Comparison c = compare_samples(cols, MetricInfo{"", "time", "s", "lower", "amean", "run", 4});
+  Comparison c = compare_samples(
+      cols, MetricInfo{"", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   for (std::size_t i = 0; i < c.columns.size(); ++i) {
     auto& col = c.columns[i];
     col.run_id = i < 2 ? 3 : 4;

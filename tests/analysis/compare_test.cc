@@ -94,8 +94,10 @@ void slices(Db& db, std::int64_t run, std::int64_t variant, const std::string& r
   }
 }
 
-const MetricInfo kTime{"hackbench", "time", "s", "lower", "amean", "run", 4};
-const MetricInfo kThroughput{"tbench", "throughput", "MB/s", "higher", "hmean", "run", 2};
+const MetricInfo kTime{"hackbench", "time",           "s", Direction::kLowerIsBetter,
+                       "amean",     SampleKind::kRun, 4};
+const MetricInfo kThroughput{"tbench", "throughput",     "MB/s", Direction::kHigherIsBetter,
+                             "hmean",  SampleKind::kRun, 2};
 
 // The design's example: hackbench, default vs sched-batch, groups 1 and 4.
 // Row "4" is stored first to check that rows follow row_order.
@@ -468,7 +470,8 @@ TEST_CASE("interval metrics: tested on one centre per iteration, and the table s
   const auto r = db.run("pg");
   const auto base = db.variant(r, "default", 0);
   const auto patched = db.variant(r, "patched", 1);
-  db.store.metrics_table().add_metric(r, {"pgbench", "tps", "", "higher", "hmean", "interval", 2});
+  db.store.metrics_table().add_metric(
+      r, {"pgbench", "tps", "", Direction::kHigherIsBetter, "hmean", SampleKind::kInterval, 2});
   // Per-second tps: 3 iterations of 4 slices each per side.
   slices(db, r, base, "8", {{100, 101, 99, 100}, {104, 103, 105, 104}, {98, 97, 99, 98}});
   slices(db, r, patched, "8", {{106, 107, 105, 106}, {103, 104, 102, 103}, {108, 109, 107, 108}});
@@ -497,7 +500,7 @@ TEST_CASE("interval metrics: tested on one centre per iteration, and the table s
 }
 
 TEST_CASE("compare_samples: plain samples, one row, the first the baseline", "[compare]") {
-  const MetricInfo m{"", "latency", "us", "lower", "median", "run", 1};
+  const MetricInfo m{"", "latency", "us", Direction::kLowerIsBetter, "median", SampleKind::kRun, 1};
   const Comparison c = compare_samples(
       {{"a.txt", {10, 12, 11, 13, 12, 11}}, {"b.txt", {9, 10, 9, 8, 10, 9}}}, m);
   REQUIRE(c.blocks.size() == 1);
@@ -696,10 +699,10 @@ TEST_CASE("an iteration's notes reach the comparison: under the tables in text, 
   Db db;
   const auto r = db.run("np");
   const auto def = db.variant(r, "default", 0);
-  db.store.metrics_table().add_metric(
-      r, {"netperf", "throughput", "10^6bits/s", "higher", "hmean", "run", 2});
-  db.store.metrics_table().add_metric(
-      r, {"netperf", "send_throughput", "10^6bits/s", "higher", "hmean", "run", 2});
+  db.store.metrics_table().add_metric(r, {"netperf", "throughput", "10^6bits/s", Direction::kHigherIsBetter,
+                          "hmean", SampleKind::kRun, 2});
+  db.store.metrics_table().add_metric(r, {"netperf", "send_throughput", "10^6bits/s", Direction::kHigherIsBetter,
+                          "hmean", SampleKind::kRun, 2});
   for (int i = 0; i < 2; ++i) {
     IterationRow it{.run_id = r,
                     .variant_id = def,

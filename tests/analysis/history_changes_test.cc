@@ -33,11 +33,10 @@ struct NightsDb {
          .manifest_json = nlohmann::json{{"kernel_release", fmt::format("6.12.0-n{}", k)},
                                          {"lab", {{"build", {{"commit", commit}}}}}}
                               .dump(),
-         .status = RunStatus::kFinished,
-         .started_at = fmt::format("2026-02-{:02}T00:00:00Z", k + 1)});
-    const auto v = store.variants_table().add_variant(
-        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    store.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+         .status = RunStatus::kFinished, .started_at = fmt::format("2026-02-{:02}T00:00:00Z", k + 1)});
+    const auto v = store.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    store.metrics_table().add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     for (int i = 0; i < 5; ++i)
       store.iterations_table().add_iteration(
           {.run_id = run,

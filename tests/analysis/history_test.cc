@@ -28,11 +28,10 @@ std::int64_t add_run(Store& s, const std::string& name, const std::string& date,
                                  .config_sha256 = "x",
                                  .manifest_json = R"({"kernel_release":"6.1.0-)" + name + "\"}",
                                  .started_at = date});
-  const auto base = s.variants_table().add_variant(
-      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-  const auto batch = s.variants_table().add_variant(
-      {.run_id = run, .name = "batch", .position = 1, .knobs_json = "{}"});
-  s.metrics_table().add_metric(run, {"hackbench", "time", unit, "lower", "amean", "run", 4});
+  const auto base = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto batch = s.variants_table().add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = "{}"});
+  s.metrics_table().add_metric(
+      run, {"hackbench", "time", unit, Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   int order = 0;
   for (const std::string row : {"8", "2"}) {  // configuration order, not sorted
     for (int i = 0; i < 3; ++i)
@@ -113,7 +112,7 @@ TEST_CASE("history: compare's cells per run and variant, oldest run first") {
   const auto early = add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
   const History h = history(s, "hackbench", "time", "");
   CHECK(h.unit == "ms");  // the latest run's declaration
-  CHECK(h.direction == "lower");
+  CHECK(h.direction == Direction::kLowerIsBetter);
   // early: default 8, default 2, batch 2; then late the same.
   REQUIRE(h.points.size() == 6);
   CHECK(h.points[0].run_id == early);
@@ -299,17 +298,12 @@ TEST_CASE("history merges a run without summaries into the stored ones by date, 
 TEST_CASE("history: one series per parameter set, labelled with what differs") {
   test::TempDir dir;
   Store s(dir.file("h.db"));
-  const auto add = [&](const std::string& name, const std::string& date, const std::string& params,
-                       double t) {
-    const auto run = s.runs_table().create_run({.name = name,
-                                                .config_path = "c.yaml",
-                                                .config_text = "",
-                                                .config_sha256 = "x",
-                                                .manifest_json = "{}",
-                                                .started_at = date});
-    const auto v = s.variants_table().add_variant(
-        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  const auto add = [&](const std::string& name, const std::string& date, const std::string& params, double t) {
+    const auto run = s.runs_table().create_run({.name = name, .config_path = "c.yaml", .config_text = "", .config_sha256 = "x",
+                                   .manifest_json = "{}", .started_at = date});
+    const auto v = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    s.metrics_table().add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     for (int i = 0; i < 3; ++i)
       s.iterations_table().add_iteration({.run_id = run,
                                           .variant_id = v,

@@ -24,8 +24,10 @@ const std::vector<double> kC6Patched{34000, 34300, 33800, 34500, 34100, 34000};
 const std::vector<double> kC1Base{68, 70, 67, 69, 68, 69};
 const std::vector<double> kC1Patched{70, 71, 69, 70, 69, 70};
 
-const MetricInfo kHackbenchTime{"hackbench", "time", "s", "lower", "amean", "run", 4};
-const MetricInfo kPgbenchTps{"pgbench", "tps", "", "higher", "hmean", "run", 2};
+const MetricInfo kHackbenchTime{"hackbench", "time",           "s", Direction::kLowerIsBetter,
+                                "amean",     SampleKind::kRun, 4};
+const MetricInfo kPgbenchTps{"pgbench",        "tps", "", Direction::kHigherIsBetter, "hmean",
+                             SampleKind::kRun, 2};
 
 std::string mmtests_table(const std::vector<double>& base, const std::vector<double>& patched,
                           const MetricInfo& m) {

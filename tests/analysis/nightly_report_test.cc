@@ -24,13 +24,14 @@ struct Db {
   // One run of hackbench time samples, with schedstat snapshots or not.
   std::int64_t run(const std::string& name, const std::vector<double>& times, bool schedstat) {
     const auto id = store.runs_table().create_run({.name = name,
-                                                   .config_path = "c.yaml",
-                                                   .config_text = "x",
-                                                   .config_sha256 = "s",
-                                                   .status = RunStatus::kFinished});
-    const auto v = store.variants_table().add_variant(
-        {.run_id = id, .name = "default", .position = 0, .knobs_json = "{}"});
-    store.metrics_table().add_metric(id, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+                                      .config_path = "c.yaml",
+                                      .config_text = "x",
+                                      .config_sha256 = "s",
+                                      .status = RunStatus::kFinished});
+    const auto v =
+        store.variants_table().add_variant({.run_id = id, .name = "default", .position = 0, .knobs_json = "{}"});
+    store.metrics_table().add_metric(
+        id, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     int i = 0;
     for (double t : times) {
       IterationRow it{.run_id = id,

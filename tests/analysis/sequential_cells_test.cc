@@ -22,20 +22,13 @@ struct SeqCellsDb {
   const std::string params = R"({"groups":4})";
 
   SeqCellsDb() {
-    run_id = store.runs_table().create_run({.name = "seq",
-                                            .config_path = "c.yaml",
-                                            .config_text = "x",
-                                            .config_sha256 = "s",
-                                            .manifest_json = R"({"kernel_release":"6.12.0"})",
-                                            .status = RunStatus::kFinished});
-    base = store.variants_table().add_variant(
-        {.run_id = run_id, .name = "base", .position = 0, .knobs_json = "{}"});
-    fast = store.variants_table().add_variant(
-        {.run_id = run_id, .name = "fast", .position = 1, .knobs_json = "{}"});
-    same = store.variants_table().add_variant(
-        {.run_id = run_id, .name = "same", .position = 2, .knobs_json = "{}"});
-    store.metrics_table().add_metric(run_id,
-                                     {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    run_id = store.runs_table().create_run({.name = "seq", .config_path = "c.yaml", .config_text = "x", .config_sha256 = "s",
+                               .manifest_json = R"({"kernel_release":"6.12.0"})", .status = RunStatus::kFinished});
+    base = store.variants_table().add_variant({.run_id = run_id, .name = "base", .position = 0, .knobs_json = "{}"});
+    fast = store.variants_table().add_variant({.run_id = run_id, .name = "fast", .position = 1, .knobs_json = "{}"});
+    same = store.variants_table().add_variant({.run_id = run_id, .name = "same", .position = 2, .knobs_json = "{}"});
+    store.metrics_table().add_metric(run_id, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean",
+                              SampleKind::kRun, 4});
     add(base, {1.00, 1.02, 0.98, 1.01, 0.99, 1.00});
     add(fast, {0.90, 0.91, 0.89});
     add(same, {1.01, 0.99, 1.00, 1.00, 1.02, 0.98});

@@ -39,7 +39,7 @@ class Normal {
 // The share of 1000 A/A comparisons (10 samples a side) marked with `*`.
 double false_positive_rate(const CompareOptions& o, std::uint64_t seed) {
   Normal draw(seed);
-  const MetricInfo m{"w", "time", "s", "lower", "amean", "run", 4};
+  const MetricInfo m{"w", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4};
   int marked = 0;
   constexpr int kTrials = 1000;
   for (int t = 0; t < kTrials; ++t) {

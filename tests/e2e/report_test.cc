@@ -114,14 +114,14 @@ TEST_CASE("compare --format csv: formula cells neutralised, numbers kept, names 
   {
     Store store(db);
     const auto run = store.runs_table().create_run({.name = run_name,
-                                                    .config_path = "c.yaml",
-                                                    .config_text = "",
-                                                    .config_sha256 = "0",
-                                                    .manifest_json = "{}",
-                                                    .status = RunStatus::kFinished,
-                                                    .started_at = "2026-12-01T10:00:00Z"});
-    store.metrics_table().add_metric(run,
-                                     {"hackbench", "time", "=unit", "lower", "amean", "run", 4});
+                                       .config_path = "c.yaml",
+                                       .config_text = "",
+                                       .config_sha256 = "0",
+                                       .manifest_json = "{}",
+                                       .status = RunStatus::kFinished,
+                                       .started_at = "2026-12-01T10:00:00Z"});
+    store.metrics_table().add_metric(run, {"hackbench", "time", "=unit", Direction::kLowerIsBetter, "amean",
+                           SampleKind::kRun, 4});
     for (std::size_t k = 0; k < variants.size(); ++k) {
       const auto v =
           store.variants_table().add_variant({0, run, variants[k], static_cast<int>(k), "{}"});
@@ -334,9 +334,9 @@ std::string hostile_db(test::TempDir& dir) {
                                      .started_at = "2026-12-01T10:00:00Z"});
   std::vector<std::int64_t> v;
   for (std::size_t k = 0; k < kVariantNames.size(); ++k)
-    v.push_back(
-        store.variants_table().add_variant({0, run, kVariantNames[k], static_cast<int>(k), "{}"}));
-  store.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    v.push_back(store.variants_table().add_variant({0, run, kVariantNames[k], static_cast<int>(k), "{}"}));
+  store.metrics_table().add_metric(
+      run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   for (int p = 0; p < 3; ++p)
     for (int s = 0; s < 3; ++s)
       for (std::size_t k = 0; k < v.size(); ++k) {

@@ -181,9 +181,10 @@ void write_escape_db(const std::string& db, const std::string& run_name, const s
        .status = RunStatus::kFinished,
        .started_at = "2026-12-01T10:00:00Z"});
   for (int k = 0; k < 2; ++k) {
-    const auto v = s.variants_table().add_variant(
-        {.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
-    s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    const auto v =
+        s.variants_table().add_variant({.run_id = run, .name = kEscVariants[k], .position = k, .knobs_json = "{}"});
+    s.metrics_table().add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     for (int i = 0; i < 3; ++i)
       s.iterations_table().add_iteration(
           {.run_id = run,

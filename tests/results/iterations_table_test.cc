@@ -101,13 +101,13 @@ TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in ord
   const auto a = run("a", R"({"kernel_release":"6.1.0"})");
   const auto b = run("b", R"({"kernel_release":7})");  // not a string: left out
   const auto c = run("c", "not json");
-  const auto va = s.variants_table().add_variant(
-      {.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
-  const auto vb = s.variants_table().add_variant(
-      {.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
-  s.metrics_table().add_metric(a, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-  s.metrics_table().add_metric(b, {"hackbench", "time", "s", "lower", "amean", "run", 4});
-  s.metrics_table().add_metric(b, {"tbench", "time", "s", "lower", "amean", "run", 4});
+  const auto va = s.variants_table().add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  const auto vb = s.variants_table().add_variant({.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
+  s.metrics_table().add_metric(a,
+               {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+  s.metrics_table().add_metric(b,
+               {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+  s.metrics_table().add_metric(b, {"tbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   const auto add = [&](std::int64_t r, std::int64_t v, const std::string& workload, int i,
                        std::vector<SampleRow> samples) {
     s.iterations_table().add_iteration({.run_id = r,

@@ -78,7 +78,7 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
   REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 14", nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
   Store s(path);
-  CHECK(s.schema_version() == 15);
+  CHECK(s.schema_version() == Store::kSchemaVersion);
   const auto stops = s.point_stops_table().point_stops(1);
   REQUIRE(stops.size() == 2);
   CHECK(stops[0].reason == "decided");

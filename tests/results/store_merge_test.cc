@@ -208,6 +208,19 @@ TEST_CASE("merge: a metric declared otherwise is refused in either order") {
                      Catch::Contains("metric hackbench time of run 'fleet' is declared otherwise"));
 }
 
+TEST_CASE("merge: a metric whose direction or kind is none of ours is refused, not dropped") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 1);
+  exec(a, "PRAGMA ignore_check_constraints = ON; UPDATE metrics SET kind = 'slices'");
+  Store merged(out);
+  CHECK_THROWS_WITH(
+      merged.merge_from(a),
+      Catch::Contains("metric hackbench time of run 'fleet' has direction 'lower' and kind "
+                      "'slices': not both words of ours; nothing merged"));
+  CHECK(count(out, "SELECT count(*) FROM runs") == 0);
+}
+
 TEST_CASE("merge: two pairs' databases become one run with both pairs, and merging again adds nothing") {
   test::TempDir dir;
   const auto a = dir.file("task-0.db"), b = dir.file("task-1.db"), out = dir.file("merged.db");

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "runner/hosts/local_host.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -19,19 +20,16 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
     Store s(path);
     CHECK(s.schema_version() == Store::kSchemaVersion);
     run = s.runs_table().create_run({.name = "demo",
-                                     .config_path = "configs/demo.yaml",
-                                     .config_text = "workloads: [hackbench]\n",
-                                     .config_sha256 = "abc",
-                                     .manifest_json = R"({"kernel_release":"6.1.0"})"});
-    v0 = s.variants_table().add_variant(
-        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    v1 = s.variants_table().add_variant({.run_id = run,
-                                         .name = "batch",
-                                         .position = 1,
-                                         .knobs_json = R"({"policy":"SCHED_BATCH"})"});
-    s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+                        .config_path = "configs/demo.yaml",
+                        .config_text = "workloads: [hackbench]\n",
+                        .config_sha256 = "abc",
+                        .manifest_json = R"({"kernel_release":"6.1.0"})"});
+    v0 = s.variants_table().add_variant({.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    v1 = s.variants_table().add_variant({.run_id = run, .name = "batch", .position = 1, .knobs_json = R"({"policy":"SCHED_BATCH"})"});
     s.metrics_table().add_metric(
-        run, {"hackbench", "time", "s", "lower", "amean", "run", 4});  // idempotent
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+    s.metrics_table().add_metric(run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean",
+                       SampleKind::kRun, 4});  // idempotent
     IterationRow it{.run_id = run,
                     .variant_id = v1,
                     .workload = "hackbench",
@@ -71,7 +69,7 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
   CHECK(vs[0].name == "default");
   CHECK(vs[1].knobs_json == R"({"policy":"SCHED_BATCH"})");
   REQUIRE(s.metrics_table().metrics(run).size() == 1);
-  CHECK(s.metrics_table().metrics(run)[0].direction == "lower");
+  CHECK(s.metrics_table().metrics(run)[0].direction == Direction::kLowerIsBetter);
   const auto its = s.iterations_table().iterations(run, true);
   REQUIRE(its.size() == 2);
   CHECK(its[0].variant_id == v1);
@@ -138,20 +136,7 @@ TEST_CASE("a journal write waits out another process's write lock held over 5 s 
   CHECK(s.journal().unrestored("local").empty());
 }
 
-namespace {
-// One column of one row, read past the Store: what the database holds.
-std::string raw(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  sqlite3_open(path.c_str(), &db);
-  sqlite3_stmt* s = nullptr;
-  sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr);
-  std::string out;
-  if (sqlite3_step(s) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
-  sqlite3_finalize(s);
-  sqlite3_close(db);
-  return out;
-}
-}  // namespace
+using test::raw;
 
 TEST_CASE("status enums are stored as the words the database always held") {
   for (const auto& [status, word] : status_words::kRun)

@@ -1,6 +1,7 @@
 // A current database taken back to schema version 9, as one written before
 // migrations 10 to 15 (they only add these; 12 widens an index of 9's, put
-// back as 9 made it): for the tests of migrating old databases.
+// back as 9 made it; 16 rebuilds metrics, whose CHECK on kind it keeps and
+// 16 makes again): for the tests of migrating old databases.
 #pragma once
 
 namespace schedlab::test {

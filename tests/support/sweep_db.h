@@ -31,7 +31,8 @@ inline void write_sweep_db(const std::string& path, const SweepDb& d) {
                                        .status = RunStatus::kFinished,
                                        .started_at = fmt::format("2026-12-0{}T10:00:00Z", k + 1)});
     const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
-    store.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+    store.metrics_table().add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     for (std::size_t r = 0; r < d.groups.size(); ++r)
       for (int s = 0; s < d.samples; ++s) {
         IterationRow it;

@@ -29,7 +29,8 @@ inline void write_task_db(const std::string& path, const std::string& pair, int 
       {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   const auto v1 = s.variants_table().add_variant(
       {.run_id = run, .name = "somaxconn", .position = 1, .knobs_json = R"({"sysctl":1})"});
-  s.metrics_table().add_metric(run, {"hackbench", "time", "s", "lower", "amean", "run", 4});
+  s.metrics_table().add_metric(run,
+               {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   for (const auto v : {v0, v1})
     for (int i = 0; i < iterations; ++i)
       s.iterations_table().add_iteration(

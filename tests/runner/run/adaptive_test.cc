@@ -55,7 +55,9 @@ TEST_CASE("the stop rule's half-width is the interval compare reports, for every
   const std::vector<double> x = {10.2, 9.7, 10.9, 10.1, 9.4, 10.6, 11.3, 9.9};
   for (const Centre centre : {Centre::kAmean, Centre::kHmean, Centre::kGmean, Centre::kMedian}) {
     INFO(to_string(centre));
-    const MetricInfo metric{"w", "m", "s", "lower", std::string(to_string(centre)), "run", 4};
+    const MetricInfo metric{
+        "w", "m", "s", Direction::kLowerIsBetter, std::string(to_string(centre)), SampleKind::kRun,
+        4};
     const Comparison c = compare_samples({{"a", x}}, metric);
     const Cell& cell = c.blocks.at(0).rows.at(0).cells.at(0);
     REQUIRE(cell.ci.ci);
