@@ -24,6 +24,7 @@
 #include "runner/knobs/knobs.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/run/plan.h"
+#include "runner/run/preflight.h"
 #include "runner/run/progress.h"
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"

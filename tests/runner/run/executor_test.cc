@@ -14,6 +14,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/hosts.h"
 #include "runner/run/interrupt.h"
+#include "runner/run/preflight.h"
 #include "tests/support/fake_host.h"
 #include "tests/support/temp_dir.h"
 #include "workloads/registry.h"
