@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -18,6 +17,7 @@
 #include "analysis/render.h"
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
+#include "analysis/schedstat_runs.h"
 #include "analysis/significance.h"
 #include "base/file.h"
 #include "base/text.h"
@@ -199,22 +199,7 @@ std::vector<std::int64_t> run_ids(const BisectDecision& d) {
 std::optional<schedstat::Snapshot> schedstat_sum(const Store& store, std::int64_t run) {
   const auto variants = store.variants(run);
   if (variants.empty()) return std::nullopt;
-  std::map<std::int64_t, std::pair<std::string, std::string>> texts;
-  for (auto& s : store.monitor_snapshots(run, "schedstat"))
-    (s.phase == "before" ? texts[s.iteration_id].first : texts[s.iteration_id].second) = s.text;
-  std::optional<schedstat::Snapshot> sum;
-  for (const auto& it : store.iterations(run)) {
-    const auto t = texts.find(it.id);
-    if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk ||
-        t == texts.end() || t->second.first.empty() || t->second.second.empty())
-      continue;
-    const auto d = schedstat::diff(schedstat::parse(t->second.first), schedstat::parse(t->second.second));
-    if (sum)
-      schedstat::accumulate(*sum, d);
-    else
-      sum = d;
-  }
-  return sum;
+  return run_schedstat(store, {.run_id = run, .variant_id = variants.front().id}).sum;
 }
 
 void print_result(const Store& store, const BisectSpec& spec, const json& r,
