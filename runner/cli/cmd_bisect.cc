@@ -320,6 +320,16 @@ int print_status(const Store& store, const BisectSession& session) {
   return kOk;
 }
 
+// `bisect status`: the decisions and the result as text, or the page.
+const Renderers<int (*)(const Store&, const BisectSession&)> kStatusOutputs{
+    {Format::kText, print_status},
+    {Format::kHtml,
+     [](const Store& store, const BisectSession& session) -> int {
+       fmt::print("{}", bisect_page(store, session, vega_script()));
+       return kOk;
+     }},
+};
+
 int session_command(const std::string& what, const BisectCmdOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
@@ -328,11 +338,7 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
       fmt::print(stderr, "schedlab bisect: no bisection in {}\n", store.path());
       return kBadInput;
     }
-    if (what == "status" && o.format == Format::kHtml) {
-      fmt::print("{}", bisect_page(store, *s, vega_script()));
-      return kOk;
-    }
-    if (what == "status") return print_status(store, *s);
+    if (what == "status") return kStatusOutputs.of(o.format)(store, *s);
     if (what == "continue") {
       if (s->status != BisectStatus::kRunning) {
         fmt::print(stderr, "schedlab bisect: bisection {} is {}; nothing to continue\n", s->id,
@@ -410,7 +416,7 @@ void register_bisect(CLI::App& app, int& exit_code) {
                                                 : "end the current bisection (its records stay)");
     add_common(sub);
     if (std::string(name) == "status")
-      add_format_option(*sub, o->format, {Format::kText, Format::kHtml});
+      kStatusOutputs.add_option(*sub, o->format);
     sub->callback([o, &exit_code, what = std::string(name)] { exit_code = session_command(what, *o); });
   }
 }

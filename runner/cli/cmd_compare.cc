@@ -56,8 +56,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
-  add_format_option(*cmd, o->out.format,
-                    {Format::kText, Format::kMarkdown, Format::kCsv, Format::kJson});
+  comparison_outputs().add_option(*cmd, o->out.format);
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");

@@ -305,7 +305,7 @@ void register_run(CLI::App& app, int& exit_code) {
                   "and adaptive policies (a quick smoke run; recorded in the manifest)")
       ->check(CLI::Range(std::int64_t{1}, kMaxIterations));
   cmd->add_flag("-q,--quiet", o->quiet, "no comparison table on stdout at the end (the run's line on stderr stays)");
-  add_format_option(*cmd, o->out.format, {Format::kText, Format::kMarkdown, Format::kJson});
+  comparison_outputs().only({Format::kText, Format::kMarkdown, Format::kJson}).add_option(*cmd, o->out.format);
   cmd->add_flag("--wide", o->out.wide, "the table's full column labels, as compare --wide");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "the status line on stderr even where it is not a terminal (plain lines there, "
