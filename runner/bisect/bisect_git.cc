@@ -28,7 +28,9 @@ std::string git_ok(const std::string& repo, std::vector<std::string> args) {
   return r.out;
 }
 
-std::string first_line(const std::string& text) { return std::string(split_lines(text).at(0)); }
+std::string first_line(const std::string& text) {
+  return std::string(split_lines(text).at(0));
+}
 
 }  // namespace
 
@@ -40,8 +42,8 @@ std::string resolve_commit(const std::string& repo, const std::string& rev) {
 
 std::vector<std::string> first_parent_path(const std::string& repo, const std::string& good,
                                            const std::string& bad) {
-  const std::string out =
-      git_ok(repo, {"rev-list", "--reverse", "--first-parent", "--ancestry-path", good + ".." + bad});
+  const std::string out = git_ok(
+      repo, {"rev-list", "--reverse", "--first-parent", "--ancestry-path", good + ".." + bad});
   std::vector<std::string> path;
   for (const std::string_view line : split_lines(out))
     if (!line.empty()) path.emplace_back(line);
@@ -55,7 +57,8 @@ std::string commit_label(const std::string& repo, const std::string& commit) {
 void checkout_detached(const std::string& repo, const std::string& commit) {
   const ExecResult r = git(repo, {"checkout", "--quiet", "--detach", commit});
   if (!r.ok())
-    throw BisectError(fmt::format("git checkout {} in {}: {}: {}", commit, repo, r.describe(), r.err));
+    throw BisectError(
+        fmt::format("git checkout {} in {}: {}: {}", commit, repo, r.describe(), r.err));
 }
 
 }  // namespace schedlab

@@ -415,8 +415,7 @@ void register_bisect(CLI::App& app, int& exit_code) {
               : std::string(name) == "continue" ? "go on after an interruption, restart or reboot"
                                                 : "end the current bisection (its records stay)");
     add_common(sub);
-    if (std::string(name) == "status")
-      kStatusOutputs.add_option(*sub, o->format);
+    if (std::string(name) == "status") kStatusOutputs.add_option(*sub, o->format);
     sub->callback([o, &exit_code, what = std::string(name)] { exit_code = session_command(what, *o); });
   }
 }

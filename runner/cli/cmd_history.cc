@@ -41,12 +41,9 @@ struct HistoryRender {
   bool streams = false;
 };
 const Renderers<HistoryRender> kHistoryOutputs{
-    {Format::kText,
-     {[](const History& h, const HistoryChanges* changes) { return render_history_text(h, changes); }, true}},
-    {Format::kJson,
-     {[](const History& h, const HistoryChanges* changes) { return render_history_json(h, changes); }}},
-    {Format::kHtml,
-     {[](const History& h, const HistoryChanges* changes) {
+    {Format::kText, {render_history_text, true}},
+    {Format::kJson, {render_history_json}},
+    {Format::kHtml, {[](const History& h, const HistoryChanges* changes) {
        return render_history_html(h, vega_script(), changes);
      }}},
 };
@@ -117,13 +114,12 @@ int history_command(const HistoryCmdOptions& o) {
       points = h.points.size();
       std::optional<HistoryChanges> changes;
       if (o.changes)
-        if (const int rc = guarded<std::invalid_argument>({.prefix = "schedlab history --changes", .other = kPropagate},
-                                                          [&]() -> int {
-                                                            changes = find_history_changes(
-                                                                *store, h,
-                                                                {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
-                                                            return kOk;
-                                                          }))
+        if (const int rc = guarded<std::invalid_argument>(
+                {.prefix = "schedlab history --changes", .other = kPropagate}, [&]() -> int {
+                  changes = find_history_changes(
+                      *store, h, {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
+                  return kOk;
+                }))
           return rc;
       if (points || o.param.empty()) out.write(render.whole(h, changes ? &*changes : nullptr));
     }

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <boost/regex.hpp>
 #include <filesystem>
-#include <memory>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <tuple>
@@ -210,11 +210,12 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
   }
   // Paths from elsewhere may not be UTF-8: kept, with U+FFFD for what is not.
   const std::string text = source.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  RunRecord record{.name = name,
-                   .config_path = "(import)",
-                   .config_text = text,
-                   .manifest_json = manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                   .workloads = workloads};
+  RunRecord record{
+      .name = name,
+      .config_path = "(import)",
+      .config_text = text,
+      .manifest_json = manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      .workloads = workloads};
   for (const auto& v : variants) record.variants.emplace_back(v, "{}");
   const auto run = create_run_record(store, record);
   std::map<std::string, std::int64_t> ids;

@@ -47,21 +47,22 @@ void list_json(const Store& store, const Overviews& overview) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : store.list_runs()) {
     const auto& ov = overview(r.id);
-    out.push_back({{"id", r.id},
-                   {"name", r.name},
-                   {"status", to_string(shown_status(store, r.id, r.status))},
-                   {"started_at", r.started_at},
-                   {"ended_at", r.ended_at},
-                   {"config_path", r.config_path},
-                   {"config_sha256", r.config_sha256},
-                   {"variants", ov.variants},
-                   {"iterations_ok", ov.iterations_ok},
-                   {"iterations_failed", ov.iterations_failed},
-                   {"planned_iterations",
-                    ov.planned_max ? nlohmann::json{{"min", ov.planned_min.value_or(*ov.planned_max)},
-                                                    {"max", *ov.planned_max}}
-                                   : nlohmann::json(nullptr)},
-                   {"manifest", nlohmann::json::parse(r.manifest_json)}});
+    out.push_back(
+        {{"id", r.id},
+         {"name", r.name},
+         {"status", to_string(shown_status(store, r.id, r.status))},
+         {"started_at", r.started_at},
+         {"ended_at", r.ended_at},
+         {"config_path", r.config_path},
+         {"config_sha256", r.config_sha256},
+         {"variants", ov.variants},
+         {"iterations_ok", ov.iterations_ok},
+         {"iterations_failed", ov.iterations_failed},
+         {"planned_iterations",
+          ov.planned_max ? nlohmann::json{{"min", ov.planned_min.value_or(*ov.planned_max)},
+                                          {"max", *ov.planned_max}}
+                         : nlohmann::json(nullptr)},
+         {"manifest", nlohmann::json::parse(r.manifest_json)}});
   }
   fmt::print("{}\n", out.dump(2));
 }
@@ -80,7 +81,8 @@ void list_text(const Store& store, const Overviews& overview) {
   const auto planned = [](const Store::RunOverview& ov) -> std::string {
     if (!ov.planned_max) return "-";
     const std::int64_t min = ov.planned_min.value_or(*ov.planned_max);
-    return min == *ov.planned_max ? std::to_string(min) : fmt::format("{}-{}", min, *ov.planned_max);
+    return min == *ov.planned_max ? std::to_string(min)
+                                  : fmt::format("{}-{}", min, *ov.planned_max);
   };
   // Names come from whoever wrote the database (a merged task, an
   // import): escaped before padding, so an ESC neither reaches the
@@ -89,12 +91,14 @@ void list_text(const Store& store, const Overviews& overview) {
   struct Line {
     std::string id, name, status, started, ok, failed, planned, kernel, variants;
   };
-  std::vector<Line> lines{{"id", "name", "status", "started", "ok", "failed", "planned", "kernel", "variants"}};
+  std::vector<Line> lines{
+      {"id", "name", "status", "started", "ok", "failed", "planned", "kernel", "variants"}};
   for (const auto& r : runs) {
     const auto& ov = overview(r.id);
     lines.push_back({std::to_string(r.id), terminal_safe(r.name),
-                     std::string(to_string(shown_status(store, r.id, r.status))), terminal_safe(r.started_at),
-                     std::to_string(ov.iterations_ok), std::to_string(ov.iterations_failed), planned(ov),
+                     std::string(to_string(shown_status(store, r.id, r.status))),
+                     terminal_safe(r.started_at), std::to_string(ov.iterations_ok),
+                     std::to_string(ov.iterations_failed), planned(ov),
                      r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
                      terminal_safe(fmt::format("{}", fmt::join(ov.variants, ",")))});
   }
@@ -106,7 +110,8 @@ void list_text(const Store& store, const Overviews& overview) {
   std::vector<std::size_t> widths = {4, 32, 11, 20, 5, 6, 7, 20, 0};
   const char* before[] = {"", "  ", " ", " ", " ", " ", " ", "  ", " "};
   for (const auto& l : lines)
-    for (std::size_t f = 0; f < std::size(fields); ++f) widths[f] = std::max(widths[f], display_width(l.*fields[f]));
+    for (std::size_t f = 0; f < std::size(fields); ++f)
+      widths[f] = std::max(widths[f], display_width(l.*fields[f]));
   // Numbers right-aligned; the last column is not padded.
   const bool right[] = {true, false, false, false, true, true, true, false, false};
   for (const auto& l : lines) {

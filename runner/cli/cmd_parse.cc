@@ -60,12 +60,16 @@ class SampleArray : public SampleWriter {
   void file(const std::string& name, const Point& p, const OutputJudgement& j) override {
     nlohmann::json js = nlohmann::json::array();
     for (const auto& s : j.samples)
-      js.push_back({{"metric", s.metric}, {"value", s.value},
-                    {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
+      js.push_back(
+          {{"metric", s.metric},
+           {"value", s.value},
+           {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
     nlohmann::json params = nlohmann::json::object();
     for (const auto& [k, v] : p.values) params[k] = format_param(v);
-    nlohmann::json entry = {{"file", name}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
-    if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported) entry["samples"] = js;
+    nlohmann::json entry = {
+        {"file", name}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
+    if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported)
+      entry["samples"] = js;
     if (!j.ok()) entry["error"] = j.error;
     entry["notes"] = j.notes;
     std::string text = entry.dump(2);

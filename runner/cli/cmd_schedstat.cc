@@ -156,7 +156,8 @@ const Renderers<SchedstatRender> kSchedstatOutputs{
         return schedstat::render_text(summary, ro);
       },
       [](const schedstat::Comparison& c, const std::string& warning) {
-        return (warning.empty() ? "" : fmt::format("warning: {}\n", warning)) + schedstat::render_text(c);
+        return (warning.empty() ? "" : fmt::format("warning: {}\n", warning)) +
+               schedstat::render_text(c);
       }}},
     {Format::kJson,
      {[](const schedstat::Summary& summary, const schedstat::RenderOptions& ro) {

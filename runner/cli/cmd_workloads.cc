@@ -21,12 +21,15 @@ struct WorkloadsOptions {
 const Renderers<std::string (*)(const std::vector<const Workload*>&, bool, bool)> kWorkloadsOutputs{
     {Format::kText,
      [](const std::vector<const Workload*>& chosen, bool all, bool command) {
-       return all ? workloads_text(chosen) + "\n" + command_workload_text()
-                  : command ? command_workload_text() : workloads_text(chosen);
+       return all       ? workloads_text(chosen) + "\n" + command_workload_text()
+              : command ? command_workload_text()
+                        : workloads_text(chosen);
      }},
     {Format::kMarkdown,
      [](const std::vector<const Workload*>& chosen, bool all, bool command) {
-       return all ? all_workloads_markdown() : command ? command_workload_markdown() : workloads_markdown(chosen);
+       return all       ? all_workloads_markdown()
+              : command ? command_workload_markdown()
+                        : workloads_markdown(chosen);
      }},
     {Format::kJson,
      [](const std::vector<const Workload*>& chosen, bool all, bool command) {

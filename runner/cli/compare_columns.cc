@@ -23,7 +23,8 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
     }
     const auto ids = group_runs(store, group);
     if (ids.empty()) {
-      fmt::print(stderr, "schedlab {}: no runs of group '{}' in {}\n", command, group, store.path());
+      fmt::print(stderr, "schedlab {}: no runs of group '{}' in {}\n", command, group,
+                 store.path());
       return std::nullopt;
     }
     // A multi-kernel group has its own kernel/variant columns; pairs split

@@ -25,16 +25,19 @@ const Renderers<RenderComparison>& comparison_outputs() {
       {Format::kText,
        [](Comparison c, const CompareOutput& o) {
          // The mmtests tables print the key under each table.
-         return for_terminal(c, o, o.style == "mmtests", [](const Comparison& c, const CompareOutput& o) {
-           if (!o.summary.empty()) return render_summary_text(summary_table(c, o.summary));
-           return o.style == "amd" ? render_amd(c) : render_text(c);
-         });
+         return for_terminal(c, o, o.style == "mmtests",
+                             [](const Comparison& c, const CompareOutput& o) {
+                               if (!o.summary.empty())
+                                 return render_summary_text(summary_table(c, o.summary));
+                               return o.style == "amd" ? render_amd(c) : render_text(c);
+                             });
        }},
       {Format::kMarkdown,
        [](Comparison c, const CompareOutput& o) {
          // Markdown prints the key under each table.
          return for_terminal(c, o, true, [](const Comparison& c, const CompareOutput& o) {
-           return o.summary.empty() ? render_markdown(c) : render_summary_markdown(summary_table(c, o.summary));
+           return o.summary.empty() ? render_markdown(c)
+                                    : render_summary_markdown(summary_table(c, o.summary));
          });
        }},
       {Format::kCsv,
@@ -43,7 +46,8 @@ const Renderers<RenderComparison>& comparison_outputs() {
        }},
       {Format::kJson,
        [](Comparison c, const CompareOutput& o) {
-         return o.summary.empty() ? render_json(c) : render_summary_json(summary_table(c, o.summary));
+         return o.summary.empty() ? render_json(c)
+                                  : render_summary_json(summary_table(c, o.summary));
        }},
   };
   return outputs;

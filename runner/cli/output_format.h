@@ -56,7 +56,9 @@ class Renderers {
     return out;
   }
   // --format, taking this table's formats in its order.
-  void add_option(CLI::App& cmd, Format& format) const { add_format_option(cmd, format, formats()); }
+  void add_option(CLI::App& cmd, Format& format) const {
+    add_format_option(cmd, format, formats());
+  }
   // The renderer of `format`; one the option let through always has a row.
   const Render& of(Format format) const {
     for (const Row& r : rows_)

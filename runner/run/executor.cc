@@ -207,8 +207,8 @@ class Execution {
     StepContext ctx = *sut_facts_;
     ctx.ports = pair_.sut.free_ports(wc.workload->ports());
     ctx.port = ctx.ports.front();
-    const std::vector<Workdir> workdirs =
-        make_pair_workdirs(store_, pair_, summary_.run_id, fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w));
+    const std::vector<Workdir> workdirs = make_pair_workdirs(
+        store_, pair_, summary_.run_id, fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w));
     ctx.workdir = workdirs.front().path;
     ctx.secret = random_secret();
     const Workload& workload = *wc.workload;

@@ -70,7 +70,8 @@ nlohmann::json sut_manifest(const RunContext& ctx) {
   return manifest;
 }
 
-void record_state_after(Store& store, Host& sut, std::int64_t run_id, const std::string& pair_name) noexcept {
+void record_state_after(Store& store, Host& sut, std::int64_t run_id,
+                        const std::string& pair_name) noexcept {
   try {
     const auto run = store.find_run(run_id);
     auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
@@ -84,9 +85,10 @@ void record_state_after(Store& store, Host& sut, std::int64_t run_id, const std:
     else
       store.set_manifest_member(run_id, {"pairs", pair_name}, manifest.dump());
     for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
-      fmt::print(stderr, "schedlab: {}: {}\n",
-                 d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
-                 describe_change(d));
+      fmt::print(
+          stderr, "schedlab: {}: {}\n",
+          d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
+          describe_change(d));
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what());
   }

@@ -27,6 +27,7 @@ nlohmann::json sut_manifest(const RunContext& ctx);
 // The SUT's state at run end next to state_before in the run's manifest
 // (a pair's: its member of "pairs"); what differs is a warning on stderr:
 // the SUT was not left as found. Never throws.
-void record_state_after(Store& store, Host& sut, std::int64_t run_id, const std::string& pair_name) noexcept;
+void record_state_after(Store& store, Host& sut, std::int64_t run_id,
+                        const std::string& pair_name) noexcept;
 
 }  // namespace schedlab

@@ -114,7 +114,8 @@ void preflight(const RunContext& run) {
 void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
   // Every program any step of the first point runs must exist where it runs.
   std::set<std::pair<std::string, std::string>> checked;
-  const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
+  const StepContext ctx{
+      .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
   for (const auto& pp : plan.points) {
     const Workload& w = *pp.workload->workload;
     std::vector<Step> steps = w.setup_steps(pp.point, ctx);

@@ -28,15 +28,18 @@ std::int64_t create_run_record(Store& store, const RunRecord& record) {
 }
 
 std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
-                               const std::string& name, const std::string& manifest_json, std::size_t pairs) {
+                               const std::string& name, const std::string& manifest_json,
+                               std::size_t pairs) {
   auto manifest = nlohmann::json::parse(manifest_json, nullptr, false);
   if (manifest.is_object())
-    manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs}, {"max", plan.max_iterations() * pairs}};
+    manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs},
+                                      {"max", plan.max_iterations() * pairs}};
   RunRecord record{.name = name,
                    .config_path = config.path,
                    .config_text = config.text,
                    .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json};
-  for (const VariantConfig* v : plan.variants) record.variants.emplace_back(v->name, knobs_json(*v).dump());
+  for (const VariantConfig* v : plan.variants)
+    record.variants.emplace_back(v->name, knobs_json(*v).dump());
   for (const auto& wc : config.workloads) record.workloads.push_back(wc.workload);
   return create_run_record(store, record);
 }

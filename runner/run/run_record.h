@@ -34,6 +34,7 @@ std::int64_t create_run_record(Store& store, const RunRecord& record);
 // "running"; its manifest gets `planned_iterations` {min, max} (the plan's
 // on each of `pairs` pairs), so `list` can say how much of it ran.
 std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
-                               const std::string& name, const std::string& manifest_json, std::size_t pairs = 1);
+                               const std::string& name, const std::string& manifest_json,
+                               std::size_t pairs = 1);
 
 }  // namespace schedlab
