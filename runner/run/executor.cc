@@ -15,20 +15,13 @@
 #include "runner/run/leftovers.h"
 #include "runner/run/manifest.h"
 #include "runner/run/progress.h"
+#include "runner/run/resume.h"
 #include "runner/run/run_record.h"
 #include "runner/run/sequential_stop.h"
 #include "runner/run/step_context.h"
 
 namespace schedlab {
 namespace {
-
-// The iterations of one point for one variant, stored or just run.
-struct PointState {
-  int attempted = 0;
-  int next_index = 0;
-  std::vector<double> ok;  // the primary metric's unit of each successful iteration (iteration_unit)
-  bool stopped = false;
-};
 
 class Execution {
  public:
@@ -120,29 +113,16 @@ class Execution {
       if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store_.path()));
       summary_.run_id = run->id;
       summary_.name = run->name;
-      const auto stored = store_.variants(run->id);
-      for (const VariantConfig* v : plan_.variants) {
-        auto it =
-            std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v->name; });
-        if (it == stored.end())
-          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v->name));
-        variant_ids_.push_back(it->id);
-      }
-      load_history();
+      variant_ids_ = stored_variant_ids(store_, run->id, plan_);
+      history_ = stored_point_states(store_, run->id, plan_, pair_name_);
+      stored_stops_ = stored_point_stops(store_, run->id);
       for (std::size_t i = 0; i < plan_.points.size(); ++i)
         for (std::size_t v = 0; v < plan_.variants.size(); ++v)
           progress_.already_done(i, state(plan_.points[i], v).attempted);
-      if (pair_name_.empty()) {
+      if (pair_name_.empty())
         store_.set_run_status(run->id, RunStatus::kRunning, false);
-      } else {
-        // A pair's manifest is written once, when it first starts.
-        const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
-        const auto part = whole.is_object() && whole.contains("pairs")
-                              ? whole["pairs"].value(pair_name_, nlohmann::json{})
-                              : nlohmann::json{};
-        if (!part.is_object() || !part.contains("state_before"))
-          store_.set_manifest_member(run->id, {"pairs", pair_name_}, sut_manifest(ctx_).dump());
-      }
+      else
+        record_pair_manifest(ctx_, *run);
       return;
     }
     summary_.name = options.name;
@@ -150,28 +130,6 @@ class Execution {
     manifest.update(options.manifest);
     summary_.run_id = create_run_record(store_, config_, plan_, options.name, manifest.dump());
     for (const auto& v : store_.variants(summary_.run_id)) variant_ids_.push_back(v.id);
-  }
-
-  using Key = std::tuple<std::int64_t, std::string, std::string>;  // variant, workload, params
-
-  // On resume: what each point already has, so the stop rule continues
-  // from where the interrupted run left it.
-  void load_history() {
-    // (workload, point) -> the metric its stop rule follows
-    std::map<std::pair<std::string, std::string>, const MetricSpec*> primary;
-    for (const auto& p : plan_.points) primary[{p.workload->workload->name(), p.params_json}] = &primary_metric(p);
-    for (const auto& it : store_.iterations(summary_.run_id)) {
-      if (it.pair != pair_name_) continue;  // each pair resumes its own points
-      PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
-      ++s.attempted;
-      s.next_index = std::max(s.next_index, it.iteration + 1);
-      const auto metric = primary.find({it.workload, it.params_json});
-      if (it.status != IterationStatus::kOk || metric == primary.end()) continue;
-      if (const auto unit = iteration_unit(*metric->second, it.samples)) s.ok.push_back(*unit);
-    }
-    // stop: sequential resumes its tests from their stored looks.
-    for (auto& stop : store_.point_stops(summary_.run_id))
-      stored_stops_[{stop.variant_id, stop.workload, stop.params_json}] = std::move(stop);
   }
 
   // Knobs: one journal for the active variant; switching variants restores
@@ -469,8 +427,9 @@ class Execution {
   std::string pair_name_;  // empty unless one pair of a pairs: run
   RunSummary summary_;
   std::vector<std::int64_t> variant_ids_;
-  std::map<Key, PointState> history_;
-  std::map<Key, PointStop> stored_stops_;  // this run's stop rows (sequential tests resume from them)
+  std::map<PointKey, PointState> history_;
+  // This run's stop rows (sequential tests resume from them).
+  std::map<PointKey, PointStop> stored_stops_;
   // Before journal_: destroyed after it, so knobs unwind newest first.
   std::optional<MonitorRunner> monitors_;
   std::optional<KnobJournal> journal_;

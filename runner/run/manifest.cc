@@ -70,6 +70,16 @@ nlohmann::json sut_manifest(const RunContext& ctx) {
   return manifest;
 }
 
+void record_pair_manifest(const RunContext& ctx, const RunInfo& run) {
+  const std::string& pair = ctx.options.pair;
+  const auto whole = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto part = whole.is_object() && whole.contains("pairs")
+                        ? whole["pairs"].value(pair, nlohmann::json{})
+                        : nlohmann::json{};
+  if (!part.is_object() || !part.contains("state_before"))
+    ctx.store.set_manifest_member(run.id, {"pairs", pair}, sut_manifest(ctx).dump());
+}
+
 void record_state_after(Store& store, Host& sut, std::int64_t run_id,
                         const std::string& pair_name) noexcept {
   try {

@@ -24,6 +24,10 @@ nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& pack
 // order and the SUT's scheduler state (state_before).
 nlohmann::json sut_manifest(const RunContext& ctx);
 
+// A pair's manifest in a resumed run (its member of "pairs"), written once:
+// when the pair first starts, not again when it resumes.
+void record_pair_manifest(const RunContext& ctx, const RunInfo& run);
+
 // The SUT's state at run end next to state_before in the run's manifest
 // (a pair's: its member of "pairs"); what differs is a warning on stderr:
 // the SUT was not left as found. Never throws.
