@@ -9,6 +9,8 @@
 #include "analysis/analyse.h"
 #include "analysis/bisect_looks.h"
 #include "base/placeholders.h"
+#include "runner/bisect/bisect_git.h"
+#include "runner/bisect/bisect_samples.h"
 #include "runner/config/config.h"
 #include "runner/input/param_values.h"
 #include "runner/hosts/lab/kernel_build.h"
@@ -130,57 +132,16 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
   }
 }
 
-namespace {
-
-ExecResult git(const std::string& repo, std::vector<std::string> args) {
-  LocalHost host;
-  Command cmd;
-  cmd.argv = {"git", "-C", repo};
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
-  cmd.timeout = std::chrono::minutes(2);
-  return host.run(cmd);
-}
-
-std::string git_ok(const std::string& repo, std::vector<std::string> args) {
-  const std::string what = fmt::format("git -C {} {}", repo, fmt::join(args, " "));
-  const ExecResult r = git(repo, std::move(args));
-  if (!r.ok()) throw BisectError(fmt::format("{}: {}: {}", what, r.describe(), r.err));
-  return r.out;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t from = 0;
-  while (from < text.size()) {
-    std::size_t nl = text.find('\n', from);
-    if (nl == std::string::npos) nl = text.size();
-    if (nl > from) out.push_back(text.substr(from, nl - from));
-    from = nl + 1;
-  }
-  return out;
-}
-
-std::string resolve_commit(const std::string& repo, const std::string& rev) {
-  const ExecResult r = git(repo, {"rev-parse", "--verify", "--quiet", rev + "^{commit}"});
-  if (!r.ok()) throw BisectError(fmt::format("{}: no commit '{}'", repo, rev));
-  return lines(r.out).at(0);
-}
-
-}  // namespace
-
 void fill_git_candidates(BisectSpec& spec, const std::string& good, const std::string& bad) {
   const std::string g = resolve_commit(spec.repo, good);
   const std::string b = resolve_commit(spec.repo, bad);
-  auto path = lines(git_ok(spec.repo, {"rev-list", "--reverse", "--first-parent",
-                                       "--ancestry-path", g + ".." + b}));
+  const auto path = first_parent_path(spec.repo, g, b);
   if (path.empty() || path.back() != b)
     throw BisectError(fmt::format("{}: bad {} is not a descendant of good {}", spec.repo, bad, good));
   spec.candidates = {g};
   spec.candidates.insert(spec.candidates.end(), path.begin(), path.end());
   spec.labels.clear();
-  for (const auto& c : spec.candidates)
-    spec.labels.push_back(
-        lines(git_ok(spec.repo, {"log", "-1", "--format=%h %s", c})).at(0));
+  for (const auto& c : spec.candidates) spec.labels.push_back(commit_label(spec.repo, c));
 }
 
 void fill_kernel_candidates(BisectSpec& spec, const std::vector<std::string>& kernels,
@@ -217,71 +178,6 @@ std::vector<CandidateState> candidate_states(const BisectSpec& spec,
     if (d.verdict == "SKIP") s = CandidateState::kSkipped;
   }
   return states;
-}
-
-namespace {
-
-// spec.params are written as the store writes them (set_bisect_config).
-bool params_match(const BisectSpec& spec, const std::string& params_json) {
-  const json p = json::parse(params_json);
-  for (const auto& [name, want] : spec.params) {
-    if (!p.contains(name)) return false;
-    const json& v = p[name];
-    if ((v.is_string() ? v.get<std::string>() : v.dump()) != want) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-Direction bisect_metric_direction(const Store& store, const BisectSpec& spec,
-                                  const std::vector<std::int64_t>& runs) {
-  for (const auto run : runs)
-    for (const auto& m : store.metrics_table().metrics(run))
-      if (m.name == spec.metric) return m.direction;
-  return Direction::kLowerIsBetter;
-}
-
-Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
-                            const std::vector<std::int64_t>& runs) {
-  for (const auto run : runs)
-    for (const auto& m : store.metrics_table().metrics(run))
-      if (m.name == spec.metric) return declared_centre(m);
-  return Centre::kAmean;
-}
-
-std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
-                                   const std::vector<std::int64_t>& runs) {
-  std::vector<double> out;
-  std::vector<std::string> points;
-  for (const auto run : runs) {
-    const auto variants = store.variants_table().variants(run);
-    if (variants.empty()) continue;
-    std::optional<Centre> interval_centre;
-    for (const auto& m : store.metrics_table().metrics(run))
-      if (m.name == spec.metric && m.kind == SampleKind::kInterval)
-        interval_centre = declared_centre(m);
-    for (const auto& it : store.iterations_table().iterations(run)) {
-      if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk) continue;
-      if (!params_match(spec, it.params_json)) continue;
-      std::vector<double> values;
-      for (const auto& s : it.samples)
-        if (s.metric == spec.metric) values.push_back(s.value);
-      if (values.empty()) continue;
-      const std::string point = it.block + "/" + it.row;
-      if (std::find(points.begin(), points.end(), point) == points.end()) points.push_back(point);
-      if (interval_centre) {
-        if (auto c = centre_of(values, *interval_centre)) out.push_back(*c);
-      } else {
-        out.insert(out.end(), values.begin(), values.end());
-      }
-    }
-  }
-  if (points.size() > 1)
-    throw BisectError(fmt::format(
-        "metric '{}' is measured at several points ({}); pick one with --param NAME=VALUE",
-        spec.metric, fmt::join(points, ", ")));
-  return out;
 }
 
 namespace {
@@ -417,10 +313,7 @@ class Driver {
     const std::string& c = spec_.candidates[pos];
     if (builds_itself()) return build(pos);
     if (spec_.mode == "git") {
-      const ExecResult r = git(spec_.repo, {"checkout", "--quiet", "--detach", c});
-      if (!r.ok())
-        throw BisectError(fmt::format("git checkout {} in {}: {}: {}", c, spec_.repo,
-                                      r.describe(), r.err));
+      checkout_detached(spec_.repo, c);
     }
     if (spec_.hook_argv.empty()) return std::nullopt;
     const Hook hook{.argv = spec_.hook_argv, .cwd = spec_.hook_cwd, .timeout = spec_.hook_timeout};

@@ -101,20 +101,4 @@ struct DriveOptions {
 // stderr.
 BisectOutcome drive_bisect(Store& store, std::int64_t session_id, const DriveOptions& options);
 
-// The direction the runs' metric declares (the first run that has it),
-// lower is better when none does.
-Direction bisect_metric_direction(const Store& store, const BisectSpec& spec,
-                                  const std::vector<std::int64_t>& runs);
-
-// The centre the runs' metric declares (the first run that has it); amean
-// when none does.
-Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
-                            const std::vector<std::int64_t>& runs);
-
-// The samples of the spec's metric and point in the given runs, pooled
-// (the first variant; ok iterations; an interval metric's per-iteration
-// centres). Throws BisectError when the selection matches several points.
-std::vector<double> bisect_samples(const Store& store, const BisectSpec& spec,
-                                   const std::vector<std::int64_t>& runs);
-
 }  // namespace schedlab

@@ -9,6 +9,7 @@
 #include "analysis/render_html.h"
 #include "analysis/summary.h"
 #include "runner/bisect/bisect.h"
+#include "runner/bisect/bisect_samples.h"
 
 namespace schedlab {
 namespace {

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -18,6 +17,7 @@
 #include "analysis/render.h"
 #include "analysis/render_schedstat.h"
 #include "analysis/schedstat_diff.h"
+#include "analysis/schedstat_runs.h"
 #include "analysis/significance.h"
 #include "base/file.h"
 #include "base/text.h"
@@ -199,22 +199,7 @@ std::vector<std::int64_t> run_ids(const BisectDecision& d) {
 std::optional<schedstat::Snapshot> schedstat_sum(const Store& store, std::int64_t run) {
   const auto variants = store.variants_table().variants(run);
   if (variants.empty()) return std::nullopt;
-  std::map<std::int64_t, std::pair<std::string, std::string>> texts;
-  for (auto& s : store.monitor_rows().monitor_snapshots(run, "schedstat"))
-    (s.phase == "before" ? texts[s.iteration_id].first : texts[s.iteration_id].second) = s.text;
-  std::optional<schedstat::Snapshot> sum;
-  for (const auto& it : store.iterations_table().iterations(run)) {
-    const auto t = texts.find(it.id);
-    if (it.variant_id != variants.front().id || it.status != IterationStatus::kOk ||
-        t == texts.end() || t->second.first.empty() || t->second.second.empty())
-      continue;
-    const auto d = schedstat::diff(schedstat::parse(t->second.first), schedstat::parse(t->second.second));
-    if (sum)
-      schedstat::accumulate(*sum, d);
-    else
-      sum = d;
-  }
-  return sum;
+  return run_schedstat(store, {.run_id = run, .variant_id = variants.front().id}).sum;
 }
 
 void print_result(const Store& store, const BisectSpec& spec, const json& r,
@@ -335,6 +320,16 @@ int print_status(const Store& store, const BisectSession& session) {
   return kOk;
 }
 
+// `bisect status`: the decisions and the result as text, or the page.
+const Renderers<int (*)(const Store&, const BisectSession&)> kStatusOutputs{
+    {Format::kText, print_status},
+    {Format::kHtml,
+     [](const Store& store, const BisectSession& session) -> int {
+       fmt::print("{}", bisect_page(store, session, vega_script()));
+       return kOk;
+     }},
+};
+
 int session_command(const std::string& what, const BisectCmdOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
@@ -343,11 +338,7 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
       fmt::print(stderr, "schedlab bisect: no bisection in {}\n", store.path());
       return kBadInput;
     }
-    if (what == "status" && o.format == Format::kHtml) {
-      fmt::print("{}", bisect_page(store, *s, vega_script()));
-      return kOk;
-    }
-    if (what == "status") return print_status(store, *s);
+    if (what == "status") return kStatusOutputs.of(o.format)(store, *s);
     if (what == "continue") {
       if (s->status != BisectStatus::kRunning) {
         fmt::print(stderr, "schedlab bisect: bisection {} is {}; nothing to continue\n", s->id,
@@ -424,8 +415,7 @@ void register_bisect(CLI::App& app, int& exit_code) {
               : std::string(name) == "continue" ? "go on after an interruption, restart or reboot"
                                                 : "end the current bisection (its records stay)");
     add_common(sub);
-    if (std::string(name) == "status")
-      add_format_option(*sub, o->format, {Format::kText, Format::kHtml});
+    if (std::string(name) == "status") kStatusOutputs.add_option(*sub, o->format);
     sub->callback([o, &exit_code, what = std::string(name)] { exit_code = session_command(what, *o); });
   }
 }

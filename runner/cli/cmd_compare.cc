@@ -9,7 +9,6 @@
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/stats_options.h"
-#include "runner/run/run_group.h"
 
 namespace schedlab::cli {
 namespace {
@@ -24,53 +23,6 @@ struct CompareCmdOptions {
   StatsOptions stats;
   DbOption db;
 };
-
-}  // namespace
-
-std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
-                                                      const std::vector<std::string>& runs,
-                                                      const std::string& group_arg, bool by_pair,
-                                                      const std::string& command) {
-  // A multi-kernel plan: by --group, or by its name alone.
-  std::string group = group_arg;
-  if (group.empty() && runs.size() == 1 && !store.runs_table().find_run_by_name(runs[0]) &&
-      !group_runs(store, runs[0]).empty())
-    group = runs[0];
-  if (!group.empty()) {
-    if (!runs.empty() && runs != std::vector<std::string>{group}) {
-      fmt::print(stderr, "schedlab {}: give --group or runs, not both\n", command);
-      return std::nullopt;
-    }
-    const auto ids = group_runs(store, group);
-    if (ids.empty()) {
-      fmt::print(stderr, "schedlab {}: no runs of group '{}' in {}\n", command, group, store.path());
-      return std::nullopt;
-    }
-    // A multi-kernel group has its own kernel/variant columns; pairs split
-    // ordinary runs only.
-    return group_columns(store, ids);
-  }
-  std::vector<std::int64_t> ids;
-  for (const auto& arg : runs) {
-    const std::optional<RunInfo> run = store.runs_table().find_run_arg(arg);
-    if (!run) {
-      fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command, arg, store.path());
-      return std::nullopt;
-    }
-    ids.push_back(run->id);
-  }
-  if (ids.empty()) {
-    const auto all = store.runs_table().list_runs();
-    if (all.empty()) {
-      fmt::print(stderr, "schedlab {}: no runs in {}\n", command, store.path());
-      return std::nullopt;
-    }
-    ids.push_back(all.back().id);  // the latest run, like `perf report`
-  }
-  return default_columns(store, ids, by_pair);
-}
-
-namespace {
 
 int compare_command(const CompareCmdOptions& o) {
   if (!o.out.summary.empty() && o.out.format == Format::kCsv) {
@@ -104,8 +56,7 @@ void register_compare(CLI::App& app, int& exit_code) {
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
-  add_format_option(*cmd, o->out.format,
-                    {Format::kText, Format::kMarkdown, Format::kCsv, Format::kJson});
+  comparison_outputs().add_option(*cmd, o->out.format);
   cmd->add_flag("--monitors", o->monitors,
                 "under each table: context switches, load-balance migrations and interrupts per "
                 "second, and wakeup locality, from the monitors' stored deltas");

@@ -106,6 +106,13 @@ std::string render(const Json& d) {
   return out;
 }
 
+// The probe's report; `heading`: a line above the text table (the JSON
+// carries the same fact as a member).
+const Renderers<std::string (*)(const Json&, const std::string&)> kDoctorOutputs{
+    {Format::kText, [](const Json& d, const std::string& heading) { return heading + render(d); }},
+    {Format::kJson, [](const Json& d, const std::string&) { return d.dump(2) + "\n"; }},
+};
+
 // doctor --config X with a lab SUT in X: the guest is booted (its first
 // kernel) and probed, so what doctor says is of the SUT the run would use,
 // never of the host standing in for it.
@@ -123,10 +130,8 @@ int doctor_lab(const Config& config, const DoctorOptions& o) {
   return guarded({.prefix = "schedlab doctor: " + guest.name()}, [&] {
     Json d = probe_sut(guest);
     d["lab_kernel"] = config.sut_lab->kernel;
-    fmt::print("{}", o.format == Format::kJson
-                         ? d.dump(2) + "\n"
-                         : fmt::format("lab SUT {} booted for doctor\n", config.sut_lab->kernel) +
-                               render(d));
+    fmt::print("{}", kDoctorOutputs.of(o.format)(
+                         d, fmt::format("lab SUT {} booted for doctor\n", config.sut_lab->kernel)));
     return kOk;
   });
 }
@@ -154,7 +159,7 @@ int doctor_command(const DoctorOptions& o) {
     return rc;
   return guarded({.prefix = "schedlab doctor: " + sut}, [&] {
     const Json d = probe_sut(*host);
-    fmt::print("{}", o.format == Format::kJson ? d.dump(2) + "\n" : render(d));
+    fmt::print("{}", kDoctorOutputs.of(o.format)(d, ""));
     return kOk;
   });
 }
@@ -167,7 +172,7 @@ void register_doctor(CLI::App& app, int& exit_code) {
       "doctor", "what a SUT offers: kernel, schedstat, sched features, writable knobs, tools");
   cmd->add_option("--sut", o->sut, "local or ssh://[user@]host[:port] (default: the config's SUT, else local)");
   cmd->add_option("--config", o->config, "experiment file whose ssh: options (and SUT) to use");
-  add_format_option(*cmd, o->format);
+  kDoctorOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = doctor_command(*o); });
 }
 

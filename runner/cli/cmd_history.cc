@@ -34,6 +34,20 @@ struct HistoryCmdOptions {
   double min_change_pct = 2;
 };
 
+// A history in each format; `streams`: written a point at a time as the
+// points are read (when no --changes needs the whole series first).
+struct HistoryRender {
+  std::string (*whole)(const History&, const HistoryChanges* changes);
+  bool streams = false;
+};
+const Renderers<HistoryRender> kHistoryOutputs{
+    {Format::kText, {render_history_text, true}},
+    {Format::kJson, {render_history_json}},
+    {Format::kHtml, {[](const History& h, const HistoryChanges* changes) {
+       return render_history_html(h, vega_script(), changes);
+     }}},
+};
+
 // "hackbench-process-pipes/1, .../2, ... (and 12 more)": the rows there are,
 // for the error that names a row there is not.
 std::string row_list(const Store& store, const HistoryCmdOptions& o) {
@@ -84,25 +98,8 @@ int history_command(const HistoryCmdOptions& o) {
     // with nothing on stdout and no file made.
     OutputFile out(o.output);
     std::size_t points = 0;
-    if (o.changes) {
-      // Every point first: a series is searched as a whole.
-      History h = reader->header();
-      reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
-      points = h.points.size();
-      std::optional<HistoryChanges> changes;
-      if (const int rc = guarded<std::invalid_argument>({.prefix = "schedlab history --changes", .other = kPropagate},
-                                                        [&]() -> int {
-                                                          changes = find_history_changes(
-                                                              *store, h,
-                                                              {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
-                                                          return kOk;
-                                                        }))
-        return rc;
-      if (points || o.param.empty())
-        out.write(o.format == Format::kHtml   ? render_history_html(h, vega_script(), &*changes)
-                  : o.format == Format::kJson ? render_history_json(h, &*changes)
-                                              : render_history_text(h, &*changes));
-    } else if (o.format == Format::kText) {
+    const HistoryRender& render = kHistoryOutputs.of(o.format);
+    if (!o.changes && render.streams) {
       // A line a point as they are read: a year of nightlies is never in memory.
       HistoryTextWriter text(reader->header(), [&](std::string_view chunk) { out.write(chunk); });
       reader->for_each_point(keep, [&](const HistoryPoint& p) {
@@ -111,12 +108,20 @@ int history_command(const HistoryCmdOptions& o) {
       });
       if (points || o.param.empty()) text.finish();
     } else {
+      // Every point first: a series is searched as a whole.
       History h = reader->header();
       reader->for_each_point(keep, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
       points = h.points.size();
-      if (points || o.param.empty())
-        out.write(o.format == Format::kHtml ? render_history_html(h, vega_script())
-                                            : render_history_json(h));
+      std::optional<HistoryChanges> changes;
+      if (o.changes)
+        if (const int rc = guarded<std::invalid_argument>(
+                {.prefix = "schedlab history --changes", .other = kPropagate}, [&]() -> int {
+                  changes = find_history_changes(
+                      *store, h, {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
+                  return kOk;
+                }))
+          return rc;
+      if (points || o.param.empty()) out.write(render.whole(h, changes ? &*changes : nullptr));
     }
     if (!points && !o.param.empty()) {
       reader.reset();
@@ -161,7 +166,7 @@ void register_history(CLI::App& app, int& exit_code) {
                   "with --changes: the smallest change in % of the medians either side reported (default 2)")
       ->check(CLI::Range(0.0, 1000.0))
       ->needs(changes);
-  add_format_option(*cmd, o->format, {Format::kText, Format::kJson, Format::kHtml});
+  kHistoryOutputs.add_option(*cmd, o->format);
   cmd->add_option("-o,--output", o->output, "write to this file instead of stdout (- for stdout)");
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });

@@ -6,13 +6,12 @@
 #include <algorithm>
 #include <boost/regex.hpp>
 #include <filesystem>
-#include <memory>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <tuple>
 
-#include "base/hash.h"
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
@@ -21,6 +20,7 @@
 #include "runner/import/mmtests_tree.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
+#include "runner/run/run_record.h"
 
 namespace schedlab::cli {
 namespace {
@@ -210,21 +210,16 @@ Imported store_run(Store& store, const std::string& name, const nlohmann::json& 
   }
   // Paths from elsewhere may not be UTF-8: kept, with U+FFFD for what is not.
   const std::string text = source.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  const auto run = store.runs_table().create_run(
-      {.name = name,
-       .config_path = "(import)",
-       .config_text = text,
-       .config_sha256 = sha256_hex(text),
-       .manifest_json = manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-       .status = RunStatus::kRunning});
+  RunRecord record{
+      .name = name,
+      .config_path = "(import)",
+      .config_text = text,
+      .manifest_json = manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      .workloads = workloads};
+  for (const auto& v : variants) record.variants.emplace_back(v, "{}");
+  const auto run = create_run_record(store, record);
   std::map<std::string, std::int64_t> ids;
-  for (std::size_t i = 0; i < variants.size(); ++i)
-    ids[variants[i]] = store.variants_table().add_variant(
-        {.run_id = run, .name = variants[i], .position = static_cast<int>(i), .knobs_json = "{}"});
-  for (const Workload* w : workloads)
-    for (const auto& m : w->metrics())
-      store.metrics_table().add_metric(run, {w->name(), m.name, m.unit, m.direction,
-                             std::string(to_string(m.centre)), m.kind, m.precision});
+  for (const auto& v : store.variants_table().variants(run)) ids[v.name] = v.id;
   // variant, workload, point -> next iteration
   std::map<std::tuple<std::string, std::string, std::string>, int> next;
   int failed = 0;

@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "base/text.h"
@@ -27,90 +28,113 @@ RunStatus shown_status(const Store& store, std::int64_t id, RunStatus status) {
   return status;
 }
 
+// Each run's overview (variants, iterations ok and failed, planned), read
+// once for the whole list.
+class Overviews {
+ public:
+  explicit Overviews(const Store& store) : all_(store.runs_table().run_overviews()) {}
+  const Store::RunOverview& operator()(std::int64_t id) const {
+    const auto it = all_.find(id);
+    return it == all_.end() ? none_ : it->second;
+  }
+
+ private:
+  std::map<std::int64_t, Store::RunOverview> all_;
+  Store::RunOverview none_;
+};
+
+void list_json(const Store& store, const Overviews& overview) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : store.runs_table().list_runs()) {
+    const auto& ov = overview(r.id);
+    out.push_back(
+        {{"id", r.id},
+         {"name", r.name},
+         {"status", to_string(shown_status(store, r.id, r.status))},
+         {"started_at", r.started_at},
+         {"ended_at", r.ended_at},
+         {"config_path", r.config_path},
+         {"config_sha256", r.config_sha256},
+         {"variants", ov.variants},
+         {"iterations_ok", ov.iterations_ok},
+         {"iterations_failed", ov.iterations_failed},
+         {"planned_iterations",
+          ov.planned_max ? nlohmann::json{{"min", ov.planned_min.value_or(*ov.planned_max)},
+                                          {"max", *ov.planned_max}}
+                         : nlohmann::json(nullptr)},
+         {"manifest", nlohmann::json::parse(r.manifest_json)}});
+  }
+  fmt::print("{}\n", out.dump(2));
+}
+
+void list_text(const Store& store, const Overviews& overview) {
+  // A line a run from its label (the kernel release is kept by the
+  // database, run_kernel_releases): a year of manifests is not parsed.
+  const auto runs = store.runs_table().run_labels();
+  if (runs.empty()) {
+    fmt::print(stderr, "no runs in {}\n", store.path());
+    return;
+  }
+  fmt::memory_buffer text;
+  // ok, failed and planned iterations: a run with 4 of 12 failed never
+  // reads as plain "ok 8".
+  const auto planned = [](const Store::RunOverview& ov) -> std::string {
+    if (!ov.planned_max) return "-";
+    const std::int64_t min = ov.planned_min.value_or(*ov.planned_max);
+    return min == *ov.planned_max ? std::to_string(min)
+                                  : fmt::format("{}-{}", min, *ov.planned_max);
+  };
+  // Names come from whoever wrote the database (a merged task, an
+  // import): escaped before padding, so an ESC neither reaches the
+  // terminal nor shifts the columns; each column as wide as its longest
+  // cell, so a long name shifts none after it.
+  struct Line {
+    std::string id, name, status, started, ok, failed, planned, kernel, variants;
+  };
+  std::vector<Line> lines{
+      {"id", "name", "status", "started", "ok", "failed", "planned", "kernel", "variants"}};
+  for (const auto& r : runs) {
+    const auto& ov = overview(r.id);
+    lines.push_back({std::to_string(r.id), terminal_safe(r.name),
+                     std::string(to_string(shown_status(store, r.id, r.status))),
+                     terminal_safe(r.started_at), std::to_string(ov.iterations_ok),
+                     std::to_string(ov.iterations_failed), planned(ov),
+                     r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
+                     terminal_safe(fmt::format("{}", fmt::join(ov.variants, ",")))});
+  }
+  using Field = std::string Line::*;
+  const Field fields[] = {&Line::id,     &Line::name,    &Line::status, &Line::started, &Line::ok,
+                          &Line::failed, &Line::planned, &Line::kernel, &Line::variants};
+  // The layout it always had (these widths at least, these separators),
+  // wider where a cell is.
+  std::vector<std::size_t> widths = {4, 32, 11, 20, 5, 6, 7, 20, 0};
+  const char* before[] = {"", "  ", " ", " ", " ", " ", " ", "  ", " "};
+  for (const auto& l : lines)
+    for (std::size_t f = 0; f < std::size(fields); ++f)
+      widths[f] = std::max(widths[f], display_width(l.*fields[f]));
+  // Numbers right-aligned; the last column is not padded.
+  const bool right[] = {true, false, false, false, true, true, true, false, false};
+  for (const auto& l : lines) {
+    std::string line;
+    for (std::size_t f = 0; f < std::size(fields); ++f) {
+      const std::string& cell = l.*fields[f];
+      const std::string pad(f + 1 == std::size(fields) ? 0 : widths[f] - display_width(cell), ' ');
+      line += before[f] + (right[f] ? pad + cell : cell + pad);
+    }
+    fmt::format_to(fmt::appender(text), "{}\n", line);
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+const Renderers<void (*)(const Store&, const Overviews&)> kListOutputs{
+    {Format::kText, list_text},
+    {Format::kJson, list_json},
+};
+
 int list_command(const ListOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve(), Store::Access::kReadOnly);
-    const auto overviews = store.runs_table().run_overviews();
-    const Store::RunOverview none;
-    const auto overview = [&](std::int64_t id) -> const Store::RunOverview& {
-      const auto it = overviews.find(id);
-      return it == overviews.end() ? none : it->second;
-    };
-    if (o.format == Format::kJson) {
-      nlohmann::json out = nlohmann::json::array();
-      for (const auto& r : store.runs_table().list_runs()) {
-        const auto& ov = overview(r.id);
-        out.push_back({{"id", r.id},
-                       {"name", r.name},
-                       {"status", to_string(shown_status(store, r.id, r.status))},
-                       {"started_at", r.started_at},
-                       {"ended_at", r.ended_at},
-                       {"config_path", r.config_path},
-                       {"config_sha256", r.config_sha256},
-                       {"variants", ov.variants},
-                       {"iterations_ok", ov.iterations_ok},
-                       {"iterations_failed", ov.iterations_failed},
-                       {"planned_iterations",
-                        ov.planned_max ? nlohmann::json{{"min", ov.planned_min.value_or(*ov.planned_max)},
-                                                        {"max", *ov.planned_max}}
-                                       : nlohmann::json(nullptr)},
-                       {"manifest", nlohmann::json::parse(r.manifest_json)}});
-      }
-      fmt::print("{}\n", out.dump(2));
-      return kOk;
-    }
-    // A line a run from its label (the kernel release is kept by the
-    // database, run_kernel_releases): a year of manifests is not parsed.
-    const auto runs = store.runs_table().run_labels();
-    if (runs.empty()) {
-      fmt::print(stderr, "no runs in {}\n", store.path());
-      return kOk;
-    }
-    fmt::memory_buffer text;
-    // ok, failed and planned iterations: a run with 4 of 12 failed never
-    // reads as plain "ok 8".
-    const auto planned = [](const Store::RunOverview& ov) -> std::string {
-      if (!ov.planned_max) return "-";
-      const std::int64_t min = ov.planned_min.value_or(*ov.planned_max);
-      return min == *ov.planned_max ? std::to_string(min) : fmt::format("{}-{}", min, *ov.planned_max);
-    };
-    // Names come from whoever wrote the database (a merged task, an
-    // import): escaped before padding, so an ESC neither reaches the
-    // terminal nor shifts the columns; each column as wide as its longest
-    // cell, so a long name shifts none after it.
-    struct Line {
-      std::string id, name, status, started, ok, failed, planned, kernel, variants;
-    };
-    std::vector<Line> lines{{"id", "name", "status", "started", "ok", "failed", "planned", "kernel", "variants"}};
-    for (const auto& r : runs) {
-      const auto& ov = overview(r.id);
-      lines.push_back({std::to_string(r.id), terminal_safe(r.name),
-                       std::string(to_string(shown_status(store, r.id, r.status))), terminal_safe(r.started_at),
-                       std::to_string(ov.iterations_ok), std::to_string(ov.iterations_failed), planned(ov),
-                       r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
-                       terminal_safe(fmt::format("{}", fmt::join(ov.variants, ",")))});
-    }
-    using Field = std::string Line::*;
-    const Field fields[] = {&Line::id,     &Line::name,    &Line::status, &Line::started, &Line::ok,
-                            &Line::failed, &Line::planned, &Line::kernel, &Line::variants};
-    // The layout it always had (these widths at least, these separators),
-    // wider where a cell is.
-    std::vector<std::size_t> widths = {4, 32, 11, 20, 5, 6, 7, 20, 0};
-    const char* before[] = {"", "  ", " ", " ", " ", " ", " ", "  ", " "};
-    for (const auto& l : lines)
-      for (std::size_t f = 0; f < std::size(fields); ++f) widths[f] = std::max(widths[f], display_width(l.*fields[f]));
-    // Numbers right-aligned; the last column is not padded.
-    const bool right[] = {true, false, false, false, true, true, true, false, false};
-    for (const auto& l : lines) {
-      std::string line;
-      for (std::size_t f = 0; f < std::size(fields); ++f) {
-        const std::string& cell = l.*fields[f];
-        const std::string pad(f + 1 == std::size(fields) ? 0 : widths[f] - display_width(cell), ' ');
-        line += before[f] + (right[f] ? pad + cell : cell + pad);
-      }
-      fmt::format_to(fmt::appender(text), "{}\n", line);
-    }
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    kListOutputs.of(o.format)(store, Overviews(store));
     return kOk;
   });
 }
@@ -121,7 +145,7 @@ void register_list(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ListOptions>();
   auto* cmd = app.add_subcommand("list", "list the runs in the database");
   add_db_option(*cmd, o->db);
-  add_format_option(*cmd, o->format);
+  kListOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = list_command(*o); });
 }
 

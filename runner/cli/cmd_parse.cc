@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "runner/cli/common.h"
@@ -24,24 +25,84 @@ struct ParseOptions {
   Format format = Format::kText;
 };
 
+// A file's samples written as they are read, a file at a time: a million
+// samples never sit in memory. file(): one file's judged output; end():
+// after the last.
+class SampleWriter {
+ public:
+  virtual ~SampleWriter() = default;
+  virtual void file(const std::string& name, const Point& p, const OutputJudgement& j) = 0;
+  virtual void end() {}
+};
+
+// A sample a line: FILE, metric, value (and "@Ns" when it has an offset).
+class SampleLines : public SampleWriter {
+ public:
+  void file(const std::string& name, const Point&, const OutputJudgement& j) override {
+    // Notes on stderr: stdout stays one sample a line.
+    for (const auto& n : j.notes) fmt::print(stderr, "schedlab: {}: note: {}\n", name, n);
+    fmt::memory_buffer buf;
+    buf.reserve(j.samples.size() * (name.size() + 40));
+    for (const auto& s : j.samples) {
+      // Compiled formats: a million lines' worth of format strings
+      // would otherwise be parsed at run time.
+      fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}\t{}\t{}"), name, s.metric, s.value);
+      if (s.offset_s) fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\t@{}s"), *s.offset_s);
+      buf.push_back('\n');
+    }
+    std::fwrite(buf.data(), 1, buf.size(), stdout);
+  }
+};
+
+// The array nlohmann's dump(2) would print, an entry a file.
+class SampleArray : public SampleWriter {
+ public:
+  void file(const std::string& name, const Point& p, const OutputJudgement& j) override {
+    nlohmann::json js = nlohmann::json::array();
+    for (const auto& s : j.samples)
+      js.push_back(
+          {{"metric", s.metric},
+           {"value", s.value},
+           {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [k, v] : p.values) params[k] = format_param(v);
+    nlohmann::json entry = {
+        {"file", name}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
+    if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported)
+      entry["samples"] = js;
+    if (!j.ok()) entry["error"] = j.error;
+    entry["notes"] = j.notes;
+    std::string text = entry.dump(2);
+    std::string indented = "  ";
+    for (char c : text) {
+      indented += c;
+      if (c == '\n') indented += "  ";
+    }
+    fmt::print("{}{}", first_ ? "[\n" : ",\n", indented);
+    first_ = false;
+  }
+  void end() override { fmt::print("{}\n", first_ ? "[]" : "\n]"); }
+
+ private:
+  bool first_ = true;
+};
+
+template <class Writer>
+std::unique_ptr<SampleWriter> make_writer() {
+  return std::make_unique<Writer>();
+}
+
+const Renderers<std::unique_ptr<SampleWriter> (*)()> kParseOutputs{
+    {Format::kText, make_writer<SampleLines>},
+    {Format::kJson, make_writer<SampleArray>},
+};
+
 int parse_command(const ParseOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab parse"}, [&] {
     const Workload& w = workload_arg(o.workload);
     point_from_overrides(w, o.params);  // a bad --param is bad input before any file is read
-    // Streamed a file at a time: a million samples never sit in memory as
-    // JSON. The JSON form is the array nlohmann's dump(2) would print.
+    const auto out = kParseOutputs.of(o.format)();
     int failed = 0;
-    bool first = true;
-    const auto emit_json = [&](const nlohmann::json& entry) {
-      std::string text = entry.dump(2);
-      std::string indented = "  ";
-      for (char c : text) {
-        indented += c;
-        if (c == '\n') indented += "  ";
-      }
-      fmt::print("{}{}", first ? "[\n" : ",\n", indented);
-      first = false;
-    };
     for (const auto& file : o.files) {
       const std::string text = read_input_file(file);
       // The point the output states it was made at, where --param is
@@ -61,40 +122,14 @@ int parse_command(const ParseOptions& o) {
         j.error = conflict;
         j.samples.clear();
       }
-      const auto& samples = j.samples;
-      if (o.format == Format::kJson) {
-        nlohmann::json js = nlohmann::json::array();
-        for (const auto& s : samples)
-          js.push_back({{"metric", s.metric}, {"value", s.value},
-                        {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-        nlohmann::json params = nlohmann::json::object();
-        for (const auto& [k, v] : p.values) params[k] = format_param(v);
-        nlohmann::json entry = {{"file", file}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
-        if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported) entry["samples"] = js;
-        if (!j.ok()) entry["error"] = j.error;
-        entry["notes"] = j.notes;
-        emit_json(entry);
-      } else {
-        // Notes on stderr: stdout stays one sample a line.
-        for (const auto& n : j.notes) fmt::print(stderr, "schedlab: {}: note: {}\n", file, n);
-        fmt::memory_buffer buf;
-        buf.reserve(samples.size() * (file.size() + 40));
-        for (const auto& s : samples) {
-          // Compiled formats: a million lines' worth of format strings
-          // would otherwise be parsed at run time.
-          fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}\t{}\t{}"), file, s.metric, s.value);
-          if (s.offset_s) fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\t@{}s"), *s.offset_s);
-          buf.push_back('\n');
-        }
-        std::fwrite(buf.data(), 1, buf.size(), stdout);
-      }
+      out->file(file, p, j);
       if (!j.ok()) {
         ++failed;
         std::fflush(stdout);
         fmt::print(stderr, "schedlab: {}: {} (a {} iteration)\n", file, j.error, to_string(iteration_status(j.verdict)));
       }
     }
-    if (o.format == Format::kJson) fmt::print("{}\n", first ? "[]" : "\n]");
+    out->end();
     return failed ? kIterationsFailed : kOk;
   });
 }
@@ -112,7 +147,7 @@ void register_parse(CLI::App& app, int& exit_code) {
                   "name=value: a parameter the output was made with (repeat); what the output states itself "
                   "(hackbench's groups, loops, mode) is taken from it, and checked against this")
       ->allow_extra_args(false);
-  add_format_option(*cmd, o->format);
+  kParseOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = parse_command(*o); });
 }
 

@@ -10,26 +10,27 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "base/time.h"
-#include "results/store.h"
 #include "analysis/compare.h"
 #include "base/text.h"
+#include "base/time.h"
+#include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
+#include "runner/input/units.h"
+#include "runner/hosts/hosts.h"
+#include "runner/hosts/lab/lab_config_yaml.h"
+#include "runner/knobs/knobs.h"
 #include "runner/run/executor.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/kernel_runs.h"
-#include "runner/knobs/knobs.h"
-#include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/run/plan.h"
+#include "runner/run/preflight.h"
 #include "runner/run/progress.h"
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
 #include "runner/run/session.h"
-#include "runner/input/units.h"
-#include "runner/hosts/hosts.h"
 
 namespace schedlab::cli {
 namespace {
@@ -305,7 +306,9 @@ void register_run(CLI::App& app, int& exit_code) {
                   "and adaptive policies (a quick smoke run; recorded in the manifest)")
       ->check(CLI::Range(std::int64_t{1}, kMaxIterations));
   cmd->add_flag("-q,--quiet", o->quiet, "no comparison table on stdout at the end (the run's line on stderr stays)");
-  add_format_option(*cmd, o->out.format, {Format::kText, Format::kMarkdown, Format::kJson});
+  comparison_outputs()
+      .only({Format::kText, Format::kMarkdown, Format::kJson})
+      .add_option(*cmd, o->out.format);
   cmd->add_flag("--wide", o->out.wide, "the table's full column labels, as compare --wide");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "the status line on stderr even where it is not a terminal (plain lines there, "

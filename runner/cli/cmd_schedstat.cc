@@ -143,17 +143,39 @@ DeltaSide delta_from_selection(const Store& store, const std::string& selection,
   return {fmt::format("{} ({} iteration{})", selection, n, n == 1 ? "" : "s"), std::move(*sum), n};
 }
 
+// What schedstat prints in each format: one side summarised (ro.title is
+// its label), or two compared with the warning the table carries (empty:
+// none).
+struct SchedstatRender {
+  std::string (*side)(const schedstat::Summary&, const schedstat::RenderOptions& ro);
+  std::string (*comparison)(const schedstat::Comparison&, const std::string& warning);
+};
+const Renderers<SchedstatRender> kSchedstatOutputs{
+    {Format::kText,
+     {[](const schedstat::Summary& summary, const schedstat::RenderOptions& ro) {
+        return schedstat::render_text(summary, ro);
+      },
+      [](const schedstat::Comparison& c, const std::string& warning) {
+        return (warning.empty() ? "" : fmt::format("warning: {}\n", warning)) +
+               schedstat::render_text(c);
+      }}},
+    {Format::kJson,
+     {[](const schedstat::Summary& summary, const schedstat::RenderOptions& ro) {
+        auto j = schedstat::to_json(summary, ro);
+        j["label"] = ro.title;
+        return j.dump(2) + "\n";
+      },
+      [](const schedstat::Comparison& c, const std::string& warning) {
+        auto j = schedstat::to_json(c);
+        if (!warning.empty()) j["warning"] = warning;
+        return j.dump(2) + "\n";
+      }}},
+};
+
 void print_side(const DeltaSide& side, const SchedstatCmdOptions& o) {
   const schedstat::RenderOptions ro{.title = side.label,
                                     .per_cpu = o.per_cpu ? &side.counters : nullptr};
-  const auto summary = schedstat::summarize(side.counters);
-  if (o.format == Format::kJson) {
-    auto j = schedstat::to_json(summary, ro);
-    j["label"] = side.label;
-    fmt::print("{}\n", j.dump(2));
-  } else {
-    fmt::print("{}", schedstat::render_text(summary, ro));
-  }
+  fmt::print("{}", kSchedstatOutputs.of(o.format).side(schedstat::summarize(side.counters), ro));
 }
 
 void print_comparison(const DeltaSide& a, const DeltaSide& b, const SchedstatCmdOptions& o) {
@@ -166,14 +188,7 @@ void print_comparison(const DeltaSide& a, const DeltaSide& b, const SchedstatCmd
     warning = fmt::format("the sides summed different numbers of iterations ({} against {}: failed or unfinished "
                           "iterations are left out); compare rates and percentages, not counts",
                           *a.iterations, *b.iterations);
-  if (o.format == Format::kJson) {
-    auto j = schedstat::to_json(c);
-    if (!warning.empty()) j["warning"] = warning;
-    fmt::print("{}\n", j.dump(2));
-  } else {
-    if (!warning.empty()) fmt::print("warning: {}\n", warning);
-    fmt::print("{}", schedstat::render_text(c));
-  }
+  fmt::print("{}", kSchedstatOutputs.of(o.format).comparison(c, warning));
 }
 
 int show_command(const SchedstatCmdOptions& o) {
@@ -222,7 +237,7 @@ int diff_command(const SchedstatCmdOptions& o) {
 }
 
 void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {
-  add_format_option(cmd, o.format);
+  kSchedstatOutputs.add_option(cmd, o.format);
   cmd.add_option("--level-names", o.level_names,
                  "names of domain0, domain1, ... (e.g. MC,PKG from "
                  "/sys/kernel/debug/sched/domains/cpu0/domainN/name); default: the kernel's "

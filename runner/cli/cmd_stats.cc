@@ -24,6 +24,11 @@ struct StatsCmdOptions {
   StatsOptions stats;
 };
 
+const Renderers<std::string (*)(const Comparison&)> kStatsOutputs{
+    {Format::kText, render_stats_text},
+    {Format::kJson, render_stats_json},
+};
+
 int stats_command(const StatsCmdOptions& o) {
   std::vector<SampleColumn> columns;
   const Direction direction = o.higher ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
@@ -39,7 +44,7 @@ int stats_command(const StatsCmdOptions& o) {
   return guarded({}, [&] {
     CompareOptions options = o.stats.to_options();
     const Comparison c = compare_samples(columns, metric, options);
-    fmt::print("{}", o.format == Format::kJson ? render_stats_json(c) : render_stats_text(c));
+    fmt::print("{}", kStatsOutputs.of(o.format)(c));
     return kOk;
   });
 }
@@ -62,7 +67,7 @@ void register_stats(CLI::App& app, int& exit_code) {
   cmd->add_option("--precision", o->precision, "digits after the point")
       ->check(CLI::Range(0, 12))
       ->capture_default_str();
-  add_format_option(*cmd, o->format);
+  kStatsOutputs.add_option(*cmd, o->format);
   add_stats_options(*cmd, o->stats);
   cmd->callback([o, &exit_code] { exit_code = stats_command(*o); });
 }

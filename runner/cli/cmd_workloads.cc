@@ -16,6 +16,29 @@ struct WorkloadsOptions {
   Format format = Format::kText;
 };
 
+// The chosen workloads; `all`: every one, and the command workload after
+// them; `command`: the command workload alone.
+const Renderers<std::string (*)(const std::vector<const Workload*>&, bool, bool)> kWorkloadsOutputs{
+    {Format::kText,
+     [](const std::vector<const Workload*>& chosen, bool all, bool command) {
+       return all       ? workloads_text(chosen) + "\n" + command_workload_text()
+              : command ? command_workload_text()
+                        : workloads_text(chosen);
+     }},
+    {Format::kMarkdown,
+     [](const std::vector<const Workload*>& chosen, bool all, bool command) {
+       return all       ? all_workloads_markdown()
+              : command ? command_workload_markdown()
+                        : workloads_markdown(chosen);
+     }},
+    {Format::kJson,
+     [](const std::vector<const Workload*>& chosen, bool all, bool command) {
+       auto j = workloads_json(chosen);
+       if (all || command) j.push_back(command_workload_json());
+       return j.dump(2) + "\n";
+     }},
+};
+
 int workloads_command(const WorkloadsOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab workloads"}, [&] {
     const bool command = o.name == "command";
@@ -23,16 +46,7 @@ int workloads_command(const WorkloadsOptions& o) {
     std::vector<const Workload*> chosen;
     if (all) chosen = all_workloads();
     else if (!command) chosen = {&workload_arg(o.name, {"command"})};
-    if (o.format == Format::kJson) {
-      auto j = workloads_json(chosen);
-      if (all || command) j.push_back(command_workload_json());
-      fmt::print("{}\n", j.dump(2));
-    } else if (o.format == Format::kMarkdown) {
-      fmt::print("{}", all ? all_workloads_markdown() : command ? command_workload_markdown() : workloads_markdown(chosen));
-    } else {
-      fmt::print("{}", all ? workloads_text(chosen) + "\n" + command_workload_text()
-                       : command ? command_workload_text() : workloads_text(chosen));
-    }
+    fmt::print("{}", kWorkloadsOutputs.of(o.format)(chosen, all, command));
     return kOk;
   });
 }
@@ -44,7 +58,7 @@ void register_workloads(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "workloads", "each workload's parameters (type, default, unit, values) and metrics");
   cmd->add_option("workload", o->name, "only this workload (command: the generic one's config keys)");
-  add_format_option(*cmd, o->format, {Format::kText, Format::kMarkdown, Format::kJson});
+  kWorkloadsOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = workloads_command(*o); });
 }
 

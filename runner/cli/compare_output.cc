@@ -6,24 +6,55 @@
 #include "base/text.h"
 
 namespace schedlab::cli {
+namespace {
+
+// Text and markdown are for a terminal: short column labels where asked
+// (`shorten`, unless wide or a summary), and names (and whatever else a
+// database brought) never reaching it as escape sequences.
+std::string for_terminal(Comparison& c, const CompareOutput& o, bool shorten,
+                         std::string (*table)(const Comparison&, const CompareOutput&)) {
+  if (!o.wide && o.summary.empty() && shorten) shorten_column_labels(c);
+  make_names_terminal_safe(c);
+  return terminal_safe(table(c, o), true);
+}
+
+}  // namespace
+
+const Renderers<RenderComparison>& comparison_outputs() {
+  static const Renderers<RenderComparison> outputs{
+      {Format::kText,
+       [](Comparison c, const CompareOutput& o) {
+         // The mmtests tables print the key under each table.
+         return for_terminal(c, o, o.style == "mmtests",
+                             [](const Comparison& c, const CompareOutput& o) {
+                               if (!o.summary.empty())
+                                 return render_summary_text(summary_table(c, o.summary));
+                               return o.style == "amd" ? render_amd(c) : render_text(c);
+                             });
+       }},
+      {Format::kMarkdown,
+       [](Comparison c, const CompareOutput& o) {
+         // Markdown prints the key under each table.
+         return for_terminal(c, o, true, [](const Comparison& c, const CompareOutput& o) {
+           return o.summary.empty() ? render_markdown(c)
+                                    : render_summary_markdown(summary_table(c, o.summary));
+         });
+       }},
+      {Format::kCsv,
+       [](Comparison c, const CompareOutput& o) {
+         return render_csv(c, o.csv_raw ? CsvCells::kRaw : CsvCells::kNeutralised);
+       }},
+      {Format::kJson,
+       [](Comparison c, const CompareOutput& o) {
+         return o.summary.empty() ? render_json(c)
+                                  : render_summary_json(summary_table(c, o.summary));
+       }},
+  };
+  return outputs;
+}
 
 std::string comparison_output(Comparison c, const CompareOutput& o) {
-  if (o.format == Format::kJson)
-    return o.summary.empty() ? render_json(c) : render_summary_json(summary_table(c, o.summary));
-  if (o.format == Format::kCsv) return render_csv(c, o.csv_raw ? CsvCells::kRaw : CsvCells::kNeutralised);
-  // The mmtests tables and markdown print the key under each table.
-  if (!o.wide && o.summary.empty() && (o.format == Format::kMarkdown || o.style == "mmtests")) shorten_column_labels(c);
-  // For a terminal: names (and whatever else a database brought) never
-  // reach it as escape sequences.
-  make_names_terminal_safe(c);
-  std::string text;
-  if (!o.summary.empty()) {
-    const SummaryTable t = summary_table(c, o.summary);
-    text = o.format == Format::kMarkdown ? render_summary_markdown(t) : render_summary_text(t);
-  } else {
-    text = o.format == Format::kMarkdown ? render_markdown(c) : o.style == "amd" ? render_amd(c) : render_text(c);
-  }
-  return terminal_safe(text, true);
+  return comparison_outputs().of(o.format)(std::move(c), o);
 }
 
 }  // namespace schedlab::cli

@@ -18,7 +18,12 @@ struct CompareOutput {
   std::vector<std::string> summary;  // --summary METRIC,...: the thread's summary table
 };
 
-// The text for stdout. Text and markdown get short column labels (unless
+// A comparison in each format: text, markdown, csv, json (`run` takes
+// all but csv).
+using RenderComparison = std::string (*)(Comparison c, const CompareOutput& o);
+const Renderers<RenderComparison>& comparison_outputs();
+
+// The text for stdout: the renderer of o.format. Text and markdown get short column labels (unless
 // wide) and names made terminal-safe; JSON and CSV keep the names as stored.
 std::string comparison_output(Comparison c, const CompareOutput& o);
 

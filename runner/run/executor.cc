@@ -1,78 +1,30 @@
 #include "runner/run/executor.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
-#include <set>
-#include <sstream>
 
-#include "analysis/manifest_diff.h"
-#include "base/hash.h"
-#include "base/time.h"
+#include "runner/knobs/knobs.h"
+#include "runner/monitors/monitor_runner.h"
 #include "runner/run/adaptive.h"
-#include "runner/run/sequential_stop.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/run/sequential_stop.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
-#include "runner/run/progress.h"
-#include "runner/knobs/journal_rows.h"
-#include "runner/knobs/knobs.h"
-#include "runner/hosts/lab/guest_journal.h"
-#include "runner/hosts/local_host.h"
 #include "runner/run/manifest.h"
-#include "runner/knobs/sut_state.h"
-#include "runner/input/units.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/monitors/monitor_runner.h"
+#include "runner/run/progress.h"
+#include "runner/run/resume.h"
+#include "runner/run/run_record.h"
+#include "runner/run/sequential_stop.h"
+#include "runner/run/step_context.h"
 
 namespace schedlab {
 namespace {
-
-std::string random_secret() {
-  std::random_device rd;
-  std::string s;
-  for (int i = 0; i < 24; ++i) s += "abcdefghijklmnopqrstuvwxyz0123456789"[rd() % 36];
-  return s;
-}
-
-// What an iteration's (or a setup's) phase ending is stored as; an
-// interrupted phase is never stored (resume runs it again).
-IterationStatus stored_status(PhaseStatus s) {
-  switch (s) {
-    case PhaseStatus::kOk:
-      return IterationStatus::kOk;
-    case PhaseStatus::kTimeout:
-      return IterationStatus::kTimeout;
-    case PhaseStatus::kSpawnError:
-      return IterationStatus::kSpawnError;
-    case PhaseStatus::kNotReady:
-      return IterationStatus::kNotReady;
-    case PhaseStatus::kFailed:
-    case PhaseStatus::kInterrupted:
-      break;
-  }
-  return IterationStatus::kFailed;
-}
-
-// One slot per plan point for the status line: every variant's iterations,
-// at most.
-std::vector<Progress::Slot> progress_slots(const Plan& plan) {
-  std::vector<Progress::Slot> slots;
-  for (const auto& p : plan.points)
-    slots.push_back({p.workload_index, p.iterations.max * static_cast<int>(plan.variants.size())});
-  return slots;
-}
-
-// The iterations of one point for one variant, stored or just run.
-struct PointState {
-  int attempted = 0;
-  int next_index = 0;
-  std::vector<double> ok;  // the primary metric's unit of each successful iteration (iteration_unit)
-  bool stopped = false;
-};
 
 class Execution {
  public:
@@ -99,12 +51,11 @@ class Execution {
       restored.now();
       if (interrupted()) status = RunStatus::kInterrupted;
     } catch (...) {
-      record_state_after();
-      if (pair_name_.empty())
-        store_.runs_table().set_run_status(summary_.run_id, RunStatus::kFailed, true);
+      record_state_after(store_, pair_.sut, summary_.run_id, pair_name_);
+      if (pair_name_.empty()) store_.runs_table().set_run_status(summary_.run_id, RunStatus::kFailed, true);
       throw;
     }
-    record_state_after();
+    record_state_after(store_, pair_.sut, summary_.run_id, pair_name_);
     if (pair_name_.empty()) store_.runs_table().set_run_status(summary_.run_id, status, true);
     summary_.status = status;
     return summary_;
@@ -159,103 +110,30 @@ class Execution {
     });
   }
 
-  // The SUT's state at run end next to state_before in the manifest; what
-  // differs is a warning: the SUT was not left as found. Never throws.
-  void record_state_after() {
-    try {
-      const auto run = store_.runs_table().find_run(summary_.run_id);
-      auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
-      if (!whole.is_object()) return;
-      // A pair's manifest is its member of "pairs".
-      auto manifest = pair_name_.empty() ? whole : whole["pairs"][pair_name_];
-      if (!manifest.is_object()) return;
-      manifest["state_after"] = capture_sut_state(pair_.sut);
-      if (pair_name_.empty())
-        store_.runs_table().set_run_manifest(summary_.run_id, manifest.dump());
-      else
-        store_.runs_table().set_manifest_member(summary_.run_id, {"pairs", pair_name_},
-                                                manifest.dump());
-      for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
-        fmt::print(stderr, "schedlab: {}: {}\n",
-                   d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
-                   describe_change(d));
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what());
-    }
-  }
-
   void open_run(const ExecOptions& options) {
     if (options.resume_run) {
       auto run = store_.runs_table().find_run(*options.resume_run);
       if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store_.path()));
       summary_.run_id = run->id;
       summary_.name = run->name;
-      const auto stored = store_.variants_table().variants(run->id);
-      for (const VariantConfig* v : plan_.variants) {
-        auto it =
-            std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v->name; });
-        if (it == stored.end())
-          throw PreflightError(fmt::format("run {} has no variant '{}'", run->id, v->name));
-        variant_ids_.push_back(it->id);
-      }
-      load_history();
+      variant_ids_ = stored_variant_ids(store_, run->id, plan_);
+      history_ = stored_point_states(store_, run->id, plan_, pair_name_);
+      stored_stops_ = stored_point_stops(store_, run->id);
       for (std::size_t i = 0; i < plan_.points.size(); ++i)
         for (std::size_t v = 0; v < plan_.variants.size(); ++v)
           progress_.already_done(i, state(plan_.points[i], v).attempted);
-      if (pair_name_.empty()) {
+      if (pair_name_.empty())
         store_.runs_table().set_run_status(run->id, RunStatus::kRunning, false);
-      } else {
-        // A pair's manifest is written once, when it first starts.
-        const auto whole = nlohmann::json::parse(run->manifest_json, nullptr, false);
-        const auto part = whole.is_object() && whole.contains("pairs")
-                              ? whole["pairs"].value(pair_name_, nlohmann::json{})
-                              : nlohmann::json{};
-        if (!part.is_object() || !part.contains("state_before"))
-          store_.runs_table().set_manifest_member(run->id, {"pairs", pair_name_},
-                                                  sut_manifest().dump());
-      }
+      else
+        record_pair_manifest(ctx_, *run);
       return;
     }
     summary_.name = options.name;
-    nlohmann::json manifest = sut_manifest();
+    nlohmann::json manifest = sut_manifest(ctx_);
     manifest.update(options.manifest);
     summary_.run_id = create_run_record(store_, config_, plan_, options.name, manifest.dump());
     for (const auto& v : store_.variants_table().variants(summary_.run_id))
       variant_ids_.push_back(v.id);
-  }
-
-  // Kernel, CPU, tools and scheduler state of the SUT, with the hosts.
-  nlohmann::json sut_manifest() {
-    std::vector<std::string> packages;
-    for (const auto& wc : config_.workloads) packages.push_back(wc.workload->package());
-    nlohmann::json manifest = collect_manifest(pair_.sut, packages);
-    manifest["sut"] = ctx_.hosts.sut;
-    manifest["loadgen"] = ctx_.hosts.loadgen;
-    manifest["order"] = config_.order == Order::kInterleaved ? "interleaved" : "sequential";
-    manifest["state_before"] = capture_sut_state(pair_.sut);
-    return manifest;
-  }
-
-  using Key = std::tuple<std::int64_t, std::string, std::string>;  // variant, workload, params
-
-  // On resume: what each point already has, so the stop rule continues
-  // from where the interrupted run left it.
-  void load_history() {
-    // (workload, point) -> the metric its stop rule follows
-    std::map<std::pair<std::string, std::string>, const MetricSpec*> primary;
-    for (const auto& p : plan_.points) primary[{p.workload->workload->name(), p.params_json}] = &primary_metric(p);
-    for (const auto& it : store_.iterations_table().iterations(summary_.run_id)) {
-      if (it.pair != pair_name_) continue;  // each pair resumes its own points
-      PointState& s = history_[{it.variant_id, it.workload, it.params_json}];
-      ++s.attempted;
-      s.next_index = std::max(s.next_index, it.iteration + 1);
-      const auto metric = primary.find({it.workload, it.params_json});
-      if (it.status != IterationStatus::kOk || metric == primary.end()) continue;
-      if (const auto unit = iteration_unit(*metric->second, it.samples)) s.ok.push_back(*unit);
-    }
-    // stop: sequential resumes its tests from their stored looks.
-    for (auto& stop : store_.point_stops_table().point_stops(summary_.run_id))
-      stored_stops_[{stop.variant_id, stop.workload, stop.params_json}] = std::move(stop);
   }
 
   // Knobs: one journal for the active variant; switching variants restores
@@ -276,48 +154,6 @@ class Execution {
     active_.reset();
   }
 
-  // What steps may need to know about the SUT, read once.
-  StepContext sut_context() {
-    if (!sut_facts_) {
-      StepContext c{.sut_address = pair_.sut_address};
-      const auto id = pair_.sut.run({.argv = {"id", "-u"}, .timeout = std::chrono::seconds(10)});
-      c.sut_root = id.ok() && id.out == "0\n";
-      try {
-        std::istringstream meminfo(pair_.sut.read_file("/proc/meminfo").value_or(""));
-        std::string key, unit;
-        std::uint64_t kb = 0;
-        while (meminfo >> key >> kb >> unit)
-          if (key == "MemTotal:") c.sut_mem_bytes = kb * 1024;
-      } catch (const HostError&) {
-        // Unknown memory size: workloads that need it say so.
-      }
-      sut_facts_ = c;
-    }
-    return *sut_facts_;
-  }
-
-  // A work directory of its own on every host of the pair (mkdtemp on the
-  // SUT, the same path made new on a separate loadgen), journaled so a run
-  // that dies leaves none behind (leftovers.h).
-  std::vector<Workdir> make_workdirs(std::size_t w) {
-    std::vector<Workdir> dirs;
-    const std::string prefix = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
-    try {
-      dirs.push_back(make_workdir(store_, pair_.sut, summary_.run_id, prefix));
-      // A loadgen that already sees the new, randomly named directory
-      // shares the SUT's /tmp (one machine, two network namespaces, say):
-      // the one directory serves both.
-      const std::string& path = dirs.front().path;
-      if (&pair_.loadgen != &pair_.sut &&
-          !pair_.loadgen.run({.argv = {"test", "-d", path}, .timeout = std::chrono::seconds(30)}).ok())
-        dirs.push_back(make_workdir_at(store_, pair_.loadgen, summary_.run_id, path));
-    } catch (const HostError& e) {
-      if (!dirs.empty()) remove_workdir(store_, pair_.sut, dirs.front());
-      throw PreflightError(e.what());
-    }
-    return dirs;
-  }
-
   void run_workload(std::size_t w) {
     const WorkloadConfig& wc = config_.workloads[w];
     std::vector<const PlanPoint*> points;
@@ -329,10 +165,12 @@ class Execution {
       for (const PlanPoint* p : points) progress_.point_done(index_of(*p));
       return;
     }
-    StepContext ctx = sut_context();
+    if (!sut_facts_) sut_facts_ = sut_step_context(pair_);
+    StepContext ctx = *sut_facts_;
     ctx.ports = pair_.sut.free_ports(wc.workload->ports());
     ctx.port = ctx.ports.front();
-    const std::vector<Workdir> workdirs = make_workdirs(w);
+    const std::vector<Workdir> workdirs = make_pair_workdirs(
+        store_, pair_, summary_.run_id, fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w));
     ctx.workdir = workdirs.front().path;
     ctx.secret = random_secret();
     const Workload& workload = *wc.workload;
@@ -594,172 +432,17 @@ class Execution {
   std::string pair_name_;  // empty unless one pair of a pairs: run
   RunSummary summary_;
   std::vector<std::int64_t> variant_ids_;
-  std::map<Key, PointState> history_;
-  std::map<Key, PointStop> stored_stops_;  // this run's stop rows (sequential tests resume from them)
+  std::map<PointKey, PointState> history_;
+  // This run's stop rows (sequential tests resume from them).
+  std::map<PointKey, PointStop> stored_stops_;
   // Before journal_: destroyed after it, so knobs unwind newest first.
   std::optional<MonitorRunner> monitors_;
   std::optional<KnobJournal> journal_;
   std::optional<std::size_t> active_;
-  std::optional<StepContext> sut_facts_;
+  std::optional<StepContext> sut_facts_;  // what steps may need to know about the SUT, read once
 };
 
 }  // namespace
-
-namespace {
-
-// Affinity: every CPU listed must be online on the host the step runs on
-// (Step::role), and a remote host needs taskset to apply it.
-void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
-  std::map<Host*, std::vector<int>> online;
-  auto online_cpus = [&](Host& host) -> const std::vector<int>& {
-    auto it = online.find(&host);
-    if (it != online.end()) return it->second;
-    const auto text = host.read_file("/sys/devices/system/cpu/online");
-    const auto cpus = text ? parse_cpu_list(*text) : std::nullopt;
-    if (!cpus) throw PreflightError(fmt::format("cannot read the online CPUs of {}", host.name()));
-    if (!dynamic_cast<LocalHost*>(&host) && !host.find_program("taskset"))
-      throw PreflightError(
-          fmt::format("affinity: 'taskset' is not installed on {} (install the "
-                      "Debian package util-linux)",
-                      host.name()));
-    return online.emplace(&host, *cpus).first->second;
-  };
-  const StepContext ctx{
-      .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
-  for (const VariantConfig* variant : plan.variants) {
-    const VariantConfig& v = *variant;
-    const ProcessKnobs knobs = process_knobs(v.knobs);
-    if (knobs.server_cpus.empty() && knobs.client_cpus.empty()) continue;
-    for (const auto& pp : plan.points) {
-      const Workload& w = *pp.workload->workload;
-      std::vector<Step> steps = w.point_setup_steps(pp.point, ctx);
-      for (auto& s : w.iteration_steps(pp.point, ctx)) steps.push_back(std::move(s));
-      for (const auto& step : steps) {
-        const bool server = step.background;
-        if (!server && !step.measured) continue;
-        const auto& cpus = server ? knobs.server_cpus : knobs.client_cpus;
-        if (cpus.empty()) continue;
-        Host& host = pair.host(step.role);
-        const auto& have = online_cpus(host);
-        for (int c : cpus)
-          if (!std::binary_search(have.begin(), have.end(), c))
-            throw PreflightError(fmt::format(
-                "{}:{}: variants.{}.affinity.{}: CPU {} is not online on {} (online: {})",
-                config.path, v.knobs.find("affinity", server ? "server" : "client")->line, v.name,
-                server ? "server" : "client", c, host.name(), format_cpu_list(have)));
-      }
-    }
-  }
-}
-
-// Where a missing program comes from: its own ProgramSpec's package (by
-// the argv's base name: a `path:` parameter names it anywhere), else the
-// workload's; what Debian does not package (the doctor's "not packaged"
-// rows: schbench, HammerDB) is said as it is.
-std::string how_to_install(const Workload& w, const std::string& tool) {
-  const std::string base = tool.substr(tool.rfind('/') + 1);
-  std::string package = w.package();
-  for (const ProgramSpec& p : w.programs())
-    if (p.name == base && !p.package.empty()) package = p.package;
-  if (package.starts_with("not packaged")) return package;
-  return "install the Debian package " + package;
-}
-
-}  // namespace
-
-std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
-                               const std::string& name, const std::string& manifest_json, std::size_t pairs) {
-  auto manifest = nlohmann::json::parse(manifest_json, nullptr, false);
-  if (manifest.is_object())
-    manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs}, {"max", plan.max_iterations() * pairs}};
-  const std::int64_t run_id = store.runs_table().create_run(
-      {.name = name,
-       .config_path = config.path,
-       .config_text = config.text,
-       .config_sha256 = sha256_hex(config.text),
-       .manifest_json = manifest.is_object() ? manifest.dump() : manifest_json,
-       .status = RunStatus::kRunning});
-  for (std::size_t i = 0; i < plan.variants.size(); ++i)
-    store.variants_table().add_variant({.run_id = run_id,
-                                        .name = plan.variants[i]->name,
-                                        .position = static_cast<int>(i),
-                                        .knobs_json = knobs_json(plan.variants[i]->knobs).dump()});
-  for (const auto& wc : config.workloads)
-    for (const auto& m : wc.workload->metrics())
-      store.metrics_table().add_metric(run_id, {wc.workload->name(), m.name, m.unit, m.direction,
-                                std::string(to_string(m.centre)), m.kind, m.precision});
-  return run_id;
-}
-
-void preflight(const RunContext& run) {
-  Store& store = run.store;
-  const Pair& pair = run.pair;
-  const Config& config = run.config;
-  const Plan& plan = run.plan;
-  for (Host* host : {&pair.sut, &pair.loadgen}) {
-    // A lab guest boots fresh: entries of an earlier guest under the same
-    // name (same release, accelerator and port) are of a kernel that is gone.
-    if (lab::is_lab_host_name(host->name())) {
-      if (const auto note = lab::discard_guest_journal(store.journal(), host->name()); !note.empty())
-        fmt::print(stderr, "schedlab: {}\n", note);
-      continue;
-    }
-    // Work directories and servers of a run that died (the SUT lock is
-    // ours: no live run of this SUT left them).
-    for (const auto& line : clean_leftovers(store, *host))
-      fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
-    // Only this host's rows of this boot block a run; an earlier boot's are
-    // closed (the reboot reset them), another machine's left alone.
-    const JournalRows rows = journal_rows(store.journal(), *host);
-    for (const auto& line : settle_foreign_rows(store.journal(), rows))
-      fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
-    std::vector<std::string> names;
-    for (const auto& e : rows.live)
-      if (!is_leftover_kind(e.kind)) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
-    if (names.empty()) continue;
-    throw PreflightError(fmt::format(
-        "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
-        "restore' first",
-        host->name(), fmt::join(names, ", ")));
-  }
-  check_plan(pair, config, plan);
-}
-
-void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
-  // Every program any step of the first point runs must exist where it runs.
-  std::set<std::pair<std::string, std::string>> checked;
-  const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
-  for (const auto& pp : plan.points) {
-    const Workload& w = *pp.workload->workload;
-    std::vector<Step> steps = w.setup_steps(pp.point, ctx);
-    for (auto& s : w.point_setup_steps(pp.point, ctx)) steps.push_back(std::move(s));
-    for (auto& s : w.iteration_steps(pp.point, ctx)) steps.push_back(std::move(s));
-    for (const auto& step : steps) {
-      Host& host = pair.host(step.role);
-      const std::string& tool = step.argv.front();
-      if (!checked.insert({host.name(), tool}).second) continue;
-      if (!host.find_program(tool))
-        throw PreflightError(fmt::format("{}: '{}' is not installed on {} ({})", w.name(), tool,
-                                         host.name(), how_to_install(w, tool)));
-    }
-  }
-  check_affinity(pair, config, plan);
-  // Every knob must exist on the SUT (features against its own list).
-  for (const VariantConfig* variant : plan.variants) {
-    const VariantConfig& v = *variant;
-    for (const auto& [kind, s] : kernel_settings(v.knobs)) {
-      try {
-        const std::string now = read_knob(pair.sut, s.knob);
-        // The value by the knob's kind: an integer sysctl takes integers.
-        if (kind->verify)
-          if (const auto problem = kind->verify(s, now)) throw KnobError(*problem);
-      } catch (const KnobError& e) {
-        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, s.line, v.name,
-                                         kind->config_keys.front(), e.what()));
-      }
-    }
-  }
-}
 
 RunSummary execute(const RunContext& ctx) {
   Execution e(ctx);

@@ -28,25 +28,6 @@ struct RunSummary {
   std::vector<std::string> errors;  // one line per failed iteration
 };
 
-// A new run with the plan's variants and the config's metrics, status
-// "running"; its manifest gets `planned_iterations` {min, max} (the plan's
-// on each of `pairs` pairs), so `list` can say how much of it ran.
-std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
-                               const std::string& name, const std::string& manifest_json, std::size_t pairs = 1);
-
-// Checks everything that can be checked before touching the SUT: tools
-// installed, sysctls present, no knob left unrestored by an earlier run.
-// Cleans up what a dead run of this SUT left (its work directories and
-// servers) first; the rest is check_plan.
-void preflight(const RunContext& ctx);
-
-// The read-only half of preflight, which `run --dry-run` also runs: every
-// program the plan's steps run exists where it runs, affinity CPUs are
-// online, every knob exists on the SUT (features against its own list)
-// and its value is one the kernel can take. Changes nothing anywhere.
-// Throws PreflightError.
-void check_plan(const Pair& pair, const Config& config, const Plan& plan);
-
 RunSummary execute(const RunContext& ctx);
 
 }  // namespace schedlab

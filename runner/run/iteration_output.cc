@@ -30,4 +30,21 @@ void judge_into(IterationRow& row, const Workload& w, const Point& p, const std:
   for (auto& s : j.samples) row.samples.push_back({std::move(s.metric), s.value, s.offset_s});
 }
 
+IterationStatus stored_status(PhaseStatus s) {
+  switch (s) {
+    case PhaseStatus::kOk:
+      return IterationStatus::kOk;
+    case PhaseStatus::kTimeout:
+      return IterationStatus::kTimeout;
+    case PhaseStatus::kSpawnError:
+      return IterationStatus::kSpawnError;
+    case PhaseStatus::kNotReady:
+      return IterationStatus::kNotReady;
+    case PhaseStatus::kFailed:
+    case PhaseStatus::kInterrupted:
+      break;
+  }
+  return IterationStatus::kFailed;
+}
+
 }  // namespace schedlab

@@ -6,11 +6,16 @@
 #include <string>
 
 #include "results/store.h"
+#include "runner/run/step_runner.h"
 #include "workloads/judge_output.h"
 
 namespace schedlab {
 
 IterationStatus iteration_status(OutputVerdict v);
+
+// What an iteration's (or a setup's) phase ending is stored as; an
+// interrupted phase is never stored (resume runs it again).
+IterationStatus stored_status(PhaseStatus s);
 
 // For a step that exited successfully: sets row.status, row.error and
 // row.samples (samples kept for a judged failure, cleared otherwise);

@@ -4,8 +4,10 @@
 
 #include <sstream>
 
+#include "analysis/manifest_diff.h"
 #include "base/text.h"
 #include "runner/hosts/lab/lab_host.h"
+#include "runner/knobs/sut_state.h"
 
 namespace schedlab {
 namespace {
@@ -55,6 +57,51 @@ nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& pack
   // A lab SUT: which kernel package, and whether the numbers are emulated (TCG).
   if (auto* lab = dynamic_cast<lab::LabHost*>(&host)) m["lab"] = lab->manifest();
   return m;
+}
+
+nlohmann::json sut_manifest(const RunContext& ctx) {
+  std::vector<std::string> packages;
+  for (const auto& wc : ctx.config.workloads) packages.push_back(wc.workload->package());
+  nlohmann::json manifest = collect_manifest(ctx.pair.sut, packages);
+  manifest["sut"] = ctx.hosts.sut;
+  manifest["loadgen"] = ctx.hosts.loadgen;
+  manifest["order"] = ctx.config.order == Order::kInterleaved ? "interleaved" : "sequential";
+  manifest["state_before"] = capture_sut_state(ctx.pair.sut);
+  return manifest;
+}
+
+void record_pair_manifest(const RunContext& ctx, const RunInfo& run) {
+  const std::string& pair = ctx.options.pair;
+  const auto whole = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto part = whole.is_object() && whole.contains("pairs")
+                        ? whole["pairs"].value(pair, nlohmann::json{})
+                        : nlohmann::json{};
+  if (!part.is_object() || !part.contains("state_before"))
+    ctx.store.runs_table().set_manifest_member(run.id, {"pairs", pair}, sut_manifest(ctx).dump());
+}
+
+void record_state_after(Store& store, Host& sut, std::int64_t run_id,
+                        const std::string& pair_name) noexcept {
+  try {
+    const auto run = store.runs_table().find_run(run_id);
+    auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
+    if (!whole.is_object()) return;
+    // A pair's manifest is its member of "pairs".
+    auto manifest = pair_name.empty() ? whole : whole["pairs"][pair_name];
+    if (!manifest.is_object()) return;
+    manifest["state_after"] = capture_sut_state(sut);
+    if (pair_name.empty())
+      store.runs_table().set_run_manifest(run_id, manifest.dump());
+    else
+      store.runs_table().set_manifest_member(run_id, {"pairs", pair_name}, manifest.dump());
+    for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
+      fmt::print(
+          stderr, "schedlab: {}: {}\n",
+          d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
+          describe_change(d));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what());
+  }
 }
 
 }  // namespace schedlab

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runner/hosts/lab/guest_journal.h"
+#include "runner/run/preflight.h"
 
 namespace schedlab {
 namespace {

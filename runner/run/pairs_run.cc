@@ -7,6 +7,7 @@
 
 #include "runner/hosts/interrupt.h"
 #include "runner/run/one_pair.h"
+#include "runner/run/run_record.h"
 
 namespace schedlab {
 namespace {

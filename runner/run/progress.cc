@@ -10,6 +10,8 @@
 #include <numeric>
 #include <string_view>
 
+#include "runner/run/plan.h"
+
 namespace schedlab {
 
 ProgressStyle progress_style(std::optional<bool> asked, bool stderr_is_terminal, const char* term) {
@@ -123,6 +125,13 @@ void Progress::show(const std::string& what) {
   }
   std::fflush(out_);
   shown_ = true;
+}
+
+std::vector<Progress::Slot> progress_slots(const Plan& plan) {
+  std::vector<Progress::Slot> slots;
+  for (const auto& p : plan.points)
+    slots.push_back({p.workload_index, p.iterations.max * static_cast<int>(plan.variants.size())});
+  return slots;
 }
 
 }  // namespace schedlab

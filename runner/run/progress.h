@@ -15,6 +15,8 @@
 
 namespace schedlab {
 
+struct Plan;
+
 // kLine: one line rewritten in place (a terminal); kPlain: a line per
 // iteration without escape sequences (asked for where there is no
 // terminal, or TERM=dumb); kNone.
@@ -80,6 +82,9 @@ class Progress {
   std::size_t done_ = 0;
   bool shown_ = false;
 };
+
+// One slot per plan point: every variant's iterations, at most.
+std::vector<Progress::Slot> progress_slots(const Plan& plan);
 
 // "2m36s", "45s", "1h05m".
 std::string format_eta(double seconds);

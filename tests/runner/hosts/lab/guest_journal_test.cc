@@ -8,6 +8,7 @@
 #include "runner/run/executor.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/plan.h"
+#include "runner/run/preflight.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 

@@ -1,0 +1,53 @@
+#include "runner/run/step_context.h"
+
+#include <chrono>
+#include <random>
+#include <sstream>
+
+#include "runner/run/run_context.h"
+
+namespace schedlab {
+
+StepContext sut_step_context(const Pair& pair) {
+  StepContext c{.sut_address = pair.sut_address};
+  const auto id = pair.sut.run({.argv = {"id", "-u"}, .timeout = std::chrono::seconds(10)});
+  c.sut_root = id.ok() && id.out == "0\n";
+  try {
+    std::istringstream meminfo(pair.sut.read_file("/proc/meminfo").value_or(""));
+    std::string key, unit;
+    std::uint64_t kb = 0;
+    while (meminfo >> key >> kb >> unit)
+      if (key == "MemTotal:") c.sut_mem_bytes = kb * 1024;
+  } catch (const HostError&) {
+    // Unknown memory size: workloads that need it say so.
+  }
+  return c;
+}
+
+std::vector<Workdir> make_pair_workdirs(Store& store, const Pair& pair, std::int64_t run_id,
+                                        const std::string& prefix) {
+  std::vector<Workdir> dirs;
+  try {
+    dirs.push_back(make_workdir(store, pair.sut, run_id, prefix));
+    // A loadgen that already sees the new, randomly named directory
+    // shares the SUT's /tmp (one machine, two network namespaces, say):
+    // the one directory serves both.
+    const std::string& path = dirs.front().path;
+    if (&pair.loadgen != &pair.sut &&
+        !pair.loadgen.run({.argv = {"test", "-d", path}, .timeout = std::chrono::seconds(30)}).ok())
+      dirs.push_back(make_workdir_at(store, pair.loadgen, run_id, path));
+  } catch (const HostError& e) {
+    if (!dirs.empty()) remove_workdir(store, pair.sut, dirs.front());
+    throw PreflightError(e.what());
+  }
+  return dirs;
+}
+
+std::string random_secret() {
+  std::random_device rd;
+  std::string s;
+  for (int i = 0; i < 24; ++i) s += "abcdefghijklmnopqrstuvwxyz0123456789"[rd() % 36];
+  return s;
+}
+
+}  // namespace schedlab
