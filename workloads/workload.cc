@@ -69,6 +69,12 @@ bool Point::bool_at(const std::string& name) const { return std::get<bool>(at(na
 
 double Point::double_at(const std::string& name) const { return std::get<double>(at(name)); }
 
+Point default_point(const Workload& w) {
+  Point p;
+  for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
+  return p;
+}
+
 const ParamSpec* Workload::find_param(const std::string& name) const {
   for (const auto& p : params())
     if (p.name == name) return &p;

@@ -259,6 +259,10 @@ class Workload {
   const MetricSpec* find_metric(const std::string& name) const;
 };
 
+// A point of W with every parameter at its default: what `--param`
+// overrides start from, and a test's point before it sets what it checks.
+Point default_point(const Workload& w);
+
 // The number a parser's pattern captured: "[0-9.]+" still matches "1.2.3"
 // or 400 digits. A ParseError naming the line when it is no finite number.
 double captured_number(const std::string& workload, int line, std::string_view text);

@@ -77,8 +77,7 @@ ParamValue parse_param_value(const ParamSpec& spec, const std::string& text) {
 }
 
 Point point_from_overrides(const Workload& w, const std::vector<std::string>& overrides) {
-  Point p;
-  for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(w);
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos)

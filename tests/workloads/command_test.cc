@@ -6,9 +6,8 @@
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
-using schedlab::test::metric_value;
 using schedlab::test::fixture;
-using schedlab::test::fixture_files;
+using schedlab::test::metric_value;
 using schedlab::test::read_text;
 
 namespace {
@@ -36,8 +35,7 @@ CommandSpec sysbench_cpu() {
 }
 
 Point command_point(const Workload& w, std::int64_t threads) {
-  Point p;
-  for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(w);
   p.values["threads"] = threads;
   return p;
 }
@@ -74,7 +72,7 @@ TEST_CASE("command: metrics from the spec, centre from direction") {
 TEST_CASE("command parses every sysbench cpu fixture, and errors name the line") {
   const auto w = make_command_workload(sysbench_cpu());
   int parsed = 0;
-  for (const auto& file : fixture_files("sysbench")) {
+  for (const auto& file : test::fixture_files("sysbench")) {
     const std::string name = file.filename().string();
     INFO(name);
     const std::string text = read_text(file);

@@ -19,8 +19,7 @@ namespace {
 
 Point dmatest_point(std::int64_t tests = 1000) {
   static const Dmatest dt;
-  Point p;
-  for (const auto& spec : dt.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(dt);
   p.values["tests"] = tests;
   return p;
 }

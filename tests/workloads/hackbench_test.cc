@@ -15,8 +15,7 @@ namespace {
 
 Point hackbench_point(const std::string& mode, std::int64_t groups) {
   static const Hackbench hb;
-  Point p;
-  for (const auto& spec : hb.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(hb);
   p.values["modes"] = mode;
   p.values["groups"] = groups;
   return p;

@@ -27,8 +27,7 @@ namespace {
 
 Point hammerdb_point(std::int64_t vus = 1) {
   static const Hammerdb h;
-  Point p;
-  for (const auto& spec : h.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(h);
   p.values["virtual_users"] = vus;
   return p;
 }

@@ -15,12 +15,6 @@ namespace {
 
 constexpr std::size_t kMiB = 1 << 20;
 
-Point defaults(const Workload& w) {
-  Point p;
-  for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
-  return p;
-}
-
 // The line starts each tool's own patterns look for, then 1 MiB of a
 // character that keeps the pattern going (digits, spaces) or breaks it.
 std::vector<std::string> hostile_lines() {
@@ -54,7 +48,7 @@ CommandSpec command_spec() {
 void parse_one(const Workload& w, const std::string& out, const std::string& err, int& results,
                int& errors) {
   try {
-    parse_output(w, defaults(w), out, err);
+    parse_output(w, default_point(w), out, err);
     ++results;
   } catch (const ParseError&) {
     ++errors;
@@ -101,5 +95,5 @@ TEST_CASE("a parser's other exception becomes a ParseError naming the workload")
   const Workload& hb = *find_workload("hackbench");
   const std::string out = "Running in process mode with " + std::string(40, '9') +
                           " groups using 40 file descriptors each (== 1600 tasks)\nTime: 0.1\n";
-  CHECK_THROWS_AS(parse_output(hb, defaults(hb), out, ""), ParseError);
+  CHECK_THROWS_AS(parse_output(hb, default_point(hb), out, ""), ParseError);
 }

@@ -12,10 +12,6 @@
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
-using schedlab::test::fixture;
-using schedlab::test::fixture_files;
-using schedlab::test::metric_value;
-using schedlab::test::read_text;
 
 namespace {
 
@@ -25,8 +21,7 @@ const Netperf& netperf() {
 }
 
 Point point(const std::string& test, std::int64_t size = 0) {
-  Point p;
-  for (const auto& spec : netperf().params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(netperf());
   p.values["test"] = test;
   p.values["message_size"] = size;
   return p;
@@ -68,11 +63,11 @@ TEST_CASE("netperf reads every shared fixture, and names the missing netserver")
          {"latency_p99", 400}}}},
   };
   int read = 0;
-  for (const auto& file : fixture_files("netperf")) {
+  for (const auto& file : test::fixture_files("netperf")) {
     const std::string name = file.filename().string();
     if (file.extension() != ".txt") continue;
     INFO(name);
-    const std::string text = read_text(file);
+    const std::string text = test::read_text(file);
     if (name == "error-no-netserver.txt") {
       // Exit 255: the iteration fails on its status; the parser says why too.
       CHECK_THROWS_WITH(
@@ -120,8 +115,8 @@ TEST_CASE(
 
 TEST_CASE(
     "netperf: a confidence interval not reached is a note, in classic and omni output alike") {
-  CHECK(netperf().notes(point("UDP_STREAM"), read_text(fixture("netperf/udp_stream-l3-i5-I95.txt")),
-                        "") ==
+  CHECK(netperf().notes(point("UDP_STREAM"),
+                        test::read_text(test::fixture("netperf/udp_stream-l3-i5-I95.txt")), "") ==
         std::vector<std::string>{
             "netperf: desired confidence not achieved (+/-2.500% @ 95% conf. wanted); "
             "confidence intervals: Throughput 333.562%, Local CPU util 0.000%, Remote CPU "
@@ -139,10 +134,15 @@ TEST_CASE(
             "interval at 95%, reached Throughput 5.056%"});
   // Reached (5.764% against 50%), or never asked for: nothing to say.
   CHECK(
-      netperf().notes(omni, test::own_fixture("netperf/tcp_rr-omni-latency-confidence-reached.txt"), "").empty());
-  CHECK(netperf().notes(omni, read_text(fixture("netperf/tcp_rr-omni-O-latency.txt")), "").empty());
+      netperf()
+          .notes(omni, test::own_fixture("netperf/tcp_rr-omni-latency-confidence-reached.txt"), "")
+          .empty());
   CHECK(netperf()
-            .notes(point("TCP_STREAM"), read_text(fixture("netperf/tcp_stream-l3.txt")), "")
+            .notes(omni, test::read_text(test::fixture("netperf/tcp_rr-omni-O-latency.txt")), "")
+            .empty());
+  CHECK(netperf()
+            .notes(point("TCP_STREAM"), test::read_text(test::fixture("netperf/tcp_stream-l3.txt")),
+                   "")
             .empty());
 }
 
@@ -182,7 +182,7 @@ TEST_CASE("netperf: the late-timer line anywhere in an output is a note, the num
 }
 
 TEST_CASE("netperf refuses output that is not what the point ran, naming the line") {
-  const std::string stream = read_text(fixture("netperf/tcp_stream-l3.txt"));
+  const std::string stream = test::read_text(test::fixture("netperf/tcp_stream-l3.txt"));
   CHECK_THROWS_WITH(netperf().parse(point("TCP_RR"), stream, ""),
                     "line 1: the output is a TCP_STREAM test, the point's test is TCP_RR");
   CHECK_THROWS_WITH(
@@ -195,8 +195,9 @@ TEST_CASE("netperf refuses output that is not what the point ran, naming the lin
                     "line 7: cpu_util is set but the result has no CPU columns (-c -C)");
   auto latency = point("TCP_RR");
   latency.values["latency"] = true;
-  CHECK_THROWS_WITH(netperf().parse(latency, read_text(fixture("netperf/tcp_rr-l3.txt")), ""),
-                    Catch::Contains("latency is set but the output has no latency columns"));
+  CHECK_THROWS_WITH(
+      netperf().parse(latency, test::read_text(test::fixture("netperf/tcp_rr-l3.txt")), ""),
+      Catch::Contains("latency is set but the output has no latency columns"));
   // The banner alone: netperf killed before its result.
   const std::string banner = stream.substr(0, stream.find('\n') + 1);
   CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), banner, ""),
@@ -223,7 +224,7 @@ TEST_CASE("netperf refuses output that is not what the point ran, naming the lin
   CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), stream + stream, ""),
                     Catch::StartsWith("line 8: a second test banner"));
   // UDP_STREAM without its received row: what arrived is unknown.
-  const std::string udp = read_text(fixture("netperf/udp_stream-l3-i5-I95.txt"));
+  const std::string udp = test::read_text(test::fixture("netperf/udp_stream-l3-i5-I95.txt"));
   const std::string sent_only = udp.substr(0, udp.rfind("212992           3.01"));
   CHECK_THROWS_WITH(
       netperf().parse(point("UDP_STREAM"), sent_only, ""),

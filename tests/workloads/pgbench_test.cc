@@ -23,8 +23,7 @@ namespace {
 
 Point pgbench_point(std::int64_t clients = 2) {
   static const Pgbench pg;
-  Point p;
-  for (const auto& spec : pg.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(pg);
   p.values["clients"] = clients;
   return p;
 }

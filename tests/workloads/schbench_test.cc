@@ -8,10 +8,6 @@
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
-using schedlab::test::fixture;
-using schedlab::test::fixture_files;
-using schedlab::test::metric_values;
-using schedlab::test::read_text;
 
 namespace {
 
@@ -21,8 +17,7 @@ const Schbench& schbench() {
 }
 
 Point point(int runtime_s, std::int64_t threads = 2) {
-  Point p;
-  for (const auto& spec : schbench().params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(schbench());
   p.values["runtime"] = std::chrono::milliseconds(std::chrono::seconds(runtime_s));
   p.values["threads"] = threads;
   return p;
@@ -50,12 +45,12 @@ TEST_CASE("schbench reads the final report of every fixture, text or -j JSON") {
                                             {"request_p99", 103296}, {"request_p999", 304640},
                                             {"rps_p50", 96},         {"average_rps", 123.20}};
   // The final report, not the interval report printed just before it.
-  CHECK(run_metrics(schbench().parse(point(5), "",
-                                     read_text(fixture("schbench/schbench-m1-t2-r5.txt")))) == r5);
-  const auto text = run_metrics(
-      schbench().parse(point(5), "", read_text(fixture("schbench/schbench-m1-t2-r5-json.txt"))));
-  auto json = run_metrics(
-      schbench().parse(point(5), read_text(fixture("schbench/schbench-m1-t2-r5.json")), ""));
+  CHECK(run_metrics(schbench().parse(
+            point(5), "", test::read_text(test::fixture("schbench/schbench-m1-t2-r5.txt")))) == r5);
+  const auto text = run_metrics(schbench().parse(
+      point(5), "", test::read_text(test::fixture("schbench/schbench-m1-t2-r5-json.txt"))));
+  auto json = run_metrics(schbench().parse(
+      point(5), test::read_text(test::fixture("schbench/schbench-m1-t2-r5.json")), ""));
   // The -j file holds the same final report, without the average rps.
   CHECK(text.at("average_rps") == 154.00);
   CHECK_FALSE(json.count("average_rps"));
@@ -63,15 +58,15 @@ TEST_CASE("schbench reads the final report of every fixture, text or -j JSON") {
   CHECK(json == text);
   CHECK(text.at("wakeup_p99") == 13328);
   CHECK(text.at("rps_p50") == 127);
-  const auto four = run_metrics(
-      schbench().parse(point(6, 4), "", read_text(fixture("schbench/schbench-m1-t4-r6-i2.txt"))));
+  const auto four = run_metrics(schbench().parse(
+      point(6, 4), "", test::read_text(test::fixture("schbench/schbench-m1-t4-r6-i2.txt"))));
   CHECK(four.at("request_p99") == 210688);  // the final report's, not the last interval's 218880
   CHECK(four.at("average_rps") == 100.00);
   // Pipe mode: the wake-up block (with a 20th percentile, not stored) and the transfer rate.
   auto pipe = point(4);
   pipe.values["pipe"] = std::int64_t{4096};
   CHECK(run_metrics(schbench().parse(
-            pipe, "", read_text(fixture("schbench/schbench-m1-t2-r4-pipe4096.txt")))) ==
+            pipe, "", test::read_text(test::fixture("schbench/schbench-m1-t2-r4-pipe4096.txt")))) ==
         std::map<std::string, double>{{"wakeup_p50", 3},
                                       {"wakeup_p90", 8},
                                       {"wakeup_p99", 35},
@@ -79,20 +74,21 @@ TEST_CASE("schbench reads the final report of every fixture, text or -j JSON") {
                                       {"transfer_ops", 80793.78},
                                       {"transfer_rate", 315.60}});
   int files = 0;
-  for (const auto& f : fixture_files("schbench")) files += f.extension() != ".md";
+  for (const auto& f : test::fixture_files("schbench")) files += f.extension() != ".md";
   CHECK(files == 5);  // each read above
 }
 
 TEST_CASE("schbench interval reports become interval samples when asked") {
-  const std::string text = read_text(fixture("schbench/schbench-m1-t4-r6-i2.txt"));
+  const std::string text = test::read_text(test::fixture("schbench/schbench-m1-t4-r6-i2.txt"));
   auto p = point(6, 4);
-  CHECK(metric_values(schbench().parse(p, "", text), "interval_rps").empty());
+  CHECK(test::metric_values(schbench().parse(p, "", text), "interval_rps").empty());
   p.values["intervals"] = true;
   const auto samples = schbench().parse(p, "", text);
-  CHECK(metric_values(samples, "interval_wakeup_p99") == std::vector<double>{57920, 39744, 19360});
-  CHECK(metric_values(samples, "interval_request_p99") ==
+  CHECK(test::metric_values(samples, "interval_wakeup_p99") ==
+        std::vector<double>{57920, 39744, 19360});
+  CHECK(test::metric_values(samples, "interval_request_p99") ==
         std::vector<double>{297472, 218880, 218880});
-  CHECK(metric_values(samples, "interval_rps") == std::vector<double>{67.99, 116.99, 148.98});
+  CHECK(test::metric_values(samples, "interval_rps") == std::vector<double>{67.99, 116.99, 148.98});
   std::vector<double> offsets;
   for (const auto& s : samples)
     if (s.metric == "interval_rps") offsets.push_back(*s.offset_s);
@@ -101,7 +97,7 @@ TEST_CASE("schbench interval reports become interval samples when asked") {
 
 TEST_CASE(
     "schbench errors: a truncated report, JSON that is not schbench's, another run's output") {
-  const std::string text = read_text(fixture("schbench/schbench-m1-t2-r5.txt"));
+  const std::string text = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.txt"));
   const auto first_lines = [&](int n) {
     std::size_t at = 0;
     for (int i = 0; i < n; ++i) at = text.find('\n', at) + 1;
@@ -137,7 +133,7 @@ TEST_CASE(
                     Catch::Contains("not schbench's -j file"));
   CHECK_THROWS_WITH(schbench().parse(point(5), "{\"int\": {", ""),
                     "the output starts like JSON but is not JSON");
-  std::string bad_json = read_text(fixture("schbench/schbench-m1-t2-r5.json"));
+  std::string bad_json = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.json"));
   bad_json.replace(bad_json.find("\"rps_pct50.0\": 127"), 18, "\"rps_pct50.0\": \"x\"");
   CHECK_THROWS_WITH(schbench().parse(point(5), bad_json, ""),
                     "schbench -j file: \"int\".\"rps_pct50.0\" is missing or not a number");
@@ -145,7 +141,8 @@ TEST_CASE(
   CHECK_THROWS_WITH(schbench().parse(point(30), "", text),
                     "line 20: the final report covers 5 s, the point's runtime is 30 s");
   CHECK_THROWS_WITH(
-      schbench().parse(point(4), "", read_text(fixture("schbench/schbench-m1-t2-r4-pipe4096.txt"))),
+      schbench().parse(point(4), "",
+                       test::read_text(test::fixture("schbench/schbench-m1-t2-r4-pipe4096.txt"))),
       "line 8: the output is pipe mode (avg worker transfer), the point's pipe is 0");
   // schbench's own error (a bad option): usage, no report.
   CHECK_THROWS_WITH(
@@ -213,7 +210,7 @@ TEST_CASE(
     const auto m = run_metrics(samples);
     CHECK(m.size() == 10);
     p99[threads] = m.at("wakeup_p99");
-    CHECK(metric_values(samples, "interval_rps").size() == 1);
+    CHECK(test::metric_values(samples, "interval_rps").size() == 1);
   }
   CHECK(p99[4] > p99[1]);
   auto pipe = point(1);

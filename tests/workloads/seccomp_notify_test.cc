@@ -13,8 +13,7 @@ namespace {
 
 Point seccomp_point(const std::string& mode, std::int64_t loops = 20000) {
   static const SeccompNotify w;
-  Point p;
-  for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(w);
   p.values["modes"] = mode;
   p.values["loops"] = loops;
   return p;

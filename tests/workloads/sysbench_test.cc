@@ -19,8 +19,7 @@ namespace {
 
 Point sysbench_point(const std::string& test = "oltp_read_write", std::int64_t threads = 2) {
   static const Sysbench sb;
-  Point p;
-  for (const auto& spec : sb.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(sb);
   p.values["test"] = test;
   p.values["threads"] = threads;
   return p;

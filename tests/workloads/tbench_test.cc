@@ -7,17 +7,15 @@
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
-using schedlab::test::metric_value;
 using schedlab::test::fixture;
-using schedlab::test::fixture_files;
+using schedlab::test::metric_value;
 using schedlab::test::read_text;
 
 namespace {
 
 Point tbench_point(std::int64_t clients) {
   static const Tbench tb;
-  Point p;
-  for (const auto& spec : tb.params()) p.values[spec.name] = spec.default_value;
+  Point p = default_point(tb);
   p.values["clients"] = clients;
   return p;
 }
@@ -33,7 +31,7 @@ TEST_CASE("tbench parses every client output fixture and refuses the others") {
   Tbench tb;
   static const boost::regex clients_re(R"(-(\d+)clients?)");
   int parsed = 0, refused = 0;
-  for (const auto& file : fixture_files("tbench")) {
+  for (const auto& file : test::fixture_files("tbench")) {
     const std::string name = file.filename().string();
     INFO(name);
     const std::string text = read_text(file);
