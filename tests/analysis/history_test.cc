@@ -10,6 +10,7 @@
 
 #include "analysis/cell_summaries.h"
 #include "analysis/compare.h"
+#include "tests/support/plain_iteration.h"
 #include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
@@ -60,17 +61,10 @@ std::int64_t add_run(Store& s, const std::string& name, const std::string& date,
 // One more ok iteration of add_run's row 8, its time VALUE.
 void add_row8_iteration(Store& s, std::int64_t run, std::int64_t variant, int iteration,
                         const std::string& date, double value) {
-  s.iterations_table().add_iteration({.run_id = run,
-                                      .variant_id = variant,
-                                      .workload = "hackbench",
-                                      .block = "hackbench-process-pipes",
-                                      .row = "8",
-                                      .row_order = 0,
-                                      .params_json = R"({"groups":8})",
-                                      .iteration = iteration,
-                                      .status = IterationStatus::kOk,
-                                      .started_at = date,
-                                      .samples = {{"time", value, std::nullopt}}});
+  IterationRow it = test::hackbench_iteration(run, variant, 8, 0, iteration);
+  it.started_at = date;
+  it.samples = {{"time", value, std::nullopt}};
+  s.iterations_table().add_iteration(it);
 }
 
 // Each point is the cell `schedlab compare RUN` prints for its variant.

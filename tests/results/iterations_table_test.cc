@@ -14,6 +14,22 @@
 
 using namespace schedlab;
 
+namespace {
+
+// An ok netperf UDP_STREAM iteration with its NOTES and throughput VALUE.
+IterationRow netperf_iteration(std::int64_t run, std::int64_t variant, int iteration,
+                               const std::string& notes, double value) {
+  IterationRow it = test::plain_iteration(run, variant, "netperf");
+  it.block = "netperf-UDP_STREAM";
+  it.row = "default";
+  it.iteration = iteration;
+  it.notes = notes;
+  it.samples = {{"throughput", value, std::nullopt}};
+  return it;
+}
+
+}  // namespace
+
 TEST_CASE("the same iteration cannot be stored twice") {
   test::TempDir dir;
   Store s(dir.file("r.db"));
@@ -62,11 +78,7 @@ TEST_CASE(
 TEST_CASE("an iteration's samples round-trip in order across the insert batches") {
   test::TempDir dir;
   Store s(dir.file("b.db"));
-  const auto run = s.runs_table().create_run({.name = "b",
-                                              .config_path = "c.yaml",
-                                              .config_text = "",
-                                              .config_sha256 = "x",
-                                              .manifest_json = "{}"});
+  const auto run = test::plain_run(s, "b");
   const auto v = s.variants_table().add_variant(
       {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
   IterationRow it = test::plain_iteration(run, v, "pgbench");
@@ -91,16 +103,9 @@ TEST_CASE("an iteration's samples round-trip in order across the insert batches"
 TEST_CASE("bulk reads for history: a run at a time, one metric's samples, in order") {
   test::TempDir dir;
   Store s(dir.file("h.db"));
-  const auto run = [&](const std::string& name, const std::string& manifest) {
-    return s.runs_table().create_run({.name = name,
-                                      .config_path = "c.yaml",
-                                      .config_text = "",
-                                      .config_sha256 = "x",
-                                      .manifest_json = manifest});
-  };
-  const auto a = run("a", R"({"kernel_release":"6.1.0"})");
-  const auto b = run("b", R"({"kernel_release":7})");  // not a string: left out
-  const auto c = run("c", "not json");
+  const auto a = test::plain_run(s, "a", R"({"kernel_release":"6.1.0"})");
+  const auto b = test::plain_run(s, "b", R"({"kernel_release":7})");  // not a string: left out
+  const auto c = test::plain_run(s, "c", "not json");
   const auto va = s.variants_table().add_variant({.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
   const auto vb = s.variants_table().add_variant({.run_id = b, .name = "default", .position = 0, .knobs_json = "{}"});
   s.metrics_table().add_metric(a,
@@ -178,23 +183,10 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   std::int64_t run = 0, v = 0;
   {
     Store s(path);
-    run = s.runs_table().create_run({.name = "n",
-                                     .config_path = "c.yaml",
-                                     .config_text = "",
-                                     .config_sha256 = "x",
-                                     .manifest_json = "{}"});
+    run = test::plain_run(s, "n");
     v = s.variants_table().add_variant(
         {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
-    s.iterations_table().add_iteration({.run_id = run,
-                                        .variant_id = v,
-                                        .workload = "netperf",
-                                        .block = "netperf-UDP_STREAM",
-                                        .row = "default",
-                                        .params_json = "{}",
-                                        .iteration = 0,
-                                        .status = IterationStatus::kOk,
-                                        .started_at = "t",
-                                        .samples = {{"throughput", 581.5, std::nullopt}}});
+    s.iterations_table().add_iteration(netperf_iteration(run, v, 0, "", 581.5));
   }
   // Back to schema 13, the column gone (and migration 15's): as a database written before it.
   sqlite3* h = nullptr;
@@ -214,17 +206,7 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   Store s(path);
   CHECK(s.schema_version() == Store::kSchemaVersion);
   s.iterations_table().add_iteration(
-      {.run_id = run,
-       .variant_id = v,
-       .workload = "netperf",
-       .block = "netperf-UDP_STREAM",
-       .row = "default",
-       .params_json = "{}",
-       .iteration = 1,
-       .status = IterationStatus::kOk,
-       .started_at = "t",
-       .notes = "netperf: desired confidence not achieved\nsecond line",
-       .samples = {{"throughput", 570.0, std::nullopt}}});
+      netperf_iteration(run, v, 1, "netperf: desired confidence not achieved\nsecond line", 570.0));
   const auto its = s.iterations_table().iterations(run, true);
   REQUIRE(its.size() == 2);
   CHECK(its[0].notes.empty());

@@ -23,16 +23,8 @@ TEST_CASE("run names are unique") {
 TEST_CASE("run overviews: variants in position order and ok iterations, per run") {
   test::TempDir dir;
   Store s(dir.file("o.db"));
-  const auto a = s.runs_table().create_run({.name = "a",
-                                            .config_path = "c.yaml",
-                                            .config_text = "",
-                                            .config_sha256 = "x",
-                                            .manifest_json = "{}"});
-  const auto b = s.runs_table().create_run({.name = "b",
-                                            .config_path = "c.yaml",
-                                            .config_text = "",
-                                            .config_sha256 = "x",
-                                            .manifest_json = "{}"});
+  const auto a = test::plain_run(s, "a");
+  const auto b = test::plain_run(s, "b");
   const auto batch = s.variants_table().add_variant(
       {.run_id = a, .name = "batch", .position = 1, .knobs_json = "{}"});
   s.variants_table().add_variant(

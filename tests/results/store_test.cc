@@ -1,12 +1,14 @@
 #include "results/store.h"
 
 #include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
 #include <thread>
 
 #include "runner/hosts/local_host.h"
+#include "tests/support/plain_iteration.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"
 
@@ -30,21 +32,12 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
         run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
     s.metrics_table().add_metric(run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean",
                        SampleKind::kRun, 4});  // idempotent
-    IterationRow it{.run_id = run,
-                    .variant_id = v1,
-                    .workload = "hackbench",
-                    .block = "hackbench-process-pipes",
-                    .row = "4",
-                    .row_order = 1,
-                    .params_json = R"({"groups":4})",
-                    .iteration = 2,
-                    .status = IterationStatus::kOk,
-                    .started_at = "2026-11-29T00:00:00Z",
-                    .duration_s = 0.5,
-                    .exit_code = 0,
-                    .stdout_text = "Time: 0.432\n",
-                    .stderr_text = "",
-                    .samples = {{"time", 0.432, std::nullopt}, {"time", 0.5, 1.0}}};
+    IterationRow it = test::hackbench_iteration(run, v1, 4, 1, 2);
+    it.started_at = "2026-11-29T00:00:00Z";
+    it.duration_s = 0.5;
+    it.exit_code = 0;
+    it.stdout_text = "Time: 0.432\n";
+    it.samples = {{"time", 0.432, std::nullopt}, {"time", 0.5, 1.0}};
     s.iterations_table().add_iteration(it);
     it.iteration = 3;
     it.status = IterationStatus::kParseError;

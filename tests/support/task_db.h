@@ -9,6 +9,7 @@
 #include <string>
 
 #include "results/store.h"
+#include "tests/support/plain_iteration.h"
 
 namespace schedlab::test {
 
@@ -32,26 +33,19 @@ inline void write_task_db(const std::string& path, const std::string& pair, int 
   s.metrics_table().add_metric(run,
                {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
   for (const auto v : {v0, v1})
-    for (int i = 0; i < iterations; ++i)
-      s.iterations_table().add_iteration(
-          {.run_id = run,
-           .variant_id = v,
-           .pair = pair,
-           .workload = "hackbench",
-           .block = "hackbench-process-pipes",
-           .row = "2",
-           .row_order = 0,
-           .params_json = R"({"groups":2})",
-           .iteration = i,
-           .status = IterationStatus::kOk,
-           .started_at = "2026-12-03T10:00:0" + std::to_string(i) + "Z",
-           .duration_s = 0.5,
-           .exit_code = 0,
-           .stdout_text = "Time: " + std::to_string(base + i) + "\n",
-           .notes = i == 0 ? "note of iteration 0" : "",
-           .samples = {{"time", base + i, std::nullopt}},
-           .monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}},
-           .monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}}});
+    for (int i = 0; i < iterations; ++i) {
+      IterationRow it = hackbench_iteration(run, v, 2, 0, i);
+      it.pair = pair;
+      it.started_at = "2026-12-03T10:00:0" + std::to_string(i) + "Z";
+      it.duration_s = 0.5;
+      it.exit_code = 0;
+      it.stdout_text = "Time: " + std::to_string(base + i) + "\n";
+      it.notes = i == 0 ? "note of iteration 0" : "";
+      it.samples = {{"time", base + i, std::nullopt}};
+      it.monitor_snapshots = {{0, "stat", "before", "/proc/stat", "ctxt 1\n"}};
+      it.monitor_deltas = {{0, "stat", "ctxt", 10.0 + i}};
+      s.iterations_table().add_iteration(it);
+    }
   s.point_stops_table().record_point_stop({.run_id = run,
                                            .variant_id = v0,
                                            .workload = "hackbench",

@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-
 #include <catch2/catch.hpp>
 
 #include "runner/hosts/local_host.h"
+#include "tests/support/plain_iteration.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
@@ -164,8 +164,7 @@ TEST_CASE("a crash between write and restore is undone by restore_journal (test 
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("c.db"));
-  const auto run = store.runs_table().create_run(
-      {.name = "c", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = test::plain_run(store, "c");
   // kill -9: the journal object never runs its destructor. Held by a
   // static pointer, so it is never destroyed and still not a leak (the
   // sanitizer build checks leaks).
@@ -185,8 +184,7 @@ TEST_CASE("a value the kernel rejects leaves the knob as it was (test double)") 
   auto kernel = eevdf_kernel();
   test::TempDir dir;
   Store store(dir.file("r.db"));
-  const auto run = store.runs_table().create_run(
-      {.name = "r", .config_path = "", .config_text = "", .config_sha256 = ""});
+  const auto run = test::plain_run(store, "r");
   KnobJournal journal(store, kernel, run);
   CHECK_THROWS_WITH(journal.apply(debugfs_knob("sched/base_slice_ns"), "banana"),
                     Catch::Contains("Invalid argument") && Catch::Contains("restored '3000000'"));

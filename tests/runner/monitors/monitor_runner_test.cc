@@ -11,9 +11,10 @@
 
 #include "runner/hosts/local_host.h"
 #include "runner/run/plan.h"
+#include "tests/support/plain_iteration.h"
+#include "tests/support/schedstat_fixtures.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
-#include "tests/support/schedstat_fixtures.h"
 
 using namespace schedlab;
 using schedlab::test::fixture;
@@ -61,11 +62,7 @@ double delta(const IterationRow& row, const std::string& monitor, const std::str
 TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   test::TempDir dir;
   Store store(dir.file("m.db"));
-  const auto run = store.runs_table().create_run({.name = "m",
-                                                  .config_path = "x",
-                                                  .config_text = "",
-                                                  .config_sha256 = "",
-                                                  .manifest_json = "{}"});
+  const auto run = test::plain_run(store, "m");
   FileHost sut;
   sut.files["/proc/schedstat"] = read_text(fixture(kSchedstatV15 + "before.txt"));
   sut.files["/proc/stat"] = read_text(fixture("proc/stat.before-hackbench.txt"));
