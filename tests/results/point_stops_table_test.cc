@@ -1,10 +1,12 @@
 #include "results/point_stops_table.h"
 
 #include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "results/store.h"
+#include "tests/support/decided_stop.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -18,26 +20,14 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
         {.name = "r", .config_path = "c", .config_text = "", .config_sha256 = "x"});
     const auto v = s.variants_table().add_variant(
         {.run_id = run, .name = "b", .position = 1, .knobs_json = "{}"});
-    s.point_stops_table().record_point_stop(
-        {.run_id = run,
-         .variant_id = v,
-         .workload = "w",
-         .params_json = "{}",
-         .iterations = 7,
-         .reason = "decided",
-         .sequential = SequentialRecord{.metric = "time",
-                                        .decision = "same",
-                                        .looks = 2,
-                                        .n_baseline = 7,
-                                        .n = 7,
-                                        .p_value = 0.5,
-                                        .estimate_pct = -0.5,
-                                        .ci_low = -2.1,
-                                        .ci_high = 1.2,
-                                        .level = 0.95,
-                                        .design_json = R"({"alpha":0.05})",
-                                        .looks_json = R"([{"n":3,"fraction":0.2,"needed_n":15}])",
-                                        .note = ""}});
+    PointStop decided = test::decided_stop(run, v, "w", "{}", 7, "same", 2, 0.5);
+    decided.sequential->estimate_pct = -0.5;
+    decided.sequential->ci_low = -2.1;
+    decided.sequential->ci_high = 1.2;
+    decided.sequential->level = 0.95;
+    decided.sequential->design_json = R"({"alpha":0.05})";
+    decided.sequential->looks_json = R"([{"n":3,"fraction":0.2,"needed_n":15}])";
+    s.point_stops_table().record_point_stop(decided);
     s.point_stops_table().record_point_stop({.run_id = run,
                                              .variant_id = v,
                                              .workload = "w",

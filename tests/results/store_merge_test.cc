@@ -13,6 +13,7 @@
 #include "base/file.h"
 #include "base/hash.h"
 #include "results/store.h"
+#include "tests/support/decided_stop.h"
 #include "tests/support/schema_version_9.h"
 #include "tests/support/task_db.h"
 #include "tests/support/temp_dir.h"
@@ -68,6 +69,34 @@ std::string file_state(const std::string& path) {
   return out;
 }
 
+// A task's database a.db (pair n1, one iteration) changed by SQL, merged
+// into out.db: refused with a message MATCHING, out.db left without a run.
+// Returns a.db.
+template <class Matcher>
+std::string refused_after(const test::TempDir& dir, const char* sql, const Matcher& matching) {
+  const auto a = dir.file("a.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 1);
+  exec(a, sql);
+  {
+    Store merged(out);
+    CHECK_THROWS_WITH(merged.merge_from(a), matching);
+  }
+  CHECK(count(out, "SELECT count(*) FROM runs") == 0);
+  return a;
+}
+
+// Task databases a.db (pair n1) and b.db (pair PAIR_B) of ITERATIONS
+// each, b.db then changed by SQL.
+std::pair<std::string, std::string> task_dbs_b_changed(const test::TempDir& dir,
+                                                       const std::string& pair_b, int iterations,
+                                                       const char* sql) {
+  const auto a = dir.file("a.db"), b = dir.file("b.db");
+  write_task_db(a, "n1", iterations);
+  write_task_db(b, pair_b, iterations);
+  exec(b, sql);
+  return {a, b};
+}
+
 // Back to schema version 9 (tests/support/schema_version_9.h).
 void to_version_9(const std::string& db) {
   exec(db, (std::string(test::kBackToSchemaVersion9) + "; PRAGMA journal_mode = DELETE").c_str());
@@ -114,17 +143,13 @@ TEST_CASE(
 
 TEST_CASE("merge: a database missing a table or column of the schema is not merged") {
   test::TempDir dir;
-  const auto a = dir.file("a.db"), out = dir.file("out.db");
-  write_task_db(a, "n1", 1);
-  exec(a, "ALTER TABLE samples DROP COLUMN offset_s");
-  Store merged(out);
-  CHECK_THROWS_WITH(merged.merge_from(a),
+  const auto a =
+      refused_after(dir, "ALTER TABLE samples DROP COLUMN offset_s",
                     Catch::Contains("not a schedlab database of schema version " +
                                     std::to_string(Store::kSchemaVersion) +
                                     " (table samples has no column offset_s); nothing merged"));
   exec(a, "DROP TABLE point_stops");
   CHECK_THROWS_WITH(Store::check_mergeable(a), Catch::Contains("(no table point_stops)"));
-  CHECK(count(out, "SELECT count(*) FROM runs") == 0);
 }
 
 TEST_CASE("merge: an older schedlab database is migrated in a copy; the input is not written") {
@@ -155,11 +180,9 @@ TEST_CASE("merge: an older schedlab database is migrated in a copy; the input is
 
 TEST_CASE("merge: two copies of one run whose samples differ are refused in either order") {
   test::TempDir dir;
-  const auto a = dir.file("a.db"), b = dir.file("b.db");
-  write_task_db(a, "n1", 2);
-  write_task_db(b, "n1", 2);
   // The same iterations (start, status, duration, output), one sample changed.
-  exec(b, "UPDATE samples SET value = value + 0.5 WHERE rowid = 3");
+  const auto [a, b] =
+      task_dbs_b_changed(dir, "n1", 2, "UPDATE samples SET value = value + 0.5 WHERE rowid = 3");
   for (const auto& out : refused_either_way(dir, a, b,
                                             Catch::Contains("iteration 0 of run 'fleet'") &&
                                                 Catch::Contains("(its samples); nothing merged")))
@@ -200,25 +223,17 @@ TEST_CASE("merge: the same samples stored in another order are the same iteratio
 
 TEST_CASE("merge: a metric declared otherwise is refused in either order") {
   test::TempDir dir;
-  const auto a = dir.file("a.db"), b = dir.file("b.db");
-  write_task_db(a, "n1", 1);
-  write_task_db(b, "n2", 1);
-  exec(b, "UPDATE metrics SET direction = 'higher'");
+  const auto [a, b] = task_dbs_b_changed(dir, "n2", 1, "UPDATE metrics SET direction = 'higher'");
   refused_either_way(dir, a, b,
                      Catch::Contains("metric hackbench time of run 'fleet' is declared otherwise"));
 }
 
 TEST_CASE("merge: a metric whose direction or kind is none of ours is refused, not dropped") {
   test::TempDir dir;
-  const auto a = dir.file("a.db"), out = dir.file("out.db");
-  write_task_db(a, "n1", 1);
-  exec(a, "PRAGMA ignore_check_constraints = ON; UPDATE metrics SET kind = 'slices'");
-  Store merged(out);
-  CHECK_THROWS_WITH(
-      merged.merge_from(a),
+  refused_after(
+      dir, "PRAGMA ignore_check_constraints = ON; UPDATE metrics SET kind = 'slices'",
       Catch::Contains("metric hackbench time of run 'fleet' has direction 'lower' and kind "
                       "'slices': not both words of ours; nothing merged"));
-  CHECK(count(out, "SELECT count(*) FROM runs") == 0);
 }
 
 TEST_CASE("merge: two pairs' databases become one run with both pairs, and merging again adds nothing") {
@@ -304,13 +319,9 @@ TEST_CASE("merge: an iteration that differs from the one already there is refuse
 
 TEST_CASE("merge: an input of a newer schema, or not a database, is an error before anything is written") {
   test::TempDir dir;
-  const auto a = dir.file("a.db"), out = dir.file("out.db");
-  write_task_db(a, "n1", 1);
-  exec(a, "PRAGMA user_version = 99");
-  Store merged(out);
-  CHECK_THROWS_WITH(merged.merge_from(a), Catch::Contains("schema version 99 is newer"));
-  CHECK_THROWS_WITH(Store::check_mergeable(dir.file("missing.db")), Catch::Contains("no database at"));
-  CHECK(count(out, "SELECT count(*) FROM runs") == 0);
+  refused_after(dir, "PRAGMA user_version = 99", Catch::Contains("schema version 99 is newer"));
+  CHECK_THROWS_WITH(Store::check_mergeable(dir.file("missing.db")),
+                    Catch::Contains("no database at"));
 }
 
 TEST_CASE("merge: an input still marked running is merged as interrupted, and its cells are recomputed") {
@@ -366,22 +377,12 @@ TEST_CASE("merge copies a point's sequential test with its stop row") {
     Store s(a);
     const auto run = s.runs_table().find_run_by_name("fleet");
     const auto v1 = s.variants_table().variants(run->id)[1].id;
-    s.point_stops_table().record_point_stop(
-        {.run_id = run->id,
-         .variant_id = v1,
-         .workload = "hackbench",
-         .params_json = R"({"groups":2})",
-         .iterations = 3,
-         .reason = "decided",
-         .sequential = SequentialRecord{.metric = "time",
-                                        .decision = "different",
-                                        .looks = 1,
-                                        .n_baseline = 3,
-                                        .n = 3,
-                                        .p_value = 0.01,
-                                        .ci_low = 4.0,
-                                        .ci_high = 9.0,
-                                        .looks_json = R"([{"n":3}])"}});
+    PointStop decided =
+        test::decided_stop(run->id, v1, "hackbench", R"({"groups":2})", 3, "different", 1, 0.01);
+    decided.sequential->ci_low = 4.0;
+    decided.sequential->ci_high = 9.0;
+    decided.sequential->looks_json = R"([{"n":3}])";
+    s.point_stops_table().record_point_stop(decided);
   }
   Store merged(out);
   merged.merge_from(a);
