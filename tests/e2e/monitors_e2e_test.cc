@@ -9,10 +9,11 @@
 
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/config_run.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/schedstat_fixtures.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
-#include "tests/support/schedstat_fixtures.h"
 
 using namespace schedlab;
 using namespace std::chrono_literals;
@@ -39,7 +40,7 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-const char* kConfig = R"(
+const std::string kConfig = R"(
 iterations: 2
 workloads:
   - hackbench:
@@ -48,11 +49,7 @@ workloads:
       loops: 100
       timeout: 30s
       monitors: [stat, interrupts, softirqs, pressure, schedstat]
-variants:
-  default: {}
-  sched-batch:
-    policy: batch
-)";
+)" + test::kDefaultAndBatchVariants;
 
 }  // namespace
 
@@ -263,9 +260,7 @@ TEST_CASE("a real run with the tasks monitor, then compare --monitors", "[e2e][m
     SCHEDLAB_SKIP("this kernel has no /proc/PID/sched (CONFIG_SCHED_DEBUG)");
   }
   test::TempDir dir;
-  const std::string db = dir.file("tasks.db");
-  const std::string cfg = dir.file("tasks.yaml");
-  test::write_text(cfg, R"(
+  const auto tasks = test::run_config(dir, "tasks", R"(
 iterations: 2
 workloads:
   - hackbench:
@@ -274,20 +269,17 @@ workloads:
       timeout: 60s
       monitors: [tasks]
       task_monitor: {interval: 20ms}
-)");
-  const auto run = schedlab_cmd({"run", cfg, "--db", db, "--name", "tasks"});
-  INFO(run.err);
-  REQUIRE(run.ok());
-  CHECK(run.err.find("monitor tasks") == std::string::npos);  // neither unavailable nor failing
+)",
+                                      240s);
+  CHECK(tasks.err.find("monitor tasks") == std::string::npos);  // neither unavailable nor failing
 
-  Store store(db);
-  const auto r = store.runs_table().find_run_by_name("tasks");
-  REQUIRE(r);
-  const auto its = store.iterations_table().iterations(r->id);
+  Store store(tasks.db);
+  const auto& r = tasks.run;
+  const auto its = store.iterations_table().iterations(r.id);
   REQUIRE(its.size() == 2);
   const long cpus = sysconf(_SC_NPROCESSORS_CONF);
   std::map<std::int64_t, std::map<std::string, double>> rows;
-  for (const auto& d : store.monitor_rows().monitor_deltas(r->id, "tasks"))
+  for (const auto& d : store.monitor_rows().monitor_deltas(r.id, "tasks"))
     rows[d.iteration_id][d.counter] = d.value;
   for (const auto& it : its) {
     INFO("iteration " << it.iteration);
@@ -308,10 +300,10 @@ workloads:
     CHECK(hits > 0);
     CHECK(hits == d.at("samples"));
   }
-  CHECK(store.monitor_rows().monitor_snapshots(r->id, "tasks").size() ==
+  CHECK(store.monitor_rows().monitor_snapshots(r.id, "tasks").size() ==
         2);  // the raw output, per iteration
 
-  const auto text = schedlab_cmd({"compare", "tasks", "--db", db, "--monitors"});
+  const auto text = schedlab_cmd({"compare", "tasks", "--db", tasks.db, "--monitors"});
   INFO(text.out);
   REQUIRE(text.ok());
   CHECK(line_starting(text.out, "TaskMigr  2").find("n/a") == std::string::npos);
@@ -320,7 +312,7 @@ workloads:
   CHECK(!line_starting(text.out, "  2  default  #").empty());
 
   const auto json =
-      schedlab_cmd({"compare", "tasks", "--db", db, "--monitors", "--format", "json"});
+      schedlab_cmd({"compare", "tasks", "--db", tasks.db, "--monitors", "--format", "json"});
   REQUIRE(json.ok());
   const auto cell = nlohmann::json::parse(json.out)["monitors"][0]["rows"][0]["cells"][0];
   CHECK(cell["tasks"].get<double>() > 0);

@@ -28,7 +28,7 @@ namespace {
 
 using test::schedlab_cmd;
 
-const char* kTinyConfig = R"(
+const std::string kTinyConfig = R"(
 iterations: 3
 workloads:
   - hackbench:
@@ -36,11 +36,7 @@ workloads:
       groups: [1, 2]
       loops: 50
       timeout: 30s
-variants:
-  default: {}
-  sched-batch:
-    policy: batch
-)";
+)" + test::kDefaultAndBatchVariants;
 
 }  // namespace
 

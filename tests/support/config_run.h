@@ -19,6 +19,7 @@ struct ConfigRun {
   std::string config, db;  // DIR/NAME.yaml and DIR/NAME.db
   RunInfo run;
   std::vector<IterationRow> iterations;  // with their samples
+  std::string err;                       // what schedlab printed on stderr
 };
 
 // Each failed iteration of the run NAME in DB, a line each ("BLOCK
@@ -55,6 +56,7 @@ inline ConfigRun run_config(const TempDir& dir, const std::string& name,
   REQUIRE(run);
   out.run = *run;
   out.iterations = store.iterations_table().iterations(run->id, true);
+  out.err = r.err;
   return out;
 }
 

@@ -10,6 +10,14 @@
 
 namespace schedlab::test {
 
+// The variants of the e2e configs that compare the default policy with
+// SCHED_BATCH: YAML, the end of a config.
+inline const std::string kDefaultAndBatchVariants = R"(variants:
+  default: {}
+  sched-batch:
+    policy: batch
+)";
+
 inline ExecResult schedlab_cmd(const std::vector<std::string>& args,
                                std::map<std::string, std::string> env = {},
                                std::chrono::seconds timeout = std::chrono::seconds(240)) {

@@ -273,6 +273,24 @@ TEST_CASE("lab: seccomp-notify basic vs sync on 6.1 and 6.12, n/a where the kern
   CHECK(check.out.find("(scaling)") != std::string::npos);
 }
 
+namespace {
+
+// `schedlab run`, as run NAME into DB, of a config whose SUT is a 6.12
+// guest (2 CPUs, 1G) measuring each point once; REST is the config from
+// `workloads:` on.
+ExecResult run_on_guest_612(LocalHost& local, const test::TempDir& dir, const std::string& db,
+                            const std::string& name, const std::string& rest) {
+  const std::string config = dir.file("lab-" + name + ".yaml");
+  test::write_text(config, R"(
+hosts:
+  sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G}}
+iterations: 1)" + rest);
+  return local.run(
+      {.argv = {SCHEDLAB_BINARY, "run", config, "--name", name, "--db", db}, .timeout = 15min});
+}
+
+}  // namespace
+
 // Database servers inside the guest, copied from this machine's packages
 // (Workload::guest_needs): PostgreSQL for pgbench (initdb and pgbench -i
 // there, pgbench over the guest's Unix socket) and MariaDB for sysbench
@@ -285,11 +303,7 @@ TEST_CASE("lab: pgbench and sysbench against database servers inside a 6.12 gues
   test::TempDir dir;
   LocalHost local;
   const std::string db = dir.file("db.db");
-  const std::string config = dir.file("lab-databases.yaml");
-  test::write_text(config, R"(
-hosts:
-  sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G}}
-iterations: 1
+  const auto r = run_on_guest_612(local, dir, db, "dbs", R"(
 workloads:
   - pgbench: {clients: [1, 2], duration: 3s, scale: 1}
   - sysbench: {test: oltp_read_only, threads: [1, 2], duration: 3s, tables: 1, table_size: 1000, client: loadgen}
@@ -297,7 +311,6 @@ variants:
   default: {}
   nolag: {sched_features: [NO_PLACE_LAG]}
 )");
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", config, "--name", "dbs", "--db", db}, .timeout = 15min});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.find("finished: 8 iterations measured (0 failed)") != std::string::npos);
@@ -332,15 +345,10 @@ TEST_CASE("lab: netperf TCP_RR and UDP_STREAM against netserver inside a 6.12 gu
     SCHEDLAB_SKIP("netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
   test::TempDir dir;
   const std::string db = dir.file("np.db");
-  const std::string config = dir.file("lab-netperf.yaml");
-  test::write_text(config, R"(
-hosts:
-  sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G}}
-iterations: 1
+  const auto r = run_on_guest_612(local, dir, db, "np", R"(
 workloads:
   - netperf: {test: [TCP_RR, UDP_STREAM], message_size: [64], duration: 2s, latency: true}
 )");
-  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", config, "--name", "np", "--db", db}, .timeout = 15min});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   Store store(db);
