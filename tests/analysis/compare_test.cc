@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <array>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -49,6 +50,16 @@ struct Db {
   }
   std::int64_t variant(std::int64_t run, const std::string& name, int position) {
     return store.variants_table().add_variant({0, run, name, position, "{}"});
+  }
+  // A run NAME of one METRIC with two variants, "default" and OTHER: the
+  // ids of the run, default and OTHER.
+  std::array<std::int64_t, 3> run_of_two(const std::string& name, const std::string& other,
+                                         const MetricInfo& metric) {
+    const auto r = run(name);
+    const auto def = variant(r, "default", 0);
+    const auto second = variant(r, other, 1);
+    store.metrics_table().add_metric(r, metric);
+    return {r, def, second};
   }
   // Iterations of one point: one ok iteration per value, then `failed`
   // timed-out ones.
@@ -191,10 +202,7 @@ TEST_CASE("render_text: the mmtests table", "[render]") {
 
 TEST_CASE("render_text: FAIL, n/a and no marker below two samples", "[render]") {
   Db db;
-  const auto r = db.run("tb");
-  const auto def = db.variant(r, "default", 0);
-  const auto batch = db.variant(r, "batch", 1);
-  db.store.metrics_table().add_metric(r, kThroughput);
+  const auto [r, def, batch] = db.run_of_two("tb", "batch", kThroughput);
   db.point(r, def, "tbench", "tbench", "1", 0, "throughput", {100, 110, 105});
   db.point(r, batch, "tbench", "tbench", "1", 0, "throughput", {120, 118, 125});
   db.point(r, def, "tbench", "tbench", "2", 1, "throughput", {200, 210, 205});
@@ -384,10 +392,7 @@ TEST_CASE("compare: unknown runs and variants are errors", "[compare]") {
 
 TEST_CASE("render_text: a label longer than the cell widens its column", "[render]") {
   Db db;
-  const auto r = db.run("x");
-  const auto def = db.variant(r, "default", 0);
-  const auto lng = db.variant(r, "no-place-lag-no-run-to-parity", 1);
-  db.store.metrics_table().add_metric(r, kTime);
+  const auto [r, def, lng] = db.run_of_two("x", "no-place-lag-no-run-to-parity", kTime);
   db.point(r, def, "hackbench", "hb", "1", 0, "time", {1.0});
   db.point(r, lng, "hackbench", "hb", "1", 0, "time", {0.5});
   const std::string text = render_text(compare(db.store, default_columns(db.store, {r})));

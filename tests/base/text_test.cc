@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <clocale>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace schedlab;
@@ -74,12 +75,21 @@ TEST_CASE("to_number: the whole text, finite, whatever the locale") {
 }
 
 TEST_CASE("natural order: digit runs as numbers (kernel names, sweep values)") {
-  CHECK(natural_less("linux-image-6.1.0-9-amd64-unsigned", "linux-image-6.1.0-57-amd64-unsigned"));
-  CHECK(natural_less("linux-image-6.12.95+deb12-amd64-unsigned", "linux-image-6.12.117+deb12-amd64-unsigned"));
-  CHECK_FALSE(natural_less("6.12.117", "6.12.117"));
-  CHECK(natural_less("2", "16"));
-  CHECK(natural_less("hackbench-02", "hackbench-16"));
-  CHECK_FALSE(natural_less("16", "2"));
+  // Each pair in natural order: the first before the second, not after it;
+  // neither before itself.
+  const std::vector<std::pair<std::string, std::string>> ordered = {
+      {"linux-image-6.1.0-9-amd64-unsigned", "linux-image-6.1.0-57-amd64-unsigned"},
+      {"linux-image-6.12.95+deb12-amd64-unsigned", "linux-image-6.12.117+deb12-amd64-unsigned"},
+      {"6.12.95", "6.12.117"},
+      {"2", "16"},
+      {"hackbench-02", "hackbench-16"}};
+  for (const auto& [first, second] : ordered) {
+    INFO(first << " < " << second);
+    CHECK(natural_less(first, second));
+    CHECK_FALSE(natural_less(second, first));
+    CHECK_FALSE(natural_less(first, first));
+    CHECK_FALSE(natural_less(second, second));
+  }
 }
 
 TEST_CASE("terminal_safe: controls, DEL, C1 and stray bytes escaped; UTF-8 text kept") {
