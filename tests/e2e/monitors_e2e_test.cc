@@ -260,6 +260,7 @@ TEST_CASE("a real run with the tasks monitor, then compare --monitors", "[e2e][m
     SCHEDLAB_SKIP("this kernel has no /proc/PID/sched (CONFIG_SCHED_DEBUG)");
   }
   test::TempDir dir;
+  std::string err;
   const auto tasks = test::run_config(dir, "tasks", R"(
 iterations: 2
 workloads:
@@ -270,8 +271,8 @@ workloads:
       monitors: [tasks]
       task_monitor: {interval: 20ms}
 )",
-                                      240s);
-  CHECK(tasks.err.find("monitor tasks") == std::string::npos);  // neither unavailable nor failing
+                                      240s, &err);
+  CHECK(err.find("monitor tasks") == std::string::npos);  // neither unavailable nor failing
 
   Store store(tasks.db);
   const auto& r = tasks.run;

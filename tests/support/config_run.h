@@ -19,7 +19,6 @@ struct ConfigRun {
   std::string config, db;  // DIR/NAME.yaml and DIR/NAME.db
   RunInfo run;
   std::vector<IterationRow> iterations;  // with their samples
-  std::string err;                       // what schedlab printed on stderr
 };
 
 // Each failed iteration of the run NAME in DB, a line each ("BLOCK
@@ -43,9 +42,11 @@ inline std::string failed_iterations(const std::string& db, const std::string& n
 
 // Writes CONFIG_TEXT to DIR/NAME.yaml and runs it into DIR/NAME.db as the
 // run NAME. A failed run fails the test with its failed iterations and
-// schedlab's output.
+// schedlab's output. ERR, when given, receives what schedlab printed on
+// stderr (its warnings and notes), for a test that checks them.
 inline ConfigRun run_config(const TempDir& dir, const std::string& name,
-                            const std::string& config_text, std::chrono::seconds timeout) {
+                            const std::string& config_text, std::chrono::seconds timeout,
+                            std::string* err = nullptr) {
   ConfigRun out{.config = dir.file(name + ".yaml"), .db = dir.file(name + ".db")};
   write_text(out.config, config_text);
   const auto r = schedlab_cmd({"run", out.config, "--db", out.db, "--name", name}, {}, timeout);
@@ -56,7 +57,7 @@ inline ConfigRun run_config(const TempDir& dir, const std::string& name,
   REQUIRE(run);
   out.run = *run;
   out.iterations = store.iterations_table().iterations(run->id, true);
-  out.err = r.err;
+  if (err) *err = r.err;
   return out;
 }
 
