@@ -7,12 +7,12 @@
 #include <map>
 #include <set>
 
-#include "runner/knobs/sysctl_values.h"
-#include "runner/input/units.h"
 #include "runner/hosts/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
+#include "runner/input/units.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
+#include "runner/knobs/sysctl_values.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab {
@@ -87,7 +87,8 @@ void preflight(const RunContext& run) {
     // A lab guest boots fresh: entries of an earlier guest under the same
     // name (same release, accelerator and port) are of a kernel that is gone.
     if (lab::is_lab_host_name(host->name())) {
-      if (const auto note = lab::discard_guest_journal(store.journal(), host->name()); !note.empty())
+      if (const auto note = lab::discard_guest_journal(store.journal(), host->name());
+          !note.empty())
         fmt::print(stderr, "schedlab: {}\n", note);
       continue;
     }
@@ -115,7 +116,8 @@ void preflight(const RunContext& run) {
 void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
   // Every program any step of the first point runs must exist where it runs.
   std::set<std::pair<std::string, std::string>> checked;
-  const StepContext ctx{.workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
+  const StepContext ctx{
+      .workdir = "/tmp/schedlab-preflight", .sut_address = pair.sut_address, .port = 1};
   for (const auto& pp : plan.points) {
     const Workload& w = *pp.workload->workload;
     std::vector<Step> steps = w.setup_steps(pp.point, ctx);

@@ -8,22 +8,23 @@
 namespace schedlab {
 
 std::int64_t create_run_record(Store& store, const RunRecord& record) {
-  const std::int64_t run_id = store.runs_table().create_run({.name = record.name,
-                                                .config_path = record.config_path,
-                                                .config_text = record.config_text,
-                                                .config_sha256 = sha256_hex(record.config_text),
-                                                .manifest_json = record.manifest_json,
-                                                .status = RunStatus::kRunning});
+  const std::int64_t run_id =
+      store.runs_table().create_run({.name = record.name,
+                                     .config_path = record.config_path,
+                                     .config_text = record.config_text,
+                                     .config_sha256 = sha256_hex(record.config_text),
+                                     .manifest_json = record.manifest_json,
+                                     .status = RunStatus::kRunning});
   for (std::size_t i = 0; i < record.variants.size(); ++i)
     store.variants_table().add_variant({.run_id = run_id,
-                       .name = record.variants[i].first,
-                       .position = static_cast<int>(i),
-                       .knobs_json = record.variants[i].second});
+                                        .name = record.variants[i].first,
+                                        .position = static_cast<int>(i),
+                                        .knobs_json = record.variants[i].second});
   for (const Workload* w : record.workloads)
     for (const auto& m : w->metrics())
-      store.metrics_table().add_metric(run_id, {w->name(), m.name, m.unit, m.direction,
-                                                std::string(to_string(m.centre)), m.kind,
-                                                m.precision});
+      store.metrics_table().add_metric(
+          run_id, {w->name(), m.name, m.unit, m.direction, std::string(to_string(m.centre)), m.kind,
+                   m.precision});
   return run_id;
 }
 
