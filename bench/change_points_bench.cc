@@ -1,6 +1,6 @@
 // bench_change_points: detection rate and false alarms per 100 runs of
-// change points (analysis/change_points.h) on planted nightly series,
-// beside today's pairwise nightly rule (analysis/regression.h: each night
+// change points (analysis/history/change_points.h) on planted nightly series,
+// beside today's pairwise nightly rule (analysis/nightly/regression.h: each night
 // against the night before, Welch's t at alpha 0.05 and at least 3% worse)
 // on the same series.
 //
@@ -22,11 +22,11 @@
 #include <cstdlib>
 #include <vector>
 
-#include "analysis/change_points.h"
-#include "analysis/compare.h"
-#include "analysis/regression.h"
-#include "analysis/sequential_simulation.h"
-#include "analysis/stats.h"
+#include "analysis/compare/compare.h"
+#include "analysis/history/change_points.h"
+#include "analysis/nightly/regression.h"
+#include "analysis/sequential/sequential_simulation.h"
+#include "analysis/stats/stats.h"
 
 using namespace schedlab;
 

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/compare.h"
-#include "analysis/render.h"
+#include "analysis/compare/compare.h"
+#include "analysis/render/render.h"
 #include "results/store.h"
 
 using namespace schedlab;

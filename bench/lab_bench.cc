@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "runner/hosts/lab/lab_host.h"
+#include "runner/lab/lab_host.h"
 
 using namespace schedlab;
 using Clock = std::chrono::steady_clock;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/schedstat_diff.h"
+#include "analysis/counters/schedstat_diff.h"
 
 namespace {
 

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/sequential.h"
-#include "analysis/sequential_simulation.h"
+#include "analysis/sequential/sequential.h"
+#include "analysis/sequential/sequential_simulation.h"
 
 using namespace schedlab;
 

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analysis/procfs_interrupts.h"
-#include "analysis/procfs_pressure.h"
-#include "analysis/procfs_stat.h"
-#include "analysis/schedstat.h"
+#include "analysis/counters/procfs_interrupts.h"
+#include "analysis/counters/procfs_pressure.h"
+#include "analysis/counters/procfs_stat.h"
+#include "analysis/counters/schedstat.h"
 
 using namespace schedlab;
 

@@ -40,7 +40,7 @@ struct BisectDecision {
   std::string run_ids_json;      // the runs holding the samples, e.g. [4,5]
   std::string note;              // why: a hook's failure, a p-value's absence
   std::string decided_at;
-  // A verdict after repeated looks (analysis/bisect_looks.h): the nominal
+  // A verdict after repeated looks (analysis/sequential/bisect_looks.h): the nominal
   // level each test was held to at this look (p below it: differs), and
   // the error rates the verdict holds ("at most 5% of GOOD verdicts on a
   // bad candidate ..."); empty for references, skips and older sessions.

@@ -17,7 +17,7 @@
 namespace schedlab {
 
 // One run's cell of one metric as `schedlab history` prints it: compare's
-// cell for a variant, block and row (analysis/cell_summaries.h computes
+// cell for a variant, block and row (analysis/history/cell_summaries.h computes
 // it). Derived data, kept per (run, workload, metric); see
 // Store::cell_summaries.
 struct CellSummary {
@@ -29,7 +29,7 @@ struct CellSummary {
   std::optional<double> centre, ci_low, ci_high;
   std::string ci_reason;
   // The workload parameters the cell was measured with, but the swept one
-  // ({"loops":"500","modes":"process-pipes"}, analysis/cell_summaries.h): history's series are
+  // ({"loops":"500","modes":"process-pipes"}, analysis/history/cell_summaries.h): history's series are
   // split by it.
   std::string params;
 };

@@ -96,7 +96,7 @@ CREATE TABLE point_stops (
 );
 )sql",
     // 3: kernel counter monitors around each iteration: the raw files read
-    // before and after, and the flat delta rows (analysis/monitors.h).
+    // before and after, and the flat delta rows (analysis/counters/monitors.h).
     R"sql(
 CREATE TABLE monitor_snapshots (
   iteration_id INTEGER NOT NULL REFERENCES iterations(id),
@@ -215,7 +215,7 @@ CREATE INDEX iterations_by_workload ON iterations
   (workload, run_id, id, variant_id, block, row, row_order, status, iteration);
 )sql",
     // 10: `schedlab history` reads each run's cells of a metric from here
-    // (analysis/cell_summaries.h), not from its iterations and samples. The
+    // (analysis/history/cell_summaries.h), not from its iterations and samples. The
     // rows are derived data: a run's count only while its mark exists, and
     // any write to the run's iterations or samples deletes the marks (the
     // triggers: whoever writes, through Store or not), so a stale cell is
@@ -331,7 +331,7 @@ ALTER TABLE iterations ADD COLUMN notes TEXT NOT NULL DEFAULT '';
     // decision, the looks and units a side, the stage-wise p-value and
     // adjusted interval, the design, and the looks themselves (a resumed
     // run rebuilds the test from them). NULL seq_metric: no test.
-    // Bisect's verdicts after repeated looks (analysis/bisect_looks.h): the
+    // Bisect's verdicts after repeated looks (analysis/sequential/bisect_looks.h): the
     // nominal level each test of a verdict was held to, and the error rates
     // the verdict holds ('' for decisions made before).
     R"sql(

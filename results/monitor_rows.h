@@ -13,7 +13,7 @@
 namespace schedlab {
 
 // A monitor's file as read on the SUT before or after an iteration (see
-// analysis/monitors.h), kept raw so any delta can be recomputed.
+// analysis/counters/monitors.h), kept raw so any delta can be recomputed.
 struct MonitorSnapshotRow {
   std::int64_t iteration_id = 0;  // filled when read back
   std::string monitor;            // schedstat | stat | interrupts | softirqs | pressure

@@ -12,7 +12,7 @@
 namespace schedlab {
 
 // The sequential A/B test of one variant against the baseline at one
-// point (`stop: sequential`, analysis/sequential.h), as its latest look
+// point (`stop: sequential`, analysis/sequential/sequential.h), as its latest look
 // left it (migration 15).
 struct SequentialRecord {
   std::string metric;    // the point's first metric, which the test judged

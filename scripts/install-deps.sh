@@ -26,7 +26,7 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-ve
 # slurm-wlm and munge: schedlab slurm's test cluster (tests/support/slurm/lab.sh
 # starts its own munged, slurmctld and slurmd, on ports of its own).
 # r-cran-rpact (brings r-base-core): R's group sequential package, which
-# tests/analysis/sequential_r_reference.R runs to regenerate the reference
+# tests/analysis/sequential/sequential_r_reference.R runs to regenerate the reference
 # boundaries, p-values and intervals the sequential test is checked against
 # (the committed JSON is what the test reads; R also regenerates r_reference.json).
 # man-db and groff-base: the generated man pages rendered by man -l and
@@ -34,18 +34,18 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-ve
 # line's test, is bsdutils': essential, always there).
 TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown
   python3-pandas clang slurm-wlm munge r-cran-rpact man-db groff-base"
-# Lab SUTs (runner/hosts/lab/): qemu boots Debian kernels it downloads at run time
+# Lab SUTs (runner/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma
 # to write the initramfs and read .ko.xz modules;
 # debian-archive-keyring verifies the private apt lists.
 LAB_PKGS="qemu-system-x86 busybox-static dropbear-bin kmod cpio xz-utils zstd
   zlib1g-dev liblzma-dev debian-archive-keyring util-linux bash"
-# Lab kernels built from source (kernel: git:PATH, runner/hosts/lab/kernel_build.h):
+# Lab kernels built from source (kernel: git:PATH, runner/lab/kernel_build.h):
 # Kconfig's parser and the kernel's host tools; ccache for rebuilds. The test's
 # source is Debian's linux-source-6.1, fetched through the private apt configuration.
 KERNEL_BUILD_PKGS="bc bison flex libelf-dev libssl-dev make gcc ccache"
-# The lab's exynos4210 board (runner/hosts/lab/board.h): qemu's smdkc210 with
+# The lab's exynos4210 board (runner/lab/board.h): qemu's smdkc210 with
 # its PL330 DMA engines (qemu-system-arm), dtc to fix the board's DTB at boot
 # (device-tree-compiler), and the cross compiler for its kernels built from
 # source and for the dmatest.ko built against Debian's armhf headers. The
@@ -68,7 +68,7 @@ fi
 # netperf (netperf and netserver, for the netperf workload) is in Debian's
 # non-free component, which the system's sources need not list. A private apt
 # configuration fetches it the way the lab fetches kernels
-# (runner/hosts/lab/apt.cc): its own sources.list, lists and archives under
+# (runner/lab/apt.cc): its own sources.list, lists and archives under
 # $NONFREE_DIR, the system's sources and apt state untouched; dpkg installs
 # the downloaded .deb (it needs only libc6). Its postinst starts the
 # package's own netserver on port 12865 where an init system runs; schedlab

@@ -22,6 +22,7 @@ class Tbench final : public Workload {
   std::vector<ProgramSpec> programs() const override {
     return {{.name = "tbench"}, {.name = "tbench_srv", .guest = true}};
   }
+  GuestNeeds guest_needs() const override { return {.fixed_ports = {kPort}}; }
   std::vector<MmtestsFormat> mmtests_formats() const override;
   std::vector<Step> point_setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;

@@ -171,6 +171,10 @@ struct GuestNeeds {
   // Kernel options a kernel built from source needs for it (added to the
   // build's config for a run that has the workload, before the config's own).
   std::vector<std::pair<std::string, std::string>> kernel_config;
+  // Ports its server listens on whatever port the runner reserves (a tool
+  // that hard-codes its port): a lab guest forwards each one that is free on
+  // this machine, and never hands it out as a free port.
+  std::vector<int> fixed_ports;
 };
 
 class Workload {

@@ -6,18 +6,18 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "analysis/analyse.h"
-#include "analysis/bisect_looks.h"
+#include "analysis/compare/analyse.h"
+#include "analysis/sequential/bisect_looks.h"
 #include "base/placeholders.h"
 #include "runner/bisect/bisect_git.h"
 #include "runner/bisect/bisect_samples.h"
 #include "runner/config/config.h"
-#include "runner/input/param_values.h"
-#include "runner/hosts/lab/kernel_build.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/hosts/local_host.h"
+#include "runner/input/param_values.h"
+#include "runner/lab/kernel_build.h"
 #include "runner/nightly/hook.h"
 #include "runner/run/executor.h"
-#include "runner/hosts/interrupt.h"
 #include "runner/run/plan.h"
 #include "runner/run/session.h"
 
@@ -450,7 +450,7 @@ class Driver {
   }
 
   // The candidate's verdict after its latest batch, with alpha spent
-  // across its looks (analysis/bisect_looks.h): a look after each batch,
+  // across its looks (analysis/sequential/bisect_looks.h): a look after each batch,
   // each against the references of the windows measured so far (good0 and
   // bad0 for batches made before windows existed). The earlier looks are
   // taken again from the stored runs, so a `continue` after a restart

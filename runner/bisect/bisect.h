@@ -1,6 +1,6 @@
 // schedlab bisect: between a good and a bad kernel (a list of lab kernels)
 // or commit (a git range built, installed and booted by a user hook), find
-// the first bad one, deciding each candidate with analysis/bisect_verdict.h
+// the first bad one, deciding each candidate with analysis/sequential/bisect_verdict.h
 // and choosing the next with runner/bisect/bisect_search.h.
 //
 // Everything lives in the database: the session (its spec: candidates,
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/bisect_verdict.h"
+#include "analysis/sequential/bisect_verdict.h"
 #include "results/store.h"
 #include "runner/bisect/bisect_search.h"
 
@@ -77,7 +77,7 @@ void fill_kernel_candidates(BisectSpec& spec, const std::vector<std::string>& ke
                             const std::string& good, const std::string& bad);
 
 // What every verdict of a bisection by its tests holds (alpha spent across
-// a candidate's repeated looks, analysis/bisect_looks.h), for the result,
+// a candidate's repeated looks, analysis/sequential/bisect_looks.h), for the result,
 // status and page.
 std::string error_rates_statement(const BisectSpec& spec);
 

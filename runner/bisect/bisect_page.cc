@@ -5,9 +5,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analysis/bisect_verdict.h"
-#include "analysis/render_html.h"
-#include "analysis/summary.h"
+#include "analysis/render/render_html.h"
+#include "analysis/sequential/bisect_verdict.h"
+#include "analysis/stats/summary.h"
 #include "runner/bisect/bisect.h"
 #include "runner/bisect/bisect_samples.h"
 

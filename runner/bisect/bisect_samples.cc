@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "analysis/analyse.h"
-#include "analysis/summary.h"
+#include "analysis/compare/analyse.h"
+#include "analysis/stats/summary.h"
 
 namespace schedlab {
 

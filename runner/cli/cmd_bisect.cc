@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "analysis/compare.h"
-#include "analysis/render.h"
-#include "analysis/render_schedstat.h"
-#include "analysis/schedstat_diff.h"
-#include "analysis/schedstat_runs.h"
-#include "analysis/significance.h"
+#include "analysis/compare/compare.h"
+#include "analysis/counters/render_schedstat.h"
+#include "analysis/counters/schedstat_diff.h"
+#include "analysis/counters/schedstat_runs.h"
+#include "analysis/render/render.h"
+#include "analysis/stats/significance.h"
 #include "base/file.h"
 #include "base/text.h"
 #include "results/store.h"
@@ -27,8 +27,8 @@
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
-#include "runner/input/units.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/input/units.h"
 #include "runner/run/progress.h"
 
 namespace schedlab::cli {

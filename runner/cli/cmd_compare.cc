@@ -1,7 +1,7 @@
 // schedlab compare: the mmtests-style table of one or more runs.
 #include <fmt/format.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/common.h"

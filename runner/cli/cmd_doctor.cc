@@ -6,9 +6,9 @@
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
-#include "runner/run/run_shape.h"
 #include "runner/doctor/doctor.h"
-#include "runner/hosts/hosts.h"
+#include "runner/lab/host_set.h"
+#include "runner/run/run_shape.h"
 
 namespace schedlab::cli {
 namespace {

@@ -8,11 +8,11 @@
 #include <optional>
 #include <string_view>
 
-#include "analysis/cell_summaries.h"
-#include "analysis/history.h"
-#include "analysis/history_changes.h"
-#include "results/store.h"
+#include "analysis/history/cell_summaries.h"
+#include "analysis/history/history.h"
+#include "analysis/history/history_changes.h"
 #include "base/text.h"
+#include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_file.h"
 #include "runner/cli/output_format.h"
@@ -28,7 +28,7 @@ struct HistoryCmdOptions {
   Format format = Format::kText;
   std::string output;  // -o FILE; empty or "-": stdout
   DbOption db;
-  // --changes: the change points of each series (analysis/history_changes.h).
+  // --changes: the change points of each series (analysis/history/history_changes.h).
   bool changes = false;
   double changes_alpha = 0.05;
   double min_change_pct = 2;
@@ -64,7 +64,7 @@ std::string row_list(const Store& store, const HistoryCmdOptions& o) {
   return out;
 }
 
-// history keeps the cells it had to compute (analysis/cell_summaries.h)
+// history keeps the cells it had to compute (analysis/history/cell_summaries.h)
 // where it may write the database, so the next one reads a row per cell;
 // elsewhere (a 0444 file, a read-only mount) it only reads, as list and
 // compare do. Opening to write also migrates an older database.

@@ -16,14 +16,14 @@
 #include "base/shell_quote.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
-#include "runner/input/units.h"
-#include "runner/hosts/lab/board.h"
-#include "runner/hosts/lab/kernel.h"
-#include "runner/hosts/lab/lab_config_yaml.h"
-#include "runner/hosts/lab/kernel_build.h"
-#include "runner/hosts/lab/lab_host.h"
-#include "runner/hosts/local_host.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/hosts/local_host.h"
+#include "runner/input/units.h"
+#include "runner/lab/board.h"
+#include "runner/lab/kernel.h"
+#include "runner/lab/kernel_build.h"
+#include "runner/lab/lab_config_yaml.h"
+#include "runner/lab/lab_host.h"
 
 namespace schedlab::cli {
 namespace {

@@ -10,14 +10,14 @@
 #include <algorithm>
 #include <fstream>
 
-#include "analysis/nightly_report.h"
+#include "analysis/nightly/nightly_report.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/hosts/interrupt.h"
-#include "runner/run/progress.h"
 #include "runner/nightly/nightly.h"
 #include "runner/nightly/nightly_config.h"
+#include "runner/run/progress.h"
 #include "runner/slurm/nightly_jobs.h"
 #include "runner/slurm/slurm_tools.h"
 

@@ -1,11 +1,11 @@
 // schedlab report: the comparison of `compare` as one self-contained HTML
-// page with Vega plots (analysis/render_html.h), for a mail or a bug.
+// page with Vega plots (analysis/render/render_html.h), for a mail or a bug.
 #include <fmt/format.h>
 
-#include "analysis/column_labels.h"
-#include "analysis/compare.h"
-#include "analysis/render_html.h"
-#include "analysis/summary_table.h"
+#include "analysis/compare/compare.h"
+#include "analysis/render/column_labels.h"
+#include "analysis/render/render_html.h"
+#include "analysis/render/summary_table.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"

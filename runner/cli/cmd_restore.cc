@@ -7,10 +7,10 @@
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
-#include "runner/hosts/hosts.h"
-#include "runner/knobs/knobs.h"
-#include "runner/hosts/lab/guest_journal.h"
 #include "runner/hosts/locks.h"
+#include "runner/knobs/knobs.h"
+#include "runner/lab/guest_journal.h"
+#include "runner/lab/host_set.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab::cli {

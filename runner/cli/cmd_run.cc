@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
@@ -18,12 +18,12 @@
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
-#include "runner/input/units.h"
-#include "runner/hosts/hosts.h"
-#include "runner/hosts/lab/lab_config_yaml.h"
-#include "runner/knobs/knobs.h"
-#include "runner/run/executor.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/input/units.h"
+#include "runner/knobs/knobs.h"
+#include "runner/lab/host_set.h"
+#include "runner/lab/lab_config_yaml.h"
+#include "runner/run/executor.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/plan.h"
 #include "runner/run/preflight.h"

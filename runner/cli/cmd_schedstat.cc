@@ -19,9 +19,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "analysis/render_schedstat.h"
-#include "analysis/schedstat_diff.h"
-#include "analysis/schedstat_runs.h"
+#include "analysis/counters/render_schedstat.h"
+#include "analysis/counters/schedstat_diff.h"
+#include "analysis/counters/schedstat_runs.h"
 #include "base/file.h"
 #include "results/store.h"
 #include "runner/cli/common.h"

@@ -2,9 +2,9 @@
 // first the baseline, like benchstat; no database involved.
 #include <fmt/format.h>
 
-#include "analysis/compare.h"
-#include "analysis/render.h"
-#include "analysis/sample_file.h"
+#include "analysis/compare/compare.h"
+#include "analysis/render/render.h"
+#include "analysis/stats/sample_file.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/stats_options.h"

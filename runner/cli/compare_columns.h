@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 
 namespace schedlab::cli {
 

@@ -1,8 +1,8 @@
 #include "runner/cli/compare_output.h"
 
-#include "analysis/column_labels.h"
-#include "analysis/render.h"
-#include "analysis/summary_table.h"
+#include "analysis/render/column_labels.h"
+#include "analysis/render/render.h"
+#include "analysis/render/summary_table.h"
 #include "base/text.h"
 
 namespace schedlab::cli {

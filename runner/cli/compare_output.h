@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "runner/cli/output_format.h"
 
 namespace schedlab::cli {

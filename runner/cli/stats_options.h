@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "analysis/compare.h"
-#include "analysis/significance.h"
+#include "analysis/compare/compare.h"
+#include "analysis/stats/significance.h"
 
 namespace schedlab::cli {
 

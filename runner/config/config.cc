@@ -8,15 +8,15 @@
 #include <boost/regex.hpp>
 #include <set>
 
-#include "analysis/task_samples.h"
+#include "analysis/counters/task_samples.h"
 #include "runner/config/command_config.h"
 #include "runner/config/hosts_config.h"
 #include "runner/config/iterations_config.h"
 #include "runner/input/param_values.h"
 #include "runner/input/suggest.h"
 #include "runner/input/yaml_reader.h"
-#include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/knobs/knob_kind.h"
+#include "runner/lab/lab_config_yaml.h"
 #include "workloads/registry.h"
 
 namespace schedlab {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/sequential.h"
-#include "runner/hosts/lab/lab_config.h"
+#include "analysis/sequential/sequential.h"
 #include "runner/hosts/ssh_config.h"
 #include "runner/input/config_error.h"
 #include "runner/knobs/knob_settings.h"
+#include "runner/lab/lab_config.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
@@ -31,7 +31,7 @@ struct VariantConfig {
 // count (min == max); adaptive: at least min, then until the confidence
 // interval's half-width is at most ci_width_pct of the centre, at most max;
 // or sequential (`stop: sequential`): interleaved rounds until a group
-// sequential test (analysis/sequential.h) of every non-baseline variant
+// sequential test (analysis/sequential/sequential.h) of every non-baseline variant
 // against the baseline says `different` or `same`, at most max.
 // The most iterations a config may ask for (per point, adaptive max included).
 constexpr std::int64_t kMaxIterations = 1000000;
@@ -74,7 +74,7 @@ struct WorkloadConfig {
   std::map<std::string, std::vector<ParamValue>> values;
   IterationPolicy iterations;
   // Kernel counter monitors snapshotted around each iteration on the SUT
-  // (analysis/monitors.h names), in configuration order: the entry's
+  // (analysis/counters/monitors.h names), in configuration order: the entry's
   // `monitors:`, else the top-level default, else none.
   std::vector<std::string> monitors;
   TaskMonitorConfig task_monitor;

@@ -6,8 +6,8 @@
 #include <boost/regex.hpp>
 #include <set>
 
-#include "runner/hosts/lab/lab_config_yaml.h"
 #include "runner/hosts/ssh_host.h"
+#include "runner/lab/lab_config_yaml.h"
 
 namespace schedlab {
 namespace {

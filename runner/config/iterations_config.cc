@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/monitors.h"
+#include "analysis/counters/monitors.h"
 #include "runner/input/param_values.h"
 #include "runner/input/suggest.h"
 #include "runner/input/units.h"

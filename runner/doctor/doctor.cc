@@ -1,8 +1,5 @@
 #include "runner/doctor/doctor.h"
 
-#include "runner/hosts/lab/board.h"
-#include "runner/hosts/lab/kernel_build.h"
-
 #include <fmt/format.h>
 
 #include <optional>
@@ -13,6 +10,8 @@
 #include "runner/config/config.h"
 #include "runner/knobs/knob_names.h"
 #include "runner/knobs/sut_state.h"
+#include "runner/lab/board.h"
+#include "runner/lab/kernel_build.h"
 #include "workloads/registry.h"
 
 namespace schedlab {

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "analysis/proc_text.h"
-#include "analysis/task_samples.h"
+#include "analysis/counters/proc_text.h"
+#include "analysis/counters/task_samples.h"
 
 namespace schedlab {
 

@@ -1,4 +1,4 @@
-// Monitors on the SUT for one run (analysis/monitors.h has the registry):
+// Monitors on the SUT for one run (analysis/counters/monitors.h has the registry):
 // what a monitor needs is switched on through a run-level knob journal,
 // its files are read before and after each iteration's measured steps, and
 // the raw texts and the delta rows go onto the iteration's row, so they are
@@ -20,7 +20,7 @@
 // The `tasks` monitor is not a file snapshot: before() starts a sampler of
 // the workload's processes on the SUT (runner/monitors/task_sampler.h) and after()
 // stops it, storing its raw output as the "after" snapshot and the reduced
-// counts (analysis/task_samples.h) as delta rows. An iteration that never
+// counts (analysis/counters/task_samples.h) as delta rows. An iteration that never
 // reaches after() (interrupted) has its sampler stopped by the next
 // before(), by stop() or by the destructor.
 #pragma once
@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/monitors.h"
+#include "analysis/counters/monitors.h"
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/host.h"

@@ -1,7 +1,7 @@
 // The `tasks` monitor on the SUT: a small POSIX sh + awk program (busybox
 // is enough: the lab guests have nothing else) that polls the tasks whose
 // comm is one of a workload's process names and prints, per task, its CPU,
-// nr_migrations and switches (format in analysis/task_samples.h).
+// nr_migrations and switches (format in analysis/counters/task_samples.h).
 //
 // One iteration: start() polls once synchronously, so the first poll is
 // known to precede the measured steps, then leaves a poller running in the

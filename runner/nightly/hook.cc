@@ -4,17 +4,17 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <boost/regex.hpp>
+#include <cctype>
 #include <thread>
 
 #include "base/placeholders.h"
 #include "base/text.h"
 #include "runner/config/config.h"
-#include "runner/hosts/hosts.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/hosts/local_host.h"
 #include "runner/hosts/ssh_host.h"
-#include "runner/hosts/interrupt.h"
+#include "runner/lab/host_set.h"
 
 namespace schedlab {
 namespace {

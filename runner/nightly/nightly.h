@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/nightly_input.h"
+#include "analysis/nightly/nightly_input.h"
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/nightly/nightly_config.h"

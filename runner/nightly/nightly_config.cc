@@ -5,18 +5,18 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <boost/regex.hpp>
+#include <filesystem>
 #include <set>
 
-#include "analysis/significance.h"
+#include "analysis/stats/significance.h"
 #include "base/placeholders.h"
 #include "runner/config/config.h"
+#include "runner/hosts/ssh_host.h"
 #include "runner/input/suggest.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_reader.h"
-#include "runner/hosts/lab/kernel.h"
-#include "runner/hosts/ssh_host.h"
+#include "runner/lab/kernel.h"
 
 namespace schedlab {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/regression_rule.h"
+#include "analysis/nightly/regression_rule.h"
 #include "runner/nightly/hook.h"
 
 namespace schedlab {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/summary.h"
+#include "analysis/stats/summary.h"
 
 namespace schedlab {
 

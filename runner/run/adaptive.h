@@ -20,7 +20,7 @@ struct StopDecision {
 };
 
 // Half-width of the interval of the centre that `compare` reports for these
-// samples (analysis/summary.h: Student t for amean, t on reciprocals for
+// samples (analysis/stats/summary.h: Student t for amean, t on reciprocals for
 // hmean, t on logs for gmean, order statistics for the median), as a
 // percentage of the centre: (high - low) / 2 / |centre| * 100. Samples that
 // are all equal give 0 (no spread: nothing left to narrow). Empty when there

@@ -4,10 +4,10 @@
 
 #include <sstream>
 
-#include "analysis/manifest_diff.h"
+#include "analysis/compare/manifest_diff.h"
 #include "base/text.h"
-#include "runner/hosts/lab/lab_host.h"
 #include "runner/knobs/sut_state.h"
+#include "runner/lab/lab_host.h"
 
 namespace schedlab {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "runner/hosts/lab/guest_journal.h"
+#include "runner/lab/guest_journal.h"
 #include "runner/run/preflight.h"
 
 namespace schedlab {

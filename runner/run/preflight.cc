@@ -7,12 +7,12 @@
 #include <map>
 #include <set>
 
-#include "runner/hosts/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/knobs/sysctl_values.h"
+#include "runner/lab/guest_journal.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "runner/config/config.h"
-#include "runner/hosts/hosts.h"
+#include "runner/lab/host_set.h"
 #include "runner/run/plan.h"
 #include "runner/run/run_context.h"
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "analysis/compare.h"
-#include "runner/hosts/lab/kernel.h"
+#include "analysis/compare/compare.h"
+#include "runner/lab/kernel.h"
 
 namespace schedlab {
 

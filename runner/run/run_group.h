@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "results/store.h"
 
 namespace schedlab {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "runner/config/host_specs.h"
-#include "runner/hosts/lab/lab_config_yaml.h"
+#include "runner/lab/lab_config_yaml.h"
 #include "runner/run/run_context.h"
 
 namespace schedlab {

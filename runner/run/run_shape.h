@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "runner/config/config.h"
-#include "runner/hosts/hosts.h"
+#include "runner/lab/host_set.h"
 #include "runner/run/plan.h"
 
 namespace schedlab {

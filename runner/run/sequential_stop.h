@@ -1,5 +1,5 @@
 // `stop: sequential` at one sweep point: one group sequential test
-// (analysis/sequential.h) per non-baseline variant, asked after each
+// (analysis/sequential/sequential.h) per non-baseline variant, asked after each
 // interleaved round whether the variant differs from the baseline, is the
 // same within min_effect_pct, or is undecided. A variant whose test has
 // stopped is no longer measured; the point stops when every test has, or
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/sequential.h"
+#include "analysis/sequential/sequential.h"
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "workloads/metric.h"

@@ -2,7 +2,7 @@
 // mmtests' layout, as its parsers read them (bin/lib/MMTests/Extract*.pm,
 // shellpack_src/src/<bench>/parse-results), compressed by the real gzip and
 // xz; compare --mmtests on the imported runs prints the golden vectors'
-// numbers (tests/analysis/mmtests_test.cc: what mmtests itself printed).
+// numbers (tests/analysis/stats/mmtests_test.cc: what mmtests itself printed).
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -13,10 +13,10 @@
 
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/hackbench_samples.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
-#include "tests/support/hackbench_samples.h"
 
 using namespace schedlab;
 using test::schedlab_cmd;
@@ -134,7 +134,7 @@ TEST_CASE("import --mmtests: a run per mmtests run, compare --mmtests prints mmt
   const auto cmp = schedlab_cmd({"compare", "baseline", "patched", "--mmtests", "--all-stats", "--db", db});
   INFO(cmp.out << cmp.err);
   REQUIRE(cmp.ok());
-  // tests/analysis/mmtests_test.cc's golden lines, the row now labelled 1 / 6.
+  // tests/analysis/stats/mmtests_test.cc's golden lines, the row now labelled 1 / 6.
   for (const char* line : {
            "Min       1      0.4250 (   0.00%)      0.4370 (  -2.82%)",
            "Amean     1      0.4300 (   0.00%)      0.4420 (  -2.79%)",
@@ -288,7 +288,7 @@ TEST_CASE("import --mmtests: each layout mmtests has written is read as its extr
       schedlab_cmd({"compare", "older", "newer", "--mmtests", "--all-stats", "--db", db});
   INFO(cmp.out << cmp.err);
   REQUIRE(cmp.ok());
-  // The golden vectors' lines (tests/analysis/mmtests_test.cc), and for
+  // The golden vectors' lines (tests/analysis/stats/mmtests_test.cc), and for
   // tbench the Hmean of the execute lines' MB/sec as R computes it:
   // 1/mean(1/c(212.07, 204.26, 170.49, 157.87)) = 183.3944,
   // 1/mean(1/c(141.89, 204.13, 168.40, 220.25)) = 178.3716.

@@ -28,7 +28,7 @@
 #include <sstream>
 #include <thread>
 
-#include "analysis/cell_summaries.h"
+#include "analysis/history/cell_summaries.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"

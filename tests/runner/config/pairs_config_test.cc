@@ -5,7 +5,7 @@
 #include "runner/config/config.h"
 #include "runner/config/host_specs.h"
 #include "runner/knobs/knob_kind.h"
-#include "runner/hosts/hosts.h"
+#include "runner/lab/host_set.h"
 #include "tests/support/config_error.h"
 
 using namespace schedlab;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 
 using namespace schedlab;
 

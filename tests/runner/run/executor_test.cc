@@ -13,8 +13,8 @@
 
 #include "runner/config/config.h"
 #include "runner/config/host_specs.h"
-#include "runner/hosts/hosts.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/lab/host_set.h"
 #include "runner/run/preflight.h"
 #include "tests/support/fake_host.h"
 #include "tests/support/temp_dir.h"

@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/compare.h"
-#include "runner/hosts/lab/kernel.h"
+#include "analysis/compare/compare.h"
+#include "runner/lab/kernel.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;

@@ -1,0 +1,419 @@
+#include "analysis/history/history.h"
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/compare/compare.h"
+#include "analysis/history/cell_summaries.h"
+#include "analysis/history/history_changes.h"
+#include "base/text.h"
+
+namespace schedlab {
+
+// A year of nightlies is tens of thousands of (run, variant) columns. Each
+// run's cells come from its stored summaries (analysis/history/cell_summaries.h: a
+// row per cell, current by the database's marks) or, for a run without
+// them, from its iterations through compare's core, so a point is the cell
+// `schedlab compare` prints either way, with its run's label (name, start,
+// kernel release: Store::RunLabel); the rest is a bulk read each: the runs
+// declaring the metric, the nightly targets (and every variant, when a run
+// is computed).
+HistoryReader::HistoryReader(const Store& store, std::string workload, std::string metric,
+                             std::string row)
+    : store_(store),
+      snapshot_(store),
+      workload_(std::move(workload)),
+      metric_(std::move(metric)),
+      row_(std::move(row)),
+      declared_(store.metrics_table().runs_declaring(workload_, metric_)) {
+  if (declared_.empty())
+    throw std::invalid_argument(fmt::format("no run in {} has metric '{}' of workload '{}'",
+                                            store.path(), metric_, workload_));
+  for (const auto& m : store.nightly_log().nightly_measurements())
+    if (m.run_id) targets_[*m.run_id] = m.target;  // the latest measurement naming it
+}
+
+History HistoryReader::header() const {
+  History h;
+  h.workload = workload_;
+  h.metric = metric_;
+  if (const auto m = store_.metrics_table().latest_metric(workload_, metric_)) {
+    h.unit = m->unit;
+    h.direction = m->direction;
+    h.centre = m->centre;
+    h.precision = m->precision;
+  }
+  h.level = CompareOptions{}.level;
+  return h;
+}
+
+void HistoryReader::emit(const Store::RunLabel& run, std::span<const CellSummary> cells,
+                         const std::function<void(const HistoryPoint&)>& visit) const {
+  const auto target = targets_.find(run.id);
+  HistoryPoint p{.date = run.started_at,
+                 .run_id = run.id,
+                 .run = run.name,
+                 .target = target == targets_.end() ? "" : std::string_view(target->second),
+                 .kernel_release = run.kernel_release};
+  for (const CellSummary& c : cells) {
+    if (!row_.empty() && row_ != c.row && row_ != c.block + "/" + c.row) continue;
+    p.variant = c.variant;
+    p.block = c.block;
+    p.row = c.row;
+    p.params = c.params;
+    p.n = static_cast<std::size_t>(c.n);
+    p.centre = c.centre;
+    p.ci = c.ci_low && c.ci_high ? std::optional(stats::Interval{*c.ci_low, *c.ci_high}) : std::nullopt;
+    p.ci_reason = c.ci_reason;
+    visit(p);
+  }
+}
+
+void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
+                                   const std::function<void(const HistoryPoint&)>& visit) {
+  const auto is = [](const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return std::binary_search(ids.begin(), ids.end(), id);
+  };
+  // The runs without current summaries are computed first and held (a few
+  // normally: the one still running, one just imported), to be merged by
+  // date into the stored ones as those are read.
+  const auto summarised =
+      store_.cell_cache().cell_summary_runs(workload_, metric_, kCellSummaryVersion);
+  std::vector<std::int64_t> missing;  // ascending
+  std::set_difference(declared_.begin(), declared_.end(), summarised.begin(), summarised.end(),
+                      std::back_inserter(missing));
+  struct Held {
+    Store::RunLabel run;
+    std::vector<CellSummary> cells;
+  };
+  const auto oldest_first = [](const Store::RunLabel& a, const Store::RunLabel& b) {
+    return std::tie(a.started_at, a.id) < std::tie(b.started_at, b.id);
+  };
+  std::vector<Held> held;
+  if (!missing.empty()) {
+    std::unordered_map<std::int64_t, Store::RunLabel> runs;
+    for (auto& r : store_.runs_table().run_labels())
+      if (is(missing, r.id)) runs.emplace(r.id, std::move(r));
+    const auto declared = store_.metrics_table().metric_by_run(workload_, metric_);
+    const auto variants = store_.variants_table().variants_by_run();
+    const auto compute = [&](std::span<const IterationRow> its) {
+      const std::int64_t id = its.front().run_id;
+      const auto m = declared.find(id);
+      const auto vars = variants.find(id);
+      const auto run = runs.find(id);
+      if (m == declared.end() || vars == variants.end() || run == runs.end() || !is(missing, id))
+        return;
+      Held one{run->second, {}};
+      summarise_cells(its, vars->second, m->second, one.cells);
+      if (computed)
+        computed->push_back({id, {static_cast<std::int64_t>(its.size()), its.back().id}, one.cells});
+      if (!one.cells.empty()) held.push_back(std::move(one));
+    };
+    // A run at a time from the indexes for a few runs; the two scans when
+    // most runs have none (a database from before migration 10, or
+    // read-only and never kept).
+    if (2 * missing.size() > declared_.size())
+      store_.iterations_table().for_each_run_iterations(workload_, metric_, compute);
+    else
+      store_.iterations_table().for_each_run_iterations(workload_, metric_, missing, compute);
+    std::sort(held.begin(), held.end(),
+              [&](const Held& a, const Held& b) { return oldest_first(a.run, b.run); });
+  }
+
+  // The stored cells come oldest first: each held run goes before the
+  // first stored one it predates.
+  std::size_t next_held = 0;
+  const auto emit_held_before = [&](const Store::RunLabel* run) {
+    for (; next_held < held.size() && (!run || oldest_first(held[next_held].run, *run)); ++next_held)
+      emit(held[next_held].run, held[next_held].cells, visit);
+  };
+  store_.cell_cache().for_each_run_cell_summaries(
+      workload_, metric_, kCellSummaryVersion,
+      [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
+        if (!is(declared_, run.id) || is(missing, run.id)) return;
+        emit_held_before(&run);
+        emit(run, cells, visit);
+      });
+  emit_held_before(nullptr);
+}
+
+History history(const Store& store, const std::string& workload, const std::string& metric,
+                const std::string& row, std::vector<Store::RunCells>* computed) {
+  HistoryReader reader(store, workload, metric, row);
+  History h = reader.header();
+  reader.for_each_point(computed, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });
+  return h;
+}
+
+std::string_view History::label(std::string_view s) {
+  const auto known = labels_.find(s);  // without building a string
+  return known != labels_.end() ? *known : *labels_.emplace(s).first;
+}
+
+HistoryPoint History::keep(const HistoryPoint& p) {
+  HistoryPoint q = p;
+  std::size_t i = 0;
+  for (std::string_view* s : {&q.date, &q.run, &q.target, &q.kernel_release, &q.variant, &q.block,
+                              &q.row, &q.ci_reason, &q.params}) {
+    std::string_view& last = last_[i++];
+    if (last.data() == nullptr || *s != last) last = label(*s);
+    *s = last;
+  }
+  return q;
+}
+
+namespace {
+
+std::string_view or_dash(std::string_view s) { return s.empty() ? "-" : s; }
+
+// Appends `text` right-aligned in `width` columns; `text` is ASCII (a
+// number, an interval), so a byte is a column.
+void right_ascii(fmt::memory_buffer& buf, std::string_view text, std::size_t width) {
+  static constexpr std::string_view kSpaces = "                                ";
+  if (text.size() < width) buf.append(kSpaces.substr(0, std::min(width - text.size(), kSpaces.size())));
+  buf.append(text);
+}
+
+// A chunk is handed on once the buffer holds this much: the whole text (7 MB
+// for a year of nightlies) is never in memory, whose first touch of each
+// page costs more than formatting it.
+constexpr std::size_t kChunk = 64 * 1024;
+
+}  // namespace
+
+// A year of nightlies is tens of thousands of lines of a few thousand
+// distinct labels: a run's columns are padded once for its points, and a
+// cell's variant and row once for each distinct pair; only the numbers are
+// formatted each line, by compiled formats.
+struct HistoryTextWriter::Columns {
+  fmt::memory_buffer buf, run, number;
+  int precision = 4;
+  bool have_run = false;
+  std::int64_t run_id = 0;
+  std::string date, target, kernel;  // what `run` was padded for
+  struct Cell {
+    std::string variant, block, row, params;
+    std::string text;
+  };
+  std::vector<Cell> cells;  // a nightly's variants times rows
+};
+
+HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::string_view)> write)
+    : write_(std::move(write)), columns_(std::make_unique<Columns>()) {
+  columns_->precision = h.precision;
+  auto& buf = columns_->buf;
+  buf.reserve(kChunk + 4096);
+  fmt::format_to(fmt::appender(buf),
+                 "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
+                 terminal_safe(h.workload), terminal_safe(h.metric),
+                 h.unit.empty() ? "" : " in " + terminal_safe(h.unit), h.direction_word(),
+                 terminal_safe(h.centre), h.level * 100);
+  fmt::format_to(fmt::appender(buf),
+                 "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>3}  {:>12}  {:>27}  {:>4}\n", "date",
+                 "run", "target", "kernel", "variant", "row", "set", h.centre, "interval", "n");
+}
+
+HistoryTextWriter::~HistoryTextWriter() = default;
+
+void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
+  Columns& c = *columns_;
+  any_ = true;
+  if (!c.have_run || p.run_id != c.run_id || p.date != c.date || p.target != c.target ||
+      p.kernel_release != c.kernel) {
+    c.run.clear();
+    // Labels from the database, escaped for the terminal (base/text.h).
+    fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  "),
+                   terminal_safe(p.date), p.run_id, terminal_safe(or_dash(p.target)),
+                   terminal_safe(or_dash(p.kernel_release)));
+    c.have_run = true;
+    c.run_id = p.run_id;
+    c.date = p.date;
+    c.target = p.target;
+    c.kernel = p.kernel_release;
+  }
+  c.buf.append(c.run);
+  auto cell = std::find_if(c.cells.begin(), c.cells.end(), [&](const Columns::Cell& x) {
+    return x.variant == p.variant && x.block == p.block && x.row == p.row && x.params == p.params;
+  });
+  if (cell == c.cells.end()) {
+    if (c.cells.size() == 64) c.cells.clear();  // labels that change every run
+    const std::string row = terminal_safe(fmt::format("{}/{}", p.block, p.row));
+    auto set = std::find(sets_.begin(), sets_.end(), p.params);
+    if (set == sets_.end()) set = sets_.insert(set, std::string(p.params));
+    cell = c.cells.insert(c.cells.end(), {std::string(p.variant), std::string(p.block), std::string(p.row),
+                                          std::string(p.params),
+                                          fmt::format(FMT_COMPILE("{:<12}  {:<26}  {:>3}  "),
+                                                      terminal_safe(p.variant), row, set - sets_.begin() + 1)});
+  }
+  c.buf.append(cell->text);
+  c.number.clear();
+  if (p.centre)
+    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.{}f}"), *p.centre, c.precision);
+  else
+    c.number.append(std::string_view(p.n == 0 ? "FAIL" : "n/a"));
+  right_ascii(c.buf, {c.number.data(), c.number.size()}, 12);
+  c.buf.append(std::string_view("  "));
+  c.number.clear();
+  if (p.ci)
+    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("[{:.{}f}, {:.{}f}]"), p.ci->low, c.precision, p.ci->high,
+                   c.precision);
+  else
+    c.number.append(std::string_view("n/a"));
+  right_ascii(c.buf, {c.number.data(), c.number.size()}, 27);
+  fmt::format_to(fmt::appender(c.buf), FMT_COMPILE("  {:>4}"), p.n);
+  c.buf.append(mark);
+  c.buf.push_back('\n');
+  if (c.buf.size() > kChunk) {
+    write_({c.buf.data(), c.buf.size()});
+    c.buf.clear();
+  }
+}
+
+std::vector<std::string> parameter_set_labels(const std::vector<std::string>& sets) {
+  // Each set is a JSON object of text values (params_text).
+  std::vector<std::map<std::string, std::string>> parsed;
+  for (const auto& set : sets) {
+    auto& m = parsed.emplace_back();
+    const auto j = nlohmann::json::parse(set, nullptr, false);
+    if (j.is_object())
+      for (const auto& [k, v] : j.items()) m[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  std::set<std::string> keys, differing;
+  for (const auto& m : parsed)
+    for (const auto& [k, v] : m) keys.insert(k);
+  for (const auto& k : keys)
+    for (const auto& m : parsed) {
+      const auto it = m.find(k);
+      const auto first = parsed.front().find(k);
+      if ((it == m.end()) != (first == parsed.front().end()) || (it != m.end() && it->second != first->second))
+        differing.insert(k);
+    }
+  std::vector<std::string> out;
+  for (const auto& m : parsed) {
+    std::string label;
+    for (const auto& [k, v] : m)
+      if (parsed.size() == 1 || differing.count(k)) label += fmt::format("{}{} {}", label.empty() ? "" : ", ", k, v);
+    if (parsed.size() > 1)
+      for (const auto& k : differing)
+        if (!m.count(k)) label += fmt::format("{}{} (not recorded)", label.empty() ? "" : ", ", k);
+    out.push_back(label.empty() ? "(no parameters recorded)" : label);
+  }
+  return out;
+}
+
+void HistoryTextWriter::finish() {
+  auto& buf = columns_->buf;
+  if (!any_) fmt::format_to(fmt::appender(buf), "(no point matches the row)\n");
+  // Which parameters each set was measured with: a series is a variant,
+  // row and set; a change of set is a change of parameters, not of kernel.
+  if (sets_.size() == 1) {
+    fmt::format_to(fmt::appender(buf), "set 1 (every point): {}\n", parameter_set_labels(sets_).front());
+  } else if (sets_.size() > 1) {
+    fmt::format_to(fmt::appender(buf), "{} parameter sets, one series each (what differs):\n", sets_.size());
+    const auto labels = parameter_set_labels(sets_);
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      fmt::format_to(fmt::appender(buf), "  set {}: {}\n", i + 1, labels[i]);
+  }
+  write_({buf.data(), buf.size()});
+  buf.clear();
+}
+
+std::string render_history_text(const History& h, const HistoryChanges* changes) {
+  std::string text;
+  text.reserve(180 * (h.points.size() + 3));  // the lines' width
+  HistoryTextWriter writer(h, [&](std::string_view chunk) { text.append(chunk); });
+  for (const auto& p : h.points) writer.point(p, changes ? change_mark(*changes, p) : std::string());
+  writer.finish();
+  if (changes) text += render_changes_text(*changes);
+  return text;
+}
+
+std::string render_history_json(const History& h, const HistoryChanges* changes) {
+  using nlohmann::json;
+  std::vector<std::string> sets;
+  const auto set_of = [&](std::string_view params) {
+    auto it = std::find(sets.begin(), sets.end(), params);
+    if (it == sets.end()) it = sets.insert(it, std::string(params));
+    return it - sets.begin() + 1;
+  };
+  json points = json::array();
+  for (const auto& p : h.points)
+    points.push_back({{"date", p.date},
+                      {"run_id", p.run_id},
+                      {"run", p.run},
+                      {"target", p.target.empty() ? json(nullptr) : json(p.target)},
+                      {"kernel_release", p.kernel_release},
+                      {"variant", p.variant},
+                      {"block", p.block},
+                      {"row", p.row},
+                      {"params", p.params},
+                      {"set", set_of(p.params)},
+                      {"n", p.n},
+                      {"centre", p.centre ? json(*p.centre) : json(nullptr)},
+                      {"ci_low", p.ci ? json(p.ci->low) : json(nullptr)},
+                      {"ci_high", p.ci ? json(p.ci->high) : json(nullptr)},
+                      {"ci_reason", p.ci_reason}});
+  const json j = {{"format_version", 1},
+                  {"workload", h.workload},
+                  {"metric", h.metric},
+                  {"unit", h.unit},
+                  {"direction", h.direction_word()},
+                  {"centre", h.centre},
+                  {"level", h.level},
+                  {"points", points}};
+  // Additive: what each parameter set (a point's "set", from 1) differs in.
+  json labels = json::array();
+  for (const auto& l : parameter_set_labels(sets)) labels.push_back(l);
+  json with = j;
+  with["parameter_sets"] = labels;
+  // Additive: history --changes.
+  if (changes) {
+    const auto run_json = [](const ChangeRun& r) -> json {
+      if (r.run_id == 0) return nullptr;
+      return {{"run", r.run}, {"run_id", r.run_id}, {"date", r.date},
+              {"target", r.target.empty() ? json(nullptr) : json(r.target)},
+              {"kernel", r.kernel}, {"commit", r.commit.empty() ? json(nullptr) : json(r.commit)}};
+    };
+    json list = json::array();
+    for (const auto& c : changes->changes)
+      list.push_back({{"run", c.after.run},
+                      {"run_id", c.after.run_id},
+                      {"kernel", c.after.kernel},
+                      {"commit", c.after.commit.empty() ? json(nullptr) : json(c.after.commit)},
+                      {"before", c.centre_before},
+                      {"after", c.centre_after},
+                      {"pct", c.pct},
+                      {"worse", c.worse},
+                      {"p_value", c.p_value},
+                      {"runs_before", c.runs_before},
+                      {"runs_after", c.runs_after},
+                      {"series", {{"variant", c.series.variant}, {"block", c.series.block}, {"row", c.series.row},
+                                  {"params", c.series.params}, {"set", c.series.set}}},
+                      {"first_run_after", run_json(c.after)},
+                      {"last_run_before", run_json(c.before)}});
+    with["changes"] = list;
+    with["changes_options"] = {{"alpha", changes->options.alpha},
+                               {"min_change_pct", changes->options.min_change_pct},
+                               {"min_segment", changes->options.min_segment},
+                               {"permutations", changes->options.permutations}};
+    with["changes_series_searched"] = changes->series_searched;
+    with["changes_not_searched"] = changes->too_short;
+  }
+  with["precision"] = h.precision;  // additive: the decimals text and HTML print, as compare's
+  return with.dump(2) + "\n";
+}
+
+}  // namespace schedlab

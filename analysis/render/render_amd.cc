@@ -1,0 +1,69 @@
+// compare --style amd: the tables of AMD's scheduler reports on LKML (the
+// sync-wakeup thread), for people who paste that form:
+//
+//   Test:              tip            sis_core
+//    1-groups:   4.22 (0.00 pct)   4.48 (-6.16 pct) *
+//
+// The numbers are compare's: the centre, the change in percent (positive
+// is better, as everywhere), `*` after a change the test calls significant.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/compare/emulation.h"
+#include "analysis/render/render.h"
+#include "analysis/render/render_parts.h"
+#include "analysis/stats/significance.h"
+
+namespace schedlab {
+
+std::string render_amd(const Comparison& c) {
+  using namespace render_parts;
+  std::string out;
+  for (const auto& r : c.runs) out += describe_run(r) + "\n";
+  out += emulation_note(c.runs);
+  for (const Block& b : c.blocks) {
+    const int p = b.metric.precision > 2 ? 2 : b.metric.precision;
+    std::vector<std::string> labels;
+    std::size_t label_width = 5;  // "Test:"
+    for (const auto& r : b.rows) {
+      labels.push_back(fmt::format(" {}{}:", r.label, b.swept == "point" ? "" : "-" + b.swept));
+      label_width = std::max(label_width, labels.back().size());
+    }
+    // Each cell's text first, then the columns' widths.
+    std::vector<std::vector<std::string>> cells(b.rows.size());
+    std::vector<std::size_t> widths(c.columns.size());
+    for (std::size_t i = 0; i < c.columns.size(); ++i) widths[i] = c.columns[i].label.size();
+    for (std::size_t r = 0; r < b.rows.size(); ++r)
+      for (std::size_t i = 0; i < b.rows[r].cells.size(); ++i) {
+        const Cell& cell = b.rows[r].cells[i];
+        std::string t = !cell.measured                          ? ""
+                        : cell.n == 0 && !cell.unsupported.empty() ? "n/a"
+                        : cell.n == 0                             ? "FAIL"
+                        : cell.centre ? fmt::format("{:.{}f} ({} pct){}", *cell.centre, p,
+                                                    cell.pct ? fmt::format("{:.2f}", *cell.pct) : "n/a",
+                                                    !cell.unlike_baseline.empty() ? " !"
+                                                    : cell.significant            ? " *"
+                                                                                  : "  ")
+                                      : "n/a";
+        widths[i] = std::max(widths[i], t.size());
+        cells[r].push_back(std::move(t));
+      }
+    out += fmt::format("\n{}\n{:<{}}", title(b), "Test:", label_width);
+    for (std::size_t i = 0; i < c.columns.size(); ++i) out += fmt::format("   {:>{}}", c.columns[i].label, widths[i]);
+    out += '\n';
+    for (std::size_t r = 0; r < b.rows.size(); ++r) {
+      out += fmt::format("{:<{}}", labels[r], label_width);
+      for (std::size_t i = 0; i < cells[r].size(); ++i) out += fmt::format("   {:>{}}", cells[r][i], widths[i]);
+      out += '\n';
+    }
+  }
+  const std::string f = footer(c);
+  const auto test = test_from_name(c.test);
+  return out +
+         fmt::format("\n* = significant ({}, alpha {:g}); pct: positive is better\n",
+                     test ? std::string(test_title(*test)) : c.test, c.alpha) +
+         f;
+}
+
+}  // namespace schedlab

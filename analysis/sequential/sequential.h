@@ -1,0 +1,251 @@
+// A group sequential A/B test of one variant against the baseline: after
+// each interleaved round the runner hands it both sides' samples and it
+// says `different`, `same` or `undecided`, at stated error rates, with the
+// sequentially adjusted p-value and interval.
+//
+// The test. Each side's samples are one value per iteration (independent
+// units; interval metrics give one centre per iteration), transformed by
+// the metric's centre: amean as they are, gmean by log, hmean by 1/x (the
+// median has no such test: refused). The statistic is Welch's t of the
+// difference of the transformed means, mapped to the normal scale through
+// its own distribution, z = Phi^-1(F_t(t; Welch df)), as rpact does for
+// means with unknown variances (normalApproximation = FALSE): the variance
+// is estimated, and with 3-10 iterations a side a plain z on that estimate
+// would reject far too often. Boundaries are on that z.
+//
+// Information. The standard error of the difference gives the information
+// I = 1 / se^2; the design fixes the maximum I_max = (eta / delta)^2, delta
+// being min_effect in the transformed unit (a share of the baseline's
+// transformed mean) and eta the drift at which the design has its power.
+// With n iterations a side (the harmonic mean of the two sides' counts) and
+// the pooled variance v, I = n / (2 v), so the design needs about
+// N = 2 v eta^2 / delta^2 + z_{1-alpha/2}^2 / 2 iterations a side. N is
+// re-estimated from the variance at every look (Mehta & Tsiatis 2001,
+// "Flexible sample size considerations using information-based interim
+// monitoring"): a quiet benchmark needs a few iterations, a noisy one
+// many. Three corrections of normal theory, each found by seeded
+// simulation (simulate_sequential, 10,000 trials, CV 2% and 5%): v is
+// taken at its median-unbiased size (s^2 df / chi2_df(1/2)); the last
+// term is twice Guenther's (1981) correction of a normal n to a t-test's;
+// and eta is planned for power + power_margin (0.03). Without them the
+// power at min_effect was 0.75 (CV 2%) and 0.78 (CV 5%); with them
+// bench/sequential_bench.cc measures 0.82-0.85.
+//
+// Looks. The first look comes at min_n iterations a side, or later, when
+// n reaches N / planned_looks by the variance so far (the variance is no
+// look at the difference). Each look plans the next from its own N: at the
+// next planned fraction j / planned_looks of N, at least one round later;
+// when that reaches N, the next look is the last. A look's spending
+// fraction is n over the previous look's N (the first look's own, at most
+// 1 / planned_looks), and the correlation of the looks' statistics is that
+// of their n (sqrt of the ratio), as for a fixed variance. So when a look
+// is taken, how much alpha it spends and whether it is the last are all
+// fixed by earlier looks, not by the variance it is judged by: with looks
+// triggered by the current estimate, a look comes exactly when the
+// variance happens to be low (and |t| high), and a simulation saw `same`
+// called at a change of min_effect 22% of the time where its interval
+// allowed 20%. What is left of that dependence (the variance at one look
+// plans the next) shows in bench/sequential_bench.cc as a type I error of
+// 0.050-0.061 against alpha 0.05 (largest with CV 2%, 7 iterations a side). A look at an unplanned
+// n (the runner passing a round, failed iterations) is exact: bounds are computed for the looks as
+// taken (Lan-DeMets). The last look spends all that is left of alpha whatever its fraction,
+// over-run or under-run (Jennison & Turnbull 2000, section 7.2.2); so does a look the caller marks
+// `last` (the iteration cap). No look follows the last.
+//
+// Decisions at a look k with bound c_k:
+//   different  |z| >= c_k: efficacy, two-sided Lan-DeMets alpha spending
+//              with design.spending (analysis/sequential/group_sequential.h: O'Brien-
+//              Fleming-type by default, Pocock-type or Kim-DeMets).
+//   same       otherwise, when the repeated confidence interval of the %
+//              change at level 1 - 2 gamma lies within +-min_effect_pct. The
+//              interval is d +- e_k se, e_k the bound of a second
+//              spending (design.same_spending) at two-sided level 2 gamma over
+//              the same looks (t-mapped as z is), so it covers the true
+//              change at every look at once with probability >= 1 - 2 gamma
+//              (Jennison & Turnbull 2000, ch. 9): a change of min_effect or
+//              more is called `same` at most gamma of the time. gamma =
+//              (1 - power) / 2 (an 80% interval at power 0.8): of all
+//              designs tried it needed the least maximum information and
+//              the fewest iterations at min_effect (gamma = 1 - power: 0.80
+//              of the fixed n, planned; (1 - power) / 2: 0.78).
+//   undecided  neither; at the last look the point stops undecided.
+// The `same` stop is non-binding: the efficacy bounds ignore it, so
+// P(different | no change) <= alpha holds whatever `same` does. The design's
+// maximum information is found (numerically) so that P(different before
+// same | change of min_effect) = power + power_margin at the planned looks.
+//
+// Reported p-value and interval: stage-wise ordering (Armitage, McPherson
+// & Rowe 1969; Tsiatis, Rosner & Mehta 1984), as rpact's final p-value and
+// final confidence interval: outcomes are ordered by the look of stopping,
+// then by z; the p-value is the probability under no change of an outcome
+// at least as extreme, computed with the efficacy bounds of the looks taken
+// (non-binding: as if the `same` stop were not there). Only the look the
+// test stops at gives an adjusted value; an earlier look's is what it would
+// be if the test stopped there.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/sequential/group_sequential.h"
+#include "analysis/stats/stats.h"
+#include "base/centre.h"
+
+namespace schedlab {
+
+enum class SequentialDecision { kDifferent, kSame, kUndecided };
+std::string_view decision_name(SequentialDecision d);  // "different" | "same" | "undecided"
+
+struct SequentialDesign {
+  double alpha = 0.05;        // two-sided: P(different | no change)
+  double power = 0.8;         // P(different | a change of min_effect_pct)
+  double min_effect_pct = 3;  // of the baseline's centre
+  std::size_t min_n = 3;      // iterations a side before the first look (>= 2)
+  int planned_looks = 10;     // looks at information fractions k / planned_looks
+  double same_error = 0;      // gamma, P(same | a change of min_effect); 0: (1 - power) / 2
+  // Added to `power` when the maximum information is planned: the plan is
+  // normal theory with known variance, and Welch's t on estimated variances
+  // (the variance fixing when the last look comes) lost 2-5 points of power
+  // at min_effect in bench/sequential_bench.cc without it.
+  double power_margin = 0.03;
+  int grid = 16;               // Jennison & Turnbull's r (analysis/sequential/group_sequential.h)
+  gs::Spending spending;       // of alpha by the efficacy bounds
+  gs::Spending same_spending;  // of 2 gamma by the `same` interval's bounds
+  // false: the needed n (hence the looks' spending fractions and the last
+  // look) is the first look's, not re-planned from each look's variance: a
+  // maximum-information design, tried against the type I inflation that
+  // re-planning brings (the variance at one look plans the next).
+  bool replan = true;
+};
+// One line naming the bad field, e.g. "power must be in (0.5, 1), not 1.5";
+// empty when the design is sound.
+std::string design_error(const SequentialDesign& d);
+
+// What a design works out to, once: its maximum information and what it
+// promises at the planned looks (t = k / planned_looks).
+struct SequentialPlan {
+  SequentialDesign design;
+  double same_error = 0;           // gamma (design.same_error, or (1 - power) / 2)
+  double fixed_eta = 0;            // z_{1 - alpha/2} + z_{power}: a fixed design's drift
+  double eta = 0;                  // this design's drift at t = 1 for a change of min_effect
+  double inflation = 0;            // (eta / fixed_eta)^2: I_max over the fixed design's information
+  std::vector<double> fractions;   // planned
+  std::vector<double> efficacy;    // c_k at the planned fractions
+  std::vector<double> same_bound;  // e_k, of the 1 - 2 gamma repeated interval
+  double power = 0;                // computed: power + power_margin
+  double same_at_min_effect = 0;   // P(same | change of min_effect)
+  double type1 = 0;                // P(different | no change), <= alpha
+  double same_at_no_change = 0;    // P(same | no change)
+  double expected_fraction_h1 = 0;  // E[t at stop] at a change of min_effect
+  double expected_fraction_h0 = 0;  // and at no change
+};
+// Throws std::invalid_argument with design_error's line.
+SequentialPlan plan_sequential(const SequentialDesign& d);
+
+// The information a side's samples give the comparison, on the centre's
+// transformed scale (log for gmean, 1/x for hmean).
+struct SideMoments {
+  std::size_t n = 0;
+  double mean = 0;      // of the transformed values
+  double variance = 0;  // n - 1
+};
+// Throws std::invalid_argument for a median centre, fewer than 2 samples
+// or (gmean, hmean) a value that is not positive.
+SideMoments side_moments(std::span<const double> x, Centre centre);
+
+struct SequentialLook {
+  bool analysed = false;  // false: no look this round (see `reason`); nothing spent
+  std::string reason;     // why not analysed
+  std::size_t look = 0;   // analyses so far, this one included
+  bool last = false;      // the final look: alpha all spent, the test is over
+  SequentialDecision decision = SequentialDecision::kUndecided;
+  std::size_t n_base = 0, n_variant = 0;
+  double n = 0;               // iterations a side (harmonic mean of the two counts)
+  double fraction = 0;        // spending fraction: n / the previous look's needed n
+  double needed_n = 0;        // this look's estimate of the iterations a side the design needs
+  std::size_t next_n = 0;     // iterations a side at which the next look is due
+  double t = 0, df = 0;       // Welch's t and degrees of freedom
+  double z = 0;               // t mapped to the normal scale
+  double efficacy_bound = 0;  // |z| >= this: different (+inf: none)
+  double nominal_alpha = 0;   // 2 (1 - Phi(efficacy_bound)): the level this look tests at
+  double alpha_spent = 0;     // through this look
+  double same_bound = 0;      // e_k
+  double same_level = 0;      // 1 - 2 gamma
+  stats::Interval same_pct;   // the repeated interval of the % change
+  double pct = 0;             // the % change, positive is better
+  double p_value = 1;         // stage-wise ordering, two-sided
+};
+
+// The stage-wise adjusted interval and median-unbiased estimate at the
+// latest look, in % (positive is better) and on the transformed difference:
+// gs::stagewise_interval on the z scale, each end carried back to Welch's t
+// (t_df^-1(Phi(.))) and times the standard error.
+struct AdjustedInterval {
+  double level = 0.95;  // 1 - alpha
+  stats::Interval pct;
+  double pct_estimate = 0;     // median-unbiased
+  stats::Interval difference;  // of the transformed means, variant - base
+  double difference_estimate = 0;
+};
+
+// One variant against the baseline over the looks of one sweep point.
+class SequentialTest {
+ public:
+  // `past`: the looks already taken (a resumed run), as looks() gave them;
+  // their bounds are recomputed from them.
+  struct PastLook {
+    double n = 0, fraction = 0, needed_n = 0;
+  };
+  SequentialTest(SequentialPlan plan, Centre centre, bool higher_is_better,
+                 std::span<const PastLook> past = {});
+
+  // The samples so far (both sides, all iterations); `last`: no more will
+  // come (the iteration cap), so this is the final look whatever the
+  // information. Throws std::logic_error after the last look, and
+  // std::invalid_argument for samples side_moments refuses.
+  SequentialLook look(std::span<const double> base, std::span<const double> variant,
+                      bool last = false);
+  // Of the latest analysed look; throws std::logic_error before the first.
+  AdjustedInterval adjusted_interval() const;
+
+  bool finished() const { return finished_; }
+  const std::vector<PastLook>& looks() const { return looks_; }
+  const SequentialPlan& plan() const { return plan_; }
+
+ private:
+  double pct_of(double difference) const;
+  // Bounds of a look, both path densities moved past it, the next look
+  // planned; returns the alpha spent through it.
+  double take_look(const PastLook& at, bool last, double& bound, double& same_bound);
+
+  SequentialPlan plan_;
+  Centre centre_;
+  bool higher_is_better_;
+  gs::PathDensity efficacy_paths_;     // drift 0, efficacy bounds
+  gs::PathDensity same_paths_;         // drift 0, the repeated interval's bounds
+  double spent_ = 0, same_spent_ = 0;  // by the spending functions, through the last look
+  double exited_ = 0;                  // the paths that crossed the efficacy bounds so far
+  std::vector<PastLook> looks_;
+  std::vector<double> bounds_;
+  double next_n_ = 0;          // the next look is due at this n a side (0: min_n)
+  bool next_is_last_ = false;  // and is the last
+  bool finished_ = false;
+  // The latest analysed look, for adjusted_interval().
+  double base_mean_ = 0, z_ = 0, se_ = 0, df_ = 0;
+};
+
+// Welch's t with df degrees of freedom on the normal scale,
+// Phi^-1(F_t(t; df)) (rpact's qnorm(1 - pt(t, df)) for means).
+double welch_z(double t, double df);
+
+// The smallest n a side with which a fixed two-sample t-test at `alpha`
+// (two-sided) has `power` for a difference of min_effect_pct with the given
+// CV (both in % of the mean): the fixed design a sequential one is measured
+// against (R's power.t.test; the noncentral t).
+std::size_t fixed_n_for_power(double alpha, double power, double min_effect_pct, double cv_pct);
+
+}  // namespace schedlab

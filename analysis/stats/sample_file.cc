@@ -1,0 +1,28 @@
+#include "analysis/stats/sample_file.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "base/text.h"
+
+namespace schedlab {
+
+std::vector<double> parse_samples(std::string_view text, const std::string& name) {
+  std::vector<double> out;
+  std::size_t line_no = 0;
+  for (std::string_view line : split_lines(text)) {
+    ++line_no;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    const auto v = to_number(line);
+    if (!v)
+      throw std::invalid_argument(fmt::format("{}:{}: not a number: '{}'", name, line_no, line));
+    out.push_back(*v);
+  }
+  if (out.empty()) throw std::invalid_argument(fmt::format("{}: no samples", name));
+  return out;
+}
+
+}  // namespace schedlab

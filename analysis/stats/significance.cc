@@ -1,0 +1,134 @@
+#include "analysis/stats/significance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace schedlab {
+namespace {
+
+struct TestRow {
+  Test test;
+  std::string_view name;
+  std::string_view title;
+};
+constexpr TestRow kTests[] = {
+    {Test::kWelch, "welch", "Welch's t-test"},
+    {Test::kMwu, "mwu", "Mann-Whitney U test"},
+};
+
+// Mean and squared standard error of one side.
+struct Moments {
+  double mean = 0;
+  double se2 = 0;
+  double n = 0;
+};
+Moments moments(std::span<const double> x) {
+  return {stats::amean(x), *stats::variance(x) / static_cast<double>(x.size()),
+          static_cast<double>(x.size())};
+}
+
+std::vector<double> mapped(std::span<const double> x, double (*f)(double)) {
+  std::vector<double> out(x.size());
+  std::transform(x.begin(), x.end(), out.begin(), f);
+  return out;
+}
+
+double reciprocal(double v) { return 1 / v; }
+double log_of(double v) { return std::log(v); }
+
+// Ratio interval (x / base) to a percentage interval, positive is better.
+stats::Interval ratio_to_pct(stats::Interval r, bool higher_is_better) {
+  if (higher_is_better) return {(r.low - 1) * 100, (r.high - 1) * 100};
+  return {(1 - r.high) * 100, (1 - r.low) * 100};
+}
+
+}  // namespace
+
+std::optional<Test> test_from_name(std::string_view name) {
+  for (const auto& row : kTests)
+    if (row.name == name) return row.test;
+  return std::nullopt;
+}
+
+std::string_view test_name(Test t) {
+  for (const auto& row : kTests)
+    if (row.test == t) return row.name;
+  return "?";
+}
+
+std::string_view test_title(Test t) {
+  for (const auto& row : kTests)
+    if (row.test == t) return row.title;
+  return "?";
+}
+
+std::vector<std::string> test_names() {
+  std::vector<std::string> names;
+  for (const auto& row : kTests) names.emplace_back(row.name);
+  return names;
+}
+
+std::optional<double> pct_better(bool higher_is_better, std::optional<double> base,
+                                 std::optional<double> x) {
+  if (!base || !x || *base == 0) return std::nullopt;
+  const double gain = higher_is_better ? *x - *base : *base - *x;
+  return gain / std::fabs(*base) * 100;
+}
+
+PValue p_value(Test t, std::span<const double> base, std::span<const double> x) {
+  if (t == Test::kWelch) {
+    if (base.size() < 2 || x.size() < 2) return {std::nullopt, "needs 2 samples per side"};
+    if (auto r = stats::welch_t_test(base, x)) return {r->p_value, {}};
+    return {std::nullopt, "no variance on either side"};
+  }
+  if (base.empty() || x.empty()) return {std::nullopt, "needs 1 sample per side"};
+  if (auto r = stats::mann_whitney(base, x)) return {r->p_value, {}};
+  return {std::nullopt, "every value is the same"};
+}
+
+PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const double> base,
+                         std::span<const double> x, double level) {
+  if (centre == Centre::kMedian) return {std::nullopt, "no interval for a change of medians"};
+  if (base.size() < 2 || x.size() < 2) return {std::nullopt, "needs 2 samples per side"};
+  const auto positive = [](std::span<const double> s) {
+    return std::all_of(s.begin(), s.end(), [](double v) { return v > 0; });
+  };
+  if (centre != Centre::kAmean && !(positive(base) && positive(x)))
+    return {std::nullopt, "needs every sample > 0"};
+
+  std::vector<double> ta, tb;  // the scale the interval is computed on
+  switch (centre) {
+    case Centre::kAmean: ta.assign(base.begin(), base.end()), tb.assign(x.begin(), x.end()); break;
+    case Centre::kHmean: ta = mapped(base, reciprocal), tb = mapped(x, reciprocal); break;
+    case Centre::kGmean: ta = mapped(base, log_of), tb = mapped(x, log_of); break;
+    case Centre::kMedian: break;
+  }
+  const Moments a = moments(ta), b = moments(tb);
+  if (!(a.se2 + b.se2 > 0)) return {std::nullopt, "no variance on either side"};
+  const double t = stats::t_quantile(1 - (1 - level) / 2, stats::welch_df(a.se2, a.n, b.se2, b.n));
+
+  std::optional<stats::Interval> ratio;  // of the centres, x / base
+  switch (centre) {
+    case Centre::kAmean:
+      if (!(a.mean > 0)) return {std::nullopt, "needs a baseline mean > 0"};
+      ratio = stats::fieller_ratio(a.mean, a.se2, b.mean, b.se2, t);
+      break;
+    case Centre::kHmean:
+      // Fieller gives mean(1/x) / mean(1/base) = H(base) / H(x); invert it.
+      if (auto r = stats::fieller_ratio(a.mean, a.se2, b.mean, b.se2, t); r && r->low > 0)
+        ratio = stats::Interval{1 / r->high, 1 / r->low};
+      break;
+    case Centre::kGmean: {
+      const double d = b.mean - a.mean, half = t * std::sqrt(a.se2 + b.se2);
+      ratio = stats::Interval{std::exp(d - half), std::exp(d + half)};
+      break;
+    }
+    case Centre::kMedian: break;
+  }
+  if (!ratio) return {std::nullopt, "baseline too noisy: the ratio's interval is unbounded"};
+  return {ratio_to_pct(*ratio, higher_is_better), {}};
+}
+
+}  // namespace schedlab

@@ -1,0 +1,27 @@
+#include "runner/lab/guest_journal.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
+
+namespace schedlab::lab {
+
+bool is_lab_host_name(const std::string& host) {
+  return host.starts_with("lab:");
+}
+
+std::string discard_guest_journal(KnobJournalTable& journal, const std::string& host) {
+  const auto entries = journal.journal_discard(host);
+  if (entries.empty()) return "";
+  std::vector<std::string> names;
+  for (const auto& e : entries)
+    names.push_back(fmt::format("{} {} (run {})", e.kind, e.name, e.run_id));
+  return fmt::format(
+      "note: {} is a lab guest, powered off: its kernel state went with it, so {} "
+      "journaled knob{} need{} no restore: {}",
+      host, entries.size(), entries.size() == 1 ? "" : "s", entries.size() == 1 ? "s" : "",
+      fmt::join(names, ", "));
+}
+
+}  // namespace schedlab::lab

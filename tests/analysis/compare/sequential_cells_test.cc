@@ -1,0 +1,151 @@
+// compare over a real temporary store holding a stop: sequential run: the
+// stored test is attached to the cell it decided (its adjusted p and
+// interval replace the fixed-n ones, its decision the `*`), and shown in
+// every format; another comparison of the same samples keeps fixed-n.
+#include "analysis/compare/sequential_cells.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "analysis/render/render.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct SeqCellsDb {
+  test::TempDir dir;
+  Store store{dir.file("s.db")};
+  std::int64_t run_id = 0, base = 0, fast = 0, same = 0;
+  const std::string params = R"({"groups":4})";
+
+  SeqCellsDb() {
+    run_id = store.runs_table().create_run({.name = "seq", .config_path = "c.yaml", .config_text = "x", .config_sha256 = "s",
+                               .manifest_json = R"({"kernel_release":"6.12.0"})", .status = RunStatus::kFinished});
+    base = store.variants_table().add_variant({.run_id = run_id, .name = "base", .position = 0, .knobs_json = "{}"});
+    fast = store.variants_table().add_variant({.run_id = run_id, .name = "fast", .position = 1, .knobs_json = "{}"});
+    same = store.variants_table().add_variant({.run_id = run_id, .name = "same", .position = 2, .knobs_json = "{}"});
+    store.metrics_table().add_metric(run_id, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean",
+                              SampleKind::kRun, 4});
+    add(base, {1.00, 1.02, 0.98, 1.01, 0.99, 1.00});
+    add(fast, {0.90, 0.91, 0.89});
+    add(same, {1.01, 0.99, 1.00, 1.00, 1.02, 0.98});
+    stop(base, 6, "tests_stopped", std::nullopt);
+    stop(fast, 3, "decided",
+         SequentialRecord{.metric = "time", .decision = "different", .looks = 1, .n_baseline = 3, .n = 3,
+                          .p_value = 0.0021, .estimate_pct = 10.1, .ci_low = 6.2, .ci_high = 13.9,
+                          .level = 0.95,
+                          .design_json = R"({"alpha":0.05,"power":0.8,"min_effect_pct":3,"min":3,"max":60})",
+                          .looks_json = R"([{"n":3,"fraction":0.3,"needed_n":10}])"});
+    stop(same, 6, "decided",
+         SequentialRecord{.metric = "time", .decision = "same", .looks = 2, .n_baseline = 6, .n = 6,
+                          .p_value = 0.71, .estimate_pct = -0.2, .ci_low = -1.9, .ci_high = 1.5, .level = 0.95,
+                          .design_json = R"({"alpha":0.05,"power":0.8,"min_effect_pct":3,"min":3,"max":60})",
+                          .looks_json = "[]"});
+  }
+  void add(std::int64_t variant, const std::vector<double>& values) {
+    int i = 0;
+    for (double v : values) {
+      IterationRow it{.run_id = run_id, .variant_id = variant, .workload = "hackbench",
+                      .block = "hackbench-process-pipes", .row = "4", .params_json = params, .iteration = i++,
+                      .status = IterationStatus::kOk, .started_at = "2026-01-01T00:00:00Z"};
+      it.samples = {{"time", v, std::nullopt}};
+      store.iterations_table().add_iteration(it);
+    }
+  }
+  void stop(std::int64_t variant, int iterations, const std::string& reason, std::optional<SequentialRecord> r) {
+    store.point_stops_table().record_point_stop({.run_id = run_id,
+                                                 .variant_id = variant,
+                                                 .workload = "hackbench",
+                                                 .params_json = params,
+                                                 .iterations = iterations,
+                                                 .reason = reason,
+                                                 .sequential = std::move(r)});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a stored sequential test decides its cell: adjusted p and interval, decision for *") {
+  SeqCellsDb db;
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}));
+  REQUIRE(c.blocks.size() == 1);
+  const Row& row = c.blocks[0].rows[0];
+  CHECK_FALSE(row.cells[0].sequential);
+  REQUIRE(row.cells[1].sequential);
+  const Cell& fast = row.cells[1];
+  CHECK(fast.sequential->decision == "different");
+  CHECK(fast.sequential->method() == "stage-wise ordering, 1 look");
+  CHECK(*fast.p_value == 0.0021);
+  CHECK(fast.pct_ci->low == 6.2);
+  CHECK(fast.pct_ci->high == 13.9);
+  CHECK(fast.significant);
+  const Cell& same = row.cells[2];
+  CHECK(same.sequential->decision == "same");
+  CHECK(same.sequential->method() == "stage-wise ordering, 2 looks");
+  // A spending function other than the default is named.
+  SequentialCell pocock = *same.sequential;
+  pocock.spending = "pocock";
+  CHECK(pocock.method() == "stage-wise ordering, pocock spending, 2 looks");
+  CHECK(*same.p_value == 0.71);
+  CHECK_FALSE(same.significant);
+  CHECK(same.sequential->max == 60);
+
+  const std::string text = render_text(c);
+  INFO(text);
+  CHECK_THAT(text, Contains("D") && Contains("S   ") &&
+                       Contains("stop: sequential (alpha 0.05, power 0.8, min effect 3%, at most 60 iterations): D "
+                                "= different, S = same within +-min effect, ? = undecided") &&
+                       Contains("hackbench-process-pipes 4 fast time: different (decided) after 1 look, n 3 vs 3, "
+                                "p 0.0021, 95% interval [+6.20%, +13.90%] (stage-wise ordering, 1 look)") &&
+                       Contains("hackbench-process-pipes 4 same time: same (decided) after 2 looks, n 6 vs 6, p 0.71, "
+                                "95% interval [-1.90%, +1.50%] (stage-wise ordering, 2 looks)"));
+  // The cell's marker stands where ( ) or * * would.
+  CHECK(text.find("D  10.00%D") != std::string::npos);
+
+  const auto j = nlohmann::json::parse(render_json(c));
+  const auto& cells = j["blocks"][0]["rows"][0]["cells"];
+  CHECK(cells[0]["sequential"].is_null());
+  CHECK(cells[1]["sequential"]["decision"] == "different");
+  CHECK(cells[1]["sequential"]["looks"] == 1);
+  CHECK(cells[1]["sequential"]["n"] == 3);
+  CHECK(cells[1]["sequential"]["p_value"] == 0.0021);
+  CHECK(cells[1]["sequential"]["ci_low"] == 6.2);
+  CHECK(cells[1]["sequential"]["ci_high"] == 13.9);
+  CHECK(cells[1]["sequential"]["method"] == "stage-wise ordering, 1 look");
+  CHECK(cells[1]["p_value"] == 0.0021);
+  CHECK(cells[1]["pct_ci_low"] == 6.2);
+  CHECK(cells[2]["sequential"]["decision"] == "same");
+
+  CHECK_THAT(render_markdown(c), Contains("(10.00%) D") && Contains("stop: sequential (alpha 0.05"));
+}
+
+TEST_CASE("another comparison of the same samples keeps its fixed-n numbers") {
+  SeqCellsDb db;
+  // Against the same run's other variant as the baseline: not the test's comparison.
+  auto cols = default_columns(db.store, {db.run_id});
+  std::swap(cols[0], cols[2]);
+  const Comparison swapped = compare(db.store, cols);
+  for (const auto& cell : swapped.blocks[0].rows[0].cells) CHECK_FALSE(cell.sequential);
+  // The baseline and one variant, both of the run: still the test's comparison.
+  const Comparison pair = compare(db.store, {cols[2], cols[1]});
+  REQUIRE(pair.blocks[0].rows[0].cells[1].sequential);
+  CHECK(render_text(swapped).find("stop: sequential") == std::string::npos);
+}
+
+TEST_CASE("a test still looking when the run stopped is shown undecided, and says so") {
+  SeqCellsDb db;
+  db.stop(db.same, 4, "looking",
+          SequentialRecord{.metric = "time", .decision = "undecided", .looks = 1, .n_baseline = 4, .n = 4,
+                           .p_value = 0.4, .level = 0.95, .design_json = "{}", .looks_json = "[]"});
+  const Comparison c = compare(db.store, default_columns(db.store, {db.run_id}));
+  const Cell& cell = c.blocks[0].rows[0].cells[2];
+  REQUIRE(cell.sequential);
+  CHECK_FALSE(cell.sequential->finished);
+  CHECK_FALSE(cell.pct_ci);
+  CHECK(cell.pct_ci_reason == "the sequential test has no adjusted interval");
+  CHECK_THAT(render_text(c), Contains("same time: undecided, still looking when the run stopped (1 look), n 4 vs 4, p 0.4"));
+  CHECK(nlohmann::json::parse(render_json(c))["blocks"][0]["rows"][0]["cells"][2]["sequential"]["finished"] == false);
+}

@@ -1,0 +1,211 @@
+// The sequential A/B test: bad designs and samples refused with one line,
+// looks and decisions on planted data, a resumed test recomputing the same
+// bounds, the fixed n it is measured against (R's power.t.test), and a
+// seeded Monte Carlo whose tolerances are three standard errors of its own
+// estimates.
+#include "analysis/sequential/sequential.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "analysis/sequential/sequential_simulation.h"
+
+using namespace schedlab;
+using Catch::Matchers::WithinAbs;
+
+namespace {
+
+const SequentialPlan& default_plan() {
+  static const SequentialPlan plan = plan_sequential(SequentialDesign{});
+  return plan;
+}
+
+// n draws a side, the variant's mean `change` percent above the baseline's.
+struct Sides {
+  std::vector<double> base, variant;
+};
+Sides planted(std::size_t n, double change, double cv, std::uint64_t seed) {
+  SeededNormal rng(seed);
+  Sides s;
+  for (std::size_t i = 0; i < n; ++i) {
+    s.base.push_back(draw(rng, Noise::kNormal, 100, cv / 100));
+    s.variant.push_back(draw(rng, Noise::kNormal, 100 * (1 + change / 100), cv / 100));
+  }
+  return s;
+}
+
+// Runs the test round by round over `s` until it stops.
+SequentialLook run(SequentialTest& test, const Sides& s) {
+  SequentialLook l;
+  for (std::size_t n = 1; n <= s.base.size() && !test.finished(); ++n)
+    l = test.look(std::span(s.base).first(n), std::span(s.variant).first(n), n == s.base.size());
+  return l;
+}
+
+double three_se(double p, std::size_t trials) {
+  return 3 * std::sqrt(p * (1 - p) / static_cast<double>(trials));
+}
+
+}  // namespace
+
+TEST_CASE("a bad design is one line naming the field", "[sequential]") {
+  auto error = [](auto change) {
+    SequentialDesign d;
+    change(d);
+    return design_error(d);
+  };
+  CHECK(error([](SequentialDesign&) {}).empty());
+  CHECK(error([](SequentialDesign& d) { d.power = 1.5; }) == "power must be in (0.5, 1), not 1.5");
+  CHECK(error([](SequentialDesign& d) { d.power = 0.4; }) == "power must be in (0.5, 1), not 0.4");
+  CHECK(error([](SequentialDesign& d) { d.min_effect_pct = 0; }) ==
+        "min_effect_pct must be in (0, 100), not 0");
+  CHECK(error([](SequentialDesign& d) { d.min_effect_pct = -3; }) ==
+        "min_effect_pct must be in (0, 100), not -3");
+  CHECK(error([](SequentialDesign& d) { d.alpha = 0; }) == "alpha must be in (0, 0.5), not 0");
+  CHECK(error([](SequentialDesign& d) { d.min_n = 1; }) ==
+        "min_n must be at least 2 (a variance), not 1");
+  CHECK(error([](SequentialDesign& d) { d.planned_looks = 0; }) ==
+        "planned_looks must be from 1 to 200, not 0");
+  CHECK(error([](SequentialDesign& d) {
+          d.spending = {gs::SpendingKind::kKimDeMets, 0.1};
+        }) == "a Kim-DeMets spending's rho must be from 0.5 to 5, not 0.1");
+  SequentialDesign bad;
+  bad.power = 1;
+  CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 1), not 1");
+}
+
+TEST_CASE("spending functions by name; each spends alpha by t = 1", "[sequential]") {
+  for (const char* name : {"obf", "pocock", "kd(1.5)", "kd(3)"}) {
+    const auto f = gs::parse_spending(name);
+    REQUIRE(f);
+    CHECK(gs::spending_name(*f) == name);
+    CHECK(gs::spent(*f, 0.05, 0) == 0);
+    CHECK(gs::spent(*f, 0.05, 1) == 0.05);
+    CHECK(gs::spent(*f, 0.05, 0.5) < 0.05);
+    CHECK(gs::spent(*f, 0.05, 0.5) > gs::spent(*f, 0.05, 0.4));
+  }
+  CHECK(gs::spending_name(*gs::parse_spending("kd")) == "kd(2)");
+  // Pocock-type spends most early, O'Brien-Fleming-type least.
+  CHECK(gs::spent(*gs::parse_spending("pocock"), 0.05, 0.2) >
+        gs::spent(*gs::parse_spending("kd(1.5)"), 0.05, 0.2));
+  CHECK(gs::spent(*gs::parse_spending("kd(3)"), 0.05, 0.2) > gs::obf_spent(0.05, 0.2));
+  for (const char* bad : {"", "pocok", "kd()", "kd(x)", "kd(9)", "kd(1.5", "OBF"})
+    CHECK_FALSE(gs::parse_spending(bad));
+}
+
+TEST_CASE("the plan keeps alpha and has its power at min_effect", "[sequential]") {
+  const auto& p = default_plan();
+  CHECK_THAT(p.fixed_eta, WithinAbs(1.959964 + 0.841621, 1e-5));
+  CHECK_THAT(p.power, WithinAbs(0.8 + p.design.power_margin, 1e-6));
+  CHECK(p.type1 <= p.design.alpha + 1e-9);
+  CHECK(p.same_at_min_effect <= p.same_error + 1e-9);
+  CHECK(p.same_error == Approx(0.1));
+  CHECK(p.inflation > 1);
+  CHECK(p.efficacy.size() == 10);
+  // The last planned look spends the rest of alpha: its bound is below a
+  // fixed test's 1.96 only if earlier looks spent nothing, so above it.
+  CHECK(p.efficacy.back() > 1.959964);
+  CHECK(p.efficacy.front() > 6);
+}
+
+TEST_CASE("a median centre, a zero baseline and non-positive gmean samples are refused",
+          "[sequential]") {
+  CHECK_THROWS_WITH(
+      SequentialTest(default_plan(), Centre::kMedian, true),
+      "a sequential test compares means: the median has none (amean, gmean or hmean)");
+  SequentialTest g(default_plan(), Centre::kGmean, true);
+  const std::vector<double> ok{1, 2, 3}, bad{1, -2, 3};
+  CHECK_THROWS_WITH(g.look(ok, bad), "gmean needs positive samples, not -2");
+  SequentialTest a(default_plan(), Centre::kAmean, true);
+  const std::vector<double> zero{-1, 0, 1}, x{1, 2, 3};
+  CHECK_THROWS_WITH(a.look(zero, x), "the baseline's mean is 0: a change in % is undefined");
+  const std::vector<double> inf{1, std::numeric_limits<double>::infinity(), 3};
+  CHECK_THROWS_WITH(a.look(x, inf), "a sample is not a finite number");
+}
+
+TEST_CASE("no look before min_n; a 20% change is different at an early look", "[sequential]") {
+  SequentialTest test(default_plan(), Centre::kAmean, false);  // lower is better
+  const Sides s = planted(40, 20, 2, 11);
+  const auto early = test.look(std::span(s.base).first(2), std::span(s.variant).first(2));
+  CHECK_FALSE(early.analysed);
+  CHECK(early.reason == "2 and 2 samples: the first look needs 3 a side");
+  const SequentialLook l = run(test, s);
+  REQUIRE(l.analysed);
+  CHECK(l.decision == SequentialDecision::kDifferent);
+  CHECK(test.finished());
+  CHECK(l.n_base <= 6);
+  CHECK(l.pct < -15);  // higher times: worse
+  CHECK(l.p_value < 0.05);
+  CHECK(std::fabs(l.z) >= l.efficacy_bound);
+  CHECK_THAT(l.nominal_alpha, WithinAbs(std::erfc(l.efficacy_bound / std::sqrt(2.0)), 1e-12));
+  const auto ci = test.adjusted_interval();
+  CHECK(ci.pct.low < l.pct);
+  CHECK(ci.pct.high > l.pct);
+  CHECK(ci.pct.high < 0);  // the interval excludes no change, as the test did
+  CHECK_THROWS_AS(test.look(s.base, s.variant), std::logic_error);
+}
+
+TEST_CASE("the last look spends all of alpha, and a resumed test has the same bounds",
+          "[sequential]") {
+  const Sides s = planted(30, 1, 5, 13);
+  SequentialTest first(default_plan(), Centre::kAmean, true);
+  std::vector<SequentialLook> looks;
+  for (std::size_t n = 1; n <= 20; ++n) {
+    auto l = first.look(std::span(s.base).first(n), std::span(s.variant).first(n));
+    if (l.analysed) looks.push_back(l);
+    if (first.finished()) break;
+  }
+  REQUIRE_FALSE(first.finished());
+  REQUIRE(looks.size() >= 2);
+  SequentialTest resumed(default_plan(), Centre::kAmean, true, first.looks());
+  const auto a = first.look(std::span(s.base).first(25), std::span(s.variant).first(25), true);
+  const auto b = resumed.look(std::span(s.base).first(25), std::span(s.variant).first(25), true);
+  REQUIRE(a.analysed);
+  CHECK(a.last);
+  CHECK(a.alpha_spent == 0.05);
+  CHECK(a.efficacy_bound == b.efficacy_bound);
+  CHECK(a.p_value == b.p_value);
+  CHECK(a.decision == b.decision);
+}
+
+TEST_CASE("the fixed n is R's power.t.test, rounded up", "[sequential][r]") {
+  // power.t.test(delta = 3, sd = 2 | 5 | 10, power = 0.8)$n: 8.06, 44.59, 175.39.
+  CHECK(fixed_n_for_power(0.05, 0.8, 3, 2) == 9);
+  CHECK(fixed_n_for_power(0.05, 0.8, 3, 5) == 45);
+  CHECK(fixed_n_for_power(0.05, 0.8, 3, 10) == 176);
+}
+
+TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, fewer iterations than fixed",
+          "[sequential][simulation]") {
+  constexpr std::size_t kTrials = 2000;
+  const auto& plan = default_plan();
+  SimulationSetting s;
+  s.cv_pct = 5;
+  s.trials = kTrials;
+  s.seed = 20240536;
+  const auto aa = simulate_sequential(plan, Centre::kAmean, s);
+  const double type1 = static_cast<double>(aa.different) / kTrials;
+  INFO("A/A: different " << type1 << ", same " << aa.same << " of " << kTrials << ", mean n "
+                         << aa.mean_n);
+  CHECK(type1 <= 0.05 + three_se(0.05, kTrials));
+  // No change is called same about as often as the plan says (0.86).
+  const double same_h0 = static_cast<double>(aa.same) / kTrials;
+  CHECK(same_h0 >= plan.same_at_no_change - three_se(plan.same_at_no_change, kTrials));
+  s.change_pct = 3;
+  s.seed += 1;
+  const auto ab = simulate_sequential(plan, Centre::kAmean, s);
+  const double power = static_cast<double>(ab.different) / kTrials;
+  const double same = static_cast<double>(ab.same) / kTrials;
+  INFO("A/B 3%: different " << power << ", same " << same << ", mean n " << ab.mean_n);
+  CHECK(power >= 0.8 - three_se(0.8, kTrials));
+  CHECK(same <= plan.same_error + three_se(plan.same_error, kTrials));
+  // A two-sided level-alpha test calls a rise a fall at most alpha / 2 of
+  // the time (2 of 2000 here: a last look on a low variance estimate).
+  CHECK(static_cast<double>(ab.different_wrong_way) / kTrials <= 0.025);
+  const auto fixed = static_cast<double>(fixed_n_for_power(0.05, 0.8, 3, 5));
+  CHECK(ab.mean_n < 0.9 * fixed);
+  CHECK(aa.mean_n < fixed);
+}

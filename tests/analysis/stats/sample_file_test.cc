@@ -1,0 +1,23 @@
+// parse_samples(): the plain sample files of `schedlab stats`.
+#include "analysis/stats/sample_file.h"
+
+#include <catch2/catch.hpp>
+#include <stdexcept>
+
+using namespace schedlab;
+
+TEST_CASE("sample files: one number per line, comments and blank lines ignored", "[sample_file]") {
+  const auto x = parse_samples("# hackbench g1\n0.430\n\n  0.425  \n0.441 # slow one\n1e-3\r\n-2\n",
+                               "base.txt");
+  CHECK(x == std::vector<double>{0.430, 0.425, 0.441, 1e-3, -2});
+  CHECK(parse_samples("5", "f") == std::vector<double>{5});
+}
+
+TEST_CASE("sample files: anything else is an error naming file and line", "[sample_file]") {
+  CHECK_THROWS_WITH(parse_samples("1\n2\nfast\n", "a.txt"), "a.txt:3: not a number: 'fast'");
+  CHECK_THROWS_WITH(parse_samples("1 2\n", "a.txt"), "a.txt:1: not a number: '1 2'");
+  CHECK_THROWS_WITH(parse_samples("nan\n", "a.txt"), "a.txt:1: not a number: 'nan'");
+  CHECK_THROWS_WITH(parse_samples("inf\n", "a.txt"), "a.txt:1: not a number: 'inf'");
+  CHECK_THROWS_WITH(parse_samples("# nothing\n\n", "empty.txt"), "empty.txt: no samples");
+  CHECK_THROWS_AS(parse_samples("", "e"), std::invalid_argument);
+}
