@@ -68,7 +68,7 @@ const std::vector<MonitorSpec>& monitors();
 // samples the workload's processes during the iteration instead of
 // snapshotting a file around it (analysis/counters/task_samples.h).
 std::vector<std::string_view> monitor_names();
-// Nothing for an unknown name (callers suggest the nearest with runner/input/suggest.h).
+// Nothing for an unknown name (callers suggest the nearest with base/suggest.h).
 const MonitorSpec* find_monitor(std::string_view name);
 
 }  // namespace schedlab

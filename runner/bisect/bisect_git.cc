@@ -6,7 +6,7 @@
 #include <chrono>
 
 #include "base/text.h"
-#include "runner/bisect/bisect.h"
+#include "runner/bisect/bisect_error.h"
 #include "runner/hosts/local_host.h"
 
 namespace schedlab {

@@ -10,7 +10,7 @@
 #include "base/centre.h"
 #include "base/metric_vocabulary.h"
 #include "results/store.h"
-#include "runner/bisect/bisect.h"
+#include "runner/bisect/bisect_spec.h"
 
 namespace schedlab {
 

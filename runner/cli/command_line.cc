@@ -7,7 +7,7 @@
 
 #include "base/text.h"
 #include "runner/cli/common.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 
 namespace schedlab::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include "base/shell_quote.h"
 #include "base/text.h"
 #include "base/time.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/run/executor.h"
 #include "runner/hosts/interrupt.h"
 #include "workloads/registry.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/text.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 
 namespace schedlab::cli {
 

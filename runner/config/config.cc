@@ -13,7 +13,7 @@
 #include "runner/config/hosts_config.h"
 #include "runner/config/iterations_config.h"
 #include "runner/input/param_values.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/input/yaml_reader.h"
 #include "runner/knobs/knob_kind.h"
 #include "runner/lab/lab_config_yaml.h"

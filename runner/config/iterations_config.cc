@@ -8,7 +8,7 @@
 
 #include "analysis/counters/monitors.h"
 #include "runner/input/param_values.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/input/units.h"
 
 namespace schedlab {

@@ -8,7 +8,7 @@
 #include <charconv>
 
 #include "base/text.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/input/units.h"
 
 namespace schedlab {

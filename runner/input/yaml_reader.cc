@@ -13,7 +13,7 @@
 #include "base/text.h"
 #include "runner/input/config_error.h"
 #include "runner/input/param_values.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_keys.h"
 

@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/knobs/journal_rows.h"
 
 namespace schedlab {

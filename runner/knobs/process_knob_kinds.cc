@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_reader.h"
 #include "runner/knobs/knob_kind_rows.h"

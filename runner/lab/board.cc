@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 
 namespace schedlab::lab {
 

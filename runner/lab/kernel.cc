@@ -11,7 +11,7 @@
 #include "base/file.h"
 #include "base/hash.h"
 #include "base/text.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/lab/apt.h"
 #include "runner/lab/dmatest_module.h"
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <boost/regex.hpp>
 
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_reader.h"
 #include "runner/lab/board.h"

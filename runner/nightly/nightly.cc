@@ -12,7 +12,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/hosts/local_host.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/lab/host_set.h"
 #include "runner/lab/kernel.h"
 #include "runner/lab/kernel_build.h"

@@ -13,7 +13,7 @@
 #include "base/placeholders.h"
 #include "runner/config/config.h"
 #include "runner/hosts/ssh_host.h"
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_reader.h"
 #include "runner/lab/kernel.h"

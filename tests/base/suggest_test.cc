@@ -1,4 +1,4 @@
-#include "runner/input/suggest.h"
+#include "base/suggest.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,0 +1,181 @@
+#include "runner/bisect/bisect_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "analysis/sequential/bisect_looks.h"
+#include "runner/bisect/bisect_git.h"
+#include "runner/config/config.h"
+#include "runner/input/param_values.h"
+#include "runner/run/plan.h"
+
+namespace schedlab {
+
+using nlohmann::json;
+
+std::string spec_to_json(const BisectSpec& s) {
+  json j = {{"mode", s.mode},
+            {"candidates", s.candidates},
+            {"labels", s.labels},
+            {"config_path", s.config_path},
+            {"config_text", s.config_text},
+            {"metric", s.metric},
+            {"params", s.params},
+            {"repo", s.repo},
+            {"hook_reboots", s.hook_reboots},
+            {"reboot_timeout_s", s.reboot_timeout.count()},
+            {"uname", s.uname},
+            {"test", s.test},
+            {"hook",
+             {{"argv", s.hook_argv}, {"cwd", s.hook_cwd}, {"timeout_ms", s.hook_timeout.count()}}},
+            {"alpha", s.alpha},
+            {"min_effect_pct", s.min_effect_pct},
+            {"max_iterations", s.max_iterations},
+            {"direction", s.direction}};
+  return j.dump();
+}
+
+BisectSpec spec_from_json(const std::string& text) {
+  const json j = json::parse(text);
+  BisectSpec s;
+  s.mode = j.at("mode");
+  s.candidates = j.at("candidates").get<std::vector<std::string>>();
+  s.labels = j.at("labels").get<std::vector<std::string>>();
+  s.config_path = j.at("config_path");
+  s.config_text = j.at("config_text");
+  s.metric = j.at("metric");
+  s.params = j.at("params").get<std::map<std::string, std::string>>();
+  s.repo = j.at("repo");
+  s.hook_reboots = j.at("hook_reboots");
+  s.reboot_timeout = std::chrono::seconds(j.at("reboot_timeout_s").get<std::int64_t>());
+  s.uname = j.at("uname");
+  s.test = j.at("test");
+  s.alpha = j.at("alpha");
+  s.min_effect_pct = j.at("min_effect_pct");
+  s.max_iterations = j.at("max_iterations");
+  s.direction = j.value("direction", "worse");
+  const auto& h = j.at("hook");
+  s.hook_argv = h.at("argv").get<std::vector<std::string>>();
+  s.hook_cwd = h.at("cwd");
+  s.hook_timeout = std::chrono::milliseconds(h.at("timeout_ms").get<std::int64_t>());
+  return s;
+}
+
+void set_bisect_config(BisectSpec& spec, const std::string& path) {
+  Config config;
+  try {
+    config = load_config_file(path);
+  } catch (const ConfigError& e) {
+    throw BisectError(e.what());
+  }
+  spec.config_path = path;
+  spec.config_text = config.text;
+  std::vector<std::string> metrics;
+  bool known = false;
+  for (const auto& w : config.workloads)
+    for (const auto& m : w.workload->metrics()) {
+      metrics.push_back(m.name);
+      known = known || m.name == spec.metric;
+    }
+  if (!known)
+    throw BisectError(fmt::format("{}: no workload has metric '{}'; its metrics are: {}", path,
+                                  spec.metric, fmt::join(metrics, ", ")));
+  const Plan plan = expand_plan(config);
+  for (auto& [name, value] : spec.params) {
+    const ParamSpec* param = nullptr;
+    for (const auto& w : config.workloads)
+      if (!param) param = w.workload->find_param(name);
+    if (!param)
+      throw BisectError(
+          fmt::format("{}: --param {}: no workload has a parameter '{}'", path, name, name));
+    // Typed as the config types it, then written as the store writes it:
+    // 1000, +1000 and 1e3 pick the same point of an int parameter.
+    try {
+      value = stored_param_text(parse_param_value(*param, value));
+    } catch (const ValueError& e) {
+      throw BisectError(fmt::format("{}: --param {}={}: {}", path, name, value, e.what()));
+    }
+  }
+  int iterations = 0;
+  for (const auto& p : plan.points) iterations = std::max(iterations, p.iterations.max);
+  if (spec.max_iterations <= 0) spec.max_iterations = 3 * iterations;
+  if (spec.mode == "git" && spec.hook_argv.empty() && !config.sut_lab)
+    throw BisectError(fmt::format(
+        "{}: --repo with no hook builds each commit as a lab kernel: give the config a lab SUT "
+        "(hosts: sut: {{lab: {{kernel: 'git:{}'}}}}), or a hook that builds and installs "
+        "{{commit}} (after --)",
+        path, spec.repo));
+  if (spec.mode == "kernels" && !config.sut_lab && spec.hook_argv.empty())
+    throw BisectError(
+        fmt::format("{}: a kernel list needs a lab SUT (hosts: sut: {{lab: ...}}) or "
+                    "a hook that installs {{kernel}}",
+                    path));
+  if (!spec.hook_argv.empty()) {
+    const std::string known_name = spec.mode == "git" ? "commit" : "kernel";
+    std::vector<std::string> unknown;
+    try {
+      unknown = unknown_placeholders(spec.hook_argv, {known_name});
+    } catch (const PlaceholderError& e) {
+      throw BisectError(fmt::format("hook: {}", e.what()));
+    }
+    if (!unknown.empty())
+      throw BisectError(fmt::format("hook: unknown placeholder {{{}}} (it may use {{{}}})",
+                                    unknown.front(), known_name));
+  }
+}
+
+void fill_git_candidates(BisectSpec& spec, const std::string& good, const std::string& bad) {
+  const std::string g = resolve_commit(spec.repo, good);
+  const std::string b = resolve_commit(spec.repo, bad);
+  const auto path = first_parent_path(spec.repo, g, b);
+  if (path.empty() || path.back() != b)
+    throw BisectError(
+        fmt::format("{}: bad {} is not a descendant of good {}", spec.repo, bad, good));
+  spec.candidates = {g};
+  spec.candidates.insert(spec.candidates.end(), path.begin(), path.end());
+  spec.labels.clear();
+  for (const auto& c : spec.candidates) spec.labels.push_back(commit_label(spec.repo, c));
+}
+
+void fill_kernel_candidates(BisectSpec& spec, const std::vector<std::string>& kernels,
+                            const std::string& good, const std::string& bad) {
+  const auto g = std::find(kernels.begin(), kernels.end(), good);
+  const auto b = std::find(kernels.begin(), kernels.end(), bad);
+  if (g == kernels.end())
+    throw BisectError(fmt::format("good kernel '{}' is not in the list", good));
+  if (b == kernels.end()) throw BisectError(fmt::format("bad kernel '{}' is not in the list", bad));
+  if (b <= g)
+    throw BisectError(
+        fmt::format("good kernel '{}' must come before bad kernel '{}' in the list", good, bad));
+  spec.candidates.assign(g, b + 1);
+  spec.labels = spec.candidates;
+}
+
+std::string error_rates_statement(const BisectSpec& spec) {
+  return fmt::format(
+      "each candidate's verdict by the tests: at most {:g}% of GOOD verdicts on a bad candidate "
+      "and of BAD verdicts "
+      "on a good one, over all its looks ({} at alpha {:g} spent across the batches, Lan-DeMets "
+      "O'Brien-Fleming "
+      "type); a verdict by the nearer median at the cap holds no such rate",
+      spec.alpha * 100, verdict_test_title(spec.test), spec.alpha);
+}
+
+std::vector<CandidateState> candidate_states(const BisectSpec& spec,
+                                             const std::vector<BisectDecision>& decisions) {
+  std::vector<CandidateState> states(spec.candidates.size(), CandidateState::kUntested);
+  states.front() = CandidateState::kGood;
+  states.back() = CandidateState::kBad;
+  for (const auto& d : decisions) {
+    if (d.position <= 0 || d.position + 1 >= static_cast<int>(states.size())) continue;
+    auto& s = states[static_cast<std::size_t>(d.position)];
+    if (d.verdict == "GOOD") s = CandidateState::kGood;
+    if (d.verdict == "BAD") s = CandidateState::kBad;
+    if (d.verdict == "SKIP") s = CandidateState::kSkipped;
+  }
+  return states;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,163 @@
+#include "runner/bisect/bisect_status.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/compare/compare.h"
+#include "analysis/counters/render_schedstat.h"
+#include "analysis/counters/schedstat_diff.h"
+#include "analysis/counters/schedstat_runs.h"
+#include "analysis/render/render.h"
+#include "analysis/stats/significance.h"
+#include "runner/bisect/bisect_spec.h"
+
+namespace schedlab {
+namespace {
+
+using nlohmann::json;
+
+std::string opt_num(const std::optional<double>& v, const char* fmt_spec = "{:.4g}") {
+  return v ? fmt::format(fmt::runtime(fmt_spec), *v) : "-";
+}
+
+std::vector<std::int64_t> run_ids(const BisectDecision& d) {
+  return json::parse(d.run_ids_json).get<std::vector<std::int64_t>>();
+}
+
+// Summed schedstat deltas of a run's first variant, when it has them.
+std::optional<schedstat::Snapshot> schedstat_sum(const Store& store, std::int64_t run) {
+  const auto variants = store.variants_table().variants(run);
+  if (variants.empty()) return std::nullopt;
+  return run_schedstat(store, {.run_id = run, .variant_id = variants.front().id}).sum;
+}
+
+void print_result(const Store& store, const BisectSpec& spec, const json& r,
+                  const std::vector<BisectDecision>& decisions) {
+  const std::size_t first_bad = r.at("first_bad"), last_good = r.at("last_good");
+  const auto skipped = r.at("skipped_between");
+  // How an end was decided, when it was not a test's clear verdict.
+  const auto how = [&](const char* key) -> std::string {
+    const json d = r.value(key, json(nullptr));
+    if (!d.is_object()) return "";
+    std::string out;
+    if (d.value("decided_by", "") == "nearest-median")
+      out += " (by nearest median at the iteration cap, not by the test)";
+    if (d.contains("flipped") && d["flipped"].is_string())
+      out += fmt::format(" (its batches flipped: {})", d["flipped"].get<std::string>());
+    return out;
+  };
+  if (skipped.empty())
+    fmt::print("\nfirst bad: {}{}\nlast good: {}{}\n", spec.labels[first_bad],
+               how("first_bad_decision"), spec.labels[last_good], how("last_good_decision"));
+  else
+    fmt::print(
+        "\nthe first bad is one of (skipped candidates in between):\n  {}\nlast good: {}\n",
+        [&] {
+          std::vector<std::string> l;
+          for (std::size_t i = last_good + 1; i <= first_bad; ++i) l.push_back(spec.labels[i]);
+          return fmt::format("{}", fmt::join(l, "\n  "));
+        }(),
+        spec.labels[last_good]);
+  fmt::print("measured candidates: {} (plus the 2 references), skipped: {}\n",
+             r.at("measured_candidates").get<int>(), r.at("skipped_candidates").get<int>());
+  // The error rates the verdicts held (sessions before repeated looks have none).
+  if (r.contains("error_rates") && r["error_rates"].is_string())
+    fmt::print("error rates: {}\n", r["error_rates"].get<std::string>());
+  for (const auto& [key, what] :
+       {std::pair{"first_bad_decision", "first bad"}, {"last_good_decision", "last good"}}) {
+    const json d = r.value(key, json(nullptr));
+    if (d.is_object() && d.contains("error_rates") && d["error_rates"].is_string())
+      fmt::print("  {}: {}\n", what, d["error_rates"].get<std::string>());
+  }
+  // The table: the first batch run of each, all the config's metrics.
+  auto first_run = [&](std::size_t pos) -> std::optional<std::int64_t> {
+    for (const auto& d : decisions)
+      if (d.position == static_cast<int>(pos))
+        if (const auto ids = run_ids(d); !ids.empty()) return ids.front();
+    return std::nullopt;
+  };
+  const auto a = first_run(last_good), b = first_run(first_bad);
+  if (!a || !b) return;
+  std::vector<ColumnRef> cols;
+  for (const auto& [run, label] : {std::pair{*a, "last-good"}, std::pair{*b, "first-bad"}}) {
+    auto c = default_columns(store, {run}).front();
+    c.label = label;
+    cols.push_back(c);
+  }
+  fmt::print("\n{}", render_text(compare(
+                         store, cols, {.alpha = spec.alpha, .test = *test_from_name(spec.test)})));
+  try {
+    const auto sa = schedstat_sum(store, *a), sb = schedstat_sum(store, *b);
+    if (sa && sb)
+      fmt::print(
+          "\nschedstat, last good vs first bad:\n{}",
+          schedstat::render_text(schedstat::compare(
+              schedstat::summarize(*sa), schedstat::summarize(*sb), "last-good", "first-bad")));
+  } catch (const std::exception& e) {
+    fmt::print("\nschedstat diff not available: {}\n", e.what());
+  }
+}
+
+}  // namespace
+
+void print_bisect_status(const Store& store, const BisectSession& session) {
+  const BisectSpec spec = spec_from_json(session.spec_json);
+  const auto decisions = store.bisect_log().bisect_decisions(session.id);
+  fmt::print("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
+             to_string(session.status), spec.config_path, spec.metric, spec.candidates.size() - 2,
+             spec.labels.front(), spec.labels.back());
+  fmt::print(
+      "{} at alpha {}{}; up to {} samples per candidate; started {}\n\n",
+      verdict_test_title(spec.test), spec.alpha,
+      spec.min_effect_pct > 0 ? fmt::format(", minimum effect {}%", spec.min_effect_pct) : "",
+      spec.max_iterations, session.created_at);
+  fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", "pos", "candidate",
+             "verdict", "n", "centre", "p(good)", "p(bad)", "decided by", "runs / note");
+  for (const auto& d : decisions) {
+    std::string label = spec.labels.at(static_cast<std::size_t>(d.position));
+    if (label.size() > 40) label = label.substr(0, 37) + "...";
+    std::string note = d.run_ids_json == "[]" ? "" : "runs " + d.run_ids_json;
+    // The levels this look's tests were held to (alpha spent across looks).
+    if (d.level_good && d.level_bad)
+      note += fmt::format("{}levels {:.3g}/{:.3g}", note.empty() ? "" : "; ", *d.level_good,
+                          *d.level_bad);
+    if (!d.note.empty()) note += (note.empty() ? "" : "; ") + d.note;
+    if (note.size() > 160) note = note.substr(0, 157) + "...";
+    fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", d.position, label,
+               d.verdict, d.n, opt_num(d.centre), opt_num(d.p_good, "{:.3g}"),
+               opt_num(d.p_bad, "{:.3g}"), d.decided_by, note);
+  }
+  const json r = json::parse(session.result_json);
+  if (session.status == BisectStatus::kDone) print_result(store, spec, r, decisions);
+  if (session.status == BisectStatus::kRefused) {
+    // A centre that is undefined (hmean of a zero) is stored as null, printed n/a.
+    auto number = [&](const char* key, const char* fmt_spec) {
+      const json v = r.value(key, json(nullptr));
+      return v.is_null() ? std::string("n/a")
+                         : fmt::format(fmt::runtime(fmt_spec), v.get<double>());
+    };
+    if (r.value("reason", "") == "bad reference better than good")
+      fmt::print(
+          "\nrefused: the bad reference is better than the good one ({} is better): good {} "
+          "(n={}), bad {} "
+          "(n={}), p = {}; --direction either bisects a change either way\n",
+          r.value("direction", "lower"), number("good_centre", "{}"), r.value("n_good", 0),
+          number("bad_centre", "{}"), r.value("n_bad", 0), number("p", "{:.4g}"));
+    else
+      fmt::print(
+          "\nrefused: the references are not significantly different: good {} (n={}), bad {} "
+          "(n={}), p = {}\n",
+          number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
+          r.value("n_bad", 0), number("p", "{:.4g}"));
+  }
+  if (session.status == BisectStatus::kRunning) {
+    const auto states = candidate_states(spec, decisions);
+    if (const auto step = next_candidate(states); step.next)
+      fmt::print("\nnext: {} ({} untested left between {} and {})\n", spec.labels[*step.next],
+                 remaining(states), spec.labels[step.last_good], spec.labels[step.first_bad]);
+  }
+}
+
+}  // namespace schedlab

@@ -1,0 +1,14 @@
+// `schedlab bisect status` as text: the session's spec, every decision so
+// far (a row per look, with the levels its tests were held to), and once
+// done the first bad and last good with the error rates the verdicts held,
+// their comparison table and their schedstat diff; a refusal says why.
+#pragma once
+
+#include "results/store.h"
+
+namespace schedlab {
+
+// To stdout.
+void print_bisect_status(const Store& store, const BisectSession& session);
+
+}  // namespace schedlab
