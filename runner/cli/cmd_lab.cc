@@ -7,22 +7,22 @@
 //   schedlab lab list                  the cached kernels and initramfs images
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "base/shell_quote.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
+#include "runner/config/lab_boot.h"
+#include "runner/hosts/foreground.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
 #include "runner/lab/board.h"
-#include "runner/lab/kernel.h"
+#include "runner/lab/cache_listing.h"
 #include "runner/lab/kernel_build.h"
-#include "runner/lab/lab_config_yaml.h"
 #include "runner/lab/lab_host.h"
 
 namespace schedlab::cli {
@@ -60,64 +60,24 @@ lab::Log stderr_log() {
   return [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
 }
 
-// The options as a LabConfig; nothing when --boot-timeout is not a duration
-// or --config has no lab SUT. A kernel built from a tree that a run built
-// with additions (a workload's CONFIG_SYSVIPC) is booted as that run
-// built it, not rebuilt without them.
+// The options as a LabConfig (runner/config/lab_boot.h); nothing, with the
+// reason on stderr, when --boot-timeout is not a duration or the rest is bad.
 std::optional<LabConfig> lab_config(const LabOptions& o) {
   const auto d = parse_duration(o.boot_timeout);
   if (!d || *d < std::chrono::seconds(1)) {
-    fmt::print(stderr, "schedlab lab: --boot-timeout: expected a duration such as 3m, got '{}'\n", o.boot_timeout);
+    fmt::print(stderr, "schedlab lab: --boot-timeout: expected a duration such as 3m, got '{}'\n",
+               o.boot_timeout);
     return std::nullopt;
   }
-  LabConfig c = o.lab;
-  if (!o.config.empty()) {
-    try {
-      const Config file = load_config_file(o.config);
-      if (!file.sut_lab) {
-        fmt::print(stderr, "schedlab lab: {}: its SUT is no lab (hosts: sut: {{lab: ...}})\n", o.config);
-        return std::nullopt;
-      }
-      c = *file.sut_lab;
-      c.kernel = o.lab.kernel;
-      c.cmdline = o.lab.cmdline.empty() ? c.cmdline : o.lab.cmdline;
-      c.programs.insert(c.programs.end(), o.lab.programs.begin(), o.lab.programs.end());
-    } catch (const ConfigError& e) {
-      fmt::print(stderr, "schedlab: {}\n", e.what());
-      return std::nullopt;
-    }
-  } else if (lab::is_git_kernel(c.kernel)) {
-    try {
-      LocalHost local;
-      const auto built = lab::cached_builds_of(c.kernel, lab::LabPaths::from_env(), local, c.board);
-      const bool plain = std::any_of(built.begin(), built.end(), [](const lab::Kernel& k) {
-        return k.requested_symbols.empty() && k.requested_fragments.empty();
-      });
-      if (!built.empty() && !plain) {
-        c.config = built.front().requested_symbols;
-        c.config_fragments = built.front().requested_fragments;
-        std::vector<std::string> what;
-        for (const auto& [k, v] : c.config) what.push_back(k + "=" + v);
-        for (const auto& f : c.config_fragments) what.push_back(f);
-        fmt::print(stderr, "schedlab lab: {} as a run built it ({}; cached {}); --config FILE boots it as that "
-                           "file's runs build it\n",
-                   c.kernel, fmt::join(what, ", "), built.front().key);
-      }
-    } catch (const lab::UnknownKernel&) {
-      // build_kernel says what is wrong with the spec, when it is booted
-    }
+  try {
+    return lab_boot_config(o.lab, std::chrono::duration_cast<std::chrono::seconds>(*d), o.config,
+                           stderr_log());
+  } catch (const ConfigError& e) {
+    fmt::print(stderr, "schedlab: {}\n", e.what());
+  } catch (const LabBootError& e) {
+    fmt::print(stderr, "schedlab lab: {}\n", e.what());
   }
-  c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(*d);
-  // A board's own CPUs and memory when the options left them as they were.
-  if (const lab::Board* b = lab::find_board(c.board)) {
-    if (b->cpus && c.cpus == LabConfig{}.cpus) c.cpus = b->cpus;
-    if (!b->memory.empty() && c.memory == LabConfig{}.memory) c.memory = b->memory;
-  }
-  if (const auto problems = board_problems(c); !problems.empty()) {
-    fmt::print(stderr, "schedlab lab: --{}: {}\n", problems.front().first, problems.front().second);
-    return std::nullopt;
-  }
-  return c;
+  return std::nullopt;
 }
 
 int boot_command(const LabOptions& o) {
@@ -142,55 +102,15 @@ int shell_command(const LabOptions& o) {
   return guarded<lab::UnknownKernel>({}, [&]() -> int {
     install_interrupt_handlers();
     lab::LabHost host(*config, stderr_log());
-    const auto argv = host.ssh_command();
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    // The terminal's Ctrl-C belongs to the remote shell while it runs.
-    struct sigaction ignore {}, old_int {};
-    ignore.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &ignore, &old_int);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      ::signal(SIGINT, SIG_DFL);
-      ::execvp(args[0], args.data());
-      ::_exit(127);
-    }
-    int status = 0;
-    if (pid > 0) ::waitpid(pid, &status, 0);
-    sigaction(SIGINT, &old_int, nullptr);
+    const int status = run_in_foreground(host.ssh_command());
     host.power_off();
-    return pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : kError;
+    return status >= 0 ? status : kError;
   });
 }
 
 int list_command() {
   return guarded<lab::UnknownKernel>({}, []() -> int {
-    const auto paths = lab::LabPaths::from_env();
-    fmt::print("kernel cache: {}\n", paths.kernels().string());
-    const auto kernels = lab::cached_kernels(paths);
-    if (kernels.empty()) fmt::print("  (empty)\n");
-    for (const auto& k : kernels)
-      if (k.tree.empty())
-        fmt::print("  {:<28} {:<44} {}{}\n", k.release, k.package.empty() ? "-" : k.package, k.package_version,
-                   k.board == lab::default_board().name ? "" : " (board " + k.board + ")");
-      else
-        fmt::print("  {:<28} built from {} {} ({}), config {}{}\n", k.release, k.tree, k.describe,
-                   k.commit.empty() ? "no git" : k.commit.substr(0, 12), k.config_sha,
-                   k.board == lab::default_board().name ? "" : ", board " + k.board);
-    fmt::print("initramfs images: {}\n", paths.initramfs().string());
-    int images = 0;
-    if (std::filesystem::is_directory(paths.initramfs()))
-      for (const auto& e : std::filesystem::directory_iterator(paths.initramfs()))
-        if (e.path().extension() == ".gz") {
-          fmt::print("  {} ({:.1f} MB)\n", e.path().filename().string(), static_cast<double>(e.file_size()) / 1e6);
-          ++images;
-        }
-    if (!images) fmt::print("  (none)\n");
-    fmt::print("kernel names:\n");
-    for (const auto& s : lab::kernel_series()) fmt::print("  {:<12} {}\n", s.name, s.help);
-    fmt::print("boards (board: in hosts.sut.lab, --board here):\n");
-    for (const auto& b : lab::boards()) fmt::print("  {:<12} {}\n", b.name, b.help);
+    fmt::print("{}", lab::describe_cache(lab::LabPaths::from_env()));
     return kOk;
   });
 }

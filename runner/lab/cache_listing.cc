@@ -1,0 +1,42 @@
+#include "runner/lab/cache_listing.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "runner/lab/board.h"
+#include "runner/lab/kernel.h"
+
+namespace schedlab::lab {
+
+std::string describe_cache(const LabPaths& paths) {
+  std::string out = fmt::format("kernel cache: {}\n", paths.kernels().string());
+  const auto kernels = cached_kernels(paths);
+  if (kernels.empty()) out += "  (empty)\n";
+  for (const auto& k : kernels)
+    if (k.tree.empty())
+      out += fmt::format("  {:<28} {:<44} {}{}\n", k.release, k.package.empty() ? "-" : k.package,
+                         k.package_version,
+                         k.board == default_board().name ? "" : " (board " + k.board + ")");
+    else
+      out += fmt::format("  {:<28} built from {} {} ({}), config {}{}\n", k.release, k.tree,
+                         k.describe, k.commit.empty() ? "no git" : k.commit.substr(0, 12),
+                         k.config_sha, k.board == default_board().name ? "" : ", board " + k.board);
+  out += fmt::format("initramfs images: {}\n", paths.initramfs().string());
+  int images = 0;
+  if (std::filesystem::is_directory(paths.initramfs()))
+    for (const auto& e : std::filesystem::directory_iterator(paths.initramfs()))
+      if (e.path().extension() == ".gz") {
+        out += fmt::format("  {} ({:.1f} MB)\n", e.path().filename().string(),
+                           static_cast<double>(e.file_size()) / 1e6);
+        ++images;
+      }
+  if (!images) out += "  (none)\n";
+  out += "kernel names:\n";
+  for (const auto& s : kernel_series()) out += fmt::format("  {:<12} {}\n", s.name, s.help);
+  out += "boards (board: in hosts.sut.lab, --board here):\n";
+  for (const auto& b : boards()) out += fmt::format("  {:<12} {}\n", b.name, b.help);
+  return out;
+}
+
+}  // namespace schedlab::lab
