@@ -58,13 +58,15 @@ TEST_CASE("a bad design is one line naming the field", "[sequential]") {
     return design_error(d);
   };
   CHECK(error([](SequentialDesign&) {}).empty());
-  CHECK(error([](SequentialDesign& d) { d.power = 1.5; }) == "power must be in (0.5, 1), not 1.5");
-  CHECK(error([](SequentialDesign& d) { d.power = 0.4; }) == "power must be in (0.5, 1), not 0.4");
+  CHECK(error([](SequentialDesign& d) { d.power = 1.5; }) ==
+        "power must be in (0.5, 0.999999], not 1.5");
+  CHECK(error([](SequentialDesign& d) { d.power = 0.4; }) ==
+        "power must be in (0.5, 0.999999], not 0.4");
   CHECK(error([](SequentialDesign& d) { d.min_effect_pct = 0; }) ==
-        "min_effect_pct must be in (0, 100), not 0");
+        "min_effect_pct must be in [0.01, 100), not 0");
   CHECK(error([](SequentialDesign& d) { d.min_effect_pct = -3; }) ==
-        "min_effect_pct must be in (0, 100), not -3");
-  CHECK(error([](SequentialDesign& d) { d.alpha = 0; }) == "alpha must be in (0, 0.5), not 0");
+        "min_effect_pct must be in [0.01, 100), not -3");
+  CHECK(error([](SequentialDesign& d) { d.alpha = 0; }) == "alpha must be in [1e-06, 0.5), not 0");
   CHECK(error([](SequentialDesign& d) { d.min_n = 1; }) ==
         "min_n must be at least 2 (a variance), not 1");
   CHECK(error([](SequentialDesign& d) { d.planned_looks = 0; }) ==
@@ -74,7 +76,7 @@ TEST_CASE("a bad design is one line naming the field", "[sequential]") {
         }) == "a Kim-DeMets spending's rho must be from 0.5 to 5, not 0.1");
   SequentialDesign bad;
   bad.power = 1;
-  CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 1), not 1");
+  CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 0.999999], not 1");
 }
 
 TEST_CASE("spending functions by name; each spends alpha by t = 1", "[sequential]") {
