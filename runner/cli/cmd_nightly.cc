@@ -8,16 +8,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 
 #include "analysis/nightly_report.h"
+#include "base/file.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/hosts/interrupt.h"
-#include "runner/run/progress.h"
 #include "runner/nightly/nightly.h"
 #include "runner/nightly/nightly_config.h"
+#include "runner/run/progress.h"
 #include "runner/slurm/nightly_jobs.h"
 #include "runner/slurm/slurm_tools.h"
 
@@ -38,12 +38,6 @@ struct NightlyCmdOptions {
   std::string slurm_results;
   DbOption db;
 };
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", path));
-}
 
 int nightly_command(const NightlyCmdOptions& o) {
   // Every error exits 2 here: 1 means a regression.
@@ -72,11 +66,12 @@ int nightly_command(const NightlyCmdOptions& o) {
     const NightlyReport report = build_nightly_report(store, report_input(nightly, run, db));
     const std::string md = render_nightly_markdown(report);
     if (!o.report_md.empty())
-      write_file(o.report_md, md);
+      write_whole_file(o.report_md, md);
     else
       fmt::print("{}", md);
-    if (!o.report_json.empty()) write_file(o.report_json, render_nightly_json(report));
-    if (!o.report_html.empty()) write_file(o.report_html, render_nightly_html(report, vega_script()));
+    if (!o.report_json.empty()) write_whole_file(o.report_json, render_nightly_json(report));
+    if (!o.report_html.empty())
+      write_whole_file(o.report_html, render_nightly_html(report, vega_script()));
 
     int measured_now = 0;
     for (const auto& c : run.cells) measured_now += c.new_now && c.status == CellStatus::kMeasured;
