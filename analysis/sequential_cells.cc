@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -34,12 +35,19 @@ namespace {
 // a database, read like any input. Every member present must be what the
 // design accepts (design_error, gs::parse_spending), else an error names
 // the run and row: not a JSON type_error, not a NaN in the table notes.
+// Its numbers too: a p-value in [0, 1], the rest finite.
 void read_design(const PointStop& stop, SequentialCell& s) {
   const auto refuse = [&](const std::string& why) {
     throw std::invalid_argument(fmt::format(
-        "run {}: the stored sequential design of variant id {} at {} {} {}", stop.run_id,
+        "run {}: the stored sequential test of variant id {} at {} {} {}", stop.run_id,
         stop.variant_id, terminal_safe(stop.workload), terminal_safe(stop.params_json), why));
   };
+  const SequentialRecord& r = *stop.sequential;
+  if (r.p_value && !(*r.p_value >= 0 && *r.p_value <= 1))
+    refuse(fmt::format("has p-value {}: not in [0, 1]", *r.p_value));
+  for (const auto& [name, v] : {std::pair{"estimate", r.estimate_pct}, std::pair{"ci_low", r.ci_low},
+                                std::pair{"ci_high", r.ci_high}})
+    if (v && !std::isfinite(*v)) refuse(fmt::format("has {} {}: not finite", name, *v));
   const auto d = nlohmann::json::parse(stop.sequential->design_json, nullptr, false);
   if (!d.is_object()) refuse("is not a JSON object");
   SequentialDesign design;
