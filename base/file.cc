@@ -96,6 +96,24 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) 
 
 AtomicFile::AtomicFile(std::filesystem::path target, bool private_file)
     : target_(std::move(target)) {
+  struct stat named {};
+  if (::lstat(target_.c_str(), &named) == 0) {
+    struct stat to {};
+    if (S_ISLNK(named.st_mode) && ::stat(target_.c_str(), &to) == 0 && !S_ISREG(to.st_mode))
+      // /dev/stdout, or a link planted towards a disk: replacing the link
+      // would break the first, writing through it the second.
+      throw std::runtime_error(fmt::format(
+          "cannot write {}: a link to {}: neither replaced nor written through (-o - writes on "
+          "stdout)",
+          target_.string(), file_type_name(to.st_mode)));
+    if (!S_ISLNK(named.st_mode) && !S_ISREG(named.st_mode) && !S_ISDIR(named.st_mode)) {
+      // A device or FIFO named as it is (-o /dev/null): written, never
+      // replaced by a file.
+      fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+      if (fd_ < 0) fail("cannot open it", errno);
+      return;
+    }
+  }
   // Beside the target (rename is atomic within a file system), hidden, and
   // unique: mkstemp creates it with O_EXCL, never through a link.
   const std::filesystem::path dir = target_.has_parent_path() ? target_.parent_path() : ".";
@@ -140,6 +158,7 @@ void AtomicFile::commit() {
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) fail("write failed", errno);
+  if (tmp_.empty()) return;  // a device or FIFO, written directly
   // rename(2) replaces the name: a link there is replaced, not followed.
   if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("cannot rename it into place", errno);
   tmp_.clear();

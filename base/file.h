@@ -59,7 +59,10 @@ std::filesystem::path resolved_within(const std::filesystem::path& root,
 // planted under its name is followed), which commit() renames over the
 // target. A reader never sees half a file, an interrupted writer leaves the
 // old one, and a symbolic link at the target's name (dangling or not) is
-// replaced by the file, its own target left alone. Destroyed without
+// replaced by the file, its own target left alone. A link to something
+// else than a regular file (/dev/stdout, a disk) is refused: replacing it
+// or writing through it would do harm. A device or FIFO named as it is
+// (-o /dev/null) is written directly, never replaced. Destroyed without
 // commit(), the temporary file is removed. Mode 0600 when private_file,
 // else 0644. Throws std::runtime_error "cannot write TARGET: REASON".
 class AtomicFile {

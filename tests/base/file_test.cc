@@ -143,3 +143,21 @@ TEST_CASE("AtomicFile replaces a link at its name instead of writing through it"
                     Catch::StartsWith("cannot write " + dir.file("no-such-dir/x") +
                                       ": cannot create a file beside it: No such file"));
 }
+
+// Issue 44's follow-on: as root, replacing /dev/null or /dev/stdout by a
+// file would break the machine; a planted link to a device must not be
+// written through either.
+TEST_CASE("AtomicFile writes a device named as it is, and refuses a link to one") {
+  namespace fs = std::filesystem;
+  test::TempDir dir;
+  write_whole_file("/dev/null", "discarded\n");
+  struct stat st {};
+  REQUIRE(::lstat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  fs::create_symlink("/dev/null", dir.file("out.html"));
+  CHECK_THROWS_WITH(write_whole_file(dir.file("out.html"), "x"),
+                    "cannot write " + dir.file("out.html") +
+                        ": a link to a character device: neither replaced nor written through "
+                        "(-o - writes on stdout)");
+  CHECK(fs::is_symlink(dir.file("out.html")));
+}
