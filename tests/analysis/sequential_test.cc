@@ -211,3 +211,18 @@ TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, fewer iterations
   CHECK(ab.mean_n < 0.9 * fixed);
   CHECK(aa.mean_n < fixed);
 }
+
+// The bounds design_error sets (issue 44) are what the numerics compute: a
+// design at each edge plans, within its own alpha.
+TEST_CASE("a design at the edges of design_error's bounds plans (issue 44)", "[sequential]") {
+  SequentialDesign d;
+  d.alpha = 1e-6;
+  const SequentialPlan tight = plan_sequential(d);
+  CHECK(tight.type1 <= 1e-6 * 1.05);
+  CHECK(tight.power == Approx(d.power + d.power_margin).margin(1e-3));
+  SequentialDesign loose;
+  loose.alpha = 0.499;
+  loose.power = 0.999999 - loose.power_margin;
+  CHECK(design_error(loose).empty());
+  CHECK(std::isfinite(plan_sequential(loose).eta));
+}
