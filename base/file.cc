@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -93,25 +94,80 @@ std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) 
   return data;
 }
 
-void write_whole_file(const std::filesystem::path& p, const std::string& data, bool private_file) {
-  // Written beside the target and renamed: readers never see half a file.
-  const std::string tmp = p.string() + fmt::format(".tmp{}", ::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, private_file ? 0600 : 0644);
-  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
+AtomicFile::AtomicFile(std::filesystem::path target, bool private_file)
+    : target_(std::move(target)) {
+  struct stat named {};
+  if (::lstat(target_.c_str(), &named) == 0) {
+    struct stat to {};
+    if (S_ISLNK(named.st_mode) && ::stat(target_.c_str(), &to) == 0 && !S_ISREG(to.st_mode))
+      // /dev/stdout, or a link planted towards a disk: replacing the link
+      // would break the first, writing through it the second.
+      throw std::runtime_error(fmt::format(
+          "cannot write {}: a link to {}: neither replaced nor written through (-o - writes on "
+          "stdout)",
+          target_.string(), file_type_name(to.st_mode)));
+    if (!S_ISLNK(named.st_mode) && !S_ISREG(named.st_mode) && !S_ISDIR(named.st_mode)) {
+      // A device or FIFO named as it is (-o /dev/null): written, never
+      // replaced by a file.
+      fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+      if (fd_ < 0) fail("cannot open it", errno);
+      return;
+    }
+  }
+  // Beside the target (rename is atomic within a file system), hidden, and
+  // unique: mkstemp creates it with O_EXCL, never through a link.
+  const std::filesystem::path dir = target_.has_parent_path() ? target_.parent_path() : ".";
+  tmp_ = (dir / ("." + target_.filename().string() + ".tmp-XXXXXX")).string();
+  fd_ = ::mkostemp(tmp_.data(), O_CLOEXEC);
+  if (fd_ < 0) {
+    const int e = errno;
+    tmp_.clear();
+    fail("cannot create a file beside it", e);
+  }
+  if (::fchmod(fd_, private_file ? 0600 : 0644) != 0) {
+    const int e = errno;
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+    fail("cannot set its mode", e);
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+}
+
+void AtomicFile::fail(const std::string& what, int errnum) {
+  throw std::runtime_error(
+      fmt::format("cannot write {}: {}: {}", target_.string(), what, std::strerror(errnum)));
+}
+
+void AtomicFile::write(std::string_view data) {
+  if (fd_ < 0) throw std::logic_error("AtomicFile::write after commit");
   std::size_t done = 0;
   while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    const ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw std::runtime_error(fmt::format("{}: write failed: {}", tmp, std::strerror(e)));
-    }
+    if (n < 0) fail("write failed", errno);
     done += static_cast<std::size_t>(n);
   }
-  ::close(fd);
-  std::filesystem::rename(tmp, p);
+}
+
+void AtomicFile::commit() {
+  if (fd_ < 0) throw std::logic_error("AtomicFile::commit twice");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail("write failed", errno);
+  if (tmp_.empty()) return;  // a device or FIFO, written directly
+  // rename(2) replaces the name: a link there is replaced, not followed.
+  if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("cannot rename it into place", errno);
+  tmp_.clear();
+}
+
+void write_whole_file(const std::filesystem::path& p, const std::string& data, bool private_file) {
+  AtomicFile f(p, private_file);
+  f.write(data);
+  f.commit();
 }
 
 }  // namespace schedlab

@@ -53,9 +53,38 @@ std::string_view file_type_name(unsigned mode);
 std::filesystem::path resolved_within(const std::filesystem::path& root,
                                       const std::filesystem::path& path);
 
-// Writes the whole file beside its target and renames it into place, so a
-// reader never sees half of it (0600 when private_file, else 0644). Throws
-// std::runtime_error with the path and strerror.
+// A file written whole or not at all, the one way schedlab writes an
+// output file (-o, --report-*, caches, records): the bytes go to a new
+// temporary file beside the target (created exclusively, so no link or file
+// planted under its name is followed), which commit() renames over the
+// target. A reader never sees half a file, an interrupted writer leaves the
+// old one, and a symbolic link at the target's name (dangling or not) is
+// replaced by the file, its own target left alone. A link to something
+// else than a regular file (/dev/stdout, a disk) is refused: replacing it
+// or writing through it would do harm. A device or FIFO named as it is
+// (-o /dev/null) is written directly, never replaced. Destroyed without
+// commit(), the temporary file is removed. Mode 0600 when private_file,
+// else 0644. Throws std::runtime_error "cannot write TARGET: REASON".
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::filesystem::path target, bool private_file = false);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  void write(std::string_view data);
+  // Flushes to the disk and renames into place; the last call.
+  void commit();
+  const std::filesystem::path& target() const { return target_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what, int errnum);
+  std::filesystem::path target_;
+  std::string tmp_;
+  int fd_ = -1;
+};
+
+// The whole file through an AtomicFile.
 void write_whole_file(const std::filesystem::path& p, const std::string& data,
                       bool private_file = false);
 

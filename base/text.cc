@@ -92,7 +92,26 @@ std::string last_lines(std::string_view text, std::size_t n) {
   return std::string(trim(text.substr(start)));
 }
 
-std::string terminal_safe(std::string_view s, bool keep_newlines) {
+namespace {
+
+// The code point of the UTF-8 sequence of length n at s[i].
+char32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  if (n == 2) return (byte(0) & 0x1Fu) << 6 | (byte(1) & 0x3Fu);
+  if (n == 3) return (byte(0) & 0x0Fu) << 12 | (byte(1) & 0x3Fu) << 6 | (byte(2) & 0x3Fu);
+  return (byte(0) & 0x07u) << 18 | (byte(1) & 0x3Fu) << 12 | (byte(2) & 0x3Fu) << 6 |
+         (byte(3) & 0x3Fu);
+}
+
+// Characters that control a terminal or reorder what it shows: C1 controls
+// and the bidirectional formatting characters (marks, embeddings, overrides,
+// isolates: U+202E makes "exe.txt" of "txt.exe").
+bool control_or_bidi(char32_t c) {
+  return (c >= 0x80 && c <= 0x9F) || c == 0x061C || c == 0x200E || c == 0x200F ||
+         (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+std::string escaped(std::string_view s, bool keep_newlines, bool reversible) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
@@ -100,6 +119,8 @@ std::string terminal_safe(std::string_view s, bool keep_newlines) {
     if (b < 0x80) {
       if ((b < 0x20 && !(keep_newlines && b == '\n')) || b == 0x7F)
         out += fmt::format("\\x{:02x}", b);
+      else if (reversible && b == '\\')
+        out += "\\\\";
       else
         out += static_cast<char>(b);
       ++i;
@@ -109,15 +130,25 @@ std::string terminal_safe(std::string_view s, bool keep_newlines) {
     if (n == 0) {
       out += fmt::format("\\x{:02x}", b);  // a stray byte: CSI (0x9b) on an 8-bit terminal
       ++i;
-    } else if (n == 2 && b == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[i + 1]));  // C1
-      i += 2;
+    } else if (const char32_t c = code_point(s, i, n); control_or_bidi(c)) {
+      out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
+      i += n;
     } else {
       out.append(s.substr(i, n));
       i += n;
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view s, bool keep_newlines) {
+  return escaped(s, keep_newlines, false);
+}
+
+std::string escaped_reversibly(std::string_view s) {
+  return escaped(s, false, true);
 }
 
 std::string join_output(std::string_view a, std::string_view b) {

@@ -49,13 +49,23 @@ std::optional<std::string> name_problem(std::string_view s);
 std::optional<double> to_number(std::string_view s);
 
 // s as a terminal may show it: C0 controls (newline too, unless
-// keep_newlines), DEL and bytes that are not UTF-8 as \x1b, and C1 controls
-// (U+0080..U+009F, CSI among them) as \u009b; everything else, other UTF-8
-// characters included, as it is. For names and text from a database or a
-// tree from elsewhere: an ESC in a run name must not clear the screen or
-// retitle the terminal of whoever lists it. Backslashes are not doubled:
-// this is for people to read, not to be read back.
+// keep_newlines), DEL and bytes that are not UTF-8 as \x1b, C1 controls
+// (U+0080..U+009F, CSI among them) and the bidirectional formatting
+// characters (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069) as
+// \u009b, \u202e; everything else, other UTF-8 characters included, as it
+// is. For names and text from a database or a tree from elsewhere: an ESC
+// in a run name must not clear the screen or retitle the terminal of
+// whoever lists it, nor a right-to-left override reorder what it shows.
+// Backslashes are not doubled: this is for people to read, not to be read
+// back.
 std::string terminal_safe(std::string_view s, bool keep_newlines = false);
+
+// terminal_safe with newlines escaped too and each backslash doubled, so the
+// text can be read back: Python's
+// s.encode("latin-1", "backslashreplace").decode("unicode_escape") undoes it
+// for UTF-8 text (a stray byte comes back as the code point of its value).
+// For a file format a program reads (CSV).
+std::string escaped_reversibly(std::string_view s);
 
 // "1 iteration", "3 iterations": a count and its noun, plural with an s.
 std::string count_of(std::size_t n, std::string_view noun);

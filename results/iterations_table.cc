@@ -3,11 +3,40 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
+#include "base/sample_range.h"
+#include "base/text.h"
 #include "results/sqlite_stmt.h"
 
 namespace schedlab {
+namespace {
+
+// A sample as the store keeps it: in base/sample_range.h's range, on write
+// (a parser's slip) and on read (a crafted or damaged database: a value
+// stored as text reads as NaN, see sql::number_or_nan), so no statistic
+// sees inf or 1e308. `where` names the iteration.
+void check_sample(const SampleRow& s, const IterationRow& it, bool writing) {
+  auto why = sample_out_of_range(s.value);
+  if (!why && s.offset_s && !std::isfinite(*s.offset_s))
+    why = fmt::format("its offset {} is not finite", *s.offset_s);
+  if (!why) return;
+  const std::string where =
+      writing ? fmt::format("run {} iteration {} of {} {}", it.run_id, it.iteration,
+                            terminal_safe(it.workload), terminal_safe(it.params_json))
+              : fmt::format("run {} iteration {} (id {}) of {}", it.run_id, it.iteration, it.id,
+                            terminal_safe(it.workload));
+  throw StoreError(fmt::format("{}: sample of {}: {}{}", where, terminal_safe(s.metric), *why,
+                               writing ? "; not stored" : " (a damaged or crafted database)"));
+}
+
+std::optional<double> stored_offset(const sql::Stmt& s, int col) {
+  if (s.is_null(col)) return std::nullopt;
+  return sql::number_or_nan(s, col);
+}
+
+}  // namespace
 
 void IterationsTable::add_samples(std::int64_t iteration_id,
                                   const std::vector<SampleRow>& samples) {
@@ -49,6 +78,7 @@ void IterationsTable::add_samples(std::int64_t iteration_id,
 }
 
 std::int64_t IterationsTable::add_iteration(const IterationRow& it) {
+  for (const auto& sample : it.samples) check_sample(sample, it, true);
   sql::Transaction tx(db_);
   sql::Stmt s(db_,
               "INSERT INTO iterations (run_id, variant_id, workload, block, row, row_order, "
@@ -118,8 +148,8 @@ void attach_samples(sql::Stmt& ss, std::vector<IterationRow>& out) {
       last_id = iid;
     }
     if (!last) continue;
-    SampleRow sr{ss.text(1), ss.dbl(2), std::nullopt};
-    if (!ss.is_null(3)) sr.offset_s = ss.dbl(3);
+    SampleRow sr{ss.text(1), sql::number_or_nan(ss, 2), stored_offset(ss, 3)};
+    check_sample(sr, *last, false);
     last->samples.push_back(std::move(sr));
   }
 }
@@ -182,7 +212,8 @@ void IterationsTable::for_each_run_iterations(
     sql::Stmt ss(
         db_, "SELECT iteration_id, value, offset_s FROM samples WHERE metric = ? ORDER BY rowid");
     ss.bind(1, metric);
-    while (ss.step()) samples.push_back({ss.i64(0), ss.dbl(1), sql::opt_dbl(ss, 2)});
+    while (ss.step())
+      samples.push_back({ss.i64(0), sql::number_or_nan(ss, 1), stored_offset(ss, 2)});
   }
   std::stable_sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) {
     return a.iteration_id < b.iteration_id;
@@ -211,8 +242,10 @@ void IterationsTable::for_each_run_iterations(
     auto at =
         std::lower_bound(samples.begin(), samples.end(), r.id,
                          [](const Sample& x, std::int64_t id) { return x.iteration_id < id; });
-    for (; at != samples.end() && at->iteration_id == r.id; ++at)
+    for (; at != samples.end() && at->iteration_id == r.id; ++at) {
       r.samples.push_back({metric, at->value, at->offset_s});
+      check_sample(r.samples.back(), r, false);
+    }
   }
   flush();
 }
@@ -247,7 +280,8 @@ void IterationsTable::for_each_run_iterations(
     while (ss.step()) {
       while (at < used && rows[at].id < ss.i64(0)) ++at;
       if (at == used) break;
-      rows[at].samples.push_back({metric, ss.dbl(1), sql::opt_dbl(ss, 2)});
+      rows[at].samples.push_back({metric, sql::number_or_nan(ss, 1), stored_offset(ss, 2)});
+      check_sample(rows[at].samples.back(), rows[at], false);
     }
     visit(std::span<const IterationRow>(rows.data(), used));
   }

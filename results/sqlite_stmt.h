@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -183,6 +184,15 @@ E known(std::optional<E> value, std::string_view word, const char* vocabulary) {
 template <typename E>
 std::string word(E s) {
   return std::string(to_string(s));
+}
+
+// A number column as a double, NaN when it holds no number (text, a blob,
+// NULL: a crafted database), for a caller that then refuses non-finite
+// values and would otherwise read 0 (what SQLite makes of them).
+inline double number_or_nan(const Stmt& s, int col) {
+  const int t = s.type(col);
+  return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? s.dbl(col)
+                                                  : std::numeric_limits<double>::quiet_NaN();
 }
 
 // A REAL column that may be NULL.

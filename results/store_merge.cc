@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "base/sample_range.h"
 #include "base/text.h"
 #include "results/run_row.h"
 #include "results/sqlite_stmt.h"
@@ -289,6 +290,57 @@ SELECT EXISTS (SELECT metric, value, offset_s, count(*) FROM src.samples
   Stmt src_samples_, main_samples_, multiset_, src_deltas_, main_deltas_;
 };
 
+// The input's iterations and samples that merge could not keep as they
+// are, refused naming the row: a status word none of ours (it would be
+// copied, then refused by every read), an iteration of no variant or run
+// of its own (dropped by the joins below, yet counted "already there"), a
+// sample outside base/sample_range.h's range (inf, 1e308, text: every
+// statistic of its cell would overflow). Inputs are anything; a merge is
+// all or nothing.
+void refuse_rows_we_cannot_keep(sqlite3* db, const std::string& input) {
+  const auto refuse = [&](const std::string& row, const std::string& why) {
+    throw StoreError(fmt::format("{}: {} {}; nothing merged", input, row, why));
+  };
+  const auto iteration = [](const Stmt& s) {
+    return fmt::format("iteration {} (id {}) of run '{}'", s.i64(1), s.i64(0),
+                       terminal_safe(s.view(2)));
+  };
+  Stmt statuses(db, R"sql(
+SELECT s.id, s.iteration, coalesce(r.name, '#' || s.run_id), s.status, r.id IS NULL,
+  v.id IS NULL, s.variant_id FROM src.iterations s LEFT JOIN src.runs r ON r.id = s.run_id
+LEFT JOIN src.variants v ON v.id = s.variant_id AND v.run_id = s.run_id ORDER BY s.id)sql");
+  while (statuses.step()) {
+    if (statuses.i64(4)) refuse(iteration(statuses), "names no run of the input");
+    if (statuses.i64(5))
+      refuse(iteration(statuses),
+             fmt::format("names variant id {}, no variant of its run", statuses.i64(6)));
+    if (!iteration_status_from_string(statuses.view(3)))
+      refuse(iteration(statuses),
+             fmt::format("has status '{}': not a word of ours", terminal_safe(statuses.view(3))));
+  }
+  // The range in SQL first (a million good samples cost one scan), then the
+  // reason from the one helper.
+  Stmt samples(db, R"sql(
+SELECT i.id, i.iteration, coalesce(r.name, '#' || i.run_id), s.metric, s.value, s.offset_s
+FROM src.samples s JOIN src.iterations i ON i.id = s.iteration_id
+LEFT JOIN src.runs r ON r.id = i.run_id
+WHERE typeof(s.value) NOT IN ('integer', 'real') OR abs(s.value) > ?1
+  OR (s.value <> 0 AND abs(s.value) < ?2)
+  OR (s.offset_s IS NOT NULL AND (typeof(s.offset_s) NOT IN ('integer', 'real')
+    OR abs(s.offset_s) > 9e307))
+ORDER BY s.rowid LIMIT 1)sql");
+  samples.bind(1, kSampleMax).bind(2, kSampleMinNonZero);
+  if (samples.step()) {
+    const double value = sql::number_or_nan(samples, 4);
+    const auto why = sample_out_of_range(value);
+    refuse(iteration(samples),
+           fmt::format(
+               "has a sample of {} that is no sample: {}", terminal_safe(samples.view(3)),
+               why ? *why
+                   : fmt::format("its offset {} is not finite", sql::number_or_nan(samples, 5))));
+  }
+}
+
 }  // namespace
 
 void Store::check_mergeable(const std::string& input) {
@@ -305,6 +357,7 @@ Store::MergeCounts Store::merge_from(const std::string& input) {
     sqlite3* db;
     ~Detach() { sqlite3_exec(db, "DETACH DATABASE src", nullptr, nullptr, nullptr); }
   } detach{db_};
+  refuse_rows_we_cannot_keep(db_, input);
 
   MergeCounts counts;
   Transaction tx(db_);

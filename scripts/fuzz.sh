@@ -36,6 +36,8 @@ seeds_of() {
     fuzz_merge) echo fuzz/seeds/merge ;;
     # Trees written from each input (fuzz/mmtests_tree_fuzz.cc says how).
     fuzz_mmtests_tree) echo fuzz/seeds/mmtests-tree ;;
+    # Two sample files an input, split at a form feed (fuzz/sample_file_fuzz.cc).
+    fuzz_sample_file) echo fuzz/seeds/sample-file ;;
     *) return 1 ;;
   esac
 }

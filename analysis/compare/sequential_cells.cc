@@ -3,10 +3,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 #include <tuple>
+#include <utility>
+
+#include "analysis/sequential/group_sequential.h"
+#include "analysis/sequential/sequential.h"
+#include "base/text.h"
 
 namespace schedlab {
 
@@ -23,6 +31,56 @@ char sequential_marker(const SequentialCell& s) {
 
 namespace {
 
+// The design a point's test was run with, as its row stores it: data from
+// a database, read like any input. Every member present must be what the
+// design accepts (design_error, gs::parse_spending), else an error names
+// the run and row: not a JSON type_error, not a NaN in the table notes.
+// Its numbers too: a p-value in [0, 1], the rest finite.
+void read_design(const PointStop& stop, SequentialCell& s) {
+  const auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument(fmt::format(
+        "run {}: the stored sequential test of variant id {} at {} {} {}", stop.run_id,
+        stop.variant_id, terminal_safe(stop.workload), terminal_safe(stop.params_json), why));
+  };
+  const SequentialRecord& r = *stop.sequential;
+  if (r.p_value && !(*r.p_value >= 0 && *r.p_value <= 1))
+    refuse(fmt::format("has p-value {}: not in [0, 1]", *r.p_value));
+  for (const auto& [name, v] : {std::pair{"estimate", r.estimate_pct}, std::pair{"ci_low", r.ci_low},
+                                std::pair{"ci_high", r.ci_high}})
+    if (v && !std::isfinite(*v)) refuse(fmt::format("has {} {}: not finite", name, *v));
+  const auto d = nlohmann::json::parse(stop.sequential->design_json, nullptr, false);
+  if (!d.is_object()) refuse("is not a JSON object");
+  SequentialDesign design;
+  const std::pair<const char*, double SequentialDesign::*> numbers[] = {
+      {"alpha", &SequentialDesign::alpha},
+      {"power", &SequentialDesign::power},
+      {"min_effect_pct", &SequentialDesign::min_effect_pct}};
+  for (const auto& [name, field] : numbers) {
+    if (!d.contains(name)) continue;
+    if (!d[name].is_number())
+      refuse(fmt::format("has {} {}: not a number", name, terminal_safe(d[name].dump())));
+    design.*field = d[name].get<double>();
+  }
+  if (const std::string e = design_error(design); !e.empty())
+    refuse(fmt::format("is refused: {}", e));
+  s.alpha = design.alpha;
+  s.power = design.power;
+  s.min_effect_pct = design.min_effect_pct;
+  s.max = 0;
+  if (d.contains("max")) {
+    if (!d["max"].is_number_unsigned() ||
+        d["max"].get<std::uint64_t>() > std::numeric_limits<int>::max())
+      refuse(fmt::format("has max {}: not an iteration count", terminal_safe(d["max"].dump())));
+    s.max = d["max"].get<int>();
+  }
+  if (d.contains("spending")) {  // runs stored before the key: obf
+    if (!d["spending"].is_string() || !gs::parse_spending(d["spending"].get<std::string>()))
+      refuse(fmt::format("has spending {}: no spending function",
+                         terminal_safe(d["spending"].dump())));
+    s.spending = d["spending"].get<std::string>();
+  }
+}
+
 SequentialCell cell_of(const PointStop& stop) {
   const SequentialRecord& r = *stop.sequential;
   SequentialCell s;
@@ -38,14 +96,7 @@ SequentialCell cell_of(const PointStop& stop) {
   s.ci_high = r.ci_high;
   s.level = r.level;
   s.note = r.note;
-  const auto d = nlohmann::json::parse(r.design_json, nullptr, false);
-  if (d.is_object()) {
-    s.alpha = d.value("alpha", s.alpha);
-    s.power = d.value("power", s.power);
-    s.min_effect_pct = d.value("min_effect_pct", s.min_effect_pct);
-    s.max = d.value("max", 0);
-    s.spending = d.value("spending", s.spending);  // runs stored before the key: obf
-  }
+  read_design(stop, s);
   return s;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 namespace schedlab::schedstat {
@@ -16,6 +18,16 @@ template <typename Name>
 std::uint64_t delta_of(std::uint64_t before, std::uint64_t after, int bits, Name&& name) {
   if (after >= before) return after - before;
   return counter_delta(before, after, bits, name());
+}
+
+// sum += x, or std::overflow_error naming the counter: a sum of counters
+// near 2^64 (a crafted or corrupt snapshot) must not wrap into a small,
+// plausible number.
+template <typename Name>
+void add_checked(std::uint64_t& sum, std::uint64_t x, Name&& name) {
+  if (__builtin_add_overflow(sum, x, &sum))
+    throw std::overflow_error(
+        fmt::format("the sum of {} overflows 64 bits (adding {})", name(), x));
 }
 
 std::optional<double> pct(double num, std::uint64_t den) {
@@ -101,13 +113,19 @@ Snapshot diff(const Snapshot& before, const Snapshot& after) {
 
 void accumulate(Snapshot& sum, const Snapshot& delta) {
   check_same_topology(sum, delta);
-  sum.timestamp += delta.timestamp;
+  add_checked(sum.timestamp, delta.timestamp, [] { return std::string("the timestamp"); });
   for (std::size_t i = 0; i < sum.cpus.size(); ++i) {
     Cpu& s = sum.cpus[i];
     const Cpu& d = delta.cpus[i];
-    for (std::size_t f = 0; f < kCpuFields; ++f) s.c.v[f] += d.c.v[f];
+    for (std::size_t f = 0; f < kCpuFields; ++f)
+      add_checked(s.c.v[f], d.c.v[f], [&] {
+        return fmt::format("cpu{} {} over iterations", s.cpu, cpu_field_name(f));
+      });
     for (std::size_t j = 0; j < s.domains.size(); ++j)
-      for (std::size_t f = 0; f < kDomainFields; ++f) s.domains[j].c.v[f] += d.domains[j].c.v[f];
+      for (std::size_t f = 0; f < kDomainFields; ++f)
+        add_checked(s.domains[j].c.v[f], d.domains[j].c.v[f], [&] {
+          return fmt::format("cpu{} domain{} {} over iterations", s.cpu, j, domain_field_name(f));
+        });
   }
 }
 
@@ -119,7 +137,10 @@ Summary summarize(const Snapshot& s) {
   out.cpus = static_cast<int>(s.cpus.size());
   std::unordered_map<std::string, std::size_t> by_key;
   for (const Cpu& cpu : s.cpus) {
-    for (std::size_t f = 0; f < kCpuFields; ++f) out.total.v[f] += cpu.c.v[f];
+    for (std::size_t f = 0; f < kCpuFields; ++f)
+      add_checked(out.total.v[f], cpu.c.v[f], [&] {
+        return fmt::format("{} over all CPUs (at cpu{})", cpu_field_name(f), cpu.cpu);
+      });
     for (const Domain& d : cpu.domains) {
       std::string key = level_key(cpu, d);
       auto [it, added] = by_key.try_emplace(key, out.levels.size());
@@ -132,7 +153,11 @@ Summary summarize(const Snapshot& s) {
       }
       LevelSummary& l = out.levels[it->second];
       ++l.cpus;
-      for (std::size_t f = 0; f < kDomainFields; ++f) l.c.v[f] += d.c.v[f];
+      for (std::size_t f = 0; f < kDomainFields; ++f)
+        add_checked(l.c.v[f], d.c.v[f], [&] {
+          return fmt::format("{} {} over its CPUs (at cpu{})", l.key, domain_field_name(f),
+                             cpu.cpu);
+        });
     }
   }
   const CpuCounters& t = out.total;

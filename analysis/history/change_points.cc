@@ -122,7 +122,8 @@ std::vector<ChangePoint> change_points(std::span<const SeriesRun> series,
   for (std::size_t i = 0; i < series.size(); ++i) {
     if (!series[i].centre) continue;
     if (!std::isfinite(*series[i].centre))
-      throw std::invalid_argument(fmt::format("run {} has a centre that is not a number", i));
+      throw std::invalid_argument(fmt::format(
+          "the series' run {} of {} has a centre that is not a number", i + 1, series.size()));
     values.push_back(*series[i].centre);
     index.push_back(i);
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
@@ -75,9 +76,16 @@ void HistoryReader::emit(const Store::RunLabel& run, std::span<const CellSummary
     p.row = c.row;
     p.params = c.params;
     p.n = static_cast<std::size_t>(c.n);
-    p.centre = c.centre;
+    // Stored summaries are data: a crafted or damaged database's inf or NaN
+    // is no centre and no interval, never "[-nan, inf]".
+    const auto finite = [](std::optional<double> v) { return v && std::isfinite(*v); };
+    p.centre = finite(c.centre) ? c.centre : std::nullopt;
     p.ci = c.ci_low && c.ci_high ? std::optional(stats::Interval{*c.ci_low, *c.ci_high}) : std::nullopt;
     p.ci_reason = c.ci_reason;
+    if (p.ci && !(finite(c.ci_low) && finite(c.ci_high))) {
+      p.ci.reset();
+      p.ci_reason = "not finite in the database's cell summaries";
+    }
     visit(p);
   }
 }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -69,8 +70,11 @@ HistoryChanges find_history_changes(const Store& store, const History& h, const 
     std::vector<SeriesRun> runs;
     std::size_t with_value = 0;
     for (const HistoryPoint* p : points) {
-      runs.push_back({p->centre, p->n});
-      with_value += p->centre.has_value();
+      // A centre that is not finite (a crafted database) is no value: one
+      // run must not stop the search of every series.
+      const bool value = p->centre && std::isfinite(*p->centre);
+      runs.push_back({value ? p->centre : std::nullopt, p->n});
+      with_value += value;
     }
     if (with_value > longest || longest_name.empty()) {
       longest = with_value;
@@ -86,7 +90,7 @@ HistoryChanges find_history_changes(const Store& store, const History& h, const 
       HistoryChange hc{.series = name};
       hc.after = change_run(store, *points[c.index]);
       for (std::size_t i = c.index; i-- > 0;)
-        if (points[i]->centre) {
+        if (runs[i].centre) {
           hc.before = change_run(store, *points[i]);
           break;
         }

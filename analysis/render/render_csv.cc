@@ -37,12 +37,18 @@ bool plain_number(std::string_view s) {
 // it is a plain number (a negative value stays a number). A cell that
 // already began with ' gets one too, so a reader drops exactly one leading
 // ' from any text cell that has one (README: compare --format csv).
-std::string field(std::string_view s, CsvCells cells) {
-  constexpr std::string_view kFormula = "=+-@\t\r'";
-  if (cells == CsvCells::kRaw || s.empty() || kFormula.find(s[0]) == std::string_view::npos ||
-      plain_number(s))
+//
+// Control and bidirectional formatting characters (ESC, BEL, CR, NUL,
+// U+202E) are escaped first, reversibly (base/text.h escaped_reversibly:
+// backslashes doubled): `cat` of the file must not drive the terminal, and
+// a reader still gets the names back (README).
+std::string field(std::string_view raw, CsvCells cells) {
+  if (cells == CsvCells::kRaw) return quoted(raw, false);
+  constexpr std::string_view kFormula = "=+-@'";
+  const std::string s = escaped_reversibly(raw);
+  if (s.empty() || kFormula.find(s[0]) == std::string_view::npos || plain_number(s))
     return quoted(s, false);
-  return quoted("'" + std::string(s), true);
+  return quoted("'" + s, true);
 }
 
 nlohmann::json params_of(const Row& r) {

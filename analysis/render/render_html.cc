@@ -15,9 +15,10 @@
 #include <set>
 
 #include "analysis/compare/emulation.h"
-#include "analysis/compare/sequential_cells.h"
 #include "analysis/render/render_parts.h"
 #include "analysis/render/report_plots.h"
+#include "analysis/compare/sequential_cells.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -294,10 +295,12 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
 
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots) {
-  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" +
-                    esc(page_title) + "</title>\n<style>" + kStyle + "</style>\n<script>" +
-                    script_safe(vega_script) + "</script>\n</head><body>\n<h1>" + esc(page_title) +
-                    "</h1>\n" + body;
+  // The title names runs from a database: a right-to-left override or a
+  // control character in it is shown escaped, as on a terminal.
+  const std::string title = esc(terminal_safe(page_title));
+  std::string out = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title +
+                    "</title>\n<style>" + kStyle + "</style>\n<script>" + script_safe(vega_script) +
+                    "</script>\n</head><body>\n<h1>" + title + "</h1>\n" + body;
   out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_safe(plots.dump()) +
          "</script>\n";
   return out + "<script>" + script_safe(kBoot) + "</script>\n</body></html>\n";

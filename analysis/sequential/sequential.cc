@@ -79,13 +79,19 @@ std::string_view decision_name(SequentialDecision d) {
 }
 
 std::string design_error(const SequentialDesign& d) {
-  if (!(d.alpha > 0 && d.alpha < 0.5))
-    return fmt::format("alpha must be in (0, 0.5), not {}", d.alpha);
+  // What the numerics compute: normal quantiles of 1 - alpha / 2 and of
+  // power, and boundary crossing probabilities of alpha and 1 - power on a
+  // grid. Below 1e-6, 1 - p rounds towards 1 (at 1e-16 it is 1, whose
+  // quantile overflows) and the tail probabilities reach the grid's error;
+  // no benchmark asks for more. An effect below 0.01% needs more iterations
+  // than any run makes.
+  if (!(d.alpha >= 1e-6 && d.alpha < 0.5))
+    return fmt::format("alpha must be in [1e-06, 0.5), not {}", d.alpha);
   // The `same` interval's level is 1 - 2 (1 - power): power must exceed 0.5.
-  if (!(d.power > 0.5 && d.power < 1))
-    return fmt::format("power must be in (0.5, 1), not {}", d.power);
-  if (!(d.min_effect_pct > 0 && d.min_effect_pct < 100))
-    return fmt::format("min_effect_pct must be in (0, 100), not {}", d.min_effect_pct);
+  if (!(d.power > 0.5 && d.power <= 1 - 1e-6))
+    return fmt::format("power must be in (0.5, 0.999999], not {}", d.power);
+  if (!(d.min_effect_pct >= 0.01 && d.min_effect_pct < 100))
+    return fmt::format("min_effect_pct must be in [0.01, 100), not {}", d.min_effect_pct);
   if (!(d.power_margin >= 0 && d.power + d.power_margin < 1))
     return fmt::format("power + power_margin must be below 1, not {}", d.power + d.power_margin);
   if (!(d.same_error >= 0 && d.same_error < 0.5))

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "base/sample_range.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -19,6 +20,8 @@ std::vector<double> parse_samples(std::string_view text, const std::string& name
     const auto v = to_number(line);
     if (!v)
       throw std::invalid_argument(fmt::format("{}:{}: not a number: '{}'", name, line_no, line));
+    if (const auto why = sample_out_of_range(*v))
+      throw std::invalid_argument(fmt::format("{}:{}: not a sample: {}", name, line_no, *why));
     out.push_back(*v);
   }
   if (out.empty()) throw std::invalid_argument(fmt::format("{}: no samples", name));

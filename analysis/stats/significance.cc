@@ -1,7 +1,11 @@
 #include "analysis/stats/significance.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -33,6 +37,38 @@ std::vector<double> mapped(std::span<const double> x, double (*f)(double)) {
   std::vector<double> out(x.size());
   std::transform(x.begin(), x.end(), out.begin(), f);
   return out;
+}
+
+// Both samples times the same power of two, so that the larger magnitude
+// is about 1: a test statistic and a ratio of centres do not change (a
+// power of two scales exactly), but squares and products of samples near a
+// double's limits no longer overflow on the way (Fieller's discriminant,
+// Welch's degrees of freedom).
+std::pair<std::vector<double>, std::vector<double>> scaled_together(std::span<const double> a,
+                                                                    std::span<const double> b) {
+  double top = 0;
+  for (auto s : {a, b})
+    for (double v : s) top = std::max(top, std::fabs(v));
+  const int e = top > 0 && std::isfinite(top) ? std::ilogb(top) : 0;
+  const auto scaled = [e](std::span<const double> s) {
+    std::vector<double> out(s.size());
+    std::transform(s.begin(), s.end(), out.begin(), [e](double v) { return std::ldexp(v, -e); });
+    return out;
+  };
+  return {scaled(a), scaled(b)};
+}
+
+// What an exception of Boost.Math (a domain or overflow error on data that
+// is finite yet extreme) becomes: a statistic with a reason, never an exit.
+template <class Result, class F>
+Result or_reason(F&& f) {
+  try {
+    return f();
+  } catch (const std::domain_error& e) {
+    return {std::nullopt, fmt::format("cannot be computed: {}", e.what())};
+  } catch (const std::overflow_error& e) {
+    return {std::nullopt, std::string(Stat::kOverflow)};
+  }
 }
 
 double reciprocal(double v) { return 1 / v; }
@@ -80,16 +116,24 @@ std::optional<double> pct_better(bool higher_is_better, std::optional<double> ba
 PValue p_value(Test t, std::span<const double> base, std::span<const double> x) {
   if (t == Test::kWelch) {
     if (base.size() < 2 || x.size() < 2) return {std::nullopt, "needs 2 samples per side"};
-    if (auto r = stats::welch_t_test(base, x)) return {r->p_value, {}};
-    return {std::nullopt, "no variance on either side"};
+    return or_reason<PValue>([&]() -> PValue {
+      const auto [sb, sx] = scaled_together(base, x);
+      if (auto r = stats::welch_t_test(sb, sx)) {
+        if (!std::isfinite(r->p_value)) return {std::nullopt, std::string(Stat::kOverflow)};
+        return {r->p_value, {}};
+      }
+      return {std::nullopt, "no variance on either side"};
+    });
   }
   if (base.empty() || x.empty()) return {std::nullopt, "needs 1 sample per side"};
   if (auto r = stats::mann_whitney(base, x)) return {r->p_value, {}};
   return {std::nullopt, "every value is the same"};
 }
 
-PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const double> base,
-                         std::span<const double> x, double level) {
+namespace {
+
+PctInterval pct_interval_of(Centre centre, bool higher_is_better, std::span<const double> base,
+                            std::span<const double> x, double level) {
   if (centre == Centre::kMedian) return {std::nullopt, "no interval for a change of medians"};
   if (base.size() < 2 || x.size() < 2) return {std::nullopt, "needs 2 samples per side"};
   const auto positive = [](std::span<const double> s) {
@@ -105,6 +149,9 @@ PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const d
     case Centre::kGmean: ta = mapped(base, log_of), tb = mapped(x, log_of); break;
     case Centre::kMedian: break;
   }
+  // A ratio of means does not change with a common scale; logs need none
+  // (and a scale would shift them).
+  if (centre != Centre::kGmean) std::tie(ta, tb) = scaled_together(ta, tb);
   const Moments a = moments(ta), b = moments(tb);
   if (!(a.se2 + b.se2 > 0)) return {std::nullopt, "no variance on either side"};
   const double t = stats::t_quantile(1 - (1 - level) / 2, stats::welch_df(a.se2, a.n, b.se2, b.n));
@@ -128,7 +175,18 @@ PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const d
     case Centre::kMedian: break;
   }
   if (!ratio) return {std::nullopt, "baseline too noisy: the ratio's interval is unbounded"};
-  return {ratio_to_pct(*ratio, higher_is_better), {}};
+  const stats::Interval pct = ratio_to_pct(*ratio, higher_is_better);
+  if (!std::isfinite(pct.low) || !std::isfinite(pct.high))
+    return {std::nullopt, std::string(Stat::kOverflow)};
+  return {pct, {}};
+}
+
+}  // namespace
+
+PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const double> base,
+                         std::span<const double> x, double level) {
+  return or_reason<PctInterval>(
+      [&] { return pct_interval_of(centre, higher_is_better, base, x, level); });
 }
 
 }  // namespace schedlab

@@ -144,7 +144,12 @@ std::optional<MedianInterval> median_ci(std::span<const double> x, double level)
 
 double welch_df(double se2_a, double n_a, double se2_b, double n_b) {
   const double se2 = se2_a + se2_b;
-  return se2 * se2 / (se2_a * se2_a / (n_a - 1) + se2_b * se2_b / (n_b - 1));
+  const double df = se2 * se2 / (se2_a * se2_a / (n_a - 1) + se2_b * se2_b / (n_b - 1));
+  if (std::isfinite(df) || !std::isfinite(se2) || !(se2 > 0)) return df;
+  // Squares past a double's range (standard errors above ~1e154): the same
+  // ratio from each side's share of se2, which is at most 1.
+  const double fa = se2_a / se2, fb = se2_b / se2;
+  return 1 / (fa * fa / (n_a - 1) + fb * fb / (n_b - 1));
 }
 
 std::optional<TTest> welch_t_test(std::span<const double> a, std::span<const double> b) {

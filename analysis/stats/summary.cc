@@ -75,6 +75,10 @@ CentreInterval centre_interval(std::span<const double> x, Centre centre, double 
       break;
     }
   }
+  if (out.ci && !(std::isfinite(out.ci->low) && std::isfinite(out.ci->high))) {
+    out.ci.reset();
+    out.reason = Stat::kOverflow;
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 // or the reason it has none. Nothing here is NaN.
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <span>
 #include <string>
@@ -16,13 +17,19 @@ namespace schedlab {
 // A statistic that the data may not define: then `value` is empty and
 // `reason` says why (printed as "n/a" in tables, null plus the reason in
 // JSON).
+// A value that is not finite (data near a double's limits that overflow
+// on the way) is no value either: n/a with kOverflow as its reason.
 struct Stat {
   std::optional<double> value;
   std::string reason;
 
-  static Stat of(double v) { return {v, {}}; }
+  static constexpr std::string_view kOverflow =
+      "not finite: the computation overflows a double's range";
+  static Stat of(double v) {
+    return std::isfinite(v) ? Stat{v, {}} : Stat{std::nullopt, std::string(kOverflow)};
+  }
   static Stat of(std::optional<double> v, std::string why_not) {
-    return v ? Stat{v, {}} : Stat{std::nullopt, std::move(why_not)};
+    return v ? of(*v) : Stat{std::nullopt, std::move(why_not)};
   }
   static Stat none(std::string why) { return {std::nullopt, std::move(why)}; }
   explicit operator bool() const { return value.has_value(); }

@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 
 #include "analysis/nightly/nightly_report.h"
+#include "base/file.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
@@ -39,12 +39,6 @@ struct NightlyCmdOptions {
   DbOption db;
 };
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush()) throw std::runtime_error(fmt::format("cannot write {}", path));
-}
-
 int nightly_command(const NightlyCmdOptions& o) {
   // Every error exits 2 here: 1 means a regression.
   return guarded({.other = kNightlyError}, [&]() -> int {
@@ -72,11 +66,12 @@ int nightly_command(const NightlyCmdOptions& o) {
     const NightlyReport report = build_nightly_report(store, report_input(nightly, run, db));
     const std::string md = render_nightly_markdown(report);
     if (!o.report_md.empty())
-      write_file(o.report_md, md);
+      write_whole_file(o.report_md, md);
     else
       fmt::print("{}", md);
-    if (!o.report_json.empty()) write_file(o.report_json, render_nightly_json(report));
-    if (!o.report_html.empty()) write_file(o.report_html, render_nightly_html(report, vega_script()));
+    if (!o.report_json.empty()) write_whole_file(o.report_json, render_nightly_json(report));
+    if (!o.report_html.empty())
+      write_whole_file(o.report_html, render_nightly_html(report, vega_script()));
 
     int measured_now = 0;
     for (const auto& c : run.cells) measured_now += c.new_now && c.status == CellStatus::kMeasured;

@@ -11,28 +11,32 @@ namespace schedlab::cli {
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {}
 
 OutputFile::~OutputFile() {
-  try {
-    close();
-  } catch (const std::exception&) {
-  }
+  // Not closed: an error on the way; the file is not put in place.
+  if (stdout_used_) std::fflush(stdout);
 }
 
 void OutputFile::write(std::string_view text) {
-  if (!file_) {
-    file_ = is_stdout() ? stdout : std::fopen(path_.c_str(), "wb");
-    if (!file_) throw std::runtime_error(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+  if (is_stdout()) {
+    stdout_used_ = true;
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
+      throw std::runtime_error(fmt::format("cannot write stdout: {}", std::strerror(errno)));
+  } else {
+    if (!file_) file_ = std::make_unique<AtomicFile>(path_);
+    file_->write(text);
   }
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
-    throw std::runtime_error(fmt::format("cannot write {}: {}", is_stdout() ? "stdout" : path_, std::strerror(errno)));
   bytes_ += text.size();
 }
 
 void OutputFile::close() {
-  if (!file_) return;
-  std::FILE* f = file_;
-  file_ = nullptr;
-  const bool ok = f == stdout ? std::fflush(f) == 0 : std::fclose(f) == 0;
-  if (!ok) throw std::runtime_error(fmt::format("cannot write {}: {}", is_stdout() ? "stdout" : path_, std::strerror(errno)));
+  if (stdout_used_) {
+    stdout_used_ = false;
+    if (std::fflush(stdout) != 0)
+      throw std::runtime_error(fmt::format("cannot write stdout: {}", std::strerror(errno)));
+  }
+  if (file_) {
+    const auto f = std::move(file_);
+    f->commit();
+  }
 }
 
 }  // namespace schedlab::cli

@@ -1,11 +1,17 @@
 // Where a command writes its document: a file named by -o, or stdout for
-// "-" (or no -o at all), opened only when the first byte is written, so a
-// command that fails first leaves no empty file behind.
+// "-" (or no -o at all). A file is written through base/file.h's
+// AtomicFile, begun when the first byte is written and put in place by
+// close(): a command that fails first, or fails half way, leaves no empty
+// or half file behind (nor the old one changed), and a symbolic link at
+// the name is replaced, never written through.
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
+
+#include "base/file.h"
 
 namespace schedlab::cli {
 
@@ -28,7 +34,8 @@ class OutputFile {
 
  private:
   std::string path_;
-  std::FILE* file_ = nullptr;
+  bool stdout_used_ = false;
+  std::unique_ptr<AtomicFile> file_;
   std::size_t bytes_ = 0;
 };
 

@@ -59,7 +59,7 @@ SequentialStop sequential_stop(const YamlReader& r, const YAML::Node& n, const s
     s.design.spending = *f;
   }
   if (const std::string e = design_error(s.design); !e.empty()) {
-    // The line names its field first ("power must be in (0.5, 1), not 1.5").
+    // The line names its field first ("power must be in (0.5, 0.999999], not 1.5").
     for (const auto& [name, field] : fields)
       if (e.starts_with(std::string(name) + " "))
         r.fail(n[name] ? n[name] : n, key + "." + name, e);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "base/sample_range.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -142,6 +143,12 @@ std::vector<MmtestsLogRun> MmtestsExtractor::extract(std::string_view text, std:
       if (!v) {
         fail(*run, lineno,
              fmt::format("line {}: '{}' is not a number: {}", lineno, excerpt(value),
+                         excerpt(line, 200)));
+        continue;
+      }
+      if (const auto why = sample_out_of_range(*v)) {
+        fail(*run, lineno,
+             fmt::format("line {}: '{}' is no sample: {}: {}", lineno, excerpt(value), *why,
                          excerpt(line, 200)));
         continue;
       }

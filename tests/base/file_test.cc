@@ -110,3 +110,54 @@ TEST_CASE("read_file_pieces hands over the bytes in order") {
   CHECK(joined == data);
   CHECK(pieces > 1);
 }
+
+// Issue 44: an output file named by a link (report -o r.html, r.html ->
+// elsewhere) replaces the link; the link's target, dangling or not, is left
+// alone; a writer that stops half way leaves neither half a file nor its
+// temporary file.
+TEST_CASE("AtomicFile replaces a link at its name instead of writing through it") {
+  namespace fs = std::filesystem;
+  test::TempDir dir;
+  test::write_text(dir.file("victim"), "precious\n");
+  fs::create_symlink(dir.file("victim"), dir.file("r.html"));
+  fs::create_symlink(dir.file("nowhere"), dir.file("dangling.html"));
+  write_whole_file(dir.file("r.html"), "<html>\n");
+  write_whole_file(dir.file("dangling.html"), "<p>\n");
+  CHECK(read_file(dir.file("victim")) == "precious\n");
+  CHECK_FALSE(fs::is_symlink(dir.file("r.html")));
+  CHECK(read_file(dir.file("r.html")) == "<html>\n");
+  CHECK_FALSE(fs::exists(dir.file("nowhere")));
+  CHECK(read_file(dir.file("dangling.html")) == "<p>\n");
+  struct stat st {};
+  REQUIRE(::stat(dir.file("r.html").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0644);
+  {
+    AtomicFile half(dir.file("r.html"));
+    half.write("<html><body>half");
+  }  // never committed: an error on the way
+  CHECK(read_file(dir.file("r.html")) == "<html>\n");
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) ++files;
+  CHECK(files == 3);  // victim, r.html, dangling.html: nothing left of the temporary files
+  CHECK_THROWS_WITH(write_whole_file(dir.file("no-such-dir/x"), "x"),
+                    Catch::StartsWith("cannot write " + dir.file("no-such-dir/x") +
+                                      ": cannot create a file beside it: No such file"));
+}
+
+// Issue 44's follow-on: as root, replacing /dev/null or /dev/stdout by a
+// file would break the machine; a planted link to a device must not be
+// written through either.
+TEST_CASE("AtomicFile writes a device named as it is, and refuses a link to one") {
+  namespace fs = std::filesystem;
+  test::TempDir dir;
+  write_whole_file("/dev/null", "discarded\n");
+  struct stat st {};
+  REQUIRE(::lstat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  fs::create_symlink("/dev/null", dir.file("out.html"));
+  CHECK_THROWS_WITH(write_whole_file(dir.file("out.html"), "x"),
+                    "cannot write " + dir.file("out.html") +
+                        ": a link to a character device: neither replaced nor written through "
+                        "(-o - writes on stdout)");
+  CHECK(fs::is_symlink(dir.file("out.html")));
+}

@@ -124,3 +124,23 @@ TEST_CASE("count_of: one noun, or its plural; display_width counts code points")
   CHECK(display_width("µs") == 2);  // two bytes, one column
   CHECK(display_width("") == 0);
 }
+
+TEST_CASE("terminal_safe escapes bidirectional formatting characters too (issue 44)") {
+  // U+202E (right-to-left override), U+2066 (LRI), U+200F (RLM), U+061C (ALM).
+  CHECK(terminal_safe("run\xe2\x80\xaetxt.exe") == "run\\u202etxt.exe");
+  CHECK(terminal_safe("\xe2\x81\xa6x\xe2\x81\xa9") == "\\u2066x\\u2069");
+  CHECK(terminal_safe("a\xe2\x80\x8f\xd8\x9c") == "a\\u200f\\u061c");
+  CHECK(terminal_safe("\xe2\x80\xaa\xe2\x80\x8e") == "\\u202a\\u200e");
+  // Neighbours of those ranges, and other text, pass as they are.
+  CHECK(terminal_safe("\xe2\x80\xaf\xe2\x80\x8d\xe2\x81\xa5 caf\xc3\xa9 \xe4\xb8\xad") ==
+        "\xe2\x80\xaf\xe2\x80\x8d\xe2\x81\xa5 caf\xc3\xa9 \xe4\xb8\xad");
+}
+
+TEST_CASE(
+    "escaped_reversibly: controls, newlines and bidi escaped, backslashes doubled (issue 44)") {
+  using namespace std::string_literals;
+  CHECK(escaped_reversibly("\x1b[2J\x07\r\n"s + '\0' + "x") == "\\x1b[2J\\x07\\x0d\\x0a\\x00x");
+  CHECK(escaped_reversibly("a\\x1bb") == "a\\\\x1bb");
+  CHECK(escaped_reversibly("\xe2\x80\xae") == "\\u202e");
+  CHECK(escaped_reversibly("plain caf\xc3\xa9") == "plain caf\xc3\xa9");
+}

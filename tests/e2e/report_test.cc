@@ -48,6 +48,38 @@ ExecResult python(const std::vector<std::string>& args) {
   return host.run(cmd);
 }
 
+// A finished run NAME declaring hackbench's time in UNIT (lower is better).
+std::int64_t hackbench_time_run(Store& store, const std::string& name, const std::string& unit) {
+  const auto run = store.runs_table().create_run({.name = name,
+                                                  .config_path = "c.yaml",
+                                                  .config_text = "",
+                                                  .config_sha256 = "0",
+                                                  .manifest_json = "{}",
+                                                  .status = RunStatus::kFinished,
+                                                  .started_at = "2026-12-01T10:00:00Z"});
+  store.metrics_table().add_metric(
+      run, {"hackbench", "time", unit, Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+  return run;
+}
+
+// hackbench iterations of one variant at one point, a `time` sample each.
+void add_time_iterations(Store& store, std::int64_t run, std::int64_t variant,
+                         const std::string& block, const std::string& row,
+                         const std::string& params, const std::vector<double>& times) {
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    IterationRow it;
+    it.run_id = run;
+    it.variant_id = variant;
+    it.workload = "hackbench";
+    it.block = block;
+    it.row = row;
+    it.params_json = params;
+    it.iteration = static_cast<int>(i);
+    it.samples = {{"time", times[i], std::nullopt}};
+    store.iterations_table().add_iteration(it);
+  }
+}
+
 long long stored_samples(const std::string& db) {
   sqlite3* h = nullptr;
   REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
@@ -108,35 +140,21 @@ TEST_CASE("compare --format csv: formula cells neutralised, numbers kept, names 
   const std::string db = dir.file("csv.db");
   // Cells a spreadsheet would run (OWASP's CSV injection examples), one
   // already quoted, a name that is a plain number, and negative samples.
-  const std::string run_name = "=HYPERLINK(\"http://x\",\"y\")";
+  // (Ending in a right-to-left override: issue 44.)
+  const std::string run_name = "=HYPERLINK(\"http://x\",\"y\")\xe2\x80\xae";
   const std::vector<std::string> variants = {
-      "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "'quoted", "\tTab", "\rCR", "-5"};
+      "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "'quoted", "\tTab", "\rCR", "-5",
+      // Issue 44: terminal control and a right-to-left override, escaped
+      // (and a name that looks escaped already: read back as it is).
+      "\x1b]0;pwned\x07", "a\\x1bb", "\xe2\x80\xaetxt.exe"};
   {
     Store store(db);
-    const auto run = store.runs_table().create_run({.name = run_name,
-                                       .config_path = "c.yaml",
-                                       .config_text = "",
-                                       .config_sha256 = "0",
-                                       .manifest_json = "{}",
-                                       .status = RunStatus::kFinished,
-                                       .started_at = "2026-12-01T10:00:00Z"});
-    store.metrics_table().add_metric(run, {"hackbench", "time", "=unit", Direction::kLowerIsBetter, "amean",
-                           SampleKind::kRun, 4});
+    const auto run = hackbench_time_run(store, run_name, "=unit");
     for (std::size_t k = 0; k < variants.size(); ++k) {
       const auto v =
           store.variants_table().add_variant({0, run, variants[k], static_cast<int>(k), "{}"});
-      for (int i = 0; i < 2; ++i) {
-        IterationRow it;
-        it.run_id = run;
-        it.variant_id = v;
-        it.workload = "hackbench";
-        it.block = "-block";
-        it.row = "-1";
-        it.params_json = R"({"mode":"=1+1","groups":-1})";
-        it.iteration = i;
-        it.samples = {{"time", -0.25 * double(k + 1) - 1e-5 * i, std::nullopt}};
-        store.iterations_table().add_iteration(it);
-      }
+      add_time_iterations(store, run, v, "-block", "-1", R"({"mode":"=1+1","groups":-1})",
+                          {-0.25 * double(k + 1), -0.25 * double(k + 1) - 1e-5});
     }
   }
   const auto csv = test::schedlab_cmd({"compare", "--db", db, "--format", "csv"});
@@ -158,7 +176,7 @@ bad = [c for row in csv.reader(open(sys.argv[1], newline=''))
        and not c.lstrip('+-').replace('.', '', 1).replace('e-', '', 1).isdigit()]
 df = pd.read_csv(sys.argv[1])
 dtypes = {c: str(df[c].dtype) for c in ('value', 'groups', 'run_id')}
-t = df.select_dtypes("object").columns; df[t] = df[t].apply(lambda c: c.str.removeprefix("'"))
+t = df.select_dtypes("object").columns; df[t] = df[t].apply(lambda c: c.str.removeprefix("'").str.encode("latin-1", "backslashreplace").str.decode("unicode_escape"))
 raw = pd.read_csv(sys.argv[2], dtype=str, keep_default_na=False)
 print(json.dumps({'bad': bad, 'dtypes': dtypes,
   'values': df['value'].tolist(), 'variants': df['variant'].astype(str).tolist(),
@@ -190,8 +208,23 @@ print(json.dumps({'bad': bad, 'dtypes': dtypes,
   // --csv-raw: the cells as stored.
   CHECK(got["raw_variants"].get<std::vector<std::string>>() == want_variants);
   CHECK(got["raw_runs"] == nlohmann::json::array({run_name}));
-  CHECK(csv.out.find("\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",") != std::string::npos);
+  CHECK(csv.out.find("\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\\u202e\",") != std::string::npos);
   CHECK(csv.out.find(",-5,") != std::string::npos);  // a plain number stays one
+  // No terminal control or bidi character reaches the default CSV.
+  for (const char* raw_char : {"\x1b", "\x07", "\r", "\t", "\xe2\x80\xae"})
+    CHECK(csv.out.find(raw_char) == std::string::npos);
+  CHECK(csv.out.find(R"(\x1b]0;pwned\x07)") != std::string::npos);
+  CHECK(csv.out.find(R"(\u202etxt.exe)") != std::string::npos);
+  // Nor the text table, list, or the report's title (the run's name).
+  const auto text = test::schedlab_cmd({"compare", "--db", db, "--wide"});
+  const auto list = test::schedlab_cmd({"list", "--db", db});
+  REQUIRE(test::schedlab_cmd({"report", "--db", db, "-o", dir.file("r.html")}).ok());
+  const std::string title = read_file(dir.file("r.html")).substr(0, 400);
+  for (const std::string& out : {text.out, list.out, title})
+    for (const char* raw_char : {"\x1b", "\x07", "\xe2\x80\xae"})
+      CHECK(out.find(raw_char) == std::string::npos);
+  CHECK(text.out.find(R"(\u202etxt.exe)") != std::string::npos);
+  CHECK(title.find(R"(\u202e</title>)") != std::string::npos);
 }
 
 TEST_CASE("compare --format markdown renders as tables (python3-markdown)") {
@@ -549,4 +582,98 @@ TEST_CASE("report: two runs of 32 rows whose names share 40 characters, drawn as
   const std::string text = seen["text"];
   CHECK(text.find("r1 = " + prefix + "12-04T220811Z") != std::string::npos);
   CHECK(text.find("r2 = " + prefix + "12-05T220811Z") != std::string::npos);
+}
+
+// Issue 44: -o naming a link (or a dangling one) replaces the link with
+// the page; what it pointed at is never written.
+TEST_CASE("report -o and history -o replace a link at the name, never write through it") {
+  namespace fs = std::filesystem;
+  test::TempDir dir;
+  const std::string db = edge_db(dir);
+  test::write_text(dir.file("victim"), "precious\n");
+  for (const std::string name : {"r.html", "h.txt"})
+    fs::create_symlink(dir.file("victim"), dir.file(name));
+  fs::create_symlink(dir.file("nowhere"), dir.file("d.html"));
+  REQUIRE(test::schedlab_cmd({"report", "--db", db, "-o", dir.file("r.html")}).ok());
+  REQUIRE(test::schedlab_cmd({"report", "--db", db, "-o", dir.file("d.html")}).ok());
+  REQUIRE(test::schedlab_cmd({"history", "--db", db, "--workload", "hackbench", "--metric", "time",
+                              "-o", dir.file("h.txt")})
+              .ok());
+  CHECK(read_file(dir.file("victim")) == "precious\n");
+  CHECK_FALSE(fs::exists(dir.file("nowhere")));
+  for (const std::string name : {"r.html", "d.html", "h.txt"}) {
+    INFO(name);
+    CHECK_FALSE(fs::is_symlink(dir.file(name)));
+    CHECK(fs::file_size(dir.file(name)) > 100);
+  }
+  CHECK(read_file(dir.file("r.html")).starts_with("<!DOCTYPE html>"));
+}
+
+namespace {
+
+// A run of two variants whose hackbench times are near the top of the
+// sample range (1e150): squares of them overflow a double.
+std::string extreme_db(test::TempDir& dir) {
+  const std::string db = dir.file("extreme.db");
+  Store store(db);
+  const auto run = hackbench_time_run(store, "extreme", "s");
+  for (int k = 0; k < 2; ++k) {
+    const auto v =
+        store.variants_table().add_variant({0, run, k == 0 ? "default" : "other", k, "{}"});
+    std::vector<double> times;
+    for (int i = 0; i < 4; ++i) times.push_back((1 - 0.1 * k - 0.01 * i) * 1e150);
+    add_time_iterations(store, run, v, "hackbench-process-pipes", "1", R"({"groups":1})", times);
+  }
+  return db;
+}
+
+}  // namespace
+
+// Issue 44: samples whose squares overflow made compare, report,
+// --summary, --style amd and stats exit 1 with Boost's "Degrees of freedom
+// argument is -nan"; a crafted 1e308 is now refused on read, naming the row.
+TEST_CASE("samples near 1e150 are compared by every output; a stored 1e308 is refused naming it") {
+  test::TempDir dir;
+  const std::string db = extreme_db(dir);
+  const std::vector<std::vector<std::string>> commands = {
+      {"compare", "--db", db},
+      {"compare", "--db", db, "--summary", "time"},
+      {"compare", "--db", db, "--style", "amd"},
+      {"compare", "--db", db, "--format", "json"},
+      {"report", "--db", db, "-o", dir.file("r.html")},
+  };
+  for (const auto& args : commands) {
+    const auto r = test::schedlab_cmd(args);
+    INFO(args[0] << " " << (args.size() > 3 ? args[3] : "") << ": " << r.err);
+    CHECK(r.ok());
+    CHECK(r.out.find("nan") == std::string::npos);
+    CHECK(r.out.find("inf") == std::string::npos);
+  }
+  // other is 10% faster, a difference Welch's test sees: the `*`.
+  CHECK_THAT(test::schedlab_cmd({"compare", "--db", db}).out, Catch::Contains("*"));
+  test::write_text(dir.file("a.txt"), "1e150\n0.99e150\n0.98e150\n");
+  test::write_text(dir.file("b.txt"), "0.9e150\n0.89e150\n0.88e150\n");
+  const auto stats = test::schedlab_cmd({"stats", dir.file("a.txt"), dir.file("b.txt")});
+  INFO(stats.err);
+  CHECK(stats.ok());
+  test::write_text(dir.file("c.txt"), "1\n1e308\n");
+  const auto refused = test::schedlab_cmd({"stats", dir.file("a.txt"), dir.file("c.txt")});
+  CHECK_FALSE(refused.ok());
+  CHECK_THAT(refused.err,
+             Catch::Contains(dir.file("c.txt") + ":2: not a sample: 1e+308 is outside +-1e+150"));
+
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(db.c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, "UPDATE samples SET value = 1e308 WHERE rowid = 3", nullptr, nullptr,
+                       nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  for (const auto& args : commands) {
+    const auto r = test::schedlab_cmd(args);
+    INFO(args[0] << " " << (args.size() > 3 ? args[3] : ""));
+    CHECK_FALSE(r.ok());
+    CHECK_THAT(r.err, Catch::Contains("run 1 iteration 2 (id 3) of hackbench: sample of time: "
+                                      "1e+308 is outside +-1e+150 (a damaged or crafted "
+                                      "database)"));
+    CHECK_THAT(r.err, !Catch::Contains("Boost"));
+  }
 }

@@ -212,3 +212,38 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   CHECK(its[0].notes.empty());
   CHECK(its[1].notes == "netperf: desired confidence not achieved\nsecond line");
 }
+
+TEST_CASE("samples past the sample range are neither stored nor read back (issue 44)") {
+  test::TempDir dir;
+  const auto path = dir.file("r.db");
+  Store s(path);
+  const auto run = test::plain_run(s, "a", "{}");
+  const auto v = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  CHECK_THROWS_WITH(
+      s.iterations_table().add_iteration(netperf_iteration(run, v, 0, "", 1e308)),
+      "run 1 iteration 0 of netperf {}: sample of throughput: 1e+308 is outside +-1e+150; not "
+      "stored");
+  CHECK(s.iterations_table().iterations(run).empty());
+  s.iterations_table().add_iteration(netperf_iteration(run, v, 0, "", 5.0));
+  // A crafted database: the value changed behind the store's back.
+  // (NULL is refused by the column's NOT NULL; text is kept as text.)
+  for (const char* value : {"9e999", "1e308", "'fast'", "X'00'"}) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, (std::string("UPDATE samples SET value = ") + value).c_str(), nullptr,
+                         nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    const Catch::Matchers::StdString::RegexMatcher refused(
+        R"(run 1 iteration 0 \(id 1\) of netperf: sample of throughput: .* is (not finite|outside \+-1e\+150) \(a damaged or crafted database\))",
+        Catch::CaseSensitive::Yes);
+    CHECK_THROWS_WITH(s.iterations_table().iterations(run), refused);
+    const auto visit = [](std::span<const IterationRow>) {};
+    CHECK_THROWS_WITH(s.iterations_table().for_each_run_iterations("netperf", "throughput", visit),
+                      refused);
+    const std::int64_t runs[] = {run};
+    CHECK_THROWS_WITH(
+        s.iterations_table().for_each_run_iterations("netperf", "throughput", runs, visit),
+        refused);
+  }
+}

@@ -396,3 +396,37 @@ TEST_CASE("merge copies a point's sequential test with its stop row") {
   CHECK(seq->sequential->looks_json == R"([{"n":3}])");
   CHECK(seq->variant_id == merged.variants_table().variants(run->id)[1].id);
 }
+
+TEST_CASE("merge: an iteration whose status is none of ours is refused, naming it (issue 44)") {
+  refused_after(test::TempDir(),
+                "PRAGMA ignore_check_constraints = ON; "
+                "UPDATE iterations SET status = 'pwned' WHERE id = 2",
+                Catch::Contains("a.db: iteration 0 (id 2) of run 'fleet' has status 'pwned': not "
+                                "a word of ours; nothing merged"));
+}
+
+TEST_CASE(
+    "merge: an iteration of a variant the input does not have is refused, not dropped "
+    "(issue 44)") {
+  refused_after(test::TempDir(), "UPDATE iterations SET variant_id = 77 WHERE id = 1",
+                Catch::Contains("a.db: iteration 0 (id 1) of run 'fleet' names variant id 77, no "
+                                "variant of its run; nothing merged"));
+  refused_after(test::TempDir(), "UPDATE iterations SET run_id = 9 WHERE id = 1",
+                Catch::Contains("a.db: iteration 0 (id 1) of run '#9' names no run of the input; "
+                                "nothing merged"));
+}
+
+TEST_CASE("merge: samples that overflow or are no number are refused, naming the row (issue 44)") {
+  refused_after(test::TempDir(), "UPDATE samples SET value = 9e999 WHERE iteration_id = 2",
+                Catch::Contains("a.db: iteration 0 (id 2) of run 'fleet' has a sample of time "
+                                "that is no sample: inf is not finite; nothing merged"));
+  refused_after(test::TempDir(), "UPDATE samples SET value = 1e308",
+                Catch::Contains("a.db: iteration 0 (id 1) of run 'fleet' has a sample of time "
+                                "that is no sample: 1e+308 is outside +-1e+150; nothing merged"));
+  refused_after(test::TempDir(), "UPDATE samples SET value = -9e999", Catch::Contains("-inf is not finite"));
+  refused_after(test::TempDir(), "UPDATE samples SET value = 'fast'", Catch::Contains("nan is not finite"));
+  refused_after(test::TempDir(), "UPDATE samples SET value = X'00'",
+                Catch::Contains("nan is not finite"));
+  refused_after(test::TempDir(), "UPDATE samples SET offset_s = 9e999",
+                Catch::Contains("its offset inf is not finite; nothing merged"));
+}

@@ -5,7 +5,9 @@
 #include "analysis/compare/sequential_cells.h"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "analysis/render/render.h"
 #include "tests/support/temp_dir.h"
@@ -148,4 +150,34 @@ TEST_CASE("a test still looking when the run stopped is shown undecided, and say
   CHECK(cell.pct_ci_reason == "the sequential test has no adjusted interval");
   CHECK_THAT(render_text(c), Contains("same time: undecided, still looking when the run stopped (1 look), n 4 vs 4, p 0.4"));
   CHECK(nlohmann::json::parse(render_json(c))["blocks"][0]["rows"][0]["cells"][2]["sequential"]["finished"] == false);
+}
+
+// A crafted database's design or numbers: refused with the run and the
+// row, never a raw json type_error.302 nor a NaN in the notes.
+TEST_CASE("a stored design that is no design is refused naming run and row (issue 44)") {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"alpha":"nan","power":0.8})", "has alpha \"nan\": not a number"},
+      {R"({"alpha":1e-300})", "is refused: alpha must be in [1e-06, 0.5), not 1e-300"},
+      {R"({"power":2})", "is refused: power must be in (0.5, 0.999999], not 2"},
+      {R"({"max":-1})", "has max -1: not an iteration count"},
+      {R"j({"spending":"kd(99)"})j", "has spending \"kd(99)\": no spending function"},
+      {R"([1])", "is not a JSON object"},
+      {"p-value", "has p-value 9: not in [0, 1]"},
+      {"ci_low", "has ci_low inf: not finite"},
+  };
+  for (const auto& [design, why] : cases) {
+    INFO(design);
+    SeqCellsDb db;
+    SequentialRecord r{.metric = "time", .decision = "different", .looks = 1,
+                       .design_json = design, .looks_json = "[]"};
+    // Two rows whose design is sound and whose numbers are not.
+    if (std::string_view(design) == "p-value") r.design_json = "{}", r.p_value = 9;
+    if (std::string_view(design) == "ci_low")
+      r.design_json = "{}", r.ci_low = std::numeric_limits<double>::infinity();
+    db.stop(db.fast, 3, "decided", r);
+    CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id})),
+                      std::string("run 1: the stored sequential test of variant id 2 at "
+                                  "hackbench {\"groups\":4} ") +
+                          why);
+  }
 }

@@ -248,3 +248,29 @@ TEST_CASE("JSON of a delta: null for what a layout lacks", "[schedstat]") {
   const auto text = ss::render_text(ss::summarize(d), {.title = "t", .per_cpu = &d});
   CHECK(text.starts_with("t\nschedstat version 15 (domain layout v15), 16 CPUs, 208988 jiffies\n"));
 }
+
+// Counters at 2^64-1 (a crafted or corrupt snapshot): the all-CPU and
+// per-level sums, and sums over iterations, are refused naming the counter
+// rather than wrapping into a plausible number (yld_count
+// 18446744073709551213).
+TEST_CASE("sums of counters that overflow 64 bits are refused, naming the counter (issue 44)",
+          "[schedstat]") {
+  const auto before = load(kSchedstatV15 + "before.txt");
+  auto after = load(kSchedstatV15 + "after.txt");
+  REQUIRE(after.cpus.size() >= 2);
+  for (std::size_t i = 0; i < 2; ++i) after.cpus[i].c[ss::CpuField::yld_count] = UINT64_MAX;
+  const auto d = ss::diff(before, after);
+  CHECK_THROWS_WITH(ss::summarize(d),
+                    Catch::StartsWith("the sum of yld_count over all CPUs (at cpu" +
+                                      std::to_string(after.cpus[1].cpu) + ") overflows 64 bits"));
+  auto big = v15_delta();
+  big.cpus[0].domains[0].c.v[0] = UINT64_MAX;
+  auto sum = big;
+  CHECK_THROWS_WITH(
+      ss::accumulate(sum, big),
+      Catch::StartsWith("the sum of cpu" + std::to_string(big.cpus[0].cpu) + " domain0 ") &&
+          Catch::Contains("over iterations overflows 64 bits"));
+  big.cpus[1].domains[0].c.v[0] = UINT64_MAX;
+  CHECK_THROWS_WITH(ss::summarize(big), Catch::Contains("over its CPUs (at cpu") &&
+                                            Catch::Contains("overflows 64 bits"));
+}

@@ -100,7 +100,9 @@ TEST_CASE("too short a series, bad options and a NaN are one-line errors", "[cha
   CHECK_THROWS_WITH(change_points(ok, o), "min_segment must be at least 3 runs, not 2");
   auto nan = ok;
   nan[3].centre = std::nan("");
-  CHECK_THROWS_WITH(change_points(nan, {}), "run 3 has a centre that is not a number");
+  // nan[3] is the fourth run of the series (issue 44: it was named "run 3").
+  CHECK_THROWS_WITH(change_points(nan, {}),
+                    "the series' run 4 of 20 has a centre that is not a number");
 }
 
 TEST_CASE("false alarms on flat series stay within alpha", "[change_points][simulation]") {

@@ -4,10 +4,12 @@
 #include "analysis/history/history_changes.h"
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "analysis/history/cell_summaries.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -138,4 +140,36 @@ TEST_CASE("history --changes with fewer runs than a window is a one-line error")
   CHECK_THROWS_WITH(find_history_changes(db.store, h, {}),
                     "change points need at least 8 runs with a value in a series (4 either side of a change); the "
                     "longest series (default hackbench-process-pipes/4 set 1) has 7");
+}
+
+// A crafted database's cached summaries holding inf: that run has no value
+// and no interval (not "[-nan, inf]"), and the search of the series goes
+// on without it, rather than failing for the whole database.
+TEST_CASE(
+    "history: a stored summary that is not finite is no value; --changes still searches "
+    "(issue 44)") {
+  NightsDb db;
+  db.series(16, 8, 10);
+  std::vector<Store::RunCells> computed;
+  history(db.store, "hackbench", "time", "", &computed);
+  db.store.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed);
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(db.store.path().c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h,
+                       "UPDATE cell_summaries SET centre = 9e999, ci_low = -9e999, ci_high = 9e999 "
+                       "WHERE run_id = 3",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  const History hist = history(db.store, "hackbench", "time", "");
+  REQUIRE(hist.points.size() == 16);
+  CHECK_FALSE(hist.points[2].centre);
+  CHECK_FALSE(hist.points[2].ci);
+  CHECK(hist.points[2].ci_reason == "not finite in the database's cell summaries");
+  const HistoryChanges c =
+      find_history_changes(db.store, hist, {.alpha = 0.05, .min_change_pct = 2});
+  REQUIRE(c.changes.size() == 1);
+  CHECK(c.changes[0].after.run == "night-08");
+  const std::string text = render_history_text(hist, &c);
+  CHECK_THAT(text,
+             !Contains("nan") && !Contains("inf]") && !Contains("[inf") && !Contains(" inf "));
 }

@@ -58,13 +58,15 @@ TEST_CASE("a bad design is one line naming the field", "[sequential]") {
     return design_error(d);
   };
   CHECK(error([](SequentialDesign&) {}).empty());
-  CHECK(error([](SequentialDesign& d) { d.power = 1.5; }) == "power must be in (0.5, 1), not 1.5");
-  CHECK(error([](SequentialDesign& d) { d.power = 0.4; }) == "power must be in (0.5, 1), not 0.4");
+  CHECK(error([](SequentialDesign& d) { d.power = 1.5; }) ==
+        "power must be in (0.5, 0.999999], not 1.5");
+  CHECK(error([](SequentialDesign& d) { d.power = 0.4; }) ==
+        "power must be in (0.5, 0.999999], not 0.4");
   CHECK(error([](SequentialDesign& d) { d.min_effect_pct = 0; }) ==
-        "min_effect_pct must be in (0, 100), not 0");
+        "min_effect_pct must be in [0.01, 100), not 0");
   CHECK(error([](SequentialDesign& d) { d.min_effect_pct = -3; }) ==
-        "min_effect_pct must be in (0, 100), not -3");
-  CHECK(error([](SequentialDesign& d) { d.alpha = 0; }) == "alpha must be in (0, 0.5), not 0");
+        "min_effect_pct must be in [0.01, 100), not -3");
+  CHECK(error([](SequentialDesign& d) { d.alpha = 0; }) == "alpha must be in [1e-06, 0.5), not 0");
   CHECK(error([](SequentialDesign& d) { d.min_n = 1; }) ==
         "min_n must be at least 2 (a variance), not 1");
   CHECK(error([](SequentialDesign& d) { d.planned_looks = 0; }) ==
@@ -74,7 +76,7 @@ TEST_CASE("a bad design is one line naming the field", "[sequential]") {
         }) == "a Kim-DeMets spending's rho must be from 0.5 to 5, not 0.1");
   SequentialDesign bad;
   bad.power = 1;
-  CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 1), not 1");
+  CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 0.999999], not 1");
 }
 
 TEST_CASE("spending functions by name; each spends alpha by t = 1", "[sequential]") {
@@ -208,4 +210,19 @@ TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, fewer iterations
   const auto fixed = static_cast<double>(fixed_n_for_power(0.05, 0.8, 3, 5));
   CHECK(ab.mean_n < 0.9 * fixed);
   CHECK(aa.mean_n < fixed);
+}
+
+// The bounds design_error sets (issue 44) are what the numerics compute: a
+// design at each edge plans, within its own alpha.
+TEST_CASE("a design at the edges of design_error's bounds plans (issue 44)", "[sequential]") {
+  SequentialDesign d;
+  d.alpha = 1e-6;
+  const SequentialPlan tight = plan_sequential(d);
+  CHECK(tight.type1 <= 1e-6 * 1.05);
+  CHECK(tight.power == Approx(d.power + d.power_margin).margin(1e-3));
+  SequentialDesign loose;
+  loose.alpha = 0.499;
+  loose.power = 0.999999 - loose.power_margin;
+  CHECK(design_error(loose).empty());
+  CHECK(std::isfinite(plan_sequential(loose).eta));
 }

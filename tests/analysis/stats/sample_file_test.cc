@@ -21,3 +21,16 @@ TEST_CASE("sample files: anything else is an error naming file and line", "[samp
   CHECK_THROWS_WITH(parse_samples("# nothing\n\n", "empty.txt"), "empty.txt: no samples");
   CHECK_THROWS_AS(parse_samples("", "e"), std::invalid_argument);
 }
+
+TEST_CASE(
+    "sample files: numbers past the sample range are refused, naming file and line (issue 44)",
+    "[sample_file]") {
+  CHECK_THROWS_WITH(parse_samples("1\n1e308\n", "a.txt"),
+                    "a.txt:2: not a sample: 1e+308 is outside +-1e+150");
+  CHECK_THROWS_WITH(parse_samples("-1e200\n", "a.txt"),
+                    "a.txt:1: not a sample: -1e+200 is outside +-1e+150");
+  CHECK_THROWS_WITH(parse_samples("1e-300\n", "a.txt"),
+                    "a.txt:1: not a sample: 1e-300 is nearer 0 than 1e-150 (and not 0)");
+  CHECK_THROWS_WITH(parse_samples("9e999\n", "a.txt"), "a.txt:1: not a number: '9e999'");
+  CHECK(parse_samples("1e150\n0\n", "a.txt") == std::vector<double>{1e150, 0});
+}

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -134,4 +136,42 @@ TEST_CASE("interval of the % change contains the change and follows the centre",
   const auto wild = pct_interval(Centre::kAmean, true, std::vector<double>{-5, 6},
                                  std::vector<double>{1, 2}, 0.95);
   CHECK_FALSE(wild.ci);
+}
+
+// Samples at the edge of the sample range (base/sample_range.h): squares
+// past a double's range on the way (Welch's degrees of freedom, Fieller's
+// discriminant) once made Boost throw "Degrees of freedom argument is
+// -nan"; the answers are those of the same data scaled down.
+TEST_CASE("significance: samples near 1e150 give the answers of the same data scaled (issue 44)",
+          "[significance]") {
+  const std::vector<double> base{1e150, 0.9e150, 0.95e150, 0.97e150};
+  const std::vector<double> x{0.8e150, 0.85e150, 0.82e150, 0.9e150};
+  std::vector<double> base1, x1;
+  for (double v : base) base1.push_back(v / 1e150);
+  for (double v : x) x1.push_back(v / 1e150);
+  for (const Test t : {Test::kWelch, Test::kMwu}) {
+    const PValue big = p_value(t, base, x), small = p_value(t, base1, x1);
+    REQUIRE(big.p);
+    CHECK(*big.p == Approx(*small.p).epsilon(1e-9));
+  }
+  for (const Centre c : {Centre::kAmean, Centre::kHmean, Centre::kGmean}) {
+    INFO(to_string(c));
+    const PctInterval big = pct_interval(c, false, base, x, 0.95);
+    const PctInterval small = pct_interval(c, false, base1, x1, 0.95);
+    REQUIRE(big.ci);
+    CHECK(big.ci->low == Approx(small.ci->low).epsilon(1e-9));
+    CHECK(big.ci->high == Approx(small.ci->high).epsilon(1e-9));
+  }
+  const Summary s = summarize(base, Centre::kAmean);
+  REQUIRE(s.stddev);
+  CHECK(*s.stddev.value == Approx(*summarize(base1, Centre::kAmean).stddev.value * 1e150));
+  CHECK(s.ci.ci);
+}
+
+TEST_CASE("a statistic that is not finite is n/a with a reason, never a number (issue 44)",
+          "[significance]") {
+  const Stat inf = Stat::of(std::numeric_limits<double>::infinity());
+  CHECK_FALSE(inf);
+  CHECK(inf.reason == "not finite: the computation overflows a double's range");
+  CHECK_FALSE(Stat::of(std::optional<double>(std::nan("")), "unused"));
 }

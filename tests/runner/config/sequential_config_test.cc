@@ -72,51 +72,70 @@ TEST_CASE("bad stop: sequential input is a file:line:key error") {
   };
   const Case cases[] = {
       {"iterations: {stop: sequential}\nworkloads: [hackbench]\n",
-       "exp.yaml:1: iterations.stop: stop: sequential tests each variant against the baseline, and the config "
+       "exp.yaml:1: iterations.stop: stop: sequential tests each variant against the baseline, and "
+       "the config "
        "has one variant (add one under variants:, or stop on ci_width_pct)"},
       {"iterations: {stop: sequential, power: 1.5}\n" + tail,
-       "exp.yaml:1: iterations.power: power must be in (0.5, 1), not 1.5"},
+       "exp.yaml:1: iterations.power: power must be in (0.5, 0.999999], not 1.5"},
       {"iterations: {stop: sequential, power: 0}\n" + tail,
-       "exp.yaml:1: iterations.power: power must be in (0.5, 1), not 0"},
+       "exp.yaml:1: iterations.power: power must be in (0.5, 0.999999], not 0"},
       {"iterations: {stop: sequential, power: 0.99}\n" + tail,
        "exp.yaml:1: iterations.power: power + power_margin must be below 1, not 1.02"},
       {"iterations: {stop: sequential, power: lots}\n" + tail,
        "exp.yaml:1: iterations.power: expected a number, got 'lots'"},
       {"iterations: {stop: sequential, min_effect_pct: 0}\n" + tail,
-       "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in (0, 100), not 0"},
+       "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in [0.01, 100), not 0"},
       {"iterations: {stop: sequential, min_effect_pct: -2}\n" + tail,
-       "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in (0, 100), not -2"},
+       "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in [0.01, 100), not -2"},
       {"iterations: {stop: sequential, alpha: 0.7}\n" + tail,
-       "exp.yaml:1: iterations.alpha: alpha must be in (0, 0.5), not 0.7"},
+       "exp.yaml:1: iterations.alpha: alpha must be in [1e-06, 0.5), not 0.7"},
+      // Issue 44: past what the normal quantile of 1 - alpha / 2 computes.
+      {"iterations: {stop: sequential, alpha: 1e-300}\n" + tail,
+       "exp.yaml:1: iterations.alpha: alpha must be in [1e-06, 0.5), not 1e-300"},
+      {"iterations: {stop: sequential, power: 0.99999999}\n" + tail,
+       "exp.yaml:1: iterations.power: power must be in (0.5, 0.999999], not 0.99999999"},
+      {"iterations: {stop: sequential, min_effect_pct: 1e-300}\n" + tail,
+       "exp.yaml:1: iterations.min_effect_pct: min_effect_pct must be in [0.01, 100), not 1e-300"},
       {"iterations: {stop: sequential, spending: kd(9)}\n" + tail,
-       "exp.yaml:1: iterations.spending: unknown spending function 'kd(9)'; known: obf (O'Brien-Fleming-type, the "
+       "exp.yaml:1: iterations.spending: unknown spending function 'kd(9)'; known: obf "
+       "(O'Brien-Fleming-type, the "
        "default), pocock, kd(RHO) (Kim-DeMets, alpha t^RHO, RHO from 0.5 to 5; kd is kd(2))"},
       {"iterations: {ci_width_pct: 2, spending: pocock}\n" + tail,
-       "exp.yaml:1: iterations.spending: spending belongs to stop: sequential (give stop: sequential)"},
+       "exp.yaml:1: iterations.spending: spending belongs to stop: sequential (give stop: "
+       "sequential)"},
       {"iterations: {stop: sequential, min: 10, max: 5}\n" + tail,
        "exp.yaml:1: iterations.max: max (5) is below min (10)"},
       {"iterations: {stop: sequentail}\n" + tail,
-       "exp.yaml:1: iterations.stop: unknown stop rule 'sequentail' (did you mean 'sequential'?); known: "
+       "exp.yaml:1: iterations.stop: unknown stop rule 'sequentail' (did you mean 'sequential'?); "
+       "known: "
        "sequential (the interval-width rule is ci_width_pct alone)"},
       {"iterations: {stop: sequential, ci_width_pct: 2}\n" + tail,
-       "exp.yaml:1: iterations.ci_width_pct: ci_width_pct and stop: sequential are two stop rules: give one"},
+       "exp.yaml:1: iterations.ci_width_pct: ci_width_pct and stop: sequential are two stop rules: "
+       "give one"},
       {"iterations: {ci_width_pct: 2, power: 0.9}\n" + tail,
        "exp.yaml:1: iterations.power: power belongs to stop: sequential (give stop: sequential)"},
       {"iterations: {stop: sequential, powr: 0.9}\n" + tail,
        "exp.yaml:1: iterations: unknown key 'powr' (did you mean 'power'?)"},
       {"order: sequential\niterations:\n  stop: sequential\n" + tail,
-       "exp.yaml:3: iterations.stop: stop: sequential decides after each interleaved round; order: sequential "
+       "exp.yaml:3: iterations.stop: stop: sequential decides after each interleaved round; order: "
+       "sequential "
        "runs each variant's iterations at once (use order: interleaved)"},
       {"workloads:\n  - hackbench: {iterations: {stop: sequential}}\n",
-       "exp.yaml:2: workloads[0].hackbench.iterations.stop: stop: sequential tests each variant against the "
-       "baseline, and the config has one variant (add one under variants:, or stop on ci_width_pct)"},
-      {"iterations: {stop: sequential}\npairs:\n  - {sut: ssh://root@10.0.0.1}\n  - {sut: ssh://root@10.0.0.2}\n" + tail,
-       "exp.yaml:1: iterations.stop: stop: sequential decides on one pair's samples; a pairs: run measures each "
+       "exp.yaml:2: workloads[0].hackbench.iterations.stop: stop: sequential tests each variant "
+       "against the "
+       "baseline, and the config has one variant (add one under variants:, or stop on "
+       "ci_width_pct)"},
+      {"iterations: {stop: sequential}\npairs:\n  - {sut: ssh://root@10.0.0.1}\n  - {sut: "
+       "ssh://root@10.0.0.2}\n" +
+           tail,
+       "exp.yaml:1: iterations.stop: stop: sequential decides on one pair's samples; a pairs: run "
+       "measures each "
        "pair on its own (give one pair, or stop on ci_width_pct)"},
       {"iterations: {stop: sequential}\nworkloads:\n  - command:\n      name: m\n      argv: [x]\n"
        "      metrics: {t: {regex: '(?<value>[0-9]+)', direction: lower, centre: median}}\n" +
-       std::string(kTwoVariants),
-       "exp.yaml:1: iterations.stop: stop: sequential compares means, and m's first metric 't' is centred on "
+           std::string(kTwoVariants),
+       "exp.yaml:1: iterations.stop: stop: sequential compares means, and m's first metric 't' is "
+       "centred on "
        "the median"},
   };
   for (const auto& c : cases) {

@@ -192,3 +192,15 @@ TEST_CASE("mmtests logs: the sample lines a log may yield are bounded before the
   CHECK(extractor("tbench").extract(tb, 1 << 10, 100).size() == 1);
   CHECK_THROWS_AS(extractor("tbench").extract(tb, 1 << 10, 99), MmtestsTooManyLines);
 }
+
+TEST_CASE("mmtests import: a sample past the sample range fails its run alone (issue 44)") {
+  const auto e = extractor("hackbench");
+  const auto runs =
+      e.extract("Time: 0.5\nTime: 1" + std::string(308, '0') + "\nTime: 0.7\n", 1 << 20);
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[0].error.empty());
+  CHECK_THAT(runs[1].error, Catch::StartsWith("line 2: '1000") &&
+                                Catch::Contains("is no sample: 1e+308 is outside +-1e+150"));
+  CHECK(runs[1].samples.empty());
+  CHECK(values(runs[2], "time") == std::vector<double>{0.7});
+}

@@ -1,0 +1,18 @@
+#include "base/sample_range.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace schedlab {
+
+std::optional<std::string> sample_out_of_range(double x) {
+  if (!std::isfinite(x)) return fmt::format("{} is not finite", x);
+  const double a = std::fabs(x);
+  if (a > kSampleMax) return fmt::format("{:g} is outside +-{:g}", x, kSampleMax);
+  if (a != 0 && a < kSampleMinNonZero)
+    return fmt::format("{:g} is nearer 0 than {:g} (and not 0)", x, kSampleMinNonZero);
+  return std::nullopt;
+}
+
+}  // namespace schedlab
