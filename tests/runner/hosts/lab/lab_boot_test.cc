@@ -339,7 +339,8 @@ variants:
 // netserver inside the guest (a guest program, copied from this machine),
 // netperf here over the forwarded ports: TCP for the control and RR data
 // connections, UDP for UDP_STREAM's datagrams.
-TEST_CASE("lab: netperf TCP_RR and UDP_STREAM against netserver inside a 6.12 guest", "[lab][long]") {
+TEST_CASE("lab: netperf TCP_RR and UDP_STREAM against netserver inside a 6.12 guest",
+          "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -390,7 +391,8 @@ TEST_CASE("lab: a guest with fewer CPUs online than asked is refused, naming bot
 
 // doctor --config X with a lab SUT looks at the guest the run would boot,
 // never at this host standing in for it.
-TEST_CASE("lab: doctor --config boots the config's lab SUT and reports on the guest", "[lab][long]") {
+TEST_CASE("lab: doctor --config boots the config's lab SUT and reports on the guest",
+          "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -409,7 +411,8 @@ TEST_CASE("lab: debian:6.1 boots (CFS, schedstat v15)", "[lab][long]") {
   lab_case("debian:6.1", false);
 }
 
-TEST_CASE("lab: one schedlab run boots 6.1 and 6.12 in turn, one table of kernels and variants", "[lab][long]") {
+TEST_CASE("lab: one schedlab run boots 6.1 and 6.12 in turn, one table of kernels and variants",
+          "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -499,8 +502,9 @@ double uptime(lab::LabHost& host) {
 
 }  // namespace
 
-TEST_CASE("lab: Debian 6.1 armhf boots on the exynos4210 board, 2 CPUs, its PL330 channels, guest time at wall speed",
-          "[lab][long]") {
+TEST_CASE(
+    "lab: Debian 6.1 armhf boots on the exynos4210 board, 2 CPUs, its PL330 channels, guest time at wall speed",
+    "[lab][long]") {
   if (const auto why = qemu_arm_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
