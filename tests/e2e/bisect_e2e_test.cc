@@ -340,8 +340,7 @@ variants:
                         "bad n/a (n=3), p = ") != std::string::npos);
 }
 
-TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate",
-          "[long]") {
+TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate", "[long]") {
   test::TempDir dir;
   const std::string repo = dir.file("repo"), binary = dir.file("pingpong"), db = dir.file("b.db");
   const std::string pidfile = dir.file("sleep.pid");

@@ -69,7 +69,8 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
   CHECK(packages.at("hackbench") == "rt-tests");
   CHECK(packages.at("initdb") == "postgresql");
   CHECK(packages.at("netserver") == "netperf");
-  CHECK(packages.at("schedlab-seccomp-notify") == "schedlab itself (build/runner/, or cmake --install)");
+  CHECK(packages.at("schedlab-seccomp-notify") ==
+        "schedlab itself (build/runner/, or cmake --install)");
   REQUIRE(j["tools"].size() == packages.size());
   const auto text = schedlab_cmd({"doctor"});
   REQUIRE(text.ok());
