@@ -1,8 +1,9 @@
 #!/bin/sh
 # The test suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 # in build-asan/ (SCHEDLAB_SANITIZE: the first finding fails its test) and
-# run without the tests that boot kernels under qemu or start the network
-# namespace lab (tests/CMakeLists.txt). CI runs it after scripts/test.sh.
+# its fast tier run without the tests that boot kernels under qemu or start
+# the network namespace lab (tests/CMakeLists.txt). CI runs it after
+# scripts/test.sh.
 # Usage: scripts/sanitize.sh [build]: with "build", only the build (CI
 # builds while test.sh runs, at the lowest priority, then runs this again
 # to test).
@@ -24,4 +25,4 @@ cmake --build build-asan -j "$(nproc)" --target schedlab_tests
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
-cd build-asan && ctest --output-on-failure -j1
+cd build-asan && ctest --output-on-failure -j1 -LE long

@@ -195,7 +195,8 @@ nlohmann::json result_of(const std::string& db) {
 
 }  // namespace
 
-TEST_CASE("bisect names the slow commit of a real program and skips the one that does not compile") {
+TEST_CASE("bisect names the slow commit of a real program and skips the one that does not compile",
+          "[long]") {
   test::TempDir dir;
   const std::string repo = dir.file("repo"), binary = dir.file("pingpong"), db = dir.file("b.db");
   std::vector<Rev> revs(30);
@@ -339,7 +340,7 @@ variants:
                         "bad n/a (n=3), p = ") != std::string::npos);
 }
 
-TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate") {
+TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate", "[long]") {
   test::TempDir dir;
   const std::string repo = dir.file("repo"), binary = dir.file("pingpong"), db = dir.file("b.db");
   const std::string pidfile = dir.file("sleep.pid");

@@ -306,7 +306,9 @@ TEST_CASE("slurm: nightly --slurm submits every target before waiting, merges th
   CHECK(second.err.find("job ") == std::string::npos);
 }
 
-TEST_CASE("slurm: nightly --slurm boots a lab kernel target on the task's node, sched features flipped there", "[netns]") {
+TEST_CASE(
+    "slurm: nightly --slurm boots a lab kernel target on the task's node, sched features flipped there",
+    "[netns][long]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   const std::string cfg = dir.file("lab.yaml"), file = dir.file("lab-n.yaml"), db = dir.file("lab.db");

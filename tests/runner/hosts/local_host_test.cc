@@ -1,6 +1,7 @@
 #include "runner/hosts/local_host.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -75,6 +76,10 @@ TEST_CASE("a timeout kills the whole process group, grandchildren included") {
 }
 
 TEST_CASE("the variant's policy is applied to the workload process") {
+  // SCHED_OTHER first: a command with no policy inherits this process's,
+  // which is SCHED_IDLE under scripts/idle-priority.sh.
+  const sched_param normal{.sched_priority = 0};
+  REQUIRE(::sched_setscheduler(0, SCHED_OTHER, &normal) == 0);
   LocalHost host;
   // chrt -p reads the scheduling policy of the calling shell.
   Command cmd{.argv = {"sh", "-c", "chrt -p $$; cat /proc/self/stat | cut -d' ' -f19"}};

@@ -336,7 +336,7 @@ std::string add_feature(const fs::path& tree, const std::string& branch) {
 
 TEST_CASE(
     "lab: a sched feature committed to Debian's 6.1 source is built, booted, flipped and put back",
-    "[lab][kernel]") {
+    "[lab][kernel][long]") {
   const fs::path tree = linux_tree();
   const std::string branch = add_feature(tree, "schedlab-seed");
   const std::string spec = "git:" + tree.string() + "@" + branch;
@@ -502,7 +502,7 @@ std::vector<std::string> add_bisect_history(const fs::path& tree, const std::str
 TEST_CASE(
     "lab: bisect with no hook builds each commit of Debian's 6.1 source, names the planted "
     "regression and skips the commit that does not compile",
-    "[lab][kernel]") {
+    "[lab][kernel][long]") {
   const fs::path tree = linux_tree();
   const auto shas = add_bisect_history(tree, "schedlab-bisect-spin");
   REQUIRE(shas.size() == 7);  // main and six commits
@@ -593,7 +593,7 @@ TEST_CASE("lab build: a board whose cross compiler is missing names its package"
 
 TEST_CASE(
     "lab: Debian's 6.1 source cross-built for the exynos4210 and bisected on dmatest names the planted regression",
-    "[lab][kernel][arm]") {
+    "[lab][kernel][arm][long]") {
   if (const auto why = qemu_arm_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }

@@ -4,6 +4,9 @@
 // `schedlab run` through the real binary (each kernel booted once for the
 // guest checks and once for the run). Skipped, with the reason shown,
 // only when qemu cannot start at all.
+// Tiers (tests/README.md): the fast tier boots each kind of lab SUT once,
+// an x86 Debian guest (debian:6.12, its features flipped) and the
+// exynos4210 board (dmatest run on it); every other boot is [long].
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
@@ -217,7 +220,7 @@ void lab_case(const std::string& kernel, bool eevdf) {
 // is n/a with the reason (stored as status unsupported, not a failure),
 // while 6.12 measures both modes.
 TEST_CASE("lab: seccomp-notify basic vs sync on 6.1 and 6.12, n/a where the kernel lacks the flag",
-          "[lab]") {
+          "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -296,7 +299,7 @@ iterations: 1)" + rest);
 // there, pgbench over the guest's Unix socket) and MariaDB for sysbench
 // (mariadb-install-db there, sysbench on this machine over the forwarded
 // TCP port), one boot, two variants.
-TEST_CASE("lab: pgbench and sysbench against database servers inside a 6.12 guest", "[lab]") {
+TEST_CASE("lab: pgbench and sysbench against database servers inside a 6.12 guest", "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -336,7 +339,8 @@ variants:
 // netserver inside the guest (a guest program, copied from this machine),
 // netperf here over the forwarded ports: TCP for the control and RR data
 // connections, UDP for UDP_STREAM's datagrams.
-TEST_CASE("lab: netperf TCP_RR and UDP_STREAM against netserver inside a 6.12 guest", "[lab]") {
+TEST_CASE("lab: netperf TCP_RR and UDP_STREAM against netserver inside a 6.12 guest",
+          "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -376,7 +380,7 @@ TEST_CASE("lab: debian:6.12 boots, flips NO_PLACE_LAG and back", "[lab]") {
 
 // The lab checks what it says: a guest with fewer CPUs online than asked
 // (here the kernel is told nr_cpus=1) is a boot error naming both numbers.
-TEST_CASE("lab: a guest with fewer CPUs online than asked is refused, naming both", "[lab]") {
+TEST_CASE("lab: a guest with fewer CPUs online than asked is refused, naming both", "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -387,7 +391,8 @@ TEST_CASE("lab: a guest with fewer CPUs online than asked is refused, naming bot
 
 // doctor --config X with a lab SUT looks at the guest the run would boot,
 // never at this host standing in for it.
-TEST_CASE("lab: doctor --config boots the config's lab SUT and reports on the guest", "[lab]") {
+TEST_CASE("lab: doctor --config boots the config's lab SUT and reports on the guest",
+          "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -402,11 +407,12 @@ TEST_CASE("lab: doctor --config boots the config's lab SUT and reports on the gu
   CHECK(r.out.find("PLACE_LAG") != std::string::npos);  // the guest's features, not the host's (none here)
 }
 
-TEST_CASE("lab: debian:6.1 boots (CFS, schedstat v15)", "[lab]") {
+TEST_CASE("lab: debian:6.1 boots (CFS, schedstat v15)", "[lab][long]") {
   lab_case("debian:6.1", false);
 }
 
-TEST_CASE("lab: one schedlab run boots 6.1 and 6.12 in turn, one table of kernels and variants", "[lab]") {
+TEST_CASE("lab: one schedlab run boots 6.1 and 6.12 in turn, one table of kernels and variants",
+          "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -416,7 +422,7 @@ TEST_CASE("lab: one schedlab run boots 6.1 and 6.12 in turn, one table of kernel
 // A guest whose kernel panics takes qemu with it (panic=-1, -no-reboot):
 // the next command says the guest is gone and shows the console's panic,
 // not only ssh's "Connection refused".
-TEST_CASE("lab: a guest that panics is reported gone, with its console", "[lab]") {
+TEST_CASE("lab: a guest that panics is reported gone, with its console", "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -451,7 +457,7 @@ TEST_CASE("lab: a guest that panics is reported gone, with its console", "[lab]"
 // it panics looking for a root file system) is named as crashed, with the
 // panic line, not as a qemu failure with the console's last lines only.
 // It is booted twice (a crash seen once is logged and retried).
-TEST_CASE("lab: a kernel that panics while booting says so, with the crash report", "[lab]") {
+TEST_CASE("lab: a kernel that panics while booting says so, with the crash report", "[lab][long]") {
   if (const auto why = qemu_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -496,8 +502,9 @@ double uptime(lab::LabHost& host) {
 
 }  // namespace
 
-TEST_CASE("lab: Debian 6.1 armhf boots on the exynos4210 board, 2 CPUs, its PL330 channels, guest time at wall speed",
-          "[lab]") {
+TEST_CASE(
+    "lab: Debian 6.1 armhf boots on the exynos4210 board, 2 CPUs, its PL330 channels, guest time at wall speed",
+    "[lab][long]") {
   if (const auto why = qemu_arm_problem(); !why.empty()) {
     SCHEDLAB_SKIP(why);
   }
@@ -532,7 +539,7 @@ TEST_CASE("lab: Debian 6.1 armhf boots on the exynos4210 board, 2 CPUs, its PL33
   CHECK(guest / wall < 1.3);
 }
 
-// CI's case: one `schedlab run` of dmatest on the board, 100
+// The fast tier's board case: one `schedlab run` of dmatest on the board, 100
 // tests on one PL330 channel, parsed with 0 failures; the manifest and the
 // table say the numbers are emulated.
 TEST_CASE("lab: dmatest on the exynos4210's PL330: 100 tests, 0 failures, emulator numbers", "[lab]") {
