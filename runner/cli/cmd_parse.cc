@@ -64,10 +64,8 @@ class SampleArray : public SampleWriter {
           {{"metric", s.metric},
            {"value", s.value},
            {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [k, v] : p.values) params[k] = format_param(v);
     nlohmann::json entry = {
-        {"file", name}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
+        {"file", name}, {"status", to_string(iteration_status(j.verdict))}, {"params", point_json(p)}};
     if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported)
       entry["samples"] = js;
     if (!j.ok()) entry["error"] = j.error;
@@ -106,13 +104,14 @@ int parse_command(const ParseOptions& o) {
     for (const auto& file : o.files) {
       const std::string text = read_input_file(file);
       // The point the output states it was made at, where --param is
-      // silent; a --param it contradicts fails this file.
+      // silent (what neither says is unknown); a --param it contradicts
+      // fails this file.
       Point p;
       std::string conflict;
       try {
         p = point_from_output(w, o.params, text, "");
       } catch (const std::invalid_argument& e) {
-        p = point_from_overrides(w, o.params);
+        p = point_from_given(w, o.params);
         conflict = e.what();
       }
       // Judged as `run` and `import` judge the same output.
