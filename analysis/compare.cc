@@ -359,7 +359,8 @@ std::string param_text(const nlohmann::json& v) {
 
 bool has_unknown_params(const Comparison& c) {
   const auto unknown = [](const std::string& v) {
-    return v == kUnknownParam || v.starts_with("?|") || v.ends_with("|?") || v.find("|?|") != std::string::npos;
+    return v == kUnknownParam || v.starts_with("?|") || v.ends_with("|?") ||
+           v.find("|?|") != std::string::npos;
   };
   for (const auto& b : c.blocks)
     for (const auto& r : b.rows)

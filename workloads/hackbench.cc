@@ -205,9 +205,9 @@ std::vector<std::string> Hackbench::stated_params(const Point& given, const std:
   // The output says process or thread, never pipes or sockets: the mode is
   // stated only where --param modes gives the channel (and it is checked).
   const std::optional<std::string> channel =
-      given.known("modes")
-          ? std::optional<std::string>(parse_mode(given.string_at("modes")).pipes ? "pipes" : "sockets")
-          : std::nullopt;
+      given.known("modes") ? std::optional<std::string>(
+                                 parse_mode(given.string_at("modes")).pipes ? "pipes" : "sockets")
+                           : std::nullopt;
   std::vector<std::string> stated;
   // Held here: the lines are views into it (a temporary in the loop's
   // header would be gone before the first line is read).
@@ -217,7 +217,9 @@ std::vector<std::string> Hackbench::stated_params(const Point& given, const std:
     boost::smatch m;
     if (!perf && boost::regex_search(line, m, header)) {
       stated.push_back("backend=hackbench");
-      if (channel) stated.push_back(fmt::format("modes={}-{}", m[1] == "threaded" ? "thread" : "process", *channel));
+      if (channel)
+        stated.push_back(
+            fmt::format("modes={}-{}", m[1] == "threaded" ? "thread" : "process", *channel));
       stated.push_back("groups=" + m[2].str());
       const long long descriptors = std::stoll(m[3]);
       if (descriptors % 2 == 0) stated.push_back(fmt::format("fds={}", descriptors / 2));
@@ -226,7 +228,9 @@ std::vector<std::string> Hackbench::stated_params(const Point& given, const std:
       stated.push_back("datasize=" + m[2].str());
     } else if ((perf || any) && boost::regex_match(line, m, perf_groups)) {
       stated.push_back("backend=perf");
-      if (channel) stated.push_back(fmt::format("modes={}-{}", m[2] == "threads" ? "thread" : "process", *channel));
+      if (channel)
+        stated.push_back(
+            fmt::format("modes={}-{}", m[2] == "threads" ? "thread" : "process", *channel));
       stated.push_back("groups=" + m[1].str());
     }
   }

@@ -528,13 +528,14 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
   // An imported log's virtual users, when no one said them: its one
   // result's (stated_params states them; several runs need the --param).
   if (!p.known("virtual_users") && results.size() > 1)
-    throw ParseError(name(), results[1].line,
-                     fmt::format("line {}: {} results in the output: give the virtual users of the one "
-                                 "to read (--param virtual_users=N)",
-                                 results[1].line, results.size()));
+    throw ParseError(
+        name(), results[1].line,
+        fmt::format("line {}: {} results in the output: give the virtual users of the one "
+                    "to read (--param virtual_users=N)",
+                    results[1].line, results.size()));
   const std::int64_t want = p.known("virtual_users") ? p.int_at("virtual_users")
-                            : results[0].vus           ? *results[0].vus
-                                                       : 0;
+                            : results[0].vus         ? *results[0].vus
+                                                     : 0;
   const Result* chosen = nullptr;
   if (results.size() == 1) {
     chosen = &results[0];
@@ -567,7 +568,7 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
 }
 
 std::vector<std::string> Hammerdb::stated_params(const Point&, const std::string& out,
-                                                const std::string& err) const {
+                                                 const std::string& err) const {
   // "24 Active Virtual Users configured" (or "5 VU * 10 AC = 50 Active
   // Sessions configured") before the result, when one run's; the database
   // its result line names ("... NOPM from 399 PostgreSQL TPM"), when
@@ -581,11 +582,13 @@ std::vector<std::string> Hammerdb::stated_params(const Point&, const std::string
              {R"(^.*TEST RESULT : System achieved \d+ NOPM from \d+ (.+?) TPM.*$)", "db"},
              {R"(^.*TEST RESULT : System achieved \d+ (.+?) TPM at \d+ NOPM.*$)", "db"}});
   std::set<std::string> vus, names;
-  for (const auto& l : lines) (l.starts_with("db=") ? names : vus).insert(l.substr(l.find('=') + 1));
+  for (const auto& l : lines)
+    (l.starts_with("db=") ? names : vus).insert(l.substr(l.find('=') + 1));
   std::vector<std::string> stated;
   if (vus.size() == 1) stated.push_back("virtual_users=" + *vus.begin());
   if (names.size() == 1)
-    if (const auto db = dbs.find(*names.begin()); db != dbs.end()) stated.push_back("db=" + db->second);
+    if (const auto db = dbs.find(*names.begin()); db != dbs.end())
+      stated.push_back("db=" + db->second);
   if (text.find(">>>>> SUMMARY OF ") != std::string::npos) stated.push_back("timeprofile=true");
   return stated;
 }

@@ -239,7 +239,9 @@ std::string count_error(const Line& line, const std::string& test, const char* e
 
 // A flag of the point, when it is known: an imported output's unknown
 // cpu_util or latency is checked against nothing.
-bool known_flag(const Point& p, const std::string& name) { return p.known(name) && p.bool_at(name); }
+bool known_flag(const Point& p, const std::string& name) {
+  return p.known(name) && p.bool_at(name);
+}
 
 // A result figure: finite and in range (measured_value).
 double figure(const Line& line, const char* what, double v) {
@@ -504,7 +506,8 @@ std::vector<std::string> stated(const Output& o, const Point& given) {
   if (!is_rr(test) || o.rows.size() != 1) return out;
   std::set<std::string> columns;
   for (const auto& [name, value] : omni_columns(o))
-    if (const auto m = omni_metrics().find(name); m != omni_metrics().end()) columns.insert(m->second);
+    if (const auto m = omni_metrics().find(name); m != omni_metrics().end())
+      columns.insert(m->second);
   const bool latency = columns.contains("latency_mean") && columns.contains("latency_p50") &&
                        columns.contains("latency_p90") && columns.contains("latency_p99");
   out.push_back(latency ? "latency=true" : "latency=false");
@@ -729,7 +732,7 @@ std::vector<Sample> Netperf::parse(const Point& p, const std::string& out,
 }
 
 std::vector<std::string> Netperf::stated_params(const Point& given, const std::string& out,
-                                               const std::string& err) const {
+                                                const std::string& err) const {
   const std::string text = join_output(out, err);
   try {
     return stated(cut(text), given);

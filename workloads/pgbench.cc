@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <boost/regex.hpp>
-#include <map>
 #include <filesystem>
+#include <map>
 
 #include "base/text.h"
 #include "base/time.h"
@@ -323,28 +323,30 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
 }
 
 std::vector<std::string> Pgbench::stated_params(const Point& given, const std::string& out,
-                                               const std::string& err) const {
+                                                const std::string& err) const {
   // PostgreSQL 15's summary (the fixtures' pgbench): "transaction type:
   // <builtin: select only>" or a script's path, "scaling factor: 1",
   // "query mode: simple", "number of clients: 2", "number of threads: 2",
   // "duration: 5 s" (-T; "-t" runs state transactions instead).
-  static const std::map<std::string, std::string> builtins = {
-      {"select only", "select-only"}, {"TPC-B (sort of)", "tpcb-like"}, {"simple update", "simple-update"}};
+  static const std::map<std::string, std::string> builtins = {{"select only", "select-only"},
+                                                              {"TPC-B (sort of)", "tpcb-like"},
+                                                              {"simple update", "simple-update"}};
   const std::string text = join_output(out, err);
-  std::vector<std::string> stated = stated_by_lines(
-      text, {{R"(^transaction type: (.*\S)\s*$)", "builtin"},
-             {R"(^scaling factor: (\d{1,9})\s*$)", "scale"},
-             {R"(^query mode: (simple|extended|prepared)\s*$)", "query_mode"},
-             {R"(^number of clients: (\d{1,9})\s*$)", "clients"},
-             {R"(^number of threads: (\d{1,9})\s*$)", "threads"},
-             {R"(^duration: (\d{1,9}) s\s*$)", "duration", "{}s"}});
+  std::vector<std::string> stated =
+      stated_by_lines(text, {{R"(^transaction type: (.*\S)\s*$)", "builtin"},
+                             {R"(^scaling factor: (\d{1,9})\s*$)", "scale"},
+                             {R"(^query mode: (simple|extended|prepared)\s*$)", "query_mode"},
+                             {R"(^number of clients: (\d{1,9})\s*$)", "clients"},
+                             {R"(^number of threads: (\d{1,9})\s*$)", "threads"},
+                             {R"(^duration: (\d{1,9}) s\s*$)", "duration", "{}s"}});
   std::vector<std::string> out_params;
   for (auto& s : stated) {
     if (s.starts_with("builtin=")) {
       const std::string type = s.substr(8);
       if (type.starts_with("<builtin: ") && type.ends_with(">")) {
         const auto b = builtins.find(type.substr(10, type.size() - 11));
-        if (b != builtins.end()) out_params.insert(out_params.end(), {"builtin=" + b->second, "script="});
+        if (b != builtins.end())
+          out_params.insert(out_params.end(), {"builtin=" + b->second, "script="});
       } else {
         out_params.push_back("script=" + type);  // -f PATH: the builtin is not used
       }

@@ -136,8 +136,8 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
       b.line = lineno;
       b.runtime =
           whole_number(lineno, "runtime", captured_number(kSchbenchName, lineno, m[3].str()));
-      b.total = whole_number(lineno, "total samples",
-                             captured_number(kSchbenchName, lineno, m[4].str()));
+      b.total =
+          whole_number(lineno, "total samples", captured_number(kSchbenchName, lineno, m[4].str()));
       open = &b;
     } else if (boost::regex_match(line, m, pct)) {
       if (!open || open->closed)
@@ -190,9 +190,9 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
         report.transfer_ops = measured_value(kSchbenchName, lineno, "transfer rate",
                                              captured_number(kSchbenchName, lineno, m[1].str()));
         // schbench's pretty_size divides by 1024: its "MB" is a MiB.
-        report.transfer_mib = measured_value(
-            kSchbenchName, lineno, "transfer rate",
-            captured_number(kSchbenchName, lineno, m[2].str()) * std::pow(1024.0, power.at(m[3]) - 2));
+        report.transfer_mib = measured_value(kSchbenchName, lineno, "transfer rate",
+                                             captured_number(kSchbenchName, lineno, m[2].str()) *
+                                                 std::pow(1024.0, power.at(m[3]) - 2));
       }
       final_report = report;
       report = Report{};
@@ -265,7 +265,8 @@ std::vector<Sample> parse_json(const Point& p, const std::string& text) {
                           it->get<double>());
   };
   check_runtime(0, whole_number(0, "\"runtime\"", value("runtime")), p);
-  const bool pipe = p.known("pipe") ? p.int_at("pipe") > 0 : !ints.contains("request_latency_pct99.0");
+  const bool pipe =
+      p.known("pipe") ? p.int_at("pipe") > 0 : !ints.contains("request_latency_pct99.0");
   if (pipe == ints.contains("request_latency_pct99.0"))
     throw ParseError(kSchbenchName, 0,
                      fmt::format("schbench -j file: {} request latencies, the point's pipe is {}",
@@ -286,10 +287,14 @@ std::vector<Sample> parse_json(const Point& p, const std::string& text) {
 // schedlab's: -t follows the CPU count).
 std::vector<std::string> cmdline_params(const std::string& cmdline) {
   static const std::map<std::string, std::pair<std::string, bool>> options = {
-      {"-m", {"message_threads", false}}, {"-t", {"threads", false}},
-      {"-r", {"runtime", true}},          {"-i", {"interval", true}},
-      {"-w", {"warmup", true}},           {"-F", {"cache_footprint", false}},
-      {"-n", {"operations", false}},      {"-R", {"rps", false}},
+      {"-m", {"message_threads", false}},
+      {"-t", {"threads", false}},
+      {"-r", {"runtime", true}},
+      {"-i", {"interval", true}},
+      {"-w", {"warmup", true}},
+      {"-F", {"cache_footprint", false}},
+      {"-n", {"operations", false}},
+      {"-R", {"rps", false}},
       {"-p", {"pipe", false}}};
   std::vector<std::string> words;
   for (std::size_t at = 0; at < cmdline.size();) {
@@ -330,7 +335,8 @@ std::vector<std::string> text_params(const Point& given, const std::string& text
       continue;
     }
     const bool with_goal = boost::regex_match(line, m, goal);
-    if (with_goal || line.starts_with("average rps: ") || line.starts_with("avg worker transfer: ")) {
+    if (with_goal || line.starts_with("average rps: ") ||
+        line.starts_with("avg worker transfer: ")) {
       if (final) return {};  // two final reports: its parse refuses it
       final = true;
       runtime = last;
@@ -519,7 +525,7 @@ std::vector<Sample> Schbench::parse(const Point& p, const std::string& out,
 }
 
 std::vector<std::string> Schbench::stated_params(const Point& given, const std::string& out,
-                                                const std::string& err) const {
+                                                 const std::string& err) const {
   const std::string text = join_output(out, err);
   if (const auto t = trim(text); !t.starts_with("{")) return text_params(given, text);
   const auto j = nlohmann::json::parse(trim(text), nullptr, false);
@@ -531,14 +537,13 @@ std::vector<std::string> Schbench::stated_params(const Point& given, const std::
   const auto& ints = j["int"];
   // The report's runtime, where the command line gives none, on the text
   // report's terms (a warm-up may have reset it from 30 s on).
-  const bool has_runtime = std::any_of(stated.begin(), stated.end(),
-                                       [](const std::string& s) { return s.starts_with("runtime="); });
+  const bool has_runtime = std::any_of(
+      stated.begin(), stated.end(), [](const std::string& s) { return s.starts_with("runtime="); });
   const bool no_warmup =
       given.known("warmup") && given.duration_at("warmup") == std::chrono::milliseconds(0);
-  if (const auto r = ints.find("runtime"); !has_runtime && r != ints.end() &&
-                                           r->is_number_unsigned() &&
-                                           (r->get<std::uint64_t>() < 30 || no_warmup) &&
-                                           r->get<std::uint64_t>() < 1000000000)
+  if (const auto r = ints.find("runtime");
+      !has_runtime && r != ints.end() && r->is_number_unsigned() &&
+      (r->get<std::uint64_t>() < 30 || no_warmup) && r->get<std::uint64_t>() < 1000000000)
     stated.push_back(fmt::format("runtime={}s", r->get<std::uint64_t>()));
   if (ints.contains("request_latency_pct99.0")) stated.push_back("pipe=0");
   return stated;

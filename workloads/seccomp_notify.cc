@@ -103,10 +103,11 @@ std::vector<Sample> SeccompNotify::parse(const Point& p, const std::string& out,
 }
 
 std::vector<std::string> SeccompNotify::stated_params(const Point&, const std::string& out,
-                                                     const std::string&) const {
+                                                      const std::string&) const {
   // "seccomp-notify: mode basic: 20000 syscalls in 0.170 s: 8489 nsec/syscall"
-  return stated_by_lines(out, {{R"(^seccomp-notify: mode (\S+): (?:\d+ syscalls in |unsupported: ).*$)", "modes"},
-                               {R"(^seccomp-notify: mode \S+: (\d{1,9}) syscalls in .*$)", "loops"}});
+  return stated_by_lines(
+      out, {{R"(^seccomp-notify: mode (\S+): (?:\d+ syscalls in |unsupported: ).*$)", "modes"},
+            {R"(^seccomp-notify: mode \S+: (\d{1,9}) syscalls in .*$)", "loops"}});
 }
 
 }  // namespace schedlab

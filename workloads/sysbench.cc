@@ -71,9 +71,10 @@ Sysbench::Sysbench() {
           "over TCP to the SUT's address"),
       [] {
         // How schedlab judges an output: chosen, not stated.
-        ParamSpec allow = flag_param("allow_errors",
-                 "accept iterations whose run counted errors (deadlocks sysbench ignores by "
-                 "default); otherwise errors > 0 fails the iteration");
+        ParamSpec allow =
+            flag_param("allow_errors",
+                       "accept iterations whose run counted errors (deadlocks sysbench ignores by "
+                       "default); otherwise errors > 0 fails the iteration");
         allow.reading = true;
         return allow;
       }(),
@@ -261,10 +262,11 @@ std::string Sysbench::judge(const Point& p, const std::vector<Sample>& samples) 
 }
 
 std::vector<std::string> Sysbench::stated_params(const Point&, const std::string& out,
-                                                const std::string& err) const {
+                                                 const std::string& err) const {
   // "Number of threads: 2"; the run's length ("total time: 5.0012s") is a
   // measurement, not the --time it ran with, and the test is not named.
-  return stated_by_lines(join_output(out, err), {{R"(^Number of threads: (\d{1,9})\s*$)", "threads"}});
+  return stated_by_lines(join_output(out, err),
+                         {{R"(^Number of threads: (\d{1,9})\s*$)", "threads"}});
 }
 
 }  // namespace schedlab

@@ -176,14 +176,14 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
 }
 
 std::vector<std::string> Tbench::stated_params(const Point&, const std::string& out,
-                                              const std::string& err) const {
+                                               const std::string& err) const {
   // "Running for 5 seconds with load '/usr/share/dbench/client.txt' and
   // minimum warmup 1 secs", "Throughput 737.729 MB/sec  4 clients  4 procs ...".
   const std::string text = join_output(out, err);
-  std::vector<std::string> stated =
-      stated_by_lines(text, {{R"(^Running for (\d{1,9}) seconds with load .*$)", "duration", "{}s"},
-                             {R"(^Running for \d+ seconds with load '(.*)' and minimum warmup .*$)", "loadfile"},
-                             {R"(^Throughput [0-9.eE+-]+ MB/sec.*?\s(\d{1,9}) procs(?:\s.*)?$)", "clients"}});
+  std::vector<std::string> stated = stated_by_lines(
+      text, {{R"(^Running for (\d{1,9}) seconds with load .*$)", "duration", "{}s"},
+             {R"(^Running for \d+ seconds with load '(.*)' and minimum warmup .*$)", "loadfile"},
+             {R"(^Throughput [0-9.eE+-]+ MB/sec.*?\s(\d{1,9}) procs(?:\s.*)?$)", "clients"}});
   // tbench's own default trace is what an empty loadfile asks for.
   for (auto& s : stated)
     if (s == "loadfile=" + std::string(kDefaultLoadfile)) s = "loadfile=";

@@ -98,7 +98,8 @@ const MetricSpec* Workload::find_metric(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<std::string> stated_by_lines(std::string_view text, const std::vector<StatedLine>& rules) {
+std::vector<std::string> stated_by_lines(std::string_view text,
+                                         const std::vector<StatedLine>& rules) {
   std::vector<boost::regex> patterns;
   for (const auto& r : rules) patterns.emplace_back(r.pattern);
   std::vector<std::string> out;
@@ -123,11 +124,13 @@ double measured_value(const std::string& workload, int line, std::string_view wh
   if (!std::isfinite(v))
     throw ParseError(workload, line, fmt::format("{}{} {} is not a finite number", where, what, v));
   if (v < 0)
-    throw ParseError(workload, line, fmt::format("{}{} {} is negative: no measurement", where, what, v));
-  if (v > kMaxSampleValue)
     throw ParseError(workload, line,
-                     fmt::format("{}{} {:g} is past {:g}, beyond any measurement (statistics would overflow)",
-                                 where, what, v, kMaxSampleValue));
+                     fmt::format("{}{} {} is negative: no measurement", where, what, v));
+  if (v > kMaxSampleValue)
+    throw ParseError(
+        workload, line,
+        fmt::format("{}{} {:g} is past {:g}, beyond any measurement (statistics would overflow)",
+                    where, what, v, kMaxSampleValue));
   return v;
 }
 

@@ -288,7 +288,8 @@ struct StatedLine {
 };
 
 // "param=value" for each rule a line of TEXT matches, in the lines' order.
-std::vector<std::string> stated_by_lines(std::string_view text, const std::vector<StatedLine>& rules);
+std::vector<std::string> stated_by_lines(std::string_view text,
+                                         const std::vector<StatedLine>& rules);
 
 // The number a parser's pattern captured: "[0-9.]+" still matches "1.2.3"
 // or 400 digits. A ParseError naming the line when it is no finite number.

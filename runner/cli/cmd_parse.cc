@@ -64,8 +64,9 @@ class SampleArray : public SampleWriter {
           {{"metric", s.metric},
            {"value", s.value},
            {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-    nlohmann::json entry = {
-        {"file", name}, {"status", to_string(iteration_status(j.verdict))}, {"params", point_json(p)}};
+    nlohmann::json entry = {{"file", name},
+                            {"status", to_string(iteration_status(j.verdict))},
+                            {"params", point_json(p)}};
     if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported)
       entry["samples"] = js;
     if (!j.ok()) entry["error"] = j.error;

@@ -117,21 +117,26 @@ Point point_from_output(const Workload& w, const std::vector<std::string>& overr
     const auto eq = stated.find('=');
     const std::string name = stated.substr(0, eq);
     const ParamSpec* spec = w.find_param(name);
-    if (!spec) throw std::logic_error(fmt::format("{} states an undeclared parameter: {}", w.name(), stated));
+    if (!spec)
+      throw std::logic_error(
+          fmt::format("{} states an undeclared parameter: {}", w.name(), stated));
     ParamValue value;
     try {
       value = parse_param_value(*spec, stated.substr(eq + 1));
     } catch (const ValueError& e) {
-      throw std::invalid_argument(fmt::format("the output states {}, which {} cannot be: {}", stated, name, e.what()));
+      throw std::invalid_argument(
+          fmt::format("the output states {}, which {} cannot be: {}", stated, name, e.what()));
     }
     // Compared as values (loops=0200 is loops=200).
     if (p.known(name) && format_param(value) != format_param(p.values.at(name))) {
-      const auto user = std::find_if(overrides.rbegin(), overrides.rend(),
-                                     [&](const auto& o) { return o.substr(0, o.find('=')) == name; });
+      const auto user = std::find_if(overrides.rbegin(), overrides.rend(), [&](const auto& o) {
+        return o.substr(0, o.find('=')) == name;
+      });
       // Two lines of one output that disagree (two banners) are its
       // parser's to refuse; only a --param is checked here.
       if (user == overrides.rend()) continue;
-      throw std::invalid_argument(fmt::format("the output states {}, not --param {}", stated, *user));
+      throw std::invalid_argument(
+          fmt::format("the output states {}, not --param {}", stated, *user));
     }
     p.values[name] = std::move(value);
     p.unknown.erase(name);
@@ -141,7 +146,8 @@ Point point_from_output(const Workload& w, const std::vector<std::string>& overr
 
 nlohmann::json point_json(const Point& p) {
   nlohmann::json json = nlohmann::json::object();
-  for (const auto& [k, v] : p.values) json[k] = p.known(k) ? nlohmann::json(format_param(v)) : nlohmann::json(nullptr);
+  for (const auto& [k, v] : p.values)
+    json[k] = p.known(k) ? nlohmann::json(format_param(v)) : nlohmann::json(nullptr);
   return json;
 }
 

@@ -303,7 +303,8 @@ TEST_CASE("import --mmtests: each layout mmtests has written is read as its extr
            "Hmean     1      183.39 (   0.00%)      178.37 (  -2.74%)",
            "  param hackbench loops     ?             1000\n",
            "  param pgbench threads     6             2\n",
-           "?: a parameter an imported output did not state and no --param gave: unknown, so never like a known "
+           "?: a parameter an imported output did not state and no --param gave: unknown, so never "
+           "like a known "
            "value (two ? are not told apart)\n",
        })
     CHECK_THAT(cmp.out, Catch::Contains(line));
