@@ -366,8 +366,10 @@ void register_import(CLI::App& app, int& exit_code) {
                                    "NAME: the files after it are this variant's (repeat for the next variant)")
                        ->allow_extra_args(false);
   imp->add_option("--name", io->name, "run name");
-  imp->add_option("--param", io->params,
-                  "name=value: the parameters the outputs were made with (repeat)")
+  imp->add_option(
+         "--param", io->params,
+         "name=value: the parameters the outputs were made with (repeat); checked against what "
+         "each output states, which is taken where no --param gives it; the rest is unknown (?)")
       ->allow_extra_args(false);
   imp->add_option("--param-from-name", io->param_from_name,
                   "regular expression whose named groups, found in each file's name, are its parameters "
