@@ -1,6 +1,9 @@
 // libFuzzer target: one workload's parser (SCHEDLAB_FUZZ_WORKLOAD, set by
 // CMake per binary) on arbitrary output, split into stdout and stderr at the
-// first NUL. Samples or a ParseError are fine; anything else is a bug.
+// first NUL, at the default point and at one that knows nothing (an
+// import's), with what the output states about itself (stated_params; for
+// schbench its seeds include the -j file). Samples or a ParseError are
+// fine; anything else is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -43,6 +46,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string err = nul == std::string::npos ? "" : text.substr(nul + 1);
   try {
     parse_output(w, p, out, err);
+  } catch (const ParseError&) {
+  }
+  // What `parse` and `import` do first: what the output states (a schbench
+  // -j file's command line, netperf's rows), and a parse at a point that
+  // knows nothing (each check against an unknown parameter skipped).
+  static const Point unknown = [&] {
+    Point u = p;
+    for (const auto& spec : w.params())
+      if (!spec.reading) u.unknown.insert(spec.name);
+    return u;
+  }();
+  w.stated_params(unknown, out, err);
+  try {
+    parse_output(w, unknown, out, err);
   } catch (const ParseError&) {
   }
   return 0;

@@ -84,8 +84,9 @@ std::string Hackbench::description() const {
 
 std::string Hackbench::block_label(const Point& p) const {
   // The two tools' times are not comparable, so they never share a table.
-  const std::string prefix = p.string_at("backend") == "perf" ? "perf-messaging-" : "hackbench-";
-  return prefix + p.string_at("modes");
+  const std::string prefix =
+      p.known("backend") && p.string_at("backend") == "perf" ? "perf-messaging-" : "hackbench-";
+  return prefix + p.text("modes");
 }
 
 std::vector<MmtestsFormat> Hackbench::mmtests_formats() const {
@@ -157,11 +158,11 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
     if (boost::regex_search(line, m, header)) {
       saw_header = true;
       const bool threaded = m[1] == "threaded";
-      if (threaded != mode.threads)
+      if (p.known("modes") && threaded != mode.threads)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran in {} mode, expected {}: {}", lineno,
                                      m[1].str(), mode.threads ? "threaded" : "process", line));
-      if (std::stoll(m[2]) != p.int_at("groups"))
+      if (p.known("groups") && std::stoll(m[2]) != p.int_at("groups"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
                                      m[2].str(), p.int_at("groups"), line));
@@ -198,25 +199,38 @@ std::vector<std::string> Hackbench::stated_params(const Point& given, const std:
       R"(^Running in (process|threaded) mode with (\d{1,9}) groups using (\d{1,9}) file descriptors)");
   static const boost::regex messages(R"(^Each sender will pass (\d{1,9}) messages of (\d{1,9}) bytes)");
   static const boost::regex perf_groups(R"(^# (\d{1,9}) groups == \d+ (processes|threads) run\s*$)");
-  const bool perf = given.string_at("backend") == "perf";
-  const std::string channel = parse_mode(given.string_at("modes")).pipes ? "pipes" : "sockets";
+  // The output's shape names its tool; a given backend picks the lines read.
+  const bool any = !given.known("backend");
+  const bool perf = given.known("backend") && given.string_at("backend") == "perf";
+  // The output says process or thread, never pipes or sockets: the mode is
+  // stated only where --param modes gives the channel (and it is checked).
+  const std::optional<std::string> channel =
+      given.known("modes") ? std::optional<std::string>(
+                                 parse_mode(given.string_at("modes")).pipes ? "pipes" : "sockets")
+                           : std::nullopt;
   std::vector<std::string> stated;
   // Held here: the lines are views into it (a temporary in the loop's
   // header would be gone before the first line is read).
-  const std::string text = perf ? join_output(out, err) : out;
+  const std::string text = perf || any ? join_output(out, err) : out;
   for (const std::string_view view : split_lines(text)) {
     const std::string line(view);
     boost::smatch m;
     if (!perf && boost::regex_search(line, m, header)) {
-      stated.push_back(fmt::format("modes={}-{}", m[1] == "threaded" ? "thread" : "process", channel));
+      stated.push_back("backend=hackbench");
+      if (channel)
+        stated.push_back(
+            fmt::format("modes={}-{}", m[1] == "threaded" ? "thread" : "process", *channel));
       stated.push_back("groups=" + m[2].str());
       const long long descriptors = std::stoll(m[3]);
       if (descriptors % 2 == 0) stated.push_back(fmt::format("fds={}", descriptors / 2));
     } else if (!perf && boost::regex_search(line, m, messages)) {
       stated.push_back("loops=" + m[1].str());
       stated.push_back("datasize=" + m[2].str());
-    } else if (perf && boost::regex_match(line, m, perf_groups)) {
-      stated.push_back(fmt::format("modes={}-{}", m[2] == "threads" ? "thread" : "process", channel));
+    } else if ((perf || any) && boost::regex_match(line, m, perf_groups)) {
+      stated.push_back("backend=perf");
+      if (channel)
+        stated.push_back(
+            fmt::format("modes={}-{}", m[2] == "threads" ? "thread" : "process", *channel));
       stated.push_back("groups=" + m[1].str());
     }
   }
@@ -242,11 +256,11 @@ std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out
       throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
     if (boost::regex_match(line, m, groups_line)) {
       saw_groups = true;
-      if ((m[2] == "threads") != mode.threads)
+      if (p.known("modes") && (m[2] == "threads") != mode.threads)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {}, expected {}: {}", lineno, m[2].str(),
                                      mode.threads ? "threads" : "processes", line));
-      if (std::stoll(m[1]) != p.int_at("groups"))
+      if (p.known("groups") && std::stoll(m[1]) != p.int_at("groups"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
                                      m[1].str(), p.int_at("groups"), line));

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "base/text.h"
 #include "workloads/maria_server.h"
@@ -318,7 +319,7 @@ std::string Hammerdb::description() const {
 }
 
 std::string Hammerdb::block_label(const Point& p) const {
-  return "hammerdb-" + p.string_at("db") + "-tprocc";
+  return "hammerdb-" + p.text("db") + "-tprocc";
 }
 
 std::string Hammerdb::script(const Point& p, const StepContext& ctx, Script which) const {
@@ -524,11 +525,21 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
                      "(a non-timed driver prints none)");
   // One timed run per script; a console log with several runs (1, 2, 4 VUs)
   // yields the one matching the point.
-  const std::int64_t want = p.int_at("virtual_users");
+  // An imported log's virtual users, when no one said them: its one
+  // result's (stated_params states them; several runs need the --param).
+  if (!p.known("virtual_users") && results.size() > 1)
+    throw ParseError(
+        name(), results[1].line,
+        fmt::format("line {}: {} results in the output: give the virtual users of the one "
+                    "to read (--param virtual_users=N)",
+                    results[1].line, results.size()));
+  const std::int64_t want = p.known("virtual_users") ? p.int_at("virtual_users")
+                            : results[0].vus         ? *results[0].vus
+                                                     : 0;
   const Result* chosen = nullptr;
   if (results.size() == 1) {
     chosen = &results[0];
-    if (chosen->vus && *chosen->vus != want)
+    if (p.known("virtual_users") && chosen->vus && *chosen->vus != want)
       throw ParseError(name(), chosen->line,
                        fmt::format("line {}: ran {} virtual users, expected {}", chosen->line,
                                    *chosen->vus, want));
@@ -548,12 +559,38 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
   std::vector<Sample> samples = {{"nopm", chosen->nopm}, {"tpm", chosen->tpm}};
   // The time profile (timeprofile: the file, printed after the console log).
   const auto profile = profile_summary(text, want);
-  if (profile.empty() && p.bool_at("timeprofile"))
+  if (profile.empty() && p.known("timeprofile") && p.bool_at("timeprofile"))
     throw ParseError(name(), 0,
                      "timeprofile is set but the output has no time profile summary ('>>>>> SUMMARY OF N ACTIVE "
                      "VIRTUAL USERS' from hdbxtprofile.log)");
   samples.insert(samples.end(), profile.begin(), profile.end());
   return samples;
+}
+
+std::vector<std::string> Hammerdb::stated_params(const Point&, const std::string& out,
+                                                 const std::string& err) const {
+  // "24 Active Virtual Users configured" (or "5 VU * 10 AC = 50 Active
+  // Sessions configured") before the result, when one run's; the database
+  // its result line names ("... NOPM from 399 PostgreSQL TPM"), when
+  // schedlab drives it; a time profile's summary (timeprofile).
+  static const std::map<std::string, std::string> dbs = {
+      {"MariaDB", "mariadb"}, {"MySQL", "mysql"}, {"PostgreSQL", "postgres"}};
+  const std::string text = join_output(out, err);
+  std::vector<std::string> lines = stated_by_lines(
+      text, {{R"(^.*?(\d{1,9}) Active Virtual Users configured.*$)", "virtual_users"},
+             {R"(^.*?(\d{1,9}) VU \* \d+ AC = \d+ Active Sessions configured.*$)", "virtual_users"},
+             {R"(^.*TEST RESULT : System achieved \d+ NOPM from \d+ (.+?) TPM.*$)", "db"},
+             {R"(^.*TEST RESULT : System achieved \d+ (.+?) TPM at \d+ NOPM.*$)", "db"}});
+  std::set<std::string> vus, names;
+  for (const auto& l : lines)
+    (l.starts_with("db=") ? names : vus).insert(l.substr(l.find('=') + 1));
+  std::vector<std::string> stated;
+  if (vus.size() == 1) stated.push_back("virtual_users=" + *vus.begin());
+  if (names.size() == 1)
+    if (const auto db = dbs.find(*names.begin()); db != dbs.end())
+      stated.push_back("db=" + db->second);
+  if (text.find(">>>>> SUMMARY OF ") != std::string::npos) stated.push_back("timeprofile=true");
+  return stated;
 }
 
 }  // namespace schedlab

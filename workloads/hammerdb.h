@@ -32,6 +32,9 @@ class Hammerdb final : public Workload {
   std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;
   // The database server on the SUT (hammerdbcli runs on the loadgen).
   std::vector<std::string> task_names(const Point& p, const StepContext&) const override;
+  // What the output states it ran with (Workload::stated_params).
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
   // A bare hammerdbcli name (it must run in its own directory) and more

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <boost/regex.hpp>
+#include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "base/text.h"
 #include "base/time.h"
@@ -66,8 +68,8 @@ struct Line {
 
 // One netperf output cut into its parts.
 struct Output {
-  Line banner;
-  std::string test;           // as -t names it
+  Line banner;                // none with -P 0
+  std::string test;           // as -t names it; empty with -P 0 (no banner names it)
   std::string wanted;         // "+/-2.500% @ 95% conf." with -i/-I, else empty
   std::vector<Line> warning;  // the "!!! " block
   std::vector<Line> header;
@@ -88,6 +90,10 @@ Output cut(const std::string& text) {
   static const boost::regex banner(R"(^(?:MIGRATED )?(TCP|UDP) (\S+) TEST from .*)");
   static const boost::regex wanted(R"(: (\+/-[0-9.]+% @ \d+% conf\.))");
   Output o;
+  // Before a banner: all-number lines (-P 0 prints the result row alone),
+  // and the first other line, which no -P 0 output has.
+  std::vector<Line> bare_rows;
+  Line other;
   const auto lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const Line line{static_cast<int>(i) + 1, lines[i]};
@@ -117,7 +123,14 @@ Output cut(const std::string& text) {
       if (boost::smatch w; boost::regex_search(s, w, wanted)) o.wanted = w[1];
       continue;
     }
-    if (!o.banner.number || trim(line.text).empty()) continue;
+    if (!o.banner.number) {
+      if (numbers(line.text))
+        bare_rows.push_back(line);
+      else if (!trim(line.text).empty() && !other.number)
+        other = line;
+      continue;
+    }
+    if (trim(line.text).empty()) continue;
     if (s.starts_with("!!!")) {
       o.warning.push_back(line);
     } else if (numbers(line.text)) {
@@ -130,9 +143,16 @@ Output cut(const std::string& text) {
                                    excerpt(s, 120)));
     }
   }
-  if (!o.banner.number)
-    throw ParseError(kNetperfName, 0,
-                     "no netperf test banner ('... TEST from ... to ...') in the output");
+  if (!o.banner.number) {
+    // -P 0: the result row alone; the test (a --param) fixes its columns.
+    if (!bare_rows.empty() && !other.number) {
+      o.rows = std::move(bare_rows);
+      return o;
+    }
+    throw ParseError(kNetperfName, other.number,
+                     "no netperf test banner ('... TEST from ... to ...') in the output, nor only "
+                     "result rows (-P 0)");
+  }
   if (o.rows.empty())
     throw ParseError(
         kNetperfName, 0,
@@ -202,12 +222,13 @@ void check_positive(const Line& line, const char* what, double v) {
                                  excerpt(line.text, 120)));
 }
 
-void check_size(const Line& line, double have, std::int64_t want) {
-  if (want > 0 && have != static_cast<double>(want))
+// WANT: the point's message_size when it is known.
+void check_size(const Line& line, double have, std::optional<std::int64_t> want) {
+  if (want && *want > 0 && have != static_cast<double>(*want))
     throw ParseError(
         kNetperfName, line.number,
         fmt::format("line {}: ran with {}-byte messages, the point says {} (message_size): {}",
-                    line.number, have, want, excerpt(line.text, 120)));
+                    line.number, have, *want, excerpt(line.text, 120)));
 }
 
 std::string count_error(const Line& line, const std::string& test, const char* expected,
@@ -216,12 +237,26 @@ std::string count_error(const Line& line, const std::string& test, const char* e
                      expected, got, excerpt(line.text, 120));
 }
 
+// A flag of the point, when it is known: an imported output's unknown
+// cpu_util or latency is checked against nothing.
+bool known_flag(const Point& p, const std::string& name) {
+  return p.known(name) && p.bool_at(name);
+}
+
+// A result figure: finite and in range (measured_value).
+double figure(const Line& line, const char* what, double v) {
+  return measured_value(kNetperfName, line.number, what, v);
+}
+
+// Classic output, or with -P 0 (o.header empty) the same rows without it.
 void read_classic(const Output& o, const Point& p, NetperfReading& r) {
-  const std::int64_t size = p.int_at("message_size");
+  const std::optional<std::int64_t> size =
+      p.known("message_size") ? std::optional(p.int_at("message_size")) : std::nullopt;
   const auto row = [&](std::size_t i) { return *numbers(o.rows[i].text); };
-  const auto cpu = [&](double local, double remote) {
-    r.samples.push_back({"local_cpu", local});
-    r.samples.push_back({"remote_cpu", remote});
+  const auto cpu = [&](const Line& local_line, double local, const Line& remote_line,
+                       double remote) {
+    r.samples.push_back({"local_cpu", figure(local_line, "local CPU utilisation", local)});
+    r.samples.push_back({"remote_cpu", figure(remote_line, "remote CPU utilisation", remote)});
   };
   bool has_cpu = false;
   if (is_rr(o.test)) {
@@ -239,14 +274,18 @@ void read_classic(const Output& o, const Point& p, NetperfReading& r) {
     check_size(o.rows[0], r0[2], size);
     check_size(o.rows[0], r0[3], size);
     check_positive(o.rows[0], "transaction rate", r0[5]);
-    r.samples.push_back({"transactions", r0[5]});
+    r.samples.push_back({"transactions", figure(o.rows[0], "transaction rate", r0[5])});
     has_cpu = r0.size() == 10;
-    if (has_cpu) cpu(r0[6], r0[7]);
+    if (has_cpu) cpu(o.rows[0], r0[6], o.rows[0], r0[7]);
   } else {
     const bool units = std::any_of(o.header.begin(), o.header.end(), [](const Line& h) {
       return h.text.find("10^6bits/s") != std::string_view::npos;
     });
-    if (!units)
+    if (o.header.empty())
+      r.notes.push_back(
+          "netperf: no header (-P 0): the throughput is taken in netperf's default unit, "
+          "10^6bits/s (-f m), which the output does not show");
+    else if (!units)
       throw ParseError(kNetperfName, o.header.empty() ? o.banner.number : o.header.back().number,
                        "the throughput is not in 10^6bits/s (netperf -f changed the units)");
     if (o.test == "UDP_STREAM") {
@@ -270,10 +309,10 @@ void read_classic(const Output& o, const Point& p, NetperfReading& r) {
       check_size(o.rows[0], sent[1], size);
       check_positive(o.rows[0], "sent throughput", sent[5]);
       check_positive(o.rows[1], "received throughput", received[3]);
-      r.samples.push_back({"throughput", received[3]});
-      r.samples.push_back({"send_throughput", sent[5]});
+      r.samples.push_back({"throughput", figure(o.rows[1], "received throughput", received[3])});
+      r.samples.push_back({"send_throughput", figure(o.rows[0], "sent throughput", sent[5])});
       has_cpu = sent.size() == 8;
-      if (has_cpu) cpu(sent[6], received[4]);
+      if (has_cpu) cpu(o.rows[0], sent[6], o.rows[1], received[4]);
     } else {
       // Receive and send socket, message size, elapsed, throughput [, CPU
       // % local remote, service demand local remote].
@@ -287,17 +326,17 @@ void read_classic(const Output& o, const Point& p, NetperfReading& r) {
                          count_error(o.rows[0], o.test, "5 (9 with -c -C)", r0.size()));
       check_size(o.rows[0], r0[2], size);
       check_positive(o.rows[0], "throughput", r0[4]);
-      r.samples.push_back({"throughput", r0[4]});
+      r.samples.push_back({"throughput", figure(o.rows[0], "throughput", r0[4])});
       has_cpu = r0.size() == 9;
-      if (has_cpu) cpu(r0[5], r0[6]);
+      if (has_cpu) cpu(o.rows[0], r0[5], o.rows[0], r0[6]);
     }
   }
-  if (p.bool_at("cpu_util") && !has_cpu)
+  if (known_flag(p, "cpu_util") && !has_cpu)
     throw ParseError(
         kNetperfName, o.rows[0].number,
         fmt::format("line {}: cpu_util is set but the result has no CPU columns (-c -C)",
                     o.rows[0].number));
-  if (is_rr(o.test) && p.bool_at("latency"))
+  if (is_rr(o.test) && known_flag(p, "latency"))
     throw ParseError(
         kNetperfName, o.rows[0].number,
         fmt::format(
@@ -319,7 +358,7 @@ void read_omni(const Output& o, const Point& p, NetperfReading& r) {
   for (const auto& [name, value] : omni_columns(o)) {
     if (const auto m = omni_metrics().find(name); m != omni_metrics().end()) {
       if (m->second == "transactions") check_positive(o.rows[0], "transaction rate", value);
-      r.samples.push_back({m->second, value});
+      r.samples.push_back({m->second, figure(o.rows[0], name.c_str(), value)});
     } else {
       confid[name] = value;
     }
@@ -333,13 +372,13 @@ void read_omni(const Output& o, const Point& p, NetperfReading& r) {
         kNetperfName, o.rows[0].number,
         fmt::format("line {}: no 'Transaction Rate' column (selector TRANSACTION_RATE)",
                     o.rows[0].number));
-  if (p.bool_at("latency"))
+  if (known_flag(p, "latency"))
     for (const char* m : {"latency_mean", "latency_p50", "latency_p90", "latency_p99"})
       if (!has(m))
         throw ParseError(kNetperfName, o.rows[0].number,
                          fmt::format("line {}: latency is set but the output has no {} column",
                                      o.rows[0].number, m));
-  if (p.bool_at("cpu_util") && !(has("local_cpu") && has("remote_cpu")))
+  if (known_flag(p, "cpu_util") && !(has("local_cpu") && has("remote_cpu")))
     throw ParseError(kNetperfName, o.rows[0].number,
                      fmt::format("line {}: cpu_util is set but the output has no CPU Util columns",
                                  o.rows[0].number));
@@ -389,13 +428,23 @@ void read_warning(const Output& o, NetperfReading& r) {
 NetperfReading read(const Point& p, const std::string& out, const std::string& err) {
   // Output's lines are views into the text: it must outlive them.
   const std::string text = join_output(out, err);
-  const Output o = cut(text);
-  if (o.test != p.string_at("test"))
+  Output o = cut(text);
+  if (o.test.empty()) {
+    // -P 0: only the test says what the row's columns are.
+    if (!p.known("test"))
+      throw ParseError(
+          kNetperfName, o.rows[0].number,
+          fmt::format("line {}: a result row without banner or header (netperf -P 0): give the "
+                      "test it ran (--param test=TCP_STREAM, ...), which fixes its columns",
+                      o.rows[0].number));
+    o.test = p.string_at("test");
+  } else if (p.known("test") && o.test != p.string_at("test")) {
     throw ParseError(kNetperfName, o.banner.number,
                      fmt::format("line {}: the output is a {} test, the point's test is {}",
                                  o.banner.number, o.test, p.string_at("test")));
+  }
   NetperfReading r;
-  if (classic_header(o))
+  if (classic_header(o) || o.header.empty())
     read_classic(o, p, r);
   else
     read_omni(o, p, r);
@@ -406,6 +455,65 @@ NetperfReading read(const Point& p, const std::string& out, const std::string& e
         "time it ran",
         o.late_timer.number, kLateTimer));
   return r;
+}
+
+// What an output states about the point it was made at: the test (its
+// banner), netperf's own confidence (the banner's "+/-2.500% @ 95% conf.",
+// absent without -I), the message size (classic rows; not for a given 0,
+// netperf's default, whose size the row shows), and which column sets it
+// has (cpu_util: -c -C; latency: the omni latency columns, which classic
+// RR output lacks). Not the duration: the elapsed time is a measurement
+// (3.32 s for -l 3), not the -l it ran with.
+std::vector<std::string> stated(const Output& o, const Point& given) {
+  std::vector<std::string> out;
+  const std::string test = o.test.empty() && given.known("test") ? given.string_at("test") : o.test;
+  if (test.empty()) return out;
+  if (o.banner.number) {
+    out.push_back("test=" + test);
+    static const boost::regex wanted(R"(^\+/-([0-9]{1,3}(?:\.[0-9]{1,6})?)% @ (\d{1,3})% conf\.$)");
+    boost::smatch m;
+    if (o.wanted.empty()) {
+      out.push_back("confidence=0");
+    } else if (boost::regex_match(o.wanted, m, wanted)) {
+      out.push_back("confidence=" + m[2].str());
+      out.push_back(fmt::format("confidence_width={:g}", 2 * *to_number(m[1].str())));
+    }
+  }
+  const auto row = [&](std::size_t i) { return *numbers(o.rows[i].text); };
+  const bool size_given_default = given.known("message_size") && given.int_at("message_size") == 0;
+  const auto size = [&](double v) {
+    if (!size_given_default && v >= 0 && v <= INT32_MAX && v == std::floor(v))
+      out.push_back(fmt::format("message_size={}", static_cast<std::int64_t>(v)));
+  };
+  if (classic_header(o) || o.header.empty()) {
+    const auto r0 = row(0);
+    if (is_rr(test)) {
+      if (r0.size() != 6 && r0.size() != 10) return out;
+      if (r0[2] == r0[3]) size(r0[2]);  // -r N,N: one size both ways
+      out.push_back(r0.size() == 10 ? "cpu_util=true" : "cpu_util=false");
+      out.push_back("latency=false");
+    } else if (test == "UDP_STREAM") {
+      if (r0.size() != 6 && r0.size() != 8) return out;
+      size(r0[1]);
+      out.push_back(r0.size() == 8 ? "cpu_util=true" : "cpu_util=false");
+    } else {
+      if (r0.size() != 5 && r0.size() != 9) return out;
+      size(r0[2]);
+      out.push_back(r0.size() == 9 ? "cpu_util=true" : "cpu_util=false");
+    }
+    return out;
+  }
+  if (!is_rr(test) || o.rows.size() != 1) return out;
+  std::set<std::string> columns;
+  for (const auto& [name, value] : omni_columns(o))
+    if (const auto m = omni_metrics().find(name); m != omni_metrics().end())
+      columns.insert(m->second);
+  const bool latency = columns.contains("latency_mean") && columns.contains("latency_p50") &&
+                       columns.contains("latency_p90") && columns.contains("latency_p99");
+  out.push_back(latency ? "latency=true" : "latency=false");
+  const bool cpu = columns.contains("local_cpu") && columns.contains("remote_cpu");
+  out.push_back(cpu ? "cpu_util=true" : "cpu_util=false");
+  return out;
 }
 
 std::string selectors(const Point& p) {
@@ -564,6 +672,7 @@ std::string Netperf::description() const {
 }
 
 std::string Netperf::row_label(const Point& p) const {
+  if (!p.known("message_size")) return "?";
   const std::int64_t size = p.int_at("message_size");
   return size > 0 ? std::to_string(size) : "default";
 }
@@ -620,6 +729,16 @@ std::vector<Step> Netperf::iteration_steps(const Point& p, const StepContext& ct
 std::vector<Sample> Netperf::parse(const Point& p, const std::string& out,
                                    const std::string& err) const {
   return read(p, out, err).samples;
+}
+
+std::vector<std::string> Netperf::stated_params(const Point& given, const std::string& out,
+                                                const std::string& err) const {
+  const std::string text = join_output(out, err);
+  try {
+    return stated(cut(text), given);
+  } catch (const ParseError&) {
+    return {};  // its parse says why
+  }
 }
 
 std::vector<std::string> Netperf::notes(const Point& p, const std::string& out,

@@ -35,6 +35,8 @@ class Netperf final : public Workload {
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
   // netperf's confidence interval not reached (-i/-I).
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
   std::vector<std::string> notes(const Point& p, const std::string& out,
                                  const std::string& err) const override;
   // throughput for streams, transactions for RR tests.

@@ -4,6 +4,7 @@
 
 #include <boost/regex.hpp>
 #include <filesystem>
+#include <map>
 
 #include "base/text.h"
 #include "base/time.h"
@@ -81,8 +82,14 @@ Pgbench::Pgbench() {
        .unit = "threads",
        .min = 0},
       duration_param("duration", seconds(60), "length of one measured run (-T, whole seconds)"),
-      duration_param("warmup", milliseconds(0),
-                     "progress seconds at the start of each run left out of the interval samples"),
+      [] {
+        // How schedlab reads the progress lines: chosen, not stated.
+        ParamSpec warmup = duration_param(
+            "warmup", milliseconds(0),
+            "progress seconds at the start of each run left out of the interval samples");
+        warmup.reading = true;
+        return warmup;
+      }(),
       {.name = "scale",
        .type = ParamType::kInt,
        .default_value = std::int64_t{0},
@@ -162,9 +169,10 @@ std::string Pgbench::description() const {
 }
 
 std::string Pgbench::block_label(const Point& p) const {
+  if (!p.known("script")) return "pgbench-?";
   if (const auto& script = p.string_at("script"); !script.empty())
     return "pgbench-" + std::filesystem::path(script).stem().string();
-  return "pgbench-" + p.string_at("builtin");
+  return "pgbench-" + p.text("builtin");
 }
 
 PgCluster Pgbench::server(const Point& p, const StepContext& ctx) const {
@@ -301,7 +309,7 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
     } else if (boost::regex_match(line, m, latency_line)) {
       samples.push_back({"latency", captured_number(name(), lineno, m[1].str())});
     } else if (boost::regex_match(line, m, clients_line)) {
-      if (std::stoll(m[1]) != p.int_at("clients"))
+      if (p.known("clients") && std::stoll(m[1]) != p.int_at("clients"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} clients, expected {}: {}", lineno,
                                      m[1].str(), p.int_at("clients"), line));
@@ -312,6 +320,46 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
   if (!tps)
     throw ParseError(name(), 0, "no 'tps = N (without initial connection time)' line in the output");
   return samples;
+}
+
+std::vector<std::string> Pgbench::stated_params(const Point& given, const std::string& out,
+                                                const std::string& err) const {
+  // PostgreSQL 15's summary (the fixtures' pgbench): "transaction type:
+  // <builtin: select only>" or a script's path, "scaling factor: 1",
+  // "query mode: simple", "number of clients: 2", "number of threads: 2",
+  // "duration: 5 s" (-T; "-t" runs state transactions instead).
+  static const std::map<std::string, std::string> builtins = {{"select only", "select-only"},
+                                                              {"TPC-B (sort of)", "tpcb-like"},
+                                                              {"simple update", "simple-update"}};
+  const std::string text = join_output(out, err);
+  std::vector<std::string> stated =
+      stated_by_lines(text, {{R"(^transaction type: (.*\S)\s*$)", "builtin"},
+                             {R"(^scaling factor: (\d{1,9})\s*$)", "scale"},
+                             {R"(^query mode: (simple|extended|prepared)\s*$)", "query_mode"},
+                             {R"(^number of clients: (\d{1,9})\s*$)", "clients"},
+                             {R"(^number of threads: (\d{1,9})\s*$)", "threads"},
+                             {R"(^duration: (\d{1,9}) s\s*$)", "duration", "{}s"}});
+  std::vector<std::string> out_params;
+  for (auto& s : stated) {
+    if (s.starts_with("builtin=")) {
+      const std::string type = s.substr(8);
+      if (type.starts_with("<builtin: ") && type.ends_with(">")) {
+        const auto b = builtins.find(type.substr(10, type.size() - 11));
+        if (b != builtins.end())
+          out_params.insert(out_params.end(), {"builtin=" + b->second, "script="});
+      } else {
+        out_params.push_back("script=" + type);  // -f PATH: the builtin is not used
+      }
+      continue;
+    }
+    // scale 0 (sized from memory) and threads 0 (one per client) are
+    // schedlab's ways to ask for what the output then shows in numbers.
+    if ((s.starts_with("scale=") && given.known("scale") && given.int_at("scale") == 0) ||
+        (s.starts_with("threads=") && given.known("threads") && given.int_at("threads") == 0))
+      continue;
+    out_params.push_back(std::move(s));
+  }
+  return out_params;
 }
 
 }  // namespace schedlab

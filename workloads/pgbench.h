@@ -31,6 +31,9 @@ class Pgbench final : public ManagedServerWorkload<PgCluster> {
   std::vector<std::string> task_names(const Point&, const StepContext&) const override {
     return {"pgbench", "postgres"};
   }
+  // What the output states it ran with (Workload::stated_params).
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/regex.hpp>
 #include <cmath>
 #include <map>
@@ -64,7 +65,22 @@ void require_block(const Report& r, const std::string& name, const std::vector<s
           fmt::format("line {}: the '{}' block has no {}th percentile", b->second.line, name, p));
 }
 
+// A count or a number of seconds schbench prints, as an integer: checked
+// before it is converted (a double past int64's range converts to
+// INT64_MIN: "covers -9223372036854775808 s").
+std::int64_t whole_number(int line, std::string_view what, double v) {
+  // 2^53: every integer up to it is exact in a double, and no runtime or
+  // sample count comes near it.
+  constexpr double kMaxWhole = 9007199254740992.0;
+  const std::string where = line > 0 ? fmt::format("line {}: ", line) : "schbench -j file: ";
+  if (!std::isfinite(v) || v < 0 || v > kMaxWhole || v != std::floor(v))
+    throw ParseError(kSchbenchName, line,
+                     fmt::format("{}{} {:g} is not a whole number from 0 to 2^53", where, what, v));
+  return static_cast<std::int64_t>(v);
+}
+
 void check_runtime(int line, std::int64_t have, const Point& p) {
+  if (!p.known("runtime")) return;  // an imported output's: nothing to check against
   const std::int64_t want = whole_seconds(p.duration_at("runtime"));
   if (have != want)
     throw ParseError(
@@ -118,15 +134,18 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
                 lineno, m[1].str()));
       Block& b = report.blocks[m[1]];
       b.line = lineno;
-      b.runtime = static_cast<std::int64_t>(captured_number(kSchbenchName, lineno, m[3].str()));
-      b.total = static_cast<std::int64_t>(captured_number(kSchbenchName, lineno, m[4].str()));
+      b.runtime =
+          whole_number(lineno, "runtime", captured_number(kSchbenchName, lineno, m[3].str()));
+      b.total =
+          whole_number(lineno, "total samples", captured_number(kSchbenchName, lineno, m[4].str()));
       open = &b;
     } else if (boost::regex_match(line, m, pct)) {
       if (!open || open->closed)
         throw ParseError(
             kSchbenchName, lineno,
             fmt::format("line {}: a percentile outside a block: {}", lineno, excerpt(line)));
-      open->percentiles[m[1]] = captured_number(kSchbenchName, lineno, m[2].str());
+      open->percentiles[m[1]] = measured_value(kSchbenchName, lineno, m[1].str() + "th percentile",
+                                               captured_number(kSchbenchName, lineno, m[2].str()));
     } else if (boost::regex_match(line, m, minmax)) {
       if (!open || open->closed)
         throw ParseError(kSchbenchName, lineno,
@@ -138,7 +157,8 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
           fmt::format("line {}: unrecognised report line: {}", lineno, excerpt(line, 120)));
     } else if (boost::regex_match(line, m, current)) {
       close_block(lineno);
-      report.rps = captured_number(kSchbenchName, lineno, m[1].str());
+      report.rps = measured_value(kSchbenchName, lineno, "current rps",
+                                  captured_number(kSchbenchName, lineno, m[1].str()));
       report.end_line = lineno;
       // Interval reports count from the start (or the warm-up's end): the
       // percentiles so far, and the last second's requests.
@@ -162,14 +182,17 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
             fmt::format("line {}: a second final report (one schbench run per output)", lineno));
       report.end_line = lineno;
       if (line.starts_with("average rps")) {
-        report.rps = captured_number(kSchbenchName, lineno, m[1].str());
+        report.rps = measured_value(kSchbenchName, lineno, "average rps",
+                                    captured_number(kSchbenchName, lineno, m[1].str()));
       } else if (line.starts_with("avg worker transfer")) {
         static const std::map<std::string, int> power = {{"B", 0},  {"KB", 1}, {"MB", 2}, {"GB", 3},
                                                          {"TB", 4}, {"PB", 5}, {"EB", 6}};
-        report.transfer_ops = captured_number(kSchbenchName, lineno, m[1].str());
+        report.transfer_ops = measured_value(kSchbenchName, lineno, "transfer rate",
+                                             captured_number(kSchbenchName, lineno, m[1].str()));
         // schbench's pretty_size divides by 1024: its "MB" is a MiB.
-        report.transfer_mib = captured_number(kSchbenchName, lineno, m[2].str()) *
-                              std::pow(1024.0, power.at(m[3]) - 2);
+        report.transfer_mib = measured_value(kSchbenchName, lineno, "transfer rate",
+                                             captured_number(kSchbenchName, lineno, m[2].str()) *
+                                                 std::pow(1024.0, power.at(m[3]) - 2));
       }
       final_report = report;
       report = Report{};
@@ -192,7 +215,7 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
   }
   const Report& f = *final_report;
   const bool pipe_output = f.transfer_ops.has_value();
-  if (pipe_output != pipe)
+  if (p.known("pipe") && pipe_output != pipe)
     throw ParseError(kSchbenchName, f.end_line,
                      fmt::format("line {}: the output is {}, the point's pipe is {}", f.end_line,
                                  pipe_output ? "pipe mode (avg worker transfer)" : "not pipe mode",
@@ -236,14 +259,14 @@ std::vector<Sample> parse_json(const Point& p, const std::string& text) {
       throw ParseError(
           kSchbenchName, 0,
           fmt::format("schbench -j file: \"int\".\"{}\" is missing or not a number", key));
-    const double v = it->get<double>();
-    if (!std::isfinite(v))
-      throw ParseError(kSchbenchName, 0,
-                       fmt::format("schbench -j file: \"{}\" is not finite", key));
-    return v;
+    // As the text parser takes them: a latency or rate, never negative
+    // nor past kMaxSampleValue.
+    return measured_value(kSchbenchName, 0, fmt::format("schbench -j file: \"int\".\"{}\"", key),
+                          it->get<double>());
   };
-  check_runtime(0, static_cast<std::int64_t>(value("runtime")), p);
-  const bool pipe = p.int_at("pipe") > 0;
+  check_runtime(0, whole_number(0, "\"runtime\"", value("runtime")), p);
+  const bool pipe =
+      p.known("pipe") ? p.int_at("pipe") > 0 : !ints.contains("request_latency_pct99.0");
   if (pipe == ints.contains("request_latency_pct99.0"))
     throw ParseError(kSchbenchName, 0,
                      fmt::format("schbench -j file: {} request latencies, the point's pipe is {}",
@@ -255,6 +278,77 @@ std::vector<Sample> parse_json(const Point& p, const std::string& text) {
   for (const auto& pct : kLatencyPercentiles)
     out.push_back({"request_" + kSuffix.at(pct), value("request_latency_pct" + pct)});
   out.push_back({"rps_p50", value("rps_pct50.0")});
+  return out;
+}
+
+// The options of a -j file's "cmdline" ("./schbench -m 1 -t 2 -r 5 -j
+// FILE"): each short option schedlab sets, as its parameter; what the
+// command line leaves out stays unknown (schbench's defaults are not
+// schedlab's: -t follows the CPU count).
+std::vector<std::string> cmdline_params(const std::string& cmdline) {
+  static const std::map<std::string, std::pair<std::string, bool>> options = {
+      {"-m", {"message_threads", false}},
+      {"-t", {"threads", false}},
+      {"-r", {"runtime", true}},
+      {"-i", {"interval", true}},
+      {"-w", {"warmup", true}},
+      {"-F", {"cache_footprint", false}},
+      {"-n", {"operations", false}},
+      {"-R", {"rps", false}},
+      {"-p", {"pipe", false}}};
+  std::vector<std::string> words;
+  for (std::size_t at = 0; at < cmdline.size();) {
+    const auto end = cmdline.find(' ', at);
+    const std::string w = cmdline.substr(at, end == std::string::npos ? end : end - at);
+    if (!w.empty()) words.push_back(w);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    // "-m 1" or "-m1".
+    const auto o = options.find(words[i].substr(0, 2));
+    if (o == options.end()) continue;
+    std::string value = words[i].size() > 2 ? words[i].substr(2) : "";
+    if (value.empty() && i + 1 < words.size()) value = words[++i];
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) continue;
+    out.push_back(o->second.first + "=" + value + (o->second.second ? "s" : ""));
+  }
+  return out;
+}
+
+// What a text report states: the final report's runtime (unless a warm-up
+// may have reset it: schbench honours -w only from 30 s on), pipe mode or
+// not, and the rps goal ("final rps goal was N").
+std::vector<std::string> text_params(const Point& given, const std::string& text) {
+  static const boost::regex header(
+      R"(^Wakeup Latencies percentiles \(usec\) runtime (\d{1,9}) \(s\) )");
+  static const boost::regex goal(R"(^final rps goal was (\d{1,9})$)");
+  std::optional<std::int64_t> runtime, last;
+  std::vector<std::string> out;
+  bool pipe = false, final = false;
+  for (const auto view : split_lines(text)) {
+    const std::string line(view);
+    boost::smatch m;
+    if (boost::regex_search(line, m, header)) {
+      last = std::stoll(m[1]);
+      continue;
+    }
+    const bool with_goal = boost::regex_match(line, m, goal);
+    if (with_goal || line.starts_with("average rps: ") ||
+        line.starts_with("avg worker transfer: ")) {
+      if (final) return {};  // two final reports: its parse refuses it
+      final = true;
+      runtime = last;
+      pipe = line.starts_with("avg worker transfer: ");
+      if (with_goal) out.push_back("rps=" + m[1].str());
+    }
+  }
+  if (!final) return {};
+  const bool no_warmup =
+      given.known("warmup") && given.duration_at("warmup") == std::chrono::milliseconds(0);
+  if (runtime && (*runtime < 30 || no_warmup)) out.push_back(fmt::format("runtime={}s", *runtime));
+  if (!pipe) out.push_back("pipe=0");
   return out;
 }
 
@@ -339,7 +433,8 @@ Schbench::Schbench() {
        .default_value = false,
        .help = "also store every interval report (-i) as interval samples: its wake-up and request "
                "p99 (counted "
-               "since the start, or the warm-up's end) and its current rps"},
+               "since the start, or the warm-up's end) and its current rps",
+       .reading = true},
       {.name = "path",
        .type = ParamType::kString,
        .default_value = std::string(),
@@ -427,6 +522,31 @@ std::vector<Sample> Schbench::parse(const Point& p, const std::string& out,
   if (const auto t = trim(text); t.starts_with("{") || t.starts_with("["))
     return parse_json(p, std::string(t));
   return parse_text(p, text);
+}
+
+std::vector<std::string> Schbench::stated_params(const Point& given, const std::string& out,
+                                                 const std::string& err) const {
+  const std::string text = join_output(out, err);
+  if (const auto t = trim(text); !t.starts_with("{")) return text_params(given, text);
+  const auto j = nlohmann::json::parse(trim(text), nullptr, false);
+  if (!j.is_object() || !j.contains("int") || !j["int"].is_object()) return {};
+  std::vector<std::string> stated;
+  if (j.contains("normal") && j["normal"].is_object() && j["normal"].contains("cmdline") &&
+      j["normal"]["cmdline"].is_string())
+    stated = cmdline_params(j["normal"]["cmdline"].get<std::string>());
+  const auto& ints = j["int"];
+  // The report's runtime, where the command line gives none, on the text
+  // report's terms (a warm-up may have reset it from 30 s on).
+  const bool has_runtime = std::any_of(
+      stated.begin(), stated.end(), [](const std::string& s) { return s.starts_with("runtime="); });
+  const bool no_warmup =
+      given.known("warmup") && given.duration_at("warmup") == std::chrono::milliseconds(0);
+  if (const auto r = ints.find("runtime");
+      !has_runtime && r != ints.end() && r->is_number_unsigned() &&
+      (r->get<std::uint64_t>() < 30 || no_warmup) && r->get<std::uint64_t>() < 1000000000)
+    stated.push_back(fmt::format("runtime={}s", r->get<std::uint64_t>()));
+  if (ints.contains("request_latency_pct99.0")) stated.push_back("pipe=0");
+  return stated;
 }
 
 std::string Schbench::check_fixed(const Point& p) const {

@@ -31,6 +31,10 @@ class Schbench final : public Workload {
   }
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
+  // The final report's runtime, pipe mode or not, the rps goal; a -j
+  // file's command line (-m, -t, -r, ...).
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
   // wakeup_p99, the line schbench marks with '*' (and the one mmtests and
   // the threads quote).
   const MetricSpec& primary_metric(const Point&) const override {

@@ -26,6 +26,9 @@ class SeccompNotify final : public Workload {
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::optional<std::string> unsupported(const Point& p, const std::string& out,
                                          const std::string& err) const override;
+  // What the output states it ran with (Workload::stated_params).
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 

@@ -46,8 +46,14 @@ Sysbench::Sysbench() {
        .unit = "threads",
        .min = 1},
       duration_param("duration", seconds(60), "length of one measured run (--time, whole seconds)"),
-      duration_param("warmup", milliseconds(0),
-                     "report seconds at the start of each run left out of the interval samples"),
+      [] {
+        // How schedlab reads the report lines: chosen, not stated.
+        ParamSpec warmup = duration_param(
+            "warmup", milliseconds(0),
+            "report seconds at the start of each run left out of the interval samples");
+        warmup.reading = true;
+        return warmup;
+      }(),
       {.name = "tables",
        .type = ParamType::kInt,
        .default_value = std::int64_t{8},
@@ -63,9 +69,15 @@ Sysbench::Sysbench() {
       client_param(
           "where sysbench runs: on the SUT over the server's Unix socket, or on the loadgen "
           "over TCP to the SUT's address"),
-      flag_param("allow_errors",
-                 "accept iterations whose run counted errors (deadlocks sysbench ignores by "
-                 "default); otherwise errors > 0 fails the iteration"),
+      [] {
+        // How schedlab judges an output: chosen, not stated.
+        ParamSpec allow =
+            flag_param("allow_errors",
+                       "accept iterations whose run counted errors (deadlocks sysbench ignores by "
+                       "default); otherwise errors > 0 fails the iteration");
+        allow.reading = true;
+        return allow;
+      }(),
       {.name = "user",
        .type = ParamType::kString,
        .default_value = std::string("mysql"),
@@ -120,7 +132,7 @@ GuestNeeds Sysbench::guest_needs() const {
 }
 
 std::string Sysbench::block_label(const Point& p) const {
-  return "sysbench-" + p.string_at("test");
+  return "sysbench-" + p.text("test");
 }
 
 MariaServer Sysbench::server(const Point& p, const StepContext& ctx) const {
@@ -214,7 +226,7 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
       throw ParseError(name(), lineno,
                        fmt::format("line {}: unrecognised report line: {}", lineno, line));
     } else if (boost::regex_match(line, m, threads_line)) {
-      if (std::stoll(m[1]) != p.int_at("threads"))
+      if (p.known("threads") && std::stoll(m[1]) != p.int_at("threads"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} threads, expected {}", lineno, m[1].str(),
                                      p.int_at("threads")));
@@ -247,6 +259,14 @@ std::string Sysbench::judge(const Point& p, const std::vector<Sample>& samples) 
     if (s.metric == "errors" && s.value > 0)
       return fmt::format("sysbench counted {} errors (allow_errors: true accepts them)", s.value);
   return "";
+}
+
+std::vector<std::string> Sysbench::stated_params(const Point&, const std::string& out,
+                                                 const std::string& err) const {
+  // "Number of threads: 2"; the run's length ("total time: 5.0012s") is a
+  // measurement, not the --time it ran with, and the test is not named.
+  return stated_by_lines(join_output(out, err),
+                         {{R"(^Number of threads: (\d{1,9})\s*$)", "threads"}});
 }
 
 }  // namespace schedlab

@@ -33,6 +33,9 @@ class Sysbench final : public ManagedServerWorkload<MariaServer> {
   std::vector<std::string> task_names(const Point&, const StepContext&) const override {
     return {"sysbench", "mariadbd"};
   }
+  // What the output states it ran with (Workload::stated_params).
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
   // errors > 0 fails the iteration unless the point allows errors.

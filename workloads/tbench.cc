@@ -13,6 +13,9 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
+// The trace tbench replays without -c.
+constexpr std::string_view kDefaultLoadfile = "/usr/share/dbench/client.txt";
+
 }  // namespace
 
 Tbench::Tbench() {
@@ -155,7 +158,7 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
         throw ParseError(name(), lineno,
                          fmt::format("line {}: a throughput of {} MB/sec is no measurement: {}",
                                      lineno, *mbps, line));
-      if (std::stoll(m[3]) != p.int_at("clients"))
+      if (p.known("clients") && std::stoll(m[3]) != p.int_at("clients"))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} client processes, expected {}: {}", lineno,
                                      m[3].str(), p.int_at("clients"), line));
@@ -170,6 +173,21 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
   if (!have_final)
     throw ParseError(name(), 0, "no 'Throughput N MB/sec ... N procs' line in the output");
   return samples;
+}
+
+std::vector<std::string> Tbench::stated_params(const Point&, const std::string& out,
+                                               const std::string& err) const {
+  // "Running for 5 seconds with load '/usr/share/dbench/client.txt' and
+  // minimum warmup 1 secs", "Throughput 737.729 MB/sec  4 clients  4 procs ...".
+  const std::string text = join_output(out, err);
+  std::vector<std::string> stated = stated_by_lines(
+      text, {{R"(^Running for (\d{1,9}) seconds with load .*$)", "duration", "{}s"},
+             {R"(^Running for \d+ seconds with load '(.*)' and minimum warmup .*$)", "loadfile"},
+             {R"(^Throughput [0-9.eE+-]+ MB/sec.*?\s(\d{1,9}) procs(?:\s.*)?$)", "clients"}});
+  // tbench's own default trace is what an empty loadfile asks for.
+  for (auto& s : stated)
+    if (s == "loadfile=" + std::string(kDefaultLoadfile)) s = "loadfile=";
+  return stated;
 }
 
 }  // namespace schedlab

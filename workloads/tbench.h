@@ -30,6 +30,9 @@ class Tbench final : public Workload {
   std::vector<std::string> task_names(const Point&, const StepContext&) const override {
     return {"tbench", "tbench_srv"};
   }
+  // What the output states it ran with (Workload::stated_params).
+  std::vector<std::string> stated_params(const Point& given, const std::string& out,
+                                         const std::string& err) const override;
   std::vector<Sample> parse(const Point& p, const std::string& out,
                             const std::string& err) const override;
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/regex.hpp>
+#include <cmath>
 
 #include "base/text.h"
 
@@ -16,6 +18,10 @@ std::string format_param(const ParamValue& v) {
   auto ms = std::get<std::chrono::milliseconds>(v).count();
   if (ms % 1000 == 0) return fmt::format("{}s", ms / 1000);
   return fmt::format("{}ms", ms);
+}
+
+std::string Point::text(const std::string& name) const {
+  return known(name) ? format_param(at(name)) : "?";
 }
 
 const ParamValue& Point::at(const std::string& name) const {
@@ -51,7 +57,7 @@ std::vector<std::string> Workload::task_names(const Point& p, const StepContext&
 std::string Workload::block_label(const Point& p) const {
   std::string label = name();
   for (const auto& spec : params())
-    if (spec.axis == Axis::kBlock) label += "-" + format_param(p.at(spec.name));
+    if (spec.axis == Axis::kBlock) label += "-" + p.text(spec.name);
   return label;
 }
 
@@ -60,7 +66,7 @@ std::string Workload::row_label(const Point& p) const {
   for (const auto& spec : params()) {
     if (spec.axis != Axis::kRow) continue;
     if (!label.empty()) label += "/";
-    label += format_param(p.at(spec.name));
+    label += p.text(spec.name);
   }
   return label;
 }
@@ -92,9 +98,40 @@ const MetricSpec* Workload::find_metric(const std::string& name) const {
   return nullptr;
 }
 
+std::vector<std::string> stated_by_lines(std::string_view text,
+                                         const std::vector<StatedLine>& rules) {
+  std::vector<boost::regex> patterns;
+  for (const auto& r : rules) patterns.emplace_back(r.pattern);
+  std::vector<std::string> out;
+  for (const std::string_view view : split_lines(text)) {
+    const std::string line(view);
+    boost::smatch m;
+    for (std::size_t i = 0; i < rules.size(); ++i)
+      if (boost::regex_match(line, m, patterns[i]))
+        out.push_back(fmt::format("{}={}", rules[i].param,
+                                  fmt::format(fmt::runtime(rules[i].format), m[1].str())));
+  }
+  return out;
+}
+
 double captured_number(const std::string& workload, int line, std::string_view text) {
   if (const auto v = to_number(text)) return *v;
   throw ParseError(workload, line, fmt::format("line {}: '{}' is not a number", line, excerpt(text)));
+}
+
+double measured_value(const std::string& workload, int line, std::string_view what, double v) {
+  const std::string where = line > 0 ? fmt::format("line {}: ", line) : "";
+  if (!std::isfinite(v))
+    throw ParseError(workload, line, fmt::format("{}{} {} is not a finite number", where, what, v));
+  if (v < 0)
+    throw ParseError(workload, line,
+                     fmt::format("{}{} {} is negative: no measurement", where, what, v));
+  if (v > kMaxSampleValue)
+    throw ParseError(
+        workload, line,
+        fmt::format("{}{} {:g} is past {:g}, beyond any measurement (statistics would overflow)",
+                    where, what, v, kMaxSampleValue));
+  return v;
 }
 
 std::vector<Sample> parse_output(const Workload& w, const Point& p, const std::string& out,

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -43,12 +44,26 @@ struct ParamSpec {
   std::vector<std::string> choices;  // for kString; empty = any
   std::optional<std::int64_t> min;   // for kInt (unset: kIntParamMin); for kDuration, in ms
   std::optional<std::int64_t> max;   // for kInt; unset: kIntParamMax (a C int)
+  // How schedlab reads an output, not how the output was made (schbench's
+  // intervals: whether interval reports become samples): `parse` and
+  // `import` take its default when no --param gives it, since schedlab
+  // chose it, instead of recording it as unknown.
+  bool reading = false;
   bool sweep() const { return axis != Axis::kFixed; }
 };
 
 // One fully resolved point of a sweep: every parameter has one value.
 struct Point {
   std::map<std::string, ParamValue> values;
+  // Parameters no one stated (`parse`, `import`: neither the output nor a
+  // --param says them). Each keeps its default in `values`, so labels and
+  // steps can still be made, but that default is no fact: it is stored as
+  // JSON null, shown as "?", and no parser checks an output against it.
+  std::set<std::string> unknown;
+
+  bool known(const std::string& name) const { return !unknown.contains(name); }
+  // The value as format_param writes it, "?" when unknown.
+  std::string text(const std::string& name) const;
 
   const ParamValue& at(const std::string& name) const;
   std::int64_t int_at(const std::string& name) const;
@@ -267,9 +282,36 @@ class Workload {
 // overrides start from, and a test's point before it sets what it checks.
 Point default_point(const Workload& w);
 
+// A line that states a parameter (Workload::stated_params): PATTERN matches
+// a whole line and its first group is the value, written into FORMAT
+// ("{}s" for a number of seconds).
+struct StatedLine {
+  const char* pattern;
+  const char* param;
+  const char* format = "{}";
+};
+
+// "param=value" for each rule a line of TEXT matches, in the lines' order.
+std::vector<std::string> stated_by_lines(std::string_view text,
+                                         const std::vector<StatedLine>& rules);
+
 // The number a parser's pattern captured: "[0-9.]+" still matches "1.2.3"
 // or 400 digits. A ParseError naming the line when it is no finite number.
 double captured_number(const std::string& workload, int line, std::string_view text);
+
+// The largest magnitude a parser takes as a measurement. Statistics square
+// samples and sum them (variances, t and Welch's degrees of freedom, whose
+// denominator holds fourth powers): 1e15^4 = 1e60 times a million samples
+// is still far below a double's 1.8e308, while 1e308 overflows at the first
+// square (issue 44: "Degrees of freedom argument is -nan"). No figure a
+// benchmark prints comes near it: a day in nanoseconds is 8.6e13, a
+// 100 Tbit/s link 1e8 10^6bits/s, and a count past 1e15 is no run.
+inline constexpr double kMaxSampleValue = 1e15;
+
+// V, a measurement the output states at LINE, when it is finite, not
+// negative and at most kMaxSampleValue; a ParseError saying which otherwise.
+// WHAT names it ("throughput").
+double measured_value(const std::string& workload, int line, std::string_view what, double v);
 
 // w.parse(p, out, err) for every caller (run, parse, import): any other
 // exception a parser lets through (a regex's complexity limit, a number out

@@ -352,7 +352,23 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
   return out;
 }
 
-std::string param_text(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string param_text(const nlohmann::json& v) {
+  if (v.is_null()) return kUnknownParam;
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+bool has_unknown_params(const Comparison& c) {
+  const auto unknown = [](const std::string& v) {
+    return v == kUnknownParam || v.starts_with("?|") || v.ends_with("|?") ||
+           v.find("|?|") != std::string::npos;
+  };
+  for (const auto& b : c.blocks)
+    for (const auto& r : b.rows)
+      for (const auto& cell : r.cells)
+        for (const auto& [k, v] : cell.params)
+          if (unknown(v)) return true;
+  return false;
+}
 
 std::vector<std::string> unlike_cells(const Comparison& c) {
   std::vector<std::string> out;

@@ -197,9 +197,19 @@ struct CompareOptions {
   bool all_stats = false;  // the mmtests rows Min, mean, Stddev, CoeffVar, Max, B*mean-95
 };
 
+// How an unknown parameter reads (stored as JSON null: `parse` and `import`
+// of an output that did not state it, and no --param gave it). Like with
+// like: "?" is unlike every known value; two "?" are not told apart.
+inline constexpr const char* kUnknownParam = "?";
+
 // A workload parameter's value as text, whichever way it was stored (a
-// run stores 500, an import "500"): strings bare, anything else as JSON.
+// run stores 500, an import "500"): strings bare, null as "?", anything
+// else as JSON.
 std::string param_text(const nlohmann::json& v);
+
+// Whether a cell of the comparison has a parameter recorded as unknown
+// ("?", alone or in "a|?"): the text footer then says what "?" means.
+bool has_unknown_params(const Comparison& c);
 
 // The cells compared against a baseline measured with other parameters,
 // one line each ("hackbench-process-pipes 4 patched: loops 200 (baseline

@@ -165,7 +165,8 @@ std::vector<std::string> point_params(const Store& store, std::int64_t run, cons
   const auto point = nlohmann::json::parse(mine, nullptr, false);
   if (!point.is_object()) return out;
   for (const auto& [k, v] : point.items())
-    if (values[k].size() > 1) out.insert(out.end(), {"--param", k + "=" + param_text(v)});
+    if (values[k].size() > 1 && !v.is_null())
+      out.insert(out.end(), {"--param", k + "=" + param_text(v)});
   return out;
 }
 

@@ -84,7 +84,11 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
   // Additive (format 1): a point the column's run never measured (not a
   // failure: n 0, failed 0), and what makes a cell unlike its baseline.
   j["not_measured"] = !c.measured;
-  j["params"] = c.params;
+  // An unknown parameter (an imported output that did not state it, and
+  // no --param gave it) is null, as the store holds it.
+  Json params = Json::object();
+  for (const auto& [k, v] : c.params) params[k] = v == kUnknownParam ? Json(nullptr) : Json(v);
+  j["params"] = params;
   j["unlike_baseline"] = c.unlike_baseline;
   Json notes = Json::array();
   for (const Cell::Note& n : c.notes) notes.push_back({{"iteration", n.iteration + 1}, {"note", n.text}});

@@ -197,6 +197,11 @@ std::string footer(const Comparison& c) {
     out += fmt::format("! measured with other parameters than its baseline (not like with like; compare --strict "
                        "refuses): {}\n",
                        fmt::join(unlike, "; "));
+  if (has_unknown_params(c))
+    out +=
+        "?: a parameter an imported output did not state and no --param gave: unknown, so never "
+        "like a "
+        "known value (two ? are not told apart)\n";
   if (std::any_of(c.blocks.begin(), c.blocks.end(), [](const Block& b) {
         return std::any_of(b.rows.begin(), b.rows.end(), [](const Row& r) {
           return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& x) { return !x.measured; });

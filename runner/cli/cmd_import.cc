@@ -70,13 +70,11 @@ void check_run_name(const std::string& name) {
     throw std::invalid_argument(fmt::format("run name '{}': {}; nothing imported", excerpt(name), *problem));
 }
 
-// The point of given parameters (and, with the output's text, what the
-// output states for the rest), and its labels.
-void set_point(Input& in, const std::vector<std::string>& params, const std::string* text = nullptr) {
-  in.point = text ? point_from_output(*in.workload, params, *text, "") : point_from_overrides(*in.workload, params);
-  nlohmann::json json = nlohmann::json::object();
-  for (const auto& [k, v] : in.point.values) json[k] = format_param(v);
-  in.params_json = json.dump();
+// The point of given parameters, what the output's text states for the
+// rest, anything else unknown; and its labels.
+void set_point(Input& in, const std::vector<std::string>& params, const std::string& text) {
+  in.point = point_from_output(*in.workload, params, text, "");
+  in.params_json = point_json(in.point).dump();
   in.block = in.workload->block_label(in.point);
   in.row = in.workload->row_label(in.point);
 }
@@ -159,7 +157,7 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
     // and the name leave out; read now, again when stored (never held).
     const std::string text = read_input_file(input.file);
     try {
-      set_point(input, file_params(o, input.file, re.get(), names), &text);
+      set_point(input, file_params(o, input.file, re.get(), names), text);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(fmt::format("{}: {}", input.file, e.what()));
     }
@@ -288,7 +286,12 @@ int import_mmtests(const ImportOptions& o) {
                .variant = "default",
                .file = out.source,
                .text = std::move(out.text)};
-      set_point(in, out.params);
+      // The tree's parameters (its names), then what the log states.
+      try {
+        set_point(in, out.params, *in.text);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", in.file, e.what()));
+      }
       in.extracted = ReadSamples{std::move(out.samples), std::move(out.error)};
       inputs[r].push_back(std::move(in));
     }
@@ -363,8 +366,10 @@ void register_import(CLI::App& app, int& exit_code) {
                                    "NAME: the files after it are this variant's (repeat for the next variant)")
                        ->allow_extra_args(false);
   imp->add_option("--name", io->name, "run name");
-  imp->add_option("--param", io->params,
-                  "name=value: the parameters the outputs were made with (repeat)")
+  imp->add_option(
+         "--param", io->params,
+         "name=value: the parameters the outputs were made with (repeat); checked against what "
+         "each output states, which is taken where no --param gives it; the rest is unknown (?)")
       ->allow_extra_args(false);
   imp->add_option("--param-from-name", io->param_from_name,
                   "regular expression whose named groups, found in each file's name, are its parameters "

@@ -64,10 +64,9 @@ class SampleArray : public SampleWriter {
           {{"metric", s.metric},
            {"value", s.value},
            {"offset_s", s.offset_s ? nlohmann::json(*s.offset_s) : nlohmann::json(nullptr)}});
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [k, v] : p.values) params[k] = format_param(v);
-    nlohmann::json entry = {
-        {"file", name}, {"status", to_string(iteration_status(j.verdict))}, {"params", params}};
+    nlohmann::json entry = {{"file", name},
+                            {"status", to_string(iteration_status(j.verdict))},
+                            {"params", point_json(p)}};
     if (j.verdict != OutputVerdict::kParseError && j.verdict != OutputVerdict::kUnsupported)
       entry["samples"] = js;
     if (!j.ok()) entry["error"] = j.error;
@@ -106,13 +105,14 @@ int parse_command(const ParseOptions& o) {
     for (const auto& file : o.files) {
       const std::string text = read_input_file(file);
       // The point the output states it was made at, where --param is
-      // silent; a --param it contradicts fails this file.
+      // silent (what neither says is unknown); a --param it contradicts
+      // fails this file.
       Point p;
       std::string conflict;
       try {
         p = point_from_output(w, o.params, text, "");
       } catch (const std::invalid_argument& e) {
-        p = point_from_overrides(w, o.params);
+        p = point_from_given(w, o.params);
         conflict = e.what();
       }
       // Judged as `run` and `import` judge the same output.
@@ -143,9 +143,12 @@ void register_parse(CLI::App& app, int& exit_code) {
                   fmt::format("workload name ({})", fmt::join(workload_names(), ", ")))
       ->required();
   cmd->add_option("files", o->files, "saved outputs")->required();
-  cmd->add_option("--param", o->params,
-                  "name=value: a parameter the output was made with (repeat); what the output states itself "
-                  "(hackbench's groups, loops, mode) is taken from it, and checked against this")
+  cmd->add_option(
+         "--param", o->params,
+         "name=value: a parameter the output was made with (repeat); what the output states itself "
+         "(hackbench's groups and loops, netperf's test, schbench's runtime, ...) is taken from "
+         "it, and "
+         "checked against this; what neither says is recorded as unknown (null, shown ?)")
       ->allow_extra_args(false);
   kParseOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = parse_command(*o); });

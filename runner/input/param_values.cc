@@ -99,25 +99,56 @@ Point point_from_overrides(const Workload& w, const std::vector<std::string>& ov
   return p;
 }
 
+Point point_from_given(const Workload& w, const std::vector<std::string>& overrides) {
+  Point p = point_from_overrides(w, overrides);
+  const auto given = [&](const std::string& name) {
+    return std::any_of(overrides.begin(), overrides.end(),
+                       [&](const std::string& o) { return o.substr(0, o.find('=')) == name; });
+  };
+  for (const auto& spec : w.params())
+    if (!spec.reading && !given(spec.name)) p.unknown.insert(spec.name);
+  return p;
+}
+
 Point point_from_output(const Workload& w, const std::vector<std::string>& overrides, const std::string& out,
                         const std::string& err) {
-  const Point given = point_from_overrides(w, overrides);
-  const auto named = [](const std::string& o) { return o.substr(0, o.find('=')); };
-  std::vector<std::string> all = overrides;
-  for (const auto& stated : w.stated_params(given, out, err)) {
-    const std::string name = named(stated);
-    const auto user = std::find_if(overrides.begin(), overrides.end(), [&](const auto& o) { return named(o) == name; });
-    if (user == overrides.end()) {
-      all.push_back(stated);
-      continue;
+  Point p = point_from_given(w, overrides);
+  for (const auto& stated : w.stated_params(p, out, err)) {
+    const auto eq = stated.find('=');
+    const std::string name = stated.substr(0, eq);
+    const ParamSpec* spec = w.find_param(name);
+    if (!spec)
+      throw std::logic_error(
+          fmt::format("{} states an undeclared parameter: {}", w.name(), stated));
+    ParamValue value;
+    try {
+      value = parse_param_value(*spec, stated.substr(eq + 1));
+    } catch (const ValueError& e) {
+      throw std::invalid_argument(
+          fmt::format("the output states {}, which {} cannot be: {}", stated, name, e.what()));
     }
     // Compared as values (loops=0200 is loops=200).
-    const Point theirs = point_from_overrides(w, {stated});
-    if (format_param(theirs.values.at(name)) != format_param(given.values.at(name)))
+    if (p.known(name) && format_param(value) != format_param(p.values.at(name))) {
+      const auto user = std::find_if(overrides.rbegin(), overrides.rend(), [&](const auto& o) {
+        return o.substr(0, o.find('=')) == name;
+      });
+      // Two lines of one output that disagree (two banners) are its
+      // parser's to refuse; only a --param is checked here.
+      if (user == overrides.rend()) continue;
       throw std::invalid_argument(
           fmt::format("the output states {}, not --param {}", stated, *user));
+    }
+    p.values[name] = std::move(value);
+    p.unknown.erase(name);
   }
-  return point_from_overrides(w, all);
+  return p;
+}
+
+nlohmann::json point_json(const Point& p) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [k, v] : p.values)
+    json[k] = p.known(k) ? nlohmann::json(format_param(v)) : nlohmann::json(nullptr);
+  return json;
 }
 
 }  // namespace schedlab

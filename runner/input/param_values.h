@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,13 +45,26 @@ ParamValue parse_param_value(const ParamSpec& spec, const std::string& text);
 // Throws std::invalid_argument naming the bad override.
 Point point_from_overrides(const Workload& w, const std::vector<std::string>& overrides);
 
+// The point of a saved output before it is read: the user's overrides, and
+// every other parameter unknown (Point::unknown; its default kept for labels
+// and steps), but for those that say how schedlab reads (ParamSpec::reading),
+// which take their default. `parse` records a file's point so when the
+// output contradicts a --param.
+Point point_from_given(const Workload& w, const std::vector<std::string>& overrides);
+
 // The point a saved output was made at (parse, import): the user's
 // overrides, then what the output states about itself for every parameter
-// they leave out (Workload::stated_params), then the defaults. A parameter
-// the user gives and the output states otherwise is std::invalid_argument
-// ("the output states groups=2, not --param groups=4"): only what the user
-// gives is checked against the output.
+// they leave out (Workload::stated_params); the rest stays unknown, never a
+// default (point_from_given). A parameter the user gives and the output
+// states otherwise is std::invalid_argument naming both ("the output states
+// groups=2, not --param groups=4"), and so is a stated value the parameter
+// cannot take.
 Point point_from_output(const Workload& w, const std::vector<std::string>& overrides, const std::string& out,
                         const std::string& err);
+
+// A saved output's point as `parse --format json` prints it and `import`
+// stores it (params_json): each value as format_param writes it, an unknown
+// one as null (shown as "?" by compare and list).
+nlohmann::json point_json(const Point& p);
 
 }  // namespace schedlab

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include <catch2/catch.hpp>
@@ -317,7 +319,11 @@ TEST_CASE("parse takes the parameters an output states; only what --param gives 
   CHECK(j[0]["status"] == "ok");
   CHECK(j[0]["params"]["groups"] == "2");
   CHECK(j[0]["params"]["loops"] == "200");
-  CHECK(j[0]["params"]["modes"] == "thread-pipes");
+  // "threaded mode" says thread, never pipes or sockets: the mode is not
+  // stated, and an unknown parameter is null, not the default.
+  CHECK(j[0]["params"]["modes"].is_null());
+  CHECK(j[0]["params"]["timeout"].is_null());
+  CHECK(j[0]["params"]["backend"] == "hackbench");
   CHECK(j[0]["samples"][0]["value"] == 0.055);
   // What the user gives and the output says alike is fine; what it
   // contradicts fails the file, naming both.
@@ -377,4 +383,250 @@ TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a she
   CHECK(bare.err.find("which variant? give VARIANT=FILE, or --variant NAME before the files") != std::string::npos);
   Store store(db);
   CHECK_FALSE(store.runs_table().find_run_by_name("bare"));
+}
+
+// Issue 43 part 3: every real output of every workload, read by `schedlab
+// parse` with no --param: its status, and exactly the parameters it states
+// (as the fixture READMEs' commands ran them); every other parameter is
+// null (unknown), never its default. Those that say how schedlab reads
+// (ParamSpec::reading: pgbench's and sysbench's warmup, allow_errors,
+// schbench's intervals) take their default and are left out.
+TEST_CASE("parse records what every real fixture states, and null for what none states") {
+  struct Expected {
+    std::string workload, file, status, stated;
+  };
+  const std::vector<Expected> expected = {
+      {"hackbench", "error-bad-option.txt", "parse_error", ""},
+      {"hackbench", "error-g0.txt", "parse_error", ""},
+      {"hackbench", "process-inet-g1-l100.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=1 loops=100"},
+      {"hackbench", "process-pipes-g2-l200.run1.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "process-pipes-g2-l200.run2.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "process-pipes-g2-l200.run3.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "process-pipes-g4-l1000.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=4 loops=1000"},
+      {"hackbench", "process-sockets-g1-l200.run1.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=1 loops=200"},
+      {"hackbench", "process-sockets-g1-l200.run2.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=1 loops=200"},
+      {"hackbench", "process-sockets-g1-l200.run3.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=1 loops=200"},
+      {"hackbench", "process-sockets-g2-f10-s512-l500.txt", "ok", "backend=hackbench datasize=512 fds=10 groups=2 loops=500"},
+      {"hackbench", "process-sockets-g4-l2000.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=4 loops=2000"},
+      {"hackbench", "process-sockets-g4-l3000.with-proc-snapshots.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=4 loops=3000"},
+      {"hackbench", "thread-pipes-g2-l200.run1.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "thread-pipes-g2-l200.run2.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "thread-pipes-g2-l200.run3.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "thread-pipes-g4-l1000.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=4 loops=1000"},
+      {"hackbench", "thread-sockets-g2-l200.run1.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "thread-sockets-g2-l200.run2.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "thread-sockets-g2-l200.run3.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=2 loops=200"},
+      {"hackbench", "thread-sockets-g4-l1000.txt", "ok", "backend=hackbench datasize=100 fds=20 groups=4 loops=1000"},
+      {"tbench", "error-no-server.txt", "parse_error", "duration=3s loadfile="},
+      {"tbench", "tbench-t10-4clients.txt", "ok", "clients=4 duration=10s loadfile="},
+      {"tbench", "tbench-t5-1client.run1.txt", "ok", "clients=1 duration=5s loadfile="},
+      {"tbench", "tbench-t5-1client.run2.txt", "ok", "clients=1 duration=5s loadfile="},
+      {"tbench", "tbench-t5-2clients-per-client-results.txt", "ok", "clients=2 duration=5s loadfile="},
+      {"tbench", "tbench-t5-2clients.run1.txt", "ok", "clients=2 duration=5s loadfile="},
+      {"tbench", "tbench-t5-2clients.run2.txt", "ok", "clients=2 duration=5s loadfile="},
+      {"tbench", "tbench-t5-4clients-2perproc.txt", "ok", "clients=4 duration=5s loadfile="},
+      {"tbench", "tbench_srv-server-log.txt", "parse_error", ""},
+      {"pgbench", "custom-script-c2-j2-T3-r.txt", "ok", "clients=2 duration=3s query_mode=simple scale=1 script=/tmp/pgfix/custom.sql threads=2"},
+      {"pgbench", "error-connection-refused.txt", "parse_error", ""},
+      {"pgbench", "error-no-database.txt", "parse_error", ""},
+      {"pgbench", "init-s1-reinit.txt", "parse_error", ""},
+      {"pgbench", "init-s1.txt", "parse_error", ""},
+      {"pgbench", "select-only-c2-j2-T5-P1.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-c2-j2-T5-R500-P1-l.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-c2-j2-T5-l-aggregate1.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-c2-j2-T5-r.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-c2-j2-T5.run1.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-c2-j2-T5.run2.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-c2-j2-T5.run3.stderr.txt", "parse_error", ""},
+      {"pgbench", "select-only-c2-j2-T5.run3.stdout.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-c2-j2-t300-l.txt", "ok", "builtin=select-only clients=2 query_mode=simple scale=1 script= threads=2"},
+      {"pgbench", "select-only-prepared-c2-j2-T5-P1-progress-timestamp.txt", "ok", "builtin=select-only clients=2 duration=5s query_mode=prepared scale=1 script= threads=2"},
+      {"pgbench", "tpcb-c2-j2-T5-r-P1.txt", "ok", "builtin=tpcb-like clients=2 duration=5s query_mode=simple scale=1 script= threads=2"},
+      {"sysbench", "cpu-threads1-prime20000-time5.txt", "parse_error", "threads=1"},
+      {"sysbench", "cpu-threads2-time5-report1-histogram.txt", "parse_error", "threads=2"},
+      {"sysbench", "cpu-threads2-time5.run1.txt", "parse_error", "threads=2"},
+      {"sysbench", "cpu-threads2-time5.run2.txt", "parse_error", "threads=2"},
+      {"sysbench", "error-bad-option.txt", "parse_error", ""},
+      {"sysbench", "memory-threads2-2G.txt", "parse_error", "threads=2"},
+      {"sysbench", "mutex-threads2.txt", "parse_error", "threads=2"},
+      {"sysbench", "threads-threads2-time5.txt", "parse_error", "threads=2"},
+      {"sysbench", "threads-threads4-yields100-locks4-time5.txt", "parse_error", "threads=4"},
+      {"dmatest", "hisi_dma-2024-jiehai-3chan-timeout-failures.dmesg.txt", "failed", ""},
+      {"dmatest", "owl-dma-s500-ciocaltea-3chan-300tests.dmesg.txt", "ok", ""},
+      {"dmatest", "owl-dma-s700-1test.dmesg.txt", "ok", ""},
+      {"dmatest", "ptdma-5.15.8-fomichev-2022-patch2-noverify-N.dmesg.txt", "ok", ""},
+      {"dmatest", "ptdma-5.15.8-fomichev-2022-vanilla-noverify.dmesg.txt", "ok", ""},
+      {"dmatest", "sdxi-2025-amd-2threads-trimmed.dmesg.txt", "ok", ""},
+      {"dmatest", "sf-pdma-2020-greenwan-4chan.dmesg.txt", "ok", ""},
+      {"hammerdb", "blog-oracle-awr-timed-run-2vu.txt", "ok", "virtual_users=2"},
+      {"hammerdb", "docs-v6.0-jobid-vurun.txt", "ok", "virtual_users=32"},
+      {"hammerdb", "docs-v6.0-maria_tprocc.sh-full-build-run-drop-result.txt", "ok", "db=mariadb virtual_users=24"},
+      {"hammerdb", "docs-v6.0-mssqls-cli-interactive-vurun.txt", "ok", "virtual_users=4"},
+      {"hammerdb", "docs-v6.0-mssqls-cli-source-cliexample-1-2-4vu.txt", "parse_error", ""},
+      {"hammerdb", "docs-v6.0-pg-hdbxtprofile.log", "parse_error", "timeprofile=true"},
+      {"hammerdb", "docs-v6.0-postgres-timed-run-tail.txt", "ok", "db=postgres virtual_users=5"},
+      {"hammerdb", "issue-782-mariadb-steprun-tail.txt", "ok", "db=mariadb virtual_users=1"},
+      {"hammerdb", "issue-99-old-format-pg-v3.x.txt", "ok", "db=postgres"},
+      {"hammerdb", "pr-356-mariadb-v4.4-result-lines.txt", "parse_error", "db=mariadb virtual_users=16"},
+      {"netperf", "error-no-netserver.txt", "parse_error", ""},
+      {"netperf", "tcp_rr-l3-cC-r1.txt", "ok", "confidence=0 cpu_util=true latency=false message_size=1 test=TCP_RR"},
+      {"netperf", "tcp_rr-l3.txt", "ok", "confidence=0 cpu_util=false latency=false message_size=1 test=TCP_RR"},
+      {"netperf", "tcp_rr-omni-O-latency.txt", "ok", "confidence=0 cpu_util=false latency=true test=TCP_RR"},
+      {"netperf", "tcp_stream-l3.txt", "ok", "confidence=0 cpu_util=false message_size=16384 test=TCP_STREAM"},
+      {"netperf", "udp_stream-l3-i5-I95.txt", "ok", "confidence=95 confidence_width=5 cpu_util=false message_size=65507 test=UDP_STREAM"},
+      {"schbench", "schbench-m1-t2-r4-pipe4096.txt", "ok", "runtime=4s"},
+      {"schbench", "schbench-m1-t2-r5-json.txt", "ok", "pipe=0 runtime=5s"},
+      {"schbench", "schbench-m1-t2-r5.json", "ok", "message_threads=1 pipe=0 runtime=5s threads=2"},
+      {"schbench", "schbench-m1-t2-r5.txt", "ok", "pipe=0 runtime=5s"},
+      {"schbench", "schbench-m1-t4-r6-i2.txt", "ok", "pipe=0 runtime=6s"},
+
+  };
+  for (const std::string w : {"hackbench", "tbench", "pgbench", "sysbench", "dmatest", "hammerdb", "netperf", "schbench"}) {
+    INFO(w);
+    std::vector<std::string> args = {"parse", w, "--format", "json"};
+    for (const auto& f : test::fixture_files(w)) {
+      const std::string name = f.filename().string();
+      // Not outputs: formats, a pgbench script, its per-transaction logs,
+      // a sysfs parameter listing.
+      if (std::filesystem::is_directory(f) || f.extension() == ".md" || f.extension() == ".sql" ||
+          name.ends_with("parameters.grep-H.txt"))
+        continue;
+      args.push_back(f.string());
+    }
+    const auto r = schedlab_cmd(args);
+    const auto j = nlohmann::json::parse(r.out);
+    std::size_t seen = 0;
+    for (const auto& e : j) {
+      const std::string file = std::filesystem::path(e["file"].get<std::string>()).filename().string();
+      INFO(file);
+      const auto want = std::find_if(expected.begin(), expected.end(),
+                                     [&](const Expected& x) { return x.workload == w && x.file == file; });
+      REQUIRE(want != expected.end());
+      ++seen;
+      CHECK(e["status"] == want->status);
+      std::vector<std::string> stated;
+      for (const auto& [k, v] : e["params"].items()) {
+        if (find_workload(w)->find_param(k)->reading) {
+          CHECK_FALSE(v.is_null());
+          continue;
+        }
+        if (!v.is_null()) stated.push_back(k + "=" + v.get<std::string>());
+      }
+      CHECK(fmt::format("{}", fmt::join(stated, " ")) == want->stated);
+    }
+    CHECK(seen == static_cast<std::size_t>(std::count_if(expected.begin(), expected.end(),
+                                                         [&](const Expected& x) { return x.workload == w; })));
+  }
+}
+
+TEST_CASE("parse and import: a --param the output contradicts is an error naming both values") {
+  // The cases of the issue: each reads without --param, and a --param it
+  // contradicts names the output's value and the user's.
+  const struct {
+    std::string workload, file, param, message;
+  } cases[] = {
+      {"netperf", "netperf/tcp_rr-l3.txt", "test=TCP_STREAM", "the output states test=TCP_RR, not --param test=TCP_STREAM"},
+      {"netperf", "netperf/tcp_stream-l3.txt", "message_size=4096",
+       "the output states message_size=16384, not --param message_size=4096"},
+      {"schbench", "schbench/schbench-m1-t2-r4-pipe4096.txt", "runtime=30s",
+       "the output states runtime=4s, not --param runtime=30s"},
+      {"schbench", "schbench/schbench-m1-t2-r5.json", "threads=4", "the output states threads=2, not --param threads=4"},
+      {"pgbench", "pgbench/select-only-c2-j2-T5.run1.txt", "clients=8", "the output states clients=2, not --param clients=8"},
+      {"tbench", "tbench/tbench-t10-4clients.txt", "duration=30s", "the output states duration=10s, not --param duration=30s"},
+  };
+  test::TempDir dir;
+  int n = 0;
+  for (const auto& c : cases) {
+    INFO(c.file);
+    CHECK(schedlab_cmd({"parse", c.workload, fx(c.file)}).ok());
+    const auto parsed = schedlab_cmd({"parse", c.workload, fx(c.file), "--param", c.param});
+    CHECK(parsed.exit_code == 3);
+    CHECK_THAT(parsed.err, Catch::Contains(c.message));
+    const std::string db = dir.file(fmt::format("c{}.db", n++));
+    const auto imported =
+        schedlab_cmd({"import", c.workload, "base=" + fx(c.file), "--name", "x", "--param", c.param, "--db", db});
+    CHECK(imported.exit_code == 2);
+    CHECK_THAT(imported.err, Catch::Contains(c.message));
+  }
+  // A --param that agrees is taken.
+  CHECK(schedlab_cmd({"parse", "netperf", fx("netperf/tcp_rr-l3.txt"), "--param", "test=TCP_RR"}).ok());
+}
+
+TEST_CASE("import netperf records the stated size and an unknown duration; compare shows ? and says why") {
+  test::TempDir dir;
+  const std::string db = dir.file("netperf.db");
+  const auto imp = schedlab_cmd({"import", "netperf", "base=" + fx("netperf/tcp_stream-l3.txt"), "--name", "here", "--db", db});
+  INFO(imp.err);
+  REQUIRE(imp.ok());
+  Store store(db);
+  const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("here")->id);
+  REQUIRE(its.size() == 1);
+  const auto params = nlohmann::json::parse(its[0].params_json);
+  CHECK(params["message_size"] == "16384");  // not 0, the default
+  CHECK(params["duration"].is_null());        // not 10s: elapsed 3.32 s is no -l
+  CHECK(params["test"] == "TCP_STREAM");
+  CHECK(its[0].row == "16384");
+  // The same output with its -l given: like with like only on what is known.
+  const auto given = schedlab_cmd({"import", "netperf", "base=" + fx("netperf/tcp_stream-l3.txt"), "--name", "there",
+                                   "--param", "duration=3s", "--db", db});
+  REQUIRE(given.ok());
+  const auto cmp = schedlab_cmd({"compare", "here", "there", "--db", db});
+  INFO(cmp.out << cmp.err);
+  REQUIRE(cmp.ok());
+  CHECK_THAT(cmp.out, Catch::Contains("param netperf duration"));
+  CHECK_THAT(cmp.out, Catch::Contains("duration 3s (baseline ?)"));
+  CHECK_THAT(cmp.out, Catch::Contains("?: a parameter an imported output did not state and no --param gave"));
+  const auto json = schedlab_cmd({"compare", "here", "there", "--db", db, "--format", "json"});
+  REQUIRE(json.ok());
+  const auto j = nlohmann::json::parse(json.out);
+  const auto& cells = j["blocks"][0]["rows"][0]["cells"];
+  CHECK(cells[0]["params"]["duration"].is_null());
+  CHECK(cells[1]["params"]["duration"] == "3s");
+  CHECK(cells[1]["unlike_baseline"][0] == "duration 3s (baseline ?)");
+}
+
+TEST_CASE("parse netperf -P 0: the row alone reads with --param test, and not without") {
+  test::TempDir dir;
+  const std::string file = dir.file("p0.txt");
+  test::write_text(file, "131072  16384  16384    3.32     1147.88   \n");
+  const auto none = schedlab_cmd({"parse", "netperf", file});
+  CHECK(none.exit_code == 3);
+  CHECK_THAT(none.err, Catch::Contains("give the test it ran (--param test=TCP_STREAM, ...)"));
+  const auto r = schedlab_cmd({"parse", "netperf", file, "--param", "test=TCP_STREAM", "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j[0]["samples"][0]["value"] == 1147.88);
+  CHECK(j[0]["params"]["message_size"] == "16384");
+  CHECK(j[0]["params"]["confidence"].is_null());  // no banner to say
+  CHECK_THAT(j[0]["notes"][0].get<std::string>(), Catch::Contains("no header (-P 0)"));
+}
+
+TEST_CASE("import of a netperf or schbench output with a 1e308 figure fails its iteration, the output kept") {
+  test::TempDir dir;
+  std::string stream = test::read_text(test::fixture("netperf/tcp_stream-l3.txt"));
+  stream.replace(stream.find("1147.88"), 7, "1e308");
+  std::string json = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.json"));
+  json.replace(json.find("\"runtime\": 5"), 12, "\"runtime\": 1e300");
+  const struct {
+    std::string workload, name, text, message;
+  } cases[] = {
+      {"netperf", "huge.txt", stream, "line 7: throughput 1e+308 is past 1e+15"},
+      {"schbench", "huge.json", json, "\"runtime\" 1e+300 is past 1e+15"},
+  };
+  for (const auto& c : cases) {
+    const std::string file = dir.file(c.name), db = dir.file(c.name + ".db");
+    test::write_text(file, c.text);
+    const auto parsed = schedlab_cmd({"parse", c.workload, file});
+    CHECK(parsed.exit_code == 3);
+    CHECK_THAT(parsed.err, Catch::Contains(c.message));
+    const auto imported = schedlab_cmd({"import", c.workload, "base=" + file, "--name", "x", "--db", db});
+    CHECK(imported.exit_code == 3);
+    Store store(db);
+    const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("x")->id, true);
+    REQUIRE(its.size() == 1);
+    CHECK(its[0].status == IterationStatus::kParseError);
+    CHECK_THAT(its[0].error, Catch::Contains(c.message));
+    CHECK(its[0].stdout_text == c.text);
+  }
 }

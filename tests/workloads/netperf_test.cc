@@ -9,6 +9,7 @@
 #include "tests/support/samples.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/unknown_point.h"
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
@@ -202,8 +203,10 @@ TEST_CASE("netperf refuses output that is not what the point ran, naming the lin
   const std::string banner = stream.substr(0, stream.find('\n') + 1);
   CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), banner, ""),
                     "no result row after the TCP_STREAM banner (line 1)");
-  CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), "", ""),
-                    "no netperf test banner ('... TEST from ... to ...') in the output");
+  CHECK_THROWS_WITH(
+      netperf().parse(point("TCP_STREAM"), "", ""),
+      "no netperf test banner ('... TEST from ... to ...') in the output, nor only result "
+      "rows (-P 0)");
   // A row with a column missing, and a zero throughput.
   std::string cut = stream;
   cut.replace(cut.find("1147.88"), 7, "");
@@ -336,4 +339,96 @@ TEST_CASE(
                         "line 1: no netserver answered: establish control: are you sure "
                         "there is a netserver listening on 127.0.0.1 at port {}?",
                         port)));
+}
+
+TEST_CASE("netperf states its test, message size, columns and confidence; never the duration") {
+  const Point none = test::unknown_point(netperf());
+  const std::map<std::string, std::vector<std::string>> expected = {
+      {"tcp_stream-l3.txt",
+       {"test=TCP_STREAM", "confidence=0", "message_size=16384", "cpu_util=false"}},
+      {"udp_stream-l3-i5-I95.txt",
+       {"test=UDP_STREAM", "confidence=95", "confidence_width=5", "message_size=65507",
+        "cpu_util=false"}},
+      {"tcp_rr-l3.txt",
+       {"test=TCP_RR", "confidence=0", "message_size=1", "cpu_util=false", "latency=false"}},
+      {"tcp_rr-l3-cC-r1.txt",
+       {"test=TCP_RR", "confidence=0", "message_size=1", "cpu_util=true", "latency=false"}},
+      {"tcp_rr-omni-O-latency.txt",
+       {"test=TCP_RR", "confidence=0", "latency=true", "cpu_util=false"}},
+      {"error-no-netserver.txt", {}},
+  };
+  int files = 0;
+  for (const auto& f : test::fixture_files("netperf")) files += f.extension() != ".md";
+  CHECK(files == static_cast<int>(expected.size()));
+  for (const auto& [file, stated] : expected) {
+    INFO(file);
+    const std::string text = test::read_text(test::fixture("netperf/" + file));
+    CHECK(netperf().stated_params(none, text, "") == stated);
+    // At a point that knows nothing, every result still reads (no check
+    // against an unknown test, size or column set).
+    if (file.starts_with("error-"))
+      CHECK_THROWS_WITH(netperf().parse(none, text, ""), Catch::Contains("no netserver answered"));
+    else
+      CHECK_FALSE(netperf().parse(none, text, "").empty());
+  }
+  // A given 0 (netperf's own default size) is not contradicted by the size
+  // the row shows.
+  CHECK(netperf().stated_params(test::with(none, "message_size", std::int64_t{0}),
+                                test::read_text(test::fixture("netperf/tcp_stream-l3.txt")), "") ==
+        std::vector<std::string>{"test=TCP_STREAM", "confidence=0", "cpu_util=false"});
+  // An unknown size makes the row label "?", never "default".
+  CHECK(netperf().row_label(none) == "?");
+}
+
+TEST_CASE(
+    "netperf -P 0: the result row alone reads when the test is known, which fixes its columns") {
+  const Point none = test::unknown_point(netperf());
+  const std::string stream = "131072  16384  16384    3.32     1147.88   \n";
+  CHECK_THROWS_WITH(
+      netperf().parse(none, stream, ""),
+      "line 1: a result row without banner or header (netperf -P 0): give the test it "
+      "ran (--param test=TCP_STREAM, ...), which fixes its columns");
+  const Point tcp_stream = test::with(none, "test", std::string("TCP_STREAM"));
+  CHECK(by_metric(netperf().parse(tcp_stream, stream, "")) ==
+        std::map<std::string, double>{{"throughput", 1147.88}});
+  CHECK_THAT(
+      netperf().notes(tcp_stream, stream, "")[0],
+      Catch::Contains("no header (-P 0): the throughput is taken in netperf's default unit"));
+  CHECK(netperf().stated_params(tcp_stream, stream, "") ==
+        std::vector<std::string>{"message_size=16384", "cpu_util=false"});
+  // RR: the row and the remote socket sizes.
+  const std::string rr = "16384  131072 1        1       3.01     5578.23   \n16384  131072\n";
+  CHECK(by_metric(netperf().parse(test::with(none, "test", std::string("TCP_RR")), rr, "")) ==
+        std::map<std::string, double>{{"transactions", 5578.23}});
+  // The wrong test's columns, and text that is no row.
+  CHECK_THROWS_WITH(
+      netperf().parse(test::with(none, "test", std::string("TCP_RR")), stream, ""),
+      Catch::StartsWith("line 1: a TCP_RR result row has 6 (10 with -c -C) numbers, this one 5"));
+  CHECK_THROWS_WITH(netperf().parse(tcp_stream, "hello\n" + stream, ""),
+                    Catch::StartsWith("no netperf test banner"));
+}
+
+TEST_CASE("netperf refuses a figure statistics cannot hold (issue 44), naming the line") {
+  const std::string stream = test::read_text(test::fixture("netperf/tcp_stream-l3.txt"));
+  std::string huge = stream;
+  huge.replace(huge.find("1147.88"), 7, "1e308");
+  CHECK_THROWS_WITH(
+      netperf().parse(point("TCP_STREAM"), huge, ""),
+      "line 7: throughput 1e+308 is past 1e+15, beyond any measurement (statistics would "
+      "overflow)");
+  // Just past the bound, in plain digits, and a latency column.
+  std::string past = stream;
+  past.replace(past.find("1147.88"), 7, "1000000000000001");
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_STREAM"), past, ""),
+                    Catch::Contains("is past 1e+15"));
+  std::string latency = test::read_text(test::fixture("netperf/tcp_rr-omni-O-latency.txt"));
+  latency.replace(latency.find("63.90 "), 6, "9e200 ");
+  auto p = point("TCP_RR");
+  p.values["latency"] = true;
+  CHECK_THROWS_WITH(netperf().parse(p, latency, ""),
+                    Catch::StartsWith("line 6: Mean Latency Microseconds 9e+200 is past 1e+15"));
+  // The bound itself still reads.
+  std::string at = stream;
+  at.replace(at.find("1147.88"), 7, "1e15");
+  CHECK(by_metric(netperf().parse(point("TCP_STREAM"), at, "")).at("throughput") == 1e15);
 }

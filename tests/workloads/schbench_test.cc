@@ -5,6 +5,7 @@
 
 #include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/unknown_point.h"
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
@@ -219,4 +220,90 @@ TEST_CASE(
   const auto ran = schedlab::test::exec_step(schbench().iteration_steps(pipe, StepContext{})[0]);
   CHECK(run_metrics(schbench().parse(pipe, ran.out, ran.err)).at("transfer_rate") ==
         Approx(20000.0 * 4096 / 1048576).epsilon(0.001));
+}
+
+TEST_CASE("schbench states the final report's runtime, pipe mode, and a -j file's command line") {
+  const Point none = test::unknown_point(schbench());
+  const std::map<std::string, std::pair<std::string, std::vector<std::string>>> expected = {
+      {"schbench-m1-t2-r5.txt", {"err", {"runtime=5s", "pipe=0"}}},
+      {"schbench-m1-t2-r5-json.txt", {"err", {"runtime=5s", "pipe=0"}}},
+      {"schbench-m1-t4-r6-i2.txt", {"err", {"runtime=6s", "pipe=0"}}},
+      // Pipe mode: on, but its bytes are not printed.
+      {"schbench-m1-t2-r4-pipe4096.txt", {"err", {"runtime=4s"}}},
+      {"schbench-m1-t2-r5.json",
+       {"out", {"message_threads=1", "threads=2", "runtime=5s", "pipe=0"}}},
+  };
+  int files = 0;
+  for (const auto& f : test::fixture_files("schbench")) files += f.extension() != ".md";
+  CHECK(files == static_cast<int>(expected.size()));
+  for (const auto& [file, where_stated] : expected) {
+    INFO(file);
+    const auto& [where, stated] = where_stated;
+    const std::string text = test::read_text(test::fixture("schbench/" + file));
+    const std::string out = where == "out" ? text : "", err = where == "err" ? text : "";
+    CHECK(schbench().stated_params(none, out, err) == stated);
+    // Nothing known: read without a runtime or pipe check.
+    CHECK_FALSE(schbench().parse(none, out, err).empty());
+  }
+  // From 30 s on a warm-up may have reset the report's runtime: stated
+  // only when the warm-up is known to be off.
+  std::string long_run = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.txt"));
+  for (auto at = long_run.find("runtime 5 (s)"); at != std::string::npos;
+       at = long_run.find("runtime 5 (s)"))
+    long_run.replace(at, 13, "runtime 60 (s)");
+  CHECK(schbench().stated_params(none, "", long_run) == std::vector<std::string>{"pipe=0"});
+  CHECK(schbench().stated_params(test::with(none, "warmup", std::chrono::milliseconds(0)), "",
+                                 long_run) == std::vector<std::string>{"runtime=60s", "pipe=0"});
+  // intervals says how schedlab reads, so it is never unknown.
+  CHECK(none.known("intervals"));
+}
+
+TEST_CASE(
+    "schbench refuses numbers statistics cannot hold, and -j values the text parser refuses (issue "
+    "44)") {
+  const std::string json = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.json"));
+  const auto edited = [&](const std::string& from, const std::string& to) {
+    std::string j = json;
+    REQUIRE(j.find(from) != std::string::npos);
+    j.replace(j.find(from), from.size(), to);
+    return j;
+  };
+  // A negative percentile: the text parser's pattern has no sign.
+  CHECK_THROWS_WITH(
+      schbench().parse(
+          point(5), edited("\"wakeup_latency_pct50.0\": 867", "\"wakeup_latency_pct50.0\": -867"),
+          ""),
+      "schbench -j file: \"int\".\"wakeup_latency_pct50.0\" -867 is negative: no measurement");
+  // runtime 1e300 is refused before it is converted to an integer.
+  const auto runtime = edited("\"runtime\": 5", "\"runtime\": 1e300");
+  CHECK_THROWS_WITH(schbench().parse(point(5), runtime, ""),
+                    Catch::Contains("\"runtime\" 1e+300 is past 1e+15"));
+  CHECK_THROWS_WITH(schbench().parse(point(5), runtime, ""),
+                    !Catch::Contains("-9223372036854775808"));
+  CHECK(schbench().stated_params(
+            test::unknown_point(schbench()),
+            edited("\"runtime\": 5", "\"runtime\": 1e300").replace(json.find("-r 5"), 4, "    "),
+            "") == std::vector<std::string>{"message_threads=1", "threads=2", "pipe=0"});
+  CHECK_THROWS_WITH(schbench().parse(point(5), edited("\"runtime\": 5", "\"runtime\": 5.5"), ""),
+                    "schbench -j file: \"runtime\" 5.5 is not a whole number from 0 to 2^53");
+  CHECK_THROWS_WITH(
+      schbench().parse(
+          point(5),
+          edited("\"wakeup_latency_pct99.0\": 13328", "\"wakeup_latency_pct99.0\": 1e308"), ""),
+      Catch::Contains("\"wakeup_latency_pct99.0\" 1e+308 is past 1e+15"));
+  // The text report: a 1e308 percentile, and a runtime of 300 digits.
+  const std::string text = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.txt"));
+  std::string huge = text;
+  huge.replace(huge.rfind("10640      (55"), 5, "1" + std::string(308, '0'));
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", huge),
+                    Catch::Contains("99.0th percentile 1e+308 is past 1e+15"));
+  std::string long_runtime = text;
+  long_runtime.replace(long_runtime.rfind("runtime 5 (s)"), 13,
+                       "runtime 1" + std::string(300, '0') + " (s)");
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", long_runtime),
+                    Catch::Contains("runtime 1e+300 is not a whole number from 0 to 2^53"));
+  std::string rate = text;
+  rate.replace(rate.find("average rps: 123.20"), 19, "average rps: 1" + std::string(308, '0'));
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", rate),
+                    Catch::Contains("average rps 1e+308 is past 1e+15"));
 }
