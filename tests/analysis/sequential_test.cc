@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "analysis/sequential_planning.h"
 #include "analysis/sequential_simulation.h"
 
 using namespace schedlab;
@@ -208,4 +209,44 @@ TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, fewer iterations
   const auto fixed = static_cast<double>(fixed_n_for_power(0.05, 0.8, 3, 5));
   CHECK(ab.mean_n < 0.9 * fixed);
   CHECK(aa.mean_n < fixed);
+}
+
+TEST_CASE("the needed n only grows by default; free re-plans it down, frozen keeps the first",
+          "[sequential]") {
+  auto needed = [](SequentialReplan replan) {
+    SequentialDesign d;
+    d.replan = replan;
+    SequentialTest test(plan_sequential(d), Centre::kAmean, true);
+    std::vector<double> out;
+    double n = 3;
+    for (double estimate : {20.0, 10.0, 30.0}) {
+      const auto s = test.schedule(n, estimate);
+      out.push_back(s.at.needed_n);
+      n = static_cast<double>(s.next_n);
+    }
+    return out;
+  };
+  CHECK(needed(SequentialReplan::kGrow) == std::vector<double>{20, 20, 30});
+  CHECK(needed(SequentialReplan::kFree) == std::vector<double>{20, 10, 30});
+  CHECK(needed(SequentialReplan::kFrozen) == std::vector<double>{20, 20, 20});
+  CHECK(replan_name(SequentialReplan::kGrow) == "grow");
+}
+
+TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of range refused",
+          "[sequential]") {
+  const DesignCost c = design_cost(SequentialDesign{}, 4, 0);
+  REQUIRE(c.looks.size() >= 2);
+  CHECK(c.looks.front().n == 3);
+  for (std::size_t k = 1; k < c.looks.size(); ++k) CHECK(c.looks[k].n > c.looks[k - 1].n);
+  CHECK(static_cast<double>(c.max_n) >= c.needed_n);
+  CHECK(c.looks.back().alpha_spent == 0.05);
+  CHECK(!c.capped);
+  CHECK(c.asn.h1x2 < c.asn.h1);
+  CHECK(c.asn.h1 < static_cast<double>(c.max_n));
+  CHECK(c.power >= 0.8);
+  const DesignCost capped = design_cost(SequentialDesign{}, 4, 12);
+  CHECK(capped.capped);
+  CHECK(capped.max_n == 12);
+  CHECK(capped.power < 0.8);
+  CHECK_THROWS_WITH(design_cost(SequentialDesign{}, 0, 0), "the CV must be in (0, 1000) %, not 0");
 }
