@@ -34,13 +34,15 @@ std::string render_design_text(const DesignReport& r) {
   const DesignCost& c = r.cost;
   const SequentialDesign& d = c.plan.design;
   std::string out;
-  out += fmt::format("design: alpha {:g} (two-sided), power {:g} at a change of {:g}% with a CV of {:g}%\n",
-                     d.alpha, d.power, d.min_effect_pct, c.cv_pct);
+  out += fmt::format(
+      "design: alpha {:g} (two-sided), power {:g} at a change of {:g}% with a CV of {:g}%\n",
+      d.alpha, d.power, d.min_effect_pct, c.cv_pct);
   out += fmt::format("spending {}, {} planned looks, min {} iterations a side, max {}\n",
                      spending_text(d.spending), d.planned_looks, d.min_n,
                      c.cap == 0 ? std::string("none") : std::to_string(c.cap));
-  out += fmt::format("\nfixed n of equal power: {} iterations a side (R's power.t.test n: {:.2f})\n",
-                     c.fixed_n, c.fixed_n_exact);
+  out +=
+      fmt::format("\nfixed n of equal power: {} iterations a side (R's power.t.test n: {:.2f})\n",
+                  c.fixed_n, c.fixed_n_exact);
   out += fmt::format("maximum n: {} iterations a side (the test's needed n at this CV: {:.2f})\n",
                      c.max_n, c.needed_n);
   if (c.capped)
@@ -55,7 +57,7 @@ std::string render_design_text(const DesignReport& r) {
                        l.fraction, bound_text(l.efficacy_bound), l.nominal_alpha, l.alpha_spent,
                        bound_text(l.same_bound));
   }
-  out += fmt::format("different: |z| >= bound; same: z +- same bound within +-{:g}% of change\n",
+  out += fmt::format("different: |z| >= bound; same: the interval z +- same bound within +-{:g}%\n",
                      d.min_effect_pct);
   out += "\naverage iterations a side (normal theory, this design's looks):\n";
   out += fmt::format("  no change       {:>8.2f}\n", c.asn.h0);
@@ -71,8 +73,8 @@ std::string render_design_text(const DesignReport& r) {
                        s.mean_n_h0);
     out += fmt::format("  min_effect      power  {:.4f}   mean iterations {:>8.2f}\n", s.power,
                        s.mean_n_h1);
-    out += fmt::format("  2 x min_effect                  mean iterations {:>8.2f}\n",
-                       s.mean_n_h1x2);
+    out +=
+        fmt::format("  2 x min_effect                  mean iterations {:>8.2f}\n", s.mean_n_h1x2);
   }
   return out;
 }
@@ -96,9 +98,9 @@ std::string render_design_json(const DesignReport& r) {
                         {"asn", {{"h0", c.asn.h0}, {"h1", c.asn.h1}, {"h1x2", c.asn.h1x2}}}};
   if (r.simulated) {
     const DesignSimulation& s = *r.simulated;
-    doc["simulated"] = {{"trials", s.trials},         {"type1", s.type1},
-                        {"power", s.power},           {"mean_n_h0", s.mean_n_h0},
-                        {"mean_n_h1", s.mean_n_h1},   {"mean_n_h1x2", s.mean_n_h1x2}};
+    doc["simulated"] = {{"trials", s.trials},       {"type1", s.type1},
+                        {"power", s.power},         {"mean_n_h0", s.mean_n_h0},
+                        {"mean_n_h1", s.mean_n_h1}, {"mean_n_h1x2", s.mean_n_h1x2}};
   }
   return doc.dump(2) + "\n";
 }

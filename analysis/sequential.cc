@@ -225,8 +225,8 @@ SequentialTest::PastLook SequentialTest::replanned(double n, double estimate) co
       at.needed_n = std::max(estimate, looks_.back().needed_n);
   }
   const double first_fraction = 1.0 / plan_.design.planned_looks;
-  at.fraction = looks_.empty() ? std::min(n / at.needed_n, first_fraction)
-                               : n / looks_.back().needed_n;
+  at.fraction =
+      looks_.empty() ? std::min(n / at.needed_n, first_fraction) : n / looks_.back().needed_n;
   return at;
 }
 
@@ -322,8 +322,8 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // plans a test of 5-6 iterations a side); with chi2_df(0.35), 0.048. At
   // 50 degrees of freedom it is 4% above the median-unbiased size.
   const double pooled_df = na + nb - 2;
-  const double unbias = pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df),
-                                                          kPlanVarianceQuantile);
+  const double unbias =
+      pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), kPlanVarianceQuantile);
   l.needed_n = plan_.eta * plan_.eta * se2 * unbias * n / (margin * margin) + z_half * z_half / 2;
   const PastLook at = replanned(n, l.needed_n);
   l.needed_n = at.needed_n;

@@ -44,8 +44,8 @@ Outcome outcome_at(double theta, const DesignCost& c, double delta_over_sd) {
   std::vector<gs::LookRegion> regions;
   for (const PlannedLook& l : c.looks) {
     const double drift_at_min_effect = delta_over_sd * std::sqrt(l.n / 2.0);
-    regions.push_back({static_cast<double>(l.n) / n_ref, l.efficacy_bound,
-                       drift_at_min_effect - l.same_bound});
+    regions.push_back(
+        {static_cast<double>(l.n) / n_ref, l.efficacy_bound, drift_at_min_effect - l.same_bound});
   }
   const double eta = theta * delta_over_sd * std::sqrt(n_ref / 2);
   const gs::PathOutcome o = gs::path_outcome(eta, regions, c.plan.design.grid);
@@ -74,9 +74,10 @@ EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign
     const gs::PathOutcome o = gs::path_outcome(eta, regions, d.grid);
     return o.above + o.below;
   };
-  const double fixed_eta = stats::normal_quantile(1 - d.alpha / 2) + stats::normal_quantile(d.power);
-  const double eta =
-      solve_increasing([&](double e) { return power_at(e) - d.power; }, 0.5 * fixed_eta, 2 * fixed_eta);
+  const double fixed_eta =
+      stats::normal_quantile(1 - d.alpha / 2) + stats::normal_quantile(d.power);
+  const double eta = solve_increasing([&](double e) { return power_at(e) - d.power; },
+                                      0.5 * fixed_eta, 2 * fixed_eta);
   EfficacyOnlyCharacteristics c;
   c.inflation = (eta / fixed_eta) * (eta / fixed_eta);
   c.asn_ratio_h1 = gs::path_outcome(eta, regions, d.grid).expected_fraction * c.inflation;
@@ -105,9 +106,10 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
     const bool at_cap = cap != 0 && n >= cap;
     if (at_cap) n = cap;
     const auto s = test.schedule(static_cast<double>(n), c.needed_n, at_cap);
-    c.looks.push_back({n, s.at.fraction, s.efficacy_bound,
-                       !std::isfinite(s.efficacy_bound) ? 0 : std::erfc(s.efficacy_bound * M_SQRT1_2),
-                       s.alpha_spent, s.same_bound});
+    c.looks.push_back(
+        {n, s.at.fraction, s.efficacy_bound,
+         !std::isfinite(s.efficacy_bound) ? 0 : std::erfc(s.efficacy_bound * M_SQRT1_2),
+         s.alpha_spent, s.same_bound});
     if (s.last) break;
     n = s.next_n;
   }

@@ -63,17 +63,17 @@ struct AverageSampleNumber {
 struct DesignCost {
   SequentialPlan plan;
   double cv_pct = 0;
-  std::size_t cap = 0;                 // the iteration cap (0: none)
-  double needed_n = 0;                 // N at this CV
-  std::vector<PlannedLook> looks;      // at this CV
-  double fixed_n_exact = 0;            // power.t.test's n
-  std::size_t fixed_n = 0;             // its ceiling
-  std::size_t max_n = 0;               // the last look's n
-  bool capped = false;                 // the cap comes before N
-  double power = 0;                    // normal theory at these looks: P(different, right way)
-  AverageSampleNumber asn;             // normal theory
+  std::size_t cap = 0;             // the iteration cap (0: none)
+  double needed_n = 0;             // N at this CV
+  std::vector<PlannedLook> looks;  // at this CV
+  double fixed_n_exact = 0;        // power.t.test's n
+  std::size_t fixed_n = 0;         // its ceiling
+  std::size_t max_n = 0;           // the last look's n
+  bool capped = false;             // the cap comes before N
+  double power = 0;                // normal theory at these looks: P(different, right way)
+  AverageSampleNumber asn;         // normal theory
   EfficacyOnlyCharacteristics reference;
-  double reference_asn_h1 = 0;         // reference.asn_ratio_h1 x fixed_n_exact
+  double reference_asn_h1 = 0;  // reference.asn_ratio_h1 x fixed_n_exact
 };
 // Throws std::invalid_argument for a design design_error refuses or a CV
 // that is not in (0, 1000).

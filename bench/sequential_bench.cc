@@ -169,9 +169,8 @@ int main(int argc, char** argv) {
     const auto& x = r.result;
     const double n = static_cast<double>(x.trials);
     const double diff = static_cast<double>(x.different) / n;
-    const auto fixed_n =
-        static_cast<double>(fixed_n_for_power(design.alpha, design.power, design.min_effect_pct,
-                                              s.cv_pct));
+    const auto fixed_n = static_cast<double>(
+        fixed_n_for_power(design.alpha, design.power, design.min_effect_pct, s.cv_pct));
     std::string goal;
     if (r.multiple == 0) {
       goal = fmt::format("type I {}; n/fixed {}",
@@ -188,10 +187,10 @@ int main(int argc, char** argv) {
     } else {
       goal = fmt::format("n/fixed {}", against(x.mean_n / fixed_n, "<=", 0.55, failed, "{:.3f}"));
     }
-    fmt::print("{:<9} {:>3} {:>3} {:>5}% | {:>6.4f} {:>6.4f} {:>6.4f} | {:>6.2f} {:>4} {:>5} | {}\n",
-               noise_name(s.noise), r.min_n, s.cv_pct, s.change_pct, diff,
-               static_cast<double>(x.same) / n, static_cast<double>(x.undecided) / n, x.mean_n,
-               x.p95_n, fixed_n, goal);
+    fmt::print(
+        "{:<9} {:>3} {:>3} {:>5}% | {:>6.4f} {:>6.4f} {:>6.4f} | {:>6.2f} {:>4} {:>5} | {}\n",
+        noise_name(s.noise), r.min_n, s.cv_pct, s.change_pct, diff, static_cast<double>(x.same) / n,
+        static_cast<double>(x.undecided) / n, x.mean_n, x.p95_n, fixed_n, goal);
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

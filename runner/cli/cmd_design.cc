@@ -76,7 +76,8 @@ void register_design(CLI::App& app, int& exit_code) {
   cmd->add_option("--power", o->power, "power at min_effect")
       ->check(open_range(0.5, 1))
       ->capture_default_str();
-  cmd->add_option("--min-effect", o->min_effect_pct, "the smallest change worth finding, % of the mean")
+  cmd->add_option("--min-effect", o->min_effect_pct,
+                  "the smallest change worth finding, % of the mean")
       ->check(open_range(0, 100))
       ->capture_default_str();
   cmd->add_option("--cv", o->cv_pct, "the metric's coefficient of variation, % of the mean")
@@ -87,9 +88,10 @@ void register_design(CLI::App& app, int& exit_code) {
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
             if (gs::parse_spending(s)) return "";
-            return fmt::format("unknown spending function '{}'; known: obf, pocock, kd(RHO) "
-                               "(RHO from 0.5 to 5)",
-                               s);
+            return fmt::format(
+                "unknown spending function '{}'; known: obf, pocock, kd(RHO) "
+                "(RHO from 0.5 to 5)",
+                s);
           },
           "obf|pocock|kd(RHO)"))
       ->capture_default_str();

@@ -179,7 +179,7 @@ TEST_CASE("the fixed n is R's power.t.test, rounded up", "[sequential][r]") {
   CHECK(fixed_n_for_power(0.05, 0.8, 3, 10) == 176);
 }
 
-TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, fewer iterations than fixed",
+TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, about the fixed n's iterations",
           "[sequential][simulation]") {
   constexpr std::size_t kTrials = 2000;
   const auto& plan = default_plan();
@@ -206,9 +206,11 @@ TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, fewer iterations
   // A two-sided level-alpha test calls a rise a fall at most alpha / 2 of
   // the time (2 of 2000 here: a last look on a low variance estimate).
   CHECK(static_cast<double>(ab.different_wrong_way) / kTrials <= 0.025);
+  // The needed n only grows, so the test runs about as long as a fixed one
+  // at min_effect (bench_sequential measures it against its goals).
   const auto fixed = static_cast<double>(fixed_n_for_power(0.05, 0.8, 3, 5));
-  CHECK(ab.mean_n < 0.9 * fixed);
-  CHECK(aa.mean_n < fixed);
+  CHECK(ab.mean_n < 1.1 * fixed);
+  CHECK(aa.mean_n < 1.1 * fixed);
 }
 
 TEST_CASE("the needed n only grows by default; free re-plans it down, frozen keeps the first",
@@ -236,7 +238,9 @@ TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of 
           "[sequential]") {
   const DesignCost c = design_cost(SequentialDesign{}, 4, 0);
   REQUIRE(c.looks.size() >= 2);
-  CHECK(c.looks.front().n == 3);
+  // The first look at a tenth of the needed n (35.2 a side), min 3.
+  CHECK(c.looks.front().n == static_cast<std::size_t>(std::ceil(c.needed_n / 10)));
+  CHECK(c.looks.front().n == 4);
   for (std::size_t k = 1; k < c.looks.size(); ++k) CHECK(c.looks[k].n > c.looks[k - 1].n);
   CHECK(static_cast<double>(c.max_n) >= c.needed_n);
   CHECK(c.looks.back().alpha_spent == 0.05);

@@ -11,8 +11,7 @@
 using namespace schedlab;
 using test::schedlab_cmd;
 
-TEST_CASE("design: the text names the fixed n, the looks and the average iterations",
-          "[design]") {
+TEST_CASE("design: the text names the fixed n, the looks and the average iterations", "[design]") {
   const auto r = schedlab_cmd({"design", "--cv", "4"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.err.empty());
@@ -33,10 +32,11 @@ TEST_CASE("design: the text names the fixed n, the looks and the average iterati
 
 TEST_CASE("design: JSON keeps its fields; a simulation is seeded and from the runner's test",
           "[design]") {
-  const auto r = schedlab_cmd({"design", "--alpha", "0.05", "--power", "0.8", "--min-effect", "3",
-                               "--cv", "2", "--spending", "pocock", "--min", "5", "--max", "40",
-                               "--simulate", "300", "--seed", "7", "--dist", "lognormal",
-                               "--format", "json"});
+  const auto r =
+      schedlab_cmd({"design", "--alpha", "0.05",      "--power",    "0.8",    "--min-effect",
+                    "3",      "--cv",    "2",         "--spending", "pocock", "--min",
+                    "5",      "--max",   "40",        "--simulate", "300",    "--seed",
+                    "7",      "--dist",  "lognormal", "--format",   "json"});
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["fixed_n"] == 9);  // ceiling of power.t.test's 8.06
@@ -57,9 +57,9 @@ TEST_CASE("design: JSON keeps its fields; a simulation is seeded and from the ru
   CHECK(s["type1"].get<double>() < 0.15);
   CHECK(s["mean_n_h1x2"].get<double>() < s["mean_n_h1"].get<double>());
   // The same seed gives the same figures.
-  const auto again = schedlab_cmd({"design", "--cv", "2", "--spending", "pocock", "--min", "5",
-                                   "--max", "40", "--simulate", "300", "--seed", "7", "--dist",
-                                   "lognormal", "--format", "json"});
+  const auto again =
+      schedlab_cmd({"design", "--cv", "2", "--spending", "pocock", "--min", "5", "--max", "40",
+                    "--simulate", "300", "--seed", "7", "--dist", "lognormal", "--format", "json"});
   REQUIRE(again.exit_code == 0);
   CHECK(again.out == r.out);
 }
