@@ -1,20 +1,27 @@
 // bench_sequential: the sequential A/B test's real error rates and
-// iteration counts, by seeded Monte Carlo of the default design
-// (alpha 0.05, power 0.8, min_effect 3%): A/A, A/B at min_effect and at
-// twice it; normal and log-normal noise; CV 2%, 5% and 10%. Each setting
-// prints P(different), P(same), P(undecided), the mean and 95th-percentile
-// iterations a side at the stop, and the fixed n of equal power (R's
-// power.t.test, rounded up) it is measured against; then the goals:
-//   type I error <= alpha within Monte Carlo error (rate - 2 SE <= alpha),
-//   power >= 0.8 at min_effect (rate + 2 SE >= 0.8),
-//   mean iterations <= 70% of the fixed n at min_effect.
+// iteration counts, by seeded Monte Carlo of the default design (alpha
+// 0.05, power 0.8, min_effect 3%, O'Brien-Fleming-type spending, 10
+// planned looks): no change, min_effect and twice it; normal and log-normal
+// noise; CV 2%, 4% and 10%; min 3 and 5 iterations a side before the first
+// look. Each setting prints P(different), P(same), P(undecided), the mean
+// and 95th-percentile iterations a side at the stop, the fixed n of equal
+// power (R's power.t.test, rounded up), and each figure against its goal
+// (analysis/sequential/sequential_planning.h for the reference):
+//   no change        type I <= alpha + 2 SE (SE of alpha at this many trials);
+//                    mean iterations <= 0.90 of the fixed n
+//   min_effect       power (different, the right way) >= power - 2 SE;
+//                    mean iterations <= 1.05 x rpact's ASN for the efficacy-only
+//                    design with the same spending and looks
+//   2 x min_effect   mean iterations <= 0.55 of the fixed n
 //
 //   build/bench/bench_sequential [TRIALS] [spending=NAME] [same_spending=NAME]
-//                                [replan=yes|no] [settings=min_effect]
-// TRIALS: default 10000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
-// the design's); replan=no: the needed n is the first look's (default yes:
-// re-planned at each look); settings=min_effect: only A/A and min_effect,
-// normal noise (for exploring).
+//                                [replan=grow|free|frozen] [cv=PCT] [min=N]
+//                                [noise=normal|lognormal] [change=0|1|2]
+// TRIALS: default 20000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
+// the design's); replan: how each look's variance re-plans the needed n
+// (SequentialReplan; default grow); cv, min, noise, change: only the
+// settings with that value (change in multiples of min_effect), for
+// exploring; the others keep their seeds.
 //
 // Settings run on two threads; user and system CPU are printed at the end.
 #include <fmt/format.h>
@@ -23,10 +30,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <future>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "analysis/sequential/sequential.h"
+#include "analysis/sequential/sequential_planning.h"
 #include "analysis/sequential/sequential_simulation.h"
 
 using namespace schedlab;
@@ -34,32 +43,52 @@ using namespace schedlab;
 namespace {
 
 struct Row {
+  std::size_t min_n = 3;
   SimulationSetting setting;
   SimulationResult result;
-  std::size_t fixed_n = 0;
+  double multiple = 0;  // of min_effect
 };
 
 double seconds(const timeval& t) {
-  return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6;
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+}
+
+std::string_view noise_name(Noise n) {
+  return n == Noise::kNormal ? "normal" : "lognormal";
+}
+
+// "0.0512 <= 0.0531 ok" or "... FAIL".
+std::string against(double value, std::string_view op, double goal, int& failed,
+                    std::string_view format = "{:.4f}") {
+  const bool ok = op == "<=" ? value <= goal : value >= goal;
+  failed += !ok;
+  return fmt::format("{} {} {} {}", fmt::format(fmt::runtime(format), value), op,
+                     fmt::format(fmt::runtime(format), goal), ok ? "ok" : "FAIL");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::size_t trials = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 10'000;
+  const std::size_t trials = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 20'000;
+  if (trials == 0) {
+    fmt::print(stderr, "bench_sequential: TRIALS must be a positive number\n");
+    return 2;
+  }
   SequentialDesign design;
-  bool few_settings = false;
+  std::map<std::string, std::string> only;  // cv, min, noise, change
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
     const std::string key = arg.substr(0, eq),
                       value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-    if (key == "settings" && value == "min_effect") {
-      few_settings = true;
+    if (key == "cv" || key == "min" || key == "noise" || key == "change") {
+      only[key] = value;
       continue;
     }
-    if (key == "replan" && (value == "yes" || value == "no")) {
-      design.replan = value == "yes";
+    if (key == "replan" && (value == "grow" || value == "free" || value == "frozen")) {
+      design.replan = value == "grow"   ? SequentialReplan::kGrow
+                      : value == "free" ? SequentialReplan::kFree
+                                        : SequentialReplan::kFrozen;
       continue;
     }
     const auto f = gs::parse_spending(value);
@@ -73,79 +102,95 @@ int main(int argc, char** argv) {
     }
   }
   const SequentialPlan plan = plan_sequential(design);
+  const EfficacyOnlyCharacteristics reference = efficacy_only_characteristics(design);
   fmt::print(
       "design: alpha {} two-sided, power {} at min_effect {}% (planned at {} with the "
-      "margin), same_error {}, min_n {}, {} planned looks, spending {} (same: {})\n",
+      "margin), same_error {}, {} planned looks, spending {} (same: {}), replan {}\n",
       design.alpha, design.power, design.min_effect_pct, design.power + design.power_margin,
-      plan.same_error, design.min_n, design.planned_looks, gs::spending_name(design.spending),
-      gs::spending_name(design.same_spending));
+      plan.same_error, design.planned_looks, gs::spending_name(design.spending),
+      gs::spending_name(design.same_spending), replan_name(design.replan));
   fmt::print(
       "plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
-      "type I {:.4f}, P(same | min_effect) {:.4f}, E[t] {:.3f} at min_effect ({:.3f} x "
-      "fixed), {:.3f} at no change\n",
-      plan.eta, plan.fixed_eta, plan.inflation, plan.type1, plan.same_at_min_effect,
-      plan.expected_fraction_h1, plan.expected_fraction_h1 * plan.inflation,
-      plan.expected_fraction_h0);
+      "type I {:.4f}, P(same | min_effect) {:.4f}\n",
+      plan.eta, plan.fixed_eta, plan.inflation, plan.type1, plan.same_at_min_effect);
   fmt::print(
-      "{} trials a setting, seeded; iterations are a side (baseline and variant "
-      "interleaved)\n\n",
-      trials);
+      "reference: rpact's efficacy-only design, same spending and looks: ASN {:.4f} x fixed "
+      "at min_effect, {:.4f} at no change (getDesignCharacteristics)\n",
+      reference.asn_ratio_h1, reference.asn_ratio_h0);
+  const double se_alpha = std::sqrt(design.alpha * (1 - design.alpha) / trials);
+  const double se_power = std::sqrt(design.power * (1 - design.power) / trials);
+  fmt::print(
+      "{} trials a setting, seeded; iterations are a side (baseline and variant interleaved); "
+      "2 SE: {:.4f} (alpha), {:.4f} (power)\n\n",
+      trials, 2 * se_alpha, 2 * se_power);
 
   std::vector<Row> rows;
   std::uint64_t seed = 20240536;
+  auto wanted = [&](const std::string& key, const std::string& value) {
+    return !only.contains(key) || only[key] == value;
+  };
   for (Noise noise : {Noise::kNormal, Noise::kLogNormal})
-    for (double cv : {2.0, 5.0, 10.0})
-      for (double change : {0.0, design.min_effect_pct, 2 * design.min_effect_pct}) {
-        if (few_settings && (noise != Noise::kNormal || change > design.min_effect_pct)) {
-          ++seed;  // the other settings keep their seeds
-          continue;
+    for (std::size_t min_n : {3, 5})
+      for (double cv : {2.0, 4.0, 10.0})
+        for (int multiple : {0, 1, 2}) {
+          const std::uint64_t this_seed = seed++;  // the same whatever is filtered
+          if (!wanted("noise", std::string(noise_name(noise))) ||
+              !wanted("min", std::to_string(min_n)) || !wanted("cv", fmt::format("{:g}", cv)) ||
+              !wanted("change", std::to_string(multiple)))
+            continue;
+          Row r;
+          r.min_n = min_n;
+          r.multiple = multiple;
+          r.setting = {.cv_pct = cv,
+                       .change_pct = multiple * design.min_effect_pct,
+                       .noise = noise,
+                       .trials = trials,
+                       .max_n = 100'000,
+                       .seed = this_seed};
+          rows.push_back(r);
         }
-        Row r;
-        r.setting = {.cv_pct = cv,
-                     .change_pct = change,
-                     .noise = noise,
-                     .trials = trials,
-                     .max_n = 100'000,
-                     .seed = seed++};
-        r.fixed_n = fixed_n_for_power(design.alpha, design.power, design.min_effect_pct, cv);
-        rows.push_back(r);
-      }
   // Two workers, each taking every other setting.
   auto work = [&](std::size_t first) {
-    for (std::size_t i = first; i < rows.size(); i += 2)
-      rows[i].result = simulate_sequential(plan, Centre::kAmean, rows[i].setting);
+    for (std::size_t i = first; i < rows.size(); i += 2) {
+      SequentialDesign d = design;
+      d.min_n = rows[i].min_n;
+      rows[i].result = simulate_sequential(plan_sequential(d), Centre::kAmean, rows[i].setting);
+    }
   };
   auto other = std::async(std::launch::async, work, 1);
   work(0);
   other.get();
 
-  fmt::print("{:<10} {:>4} {:>6} | {:>10} {:>7} {:>7} | {:>7} {:>4} {:>6} {:>8} | goal\n", "noise",
-             "CV%", "change", "different", "same", "undec.", "mean n", "p95", "fixed", "mean/fix");
+  fmt::print("{:<9} {:>3} {:>3} {:>6} | {:>6} {:>6} {:>6} | {:>6} {:>4} {:>5} | goals\n", "noise",
+             "min", "CV%", "change", "diff.", "same", "undec.", "mean n", "p95", "fixed");
   int failed = 0;
   for (const Row& r : rows) {
     const auto& s = r.setting;
     const auto& x = r.result;
     const double n = static_cast<double>(x.trials);
     const double diff = static_cast<double>(x.different) / n;
-    const double se = std::sqrt(diff * (1 - diff) / n);
-    const double ratio = x.mean_n / static_cast<double>(r.fixed_n);
+    const auto fixed_n = static_cast<double>(
+        fixed_n_for_power(design.alpha, design.power, design.min_effect_pct, s.cv_pct));
     std::string goal;
-    if (s.change_pct == 0) {
-      const bool ok = diff - 2 * se <= design.alpha;
-      goal = fmt::format("type I {} alpha", ok ? "<=" : "> ");
-      failed += !ok;
-    } else if (s.change_pct == design.min_effect_pct) {
-      const bool power_ok = diff + 2 * se >= design.power;
-      const bool n_ok = ratio <= 0.70;
-      goal = fmt::format("power {}, n {} 70%", power_ok ? "ok" : "LOW", n_ok ? "<=" : "> ");
-      failed += !power_ok + !n_ok;
+    if (r.multiple == 0) {
+      goal = fmt::format("type I {}; n/fixed {}",
+                         against(diff, "<=", design.alpha + 2 * se_alpha, failed),
+                         against(x.mean_n / fixed_n, "<=", 0.90, failed, "{:.3f}"));
+    } else if (r.multiple == 1) {
+      const double power = static_cast<double>(x.different - x.different_wrong_way) / n;
+      const double rpact_asn =
+          reference.asn_ratio_h1 *
+          fixed_n_exact(design.alpha, design.power, design.min_effect_pct, s.cv_pct);
+      goal = fmt::format("power {}; n {} (1.05 x rpact)",
+                         against(power, ">=", design.power - 2 * se_power, failed),
+                         against(x.mean_n, "<=", 1.05 * rpact_asn, failed, "{:.2f}"));
+    } else {
+      goal = fmt::format("n/fixed {}", against(x.mean_n / fixed_n, "<=", 0.55, failed, "{:.3f}"));
     }
     fmt::print(
-        "{:<10} {:>4} {:>5}% | {:>6.4f}±{:.4f} {:>7.4f} {:>7.4f} | {:>7.2f} {:>4} {:>6} "
-        "{:>8.3f} | {}\n",
-        s.noise == Noise::kNormal ? "normal" : "log-normal", s.cv_pct, s.change_pct, diff, se,
-        static_cast<double>(x.same) / n, static_cast<double>(x.undecided) / n, x.mean_n, x.p95_n,
-        r.fixed_n, ratio, goal);
+        "{:<9} {:>3} {:>3} {:>5}% | {:>6.4f} {:>6.4f} {:>6.4f} | {:>6.2f} {:>4} {:>5} | {}\n",
+        noise_name(s.noise), r.min_n, s.cv_pct, s.change_pct, diff, static_cast<double>(x.same) / n,
+        static_cast<double>(x.undecided) / n, x.mean_n, x.p95_n, fixed_n, goal);
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

@@ -23,13 +23,17 @@
 // re-estimated from the variance at every look (Mehta & Tsiatis 2001,
 // "Flexible sample size considerations using information-based interim
 // monitoring"): a quiet benchmark needs a few iterations, a noisy one
-// many. Three corrections of normal theory, each found by seeded
-// simulation (simulate_sequential, 10,000 trials, CV 2% and 5%): v is
-// taken at its median-unbiased size (s^2 df / chi2_df(1/2)); the last
-// term is twice Guenther's (1981) correction of a normal n to a t-test's;
-// and eta is planned for power + power_margin (0.03). Without them the
-// power at min_effect was 0.75 (CV 2%) and 0.78 (CV 5%); with them
-// bench/sequential_bench.cc measures 0.82-0.85.
+// many. By default the estimate may only grow (design.replan, Denne &
+// Jennison 2000): a low variance at one look would bring the next look,
+// and the last one that spends all of alpha, early, while the variance
+// (the same samples, most of them) is still low and |t| high; re-planned
+// down as well, bench_sequential measured type I 0.050-0.063 at alpha
+// 0.05. Three corrections of normal theory, found by seeded simulation:
+// v is taken at its upper 65% confidence limit (s^2 df / chi2_df(0.35),
+// look()); the last term is twice Guenther's (1981) correction of a
+// normal n to a t-test's; and eta is planned for power + power_margin
+// (0.03). Without them the power at min_effect was 0.75 (CV 2%) and 0.78
+// (CV 5%) when n was re-planned down as well.
 //
 // Looks. The first look comes at min_n iterations a side, or later, when
 // n reaches N / planned_looks by the variance so far (the variance is no
@@ -45,8 +49,8 @@
 // variance happens to be low (and |t| high), and a simulation saw `same`
 // called at a change of min_effect 22% of the time where its interval
 // allowed 20%. What is left of that dependence (the variance at one look
-// plans the next) shows in bench/sequential_bench.cc as a type I error of
-// 0.050-0.061 against alpha 0.05 (largest with CV 2%, 7 iterations a side). A look at an unplanned
+// plans the next) is what the needed n growing only, and the variance at
+// its upper confidence limit, take away (above). A look at an unplanned
 // n (the runner passing a round, failed iterations) is exact: bounds are computed for the looks as
 // taken (Lan-DeMets). The last look spends all that is left of alpha whatever its fraction,
 // over-run or under-run (Jennison & Turnbull 2000, section 7.2.2); so does a look the caller marks
@@ -100,6 +104,19 @@ namespace schedlab {
 enum class SequentialDecision { kDifferent, kSame, kUndecided };
 std::string_view decision_name(SequentialDecision d);  // "different" | "same" | "undecided"
 
+// How the needed n follows the variance from look to look.
+//   grow    the largest needed n of any look so far (Denne & Jennison 2000:
+//           a re-planning that may only grow n): the default.
+//   free    each look's own estimate, which may shrink n: a low variance at
+//           one look brings the next (and the last) look early, when the
+//           variance, shared by most of the samples, is still low and |t|
+//           high; bench_sequential measured type I 0.050-0.063 at alpha 0.05.
+//   frozen  the first look's estimate, never re-planned: type I 0.050-0.054,
+//           but from 3 iterations a side it plans too short a test (power
+//           0.71-0.83 at min_effect).
+enum class SequentialReplan { kGrow, kFree, kFrozen };
+std::string_view replan_name(SequentialReplan r);  // "grow" | "free" | "frozen"
+
 struct SequentialDesign {
   double alpha = 0.05;        // two-sided: P(different | no change)
   double power = 0.8;         // P(different | a change of min_effect_pct)
@@ -115,11 +132,9 @@ struct SequentialDesign {
   int grid = 16;               // Jennison & Turnbull's r (analysis/sequential/group_sequential.h)
   gs::Spending spending;       // of alpha by the efficacy bounds
   gs::Spending same_spending;  // of 2 gamma by the `same` interval's bounds
-  // false: the needed n (hence the looks' spending fractions and the last
-  // look) is the first look's, not re-planned from each look's variance: a
-  // maximum-information design, tried against the type I inflation that
-  // re-planning brings (the variance at one look plans the next).
-  bool replan = true;
+  // How each look's variance re-plans the needed n (hence the looks'
+  // spending fractions and the last look): see SequentialReplan.
+  SequentialReplan replan = SequentialReplan::kGrow;
 };
 // One line naming the bad field, e.g. "power must be in (0.5, 1), not 1.5";
 // empty when the design is sound.
@@ -212,12 +227,28 @@ class SequentialTest {
   // Of the latest analysed look; throws std::logic_error before the first.
   AdjustedInterval adjusted_interval() const;
 
+  // A look at n a side whose variance asks for `estimate` iterations a
+  // side, taken as look() takes it but without samples: the re-planning
+  // rule, the spending fraction, the bounds and the next look (for
+  // planning, analysis/sequential/sequential_planning.h). The caller keeps to the
+  // schedule (n >= next_n); throws std::logic_error after the last look.
+  struct Scheduled {
+    PastLook at;
+    double efficacy_bound = 0, same_bound = 0, alpha_spent = 0;
+    std::size_t next_n = 0;
+    bool last = false;
+  };
+  Scheduled schedule(double n, double estimate, bool last = false);
+
   bool finished() const { return finished_; }
   const std::vector<PastLook>& looks() const { return looks_; }
   const SequentialPlan& plan() const { return plan_; }
 
  private:
   double pct_of(double difference) const;
+  // A look at n with this estimate of the needed n: re-planned by
+  // design.replan, with its spending fraction.
+  PastLook replanned(double n, double estimate) const;
   // Bounds of a look, both path densities moved past it, the next look
   // planned; returns the alpha spent through it.
   double take_look(const PastLook& at, bool last, double& bound, double& same_bound);

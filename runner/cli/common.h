@@ -101,6 +101,7 @@ void register_merge(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_restore(CLI::App& app, int& exit_code);
 void register_stats(CLI::App& app, int& exit_code);
+void register_design(CLI::App& app, int& exit_code);
 void register_schedstat(CLI::App& app, int& exit_code);
 void register_lab(CLI::App& app, int& exit_code);
 void register_doctor(CLI::App& app, int& exit_code);

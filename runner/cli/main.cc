@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   register_compare(app, exit_code);
   register_restore(app, exit_code);
   register_stats(app, exit_code);
+  register_design(app, exit_code);
   register_schedstat(app, exit_code);
   register_lab(app, exit_code);
   register_doctor(app, exit_code);

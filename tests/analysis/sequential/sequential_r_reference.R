@@ -109,8 +109,42 @@ for (x in analyses) {
     field("median_unbiased", num(r$medianUnbiasedEstimates[stage]))))
 }
 
+# Planning (schedlab design, analysis/sequential/sequential_planning.h): power.t.test's n
+# and rpact's characteristics of the efficacy-only design with the same
+# spending at k / K (getDesignCharacteristics: inflation, ASN over the fixed
+# design under H0 and H1) and its expected iterations a side at min_effect
+# with the t-test's n (getSampleSizeMeans, normalApproximation = FALSE).
+# Computed after the analyses, so their random draws are unchanged.
+plans <- list(
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10),
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10),
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 10, K = 10),
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10, spending = "pocock"),
+  list(alpha = 0.05, power = 0.9, min_effect = 2, cv = 5, K = 10, spending = "kd(1.5)"),
+  list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5)
+)
+planning <- sapply(plans, function(x) {
+  rates <- seq_len(x$K) / x$K
+  d <- gsd(rates, x$alpha, spending_of(x))
+  d <- getDesignGroupSequential(informationRates = rates, alpha = x$alpha, beta = 1 - x$power,
+                                sided = 2, typeOfDesign = d$typeOfDesign, gammaA = d$gammaA)
+  ch <- getDesignCharacteristics(d)
+  ss <- suppressWarnings(getSampleSizeMeans(d, groups = 2, alternative = x$min_effect,
+                                            stDev = x$cv, normalApproximation = FALSE))
+  fixed <- power.t.test(delta = x$min_effect, sd = x$cv, sig.level = x$alpha,
+                        power = x$power)$n
+  obj(field("spending", sprintf("\"%s\"", spending_of(x))), field("alpha", num(x$alpha)),
+      field("power", num(x$power)), field("min_effect", num(x$min_effect)),
+      field("cv", num(x$cv)), field("looks", x$K),
+      field("power_t_test_n", num(fixed)), field("inflation", num(ch$inflationFactor)),
+      field("asn_ratio_h0", num(ch$averageSampleNumber0)),
+      field("asn_ratio_h1", num(ch$averageSampleNumber1)),
+      field("expected_n_h1", num(ss$expectedNumberOfSubjectsH1 / 2)))
+})
+
 cat("{\n")
 cat(sprintf("  \"generator\": \"tests/analysis/sequential/sequential_r_reference.R\",\n  \"r_version\": \"%s\",\n  \"rpact_version\": \"%s\",\n",
             R.version.string, as.character(packageVersion("rpact"))))
 cat("  \"bounds\": [\n    ", paste(bounds, collapse = ",\n    "), "\n  ],\n")
-cat("  \"analyses\": [\n    ", paste(results, collapse = ",\n    "), "\n  ]\n}\n")
+cat("  \"analyses\": [\n    ", paste(results, collapse = ",\n    "), "\n  ],\n")
+cat("  \"planning\": [\n    ", paste(planning, collapse = ",\n    "), "\n  ]\n}\n")

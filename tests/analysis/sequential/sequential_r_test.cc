@@ -9,7 +9,10 @@
 // rpact gives 4.87702 where the exact bound is the one-look bound at
 // t = 0.2, 4.87689, which ours gives). p-values: 2e-5 absolute; interval
 // ends and estimates: 1e-3 of the standard error (rpact solves them to its
-// default tolerance, 1e-6 on the probability scale).
+// default tolerance, 1e-6 on the probability scale). Planning: power.t.test's
+// n to 1e-6 of itself (R's uniroot stops at 1e-10 on n); rpact's inflation
+// and ASN ratios to 1e-3 (O'Brien-Fleming-type agree to 1e-5, Pocock-type
+// to 5e-4: rpact's integration against ours at r = 16).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -20,6 +23,7 @@
 
 #include "analysis/sequential/group_sequential.h"
 #include "analysis/sequential/sequential.h"
+#include "analysis/sequential/sequential_planning.h"
 #include "analysis/stats/stats.h"
 
 using namespace schedlab;
@@ -114,4 +118,31 @@ TEST_CASE("stage-wise p-values, intervals and estimates agree with rpact's final
   }
   CHECK(last_look);
   CHECK(fall);
+}
+
+TEST_CASE("schedlab design's fixed n and reference ASN agree with power.t.test and rpact",
+          "[sequential][r]") {
+  const auto& plans = rpact_reference()["planning"];
+  REQUIRE(plans.size() >= 6);
+  for (const auto& p : plans) {
+    SequentialDesign d;
+    d.spending = spending_of(p);
+    d.alpha = p["alpha"];
+    d.power = p["power"];
+    d.min_effect_pct = p["min_effect"];
+    d.planned_looks = p["looks"];
+    const double cv = p["cv"];
+    INFO(gs::spending_name(d.spending)
+         << ", alpha " << d.alpha << ", power " << d.power << ", min_effect " << d.min_effect_pct
+         << "%, CV " << cv << "%, " << d.planned_looks << " looks");
+    const double n = p["power_t_test_n"];
+    CHECK_THAT(fixed_n_exact(d.alpha, d.power, d.min_effect_pct, cv), WithinAbs(n, 1e-6 * n));
+    const DesignCost c = design_cost(d, cv, 0);
+    CHECK(c.fixed_n == static_cast<std::size_t>(std::ceil(n)));
+    CHECK_THAT(c.reference.inflation, WithinAbs(p["inflation"], 1e-3));
+    CHECK_THAT(c.reference.asn_ratio_h0, WithinAbs(p["asn_ratio_h0"], 1e-3));
+    CHECK_THAT(c.reference.asn_ratio_h1, WithinAbs(p["asn_ratio_h1"], 1e-3));
+    const double expected_n_h1 = p["expected_n_h1"];
+    CHECK_THAT(c.reference_asn_h1, WithinAbs(expected_n_h1, 1e-3 * expected_n_h1));
+  }
 }

@@ -1,0 +1,108 @@
+#include "analysis/render/render_sequential_design.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace schedlab {
+namespace {
+
+// A bound that rejects nothing (+infinity) is "none" in text, null in JSON.
+std::string bound_text(double b) {
+  return std::isfinite(b) ? fmt::format("{:.4f}", b) : "none";
+}
+nlohmann::json bound_json(double b) {
+  return std::isfinite(b) ? nlohmann::json(b) : nlohmann::json(nullptr);
+}
+
+std::string spending_text(const gs::Spending& f) {
+  switch (f.kind) {
+    case gs::SpendingKind::kObf:
+      return "obf (O'Brien-Fleming-type)";
+    case gs::SpendingKind::kPocock:
+      return "pocock (Pocock-type)";
+    case gs::SpendingKind::kKimDeMets:
+      break;
+  }
+  return fmt::format("{} (Kim-DeMets, alpha t^{:g})", gs::spending_name(f), f.rho);
+}
+
+}  // namespace
+
+std::string render_design_text(const DesignReport& r) {
+  const DesignCost& c = r.cost;
+  const SequentialDesign& d = c.plan.design;
+  std::string out;
+  out += fmt::format(
+      "design: alpha {:g} (two-sided), power {:g} at a change of {:g}% with a CV of {:g}%\n",
+      d.alpha, d.power, d.min_effect_pct, c.cv_pct);
+  out += fmt::format("spending {}, {} planned looks, min {} iterations a side, max {}\n",
+                     spending_text(d.spending), d.planned_looks, d.min_n,
+                     c.cap == 0 ? std::string("none") : std::to_string(c.cap));
+  out +=
+      fmt::format("\nfixed n of equal power: {} iterations a side (R's power.t.test n: {:.2f})\n",
+                  c.fixed_n, c.fixed_n_exact);
+  out += fmt::format("maximum n: {} iterations a side (the test's needed n at this CV: {:.2f})\n",
+                     c.max_n, c.needed_n);
+  if (c.capped)
+    out += fmt::format(
+        "note: the cap ({}) comes before the needed n: power at min_effect falls to {:.3f}\n",
+        c.cap, c.power);
+  out += fmt::format("\n{:>4} {:>10} {:>9} {:>10} {:>13} {:>12} {:>10}\n", "look", "iterations",
+                     "fraction", "bound |z|", "nominal alpha", "alpha spent", "same bound");
+  for (std::size_t k = 0; k < c.looks.size(); ++k) {
+    const PlannedLook& l = c.looks[k];
+    out += fmt::format("{:>4} {:>10} {:>9.4f} {:>10} {:>13.4g} {:>12.4g} {:>10}\n", k + 1, l.n,
+                       l.fraction, bound_text(l.efficacy_bound), l.nominal_alpha, l.alpha_spent,
+                       bound_text(l.same_bound));
+  }
+  out += fmt::format("different: |z| >= bound; same: the interval z +- same bound within +-{:g}%\n",
+                     d.min_effect_pct);
+  out += "\naverage iterations a side (normal theory, this design's looks):\n";
+  out += fmt::format("  no change       {:>8.2f}\n", c.asn.h0);
+  out += fmt::format(
+      "  min_effect      {:>8.2f}   (rpact, efficacy only, same spending and looks: {:.2f})\n",
+      c.asn.h1, c.reference_asn_h1);
+  out += fmt::format("  2 x min_effect  {:>8.2f}\n", c.asn.h1x2);
+  if (r.simulated) {
+    const DesignSimulation& s = *r.simulated;
+    out += fmt::format("\nsimulated: {} trials a change, {} noise, seed {}\n", s.trials,
+                       r.noise == Noise::kNormal ? "normal" : "log-normal", r.seed);
+    out += fmt::format("  no change       type I {:.4f}   mean iterations {:>8.2f}\n", s.type1,
+                       s.mean_n_h0);
+    out += fmt::format("  min_effect      power  {:.4f}   mean iterations {:>8.2f}\n", s.power,
+                       s.mean_n_h1);
+    out +=
+        fmt::format("  2 x min_effect                  mean iterations {:>8.2f}\n", s.mean_n_h1x2);
+  }
+  return out;
+}
+
+std::string render_design_json(const DesignReport& r) {
+  const DesignCost& c = r.cost;
+  nlohmann::json looks = nlohmann::json::array();
+  for (std::size_t k = 0; k < c.looks.size(); ++k) {
+    const PlannedLook& l = c.looks[k];
+    looks.push_back({{"look", k + 1},
+                     {"n", l.n},
+                     {"fraction", l.fraction},
+                     {"efficacy_bound", bound_json(l.efficacy_bound)},
+                     {"nominal_alpha", l.nominal_alpha},
+                     {"alpha_spent", l.alpha_spent},
+                     {"same_bound", bound_json(l.same_bound)}});
+  }
+  nlohmann::json doc = {{"looks", looks},
+                        {"fixed_n", c.fixed_n},
+                        {"max_n", c.max_n},
+                        {"asn", {{"h0", c.asn.h0}, {"h1", c.asn.h1}, {"h1x2", c.asn.h1x2}}}};
+  if (r.simulated) {
+    const DesignSimulation& s = *r.simulated;
+    doc["simulated"] = {{"trials", s.trials},       {"type1", s.type1},
+                        {"power", s.power},         {"mean_n_h0", s.mean_n_h0},
+                        {"mean_n_h1", s.mean_n_h1}, {"mean_n_h1x2", s.mean_n_h1x2}};
+  }
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace schedlab

@@ -1,0 +1,155 @@
+#include "analysis/sequential/sequential_planning.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/math/distributions/non_central_t.hpp>
+#include <boost/math/tools/toms748_solve.hpp>
+#include <cmath>
+#include <stdexcept>
+
+#include "analysis/sequential/group_sequential.h"
+#include "analysis/stats/stats.h"
+
+namespace schedlab {
+namespace {
+
+// Root of f, increasing on [lo, hi] with f(lo) < 0 < f(hi).
+template <class F>
+double solve_increasing(F f, double lo, double hi) {
+  std::uintmax_t iterations = 200;
+  const auto [a, b] = boost::math::tools::toms748_solve(
+      f, lo, hi, boost::math::tools::eps_tolerance<double>(40), iterations);
+  return (a + b) / 2;
+}
+
+// A two-sample t-test's power with n a side (power.t.test, strict = FALSE:
+// the far tail left out, as R does by default).
+double t_test_power(double alpha, double effect, double n) {
+  const double df = 2 * n - 2;
+  const double q = stats::t_quantile(1 - alpha / 2, df);
+  const boost::math::non_central_t nct(df, effect * std::sqrt(n / 2));
+  return boost::math::cdf(boost::math::complement(nct, q));
+}
+
+// The expected n at the stop and P(different the right way) for a true
+// change of theta x min_effect over the looks.
+struct Outcome {
+  double expected_n = 0, above = 0;
+};
+Outcome outcome_at(double theta, const DesignCost& c, double delta_over_sd) {
+  // Z_k = difference / se_k, se_k = sd sqrt(2 / n_k): E[Z_k] = theta delta
+  // sqrt(n_k / 2) / sd, which is gs's eta sqrt(t_k) with t_k = n_k / N.
+  const double n_ref = c.needed_n;
+  std::vector<gs::LookRegion> regions;
+  for (const PlannedLook& l : c.looks) {
+    const double drift_at_min_effect = delta_over_sd * std::sqrt(l.n / 2.0);
+    regions.push_back(
+        {static_cast<double>(l.n) / n_ref, l.efficacy_bound, drift_at_min_effect - l.same_bound});
+  }
+  const double eta = theta * delta_over_sd * std::sqrt(n_ref / 2);
+  const gs::PathOutcome o = gs::path_outcome(eta, regions, c.plan.design.grid);
+  return {o.expected_fraction * n_ref, o.above};
+}
+
+}  // namespace
+
+double fixed_n_exact(double alpha, double power, double min_effect_pct, double cv_pct) {
+  const double effect = min_effect_pct / cv_pct;
+  const auto hi = static_cast<double>(fixed_n_for_power(alpha, power, min_effect_pct, cv_pct));
+  const double lo = std::max(2.0, hi - 1);
+  if (t_test_power(alpha, effect, lo) >= power) return lo;
+  return solve_increasing([&](double n) { return t_test_power(alpha, effect, n) - power; }, lo, hi);
+}
+
+EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign& d) {
+  if (auto e = design_error(d); !e.empty()) throw std::invalid_argument(e);
+  std::vector<double> t;
+  for (int k = 1; k <= d.planned_looks; ++k) t.push_back(static_cast<double>(k) / d.planned_looks);
+  const std::vector<double> bounds = gs::spending_bounds(d.spending, d.alpha, t, true, d.grid);
+  std::vector<gs::LookRegion> regions;
+  for (std::size_t k = 0; k < t.size(); ++k) regions.push_back({t[k], bounds[k], 0});
+  // rpact's power of a two-sided design counts both ways.
+  auto power_at = [&](double eta) {
+    const gs::PathOutcome o = gs::path_outcome(eta, regions, d.grid);
+    return o.above + o.below;
+  };
+  const double fixed_eta =
+      stats::normal_quantile(1 - d.alpha / 2) + stats::normal_quantile(d.power);
+  const double eta = solve_increasing([&](double e) { return power_at(e) - d.power; },
+                                      0.5 * fixed_eta, 2 * fixed_eta);
+  EfficacyOnlyCharacteristics c;
+  c.inflation = (eta / fixed_eta) * (eta / fixed_eta);
+  c.asn_ratio_h1 = gs::path_outcome(eta, regions, d.grid).expected_fraction * c.inflation;
+  c.asn_ratio_h0 = gs::path_outcome(0, regions, d.grid).expected_fraction * c.inflation;
+  return c;
+}
+
+DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap) {
+  if (!(cv_pct > 0 && cv_pct < 1000))
+    throw std::invalid_argument(fmt::format("the CV must be in (0, 1000) %, not {}", cv_pct));
+  if (cap != 0 && cap < d.min_n)
+    throw std::invalid_argument(
+        fmt::format("the iteration cap ({}) is below min_n ({})", cap, d.min_n));
+  DesignCost c;
+  c.plan = plan_sequential(d);
+  c.cv_pct = cv_pct;
+  c.cap = cap;
+  const double sd = cv_pct / 100, delta = d.min_effect_pct / 100;
+  const double z_half = stats::normal_quantile(1 - d.alpha / 2);
+  c.needed_n = c.plan.eta * c.plan.eta * 2 * sd * sd / (delta * delta) + z_half * z_half / 2;
+  // The looks SequentialTest takes when every look's variance is sd^2.
+  SequentialTest test(c.plan, Centre::kAmean, true);
+  const auto k = static_cast<double>(d.planned_looks);
+  auto n = std::max<std::size_t>(d.min_n, static_cast<std::size_t>(std::ceil(c.needed_n / k)));
+  for (;;) {
+    const bool at_cap = cap != 0 && n >= cap;
+    if (at_cap) n = cap;
+    const auto s = test.schedule(static_cast<double>(n), c.needed_n, at_cap);
+    c.looks.push_back(
+        {n, s.at.fraction, s.efficacy_bound,
+         !std::isfinite(s.efficacy_bound) ? 0 : std::erfc(s.efficacy_bound * M_SQRT1_2),
+         s.alpha_spent, s.same_bound});
+    if (s.last) break;
+    n = s.next_n;
+  }
+  c.max_n = c.looks.back().n;
+  c.capped = cap != 0 && static_cast<double>(cap) < c.needed_n;
+  c.fixed_n_exact = fixed_n_exact(d.alpha, d.power, d.min_effect_pct, cv_pct);
+  c.fixed_n = fixed_n_for_power(d.alpha, d.power, d.min_effect_pct, cv_pct);
+  const double effect = delta / sd;
+  c.asn = {outcome_at(0, c, effect).expected_n, outcome_at(1, c, effect).expected_n,
+           outcome_at(2, c, effect).expected_n};
+  c.power = outcome_at(1, c, effect).above;
+  c.reference = efficacy_only_characteristics(d);
+  c.reference_asn_h1 = c.reference.asn_ratio_h1 * c.fixed_n_exact;
+  return c;
+}
+
+DesignSimulation simulate_design(const DesignCost& cost, Noise noise, std::size_t trials,
+                                 std::uint64_t seed) {
+  DesignSimulation r;
+  r.trials = trials;
+  const double m = cost.plan.design.min_effect_pct;
+  SimulationResult at[3];
+  for (int i = 0; i < 3; ++i) {
+    const SimulationSetting s{.cv_pct = cost.cv_pct,
+                              .change_pct = i * m,
+                              .noise = noise,
+                              .trials = trials,
+                              .max_n = cost.cap == 0 ? 100'000 : cost.cap,
+                              .seed = seed + static_cast<std::uint64_t>(i)};
+    at[i] = simulate_sequential(cost.plan, Centre::kAmean, s);
+  }
+  const auto share = [&](std::size_t k) {
+    return static_cast<double>(k) / static_cast<double>(trials);
+  };
+  r.type1 = share(at[0].different);
+  r.power = share(at[1].different - at[1].different_wrong_way);
+  r.mean_n_h0 = at[0].mean_n;
+  r.mean_n_h1 = at[1].mean_n;
+  r.mean_n_h1x2 = at[2].mean_n;
+  return r;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,125 @@
+// schedlab design: what a `stop: sequential` comparison costs before the
+// night (as R's power.t.test and rpact's getDesignCharacteristics tell it):
+// the looks and bounds at a CV, the fixed n of equal power, the maximum n,
+// the average iterations in theory and, with --simulate, measured by the
+// sequential test the runner drives (analysis/sequential/sequential_planning.h).
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
+#include "analysis/render/render_sequential_design.h"
+#include "analysis/sequential/sequential_planning.h"
+#include "runner/cli/common.h"
+#include "runner/cli/output_format.h"
+
+namespace schedlab::cli {
+namespace {
+
+struct DesignCmdOptions {
+  double alpha = 0.05;
+  double power = 0.8;
+  double min_effect_pct = 3;
+  double cv_pct = 0;
+  std::string spending = "obf";
+  std::size_t min_n = 3;
+  std::size_t max_n = 60;  // as `iterations: {stop: sequential}`'s default max
+  std::size_t trials = 0;  // --simulate: 0, none
+  std::uint64_t seed = 1;
+  std::string dist = "normal";
+  Format format = Format::kText;
+};
+
+const Renderers<std::string (*)(const DesignReport&)> kDesignOutputs{
+    {Format::kText, render_design_text},
+    {Format::kJson, render_design_json},
+};
+
+int design_command(const DesignCmdOptions& o) {
+  return guarded<std::invalid_argument>({"schedlab design"}, [&] {
+    SequentialDesign d;
+    d.alpha = o.alpha;
+    d.power = o.power;
+    d.min_effect_pct = o.min_effect_pct;
+    d.min_n = o.min_n;
+    d.spending = *gs::parse_spending(o.spending);  // checked by the option
+    DesignReport r{design_cost(d, o.cv_pct, o.max_n), std::nullopt,
+                   o.dist == "lognormal" ? Noise::kLogNormal : Noise::kNormal, o.seed};
+    if (o.trials > 0) r.simulated = simulate_design(r.cost, r.noise, o.trials, o.seed);
+    fmt::print("{}", kDesignOutputs.of(o.format)(r));
+    return kOk;
+  });
+}
+
+// A value in the open interval (lo, hi).
+CLI::Validator open_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (!s.empty() && end == s.c_str() + s.size() && v > lo && v < hi) return "";
+        return fmt::format("must be a number in ({:g}, {:g}), not '{}'", lo, hi, s);
+      },
+      fmt::format("in ({:g}, {:g})", lo, hi));
+}
+
+}  // namespace
+
+void register_design(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<DesignCmdOptions>();
+  auto* cmd = app.add_subcommand(
+      "design", "plan a sequential A/B (stop: sequential): looks, bounds, iterations it costs");
+  cmd->add_option("--alpha", o->alpha, "two-sided type I error")
+      ->check(open_range(0, 0.5))
+      ->capture_default_str();
+  cmd->add_option("--power", o->power, "power at min_effect")
+      ->check(open_range(0.5, 1))
+      ->capture_default_str();
+  cmd->add_option("--min-effect", o->min_effect_pct,
+                  "the smallest change worth finding, % of the mean")
+      ->check(open_range(0, 100))
+      ->capture_default_str();
+  cmd->add_option("--cv", o->cv_pct, "the metric's coefficient of variation, % of the mean")
+      ->check(open_range(0, 1000))
+      ->required();
+  cmd->add_option("--spending", o->spending,
+                  "alpha spending: obf (O'Brien-Fleming-type), pocock or kd(RHO) (Kim-DeMets)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            if (gs::parse_spending(s)) return "";
+            return fmt::format(
+                "unknown spending function '{}'; known: obf, pocock, kd(RHO) "
+                "(RHO from 0.5 to 5)",
+                s);
+          },
+          "obf|pocock|kd(RHO)"))
+      ->capture_default_str();
+  cmd->add_option("--min", o->min_n, "iterations a side before the first look")
+      ->check(CLI::Range(2, 1'000'000))
+      ->capture_default_str();
+  cmd->add_option("--max", o->max_n, "the iteration cap a side (its look is the last)")
+      ->check(CLI::Range(2, 1'000'000))
+      ->capture_default_str();
+  auto* simulate = cmd->add_option("--simulate", o->trials,
+                                   "also simulate TRIALS trials at each change (seeded)")
+                       ->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--seed", o->seed, "the simulation's seed")
+      ->needs(simulate)
+      ->capture_default_str();
+  cmd->add_option("--dist", o->dist, "the simulation's noise")
+      ->check(CLI::IsMember({"normal", "lognormal"}))
+      ->needs(simulate)
+      ->capture_default_str();
+  kDesignOutputs.add_option(*cmd, o->format);
+  cmd->callback([o, &exit_code] {
+    if (o->max_n < o->min_n) {
+      fmt::print(stderr, "schedlab design: --max ({}) is below --min ({})\n", o->max_n, o->min_n);
+      exit_code = kBadInput;
+      return;
+    }
+    exit_code = design_command(*o);
+  });
+}
+
+}  // namespace schedlab::cli

@@ -1,0 +1,100 @@
+// schedlab design through the real binary: the text (within 100 columns),
+// the JSON's fields, a seeded simulation's figures, and bad options as one
+// line and exit 2.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "tests/support/run_schedlab.h"
+
+using namespace schedlab;
+using test::schedlab_cmd;
+
+TEST_CASE("design: the text names the fixed n, the looks and the average iterations", "[design]") {
+  const auto r = schedlab_cmd({"design", "--cv", "4"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  // power.t.test(delta = 3, sd = 4, power = 0.8)$n = 28.90.
+  CHECK(r.out.find("fixed n of equal power: 29 iterations a side (R's power.t.test n: 28.90)") !=
+        std::string::npos);
+  CHECK(r.out.find("spending obf (O'Brien-Fleming-type), 10 planned looks, min 3") !=
+        std::string::npos);
+  CHECK(r.out.find("average iterations a side") != std::string::npos);
+  CHECK(r.out.find("simulated") == std::string::npos);
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    INFO(line);
+    CHECK(line.size() <= 100);
+  }
+}
+
+TEST_CASE("design: JSON keeps its fields; a simulation is seeded and from the runner's test",
+          "[design]") {
+  const auto r =
+      schedlab_cmd({"design", "--alpha", "0.05",      "--power",    "0.8",    "--min-effect",
+                    "3",      "--cv",    "2",         "--spending", "pocock", "--min",
+                    "5",      "--max",   "40",        "--simulate", "300",    "--seed",
+                    "7",      "--dist",  "lognormal", "--format",   "json"});
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["fixed_n"] == 9);  // ceiling of power.t.test's 8.06
+  const auto& looks = j["looks"];
+  REQUIRE(looks.size() >= 2);
+  CHECK(looks[0]["n"] == 5);
+  CHECK(looks.back()["n"] == j["max_n"]);
+  CHECK_THAT(looks.back()["alpha_spent"].get<double>(), Catch::Matchers::WithinAbs(0.05, 1e-12));
+  const double h0 = j["asn"]["h0"], h1 = j["asn"]["h1"], h1x2 = j["asn"]["h1x2"];
+  CHECK(h1x2 < h1);
+  CHECK(h1 <= j["max_n"].get<double>());
+  CHECK(h0 >= 5);
+  const auto& s = j["simulated"];
+  CHECK(s["trials"] == 300);
+  for (const char* key : {"type1", "power", "mean_n_h0", "mean_n_h1", "mean_n_h1x2"})
+    CHECK(s.contains(key));
+  CHECK(s["power"].get<double>() > 0.6);
+  CHECK(s["type1"].get<double>() < 0.15);
+  CHECK(s["mean_n_h1x2"].get<double>() < s["mean_n_h1"].get<double>());
+  // The same seed gives the same figures.
+  const auto again =
+      schedlab_cmd({"design", "--cv", "2", "--spending", "pocock", "--min", "5", "--max", "40",
+                    "--simulate", "300", "--seed", "7", "--dist", "lognormal", "--format", "json"});
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.out == r.out);
+}
+
+TEST_CASE("design: a cap before the needed n is said, with the power it leaves", "[design]") {
+  const auto r = schedlab_cmd({"design", "--cv", "10", "--max", "60"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("note: the cap (60) comes before the needed n: power at min_effect falls to") !=
+        std::string::npos);
+}
+
+TEST_CASE("design: bad options are one line and exit 2", "[design]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string error;
+  };
+  const Case cases[] = {
+      {{"design"}, "--cv is required"},
+      {{"design", "--cv", "0"}, "must be a number in (0, 1000), not '0'"},
+      {{"design", "--cv", "4", "--alpha", "0.7"}, "must be a number in (0, 0.5), not '0.7'"},
+      {{"design", "--cv", "4", "--power", "x"}, "must be a number in (0.5, 1), not 'x'"},
+      {{"design", "--cv", "4", "--spending", "kd(9)"},
+       "unknown spending function 'kd(9)'; known: obf, pocock, kd(RHO) (RHO from 0.5 to 5)"},
+      {{"design", "--cv", "4", "--min", "5", "--max", "4"}, "--max (4) is below --min (5)"},
+      {{"design", "--cv", "4", "--seed", "3"}, "--seed requires --simulate"},
+      {{"design", "--cv", "4", "--simulate", "10", "--dist", "cauchy"}, "cauchy"},
+      {{"design", "--cv", "4", "--format", "csv"}, "unknown format 'csv'"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args.back());
+    const auto r = schedlab_cmd(c.args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.starts_with("schedlab design: "));
+    CHECK(r.err.find(c.error) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
