@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/domain.h"
 #include "analysis/stats.h"
 #include "base/centre.h"
 
@@ -38,6 +39,9 @@ struct CentreInterval {
   double level = 0.95;
   std::string method;  // "student-t", "t on reciprocals", "t on logs", "order statistics"
   std::string reason;  // why `ci` is empty
+  // The ends cut to the metric's domain (analysis/domain.h); `ci` is the
+  // cut interval.
+  DomainCut cut;
 };
 
 struct Summary {
