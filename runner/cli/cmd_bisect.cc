@@ -27,9 +27,10 @@
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
-#include "runner/input/units.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/input/units.h"
 #include "runner/run/progress.h"
+#include "workloads/registry.h"
 
 namespace schedlab::cli {
 namespace {
@@ -252,7 +253,10 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
     c.label = label;
     cols.push_back(c);
   }
-  fmt::print("\n{}", render_text(compare(store, cols, {.alpha = spec.alpha, .test = *test_from_name(spec.test)})));
+  fmt::print("\n{}", render_text(compare(store, cols,
+                                         {.alpha = spec.alpha,
+                                          .test = *test_from_name(spec.test),
+                                          .known_domain = declared_domain})));
   try {
     const auto sa = schedstat_sum(store, *a), sb = schedstat_sum(store, *b);
     if (sa && sb)

@@ -18,12 +18,12 @@
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
-#include "runner/input/units.h"
 #include "runner/hosts/hosts.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
+#include "runner/input/units.h"
 #include "runner/knobs/knobs.h"
 #include "runner/run/executor.h"
-#include "runner/hosts/interrupt.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/plan.h"
 #include "runner/run/preflight.h"
@@ -31,6 +31,7 @@
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
 #include "runner/run/session.h"
+#include "workloads/registry.h"
 
 namespace schedlab::cli {
 namespace {
@@ -50,7 +51,8 @@ struct RunOptions {
 // The comparison of what ran, on stdout as `compare` would print it.
 void print_table(Store& store, const std::vector<ColumnRef>& columns, const CompareOutput& out) {
   try {
-    fmt::print("{}", comparison_output(compare(store, columns), out));
+    fmt::print("{}",
+               comparison_output(compare(store, columns, {.known_domain = declared_domain}), out));
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedlab run: cannot compare what ran: {}\n", terminal_safe(e.what()));
   }
