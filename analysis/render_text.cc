@@ -420,6 +420,10 @@ std::string render_stats_text(const Comparison& c) {
                        cell.ci.ci ? "(" + cell.ci.method + ")" : "(" + cell.ci.reason + ")");
     if (i > 0) {
       out += fmt::format("  change {}", interval_text(cell.pct_ci, 2, "%", cell.pct_ci_cut));
+      // A nonnegative metric's change without an interval may still keep
+      // one bound (significance.h): its reason says which.
+      if (!cell.pct_ci && b.metric.domain == ValueDomain::kNonNegative)
+        out += fmt::format(" ({})", cell.pct_ci_reason);
       out += cell.p_value ? fmt::format("  p={:.4g}", *cell.p_value)
                           : fmt::format("  p n/a ({})", cell.p_reason);
     }

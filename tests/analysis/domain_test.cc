@@ -150,6 +150,10 @@ TEST_CASE("a baseline too noisy for a bounded change interval: the bound the dom
   CHECK(cell.pct_ci_reason ==
         "baseline too noisy: the ratio's interval is unbounded; cut to values >= 0 it leaves a "
         "change of at most +98.84%");
+  CHECK_THAT(render_stats_text(c),
+             Contains("change n/a (baseline too noisy: the ratio's interval "
+                      "is unbounded; cut to values >= 0 it leaves a change of "
+                      "at most +98.84%)"));
   // Higher is better (an amean rate). R: roots [-5.828910255,
   // 1.932659089]: a change of at least +93.27%.
   const MetricInfo rate{"tbench", "throughput",     "MB/s", Direction::kHigherIsBetter,
