@@ -21,7 +21,7 @@ E declared(std::optional<E> value, std::string_view word, const char* what, std:
 }
 
 // A metric's declaration: run_id, workload, name, unit, direction, centre,
-// kind, precision.
+// kind, precision, domain (NULL before schema 17).
 MetricInfo read_metric(const sql::Stmt& s) {
   const std::int64_t run = s.i64(0);
   MetricInfo m{.workload = s.text(1),
@@ -32,6 +32,10 @@ MetricInfo read_metric(const sql::Stmt& s) {
   const std::string direction = s.text(4), kind = s.text(6);
   m.direction = declared(direction_from_string(direction), direction, "direction", run, m);
   m.kind = declared(sample_kind_from_string(kind), kind, "kind", run, m);
+  if (!s.is_null(8)) {
+    const std::string domain = s.text(8);
+    m.domain = declared(domain_from_string(domain), domain, "domain", run, m);
+  }
   return m;
 }
 
@@ -41,17 +45,19 @@ void MetricsTable::add_metric(std::int64_t run_id, const MetricInfo& m) {
   sql::Stmt s(
       db_,
       "INSERT OR IGNORE INTO metrics (run_id, workload, name, unit, direction, centre, kind, "
-      "precision) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+      "precision, domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   s.bind(1, run_id).bind(2, m.workload).bind(3, m.name).bind(4, m.unit);
   s.bind(5, sql::word(m.direction)).bind(6, m.centre).bind(7, sql::word(m.kind));
-  s.bind(8, m.precision).run();
+  s.bind(8, m.precision);
+  if (m.domain) s.bind(9, sql::word(*m.domain));
+  s.run();
 }
 
 std::vector<MetricInfo> MetricsTable::metrics(std::int64_t run_id) const {
   return sql::rows(
       db_,
-      "SELECT run_id, workload, name, unit, direction, centre, kind, precision FROM metrics "
-      "WHERE run_id = ? ORDER BY rowid",
+      "SELECT run_id, workload, name, unit, direction, centre, kind, precision, domain "
+      "FROM metrics WHERE run_id = ? ORDER BY rowid",
       [](const sql::Stmt& s) { return read_metric(s); }, run_id);
 }
 
@@ -59,7 +65,8 @@ std::optional<MetricInfo> MetricsTable::latest_metric(const std::string& workloa
                                                       const std::string& name) const {
   sql::Stmt s(
       db_,
-      "SELECT m.run_id, m.workload, m.name, m.unit, m.direction, m.centre, m.kind, m.precision "
+      "SELECT m.run_id, m.workload, m.name, m.unit, m.direction, m.centre, m.kind, m.precision, "
+      "m.domain "
       "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.workload = ? AND m.name = ? "
       "ORDER BY r.started_at DESC, r.id DESC LIMIT 1");
   s.bind(1, workload).bind(2, name);
@@ -76,10 +83,9 @@ std::vector<std::int64_t> MetricsTable::runs_declaring(const std::string& worklo
 
 std::map<std::int64_t, MetricInfo> MetricsTable::metric_by_run(const std::string& workload,
                                                                const std::string& name) const {
-  sql::Stmt s(
-      db_,
-      "SELECT run_id, workload, name, unit, direction, centre, kind, precision FROM metrics "
-      "WHERE workload = ? AND name = ?");
+  sql::Stmt s(db_,
+              "SELECT run_id, workload, name, unit, direction, centre, kind, precision, domain "
+              "FROM metrics WHERE workload = ? AND name = ?");
   s.bind(1, workload).bind(2, name);
   std::map<std::int64_t, MetricInfo> out;
   while (s.step()) out[s.i64(0)] = read_metric(s);

@@ -1,5 +1,5 @@
 // The metrics table: each metric of a workload as a run declared it (unit,
-// direction, centre, sample kind, precision).
+// direction, centre, sample kind, precision, domain).
 #pragma once
 
 #include <sqlite3.h>
@@ -24,6 +24,9 @@ struct MetricInfo {
   std::string centre;  // amean | hmean | gmean | median
   SampleKind kind = SampleKind::kRun;
   int precision = 4;
+  // The values the metric can take (its intervals are cut to them); empty
+  // for a run stored before schema 17, which did not record it.
+  std::optional<ValueDomain> domain;
 };
 
 class MetricsTable {

@@ -375,6 +375,13 @@ INSERT INTO metrics_v16 (rowid, run_id, workload, name, unit, direction, centre,
 DROP TABLE metrics;
 ALTER TABLE metrics_v16 RENAME TO metrics;
 )sql",
+    // 17: the values a metric can take (base/metric_vocabulary.h's ValueDomain
+    // words), which its intervals are cut to. NULL for the runs stored
+    // before: the reader takes the domain its workload declares now, by
+    // workload and metric name, or none.
+    R"sql(
+ALTER TABLE metrics ADD COLUMN domain TEXT CHECK (domain IN ('unbounded', 'nonnegative'));
+)sql",
 };
 static_assert(std::size(kMigrations) == Database::kSchemaVersion);
 

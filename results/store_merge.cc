@@ -433,10 +433,11 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
           input, conflict.text(1), conflict.text(0), path()));
     // A declaration in words none of ours (a CHECK bypassed) would be
     // dropped by the INSERT OR IGNORE below, its CHECKs failing: refused.
-    Stmt words(db_,
-               "SELECT r.name, s.workload, s.name, s.direction, s.kind FROM src.metrics s "
-               "JOIN merge_runs m ON s.run_id = m.old JOIN src.runs r ON r.id = s.run_id");
-    while (words.step())
+    Stmt words(
+        db_,
+        "SELECT r.name, s.workload, s.name, s.direction, s.kind, s.domain FROM src.metrics s "
+        "JOIN merge_runs m ON s.run_id = m.old JOIN src.runs r ON r.id = s.run_id");
+    while (words.step()) {
       if (!direction_from_string(words.view(3)) || !sample_kind_from_string(words.view(4)))
         throw StoreError(fmt::format(
             "{}: metric {} {} of run '{}' has direction '{}' and kind '{}': not both words of "
@@ -444,17 +445,23 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
             input, terminal_safe(words.view(1)), terminal_safe(words.view(2)),
             terminal_safe(words.view(0)), terminal_safe(words.view(3)),
             terminal_safe(words.view(4))));
+      if (!words.is_null(5) && !domain_from_string(words.view(5)))
+        throw StoreError(fmt::format(
+            "{}: metric {} {} of run '{}' has domain '{}': not a word of ours; nothing merged",
+            input, terminal_safe(words.view(1)), terminal_safe(words.view(2)),
+            terminal_safe(words.view(0)), terminal_safe(words.view(5))));
+    }
     Stmt metric(db_, R"sql(
 SELECT r.name, s.workload, s.name FROM src.metrics s JOIN merge_runs m ON s.run_id = m.old
 JOIN main.metrics d ON d.run_id = m.new AND d.workload = s.workload AND d.name = s.name
 JOIN src.runs r ON r.id = s.run_id
 WHERE d.unit IS NOT s.unit OR d.direction IS NOT s.direction OR d.centre IS NOT s.centre
-  OR d.kind IS NOT s.kind OR d.precision IS NOT s.precision
+  OR d.kind IS NOT s.kind OR d.precision IS NOT s.precision OR d.domain IS NOT s.domain
 LIMIT 1)sql");
     if (metric.step())
       throw StoreError(fmt::format(
-          "{}: metric {} {} of run '{}' is declared otherwise (unit, direction, centre, kind or "
-          "precision) than in {}; nothing merged",
+          "{}: metric {} {} of run '{}' is declared otherwise (unit, direction, centre, kind, "
+          "precision or domain) than in {}; nothing merged",
           input, metric.text(1), metric.text(2), metric.text(0), path()));
     database_.exec(R"sql(
 INSERT INTO main.variants (run_id, name, position, knobs_json)
@@ -465,8 +472,9 @@ INSERT INTO main.variants (run_id, name, position, knobs_json)
 INSERT INTO merge_variants (old, new)
   SELECT s.id, d.id FROM src.variants s JOIN merge_runs m ON s.run_id = m.old
   JOIN main.variants d ON d.run_id = m.new AND d.name = s.name;
-INSERT OR IGNORE INTO main.metrics (run_id, workload, name, unit, direction, centre, kind, precision)
-  SELECT m.new, s.workload, s.name, s.unit, s.direction, s.centre, s.kind, s.precision
+INSERT OR IGNORE INTO main.metrics (run_id, workload, name, unit, direction, centre, kind, precision,
+                                   domain)
+  SELECT m.new, s.workload, s.name, s.unit, s.direction, s.centre, s.kind, s.precision, s.domain
   FROM src.metrics s JOIN merge_runs m ON s.run_id = m.old;
 )sql");
   }

@@ -80,6 +80,7 @@ class Command final : public Workload {
           .name = m.name,
           .unit = m.unit,
           .direction = m.direction,
+          .domain = m.domain,
           .centre = m.centre.value_or(m.direction == Direction::kHigherIsBetter ? Centre::kHmean
                                                                                 : Centre::kAmean),
           .kind = m.kind,
@@ -151,6 +152,11 @@ class Command final : public Workload {
           throw ParseError(name(), lineno,
                            fmt::format("line {}: metric {}: '{}' is not a number: {}", lineno,
                                        m.name, mm["value"].str(), lines[i]));
+        if (m.domain == ValueDomain::kNonNegative && *v < 0)
+          throw ParseError(name(), lineno,
+                           fmt::format("line {}: metric {}: {} is below 0, outside its domain "
+                                       "(nonnegative): {}",
+                                       lineno, m.name, mm["value"].str(), lines[i]));
         Sample s{.metric = m.name, .value = *v};
         if (m.kind == SampleKind::kInterval && has_group(m.regex, "offset"))
           s.offset_s = to_number(mm["offset"].str());

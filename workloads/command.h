@@ -22,6 +22,9 @@ struct CommandMetric {
   Direction direction = Direction::kHigherIsBetter;
   std::optional<Centre> centre;  // default: hmean when higher is better (rates), amean otherwise
   SampleKind kind = SampleKind::kRun;
+  // nonnegative: a value below 0 is a parse error, and intervals are cut
+  // at 0 (MetricSpec::domain).
+  ValueDomain domain = ValueDomain::kUnbounded;
   // one: exactly one matching line (a run metric's default); each: every
   // matching line is a sample (an interval metric's default); last: the last.
   enum class Match { kDefault, kOne, kEach, kLast } match = Match::kDefault;

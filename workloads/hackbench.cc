@@ -72,6 +72,7 @@ Hackbench::Hackbench() {
   metrics_ = {{.name = "time",
                .unit = "s",
                .direction = Direction::kLowerIsBetter,
+               .domain = ValueDomain::kNonNegative,
                .centre = Centre::kAmean,
                .kind = SampleKind::kRun,
                .precision = 4,

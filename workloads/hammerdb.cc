@@ -286,6 +286,7 @@ Hammerdb::Hammerdb() {
       {.name = "nopm",
        .unit = "NOPM",
        .direction = Direction::kHigherIsBetter,
+       .domain = ValueDomain::kNonNegative,
        .centre = Centre::kHmean,
        .kind = SampleKind::kRun,
        .precision = 0,
@@ -293,6 +294,7 @@ Hammerdb::Hammerdb() {
       {.name = "tpm",
        .unit = "TPM",
        .direction = Direction::kHigherIsBetter,
+       .domain = ValueDomain::kNonNegative,
        .centre = Centre::kHmean,
        .kind = SampleKind::kRun,
        .precision = 0,
@@ -303,15 +305,17 @@ Hammerdb::Hammerdb() {
   for (const auto& [proc, what] : kProfiledProcs)
     for (const auto& [stat, label] : {std::pair{"p50", "median"}, {"p95", "95th percentile"},
                                       {"p99", "99th percentile"}, {"avg", "mean"}})
-      metrics_.push_back({.name = fmt::format("{}_{}", proc, stat),
-                          .unit = "ms",
-                          .direction = Direction::kLowerIsBetter,
-                          .centre = Centre::kAmean,
-                          .kind = SampleKind::kRun,
-                          .precision = 3,
-                          .help = fmt::format("with timeprofile: {} response time of {} over all active virtual "
-                                              "users (the time profile's summary)",
-                                              label, what)});
+      metrics_.push_back(
+          {.name = fmt::format("{}_{}", proc, stat),
+           .unit = "ms",
+           .direction = Direction::kLowerIsBetter,
+           .domain = ValueDomain::kNonNegative,
+           .centre = Centre::kAmean,
+           .kind = SampleKind::kRun,
+           .precision = 3,
+           .help = fmt::format("with timeprofile: {} response time of {} over all active virtual "
+                               "users (the time profile's summary)",
+                               label, what)});
 }
 
 std::string Hammerdb::description() const {

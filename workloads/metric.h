@@ -12,6 +12,9 @@ struct MetricSpec {
   std::string name;
   std::string unit;
   Direction direction;
+  // The values it can take: times, latencies, rates and counts are
+  // kNonNegative; its intervals are cut to them.
+  ValueDomain domain = ValueDomain::kUnbounded;
   Centre centre;
   SampleKind kind = SampleKind::kRun;
   int precision = 4;  // digits after the point in tables

@@ -35,6 +35,13 @@ const Workload* find_workload(const std::string& name) {
   return nullptr;
 }
 
+std::optional<ValueDomain> declared_domain(const std::string& workload, const std::string& metric) {
+  const Workload* w = find_workload(workload);
+  const MetricSpec* m = w ? w->find_metric(metric) : nullptr;
+  if (!m) return std::nullopt;
+  return m->domain;
+}
+
 std::vector<std::string> workload_names() {
   std::vector<std::string> names;
   for (const Workload* w : all_workloads()) names.push_back(w->name());

@@ -36,6 +36,7 @@ SeccompNotify::SeccompNotify() {
   metrics_ = {{.name = "time",
                .unit = "nsec/syscall",
                .direction = Direction::kLowerIsBetter,
+               .domain = ValueDomain::kNonNegative,
                .centre = Centre::kAmean,
                .kind = SampleKind::kRun,
                .precision = 0,

@@ -95,6 +95,7 @@ Sysbench::Sysbench() {
     return MetricSpec{.name = name,
                       .unit = unit,
                       .direction = d,
+                      .domain = ValueDomain::kNonNegative,
                       .centre = c,
                       .kind = kind,
                       .precision = precision,

@@ -43,9 +43,15 @@ std::optional<double> stat_pct(std::size_t row, std::optional<double> base,
   return row_higher ? mmtests::pdiff(*x, *base) : mmtests::pndiff(*x, *base);
 }
 
-void fill_cell(Cell& c, Centre centre, bool interval, double level) {
+// Cuts a centre's interval to the metric's domain, recording the cut.
+void cut_centre_interval(CentreInterval& ci, ValueDomain domain) {
+  if (ci.ci) ci.cut = cut_to_domain(*ci.ci, domain);
+}
+
+void fill_cell(Cell& c, Centre centre, bool interval, double level, ValueDomain domain) {
   c.n = c.samples.size();
   c.summary = summarize(c.samples, centre, level);
+  cut_centre_interval(c.summary.ci, domain);
   c.centre = c.summary.centre_value.value;
   c.stddev = c.summary.stddev.value;
   c.min = c.summary.min.value;
@@ -55,6 +61,7 @@ void fill_cell(Cell& c, Centre centre, bool interval, double level) {
     c.ci = c.summary.ci;
   } else {
     c.ci = centre_interval(c.units, centre, level);
+    cut_centre_interval(c.ci, domain);
     if (!c.ci.ci && c.units.size() < 2)
       c.ci.reason = fmt::format("{} iteration{}: interval samples are autocorrelated, no interval",
                                 c.units.size(), c.units.size() == 1 ? "" : "s");
@@ -62,7 +69,7 @@ void fill_cell(Cell& c, Centre centre, bool interval, double level) {
 }
 
 void compare_cell(const Cell& base, Cell& c, Centre centre, bool higher, bool interval,
-                  const CompareOptions& o, std::size_t& comparisons) {
+                  ValueDomain domain, const CompareOptions& o, std::size_t& comparisons) {
   c.pct = pct_better(higher, base.centre, c.centre);
   PValue p = p_value(o.test, base.units, c.units);
   if (!p.p && interval) p.reason = "interval metric, tested per iteration: " + p.reason;
@@ -79,9 +86,18 @@ void compare_cell(const Cell& base, Cell& c, Centre centre, bool higher, bool in
     c.significant = p.p && *p.p < o.alpha;
     if (p.p) ++comparisons;
   }
-  auto ci = pct_interval(centre, higher, base.units, c.units, o.level);
+  auto ci = pct_interval(centre, higher, base.units, c.units, o.level, domain);
   c.pct_ci = ci.ci;
   c.pct_ci_reason = ci.reason;
+  c.pct_ci_cut = ci.cut;
+}
+
+bool has_negative_sample(const Block& b) {
+  for (const Row& row : b.rows)
+    for (const Cell& c : row.cells)
+      for (double v : c.samples)
+        if (v < 0) return true;
+  return false;
 }
 
 RatioSummary ratio_summary(const Block& b, std::size_t column) {
@@ -114,8 +130,21 @@ Centre effective_centre(const MetricInfo& m, const CompareOptions& o) {
   return declared_centre(m);
 }
 
+ValueDomain metric_domain(const MetricInfo& m, const CompareOptions& o) {
+  if (m.domain) return *m.domain;
+  if (o.known_domain)
+    if (const auto d = o.known_domain(m.workload, m.name)) return *d;
+  return ValueDomain::kUnbounded;
+}
+
 void analyse_block(Block& b, const CompareOptions& o) {
   const Centre centre = effective_centre(b.metric, o);
+  ValueDomain domain = metric_domain(b.metric, o);
+  // A sample below 0 (a database edited by hand, a parser's bug) belies a
+  // nonnegative domain: then nothing is cut, and the block says unbounded.
+  if (domain == ValueDomain::kNonNegative && has_negative_sample(b))
+    domain = ValueDomain::kUnbounded;
+  b.metric.domain = domain;
   b.metric.centre = std::string(to_string(centre));
   const bool higher = b.metric.direction == Direction::kHigherIsBetter;
   const bool interval = b.metric.kind == SampleKind::kInterval;
@@ -128,13 +157,13 @@ void analyse_block(Block& b, const CompareOptions& o) {
   b.comparisons = 0;
   for (Row& row : b.rows) {
     for (Cell& c : row.cells) {
-      fill_cell(c, centre, interval, o.level);
+      fill_cell(c, centre, interval, o.level, domain);
       if (o.all_stats) c.stat_values = stat_values(c, mean_rows, higher);
     }
     const Cell& base = row.cells.front();
     if (base.centre) row.cells.front().pct = 0.0;
     for (std::size_t i = 1; i < row.cells.size(); ++i)
-      compare_cell(base, row.cells[i], centre, higher, interval, o, b.comparisons);
+      compare_cell(base, row.cells[i], centre, higher, interval, domain, o, b.comparisons);
     if (o.all_stats) {
       for (Cell& c : row.cells) {
         c.stat_pcts.clear();

@@ -10,7 +10,9 @@ namespace schedlab {
 // intervals, pct, p-value, marker, --all-stats rows) and the block's ratio
 // summary, comparison count and stat row names. Expects each cell's
 // `samples`, and for "interval" metrics its `units` (one centre per
-// iteration). Throws StoreError for a metric with an unknown centre.
+// iteration). Intervals are cut to the metric's domain (metric_domain),
+// which the block's metric then holds. Throws StoreError for a metric with
+// an unknown centre.
 void analyse_block(Block& block, const CompareOptions& options);
 
 // The centre the metric declared, from its stored name. Throws StoreError
@@ -21,5 +23,9 @@ Centre declared_centre(const MetricInfo& metric);
 // mode the mean mmtests picks from the direction. Throws StoreError for an
 // unknown centre name.
 Centre effective_centre(const MetricInfo& metric, const CompareOptions& options);
+
+// The values a metric can take: as its run recorded them, else as
+// options.known_domain knows them, else kUnbounded.
+ValueDomain metric_domain(const MetricInfo& metric, const CompareOptions& options);
 
 }  // namespace schedlab

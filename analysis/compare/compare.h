@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -114,6 +115,9 @@ struct Cell {
   // Interval of pct at CompareOptions::level (empty for the baseline).
   std::optional<stats::Interval> pct_ci;
   std::string pct_ci_reason;
+  // The ends of pct_ci cut to what the metric's domain lets a change be
+  // (significance.h pct_interval; a sequential test's interval likewise).
+  DomainCut pct_ci_cut;
   std::string p_reason;  // why p_value is empty (not for the baseline)
   // What the test and intervals used: the samples for "run" metrics; the
   // centre of each iteration for "interval" metrics, whose samples are
@@ -195,6 +199,11 @@ struct CompareOptions {
   // p-value of `test` is still reported.
   bool mmtests = false;
   bool all_stats = false;  // the mmtests rows Min, mean, Stddev, CoeffVar, Max, B*mean-95
+  // The domain of a metric whose run did not record one (stored before
+  // schema 17), by workload and metric name: the runner asks the workload
+  // registry. Unset, or empty for the metric: kUnbounded.
+  std::function<std::optional<ValueDomain>(const std::string& workload, const std::string& metric)>
+      known_domain;
 };
 
 // How an unknown parameter reads (stored as JSON null: `parse` and `import`

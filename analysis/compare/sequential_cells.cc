@@ -100,11 +100,20 @@ SequentialCell cell_of(const PointStop& stop) {
   return s;
 }
 
-void apply(Cell& cell, SequentialCell s) {
+// The test's p-value, interval and decision in place of the fixed-n ones;
+// its interval of the % change cut to what the metric's domain lets a
+// change be, as the fixed-n one is.
+void apply(Cell& cell, SequentialCell s, const MetricInfo& metric) {
   cell.p_value = s.p_value;
   cell.p_reason = s.p_value ? "" : s.looks == 0 ? "the sequential test took no look" : "no adjusted p-value";
+  cell.pct_ci_cut = {};
   if (s.ci_low && s.ci_high) {
-    cell.pct_ci = stats::Interval{*s.ci_low, *s.ci_high};
+    stats::Interval ci{*s.ci_low, *s.ci_high};
+    cell.pct_ci_cut = cut_pct_to_domain(ci, metric.domain.value_or(ValueDomain::kUnbounded),
+                                        metric.direction == Direction::kHigherIsBetter);
+    s.ci_low = ci.low;
+    s.ci_high = ci.high;
+    cell.pct_ci = ci;
     cell.pct_ci_reason.clear();
   } else {
     cell.pct_ci.reset();
@@ -136,7 +145,7 @@ void attach_sequential(const Store& store, Comparison& c) {
         const auto t = tests.find({col.variant_id, b.workload, row.params_json});
         if (t == tests.end() || t->second->sequential->metric != b.metric.name) continue;
         if (!row.cells[i].measured) continue;
-        apply(row.cells[i], cell_of(*t->second));
+        apply(row.cells[i], cell_of(*t->second), b.metric);
       }
 }
 

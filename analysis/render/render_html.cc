@@ -83,8 +83,9 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
   else if (cell.significant) out += fmt::format("<span class=\"pct\">*{:.2f}%*</span>", *cell.pct);
   else out += fmt::format("<span class=\"pct\">({:.2f}%)</span>", *cell.pct);
   if (cell.ci.ci)
-    out += fmt::format("<br><span class=\"ci\">[{}, {}]</span>", number(cell.ci.ci->low, p),
-                       number(cell.ci.ci->high, p));
+    out += fmt::format("<br><span class=\"ci\">[{}, {}]{}</span>", number(cell.ci.ci->low, p),
+                       number(cell.ci.ci->high, p),
+                       cell.ci.cut ? " <span title=\"cut to the metric's domain\">cut</span>" : "");
   else
     out += fmt::format("<br><span class=\"noci\">no interval: {}</span>",
                        esc(cell.ci.reason.empty() ? "not computed" : cell.ci.reason));

@@ -53,6 +53,9 @@ void add_details(Json& j, const Cell& c) {
   j["ci_method"] = c.ci.method;
   j["pct_ci_low"] = c.pct_ci ? Json(c.pct_ci->low) : Json(nullptr);
   j["pct_ci_high"] = c.pct_ci ? Json(c.pct_ci->high) : Json(nullptr);
+  // Additive (format 1): an interval cut to the values the metric can take.
+  j["ci_truncated"] = static_cast<bool>(c.ci.cut);
+  j["pct_ci_truncated"] = static_cast<bool>(c.pct_ci_cut);
   // Why a value is null, by field name; only fields that are null and have
   // a reason appear.
   Json why = Json::object();
@@ -152,7 +155,8 @@ Json block_json(const Block& b) {
             {"direction", to_string(m.direction)},
             {"centre", m.centre},
             {"kind", to_string(m.kind)},
-            {"precision", m.precision}}},
+            {"precision", m.precision},
+            {"domain", to_string(m.domain.value_or(ValueDomain::kUnbounded))}}},
           {"swept", b.swept},
           {"rows", rows},
           {"units", b.units},

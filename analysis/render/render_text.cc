@@ -106,6 +106,27 @@ std::optional<std::pair<std::size_t, std::size_t>> n_range(const Block& b) {
   return out;
 }
 
+// The intervals of the block cut to the metric's domain, counted: a line
+// starting with a newline, or "" when none was cut.
+std::string domain_cut_note(const Comparison& c, const Block& b) {
+  std::size_t centres = 0, changes = 0;
+  for (const auto& r : b.rows)
+    for (const auto& cell : r.cells) {
+      centres += static_cast<bool>(cell.ci.cut);
+      changes += static_cast<bool>(cell.pct_ci_cut);
+    }
+  if (!centres && !changes) return "";
+  const auto cells = [](std::size_t k, const char* what) {
+    return fmt::format("{} {} interval{}", k, what, k == 1 ? "" : "s");
+  };
+  std::string which;
+  if (centres) which = cells(centres, "centre");
+  if (changes) which += (which.empty() ? "" : " and ") + cells(changes, "change");
+  return fmt::format("\n{} cut to the metric's {} ({} coverage kept, the true value lies inside)",
+                     which, domain_text(b.metric.domain.value_or(ValueDomain::kUnbounded)),
+                     fmt::format("{:g}%", c.level * 100));
+}
+
 // What the marker means and how many comparisons made it, under each table.
 std::string table_note(const Comparison& c, const Block& b) {
   const std::size_t k = b.comparisons;
@@ -133,6 +154,7 @@ std::string table_note(const Comparison& c, const Block& b) {
                        "and ( )); those cells' p-values and intervals are adjusted for the looks taken "
                        "(stage-wise ordering, at 1 - alpha), not fixed-n",
                        design);
+  out += domain_cut_note(c, b);
   if (b.rows.size() > 1) {
     out += "\nRatio: geometric mean over the rows of centre / baseline centre";
     if (std::any_of(b.ratio.begin(), b.ratio.end(), [](const auto& r) { return r.skipped; }))
@@ -379,10 +401,10 @@ void make_names_terminal_safe(Comparison& c) {
 namespace {
 
 std::string interval_text(const std::optional<stats::Interval>& ci, int precision,
-                          const char* suffix) {
+                          const char* suffix, DomainCut cut = {}) {
   if (!ci) return "n/a";
-  return fmt::format("[{:.{}f}{}, {:.{}f}{}]", ci->low, precision, suffix, ci->high, precision,
-                     suffix);
+  return fmt::format("[{:.{}f}{}, {:.{}f}{}]{}", ci->low, precision, suffix, ci->high, precision,
+                     suffix, cut ? " cut" : "");
 }
 
 }  // namespace
@@ -399,10 +421,14 @@ std::string render_stats_text(const Comparison& c) {
   for (std::size_t i = 0; i < row.cells.size(); ++i) {
     const Cell& cell = row.cells[i];
     out += fmt::format("  {:<{}}  n={:<3} {} {}", c.columns[i].label, label_width, cell.n,
-                       interval_text(cell.ci.ci, b.metric.precision, ""),
+                       interval_text(cell.ci.ci, b.metric.precision, "", cell.ci.cut),
                        cell.ci.ci ? "(" + cell.ci.method + ")" : "(" + cell.ci.reason + ")");
     if (i > 0) {
-      out += fmt::format("  change {}", interval_text(cell.pct_ci, 2, "%"));
+      out += fmt::format("  change {}", interval_text(cell.pct_ci, 2, "%", cell.pct_ci_cut));
+      // A nonnegative metric's change without an interval may still keep
+      // one bound (significance.h): its reason says which.
+      if (!cell.pct_ci && b.metric.domain == ValueDomain::kNonNegative)
+        out += fmt::format(" ({})", cell.pct_ci_reason);
       out += cell.p_value ? fmt::format("  p={:.4g}", *cell.p_value)
                           : fmt::format("  p n/a ({})", cell.p_reason);
     }

@@ -9,7 +9,8 @@
 //   only: no tick at 1.5; counts and iteration numbers get whole ticks;
 // - an interval reaching past the samples (n = 2: Student's t at 1 df)
 //   is clipped to their range with a triangle at the cut end, so one wide
-//   interval does not flatten every line;
+//   interval does not flatten every line; an end cut to the metric's
+//   domain (a time's interval at 0) gets a bar across it;
 // - the box plot is split into panels of at most kPanelSlots boxes, so it
 //   never runs off the window;
 // - samples in run order are drawn only for runs that ran here (an
@@ -108,14 +109,49 @@ std::optional<std::pair<double, double>> samples_range(const Block& b) {
   return out;
 }
 
-// An interval's ends within [low, high], and which were cut.
-void clipped_interval(Json& v, double lo, double hi, double low, double high) {
+// An interval's ends within [low, high], and which were cut; and which
+// ends the metric's domain cut (analysis/stats/domain.h): there the interval
+// truly ends.
+void clipped_interval(Json& v, double lo, double hi, double low, double high, DomainCut cut) {
   v["lo"] = lo;
   v["hi"] = hi;
   v["lo_c"] = std::max(lo, low);
   v["hi_c"] = std::min(hi, high);
   v["clip_lo"] = lo < low;
   v["clip_hi"] = hi > high;
+  v["cut_lo"] = cut.low;
+  v["cut_hi"] = cut.high;
+}
+
+// A bar across an interval's end that the metric's domain cut (data
+// "domain_cut": cut_lo or cut_hi), drawn where the end is not clipped.
+Json domain_cut_marks(const char* along, const char* across, const Json& across_enc,
+                      const Json& tooltip) {
+  Json marks = Json::array();
+  for (const auto& [flag, clip, field] :
+       {std::tuple{"cut_lo", "clip_lo", "lo_c"}, std::tuple{"cut_hi", "clip_hi", "hi_c"}}) {
+    Json enc = {{along, {{"scale", along}, {"field", field}}},
+                {across, across_enc},
+                {"shape", {{"value", "stroke"}}},
+                {"angle", {{"value", along[0] == 'y' ? 0 : 90}}},
+                {"size", {{"value", 120}}},
+                {"strokeWidth", {{"value", 2}}},
+                {"stroke", {{"scale", "colour"}, {"field", "c"}}},
+                {"tooltip", tooltip}};
+    const std::string shown = fmt::format("datum.{} && !datum.{} ? 1 : 0", flag, clip);
+    marks.push_back({{"type", "symbol"},
+                     {"from", {{"data", "domain_cut"}}},
+                     {"encode", {{"enter", enc}, {"update", {{"opacity", {{"signal", shown}}}}}}}});
+  }
+  return marks;
+}
+
+// The intervals with an end cut to the metric's domain, from source.
+Json domain_cut_data(const char* source) {
+  return {
+      {"name", "domain_cut"},
+      {"source", source},
+      {"transform", Json::array({{{"type", "filter"}, {"expr", "datum.cut_lo || datum.cut_hi"}}})}};
 }
 
 // Triangles at an interval's cut ends (data "clipped": clip_lo or clip_hi).
@@ -186,7 +222,7 @@ Json scaling_spec(const Comparison& c, const Block& b) {
       if (cell.ci.ci) {
         const double low = range ? std::min(range->first, *cell.centre) : cell.ci.ci->low;
         const double high = range ? std::max(range->second, *cell.centre) : cell.ci.ci->high;
-        clipped_interval(v, cell.ci.ci->low, cell.ci.ci->high, low, high);
+        clipped_interval(v, cell.ci.ci->low, cell.ci.ci->high, low, high, cell.ci.cut);
       }
       values.push_back(v);
     }
@@ -199,7 +235,9 @@ Json scaling_spec(const Comparison& c, const Block& b) {
         {"transform", Json::array({{{"type", "filter"}, {"expr", "isValid(datum.lo)"}}})}},
        {{"name", "clipped"},
         {"source", "ci"},
-        {"transform", Json::array({{{"type", "filter"}, {"expr", "datum.clip_lo || datum.clip_hi"}}})}}});
+        {"transform",
+         Json::array({{{"type", "filter"}, {"expr", "datum.clip_lo || datum.clip_hi"}}})}},
+       domain_cut_data("ci")});
   // The centres and the drawn (clipped) interval ends: the samples' range.
   const Json y = {{"name", "y"}, {"type", "linear"}, {"zero", false}, {"nice", false}, {"padding", 8},
                   {"range", "height"},
@@ -241,6 +279,7 @@ Json scaling_spec(const Comparison& c, const Block& b) {
                                {"size", {{"value", 30}}},
                                {"tooltip", tooltip}}}}}}});
   for (auto& m : clip_marks("y", "x", x, tooltip)) marks.push_back(m);
+  for (auto& m : domain_cut_marks("y", "x", x, tooltip)) marks.push_back(m);
   s["marks"] = marks;
   return s;
 }
@@ -422,7 +461,9 @@ std::optional<Json> change_spec(const Comparison& c, const Block& b) {
       if (!cell.pct) continue;
       Json v = {{"r", r.label}, {"c", c.columns[i].label}, {"pct", *cell.pct}, {"n", cell.n},
                 {"sig", cell.significant}, {"p", cell.p_value ? Json(*cell.p_value) : Json(nullptr)}};
-      if (cell.pct_ci) clipped_interval(v, cell.pct_ci->low, cell.pct_ci->high, low - span, high + span);
+      if (cell.pct_ci)
+        clipped_interval(v, cell.pct_ci->low, cell.pct_ci->high, low - span, high + span,
+                         cell.pct_ci_cut);
       values.push_back(v);
     }
   if (values.empty()) return std::nullopt;
@@ -479,22 +520,35 @@ std::optional<Json> change_spec(const Comparison& c, const Block& b) {
     m["from"] = {{"data", "clipped_row"}};
     inner.push_back(m);
   }
+  for (auto m : domain_cut_marks("x", "y", y, tooltip)) {
+    m["from"] = {{"data", "domain_cut_row"}};
+    inner.push_back(m);
+  }
+  Json domain_cut_row = domain_cut_data("ci_row");
+  domain_cut_row["name"] = "domain_cut_row";
   s["marks"] = Json::array(
       {{{"type", "group"},
         {"from", {{"facet", {{"name", "bars"}, {"data", "changes"}, {"groupby", "r"}}}}},
-        {"encode", {{"enter", {{"y", {{"scale", "yrow"}, {"field", "r"}}},
-                               {"height", {{"scale", "yrow"}, {"band", 1}}},
-                               {"width", {{"signal", "width"}}}}}}},
+        {"encode",
+         {{"enter",
+           {{"y", {{"scale", "yrow"}, {"field", "r"}}},
+            {"height", {{"scale", "yrow"}, {"band", 1}}},
+            {"width", {{"signal", "width"}}}}}}},
         {"signals", Json::array({{{"name", "height"}, {"update", "bandwidth('yrow')"}}})},
-        {"scales", Json::array({{{"name", "ycol"}, {"type", "band"}, {"domain", columns}, {"range", "height"},
+        {"scales", Json::array({{{"name", "ycol"},
+                                 {"type", "band"},
+                                 {"domain", columns},
+                                 {"range", "height"},
                                  {"paddingInner", 0.1}}})},
-        {"data", Json::array({ci_row, clipped_row})},
+        {"data", Json::array({ci_row, clipped_row, domain_cut_row})},
         {"marks", inner}},
        {{"type", "rule"},
-        {"encode", {{"enter", {{"x", {{"scale", "x"}, {"value", 0}}},
-                               {"y", {{"value", 0}}},
-                               {"y2", {{"signal", "height"}}},
-                               {"stroke", {{"value", "#888"}}}}}}}}});
+        {"encode",
+         {{"enter",
+           {{"x", {{"scale", "x"}, {"value", 0}}},
+            {"y", {{"value", 0}}},
+            {"y2", {{"signal", "height"}}},
+            {"stroke", {{"value", "#888"}}}}}}}}});
   return s;
 }
 

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -71,6 +74,8 @@ Result or_reason(F&& f) {
   }
 }
 
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
 double reciprocal(double v) { return 1 / v; }
 double log_of(double v) { return std::log(v); }
 
@@ -78,6 +83,41 @@ double log_of(double v) { return std::log(v); }
 stats::Interval ratio_to_pct(stats::Interval r, bool higher_is_better) {
   if (higher_is_better) return {(r.low - 1) * 100, (r.high - 1) * 100};
   return {(1 - r.high) * 100, (1 - r.low) * 100};
+}
+
+// Fieller's confidence set for mean(b) / mean(a) intersected with
+// [0, inf): its hull, `high` infinite when unbounded above; `cut` when the
+// set reached below 0. Fieller's set is {r : (mb - r ma)^2 <= t^2 (vb +
+// r^2 va)}: between the roots when ma^2 > t^2 va, else outside them, or
+// the whole line when there are none.
+struct RatioHull {
+  stats::Interval r;
+  bool cut = false;
+};
+RatioHull fieller_nonnegative(const Moments& a, const Moments& b, double t) {
+  if (const auto r = stats::fieller_ratio(a.mean, a.se2, b.mean, b.se2, t)) {
+    if (r->high < 0) return {{0, 0}, true};
+    return {{std::max(r->low, 0.0), r->high}, r->low < 0};
+  }
+  const double lead = a.mean * a.mean - t * t * a.se2;
+  const double disc = a.se2 * b.mean * b.mean + b.se2 * a.mean * a.mean - t * t * a.se2 * b.se2;
+  if (lead < 0 && disc > 0) {
+    const double root = t * std::sqrt(disc);
+    const double r1 = (a.mean * b.mean - root) / lead, r2 = (a.mean * b.mean + root) / lead;
+    const double lo = std::min(r1, r2), hi = std::max(r1, r2);
+    // (-inf, lo] and [hi, inf): within [0, inf) the hull starts at hi when
+    // lo is below 0.
+    if (lo < 0 && hi > 0) return {{hi, kInfinity}, true};
+  }
+  return {{0, kInfinity}, true};
+}
+
+// The one bound a change keeps when its ratio's interval is [low, inf)
+// or [0, high] with high infinite: "at least -37.50%".
+std::string one_sided(stats::Interval ratio, bool higher_is_better) {
+  const stats::Interval pct = ratio_to_pct(ratio, higher_is_better);
+  return higher_is_better ? fmt::format("a change of at least {:+.2f}%", pct.low)
+                          : fmt::format("a change of at most {:+.2f}%", pct.high);
 }
 
 }  // namespace
@@ -133,7 +173,7 @@ PValue p_value(Test t, std::span<const double> base, std::span<const double> x) 
 namespace {
 
 PctInterval pct_interval_of(Centre centre, bool higher_is_better, std::span<const double> base,
-                            std::span<const double> x, double level) {
+                            std::span<const double> x, double level, ValueDomain domain) {
   if (centre == Centre::kMedian) return {std::nullopt, "no interval for a change of medians"};
   if (base.size() < 2 || x.size() < 2) return {std::nullopt, "needs 2 samples per side"};
   const auto positive = [](std::span<const double> s) {
@@ -157,15 +197,28 @@ PctInterval pct_interval_of(Centre centre, bool higher_is_better, std::span<cons
   const double t = stats::t_quantile(1 - (1 - level) / 2, stats::welch_df(a.se2, a.n, b.se2, b.n));
 
   std::optional<stats::Interval> ratio;  // of the centres, x / base
+  const bool nonnegative = domain == ValueDomain::kNonNegative;
+  bool cut = false;  // the ratio's interval was cut at 0
   switch (centre) {
     case Centre::kAmean:
       if (!(a.mean > 0)) return {std::nullopt, "needs a baseline mean > 0"};
-      ratio = stats::fieller_ratio(a.mean, a.se2, b.mean, b.se2, t);
+      if (nonnegative) {
+        const RatioHull h = fieller_nonnegative(a, b, t);
+        ratio = h.r;
+        cut = h.cut;
+      } else {
+        ratio = stats::fieller_ratio(a.mean, a.se2, b.mean, b.se2, t);
+      }
       break;
     case Centre::kHmean:
       // Fieller gives mean(1/x) / mean(1/base) = H(base) / H(x); invert it.
-      if (auto r = stats::fieller_ratio(a.mean, a.se2, b.mean, b.se2, t); r && r->low > 0)
+      if (nonnegative) {
+        const RatioHull h = fieller_nonnegative(a, b, t);
+        ratio = stats::Interval{1 / h.r.high, h.r.low > 0 ? 1 / h.r.low : kInfinity};
+        cut = h.cut;
+      } else if (auto r = stats::fieller_ratio(a.mean, a.se2, b.mean, b.se2, t); r && r->low > 0) {
         ratio = stats::Interval{1 / r->high, 1 / r->low};
+      }
       break;
     case Centre::kGmean: {
       const double d = b.mean - a.mean, half = t * std::sqrt(a.se2 + b.se2);
@@ -175,18 +228,25 @@ PctInterval pct_interval_of(Centre centre, bool higher_is_better, std::span<cons
     case Centre::kMedian: break;
   }
   if (!ratio) return {std::nullopt, "baseline too noisy: the ratio's interval is unbounded"};
-  const stats::Interval pct = ratio_to_pct(*ratio, higher_is_better);
-  if (!std::isfinite(pct.low) || !std::isfinite(pct.high))
+  if (!std::isfinite(ratio->high))
+    return {std::nullopt,
+            fmt::format("baseline too noisy: the ratio's interval is unbounded; cut to {} it "
+                        "leaves {}",
+                        domain_text(domain), one_sided(*ratio, higher_is_better))};
+  PctInterval out{ratio_to_pct(*ratio, higher_is_better), {}, {}};
+  if (!std::isfinite(out.ci->low) || !std::isfinite(out.ci->high))
     return {std::nullopt, std::string(Stat::kOverflow)};
-  return {pct, {}};
+  // A ratio cut at 0 is a change cut at -100% (higher is better) or +100%.
+  if (cut) (higher_is_better ? out.cut.low : out.cut.high) = true;
+  return out;
 }
 
 }  // namespace
 
 PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const double> base,
-                         std::span<const double> x, double level) {
+                         std::span<const double> x, double level, ValueDomain domain) {
   return or_reason<PctInterval>(
-      [&] { return pct_interval_of(centre, higher_is_better, base, x, level); });
+      [&] { return pct_interval_of(centre, higher_is_better, base, x, level, domain); });
 }
 
 }  // namespace schedlab

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/stats/domain.h"
 #include "analysis/stats/stats.h"
 #include "analysis/stats/summary.h"
 
@@ -43,11 +44,21 @@ PValue p_value(Test t, std::span<const double> base, std::span<const double> x);
 // two means with Welch's degrees of freedom; for gmean, Welch's interval for
 // the difference of mean logs, exponentiated. Needs n >= 2 on both sides and
 // a positive baseline centre; the median has none.
+//
+// For a metric whose values are >= 0 (ValueDomain::kNonNegative) the ratio of
+// the centres is >= 0 too, so Fieller's confidence set is cut to it: an
+// interval reaching below a ratio of 0 (a change past -100% when higher is
+// better, past +100% when lower is) is cut there (`cut` says which end of
+// the % interval), and a set that is unbounded (a baseline too noisy) and
+// stays so within the domain has no interval, its reason naming the one
+// bound that holds.
 struct PctInterval {
   std::optional<stats::Interval> ci;
   std::string reason;
+  DomainCut cut;
 };
 PctInterval pct_interval(Centre centre, bool higher_is_better, std::span<const double> base,
-                         std::span<const double> x, double level);
+                         std::span<const double> x, double level,
+                         ValueDomain domain = ValueDomain::kUnbounded);
 
 }  // namespace schedlab

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/stats/domain.h"
 #include "analysis/stats/stats.h"
 #include "base/centre.h"
 
@@ -45,6 +46,9 @@ struct CentreInterval {
   double level = 0.95;
   std::string method;  // "student-t", "t on reciprocals", "t on logs", "order statistics"
   std::string reason;  // why `ci` is empty
+  // The ends cut to the metric's domain (analysis/stats/domain.h); `ci` is the
+  // cut interval.
+  DomainCut cut;
 };
 
 struct Summary {

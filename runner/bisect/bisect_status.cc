@@ -12,6 +12,7 @@
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
 #include "runner/bisect/bisect_spec.h"
+#include "workloads/registry.h"
 
 namespace schedlab {
 namespace {
@@ -86,8 +87,10 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
     c.label = label;
     cols.push_back(c);
   }
-  fmt::print("\n{}", render_text(compare(
-                         store, cols, {.alpha = spec.alpha, .test = *test_from_name(spec.test)})));
+  fmt::print("\n{}", render_text(compare(store, cols,
+                                         {.alpha = spec.alpha,
+                                          .test = *test_from_name(spec.test),
+                                          .known_domain = declared_domain})));
   try {
     const auto sa = schedstat_sum(store, *a), sb = schedstat_sum(store, *b);
     if (sa && sb)

@@ -20,7 +20,9 @@
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/input/units.h"
 #include "runner/run/progress.h"
+#include "workloads/registry.h"
 
 namespace schedlab::cli {
 namespace {
@@ -94,6 +96,7 @@ int drive(Store& store, std::int64_t id, int max_candidates) {
   }
   return print_status(store, *store.bisect_log().find_bisect(id));
 }
+
 
 // `bisect status`: the decisions and the result as text, or the page.
 const Renderers<int (*)(const Store&, const BisectSession&)> kStatusOutputs{

@@ -31,6 +31,7 @@
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
 #include "runner/run/session.h"
+#include "workloads/registry.h"
 
 namespace schedlab::cli {
 namespace {
@@ -50,7 +51,8 @@ struct RunOptions {
 // The comparison of what ran, on stdout as `compare` would print it.
 void print_table(Store& store, const std::vector<ColumnRef>& columns, const CompareOutput& out) {
   try {
-    fmt::print("{}", comparison_output(compare(store, columns), out));
+    fmt::print("{}",
+               comparison_output(compare(store, columns, {.known_domain = declared_domain}), out));
   } catch (const std::exception& e) {
     fmt::print(stderr, "schedlab run: cannot compare what ran: {}\n", terminal_safe(e.what()));
   }

@@ -20,6 +20,7 @@ struct StatsCmdOptions {
   std::string name = "value";
   std::string unit;
   int precision = 4;
+  std::string domain = "unbounded";
   Format format = Format::kText;
   StatsOptions stats;
 };
@@ -34,6 +35,7 @@ int stats_command(const StatsCmdOptions& o) {
   const Direction direction = o.higher ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
   MetricInfo metric{"", o.name, o.unit, direction, o.centre, SampleKind::kRun, o.precision};
   if (metric.centre.empty()) metric.centre = o.higher ? "hmean" : "amean";
+  metric.domain = domain_from_string(o.domain);  // CLI11 has checked the word
   // A file that cannot be read or parsed is bad input; the comparison's own
   // errors are not.
   if (const int rc = guarded<std::invalid_argument>({}, [&] {
@@ -66,6 +68,11 @@ void register_stats(CLI::App& app, int& exit_code) {
   cmd->add_option("--unit", o->unit, "their unit, for the title");
   cmd->add_option("--precision", o->precision, "digits after the point")
       ->check(CLI::Range(0, 12))
+      ->capture_default_str();
+  cmd->add_option("--domain", o->domain,
+                  "the values the numbers can take: nonnegative (times, latencies, rates, counts: "
+                  "intervals are cut at 0, and say so) or unbounded")
+      ->check(CLI::IsMember(domain_words()))
       ->capture_default_str();
   kStatsOutputs.add_option(*cmd, o->format);
   add_stats_options(*cmd, o->stats);

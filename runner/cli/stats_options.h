@@ -7,6 +7,7 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/stats/significance.h"
+#include "workloads/registry.h"
 
 namespace schedlab::cli {
 
@@ -22,7 +23,8 @@ struct StatsOptions {
             .level = level,
             .test = *test_from_name(test),  // CLI11 has checked the name
             .mmtests = mmtests,
-            .all_stats = all_stats};
+            .all_stats = all_stats,
+            .known_domain = declared_domain};
   }
 };
 

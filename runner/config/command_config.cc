@@ -111,6 +111,9 @@ std::shared_ptr<const Workload> parse_command_workload(const YamlReader& r, cons
           r.one_of(m["centre"], mkey + ".centre", {"amean", "hmean", "gmean", "median"}));
     if (m["kind"])
       cm.kind = *sample_kind_from_string(r.one_of(m["kind"], mkey + ".kind", {"run", "interval"}));
+    if (m["domain"]) {
+      cm.domain = *domain_from_string(r.one_of(m["domain"], mkey + ".domain", domain_words()));
+    }
     using Match = CommandMetric::Match;
     static constexpr Choice<Match> kMatches[] = {
         {"one", Match::kOne}, {"each", Match::kEach}, {"last", Match::kLast}};

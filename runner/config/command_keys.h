@@ -43,6 +43,8 @@ inline constexpr ConfigKeyHelp kCommandMetricKeys[] = {
     {"unit", "shown in tables (default: none)"},
     {"centre", "amean, hmean, gmean or median (default: hmean when higher is better, else amean)"},
     {"kind", "run (one sample per iteration) or interval (time slices of one run) (default: run)"},
+    {"domain", "nonnegative (a time, latency, rate or count: a value below 0 is a parse error, intervals "
+               "are cut at 0) or unbounded (default: unbounded)"},
     {"match", "one (exactly one matching line), each (every match a sample) or last (default: one for a run "
               "metric, each for an interval metric)"},
     {"stream", "stdout, stderr or both (default: both)"},

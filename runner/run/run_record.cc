@@ -24,7 +24,7 @@ std::int64_t create_run_record(Store& store, const RunRecord& record) {
     for (const auto& m : w->metrics())
       store.metrics_table().add_metric(
           run_id, {w->name(), m.name, m.unit, m.direction, std::string(to_string(m.centre)), m.kind,
-                   m.precision});
+                   m.precision, m.domain});
   return run_id;
 }
 

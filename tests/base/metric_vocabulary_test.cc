@@ -18,3 +18,13 @@ TEST_CASE("directions and sample kinds by their stored words, both ways") {
   CHECK_FALSE(sample_kind_from_string("intervals"));
   CHECK_FALSE(sample_kind_from_string(""));
 }
+
+TEST_CASE("domains by their stored words, both ways") {
+  for (const ValueDomain d : {ValueDomain::kUnbounded, ValueDomain::kNonNegative})
+    CHECK(domain_from_string(to_string(d)) == d);
+  CHECK(to_string(ValueDomain::kNonNegative) == "nonnegative");
+  CHECK(to_string(ValueDomain::kUnbounded) == "unbounded");
+  CHECK(domain_words() == std::vector<std::string>{"unbounded", "nonnegative"});
+  CHECK_FALSE(domain_from_string("positive"));
+  CHECK_FALSE(domain_from_string(""));
+}

@@ -57,7 +57,8 @@ PRAGMA user_version = 15;
 
 // A metric with a kind that is none of ours.
 const char* const kInsertSlices =
-    "INSERT INTO metrics VALUES (1, 'pgbench', 'clients', '', 'higher', 'hmean', 'slices', 0)";
+    "INSERT INTO metrics (run_id, workload, name, unit, direction, centre, kind, precision) "
+    "VALUES (1, 'pgbench', 'clients', '', 'higher', 'hmean', 'slices', 0)";
 
 // Run 1 declaring two metrics, out of name order (a run's metrics are read
 // in declaration order, the table's rowid).
@@ -144,4 +145,52 @@ TEST_CASE("migration 16 puts a CHECK on an old database's metric kinds, rows and
   CHECK(
       test::raw(path, "SELECT group_concat(kind) FROM (SELECT kind FROM metrics ORDER BY rowid)") ==
       "slices,run");
+}
+
+TEST_CASE("a metric's domain is stored as declared; a run from before migration 17 has none") {
+  test::TempDir dir;
+  const std::string path = dir.file("m.db");
+  {
+    Store s(path);
+    declare_two(s);
+    const auto run = s.runs_table().create_run({.name = "r2",
+                                                .config_path = "c.yaml",
+                                                .config_text = "",
+                                                .config_sha256 = "x",
+                                                .manifest_json = "{}"});
+    s.metrics_table().add_metric(run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean",
+                                       SampleKind::kRun, 4, ValueDomain::kNonNegative});
+    CHECK(s.metrics_table().metrics(run).front().domain == ValueDomain::kNonNegative);
+    CHECK(s.metrics_table().latest_metric("hackbench", "time")->domain ==
+          ValueDomain::kNonNegative);
+    // Declared without one: stored as NULL, read back as not recorded.
+    CHECK_FALSE(s.metrics_table().metrics(1).front().domain.has_value());
+  }
+  CHECK(test::raw(path, "SELECT group_concat(ifnull(domain, 'NULL')) FROM metrics") ==
+        "NULL,NULL,nonnegative");
+  CHECK(run_sql(path, "UPDATE metrics SET domain = 'positive'") ==
+        "CHECK constraint failed: domain IN ('unbounded', 'nonnegative')");
+
+  // Back to schema 16 (no domain column): the migration adds it, the rows
+  // kept, their domains not recorded.
+  REQUIRE(
+      run_sql(path, "ALTER TABLE metrics DROP COLUMN domain; PRAGMA user_version = 16").empty());
+  {
+    Store s(path);
+    CHECK(s.schema_version() == Store::kSchemaVersion);
+    check_two(s);
+    const auto time = s.metrics_table().latest_metric("hackbench", "time");
+    REQUIRE(time.has_value());
+    CHECK(time->unit == "s");
+    CHECK_FALSE(time->domain.has_value());
+  }
+
+  // A word past the CHECK is refused on read, naming run, metric and word.
+  REQUIRE(run_sql(path,
+                  "PRAGMA ignore_check_constraints = ON; UPDATE metrics SET domain = 'positive' "
+                  "WHERE name = 'time'")
+              .empty());
+  CHECK_THROWS_WITH(
+      Store(path).metrics_table().metrics(2),
+      "unknown metric domain 'positive' in the database (run 2, metric hackbench time)");
 }

@@ -172,3 +172,20 @@ TEST_CASE("command: an escaped parenthesis is not a Python group") {
   const auto w = make_command_workload(spec);
   CHECK(metric_value(w->parse(command_point(*w, 1), "(P<x> 7\n", ""), "n") == 7);
 }
+
+TEST_CASE("command: a value below 0 of a nonnegative metric is a parse error naming the line") {
+  auto spec = sysbench_cpu();
+  spec.metrics[1].regex = R"(^\s*avg:\s+(?<value>-?[0-9.]+)\s*$)";
+  spec.metrics[1].domain = ValueDomain::kNonNegative;
+  const auto w = make_command_workload(spec);
+  CHECK(w->find_metric("latency_avg")->domain == ValueDomain::kNonNegative);
+  CHECK(w->find_metric("events_per_s")->domain == ValueDomain::kUnbounded);
+  const std::string out = "events per second: 10\n    avg: -0.20\n";
+  CHECK_THROWS_WITH(w->parse(command_point(*w, 2), out, ""),
+                    "line 2: metric latency_avg: -0.20 is below 0, outside its domain "
+                    "(nonnegative):     avg: -0.20");
+  // Unbounded: the same value is a sample.
+  spec.metrics[1].domain = ValueDomain::kUnbounded;
+  const auto u = make_command_workload(spec);
+  CHECK(metric_value(u->parse(command_point(*u, 2), out, ""), "latency_avg") == -0.20);
+}

@@ -134,13 +134,19 @@ TEST_CASE("every registered metric declares direction and centre") {
   for (const Workload* w : all_workloads()) {
     REQUIRE_FALSE(w->metrics().empty());
     for (const auto& m : w->metrics()) {
+      INFO(w->name() << " " << m.name);
       CHECK_FALSE(m.unit.empty());
       CHECK_FALSE(m.help.empty());
+      // Every built-in metric is a time, latency, rate or count.
+      CHECK(m.domain == ValueDomain::kNonNegative);
+      CHECK(declared_domain(w->name(), m.name) == ValueDomain::kNonNegative);
     }
     for (const auto& p : w->params()) CHECK_FALSE(p.help.empty());
   }
   CHECK(find_workload("hackbench") != nullptr);
   CHECK(find_workload("hackbenc") == nullptr);
+  CHECK_FALSE(declared_domain("hackbench", "tiem"));
+  CHECK_FALSE(declared_domain("sysbench-cpu", "events_per_s"));  // a command's: the config's
 }
 
 TEST_CASE("every registered workload declares the programs it runs, and lab guests get the SUT's") {

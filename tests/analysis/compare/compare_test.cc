@@ -284,7 +284,8 @@ TEST_CASE("render_json: schema fields, nulls for absent values", "[render]") {
                                           {"direction", "lower"},
                                           {"centre", "amean"},
                                           {"kind", "run"},
-                                          {"precision", 4}});
+                                          {"precision", 4},
+                                          {"domain", "unbounded"}});
   const auto& row = block["rows"].at(0);
   CHECK(row["label"] == "1");
   const auto& base = row["cells"].at(0);

@@ -144,3 +144,28 @@ TEST_CASE("report plots: legends show short labels, tooltips the full names") {
   CHECK(names[0]["name"] == prefix + "04T220811Z");
   CHECK(names[1]["c"] == "r2");
 }
+
+TEST_CASE("report plots: a change interval cut to the metric's domain gets a bar at its cut end") {
+  // Lower is better, a tight baseline against a noisy variant: the change
+  // interval reaches past +100% (a ratio below 0) and is cut there.
+  const MetricInfo time{"hackbench", "time",           "s", Direction::kLowerIsBetter,
+                        "amean",     SampleKind::kRun, 4,   ValueDomain::kNonNegative};
+  const Comparison c =
+      compare_samples({{"base", {1.0, 1.1, 0.9}}, {"noisy", {0.1, 0.2, 3.0}}}, time);
+  REQUIRE(c.blocks[0].rows[0].cells[1].pct_ci_cut.high);
+  const auto plots = block_plots(c, 0);  // change points into it
+  const PlotSpec* change = find(plots, "change");
+  REQUIRE(change);
+  const Json& values = named(change->spec["data"], "changes")["values"];
+  REQUIRE(values.size() == 1);
+  CHECK(values[0]["hi"] == 100.0);
+  CHECK(values[0]["cut_hi"] == true);
+  CHECK(values[0]["cut_lo"] == false);
+  const Json& group = change->spec["marks"][0];
+  CHECK(named(group["data"], "domain_cut_row")["transform"][0]["expr"] ==
+        "datum.cut_lo || datum.cut_hi");
+  int bars = 0;
+  for (const auto& m : group["marks"])
+    bars += m.contains("from") && m["from"]["data"] == "domain_cut_row";
+  CHECK(bars == 2);  // one per end, shown where the end is cut and not clipped
+}

@@ -149,6 +149,10 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, stream: stdrr}}\n",
        "exp.yaml:5: workloads[0].command.metrics.m.stream: expected stdout, stderr or both, got 'stdrr' "
        "(did you mean 'stderr'?)"},
+      {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
+       "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, domain: nonnegtive}}\n",
+       "exp.yaml:5: workloads[0].command.metrics.m.domain: expected unbounded or nonnegative, got "
+       "'nonnegtive' (did you mean 'nonnegative'?)"},
       // A word far from every choice gets the list alone.
       {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, stream: network}}\n",
@@ -223,6 +227,24 @@ workloads:
   CHECK(w.values.at("threads").size() == 2);
   CHECK(w.iterations.max == 2);
   CHECK(w.workload->metrics()[0].centre == Centre::kHmean);
+  CHECK(w.workload->metrics()[0].domain == ValueDomain::kUnbounded);  // said nothing: nothing known
+}
+
+TEST_CASE("a command metric may declare its domain") {
+  const Config c = parse_config(R"(
+workloads:
+  - command:
+      name: sysbench-cpu
+      argv: [sysbench, cpu, run]
+      metrics:
+        eps: {regex: '^\s*events per second:\s+(?<value>[0-9.]+)', direction: higher, domain: nonnegative}
+        drift: {regex: '^drift: (?<value>-?[0-9.]+)', direction: lower, domain: unbounded}
+)",
+                                "c.yaml");
+  REQUIRE(c.workloads.size() == 1);
+  const auto& metrics = c.workloads[0].workload->metrics();
+  CHECK(metrics.at(0).domain == ValueDomain::kNonNegative);
+  CHECK(metrics.at(1).domain == ValueDomain::kUnbounded);
 }
 
 TEST_CASE("a missing config file is a clear error") {
