@@ -42,6 +42,7 @@ struct BisectCmdOptions {
   std::string kernels, kernels_file, repo;
   std::vector<std::string> hook;
   std::string hook_file, hook_cwd, hook_timeout = "30m";
+  bool hook_timeout_given = false;  // --hook-timeout on the line (it has a default)
   Format format = Format::kText;  // status
   bool reboots = false;
   std::string reboot_timeout = "10m";
@@ -117,6 +118,15 @@ BisectSpec spec_of(const BisectCmdOptions& o) {
     if (!spec.hook_argv.empty()) throw BadArgs("give the hook either after -- or with --hook-file");
     spec.hook_argv = read_lines(o.hook_file);
   }
+  // Options of a hook, given with none, would change nothing.
+  if (spec.hook_argv.empty())
+    for (const auto& [given, option] :
+         {std::pair{!o.hook_cwd.empty(), "--hook-cwd"},
+          std::pair{o.hook_timeout_given, "--hook-timeout"}, std::pair{o.reboots, "--reboots"},
+          std::pair{!o.uname.empty(), "--uname"}})
+      if (given)
+        throw BadArgs(fmt::format(
+            "{} does nothing without a hook: give its argv after -- or with --hook-file", option));
   if (!o.repo.empty()) spec.repo = std::filesystem::absolute(o.repo).string();
   spec.hook_cwd = o.hook_cwd.empty() ? spec.repo : o.hook_cwd;
   spec.hook_timeout = duration_arg(o.hook_timeout, "--hook-timeout");
@@ -380,9 +390,13 @@ void register_bisect(CLI::App& app, int& exit_code) {
   start->add_option("--hook-cwd", o->hook_cwd, "the hook's directory (default: the --repo tree)");
   start->add_option("--hook-timeout", o->hook_timeout, "a hook still running after this is killed "
                     "with its process group and the candidate skipped")->capture_default_str();
-  start->add_flag("--reboots", o->reboots, "the hook reboots the ssh:// SUT: wait for a new boot");
-  start->add_option("--reboot-timeout", o->reboot_timeout, "how long the SUT may take to come back")
-      ->capture_default_str();
+  auto* reboots = start->add_flag("--reboots", o->reboots,
+                                  "the hook reboots the ssh:// SUT: wait for a new boot");
+  start
+      ->add_option("--reboot-timeout", o->reboot_timeout,
+                   "with --reboots: how long the SUT may take to come back")
+      ->capture_default_str()
+      ->needs(reboots);
   start->add_option("--uname", o->uname, "the `uname -r` the ssh:// SUT must report after the hook "
                     "({commit} / {kernel} allowed)");
   start->add_option("--test", o->test, "mwu (Mann-Whitney U, the default: robust to the outliers "
@@ -403,18 +417,24 @@ void register_bisect(CLI::App& app, int& exit_code) {
   start->add_option("--max-iterations", o->max_iterations,
                     "pooled samples per candidate before the nearest-median rule (default: 3x the "
                     "config's iterations)");
-  auto add_common = [&](CLI::App* c) {
-    add_db_option(*c, o->db);
+  // --max-candidates for the commands that decide candidates: status and
+  // reset decide none.
+  const auto add_max_candidates = [&](CLI::App* c) {
     c->add_option("--max-candidates", o->max_candidates, "stop after deciding this many candidates");
   };
-  add_common(start);
-  start->callback([o, &exit_code] { exit_code = start_command(*o); });
+  add_db_option(*start, o->db);
+  add_max_candidates(start);
+  start->callback([o, start, &exit_code] {
+    o->hook_timeout_given = start->count("--hook-timeout") > 0;
+    exit_code = start_command(*o);
+  });
   for (const char* name : {"status", "continue", "reset"}) {
     auto* sub = cmd->add_subcommand(
         name, std::string(name) == "status"     ? "every decision so far, and the result"
               : std::string(name) == "continue" ? "go on after an interruption, restart or reboot"
                                                 : "end the current bisection (its records stay)");
-    add_common(sub);
+    add_db_option(*sub, o->db);
+    if (std::string(name) == "continue") add_max_candidates(sub);
     if (std::string(name) == "status") kStatusOutputs.add_option(*sub, o->format);
     sub->callback([o, &exit_code, what = std::string(name)] { exit_code = session_command(what, *o); });
   }

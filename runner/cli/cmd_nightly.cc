@@ -110,13 +110,17 @@ void register_nightly(CLI::App& app, int& exit_code) {
   cmd->add_option("--report-json", o->report_json, "also write the JSON report here");
   cmd->add_option("--report-html", o->report_html,
                   "also write one offline HTML page here (regressions first, with plots)");
-  cmd->add_flag("--slurm", o->slurm,
-                "run each target's configs as Slurm jobs (one task, --exclusive), all submitted "
-                "first, then merged into the database");
-  cmd->add_option("--partition", o->partition, "with --slurm: the partition (default: the cluster's)");
-  cmd->add_option("--time", o->time, "with --slurm: sbatch --time per job");
+  auto* slurm = cmd->add_flag(
+      "--slurm", o->slurm,
+      "run each target's configs as Slurm jobs (one task, --exclusive), all submitted "
+      "first, then merged into the database");
+  cmd->add_option("--partition", o->partition,
+                  "with --slurm: the partition (default: the cluster's)")
+      ->needs(slurm);
+  cmd->add_option("--time", o->time, "with --slurm: sbatch --time per job")->needs(slurm);
   cmd->add_option("--slurm-results", o->slurm_results,
-                  "with --slurm: where the submissions go (default: ./NAME-slurm)");
+                  "with --slurm: where the submissions go (default: ./NAME-slurm)")
+      ->needs(slurm);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = nightly_command(*o); });
 }

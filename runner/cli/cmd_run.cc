@@ -43,6 +43,7 @@ struct RunOptions {
   int iterations = 0;  // --iterations N; 0: the config's
   bool quiet = false;  // no table at the end
   CompareOutput out;   // the table at the end, as compare prints it
+  bool format_given = false;  // --format on the line (out.format has a default)
   bool progress = false, no_progress = false;
   DbOption db;
 };
@@ -186,6 +187,21 @@ int run_kernel_group(Store& store, const RunShape& shape, const std::string& gro
   return failed ? kIterationsFailed : kOk;
 }
 
+// An option that would change nothing on this line (the table's options
+// with --quiet or --dry-run, which print none; --name with --resume), as
+// the error that says so; none when each option given applies.
+std::optional<std::string> option_without_effect(const RunOptions& o) {
+  const char* table_option = o.format_given ? "--format" : o.out.wide ? "--wide" : nullptr;
+  if (o.dry_run && (table_option || o.quiet))
+    return fmt::format("{} does nothing with --dry-run: it prints the plan, no table",
+                       table_option ? table_option : "--quiet");
+  if (o.quiet && table_option)
+    return fmt::format("{} does nothing with --quiet: it prints no table", table_option);
+  if (!o.resume.empty() && !o.name.empty())
+    return std::string("--name does nothing with --resume: a resumed run keeps its name");
+  return cli::option_without_effect(o.out);
+}
+
 int run_command(const RunOptions& o) {
   if (o.config.empty() == o.resume.empty()) {
     fmt::print(stderr, "schedlab run: give either CONFIG or --resume RUN\n");
@@ -194,6 +210,10 @@ int run_command(const RunOptions& o) {
   if (!o.resume.empty() && o.iterations) {
     fmt::print(stderr, "schedlab run: --iterations starts a new run; a resumed run keeps the count "
                        "it started with\n");
+    return kBadInput;
+  }
+  if (const auto error = option_without_effect(o)) {
+    fmt::print(stderr, "schedlab run: {}\n", *error);
     return kBadInput;
   }
   const NewDatabase fresh(o.db.resolve());
@@ -316,7 +336,10 @@ void register_run(CLI::App& app, int& exit_code) {
   auto* no_progress = cmd->add_flag("--no-progress", o->no_progress, "no status line, even on a terminal");
   progress->excludes(no_progress);
   add_db_option(*cmd, o->db);
-  cmd->callback([o, &exit_code] { exit_code = run_command(*o); });
+  cmd->callback([o, cmd, &exit_code] {
+    o->format_given = cmd->count("--format") > 0;
+    exit_code = run_command(*o);
+  });
 }
 
 }  // namespace schedlab::cli

@@ -179,6 +179,11 @@ void print_side(const DeltaSide& side, const SchedstatCmdOptions& o) {
 }
 
 void print_comparison(const DeltaSide& a, const DeltaSide& b, const SchedstatCmdOptions& o) {
+  // Its table has no per-CPU rows: --per-cpu would change nothing.
+  if (o.per_cpu)
+    throw BadInput(
+        "--per-cpu does nothing with two sides compared: it applies to one snapshot or one delta "
+        "(BEFORE AFTER)");
   const auto c = schedstat::compare(schedstat::summarize(a.counters),
                                     schedstat::summarize(b.counters), a.label, b.label);
   // Counts are sums over the iterations each side stored (ok ones only): over

@@ -2,6 +2,8 @@
 // real binary: git's "did you mean" for a mistyped command, `help`,
 // CLI11's errors worded like schedlab's, --version, and the man pages and
 // bash completion that `cmake --install` puts in place.
+#include <fmt/ranges.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -237,4 +239,84 @@ c "$2" report --db "$3" gam
   CHECK(got[9] == "");  // --variant takes a name of one's own
   CHECK(got[10] == hostile);
   CHECK_FALSE(std::filesystem::exists(planted));
+}
+
+TEST_CASE(
+    "command line: an option given where it would change nothing is refused by name, exit 2") {
+  const auto refused = [](const std::vector<std::string>& args, const std::string& err) {
+    INFO(fmt::format("{}", fmt::join(args, " ")));
+    const auto r = schedlab_cmd(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == err);
+    CHECK(r.out.empty());
+  };
+  // compare: each option of the output's shape, where it has none to change.
+  refused({"compare", "--style", "amd", "--format", "markdown"},
+          "schedlab compare: --style amd does nothing with --format markdown: it applies to "
+          "--format text\n");
+  refused({"compare", "--style", "amd", "--format", "csv"},
+          "schedlab compare: --style amd does nothing with --format csv: it applies to --format "
+          "text\n");
+  refused({"compare", "--style", "amd", "--summary", "time"},
+          "schedlab compare: --style amd does nothing with --summary: it applies to the tables of "
+          "each block\n");
+  refused({"compare", "--wide", "--format", "json"},
+          "schedlab compare: --wide does nothing with --format json: it applies to --format text "
+          "or markdown; json "
+          "and csv always have the full names\n");
+  refused(
+      {"compare", "--csv-raw"},
+      "schedlab compare: --csv-raw does nothing with --format text: it applies to --format csv\n");
+  refused({"compare", "--summary", "time", "--format", "csv"},
+          "schedlab compare: --summary does nothing with --format csv: it applies to --format "
+          "text, markdown or "
+          "json\n");
+  refused({"compare", "--monitors", "--format", "csv"},
+          "schedlab compare: --monitors does nothing with --format csv: it applies to --format "
+          "text, markdown or "
+          "json\n");
+  refused({"compare", "--monitors", "--style", "amd"},
+          "schedlab compare: --monitors does nothing with --style amd: it applies to the mmtests "
+          "layout\n");
+  refused({"compare", "--all-stats", "--summary", "time"},
+          "schedlab compare: --all-stats does nothing with --summary: it applies to the tables of "
+          "each block\n");
+  // run: the table's options where no table is printed; a resumed run's name.
+  const std::string cfg = SCHEDLAB_SOURCE_DIR "/configs/demo-local.yaml";
+  refused({"run", cfg, "--dry-run", "--format", "json"},
+          "schedlab run: --format does nothing with --dry-run: it prints the plan, no table\n");
+  refused({"run", cfg, "--dry-run", "--quiet"},
+          "schedlab run: --quiet does nothing with --dry-run: it prints the plan, no table\n");
+  refused({"run", cfg, "--quiet", "--wide"},
+          "schedlab run: --wide does nothing with --quiet: it prints no table\n");
+  refused({"run", cfg, "--wide", "--format", "json"},
+          "schedlab run: --wide does nothing with --format json: it applies to --format text or "
+          "markdown; json and "
+          "csv always have the full names\n");
+  refused({"run", "--resume", "r1", "--name", "r2"},
+          "schedlab run: --name does nothing with --resume: a resumed run keeps its name\n");
+  // nightly's Slurm options, bisect's hook options, a bisect that decides nothing.
+  refused({"nightly", "n.yaml", "--time", "1h"},
+          "schedlab nightly: --time requires --slurm (schedlab help nightly)\n");
+  refused(
+      {"bisect", "start", "--good", "a", "--bad", "b", "--config", "c.yaml", "--metric", "time",
+       "--kernels", "a,b", "--hook-timeout", "5m"},
+      "schedlab bisect: --hook-timeout does nothing without a hook: give its argv after -- or with "
+      "--hook-file\n");
+  refused(
+      {"bisect", "start", "--good", "a", "--bad", "b", "--config", "c.yaml", "--metric", "time",
+       "--kernels", "a,b", "--reboot-timeout", "5m"},
+      "schedlab bisect start: --reboot-timeout requires --reboots (schedlab help bisect start)\n");
+  CHECK(schedlab_cmd({"help", "bisect", "status"}).out.find("--max-candidates") ==
+        std::string::npos);
+  // schedstat: --per-cpu has no rows in a comparison of two sides.
+  const std::string s =
+      SCHEDLAB_FIXTURES "/schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu.";
+  refused({"schedstat", "diff", "--delta", "--per-cpu", s + "before.txt", s + "after.txt",
+           s + "before.txt", s + "after.txt"},
+          "schedlab schedstat diff: --per-cpu does nothing with two sides compared: it applies to "
+          "one snapshot or "
+          "one delta (BEFORE AFTER)\n");
+  // What they apply to still works.
+  CHECK(schedlab_cmd({"schedstat", "diff", "--per-cpu", s + "before.txt", s + "after.txt"}).ok());
 }
