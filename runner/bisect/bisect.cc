@@ -12,12 +12,13 @@
 #include "runner/bisect/bisect_git.h"
 #include "runner/bisect/bisect_samples.h"
 #include "runner/config/config.h"
-#include "runner/input/param_values.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/hosts/lab/kernel_build.h"
 #include "runner/hosts/local_host.h"
+#include "runner/input/param_values.h"
+#include "runner/input/suggest.h"
 #include "runner/nightly/hook.h"
 #include "runner/run/executor.h"
-#include "runner/hosts/interrupt.h"
 #include "runner/run/plan.h"
 #include "runner/run/session.h"
 
@@ -89,8 +90,9 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
       known = known || m.name == spec.metric;
     }
   if (!known)
-    throw BisectError(fmt::format("{}: no workload has metric '{}'; its metrics are: {}", path,
-                                  spec.metric, fmt::join(metrics, ", ")));
+    throw BisectError(fmt::format("{}: no workload has metric '{}'{}; its metrics are: {}", path,
+                                  spec.metric, did_you_mean(spec.metric, metrics),
+                                  fmt::join(metrics, ", ")));
   const Plan plan = expand_plan(config);
   for (auto& [name, value] : spec.params) {
     const ParamSpec* param = nullptr;

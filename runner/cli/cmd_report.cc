@@ -9,6 +9,7 @@
 #include "results/store.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
+#include "runner/cli/compare_output.h"
 #include "runner/cli/output_file.h"
 #include "runner/cli/stats_options.h"
 #include "runner/cli/vega_assets.h"
@@ -37,6 +38,7 @@ int report_command(const ReportCmdOptions& o) {
     add_monitors(store, c);
     std::string title = "schedlab report:";
     for (const auto& r : c.runs) title += fmt::format(" {}", r.name);
+    check_summary_metrics(c, o.summary);
     const std::string lead = o.summary.empty() ? "" : render_summary_html(summary_table(c, o.summary));
     // Short column labels (a key above the tables), as compare's text.
     shorten_column_labels(c);

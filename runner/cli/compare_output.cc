@@ -1,8 +1,10 @@
 #include "runner/cli/compare_output.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "analysis/column_labels.h"
 #include "analysis/render.h"
@@ -98,6 +100,19 @@ std::optional<std::string> option_without_effect(const CompareOutput& o,
   return std::nullopt;
 }
 
+void check_summary_metrics(const Comparison& c, const std::vector<std::string>& metrics) {
+  std::vector<std::string> names;
+  for (const auto& b : c.blocks)
+    if (std::find(names.begin(), names.end(), b.metric.name) == names.end())
+      names.push_back(b.metric.name);
+  for (const auto& m : metrics)
+    if (std::find(names.begin(), names.end(), m) == names.end())
+      throw std::invalid_argument(
+          fmt::format("--summary: no metric '{}' in the comparison{}; it has: {}", terminal_safe(m),
+                      terminal_safe(did_you_mean(m, names)),
+                      terminal_safe(fmt::format("{}", fmt::join(names, ", ")))));
+}
+
 const Renderers<RenderComparison>& comparison_outputs() {
   static const Renderers<RenderComparison> outputs{
       {Format::kText,
@@ -132,6 +147,7 @@ const Renderers<RenderComparison>& comparison_outputs() {
 }
 
 std::string comparison_output(Comparison c, const CompareOutput& o) {
+  check_summary_metrics(c, o.summary);
   return comparison_outputs().of(o.format)(std::move(c), o);
 }
 

@@ -36,6 +36,10 @@ struct ShapeOptions {
 std::optional<std::string> option_without_effect(const CompareOutput& o,
                                                  const ShapeOptions& given = {});
 
+// --summary's metrics (compare, report): each one the comparison has; any
+// other is std::invalid_argument naming the nearest and those it has.
+void check_summary_metrics(const Comparison& c, const std::vector<std::string>& metrics);
+
 // The text for stdout: the renderer of o.format. Text and markdown get short column labels (unless
 // wide) and names made terminal-safe; JSON and CSV keep the names as stored.
 std::string comparison_output(Comparison c, const CompareOutput& o);

@@ -60,6 +60,15 @@ std::vector<std::string> commands() {
   return out;
 }
 
+// ARGS refused with exactly ERR on stderr, exit 2, nothing on stdout.
+void refused(const std::vector<std::string>& args, const std::string& err) {
+  INFO(fmt::format("{}", fmt::join(args, " ")));
+  const auto r = schedlab_cmd(args);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == err);
+  CHECK(r.out.empty());
+}
+
 }  // namespace
 
 TEST_CASE("command line: a mistyped command is named with the nearest one, exit 2") {
@@ -243,13 +252,6 @@ c "$2" report --db "$3" gam
 
 TEST_CASE(
     "command line: an option given where it would change nothing is refused by name, exit 2") {
-  const auto refused = [](const std::vector<std::string>& args, const std::string& err) {
-    INFO(fmt::format("{}", fmt::join(args, " ")));
-    const auto r = schedlab_cmd(args);
-    CHECK(r.exit_code == 2);
-    CHECK(r.err == err);
-    CHECK(r.out.empty());
-  };
   // compare: each option of the output's shape, where it has none to change.
   refused({"compare", "--style", "amd", "--format", "markdown"},
           "schedlab compare: --style amd does nothing with --format markdown: it applies to "
@@ -319,4 +321,40 @@ TEST_CASE(
           "one delta (BEFORE AFTER)\n");
   // What they apply to still works.
   CHECK(schedlab_cmd({"schedstat", "diff", "--per-cpu", s + "before.txt", s + "after.txt"}).ok());
+}
+
+TEST_CASE("command line: a mistyped option or metric is named with the nearest one, exit 2") {
+  test::TempDir dir;
+  const std::string db = dir.file("runs.db");
+  test::write_sweep_db(db, {.runs = {"alpha-run", "beta-run"}, .groups = {1, 2}});
+  // Options: the command's own long options are offered.
+  refused({"compare", "--db", db, "--wdie"},
+          "schedlab compare: unknown option '--wdie' (did you mean '--wide'?) (schedlab help "
+          "compare)\n");
+  refused({"compare", "--db", db, "--wdie=1"},
+          "schedlab compare: unknown option '--wdie' (did you mean '--wide'?) (schedlab help "
+          "compare)\n");
+  refused({"schedstat", "diff", "a", "b", "--dleta"},
+          "schedlab schedstat diff: unknown option '--dleta' (did you mean '--delta'?) (schedlab "
+          "help schedstat "
+          "diff)\n");
+  // Nothing near, or one letter: named alone.
+  refused({"list", "--db", db, "--frobnicate"},
+          "schedlab list: unknown option '--frobnicate' (schedlab help list)\n");
+  refused({"compare", "--db", db, "-x"},
+          "schedlab compare: unknown option '-x' (schedlab help compare)\n");
+  // Metrics and workloads: what the database has.
+  refused({"history", "--db", db, "--workload", "hackbench", "--metric", "tim"},
+          "schedlab history: no run in " + db +
+              " has metric 'tim' of workload 'hackbench' (did you mean 'time'?); its metrics "
+              "there: time\n");
+  refused({"history", "--db", db, "--workload", "hackbnch", "--metric", "time"},
+          "schedlab history: no run in " + db +
+              " has workload 'hackbnch' (did you mean 'hackbench'?); its workloads: hackbench\n");
+  refused({"compare", "--db", db, "alpha-run", "beta-run", "--summary", "tim"},
+          "schedlab: --summary: no metric 'tim' in the comparison (did you mean 'time'?); it has: "
+          "time\n");
+  // The right names work.
+  CHECK(schedlab_cmd({"history", "--db", db, "--workload", "hackbench", "--metric", "time"}).ok());
+  CHECK(schedlab_cmd({"compare", "--db", db, "alpha-run", "beta-run", "--wide"}).ok());
 }
