@@ -16,8 +16,9 @@
 #include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/input/param_values.h"
 #include "runner/import/mmtests_tree.h"
+#include "runner/input/file_glob.h"
+#include "runner/input/param_values.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
 #include "runner/run/run_record.h"
@@ -148,7 +149,7 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   }
   std::vector<Input> inputs;
   std::string variant;  // the one the next bare file belongs to
-  const auto add = [&](const std::string& file) {
+  const auto add_file = [&](const std::string& file) {
     if (variant.empty())
       throw std::invalid_argument(fmt::format(
           "'{}': which variant? give VARIANT=FILE, or --variant NAME before the files", terminal_safe(excerpt(file, 80))));
@@ -164,6 +165,10 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
       throw std::invalid_argument(fmt::format("{}: {}", input.file, e.what()));
     }
     inputs.push_back(std::move(input));
+  };
+  // A glob the shell left as it is (after VARIANT=, or quoted): its files.
+  const auto add = [&](const std::string& file) {
+    for (const auto& f : expand_file_argument(file)) add_file(f);
   };
   const auto set_variant = [&](const std::string& name) {
     if (const auto problem = name_problem(name))
@@ -356,9 +361,12 @@ void register_import(CLI::App& app, int& exit_code) {
   auto* imp =
       app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
   imp->add_option("workload", io->workload, "workload name");
-  auto* inputs = imp->add_option("inputs", io->inputs,
-                                 "VARIANT=FILE, then more FILEs of that variant (VARIANT= FILE... too), one "
-                                 "iteration each; the first variant is the baseline");
+  auto* inputs = imp->add_option(
+      "inputs", io->inputs,
+      "VARIANT=FILE, then more FILEs of that variant (VARIANT= FILE... too), one "
+      "iteration each; the first variant is the baseline; a FILE holding * ? or [ "
+      "(base=imp/base-*.txt, which bash leaves as it is) is a glob schedlab expands, "
+      "sorted");
   auto* variants = imp->add_option("--variant", io->variants,
                                    "NAME: the files after it are this variant's (repeat for the next variant)")
                        ->allow_extra_args(false);
