@@ -24,11 +24,12 @@
 #include "results/store.h"
 #include "runner/bisect/bisect.h"
 #include "runner/bisect/bisect_page.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
-#include "runner/input/units.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/input/units.h"
 #include "runner/run/progress.h"
 
 namespace schedlab::cli {
@@ -372,6 +373,16 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
 void register_bisect(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<BisectCmdOptions>();
   auto* cmd = app.add_subcommand("bisect", "find the first bad kernel or commit on statistical verdicts");
+  document(
+      *cmd,
+      {"Finds the first bad kernel or commit between a good and a bad one, deciding each candidate "
+       "good or bad by a statistical test on its samples (more iterations while undecided); a hook "
+       "builds and installs each candidate, or schedlab builds and boots git commits in its lab.",
+       {{"schedlab bisect start --good v6.11 --bad v6.12 --repo ~/linux --config c.yaml --metric "
+         "time",
+         "bisect a tree's commits in the lab"},
+        {"schedlab bisect status --format html > bisect.html", "every decision so far, as a page"},
+        {"schedlab bisect continue", "go on after an interruption"}}});
   cmd->require_subcommand(1);
   auto* start = cmd->add_subcommand("start", "measure good and bad, then bisect between them");
   start->add_option("--good", o->good, "a good kernel (in the list) or commit")->required();

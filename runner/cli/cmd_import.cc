@@ -15,6 +15,7 @@
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/import/mmtests_tree.h"
 #include "runner/input/file_glob.h"
@@ -360,6 +361,17 @@ void register_import(CLI::App& app, int& exit_code) {
   auto io = std::make_shared<ImportOptions>();
   auto* imp =
       app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
+  document(
+      *imp,
+      {"Records saved tool outputs as a run, one iteration per file, so compare and history show "
+       "them next to schedlab's own runs; or reads an mmtests results tree into one run per "
+       "mmtests run name. Every file is checked before anything is stored, in one transaction.",
+       {{"schedlab import hackbench base=imp/base-*.txt patched=imp/patched-*.txt --name patch-v2",
+         "two variants from two globs (expanded by schedlab)"},
+        {"schedlab import hackbench sweep=hackbench-*.txt --param-from-name "
+         "'hackbench-(?<groups>[0-9]+)' --name sweep",
+         "a row per group count, from the files' names"},
+        {"schedlab import --mmtests work/log", "an mmtests tree"}}});
   imp->add_option("workload", io->workload, "workload name");
   auto* inputs = imp->add_option(
       "inputs", io->inputs,

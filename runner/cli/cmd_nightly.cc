@@ -12,12 +12,13 @@
 
 #include "analysis/nightly_report.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/hosts/interrupt.h"
-#include "runner/run/progress.h"
 #include "runner/nightly/nightly.h"
 #include "runner/nightly/nightly_config.h"
+#include "runner/run/progress.h"
 #include "runner/slurm/nightly_jobs.h"
 #include "runner/slurm/slurm_tools.h"
 
@@ -104,6 +105,14 @@ void register_nightly(CLI::App& app, int& exit_code) {
                                  "measure each kernel of a nightly file not yet measured, compare "
                                  "with the baseline and the previous one; "
                                  "exit 0 no regression, 1 regression, 2 error");
+  document(*cmd,
+           {"Measures each target (kernel) of a nightly file that the database does not hold yet, "
+            "compares it with the baseline and the previous target, looks for change points in the "
+            "history, and writes a report; the exit code says whether something regressed.",
+            {{"schedlab nightly nightly.yaml --report-html report.html",
+              "tonight's targets, with the HTML report"},
+             {"schedlab nightly nightly.yaml --slurm --partition bench",
+              "each target's runs as Slurm jobs"}}});
   cmd->add_option("file", o->file, "nightly file (YAML; see README.md, Nightly)")->required();
   cmd->add_flag("--force", o->force, "measure again what the database already holds");
   cmd->add_option("--report-md", o->report_md, "write the markdown report here (default: stdout)");

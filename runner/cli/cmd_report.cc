@@ -7,6 +7,7 @@
 #include "analysis/render_html.h"
 #include "analysis/summary_table.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
 #include "runner/cli/compare_output.h"
@@ -57,6 +58,13 @@ void register_report(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ReportCmdOptions>();
   auto* cmd = app.add_subcommand(
       "report", "the comparison of `compare` as one offline HTML page with plots of every sample");
+  document(*cmd, {"Writes the comparison of compare as one self-contained HTML page: the tables "
+                  "with each cell's interval, the % change against the baseline, the centre "
+                  "against the swept parameter, every sample, the monitors, and what differs "
+                  "between the runs; nothing is fetched when it is opened.",
+                  {{"schedlab report baseline patched -o report.html",
+                    "two runs' comparison as a page to attach to a mail"},
+                   {"schedlab report -o - > latest.html", "the latest run, on stdout"}}});
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--group", o->group, "the runs of a multi-kernel plan, as for compare");
   cmd->add_option("-o,--output", o->output, "the HTML file to write; - for stdout")->required();

@@ -14,16 +14,17 @@
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
-#include "runner/input/units.h"
 #include "runner/hosts/hosts.h"
+#include "runner/hosts/interrupt.h"
 #include "runner/hosts/lab/lab_config_yaml.h"
+#include "runner/input/units.h"
 #include "runner/knobs/knobs.h"
 #include "runner/run/executor.h"
-#include "runner/hosts/interrupt.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/plan.h"
 #include "runner/run/preflight.h"
@@ -317,6 +318,17 @@ int run_command(const RunOptions& o) {
 void register_run(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "run an experiment config and store every iteration");
+  document(*cmd,
+           {"Loads an experiment file (YAML), expands its plan (kernels x variants x workloads x "
+            "points x iterations), applies each variant's knobs on the SUT after recording their "
+            "values in the database's journal, runs every iteration and commits it with its raw "
+            "output, and restores the knobs at the end, on Ctrl-C and at the next start after a "
+            "crash. At the end it prints the comparison of what ran, as compare would.",
+            {{"schedlab run configs/demo-local.yaml --dry-run",
+              "print the plan and check the SUT, changing nothing"},
+             {"schedlab run configs/demo-local.yaml --iterations 2 --name smoke",
+              "a quick smoke run of 2 iterations per point"},
+             {"schedlab run --resume smoke", "continue an interrupted run where it stopped"}}});
   cmd->add_option("config", o->config, "experiment file (YAML)");
   cmd->add_option("--name", o->name, "run name (default: config name and UTC time)");
   cmd->add_option("--resume", o->resume, "continue an interrupted run (id or name)");

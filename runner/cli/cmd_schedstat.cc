@@ -24,6 +24,7 @@
 #include "analysis/schedstat_runs.h"
 #include "base/file.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/input/suggest.h"
@@ -254,6 +255,15 @@ void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {
 
 void register_schedstat(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("schedstat", "show and diff /proc/schedstat snapshots");
+  document(
+      *cmd,
+      {"Reads /proc/schedstat snapshots (v15 to v17) and prints their counters summarised per "
+       "domain level (wakeups, migrations, load balancing), for one snapshot, the delta of two, or "
+       "two deltas side by side; runs' stored per-iteration deltas compare the same way.",
+       {{"schedlab schedstat show /proc/schedstat", "the counters since boot"},
+        {"schedlab schedstat diff before.txt after.txt", "what changed between two snapshots"},
+        {"schedlab schedstat diff baseline:default patched:default",
+         "the stored deltas of two runs compared"}}});
   cmd->require_subcommand(1);
 
   auto show = std::make_shared<SchedstatCmdOptions>();

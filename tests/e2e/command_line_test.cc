@@ -358,3 +358,28 @@ TEST_CASE("command line: a mistyped option or metric is named with the nearest o
   CHECK(schedlab_cmd({"history", "--db", db, "--workload", "hackbench", "--metric", "time"}).ok());
   CHECK(schedlab_cmd({"compare", "--db", db, "alpha-run", "beta-run", "--wide"}).ok());
 }
+
+TEST_CASE(
+    "command line: each command's man page says what it does and gives examples, as its --help") {
+  for (const auto& cmd : commands()) {
+    INFO(cmd);
+    const std::string page =
+        read_file(SCHEDLAB_BUILD_DIR "/runner/doc/man1/schedlab-" + cmd + ".1");
+    const auto section = [&](const std::string& name) {
+      const auto at = page.find(".SH " + name + "\n");
+      if (at == std::string::npos) return std::string();
+      const auto begin = at + name.size() + 5;
+      return page.substr(begin, page.find(".SH ", begin) - begin);
+    };
+    // NAME is "schedlab\-CMD \- the one line"; DESCRIPTION is more than that line.
+    const std::string name = section("NAME");
+    const std::string one_line = name.substr(name.find(" \\- ") + 4);
+    const std::string description = section("DESCRIPTION");
+    CHECK(description.size() > one_line.size() + 20);
+    CHECK(description.find(one_line.substr(0, one_line.size() - 1)) == std::string::npos);
+    CHECK(section("EXAMPLES").find(".TP\n\\fBschedlab") != std::string::npos);
+    // --help ends with the same examples.
+    const auto help = schedlab_cmd({cmd, "--help"});
+    CHECK(help.out.find("\nExamples:\n  schedlab ") != std::string::npos);
+  }
+}
