@@ -81,6 +81,14 @@ std::vector<std::int64_t> MetricsTable::runs_declaring(const std::string& worklo
       [](const sql::Stmt& s) { return s.i64(0); }, workload, name);
 }
 
+std::map<std::string, std::vector<std::string>> MetricsTable::metric_names() const {
+  sql::Stmt s(db_,
+              "SELECT workload, name FROM metrics GROUP BY workload, name ORDER BY MIN(rowid)");
+  std::map<std::string, std::vector<std::string>> out;
+  while (s.step()) out[s.text(0)].push_back(s.text(1));
+  return out;
+}
+
 std::map<std::int64_t, MetricInfo> MetricsTable::metric_by_run(const std::string& workload,
                                                                const std::string& name) const {
   sql::Stmt s(db_,

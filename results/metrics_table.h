@@ -44,6 +44,9 @@ class MetricsTable {
   // The runs that declare one metric of a workload, ascending.
   std::vector<std::int64_t> runs_declaring(const std::string& workload,
                                            const std::string& name) const;
+  // Each workload the database holds runs of, with its metrics' names in
+  // the order runs first declared them: what a mistyped name is offered from.
+  std::map<std::string, std::vector<std::string>> metric_names() const;
   // The runs that declare one metric of a workload, and how.
   std::map<std::int64_t, MetricInfo> metric_by_run(const std::string& workload,
                                                    const std::string& name) const;

@@ -66,6 +66,15 @@ BisectSpec make_bisect_spec(const BisectRequest& o) {
       throw BisectError("give the hook either after -- or with --hook-file");
     spec.hook_argv = read_lines(o.hook_file);
   }
+  // Options of a hook, given with none, would change nothing.
+  if (spec.hook_argv.empty())
+    for (const auto& [given, option] :
+         {std::pair{!o.hook_cwd.empty(), "--hook-cwd"},
+          std::pair{o.hook_timeout_given, "--hook-timeout"}, std::pair{o.reboots, "--reboots"},
+          std::pair{!o.uname.empty(), "--uname"}})
+      if (given)
+        throw BisectError(fmt::format(
+            "{} does nothing without a hook: give its argv after -- or with --hook-file", option));
   if (!o.repo.empty()) spec.repo = std::filesystem::absolute(o.repo).string();
   spec.hook_cwd = o.hook_cwd.empty() ? spec.repo : o.hook_cwd;
   spec.hook_timeout = duration_arg(o.hook_timeout, "--hook-timeout");

@@ -17,6 +17,7 @@ struct BisectRequest {
   std::string kernels, kernels_file, repo;
   std::vector<std::string> hook;  // argv
   std::string hook_file, hook_cwd, hook_timeout = "30m";
+  bool hook_timeout_given = false;  // --hook-timeout on the line (it has a default)
   bool reboots = false;
   std::string reboot_timeout = "10m";
   std::string uname;

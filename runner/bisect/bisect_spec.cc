@@ -1,11 +1,13 @@
 #include "runner/bisect/bisect_spec.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "analysis/sequential/bisect_looks.h"
+#include "base/suggest.h"
 #include "runner/bisect/bisect_git.h"
 #include "runner/config/config.h"
 #include "runner/input/param_values.h"
@@ -80,8 +82,9 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
       known = known || m.name == spec.metric;
     }
   if (!known)
-    throw BisectError(fmt::format("{}: no workload has metric '{}'; its metrics are: {}", path,
-                                  spec.metric, fmt::join(metrics, ", ")));
+    throw BisectError(fmt::format("{}: no workload has metric '{}'{}; its metrics are: {}", path,
+                                  spec.metric, did_you_mean(spec.metric, metrics),
+                                  fmt::join(metrics, ", ")));
   const Plan plan = expand_plan(config);
   for (auto& [name, value] : spec.params) {
     const ParamSpec* param = nullptr;

@@ -16,6 +16,7 @@
 #include "runner/bisect/bisect_page.h"
 #include "runner/bisect/bisect_request.h"
 #include "runner/bisect/bisect_status.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
@@ -43,6 +44,7 @@ int print_status(const Store& store, const BisectSession& session) {
 std::optional<BisectSession> current(const Store& store) { return store.bisect_log().latest_bisect(); }
 
 int drive(Store& store, std::int64_t id, int max_candidates);
+
 
 int start_command(const BisectCmdOptions& o) {
   BisectSpec spec;
@@ -140,6 +142,16 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
 void register_bisect(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<BisectCmdOptions>();
   auto* cmd = app.add_subcommand("bisect", "find the first bad kernel or commit on statistical verdicts");
+  document(
+      *cmd,
+      {"Finds the first bad kernel or commit between a good and a bad one, deciding each candidate "
+       "good or bad by a statistical test on its samples (more iterations while undecided); a hook "
+       "builds and installs each candidate, or schedlab builds and boots git commits in its lab.",
+       {{"schedlab bisect start --good v6.11 --bad v6.12 --repo ~/linux --config c.yaml --metric "
+         "time",
+         "bisect a tree's commits in the lab"},
+        {"schedlab bisect status --format html > bisect.html", "every decision so far, as a page"},
+        {"schedlab bisect continue", "go on after an interruption"}}});
   cmd->require_subcommand(1);
   auto* start = cmd->add_subcommand("start", "measure good and bad, then bisect between them");
   start->add_option("--good", o->start.good, "a good kernel (in the list) or commit")->required();
@@ -167,12 +179,13 @@ void register_bisect(CLI::App& app, int& exit_code) {
                    "a hook still running after this is killed "
                    "with its process group and the candidate skipped")
       ->capture_default_str();
-  start->add_flag("--reboots", o->start.reboots,
-                  "the hook reboots the ssh:// SUT: wait for a new boot");
+  auto* reboots = start->add_flag("--reboots", o->start.reboots,
+                                  "the hook reboots the ssh:// SUT: wait for a new boot");
   start
       ->add_option("--reboot-timeout", o->start.reboot_timeout,
-                   "how long the SUT may take to come back")
-      ->capture_default_str();
+                   "with --reboots: how long the SUT may take to come back")
+      ->capture_default_str()
+      ->needs(reboots);
   start->add_option("--uname", o->start.uname,
                     "the `uname -r` the ssh:// SUT must report after the hook "
                     "({commit} / {kernel} allowed)");
@@ -202,18 +215,24 @@ void register_bisect(CLI::App& app, int& exit_code) {
   start->add_option("--max-iterations", o->start.max_iterations,
                     "pooled samples per candidate before the nearest-median rule (default: 3x the "
                     "config's iterations)");
-  auto add_common = [&](CLI::App* c) {
-    add_db_option(*c, o->db);
+  // --max-candidates for the commands that decide candidates: status and
+  // reset decide none.
+  const auto add_max_candidates = [&](CLI::App* c) {
     c->add_option("--max-candidates", o->max_candidates, "stop after deciding this many candidates");
   };
-  add_common(start);
-  start->callback([o, &exit_code] { exit_code = start_command(*o); });
+  add_db_option(*start, o->db);
+  add_max_candidates(start);
+  start->callback([o, start, &exit_code] {
+    o->start.hook_timeout_given = start->count("--hook-timeout") > 0;
+    exit_code = start_command(*o);
+  });
   for (const char* name : {"status", "continue", "reset"}) {
     auto* sub = cmd->add_subcommand(
         name, std::string(name) == "status"     ? "every decision so far, and the result"
               : std::string(name) == "continue" ? "go on after an interruption, restart or reboot"
                                                 : "end the current bisection (its records stay)");
-    add_common(sub);
+    add_db_option(*sub, o->db);
+    if (std::string(name) == "continue") add_max_candidates(sub);
     if (std::string(name) == "status") kStatusOutputs.add_option(*sub, o->format);
     sub->callback([o, &exit_code, what = std::string(name)] { exit_code = session_command(what, *o); });
   }

@@ -4,6 +4,7 @@
 #include "analysis/compare/compare.h"
 #include "base/text.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
 #include "runner/cli/compare_output.h"
@@ -25,8 +26,10 @@ struct CompareCmdOptions {
 };
 
 int compare_command(const CompareCmdOptions& o) {
-  if (!o.out.summary.empty() && o.out.format == Format::kCsv) {
-    fmt::print(stderr, "schedlab compare: --summary prints text, markdown or json, not csv\n");
+  // An option given where it would change nothing is refused, by name.
+  if (const auto error =
+          option_without_effect(o.out, {.monitors = o.monitors, .all_stats = o.stats.all_stats})) {
+    fmt::print(stderr, "schedlab compare: {}\n", *error);
     return kBadInput;
   }
   return guarded<std::invalid_argument>({}, [&]() -> int {
@@ -52,14 +55,27 @@ void register_compare(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<CompareCmdOptions>();
   auto* cmd = app.add_subcommand(
       "compare", "compare the variants of a run, or several runs (first column is the baseline)");
+  document(*cmd,
+           {"Prints the mmtests-style table of one or more runs: a row per point, a column per "
+            "variant (the first the baseline), the centre of each cell, the change in percent "
+            "(positive is better) and * where the significance test says the change is real. What "
+            "differs between the columns' runs (kernel, knobs, parameters) comes first.",
+            {{"schedlab compare", "the variants of the latest run"},
+             {"schedlab compare baseline patched --format markdown",
+              "two runs as a pipe table for a mail or a pull request"},
+             {"schedlab compare baseline patched --style amd", "the layout of AMD's LKML reports"},
+             {"schedlab compare --group nightly-6.12 --summary time",
+              "one row per kernel and variant"}}});
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "
                   "naming the plan alone does the same");
   comparison_outputs().add_option(*cmd, o->out.format);
-  cmd->add_flag("--monitors", o->monitors,
-                "under each table: context switches, load-balance migrations and interrupts per "
-                "second, and wakeup locality, from the monitors' stored deltas");
+  cmd->add_flag(
+      "--monitors", o->monitors,
+      "under each table: context switches, load-balance migrations and interrupts per "
+      "second, and wakeup locality, from the monitors' stored deltas (text, markdown and json "
+      "tables; not with --summary or --style amd)");
   cmd->add_flag("--by-pair", o->by_pair,
                 "runs of a pairs: config: one column per variant and pair (default@rack1), "
                 "instead of every pair's samples pooled per variant");
@@ -71,8 +87,10 @@ void register_compare(CLI::App& app, int& exit_code) {
                   "point, each cell the % change against the first column, * where significant (the EEVDF "
                   "thread's summary); text, markdown or json")
       ->delimiter(',');
-  cmd->add_option("--style", o->out.style,
-                  "mmtests (the default) or amd: a line per row, 'value (pct pct) *' as AMD's LKML reports")
+  cmd->add_option(
+         "--style", o->out.style,
+         "mmtests (the default) or amd: a line per row, 'value (pct pct) *' as AMD's LKML reports "
+         "(--format text, not with --summary)")
       ->check(CLI::IsMember({"mmtests", "amd"}))
       ->capture_default_str();
   cmd->add_flag("--wide", o->out.wide,

@@ -1,5 +1,6 @@
 // schedlab history: one metric across the runs (kernels) of the database.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,10 +14,12 @@
 #include "analysis/history/history_changes.h"
 #include "base/text.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_file.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
+#include "base/suggest.h"
 
 namespace schedlab::cli {
 namespace {
@@ -64,6 +67,33 @@ std::string row_list(const Store& store, const HistoryCmdOptions& o) {
   return out;
 }
 
+// A workload or metric no run in the database has, as the error that names
+// what it has, and the nearest name ("no run in t.db has metric 'tim' of
+// workload 'hackbench' (did you mean 'time'?); its metrics there: time");
+// none when runs have it.
+std::optional<std::string> unknown_series(const Store& store, const HistoryCmdOptions& o) {
+  const auto names = store.metrics_table().metric_names();
+  const auto safe = [](const std::vector<std::string>& words) {
+    std::vector<std::string> out;
+    for (const auto& w : words) out.push_back(terminal_safe(w));
+    return fmt::format("{}", fmt::join(out, ", "));
+  };
+  const auto it = names.find(o.workload);
+  if (it == names.end()) {
+    std::vector<std::string> workloads;
+    for (const auto& [w, metrics] : names) workloads.push_back(w);
+    return fmt::format("no run in {} has workload '{}'{}; {}", store.path(),
+                       terminal_safe(o.workload),
+                       terminal_safe(did_you_mean(o.workload, workloads)),
+                       workloads.empty() ? "it has no runs" : "its workloads: " + safe(workloads));
+  }
+  if (std::find(it->second.begin(), it->second.end(), o.metric) != it->second.end())
+    return std::nullopt;
+  return fmt::format("no run in {} has metric '{}' of workload '{}'{}; its metrics there: {}",
+                     store.path(), terminal_safe(o.metric), terminal_safe(o.workload),
+                     terminal_safe(did_you_mean(o.metric, it->second)), safe(it->second));
+}
+
 // history keeps the cells it had to compute (analysis/history/cell_summaries.h)
 // where it may write the database, so the next one reads a row per cell;
 // elsewhere (a 0444 file, a read-only mount) it only reads, as list and
@@ -86,6 +116,10 @@ int history_command(const HistoryCmdOptions& o) {
     const auto store = open_store(o.db.resolve(), writable);
     std::vector<Store::RunCells> computed;
     std::optional<HistoryReader> reader;
+    if (const auto error = unknown_series(*store, o)) {
+      fmt::print(stderr, "schedlab history: {}\n", *error);
+      return kBadInput;
+    }
     // Bad input names the subcommand; a database failure goes to the outer guard.
     if (const int rc = guarded<std::invalid_argument>(
             {.prefix = "schedlab history", .other = kPropagate}, [&]() -> int {
@@ -150,6 +184,15 @@ void register_history(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<HistoryCmdOptions>();
   auto* cmd = app.add_subcommand(
       "history", "one metric's centre and interval across runs and kernels, oldest first");
+  document(*cmd,
+           {"Prints one metric across the runs of the database, oldest first: a series per "
+            "variant, row and parameter set, each point its centre, interval and n; with "
+            "--changes, where each series shifted.",
+            {{"schedlab history --workload hackbench --metric time", "every run's hackbench time"},
+             {"schedlab history --workload tbench --metric throughput --changes",
+              "where tbench's throughput shifted"},
+             {"schedlab history --workload hackbench --metric time --format html -o history.html",
+              "an offline page with a plot per row"}}});
   cmd->add_option("--workload", o->workload, "workload name as in tables (e.g. hackbench)")
       ->required();
   cmd->add_option("--metric", o->metric, "metric name (e.g. time)")->required();

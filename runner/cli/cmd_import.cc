@@ -15,9 +15,11 @@
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
-#include "runner/input/param_values.h"
 #include "runner/import/mmtests_tree.h"
+#include "runner/input/file_glob.h"
+#include "runner/input/param_values.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
 #include "runner/run/run_record.h"
@@ -146,7 +148,7 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   }
   std::vector<Input> inputs;
   std::string variant;  // the one the next bare file belongs to
-  const auto add = [&](const std::string& file) {
+  const auto add_file = [&](const std::string& file) {
     if (variant.empty())
       throw std::invalid_argument(fmt::format(
           "'{}': which variant? give VARIANT=FILE, or --variant NAME before the files", terminal_safe(excerpt(file, 80))));
@@ -162,6 +164,10 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
       throw std::invalid_argument(fmt::format("{}: {}", input.file, e.what()));
     }
     inputs.push_back(std::move(input));
+  };
+  // A glob the shell left as it is (after VARIANT=, or quoted): its files.
+  const auto add = [&](const std::string& file) {
+    for (const auto& f : expand_file_argument(file)) add_file(f);
   };
   const auto set_variant = [&](const std::string& name) {
     if (const auto problem = name_problem(name))
@@ -358,10 +364,24 @@ void register_import(CLI::App& app, int& exit_code) {
   auto io = std::make_shared<ImportOptions>();
   auto* imp =
       app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
+  document(
+      *imp,
+      {"Records saved tool outputs as a run, one iteration per file, so compare and history show "
+       "them next to schedlab's own runs; or reads an mmtests results tree into one run per "
+       "mmtests run name. Every file is checked before anything is stored, in one transaction.",
+       {{"schedlab import hackbench base=imp/base-*.txt patched=imp/patched-*.txt --name patch-v2",
+         "two variants from two globs (expanded by schedlab)"},
+        {"schedlab import hackbench sweep=hackbench-*.txt --param-from-name "
+         "'hackbench-(?<groups>[0-9]+)' --name sweep",
+         "a row per group count, from the files' names"},
+        {"schedlab import --mmtests work/log", "an mmtests tree"}}});
   imp->add_option("workload", io->workload, "workload name");
-  auto* inputs = imp->add_option("inputs", io->inputs,
-                                 "VARIANT=FILE, then more FILEs of that variant (VARIANT= FILE... too), one "
-                                 "iteration each; the first variant is the baseline");
+  auto* inputs = imp->add_option(
+      "inputs", io->inputs,
+      "VARIANT=FILE, then more FILEs of that variant (VARIANT= FILE... too), one "
+      "iteration each; the first variant is the baseline; a FILE holding * ? or [ "
+      "(base=imp/base-*.txt, which bash leaves as it is) is a glob schedlab expands, "
+      "sorted");
   auto* variants = imp->add_option("--variant", io->variants,
                                    "NAME: the files after it are this variant's (repeat for the next variant)")
                        ->allow_extra_args(false);

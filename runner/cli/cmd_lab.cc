@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/shell_quote.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
 #include "runner/config/lab_boot.h"
@@ -153,6 +154,12 @@ int build_command(const BuildOptions& o) {
 
 void register_lab(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("lab", "boot Debian kernels or kernels built from source under qemu as lab SUTs (boot, shell, build, list)");
+  document(
+      *cmd,
+      {"Boots Debian kernels, or kernels built from a git tree, under qemu as lab SUTs reached "
+       "over SSH; builds kernel trees into the cache; lists what the cache holds.",
+       {{"schedlab lab boot debian:6.12", "boot Debian's 6.12 kernel and print the ssh command"},
+        {"schedlab lab build git:~/linux@v6.12", "build a tree's tag into the cache"}}});
   cmd->require_subcommand(1);
   auto boot = std::make_shared<LabOptions>();
   auto* b = cmd->add_subcommand("boot", "boot a kernel, print the ssh command, power off on Ctrl-C");

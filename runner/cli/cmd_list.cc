@@ -8,6 +8,7 @@
 
 #include "base/text.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/hosts/locks.h"
@@ -144,6 +145,12 @@ int list_command(const ListOptions& o) {
 void register_list(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ListOptions>();
   auto* cmd = app.add_subcommand("list", "list the runs in the database");
+  document(*cmd, {"Lists the runs of the database, oldest first: id, name, status (a run whose "
+                  "process died shows as interrupted), start, iterations ok, failed and planned, "
+                  "kernel release and variants.",
+                  {{"schedlab list", "the runs of ./schedlab.db"},
+                   {"schedlab list --db nightly.db --format json",
+                    "every run with its manifest, for a script"}}});
   add_db_option(*cmd, o->db);
   kListOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = list_command(*o); });

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 
 namespace schedlab::cli {
@@ -43,6 +44,11 @@ void register_merge(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<MergeOptions>();
   auto* cmd = app.add_subcommand(
       "merge", "copy the runs of other databases into one (idempotent; refuses conflicts)");
+  document(
+      *cmd,
+      {"Copies every run of the input databases (Slurm tasks, other machines) into one database, "
+       "with their iterations, monitors and journal rows; a run already there is not copied twice.",
+       {{"schedlab merge all.db task-*.db", "bring a job array's databases into all.db"}}});
   cmd->add_option("out", o->out, "the database to merge into (created if missing)")->required();
   cmd->add_option("inputs", o->inputs, "databases to copy from")->required();
   cmd->callback([o, &exit_code] { exit_code = merge_command(*o); });

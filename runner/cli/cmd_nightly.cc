@@ -12,6 +12,7 @@
 #include "analysis/nightly/nightly_report.h"
 #include "base/file.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/hosts/interrupt.h"
@@ -99,19 +100,31 @@ void register_nightly(CLI::App& app, int& exit_code) {
                                  "measure each kernel of a nightly file not yet measured, compare "
                                  "with the baseline and the previous one; "
                                  "exit 0 no regression, 1 regression, 2 error");
+  document(*cmd,
+           {"Measures each target (kernel) of a nightly file that the database does not hold yet, "
+            "compares it with the baseline and the previous target, looks for change points in the "
+            "history, and writes a report; the exit code says whether something regressed.",
+            {{"schedlab nightly nightly.yaml --report-html report.html",
+              "tonight's targets, with the HTML report"},
+             {"schedlab nightly nightly.yaml --slurm --partition bench",
+              "each target's runs as Slurm jobs"}}});
   cmd->add_option("file", o->file, "nightly file (YAML; see README.md, Nightly)")->required();
   cmd->add_flag("--force", o->force, "measure again what the database already holds");
   cmd->add_option("--report-md", o->report_md, "write the markdown report here (default: stdout)");
   cmd->add_option("--report-json", o->report_json, "also write the JSON report here");
   cmd->add_option("--report-html", o->report_html,
                   "also write one offline HTML page here (regressions first, with plots)");
-  cmd->add_flag("--slurm", o->slurm,
-                "run each target's configs as Slurm jobs (one task, --exclusive), all submitted "
-                "first, then merged into the database");
-  cmd->add_option("--partition", o->partition, "with --slurm: the partition (default: the cluster's)");
-  cmd->add_option("--time", o->time, "with --slurm: sbatch --time per job");
+  auto* slurm = cmd->add_flag(
+      "--slurm", o->slurm,
+      "run each target's configs as Slurm jobs (one task, --exclusive), all submitted "
+      "first, then merged into the database");
+  cmd->add_option("--partition", o->partition,
+                  "with --slurm: the partition (default: the cluster's)")
+      ->needs(slurm);
+  cmd->add_option("--time", o->time, "with --slurm: sbatch --time per job")->needs(slurm);
   cmd->add_option("--slurm-results", o->slurm_results,
-                  "with --slurm: where the submissions go (default: ./NAME-slurm)");
+                  "with --slurm: where the submissions go (default: ./NAME-slurm)")
+      ->needs(slurm);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = nightly_command(*o); });
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/input/param_values.h"
@@ -139,6 +140,13 @@ int parse_command(const ParseOptions& o) {
 void register_parse(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ParseOptions>();
   auto* cmd = app.add_subcommand("parse", "print the samples a workload's parser reads from saved outputs");
+  document(
+      *cmd,
+      {"Prints the samples a workload's parser reads from saved outputs, and the parameters each "
+       "output states about itself, judged as run and import judge them (ok, parse_error, "
+       "unsupported, failed).",
+       {{"schedlab parse hackbench out.txt", "the samples of one saved hackbench output"},
+        {"schedlab parse tbench *.log --format json", "each file with its status and samples"}}});
   cmd->add_option("workload", o->workload,
                   fmt::format("workload name ({})", fmt::join(workload_names(), ", ")))
       ->required();

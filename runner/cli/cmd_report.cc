@@ -7,8 +7,10 @@
 #include "analysis/render/render_html.h"
 #include "analysis/render/summary_table.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_columns.h"
+#include "runner/cli/compare_output.h"
 #include "runner/cli/output_file.h"
 #include "runner/cli/stats_options.h"
 #include "runner/cli/vega_assets.h"
@@ -37,6 +39,7 @@ int report_command(const ReportCmdOptions& o) {
     add_monitors(store, c);
     std::string title = "schedlab report:";
     for (const auto& r : c.runs) title += fmt::format(" {}", r.name);
+    check_summary_metrics(c, o.summary);
     const std::string lead = o.summary.empty() ? "" : render_summary_html(summary_table(c, o.summary));
     // Short column labels (a key above the tables), as compare's text.
     shorten_column_labels(c);
@@ -55,6 +58,13 @@ void register_report(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ReportCmdOptions>();
   auto* cmd = app.add_subcommand(
       "report", "the comparison of `compare` as one offline HTML page with plots of every sample");
+  document(*cmd, {"Writes the comparison of compare as one self-contained HTML page: the tables "
+                  "with each cell's interval, the % change against the baseline, the centre "
+                  "against the swept parameter, every sample, the monitors, and what differs "
+                  "between the runs; nothing is fetched when it is opened.",
+                  {{"schedlab report baseline patched -o report.html",
+                    "two runs' comparison as a page to attach to a mail"},
+                   {"schedlab report -o - > latest.html", "the latest run, on stdout"}}});
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--group", o->group, "the runs of a multi-kernel plan, as for compare");
   cmd->add_option("-o,--output", o->output, "the HTML file to write; - for stdout")->required();

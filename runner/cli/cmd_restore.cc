@@ -5,12 +5,13 @@
 #include <fmt/format.h>
 
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
+#include "runner/lab/host_set.h"
+#include "runner/lab/guest_journal.h"
 #include "runner/hosts/locks.h"
 #include "runner/knobs/knobs.h"
-#include "runner/lab/guest_journal.h"
-#include "runner/lab/host_set.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab::cli {
@@ -54,6 +55,11 @@ int restore_command(const RestoreOptions& o) {
 void register_restore(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RestoreOptions>();
   auto* cmd = app.add_subcommand("restore", "restore knobs left changed by a run that died");
+  document(*cmd, {"Puts back the knobs a run left changed when it died (kill -9, power loss): the "
+                  "journal rows this host and boot wrote are restored and verified.",
+                  {{"schedlab restore", "restore this machine's knobs from ./schedlab.db"},
+                   {"schedlab restore --config remote.yaml",
+                    "reach the config's ssh:// hosts to restore theirs"}}});
   add_db_option(*cmd, o->db);
   cmd->add_option("--config", o->config, "experiment file whose ssh: options reach remote hosts");
   cmd->callback([o, &exit_code] { exit_code = restore_command(*o); });

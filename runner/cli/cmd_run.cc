@@ -14,15 +14,16 @@
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
+#include "runner/lab/host_set.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/lab/lab_config_yaml.h"
 #include "runner/input/units.h"
 #include "runner/knobs/knobs.h"
-#include "runner/lab/host_set.h"
-#include "runner/lab/lab_config_yaml.h"
 #include "runner/run/executor.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/plan.h"
@@ -44,6 +45,7 @@ struct RunOptions {
   int iterations = 0;  // --iterations N; 0: the config's
   bool quiet = false;  // no table at the end
   CompareOutput out;   // the table at the end, as compare prints it
+  bool format_given = false;  // --format on the line (out.format has a default)
   bool progress = false, no_progress = false;
   DbOption db;
 };
@@ -188,6 +190,21 @@ int run_kernel_group(Store& store, const RunShape& shape, const std::string& gro
   return failed ? kIterationsFailed : kOk;
 }
 
+// An option that would change nothing on this line (the table's options
+// with --quiet or --dry-run, which print none; --name with --resume), as
+// the error that says so; none when each option given applies.
+std::optional<std::string> option_without_effect(const RunOptions& o) {
+  const char* table_option = o.format_given ? "--format" : o.out.wide ? "--wide" : nullptr;
+  if (o.dry_run && (table_option || o.quiet))
+    return fmt::format("{} does nothing with --dry-run: it prints the plan, no table",
+                       table_option ? table_option : "--quiet");
+  if (o.quiet && table_option)
+    return fmt::format("{} does nothing with --quiet: it prints no table", table_option);
+  if (!o.resume.empty() && !o.name.empty())
+    return std::string("--name does nothing with --resume: a resumed run keeps its name");
+  return cli::option_without_effect(o.out);
+}
+
 int run_command(const RunOptions& o) {
   if (o.config.empty() == o.resume.empty()) {
     fmt::print(stderr, "schedlab run: give either CONFIG or --resume RUN\n");
@@ -196,6 +213,10 @@ int run_command(const RunOptions& o) {
   if (!o.resume.empty() && o.iterations) {
     fmt::print(stderr, "schedlab run: --iterations starts a new run; a resumed run keeps the count "
                        "it started with\n");
+    return kBadInput;
+  }
+  if (const auto error = option_without_effect(o)) {
+    fmt::print(stderr, "schedlab run: {}\n", *error);
     return kBadInput;
   }
   const NewDatabase fresh(o.db.resolve());
@@ -299,6 +320,17 @@ int run_command(const RunOptions& o) {
 void register_run(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "run an experiment config and store every iteration");
+  document(*cmd,
+           {"Loads an experiment file (YAML), expands its plan (kernels x variants x workloads x "
+            "points x iterations), applies each variant's knobs on the SUT after recording their "
+            "values in the database's journal, runs every iteration and commits it with its raw "
+            "output, and restores the knobs at the end, on Ctrl-C and at the next start after a "
+            "crash. At the end it prints the comparison of what ran, as compare would.",
+            {{"schedlab run configs/demo-local.yaml --dry-run",
+              "print the plan and check the SUT, changing nothing"},
+             {"schedlab run configs/demo-local.yaml --iterations 2 --name smoke",
+              "a quick smoke run of 2 iterations per point"},
+             {"schedlab run --resume smoke", "continue an interrupted run where it stopped"}}});
   cmd->add_option("config", o->config, "experiment file (YAML)");
   cmd->add_option("--name", o->name, "run name (default: config name and UTC time)");
   cmd->add_option("--resume", o->resume, "continue an interrupted run (id or name)");
@@ -318,7 +350,10 @@ void register_run(CLI::App& app, int& exit_code) {
   auto* no_progress = cmd->add_flag("--no-progress", o->no_progress, "no status line, even on a terminal");
   progress->excludes(no_progress);
   add_db_option(*cmd, o->db);
-  cmd->callback([o, &exit_code] { exit_code = run_command(*o); });
+  cmd->callback([o, cmd, &exit_code] {
+    o->format_given = cmd->count("--format") > 0;
+    exit_code = run_command(*o);
+  });
 }
 
 }  // namespace schedlab::cli

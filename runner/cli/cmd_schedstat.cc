@@ -19,6 +19,7 @@
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_sides.h"
 #include "results/store.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 
@@ -71,6 +72,11 @@ void print_side(const SchedstatSide& side, const SchedstatCmdOptions& o) {
 
 void print_comparison(const SchedstatSide& a, const SchedstatSide& b,
                       const SchedstatCmdOptions& o) {
+  // Its table has no per-CPU rows: --per-cpu would change nothing.
+  if (o.per_cpu)
+    throw SchedstatInputError(
+        "--per-cpu does nothing with two sides compared: it applies to one snapshot or one delta "
+        "(BEFORE AFTER)");
   const auto c = schedstat::compare(schedstat::summarize(a.counters),
                                     schedstat::summarize(b.counters), a.label, b.label);
   // Counts are sums over the iterations each side stored (ok ones only): over
@@ -143,6 +149,15 @@ void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {
 
 void register_schedstat(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("schedstat", "show and diff /proc/schedstat snapshots");
+  document(
+      *cmd,
+      {"Reads /proc/schedstat snapshots (v15 to v17) and prints their counters summarised per "
+       "domain level (wakeups, migrations, load balancing), for one snapshot, the delta of two, or "
+       "two deltas side by side; runs' stored per-iteration deltas compare the same way.",
+       {{"schedlab schedstat show /proc/schedstat", "the counters since boot"},
+        {"schedlab schedstat diff before.txt after.txt", "what changed between two snapshots"},
+        {"schedlab schedstat diff baseline:default patched:default",
+         "the stored deltas of two runs compared"}}});
   cmd->require_subcommand(1);
 
   auto show = std::make_shared<SchedstatCmdOptions>();

@@ -7,10 +7,11 @@
 #include <set>
 
 #include "base/shell_quote.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
-#include "runner/run/executor.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/run/executor.h"
 #include "runner/slurm/array_job.h"
 
 namespace schedlab::cli {
@@ -152,6 +153,11 @@ int cancel_command(const std::string& arg) {
 
 void register_slurm(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("slurm", "run a config's pairs as a Slurm job array");
+  document(*cmd,
+           {"Runs a config's SUT/loadgen pairs as a Slurm job array: each task runs its pair into "
+            "its own database, merged afterwards; status and cancel follow the submission.",
+            {{"schedlab slurm submit c.yaml --pairs 4 --partition bench", "four pairs at once"},
+             {"schedlab slurm status 12345", "each task's state and run"}}});
   cmd->require_subcommand(1);
 
   auto o = std::make_shared<SubmitOptions>();

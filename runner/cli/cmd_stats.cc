@@ -5,6 +5,7 @@
 #include "analysis/compare/compare.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/sample_file.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/stats_options.h"
@@ -57,6 +58,12 @@ void register_stats(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<StatsCmdOptions>();
   auto* cmd = app.add_subcommand(
       "stats", "compare sample files (one number per line, # comments), the first the baseline");
+  document(*cmd, {"Compares plain sample files (one number per line, # comments), like benchstat: "
+                  "the first file is the baseline; each other gets the change of its centre, its "
+                  "interval and a p-value. No database is involved.",
+                  {{"schedlab stats old.txt new.txt", "lower is better (times)"},
+                   {"schedlab stats --higher --test mwu old.txt new.txt",
+                    "throughputs, with the Mann-Whitney U test"}}});
   cmd->add_option("files", o->files, "sample files; the first is the baseline")->required();
   auto* higher = cmd->add_flag("--higher", o->higher, "higher values are better");
   auto* lower = cmd->add_flag("--lower", o->lower, "lower values are better (the default)");

@@ -3,6 +3,7 @@
 // generic `command` workload by the keys its config entry takes.
 #include <fmt/format.h>
 
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/workload_help.h"
@@ -57,6 +58,12 @@ void register_workloads(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<WorkloadsOptions>();
   auto* cmd = app.add_subcommand(
       "workloads", "each workload's parameters (type, default, unit, values) and metrics");
+  document(*cmd, {"Lists the workloads schedlab runs, or one of them: its parameters (type, "
+                  "default, unit, range) and its metrics (unit, direction, centre), the programs "
+                  "it needs, and the mmtests logs it reads.",
+                  {{"schedlab workloads", "every workload"},
+                   {"schedlab workloads hackbench --format markdown",
+                    "hackbench's parameters and metrics as a table"}}});
   cmd->add_option("workload", o->name, "only this workload (command: the generic one's config keys)");
   kWorkloadsOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = workloads_command(*o); });

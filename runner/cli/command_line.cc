@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "base/text.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "base/suggest.h"
 
@@ -32,6 +33,24 @@ std::string unknown(const CLI::App& parent, const std::string& word) {
   return fmt::format("{}: unknown command '{}'{}; {} lists them", command_path(parent), quoted(word),
                      did_you_mean(word, known), parent.get_parent() ? "schedlab help " + command_path(parent).substr(9)
                                                                     : std::string("schedlab help"));
+}
+
+// The first word CLI11 left over that reads as an option ("--wdie",
+// "--wdie=3", "-x"), as the error that names it, with the nearest long
+// option of the command for a long one (a one-letter typo has no nearest);
+// none when the words left over are no options.
+std::optional<std::string> unknown_option(const CLI::App& where,
+                                          const std::vector<std::string>& extras) {
+  for (const auto& word : extras) {
+    if (word.size() < 2 || word[0] != '-' || to_number(word)) continue;
+    if (!word.starts_with("--")) return fmt::format("unknown option '{}'", quoted(word));
+    const std::string name = word.substr(0, word.find('='));
+    std::vector<std::string> known;
+    for (const CLI::Option* o : where.get_options())
+      for (const auto& l : o->get_lnames()) known.push_back("--" + l);
+    return fmt::format("unknown option '{}'{}", quoted(name), did_you_mean(name, known));
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -86,6 +105,8 @@ int parse_error_exit(CLI::App& root, const CLI::ParseError& e) {
   for (auto subs = root.get_subcommands(); !subs.empty(); subs = subs.front()->get_subcommands())
     where = subs.front();
   std::string what = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e))
+    if (const auto option = unknown_option(*where, root.remaining(true))) what = *option;
   if (dynamic_cast<const CLI::RequiredError*>(&e) && what == "A subcommand is required") {
     const auto known = names(visible_commands(*where));
     what = fmt::format("a command is required: {}", fmt::join(known, ", "));
@@ -99,6 +120,10 @@ int parse_error_exit(CLI::App& root, const CLI::ParseError& e) {
 void register_help(CLI::App& app, int& exit_code) {
   auto words = std::make_shared<std::vector<std::string>>();
   auto* cmd = app.add_subcommand("help", "the list of commands, or a command's options (help compare)");
+  document(*cmd,
+           {"Prints the list of commands, or a command's options and examples, as --help does.",
+            {{"schedlab help", "the commands"},
+             {"schedlab help schedstat diff", "a subcommand's options"}}});
   cmd->add_option("command", *words, "the command, and its subcommand (help schedstat diff)");
   const CLI::App* root = &app;
   cmd->callback([root, words, &exit_code] {

@@ -2,6 +2,7 @@
 // its run's table the same way when it finishes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,22 @@ struct CompareOutput {
 // all but csv).
 using RenderComparison = std::string (*)(Comparison c, const CompareOutput& o);
 const Renderers<RenderComparison>& comparison_outputs();
+
+// The options that change a comparison's output only in some of its
+// shapes (--style amd, --wide, --csv-raw, --monitors, --all-stats): given
+// where they would change nothing, the one-line error that says where they
+// apply ("--style amd: the text tables only, not --format markdown"); none
+// when each given option applies. Never silently ignored.
+struct ShapeOptions {
+  bool monitors = false;   // compare --monitors
+  bool all_stats = false;  // --all-stats
+};
+std::optional<std::string> option_without_effect(const CompareOutput& o,
+                                                 const ShapeOptions& given = {});
+
+// --summary's metrics (compare, report): each one the comparison has; any
+// other is std::invalid_argument naming the nearest and those it has.
+void check_summary_metrics(const Comparison& c, const std::vector<std::string>& metrics);
 
 // The text for stdout: the renderer of o.format. Text and markdown get short column labels (unless
 // wide) and names made terminal-safe; JSON and CSV keep the names as stored.

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "base/version.h"
+#include "runner/cli/command_doc.h"
 #include "runner/cli/command_line.h"
 #include "runner/cli/common.h"
 
@@ -112,7 +113,10 @@ std::string command_page(const CLI::App& cmd) {
   std::string out = header(name, cmd.get_description());
   out += ".SH SYNOPSIS\n" + synopsis_line(cmd);
   for (const auto* sub : visible_commands(cmd)) out += ".br\n" + synopsis_line(*sub);
-  out += ".SH DESCRIPTION\n" + roff(cmd.get_description()) + ".\n";
+  const CommandDoc doc = command_doc(cmd);
+  out += ".SH DESCRIPTION\n" +
+         (doc.description.empty() ? roff(cmd.get_description()) + "." : roff(doc.description)) +
+         "\n";
   if (const std::string a = arguments(cmd); !a.empty()) out += ".SH OPTIONS\n" + a;
   if (const auto subs = visible_commands(cmd); !subs.empty()) {
     out += ".SH COMMANDS\n";
@@ -120,6 +124,11 @@ std::string command_page(const CLI::App& cmd) {
       out += fmt::format(".SS \"{}\"\n{}.\n", roff(command_path(*sub)), roff(sub->get_description()));
       out += arguments(*sub);
     }
+  }
+  if (!doc.examples.empty()) {
+    out += ".SH EXAMPLES\n";
+    for (const auto& [line, what] : doc.examples)
+      out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", roff(line), roff(what));
   }
   if (has_db_option(cmd))
     out += ".SH ENVIRONMENT\n.TP\n\\fBSCHEDLAB_DB\\fR\nthe result database when \\fB\\-\\-db\\fR is not given "

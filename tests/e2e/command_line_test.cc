@@ -2,6 +2,8 @@
 // real binary: git's "did you mean" for a mistyped command, `help`,
 // CLI11's errors worded like schedlab's, --version, and the man pages and
 // bash completion that `cmake --install` puts in place.
+#include <fmt/ranges.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -56,6 +58,15 @@ std::vector<std::string> commands() {
     if (words >> word) out.push_back(word);
   }
   return out;
+}
+
+// ARGS refused with exactly ERR on stderr, exit 2, nothing on stdout.
+void refused(const std::vector<std::string>& args, const std::string& err) {
+  INFO(fmt::format("{}", fmt::join(args, " ")));
+  const auto r = schedlab_cmd(args);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == err);
+  CHECK(r.out.empty());
 }
 
 }  // namespace
@@ -237,4 +248,138 @@ c "$2" report --db "$3" gam
   CHECK(got[9] == "");  // --variant takes a name of one's own
   CHECK(got[10] == hostile);
   CHECK_FALSE(std::filesystem::exists(planted));
+}
+
+TEST_CASE(
+    "command line: an option given where it would change nothing is refused by name, exit 2") {
+  // compare: each option of the output's shape, where it has none to change.
+  refused({"compare", "--style", "amd", "--format", "markdown"},
+          "schedlab compare: --style amd does nothing with --format markdown: it applies to "
+          "--format text\n");
+  refused({"compare", "--style", "amd", "--format", "csv"},
+          "schedlab compare: --style amd does nothing with --format csv: it applies to --format "
+          "text\n");
+  refused({"compare", "--style", "amd", "--summary", "time"},
+          "schedlab compare: --style amd does nothing with --summary: it applies to the tables of "
+          "each block\n");
+  refused({"compare", "--wide", "--format", "json"},
+          "schedlab compare: --wide does nothing with --format json: it applies to --format text "
+          "or markdown; json "
+          "and csv always have the full names\n");
+  refused(
+      {"compare", "--csv-raw"},
+      "schedlab compare: --csv-raw does nothing with --format text: it applies to --format csv\n");
+  refused({"compare", "--summary", "time", "--format", "csv"},
+          "schedlab compare: --summary does nothing with --format csv: it applies to --format "
+          "text, markdown or "
+          "json\n");
+  refused({"compare", "--monitors", "--format", "csv"},
+          "schedlab compare: --monitors does nothing with --format csv: it applies to --format "
+          "text, markdown or "
+          "json\n");
+  refused({"compare", "--monitors", "--style", "amd"},
+          "schedlab compare: --monitors does nothing with --style amd: it applies to the mmtests "
+          "layout\n");
+  refused({"compare", "--all-stats", "--summary", "time"},
+          "schedlab compare: --all-stats does nothing with --summary: it applies to the tables of "
+          "each block\n");
+  // run: the table's options where no table is printed; a resumed run's name.
+  const std::string cfg = SCHEDLAB_SOURCE_DIR "/configs/demo-local.yaml";
+  refused({"run", cfg, "--dry-run", "--format", "json"},
+          "schedlab run: --format does nothing with --dry-run: it prints the plan, no table\n");
+  refused({"run", cfg, "--dry-run", "--quiet"},
+          "schedlab run: --quiet does nothing with --dry-run: it prints the plan, no table\n");
+  refused({"run", cfg, "--quiet", "--wide"},
+          "schedlab run: --wide does nothing with --quiet: it prints no table\n");
+  refused({"run", cfg, "--wide", "--format", "json"},
+          "schedlab run: --wide does nothing with --format json: it applies to --format text or "
+          "markdown; json and "
+          "csv always have the full names\n");
+  refused({"run", "--resume", "r1", "--name", "r2"},
+          "schedlab run: --name does nothing with --resume: a resumed run keeps its name\n");
+  // nightly's Slurm options, bisect's hook options, a bisect that decides nothing.
+  refused({"nightly", "n.yaml", "--time", "1h"},
+          "schedlab nightly: --time requires --slurm (schedlab help nightly)\n");
+  refused(
+      {"bisect", "start", "--good", "a", "--bad", "b", "--config", "c.yaml", "--metric", "time",
+       "--kernels", "a,b", "--hook-timeout", "5m"},
+      "schedlab bisect: --hook-timeout does nothing without a hook: give its argv after -- or with "
+      "--hook-file\n");
+  refused(
+      {"bisect", "start", "--good", "a", "--bad", "b", "--config", "c.yaml", "--metric", "time",
+       "--kernels", "a,b", "--reboot-timeout", "5m"},
+      "schedlab bisect start: --reboot-timeout requires --reboots (schedlab help bisect start)\n");
+  CHECK(schedlab_cmd({"help", "bisect", "status"}).out.find("--max-candidates") ==
+        std::string::npos);
+  // schedstat: --per-cpu has no rows in a comparison of two sides.
+  const std::string s =
+      SCHEDLAB_FIXTURES "/schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu.";
+  refused({"schedstat", "diff", "--delta", "--per-cpu", s + "before.txt", s + "after.txt",
+           s + "before.txt", s + "after.txt"},
+          "schedlab schedstat diff: --per-cpu does nothing with two sides compared: it applies to "
+          "one snapshot or "
+          "one delta (BEFORE AFTER)\n");
+  // What they apply to still works.
+  CHECK(schedlab_cmd({"schedstat", "diff", "--per-cpu", s + "before.txt", s + "after.txt"}).ok());
+}
+
+TEST_CASE("command line: a mistyped option or metric is named with the nearest one, exit 2") {
+  test::TempDir dir;
+  const std::string db = dir.file("runs.db");
+  test::write_sweep_db(db, {.runs = {"alpha-run", "beta-run"}, .groups = {1, 2}});
+  // Options: the command's own long options are offered.
+  refused({"compare", "--db", db, "--wdie"},
+          "schedlab compare: unknown option '--wdie' (did you mean '--wide'?) (schedlab help "
+          "compare)\n");
+  refused({"compare", "--db", db, "--wdie=1"},
+          "schedlab compare: unknown option '--wdie' (did you mean '--wide'?) (schedlab help "
+          "compare)\n");
+  refused({"schedstat", "diff", "a", "b", "--dleta"},
+          "schedlab schedstat diff: unknown option '--dleta' (did you mean '--delta'?) (schedlab "
+          "help schedstat "
+          "diff)\n");
+  // Nothing near, or one letter: named alone.
+  refused({"list", "--db", db, "--frobnicate"},
+          "schedlab list: unknown option '--frobnicate' (schedlab help list)\n");
+  refused({"compare", "--db", db, "-x"},
+          "schedlab compare: unknown option '-x' (schedlab help compare)\n");
+  // Metrics and workloads: what the database has.
+  refused({"history", "--db", db, "--workload", "hackbench", "--metric", "tim"},
+          "schedlab history: no run in " + db +
+              " has metric 'tim' of workload 'hackbench' (did you mean 'time'?); its metrics "
+              "there: time\n");
+  refused({"history", "--db", db, "--workload", "hackbnch", "--metric", "time"},
+          "schedlab history: no run in " + db +
+              " has workload 'hackbnch' (did you mean 'hackbench'?); its workloads: hackbench\n");
+  refused({"compare", "--db", db, "alpha-run", "beta-run", "--summary", "tim"},
+          "schedlab: --summary: no metric 'tim' in the comparison (did you mean 'time'?); it has: "
+          "time\n");
+  // The right names work.
+  CHECK(schedlab_cmd({"history", "--db", db, "--workload", "hackbench", "--metric", "time"}).ok());
+  CHECK(schedlab_cmd({"compare", "--db", db, "alpha-run", "beta-run", "--wide"}).ok());
+}
+
+TEST_CASE(
+    "command line: each command's man page says what it does and gives examples, as its --help") {
+  for (const auto& cmd : commands()) {
+    INFO(cmd);
+    const std::string page =
+        read_file(SCHEDLAB_BUILD_DIR "/runner/doc/man1/schedlab-" + cmd + ".1");
+    const auto section = [&](const std::string& name) {
+      const auto at = page.find(".SH " + name + "\n");
+      if (at == std::string::npos) return std::string();
+      const auto begin = at + name.size() + 5;
+      return page.substr(begin, page.find(".SH ", begin) - begin);
+    };
+    // NAME is "schedlab\-CMD \- the one line"; DESCRIPTION is more than that line.
+    const std::string name = section("NAME");
+    const std::string one_line = name.substr(name.find(" \\- ") + 4);
+    const std::string description = section("DESCRIPTION");
+    CHECK(description.size() > one_line.size() + 20);
+    CHECK(description.find(one_line.substr(0, one_line.size() - 1)) == std::string::npos);
+    CHECK(section("EXAMPLES").find(".TP\n\\fBschedlab") != std::string::npos);
+    // --help ends with the same examples.
+    const auto help = schedlab_cmd({cmd, "--help"});
+    CHECK(help.out.find("\nExamples:\n  schedlab ") != std::string::npos);
+  }
 }

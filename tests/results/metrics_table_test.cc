@@ -30,6 +30,30 @@ TEST_CASE("the latest run declaring a metric is the latest by start, not by id")
   CHECK_FALSE(s.metrics_table().latest_metric("hackbench", "other").has_value());
 }
 
+TEST_CASE("the metric names of each workload, once each, in the order runs first declared them") {
+  test::TempDir dir;
+  Store s(dir.file("m.db"));
+  const auto declare = [&](const std::string& name,
+                           const std::vector<std::pair<std::string, std::string>>& metrics) {
+    const auto id = s.runs_table().create_run({.name = name,
+                                               .config_path = "c.yaml",
+                                               .config_text = "",
+                                               .config_sha256 = "x",
+                                               .manifest_json = "{}"});
+    for (const auto& [workload, metric] : metrics)
+      s.metrics_table().add_metric(
+          id, {workload, metric, "", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+  };
+  CHECK(s.metrics_table().metric_names().empty());
+  declare("a", {{"pgbench", "tps"}, {"pgbench", "latency"}, {"hackbench", "time"}});
+  declare("b", {{"pgbench", "latency"}, {"pgbench", "connect"}, {"tbench", "throughput"}});
+  const std::map<std::string, std::vector<std::string>> want = {
+      {"hackbench", {"time"}},
+      {"pgbench", {"tps", "latency", "connect"}},
+      {"tbench", {"throughput"}}};
+  CHECK(s.metrics_table().metric_names() == want);
+}
+
 namespace {
 
 // SQL run past the Store; what SQLite says of it ("" when it ran).

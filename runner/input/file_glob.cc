@@ -1,0 +1,48 @@
+#include "runner/input/file_glob.h"
+
+#include <fmt/format.h>
+#include <glob.h>
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "base/text.h"
+
+namespace schedlab {
+
+namespace {
+
+// What glob(3) could not read: its errfunc takes no state of ours.
+thread_local std::string unreadable;
+
+int on_unreadable(const char* path, int error) {
+  unreadable = fmt::format("{}: {}", path, std::strerror(error));
+  return 1;  // stop: a directory left out would leave its files out silently
+}
+
+}  // namespace
+
+bool has_glob_characters(const std::string& word) {
+  return word.find_first_of("*?[") != std::string::npos;
+}
+
+std::vector<std::string> expand_file_argument(const std::string& word) {
+  std::error_code ec;
+  if (!has_glob_characters(word) || std::filesystem::exists(word, ec)) return {word};
+  glob_t matches{};
+  const std::unique_ptr<glob_t, void (*)(glob_t*)> freed(&matches, globfree);
+  unreadable.clear();
+  const int rc = ::glob(word.c_str(), GLOB_ERR, on_unreadable, &matches);
+  const std::string shown = terminal_safe(excerpt(word, 80));
+  if (rc == GLOB_NOMATCH)
+    throw std::invalid_argument(fmt::format("'{}': the glob matches no file", shown));
+  if (rc == GLOB_ABORTED)
+    throw std::invalid_argument(
+        fmt::format("'{}': the glob cannot read {}", shown, terminal_safe(unreadable)));
+  if (rc != 0) throw std::invalid_argument(fmt::format("'{}': the glob cannot be expanded", shown));
+  return {matches.gl_pathv, matches.gl_pathv + matches.gl_pathc};
+}
+
+}  // namespace schedlab
