@@ -309,6 +309,15 @@ TEST_CASE("executor: an iteration whose tasks lack the claimed policy fails nami
               "tasks_checked": {"client": 1, "server": 0}}})"));
 }
 
+TEST_CASE(
+    "executor: a server policy for a workload that starts no server is refused before the run") {
+  Rig rig("workloads: [hackbench]\nvariants:\n  s: {policy: {server: batch}}\n", false);
+  CHECK_THROWS_WITH(rig.run(),
+                    "e.yaml:3: variants.s: a server policy, but hackbench starts no server of its "
+                    "own for a variant (a server it does not start is named by its threads: "
+                    "policy: {tasks: {comm: NAME, policy: batch}})");
+}
+
 TEST_CASE("executor: no policy claimed, nothing watched") {
   Rig rig(
       lc_config("[1]", "iterations: 1\nvariants:\n  default: {}\n  b: {nice: 0, policy: other}\n"));
