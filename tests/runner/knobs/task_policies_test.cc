@@ -39,6 +39,16 @@ std::string linked(const test::TempDir& dir, const std::string& name, const std:
   return path;
 }
 
+// A database in DIR with one run, NAME: the journal's rows name it.
+struct RunStore {
+  RunStore(const test::TempDir& dir, const std::string& name)
+      : store(dir.file("t.db")),
+        run(store.runs_table().create_run(
+            {.name = name, .config_path = "x", .config_text = "", .config_sha256 = ""})) {}
+  Store store;
+  std::int64_t run;
+};
+
 int own_policy() {
   return ::sched_getscheduler(0);
 }
@@ -163,9 +173,9 @@ TEST_CASE("task stats: a group's tasks and its descendants in groups of their ow
 TEST_CASE("task policies: every thread of a name set, journaled, and put back (real threads)") {
   test::TempDir dir;
   LocalHost host;
-  Store store(dir.file("t.db"));
-  const std::int64_t run = store.runs_table().create_run(
-      {.name = "tasks", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  RunStore db(dir, "tasks");
+  Store& store = db.store;
+  const std::int64_t run = db.run;
   const std::string comm = unique_comm("tpthr");
   const std::string python = linked(dir, comm, "/usr/bin/python3");
   const auto id = host.start_background({.argv = {python, "-c", kThreads, "3"}});
@@ -213,9 +223,9 @@ TEST_CASE("task policies: a name no task has fails, setting nothing") {
 TEST_CASE("task policies: restore puts back a thread a dead run set, and refuses other rows") {
   test::TempDir dir;
   LocalHost host;
-  Store store(dir.file("t.db"));
-  const std::int64_t run = store.runs_table().create_run(
-      {.name = "dead", .config_path = "x", .config_text = "", .config_sha256 = ""});
+  RunStore db(dir, "dead");
+  Store& store = db.store;
+  const std::int64_t run = db.run;
   const std::string comm = unique_comm("tpdead");
   const std::string sleeper = linked(dir, comm, "/bin/sleep");
   const auto id = host.start_background({.argv = {sleeper, "30"}});

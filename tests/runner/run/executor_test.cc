@@ -229,6 +229,18 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
   CHECK(to_string(rig.store.runs_table().find_run(s.run_id)->status) == "finished");
 }
 
+namespace {
+// The commands each lifecycle program (lc-*) was run or started with, in
+// order: argv[0] -> commands.
+std::map<std::string, std::vector<Command>> commands_by_program(const Rig& rig) {
+  std::map<std::string, std::vector<Command>> seen;
+  for (const auto& e : rig.log->events())
+    if ((e.kind == Kind::kRun || e.kind == Kind::kStart) && e.argv.front().starts_with("lc-"))
+      seen[e.argv.front()].push_back(e.command);
+  return seen;
+}
+}  // namespace
+
 TEST_CASE("executor: a variant's process knobs reach its measured steps and servers only") {
   Rig rig(lc_config("[1]",
                     "iterations: 1\n"
@@ -236,10 +248,7 @@ TEST_CASE("executor: a variant's process knobs reach its measured steps and serv
                     "  default: {}\n"
                     "  batch: {policy: batch, nice: 5, affinity: {server: '1', client: 2-3}}\n"));
   rig.run();
-  std::map<std::string, std::vector<Command>> seen;  // argv[0] -> commands, in order
-  for (const auto& e : rig.log->events())
-    if ((e.kind == Kind::kRun || e.kind == Kind::kStart) && e.argv.front().starts_with("lc-"))
-      seen[e.argv.front()].push_back(e.command);
+  auto seen = commands_by_program(rig);
   REQUIRE(seen["lc-client"].size() == 2);
   CHECK_FALSE(seen["lc-client"][0].policy);
   REQUIRE(seen["lc-client"][1].policy);
@@ -261,10 +270,7 @@ TEST_CASE("executor: a server policy reaches the servers at spawn, the clients k
                     "  server: {policy: {server: batch}, nice: {server: 3}}\n"
                     "  both: {policy: {server: idle, client: batch}}\n"));
   rig.run();
-  std::map<std::string, std::vector<Command>> seen;  // argv[0] -> commands, in order
-  for (const auto& e : rig.log->events())
-    if ((e.kind == Kind::kRun || e.kind == Kind::kStart) && e.argv.front().starts_with("lc-"))
-      seen[e.argv.front()].push_back(e.command);
+  auto seen = commands_by_program(rig);
   REQUIRE(seen["lc-server"].size() == 3);
   REQUIRE(seen["lc-client"].size() == 3);
   CHECK_FALSE(seen["lc-server"][0].policy);
