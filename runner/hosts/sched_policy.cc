@@ -35,6 +35,18 @@ std::vector<std::string> sched_policy_names() {
   return names;
 }
 
+std::optional<int> sched_policy_from_kernel_name(const std::string& name) {
+  for (const auto& p : kPolicies)
+    if (name == p.kernel_name) return p.policy;
+  return std::nullopt;
+}
+
+std::string chrt_option(int policy) {
+  if (policy == SCHED_BATCH) return "--batch";
+  if (policy == SCHED_IDLE) return "--idle";
+  return "--other";
+}
+
 std::string SchedPolicy::describe() const {
   std::string s = sched_policy_name(policy);
   if (nice) s += " nice " + std::to_string(*nice);

@@ -21,5 +21,9 @@ struct SchedPolicy {
 std::optional<int> sched_policy_from_name(const std::string& name);
 std::string sched_policy_name(int policy);  // SCHED_BATCH
 std::vector<std::string> sched_policy_names();
+// "SCHED_BATCH" -> policy constant, for the three a config may name.
+std::optional<int> sched_policy_from_kernel_name(const std::string& name);
+// chrt's option for it: --other, --batch, --idle.
+std::string chrt_option(int policy);
 
 }  // namespace schedlab

@@ -60,11 +60,7 @@ constexpr const char* kPortCheck = R"sh(exec 3<> "/dev/tcp/127.0.0.1/$1")sh";
 
 std::vector<std::string> policy_prefix(const std::optional<SchedPolicy>& p) {
   if (!p) return {};
-  std::vector<std::string> argv = {"chrt"};
-  if (p->policy == SCHED_BATCH) argv.push_back("--batch");
-  else if (p->policy == SCHED_IDLE) argv.push_back("--idle");
-  else argv.push_back("--other");
-  argv.push_back("0");
+  std::vector<std::string> argv = {"chrt", chrt_option(p->policy), "0"};
   if (p->nice) argv.insert(argv.end(), {"nice", "-n", std::to_string(*p->nice)});
   return argv;
 }

@@ -51,13 +51,29 @@ struct KernelSetting {
   int line = 0;
 };
 
-// A variant's knobs on the workload's own processes: the policy applies to
-// measured steps; server_cpus to servers (background steps), client_cpus to
-// measured foreground steps (the clients). Empty lists leave affinity alone.
+// A policy set on tasks schedlab does not start (`policy: {tasks: {comm:
+// mysqld, policy: batch}}`): every thread whose comm is `comm`, at each
+// iteration's start, journaled and put back at its end.
+struct TaskPolicyKnob {
+  std::string comm;
+  SchedPolicy policy;
+  bool operator==(const TaskPolicyKnob&) const = default;
+};
+
+// A variant's knobs on the workload's own processes: `policy` applies to
+// the clients (measured steps: a bare `policy`/`nice`, or their `client`
+// role), `server_policy` to servers (background steps, at spawn, so every
+// thread they create inherits it), `tasks` to running threads by name;
+// server_cpus to servers, client_cpus to measured foreground steps (the
+// clients). Empty lists leave affinity alone.
 struct ProcessKnobs {
   std::optional<SchedPolicy> policy;
+  std::optional<SchedPolicy> server_policy;
+  std::optional<TaskPolicyKnob> tasks;
   std::vector<int> server_cpus;
   std::vector<int> client_cpus;
+  // Whether the variant claims a policy anywhere (the run then checks it).
+  bool claims_policy() const { return policy || server_policy || tasks; }
 };
 
 struct KnobKind {

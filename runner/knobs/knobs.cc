@@ -7,6 +7,7 @@
 
 #include "base/suggest.h"
 #include "runner/knobs/journal_rows.h"
+#include "runner/knobs/task_policies.h"
 
 namespace schedlab {
 namespace {
@@ -213,6 +214,15 @@ std::vector<std::string> restore_journal(Store& store, Host& host) {
   std::vector<std::string> done = settle_foreign_rows(store.journal(), rows);
   for (const auto& e : rows.live) {
     if (e.kind == "workdir" || e.kind == "pgroup") continue;  // not knobs: run/leftovers.h
+    if (e.kind == kTaskPolicyKind) {  // a thread's policy: put back while it still runs
+      const auto line = restore_task_policy_row(host, e);
+      store.journal().journal_restored(e.id);
+      done.push_back(
+          line ? *line
+               : fmt::format("{} {} ({}): the thread is gone, nothing to put back (run {})", e.kind,
+                             e.name, e.path, e.run_id));
+      continue;
+    }
     const KnobKind* kind = find_knob_kind(e.kind);
     if (!kind || !kind->kernel)
       throw KnobError(fmt::format("journal entry {} has unknown kind '{}'", e.id, e.kind));

@@ -1,10 +1,15 @@
 // The process kinds: applied to the workload's own processes as they start
 // (hosts/: between fork and exec locally, chrt/taskset over SSH), nothing
-// to journal. A variant gives them as `policy: batch`, `nice: 5` and
+// to journal; but `policy: {tasks: ...}`, which sets running threads by name
+// (runner/run/task_policies.h). A variant gives them as `policy: batch`,
+// `nice: 5` (the clients), `policy: {server: batch, client: other}`, `nice:
+// {server: 5}`, `policy: {tasks: {comm: mysqld, policy: batch}}` and
 // `affinity: {server: CPUS, client: CPUS}`.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
+
+#include <algorithm>
 
 #include "base/suggest.h"
 #include "runner/input/units.h"
@@ -14,15 +19,114 @@
 namespace schedlab {
 namespace {
 
-// Settings `policy` (a config name: batch) and `nice`; nice alone is
-// SCHED_OTHER at that nice value.
-SchedPolicy sched_policy_of(const std::vector<KnobSetting>& settings) {
-  SchedPolicy p;
+// Setting names: a bare `policy: batch` / `nice: 5` is "policy" / "nice"
+// (the clients, as before roles); `policy: {server: batch, client: other}`
+// and `nice: {server: 5}` are "server.policy", "client.policy",
+// "server.nice", ...; `policy: {tasks: {comm: mysqld, policy: batch}}` is
+// "tasks.comm" and "tasks.policy".
+const std::vector<std::string> kPolicyRoles = {"server", "client", "tasks"};
+const std::vector<std::string> kNiceRoles = {"server", "client"};
+const std::vector<std::string> kTasksKeys = {"comm", "policy"};
+
+// The kernel keeps 15 bytes of a task's name (TASK_COMM_LEN 16).
+constexpr std::size_t kMaxComm = 15;
+
+bool bare(const std::vector<KnobSetting>& settings) {
+  return std::all_of(settings.begin(), settings.end(),
+                     [](const KnobSetting& s) { return s.name == "policy" || s.name == "nice"; });
+}
+
+// A role's policy and nice ("client" also takes the bare settings); nice
+// alone is SCHED_OTHER at that nice value. Nothing when the role has none.
+std::optional<SchedPolicy> role_policy(const std::vector<KnobSetting>& settings,
+                                       const std::string& role) {
+  std::optional<SchedPolicy> p;
   for (const auto& s : settings) {
-    if (s.name == "policy") p.policy = *sched_policy_from_name(s.value);
-    if (s.name == "nice") p.nice = std::stoi(s.value);
+    const bool mine = s.name.starts_with(role + ".") ||
+                      (role == "client" && s.name.find('.') == std::string::npos);
+    if (!mine) continue;
+    if (!p) p = SchedPolicy{};
+    const std::string what = s.name.substr(s.name.find('.') + 1);
+    if (what == "policy") p->policy = *sched_policy_from_name(s.value);
+    if (what == "nice") p->nice = std::stoi(s.value);
   }
   return p;
+}
+
+std::optional<TaskPolicyKnob> tasks_policy(const std::vector<KnobSetting>& settings) {
+  std::optional<TaskPolicyKnob> t;
+  for (const auto& s : settings) {
+    if (!s.name.starts_with("tasks.")) continue;
+    if (!t) t = TaskPolicyKnob{};
+    if (s.name == "tasks.comm") t->comm = s.value;
+    if (s.name == "tasks.policy") t->policy.policy = *sched_policy_from_name(s.value);
+  }
+  return t;
+}
+
+std::string policy_name(const YamlReader& r, const YAML::Node& n, const std::string& key) {
+  const std::string s = r.scalar(n, key);
+  if (!sched_policy_from_name(s))
+    r.fail(
+        n, key,
+        fmt::format("unknown scheduling policy '{}'{}; known: {}", s,
+                    did_you_mean(s, sched_policy_names()), fmt::join(sched_policy_names(), ", ")));
+  return s;
+}
+
+// A role map (`{server: ..., client: ...}`): its keys checked, not empty.
+void expect_roles(const YamlReader& r, const YAML::Node& n, const std::string& key,
+                  const std::vector<std::string>& roles, const std::string& example) {
+  r.check_keys(n, key, roles);
+  if (n.size() == 0) r.fail(n, key, "empty: give " + or_list(roles) + ", e.g. " + example);
+}
+
+void parse_policy(const YamlReader& r, const YAML::Node& p, const std::string& key,
+                  std::vector<KnobSetting>& out) {
+  if (!p.IsMap()) {
+    out.push_back({"policy", policy_name(r, p, key), YamlReader::line_of(p)});
+    return;
+  }
+  expect_roles(r, p, key, kPolicyRoles, "{server: batch}");
+  for (const std::string role : {"server", "client"})
+    if (const auto v = p[role])
+      out.push_back(
+          {role + ".policy", policy_name(r, v, key + "." + role), YamlReader::line_of(v)});
+  const auto t = p["tasks"];
+  if (!t) return;
+  const std::string tkey = key + ".tasks";
+  r.check_keys(t, tkey, kTasksKeys);
+  for (const auto& k : kTasksKeys)
+    if (!t[k])
+      r.fail(t, tkey, fmt::format("no '{}': give both, e.g. {{comm: mysqld, policy: batch}}", k));
+  const std::string comm = r.word(t["comm"], tkey + ".comm");
+  if (comm.size() > kMaxComm || comm.find('\n') != std::string::npos)
+    r.fail(
+        t["comm"], tkey + ".comm",
+        fmt::format("'{}' is no task name: the kernel keeps at most {} bytes of one, on one line",
+                    comm, kMaxComm));
+  out.push_back({"tasks.comm", comm, YamlReader::line_of(t["comm"])});
+  out.push_back({"tasks.policy", policy_name(r, t["policy"], tkey + ".policy"),
+                 YamlReader::line_of(t["policy"])});
+}
+
+void parse_nice(const YamlReader& r, const YAML::Node& n, const std::string& key,
+                std::vector<KnobSetting>& out) {
+  if (!n.IsMap()) {
+    out.push_back({"nice", std::to_string(r.integer(n, key, -20, 19)), YamlReader::line_of(n)});
+    return;
+  }
+  expect_roles(r, n, key, kNiceRoles, "{server: 5}");
+  for (const auto& role : kNiceRoles)
+    if (const auto v = n[role])
+      out.push_back({role + ".nice", std::to_string(r.integer(v, key + "." + role, -20, 19)),
+                     YamlReader::line_of(v)});
+}
+
+nlohmann::json policy_json(const SchedPolicy& p) {
+  nlohmann::json j = {{"policy", sched_policy_name(p.policy)}};
+  if (p.nice) j["nice"] = *p.nice;
+  return j;
 }
 
 // A setting's value is the CPU list as format_cpu_list writes it.
@@ -33,40 +137,46 @@ std::vector<int> cpus_of(const KnobSetting& s) {
 }  // namespace
 
 KnobKind policy_kind() {
-  return {.name = "policy",
-          .config_keys = {"policy", "nice"},
-          .parse =
-              [](const YamlReader& r, const YAML::Node& variant, const std::string& key) {
-                std::vector<KnobSetting> out;
-                if (const auto p = variant["policy"]) {
-                  const std::string s = r.scalar(p, key + ".policy");
-                  if (!sched_policy_from_name(s))
-                    r.fail(p, key + ".policy",
-                           fmt::format("unknown scheduling policy '{}'{}; known: {}", s,
-                                       did_you_mean(s, sched_policy_names()),
-                                       fmt::join(sched_policy_names(), ", ")));
-                  out.push_back({"policy", s, YamlReader::line_of(p)});
-                }
-                if (const auto n = variant["nice"]) {
-                  const auto nice = r.integer(n, key + ".nice", -20, 19);
-                  out.push_back({"nice", std::to_string(nice), YamlReader::line_of(n)});
-                }
-                return out;
-              },
-          .process =
-              [](const std::vector<KnobSetting>& settings, ProcessKnobs& k) {
-                if (!settings.empty()) k.policy = sched_policy_of(settings);
-              },
-          .to_json =
-              [](const std::vector<KnobSetting>& settings, nlohmann::json& j) {
-                const SchedPolicy p = sched_policy_of(settings);
-                j["policy"] = sched_policy_name(p.policy);
-                if (p.nice) j["nice"] = *p.nice;
-              },
-          .describe =
-              [](const std::vector<KnobSetting>& settings) {
-                return " policy " + sched_policy_of(settings).describe();
-              }};
+  return {
+      .name = "policy",
+      .config_keys = {"policy", "nice"},
+      .parse =
+          [](const YamlReader& r, const YAML::Node& variant, const std::string& key) {
+            std::vector<KnobSetting> out;
+            if (const auto p = variant["policy"]) parse_policy(r, p, key + ".policy", out);
+            if (const auto n = variant["nice"]) parse_nice(r, n, key + ".nice", out);
+            return out;
+          },
+      .process =
+          [](const std::vector<KnobSetting>& settings, ProcessKnobs& k) {
+            k.policy = role_policy(settings, "client");
+            k.server_policy = role_policy(settings, "server");
+            k.tasks = tasks_policy(settings);
+          },
+      .to_json =
+          [](const std::vector<KnobSetting>& settings, nlohmann::json& j) {
+            if (bare(settings)) {  // as before roles: {"policy": "SCHED_BATCH", "nice": 5}
+              j.update(policy_json(*role_policy(settings, "client")));
+              return;
+            }
+            nlohmann::json roles = nlohmann::json::object();
+            for (const std::string role : {"server", "client"})
+              if (const auto p = role_policy(settings, role)) roles[role] = policy_json(*p);
+            if (const auto t = tasks_policy(settings))
+              roles["tasks"] = {{"comm", t->comm}, {"policy", sched_policy_name(t->policy.policy)}};
+            j["policy"] = roles;
+          },
+      .describe =
+          [](const std::vector<KnobSetting>& settings) {
+            if (bare(settings)) return " policy " + role_policy(settings, "client")->describe();
+            std::string out;
+            for (const std::string role : {"server", "client"})
+              if (const auto p = role_policy(settings, role))
+                out += fmt::format(" policy {}={}", role, p->describe());
+            if (const auto t = tasks_policy(settings))
+              out += fmt::format(" policy tasks {}={}", t->comm, t->policy.describe());
+            return out;
+          }};
 }
 
 // Settings `server` and `client`, in that order, each a CPU list.

@@ -7,16 +7,15 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "runner/hosts/interrupt.h"
 #include "runner/knobs/knobs.h"
+#include "runner/knobs/task_policies.h"
 #include "runner/monitors/monitor_runner.h"
 #include "runner/run/adaptive.h"
-#include "runner/hosts/interrupt.h"
-#include "runner/run/sequential_stop.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
 #include "runner/run/manifest.h"
-#include "runner/hosts/interrupt.h"
-#include "runner/monitors/monitor_runner.h"
+#include "runner/run/policy_check.h"
 #include "runner/run/progress.h"
 #include "runner/run/resume.h"
 #include "runner/run/run_record.h"
@@ -35,7 +34,10 @@ class Execution {
         config_(ctx.config),
         plan_(ctx.plan),
         progress_(ctx.options.progress, progress_slots(ctx.plan), [] { return terminal_width(2); }),
-        pair_name_(ctx.options.pair) {}
+        pair_name_(ctx.options.pair),
+        check_policies_(
+            std::any_of(ctx.plan.variants.begin(), ctx.plan.variants.end(),
+                        [](const auto* v) { return process_knobs(v->knobs).claims_policy(); })) {}
 
   RunSummary run() {
     open_run(ctx_.options);
@@ -340,34 +342,107 @@ class Execution {
     for (int i = 0; i < count && !interrupted(); ++i) {
       PointState& s = state(p, v);
       if (i > 0 && should_stop(p.iterations, s.ok, s.attempted, primary_metric(p).centre).stop) break;
-      run_iteration(p, v, ctx);
+      run_iteration(p, v, ctx, servers.groups());
     }
     servers.run(w.point_teardown_steps(p.point, ctx), process_knobs(variant.knobs), false);
   }
 
-  void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx) {
+  // `servers`: the groups of the point's servers (policy check).
+  void run_iteration(const PlanPoint& p, std::size_t v, const StepContext& ctx,
+                     const std::vector<StepRunner::Group>& servers) {
     const Workload& w = *p.workload->workload;
     const VariantConfig& variant = *plan_.variants[v];
+    const ProcessKnobs knobs = process_knobs(variant.knobs);
     PointState& s = state(p, v);
     progress_.show(fmt::format("{} variant={} iter {}", p.describe(), variant.name, s.next_index + 1));
+    // Threads of a server schedlab did not start get the variant's policy
+    // now and their own back at the end (journaled meanwhile).
+    std::optional<TaskPolicies> named;
+    if (knobs.tasks) {
+      named.emplace(store_, pair_.sut, summary_.run_id);
+      std::string why;
+      try {
+        why = named->apply(knobs.tasks->comm, knobs.tasks->policy.policy).value_or("");
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      if (!why.empty()) {
+        named.reset();  // puts back what was set before the failure
+        return record_failure(p, v, IterationStatus::kSetupError, why, PhaseResult{});
+      }
+    }
+    std::optional<PolicyWatch> watch;
+    if (check_policies_) {
+      watch.emplace(pair_, knobs, policy_comms(w, p.point, ctx), servers, ctx.workdir);
+      try {
+        watch->start();
+      } catch (const std::exception& e) {
+        return record_failure(p, v, IterationStatus::kSetupError,
+                              fmt::format("policy check: {}", e.what()), PhaseResult{});
+      }
+    }
     IterationRow row = base_row(p, v);
     // Counter snapshots right around the measured steps (servers are up).
     const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
                                      : std::vector<MonitorRunner::Snapshot>{};
     const auto start = ctx_.clock.now();
     StepRunner steps(pair_, store_, summary_.run_id);
-    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), process_knobs(variant.knobs));
+    if (watch) steps.on_group([&](const StepRunner::Group& g) { watch->add_group(g); });
+    const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), knobs);
+    // The policy every task had, read while the servers still run.
+    std::optional<PolicyCheckResult> checked;
+    std::string check_error;
+    const auto check_start = ctx_.clock.now();  // the check's time is not the iteration's
+    if (watch && r.status != PhaseStatus::kInterrupted) {
+      try {
+        checked = watch->finish(steps.groups());
+        check_error = checked->error();
+      } catch (const std::exception& e) {
+        check_error = fmt::format("policy check: cannot read the tasks' policies: {}", e.what());
+      }
+    }
+    const auto check_took = ctx_.clock.now() - check_start;
     steps.stop_background();
+    if (named) named->restore();  // a failure ends the run: the journal keeps the rest
     if (r.status == PhaseStatus::kInterrupted) return;  // not stored: resume runs it again
-    row.duration_s = std::chrono::duration<double>(ctx_.clock.now() - start).count();
+    row.duration_s = std::chrono::duration<double>(ctx_.clock.now() - start - check_took).count();
     if (monitors_) monitors_->after(monitored, row);
     row.stdout_text = r.out;
     row.stderr_text = r.err;
     row.exit_code = r.exit_code;
     row.status = stored_status(r.status);
     row.error = r.error;
-    if (r.ok()) judge_into(row, w, p.point, r.out, r.err);
+    if (r.ok() && !check_error.empty()) {
+      row.status = IterationStatus::kFailed;
+      row.error = check_error;
+    } else if (r.ok()) {
+      judge_into(row, w, p.point, r.out, r.err);
+    }
+    if (checked) record_policy_check(variant.name, knobs, *checked);
     store(p, v, std::move(row));
+  }
+
+  // The names the workload's tasks go by: its task names and the programs
+  // of its servers and measured steps.
+  static std::vector<std::string> policy_comms(const Workload& w, const Point& p,
+                                               const StepContext& ctx) {
+    std::vector<std::string> names = w.task_names(p, ctx);
+    for (const auto& st : w.point_setup_steps(p, ctx))
+      if (st.background) names.push_back(st.argv.front());
+    for (const auto& st : w.iteration_steps(p, ctx))
+      if (st.measured || st.background) names.push_back(st.argv.front());
+    return names;
+  }
+
+  // The manifest's "policy_checks": per variant, what it claimed and what
+  // the checks found so far (written after each iteration: an interrupted
+  // run keeps its record).
+  void record_policy_check(const std::string& variant, const ProcessKnobs& knobs,
+                           const PolicyCheckResult& checked) {
+    add_to_record(policy_checks_[variant], knobs, checked);
+    std::vector<std::string> keys = {"policy_checks"};
+    if (!pair_name_.empty()) keys = {"pairs", pair_name_, "policy_checks"};
+    store_.runs_table().set_manifest_member(summary_.run_id, keys, policy_checks_.dump());
   }
 
   // Monitors: probed and their sysctls applied (run-level journal) before
@@ -440,6 +515,10 @@ class Execution {
   std::optional<KnobJournal> journal_;
   std::optional<std::size_t> active_;
   std::optional<StepContext> sut_facts_;  // what steps may need to know about the SUT, read once
+  // When any variant claims a policy, every variant's measured phases are
+  // watched (the same load on each) and the claims checked.
+  bool check_policies_ = false;
+  nlohmann::json policy_checks_ = nlohmann::json::object();
 };
 
 }  // namespace

@@ -17,9 +17,31 @@
 
 namespace schedlab {
 namespace {
+// A server policy is given to the servers the runner starts for each point
+// (background steps); a workload without one (hackbench) or whose server
+// is started once for all variants (HammerDB's managed database) would
+// claim it of nothing.
+void check_server_policy(const Config& config, const Plan& plan, const VariantConfig& v,
+                         const StepContext& ctx) {
+  for (const auto& pp : plan.points) {
+    const Workload& w = *pp.workload->workload;
+    std::vector<Step> steps = w.point_setup_steps(pp.point, ctx);
+    for (auto& s : w.iteration_steps(pp.point, ctx)) steps.push_back(std::move(s));
+    if (std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.background; }))
+      continue;
+    const KnobSetting* at = v.knobs.find("policy", "server.policy");
+    if (!at) at = v.knobs.find("policy", "server.nice");
+    throw PreflightError(fmt::format(
+        "{}:{}: variants.{}: a server policy, but {} starts no server of its own for a variant "
+        "(a server it does not start is named by its threads: policy: {{tasks: {{comm: NAME, "
+        "policy: batch}}}})",
+        config.path, at ? at->line : 0, v.name, w.name()));
+  }
+}
 
-// Affinity: every CPU listed must be online on the host the step runs on
-// (Step::role), and a remote host needs taskset to apply it.
+// Process knobs. A server policy needs a server the runner starts; affinity:
+// every CPU listed must be online on the host the step runs on (Step::role),
+// and a remote host needs taskset to apply it.
 void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
   std::map<Host*, std::vector<int>> online;
   auto online_cpus = [&](Host& host) -> const std::vector<int>& {
@@ -40,6 +62,7 @@ void check_affinity(const Pair& pair, const Config& config, const Plan& plan) {
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;
     const ProcessKnobs knobs = process_knobs(v.knobs);
+    if (knobs.server_policy) check_server_policy(config, plan, v, ctx);
     if (knobs.server_cpus.empty() && knobs.client_cpus.empty()) continue;
     for (const auto& pp : plan.points) {
       const Workload& w = *pp.workload->workload;

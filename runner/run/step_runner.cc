@@ -70,15 +70,16 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
             .error = fmt::format("{}: could not start: {}", step.argv[0], e.what())};
   }
   servers_.push_back({&host, id, step.argv[0]});
-  if (store_) {
-    try {
-      if (const auto pgid = host.background_pgid(id))
-        servers_.back().entry =
-            journal_process_group(*store_, host, run_id_, *pgid, step.argv[0]);
-    } catch (const std::exception&) {
-      // Unjournaled: it still dies with schedlab (PDEATHSIG, the SSH wrapper).
-    }
+  std::optional<int> pgid;
+  try {
+    pgid = host.background_pgid(id);
+    if (store_ && pgid)
+      servers_.back().entry = journal_process_group(*store_, host, run_id_, *pgid, step.argv[0]);
+  } catch (const std::exception&) {
+    // Unjournaled: it still dies with schedlab (PDEATHSIG, the SSH wrapper).
   }
+  groups_.push_back({&host, pgid, step.argv[0], true});
+  if (on_group_ && pgid) on_group_(groups_.back());
   if (!step.ready) return r;
   const ReadyCheck& check = *step.ready;
   const std::string what = check.what.empty() ? step.argv[0] : check.what;
@@ -127,7 +128,11 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
                 .timeout = step.timeout,
                 .stdin_data = step.stdin_data,
                 .interruptible = interruptible};
-    if (step.measured) cmd.policy = knobs.policy;
+    // Servers get theirs at spawn: every thread they create inherits it.
+    if (step.background)
+      cmd.policy = knobs.server_policy;
+    else if (step.measured)
+      cmd.policy = knobs.policy;
     if (step.background)
       cmd.cpus = knobs.server_cpus;
     else if (step.measured)
@@ -139,14 +144,20 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
     }
     Host& host = pair_.host(step.role);
     std::int64_t entry = 0;  // the group's journal entry while it runs
-    if (store_)
-      cmd.on_start = [&](int pgid) {
-        try {
-          entry = journal_process_group(*store_, host, run_id_, pgid, step.argv[0]);
-        } catch (const std::exception&) {
-          // Unjournaled: its leader still dies with schedlab (PDEATHSIG).
-        }
-      };
+    const std::size_t group = groups_.size();
+    if (step.measured) groups_.push_back({&host, std::nullopt, step.argv[0], false});
+    cmd.on_start = [&, group](int pgid) {
+      if (step.measured) {
+        groups_[group].pgid = pgid;
+        if (on_group_) on_group_(groups_[group]);
+      }
+      if (!store_) return;
+      try {
+        entry = journal_process_group(*store_, host, run_id_, pgid, step.argv[0]);
+      } catch (const std::exception&) {
+        // Unjournaled: its leader still dies with schedlab (PDEATHSIG).
+      }
+    };
     const ExecResult r = host.run(cmd);
     forget(entry);
     if (step.measured) {

@@ -5,14 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "results/store.h"
 #include "runner/hosts/host.h"
 #include "runner/hosts/pair.h"
 #include "runner/knobs/knob_kind.h"
-#include "results/store.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
@@ -44,7 +45,8 @@ class StepRunner {
   StepRunner& operator=(const StepRunner&) = delete;
 
   // Runs the steps in order and stops at the first failure (unless the
-  // step ignores failures). The policy applies to measured steps.
+  // step ignores failures). The knobs' client policy applies to measured
+  // steps, its server policy to background steps (servers).
   // Non-interruptible phases (teardown) run to the end after Ctrl-C.
   PhaseResult run(const std::vector<Step>& steps, const ProcessKnobs& knobs,
                   bool interruptible = true);
@@ -54,6 +56,21 @@ class StepRunner {
   }
   // Stops the background processes started so far, newest first.
   void stop_background();
+
+  // A process group this runner started: a server's (background step) or a
+  // measured step's; its id when the host can tell (not SSH's foreground
+  // steps), and the program it runs.
+  struct Group {
+    Host* host = nullptr;
+    std::optional<int> pgid;
+    std::string program;
+    bool server = false;
+  };
+  // Every group started so far, in order (stopped ones too).
+  const std::vector<Group>& groups() const { return groups_; }
+  // Called with each group as its id becomes known (a foreground step's as
+  // it starts: the policy check then watches it while it runs).
+  void on_group(std::function<void(const Group&)> f) { on_group_ = std::move(f); }
 
  private:
   PhaseResult start_server(const Step& step, const Command& cmd);
@@ -69,6 +86,8 @@ class StepRunner {
   Store* store_ = nullptr;
   std::int64_t run_id_ = 0;
   std::vector<Server> servers_;
+  std::vector<Group> groups_;
+  std::function<void(const Group&)> on_group_;
 };
 
 }  // namespace schedlab

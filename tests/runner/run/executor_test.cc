@@ -229,6 +229,18 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
   CHECK(to_string(rig.store.runs_table().find_run(s.run_id)->status) == "finished");
 }
 
+namespace {
+// The commands each lifecycle program (lc-*) was run or started with, in
+// order: argv[0] -> commands.
+std::map<std::string, std::vector<Command>> commands_by_program(const Rig& rig) {
+  std::map<std::string, std::vector<Command>> seen;
+  for (const auto& e : rig.log->events())
+    if ((e.kind == Kind::kRun || e.kind == Kind::kStart) && e.argv.front().starts_with("lc-"))
+      seen[e.argv.front()].push_back(e.command);
+  return seen;
+}
+}  // namespace
+
 TEST_CASE("executor: a variant's process knobs reach its measured steps and servers only") {
   Rig rig(lc_config("[1]",
                     "iterations: 1\n"
@@ -236,10 +248,7 @@ TEST_CASE("executor: a variant's process knobs reach its measured steps and serv
                     "  default: {}\n"
                     "  batch: {policy: batch, nice: 5, affinity: {server: '1', client: 2-3}}\n"));
   rig.run();
-  std::map<std::string, std::vector<Command>> seen;  // argv[0] -> commands, in order
-  for (const auto& e : rig.log->events())
-    if ((e.kind == Kind::kRun || e.kind == Kind::kStart) && e.argv.front().starts_with("lc-"))
-      seen[e.argv.front()].push_back(e.command);
+  auto seen = commands_by_program(rig);
   REQUIRE(seen["lc-client"].size() == 2);
   CHECK_FALSE(seen["lc-client"][0].policy);
   REQUIRE(seen["lc-client"][1].policy);
@@ -251,6 +260,83 @@ TEST_CASE("executor: a variant's process knobs reach its measured steps and serv
   CHECK(seen["lc-warm"][1].cpus.empty());
   CHECK_FALSE(seen["lc-warm"][1].policy);
   CHECK_FALSE(seen["lc-setup"].back().policy);
+}
+
+TEST_CASE("executor: a server policy reaches the servers at spawn, the clients keep their own") {
+  Rig rig(lc_config("[1]",
+                    "iterations: 1\n"
+                    "variants:\n"
+                    "  default: {}\n"
+                    "  server: {policy: {server: batch}, nice: {server: 3}}\n"
+                    "  both: {policy: {server: idle, client: batch}}\n"));
+  rig.run();
+  auto seen = commands_by_program(rig);
+  REQUIRE(seen["lc-server"].size() == 3);
+  REQUIRE(seen["lc-client"].size() == 3);
+  CHECK_FALSE(seen["lc-server"][0].policy);
+  REQUIRE(seen["lc-server"][1].policy);
+  CHECK(seen["lc-server"][1].policy->describe() == "SCHED_BATCH nice 3");
+  CHECK_FALSE(seen["lc-client"][1].policy);
+  REQUIRE(seen["lc-server"][2].policy);
+  CHECK(seen["lc-server"][2].policy->describe() == "SCHED_IDLE");
+  REQUIRE(seen["lc-client"][2].policy);
+  CHECK(seen["lc-client"][2].policy->describe() == "SCHED_BATCH");
+  CHECK_FALSE(seen["lc-warm"][1].policy);  // neither a server nor measured
+}
+
+TEST_CASE("executor: an iteration whose tasks lack the claimed policy fails naming them") {
+  Rig rig(lc_config("[1]", "iterations: 1\nvariants:\n  default: {}\n  batch: {policy: batch}\n"));
+  // What the policy check reads on the loadgen (a fake host names no
+  // process group: its clients are found by name): the client under
+  // SCHED_OTHER, a real stat line but for its name.
+  std::string line = test::read_text(test::fixture("proc/pid-stat.hackbench-child.during.txt"));
+  line = line.substr(0, line.find('\n'));
+  line.replace(line.find("(hackbench)"), 11, "(lc-client)");
+  rig.loadgen.on(
+      [](const Command& c) { return c.argv.size() > 3 && c.argv[3] == "schedlab-task-stats"; },
+      {Reply{.out = "16165 " + line + "\nE\n"}});
+  const RunSummary s = rig.run();
+  const auto its = rig.iterations(s.run_id);
+  REQUIRE(its.size() == 2);
+  // The baseline claims nothing: its tasks are counted, not judged.
+  CHECK(to_string(its[0].status) == "ok");
+  CHECK(to_string(its[1].status) == "failed");
+  CHECK(its[1].error ==
+        "policy check: 1 of the workload's tasks did not have the claimed policy: lc-client (pid "
+        "16165, tid 16165): SCHED_OTHER, claimed SCHED_BATCH (client)");
+  CHECK(its[1].samples.empty());
+  CHECK(its[1].stdout_text == "score: 100\n");  // the output is kept
+  const auto manifest =
+      nlohmann::json::parse(rig.store.runs_table().find_run(s.run_id)->manifest_json);
+  CHECK(manifest["policy_checks"] == nlohmann::json::parse(R"({
+    "default": {"claimed": {}, "iterations": 1, "failed_iterations": 0,
+                "tasks_checked": {"client": 1, "server": 0}},
+    "batch": {"claimed": {"client": "SCHED_BATCH"}, "iterations": 1, "failed_iterations": 1,
+              "tasks_checked": {"client": 1, "server": 0}}})"));
+}
+
+TEST_CASE(
+    "executor: a server policy for a workload that starts no server is refused before the run") {
+  Rig rig("workloads: [hackbench]\nvariants:\n  s: {policy: {server: batch}}\n", false);
+  CHECK_THROWS_WITH(rig.run(),
+                    "e.yaml:3: variants.s: a server policy, but hackbench starts no server of its "
+                    "own for a variant (a server it does not start is named by its threads: "
+                    "policy: {tasks: {comm: NAME, policy: batch}})");
+}
+
+TEST_CASE("executor: no policy claimed, nothing watched") {
+  Rig rig(
+      lc_config("[1]", "iterations: 1\nvariants:\n  default: {}\n  b: {nice: 0, policy: other}\n"));
+  Rig plain(lc_config("[1]",
+                      "iterations: 1\nvariants:\n  default: {}\n  a: {sysctl: "
+                      "{kernel.sched_autogroup_enabled: 0}}\n"));
+  rig.run();
+  const RunSummary s = plain.run();
+  CHECK(rig.loadgen.count({"sh", "-c"}) > 0);  // a claim, even of the default policy, is checked
+  CHECK(plain.loadgen.count({"sh", "-c"}) == 0);
+  CHECK(plain.sut.count({"sh", "-c"}) == 0);
+  CHECK_FALSE(nlohmann::json::parse(plain.store.runs_table().find_run(s.run_id)->manifest_json)
+                  .contains("policy_checks"));
 }
 
 TEST_CASE(
