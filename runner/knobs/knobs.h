@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,24 @@ class KnobJournal {
 };
 
 // Restores every journaled knob of a host left behind by a run that died
-// (kill -9, power loss). Returns one line per knob restored.
+// (kill -9, power loss): only rows of this machine and boot
+// (journal_rows.h). Returns one line per knob restored, and one per row it
+// left alone or closed (another machine's, an earlier boot's, no identity).
 std::vector<std::string> restore_journal(Store& store, Host& host);
+
+// Why a journal row may not be written back: a kind that is no kernel
+// knob, a knob no config may set, a value its knob never holds (a feature
+// row turning another feature), or a path that is not its knob's own.
+std::optional<std::string> journal_row_problem(const JournalEntry& e);
+
+// Rows without this host's identity, adopted as its own (`schedlab
+// restore --adopt-unidentified`, after the user's confirmation at a
+// terminal): the knobs are written back as restore_journal would; work
+// directories and process groups are closed unacted on, with a line
+// saying what the user may do. Throws KnobError, before writing anything,
+// when any knob row has a journal_row_problem (adoption_problems).
+std::vector<std::string> adopt_unidentified(Store& store, Host& host,
+                                            const std::vector<JournalEntry>& rows);
+std::vector<std::string> adoption_problems(const std::vector<JournalEntry>& rows);
 
 }  // namespace schedlab

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "base/text.h"
 #include "runner/hosts/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
@@ -104,11 +105,22 @@ void preflight(const RunContext& run) {
     std::vector<std::string> names;
     for (const auto& e : rows.live)
       if (!is_leftover_kind(e.kind)) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
-    if (names.empty()) continue;
-    throw PreflightError(fmt::format(
-        "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
-        "restore' first",
-        host->name(), fmt::join(names, ", ")));
+    if (!names.empty())
+      throw PreflightError(fmt::format(
+          "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
+          "restore' first",
+          host->name(), fmt::join(names, ", ")));
+    // A knob row without identity may be an old schedlab's unfinished run
+    // (its knob still changed) or a crafted one: not measured over either way.
+    for (const auto& e : rows.unidentified)
+      if (!is_leftover_kind(e.kind))
+        names.push_back(fmt::format("{} (run {})", terminal_safe(excerpt(e.name, 80)), e.run_id));
+    if (!names.empty())
+      throw PreflightError(
+          fmt::format("{}: the database journals knobs with no identity of this machine and boot: "
+                      "{}; 'schedlab restore' "
+                      "lists them (--adopt-unidentified puts them back, if they are this host's)",
+                      host->name(), fmt::join(names, ", ")));
   }
   check_plan(pair, config, plan);
 }
