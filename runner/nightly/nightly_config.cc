@@ -95,7 +95,9 @@ class Parser : YamlReader {
       if (!t.lab_kernel.empty())
         fail(s, key + ".sut", "a target runs on a lab kernel or on an ssh SUT, not both");
       if (!parse_ssh_url(t.sut))
-        fail(s, key + ".sut", fmt::format("expected ssh://[user@]host[:port], got '{}'", t.sut));
+        fail(s, key + ".sut",
+             fmt::format("expected ssh://[user@]host[:port], got '{}'{}", t.sut,
+                         ssh_url_option_note(t.sut)));
     }
     if (const auto h = n["hook"]) {
       t.hook = Hook{.argv = argv(h, key + ".hook"), .cwd = dir_.empty() ? "." : dir_.string()};

@@ -377,3 +377,33 @@ TEST_CASE(
                       "not written; nothing adopted") != std::string::npos);
   CHECK(read_sysctl(local, "vm.mmap_min_addr") == mmap_min);
 }
+
+TEST_CASE("journal: restore never dials a host named like an ssh option") {
+  test::TempDir dir;
+  // What ssh -Fevil.conf would run, from the directory restore runs in.
+  const std::string marker = dir.file("evil-ran");
+  test::write_text(dir.file("evil.conf"), "Host *\n  ProxyCommand touch " + marker + "\n");
+  std::vector<JournalEntry> rows;
+  for (const std::string host : {"ssh://-V", "ssh://-Fevil.conf", "ssh://-oX@sut1"}) {
+    auto e = sysctl_row(kJournalKnob, "/proc/sys/kernel/sched_autogroup_enabled", "0");
+    e.host = host;
+    rows.push_back(e);
+  }
+  const std::string db = crafted_db(dir, "hosts.db", rows);
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "restore", "--db", db},
+                            .cwd = dir.path().string(),
+                            .timeout = 60s});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("schedlab: ssh://-V: 'ssh://-V' is not a host: use local or "
+                   "ssh://[user@]host[:port] (the host "
+                   "'-V' starts with '-': ssh would take it for an option)") != std::string::npos);
+  CHECK(r.err.find("schedlab: ssh://-Fevil.conf: 'ssh://-Fevil.conf' is not a host") !=
+        std::string::npos);
+  CHECK(r.err.find("(the user '-oX' starts with '-'") != std::string::npos);
+  CHECK(r.out.find("OpenSSH") == std::string::npos);
+  CHECK(r.err.find("OpenSSH") == std::string::npos);
+  CHECK_FALSE(fs::exists(marker));
+  CHECK(Store(db).journal().unrestored_hosts().size() == 3);
+}

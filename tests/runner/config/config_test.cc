@@ -207,6 +207,19 @@ TEST_CASE("ssh hosts and their options") {
   CHECK(c.ssh.known_hosts == "/kh");
   CHECK(c.ssh.connect_timeout == std::chrono::seconds(5));
   CHECK(c.ssh.host_key_policy == "strict");
+  // A host or user named like an option never reaches ssh.
+  CHECK(error_of("hosts: {sut: 'ssh://-V'}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: hosts.sut: 'ssh://-V' is not a host: use local or ssh://[user@]host[:port] "
+        "(the host '-V' "
+        "starts with '-': ssh would take it for an option)");
+  CHECK(error_of("hosts: {sut: local, loadgen: 'ssh://-Fevil.conf'}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: hosts.loadgen: 'ssh://-Fevil.conf' is not a host: use local or "
+        "ssh://[user@]host[:port] (the "
+        "host '-Fevil.conf' starts with '-': ssh would take it for an option)");
+  CHECK(error_of("pairs:\n  - {sut: 'ssh://-oX@sut1'}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:2: pairs[0].sut: 'ssh://-oX@sut1' is not a host: use local or "
+        "ssh://[user@]host[:port] (the "
+        "user '-oX' starts with '-': ssh would take it for an option)");
 }
 
 TEST_CASE("a command workload is made from the config, its params swept like any") {
