@@ -64,9 +64,10 @@ struct Input {
 };
 
 // A run name is checked before anything is written: text (UTF-8, no
-// control characters) that JSON, tables and terminals can carry.
+// control characters) that JSON, tables and terminals can carry, and not
+// all digits (a RUN argument's id).
 void check_run_name(const std::string& name) {
-  if (const auto problem = name_problem(name))
+  if (const auto problem = run_name_problem(name))
     throw std::invalid_argument(fmt::format("run name '{}': {}; nothing imported", excerpt(name), *problem));
 }
 

@@ -285,6 +285,25 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
   }
   CHECK((!std::filesystem::exists(fresh) ||
          Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
+  // A name of digits would be read as a run's id: refused by import and run.
+  for (const std::string digits : {"02", "1"}) {
+    const auto r = schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name",
+                                 digits, "--db", fresh, "--param", "groups=2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "schedlab import: run name '" + digits +
+              "': it is all digits, which a RUN argument takes for a run's id; nothing imported\n");
+  }
+  test::write_text(dir.file("c.yaml"), "workloads: [hackbench]\n");
+  const auto run =
+      schedlab_cmd({"run", dir.file("c.yaml"), "--name", "02", "--db", fresh, "--dry-run"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err ==
+        "schedlab run: run name '02': it is all digits, which a RUN argument takes for a run's id; "
+        "give "
+        "another --name\n");
+  CHECK((!std::filesystem::exists(fresh) ||
+         Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
   // rm, then the same name again; an import is not resumed.
   const std::string small = dir.file("small.db");
   REQUIRE(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
@@ -303,6 +322,28 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
   CHECK(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
                       "--param", "groups=2"})
             .ok());
+  // A database made elsewhere with run 2 'second' and a run named '02': rm
+  // 02 names both and deletes nothing.
+  REQUIRE(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "second",
+                        "--db", small, "--param", "groups=2"})
+              .ok());
+  std::int64_t second = 0, named = 0;
+  {
+    Store store(small);
+    second = store.runs_table().find_run_by_name("second")->id;
+    named = store.runs_table().create_run({.name = fmt::format("{:02}", second),
+                                           .config_path = "(import)",
+                                           .config_text = "{}",
+                                           .config_sha256 = ""});
+  }
+  const auto both = schedlab_cmd({"rm", fmt::format("{:02}", second), "--db", small});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err ==
+        fmt::format(
+            "schedlab rm: '{:02}' names two runs in {}: run {} 'second' by its id and run {} by "
+            "its name; give the id of the one you mean\n",
+            second, small, second, named));
+  CHECK(Store(small, Store::Access::kReadOnly).runs_table().list_runs().size() == 3);
 }
 
 // `parse hackbench FILE` needs no --param groups=2 --param loops=200: the
