@@ -12,12 +12,13 @@
 #include <optional>
 #include <tuple>
 
+#include "base/file.h"
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
 #include "runner/cli/common.h"
-#include "runner/input/param_values.h"
 #include "runner/import/mmtests_tree.h"
+#include "runner/input/param_values.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"
 #include "runner/run/run_record.h"
@@ -149,13 +150,23 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   }
   std::vector<Input> inputs;
   std::string variant;  // the one the next bare file belongs to
+  // A variant named with no file after it (--variant b GLOB where the
+  // glob matched nothing) is an error, never a variant dropped.
+  std::size_t files_of_variant = 0;
+  const auto check_variant_has_files = [&] {
+    if (!variant.empty() && files_of_variant == 0)
+      throw std::invalid_argument(
+          fmt::format("variant '{}' has no files (a glob that matched nothing?); nothing imported",
+                      terminal_safe(excerpt(variant, 80))));
+  };
   const auto add = [&](const std::string& file) {
     if (variant.empty())
       throw std::invalid_argument(fmt::format(
           "'{}': which variant? give VARIANT=FILE, or --variant NAME before the files", terminal_safe(excerpt(file, 80))));
     Input input{.workload = &w, .variant = variant, .file = file};
-    if (std::error_code ec; !std::filesystem::is_regular_file(input.file, ec))
-      throw std::invalid_argument(fmt::format("{}: no such file", input.file));
+    if (const std::string problem = regular_file_problem(input.file); !problem.empty())
+      throw std::invalid_argument(fmt::format("{}: {}", input.file, problem));
+    ++files_of_variant;
     // The output's own statement of its parameters fills in what --param
     // and the name leave out; read now, again when stored (never held).
     const std::string text = read_input_file(input.file);
@@ -169,7 +180,9 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   const auto set_variant = [&](const std::string& name) {
     if (const auto problem = name_problem(name))
       throw std::invalid_argument(fmt::format("variant name '{}': {}", excerpt(name), *problem));
+    check_variant_has_files();
     variant = name;
+    files_of_variant = 0;
   };
   for (const auto& [is_variant, arg] : o.ordered) {
     if (is_variant) {
@@ -189,6 +202,7 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
     if (eq + 1 < arg.size()) add(arg.substr(eq + 1));
   }
   if (inputs.empty()) throw std::invalid_argument("no files to import: give VARIANT=FILE [FILE...]");
+  check_variant_has_files();
   order_rows(inputs);
   return inputs;
 }

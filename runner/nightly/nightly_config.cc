@@ -5,18 +5,19 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <boost/regex.hpp>
+#include <filesystem>
 #include <set>
 
 #include "analysis/significance.h"
+#include "base/file.h"
 #include "base/placeholders.h"
 #include "runner/config/config.h"
+#include "runner/hosts/lab/kernel.h"
+#include "runner/hosts/ssh_host.h"
 #include "runner/input/suggest.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_reader.h"
-#include "runner/hosts/lab/kernel.h"
-#include "runner/hosts/ssh_host.h"
 
 namespace schedlab {
 namespace {
@@ -223,8 +224,10 @@ class Parser : YamlReader {
           p.is_absolute() || dir_.empty() ? p.string() : (dir_ / p).string();
       if (!seen.insert(resolved).second)
         fail(configs[i], key, fmt::format("'{}' is listed twice", p.string()));
-      if (!std::filesystem::is_regular_file(resolved))
+      if (const std::string problem = regular_file_problem(resolved); problem == "no such file")
         fail(configs[i], key, fmt::format("no such config file: {}", resolved));
+      else if (!problem.empty())
+        fail(configs[i], key, fmt::format("{}: {}", resolved, problem));
       c.configs.push_back({resolved, line_of(configs[i])});
     }
     if (const auto r = root["rule"]) {

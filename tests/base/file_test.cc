@@ -110,3 +110,17 @@ TEST_CASE("read_file_pieces hands over the bytes in order") {
   CHECK(joined == data);
   CHECK(pieces > 1);
 }
+
+TEST_CASE("regular_file_problem tells a missing file from one that is not a regular file") {
+  test::TempDir dir;
+  test::write_text(dir.file("f"), "x\n");
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::filesystem::create_symlink(dir.file("f"), dir.file("link"));
+  CHECK(regular_file_problem(dir.file("f")) == "");
+  CHECK(regular_file_problem(dir.file("link")) == "");  // links are followed
+  CHECK(regular_file_problem(dir.file("gone")) == "no such file");
+  CHECK(regular_file_problem(fifo) == "not a regular file (a FIFO)");
+  CHECK(regular_file_problem("/dev/null") == "not a regular file (a character device)");
+  CHECK(regular_file_problem(dir.path()) == "not a regular file (a directory)");
+}

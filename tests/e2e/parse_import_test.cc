@@ -1,18 +1,18 @@
 // schedlab parse and import on the real fixture outputs; schedlab workloads.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
-#include <map>
+#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
 #include "runner/config/command_keys.h"
-#include "runner/input/param_values.h"
 #include "runner/config/workload_help.h"
-#include "runner/run/iteration_output.h"
 #include "runner/hosts/local_host.h"
+#include "runner/input/param_values.h"
+#include "runner/run/iteration_output.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 #include "workloads/registry.h"
@@ -418,4 +418,40 @@ TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a she
   CHECK(bare.err.find("which variant? give VARIANT=FILE, or --variant NAME before the files") != std::string::npos);
   Store store(db);
   CHECK_FALSE(store.runs_table().find_run_by_name("bare"));
+  // --variant b whose glob matched nothing (nullglob): an error, never a
+  // run with one variant; so is b= with nothing after it.
+  for (const std::vector<std::string>& empty :
+       {std::vector<std::string>{"--variant", "a", base[0], "--variant", "b"},
+        std::vector<std::string>{"--variant", "b", "--variant", "a", base[0]},
+        std::vector<std::string>{"a=" + base[0], "b="}}) {
+    std::vector<std::string> e = {"import", "hackbench", "--name", "empty", "--db", db};
+    e.insert(e.end(), empty.begin(), empty.end());
+    const auto r = schedlab_cmd(e);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "schedlab import: variant 'b' has no files (a glob that matched nothing?); nothing "
+          "imported\n");
+    CHECK_FALSE(store.runs_table().find_run_by_name("empty"));
+  }
+}
+
+TEST_CASE(
+    "import: a FIFO, a device or a directory given as a file is not a regular file, not a missing "
+    "one") {
+  test::TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const auto& [path, kind] :
+       std::vector<std::pair<std::string, std::string>>{{fifo, "a FIFO"},
+                                                        {"/dev/null", "a character device"},
+                                                        {dir.path().string(), "a directory"}}) {
+    const auto r = schedlab_cmd(
+        {"import", "hackbench", "--name", "x", "--db", dir.file("x.db"), "--variant", "a", path},
+        {}, std::chrono::seconds(20));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "schedlab import: " + path + ": not a regular file (" + kind + ")\n");
+  }
+  const auto missing = schedlab_cmd(
+      {"import", "hackbench", "--name", "x", "--db", dir.file("x.db"), "a=" + dir.file("gone")});
+  CHECK(missing.err == "schedlab import: " + dir.file("gone") + ": no such file\n");
 }
