@@ -7,16 +7,14 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "runner/hosts/interrupt.h"
 #include "runner/knobs/knobs.h"
 #include "runner/monitors/monitor_runner.h"
 #include "runner/run/adaptive.h"
-#include "runner/hosts/interrupt.h"
-#include "runner/run/sequential_stop.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/leftovers.h"
 #include "runner/run/manifest.h"
-#include "runner/hosts/interrupt.h"
-#include "runner/monitors/monitor_runner.h"
+#include "runner/run/preflight.h"
 #include "runner/run/progress.h"
 #include "runner/run/resume.h"
 #include "runner/run/run_record.h"
@@ -45,6 +43,7 @@ class Execution {
     const EmergencyAction emergency = emergency_restore();
     RunStatus status = RunStatus::kFinished;
     try {
+      try_knobs(ctx_, summary_.run_id);  // every variant's knobs take, before the baseline
       KnobsRestored restored(*this);
       start_monitors();
       for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);

@@ -162,4 +162,20 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
   }
 }
 
+void try_knobs(const RunContext& ctx, std::int64_t run_id) {
+  for (const VariantConfig* v : ctx.plan.variants) {
+    for (const auto& [kind, s] : kernel_settings(v->knobs)) {
+      try {
+        KnobJournal journal(ctx.store, ctx.pair.sut, run_id);
+        journal.apply(s.knob, s.value);  // restores at once when it does not take
+        journal.restore_all();
+      } catch (const KnobError& e) {
+        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}; nothing was measured",
+                                         ctx.config.path, s.line, v->name,
+                                         kind->config_keys.front(), e.what()));
+      }
+    }
+  }
+}
+
 }  // namespace schedlab
