@@ -42,6 +42,14 @@ std::string_view file_type_name(unsigned mode) {
   }
 }
 
+std::string regular_file_problem(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return errno == ENOENT ? "no such file" : std::string(std::strerror(errno));
+  if (S_ISREG(st.st_mode)) return "";
+  return fmt::format("not a regular file ({})", file_type_name(st.st_mode));
+}
+
 void read_file_pieces(const std::filesystem::path& path,
                       const std::function<void(std::string_view)>& piece) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a

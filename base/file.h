@@ -46,6 +46,12 @@ void read_file_pieces(const std::filesystem::path& path,
 // device", "a directory", ...; empty for a regular file.
 std::string_view file_type_name(unsigned mode);
 
+// Why PATH (links followed) is not a regular file to read: "no such file",
+// "not a regular file (a FIFO)", or stat's reason; empty when it is one.
+// For a check before reading, where "no such file" would be wrong for a
+// FIFO, a device or a directory.
+std::string regular_file_problem(const std::filesystem::path& path);
+
 // `path` with every link in it resolved, when that stays under `root` (a
 // path already resolved, e.g. by std::filesystem::canonical): how a tree
 // from elsewhere is read without following its links out of it. Throws

@@ -6,11 +6,20 @@
 #include <cctype>
 #include <charconv>
 
+#include "base/text.h"
 #include "base/time.h"
 #include "results/run_row.h"
 #include "results/sqlite_stmt.h"
+#include "results/store_error.h"
 
 namespace schedlab {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+}  // namespace
 
 std::int64_t RunsTable::create_run(const RunInfo& run) {
   sql::Stmt s(
@@ -132,17 +141,33 @@ std::map<std::int64_t, RunOverview> RunsTable::run_overviews() const {
   return out;
 }
 
+std::optional<std::string> run_name_problem(std::string_view name) {
+  if (auto problem = name_problem(name)) return problem;
+  if (all_digits(name)) return "it is all digits, which a RUN argument takes for a run's id";
+  return std::nullopt;
+}
+
 std::optional<RunInfo> RunsTable::find_run_arg(const std::string& arg) const {
   // Digits are an id when they fit one: from_chars refuses the rest (20
   // digits), which then can only be a name.
-  if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
+  std::optional<RunInfo> by_id;
+  if (all_digits(arg)) {
     std::int64_t id = 0;
     const char* end = arg.data() + arg.size();
     if (const auto [ptr, ec] = std::from_chars(arg.data(), end, id);
         ec == std::errc() && ptr == end)
-      if (auto r = find_run(id)) return r;
+      by_id = find_run(id);
   }
-  return find_run_by_name(arg);
+  auto by_name = find_run_by_name(arg);
+  // A database made elsewhere (or before names were checked) may hold a
+  // run named like another's id: which one is meant is the user's to say.
+  if (by_id && by_name && by_id->id != by_name->id)
+    throw StoreError(
+        fmt::format("'{}' names two runs in {}: run {} '{}' by its id and run {} by its name; give "
+                    "the id of the one you "
+                    "mean",
+                    terminal_safe(arg), path_, by_id->id, terminal_safe(by_id->name), by_name->id));
+  return by_id ? by_id : by_name;
 }
 
 }  // namespace schedlab

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "results/status.h"
@@ -49,6 +50,12 @@ struct RunOverview {
   std::optional<std::int64_t> planned_min, planned_max;
 };
 
+// Why a new run may not be called NAME: not text a name may be
+// (base/text.h: name_problem), or all digits, which a RUN argument reads as
+// an id (a run named "02" would be reached as run 2, one named "1" never
+// by its name). Run, import and slurm check their names by it.
+std::optional<std::string> run_name_problem(std::string_view name);
+
 // A run as a command line names it is found here only (find_run_arg).
 class RunsTable {
  public:
@@ -69,7 +76,9 @@ class RunsTable {
   std::vector<RunLabel> run_labels() const;
   std::map<std::int64_t, RunOverview> run_overviews() const;
   // A run as a command line names it: its id (digits) or its name; nothing
-  // when neither names one (a 20-digit id is no run, not an error).
+  // when neither names one (a 20-digit id is no run, not an error). Throws
+  // StoreError, naming both, when ARG is one run's id and another's name
+  // (a database made elsewhere: run_name_problem keeps new names apart).
   std::optional<RunInfo> find_run_arg(const std::string& arg) const;
 
  private:

@@ -12,6 +12,7 @@
 #include <optional>
 #include <tuple>
 
+#include "base/file.h"
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
@@ -66,9 +67,10 @@ struct Input {
 };
 
 // A run name is checked before anything is written: text (UTF-8, no
-// control characters) that JSON, tables and terminals can carry.
+// control characters) that JSON, tables and terminals can carry, and not
+// all digits (a RUN argument's id).
 void check_run_name(const std::string& name) {
-  if (const auto problem = name_problem(name))
+  if (const auto problem = run_name_problem(name))
     throw std::invalid_argument(fmt::format("run name '{}': {}; nothing imported", excerpt(name), *problem));
 }
 
@@ -148,13 +150,23 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   }
   std::vector<Input> inputs;
   std::string variant;  // the one the next bare file belongs to
+  // A variant named with no file after it (--variant b GLOB where the
+  // glob matched nothing) is an error, never a variant dropped.
+  std::size_t files_of_variant = 0;
+  const auto check_variant_has_files = [&] {
+    if (!variant.empty() && files_of_variant == 0)
+      throw std::invalid_argument(
+          fmt::format("variant '{}' has no files (a glob that matched nothing?); nothing imported",
+                      terminal_safe(excerpt(variant, 80))));
+  };
   const auto add_file = [&](const std::string& file) {
     if (variant.empty())
       throw std::invalid_argument(fmt::format(
           "'{}': which variant? give VARIANT=FILE, or --variant NAME before the files", terminal_safe(excerpt(file, 80))));
     Input input{.workload = &w, .variant = variant, .file = file};
-    if (std::error_code ec; !std::filesystem::is_regular_file(input.file, ec))
-      throw std::invalid_argument(fmt::format("{}: no such file", input.file));
+    if (const std::string problem = regular_file_problem(input.file); !problem.empty())
+      throw std::invalid_argument(fmt::format("{}: {}", input.file, problem));
+    ++files_of_variant;
     // The output's own statement of its parameters fills in what --param
     // and the name leave out; read now, again when stored (never held).
     const std::string text = read_input_file(input.file);
@@ -172,7 +184,9 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
   const auto set_variant = [&](const std::string& name) {
     if (const auto problem = name_problem(name))
       throw std::invalid_argument(fmt::format("variant name '{}': {}", excerpt(name), *problem));
+    check_variant_has_files();
     variant = name;
+    files_of_variant = 0;
   };
   for (const auto& [is_variant, arg] : o.ordered) {
     if (is_variant) {
@@ -192,6 +206,7 @@ std::vector<Input> read_inputs(const ImportOptions& o, const Workload& w) {
     if (eq + 1 < arg.size()) add(arg.substr(eq + 1));
   }
   if (inputs.empty()) throw std::invalid_argument("no files to import: give VARIANT=FILE [FILE...]");
+  check_variant_has_files();
   order_rows(inputs);
   return inputs;
 }

@@ -2,8 +2,16 @@
 // host the journal names. Lab guests are skipped with a note: they are
 // powered off, and their knobs went with them. A host a live run holds
 // (its SUT lock, runner/hosts/locks.h) is refused: its knobs are that run's.
+// Only rows of this machine and boot are acted on (knobs/journal_rows.h);
+// rows with no identity are listed, and adopted only with
+// --adopt-unidentified and a "yes" typed at a terminal.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
 
+#include <iostream>
+
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -11,6 +19,7 @@
 #include "runner/lab/host_set.h"
 #include "runner/lab/guest_journal.h"
 #include "runner/hosts/locks.h"
+#include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/run/leftovers.h"
 
@@ -20,7 +29,40 @@ namespace {
 struct RestoreOptions {
   DbOption db;
   std::string config;  // for the ssh options of remote hosts
+  bool adopt = false;  // --adopt-unidentified
 };
+
+// The user's "yes" at a terminal, for rows no identity says are this
+// host's. A script cannot give it: without a terminal on stdin, no.
+bool confirmed(const std::string& host, std::size_t rows) {
+  fmt::print(stderr,
+             "Act on these {} on {} as this host's own? Type yes to go on: ", count_of(rows, "row"),
+             host);
+  std::fflush(stderr);
+  std::string answer;
+  std::getline(std::cin, answer);
+  return std::string(trim(answer)) == "yes";
+}
+
+// Whether the host's unidentified rows were adopted; throws when they may
+// not be (a row whose path is not its knob's own, no terminal).
+void adopt(Store& store, Host& host) {
+  const auto rows = journal_rows(store.journal(), host).unidentified;
+  if (rows.empty()) return;
+  if (const auto problems = adoption_problems(rows); !problems.empty())
+    throw KnobError(fmt::format("--adopt-unidentified refused: {}; nothing adopted",
+                                fmt::join(problems, "; ")));
+  if (!::isatty(0))
+    throw KnobError(
+        "--adopt-unidentified asks for a 'yes' at a terminal, and stdin is not one; nothing "
+        "adopted");
+  if (!confirmed(host.name(), rows.size())) {
+    fmt::print(stderr, "nothing adopted\n");
+    return;
+  }
+  for (const auto& line : adopt_unidentified(store, host, rows))
+    fmt::print("{}: {}\n", host.name(), line);
+}
 
 int restore_command(const RestoreOptions& o) {
   return guarded<ConfigError>({}, [&]() -> int {
@@ -41,8 +83,9 @@ int restore_command(const RestoreOptions& o) {
           fmt::print("{}: {}\n", name, line);
         for (const auto& line : restore_journal(store, *host))
           fmt::print("{}: {}\n", name, line);
+        if (o.adopt) adopt(store, *host);
       } catch (const std::exception& e) {
-        fmt::print(stderr, "schedlab: {}: {}\n", name, e.what());
+        fmt::print(stderr, "schedlab: {}: {}\n", terminal_safe(name), terminal_safe(e.what()));
         ++failures;
       }
     }
@@ -62,6 +105,11 @@ void register_restore(CLI::App& app, int& exit_code) {
                     "reach the config's ssh:// hosts to restore theirs"}}});
   add_db_option(*cmd, o->db);
   cmd->add_option("--config", o->config, "experiment file whose ssh: options reach remote hosts");
+  cmd->add_flag(
+      "--adopt-unidentified", o->adopt,
+      "also put back knobs of journal rows that carry no machine and boot identity (a database "
+      "from before schedlab recorded it), after a 'yes' typed at a terminal; their processes and "
+      "work directories are only listed");
   cmd->callback([o, &exit_code] { exit_code = restore_command(*o); });
 }
 

@@ -268,6 +268,11 @@ int run_command(const RunOptions& o) {
     } else {
       config = load_config_file(o.config);
       exec.name = o.name.empty() ? default_run_name(o.config) : o.name;
+      if (const auto problem = run_name_problem(exec.name)) {
+        fmt::print(stderr, "schedlab run: run name '{}': {}; give another --name\n",
+                   terminal_safe(excerpt(exec.name)), *problem);
+        return kBadInput;
+      }
       if (is_multi_kernel(config)) group = exec.name;
     }
     // A smoke run: the same count for every point, recorded with the run

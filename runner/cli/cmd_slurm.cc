@@ -8,6 +8,8 @@
 
 #include "base/shell_quote.h"
 #include "runner/cli/command_doc.h"
+#include "base/text.h"
+#include "results/runs_table.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
 #include "runner/hosts/interrupt.h"
@@ -35,6 +37,9 @@ struct SubmitOptions {
 int submit_new(const SubmitOptions& o) {
   const Config config = load_config_file(o.config);
   const std::string name = o.name.empty() ? default_run_name(o.config) : o.name;
+  if (const auto problem = run_name_problem(name))
+    throw std::invalid_argument(fmt::format("run name '{}': {}; give another --name",
+                                            terminal_safe(excerpt(name)), *problem));
   Submission s = slurm::plan_submission(config, {.config_path = o.config,
                                                  .name = name,
                                                  .results = o.results,

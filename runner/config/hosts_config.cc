@@ -22,7 +22,9 @@ const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_
 std::string parse_host(const YamlReader& r, const YAML::Node& n, const std::string& key) {
   const std::string s = r.scalar(n, key);
   if (s != "local" && !parse_ssh_url(s))
-    r.fail(n, key, fmt::format("'{}' is not a host: use local or ssh://[user@]host[:port]", s));
+    r.fail(n, key,
+           fmt::format("'{}' is not a host: use local or ssh://[user@]host[:port]{}", s,
+                       ssh_url_option_note(s)));
   return s;
 }
 

@@ -79,7 +79,11 @@ std::string SshTarget::url() const {
                      port == 22 ? "" : ":" + std::to_string(port));
 }
 
-std::optional<SshTarget> parse_ssh_url(const std::string& url) {
+namespace {
+
+// The URL's parts, a user or host starting with '-' included (parse_ssh_url
+// refuses those; ssh_url_option_note says why).
+std::optional<SshTarget> ssh_url_parts(const std::string& url) {
   static const boost::regex re(R"(^ssh://(?:([A-Za-z0-9._-]+)@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$)");
   boost::smatch m;
   if (!boost::regex_match(url, m, re)) return std::nullopt;
@@ -92,20 +96,64 @@ std::optional<SshTarget> parse_ssh_url(const std::string& url) {
   return t;
 }
 
-std::vector<std::string> SshHost::ssh_argv(const std::string& remote_command) const {
+}  // namespace
+
+std::optional<SshTarget> parse_ssh_url(const std::string& url) {
+  auto t = ssh_url_parts(url);
+  if (t && (t->host.starts_with('-') || t->user.starts_with('-'))) return std::nullopt;
+  return t;
+}
+
+std::string ssh_url_option_note(const std::string& url) {
+  const auto t = ssh_url_parts(url);
+  if (!t) return "";
+  if (t->user.starts_with('-'))
+    return fmt::format(" (the user '{}' starts with '-': ssh would take it for an option)",
+                       t->user);
+  if (t->host.starts_with('-'))
+    return fmt::format(" (the host '{}' starts with '-': ssh would take it for an option)",
+                       t->host);
+  return "";
+}
+
+std::vector<std::string> SshHost::client_options(bool master) const {
   std::vector<std::string> argv = {
-      "ssh", "-o", "BatchMode=yes", "-o", "ControlMaster=no",
-      "-o", "ControlPath=" + control_dir_ + "/master",
-      "-o", fmt::format("ConnectTimeout={}", options_.connect_timeout.count()),
-      "-o", options_.host_key_policy == "accept-new" ? "StrictHostKeyChecking=accept-new"
-                                                     : "StrictHostKeyChecking=yes",
-      "-o", "LogLevel=ERROR", "-p", std::to_string(target_.port)};
+      "-o",
+      "BatchMode=yes",
+      "-o",
+      master ? "ControlMaster=yes" : "ControlMaster=no",
+      "-o",
+      "ControlPath=" + control_dir_ + "/master",
+      "-o",
+      fmt::format("ConnectTimeout={}", options_.connect_timeout.count()),
+      "-o",
+      options_.host_key_policy == "accept-new" ? "StrictHostKeyChecking=accept-new"
+                                               : "StrictHostKeyChecking=yes",
+      "-o",
+      "LogLevel=ERROR",
+      "-p",
+      std::to_string(target_.port)};
   if (!options_.known_hosts.empty()) argv.insert(argv.end(), {"-o", "UserKnownHostsFile=" + options_.known_hosts});
   if (!options_.identity_file.empty()) argv.insert(argv.end(), {"-i", options_.identity_file, "-o", "IdentitiesOnly=yes"});
-  argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
-  argv.push_back("--");
-  argv.push_back(remote_command);
   return argv;
+}
+
+std::vector<std::string> SshHost::client_argv(std::vector<std::string> before,
+                                              std::optional<std::string> remote_command,
+                                              bool master) const {
+  std::vector<std::string> argv = {"ssh"};
+  argv.insert(argv.end(), before.begin(), before.end());
+  for (auto& o : client_options(master)) argv.push_back(std::move(o));
+  // "--" ends ssh's options: nothing after it, the destination included,
+  // is read as one (a host named -V or -Fevil.conf never is).
+  argv.push_back("--");
+  argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
+  if (remote_command) argv.push_back(std::move(*remote_command));
+  return argv;
+}
+
+std::vector<std::string> SshHost::ssh_argv(const std::string& remote_command) const {
+  return client_argv({}, remote_command);
 }
 
 std::string SshHost::wrapped(const Command& cmd, const std::string& stdin_path,
@@ -128,11 +176,8 @@ SshHost::SshHost(SshTarget target, SshOptions options)
   control_dir_ = tmpl;
   // The master connection: -f backgrounds it in a session of its own after
   // authentication, so killing one command's ssh client never drops it.
-  std::vector<std::string> argv = ssh_argv("true");
-  argv.erase(argv.end() - 3, argv.end());  // "--", the command
-  argv[4] = "ControlMaster=yes";
-  argv.insert(argv.begin() + 1, {"-f", "-N", "-o", "ControlPersist=yes"});
-  argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
+  const std::vector<std::string> argv =
+      client_argv({"-f", "-N", "-o", "ControlPersist=yes"}, std::nullopt, /*master=*/true);
   const ExecResult r = local_.run({.argv = argv, .timeout = options_.connect_timeout + std::chrono::seconds(5)});
   if (!r.ok()) {
     std::filesystem::remove_all(control_dir_);
@@ -150,9 +195,7 @@ SshHost::~SshHost() {
       background_.erase(background_.begin());
     }
   }
-  std::vector<std::string> argv = ssh_argv("true");
-  argv.erase(argv.end() - 2, argv.end());
-  argv.insert(argv.begin() + 1, {"-O", "exit"});
+  const std::vector<std::string> argv = client_argv({"-O", "exit"}, std::nullopt);
   local_.run({.argv = argv, .timeout = std::chrono::seconds(10), .interruptible = false});
   std::error_code ec;
   std::filesystem::remove_all(control_dir_, ec);

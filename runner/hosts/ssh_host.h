@@ -23,8 +23,13 @@ struct SshTarget {
   std::string url() const;  // ssh://user@host:port
 };
 
-// ssh://[user@]host[:port]; nothing when the text is not such a URL.
+// ssh://[user@]host[:port]; nothing when the text is not such a URL, or
+// when its user or host starts with '-' (ssh://-V, ssh://-Fevil.conf: ssh
+// would take it for an option).
 std::optional<SshTarget> parse_ssh_url(const std::string& url);
+// Why parse_ssh_url refused an ssh:// URL of that shape, as " (the host
+// '-V' starts with '-': ...)" for the end of an error; empty otherwise.
+std::string ssh_url_option_note(const std::string& url);
 
 struct SshOptions {
   std::string identity_file;  // -i
@@ -58,7 +63,8 @@ class SshHost final : public Host {
   bool port_accepts(int port) override;
   int free_port() override;
 
-  // The ssh client argv that runs one remote command string (for tests).
+  // The ssh client argv that runs one remote command string (for tests):
+  // ssh OPTIONS -- [user@]host COMMAND.
   std::vector<std::string> ssh_argv(const std::string& remote_command) const;
   // The remote command string that runs cmd under the wrapper.
   static std::string wrapped(const Command& cmd, const std::string& stdin_path,
@@ -69,6 +75,14 @@ class SshHost final : public Host {
   ExecResult plain(const std::vector<std::string>& argv, const std::string& stdin_data = "",
                    std::chrono::milliseconds timeout = std::chrono::seconds(60));
   std::string remote_temp(const std::string& content);
+  // The options every client of this host takes (-o ..., -p, -i); the
+  // master connection's ControlMaster=yes, the others' no.
+  std::vector<std::string> client_options(bool master) const;
+  // ssh BEFORE OPTIONS -- [user@]host [COMMAND]: BEFORE are the options of
+  // one kind of client (the master's -f -N, -O exit).
+  std::vector<std::string> client_argv(std::vector<std::string> before,
+                                       std::optional<std::string> remote_command,
+                                       bool master = false) const;
 
   SshTarget target_;
   SshOptions options_;

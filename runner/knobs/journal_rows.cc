@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
+
 namespace schedlab {
 
 JournalEntry stamped(JournalEntry e, Host& host) {
@@ -17,12 +19,12 @@ JournalRows journal_rows(const KnobJournalTable& journal, Host& host) {
   const HostIdentity& me = host.identity();
   JournalRows out;
   for (auto& e : journal.unrestored(host.name())) {
-    // A row from before identities were recorded, or a host that has none
-    // to read: as before, the host's own.
-    if ((e.machine_id.empty() && e.boot_id.empty()) || (me.machine_id.empty() && me.boot_id.empty())) {
-      out.live.push_back(std::move(e));
-    } else if (!e.machine_id.empty() && !me.machine_id.empty() && e.machine_id != me.machine_id) {
+    if (!e.machine_id.empty() && e.machine_id != me.machine_id) {
       out.other_machine.push_back(std::move(e));
+    } else if (e.boot_id.empty() || me.boot_id.empty() || e.machine_id != me.machine_id) {
+      // No identity to match, or only half of one: not provably ours. (A
+      // host without /etc/machine-id matches rows without one by boot.)
+      out.unidentified.push_back(std::move(e));
     } else if (e.boot_id != me.boot_id) {
       out.earlier_boot.push_back(std::move(e));
     } else {
@@ -32,18 +34,38 @@ JournalRows journal_rows(const KnobJournalTable& journal, Host& host) {
   return out;
 }
 
+std::string row_action(const JournalEntry& e) {
+  if (e.kind == "pgroup")
+    return fmt::format("kill process group {} ({})", terminal_safe(excerpt(e.path, 40)),
+                       terminal_safe(excerpt(e.name, 80)));
+  if (e.kind == "workdir")
+    return fmt::format("remove the work directory {}", terminal_safe(excerpt(e.path, 200)));
+  return fmt::format("write '{}' to {}", terminal_safe(excerpt(e.original, 80)),
+                     terminal_safe(excerpt(e.path, 200)));
+}
+
 std::vector<std::string> settle_foreign_rows(KnobJournalTable& journal, const JournalRows& rows) {
   std::vector<std::string> lines;
+  const auto what = [](const JournalEntry& e) {
+    return fmt::format("{} {} (run {})", e.kind, terminal_safe(excerpt(e.name, 80)), e.run_id);
+  };
   for (const auto& e : rows.earlier_boot) {
     journal.journal_discard_entry(e.id);
-    lines.push_back(fmt::format("{} {} (run {}): journaled in an earlier boot ({}) of this machine; that boot is "
-                                "over, so nothing was written back",
-                                e.kind, e.name, e.run_id, e.boot_id));
+    lines.push_back(
+        fmt::format("{}: journaled in an earlier boot ({}) of this machine; that boot is "
+                    "over, so nothing was written back",
+                    what(e), terminal_safe(excerpt(e.boot_id, 40))));
   }
   for (const auto& e : rows.other_machine)
-    lines.push_back(fmt::format("{} {} (run {}): journaled by another machine ({}, machine-id {}); left alone",
-                                e.kind, e.name, e.run_id, e.hostname.empty() ? "no hostname" : e.hostname,
-                                e.machine_id));
+    lines.push_back(
+        fmt::format("{}: journaled by another machine ({}, machine-id {}); left alone", what(e),
+                    e.hostname.empty() ? "no hostname" : terminal_safe(excerpt(e.hostname, 80)),
+                    terminal_safe(excerpt(e.machine_id, 40))));
+  for (const auto& e : rows.unidentified)
+    lines.push_back(
+        fmt::format("{}: carries no identity of this machine and boot (a database from elsewhere, "
+                    "or from before schedlab recorded it); would {}; left alone",
+                    what(e), row_action(e)));
   return lines;
 }
 

@@ -1,12 +1,17 @@
 // Which rows of the knob journal a host may act on. The journal is a record
 // of this host's changes: a row is acted on (restored, removed, killed, or
-// blocking a run) only when it was written on this machine in this boot. A
-// row of an earlier boot is reported and closed without writing (the reboot
-// reset what it changed); a row of another machine under the same host name
-// (a database shared or merged) is never touched. Rows merge copied are
-// history and never appear here at all (KnobJournalTable::unrestored).
+// blocking a run) only when it carries this machine's id and this boot's id.
+// A row of an earlier boot is reported and closed without writing (the
+// reboot reset what it changed); a row of another machine under the same
+// host name (a database shared or merged) is never touched; a row with no
+// identity (a crafted database, or one written before schedlab recorded
+// identities) is listed with what it would do and left alone, unless the
+// user adopts it at a terminal (`schedlab restore --adopt-unidentified`).
+// Rows merge copied are history and never appear here at all
+// (KnobJournalTable::unrestored).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,16 +24,22 @@ namespace schedlab {
 JournalEntry stamped(JournalEntry e, Host& host);
 
 struct JournalRows {
-  // This machine, this boot; and rows written before schedlab recorded who
-  // wrote them (empty identity), as before.
-  std::vector<JournalEntry> live;
+  std::vector<JournalEntry> live;           // this machine, this boot
   std::vector<JournalEntry> earlier_boot;   // this machine, another boot
   std::vector<JournalEntry> other_machine;  // another machine-id under this host name
+  // No machine and boot id to match (or a host that cannot read its boot):
+  // never this host's by default.
+  std::vector<JournalEntry> unidentified;
 };
 JournalRows journal_rows(const KnobJournalTable& journal, Host& host);
 
-// Closes the rows of earlier boots (nothing written) and describes them and
-// the other machine's rows, one line each, for restore and preflight.
+// Closes the rows of earlier boots (nothing written) and describes them,
+// the other machine's rows and the unidentified ones (with what they would
+// do), one line each, for restore and preflight.
 std::vector<std::string> settle_foreign_rows(KnobJournalTable& journal, const JournalRows& rows);
+
+// What acting on a row would do: "write '1' to /proc/sys/...", "kill
+// process group 812 (server)", "remove the work directory /tmp/...".
+std::string row_action(const JournalEntry& e);
 
 }  // namespace schedlab

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <boost/regex.hpp>
 #include <set>
 
 #include "runner/input/yaml_reader.h"
@@ -67,6 +66,11 @@ KnobKind sysctl_kind() {
             return KnobRef{"sysctl", name, sysctl_path(name)};
           },
       .separator = '.',
+      .journal_problem = [](const std::string& name,
+                            const std::string& original) -> std::optional<std::string> {
+        if (auto problem = sysctl_name_problem(name)) return problem;
+        return sysctl_value_problem(name, original);
+      },
       // An integer sysctl takes integers, as many as it holds.
       .verify = [](const KernelSetting& s, const std::string& now) -> std::optional<std::string> {
         if (const auto problem = sysctl_value_against(s.knob.name, s.value, now))
@@ -87,13 +91,21 @@ KnobKind debugfs_kind() {
           .kernel = true,
           .parse =
               [](const YamlReader& r, const YAML::Node& variant, const std::string& key) {
-                return name_values(r, variant, key, "debugfs", debugfs_name_problem, nullptr);
+                return name_values(r, variant, key, "debugfs", debugfs_name_problem,
+                                   [](const std::string&, const std::string& value) {
+                                     return one_line_problem(value);
+                                   });
               },
           .knob =
               [](const std::string& name) {
                 return KnobRef{"debugfs", name, "/sys/kernel/debug/" + name};
               },
           .separator = '/',
+          .journal_problem = [](const std::string& name,
+                                const std::string& original) -> std::optional<std::string> {
+            if (auto problem = debugfs_name_problem(name)) return problem;
+            return one_line_problem(original);
+          },
           .to_json = [](const std::vector<KnobSetting>& settings,
                         nlohmann::json& j) { j["debugfs"] = name_value_object(settings); },
           .describe =
@@ -114,14 +126,11 @@ KnobKind sched_feature_kind() {
                 const std::string fkey = key + ".sched_features";
                 if (!f.IsSequence())
                   r.fail(f, fkey, "expected a list such as [NO_PLACE_LAG, NO_RUN_TO_PARITY]");
-                static const boost::regex token_re(R"(^[A-Z][A-Z0-9_]*$)");
                 std::set<std::string> bases;
                 std::vector<KnobSetting> out;
                 for (const auto& t : f) {
                   const std::string token = r.scalar(t, fkey);
-                  if (!boost::regex_match(token, token_re))
-                    r.fail(t, fkey,
-                           fmt::format("'{}' is not a feature name such as NO_PLACE_LAG", token));
+                  if (const auto problem = feature_name_problem(token)) r.fail(t, fkey, *problem);
                   const std::string base = feature_name(token);
                   if (!bases.insert(base).second)
                     r.fail(t, fkey, fmt::format("{} is set twice", base));
@@ -134,6 +143,14 @@ KnobKind sched_feature_kind() {
                 return KnobRef{"sched_feature", feature_name(token), kSchedFeaturesPath};
               },
           .token = true,
+          // A feature's row puts back its own token, on or off: never another feature.
+          .journal_problem = [](const std::string& name,
+                                const std::string& original) -> std::optional<std::string> {
+            if (auto problem = feature_name_problem(name)) return problem;
+            if (original != name && original != "NO_" + name)
+              return fmt::format("'{}' is not feature {} on or off", original, name);
+            return std::nullopt;
+          },
           .to_json =
               [](const std::vector<KnobSetting>& settings, nlohmann::json& j) {
                 nlohmann::json f = nlohmann::json::array();

@@ -99,6 +99,11 @@ struct KnobKind {
   bool token = false;
   // Between a name's parts, for "did you mean" among a file's siblings.
   char separator = '/';
+  // Why a journal row of this kind may not be written back: its name
+  // (the knob's, as `knob` takes it) is not one a config may set, or the
+  // value it restores is not one the knob holds; nothing when it may.
+  std::optional<std::string> (*journal_problem)(const std::string& name,
+                                                const std::string& original) = nullptr;
   // At preflight, against the knob's current value on the SUT: why the
   // value cannot be written, or nothing (nullptr: any value the config
   // took).

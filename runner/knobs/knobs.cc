@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "base/suggest.h"
+#include "base/text.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/task_policies.h"
 
@@ -141,11 +142,6 @@ KnobJournal::~KnobJournal() {
   }
 }
 
-std::recursive_timed_mutex& knob_write_lock() {
-  static std::recursive_timed_mutex m;
-  return m;
-}
-
 void KnobJournal::apply(const KnobRef& k, const std::string& value) {
   std::lock_guard lock(knob_write_lock());
   const std::string original = read_knob(host_, k);
@@ -207,13 +203,54 @@ void KnobJournal::restore_all() {
                                 fmt::join(failures, "; ")));
 }
 
+std::optional<std::string> journal_row_problem(const JournalEntry& e) {
+  const KnobKind* kind = find_knob_kind(e.kind);
+  if (!kind || !kind->kernel)
+    return fmt::format("journal entry {} has unknown kind '{}'", e.id,
+                       terminal_safe(excerpt(e.kind)));
+  // A row names the file it writes: only the file its knob is, and only a
+  // knob a config may set (a crafted row writing kernel.randomize_va_space,
+  // or a path beside its name, is refused).
+  const KnobRef k = kind->knob(e.name);
+  if (k.path != e.path)
+    return fmt::format("journal entry {}: {} {} names the file {}, not its own {}; not written",
+                       e.id, e.kind, terminal_safe(excerpt(e.name, 80)),
+                       terminal_safe(excerpt(e.path, 200)), terminal_safe(excerpt(k.path, 200)));
+  if (const auto problem = kind->journal_problem(e.name, e.original))
+    return fmt::format("journal entry {}: {}; not written", e.id, terminal_safe(*problem));
+  return std::nullopt;
+}
+
+namespace {
+
+// Writes a row's original value back to its knob, reads it back, and
+// closes the row; a line saying so.
+std::string restore_row(Store& store, Host& host, const JournalEntry& e) {
+  if (const auto problem = journal_row_problem(e)) throw KnobError(*problem);
+  const KnobRef k = find_knob_kind(e.kind)->knob(e.name);
+  write_knob(host, k, e.original);
+  const std::string now = read_knob(host, k);
+  if (now != e.original)
+    throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", e.kind, e.name,
+                                e.original, now));
+  store.journal().journal_restored(e.id);
+  return fmt::format("restored {} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original,
+                     e.run_id);
+}
+
+bool leftover_kind(const std::string& kind) {
+  return kind == "workdir" || kind == "pgroup";  // not knobs: run/leftovers.h
+}
+
+}  // namespace
+
 std::vector<std::string> restore_journal(Store& store, Host& host) {
   std::lock_guard lock(knob_write_lock());
   // Only what this host wrote in this boot is written back.
   const JournalRows rows = journal_rows(store.journal(), host);
   std::vector<std::string> done = settle_foreign_rows(store.journal(), rows);
   for (const auto& e : rows.live) {
-    if (e.kind == "workdir" || e.kind == "pgroup") continue;  // not knobs: run/leftovers.h
+    if (leftover_kind(e.kind)) continue;
     if (e.kind == kTaskPolicyKind) {  // a thread's policy: put back while it still runs
       const auto line = restore_task_policy_row(host, e);
       store.journal().journal_restored(e.id);
@@ -223,26 +260,36 @@ std::vector<std::string> restore_journal(Store& store, Host& host) {
                              e.name, e.path, e.run_id));
       continue;
     }
-    const KnobKind* kind = find_knob_kind(e.kind);
-    if (!kind || !kind->kernel)
-      throw KnobError(fmt::format("journal entry {} has unknown kind '{}'", e.id, e.kind));
-    // A row names the file it writes: only the file its knob is, and only
-    // a knob a config may set (a crafted row writing kernel.core_pattern,
-    // or a path beside its name, is refused).
-    const KnobRef k = kind->knob(e.name);
-    if (k.path != e.path)
-      throw KnobError(fmt::format("journal entry {}: {} {} names the file {}, not its own {}; not written",
-                                  e.id, e.kind, e.name, e.path, k.path));
-    if (e.kind == "sysctl")
-      if (const auto problem = sysctl_name_problem(e.name))
-        throw KnobError(fmt::format("journal entry {}: {}; not written", e.id, *problem));
-    write_knob(host, k, e.original);
-    const std::string now = read_knob(host, k);
-    if (now != e.original)
-      throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", e.kind, e.name,
-                                  e.original, now));
-    store.journal().journal_restored(e.id);
-    done.push_back(fmt::format("restored {} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original, e.run_id));
+    done.push_back(restore_row(store, host, e));
+  }
+  return done;
+}
+
+std::vector<std::string> adoption_problems(const std::vector<JournalEntry>& rows) {
+  std::vector<std::string> out;
+  for (const auto& e : rows)
+    if (!leftover_kind(e.kind))
+      if (auto problem = journal_row_problem(e)) out.push_back(std::move(*problem));
+  return out;
+}
+
+std::vector<std::string> adopt_unidentified(Store& store, Host& host,
+                                            const std::vector<JournalEntry>& rows) {
+  if (const auto problems = adoption_problems(rows); !problems.empty())
+    throw KnobError(fmt::format("{}; nothing adopted", fmt::join(problems, "; ")));
+  std::lock_guard lock(knob_write_lock());
+  std::vector<std::string> done;
+  for (const auto& e : rows) {
+    if (!leftover_kind(e.kind)) {
+      done.push_back(restore_row(store, host, e));
+      continue;
+    }
+    // A process or directory is never killed or removed on such a row's
+    // word: the row is closed and the user told.
+    store.journal().journal_discard_entry(e.id);
+    done.push_back(fmt::format("{} {} (run {}): closed without acting; {} yourself if it is yours",
+                               e.kind, terminal_safe(excerpt(e.name, 80)), e.run_id,
+                               row_action(e)));
   }
   return done;
 }

@@ -11,19 +11,16 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "results/store.h"
 #include "runner/hosts/host.h"
 #include "runner/knobs/knob_kind.h"
+#include "runner/knobs/knob_write.h"
 
 namespace schedlab {
-
-class KnobError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Writes go only under these (design.md: knobs).
 bool path_allowed(const std::string& path);
@@ -40,10 +37,6 @@ std::string read_sysctl(Host& host, const std::string& name);
 // The SUT's scheduler features, as tokens; mounts debugfs when needed.
 std::vector<std::string> read_sched_features(Host& host);
 
-// Knob writes with their journal updates hold this lock (process-wide, every
-// pair's thread), so the emergency restore of a second signal (interrupt.h)
-// takes it and never races a write in flight.
-std::recursive_timed_mutex& knob_write_lock();
 
 class KnobJournal {
  public:
@@ -79,7 +72,24 @@ class KnobJournal {
 };
 
 // Restores every journaled knob of a host left behind by a run that died
-// (kill -9, power loss). Returns one line per knob restored.
+// (kill -9, power loss): only rows of this machine and boot
+// (journal_rows.h). Returns one line per knob restored, and one per row it
+// left alone or closed (another machine's, an earlier boot's, no identity).
 std::vector<std::string> restore_journal(Store& store, Host& host);
+
+// Why a journal row may not be written back: a kind that is no kernel
+// knob, a knob no config may set, a value its knob never holds (a feature
+// row turning another feature), or a path that is not its knob's own.
+std::optional<std::string> journal_row_problem(const JournalEntry& e);
+
+// Rows without this host's identity, adopted as its own (`schedlab
+// restore --adopt-unidentified`, after the user's confirmation at a
+// terminal): the knobs are written back as restore_journal would; work
+// directories and process groups are closed unacted on, with a line
+// saying what the user may do. Throws KnobError, before writing anything,
+// when any knob row has a journal_row_problem (adoption_problems).
+std::vector<std::string> adopt_unidentified(Store& store, Host& host,
+                                            const std::vector<JournalEntry>& rows);
+std::vector<std::string> adoption_problems(const std::vector<JournalEntry>& rows);
 
 }  // namespace schedlab

@@ -61,10 +61,15 @@ bool integer_word(const std::string& w, std::int64_t* value = nullptr) {
 
 }  // namespace
 
-std::optional<std::string> sysctl_value_problem(const std::string& name, const std::string& value) {
+std::optional<std::string> one_line_problem(const std::string& value) {
   for (char c : value)
     if (static_cast<unsigned char>(c) < 0x20 && c != ' ' && c != '\t')
       return fmt::format("'{}' is not one line of text", excerpt(value));
+  return std::nullopt;
+}
+
+std::optional<std::string> sysctl_value_problem(const std::string& name, const std::string& value) {
+  if (auto problem = one_line_problem(value)) return problem;
   for (const auto& r : kRanges) {
     if (r.name != name) continue;
     const auto w = words(value);

@@ -15,6 +15,9 @@ namespace schedlab {
 // value is one line of printable text. Nothing when fine, else why.
 std::optional<std::string> sysctl_value_problem(const std::string& name, const std::string& value);
 
+// Any knob's value: one line of printable text. Nothing when it is.
+std::optional<std::string> one_line_problem(const std::string& value);
+
 // At preflight, against the SUT's current value: a sysctl that holds
 // integers takes integers, as many as it holds, each one a 64-bit value
 // (the widest the kernel's proc handlers read). Nothing when fine.

@@ -11,7 +11,7 @@
 #include "base/text.h"
 #include "runner/hosts/sched_policy.h"
 #include "runner/knobs/journal_rows.h"
-#include "runner/knobs/knobs.h"
+#include "runner/knobs/knob_write.h"
 
 namespace schedlab {
 namespace {

@@ -11,7 +11,9 @@ namespace schedlab {
 std::unique_ptr<Host> HostSet::connect(const std::string& spec, const SshConfig& ssh) {
   if (spec == "local") return std::make_unique<LocalHost>();
   auto target = parse_ssh_url(spec);
-  if (!target) throw HostError(fmt::format("'{}' is not a host: use local or ssh://[user@]host[:port]", spec));
+  if (!target)
+    throw HostError(fmt::format("'{}' is not a host: use local or ssh://[user@]host[:port]{}", spec,
+                                ssh_url_option_note(spec)));
   return std::make_unique<SshHost>(*target, SshOptions{.identity_file = ssh.identity,
                                                        .known_hosts = ssh.known_hosts,
                                                        .host_key_policy = ssh.host_key_policy,

@@ -118,7 +118,10 @@ std::string unknown_kernel(const std::string& spec, const Board& board) {
 
 Kernel from_path(const std::string& spec, std::string modules_dir, const Board& board) {
   const fs::path v = fs::absolute(spec);
-  if (!fs::is_regular_file(v)) throw std::runtime_error(fmt::format("lab: {}: no such kernel image", spec));
+  if (const std::string problem = regular_file_problem(v); problem == "no such file")
+    throw std::runtime_error(fmt::format("lab: {}: no such kernel image", spec));
+  else if (!problem.empty())
+    throw std::runtime_error(fmt::format("lab: {}: {}", spec, problem));
   const std::string name = v.filename().string();
   std::string release = name.starts_with("vmlinuz-") ? name.substr(8) : "";
   // A kernel of the lab's own cache (a Debian package or one built from a

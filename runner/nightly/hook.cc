@@ -112,8 +112,8 @@ std::unique_ptr<Host> wait_for_ssh(const std::string& spec, const SshConfig& ssh
   std::string last = "no attempt made before the deadline";
   // Not an ssh URL is a mistake in the input, not a host still booting.
   if (!parse_ssh_url(spec))
-    throw HookError(
-        fmt::format("'{}' is not a host to wait for: use ssh://[user@]host[:port]", spec));
+    throw HookError(fmt::format("'{}' is not a host to wait for: use ssh://[user@]host[:port]{}",
+                                spec, ssh_url_option_note(spec)));
   const auto start = clock::now();
   while (true) {
     if (interrupted()) throw HookError(fmt::format("{}: waiting for ssh: interrupted", spec));

@@ -10,13 +10,14 @@
 #include <set>
 
 #include "analysis/stats/significance.h"
+#include "base/file.h"
 #include "base/placeholders.h"
 #include "runner/config/config.h"
+#include "runner/lab/kernel.h"
 #include "runner/hosts/ssh_host.h"
 #include "base/suggest.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_reader.h"
-#include "runner/lab/kernel.h"
 
 namespace schedlab {
 namespace {
@@ -95,7 +96,9 @@ class Parser : YamlReader {
       if (!t.lab_kernel.empty())
         fail(s, key + ".sut", "a target runs on a lab kernel or on an ssh SUT, not both");
       if (!parse_ssh_url(t.sut))
-        fail(s, key + ".sut", fmt::format("expected ssh://[user@]host[:port], got '{}'", t.sut));
+        fail(s, key + ".sut",
+             fmt::format("expected ssh://[user@]host[:port], got '{}'{}", t.sut,
+                         ssh_url_option_note(t.sut)));
     }
     if (const auto h = n["hook"]) {
       t.hook = Hook{.argv = argv(h, key + ".hook"), .cwd = dir_.empty() ? "." : dir_.string()};
@@ -221,8 +224,10 @@ class Parser : YamlReader {
           p.is_absolute() || dir_.empty() ? p.string() : (dir_ / p).string();
       if (!seen.insert(resolved).second)
         fail(configs[i], key, fmt::format("'{}' is listed twice", p.string()));
-      if (!std::filesystem::is_regular_file(resolved))
+      if (const std::string problem = regular_file_problem(resolved); problem == "no such file")
         fail(configs[i], key, fmt::format("no such config file: {}", resolved));
+      else if (!problem.empty())
+        fail(configs[i], key, fmt::format("{}: {}", resolved, problem));
       c.configs.push_back({resolved, line_of(configs[i])});
     }
     if (const auto r = root["rule"]) {

@@ -16,6 +16,7 @@
 #include "runner/run/leftovers.h"
 #include "runner/run/manifest.h"
 #include "runner/run/policy_check.h"
+#include "runner/run/preflight.h"
 #include "runner/run/progress.h"
 #include "runner/run/resume.h"
 #include "runner/run/run_record.h"
@@ -47,6 +48,7 @@ class Execution {
     const EmergencyAction emergency = emergency_restore();
     RunStatus status = RunStatus::kFinished;
     try {
+      try_knobs(ctx_, summary_.run_id);  // every variant's knobs take, before the baseline
       KnobsRestored restored(*this);
       start_monitors();
       for (std::size_t w = 0; w < config_.workloads.size() && !interrupted(); ++w) run_workload(w);

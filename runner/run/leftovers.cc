@@ -112,8 +112,9 @@ std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id
 
 std::vector<std::string> clean_leftovers(Store& store, Host& host) {
   std::vector<std::string> done;
-  // Only what this host wrote in this boot: a process group or directory
-  // journaled elsewhere (a merged or crafted database) is not ours to touch.
+  // Only what this machine wrote in this boot: a process group or directory
+  // journaled elsewhere, or by a row with no identity (a merged or crafted
+  // database), is not ours to touch.
   for (const auto& e : journal_rows(store.journal(), host).live) {
     if (!is_leftover_kind(e.kind)) continue;
     if (e.run_id && RunAlive::held(store.path(), e.run_id)) continue;  // a live run's own

@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "base/text.h"
+#include "runner/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
 #include "runner/knobs/journal_rows.h"
@@ -127,11 +129,22 @@ void preflight(const RunContext& run) {
     std::vector<std::string> names;
     for (const auto& e : rows.live)
       if (!is_leftover_kind(e.kind)) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));
-    if (names.empty()) continue;
-    throw PreflightError(fmt::format(
-        "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
-        "restore' first",
-        host->name(), fmt::join(names, ", ")));
+    if (!names.empty())
+      throw PreflightError(fmt::format(
+          "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
+          "restore' first",
+          host->name(), fmt::join(names, ", ")));
+    // A knob row without identity may be an old schedlab's unfinished run
+    // (its knob still changed) or a crafted one: not measured over either way.
+    for (const auto& e : rows.unidentified)
+      if (!is_leftover_kind(e.kind))
+        names.push_back(fmt::format("{} (run {})", terminal_safe(excerpt(e.name, 80)), e.run_id));
+    if (!names.empty())
+      throw PreflightError(
+          fmt::format("{}: the database journals knobs with no identity of this machine and boot: "
+                      "{}; 'schedlab restore' "
+                      "lists them (--adopt-unidentified puts them back, if they are this host's)",
+                      host->name(), fmt::join(names, ", ")));
   }
   check_plan(pair, config, plan);
 }
@@ -167,6 +180,22 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
           if (const auto problem = kind->verify(s, now)) throw KnobError(*problem);
       } catch (const KnobError& e) {
         throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}", config.path, s.line, v.name,
+                                         kind->config_keys.front(), e.what()));
+      }
+    }
+  }
+}
+
+void try_knobs(const RunContext& ctx, std::int64_t run_id) {
+  for (const VariantConfig* v : ctx.plan.variants) {
+    for (const auto& [kind, s] : kernel_settings(v->knobs)) {
+      try {
+        KnobJournal journal(ctx.store, ctx.pair.sut, run_id);
+        journal.apply(s.knob, s.value);  // restores at once when it does not take
+        journal.restore_all();
+      } catch (const KnobError& e) {
+        throw PreflightError(fmt::format("{}:{}: variants.{}.{}: {}; nothing was measured",
+                                         ctx.config.path, s.line, v->name,
                                          kind->config_keys.front(), e.what()));
       }
     }

@@ -22,4 +22,12 @@ void preflight(const RunContext& ctx);
 // Throws PreflightError.
 void check_plan(const Pair& pair, const Config& config, const Plan& plan);
 
+// Each kernel knob of the plan's variants written, read back and put back
+// (journaled like any write, under RUN_ID), before anything is measured:
+// the kernel publishes no range for most sysctls, so a value it refuses
+// (vm.swappiness: -5, EINVAL) or keeps another (a clamped tunable) fails
+// the run here, naming the knob, the value and what it reads, never after
+// the baseline was measured. Throws PreflightError (file:line: key).
+void try_knobs(const RunContext& ctx, std::int64_t run_id);
+
 }  // namespace schedlab

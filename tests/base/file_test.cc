@@ -160,4 +160,17 @@ TEST_CASE("AtomicFile writes a device named as it is, and refuses a link to one"
                         ": a link to a character device: neither replaced nor written through "
                         "(-o - writes on stdout)");
   CHECK(fs::is_symlink(dir.file("out.html")));
+
+TEST_CASE("regular_file_problem tells a missing file from one that is not a regular file") {
+  test::TempDir dir;
+  test::write_text(dir.file("f"), "x\n");
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::filesystem::create_symlink(dir.file("f"), dir.file("link"));
+  CHECK(regular_file_problem(dir.file("f")) == "");
+  CHECK(regular_file_problem(dir.file("link")) == "");  // links are followed
+  CHECK(regular_file_problem(dir.file("gone")) == "no such file");
+  CHECK(regular_file_problem(fifo) == "not a regular file (a FIFO)");
+  CHECK(regular_file_problem("/dev/null") == "not a regular file (a character device)");
+  CHECK(regular_file_problem(dir.path()) == "not a regular file (a directory)");
 }

@@ -5,14 +5,14 @@
 // process group whose leader is not what was journaled is refused. Hostile
 // databases are written in the test with the Store API, as an attacker's
 // would be; `schedlab restore` and `schedlab run` are the real binary.
+#include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fmt/format.h>
-
 #include <fstream>
+#include <sstream>
 
 #include "base/text.h"
 #include "results/store.h"
@@ -21,6 +21,7 @@
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/terminal_run.h"
 
 using namespace schedlab;
 using namespace std::chrono_literals;
@@ -124,8 +125,9 @@ TEST_CASE("journal: a row naming a program the kernel runs, or a file beside its
       dir, "core.db", {sysctl_row("kernel.core_pattern", "/proc/sys/kernel/core_pattern", "|/tmp/pwned")});
   auto r = test::schedlab_cmd({"restore", "--db", db});
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("'kernel.core_pattern' names a program the kernel runs; schedlab never changes it; not written") !=
+  CHECK(r.err.find("'kernel.core_pattern' is not a sysctl schedlab may change (kernel.sched_*, ") !=
         std::string::npos);
+  CHECK(r.err.find("vm.swappiness); not written") != std::string::npos);
   CHECK(test::read_text("/proc/sys/kernel/core_pattern") == pattern);
   const std::string beside = crafted_db(
       dir, "beside.db",
@@ -140,7 +142,8 @@ TEST_CASE("journal: a row naming a program the kernel runs, or a file beside its
   test::write_text(cfg, "workloads: [hackbench]\nvariants:\n  x:\n    sysctl: {kernel.core_pattern: core}\n");
   r = test::schedlab_cmd({"run", cfg, "--db", dir.file("n.db"), "--dry-run"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("names a program the kernel runs") != std::string::npos);
+  CHECK(r.err.find("'kernel.core_pattern' is not a sysctl schedlab may change") !=
+        std::string::npos);
 }
 
 TEST_CASE("journal: a work directory through a symlink, or a process group that is not the one journaled, is "
@@ -174,4 +177,233 @@ TEST_CASE("journal: a work directory through a symlink, or a process group that 
   CHECK(::kill(*pgid, 0) == 0);  // still alive
   fs::remove(link);
   local.stop_background(id);
+}
+
+namespace {
+
+// Field 22 of /proc/PID/stat: the start time a journaled process group row
+// carries (run/leftovers.cc), so a row of this machine and boot would kill it.
+std::string start_time_of(int pid) {
+  const std::string stat = test::read_text(fmt::format("/proc/{}/stat", pid));
+  std::istringstream in(stat.substr(stat.rfind(')') + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && in >> field; ++i) {
+  }
+  return field;
+}
+
+// A row as a database from elsewhere (or from before migration 13) holds it:
+// no machine id, boot id or hostname.
+JournalEntry unidentified(std::string kind, std::string name, std::string path,
+                          std::string original) {
+  return {.host = "local",
+          .kind = std::move(kind),
+          .name = std::move(name),
+          .path = std::move(path),
+          .original = std::move(original),
+          .target = "x"};
+}
+
+std::string other_than(const std::string& value, const std::string& a, const std::string& b) {
+  return value == a ? b : a;
+}
+
+// A server of the test's own, in a process group of its own, and a work
+// directory named as schedlab names them: what a crafted row would kill and
+// remove.
+struct Victims {
+  LocalHost local;
+  Host::BackgroundId server;
+  int pgid = 0;
+  std::string workdir;
+  Victims() {
+    server = local.start_background({.argv = {"sleep", "300"}});
+    pgid = local.background_pgid(server).value_or(0);
+    std::string tmpl = fmt::format("/tmp/schedlab-run{}-w0-XXXXXX", ::getpid());
+    workdir = ::mkdtemp(tmpl.data()) ? tmpl : "";
+    test::write_text(workdir + "/keep", "precious\n");
+  }
+  ~Victims() {
+    local.stop_background(server);
+    fs::remove_all(workdir);
+  }
+  std::vector<JournalEntry> rows() const {
+    return {unidentified("pgroup", "server", std::to_string(pgid), start_time_of(pgid)),
+            unidentified("workdir", workdir, workdir, "")};
+  }
+  bool untouched() const { return ::kill(pgid, 0) == 0 && fs::exists(workdir + "/keep"); }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "journal: rows with no identity are listed with what they would do, and nothing is touched") {
+  LocalHost local;
+  const std::string aslr = read_sysctl(local, "kernel.randomize_va_space");
+  const std::string mmap_min = read_sysctl(local, "vm.mmap_min_addr");
+  const std::string paranoid = read_sysctl(local, "kernel.perf_event_paranoid");
+  const std::string autogroup = read_sysctl(local, kJournalKnob);
+  test::TempDir dir;
+  Victims victims;
+  REQUIRE(victims.pgid > 1);
+  REQUIRE(!victims.workdir.empty());
+  const std::string aslr_row = other_than(aslr, "1", "2");
+  const std::string mmap_row = std::to_string(std::stoll(mmap_min) + 4096);
+  const std::string paranoid_row = other_than(paranoid, "1", "2");
+  auto rows = victims.rows();
+  rows.push_back(unidentified("sysctl", "kernel.randomize_va_space",
+                              "/proc/sys/kernel/randomize_va_space", aslr_row));
+  rows.push_back(
+      unidentified("sysctl", "vm.mmap_min_addr", "/proc/sys/vm/mmap_min_addr", mmap_row));
+  rows.push_back(unidentified("sysctl", "kernel.perf_event_paranoid",
+                              "/proc/sys/kernel/perf_event_paranoid", paranoid_row));
+  rows.push_back(unidentified("sysctl", kJournalKnob, "/proc/sys/kernel/sched_autogroup_enabled",
+                              other_than(autogroup, "0", "1")));
+  const std::string db = crafted_db(dir, "crafted.db", rows);
+  const auto untouched = [&] {
+    CHECK(read_sysctl(local, "kernel.randomize_va_space") == aslr);
+    CHECK(read_sysctl(local, "vm.mmap_min_addr") == mmap_min);
+    CHECK(read_sysctl(local, "kernel.perf_event_paranoid") == paranoid);
+    CHECK(read_sysctl(local, kJournalKnob) == autogroup);
+    CHECK(victims.untouched());
+    CHECK(Store(db).journal().unrestored("local").size() == rows.size());
+  };
+
+  auto r = test::schedlab_cmd({"restore", "--db", db});
+  INFO(r.out << r.err);
+  CHECK(r.ok());
+  const std::string left =
+      "carries no identity of this machine and boot (a database from elsewhere, or from "
+      "before schedlab recorded it); would ";
+  CHECK(r.out.find("pgroup server (run 1): " + left +
+                   fmt::format("kill process group {} (server); left alone", victims.pgid)) !=
+        std::string::npos);
+  CHECK(r.out.find("remove the work directory " + victims.workdir + "; left alone") !=
+        std::string::npos);
+  CHECK(r.out.find("sysctl kernel.randomize_va_space (run 1): " + left + "write '" + aslr_row +
+                   "' to /proc/sys/kernel/randomize_va_space; left alone") != std::string::npos);
+  CHECK(r.out.find("write '" + mmap_row + "' to /proc/sys/vm/mmap_min_addr; left alone") !=
+        std::string::npos);
+  CHECK(r.out.find("to /proc/sys/kernel/perf_event_paranoid; left alone") != std::string::npos);
+  untouched();
+
+  // Adopting them is refused: three are no knob a config may set.
+  r = test::schedlab_cmd({"restore", "--db", db, "--adopt-unidentified"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("--adopt-unidentified refused: journal entry 5: 'kernel.perf_event_paranoid' is "
+                   "not a sysctl "
+                   "schedlab may change") != std::string::npos);
+  CHECK(r.err.find("journal entry 4: 'vm.mmap_min_addr' is not a sysctl schedlab may change") !=
+        std::string::npos);
+  CHECK(r.err.find(
+            "journal entry 3: 'kernel.randomize_va_space' is not a sysctl schedlab may change") !=
+        std::string::npos);
+  CHECK(r.err.find("; nothing adopted") != std::string::npos);
+  untouched();
+
+  // A run on that database is refused before it touches anything.
+  const std::string cfg = dir.file("c.yaml");
+  test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
+  r = test::schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("local: the database journals knobs with no identity of this machine and boot: "
+                   "kernel.sched_autogroup_enabled (run 1), kernel.perf_event_paranoid (run 1), "
+                   "vm.mmap_min_addr "
+                   "(run 1), kernel.randomize_va_space (run 1); 'schedlab restore' lists them") !=
+        std::string::npos);
+  untouched();
+}
+
+TEST_CASE(
+    "journal: restore --adopt-unidentified takes a 'yes' at a terminal, and only rows of a knob's "
+    "own file") {
+  if (::geteuid() != 0) SCHEDLAB_SKIP("needs root to write " << kJournalKnob);
+  LocalHost local;
+  const std::string before = read_sysctl(local, kJournalKnob);
+  const std::string flipped = other_than(before, "0", "1");
+  test::TempDir dir;
+  Victims victims;
+  auto rows = victims.rows();
+  rows.push_back(
+      unidentified("sysctl", kJournalKnob, "/proc/sys/kernel/sched_autogroup_enabled", before));
+  const std::string db = crafted_db(dir, "old.db", rows);
+  // What an old schedlab killed mid-run leaves: the knob still flipped.
+  local.write_file(sysctl_path(kJournalKnob), flipped + "\n");
+  const auto put_back = [&] { local.write_file(sysctl_path(kJournalKnob), before + "\n"); };
+
+  // Not at a terminal: refused.
+  auto r = test::schedlab_cmd({"restore", "--db", db, "--adopt-unidentified"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("--adopt-unidentified asks for a 'yes' at a terminal, and stdin is not one; "
+                   "nothing adopted") != std::string::npos);
+  CHECK(read_sysctl(local, kJournalKnob) == flipped);
+  const std::string prompt = "Act on these 3 rows on local as this host's own? Type yes to go on: ";
+  // At a terminal, anything but yes: nothing.
+  auto t = test::schedlab_on_terminal({"restore", "--db", db, "--adopt-unidentified"}, prompt, "y");
+  INFO(t.output);
+  CHECK(t.answered);
+  CHECK(t.exit_code == 0);
+  CHECK(t.output.find("nothing adopted") != std::string::npos);
+  CHECK(read_sysctl(local, kJournalKnob) == flipped);
+  CHECK(Store(db).journal().unrestored("local").size() == 3);
+  // yes: the knob is put back; the process and the directory are only named.
+  t = test::schedlab_on_terminal({"restore", "--db", db, "--adopt-unidentified"}, prompt, "yes");
+  INFO(t.output);
+  CHECK(t.exit_code == 0);
+  CHECK(read_sysctl(local, kJournalKnob) == before);
+  CHECK(t.output.find("local: restored sysctl kernel.sched_autogroup_enabled: x -> " + before +
+                      " (run 1)") != std::string::npos);
+  CHECK(t.output.find(fmt::format(
+            "pgroup server (run 1): closed without acting; kill process group {} (server) "
+            "yourself if it is yours",
+            victims.pgid)) != std::string::npos);
+  CHECK(victims.untouched());
+  CHECK(Store(db).journal().unrestored("local").empty());
+  put_back();
+
+  // A row whose path is not its knob's own: refused before the question.
+  const std::string beside = crafted_db(
+      dir, "beside.db", {unidentified("sysctl", kJournalKnob, "/proc/sys/vm/mmap_min_addr", "0")});
+  const std::string mmap_min = read_sysctl(local, "vm.mmap_min_addr");
+  t = test::schedlab_on_terminal({"restore", "--db", beside, "--adopt-unidentified"}, prompt,
+                                 "yes");
+  INFO(t.output);
+  CHECK_FALSE(t.answered);
+  CHECK(t.exit_code == 1);
+  CHECK(t.output.find("--adopt-unidentified refused: journal entry 1: sysctl "
+                      "kernel.sched_autogroup_enabled names "
+                      "the file /proc/sys/vm/mmap_min_addr, not its own "
+                      "/proc/sys/kernel/sched_autogroup_enabled; "
+                      "not written; nothing adopted") != std::string::npos);
+  CHECK(read_sysctl(local, "vm.mmap_min_addr") == mmap_min);
+}
+
+TEST_CASE("journal: restore never dials a host named like an ssh option") {
+  test::TempDir dir;
+  // What ssh -Fevil.conf would run, from the directory restore runs in.
+  const std::string marker = dir.file("evil-ran");
+  test::write_text(dir.file("evil.conf"), "Host *\n  ProxyCommand touch " + marker + "\n");
+  std::vector<JournalEntry> rows;
+  for (const std::string host : {"ssh://-V", "ssh://-Fevil.conf", "ssh://-oX@sut1"}) {
+    auto e = sysctl_row(kJournalKnob, "/proc/sys/kernel/sched_autogroup_enabled", "0");
+    e.host = host;
+    rows.push_back(e);
+  }
+  const std::string db = crafted_db(dir, "hosts.db", rows);
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "restore", "--db", db},
+                            .cwd = dir.path().string(),
+                            .timeout = 60s});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("schedlab: ssh://-V: 'ssh://-V' is not a host: use local or "
+                   "ssh://[user@]host[:port] (the host "
+                   "'-V' starts with '-': ssh would take it for an option)") != std::string::npos);
+  CHECK(r.err.find("schedlab: ssh://-Fevil.conf: 'ssh://-Fevil.conf' is not a host") !=
+        std::string::npos);
+  CHECK(r.err.find("(the user '-oX' starts with '-'") != std::string::npos);
+  CHECK(r.out.find("OpenSSH") == std::string::npos);
+  CHECK(r.err.find("OpenSSH") == std::string::npos);
+  CHECK_FALSE(fs::exists(marker));
+  CHECK(Store(db).journal().unrestored_hosts().size() == 3);
 }

@@ -1,20 +1,22 @@
 // schedlab parse and import on the real fixture outputs; schedlab workloads.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "results/store.h"
 #include "runner/config/command_keys.h"
-#include "runner/input/param_values.h"
 #include "runner/config/workload_help.h"
-#include "runner/run/iteration_output.h"
 #include "runner/hosts/local_host.h"
+#include "runner/input/param_values.h"
+#include "runner/run/iteration_output.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 #include "workloads/registry.h"
@@ -287,6 +289,25 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
   }
   CHECK((!std::filesystem::exists(fresh) ||
          Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
+  // A name of digits would be read as a run's id: refused by import and run.
+  for (const std::string digits : {"02", "1"}) {
+    const auto r = schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name",
+                                 digits, "--db", fresh, "--param", "groups=2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "schedlab import: run name '" + digits +
+              "': it is all digits, which a RUN argument takes for a run's id; nothing imported\n");
+  }
+  test::write_text(dir.file("c.yaml"), "workloads: [hackbench]\n");
+  const auto run =
+      schedlab_cmd({"run", dir.file("c.yaml"), "--name", "02", "--db", fresh, "--dry-run"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err ==
+        "schedlab run: run name '02': it is all digits, which a RUN argument takes for a run's id; "
+        "give "
+        "another --name\n");
+  CHECK((!std::filesystem::exists(fresh) ||
+         Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
   // rm, then the same name again; an import is not resumed.
   const std::string small = dir.file("small.db");
   REQUIRE(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
@@ -305,6 +326,28 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
   CHECK(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "imp", "--db", small,
                       "--param", "groups=2"})
             .ok());
+  // A database made elsewhere with run 2 'second' and a run named '02': rm
+  // 02 names both and deletes nothing.
+  REQUIRE(schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name", "second",
+                        "--db", small, "--param", "groups=2"})
+              .ok());
+  std::int64_t second = 0, named = 0;
+  {
+    Store store(small);
+    second = store.runs_table().find_run_by_name("second")->id;
+    named = store.runs_table().create_run({.name = fmt::format("{:02}", second),
+                                           .config_path = "(import)",
+                                           .config_text = "{}",
+                                           .config_sha256 = ""});
+  }
+  const auto both = schedlab_cmd({"rm", fmt::format("{:02}", second), "--db", small});
+  CHECK(both.exit_code == 2);
+  CHECK(both.err ==
+        fmt::format(
+            "schedlab rm: '{:02}' names two runs in {}: run {} 'second' by its id and run {} by "
+            "its name; give the id of the one you mean\n",
+            second, small, second, named));
+  CHECK(Store(small, Store::Access::kReadOnly).runs_table().list_runs().size() == 3);
 }
 
 // `parse hackbench FILE` needs no --param groups=2 --param loops=200: the
@@ -383,6 +426,42 @@ TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a she
   CHECK(bare.err.find("which variant? give VARIANT=FILE, or --variant NAME before the files") != std::string::npos);
   Store store(db);
   CHECK_FALSE(store.runs_table().find_run_by_name("bare"));
+  // --variant b whose glob matched nothing (nullglob): an error, never a
+  // run with one variant; so is b= with nothing after it.
+  for (const std::vector<std::string>& empty :
+       {std::vector<std::string>{"--variant", "a", base[0], "--variant", "b"},
+        std::vector<std::string>{"--variant", "b", "--variant", "a", base[0]},
+        std::vector<std::string>{"a=" + base[0], "b="}}) {
+    std::vector<std::string> e = {"import", "hackbench", "--name", "empty", "--db", db};
+    e.insert(e.end(), empty.begin(), empty.end());
+    const auto r = schedlab_cmd(e);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "schedlab import: variant 'b' has no files (a glob that matched nothing?); nothing "
+          "imported\n");
+    CHECK_FALSE(store.runs_table().find_run_by_name("empty"));
+  }
+}
+
+TEST_CASE(
+    "import: a FIFO, a device or a directory given as a file is not a regular file, not a missing "
+    "one") {
+  test::TempDir dir;
+  const std::string fifo = dir.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const auto& [path, kind] :
+       std::vector<std::pair<std::string, std::string>>{{fifo, "a FIFO"},
+                                                        {"/dev/null", "a character device"},
+                                                        {dir.path().string(), "a directory"}}) {
+    const auto r = schedlab_cmd(
+        {"import", "hackbench", "--name", "x", "--db", dir.file("x.db"), "--variant", "a", path},
+        {}, std::chrono::seconds(20));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "schedlab import: " + path + ": not a regular file (" + kind + ")\n");
+  }
+  const auto missing = schedlab_cmd(
+      {"import", "hackbench", "--name", "x", "--db", dir.file("x.db"), "a=" + dir.file("gone")});
+  CHECK(missing.err == "schedlab import: " + dir.file("gone") + ": no such file\n");
 }
 
 // Issue 43 part 3: every real output of every workload, read by `schedlab

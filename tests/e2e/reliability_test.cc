@@ -178,6 +178,11 @@ TEST_CASE("a second run on the same SUT is refused, naming the holder; restore r
   test::write_text(dir.file("c.yaml"), sleeper_config(flipped, "3"));
   Spawned first = spawn_run(dir, "c.db", "c1");
   wait_for_holder("\"run 1 'c1'\"");
+  // The run holds the SUT from before its knobs are tried (written and put
+  // back) to its end: its variant's value shows once it is applied.
+  const auto give_up = std::chrono::steady_clock::now() + 60s;
+  while (read_sysctl(local, kKnob) != flipped && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(10ms);
   CHECK(read_sysctl(local, kKnob) == flipped);
 
   // The same database and another: both refused, the knob untouched.

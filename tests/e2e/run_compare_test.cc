@@ -628,6 +628,49 @@ TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its firs
   CHECK_FALSE(std::filesystem::exists(db));
 }
 
+// The kernel publishes no range for vm.swappiness: -5 passes the config and
+// the read-only preflight, and the kernel refuses it (EINVAL). Every
+// variant's knobs are written, read back and put back before the baseline
+// is measured, so the run fails at once, naming the sysctl and both values.
+TEST_CASE("a sysctl value the kernel does not take fails the run before the baseline is measured") {
+  if (::geteuid() != 0) SCHEDLAB_SKIP("needs root to write vm.swappiness");
+  LocalHost local;
+  const std::string swappiness = read_sysctl(local, "vm.swappiness");
+  const std::string autogroup = read_sysctl(local, "kernel.sched_autogroup_enabled");
+  test::TempDir dir;
+  const std::string cfg = dir.file("c.yaml"), db = dir.file("t.db");
+  test::write_text(cfg,
+                   "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                   "  default: {}\n  neg:\n    sysctl:\n      kernel.sched_autogroup_enabled: " +
+                       std::string(autogroup == "0" ? "1" : "0") + "\n      vm.swappiness: -5\n");
+  CHECK(schedlab_cmd({"run", cfg, "--db", db, "--dry-run"})
+            .ok());  // read-only: nothing written to find out
+  const auto r = schedlab_cmd({"run", cfg, "--db", db});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("schedlab: " + cfg + ":9: variants.neg.sysctl: sysctl vm.swappiness = -5: ") !=
+        std::string::npos);
+  CHECK(r.err.find("restored '" + swappiness + "'; nothing was measured") != std::string::npos);
+  CHECK(read_sysctl(local, "vm.swappiness") == swappiness);
+  CHECK(read_sysctl(local, "kernel.sched_autogroup_enabled") == autogroup);
+  Store store(db, Store::Access::kReadOnly);
+  const auto runs = store.runs_table().list_runs();
+  REQUIRE(runs.size() == 1);
+  CHECK(to_string(runs[0].status) == "failed");
+  CHECK(store.iterations_table().iterations(runs[0].id, true).empty());  // not even the baseline
+  CHECK(store.journal().unrestored("local").empty());
+  // Values the kernel takes: tried, put back, then run as usual.
+  const std::string other = swappiness == "10" ? "11" : "10";
+  test::write_text(cfg,
+                   "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\nvariants:\n"
+                   "  default: {}\n  low:\n    sysctl:\n      vm.swappiness: " +
+                       other + "\n");
+  const auto ok = schedlab_cmd({"run", cfg, "--db", db, "--name", "ok"});
+  INFO(ok.err);
+  CHECK(ok.ok());
+  CHECK(read_sysctl(local, "vm.swappiness") == swappiness);
+}
+
 TEST_CASE("stop: sequential on real hackbench: each variant stops when its test decides, compare shows it") {
   test::TempDir dir;
   const std::string db = dir.file("seq.db");

@@ -91,9 +91,35 @@ TEST_CASE("ssh URLs parse") {
   CHECK_FALSE(parse_ssh_url("ssh://" + long_host + ";"));
 }
 
+TEST_CASE(
+    "an ssh URL whose host or user starts with '-' is no host: ssh would take it for an option") {
+  CHECK_FALSE(parse_ssh_url("ssh://-V"));
+  CHECK_FALSE(parse_ssh_url("ssh://-Fevil.conf"));
+  CHECK_FALSE(parse_ssh_url("ssh://-oProxyCommand@sut1"));
+  CHECK(ssh_url_option_note("ssh://-V") ==
+        " (the host '-V' starts with '-': ssh would take it for an option)");
+  CHECK(ssh_url_option_note("ssh://-Fevil.conf:2222") ==
+        " (the host '-Fevil.conf' starts with '-': ssh would take it for an option)");
+  CHECK(ssh_url_option_note("ssh://-oX@sut1") ==
+        " (the user '-oX' starts with '-': ssh would take it for an option)");
+  CHECK(ssh_url_option_note("ssh://sut1") == "");
+  CHECK(ssh_url_option_note("sut1") == "");
+  // A '-' inside a name is a name.
+  CHECK(parse_ssh_url("ssh://build-bot@sut-1.lab")->host == "sut-1.lab");
+}
+
 TEST_CASE("every byte of every argument reaches the remote side unchanged (property)", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();
+  // "--" ends ssh's options before the destination: nothing a URL names is
+  // read as one.
+  const auto client = host.ssh_argv("true");
+  REQUIRE(client.size() > 3);
+  CHECK(client[client.size() - 3] == "--");
+  const auto target = parse_ssh_url(lab().sut_url());
+  CHECK(client[client.size() - 2] ==
+        (target->user.empty() ? "" : target->user + "@") + target->host);
+  CHECK(client.back() == "true");
   // Characters the remote shell would otherwise interpret, plus UTF-8.
   const std::string alphabet = " \t\n'\"$`;&|*?[]{}()<>\\!#~%^=,.-_aZ09\xc3\xa9";
   std::mt19937 rng(20261129);

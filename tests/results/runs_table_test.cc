@@ -66,3 +66,39 @@ TEST_CASE("a run as a command line names it: its id, else its name; digits past 
   CHECK_FALSE(runs.find_run_arg("-1"));
   CHECK_FALSE(runs.find_run_arg("+1"));
 }
+
+// A database made elsewhere may hold a run named like another's id: the
+// argument is an error naming both, never the id's run deleted or shown.
+TEST_CASE("a RUN argument that is one run's id and another's name is an error naming both") {
+  test::TempDir dir;
+  Store s(dir.file("ids.db"));
+  const RunsTable& runs = s.runs_table();
+  const auto make = [&](const std::string& name) {
+    return s.runs_table().create_run(
+        {.name = name, .config_path = "", .config_text = "", .config_sha256 = ""});
+  };
+  make("first");
+  const auto second = make("second");
+  const auto zero_two = make("02");
+  const auto one = make("1");
+  CHECK_THROWS_WITH(runs.find_run_arg("02"),
+                    "'02' names two runs in " + dir.file("ids.db") +
+                        ": run 2 'second' by its id and run 3 by its name; give the id "
+                        "of the one you mean");
+  CHECK_THROWS_WITH(runs.find_run_arg("1"),
+                    Catch::Contains("run 1 'first' by its id and run 4 by its name"));
+  CHECK(runs.find_run_arg("2")->id == second);  // no run is named 2
+  CHECK(runs.find_run_arg("3")->id == zero_two);
+  CHECK(runs.find_run_arg("4")->id == one);
+  CHECK(runs.find_run_arg("second")->id == second);
+}
+
+TEST_CASE("a new run's name is text and not all digits") {
+  CHECK(run_name_problem("02") == "it is all digits, which a RUN argument takes for a run's id");
+  CHECK(run_name_problem("1") == "it is all digits, which a RUN argument takes for a run's id");
+  CHECK(run_name_problem("") == "it is empty");
+  CHECK(run_name_problem("run\x1b") == "it holds a control character (U+001B at byte 3)");
+  CHECK(run_name_problem("v1") == std::nullopt);
+  CHECK(run_name_problem("1.5") == std::nullopt);
+  CHECK(run_name_problem("2026-12-06") == std::nullopt);
+}

@@ -200,8 +200,10 @@ std::optional<std::string> FakeHost::read_file(const std::string& path) {
     return s + " \n";  // the kernel prints a trailing blank
   }
   auto it = files.find(path);
-  if (it == files.end()) return std::nullopt;
-  return it->second;
+  if (it != files.end()) return it->second;
+  if (path == "/etc/machine-id" && !machine_id.empty()) return machine_id + "\n";
+  if (path == "/proc/sys/kernel/random/boot_id" && !boot_id.empty()) return boot_id + "\n";
+  return std::nullopt;
 }
 
 void FakeHost::write_file(const std::string& path, const std::string& content) {

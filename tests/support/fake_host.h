@@ -123,6 +123,10 @@ class FakeHost final : public Host {
   std::set<std::string> ignored_writes;
   // Called before each write is applied (e.g. to look at the journal then).
   std::function<void(const std::string& path, const std::string& content)> on_write;
+  // Its identity (Host::identity): what /etc/machine-id and boot_id read
+  // as when `files` holds neither. The knob journal acts only on rows of
+  // this machine and boot; empty: the host has none.
+  std::string machine_id = "fake-machine-id", boot_id = "fake-boot-id";
   std::vector<std::string> writes;         // "path=content", in order
   std::set<std::string> missing_programs;  // find_program says no
   std::set<int> closed_ports;              // port_accepts says no

@@ -96,8 +96,10 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
        "exp.yaml:4: variants.b.policy: unknown scheduling policy 'fifo'; known: other, batch, "
        "idle"},
       {"workloads: [hackbench]\nvariants:\n  b:\n    sysctl:\n      net.core.somaxconn: 5\n",
-       "exp.yaml:5: variants.b.sysctl.net.core.somaxconn: 'net.core.somaxconn' is outside the "
-       "sysctls schedlab may change (kernel.*, vm.*)"},
+       "exp.yaml:5: variants.b.sysctl.net.core.somaxconn: 'net.core.somaxconn' is not a sysctl "
+       "schedlab may change (kernel.sched_*, kernel.numa_balancing, kernel.numa_balancing_*, "
+       "kernel.timer_migration, "
+       "kernel.msgmax, vm.stat_interval, vm.swappiness)"},
       {"workloads: [hackbench]\nvariants:\n  b:\n    nice: 40\n",
        "exp.yaml:4: variants.b.nice: 40 is out of range: expected a whole number from -20 to 19"},
       {"workloads: [hackbench]\nhosts:\n  sut: sut1\n",
@@ -125,29 +127,36 @@ TEST_CASE("config errors name file, line and key, with a suggestion") {
        "'interleaved'?)"},
       // Every key with a fixed set of choices names them and the nearest.
       {"workloads: [hackbench]\nssh:\n  host_key_policy: accept_new\n",
-       "exp.yaml:3: ssh.host_key_policy: expected strict or accept-new, got 'accept_new' (did you mean "
+       "exp.yaml:3: ssh.host_key_policy: expected strict or accept-new, got 'accept_new' (did you "
+       "mean "
        "'accept-new'?)"},
       {"workloads:\n  - command:\n      name: x\n      role: sutt\n      argv: [true]\n",
-       "exp.yaml:4: workloads[0].command.role: expected sut or loadgen, got 'sutt' (did you mean 'sut'?)"},
+       "exp.yaml:4: workloads[0].command.role: expected sut or loadgen, got 'sutt' (did you mean "
+       "'sut'?)"},
       {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: higer}}\n",
-       "exp.yaml:5: workloads[0].command.metrics.m.direction: expected higher or lower, got 'higer' (did "
+       "exp.yaml:5: workloads[0].command.metrics.m.direction: expected higher or lower, got "
+       "'higer' (did "
        "you mean 'higher'?)"},
       {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, centre: hmaen}}\n",
-       "exp.yaml:5: workloads[0].command.metrics.m.centre: expected amean, hmean, gmean or median, got "
+       "exp.yaml:5: workloads[0].command.metrics.m.centre: expected amean, hmean, gmean or median, "
+       "got "
        "'hmaen' (did you mean 'hmean'?)"},
       {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, kind: intervals}}\n",
-       "exp.yaml:5: workloads[0].command.metrics.m.kind: expected run or interval, got 'intervals' (did "
+       "exp.yaml:5: workloads[0].command.metrics.m.kind: expected run or interval, got 'intervals' "
+       "(did "
        "you mean 'interval'?)"},
       {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, match: eech}}\n",
-       "exp.yaml:5: workloads[0].command.metrics.m.match: expected one, each or last, got 'eech' (did you "
+       "exp.yaml:5: workloads[0].command.metrics.m.match: expected one, each or last, got 'eech' "
+       "(did you "
        "mean 'each'?)"},
       {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, stream: stdrr}}\n",
-       "exp.yaml:5: workloads[0].command.metrics.m.stream: expected stdout, stderr or both, got 'stdrr' "
+       "exp.yaml:5: workloads[0].command.metrics.m.stream: expected stdout, stderr or both, got "
+       "'stdrr' "
        "(did you mean 'stderr'?)"},
       {"workloads:\n  - command:\n      name: x\n      argv: [true]\n"
        "      metrics: {m: {regex: '(?<value>\\d+)', direction: lower, domain: nonnegtive}}\n",
@@ -206,6 +215,19 @@ TEST_CASE("ssh hosts and their options") {
   CHECK(c.ssh.known_hosts == "/kh");
   CHECK(c.ssh.connect_timeout == std::chrono::seconds(5));
   CHECK(c.ssh.host_key_policy == "strict");
+  // A host or user named like an option never reaches ssh.
+  CHECK(error_of("hosts: {sut: 'ssh://-V'}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: hosts.sut: 'ssh://-V' is not a host: use local or ssh://[user@]host[:port] "
+        "(the host '-V' "
+        "starts with '-': ssh would take it for an option)");
+  CHECK(error_of("hosts: {sut: local, loadgen: 'ssh://-Fevil.conf'}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:1: hosts.loadgen: 'ssh://-Fevil.conf' is not a host: use local or "
+        "ssh://[user@]host[:port] (the "
+        "host '-Fevil.conf' starts with '-': ssh would take it for an option)");
+  CHECK(error_of("pairs:\n  - {sut: 'ssh://-oX@sut1'}\nworkloads: [hackbench]\n") ==
+        "exp.yaml:2: pairs[0].sut: 'ssh://-oX@sut1' is not a host: use local or "
+        "ssh://[user@]host[:port] (the "
+        "user '-oX' starts with '-': ssh would take it for an option)");
 }
 
 TEST_CASE("a command workload is made from the config, its params swept like any") {

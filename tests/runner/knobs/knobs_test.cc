@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "runner/hosts/local_host.h"
+#include "runner/knobs/journal_rows.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -80,13 +81,13 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
   SECTION("a journal left by a crash is restored by restore_journal") {
     // Simulate kill -9 between write and restore: journal and write by
     // hand, as apply_sysctl does, and never restore.
-    store.journal().journal_applied({.run_id = run,
-                                     .host = "local",
-                                     .kind = "sysctl",
-                                     .name = kKnob,
-                                     .path = sysctl_path(kKnob),
-                                     .original = original,
-                                     .target = flipped});
+    store.journal().journal_applied(stamped({.run_id = run,
+                                             .kind = "sysctl",
+                                             .name = kKnob,
+                                             .path = sysctl_path(kKnob),
+                                             .original = original,
+                                             .target = flipped},
+                                            host));
     host.write_file(sysctl_path(kKnob), flipped + "\n");
     REQUIRE(read_sysctl(host, kKnob) == flipped);
     const auto done = restore_journal(store, host);

@@ -6,6 +6,7 @@
 
 #include "runner/config/host_specs.h"
 #include "runner/hosts/local_host.h"
+#include "runner/knobs/journal_rows.h"
 #include "runner/run/executor.h"
 #include "runner/run/plan.h"
 #include "runner/run/preflight.h"
@@ -18,20 +19,25 @@ namespace {
 
 const std::string kGuest = "lab:6.12.9+bpo-amd64/tcg@127.0.0.1:40001";
 
-std::int64_t applied(Store& store, const std::string& host, const std::string& name) {
+// A row journaled for HOST; stamped with WRITER's identity (the machine and
+// boot it runs in) when given, else with none.
+std::int64_t applied(Store& store, const std::string& host, const std::string& name,
+                     Host* writer = nullptr) {
   const auto run = store.runs_table().create_run({.name = "r-" + name,
                                                   .config_path = "x.yaml",
                                                   .config_text = "",
                                                   .config_sha256 = "",
                                                   .manifest_json = "{}",
                                                   .status = RunStatus::kFailed});
-  return store.journal().journal_applied({.run_id = run,
-                                          .host = host,
-                                          .kind = "sched_feature",
-                                          .name = name,
-                                          .path = "/sys/kernel/debug/sched/features",
-                                          .original = name,
-                                          .target = "NO_" + name});
+  JournalEntry e{.run_id = run,
+                 .host = host,
+                 .kind = "sched_feature",
+                 .name = name,
+                 .path = "/sys/kernel/debug/sched/features",
+                 .original = name,
+                 .target = "NO_" + name};
+  if (writer) e = stamped(e, *writer);
+  return store.journal().journal_applied(e);
 }
 
 // TEST DOUBLE: this machine under another name (a lab guest's, an ssh
@@ -86,7 +92,7 @@ TEST_CASE("preflight: a lab guest's stale entries do not block a run, an ssh hos
   CHECK_NOTHROW(preflight(context(guest_pair)));
   CHECK(store.journal().unrestored(kGuest).empty());  // discarded, with a note on stderr
   RenamedLocalHost ssh("ssh://root@sut9");
-  applied(store, "ssh://root@sut9", "RUN_TO_PARITY");
+  applied(store, "ssh://root@sut9", "RUN_TO_PARITY", &ssh);  // that host's, in this boot
   const Pair ssh_pair{ssh, local, "sut9"};
   CHECK_THROWS_WITH(preflight(context(ssh_pair)),
                     Catch::Contains("ssh://root@sut9 still has knobs changed by an earlier run"));

@@ -381,7 +381,11 @@ TEST_CASE(
       slice + "=1000000\n",
       slice + "=3000000\n",  // restored when default runs again, and at run end
   };
-  Lines both = one_round;
+  // Before anything is measured, each knob is tried: written, read back,
+  // put back (preflight.h: try_knobs).
+  Lines both = {autogroup + "=0\n",      autogroup + "=1\n",   features + "=NO_PLACE_LAG",
+                features + "=PLACE_LAG", slice + "=1000000\n", slice + "=3000000\n"};
+  both.insert(both.end(), one_round.begin(), one_round.end());
   both.insert(both.end(), one_round.begin(), one_round.end());
   CHECK(rig.sut.writes == both);
   // Each write is read back at once; an apply reads the original first.
@@ -411,26 +415,30 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "executor: a knob that does not read back fails the run, with what was applied restored") {
+    "executor: a knob that does not read back fails the run before anything is measured, with what "
+    "was "
+    "applied restored") {
   Rig rig(lc_config("[1]",
                     "iterations: 2\n"
                     "variants:\n"
                     "  tuned: {sysctl: {kernel.sched_autogroup_enabled: 0}}\n"
                     "  slice: {debugfs: {sched/base_slice_ns: 1000000}}\n"));
   rig.sut.ignored_writes = {kSlice};  // the kernel keeps its value
-  CHECK_THROWS_WITH(rig.run(),
-                    "debugfs sched/base_slice_ns = 1000000: wrote '1000000' but it reads "
-                    "back as '3000000'; restored '3000000'");
+  CHECK_THROWS_WITH(
+      rig.run(),
+      "e.yaml:10: variants.slice.debugfs: debugfs sched/base_slice_ns = 1000000: wrote "
+      "'1000000' but it reads back as '3000000'; restored '3000000'; nothing was measured");
   const auto runs = rig.store.runs_table().list_runs();
   REQUIRE(runs.size() == 1);
   CHECK(to_string(runs[0].status) == "failed");
-  const auto its = rig.iterations(runs[0].id);
-  REQUIRE(its.size() == 1);  // tuned's first iteration, before slice failed
-  CHECK(rig.variant_of(its[0]) == "tuned");
+  CHECK(rig.iterations(runs[0].id).empty());  // not even tuned's first iteration
+  CHECK(rig.loadgen.count({"lc-client"}) == 0);
   CHECK(rig.store.journal().unrestored("sut").empty());
   CHECK(rig.sut.files[kAutogroup] == "1\n");
-  // The workload's teardown still ran.
-  CHECK(rig.steps().back() == "loadgen: run lc-cleanup");
+  CHECK(rig.sut.writes == Lines{"/proc/sys/kernel/sched_autogroup_enabled=0\n",
+                                "/proc/sys/kernel/sched_autogroup_enabled=1\n",
+                                "/sys/kernel/debug/sched/base_slice_ns=1000000\n",
+                                "/sys/kernel/debug/sched/base_slice_ns=3000000\n"});
 }
 
 TEST_CASE("executor: variants interleave per iteration, or run in sequence per point") {
