@@ -160,6 +160,7 @@ TEST_CASE("AtomicFile writes a device named as it is, and refuses a link to one"
                         ": a link to a character device: neither replaced nor written through "
                         "(-o - writes on stdout)");
   CHECK(fs::is_symlink(dir.file("out.html")));
+}
 
 TEST_CASE("regular_file_problem tells a missing file from one that is not a regular file") {
   test::TempDir dir;
