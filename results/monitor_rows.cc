@@ -2,9 +2,27 @@
 
 #include <fmt/format.h>
 
+#include "base/sample_range.h"
+#include "base/text.h"
 #include "results/sqlite_stmt.h"
+#include "results/store_error.h"
 
 namespace schedlab {
+namespace {
+
+// A delta row as the store keeps it: in base/sample_range.h's range, as a
+// sample is, on write (a monitor parser's slip) and on read (a crafted or
+// damaged database: a value stored as text reads as NaN), so no mean,
+// stddev or test of `compare --monitors` sees inf or 1e308.
+void check_delta(const MonitorDeltaRow& d, std::int64_t iteration_id, bool writing) {
+  const auto why = sample_out_of_range(d.value);
+  if (!why) return;
+  throw StoreError(fmt::format("iteration id {}: {} counter {}: {}{}", iteration_id,
+                               terminal_safe(d.monitor), terminal_safe(d.counter), *why,
+                               writing ? "; not stored" : " (a damaged or crafted database)"));
+}
+
+}  // namespace
 
 void MonitorRows::add(std::int64_t id, const std::vector<MonitorSnapshotRow>& snapshots,
                       const std::vector<MonitorDeltaRow>& deltas) {
@@ -22,6 +40,7 @@ void MonitorRows::add(std::int64_t id, const std::vector<MonitorSnapshotRow>& sn
                   "INSERT INTO monitor_deltas (iteration_id, monitor, counter, value) "
                   "VALUES (?, ?, ?, ?)");
     for (const auto& d : deltas) {
+      check_delta(d, id, true);
       one.bind(1, id).bind(2, d.monitor).bind(3, d.counter).bind(4, d.value).run();
       one.reset();
     }
@@ -53,7 +72,9 @@ std::vector<MonitorDeltaRow> MonitorRows::monitor_deltas(std::int64_t run_id,
       "AND (?3 = 0 OR (d.counter NOT GLOB 'cpu[0-9]*' AND d.counter NOT GLOB '*.cpu[0-9]*')) "
       "ORDER BY d.rowid",
       [](const sql::Stmt& s) {
-        return MonitorDeltaRow{s.i64(0), s.text(1), s.text(2), s.dbl(3)};
+        MonitorDeltaRow d{s.i64(0), s.text(1), s.text(2), sql::number_or_nan(s, 3)};
+        check_delta(d, d.iteration_id, false);
+        return d;
       },
       run_id, monitor, aggregates_only ? 1 : 0);
 }

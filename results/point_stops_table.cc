@@ -2,9 +2,30 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "base/text.h"
 #include "results/sqlite_stmt.h"
+#include "results/store_error.h"
 
 namespace schedlab {
+namespace {
+
+// A stop's figures are printed as facts (the interval at the stop, the
+// sequential p, estimate and interval): a crafted or damaged row holding
+// text, inf or NaN there is refused naming the stop, never printed as
+// "inf%" or read as 0.
+std::optional<double> stored_figure(const sql::Stmt& s, int col, std::int64_t run_id,
+                                    const std::string& workload, const char* what) {
+  if (s.is_null(col)) return std::nullopt;
+  const double v = sql::number_or_nan(s, col);
+  if (std::isfinite(v)) return v;
+  throw StoreError(fmt::format("run {}: the stop of {} has {} {}: not a finite number (a damaged "
+                               "or crafted database)",
+                               run_id, terminal_safe(workload), what, v));
+}
+
+}  // namespace
 
 void PointStopsTable::record_point_stop(const PointStop& p) {
   sql::Stmt s(
@@ -40,8 +61,14 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
   s.bind(1, run_id);
   std::vector<PointStop> out;
   while (s.step()) {
-    PointStop p{s.i64(0),  s.i64(1),           s.text(2),   s.text(3), static_cast<int>(s.i64(4)),
-                s.text(5), sql::opt_dbl(s, 6), std::nullopt};
+    const std::string workload = s.text(2);
+    const auto figure = [&](int col, const char* what) {
+      return stored_figure(s, col, run_id, workload, what);
+    };
+    PointStop p{s.i64(0),  s.i64(1),
+                workload,  s.text(3),
+                static_cast<int>(s.i64(4)), s.text(5),
+                figure(6, "ci_halfwidth_pct"), std::nullopt};
     if (!s.is_null(7)) {
       SequentialRecord q;
       q.metric = s.text(7);
@@ -49,11 +76,15 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
       q.looks = static_cast<int>(s.i64(9));
       q.n_baseline = static_cast<int>(s.i64(10));
       q.n = static_cast<int>(s.i64(11));
-      q.p_value = sql::opt_dbl(s, 12);
-      q.estimate_pct = sql::opt_dbl(s, 13);
-      q.ci_low = sql::opt_dbl(s, 14);
-      q.ci_high = sql::opt_dbl(s, 15);
-      q.level = s.is_null(16) ? 0.95 : s.dbl(16);
+      q.p_value = figure(12, "seq_p_value");
+      q.estimate_pct = figure(13, "seq_estimate_pct");
+      q.ci_low = figure(14, "seq_ci_low");
+      q.ci_high = figure(15, "seq_ci_high");
+      q.level = figure(16, "seq_level").value_or(0.95);
+      if (!(q.level > 0 && q.level < 1))
+        throw StoreError(fmt::format("run {}: the stop of {} has seq_level {}: not a level "
+                                     "between 0 and 1 (a damaged or crafted database)",
+                                     run_id, terminal_safe(workload), q.level));
       q.design_json = s.text(17);
       q.looks_json = s.text(18);
       q.note = s.text(19);

@@ -339,6 +339,21 @@ ORDER BY s.rowid LIMIT 1)sql");
                why ? *why
                    : fmt::format("its offset {} is not finite", sql::number_or_nan(samples, 5))));
   }
+  // Monitor deltas feed the same statistics (compare --monitors): same range.
+  Stmt deltas(db, R"sql(
+SELECT i.id, i.iteration, coalesce(r.name, '#' || i.run_id), d.monitor, d.counter, d.value
+FROM src.monitor_deltas d JOIN src.iterations i ON i.id = d.iteration_id
+LEFT JOIN src.runs r ON r.id = i.run_id
+WHERE typeof(d.value) NOT IN ('integer', 'real') OR abs(d.value) > ?1
+  OR (d.value <> 0 AND abs(d.value) < ?2)
+ORDER BY d.rowid LIMIT 1)sql");
+  deltas.bind(1, kSampleMax).bind(2, kSampleMinNonZero);
+  if (deltas.step()) {
+    const auto why = sample_out_of_range(sql::number_or_nan(deltas, 5));
+    refuse(iteration(deltas),
+           fmt::format("has a {} delta of {} that is no count: {}", terminal_safe(deltas.view(3)),
+                       terminal_safe(deltas.view(4)), why.value_or("out of range")));
+  }
 }
 
 }  // namespace

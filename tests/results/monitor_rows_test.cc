@@ -2,6 +2,8 @@
 // read back per run and monitor, per-CPU rows filtered on request.
 #include "results/monitor_rows.h"
 
+#include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 
 #include "results/store.h"
@@ -64,4 +66,37 @@ TEST_CASE("monitor rows round-trip with their iteration", "[store][monitors]") {
     agg.push_back(d.monitor + ":" + d.counter);
   CHECK(agg == std::vector<std::string>{"stat:ctxt", "stat:cpu.user", "interrupts:LOC",
                                         "interrupts:NMI"});
+}
+
+TEST_CASE("a monitor delta outside the sample range is refused on write and on read (issue 44)",
+          "[store][monitors]") {
+  test::TempDir dir;
+  const std::string path = dir.file("m.db");
+  std::int64_t run = 0;
+  {
+    Store s(path);
+    run = s.runs_table().create_run(
+        {.name = "m", .config_path = "x", .config_text = "", .config_sha256 = ""});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+    IterationRow it = test::plain_iteration(run, v);
+    it.monitor_deltas = {{0, "stat", "ctxt", 1e308}};
+    CHECK_THROWS_WITH(s.iterations_table().add_iteration(it),
+                      Catch::Contains("stat counter ctxt: 1e+308 is outside +-1e+150; not stored"));
+    CHECK(s.iterations_table().iterations(run).empty());  // the iteration rolled back with it
+    it.monitor_deltas = {{0, "stat", "ctxt", 15}};
+    s.iterations_table().add_iteration(it);
+  }
+  // A crafted database: the value as text (reads as NaN), then as inf.
+  for (const char* value : {"'many'", "9e999"}) {
+    sqlite3* h = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(h, (std::string("UPDATE monitor_deltas SET value = ") + value).c_str(),
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(h);
+    Store s(path);
+    CHECK_THROWS_WITH(s.monitor_rows().monitor_deltas(run, ""),
+                      Catch::Contains("stat counter ctxt:") &&
+                          Catch::Contains("(a damaged or crafted database)"));
+  }
 }

@@ -75,3 +75,38 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
   CHECK_FALSE(stops[0].sequential);  // the rows of before keep what they had
   CHECK(stops[0].iterations == 7);
 }
+
+TEST_CASE("a stop whose stored figures are no finite number is refused, naming the column (issue 44)") {
+  test::TempDir dir;
+  const std::string path = dir.file("seq.db");
+  std::int64_t run = 0;
+  {
+    Store s(path);
+    run = s.runs_table().create_run(
+        {.name = "r", .config_path = "c", .config_text = "", .config_sha256 = "x"});
+    const auto v = s.variants_table().add_variant(
+        {.run_id = run, .name = "b", .position = 1, .knobs_json = "{}"});
+    s.point_stops_table().record_point_stop(test::decided_stop(run, v, "w", "{}", 7, "same", 2, 0.5));
+  }
+  {
+    Store s(path);
+    CHECK(s.point_stops_table().point_stops(run).size() == 1);
+  }
+  for (const auto& [set, says] :
+       {std::pair{"ci_halfwidth_pct = 9e999", "ci_halfwidth_pct inf: not a finite number"},
+        std::pair{"ci_halfwidth_pct = 'wide'", "ci_halfwidth_pct nan: not a finite number"},
+        std::pair{"ci_halfwidth_pct = NULL, seq_p_value = -9e999", "seq_p_value -inf: not a finite number"},
+        std::pair{"seq_p_value = 0.5, seq_ci_high = 'x'", "seq_ci_high nan"},
+        std::pair{"seq_ci_high = 1, seq_level = 95", "seq_level 95: not a level between 0 and 1"}}) {
+    INFO(set);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, (std::string("UPDATE point_stops SET ") + set).c_str(), nullptr,
+                         nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    Store s(path);
+    CHECK_THROWS_WITH(s.point_stops_table().point_stops(run),
+                      Catch::Contains(std::string("run ") + std::to_string(run) +
+                                      ": the stop of w has " + says));
+  }
+}

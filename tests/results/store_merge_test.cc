@@ -427,6 +427,9 @@ TEST_CASE("merge: samples that overflow or are no number are refused, naming the
   refused_after(test::TempDir(), "UPDATE samples SET value = 'fast'", Catch::Contains("nan is not finite"));
   refused_after(test::TempDir(), "UPDATE samples SET value = X'00'",
                 Catch::Contains("nan is not finite"));
+  refused_after(test::TempDir(), "UPDATE monitor_deltas SET value = 9e999 WHERE rowid = 1",
+                Catch::Contains("a.db: iteration 0 (id 1) of run 'fleet' has a stat delta of ctxt "
+                                "that is no count: inf is not finite; nothing merged"));
   refused_after(test::TempDir(), "UPDATE samples SET offset_s = 9e999",
                 Catch::Contains("its offset inf is not finite; nothing merged"));
 }
