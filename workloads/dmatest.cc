@@ -4,6 +4,7 @@
 
 #include <boost/regex.hpp>
 #include <set>
+#include <variant>
 
 #include "base/text.h"
 
@@ -15,8 +16,8 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 // A module parameter is written like `echo VALUE > FILE`, without a shell.
-Step write_param(const Point& p, const std::string& file, const std::string& value) {
-  Step s = sut_step({"tee", p.string_at("sysfs") + "/" + file});
+Step write_param(const DmatestParams& p, const std::string& file, const std::string& value) {
+  Step s = sut_step({"tee", p.sysfs + "/" + file});
   s.stdin_data = value + "\n";
   return s;
 }
@@ -31,14 +32,24 @@ std::vector<std::string> log_argv(const std::string& source) {
 // the channel (dmatest captures them when a channel is added).
 struct ParamFile {
   const char* file;
-  const char* param;
+  std::variant<std::int64_t DmatestParams::*, bool DmatestParams::*> field;
 };
-constexpr ParamFile kParamFiles[] = {
-    {"iterations", "tests"},              {"timeout", "transfer_timeout"},
-    {"test_buf_size", "test_buf_size"},   {"transfer_size", "transfer_size"},
-    {"norandom", "norandom"},             {"noverify", "noverify"},
-    {"polled", "polled"},                 {"threads_per_chan", "threads_per_chan"},
+const ParamFile kParamFiles[] = {
+    {"iterations", &DmatestParams::tests},
+    {"timeout", &DmatestParams::transfer_timeout},
+    {"test_buf_size", &DmatestParams::test_buf_size},
+    {"transfer_size", &DmatestParams::transfer_size},
+    {"norandom", &DmatestParams::norandom},
+    {"noverify", &DmatestParams::noverify},
+    {"polled", &DmatestParams::polled},
+    {"threads_per_chan", &DmatestParams::threads_per_chan},
 };
+
+// What the module's file takes: Y or N for a flag, else the number.
+std::string module_value(const DmatestParams& p, const ParamFile& f) {
+  if (const auto* flag = std::get_if<bool DmatestParams::*>(&f.field)) return p.**flag ? "Y" : "N";
+  return std::to_string(p.*std::get<std::int64_t DmatestParams::*>(f.field));
+}
 
 }  // namespace
 
@@ -51,47 +62,55 @@ Dmatest::Dmatest() {
   const auto bool_param = [](const char* name, const char* help) {
     return ParamSpec{.name = name, .type = ParamType::kBool, .default_value = false, .help = help};
   };
-  params_ = {
-      int_param("threads_per_chan", 1, 1, "threads",
-                "kernel threads per DMA channel (threads_per_chan); one row per value", Axis::kRow),
+  using P = DmatestParams;
+  params_ = ParamTable<P>({
+      {&P::threads_per_chan,
+       int_param("threads_per_chan", 1, 1, "threads",
+                 "kernel threads per DMA channel (threads_per_chan); one row per value",
+                 Axis::kRow)},
       // Not "iterations": a workload's iterations key is the run's count
       // of measured iterations, and one key set both (a config asking 100
       // transfers ran 100 iterations).
-      int_param("tests", 1000, 1, "tests",
-                "transfers per thread (the module's iterations); never 0, which runs forever"),
-      int_param("transfer_timeout", 3000, 1, "ms", "per-transfer timeout (the module's timeout)"),
-      int_param("test_buf_size", 16384, 1, "bytes", "buffer size (test_buf_size)"),
-      int_param("transfer_size", 0, 0, "bytes",
-                "fixed transfer size (transfer_size); 0 = random up to the buffer size"),
-      bool_param("norandom", "fixed offsets instead of random ones (norandom)"),
-      bool_param("noverify", "skip filling and checking the buffers (noverify)"),
-      bool_param("polled", "poll for completion instead of waiting for the interrupt (polled)"),
-      {.name = "channel",
-       .type = ParamType::kString,
-       .default_value = std::string(),
-       .help = "DMA channel to test, e.g. dma0chan0; empty = any channel"},
-      {.name = "sysfs",
-       .type = ParamType::kString,
-       .default_value = std::string("/sys/module/dmatest/parameters"),
-       .help = "directory of the module's parameter files"},
-      {.name = "log",
-       .type = ParamType::kString,
-       .default_value = std::string("dmesg"),
-       .help = "where the kernel log is read: dmesg, journal (journalctl -k), or a file path"},
-      {.name = "kmsg",
-       .type = ParamType::kString,
-       .default_value = std::string("/dev/kmsg"),
-       .help = "where the start marker is written, so only this iteration's lines count"},
-      {.name = "load_module",
-       .type = ParamType::kBool,
-       .default_value = true,
-       .help = "modprobe dmatest before the run and remove it after"},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(minutes(10)),
-       .help = "limit for one iteration's wait for the threads to finish",
-       .unit = "duration"},
-  };
+      {&P::tests,
+       int_param("tests", 1000, 1, "tests",
+                 "transfers per thread (the module's iterations); never 0, which runs forever")},
+      {&P::transfer_timeout,
+       int_param("transfer_timeout", 3000, 1, "ms", "per-transfer timeout (the module's timeout)")},
+      {&P::test_buf_size,
+       int_param("test_buf_size", 16384, 1, "bytes", "buffer size (test_buf_size)")},
+      {&P::transfer_size,
+       int_param("transfer_size", 0, 0, "bytes",
+                 "fixed transfer size (transfer_size); 0 = random up to the buffer size")},
+      {&P::norandom, bool_param("norandom", "fixed offsets instead of random ones (norandom)")},
+      {&P::noverify, bool_param("noverify", "skip filling and checking the buffers (noverify)")},
+      {&P::polled,
+       bool_param("polled", "poll for completion instead of waiting for the interrupt (polled)")},
+      {&P::channel,
+       {.name = "channel",
+        .default_value = std::string(),
+        .help = "DMA channel to test, e.g. dma0chan0; empty = any channel"}},
+      {&P::sysfs,
+       {.name = "sysfs",
+        .default_value = std::string("/sys/module/dmatest/parameters"),
+        .help = "directory of the module's parameter files"}},
+      {&P::log,
+       {.name = "log",
+        .default_value = std::string("dmesg"),
+        .help = "where the kernel log is read: dmesg, journal (journalctl -k), or a file path"}},
+      {&P::kmsg,
+       {.name = "kmsg",
+        .default_value = std::string("/dev/kmsg"),
+        .help = "where the start marker is written, so only this iteration's lines count"}},
+      {&P::load_module,
+       {.name = "load_module",
+        .default_value = true,
+        .help = "modprobe dmatest before the run and remove it after"}},
+      {&P::timeout,
+       {.name = "timeout",
+        .default_value = milliseconds(minutes(10)),
+        .help = "limit for one iteration's wait for the threads to finish",
+        .unit = "duration"}},
+  });
   metrics_ = {
       {.name = "iops",
        .unit = "iops",
@@ -133,40 +152,37 @@ std::string Dmatest::description() const {
   return "kernel dmatest: DMA engine memcpy threads (iops and KB/s, higher is better)";
 }
 
-std::vector<Step> Dmatest::setup_steps(const Point& p, const StepContext&) const {
-  if (!p.bool_at("load_module")) return {};
+std::vector<Step> Dmatest::setup_steps(const Point& point, const StepContext&) const {
+  const auto p = params_.read(point);
+  if (!p.load_module) return {};
   return {sut_step({"modprobe", "dmatest"})};
 }
 
-std::vector<Step> Dmatest::iteration_steps(const Point& p, const StepContext&) const {
+std::vector<Step> Dmatest::iteration_steps(const Point& point, const StepContext&) const {
+  const auto p = params_.read(point);
   std::vector<Step> steps;
-  for (const auto& f : kParamFiles) {
-    const ParamValue& v = p.at(f.param);
-    if (const bool* b = std::get_if<bool>(&v))
-      steps.push_back(write_param(p, f.file, *b ? "Y" : "N"));
-    else
-      steps.push_back(write_param(p, f.file, format_param(v)));
-  }
-  if (const auto& channel = p.string_at("channel"); !channel.empty())
+  for (const auto& f : kParamFiles) steps.push_back(write_param(p, f.file, module_value(p, f)));
+  if (const auto& channel = p.channel; !channel.empty())
     steps.push_back(write_param(p, "channel", channel));
-  Step marker = sut_step({"tee", "-a", p.string_at("kmsg")});
+  Step marker = sut_step({"tee", "-a", p.kmsg});
   marker.stdin_data = std::string(kMarker) + "\n";
   steps.push_back(marker);
   steps.push_back(write_param(p, "run", "1"));
   // Reading `wait` blocks until every thread has done its iterations.
-  steps.push_back(sut_step({"cat", p.string_at("sysfs") + "/wait"}, p.duration_at("timeout")));
-  Step log = sut_step(log_argv(p.string_at("log")));
+  steps.push_back(sut_step({"cat", p.sysfs + "/wait"}, p.timeout));
+  Step log = sut_step(log_argv(p.log));
   log.measured = true;
   steps.push_back(log);
   return steps;
 }
 
-std::vector<Step> Dmatest::teardown_steps(const Point& p, const StepContext&) const {
+std::vector<Step> Dmatest::teardown_steps(const Point& point, const StepContext&) const {
+  const auto p = params_.read(point);
   // Stop threads a timed-out iteration left running, then unload.
   Step stop = write_param(p, "run", "0");
   stop.ignore_failure = true;
   std::vector<Step> steps = {stop};
-  if (p.bool_at("load_module")) {
+  if (p.load_module) {
     Step unload = sut_step({"modprobe", "-r", "dmatest"});
     unload.ignore_failure = true;
     steps.push_back(unload);
@@ -174,8 +190,9 @@ std::vector<Step> Dmatest::teardown_steps(const Point& p, const StepContext&) co
   return steps;
 }
 
-std::vector<Sample> Dmatest::parse(const Point& p, const std::string& out,
+std::vector<Sample> Dmatest::parse(const Point& point, const std::string& out,
                                    const std::string&) const {
+  const auto p = params_.read(point);
   // "[ 1623.254880] dmatest: dma0chan0-copy0: summary 1000 tests, 0 failures 23544.92 iops
   // 1506875 KB/s (0)"; v4 kernels print integer iops; quoted logs may lack the tail.
   static const boost::regex summary(
@@ -200,12 +217,12 @@ std::vector<Sample> Dmatest::parse(const Point& p, const std::string& out,
       const auto tests = to_number(m[2].str());
       // An imported log's asked count is unknown: threads of a timed run
       // (iterations 0) end at different counts, so none is checked.
-      if (!tests || (p.known("tests") && *tests < static_cast<double>(p.int_at("tests"))))
+      if (!tests || (p.known(&DmatestParams::tests) && *tests < static_cast<double>(p.tests)))
         throw ParseError(name(), lineno,
                          fmt::format("line {}: thread {} ran {} tests, {} were asked (does "
                                      "transfer_size reach test_buf_size?): {}",
-                                     lineno, excerpt(m[1].str()), excerpt(m[2].str()),
-                                     p.int_at("tests"), excerpt(line, 200)));
+                                     lineno, excerpt(m[1].str()), excerpt(m[2].str()), p.tests,
+                                     excerpt(line, 200)));
       if (m[6].matched && m[6].str() != "0")
         throw ParseError(name(), lineno,
                          fmt::format("line {}: thread {} ended with error {}: {}", lineno,

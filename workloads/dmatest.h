@@ -5,9 +5,28 @@
 // the same steps against a directory that mimics the module's files.
 #pragma once
 
+#include "workloads/param_table.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// dmatest's parameters, as its rows (dmatest.cc) declare them.
+struct DmatestParams {
+  std::int64_t threads_per_chan;
+  std::int64_t tests;
+  std::int64_t transfer_timeout;
+  std::int64_t test_buf_size;
+  std::int64_t transfer_size;
+  bool norandom;
+  bool noverify;
+  bool polled;
+  std::string channel;
+  std::string sysfs;
+  std::string log;
+  std::string kmsg;
+  bool load_module;
+  std::chrono::milliseconds timeout;
+};
 
 class Dmatest final : public Workload {
  public:
@@ -18,7 +37,7 @@ class Dmatest final : public Workload {
   Dmatest();
   std::string name() const override { return "dmatest"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "kmod"; }
   std::vector<ProgramSpec> programs() const override { return {{.name = "modprobe"}}; }
@@ -36,7 +55,7 @@ class Dmatest final : public Workload {
   std::string judge(const Point& p, const std::vector<Sample>& samples) const override;
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<DmatestParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

@@ -25,50 +25,51 @@ Mode parse_mode(const std::string& m) {
 }  // namespace
 
 Hackbench::Hackbench() {
-  params_ = {
-      {.name = "modes",
-       .type = ParamType::kString,
-       .axis = Axis::kBlock,
-       .default_value = std::string("process-pipes"),
-       .help = "tasks (process|thread) and channel (pipes|sockets); one table per mode",
-       .choices = {"process-pipes", "process-sockets", "thread-pipes", "thread-sockets"}},
-      {.name = "groups",
-       .type = ParamType::kInt,
-       .axis = Axis::kRow,
-       .default_value = std::int64_t{1},
-       .help = "number of sender/receiver groups (-g); one table row per value",
-       .unit = "groups",
-       .min = 1},
-      {.name = "loops",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{1000},
-       .help = "messages each sender passes (-l)",
-       .unit = "messages",
-       .min = 1},
-      {.name = "fds",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{20},
-       .help = "senders and receivers per group (-f)",
-       .unit = "tasks",
-       .min = 1},
-      {.name = "datasize",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{100},
-       .help = "bytes per message (-s)",
-       .unit = "bytes",
-       .min = 1},
-      {.name = "backend",
-       .type = ParamType::kString,
-       .default_value = std::string("hackbench"),
-       .help = "hackbench (rt-tests) or perf (perf bench sched messaging, the same algorithm; "
-               "fixed 20 fds and 100-byte messages)",
-       .choices = {"hackbench", "perf"}},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(std::chrono::minutes(5)),
-       .help = "an iteration still running after this is killed and recorded as failed",
-       .unit = "duration"},
-  };
+  using P = HackbenchParams;
+  params_ = ParamTable<P>({
+      {&P::modes,
+       {.name = "modes",
+        .axis = Axis::kBlock,
+        .default_value = std::string("process-pipes"),
+        .help = "tasks (process|thread) and channel (pipes|sockets); one table per mode",
+        .choices = {"process-pipes", "process-sockets", "thread-pipes", "thread-sockets"}}},
+      {&P::groups,
+       {.name = "groups",
+        .axis = Axis::kRow,
+        .default_value = std::int64_t{1},
+        .help = "number of sender/receiver groups (-g); one table row per value",
+        .unit = "groups",
+        .min = 1}},
+      {&P::loops,
+       {.name = "loops",
+        .default_value = std::int64_t{1000},
+        .help = "messages each sender passes (-l)",
+        .unit = "messages",
+        .min = 1}},
+      {&P::fds,
+       {.name = "fds",
+        .default_value = std::int64_t{20},
+        .help = "senders and receivers per group (-f)",
+        .unit = "tasks",
+        .min = 1}},
+      {&P::datasize,
+       {.name = "datasize",
+        .default_value = std::int64_t{100},
+        .help = "bytes per message (-s)",
+        .unit = "bytes",
+        .min = 1}},
+      {&P::backend,
+       {.name = "backend",
+        .default_value = std::string("hackbench"),
+        .help = "hackbench (rt-tests) or perf (perf bench sched messaging, the same algorithm; "
+                "fixed 20 fds and 100-byte messages)",
+        .choices = {"hackbench", "perf"}}},
+      {&P::timeout,
+       {.name = "timeout",
+        .default_value = milliseconds(std::chrono::minutes(5)),
+        .help = "an iteration still running after this is killed and recorded as failed",
+        .unit = "duration"}},
+  });
   metrics_ = {{.name = "time",
                .unit = "s",
                .direction = Direction::kLowerIsBetter,
@@ -83,11 +84,12 @@ std::string Hackbench::description() const {
   return "rt-tests hackbench: message passing between groups of tasks (time, lower is better)";
 }
 
-std::string Hackbench::block_label(const Point& p) const {
+std::string Hackbench::block_label(const Point& point) const {
+  const auto p = params_.read(point);
   // The two tools' times are not comparable, so they never share a table.
   const std::string prefix =
-      p.known("backend") && p.string_at("backend") == "perf" ? "perf-messaging-" : "hackbench-";
-  return prefix + p.text("modes");
+      p.known(&HackbenchParams::backend) && p.backend == "perf" ? "perf-messaging-" : "hackbench-";
+  return prefix + p.text(&HackbenchParams::modes);
 }
 
 std::vector<MmtestsFormat> Hackbench::mmtests_formats() const {
@@ -110,35 +112,37 @@ std::vector<MmtestsFormat> Hackbench::mmtests_formats() const {
                "(.*)' (its own hackbench) in hackbench-<groups>-*"}};
 }
 
-std::vector<Step> Hackbench::iteration_steps(const Point& p, const StepContext&) const {
-  Mode mode = parse_mode(p.string_at("modes"));
-  if (p.string_at("backend") == "perf") {
+std::vector<Step> Hackbench::iteration_steps(const Point& point, const StepContext&) const {
+  const auto p = params_.read(point);
+  Mode mode = parse_mode(p.modes);
+  if (p.backend == "perf") {
     // perf 6.1's messaging has no --fds/--datasize: it always uses
     // hackbench's defaults, so anything else would silently run otherwise.
-    if (p.int_at("fds") != 20 || p.int_at("datasize") != 100)
+    if (p.fds != 20 || p.datasize != 100)
       throw std::invalid_argument(
           "hackbench: backend perf always uses 20 fds and 100-byte messages; leave fds and "
           "datasize at their defaults");
     std::vector<std::string> argv = {"perf", "bench", "sched", "messaging"};
     if (mode.threads) argv.push_back("--thread");
     if (mode.pipes) argv.push_back("--pipe");
-    argv.insert(argv.end(), {"--group", std::to_string(p.int_at("groups")), "--nr_loops",
-                             std::to_string(p.int_at("loops"))});
-    return {Step{.role = Role::kSut, .argv = argv, .timeout = p.duration_at("timeout")}};
+    argv.insert(argv.end(),
+                {"--group", std::to_string(p.groups), "--nr_loops", std::to_string(p.loops)});
+    return {Step{.role = Role::kSut, .argv = argv, .timeout = p.timeout}};
   }
   std::vector<std::string> argv = {"hackbench"};
   if (mode.threads) argv.push_back("--threads");
   if (mode.pipes) argv.push_back("--pipe");
-  argv.insert(argv.end(), {"--groups", std::to_string(p.int_at("groups")),      //
-                           "--fds", std::to_string(p.int_at("fds")),            //
-                           "--datasize", std::to_string(p.int_at("datasize")),  //
-                           "--loops", std::to_string(p.int_at("loops"))});
-  return {Step{.role = Role::kSut, .argv = argv, .timeout = p.duration_at("timeout")}};
+  argv.insert(argv.end(), {"--groups", std::to_string(p.groups),      //
+                           "--fds", std::to_string(p.fds),            //
+                           "--datasize", std::to_string(p.datasize),  //
+                           "--loops", std::to_string(p.loops)});
+  return {Step{.role = Role::kSut, .argv = argv, .timeout = p.timeout}};
 }
 
-std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
+std::vector<Sample> Hackbench::parse(const Point& point, const std::string& out,
                                      const std::string& err) const {
-  if (p.string_at("backend") == "perf") return parse_perf(p, out, err);
+  const auto p = params_.read(point);
+  if (p.backend == "perf") return parse_perf(p, out, err);
   // hackbench prints errors (and then its usage) on stderr and exits 1.
   const std::string all = err + out;
   for (const std::string_view line : split_lines(all))
@@ -151,7 +155,7 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
   const auto lines = split_lines(out);
   std::optional<double> time;
   bool saw_header = false;
-  Mode mode = parse_mode(p.string_at("modes"));
+  Mode mode = parse_mode(p.modes);
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string line(lines[i]);
     const int lineno = static_cast<int>(i) + 1;
@@ -159,14 +163,14 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
     if (boost::regex_search(line, m, header)) {
       saw_header = true;
       const bool threaded = m[1] == "threaded";
-      if (p.known("modes") && threaded != mode.threads)
+      if (p.known(&HackbenchParams::modes) && threaded != mode.threads)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran in {} mode, expected {}: {}", lineno,
                                      m[1].str(), mode.threads ? "threaded" : "process", line));
-      if (p.known("groups") && std::stoll(m[2]) != p.int_at("groups"))
+      if (p.known(&HackbenchParams::groups) && std::stoll(m[2]) != p.groups)
         throw ParseError(name(), lineno,
-                         fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
-                                     m[2].str(), p.int_at("groups"), line));
+                         fmt::format("line {}: ran {} groups, expected {}: {}", lineno, m[2].str(),
+                                     p.groups, line));
     } else if (boost::regex_match(line, m, time_line)) {
       if (time)
         throw ParseError(name(), lineno,
@@ -191,8 +195,9 @@ std::vector<Sample> Hackbench::parse(const Point& p, const std::string& out,
   return {Sample{.metric = "time", .value = *time}};
 }
 
-std::vector<std::string> Hackbench::stated_params(const Point& given, const std::string& out,
+std::vector<std::string> Hackbench::stated_params(const Point& given_point, const std::string& out,
                                                   const std::string& err) const {
+  const auto given = params_.read(given_point);
   // rt-tests' hackbench prints 2 x fds descriptors ("using %d file
   // descriptors each (== %d tasks)", num_fds * 2); perf prints its groups
   // and whether they are threads.
@@ -201,14 +206,14 @@ std::vector<std::string> Hackbench::stated_params(const Point& given, const std:
   static const boost::regex messages(R"(^Each sender will pass (\d{1,9}) messages of (\d{1,9}) bytes)");
   static const boost::regex perf_groups(R"(^# (\d{1,9}) groups == \d+ (processes|threads) run\s*$)");
   // The output's shape names its tool; a given backend picks the lines read.
-  const bool any = !given.known("backend");
-  const bool perf = given.known("backend") && given.string_at("backend") == "perf";
+  const bool any = !given.known(&HackbenchParams::backend);
+  const bool perf = given.known(&HackbenchParams::backend) && given.backend == "perf";
   // The output says process or thread, never pipes or sockets: the mode is
   // stated only where --param modes gives the channel (and it is checked).
   const std::optional<std::string> channel =
-      given.known("modes") ? std::optional<std::string>(
-                                 parse_mode(given.string_at("modes")).pipes ? "pipes" : "sockets")
-                           : std::nullopt;
+      given.known(&HackbenchParams::modes)
+          ? std::optional<std::string>(parse_mode(given.modes).pipes ? "pipes" : "sockets")
+          : std::nullopt;
   std::vector<std::string> stated;
   // Held here: the lines are views into it (a temporary in the loop's
   // header would be gone before the first line is read).
@@ -238,15 +243,15 @@ std::vector<std::string> Hackbench::stated_params(const Point& given, const std:
   return stated;
 }
 
-std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out,
-                                          const std::string& err) const {
+std::vector<Sample> Hackbench::parse_perf(const ParamTable<HackbenchParams>::Values& p,
+                                          const std::string& out, const std::string& err) const {
   // "# Running 'sched/messaging' benchmark:", "# 20 sender and receiver
   // threads per group", "# 2 groups == 80 threads run", "     Total time: 0.148 [sec]".
   static const boost::regex groups_line(R"(^# (\d+) groups == \d+ (processes|threads) run\s*$)");
   static const boost::regex time_line(R"(^\s*Total time: ([0-9.]+) \[sec\]\s*$)");
   const std::string text = join_output(out, err);
   const auto lines = split_lines(text);
-  const Mode mode = parse_mode(p.string_at("modes"));
+  const Mode mode = parse_mode(p.modes);
   bool saw_groups = false;
   std::optional<double> time;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -257,14 +262,14 @@ std::vector<Sample> Hackbench::parse_perf(const Point& p, const std::string& out
       throw ParseError(name(), lineno, fmt::format("line {}: tool error: {}", lineno, line));
     if (boost::regex_match(line, m, groups_line)) {
       saw_groups = true;
-      if (p.known("modes") && (m[2] == "threads") != mode.threads)
+      if (p.known(&HackbenchParams::modes) && (m[2] == "threads") != mode.threads)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {}, expected {}: {}", lineno, m[2].str(),
                                      mode.threads ? "threads" : "processes", line));
-      if (p.known("groups") && std::stoll(m[1]) != p.int_at("groups"))
+      if (p.known(&HackbenchParams::groups) && std::stoll(m[1]) != p.groups)
         throw ParseError(name(), lineno,
-                         fmt::format("line {}: ran {} groups, expected {}: {}", lineno,
-                                     m[1].str(), p.int_at("groups"), line));
+                         fmt::format("line {}: ran {} groups, expected {}: {}", lineno, m[1].str(),
+                                     p.groups, line));
     } else if (boost::regex_match(line, m, time_line)) {
       if (time)
         throw ParseError(name(), lineno,

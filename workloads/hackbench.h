@@ -3,16 +3,28 @@
 // dominates its time.
 #pragma once
 
+#include "workloads/param_table.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// Hackbench's parameters, as its rows (hackbench.cc) declare them.
+struct HackbenchParams {
+  std::string modes;
+  std::int64_t groups;
+  std::int64_t loops;
+  std::int64_t fds;
+  std::int64_t datasize;
+  std::string backend;
+  std::chrono::milliseconds timeout;
+};
 
 class Hackbench final : public Workload {
  public:
   Hackbench();
   std::string name() const override { return "hackbench"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "rt-tests"; }
   // perf runs `backend: perf`.
@@ -30,9 +42,9 @@ class Hackbench final : public Workload {
                                          const std::string& err) const override;
 
  private:
-  std::vector<Sample> parse_perf(const Point& p, const std::string& out,
-                                 const std::string& err) const;
-  std::vector<ParamSpec> params_;
+  std::vector<Sample> parse_perf(const ParamTable<HackbenchParams>::Values& p,
+                                 const std::string& out, const std::string& err) const;
+  ParamTable<HackbenchParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

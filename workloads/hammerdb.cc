@@ -20,7 +20,9 @@ using std::chrono::milliseconds;
 using std::chrono::minutes;
 using std::chrono::seconds;
 
-bool is_postgres(const Point& p) { return p.string_at("db") == "postgres"; }
+bool is_postgres(const HammerdbParams& p) {
+  return p.db == "postgres";
+}
 
 // The stored procedures HammerDB's time profile reports (TPROC-C), as its
 // PROC lines name them in lower case.
@@ -98,8 +100,8 @@ std::vector<Sample> profile_summary(const std::string& text, std::int64_t virtua
 }
 
 // HammerDB's dictionary prefix and `dbset db` name per database.
-std::string prefix(const Point& p) {
-  const std::string& db = p.string_at("db");
+std::string prefix(const HammerdbParams& p) {
+  const std::string& db = p.db;
   if (db == "postgres") return "pg";
   if (db == "mariadb") return "maria";
   return "mysql";
@@ -118,30 +120,30 @@ const std::string& safe(const std::string& key, const std::string& v) {
   return v;
 }
 
-std::string host(const Point& p, const StepContext& ctx) {
-  if (!p.string_at("host").empty()) return p.string_at("host");
+std::string host(const HammerdbParams& p, const StepContext& ctx) {
+  if (!p.host.empty()) return p.host;
   return ctx.sut_address.empty() ? "127.0.0.1" : ctx.sut_address;
 }
 
-std::int64_t port(const Point& p, const StepContext& ctx) {
-  if (p.int_at("port") > 0) return p.int_at("port");
-  if (p.string_at("server") == "managed" && ctx.port > 0) return ctx.port;
+std::int64_t port(const HammerdbParams& p, const StepContext& ctx) {
+  if (p.port > 0) return p.port;
+  if (p.server == "managed" && ctx.port > 0) return ctx.port;
   return is_postgres(p) ? 5432 : 3306;
 }
 
 std::string server_dir(const StepContext& ctx) { return ctx.workdir + "/hammerdb-server"; }
 
-PgCluster pg_cluster(const Point& p, const StepContext& ctx) {
+PgCluster pg_cluster(const HammerdbParams& p, const StepContext& ctx) {
   PgCluster c;
   c.dir = server_dir(ctx);
   c.port = static_cast<int>(port(p, ctx));
   c.as_root = ctx.sut_root;
   c.listen_tcp = true;  // the loadgen connects over TCP
-  c.password = safe("password", p.string_at("password"));
+  c.password = safe("password", p.password);
   return c;
 }
 
-MariaServer maria(const Point& p, const StepContext& ctx) {
+MariaServer maria(const HammerdbParams& p, const StepContext& ctx) {
   return MariaServer{
       .dir = server_dir(ctx), .port = static_cast<int>(port(p, ctx)), .as_root = ctx.sut_root};
 }
@@ -162,9 +164,9 @@ std::string tmp_dir(const StepContext& ctx) {
 
 // hammerdbcli starts with `exec ./bin/tclsh8.6`: it must run in its own
 // directory, whichever script it runs.
-Step cli_step(const Point& p, const StepContext& ctx, const std::string& script, bool measured,
-              milliseconds timeout) {
-  const std::string& cli = p.string_at("hammerdbcli");
+Step cli_step(const HammerdbParams& p, const StepContext& ctx, const std::string& script,
+              bool measured, milliseconds timeout) {
+  const std::string& cli = p.hammerdbcli;
   Step run{.role = Role::kLoadgen,
            .argv = {cli, "auto", script},
            .timeout = timeout,
@@ -188,7 +190,7 @@ std::string script_path(const StepContext& ctx, Hammerdb::Script which) {
 }
 
 // Write the script on the loadgen, then run it there.
-std::vector<Step> script_steps(const Hammerdb& w, const Point& p, const StepContext& ctx,
+std::vector<Step> script_steps(const Hammerdb& w, const HammerdbParams& p, const StepContext& ctx,
                                Hammerdb::Script which, bool measured, milliseconds timeout) {
   const std::string path = script_path(ctx, which);
   Step write{.role = Role::kLoadgen, .argv = {"tee", path}, .measured = false};
@@ -204,84 +206,94 @@ Hammerdb::Hammerdb() {
     return ParamSpec{.name = name, .type = ParamType::kString, .default_value = std::string(def),
                      .help = help, .choices = std::move(choices)};
   };
-  params_ = {
-      str("db", "mariadb", "database on the SUT", {"mariadb", "mysql", "postgres"}),
-      str("server", "managed",
-          "managed: schedlab creates, starts, stops and removes a throw-away database on the "
-          "SUT; external: one already runs there",
-          {"managed", "external"}),
-      str("host", "", "database address as the loadgen sees it; empty = the SUT's address"),
-      {.name = "port",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{0},
-       .help = "database TCP port; 0 = the port schedlab reserves (managed) or 3306/5432",
-       .min = 0},
-      str("user", "hammerdb",
-          "database user HammerDB connects as (MariaDB/MySQL), or the TPROC-C schema owner it "
-          "creates (PostgreSQL; the superuser is postgres)"),
-      str("password", "hammerdb", "that user's password (and the PostgreSQL superuser's)"),
-      {.name = "warehouses",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{8},
-       .help = "TPROC-C warehouses in the schema (*_count_ware)",
-       .unit = "warehouses",
-       .min = 1},
-      {.name = "build_virtual_users",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{0},
-       .help = "virtual users loading the schema (*_num_vu); 0 = one per warehouse",
-       .unit = "users",
-       .min = 0},
-      {.name = "virtual_users",
-       .type = ParamType::kInt,
-       .axis = Axis::kRow,
-       .default_value = std::int64_t{1},
-       .help = "active virtual users in the timed run (vuset vu); one row per value",
-       .unit = "users",
-       .min = 1},
-      {.name = "rampup",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(minutes(2)),
-       .help = "unmeasured ramp-up before the timed period (whole minutes)",
-       .unit = "duration"},
-      {.name = "duration",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(minutes(5)),
-       .help = "timed period (whole minutes)",
-       .unit = "duration"},
-      {.name = "allwarehouse",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "every virtual user uses all warehouses (*_allwarehouse)"},
-      {.name = "timeprofile",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "collect per-transaction response times (*_timeprofile): the <proc>_p50/p95/p99/avg metrics "
-               "from hdbxtprofile.log in the run's TMP, its summary over the active virtual users (HammerDB's "
-               "'SUMMARY OF N ACTIVE VIRTUAL USERS', not one user's); needs xt_unique_log_name 0, HammerDB's "
-               "default"},
-      str("build", "run",
-          "build the schema once per run (run), before every iteration (iteration), or never "
-          "(none: it exists)",
-          {"run", "iteration", "none"}),
-      str("hammerdbcli", "/opt/HammerDB-4.12/hammerdbcli",
-          "path of hammerdbcli in the HammerDB directory on the loadgen (4.6 or later); every "
-          "call runs in that directory"),
-      {.name = "keep",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "keep the managed database's directory after the run (it is stopped either way)"},
-      {.name = "build_timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(hours(2)),
-       .help = "limit for one schema build",
-       .unit = "duration"},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "limit for one timed run; 0 = rampup + duration + 10m",
-       .unit = "duration"},
-  };
+  using P = HammerdbParams;
+  params_ = ParamTable<P>({
+      {&P::db, str("db", "mariadb", "database on the SUT", {"mariadb", "mysql", "postgres"})},
+      {&P::server,
+       str("server", "managed",
+           "managed: schedlab creates, starts, stops and removes a throw-away database on the "
+           "SUT; external: one already runs there",
+           {"managed", "external"})},
+      {&P::host,
+       str("host", "", "database address as the loadgen sees it; empty = the SUT's address")},
+      {&P::port,
+       {.name = "port",
+        .default_value = std::int64_t{0},
+        .help = "database TCP port; 0 = the port schedlab reserves (managed) or 3306/5432",
+        .min = 0}},
+      {&P::user,
+       str("user", "hammerdb",
+           "database user HammerDB connects as (MariaDB/MySQL), or the TPROC-C schema owner it "
+           "creates (PostgreSQL; the superuser is postgres)")},
+      {&P::password,
+       str("password", "hammerdb", "that user's password (and the PostgreSQL superuser's)")},
+      {&P::warehouses,
+       {.name = "warehouses",
+        .default_value = std::int64_t{8},
+        .help = "TPROC-C warehouses in the schema (*_count_ware)",
+        .unit = "warehouses",
+        .min = 1}},
+      {&P::build_virtual_users,
+       {.name = "build_virtual_users",
+        .default_value = std::int64_t{0},
+        .help = "virtual users loading the schema (*_num_vu); 0 = one per warehouse",
+        .unit = "users",
+        .min = 0}},
+      {&P::virtual_users,
+       {.name = "virtual_users",
+        .axis = Axis::kRow,
+        .default_value = std::int64_t{1},
+        .help = "active virtual users in the timed run (vuset vu); one row per value",
+        .unit = "users",
+        .min = 1}},
+      {&P::rampup,
+       {.name = "rampup",
+        .default_value = milliseconds(minutes(2)),
+        .help = "unmeasured ramp-up before the timed period (whole minutes)",
+        .unit = "duration"}},
+      {&P::duration,
+       {.name = "duration",
+        .default_value = milliseconds(minutes(5)),
+        .help = "timed period (whole minutes)",
+        .unit = "duration"}},
+      {&P::allwarehouse,
+       {.name = "allwarehouse",
+        .default_value = false,
+        .help = "every virtual user uses all warehouses (*_allwarehouse)"}},
+      {&P::timeprofile,
+       {.name = "timeprofile",
+        .default_value = false,
+        .help = "collect per-transaction response times (*_timeprofile): the "
+                "<proc>_p50/p95/p99/avg metrics "
+                "from hdbxtprofile.log in the run's TMP, its summary over the active virtual users "
+                "(HammerDB's "
+                "'SUMMARY OF N ACTIVE VIRTUAL USERS', not one user's); needs xt_unique_log_name 0, "
+                "HammerDB's "
+                "default"}},
+      {&P::build,
+       str("build", "run",
+           "build the schema once per run (run), before every iteration (iteration), or never "
+           "(none: it exists)",
+           {"run", "iteration", "none"})},
+      {&P::hammerdbcli,
+       str("hammerdbcli", "/opt/HammerDB-4.12/hammerdbcli",
+           "path of hammerdbcli in the HammerDB directory on the loadgen (4.6 or later); every "
+           "call runs in that directory")},
+      {&P::keep,
+       {.name = "keep",
+        .default_value = false,
+        .help = "keep the managed database's directory after the run (it is stopped either way)"}},
+      {&P::build_timeout,
+       {.name = "build_timeout",
+        .default_value = milliseconds(hours(2)),
+        .help = "limit for one schema build",
+        .unit = "duration"}},
+      {&P::timeout,
+       {.name = "timeout",
+        .default_value = milliseconds(0),
+        .help = "limit for one timed run; 0 = rampup + duration + 10m",
+        .unit = "duration"}},
+  });
   metrics_ = {
       {.name = "nopm",
        .unit = "NOPM",
@@ -322,11 +334,16 @@ std::string Hammerdb::description() const {
   return "HammerDB TPROC-C against MariaDB/MySQL or PostgreSQL (NOPM, higher is better)";
 }
 
-std::string Hammerdb::block_label(const Point& p) const {
-  return "hammerdb-" + p.text("db") + "-tprocc";
+std::string Hammerdb::block_label(const Point& point) const {
+  const auto p = params_.read(point);
+  return "hammerdb-" + p.text(&HammerdbParams::db) + "-tprocc";
 }
 
-std::string Hammerdb::script(const Point& p, const StepContext& ctx, Script which) const {
+std::string Hammerdb::script(const Point& point, const StepContext& ctx, Script which) const {
+  return script(params_.read(point), ctx, which);
+}
+
+std::string Hammerdb::script(const HammerdbParams& p, const StepContext& ctx, Script which) const {
   const std::string x = prefix(p);
   std::string s = fmt::format("# Generated by schedlab: {} script\n",
                               which == Script::kBuild ? "schema build" : "timed run");
@@ -339,11 +356,11 @@ std::string Hammerdb::script(const Point& p, const StepContext& ctx, Script whic
   if (!is_postgres(p)) {
     // A local host means the socket to HammerDB: the managed server's own,
     // or none (TCP) for an external server.
-    const bool own_socket = p.string_at("server") == "managed" && local_host(host(p, ctx));
+    const bool own_socket = p.server == "managed" && local_host(host(p, ctx));
     set("connection", x + "_socket", own_socket ? safe("socket", maria(p, ctx).socket()) : "null");
   }
-  const std::string& user = safe("user", p.string_at("user"));
-  const std::string& pass = safe("password", p.string_at("password"));
+  const std::string& user = safe("user", p.user);
+  const std::string& pass = safe("password", p.password);
   if (is_postgres(p)) {
     set("tpcc", "pg_superuser", "postgres");
     set("tpcc", "pg_superuserpass", pass);
@@ -352,31 +369,32 @@ std::string Hammerdb::script(const Point& p, const StepContext& ctx, Script whic
   set("tpcc", x + "_user", user);
   set("tpcc", x + "_pass", pass);
   set("tpcc", x + "_dbase", "tpcc");
-  const std::int64_t wh = p.int_at("warehouses");
+  const std::int64_t wh = p.warehouses;
   set("tpcc", x + "_count_ware", std::to_string(wh));
   if (which == Script::kBuild) {
-    const std::int64_t loaders = p.int_at("build_virtual_users");
+    const std::int64_t loaders = p.build_virtual_users;
     set("tpcc", x + "_num_vu", std::to_string(loaders > 0 ? loaders : wh));
     s += "puts \"schedlab: schema build started\"\nbuildschema\n"
          "puts \"schedlab: schema build complete\"\n";
     return s;
   }
   set("tpcc", x + "_driver", "timed");
-  set("tpcc", x + "_rampup", std::to_string(whole_minutes(p.duration_at("rampup"))));
-  set("tpcc", x + "_duration", std::to_string(whole_minutes(p.duration_at("duration"))));
-  set("tpcc", x + "_allwarehouse", p.bool_at("allwarehouse") ? "true" : "false");
-  set("tpcc", x + "_timeprofile", p.bool_at("timeprofile") ? "true" : "false");
+  set("tpcc", x + "_rampup", std::to_string(whole_minutes(p.rampup)));
+  set("tpcc", x + "_duration", std::to_string(whole_minutes(p.duration)));
+  set("tpcc", x + "_allwarehouse", p.allwarehouse ? "true" : "false");
+  set("tpcc", x + "_timeprofile", p.timeprofile ? "true" : "false");
   s += fmt::format(
       "loadscript\nvuset vu {}\nvuset logtotemp 1\nvucreate\n"
       "puts \"schedlab: timed run started\"\nvurun\nvudestroy\n"
       "puts \"schedlab: timed run complete\"\n",
-      p.int_at("virtual_users"));
+      p.virtual_users);
   return s;
 }
 
-std::vector<Step> Hammerdb::setup_steps(const Point& p, const StepContext& ctx) const {
+std::vector<Step> Hammerdb::setup_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
   std::vector<Step> steps;
-  if (p.string_at("server") == "managed") {
+  if (p.server == "managed") {
     if (ctx.workdir.empty()) throw std::invalid_argument("hammerdb: the runner gave no work directory");
     if (is_postgres(p)) {
       const PgCluster c = pg_cluster(p, ctx);
@@ -386,38 +404,37 @@ std::vector<Step> Hammerdb::setup_steps(const Point& p, const StepContext& ctx) 
       const MariaServer m = maria(p, ctx);
       steps = m.create_steps();
       for (auto& st : m.start_steps()) steps.push_back(st);
-      steps.push_back(m.sql_step(maria_create_user_sql(safe("user", p.string_at("user")),
-                                                       safe("password", p.string_at("password")))));
+      steps.push_back(
+          m.sql_step(maria_create_user_sql(safe("user", p.user), safe("password", p.password))));
     }
   }
-  if (p.string_at("build") == "run") {
-    auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.duration_at("build_timeout"));
+  if (p.build == "run") {
+    auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.build_timeout);
     steps.insert(steps.end(), build.begin(), build.end());
   }
   return steps;
 }
 
-std::vector<Step> Hammerdb::iteration_steps(const Point& p, const StepContext& ctx) const {
+std::vector<Step> Hammerdb::iteration_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
   std::vector<Step> steps;
-  if (p.string_at("build") == "iteration") {
+  if (p.build == "iteration") {
     // A fresh schema each time: the previous one goes first.
     Step drop{.role = Role::kLoadgen, .argv = {"tee", ctx.workdir + "/hammerdb-drop.tcl"},
               .measured = false};
     std::string text = script(p, ctx, Script::kBuild);
     text = text.substr(0, text.find("puts \"schedlab: schema build started\""));
     drop.stdin_data = text + "deleteschema\n";
-    Step run_drop =
-        cli_step(p, ctx, ctx.workdir + "/hammerdb-drop.tcl", false, p.duration_at("build_timeout"));
+    Step run_drop = cli_step(p, ctx, ctx.workdir + "/hammerdb-drop.tcl", false, p.build_timeout);
     run_drop.ignore_failure = true;  // nothing to drop the first time
     steps = {loadgen_mkdirs(ctx), drop, run_drop};
-    auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.duration_at("build_timeout"));
+    auto build = script_steps(*this, p, ctx, Script::kBuild, false, p.build_timeout);
     steps.insert(steps.end(), build.begin(), build.end());
   }
-  milliseconds timeout = p.duration_at("timeout");
-  if (timeout.count() == 0)
-    timeout = p.duration_at("rampup") + p.duration_at("duration") + minutes(10);
+  milliseconds timeout = p.timeout;
+  if (timeout.count() == 0) timeout = p.rampup + p.duration + minutes(10);
   auto run = script_steps(*this, p, ctx, Script::kRun, true, timeout);
-  if (p.bool_at("timeprofile")) {
+  if (p.timeprofile) {
     // HammerDB appends to the file: this run's report is the only one read.
     run.insert(run.end() - 1, Step{.role = Role::kLoadgen, .argv = {"rm", "-f", "--", profile_path(ctx)},
                                    .measured = false});
@@ -427,30 +444,31 @@ std::vector<Step> Hammerdb::iteration_steps(const Point& p, const StepContext& c
   return steps;
 }
 
-std::vector<Step> Hammerdb::teardown_steps(const Point& p, const StepContext& ctx) const {
-  if (p.string_at("server") != "managed") return {};
+std::vector<Step> Hammerdb::teardown_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
+  if (p.server != "managed") return {};
   std::vector<Step> steps;
   if (is_postgres(p)) {
     const PgCluster c = pg_cluster(p, ctx);
     steps.push_back(c.stop_step());
-    if (!p.bool_at("keep")) steps.push_back(c.remove_step());
+    if (!p.keep) steps.push_back(c.remove_step());
   } else {
     const MariaServer m = maria(p, ctx);
     steps.push_back(m.stop_step());
-    if (!p.bool_at("keep")) steps.push_back(m.remove_step());
+    if (!p.keep) steps.push_back(m.remove_step());
   }
   return steps;
 }
 
-std::string Hammerdb::check_fixed(const Point& p) const {
-  const std::string& cli = p.string_at("hammerdbcli");
+std::string Hammerdb::check_fixed(const Point& point) const {
+  const auto p = params_.read(point);
+  const std::string& cli = p.hammerdbcli;
   if (cli.find('/') == std::string::npos)
     return fmt::format(
         "hammerdbcli '{}': give its path in the HammerDB directory (it starts ./bin/tclsh8.6 "
         "relative to the current directory), e.g. /opt/HammerDB-4.12/hammerdbcli",
         cli);
-  const std::int64_t loaders = p.int_at("build_virtual_users") > 0 ? p.int_at("build_virtual_users")
-                                                                   : p.int_at("warehouses");
+  const std::int64_t loaders = p.build_virtual_users > 0 ? p.build_virtual_users : p.warehouses;
   if (loaders > kMaxLoaders)
     return fmt::format(
         "{} schema loaders (build_virtual_users, or one per warehouse when it is 0): HammerDB's "
@@ -467,13 +485,14 @@ std::optional<std::pair<int, int>> hammerdb_banner_version(const std::string& te
 }
 
 std::vector<std::string> Hammerdb::task_names(const Point& p, const StepContext&) const {
-  if (is_postgres(p)) return {"postgres"};
+  if (is_postgres(params_.read(p))) return {"postgres"};
   // Debian's MariaDB server is mariadbd; MySQL's (and older MariaDB's) mysqld.
   return {"mariadbd", "mysqld"};
 }
 
-std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
+std::vector<Sample> Hammerdb::parse(const Point& point, const std::string& out,
                                     const std::string& err) const {
+  const auto p = params_.read(point);
   // Current order, and the pre-2020 one; the database name may hold spaces
   // ("SQL Server"). The jobs API repeats the line without "Vuser 1:".
   static const boost::regex nopm_first(
@@ -531,19 +550,19 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
   // yields the one matching the point.
   // An imported log's virtual users, when no one said them: its one
   // result's (stated_params states them; several runs need the --param).
-  if (!p.known("virtual_users") && results.size() > 1)
+  if (!p.known(&HammerdbParams::virtual_users) && results.size() > 1)
     throw ParseError(
         name(), results[1].line,
         fmt::format("line {}: {} results in the output: give the virtual users of the one "
                     "to read (--param virtual_users=N)",
                     results[1].line, results.size()));
-  const std::int64_t want = p.known("virtual_users") ? p.int_at("virtual_users")
-                            : results[0].vus         ? *results[0].vus
-                                                     : 0;
+  const std::int64_t want = p.known(&HammerdbParams::virtual_users) ? p.virtual_users
+                            : results[0].vus                        ? *results[0].vus
+                                                                    : 0;
   const Result* chosen = nullptr;
   if (results.size() == 1) {
     chosen = &results[0];
-    if (p.known("virtual_users") && chosen->vus && *chosen->vus != want)
+    if (p.known(&HammerdbParams::virtual_users) && chosen->vus && *chosen->vus != want)
       throw ParseError(name(), chosen->line,
                        fmt::format("line {}: ran {} virtual users, expected {}", chosen->line,
                                    *chosen->vus, want));
@@ -563,7 +582,7 @@ std::vector<Sample> Hammerdb::parse(const Point& p, const std::string& out,
   std::vector<Sample> samples = {{"nopm", chosen->nopm}, {"tpm", chosen->tpm}};
   // The time profile (timeprofile: the file, printed after the console log).
   const auto profile = profile_summary(text, want);
-  if (profile.empty() && p.known("timeprofile") && p.bool_at("timeprofile"))
+  if (profile.empty() && p.known(&HammerdbParams::timeprofile) && p.timeprofile)
     throw ParseError(name(), 0,
                      "timeprofile is set but the output has no time profile summary ('>>>>> SUMMARY OF N ACTIVE "
                      "VIRTUAL USERS' from hdbxtprofile.log)");

@@ -7,9 +7,32 @@
 #include <optional>
 #include <utility>
 
+#include "workloads/param_table.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// hammerdb's parameters, as its rows (hammerdb.cc) declare them.
+struct HammerdbParams {
+  std::string db;
+  std::string server;
+  std::string host;
+  std::int64_t port;
+  std::string user;
+  std::string password;
+  std::int64_t warehouses;
+  std::int64_t build_virtual_users;
+  std::int64_t virtual_users;
+  std::chrono::milliseconds rampup;
+  std::chrono::milliseconds duration;
+  bool allwarehouse;
+  bool timeprofile;
+  std::string build;
+  std::string hammerdbcli;
+  bool keep;
+  std::chrono::milliseconds build_timeout;
+  std::chrono::milliseconds timeout;
+};
 
 class Hammerdb final : public Workload {
  public:
@@ -18,7 +41,8 @@ class Hammerdb final : public Workload {
   Hammerdb();
   std::string name() const override { return "hammerdb"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
+  bool keeps_workdir(const Point& p) const override { return params_.read(p).keep; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "hammerdb (not in Debian; see workloads/README.md)"; }
   std::vector<ProgramSpec> programs() const override {
@@ -49,9 +73,10 @@ class Hammerdb final : public Workload {
   // The Tcl script hammerdbcli runs. Throws std::invalid_argument for a
   // value that cannot be passed safely (braces, quotes, newlines).
   std::string script(const Point& p, const StepContext& ctx, Script which) const;
+  std::string script(const HammerdbParams& p, const StepContext& ctx, Script which) const;
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<HammerdbParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

@@ -28,7 +28,7 @@ class ManagedServerWorkload : public Workload {
   std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override {
     const Server s = server(p, ctx);
     std::vector<Step> steps = {s.stop_step()};  // setup may have died with its server up
-    if (!p.bool_at("keep")) steps.push_back(s.remove_step());
+    if (!this->keeps_workdir(p)) steps.push_back(s.remove_step());
     return steps;
   }
 

@@ -239,8 +239,8 @@ std::string count_error(const Line& line, const std::string& test, const char* e
 
 // A flag of the point, when it is known: an imported output's unknown
 // cpu_util or latency is checked against nothing.
-bool known_flag(const Point& p, const std::string& name) {
-  return p.known(name) && p.bool_at(name);
+bool known_flag(const ParamTable<NetperfParams>::Values& p, bool NetperfParams::*flag) {
+  return p.known(flag) && p.*flag;
 }
 
 // A result figure: finite and in range (measured_value).
@@ -249,9 +249,9 @@ double figure(const Line& line, const char* what, double v) {
 }
 
 // Classic output, or with -P 0 (o.header empty) the same rows without it.
-void read_classic(const Output& o, const Point& p, NetperfReading& r) {
+void read_classic(const Output& o, const ParamTable<NetperfParams>::Values& p, NetperfReading& r) {
   const std::optional<std::int64_t> size =
-      p.known("message_size") ? std::optional(p.int_at("message_size")) : std::nullopt;
+      p.known(&NetperfParams::message_size) ? std::optional(p.message_size) : std::nullopt;
   const auto row = [&](std::size_t i) { return *numbers(o.rows[i].text); };
   const auto cpu = [&](const Line& local_line, double local, const Line& remote_line,
                        double remote) {
@@ -331,12 +331,12 @@ void read_classic(const Output& o, const Point& p, NetperfReading& r) {
       if (has_cpu) cpu(o.rows[0], r0[5], o.rows[0], r0[6]);
     }
   }
-  if (known_flag(p, "cpu_util") && !has_cpu)
+  if (known_flag(p, &NetperfParams::cpu_util) && !has_cpu)
     throw ParseError(
         kNetperfName, o.rows[0].number,
         fmt::format("line {}: cpu_util is set but the result has no CPU columns (-c -C)",
                     o.rows[0].number));
-  if (is_rr(o.test) && known_flag(p, "latency"))
+  if (is_rr(o.test) && known_flag(p, &NetperfParams::latency))
     throw ParseError(
         kNetperfName, o.rows[0].number,
         fmt::format(
@@ -346,7 +346,7 @@ void read_classic(const Output& o, const Point& p, NetperfReading& r) {
 
 // netperf prints no "!!!" block in omni output: the confidence columns say
 // whether the interval was reached (each width at most the target).
-void read_omni(const Output& o, const Point& p, NetperfReading& r) {
+void read_omni(const Output& o, const ParamTable<NetperfParams>::Values& p, NetperfReading& r) {
   if (!is_rr(o.test))
     throw ParseError(
         kNetperfName, o.rows[0].number,
@@ -372,13 +372,13 @@ void read_omni(const Output& o, const Point& p, NetperfReading& r) {
         kNetperfName, o.rows[0].number,
         fmt::format("line {}: no 'Transaction Rate' column (selector TRANSACTION_RATE)",
                     o.rows[0].number));
-  if (known_flag(p, "latency"))
+  if (known_flag(p, &NetperfParams::latency))
     for (const char* m : {"latency_mean", "latency_p50", "latency_p90", "latency_p99"})
       if (!has(m))
         throw ParseError(kNetperfName, o.rows[0].number,
                          fmt::format("line {}: latency is set but the output has no {} column",
                                      o.rows[0].number, m));
-  if (known_flag(p, "cpu_util") && !(has("local_cpu") && has("remote_cpu")))
+  if (known_flag(p, &NetperfParams::cpu_util) && !(has("local_cpu") && has("remote_cpu")))
     throw ParseError(kNetperfName, o.rows[0].number,
                      fmt::format("line {}: cpu_util is set but the output has no CPU Util columns",
                                  o.rows[0].number));
@@ -425,23 +425,24 @@ void read_warning(const Output& o, NetperfReading& r) {
       figures.empty() ? "" : fmt::format("; confidence intervals: {}", fmt::join(figures, ", "))));
 }
 
-NetperfReading read(const Point& p, const std::string& out, const std::string& err) {
+NetperfReading read(const ParamTable<NetperfParams>::Values& p, const std::string& out,
+                    const std::string& err) {
   // Output's lines are views into the text: it must outlive them.
   const std::string text = join_output(out, err);
   Output o = cut(text);
   if (o.test.empty()) {
     // -P 0: only the test says what the row's columns are.
-    if (!p.known("test"))
+    if (!p.known(&NetperfParams::test))
       throw ParseError(
           kNetperfName, o.rows[0].number,
           fmt::format("line {}: a result row without banner or header (netperf -P 0): give the "
                       "test it ran (--param test=TCP_STREAM, ...), which fixes its columns",
                       o.rows[0].number));
-    o.test = p.string_at("test");
-  } else if (p.known("test") && o.test != p.string_at("test")) {
+    o.test = p.test;
+  } else if (p.known(&NetperfParams::test) && o.test != p.test) {
     throw ParseError(kNetperfName, o.banner.number,
                      fmt::format("line {}: the output is a {} test, the point's test is {}",
-                                 o.banner.number, o.test, p.string_at("test")));
+                                 o.banner.number, o.test, p.test));
   }
   NetperfReading r;
   if (classic_header(o) || o.header.empty())
@@ -464,9 +465,10 @@ NetperfReading read(const Point& p, const std::string& out, const std::string& e
 // has (cpu_util: -c -C; latency: the omni latency columns, which classic
 // RR output lacks). Not the duration: the elapsed time is a measurement
 // (3.32 s for -l 3), not the -l it ran with.
-std::vector<std::string> stated(const Output& o, const Point& given) {
+std::vector<std::string> stated(const Output& o, const ParamTable<NetperfParams>::Values& given) {
   std::vector<std::string> out;
-  const std::string test = o.test.empty() && given.known("test") ? given.string_at("test") : o.test;
+  const std::string test =
+      o.test.empty() && given.known(&NetperfParams::test) ? given.test : o.test;
   if (test.empty()) return out;
   if (o.banner.number) {
     out.push_back("test=" + test);
@@ -480,7 +482,8 @@ std::vector<std::string> stated(const Output& o, const Point& given) {
     }
   }
   const auto row = [&](std::size_t i) { return *numbers(o.rows[i].text); };
-  const bool size_given_default = given.known("message_size") && given.int_at("message_size") == 0;
+  const bool size_given_default =
+      given.known(&NetperfParams::message_size) && given.message_size == 0;
   const auto size = [&](double v) {
     if (!size_given_default && v >= 0 && v <= INT32_MAX && v == std::floor(v))
       out.push_back(fmt::format("message_size={}", static_cast<std::int64_t>(v)));
@@ -516,10 +519,10 @@ std::vector<std::string> stated(const Output& o, const Point& given) {
   return out;
 }
 
-std::string selectors(const Point& p) {
+std::string selectors(const ParamTable<NetperfParams>::Values& p) {
   std::string s = Netperf::kLatencySelectors;
-  if (p.bool_at("cpu_util")) s += ",LOCAL_CPU_UTIL,REMOTE_CPU_UTIL";
-  if (p.int_at("confidence") > 0)
+  if (p.cpu_util) s += ",LOCAL_CPU_UTIL,REMOTE_CPU_UTIL";
+  if (p.confidence > 0)
     s += ",CONFIDENCE_LEVEL,CONFIDENCE_INTERVAL,CONFIDENCE_ITERATION,THROUGHPUT_CONFID,LOCAL_CPU_"
          "CONFID,"
          "REMOTE_CPU_CONFID";
@@ -529,79 +532,81 @@ std::string selectors(const Point& p) {
 }  // namespace
 
 Netperf::Netperf() {
-  params_ = {
-      {.name = "test",
-       .type = ParamType::kString,
-       .axis = Axis::kBlock,
-       .default_value = std::string("TCP_STREAM"),
-       .help = "netperf test (-t): streams measure throughput, RR tests transactions (TCP_CRR "
-               "opens a connection "
-               "per transaction); one table each",
-       .choices = {"TCP_STREAM", "TCP_MAERTS", "UDP_STREAM", "TCP_RR", "UDP_RR", "TCP_CRR"}},
-      {.name = "message_size",
-       .type = ParamType::kInt,
-       .axis = Axis::kRow,
-       .default_value = std::int64_t{0},
-       .help = "bytes per send for streams (-- -m N,N: netperf's send size, the SUT's for "
-               "TCP_MAERTS), request "
-               "and response size for RR tests (-- -r N,N); 0 = netperf's default (the socket's "
-               "send size for "
-               "streams, 1 byte for RR), row 'default'; one row per value",
-       .unit = "bytes",
-       .min = 0},
-      {.name = "duration",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(seconds(10)),
-       .help = "length of one netperf test (-l, whole seconds); with confidence, of each of its "
-               "repetitions",
-       .unit = "duration",
-       .min = 1000},
-      {.name = "confidence",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{0},
-       .help = "netperf's own confidence level in % (-I LEVEL,WIDTH with -i MAX,MIN): 95 or 99; "
-               "netperf repeats "
-               "the test until the interval is narrow enough, and a miss is a note under the "
-               "table. 0 = one "
-               "test, no interval",
-       .unit = "%",
-       .min = 0},
-      {.name = "confidence_width",
-       .type = ParamType::kDouble,
-       .default_value = 5.0,
-       .help = "-I's WIDTH: the whole interval's width in % of the mean (5 = +/-2.5%)",
-       .unit = "%"},
-      {.name = "confidence_max",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{10},
-       .help = "-i MAX: at most this many repetitions (netperf takes 3 to 30)",
-       .unit = "tests",
-       .min = 3,
-       .max = 30},
-      {.name = "confidence_min",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{3},
-       .help = "-i MIN: at least this many repetitions (netperf takes 3 to 30)",
-       .unit = "tests",
-       .min = 3,
-       .max = 30},
-      {.name = "cpu_util",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "measure CPU utilisation on both sides (-c -C): local_cpu and remote_cpu"},
-      {.name = "latency",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = std::string(
-                   "RR tests: the latency percentiles of the transactions (omni selectors -- -O ") +
-               kLatencySelectors + "); streams have no transactions to time and ignore it"},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "kill a netperf still running after this; 0 = duration x repetitions "
-               "(confidence_max, or 1) + 60s",
-       .unit = "duration"},
-  };
+  using P = NetperfParams;
+  params_ = ParamTable<P>({
+      {&P::test,
+       {.name = "test",
+        .axis = Axis::kBlock,
+        .default_value = std::string("TCP_STREAM"),
+        .help = "netperf test (-t): streams measure throughput, RR tests transactions (TCP_CRR "
+                "opens a connection "
+                "per transaction); one table each",
+        .choices = {"TCP_STREAM", "TCP_MAERTS", "UDP_STREAM", "TCP_RR", "UDP_RR", "TCP_CRR"}}},
+      {&P::message_size,
+       {.name = "message_size",
+        .axis = Axis::kRow,
+        .default_value = std::int64_t{0},
+        .help = "bytes per send for streams (-- -m N,N: netperf's send size, the SUT's for "
+                "TCP_MAERTS), request "
+                "and response size for RR tests (-- -r N,N); 0 = netperf's default (the socket's "
+                "send size for "
+                "streams, 1 byte for RR), row 'default'; one row per value",
+        .unit = "bytes",
+        .min = 0}},
+      {&P::duration,
+       {.name = "duration",
+        .default_value = milliseconds(seconds(10)),
+        .help = "length of one netperf test (-l, whole seconds); with confidence, of each of its "
+                "repetitions",
+        .unit = "duration",
+        .min = 1000}},
+      {&P::confidence,
+       {.name = "confidence",
+        .default_value = std::int64_t{0},
+        .help = "netperf's own confidence level in % (-I LEVEL,WIDTH with -i MAX,MIN): 95 or 99; "
+                "netperf repeats "
+                "the test until the interval is narrow enough, and a miss is a note under the "
+                "table. 0 = one "
+                "test, no interval",
+        .unit = "%",
+        .min = 0}},
+      {&P::confidence_width,
+       {.name = "confidence_width",
+        .default_value = 5.0,
+        .help = "-I's WIDTH: the whole interval's width in % of the mean (5 = +/-2.5%)",
+        .unit = "%"}},
+      {&P::confidence_max,
+       {.name = "confidence_max",
+        .default_value = std::int64_t{10},
+        .help = "-i MAX: at most this many repetitions (netperf takes 3 to 30)",
+        .unit = "tests",
+        .min = 3,
+        .max = 30}},
+      {&P::confidence_min,
+       {.name = "confidence_min",
+        .default_value = std::int64_t{3},
+        .help = "-i MIN: at least this many repetitions (netperf takes 3 to 30)",
+        .unit = "tests",
+        .min = 3,
+        .max = 30}},
+      {&P::cpu_util,
+       {.name = "cpu_util",
+        .default_value = false,
+        .help = "measure CPU utilisation on both sides (-c -C): local_cpu and remote_cpu"}},
+      {&P::latency,
+       {.name = "latency",
+        .default_value = false,
+        .help =
+            std::string(
+                "RR tests: the latency percentiles of the transactions (omni selectors -- -O ") +
+            kLatencySelectors + "); streams have no transactions to time and ignore it"}},
+      {&P::timeout,
+       {.name = "timeout",
+        .default_value = milliseconds(0),
+        .help = "kill a netperf still running after this; 0 = duration x repetitions "
+                "(confidence_max, or 1) + 60s",
+        .unit = "duration"}},
+  });
   metrics_ = {
       {.name = "throughput",
        .unit = "10^6bits/s",
@@ -680,9 +685,10 @@ std::string Netperf::description() const {
          "transactions/s (higher is better)";
 }
 
-std::string Netperf::row_label(const Point& p) const {
-  if (!p.known("message_size")) return "?";
-  const std::int64_t size = p.int_at("message_size");
+std::string Netperf::row_label(const Point& point) const {
+  const auto p = params_.read(point);
+  if (!p.known(&NetperfParams::message_size)) return "?";
+  const std::int64_t size = p.message_size;
   return size > 0 ? std::to_string(size) : "default";
 }
 
@@ -699,9 +705,10 @@ std::vector<Step> Netperf::point_setup_steps(const Point&, const StepContext& ct
   return {server};
 }
 
-std::vector<Step> Netperf::iteration_steps(const Point& p, const StepContext& ctx) const {
-  const std::string& test = p.string_at("test");
-  const std::int64_t secs = whole_seconds(p.duration_at("duration"));
+std::vector<Step> Netperf::iteration_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
+  const std::string& test = p.test;
+  const std::int64_t secs = whole_seconds(p.duration);
   std::vector<std::string> argv = {"netperf",
                                    "-H",
                                    ctx.sut_address.empty() ? "127.0.0.1" : ctx.sut_address,
@@ -711,40 +718,38 @@ std::vector<Step> Netperf::iteration_steps(const Point& p, const StepContext& ct
                                    test,
                                    "-l",
                                    std::to_string(secs)};
-  if (p.bool_at("cpu_util")) argv.insert(argv.end(), {"-c", "-C"});
-  const std::int64_t level = p.int_at("confidence");
+  if (p.cpu_util) argv.insert(argv.end(), {"-c", "-C"});
+  const std::int64_t level = p.confidence;
   if (level > 0)
-    argv.insert(argv.end(),
-                {"-i", fmt::format("{},{}", p.int_at("confidence_max"), p.int_at("confidence_min")),
-                 "-I", fmt::format("{},{:g}", level, p.double_at("confidence_width"))});
+    argv.insert(argv.end(), {"-i", fmt::format("{},{}", p.confidence_max, p.confidence_min), "-I",
+                             fmt::format("{},{:g}", level, p.confidence_width)});
   std::vector<std::string> specific;
   // The data connection on a port of ours: a lab guest is reached only
   // through the ports it forwards (netserver would pick a random one).
   if (ctx.ports.size() > 1)
     specific.insert(specific.end(), {"-P", fmt::format(",{}", ctx.ports[1])});
-  if (const std::int64_t size = p.int_at("message_size"); size > 0)
+  if (const std::int64_t size = p.message_size; size > 0)
     specific.insert(specific.end(), {is_rr(test) ? "-r" : "-m", fmt::format("{0},{0}", size)});
-  if (is_rr(test) && p.bool_at("latency")) specific.insert(specific.end(), {"-O", selectors(p)});
+  if (is_rr(test) && p.latency) specific.insert(specific.end(), {"-O", selectors(p)});
   if (!specific.empty()) {
     argv.push_back("--");
     argv.insert(argv.end(), specific.begin(), specific.end());
   }
-  milliseconds timeout = p.duration_at("timeout");
-  if (timeout.count() == 0)
-    timeout = seconds(secs * (level > 0 ? p.int_at("confidence_max") : 1) + 60);
+  milliseconds timeout = p.timeout;
+  if (timeout.count() == 0) timeout = seconds(secs * (level > 0 ? p.confidence_max : 1) + 60);
   return {Step{.role = Role::kLoadgen, .argv = argv, .timeout = timeout}};
 }
 
 std::vector<Sample> Netperf::parse(const Point& p, const std::string& out,
                                    const std::string& err) const {
-  return read(p, out, err).samples;
+  return read(params_.read(p), out, err).samples;
 }
 
 std::vector<std::string> Netperf::stated_params(const Point& given, const std::string& out,
                                                 const std::string& err) const {
   const std::string text = join_output(out, err);
   try {
-    return stated(cut(text), given);
+    return stated(cut(text), params_.read(given));
   } catch (const ParseError&) {
     return {};  // its parse says why
   }
@@ -752,23 +757,25 @@ std::vector<std::string> Netperf::stated_params(const Point& given, const std::s
 
 std::vector<std::string> Netperf::notes(const Point& p, const std::string& out,
                                         const std::string& err) const {
-  return read(p, out, err).notes;
+  return read(params_.read(p), out, err).notes;
 }
 
-const MetricSpec& Netperf::primary_metric(const Point& p) const {
-  return *find_metric(is_rr(p.string_at("test")) ? "transactions" : "throughput");
+const MetricSpec& Netperf::primary_metric(const Point& point) const {
+  const auto p = params_.read(point);
+  return *find_metric(is_rr(p.test) ? "transactions" : "throughput");
 }
 
-std::string Netperf::check_fixed(const Point& p) const {
-  const std::int64_t level = p.int_at("confidence");
+std::string Netperf::check_fixed(const Point& point) const {
+  const auto p = params_.read(point);
+  const std::int64_t level = p.confidence;
   if (level != 0 && level != 95 && level != 99)
     return fmt::format("confidence {}: netperf takes a level of 95 or 99 (or 0: no interval)",
                        level);
-  if (p.int_at("confidence_min") > p.int_at("confidence_max"))
+  if (p.confidence_min > p.confidence_max)
     return fmt::format(
         "confidence_min {} is above confidence_max {} (netperf would raise the maximum)",
-        p.int_at("confidence_min"), p.int_at("confidence_max"));
-  const double width = p.double_at("confidence_width");
+        p.confidence_min, p.confidence_max);
+  const double width = p.confidence_width;
   if (!(width > 0 && width <= 100))
     return fmt::format(
         "confidence_width {:g}: the interval's width in % of the mean, above 0 and at most 100",

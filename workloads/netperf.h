@@ -6,16 +6,31 @@
 // could not reach is a note on the iteration, shown under the table.
 #pragma once
 
+#include "workloads/param_table.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// netperf's parameters, as its rows (netperf.cc) declare them.
+struct NetperfParams {
+  std::string test;
+  std::int64_t message_size;
+  std::chrono::milliseconds duration;
+  std::int64_t confidence;
+  double confidence_width;
+  std::int64_t confidence_max;
+  std::int64_t confidence_min;
+  bool cpu_util;
+  bool latency;
+  std::chrono::milliseconds timeout;
+};
 
 class Netperf final : public Workload {
  public:
   Netperf();
   std::string name() const override { return "netperf"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "netperf"; }
   // netperf on the loadgen; netserver on the SUT (a lab guest gets a copy).
@@ -50,7 +65,7 @@ class Netperf final : public Workload {
       "MIN_LATENCY,MEAN_LATENCY,P50_LATENCY,P90_LATENCY,P99_LATENCY,MAX_LATENCY,TRANSACTION_RATE";
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<NetperfParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

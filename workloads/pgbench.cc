@@ -57,75 +57,81 @@ std::optional<Progress> progress_line(std::string_view line) {
 }  // namespace
 
 Pgbench::Pgbench() {
-  params_ = {
-      {.name = "builtin",
-       .type = ParamType::kString,
-       .axis = Axis::kBlock,
-       .default_value = std::string("select-only"),
-       .help = "pgbench's builtin script (-b); one table each; ignored when 'script' is set",
-       .choices = {"select-only", "tpcb-like", "simple-update"}},
-      {.name = "script",
-       .type = ParamType::kString,
-       .default_value = std::string(),
-       .help = "a pgbench script file on the SUT (-f) instead of the builtin"},
-      {.name = "clients",
-       .type = ParamType::kInt,
-       .axis = Axis::kRow,
-       .default_value = std::int64_t{1},
-       .help = "concurrent database sessions (-c); one row per value",
-       .unit = "clients",
-       .min = 1},
-      {.name = "threads",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{0},
-       .help = "pgbench worker threads (-j); 0 = one per client",
-       .unit = "threads",
-       .min = 0},
-      duration_param("duration", seconds(60), "length of one measured run (-T, whole seconds)"),
-      [] {
-        // How schedlab reads the progress lines: chosen, not stated.
-        ParamSpec warmup = duration_param(
-            "warmup", milliseconds(0),
-            "progress seconds at the start of each run left out of the interval samples");
-        warmup.reading = true;
-        return warmup;
-      }(),
-      {.name = "scale",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{0},
-       .help = "pgbench -i scale factor (~15 MiB each); 0 = 80% of shared buffers, as mmtests "
-               "sizes its cache-hot read-only test",
-       .unit = "scale",
-       .min = 0},
-      {.name = "shared_buffers",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{0},
-       .help = "PostgreSQL shared_buffers in MiB; 0 = a fifth of the SUT's memory (PostgreSQL's "
-               "default when unknown)",
-       .unit = "MiB",
-       .min = 0},
-      {.name = "query_mode",
-       .type = ParamType::kString,
-       .default_value = std::string("simple"),
-       .help = "protocol for queries (-M)",
-       .choices = {"simple", "extended", "prepared"}},
-      {.name = "user",
-       .type = ParamType::kString,
-       .default_value = std::string("postgres"),
-       .help = "OS user that runs initdb and the server when schedlab runs as root on the SUT "
-               "(PostgreSQL refuses root); also the database superuser name"},
-      {.name = "bindir",
-       .type = ParamType::kString,
-       .default_value = std::string(kDebianPgBinDir),
-       .help = "where initdb, pg_ctl and postgres live on the SUT (Debian keeps them off PATH)"},
-      client_param(
-          "where pgbench runs: on the SUT over the Unix socket (as mmtests does), or on the "
-          "loadgen over TCP to the SUT's address (password auth with a per-run secret)"),
-      flag_param("keep", "keep the cluster directory after the run (it is stopped either way)"),
-      duration_param("init_timeout", minutes(30),
-                     "limit for creating and loading the database (pgbench -i)"),
-      run_timeout_param(),
-  };
+  using P = PgbenchParams;
+  params_ = ParamTable<P>({
+      {&P::builtin,
+       {.name = "builtin",
+        .axis = Axis::kBlock,
+        .default_value = std::string("select-only"),
+        .help = "pgbench's builtin script (-b); one table each; ignored when 'script' is set",
+        .choices = {"select-only", "tpcb-like", "simple-update"}}},
+      {&P::script,
+       {.name = "script",
+        .default_value = std::string(),
+        .help = "a pgbench script file on the SUT (-f) instead of the builtin"}},
+      {&P::clients,
+       {.name = "clients",
+        .axis = Axis::kRow,
+        .default_value = std::int64_t{1},
+        .help = "concurrent database sessions (-c); one row per value",
+        .unit = "clients",
+        .min = 1}},
+      {&P::threads,
+       {.name = "threads",
+        .default_value = std::int64_t{0},
+        .help = "pgbench worker threads (-j); 0 = one per client",
+        .unit = "threads",
+        .min = 0}},
+      {&P::duration,
+       duration_param("duration", seconds(60), "length of one measured run (-T, whole seconds)")},
+      {&P::warmup,
+       [] {
+         // How schedlab reads the progress lines: chosen, not stated.
+         ParamSpec warmup = duration_param(
+             "warmup", milliseconds(0),
+             "progress seconds at the start of each run left out of the interval samples");
+         warmup.reading = true;
+         return warmup;
+       }()},
+      {&P::scale,
+       {.name = "scale",
+        .default_value = std::int64_t{0},
+        .help = "pgbench -i scale factor (~15 MiB each); 0 = 80% of shared buffers, as mmtests "
+                "sizes its cache-hot read-only test",
+        .unit = "scale",
+        .min = 0}},
+      {&P::shared_buffers,
+       {.name = "shared_buffers",
+        .default_value = std::int64_t{0},
+        .help = "PostgreSQL shared_buffers in MiB; 0 = a fifth of the SUT's memory (PostgreSQL's "
+                "default when unknown)",
+        .unit = "MiB",
+        .min = 0}},
+      {&P::query_mode,
+       {.name = "query_mode",
+        .default_value = std::string("simple"),
+        .help = "protocol for queries (-M)",
+        .choices = {"simple", "extended", "prepared"}}},
+      {&P::user,
+       {.name = "user",
+        .default_value = std::string("postgres"),
+        .help = "OS user that runs initdb and the server when schedlab runs as root on the SUT "
+                "(PostgreSQL refuses root); also the database superuser name"}},
+      {&P::bindir,
+       {.name = "bindir",
+        .default_value = std::string(kDebianPgBinDir),
+        .help = "where initdb, pg_ctl and postgres live on the SUT (Debian keeps them off PATH)"}},
+      {&P::client,
+       client_param(
+           "where pgbench runs: on the SUT over the Unix socket (as mmtests does), or on the "
+           "loadgen over TCP to the SUT's address (password auth with a per-run secret)")},
+      {&P::keep,
+       flag_param("keep", "keep the cluster directory after the run (it is stopped either way)")},
+      {&P::init_timeout,
+       duration_param("init_timeout", minutes(30),
+                      "limit for creating and loading the database (pgbench -i)")},
+      {&P::timeout, run_timeout_param()},
+  });
   metrics_ = {
       {.name = "tps",
        .unit = "tx/s",
@@ -172,34 +178,36 @@ std::string Pgbench::description() const {
   return "pgbench on a throw-away PostgreSQL cluster (tps, higher is better)";
 }
 
-std::string Pgbench::block_label(const Point& p) const {
-  if (!p.known("script")) return "pgbench-?";
-  if (const auto& script = p.string_at("script"); !script.empty())
+std::string Pgbench::block_label(const Point& point) const {
+  const auto p = params_.read(point);
+  if (!p.known(&PgbenchParams::script)) return "pgbench-?";
+  if (const auto& script = p.script; !script.empty())
     return "pgbench-" + std::filesystem::path(script).stem().string();
-  return "pgbench-" + p.text("builtin");
+  return "pgbench-" + p.text(&PgbenchParams::builtin);
 }
 
-PgCluster Pgbench::server(const Point& p, const StepContext& ctx) const {
+PgCluster Pgbench::server(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
   if (ctx.workdir.empty()) throw std::invalid_argument("pgbench: the runner gave no work directory");
   PgCluster c;
-  c.bin_dir = p.string_at("bindir");
+  c.bin_dir = p.bindir;
   c.dir = ctx.workdir + "/pgbench-cluster";
   c.port = ctx.port > 0 ? ctx.port : 5432;
-  c.os_user = p.string_at("user");
-  c.db_user = p.string_at("user");
+  c.os_user = p.user;
+  c.db_user = p.user;
   c.as_root = ctx.sut_root;
-  if (p.string_at("client") == "loadgen") {
+  if (p.client == "loadgen") {
     c.listen_tcp = true;
     c.password = ctx.secret;
   }
-  c.shared_buffers_mb = p.int_at("shared_buffers");
+  c.shared_buffers_mb = p.shared_buffers;
   if (c.shared_buffers_mb == 0 && ctx.sut_mem_bytes > 0)
     c.shared_buffers_mb = static_cast<std::int64_t>(ctx.sut_mem_bytes / 5 / (1024 * 1024));
   return c;
 }
 
-std::int64_t Pgbench::scale(const Point& p, const StepContext& ctx) const {
-  if (p.int_at("scale") > 0) return p.int_at("scale");
+std::int64_t Pgbench::scale(const PgbenchParams& p, const StepContext& ctx) const {
+  if (p.scale > 0) return p.scale;
   if (ctx.sut_mem_bytes == 0)
     throw std::invalid_argument(
         "pgbench: scale 0 is derived from the SUT's memory, which is unknown; set 'scale'");
@@ -226,8 +234,9 @@ std::vector<MmtestsFormat> Pgbench::mmtests_formats() const {
            "of pgbench-raw-<clients>; pgbench 14 and later say 'without initial connection time'"}};
 }
 
-std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) const {
-  const PgCluster c = server(p, ctx);
+std::vector<Step> Pgbench::setup_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
+  const PgCluster c = server(point, ctx);
   std::vector<Step> steps = c.create_steps();
   // Loading uses a short-lived server; the measured one starts per point.
   steps.push_back(c.start_step());
@@ -238,31 +247,32 @@ std::vector<Step> Pgbench::setup_steps(const Point& p, const StepContext& ctx) c
   std::vector<std::string> init = {"pgbench", "-i", "-s", std::to_string(scale(p, ctx))};
   for (const auto& a : c.client_args()) init.push_back(a);
   init.push_back(kPgbenchDatabase);
-  steps.push_back(c.setup_step(init, p.duration_at("init_timeout")));
+  steps.push_back(c.setup_step(init, p.init_timeout));
   steps.push_back(stop_after_loading(c));
   return steps;
 }
 
-std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ctx) const {
-  const PgCluster c = server(p, ctx);
-  const std::int64_t clients = p.int_at("clients");
-  std::int64_t threads = p.int_at("threads");
+std::vector<Step> Pgbench::iteration_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
+  const PgCluster c = server(point, ctx);
+  const std::int64_t clients = p.clients;
+  std::int64_t threads = p.threads;
   if (threads == 0 || threads > clients) threads = clients;
-  const std::int64_t secs = whole_seconds(p.duration_at("duration"));
-  const bool remote = p.string_at("client") == "loadgen";
+  const std::int64_t secs = whole_seconds(p.duration);
+  const bool remote = p.client == "loadgen";
   std::vector<std::string> argv = {"pgbench"};
   if (remote)
     argv.insert(argv.end(), {"-h", ctx.sut_address, "-p", std::to_string(c.port), "-U", c.db_user});
   else
     for (const auto& a : c.client_args()) argv.push_back(a);
-  if (const auto& script = p.string_at("script"); !script.empty())
+  if (const auto& script = p.script; !script.empty())
     argv.insert(argv.end(), {"-f", script});
   else
-    argv.insert(argv.end(), {"-b", p.string_at("builtin")});
-  argv.insert(argv.end(), {"-M", p.string_at("query_mode"), "-c", std::to_string(clients), "-j",
-                           std::to_string(threads), "-T", std::to_string(secs), "-P", "1",
-                           kPgbenchDatabase});
-  milliseconds timeout = p.duration_at("timeout");
+    argv.insert(argv.end(), {"-b", p.builtin});
+  argv.insert(argv.end(),
+              {"-M", p.query_mode, "-c", std::to_string(clients), "-j", std::to_string(threads),
+               "-T", std::to_string(secs), "-P", "1", kPgbenchDatabase});
+  milliseconds timeout = p.timeout;
   if (timeout.count() == 0) timeout = seconds(secs + 120);
   Step step = sut_step(argv, timeout, true);
   if (remote) {
@@ -273,15 +283,16 @@ std::vector<Step> Pgbench::iteration_steps(const Point& p, const StepContext& ct
   return {step};
 }
 
-std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
+std::vector<Sample> Pgbench::parse(const Point& point, const std::string& out,
                                    const std::string& err) const {
+  const auto p = params_.read(point);
   // The summary goes to stdout, progress and errors to stderr; a saved
   // combined log works the same, so the two are read as one text.
   static const boost::regex tps_line(
       R"(^tps = ([0-9.]+) \((?:without initial connection time|excluding connections establishing)\)\s*$)");
   static const boost::regex latency_line(R"(^latency average = ([0-9.]+) ms\s*$)");
   static const boost::regex clients_line(R"(^number of clients: (\d+)\s*$)");
-  const double warmup_s = static_cast<double>(p.duration_at("warmup").count()) / 1000.0;
+  const double warmup_s = static_cast<double>(p.warmup.count()) / 1000.0;
   std::vector<Sample> samples;
   std::optional<double> tps;
   std::optional<double> first_progress;
@@ -313,10 +324,10 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
     } else if (boost::regex_match(line, m, latency_line)) {
       samples.push_back({"latency", captured_number(name(), lineno, m[1].str())});
     } else if (boost::regex_match(line, m, clients_line)) {
-      if (p.known("clients") && std::stoll(m[1]) != p.int_at("clients"))
+      if (p.known(&PgbenchParams::clients) && std::stoll(m[1]) != p.clients)
         throw ParseError(name(), lineno,
-                         fmt::format("line {}: ran {} clients, expected {}: {}", lineno,
-                                     m[1].str(), p.int_at("clients"), line));
+                         fmt::format("line {}: ran {} clients, expected {}: {}", lineno, m[1].str(),
+                                     p.clients, line));
     } else if (line.starts_with("tps = ") && line.find("including") == std::string::npos) {
       throw ParseError(name(), lineno, fmt::format("line {}: unrecognised tps line: {}", lineno, line));
     }
@@ -326,8 +337,9 @@ std::vector<Sample> Pgbench::parse(const Point& p, const std::string& out,
   return samples;
 }
 
-std::vector<std::string> Pgbench::stated_params(const Point& given, const std::string& out,
+std::vector<std::string> Pgbench::stated_params(const Point& given_point, const std::string& out,
                                                 const std::string& err) const {
+  const auto given = params_.read(given_point);
   // PostgreSQL 15's summary (the fixtures' pgbench): "transaction type:
   // <builtin: select only>" or a script's path, "scaling factor: 1",
   // "query mode: simple", "number of clients: 2", "number of threads: 2",
@@ -358,8 +370,8 @@ std::vector<std::string> Pgbench::stated_params(const Point& given, const std::s
     }
     // scale 0 (sized from memory) and threads 0 (one per client) are
     // schedlab's ways to ask for what the output then shows in numbers.
-    if ((s.starts_with("scale=") && given.known("scale") && given.int_at("scale") == 0) ||
-        (s.starts_with("threads=") && given.known("threads") && given.int_at("threads") == 0))
+    if ((s.starts_with("scale=") && given.known(&PgbenchParams::scale) && given.scale == 0) ||
+        (s.starts_with("threads=") && given.known(&PgbenchParams::threads) && given.threads == 0))
       continue;
     out_params.push_back(std::move(s));
   }

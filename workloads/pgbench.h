@@ -5,16 +5,37 @@
 #pragma once
 
 #include "workloads/managed_server.h"
+#include "workloads/param_table.h"
 #include "workloads/pg_cluster.h"
 
 namespace schedlab {
+
+// pgbench's parameters, as its rows (pgbench.cc) declare them.
+struct PgbenchParams {
+  std::string builtin;
+  std::string script;
+  std::int64_t clients;
+  std::int64_t threads;
+  std::chrono::milliseconds duration;
+  std::chrono::milliseconds warmup;
+  std::int64_t scale;
+  std::int64_t shared_buffers;
+  std::string query_mode;
+  std::string user;
+  std::string bindir;
+  std::string client;
+  bool keep;
+  std::chrono::milliseconds init_timeout;
+  std::chrono::milliseconds timeout;
+};
 
 class Pgbench final : public ManagedServerWorkload<PgCluster> {
  public:
   Pgbench();
   std::string name() const override { return "pgbench"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
+  bool keeps_workdir(const Point& p) const override { return params_.read(p).keep; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "postgresql"; }
   std::vector<ProgramSpec> programs() const override {
@@ -39,10 +60,13 @@ class Pgbench final : public ManagedServerWorkload<PgCluster> {
 
   PgCluster server(const Point& p, const StepContext& ctx) const override;
   // The scale the point asks for, or the one derived from the SUT's memory.
-  std::int64_t scale(const Point& p, const StepContext& ctx) const;
+  std::int64_t scale(const Point& p, const StepContext& ctx) const {
+    return scale(params_.read(p), ctx);
+  }
+  std::int64_t scale(const PgbenchParams& p, const StepContext& ctx) const;
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<PgbenchParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

@@ -79,9 +79,9 @@ std::int64_t whole_number(int line, std::string_view what, double v) {
   return static_cast<std::int64_t>(v);
 }
 
-void check_runtime(int line, std::int64_t have, const Point& p) {
-  if (!p.known("runtime")) return;  // an imported output's: nothing to check against
-  const std::int64_t want = whole_seconds(p.duration_at("runtime"));
+void check_runtime(int line, std::int64_t have, const ParamTable<SchbenchParams>::Values& p) {
+  if (!p.known(&SchbenchParams::runtime)) return;  // an imported output's: nothing to check against
+  const std::int64_t want = whole_seconds(p.runtime);
   if (have != want)
     throw ParseError(
         kSchbenchName, line,
@@ -94,7 +94,8 @@ void add_block(std::vector<Sample>& out, const Block& b, const std::string& pref
   for (const auto& p : pcts) out.push_back({prefix + "_" + kSuffix.at(p), b.percentiles.at(p)});
 }
 
-std::vector<Sample> parse_text(const Point& p, const std::string& text) {
+std::vector<Sample> parse_text(const ParamTable<SchbenchParams>::Values& p,
+                               const std::string& text) {
   static const boost::regex header(
       R"(^(Wakeup Latencies|Request Latencies|RPS) percentiles \((usec|requests)\) runtime (\d+) \(s\) \((\d+) total samples\)$)");
   static const boost::regex pct(R"(^\t(?:\* |  )(\d+\.\d)th: (\d+)\s+\((\d+) samples\)$)");
@@ -104,8 +105,8 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
   static const boost::regex goal(R"(^final rps goal was (\d+)$)");
   static const boost::regex transfer(
       R"(^avg worker transfer: ([0-9.]+) ops/sec ([0-9.]+)(B|KB|MB|GB|TB|PB|EB)/s$)");
-  const bool pipe = p.int_at("pipe") > 0;
-  const bool intervals = p.bool_at("intervals");
+  const bool pipe = p.pipe > 0;
+  const bool intervals = p.intervals;
   std::vector<Sample> out;
   Report report;
   Block* open = nullptr;  // the block whose lines are being read
@@ -215,11 +216,11 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
   }
   const Report& f = *final_report;
   const bool pipe_output = f.transfer_ops.has_value();
-  if (p.known("pipe") && pipe_output != pipe)
-    throw ParseError(kSchbenchName, f.end_line,
-                     fmt::format("line {}: the output is {}, the point's pipe is {}", f.end_line,
-                                 pipe_output ? "pipe mode (avg worker transfer)" : "not pipe mode",
-                                 p.int_at("pipe")));
+  if (p.known(&SchbenchParams::pipe) && pipe_output != pipe)
+    throw ParseError(
+        kSchbenchName, f.end_line,
+        fmt::format("line {}: the output is {}, the point's pipe is {}", f.end_line,
+                    pipe_output ? "pipe mode (avg worker transfer)" : "not pipe mode", p.pipe));
   require_block(f, "Wakeup Latencies", kLatencyPercentiles);
   const Block& wakeup = f.blocks.at("Wakeup Latencies");
   check_runtime(wakeup.line, wakeup.runtime, p);
@@ -243,7 +244,8 @@ std::vector<Sample> parse_text(const Point& p, const std::string& text) {
 
 // The -j file: {"normal": {...}, "int": {"wakeup_latency_pct99.0": N, ...,
 // "runtime": R}}; the final report's numbers, without average rps.
-std::vector<Sample> parse_json(const Point& p, const std::string& text) {
+std::vector<Sample> parse_json(const ParamTable<SchbenchParams>::Values& p,
+                               const std::string& text) {
   const auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded())
     throw ParseError(kSchbenchName, 0, "the output starts like JSON but is not JSON");
@@ -266,11 +268,11 @@ std::vector<Sample> parse_json(const Point& p, const std::string& text) {
   };
   check_runtime(0, whole_number(0, "\"runtime\"", value("runtime")), p);
   const bool pipe =
-      p.known("pipe") ? p.int_at("pipe") > 0 : !ints.contains("request_latency_pct99.0");
+      p.known(&SchbenchParams::pipe) ? p.pipe > 0 : !ints.contains("request_latency_pct99.0");
   if (pipe == ints.contains("request_latency_pct99.0"))
     throw ParseError(kSchbenchName, 0,
                      fmt::format("schbench -j file: {} request latencies, the point's pipe is {}",
-                                 pipe ? "has" : "has no", p.int_at("pipe")));
+                                 pipe ? "has" : "has no", p.pipe));
   std::vector<Sample> out;
   for (const auto& pct : kLatencyPercentiles)
     out.push_back({"wakeup_" + kSuffix.at(pct), value("wakeup_latency_pct" + pct)});
@@ -320,7 +322,8 @@ std::vector<std::string> cmdline_params(const std::string& cmdline) {
 // What a text report states: the final report's runtime (unless a warm-up
 // may have reset it: schbench honours -w only from 30 s on), pipe mode or
 // not, and the rps goal ("final rps goal was N").
-std::vector<std::string> text_params(const Point& given, const std::string& text) {
+std::vector<std::string> text_params(const ParamTable<SchbenchParams>::Values& given,
+                                     const std::string& text) {
   static const boost::regex header(
       R"(^Wakeup Latencies percentiles \(usec\) runtime (\d{1,9}) \(s\) )");
   static const boost::regex goal(R"(^final rps goal was (\d{1,9})$)");
@@ -346,7 +349,7 @@ std::vector<std::string> text_params(const Point& given, const std::string& text
   }
   if (!final) return {};
   const bool no_warmup =
-      given.known("warmup") && given.duration_at("warmup") == std::chrono::milliseconds(0);
+      given.known(&SchbenchParams::warmup) && given.warmup == std::chrono::milliseconds(0);
   if (runtime && (*runtime < 30 || no_warmup)) out.push_back(fmt::format("runtime={}s", *runtime));
   if (!pipe) out.push_back("pipe=0");
   return out;
@@ -399,55 +402,65 @@ Schbench::Schbench() {
                      .min = min,
                      .max = max};
   };
-  params_ = {
-      int_param("message_threads", 1, "message threads (-m), each with its own workers", "threads",
-                1),
-      {.name = "threads",
-       .type = ParamType::kInt,
-       .axis = Axis::kRow,
-       .default_value = std::int64_t{1},
-       .help = "worker threads per message thread (-t): the threads' #workers column; one row per "
-               "value",
-       .unit = "threads",
-       .min = 1},
-      seconds_param("runtime", seconds(30), "how long schbench runs (-r, whole seconds)", 1000),
-      seconds_param("interval", seconds(10), "seconds between interval reports (-i, whole seconds)",
-                    1000),
-      seconds_param("warmup", seconds(0),
-                    "run this long, then zero the statistics (-w, whole seconds); schbench ignores "
-                    "it under a 30 s "
-                    "runtime and in rps or pipe mode, so schedlab refuses those",
-                    0),
-      int_param(
-          "rps", 0,
-          "requests per second mode (-R): the message threads queue this many requests a second; "
-          "0 = off (workers ask as fast as they can)",
-          "requests/s", 0),
-      int_param(
-          "pipe", 0,
-          "pipe mode (-p): bytes each wake-up passes, a pipe test's transfer; 0 = off. Reports "
-          "only the wake-up latencies and the transfer rate",
-          "bytes", 0, 1 << 20),
-      int_param("cache_footprint", 256, "each request's matrix work in KiB (-F)", "KiB", 0),
-      int_param("operations", 5, "matrix multiplications per request (-n)", "operations", 1),
-      {.name = "intervals",
-       .type = ParamType::kBool,
-       .default_value = false,
-       .help = "also store every interval report (-i) as interval samples: its wake-up and request "
-               "p99 (counted "
-               "since the start, or the warm-up's end) and its current rps",
-       .reading = true},
-      {.name = "path",
-       .type = ParamType::kString,
-       .default_value = std::string(),
-       .help = "schbench on the SUT; empty = 'schbench' from PATH (a lab guest gets the host's "
-               "copy from PATH)"},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "kill a schbench still running after this; 0 = runtime + 60s",
-       .unit = "duration"},
-  };
+  using P = SchbenchParams;
+  params_ = ParamTable<P>({
+      {&P::message_threads,
+       int_param("message_threads", 1, "message threads (-m), each with its own workers", "threads",
+                 1)},
+      {&P::threads,
+       {.name = "threads",
+        .axis = Axis::kRow,
+        .default_value = std::int64_t{1},
+        .help = "worker threads per message thread (-t): the threads' #workers column; one row per "
+                "value",
+        .unit = "threads",
+        .min = 1}},
+      {&P::runtime,
+       seconds_param("runtime", seconds(30), "how long schbench runs (-r, whole seconds)", 1000)},
+      {&P::interval, seconds_param("interval", seconds(10),
+                                   "seconds between interval reports (-i, whole seconds)", 1000)},
+      {&P::warmup,
+       seconds_param(
+           "warmup", seconds(0),
+           "run this long, then zero the statistics (-w, whole seconds); schbench ignores "
+           "it under a 30 s "
+           "runtime and in rps or pipe mode, so schedlab refuses those",
+           0)},
+      {&P::rps,
+       int_param(
+           "rps", 0,
+           "requests per second mode (-R): the message threads queue this many requests a second; "
+           "0 = off (workers ask as fast as they can)",
+           "requests/s", 0)},
+      {&P::pipe,
+       int_param(
+           "pipe", 0,
+           "pipe mode (-p): bytes each wake-up passes, a pipe test's transfer; 0 = off. Reports "
+           "only the wake-up latencies and the transfer rate",
+           "bytes", 0, 1 << 20)},
+      {&P::cache_footprint,
+       int_param("cache_footprint", 256, "each request's matrix work in KiB (-F)", "KiB", 0)},
+      {&P::operations,
+       int_param("operations", 5, "matrix multiplications per request (-n)", "operations", 1)},
+      {&P::intervals,
+       {.name = "intervals",
+        .default_value = false,
+        .help =
+            "also store every interval report (-i) as interval samples: its wake-up and request "
+            "p99 (counted "
+            "since the start, or the warm-up's end) and its current rps",
+        .reading = true}},
+      {&P::path,
+       {.name = "path",
+        .default_value = std::string(),
+        .help = "schbench on the SUT; empty = 'schbench' from PATH (a lab guest gets the host's "
+                "copy from PATH)"}},
+      {&P::timeout,
+       {.name = "timeout",
+        .default_value = milliseconds(0),
+        .help = "kill a schbench still running after this; 0 = runtime + 60s",
+        .unit = "duration"}},
+  });
   metrics_ = {
       latency_metric("wakeup_p50",
                      "final report: median wake-up latency (a worker woken until it runs)"),
@@ -492,33 +505,35 @@ std::string Schbench::description() const {
          "better) and requests per second";
 }
 
-std::vector<Step> Schbench::iteration_steps(const Point& p, const StepContext&) const {
-  const std::string& path = p.string_at("path");
-  const std::int64_t runtime = whole_seconds(p.duration_at("runtime"));
+std::vector<Step> Schbench::iteration_steps(const Point& point, const StepContext&) const {
+  const auto p = params_.read(point);
+  const std::string& path = p.path;
+  const std::int64_t runtime = whole_seconds(p.runtime);
   std::vector<std::string> argv = {path.empty() ? "schbench" : path,
                                    "-m",
-                                   std::to_string(p.int_at("message_threads")),
+                                   std::to_string(p.message_threads),
                                    "-t",
-                                   std::to_string(p.int_at("threads")),
+                                   std::to_string(p.threads),
                                    "-r",
                                    std::to_string(runtime),
                                    "-i",
-                                   std::to_string(whole_seconds(p.duration_at("interval"))),
+                                   std::to_string(whole_seconds(p.interval)),
                                    "-F",
-                                   std::to_string(p.int_at("cache_footprint")),
+                                   std::to_string(p.cache_footprint),
                                    "-n",
-                                   std::to_string(p.int_at("operations"))};
-  if (p.duration_at("warmup").count() > 0)
-    argv.insert(argv.end(), {"-w", std::to_string(whole_seconds(p.duration_at("warmup")))});
-  if (const auto r = p.int_at("rps"); r > 0) argv.insert(argv.end(), {"-R", std::to_string(r)});
-  if (const auto b = p.int_at("pipe"); b > 0) argv.insert(argv.end(), {"-p", std::to_string(b)});
-  milliseconds timeout = p.duration_at("timeout");
+                                   std::to_string(p.operations)};
+  if (p.warmup.count() > 0)
+    argv.insert(argv.end(), {"-w", std::to_string(whole_seconds(p.warmup))});
+  if (const auto r = p.rps; r > 0) argv.insert(argv.end(), {"-R", std::to_string(r)});
+  if (const auto b = p.pipe; b > 0) argv.insert(argv.end(), {"-p", std::to_string(b)});
+  milliseconds timeout = p.timeout;
   if (timeout.count() == 0) timeout = seconds(runtime + 60);
   return {Step{.role = Role::kSut, .argv = argv, .timeout = timeout}};
 }
 
-std::vector<Sample> Schbench::parse(const Point& p, const std::string& out,
+std::vector<Sample> Schbench::parse(const Point& point, const std::string& out,
                                     const std::string& err) const {
+  const auto p = params_.read(point);
   const std::string text = join_output(out, err);
   // The -j file (a JSON object); a text report starts with a word.
   if (const auto t = trim(text); t.starts_with("{") || t.starts_with("["))
@@ -526,8 +541,9 @@ std::vector<Sample> Schbench::parse(const Point& p, const std::string& out,
   return parse_text(p, text);
 }
 
-std::vector<std::string> Schbench::stated_params(const Point& given, const std::string& out,
+std::vector<std::string> Schbench::stated_params(const Point& given_point, const std::string& out,
                                                  const std::string& err) const {
+  const auto given = params_.read(given_point);
   const std::string text = join_output(out, err);
   if (const auto t = trim(text); !t.starts_with("{")) return text_params(given, text);
   const auto j = nlohmann::json::parse(trim(text), nullptr, false);
@@ -542,7 +558,7 @@ std::vector<std::string> Schbench::stated_params(const Point& given, const std::
   const bool has_runtime = std::any_of(
       stated.begin(), stated.end(), [](const std::string& s) { return s.starts_with("runtime="); });
   const bool no_warmup =
-      given.known("warmup") && given.duration_at("warmup") == std::chrono::milliseconds(0);
+      given.known(&SchbenchParams::warmup) && given.warmup == std::chrono::milliseconds(0);
   if (const auto r = ints.find("runtime");
       !has_runtime && r != ints.end() && r->is_number_unsigned() &&
       (r->get<std::uint64_t>() < 30 || no_warmup) && r->get<std::uint64_t>() < 1000000000)
@@ -551,19 +567,18 @@ std::vector<std::string> Schbench::stated_params(const Point& given, const std::
   return stated;
 }
 
-std::string Schbench::check_fixed(const Point& p) const {
-  const std::int64_t warmup =
-      p.duration_at("warmup").count() > 0 ? whole_seconds(p.duration_at("warmup")) : 0;
-  const std::int64_t runtime = whole_seconds(p.duration_at("runtime"));
+std::string Schbench::check_fixed(const Point& point) const {
+  const auto p = params_.read(point);
+  const std::int64_t warmup = p.warmup.count() > 0 ? whole_seconds(p.warmup) : 0;
+  const std::int64_t runtime = whole_seconds(p.runtime);
   if (warmup > 0 && runtime < 30)
     return fmt::format(
         "warmup {}s with runtime {}s: schbench ignores -w when the runtime is under 30 s", warmup,
         runtime);
-  if (warmup > 0 && (p.int_at("rps") > 0 || p.int_at("pipe") > 0))
+  if (warmup > 0 && (p.rps > 0 || p.pipe > 0))
     return "warmup: schbench does not warm up in rps or pipe mode (it would ignore -w)";
-  if (p.int_at("rps") > 0 && p.int_at("pipe") > 0)
-    return "rps and pipe: two separate schbench modes; set one";
-  if (p.bool_at("intervals") && p.int_at("pipe") > 0)
+  if (p.rps > 0 && p.pipe > 0) return "rps and pipe: two separate schbench modes; set one";
+  if (p.intervals && p.pipe > 0)
     return "intervals: schbench prints no interval reports in pipe mode";
   return "";
 }

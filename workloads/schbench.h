@@ -6,16 +6,33 @@
 // JSON file, which holds the same) gives one sample per iteration.
 #pragma once
 
+#include "workloads/param_table.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// schbench's parameters, as its rows (schbench.cc) declare them.
+struct SchbenchParams {
+  std::int64_t message_threads;
+  std::int64_t threads;
+  std::chrono::milliseconds runtime;
+  std::chrono::milliseconds interval;
+  std::chrono::milliseconds warmup;
+  std::int64_t rps;
+  std::int64_t pipe;
+  std::int64_t cache_footprint;
+  std::int64_t operations;
+  bool intervals;
+  std::string path;
+  std::chrono::milliseconds timeout;
+};
 
 class Schbench final : public Workload {
  public:
   Schbench();
   std::string name() const override { return "schbench"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override {
     return "schbench (not in Debian; see workloads/README.md)";
@@ -50,7 +67,7 @@ class Schbench final : public Workload {
       "(one C file, make) and put it on PATH or give its path (see workloads/README.md)";
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<SchbenchParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

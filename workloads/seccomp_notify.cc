@@ -12,27 +12,28 @@ constexpr std::string_view kPrefix = "seccomp-notify: ";
 }  // namespace
 
 SeccompNotify::SeccompNotify() {
-  params_ = {
-      {.name = "modes",
-       .type = ParamType::kString,
-       .axis = Axis::kRow,
-       .default_value = std::string("basic"),
-       .help = "basic, or sync (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP: the wake-up on the current "
-               "CPU, Linux 6.6+); one table row per mode",
-       .choices = {"basic", "sync"}},
-      {.name = "loops",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{20000},
-       .help = "notified syscalls (round trips) per iteration",
-       .unit = "syscalls",
-       .min = 1,
-       .max = 100000000},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = std::chrono::milliseconds(std::chrono::minutes(5)),
-       .help = "an iteration still running after this is killed and recorded as failed",
-       .unit = "duration"},
-  };
+  using P = SeccompNotifyParams;
+  params_ = ParamTable<P>({
+      {&P::modes,
+       {.name = "modes",
+        .axis = Axis::kRow,
+        .default_value = std::string("basic"),
+        .help = "basic, or sync (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP: the wake-up on the current "
+                "CPU, Linux 6.6+); one table row per mode",
+        .choices = {"basic", "sync"}}},
+      {&P::loops,
+       {.name = "loops",
+        .default_value = std::int64_t{20000},
+        .help = "notified syscalls (round trips) per iteration",
+        .unit = "syscalls",
+        .min = 1,
+        .max = 100000000}},
+      {&P::timeout,
+       {.name = "timeout",
+        .default_value = std::chrono::milliseconds(std::chrono::minutes(5)),
+        .help = "an iteration still running after this is killed and recorded as failed",
+        .unit = "duration"}},
+  });
   metrics_ = {{.name = "time",
                .unit = "nsec/syscall",
                .direction = Direction::kLowerIsBetter,
@@ -48,27 +49,30 @@ std::string SeccompNotify::description() const {
   return "seccomp user-notification ping-pong (nsec per syscall, lower is better)";
 }
 
-std::vector<Step> SeccompNotify::iteration_steps(const Point& p, const StepContext&) const {
-  return {Step{.role = Role::kSut,
-               .argv = {"schedlab-seccomp-notify", "--mode", p.string_at("modes"), "--loops",
-                        std::to_string(p.int_at("loops"))},
-               .timeout = p.duration_at("timeout")}};
+std::vector<Step> SeccompNotify::iteration_steps(const Point& point, const StepContext&) const {
+  const auto p = params_.read(point);
+  return {Step{
+      .role = Role::kSut,
+      .argv = {"schedlab-seccomp-notify", "--mode", p.modes, "--loops", std::to_string(p.loops)},
+      .timeout = p.timeout}};
 }
 
-std::optional<std::string> SeccompNotify::unsupported(const Point& p, const std::string& out,
+std::optional<std::string> SeccompNotify::unsupported(const Point& point, const std::string& out,
                                                       const std::string&) const {
-  const std::string lead = fmt::format("{}mode {}: unsupported: ", kPrefix, p.string_at("modes"));
+  const auto p = params_.read(point);
+  const std::string lead = fmt::format("{}mode {}: unsupported: ", kPrefix, p.modes);
   for (const std::string_view line : split_lines(out))
     if (line.starts_with(lead)) return std::string(line.substr(lead.size()));
   return std::nullopt;
 }
 
 // "seccomp-notify: mode basic: 20000 syscalls in 0.170 s: 8489 nsec/syscall"
-std::vector<Sample> SeccompNotify::parse(const Point& p, const std::string& out,
+std::vector<Sample> SeccompNotify::parse(const Point& point, const std::string& out,
                                          const std::string& err) const {
+  const auto p = params_.read(point);
   for (const std::string_view line : split_lines(err))
     if (line.starts_with(kPrefix)) throw ParseError(name(), 0, "tool error: " + std::string(line));
-  const std::string mode = p.string_at("modes");
+  const std::string mode = p.modes;
   const std::string lead = fmt::format("{}mode {}: ", kPrefix, mode);
   std::optional<double> value;
   const auto lines = split_lines(out);
@@ -93,10 +97,10 @@ std::vector<Sample> SeccompNotify::parse(const Point& p, const std::string& out,
     if (value)
       throw ParseError(name(), lineno, fmt::format("line {}: a second result line", lineno));
     const auto loops = to_number(rest.substr(0, rest.find(" ")));
-    if (!loops || (p.known("loops") && *loops != static_cast<double>(p.int_at("loops"))))
+    if (!loops || (p.known(&SeccompNotifyParams::loops) && *loops != static_cast<double>(p.loops)))
       throw ParseError(name(), lineno,
                        fmt::format("line {}: ran {} syscalls, expected {}", lineno,
-                                   excerpt(rest.substr(0, rest.find(' '))), p.int_at("loops")));
+                                   excerpt(rest.substr(0, rest.find(' '))), p.loops));
     value = *v;
   }
   if (!value) throw ParseError(name(), 0, "no 'seccomp-notify: mode M: ... nsec/syscall' line");

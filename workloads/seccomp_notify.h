@@ -5,16 +5,24 @@
 // the cell is n/a with the reason, never a number).
 #pragma once
 
+#include "workloads/param_table.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// seccomp-notify's parameters, as its rows (seccomp_notify.cc) declare them.
+struct SeccompNotifyParams {
+  std::string modes;
+  std::int64_t loops;
+  std::chrono::milliseconds timeout;
+};
 
 class SeccompNotify final : public Workload {
  public:
   SeccompNotify();
   std::string name() const override { return "seccomp-notify"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override {
     return "schedlab itself (build/runner/, or cmake --install)";
@@ -33,7 +41,7 @@ class SeccompNotify final : public Workload {
                             const std::string& err) const override;
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<SeccompNotifyParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

@@ -31,65 +31,72 @@ const std::string& safe_secret(const std::string& s) {
 }  // namespace
 
 Sysbench::Sysbench() {
-  params_ = {
-      {.name = "test",
-       .type = ParamType::kString,
-       .axis = Axis::kBlock,
-       .default_value = std::string("oltp_read_write"),
-       .help = "sysbench's OLTP test; one table each",
-       .choices = {"oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_write_only"}},
-      {.name = "threads",
-       .type = ParamType::kInt,
-       .axis = Axis::kRow,
-       .default_value = std::int64_t{1},
-       .help = "client threads (--threads); one row per value",
-       .unit = "threads",
-       .min = 1},
-      duration_param("duration", seconds(60), "length of one measured run (--time, whole seconds)"),
-      [] {
-        // How schedlab reads the report lines: chosen, not stated.
-        ParamSpec warmup = duration_param(
-            "warmup", milliseconds(0),
-            "report seconds at the start of each run left out of the interval samples");
-        warmup.reading = true;
-        return warmup;
-      }(),
-      {.name = "tables",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{8},
-       .help = "tables prepared once per run (--tables)",
-       .unit = "tables",
-       .min = 1},
-      {.name = "table_size",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{10000},
-       .help = "rows per table (--table-size; ~220 bytes a row)",
-       .unit = "rows",
-       .min = 1},
-      client_param(
-          "where sysbench runs: on the SUT over the server's Unix socket, or on the loadgen "
-          "over TCP to the SUT's address"),
-      [] {
-        // How schedlab judges an output: chosen, not stated.
-        ParamSpec allow =
-            flag_param("allow_errors",
-                       "accept iterations whose run counted errors (deadlocks sysbench ignores by "
-                       "default); otherwise errors > 0 fails the iteration");
-        allow.reading = true;
-        return allow;
-      }(),
-      {.name = "user",
-       .type = ParamType::kString,
-       .default_value = std::string("mysql"),
-       .help = "OS user the server runs as when schedlab runs as root on the SUT (mariadbd "
-               "--user)"},
-      flag_param("keep",
-                 "keep the work directory with the database after the run (it is stopped either "
-                 "way)"),
-      duration_param("prepare_timeout", minutes(30),
-                     "limit for creating the server and preparing the tables"),
-      run_timeout_param(),
-  };
+  using P = SysbenchParams;
+  params_ = ParamTable<P>({
+      {&P::test,
+       {.name = "test",
+        .axis = Axis::kBlock,
+        .default_value = std::string("oltp_read_write"),
+        .help = "sysbench's OLTP test; one table each",
+        .choices = {"oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_write_only"}}},
+      {&P::threads,
+       {.name = "threads",
+        .axis = Axis::kRow,
+        .default_value = std::int64_t{1},
+        .help = "client threads (--threads); one row per value",
+        .unit = "threads",
+        .min = 1}},
+      {&P::duration, duration_param("duration", seconds(60),
+                                    "length of one measured run (--time, whole seconds)")},
+      {&P::warmup,
+       [] {
+         // How schedlab reads the report lines: chosen, not stated.
+         ParamSpec warmup = duration_param(
+             "warmup", milliseconds(0),
+             "report seconds at the start of each run left out of the interval samples");
+         warmup.reading = true;
+         return warmup;
+       }()},
+      {&P::tables,
+       {.name = "tables",
+        .default_value = std::int64_t{8},
+        .help = "tables prepared once per run (--tables)",
+        .unit = "tables",
+        .min = 1}},
+      {&P::table_size,
+       {.name = "table_size",
+        .default_value = std::int64_t{10000},
+        .help = "rows per table (--table-size; ~220 bytes a row)",
+        .unit = "rows",
+        .min = 1}},
+      {&P::client,
+       client_param(
+           "where sysbench runs: on the SUT over the server's Unix socket, or on the loadgen "
+           "over TCP to the SUT's address")},
+      {&P::allow_errors,
+       [] {
+         // How schedlab judges an output: chosen, not stated.
+         ParamSpec allow =
+             flag_param("allow_errors",
+                        "accept iterations whose run counted errors (deadlocks sysbench ignores by "
+                        "default); otherwise errors > 0 fails the iteration");
+         allow.reading = true;
+         return allow;
+       }()},
+      {&P::user,
+       {.name = "user",
+        .default_value = std::string("mysql"),
+        .help = "OS user the server runs as when schedlab runs as root on the SUT (mariadbd "
+                "--user)"}},
+      {&P::keep,
+       flag_param("keep",
+                  "keep the work directory with the database after the run (it is stopped either "
+                  "way)")},
+      {&P::prepare_timeout,
+       duration_param("prepare_timeout", minutes(30),
+                      "limit for creating the server and preparing the tables")},
+      {&P::timeout, run_timeout_param()},
+  });
   const auto run = [](const char* name, const char* unit, Direction d, Centre c, int precision,
                       const char* help, SampleKind kind = SampleKind::kRun) {
     return MetricSpec{.name = name,
@@ -132,20 +139,25 @@ GuestNeeds Sysbench::guest_needs() const {
   return needs;
 }
 
-std::string Sysbench::block_label(const Point& p) const {
-  return "sysbench-" + p.text("test");
+std::string Sysbench::block_label(const Point& point) const {
+  const auto p = params_.read(point);
+  return "sysbench-" + p.text(&SysbenchParams::test);
 }
 
-MariaServer Sysbench::server(const Point& p, const StepContext& ctx) const {
+MariaServer Sysbench::server(const Point& point, const StepContext& ctx) const {
+  return server(params_.read(point), ctx);
+}
+
+MariaServer Sysbench::server(const SysbenchParams& p, const StepContext& ctx) const {
   if (ctx.workdir.empty())
     throw std::invalid_argument("sysbench: the runner gave no work directory");
   return MariaServer{.dir = ctx.workdir + "/sysbench-mariadb",
                      .port = ctx.port > 0 ? ctx.port : 3306,
                      .as_root = ctx.sut_root,
-                     .os_user = p.string_at("user")};
+                     .os_user = p.user};
 }
 
-std::vector<std::string> Sysbench::client_args(const Point& p, const StepContext& ctx,
+std::vector<std::string> Sysbench::client_args(const SysbenchParams& p, const StepContext& ctx,
                                                Role role) const {
   const MariaServer s = server(p, ctx);
   // sysbench takes the password nowhere but its command line; it is a
@@ -159,13 +171,14 @@ std::vector<std::string> Sysbench::client_args(const Point& p, const StepContext
     args.push_back("--mysql-host=" + (ctx.sut_address.empty() ? "127.0.0.1" : ctx.sut_address));
     args.push_back("--mysql-port=" + std::to_string(s.port));
   }
-  args.push_back("--tables=" + std::to_string(p.int_at("tables")));
-  args.push_back("--table-size=" + std::to_string(p.int_at("table_size")));
+  args.push_back("--tables=" + std::to_string(p.tables));
+  args.push_back("--table-size=" + std::to_string(p.table_size));
   return args;
 }
 
-std::vector<Step> Sysbench::setup_steps(const Point& p, const StepContext& ctx) const {
-  const MariaServer s = server(p, ctx);
+std::vector<Step> Sysbench::setup_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
+  const MariaServer s = server(point, ctx);
   std::vector<Step> steps = s.create_steps();
   // Loading uses a short-lived server; the measured one starts per point.
   for (auto& st : s.start_steps()) steps.push_back(st);
@@ -173,32 +186,34 @@ std::vector<Step> Sysbench::setup_steps(const Point& p, const StepContext& ctx) 
   // The four tests share oltp_common's schema: one prepare serves them all.
   std::vector<std::string> prepare = {"sysbench", "oltp_read_write"};
   for (const auto& a : client_args(p, ctx, Role::kSut)) prepare.push_back(a);
-  prepare.push_back("--threads=" + std::to_string(std::min<std::int64_t>(p.int_at("tables"), 4)));
+  prepare.push_back("--threads=" + std::to_string(std::min<std::int64_t>(p.tables, 4)));
   prepare.push_back("prepare");
   steps.push_back(Step{.role = Role::kSut,
                        .argv = prepare,
-                       .timeout = p.duration_at("prepare_timeout"),
+                       .timeout = p.prepare_timeout,
                        .measured = false,
                        .cwd = s.work_dir()});
   steps.push_back(stop_after_loading(s));
   return steps;
 }
 
-std::vector<Step> Sysbench::iteration_steps(const Point& p, const StepContext& ctx) const {
-  const Role role = p.string_at("client") == "loadgen" ? Role::kLoadgen : Role::kSut;
-  const std::int64_t secs = whole_seconds(p.duration_at("duration"));
-  std::vector<std::string> argv = {"sysbench", p.string_at("test")};
+std::vector<Step> Sysbench::iteration_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
+  const Role role = p.client == "loadgen" ? Role::kLoadgen : Role::kSut;
+  const std::int64_t secs = whole_seconds(p.duration);
+  std::vector<std::string> argv = {"sysbench", p.test};
   for (const auto& a : client_args(p, ctx, role)) argv.push_back(a);
   argv.insert(argv.end(),
-              {"--threads=" + std::to_string(p.int_at("threads")), "--time=" + std::to_string(secs),
+              {"--threads=" + std::to_string(p.threads), "--time=" + std::to_string(secs),
                "--events=0", "--report-interval=1", "--percentile=95", "run"});
-  milliseconds timeout = p.duration_at("timeout");
+  milliseconds timeout = p.timeout;
   if (timeout.count() == 0) timeout = seconds(secs + 120);
   return {Step{.role = role, .argv = argv, .timeout = timeout, .measured = true}};
 }
 
-std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
+std::vector<Sample> Sysbench::parse(const Point& point, const std::string& out,
                                     const std::string& err) const {
+  const auto p = params_.read(point);
   static const boost::regex interval(
       R"(^\[ *(\d+)s \] thds: (\d+) tps: ([0-9.]+) qps: ([0-9.]+) \(r/w/o: [0-9./]+\) lat \(ms,95%\): ([0-9.]+) err/s: ([0-9.]+) reconn/s: ([0-9.]+)\s*$)");
   static const boost::regex threads_line(R"(^Number of threads: (\d+)\s*$)");
@@ -206,7 +221,7 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
   static const boost::regex counted(
       R"(^\s+(transactions|queries|ignored errors|reconnects):\s+(\d+)\s+\(([0-9.]+) per sec\.\)\s*$)");
   static const boost::regex latency(R"(^\s+(avg|95th percentile):\s+([0-9.]+)\s*$)");
-  const double warmup_s = static_cast<double>(p.duration_at("warmup").count()) / 1000.0;
+  const double warmup_s = static_cast<double>(p.warmup.count()) / 1000.0;
   std::vector<Sample> samples;
   bool in_latency = false, tps = false;
   const std::string text = join_output(out, err);  // the lines point into it
@@ -227,10 +242,10 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
       throw ParseError(name(), lineno,
                        fmt::format("line {}: unrecognised report line: {}", lineno, line));
     } else if (boost::regex_match(line, m, threads_line)) {
-      if (p.known("threads") && std::stoll(m[1]) != p.int_at("threads"))
-        throw ParseError(name(), lineno,
-                         fmt::format("line {}: ran {} threads, expected {}", lineno, m[1].str(),
-                                     p.int_at("threads")));
+      if (p.known(&SysbenchParams::threads) && std::stoll(m[1]) != p.threads)
+        throw ParseError(
+            name(), lineno,
+            fmt::format("line {}: ran {} threads, expected {}", lineno, m[1].str(), p.threads));
     } else if (boost::regex_match(line, m, counted)) {
       const std::string what = m[1];
       if (what == "transactions") {
@@ -254,8 +269,9 @@ std::vector<Sample> Sysbench::parse(const Point& p, const std::string& out,
   return samples;
 }
 
-std::string Sysbench::judge(const Point& p, const std::vector<Sample>& samples) const {
-  if (p.bool_at("allow_errors")) return "";
+std::string Sysbench::judge(const Point& point, const std::vector<Sample>& samples) const {
+  const auto p = params_.read(point);
+  if (p.allow_errors) return "";
   for (const auto& s : samples)
     if (s.metric == "errors" && s.value > 0)
       return fmt::format("sysbench counted {} errors (allow_errors: true accepts them)", s.value);

@@ -8,15 +8,33 @@
 
 #include "workloads/managed_server.h"
 #include "workloads/maria_server.h"
+#include "workloads/param_table.h"
 
 namespace schedlab {
+
+// sysbench's parameters, as its rows (sysbench.cc) declare them.
+struct SysbenchParams {
+  std::string test;
+  std::int64_t threads;
+  std::chrono::milliseconds duration;
+  std::chrono::milliseconds warmup;
+  std::int64_t tables;
+  std::int64_t table_size;
+  std::string client;
+  bool allow_errors;
+  std::string user;
+  bool keep;
+  std::chrono::milliseconds prepare_timeout;
+  std::chrono::milliseconds timeout;
+};
 
 class Sysbench final : public ManagedServerWorkload<MariaServer> {
  public:
   Sysbench();
   std::string name() const override { return "sysbench"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
+  bool keeps_workdir(const Point& p) const override { return params_.read(p).keep; }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "sysbench"; }
   std::vector<ProgramSpec> programs() const override {
@@ -42,11 +60,13 @@ class Sysbench final : public ManagedServerWorkload<MariaServer> {
   std::string judge(const Point& p, const std::vector<Sample>& samples) const override;
 
   MariaServer server(const Point& p, const StepContext& ctx) const override;
+  MariaServer server(const SysbenchParams& p, const StepContext& ctx) const;
   // sysbench's connection and table options for a client on `role`.
-  std::vector<std::string> client_args(const Point& p, const StepContext& ctx, Role role) const;
+  std::vector<std::string> client_args(const SysbenchParams& p, const StepContext& ctx,
+                                       Role role) const;
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<SysbenchParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

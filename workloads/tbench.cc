@@ -19,32 +19,33 @@ constexpr std::string_view kDefaultLoadfile = "/usr/share/dbench/client.txt";
 }  // namespace
 
 Tbench::Tbench() {
-  params_ = {
-      {.name = "clients",
-       .type = ParamType::kInt,
-       .axis = Axis::kRow,
-       .default_value = std::int64_t{1},
-       .help = "tbench client processes (each one connection to tbench_srv); one row per value",
-       .unit = "clients",
-       .min = 1},
-      {.name = "duration",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(seconds(30)),
-       .help = "run time (-t, whole seconds); tbench's own warm-up (a fifth of it) is not "
-               "measured. At least 2s: with -t 1 tbench measures nothing (Throughput 0)",
-       .unit = "duration",
-       .min = 2000},
-      {.name = "loadfile",
-       .type = ParamType::kString,
-       .default_value = std::string(),
-       .help = "trace to replay (-c); empty = tbench's default /usr/share/dbench/client.txt"},
-      {.name = "timeout",
-       .type = ParamType::kDuration,
-       .default_value = milliseconds(0),
-       .help = "kill a client still running after this (tbench hangs forever when no server "
-               "answers); 0 = duration + 60s",
-       .unit = "duration"},
-  };
+  using P = TbenchParams;
+  params_ = ParamTable<P>({
+      {&P::clients,
+       {.name = "clients",
+        .axis = Axis::kRow,
+        .default_value = std::int64_t{1},
+        .help = "tbench client processes (each one connection to tbench_srv); one row per value",
+        .unit = "clients",
+        .min = 1}},
+      {&P::duration,
+       {.name = "duration",
+        .default_value = milliseconds(seconds(30)),
+        .help = "run time (-t, whole seconds); tbench's own warm-up (a fifth of it) is not "
+                "measured. At least 2s: with -t 1 tbench measures nothing (Throughput 0)",
+        .unit = "duration",
+        .min = 2000}},
+      {&P::loadfile,
+       {.name = "loadfile",
+        .default_value = std::string(),
+        .help = "trace to replay (-c); empty = tbench's default /usr/share/dbench/client.txt"}},
+      {&P::timeout,
+       {.name = "timeout",
+        .default_value = milliseconds(0),
+        .help = "kill a client still running after this (tbench hangs forever when no server "
+                "answers); 0 = duration + 60s",
+        .unit = "duration"}},
+  });
   metrics_ = {
       {.name = "throughput",
        .unit = "MB/s",
@@ -113,20 +114,21 @@ std::vector<Step> Tbench::point_setup_steps(const Point&, const StepContext&) co
   return {server};
 }
 
-std::vector<Step> Tbench::iteration_steps(const Point& p, const StepContext& ctx) const {
-  const std::int64_t secs = whole_seconds(p.duration_at("duration"));
+std::vector<Step> Tbench::iteration_steps(const Point& point, const StepContext& ctx) const {
+  const auto p = params_.read(point);
+  const std::int64_t secs = whole_seconds(p.duration);
   std::vector<std::string> argv = {"tbench", "-t", std::to_string(secs)};
-  if (const auto& load = p.string_at("loadfile"); !load.empty())
-    argv.insert(argv.end(), {"-c", load});
-  argv.push_back(std::to_string(p.int_at("clients")));
+  if (const auto& load = p.loadfile; !load.empty()) argv.insert(argv.end(), {"-c", load});
+  argv.push_back(std::to_string(p.clients));
   argv.push_back(ctx.sut_address.empty() ? "127.0.0.1" : ctx.sut_address);
-  milliseconds timeout = p.duration_at("timeout");
+  milliseconds timeout = p.timeout;
   if (timeout.count() == 0) timeout = seconds(secs + 60);
   return {Step{.role = Role::kLoadgen, .argv = argv, .timeout = timeout}};
 }
 
-std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
+std::vector<Sample> Tbench::parse(const Point& point, const std::string& out,
                                   const std::string& err) const {
+  const auto p = params_.read(point);
   // dbench 4.0: "Throughput 737.729 MB/sec  4 clients  4 procs  max_latency=8.131 ms";
   // dbench 3.x has no clients and no latency; newer git prints %f.
   static const boost::regex final_line(
@@ -162,10 +164,10 @@ std::vector<Sample> Tbench::parse(const Point& p, const std::string& out,
         throw ParseError(name(), lineno,
                          fmt::format("line {}: a throughput of {} MB/sec is no measurement: {}",
                                      lineno, *mbps, line));
-      if (p.known("clients") && std::stoll(m[3]) != p.int_at("clients"))
+      if (p.known(&TbenchParams::clients) && std::stoll(m[3]) != p.clients)
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} client processes, expected {}: {}", lineno,
-                                     m[3].str(), p.int_at("clients"), line));
+                                     m[3].str(), p.clients, line));
       have_final = true;
       samples.push_back({"throughput", *mbps});
       if (m[4].matched) samples.push_back({"max_latency", captured_number(name(), lineno, m[4].str())});

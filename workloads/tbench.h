@@ -3,9 +3,18 @@
 // throughput is dominated by wakeups between the client and server tasks.
 #pragma once
 
+#include "workloads/param_table.h"
 #include "workloads/workload.h"
 
 namespace schedlab {
+
+// tbench's parameters, as its rows (tbench.cc) declare them.
+struct TbenchParams {
+  std::int64_t clients;
+  std::chrono::milliseconds duration;
+  std::string loadfile;
+  std::chrono::milliseconds timeout;
+};
 
 class Tbench final : public Workload {
  public:
@@ -15,7 +24,7 @@ class Tbench final : public Workload {
   Tbench();
   std::string name() const override { return "tbench"; }
   std::string description() const override;
-  const std::vector<ParamSpec>& params() const override { return params_; }
+  const std::vector<ParamSpec>& params() const override { return params_.specs(); }
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "dbench"; }
   // The client runs on the loadgen, the server on the SUT (a lab guest too).
@@ -37,7 +46,7 @@ class Tbench final : public Workload {
                             const std::string& err) const override;
 
  private:
-  std::vector<ParamSpec> params_;
+  ParamTable<TbenchParams> params_;
   std::vector<MetricSpec> metrics_;
 };
 

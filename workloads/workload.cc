@@ -30,18 +30,6 @@ const ParamValue& Point::at(const std::string& name) const {
   return it->second;
 }
 
-std::int64_t Point::int_at(const std::string& name) const {
-  return std::get<std::int64_t>(at(name));
-}
-
-const std::string& Point::string_at(const std::string& name) const {
-  return std::get<std::string>(at(name));
-}
-
-std::chrono::milliseconds Point::duration_at(const std::string& name) const {
-  return std::get<std::chrono::milliseconds>(at(name));
-}
-
 std::vector<std::string> Workload::task_names(const Point& p, const StepContext& ctx) const {
   std::vector<std::string> names;
   for (const Step& s : iteration_steps(p, ctx)) {
@@ -71,10 +59,6 @@ std::string Workload::row_label(const Point& p) const {
   return label;
 }
 
-bool Point::bool_at(const std::string& name) const { return std::get<bool>(at(name)); }
-
-double Point::double_at(const std::string& name) const { return std::get<double>(at(name)); }
-
 Point default_point(const Workload& w) {
   Point p;
   for (const auto& spec : w.params()) p.values[spec.name] = spec.default_value;
@@ -85,11 +69,6 @@ const ParamSpec* Workload::find_param(const std::string& name) const {
   for (const auto& p : params())
     if (p.name == name) return &p;
   return nullptr;
-}
-
-bool Workload::keeps_workdir(const Point& p) const {
-  const ParamSpec* keep = find_param("keep");
-  return keep && keep->type == ParamType::kBool && p.values.contains("keep") && p.bool_at("keep");
 }
 
 const MetricSpec* Workload::find_metric(const std::string& name) const {

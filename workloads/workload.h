@@ -65,12 +65,10 @@ struct Point {
   // The value as format_param writes it, "?" when unknown.
   std::string text(const std::string& name) const;
 
+  // The value of a parameter by name, for code that reads every parameter
+  // alike (labels, the plan, the generic command workload); a workload
+  // reads its own through its ParamTable (param_table.h).
   const ParamValue& at(const std::string& name) const;
-  std::int64_t int_at(const std::string& name) const;
-  const std::string& string_at(const std::string& name) const;
-  std::chrono::milliseconds duration_at(const std::string& name) const;
-  bool bool_at(const std::string& name) const;
-  double double_at(const std::string& name) const;
 };
 
 enum class Role { kSut, kLoadgen };
@@ -267,7 +265,7 @@ class Workload {
   virtual std::string check_fixed(const Point&) const { return ""; }
   // Whether teardown leaves the work directory on the SUT (a `keep: true`
   // parameter, for looking at a database afterwards).
-  virtual bool keeps_workdir(const Point& p) const;
+  virtual bool keeps_workdir(const Point&) const { return false; }
   // The names (comm) of the workload's own processes on the SUT, for the
   // `tasks` monitor that samples them during an iteration. Default: the
   // program names (argv[0] basenames) of the measured SUT steps; a workload

@@ -74,9 +74,9 @@ TEST_CASE("parameter values by type") {
 TEST_CASE("overrides (--param) report what an experiment file reports for the same value") {
   const Workload& hackbench = *find_workload("hackbench");
   const Point p = point_from_overrides(hackbench, {"groups=4", "timeout=2m"});
-  CHECK(p.int_at("groups") == 4);
-  CHECK(p.duration_at("timeout").count() == 120000);
-  CHECK(p.string_at("modes") == "process-pipes");  // the default
+  CHECK(std::get<std::int64_t>(p.at("groups")) == 4);
+  CHECK(std::get<std::chrono::milliseconds>(p.at("timeout")).count() == 120000);
+  CHECK(std::get<std::string>(p.at("modes")) == "process-pipes");  // the default
   // min is enforced on the command line too, with the config's words.
   CHECK_THROWS_WITH(point_from_overrides(hackbench, {"groups=0"}),
                     "--param groups=0: 0 is out of range: expected a whole number from 1 to 2147483647");

@@ -78,7 +78,7 @@ class Lifecycle final : public Workload {
   }
 
  private:
-  static std::string n(const Point& p) { return std::to_string(p.int_at("n")); }
+  static std::string n(const Point& p) { return std::to_string(std::get<std::int64_t>(p.at("n"))); }
   std::vector<ParamSpec> params_ = {
       {.name = "n", .type = ParamType::kInt, .axis = Axis::kRow, .default_value = std::int64_t{1}}};
   std::vector<MetricSpec> metrics_ = {{.name = "score",
