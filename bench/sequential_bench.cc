@@ -18,7 +18,7 @@
 //                                [replan=grow|free|frozen] [cv=PCT] [min=N]
 //                                [noise=normal|lognormal] [change=0|1|2]
 //                                [schedule=estimated|known] [margin=X]
-//                                [quantile=Q] [small_n=G]
+//                                [quantile=Q] [small_n=G] [free_from_df=D]
 // TRIALS: default 20000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
 // the design's); replan: how each look's variance re-plans the needed n
 // (SequentialReplan; default grow); cv, min, noise, change: only the
@@ -28,8 +28,9 @@
 // (SequentialDesign::known_cv_pct; the statistic still estimates it): the
 // looks `schedlab design` prints, and the floor of what any schedule that
 // estimates the variance can cost with Welch's t at these looks. margin,
-// quantile, small_n: the design's power_margin, variance_quantile and
-// small_n_term (SequentialDesign), for exploring.
+// quantile, small_n, free_from_df: the design's power_margin,
+// variance_quantile, small_n_term and free_from_df (SequentialDesign), for
+// exploring.
 //
 // Settings run on two threads; user and system CPU are printed at the end.
 #include <fmt/format.h>
@@ -94,16 +95,17 @@ int main(int argc, char** argv) {
       only[key] = value;
       continue;
     }
-    if (key == "margin" || key == "quantile" || key == "small_n") {
+    if (key == "margin" || key == "quantile" || key == "small_n" || key == "free_from_df") {
       char* end = nullptr;
       const double x = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0') {
         fmt::print(stderr, "bench_sequential: '{}' is not a number\n", arg);
         return 2;
       }
-      (key == "margin"     ? design.power_margin
-       : key == "quantile" ? design.variance_quantile
-                           : design.small_n_term) = x;
+      (key == "margin"         ? design.power_margin
+       : key == "quantile"     ? design.variance_quantile
+       : key == "free_from_df" ? design.free_from_df
+                               : design.small_n_term) = x;
       continue;
     }
     if (key == "schedule" && (value == "known" || value == "estimated")) {
@@ -142,9 +144,11 @@ int main(int argc, char** argv) {
                      : fmt::format("replan {}", replan_name(design.replan)));
   const SequentialDesign defaults;
   if (design.variance_quantile != defaults.variance_quantile ||
-      design.small_n_term != defaults.small_n_term)
-    fmt::print("needed n: variance at chi2 quantile {} (0: s^2 as it is), {} x Guenther's term\n",
-               design.variance_quantile, design.small_n_term);
+      design.small_n_term != defaults.small_n_term || design.free_from_df != 0)
+    fmt::print(
+        "needed n: variance at chi2 quantile {} (0: s^2 as it is), {} x Guenther's term, free "
+        "from {} degrees of freedom (0: never)\n",
+        design.variance_quantile, design.small_n_term, design.free_from_df);
   fmt::print(
       "plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
       "type I {:.4f}, P(same | min_effect) {:.4f}\n",

@@ -112,6 +112,8 @@ std::string design_error(const SequentialDesign& d) {
     return fmt::format("variance_quantile must be in [0, 1), not {}", d.variance_quantile);
   if (!(d.small_n_term >= 0 && d.small_n_term <= 10))
     return fmt::format("small_n_term must be from 0 to 10, not {}", d.small_n_term);
+  if (!(d.free_from_df >= 0))
+    return fmt::format("free_from_df must not be negative, not {}", d.free_from_df);
   if (!(d.known_cv_pct >= 0 && d.known_cv_pct < 1000))
     return fmt::format("known_cv_pct must be in [0, 1000), not {}", d.known_cv_pct);
   if (d.min_n < 2) return fmt::format("min_n must be at least 2 (a variance), not {}", d.min_n);
@@ -231,7 +233,9 @@ SequentialTest::PastLook SequentialTest::replanned(double n, double estimate) co
   PastLook at{n, 0, estimate};
   if (!looks_.empty()) {
     if (plan_.design.replan == SequentialReplan::kFrozen) at.needed_n = looks_.front().needed_n;
-    if (plan_.design.replan == SequentialReplan::kGrow)
+    // 2n - 2: the pooled degrees of freedom of n a side.
+    const bool settled = plan_.design.free_from_df > 0 && 2 * n - 2 >= plan_.design.free_from_df;
+    if (plan_.design.replan == SequentialReplan::kGrow && !settled)
       at.needed_n = std::max(estimate, looks_.back().needed_n);
   }
   const double first_fraction = 1.0 / plan_.design.planned_looks;

@@ -141,6 +141,10 @@ struct SequentialDesign {
   // How each look's variance re-plans the needed n (hence the looks'
   // spending fractions and the last look): see SequentialReplan.
   SequentialReplan replan = SequentialReplan::kGrow;
+  // With `grow`: from a look whose pooled degrees of freedom (2n - 2) reach
+  // this, the needed n follows that look's estimate, down as well (0:
+  // never). A measured route (analysis/README.md), not the default.
+  double free_from_df = 0;
   // For measuring only (the runner never sets it): > 0 plans every look's
   // needed n from this CV (% of the mean) instead of the samples' variance,
   // N = 2 eta^2 (cv / min_effect)^2 + the small-sample term, so the looks are

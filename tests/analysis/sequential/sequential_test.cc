@@ -242,6 +242,25 @@ TEST_CASE("the needed n only grows by default; free re-plans it down, frozen kee
   CHECK(replan_name(SequentialReplan::kGrow) == "grow");
 }
 
+TEST_CASE("with free_from_df the needed n grows until a look has that many degrees of freedom",
+          "[sequential]") {
+  SequentialDesign d;
+  d.free_from_df = 8;
+  SequentialTest test(plan_sequential(d), Centre::kAmean, true);
+  const auto first = test.schedule(3, 20);  // 4 degrees of freedom
+  CHECK(first.at.needed_n == 20);
+  REQUIRE(first.next_n == 4);                // 2 / 10 of 20
+  const auto second = test.schedule(4, 10);  // 6: still only grows
+  CHECK(second.at.needed_n == 20);
+  REQUIRE(second.next_n == 6);
+  const auto third = test.schedule(6, 10);  // 10: follows the estimate down
+  CHECK(third.at.needed_n == 10);
+  CHECK(third.at.fraction == Approx(6.0 / 20));  // of the previous look's needed n
+  SequentialDesign bad;
+  bad.free_from_df = -1;
+  CHECK(design_error(bad) == "free_from_df must not be negative, not -1");
+}
+
 TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of range refused",
           "[sequential]") {
   const DesignCost c = design_cost(SequentialDesign{}, 4, 0);
