@@ -30,8 +30,8 @@
 // down as well, bench_sequential measured type I 0.050-0.063 at alpha
 // 0.05. Three corrections of normal theory, found by seeded simulation:
 // v is taken at its upper 65% confidence limit (s^2 df / chi2_df(0.35),
-// look()); the last term is twice Guenther's (1981) correction of a
-// normal n to a t-test's; and eta is planned for power + power_margin
+// look(); design.variance_quantile); the last term is twice Guenther's
+// (1981) correction of a normal n to a t-test's (design.small_n_term); and eta is planned for power + power_margin
 // (0.03). Without them the power at min_effect was 0.75 (CV 2%) and 0.78
 // (CV 5%) when n was re-planned down as well.
 //
