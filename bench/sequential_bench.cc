@@ -17,11 +17,20 @@
 //   build/bench/bench_sequential [TRIALS] [spending=NAME] [same_spending=NAME]
 //                                [replan=grow|free|frozen] [cv=PCT] [min=N]
 //                                [noise=normal|lognormal] [change=0|1|2]
+//                                [schedule=estimated|known] [margin=X]
+//                                [quantile=Q] [small_n=G] [free_from_df=D]
 // TRIALS: default 20000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
 // the design's); replan: how each look's variance re-plans the needed n
 // (SequentialReplan; default grow); cv, min, noise, change: only the
 // settings with that value (change in multiples of min_effect), for
-// exploring; the others keep their seeds.
+// exploring; the others keep their seeds. schedule=known plans each look
+// from the setting's true CV instead of the samples' variance
+// (SequentialDesign::known_cv_pct; the statistic still estimates it): the
+// looks `schedlab design` prints, and the floor of what any schedule that
+// estimates the variance can cost with Welch's t at these looks. margin,
+// quantile, small_n, free_from_df: the design's power_margin,
+// variance_quantile, small_n_term and free_from_df (SequentialDesign), for
+// exploring.
 //
 // Settings run on two threads; user and system CPU are printed at the end.
 #include <fmt/format.h>
@@ -76,6 +85,7 @@ int main(int argc, char** argv) {
   }
   SequentialDesign design;
   std::map<std::string, std::string> only;  // cv, min, noise, change
+  bool known_schedule = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
@@ -83,6 +93,23 @@ int main(int argc, char** argv) {
                       value = eq == std::string::npos ? "" : arg.substr(eq + 1);
     if (key == "cv" || key == "min" || key == "noise" || key == "change") {
       only[key] = value;
+      continue;
+    }
+    if (key == "margin" || key == "quantile" || key == "small_n" || key == "free_from_df") {
+      char* end = nullptr;
+      const double x = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0') {
+        fmt::print(stderr, "bench_sequential: '{}' is not a number\n", arg);
+        return 2;
+      }
+      (key == "margin"         ? design.power_margin
+       : key == "quantile"     ? design.variance_quantile
+       : key == "free_from_df" ? design.free_from_df
+                               : design.small_n_term) = x;
+      continue;
+    }
+    if (key == "schedule" && (value == "known" || value == "estimated")) {
+      known_schedule = value == "known";
       continue;
     }
     if (key == "replan" && (value == "grow" || value == "free" || value == "frozen")) {
@@ -101,14 +128,27 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (const std::string e = design_error(design); !e.empty()) {
+    fmt::print(stderr, "bench_sequential: {}\n", e);
+    return 2;
+  }
   const SequentialPlan plan = plan_sequential(design);
   const EfficacyOnlyCharacteristics reference = efficacy_only_characteristics(design);
   fmt::print(
       "design: alpha {} two-sided, power {} at min_effect {}% (planned at {} with the "
-      "margin), same_error {}, {} planned looks, spending {} (same: {}), replan {}\n",
+      "margin), same_error {}, {} planned looks, spending {} (same: {}), {}\n",
       design.alpha, design.power, design.min_effect_pct, design.power + design.power_margin,
       plan.same_error, design.planned_looks, gs::spending_name(design.spending),
-      gs::spending_name(design.same_spending), replan_name(design.replan));
+      gs::spending_name(design.same_spending),
+      known_schedule ? "looks planned from the true CV (schedule=known)"
+                     : fmt::format("replan {}", replan_name(design.replan)));
+  const SequentialDesign defaults;
+  if (design.variance_quantile != defaults.variance_quantile ||
+      design.small_n_term != defaults.small_n_term || design.free_from_df != 0)
+    fmt::print(
+        "needed n: variance at chi2 quantile {} (0: s^2 as it is), {} x Guenther's term, free "
+        "from {} degrees of freedom (0: never)\n",
+        design.variance_quantile, design.small_n_term, design.free_from_df);
   fmt::print(
       "plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
       "type I {:.4f}, P(same | min_effect) {:.4f}\n",
@@ -154,6 +194,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = first; i < rows.size(); i += 2) {
       SequentialDesign d = design;
       d.min_n = rows[i].min_n;
+      if (known_schedule) d.known_cv_pct = rows[i].setting.cv_pct;
       rows[i].result = simulate_sequential(plan_sequential(d), Centre::kAmean, rows[i].setting);
     }
   };

@@ -17,8 +17,6 @@ namespace schedlab {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// The chi-squared quantile the needed n takes the variance at (see look()).
-constexpr double kPlanVarianceQuantile = 0.35;
 
 // Root of an increasing f on [lo, hi] (widened until it brackets one).
 template <class F>
@@ -110,6 +108,14 @@ std::string design_error(const SequentialDesign& d) {
     return fmt::format("power + power_margin must be below 1, not {}", d.power + d.power_margin);
   if (!(d.same_error >= 0 && d.same_error < 0.5))
     return fmt::format("same_error must be in [0, 0.5), not {}", d.same_error);
+  if (!(d.variance_quantile >= 0 && d.variance_quantile < 1))
+    return fmt::format("variance_quantile must be in [0, 1), not {}", d.variance_quantile);
+  if (!(d.small_n_term >= 0 && d.small_n_term <= 10))
+    return fmt::format("small_n_term must be from 0 to 10, not {}", d.small_n_term);
+  if (!(d.free_from_df >= 0))
+    return fmt::format("free_from_df must not be negative, not {}", d.free_from_df);
+  if (!(d.known_cv_pct >= 0 && d.known_cv_pct < 1000))
+    return fmt::format("known_cv_pct must be in [0, 1000), not {}", d.known_cv_pct);
   if (d.min_n < 2) return fmt::format("min_n must be at least 2 (a variance), not {}", d.min_n);
   if (d.planned_looks < 1 || d.planned_looks > 200)
     return fmt::format("planned_looks must be from 1 to 200, not {}", d.planned_looks);
@@ -227,7 +233,9 @@ SequentialTest::PastLook SequentialTest::replanned(double n, double estimate) co
   PastLook at{n, 0, estimate};
   if (!looks_.empty()) {
     if (plan_.design.replan == SequentialReplan::kFrozen) at.needed_n = looks_.front().needed_n;
-    if (plan_.design.replan == SequentialReplan::kGrow)
+    // 2n - 2: the pooled degrees of freedom of n a side.
+    const bool settled = plan_.design.free_from_df > 0 && 2 * n - 2 >= plan_.design.free_from_df;
+    if (plan_.design.replan == SequentialReplan::kGrow && !settled)
       at.needed_n = std::max(estimate, looks_.back().needed_n);
   }
   const double first_fraction = 1.0 / plan_.design.planned_looks;
@@ -314,13 +322,14 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
     case Centre::kMedian:
       break;
   }
-  // se^2 n is the variance a unit of n brings. The last term is twice
-  // Guenther's correction of a normal n to a t-test's (z^2 / 4, 1981): with
-  // it alone a 10,000-trial simulation had 0.78 power at min_effect with CV
-  // 2% (n about 8 a side), with twice it 0.83.
+  // se^2 n is the variance a unit of n brings. The last term is by default
+  // twice Guenther's correction of a normal n to a t-test's (z^2 / 4, 1981;
+  // design.small_n_term): with it alone a 10,000-trial simulation had 0.78
+  // power at min_effect with CV 2% (n about 8 a side), with twice it 0.83.
   const double z_half = stats::normal_quantile(1 - plan_.design.alpha / 2);
-  // The variance in the needed n is taken at its upper 65% confidence
-  // limit (s^2 df / chi2_df(0.35)): s^2 is skewed, and with a few iterations
+  // The variance in the needed n is taken by default at its upper 65%
+  // confidence limit (s^2 df / chi2_df(0.35), design.variance_quantile):
+  // s^2 is skewed, and with a few iterations
   // its low draws would bring the last look early on a variance that also
   // makes |t| large. With the median-unbiased size (chi2_df(0.5)) and the
   // needed n only growing, bench_sequential measured type I 0.0575 with
@@ -328,9 +337,13 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // plans a test of 5-6 iterations a side); with chi2_df(0.35), 0.048. At
   // 50 degrees of freedom it is 4% above the median-unbiased size.
   const double pooled_df = na + nb - 2;
+  const double q = plan_.design.variance_quantile;
   const double unbias =
-      pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), kPlanVarianceQuantile);
-  l.needed_n = plan_.eta * plan_.eta * se2 * unbias * n / (margin * margin) + z_half * z_half / 2;
+      q > 0 ? pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), q) : 1;
+  const double small_n = plan_.design.small_n_term * z_half * z_half / 4;
+  const double known = plan_.design.known_cv_pct / 100;
+  l.needed_n = known > 0 ? plan_.eta * plan_.eta * 2 * known * known / (delta * delta) + small_n
+                         : plan_.eta * plan_.eta * se2 * unbias * n / (margin * margin) + small_n;
   const PastLook at = replanned(n, l.needed_n);
   l.needed_n = at.needed_n;
   // The first look waits for the first planned fraction of the needed n as

@@ -30,8 +30,8 @@
 // down as well, bench_sequential measured type I 0.050-0.063 at alpha
 // 0.05. Three corrections of normal theory, found by seeded simulation:
 // v is taken at its upper 65% confidence limit (s^2 df / chi2_df(0.35),
-// look()); the last term is twice Guenther's (1981) correction of a
-// normal n to a t-test's; and eta is planned for power + power_margin
+// look(); design.variance_quantile); the last term is twice Guenther's
+// (1981) correction of a normal n to a t-test's (design.small_n_term); and eta is planned for power + power_margin
 // (0.03). Without them the power at min_effect was 0.75 (CV 2%) and 0.78
 // (CV 5%) when n was re-planned down as well.
 //
@@ -129,12 +129,29 @@ struct SequentialDesign {
   // (the variance fixing when the last look comes) lost 2-5 points of power
   // at min_effect in bench/sequential_bench.cc without it.
   double power_margin = 0.03;
+  // The needed n's small-sample terms (SequentialTest::look): the variance
+  // is taken at its upper (1 - variance_quantile) confidence limit,
+  // s^2 df / chi2_df(variance_quantile) (0: s^2 as it is), and
+  // small_n_term times Guenther's (1981) z_{1-alpha/2}^2 / 4 is added.
+  double variance_quantile = 0.35;
+  double small_n_term = 2;
   int grid = 16;               // Jennison & Turnbull's r (analysis/sequential/group_sequential.h)
   gs::Spending spending;       // of alpha by the efficacy bounds
   gs::Spending same_spending;  // of 2 gamma by the `same` interval's bounds
   // How each look's variance re-plans the needed n (hence the looks'
   // spending fractions and the last look): see SequentialReplan.
   SequentialReplan replan = SequentialReplan::kGrow;
+  // With `grow`: from a look whose pooled degrees of freedom (2n - 2) reach
+  // this, the needed n follows that look's estimate, down as well (0:
+  // never). A measured route (analysis/README.md), not the default.
+  double free_from_df = 0;
+  // For measuring only (the runner never sets it): > 0 plans every look's
+  // needed n from this CV (% of the mean) instead of the samples' variance,
+  // N = 2 eta^2 (cv / min_effect)^2 + the small-sample term, so the looks are
+  // the ones design_cost plans at that CV; each look's statistic still
+  // estimates the variance (Welch's t). What the test costs when its
+  // schedule knows the noise: bench_sequential's `schedule=known` floor.
+  double known_cv_pct = 0;
 };
 // One line naming the bad field, e.g. "power must be in (0.5, 1), not 1.5";
 // empty when the design is sound.

@@ -97,7 +97,8 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   c.cap = cap;
   const double sd = cv_pct / 100, delta = d.min_effect_pct / 100;
   const double z_half = stats::normal_quantile(1 - d.alpha / 2);
-  c.needed_n = c.plan.eta * c.plan.eta * 2 * sd * sd / (delta * delta) + z_half * z_half / 2;
+  c.needed_n = c.plan.eta * c.plan.eta * 2 * sd * sd / (delta * delta) +
+               d.small_n_term * z_half * z_half / 4;
   // The looks SequentialTest takes when every look's variance is sd^2.
   SequentialTest test(c.plan, Centre::kAmean, true);
   const auto k = static_cast<double>(d.planned_looks);

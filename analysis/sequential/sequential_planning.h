@@ -4,7 +4,7 @@
 // against it.
 //
 // Theory. At a stated CV the test's needed n is N = eta^2 2 v / delta^2 +
-// z_{1-alpha/2}^2 / 2 iterations a side (v = CV^2, delta = min_effect, both
+// small_n_term z_{1-alpha/2}^2 / 4 iterations a side (v = CV^2, delta = min_effect, both
 // shares of the mean; sequential.h's formula with the variance known). The
 // looks are the ones SequentialTest takes when every look's variance is v
 // (SequentialTest::schedule: the first at max(min_n, N / planned_looks),

@@ -75,6 +75,12 @@ TEST_CASE("a bad design is one line naming the field", "[sequential]") {
   CHECK(error([](SequentialDesign& d) {
           d.spending = {gs::SpendingKind::kKimDeMets, 0.1};
         }) == "a Kim-DeMets spending's rho must be from 0.5 to 5, not 0.1");
+  CHECK(error([](SequentialDesign& d) { d.variance_quantile = 1; }) ==
+        "variance_quantile must be in [0, 1), not 1");
+  CHECK(error([](SequentialDesign& d) { d.small_n_term = -1; }) ==
+        "small_n_term must be from 0 to 10, not -1");
+  CHECK(error([](SequentialDesign& d) { d.known_cv_pct = -1; }) ==
+        "known_cv_pct must be in [0, 1000), not -1");
   SequentialDesign bad;
   bad.power = 1;
   CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 0.999999], not 1");
@@ -236,6 +242,25 @@ TEST_CASE("the needed n only grows by default; free re-plans it down, frozen kee
   CHECK(replan_name(SequentialReplan::kGrow) == "grow");
 }
 
+TEST_CASE("with free_from_df the needed n grows until a look has that many degrees of freedom",
+          "[sequential]") {
+  SequentialDesign d;
+  d.free_from_df = 8;
+  SequentialTest test(plan_sequential(d), Centre::kAmean, true);
+  const auto first = test.schedule(3, 20);  // 4 degrees of freedom
+  CHECK(first.at.needed_n == 20);
+  REQUIRE(first.next_n == 4);                // 2 / 10 of 20
+  const auto second = test.schedule(4, 10);  // 6: still only grows
+  CHECK(second.at.needed_n == 20);
+  REQUIRE(second.next_n == 6);
+  const auto third = test.schedule(6, 10);  // 10: follows the estimate down
+  CHECK(third.at.needed_n == 10);
+  CHECK(third.at.fraction == Approx(6.0 / 20));  // of the previous look's needed n
+  SequentialDesign bad;
+  bad.free_from_df = -1;
+  CHECK(design_error(bad) == "free_from_df must not be negative, not -1");
+}
+
 TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of range refused",
           "[sequential]") {
   const DesignCost c = design_cost(SequentialDesign{}, 4, 0);
@@ -255,6 +280,32 @@ TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of 
   CHECK(capped.max_n == 12);
   CHECK(capped.power < 0.8);
   CHECK_THROWS_WITH(design_cost(SequentialDesign{}, 0, 0), "the CV must be in (0, 1000) %, not 0");
+}
+
+// bench_sequential's schedule=known: the looks come where design_cost plans
+// them at that CV, whatever the samples' variance, with the same bounds.
+TEST_CASE("a schedule that knows the CV takes the looks design_cost plans", "[sequential]") {
+  SequentialDesign d;
+  d.known_cv_pct = 4;
+  const DesignCost c = design_cost(SequentialDesign{}, 4, 0);
+  // A sample far noisier than 4% would plan a much longer test by its variance.
+  const Sides s = planted(200, 0, 12, 7);
+  SequentialTest test(plan_sequential(d), Centre::kAmean, true);
+  std::vector<SequentialLook> analysed;
+  for (std::size_t n = 1; n <= s.base.size() && !test.finished(); ++n) {
+    const SequentialLook l = test.look(std::span(s.base).first(n), std::span(s.variant).first(n));
+    if (l.analysed) analysed.push_back(l);
+  }
+  REQUIRE(!analysed.empty());
+  REQUIRE(analysed.size() <= c.looks.size());
+  for (std::size_t k = 0; k < analysed.size(); ++k) {
+    CHECK(analysed[k].n == static_cast<double>(c.looks[k].n));
+    CHECK(analysed[k].needed_n == Approx(c.needed_n));
+    CHECK(analysed[k].efficacy_bound == Approx(c.looks[k].efficacy_bound));
+  }
+  // Undecided on 12% noise until the planned last look, which spends all of alpha.
+  CHECK(analysed.size() == c.looks.size());
+  CHECK(analysed.back().alpha_spent == 0.05);
 }
 
 // The bounds design_error sets (issue 44) are what the numerics compute: a
