@@ -135,7 +135,8 @@ int export_command(const ExportCmdOptions& o) {
     out.close();
     if (!doc.left_out.empty()) {
       fmt::print(stderr, "schedlab export: --format {} cannot state {}, left out:\n", format_name(o.format),
-                 count_of(doc.left_out.size(), o.format == Format::kOtava ? "series" : "cell"));
+                 o.format == Format::kOtava ? fmt::format("{} series", doc.left_out.size())
+                                            : count_of(doc.left_out.size(), "cell"));
       for (const auto& line : doc.left_out) fmt::print(stderr, "  {}\n", terminal_safe(line));
     }
     if (!out.is_stdout())
