@@ -24,8 +24,9 @@ std::string why_no_centre(const ExportCell& c) {
 
 void check_length(std::string_view what, const std::string& name, std::size_t max) {
   if (display_width(name) > max)
-    throw std::invalid_argument(fmt::format("--format bmf: the {} name '{}' is over Bencher's {} characters",
-                                            what, excerpt(name, 60), max));
+    throw std::invalid_argument(
+        fmt::format("--format bmf: the {} name '{}' is over Bencher's {} characters", what,
+                    excerpt(name, 60), max));
 }
 
 }  // namespace

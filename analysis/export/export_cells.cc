@@ -19,7 +19,8 @@ nlohmann::json lab_build(const RunInfo& run) {
 }
 
 ExportRun run_facts(const RunInfo& run) {
-  ExportRun r{.run = run, .kernel_release = render_parts::kernel_release(run), .commit = run_commit(run)};
+  ExportRun r{
+      .run = run, .kernel_release = render_parts::kernel_release(run), .commit = run_commit(run)};
   const nlohmann::json build = lab_build(run);
   if (build.is_object()) {
     if (build.contains("describe") && build["describe"].is_string())

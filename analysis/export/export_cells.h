@@ -23,8 +23,8 @@ struct ExportCell {
   std::string variant;
   MetricInfo metric;
   std::map<std::string, std::string> params;  // as compare's cell has them ("?": unknown)
-  std::size_t n = 0;       // successful samples
-  std::size_t failed = 0;  // iterations that did not finish ok
+  std::size_t n = 0;                          // successful samples
+  std::size_t failed = 0;                     // iterations that did not finish ok
   std::string unsupported;  // why the SUT cannot measure the point; empty when it can
   std::vector<double> samples;
   std::optional<double> centre;

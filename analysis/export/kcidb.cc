@@ -26,9 +26,12 @@ std::string text(std::string_view s) {
 std::string id_part(std::string_view s) {
   std::string out;
   for (const char ch : s) {
-    if (ch == '%') out += "%25";
-    else if (ch == ':') out += "%3A";
-    else out += ch;
+    if (ch == '%')
+      out += "%25";
+    else if (ch == ':')
+      out += "%3A";
+    else
+      out += ch;
   }
   return text(out);
 }
@@ -78,9 +81,12 @@ Json build(const std::string& origin, const ExportRun& r) {
 
 std::string_view status(CellOutcome o) {
   switch (o) {
-    case CellOutcome::kMeasured: return "DONE";
-    case CellOutcome::kFailed: return "FAIL";
-    case CellOutcome::kUnsupported: return "SKIP";
+    case CellOutcome::kMeasured:
+      return "DONE";
+    case CellOutcome::kFailed:
+      return "FAIL";
+    case CellOutcome::kUnsupported:
+      return "SKIP";
   }
   return "ERROR";
 }
@@ -90,8 +96,10 @@ Json test_misc(const ExportRun& r, const ExportCell& c) {
   // such, never given a value.
   Json params = Json::object(), unknown = Json::array();
   for (const auto& [k, v] : c.params) {
-    if (v == kUnknownParam) unknown.push_back(text(k));
-    else params[text(k)] = text(v);
+    if (v == kUnknownParam)
+      unknown.push_back(text(k));
+    else
+      params[text(k)] = text(v);
   }
   Json samples = Json::array();
   for (const double x : c.samples) samples.push_back(x);
@@ -129,17 +137,19 @@ Json test(const std::string& origin, const ExportRun& r, const ExportCell& c) {
   const std::string id = fmt::format("{}:{}:{}:{}:{}", run_id(origin, r.run), id_part(c.variant),
                                      id_part(c.block), id_part(c.metric.name), id_part(c.row));
   const std::string row = c.swept == "point" ? c.row : fmt::format("{} {}", c.swept, c.row);
-  Json j = {{"id", id},
-            {"origin", origin},
-            {"build_id", run_id(origin, r.run)},
-            {"path", fmt::format("schedlab.{}.{}.{}", kcidb_path_part(c.block),
-                                 kcidb_path_part(c.metric.name), kcidb_path_part(c.row))},
-            {"status", std::string(status(outcome(c)))},
-            {"comment", text(fmt::format("{} {}, variant {}: {}, {} is better", c.block, row, c.variant,
-                                         metric_with_unit(c.metric), to_string(c.metric.direction)))},
-            {"environment",
-             {{"comment", text("schedlab variant " + c.variant)}, {"misc", {{"variant", text(c.variant)}}}}},
-            {"misc", test_misc(r, c)}};
+  Json j = {
+      {"id", id},
+      {"origin", origin},
+      {"build_id", run_id(origin, r.run)},
+      {"path", fmt::format("schedlab.{}.{}.{}", kcidb_path_part(c.block),
+                           kcidb_path_part(c.metric.name), kcidb_path_part(c.row))},
+      {"status", std::string(status(outcome(c)))},
+      {"comment", text(fmt::format("{} {}, variant {}: {}, {} is better", c.block, row, c.variant,
+                                   metric_with_unit(c.metric), to_string(c.metric.direction)))},
+      {"environment",
+       {{"comment", text("schedlab variant " + c.variant)},
+        {"misc", {{"variant", text(c.variant)}}}}},
+      {"misc", test_misc(r, c)}};
   if (c.centre) {
     j["number"] = {{"value", *c.centre}};
     if (!c.metric.unit.empty()) j["number"]["unit"] = text(c.metric.unit);

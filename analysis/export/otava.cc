@@ -38,7 +38,8 @@ OtavaTable otava_csv(std::span<const ExportRun> runs) {
     if (missing == 0)
       out.series.push_back(name);
     else
-      out.left_out.push_back(fmt::format("{}: no centre in {} of {} runs", name, missing, v.size()));
+      out.left_out.push_back(
+          fmt::format("{}: no centre in {} of {} runs", name, missing, v.size()));
   }
 
   const auto text = [](std::string_view s) { return csv_text_cell(s); };
@@ -47,8 +48,8 @@ OtavaTable otava_csv(std::span<const ExportRun> runs) {
   out.csv += "\n";
   for (std::size_t i = 0; i < order.size(); ++i) {
     const ExportRun& r = *order[i];
-    out.csv += fmt::format("{},{},{},{}", text(r.run.started_at), text(r.run.name), text(r.kernel_release),
-                           text(r.commit));
+    out.csv += fmt::format("{},{},{},{}", text(r.run.started_at), text(r.run.name),
+                           text(r.kernel_release), text(r.commit));
     // Full precision: Otava computes on these.
     for (const auto& s : out.series) out.csv += fmt::format(",{}", *values[s][i]);
     out.csv += "\n";

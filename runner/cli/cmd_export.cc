@@ -54,10 +54,9 @@ std::string dumped(const nlohmann::json& j) {
 }
 
 const Renderers<ExportRender> kExportOutputs{
-    {Format::kKcidb,
-     {[](const std::vector<ExportRun>& runs, const ExportCmdOptions& o) {
-        return Document{dumped(kcidb_report(runs, o.origin)), {}};
-      }}},
+    {Format::kKcidb, {[](const std::vector<ExportRun>& runs, const ExportCmdOptions& o) {
+       return Document{dumped(kcidb_report(runs, o.origin)), {}};
+     }}},
     {Format::kBmf,
      {[](const std::vector<ExportRun>& runs, const ExportCmdOptions&) {
         BmfReport r = bmf_report(runs.at(0));
@@ -68,7 +67,8 @@ const Renderers<ExportRender> kExportOutputs{
      {[](const std::vector<ExportRun>& runs, const ExportCmdOptions&) {
         OtavaTable t = otava_csv(runs);
         if (t.series.empty())
-          throw std::invalid_argument("--format otava: no series has a centre in every run exported");
+          throw std::invalid_argument(
+              "--format otava: no series has a centre in every run exported");
         return Document{std::move(t.csv), std::move(t.left_out)};
       },
       false, true}},
@@ -76,13 +76,15 @@ const Renderers<ExportRender> kExportOutputs{
 
 // The runs to export: those named, else the latest (every run for a
 // format that is a series).
-std::optional<std::vector<std::int64_t>> selected_runs(const Store& store, const ExportCmdOptions& o,
+std::optional<std::vector<std::int64_t>> selected_runs(const Store& store,
+                                                       const ExportCmdOptions& o,
                                                        const ExportRender& r) {
   std::vector<std::int64_t> ids;
   for (const auto& arg : o.runs) {
     const auto run = store.runs_table().find_run_arg(arg);
     if (!run) {
-      fmt::print(stderr, "schedlab export: no run '{}' in {}\n", terminal_safe(excerpt(arg, 60)), store.path());
+      fmt::print(stderr, "schedlab export: no run '{}' in {}\n", terminal_safe(excerpt(arg, 60)),
+                 store.path());
       return std::nullopt;
     }
     ids.push_back(run->id);
@@ -101,19 +103,23 @@ std::optional<std::vector<std::int64_t>> selected_runs(const Store& store, const
 int export_command(const ExportCmdOptions& o) {
   const ExportRender& render = kExportOutputs.of(o.format);
   if (o.origin_given && o.format != Format::kKcidb) {
-    fmt::print(stderr, "schedlab export: --origin does nothing with --format {}: it applies to --format kcidb\n",
-               format_name(o.format));
+    fmt::print(
+        stderr,
+        "schedlab export: --origin does nothing with --format {}: it applies to --format kcidb\n",
+        format_name(o.format));
     return kBadInput;
   }
   if (const auto problem = kcidb_origin_problem(o.origin)) {
-    fmt::print(stderr, "schedlab export: --origin '{}': {}\n", terminal_safe(excerpt(o.origin, 60)), *problem);
+    fmt::print(stderr, "schedlab export: --origin '{}': {}\n", terminal_safe(excerpt(o.origin, 60)),
+               *problem);
     return kBadInput;
   }
   if (render.one_run && o.runs.size() > 1) {
-    fmt::print(stderr,
-               "schedlab export: --format {} takes one run (a Bencher report is one run of a branch on a "
-               "testbed); export each run on its own\n",
-               format_name(o.format));
+    fmt::print(
+        stderr,
+        "schedlab export: --format {} takes one run (a Bencher report is one run of a branch on a "
+        "testbed); export each run on its own\n",
+        format_name(o.format));
     return kBadInput;
   }
   return guarded<std::invalid_argument>({.prefix = "schedlab export"}, [&]() -> int {
@@ -126,15 +132,17 @@ int export_command(const ExportCmdOptions& o) {
     std::size_t cells = 0;
     for (const auto& r : runs) cells += r.cells.size();
     if (cells == 0)
-      throw std::invalid_argument(o.workload.empty()
-                                      ? "the runs exported have no cell"
-                                      : fmt::format("the runs exported have no cell of workload '{}'", o.workload));
+      throw std::invalid_argument(
+          o.workload.empty()
+              ? "the runs exported have no cell"
+              : fmt::format("the runs exported have no cell of workload '{}'", o.workload));
     const Document doc = render.render(runs, o);
     OutputFile out(o.output);
     out.write(doc.text);
     out.close();
     if (!doc.left_out.empty()) {
-      fmt::print(stderr, "schedlab export: --format {} cannot state {}, left out:\n", format_name(o.format),
+      fmt::print(stderr, "schedlab export: --format {} cannot state {}, left out:\n",
+                 format_name(o.format),
                  o.format == Format::kOtava ? fmt::format("{} series", doc.left_out.size())
                                             : count_of(doc.left_out.size(), "cell"));
       for (const auto& line : doc.left_out) fmt::print(stderr, "  {}\n", terminal_safe(line));
@@ -151,24 +159,27 @@ int export_command(const ExportCmdOptions& o) {
 void register_export(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ExportCmdOptions>();
   auto* cmd = app.add_subcommand(
-      "export", "runs as KernelCI KCIDB, Bencher BMF or Apache Otava CSV, for the dashboards people use");
-  document(*cmd,
-           {"Writes runs in another tool's format, each cell as compare computes it: kcidb, KernelCI's "
-            "KCIDB report (schema v5.3: a checkout and a build per run, a test per cell, DONE with its "
-            "centre, FAIL when every iteration failed, SKIP when the SUT cannot measure it, the samples "
-            "and interval in misc); bmf, Bencher Metric Format (a benchmark per row and variant, the "
-            "centre and its interval as value, lower_value and upper_value; one run); otava, the CSV "
-            "Apache Otava reads for change-point detection (a line per run, oldest first: time, run, "
-            "kernel, commit, then a column per series). What a run's manifest does not record (its "
-            "kernel, its commit) is left empty, never guessed; a cell or series a format cannot state "
-            "is named on stderr. Without RUN: the latest run (kcidb, bmf), every run (otava).",
-            {{"schedlab export --format kcidb patch-v2 -o patch-v2.kcidb.json",
-              "a run as a KCIDB report, for kcidb-submit"},
-             {"schedlab export --format bmf patch-v2 -o patch-v2.bmf.json",
-              "a run for bencher run --adapter json --file patch-v2.bmf.json"},
-             {"schedlab export --format otava --workload hackbench -o hackbench.csv",
-              "every run's hackbench cells as a series for otava analyze"}}});
-  cmd->add_option("runs", o->runs, "run ids or names (default: the latest run; every run for otava)");
+      "export",
+      "runs as KernelCI KCIDB, Bencher BMF or Apache Otava CSV, for the dashboards people use");
+  document(
+      *cmd,
+      {"Writes runs in another tool's format, each cell as compare computes it: kcidb, KernelCI's "
+       "KCIDB report (schema v5.3: a checkout and a build per run, a test per cell, DONE with its "
+       "centre, FAIL when every iteration failed, SKIP when the SUT cannot measure it, the samples "
+       "and interval in misc); bmf, Bencher Metric Format (a benchmark per row and variant, the "
+       "centre and its interval as value, lower_value and upper_value; one run); otava, the CSV "
+       "Apache Otava reads for change-point detection (a line per run, oldest first: time, run, "
+       "kernel, commit, then a column per series). What a run's manifest does not record (its "
+       "kernel, its commit) is left empty, never guessed; a cell or series a format cannot state "
+       "is named on stderr. Without RUN: the latest run (kcidb, bmf), every run (otava).",
+       {{"schedlab export --format kcidb patch-v2 -o patch-v2.kcidb.json",
+         "a run as a KCIDB report, for kcidb-submit"},
+        {"schedlab export --format bmf patch-v2 -o patch-v2.bmf.json",
+         "a run for bencher run --adapter json --file patch-v2.bmf.json"},
+        {"schedlab export --format otava --workload hackbench -o hackbench.csv",
+         "every run's hackbench cells as a series for otava analyze"}}});
+  cmd->add_option("runs", o->runs,
+                  "run ids or names (default: the latest run; every run for otava)");
   kExportOutputs.add_option(*cmd, o->format);
   cmd->get_option("--format")->required();
   cmd->add_option("--workload", o->workload, "only this workload's cells");

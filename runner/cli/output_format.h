@@ -27,7 +27,7 @@ struct FormatRow {
 };
 inline constexpr FormatRow kFormats[] = {
     {Format::kText, "text"}, {Format::kMarkdown, "markdown"}, {Format::kCsv, "csv"},
-    {Format::kJson, "json"}, {Format::kHtml, "html"},   {Format::kKcidb, "kcidb"},
+    {Format::kJson, "json"}, {Format::kHtml, "html"},         {Format::kKcidb, "kcidb"},
     {Format::kBmf, "bmf"},   {Format::kOtava, "otava"},
 };
 

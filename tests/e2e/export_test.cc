@@ -57,15 +57,17 @@ ExecResult export_cli(const std::string& db, std::vector<std::string> args) {
 void export_import_runs(const std::string& db) {
   const auto first = export_cli(
       db, {"import", "hackbench", "base=" + export_fixture("process-pipes-g2-l200.run1.txt"),
-           export_fixture("process-pipes-g2-l200.run2.txt"), export_fixture("process-pipes-g2-l200.run3.txt"),
-           "patched=" + export_fixture("thread-pipes-g2-l200.run1.txt"), export_fixture("thread-pipes-g2-l200.run2.txt"),
-           export_fixture("error-g0.txt"), "--name", "patch-v2"});
+           export_fixture("process-pipes-g2-l200.run2.txt"),
+           export_fixture("process-pipes-g2-l200.run3.txt"),
+           "patched=" + export_fixture("thread-pipes-g2-l200.run1.txt"),
+           export_fixture("thread-pipes-g2-l200.run2.txt"), export_fixture("error-g0.txt"),
+           "--name", "patch-v2"});
   INFO(first.err);
   REQUIRE(first.exit_code == 3);  // imported, one iteration failed
   const auto second = export_cli(
       db, {"import", "hackbench", "base=" + export_fixture("thread-pipes-g2-l200.run1.txt"),
-           export_fixture("thread-pipes-g2-l200.run2.txt"), export_fixture("thread-pipes-g2-l200.run3.txt"), "--name",
-           "later"});
+           export_fixture("thread-pipes-g2-l200.run2.txt"),
+           export_fixture("thread-pipes-g2-l200.run3.txt"), "--name", "later"});
   INFO(second.err);
   REQUIRE(second.ok());
 }
@@ -81,15 +83,18 @@ std::map<std::string, Json> export_compare_cells(const std::string& db, const st
       for (const auto& cell : row["cells"]) {
         if (cell["not_measured"].get<bool>()) continue;
         const std::string variant = c["columns"][cell["column"].get<std::size_t>()]["variant"];
-        out[variant + "/" + b["block"].get<std::string>() + "/" + row["label"].get<std::string>()] = cell;
+        out[variant + "/" + b["block"].get<std::string>() + "/" + row["label"].get<std::string>()] =
+            cell;
       }
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("export --format kcidb: a real import as a KCIDB v5.3 report, valid by kcidb-io's schema") {
-  if (!export_has_module("jsonschema")) SCHEDLAB_SKIP("Debian's python3-jsonschema is not installed");
+TEST_CASE(
+    "export --format kcidb: a real import as a KCIDB v5.3 report, valid by kcidb-io's schema") {
+  if (!export_has_module("jsonschema"))
+    SCHEDLAB_SKIP("Debian's python3-jsonschema is not installed");
   test::TempDir dir;
   const std::string db = dir.file("t.db");
   export_import_runs(db);
@@ -131,8 +136,9 @@ TEST_CASE("export --format kcidb: a real import as a KCIDB v5.3 report, valid by
     INFO(t.dump());
     const Json& misc = t["misc"];
     const auto& cells = misc["run"] == "patch-v2" ? patch : later;
-    const Json& cell = cells.at(misc["variant"].get<std::string>() + "/" + misc["block"].get<std::string>() +
-                                "/" + misc["row"].get<std::string>());
+    const Json& cell =
+        cells.at(misc["variant"].get<std::string>() + "/" + misc["block"].get<std::string>() + "/" +
+                 misc["row"].get<std::string>());
     CHECK(t["origin"] == "schedlab");
     CHECK(t["path"] == "schedlab.hackbench-_.time." + std::string(misc["row"] == "?" ? "_" : "2"));
     CHECK(misc["samples"] == cell["samples"]);
@@ -177,15 +183,18 @@ TEST_CASE("export --format kcidb: a real import as a KCIDB v5.3 report, valid by
   // --origin names the CI system; one the schema refuses is refused here.
   const auto origin = export_cli(db, {"export", "--format", "kcidb", "later", "--origin", "lab_7"});
   REQUIRE(origin.ok());
-  CHECK(Json::parse(origin.out)["tests"][0]["id"].template get<std::string>().starts_with("lab_7:later@"));
+  CHECK(Json::parse(origin.out)["tests"][0]["id"].template get<std::string>().starts_with(
+      "lab_7:later@"));
   const auto bad = export_cli(db, {"export", "--format", "kcidb", "--origin", "Lab-7"});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err == "schedlab export: --origin 'Lab-7': a KCIDB origin is lower-case letters, digits and _ "
-                   "([a-z0-9_]+)\n");
+  CHECK(bad.err ==
+        "schedlab export: --origin 'Lab-7': a KCIDB origin is lower-case letters, digits and _ "
+        "([a-z0-9_]+)\n");
 }
 
 TEST_CASE("export --format bmf: a run as Bencher Metric Format, valid by Bencher's schema") {
-  if (!export_has_module("jsonschema")) SCHEDLAB_SKIP("Debian's python3-jsonschema is not installed");
+  if (!export_has_module("jsonschema"))
+    SCHEDLAB_SKIP("Debian's python3-jsonschema is not installed");
   test::TempDir dir;
   const std::string db = dir.file("t.db");
   export_import_runs(db);
@@ -194,9 +203,11 @@ TEST_CASE("export --format bmf: a run as Bencher Metric Format, valid by Bencher
   INFO(r.err);
   REQUIRE(r.ok());
   // BMF has no failure: the failed cell is named, not written.
-  CHECK(r.err == "schedlab export: --format bmf cannot state 1 cell, left out:\n"
-                 "  hackbench-?/groups=?/patched time: 1 failed iteration, no sample\n"
-                 "schedlab export: wrote " + file + " (3 cells of 1 run)\n");
+  CHECK(r.err ==
+        "schedlab export: --format bmf cannot state 1 cell, left out:\n"
+        "  hackbench-?/groups=?/patched time: 1 failed iteration, no sample\n"
+        "schedlab export: wrote " +
+            file + " (3 cells of 1 run)\n");
   const auto valid = export_python({kChecker, "schema", kBmfSchema, file});
   INFO(valid.out << valid.err);
   CHECK(valid.ok());
@@ -228,21 +239,26 @@ TEST_CASE("export --format bmf: a run as Bencher Metric Format, valid by Bencher
   CHECK(Json::parse(latest.out).size() == 1);
 }
 
-TEST_CASE("export --format otava: every run as the CSV Otava reads, oldest first, numbers from compare") {
-  if (!export_has_module("dateparser")) SCHEDLAB_SKIP("Debian's python3-dateparser is not installed");
+TEST_CASE(
+    "export --format otava: every run as the CSV Otava reads, oldest first, numbers from compare") {
+  if (!export_has_module("dateparser"))
+    SCHEDLAB_SKIP("Debian's python3-dateparser is not installed");
   test::TempDir dir;
   const std::string db = dir.file("t.db");
   export_import_runs(db);
   const std::string file = dir.file("hackbench.csv");
-  const auto r = export_cli(db, {"export", "--format", "otava", "--workload", "hackbench", "-o", file});
+  const auto r =
+      export_cli(db, {"export", "--format", "otava", "--workload", "hackbench", "-o", file});
   INFO(r.err);
   REQUIRE(r.ok());
   // Only "later"'s base and patch-v2's base share a series with a centre in
   // each run; Otava's reader takes no empty cell, so the others are named.
-  CHECK(r.err == "schedlab export: --format otava cannot state 2 series, left out:\n"
-                 "  hackbench-?/groups=2/patched/time: no centre in 1 of 2 runs\n"
-                 "  hackbench-?/groups=?/patched/time: no centre in 2 of 2 runs\n"
-                 "schedlab export: wrote " + file + " (4 cells of 2 runs)\n");
+  CHECK(r.err ==
+        "schedlab export: --format otava cannot state 2 series, left out:\n"
+        "  hackbench-?/groups=2/patched/time: no centre in 1 of 2 runs\n"
+        "  hackbench-?/groups=?/patched/time: no centre in 2 of 2 runs\n"
+        "schedlab export: wrote " +
+            file + " (4 cells of 2 runs)\n");
   const std::string series = "hackbench-?/groups=2/base/time";
   CHECK(test::read_text(file).starts_with("time,run,kernel,commit," + series + "\n"));
   const auto read = export_python({kChecker, "otava", file, series});
@@ -252,14 +268,18 @@ TEST_CASE("export --format otava: every run as the CSV Otava reads, oldest first
   CHECK(o["attributes"]["run"] == Json{"patch-v2", "later"});
   CHECK(o["attributes"]["kernel"] == Json{"", ""});  // imports record none: empty, not a guess
   CHECK(o["attributes"]["commit"] == Json{"", ""});
-  CHECK(o["data"][series][0] == export_compare_cells(db, "patch-v2").at("base/hackbench-?/2")["centre"]);
-  CHECK(o["data"][series][1] == export_compare_cells(db, "later").at("base/hackbench-?/2")["centre"]);
+  CHECK(o["data"][series][0] ==
+        export_compare_cells(db, "patch-v2").at("base/hackbench-?/2")["centre"]);
+  CHECK(o["data"][series][1] ==
+        export_compare_cells(db, "later").at("base/hackbench-?/2")["centre"]);
   // time: each run's start, as list --format json states it.
   const Json runs = Json::parse(export_cli(db, {"list", "--format", "json"}).out);
   INFO(runs.dump());
-  const auto start = export_python({"-c", "import sys, dateparser; print(int(dateparser.parse(sys.argv[1], settings="
-                                   "{'RETURN_AS_TIMEZONE_AWARE': True}).timestamp()))",
-                             runs[0]["started_at"].get<std::string>()});
+  const auto start =
+      export_python({"-c",
+                     "import sys, dateparser; print(int(dateparser.parse(sys.argv[1], settings="
+                     "{'RETURN_AS_TIMEZONE_AWARE': True}).timestamp()))",
+                     runs[0]["started_at"].get<std::string>()});
   REQUIRE(start.ok());
   CHECK(o["time"][0] == std::stoll(start.out));
   CHECK(o["time"][0] <= o["time"][1]);
@@ -285,22 +305,26 @@ TEST_CASE("export: -o writes what stdout shows through AtomicFile; bad input is 
   CHECK_FALSE(fs::is_symlink(dir.file("out.json")));
   CHECK(test::read_text(target) == "kept\n");
   // A failed export leaves no file.
-  const auto missing = export_cli(db, {"export", "--format", "kcidb", "nosuch", "-o", dir.file("none.json")});
+  const auto missing =
+      export_cli(db, {"export", "--format", "kcidb", "nosuch", "-o", dir.file("none.json")});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err == "schedlab export: no run 'nosuch' in " + db + "\n");
   CHECK_FALSE(fs::exists(dir.file("none.json")));
 
   const auto typo = export_cli(db, {"export", "--format", "kcidb", "--workload", "hackbnch"});
   CHECK(typo.exit_code == 2);
-  CHECK(typo.err.starts_with("schedlab export: unknown workload 'hackbnch' (did you mean 'hackbench'?)"));
+  CHECK(typo.err.starts_with(
+      "schedlab export: unknown workload 'hackbnch' (did you mean 'hackbench'?)"));
   const auto origin = export_cli(db, {"export", "--format", "otava", "--origin", "lab"});
   CHECK(origin.exit_code == 2);
-  CHECK(origin.err ==
-        "schedlab export: --origin does nothing with --format otava: it applies to --format kcidb\n");
+  CHECK(
+      origin.err ==
+      "schedlab export: --origin does nothing with --format otava: it applies to --format kcidb\n");
   const auto format = export_cli(db, {"export", "--format", "kcdb"});
   CHECK(format.exit_code == 2);
-  CHECK(format.err.find("unknown format 'kcdb' (did you mean 'kcidb'?); known: kcidb, bmf, otava") !=
-        std::string::npos);
+  CHECK(
+      format.err.find("unknown format 'kcdb' (did you mean 'kcidb'?); known: kcidb, bmf, otava") !=
+      std::string::npos);
   const auto no_format = export_cli(db, {"export"});
   CHECK(no_format.exit_code == 2);
 }
@@ -314,9 +338,10 @@ TEST_CASE("export: hostile names stay valid KCIDB and Otava, and stderr stays te
   // name (control characters are refused at import), a failed cell of a
   // variant named with a colon and a percent sign.
   const std::string variant = "r\u202el,\"q";
-  const auto imp = export_cli(db, {"import", "hackbench", variant + "=" + export_fixture("process-pipes-g2-l200.run1.txt"),
-                                 export_fixture("process-pipes-g2-l200.run2.txt"), "a:b%=" + export_fixture("error-g0.txt"),
-                                 "--name", "h,\"z"});
+  const auto imp = export_cli(
+      db, {"import", "hackbench", variant + "=" + export_fixture("process-pipes-g2-l200.run1.txt"),
+           export_fixture("process-pipes-g2-l200.run2.txt"),
+           "a:b%=" + export_fixture("error-g0.txt"), "--name", "h,\"z"});
   INFO(imp.err);
   REQUIRE(imp.exit_code == 3);
   const auto k = export_cli(db, {"export", "--format", "kcidb", "-o", dir.file("k.json")});
@@ -331,7 +356,8 @@ TEST_CASE("export: hostile names stay valid KCIDB and Otava, and stderr stays te
   const auto o = export_cli(db, {"export", "--format", "otava", "-o", dir.file("o.csv")});
   REQUIRE(o.ok());
   // stderr names the left-out series escaped, as a terminal may show it.
-  CHECK(o.err.find("hackbench-?/groups=?/a:b%/time: no centre in 1 of 1 runs") != std::string::npos);
+  CHECK(o.err.find("hackbench-?/groups=?/a:b%/time: no centre in 1 of 1 runs") !=
+        std::string::npos);
   const std::string series = "hackbench-?/groups=2/r\\u202el,\"q/time";
   const auto read = export_python({kChecker, "otava", dir.file("o.csv"), series});
   INFO(read.out << read.err);
@@ -340,19 +366,21 @@ TEST_CASE("export: hostile names stay valid KCIDB and Otava, and stderr stays te
 
   // A name longer than Bencher takes is an error naming it, not a cut name.
   const std::string long_variant(1100, 'v');
-  REQUIRE(export_cli(db, {"import", "hackbench", long_variant + "=" + export_fixture("process-pipes-g2-l200.run1.txt"),
-                        "--name", "long"})
+  REQUIRE(export_cli(db, {"import", "hackbench",
+                          long_variant + "=" + export_fixture("process-pipes-g2-l200.run1.txt"),
+                          "--name", "long"})
               .ok());
   const auto bmf = export_cli(db, {"export", "--format", "bmf", "long"});
   CHECK(bmf.exit_code == 2);
-  CHECK(bmf.err.starts_with("schedlab export: --format bmf: the benchmark name 'hackbench-?/groups=2/vvv"));
+  CHECK(bmf.err.starts_with(
+      "schedlab export: --format bmf: the benchmark name 'hackbench-?/groups=2/vvv"));
   CHECK(bmf.err.find("is over Bencher's 1024 characters") != std::string::npos);
 }
 
 TEST_CASE("export: its man page and bash completion come from its option table") {
   test::TempDir dir;
-  const auto docs = test::schedlab_cmd({"generate-docs", "--man-dir", dir.file("man1"), "--bash-completion",
-                                        dir.file("schedlab.bash")});
+  const auto docs = test::schedlab_cmd({"generate-docs", "--man-dir", dir.file("man1"),
+                                        "--bash-completion", dir.file("schedlab.bash")});
   REQUIRE(docs.ok());
   const std::string page = test::read_text(dir.file("man1/schedlab-export.1"));
   CHECK(page.find("KCIDB") != std::string::npos);

@@ -149,7 +149,9 @@ static ExecResult read_export_file(const std::vector<std::string>& args) {
   return host.run(cmd);
 }
 
-TEST_CASE("export: README.md's examples run as written after its import, each file read by its tool's rules") {
+TEST_CASE(
+    "export: README.md's examples run as written after its import, each file read by its tool's "
+    "rules") {
   LocalHost host;
   if (!host.run({.argv = {"/usr/bin/python3", "-c", "import jsonschema, dateparser"}}).ok())
     SCHEDLAB_SKIP("Debian's python3-jsonschema or python3-dateparser is not installed");
@@ -158,9 +160,12 @@ TEST_CASE("export: README.md's examples run as written after its import, each fi
   test::TempDir dir;
   lay_out(dir.path());
   const std::string db = dir.file("exports.db");
-  REQUIRE(bash_in(dir.path(),
-                  "schedlab import hackbench base=imp/base-*.txt patched=imp/patched-*.txt --name patch-v2", db)
-              .ok());
+  REQUIRE(
+      bash_in(
+          dir.path(),
+          "schedlab import hackbench base=imp/base-*.txt patched=imp/patched-*.txt --name patch-v2",
+          db)
+          .ok());
   for (const auto& line : examples) {
     INFO(line);
     const auto r = bash_in(dir.path(), line, db);
@@ -169,18 +174,23 @@ TEST_CASE("export: README.md's examples run as written after its import, each fi
     CHECK(r.err.find("schedlab export: wrote ") != std::string::npos);
   }
   const std::string schemas = SCHEDLAB_SOURCE_DIR "/tests/export/";
-  const auto kcidb = read_export_file({"schema", schemas + "kcidb-v5.3.schema.json", dir.file("patch-v2.kcidb.json")});
+  const auto kcidb = read_export_file(
+      {"schema", schemas + "kcidb-v5.3.schema.json", dir.file("patch-v2.kcidb.json")});
   INFO(kcidb.out << kcidb.err);
   CHECK(kcidb.ok());
-  const auto bmf = read_export_file({"schema", schemas + "bmf.schema.json", dir.file("patch-v2.bmf.json")});
+  const auto bmf =
+      read_export_file({"schema", schemas + "bmf.schema.json", dir.file("patch-v2.bmf.json")});
   INFO(bmf.out << bmf.err);
   CHECK(bmf.ok());
   // Otava: the series the header names after time, run, kernel, commit.
   const std::string csv = test::read_text(dir.file("hackbench.csv"));
   const std::string header = csv.substr(0, csv.find('\n'));
-  REQUIRE(header == "time,run,kernel,commit,hackbench-?/groups=2/base/time,hackbench-?/groups=2/patched/time");
-  const auto otava = read_export_file(
-      {"otava", dir.file("hackbench.csv"), "hackbench-?/groups=2/base/time", "hackbench-?/groups=2/patched/time"});
+  REQUIRE(
+      header ==
+      "time,run,kernel,commit,hackbench-?/groups=2/base/time,hackbench-?/groups=2/patched/time");
+  const auto otava =
+      read_export_file({"otava", dir.file("hackbench.csv"), "hackbench-?/groups=2/base/time",
+                        "hackbench-?/groups=2/patched/time"});
   INFO(otava.out << otava.err);
   REQUIRE(otava.ok());
   CHECK(nlohmann::json::parse(otava.out)["attributes"]["run"] == nlohmann::json{"patch-v2"});
