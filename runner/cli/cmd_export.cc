@@ -158,9 +158,8 @@ int export_command(const ExportCmdOptions& o) {
 
 void register_export(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ExportCmdOptions>();
-  auto* cmd = app.add_subcommand(
-      "export",
-      "runs as KernelCI KCIDB, Bencher BMF or Apache Otava CSV, for the dashboards people use");
+  auto* cmd =
+      app.add_subcommand("export", "runs in KernelCI's KCIDB, Bencher's BMF or Apache Otava's CSV");
   document(
       *cmd,
       {"Writes runs in another tool's format, each cell as compare computes it: kcidb, KernelCI's "

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -288,6 +289,58 @@ TEST_CASE(
   const auto none = export_cli(db, {"export", "--format", "otava", "--workload", "tbench"});
   CHECK(none.exit_code == 2);
   CHECK(none.err == "schedlab export: the runs exported have no cell of workload 'tbench'\n");
+}
+
+TEST_CASE(
+    "export: the kernel an mmtests tree records is stated; none is invented for the runs without") {
+  if (!export_has_module("jsonschema") || !export_has_module("dateparser"))
+    SCHEDLAB_SKIP("Debian's python3-jsonschema or python3-dateparser is not installed");
+  test::TempDir dir;
+  // mmtests' layout: RUN/iter-0/kernel.version (uname -a), the hackbench
+  // logs hackbench-GROUPS-I (the fixtures' real rt-tests outputs).
+  const fs::path log = dir.path() / "work/log";
+  const std::map<std::string, std::string> runs = {{"baseline", "6.1.0-18-amd64"},
+                                                   {"patched", "6.1.0-rc1-patched"}};
+  for (const auto& [run, release] : runs) {
+    const fs::path iter = log / run / "iter-0";
+    fs::create_directories(iter / "hackbench-process-pipes/logs");
+    test::write_text(
+        iter / "kernel.version",
+        "Linux sut " + release + " #1 SMP PREEMPT_DYNAMIC Debian (2024-01-01) x86_64 GNU/Linux\n");
+    for (int i = run == "baseline" ? 1 : 2; i <= 3; ++i)
+      fs::copy_file(export_fixture(fmt::format("process-pipes-g2-l200.run{}.txt", i)),
+                    iter / fmt::format("hackbench-process-pipes/logs/hackbench-2-{}", i));
+  }
+  const std::string db = dir.file("t.db");
+  const auto imp = export_cli(db, {"import", "--mmtests", log.string()});
+  INFO(imp.err);
+  REQUIRE(imp.ok());
+  const auto k = export_cli(
+      db, {"export", "--format", "kcidb", "baseline", "patched", "-o", dir.file("k.json")});
+  REQUIRE(k.ok());
+  const auto valid = export_python({kChecker, "schema", kKcidbSchema, dir.file("k.json")});
+  INFO(valid.out);
+  CHECK(valid.ok());
+  const Json report = Json::parse(test::read_text(dir.file("k.json")));
+  REQUIRE(report["checkouts"].size() == 2);
+  CHECK(report["checkouts"][0]["comment"] == "kernel 6.1.0-18-amd64");
+  CHECK(report["builds"][1]["comment"] == "kernel 6.1.0-rc1-patched");
+  CHECK(report["builds"][1]["misc"]["kernel_release"] == "6.1.0-rc1-patched");
+  // Not built from a tree by schedlab: no commit, no build status.
+  CHECK_FALSE(report["checkouts"][0].contains("git_commit_hash"));
+  CHECK_FALSE(report["builds"][0].contains("status"));
+
+  const auto o = export_cli(db, {"export", "--format", "otava", "-o", dir.file("o.csv")});
+  REQUIRE(o.ok());
+  const std::string header =
+      test::read_text(dir.file("o.csv")).substr(0, test::read_text(dir.file("o.csv")).find('\n'));
+  const std::string series = header.substr(header.rfind(',') + 1);
+  const auto read = export_python({kChecker, "otava", dir.file("o.csv"), series});
+  INFO(read.out << read.err);
+  REQUIRE(read.ok());
+  CHECK(Json::parse(read.out)["attributes"]["kernel"] ==
+        Json{"6.1.0-18-amd64", "6.1.0-rc1-patched"});
+  CHECK(Json::parse(read.out)["attributes"]["commit"] == Json{"", ""});
 }
 
 TEST_CASE("export: -o writes what stdout shows through AtomicFile; bad input is exit 2, by name") {
