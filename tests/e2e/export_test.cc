@@ -292,7 +292,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "export: the kernel an mmtests tree records is stated; none is invented for the runs without") {
+    "export: the kernel an mmtests tree records is stated, and none is invented where it records "
+    "none") {
   if (!export_has_module("jsonschema") || !export_has_module("dateparser"))
     SCHEDLAB_SKIP("Debian's python3-jsonschema or python3-dateparser is not installed");
   test::TempDir dir;
@@ -343,7 +344,8 @@ TEST_CASE(
   CHECK(Json::parse(read.out)["attributes"]["commit"] == Json{"", ""});
 }
 
-TEST_CASE("export: -o writes what stdout shows through AtomicFile; bad input is exit 2, by name") {
+TEST_CASE(
+    "export: -o writes what stdout shows through AtomicFile, and bad input is exit 2, by name") {
   test::TempDir dir;
   const std::string db = dir.file("t.db");
   export_import_runs(db);

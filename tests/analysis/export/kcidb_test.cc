@@ -20,9 +20,7 @@ std::vector<ExportRun> exported(const std::string& db) {
 
 }  // namespace
 
-TEST_CASE(
-    "kcidb: a kernel built from a tree is its checkout's commit and a PASS build; nothing else "
-    "is") {
+TEST_CASE("kcidb: a tree-built kernel is its checkout's commit and a PASS build, nothing else is") {
   test::TempDir dir;
   const std::string db = dir.file("t.db");
   test::write_sweep_db(db, {.runs = {"built", "other"}, .groups = {1, 2}});
