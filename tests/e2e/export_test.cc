@@ -229,6 +229,18 @@ TEST_CASE("export --format bmf: a run as Bencher Metric Format, valid by Bencher
     CHECK(benchmark.size() <= 1024);
   }
 
+  // --level: the interval compare --level gives.
+  const auto narrow = export_cli(db, {"export", "--format", "bmf", "patch-v2", "--level", "0.8"});
+  REQUIRE(narrow.ok());
+  const auto at80 = export_cli(db, {"compare", "patch-v2", "--level", "0.8", "--format", "json"});
+  REQUIRE(at80.ok());
+  const Json base80 = Json::parse(at80.out)["blocks"][0]["rows"][0]["cells"][0];
+  const Json m80 = Json::parse(narrow.out)["hackbench-?/groups=2/base"]["time (s)"];
+  CHECK(m80["lower_value"] == base80["ci_low"]);
+  CHECK(m80["upper_value"] == base80["ci_high"]);
+  CHECK(m80["lower_value"].get<double>() >
+        b["hackbench-?/groups=2/base"]["time (s)"]["lower_value"].get<double>());
+
   // A Bencher report is one run.
   const auto two = export_cli(db, {"export", "--format", "bmf", "patch-v2", "later"});
   CHECK(two.exit_code == 2);
