@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "analysis/compare/compare.h"
 
@@ -31,6 +32,11 @@ std::string render_markdown(const Comparison& c);
 // neutralised against spreadsheet formulas unless kRaw (render_csv.cc).
 enum class CsvCells { kNeutralised, kRaw };
 std::string render_csv(const Comparison& c, CsvCells cells = CsvCells::kNeutralised);
+// One text cell of such a CSV (a name, a label): control and bidirectional
+// characters escaped reversibly, a would-be formula neutralised (unless
+// kRaw), quoted as RFC 4180 says. export --format otava writes its text
+// cells through it too.
+std::string csv_text_cell(std::string_view raw, CsvCells cells = CsvCells::kNeutralised);
 
 // The names in c that came from a database (runs, variants, pairs, blocks,
 // rows, metrics, what differs between the columns) passed through

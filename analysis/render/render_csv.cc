@@ -31,6 +31,13 @@ bool plain_number(std::string_view s) {
   return to_number(s).has_value();
 }
 
+nlohmann::json params_of(const Row& r) {
+  auto p = nlohmann::json::parse(r.params_json, nullptr, false);
+  return p.is_object() ? p : nlohmann::json::object();
+}
+
+}  // namespace
+
 // A text cell (a name, a label, a parameter). Neutralised as OWASP's CSV
 // injection page advises: a cell a spreadsheet would take for a formula
 // (first character = + - @, tab or CR) gets a leading ' and quotes, unless
@@ -42,7 +49,7 @@ bool plain_number(std::string_view s) {
 // U+202E) are escaped first, reversibly (base/text.h escaped_reversibly:
 // backslashes doubled): `cat` of the file must not drive the terminal, and
 // a reader still gets the names back (README).
-std::string field(std::string_view raw, CsvCells cells) {
+std::string csv_text_cell(std::string_view raw, CsvCells cells) {
   if (cells == CsvCells::kRaw) return quoted(raw, false);
   constexpr std::string_view kFormula = "=+-@'";
   const std::string s = escaped_reversibly(raw);
@@ -51,15 +58,8 @@ std::string field(std::string_view raw, CsvCells cells) {
   return quoted("'" + s, true);
 }
 
-nlohmann::json params_of(const Row& r) {
-  auto p = nlohmann::json::parse(r.params_json, nullptr, false);
-  return p.is_object() ? p : nlohmann::json::object();
-}
-
-}  // namespace
-
 std::string render_csv(const Comparison& c, CsvCells cells) {
-  const auto text = [cells](std::string_view s) { return field(s, cells); };
+  const auto text = [cells](std::string_view s) { return csv_text_cell(s, cells); };
   // Every parameter of any point is a column, in order of first appearance.
   std::vector<std::string> params;
   for (const auto& b : c.blocks)

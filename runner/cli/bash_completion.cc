@@ -53,7 +53,8 @@ std::string kind(const CLI::Option& o) {
   if (name == "runs" || name == "resume") return "run";
   if (name == "command") return "command";  // help COMMAND
   // Words of the user's own (a name, a parameter, a pattern), and numbers.
-  for (const char* word : {"name", "variant", "param", "param-from-name", "group", "metric", "summary", "sut"})
+  for (const char* word : {"name", "variant", "param", "param-from-name", "group", "metric",
+                           "summary", "sut", "origin"})
     if (name == word) return "none";
   if (numeric(o)) return "none";
   return "file";

@@ -113,6 +113,7 @@ void register_nightly(CLI::App& app, int& exit_code);  // exit codes of its own
 void register_history(CLI::App& app, int& exit_code);
 void register_bisect(CLI::App& app, int& exit_code);
 void register_report(CLI::App& app, int& exit_code);
+void register_export(CLI::App& app, int& exit_code);
 void register_slurm(CLI::App& app, int& exit_code);
 void register_generate_docs(CLI::App& app, int& exit_code);  // hidden
 

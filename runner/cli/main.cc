@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   register_history(app, exit_code);
   register_bisect(app, exit_code);
   register_report(app, exit_code);
+  register_export(app, exit_code);
   register_slurm(app, exit_code);
   register_rm(app, exit_code);
   register_help(app, exit_code);

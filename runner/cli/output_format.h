@@ -17,7 +17,9 @@
 
 namespace schedlab::cli {
 
-enum class Format { kText, kMarkdown, kCsv, kJson, kHtml };
+// kKcidb, kBmf, kOtava: the dashboards' own formats (schedlab export,
+// analysis/export/).
+enum class Format { kText, kMarkdown, kCsv, kJson, kHtml, kKcidb, kBmf, kOtava };
 
 struct FormatRow {
   Format format;
@@ -25,7 +27,8 @@ struct FormatRow {
 };
 inline constexpr FormatRow kFormats[] = {
     {Format::kText, "text"}, {Format::kMarkdown, "markdown"}, {Format::kCsv, "csv"},
-    {Format::kJson, "json"}, {Format::kHtml, "html"},
+    {Format::kJson, "json"}, {Format::kHtml, "html"},         {Format::kKcidb, "kcidb"},
+    {Format::kBmf, "bmf"},   {Format::kOtava, "otava"},
 };
 
 std::string_view format_name(Format f);

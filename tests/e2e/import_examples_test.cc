@@ -14,6 +14,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -48,9 +49,10 @@ void lay_out(const fs::path& dir) {
   copy_to(hackbench_output("process-pipes-g4-l1000.txt"), dir / "hackbench-4.txt");
 }
 
-// The lines of README.md's sh blocks that run `schedlab import` with no
-// placeholder (WORKLOAD, FILE..., [--param k=v]) left to fill in.
-std::vector<std::string> readme_import_examples() {
+// The lines of README.md's sh blocks that run `schedlab COMMAND` (import,
+// export) with no placeholder (WORKLOAD, FILE..., [--param k=v]) left to
+// fill in.
+std::vector<std::string> readme_examples(const std::string& command) {
   std::istringstream readme(test::read_text(SCHEDLAB_SOURCE_DIR "/README.md"));
   const std::regex placeholder(R"((^|\s)(\[|[A-Z][A-Z_]*(\s|=|$))|\.\.\.)");
   std::vector<std::string> out;
@@ -60,7 +62,7 @@ std::vector<std::string> readme_import_examples() {
       in_block = !in_block;
       continue;
     }
-    if (!in_block || !line.starts_with("schedlab import ")) continue;
+    if (!in_block || !line.starts_with("schedlab " + command + " ")) continue;
     if (const auto comment = line.find("  #"); comment != std::string::npos) line.resize(comment);
     while (line.ends_with(' ')) line.pop_back();
     if (!std::regex_search(line, placeholder)) out.push_back(line);
@@ -83,7 +85,7 @@ ExecResult bash_in(const fs::path& dir, const std::string& line, const std::stri
 }  // namespace
 
 TEST_CASE("import: README.md's examples run as written on real outputs") {
-  const auto examples = readme_import_examples();
+  const auto examples = readme_examples("import");
   REQUIRE(examples.size() >= 5);
   const std::string glob =
       "schedlab import hackbench base=imp/base-*.txt patched=imp/patched-*.txt --name patch-v2";
@@ -134,4 +136,62 @@ TEST_CASE("import: a glob that matches nothing is an error naming it, and nothin
   INFO(quoted.err);
   CHECK(quoted.ok());
   CHECK(quoted.err.find("imported run 2 'z': 3 files") != std::string::npos);
+}
+
+// Debian's python3 reading what an export wrote as its tool would
+// (tests/export/check_export.py).
+static ExecResult read_export_file(const std::vector<std::string>& args) {
+  LocalHost host;
+  Command cmd;
+  cmd.argv = {"/usr/bin/python3", SCHEDLAB_SOURCE_DIR "/tests/export/check_export.py"};
+  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  cmd.timeout = std::chrono::seconds(120);
+  return host.run(cmd);
+}
+
+TEST_CASE(
+    "export: README.md's examples run as written after its import, each file read by its tool's "
+    "rules") {
+  LocalHost host;
+  if (!host.run({.argv = {"/usr/bin/python3", "-c", "import jsonschema, dateparser"}}).ok())
+    SCHEDLAB_SKIP("Debian's python3-jsonschema or python3-dateparser is not installed");
+  const auto examples = readme_examples("export");
+  REQUIRE(examples.size() == 3);
+  test::TempDir dir;
+  lay_out(dir.path());
+  const std::string db = dir.file("exports.db");
+  REQUIRE(
+      bash_in(
+          dir.path(),
+          "schedlab import hackbench base=imp/base-*.txt patched=imp/patched-*.txt --name patch-v2",
+          db)
+          .ok());
+  for (const auto& line : examples) {
+    INFO(line);
+    const auto r = bash_in(dir.path(), line, db);
+    INFO(r.out << r.err);
+    CHECK(r.ok());
+    CHECK(r.err.find("schedlab export: wrote ") != std::string::npos);
+  }
+  const std::string schemas = SCHEDLAB_SOURCE_DIR "/tests/export/";
+  const auto kcidb = read_export_file(
+      {"schema", schemas + "kcidb-v5.3.schema.json", dir.file("patch-v2.kcidb.json")});
+  INFO(kcidb.out << kcidb.err);
+  CHECK(kcidb.ok());
+  const auto bmf =
+      read_export_file({"schema", schemas + "bmf.schema.json", dir.file("patch-v2.bmf.json")});
+  INFO(bmf.out << bmf.err);
+  CHECK(bmf.ok());
+  // Otava: the series the header names after time, run, kernel, commit.
+  const std::string csv = test::read_text(dir.file("hackbench.csv"));
+  const std::string header = csv.substr(0, csv.find('\n'));
+  REQUIRE(
+      header ==
+      "time,run,kernel,commit,hackbench-?/groups=2/base/time,hackbench-?/groups=2/patched/time");
+  const auto otava =
+      read_export_file({"otava", dir.file("hackbench.csv"), "hackbench-?/groups=2/base/time",
+                        "hackbench-?/groups=2/patched/time"});
+  INFO(otava.out << otava.err);
+  REQUIRE(otava.ok());
+  CHECK(nlohmann::json::parse(otava.out)["attributes"]["run"] == nlohmann::json{"patch-v2"});
 }

@@ -1,0 +1,60 @@
+#include "analysis/export/otava.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "analysis/render/render.h"
+
+namespace schedlab {
+
+OtavaTable otava_csv(std::span<const ExportRun> runs) {
+  // Oldest first, as Otava reads a series.
+  std::vector<const ExportRun*> order;
+  for (const ExportRun& r : runs) order.push_back(&r);
+  std::stable_sort(order.begin(), order.end(), [](const ExportRun* a, const ExportRun* b) {
+    return std::tie(a->run.started_at, a->run.id) < std::tie(b->run.started_at, b->run.id);
+  });
+
+  // Each series' centre per run (by position in `order`), in order of
+  // first appearance.
+  std::vector<std::string> names;
+  std::map<std::string, std::vector<std::optional<double>>> values;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (const ExportCell& c : order[i]->cells) {
+      const std::string name = cell_point_name(c) + "/" + c.metric.name;
+      auto [it, added] = values.try_emplace(name, order.size());
+      if (added) names.push_back(name);
+      it->second[i] = c.centre;
+    }
+
+  OtavaTable out;
+  for (const auto& name : names) {
+    const auto& v = values[name];
+    const auto missing = std::count(v.begin(), v.end(), std::nullopt);
+    if (missing == 0)
+      out.series.push_back(name);
+    else
+      out.left_out.push_back(
+          fmt::format("{}: no centre in {} of {} runs", name, missing, v.size()));
+  }
+
+  const auto text = [](std::string_view s) { return csv_text_cell(s); };
+  out.csv = "time,run,kernel,commit";
+  for (const auto& s : out.series) out.csv += "," + text(s);
+  out.csv += "\n";
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const ExportRun& r = *order[i];
+    out.csv += fmt::format("{},{},{},{}", text(r.run.started_at), text(r.run.name),
+                           text(r.kernel_release), text(r.commit));
+    // Full precision: Otava computes on these.
+    for (const auto& s : out.series) out.csv += fmt::format(",{}", *values[s][i]);
+    out.csv += "\n";
+  }
+  return out;
+}
+
+}  // namespace schedlab

@@ -1,0 +1,72 @@
+// The KCIDB report's kernel facts come from the run's manifest and nowhere
+// else: a kernel built from a tree gives its commit, describe and build; a
+// commit that is not a full sha1 is not passed off as one.
+#include "analysis/export/kcidb.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/sweep_db.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+
+std::vector<ExportRun> exported(const std::string& db) {
+  Store store(db, Store::Access::kReadOnly);
+  const std::vector<std::int64_t> ids = {1, 2};
+  return export_runs(store, ids, "", {});
+}
+
+}  // namespace
+
+TEST_CASE("kcidb: a tree-built kernel is its checkout's commit and a PASS build, nothing else is") {
+  test::TempDir dir;
+  const std::string db = dir.file("t.db");
+  test::write_sweep_db(db, {.runs = {"built", "other"}, .groups = {1, 2}});
+  {
+    Store store(db);
+    store.runs_table().set_manifest_member(1, {"kernel_release"}, R"("6.1.192+")");
+    store.runs_table().set_manifest_member(
+        1, {"lab"},
+        R"({"build": {"commit": "0123456789abcdef0123456789abcdef01234567", "describe": "v6.1-12-g0123456",
+                      "seconds": 312.5}})");
+    // A commit that is no full sha1 (a database made elsewhere).
+    store.runs_table().set_manifest_member(2, {"lab"}, R"({"build": {"commit": "HEAD~1"}})");
+  }
+  const auto runs = exported(db);
+  const nlohmann::json k = kcidb_report(runs, "schedlab");
+  REQUIRE(k["checkouts"].size() == 2);
+  const auto& built = k["checkouts"][0];
+  CHECK(built["id"] == "schedlab:built@20261201T100000Z");
+  CHECK(built["comment"] == "kernel 6.1.192+");
+  CHECK(built["git_commit_hash"] == "0123456789abcdef0123456789abcdef01234567");
+  CHECK(built["git_commit_name"] == "v6.1-12-g0123456");
+  CHECK(k["builds"][0]["status"] == "PASS");
+  CHECK(k["builds"][0]["duration"] == 312.5);
+  CHECK(k["builds"][0]["misc"]["kernel_release"] == "6.1.192+");
+  // The other run records no release and a commit that is no sha1.
+  CHECK_FALSE(k["checkouts"][1].contains("comment"));
+  CHECK_FALSE(k["checkouts"][1].contains("git_commit_hash"));
+  CHECK_FALSE(k["builds"][1].contains("status"));
+  // A test per cell: 2 rows of each run, DONE with the centre.
+  REQUIRE(k["tests"].size() == 4);
+  CHECK(k["tests"][0]["path"] == "schedlab.hackbench-process-pipes.time.1");
+  CHECK(k["tests"][0]["status"] == "DONE");
+  CHECK(k["tests"][0]["number"]["value"] == Approx(0.05));
+  CHECK(k["tests"][0]["id"] ==
+        "schedlab:built@20261201T100000Z:default:hackbench-process-pipes:time:1");
+}
+
+TEST_CASE("kcidb: path parts and origins as the schema takes them") {
+  CHECK(kcidb_path_part("hackbench-process-pipes") == "hackbench-process-pipes");
+  CHECK(kcidb_path_part("hackbench-?") == "hackbench-_");
+  CHECK(kcidb_path_part("0.5") == "0_5");
+  CHECK(kcidb_path_part("") == "_");
+  CHECK(kcidb_path_part("t\xc3\xa9") == "t__");  // each byte of a UTF-8 character
+  CHECK_FALSE(kcidb_origin_problem("schedlab"));
+  CHECK_FALSE(kcidb_origin_problem("lab_7"));
+  CHECK(kcidb_origin_problem("Lab"));
+  CHECK(kcidb_origin_problem(""));
+  CHECK(kcidb_origin_problem("a:b"));
+}
