@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/host.h"
 #include "runner/knobs/knobs.h"
+#include "runner/monitors/perf_monitor.h"
 #include "runner/monitors/task_sampler.h"
 
 namespace schedlab {
@@ -76,6 +78,9 @@ class MonitorRunner {
   void probe_tasks();
   void start_tasks(const WorkloadConfig& workload, const Point& point, const StepContext& ctx);
   void finish_tasks(IterationRow& row);
+  void probe_perf(const Config& config);
+  void start_perf(const WorkloadConfig& workload);
+  void finish_perf(IterationRow& row);
   void mark_unavailable(const std::string& monitor, const std::string& why);
   void report_error(const std::string& monitor, const std::string& why);
   void record(const std::string& key, const std::string& monitor, const std::string& why);
@@ -88,6 +93,7 @@ class MonitorRunner {
   std::map<std::string, std::string> unavailable_;
   std::map<std::string, std::string> errors_;
   std::optional<TaskSampler> sampler_;  // the `tasks` monitor's, during an iteration
+  std::vector<std::unique_ptr<PerfMonitor>> perf_;       // perf-stat and perf-profile, when used and usable
 };
 
 }  // namespace schedlab

@@ -14,6 +14,7 @@
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/knobs/sysctl_values.h"
+#include "runner/monitors/perf_monitor.h"
 #include "runner/lab/guest_journal.h"
 #include "runner/run/leftovers.h"
 
@@ -169,6 +170,8 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
     }
   }
   check_affinity(pair, config, plan);
+  // Every perf event the config names must be one perf knows on the SUT.
+  if (const auto e = unknown_perf_event(pair.sut, config)) throw PreflightError(*e);
   // Every knob must exist on the SUT (features against its own list).
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;
