@@ -32,7 +32,7 @@ std::string first_lines(const std::string& text, std::size_t n) {
     if (line.empty()) continue;
     if (taken++ == n) break;
     if (!out.empty()) out += " ";
-    out += std::string(line);
+    out += std::string(trim(line));
   }
   return out;
 }
@@ -47,7 +47,14 @@ std::string with_dir(std::string arg, const std::string& dir) {
 }  // namespace
 
 std::string perf_message(const ExecResult& r) {
-  const std::string m = first_lines(r.err.empty() ? r.out : r.err, 2);
+  std::string m = first_lines(r.err.empty() ? r.out : r.err, 2);
+  // perf's long paranoid explanation ends with the setting that matters.
+  constexpr std::string_view kParanoid = "perf_event_paranoid setting is ";
+  if (const auto at = r.err.find(kParanoid); at != std::string::npos) {
+    const auto end = r.err.find_first_of(":\n", at + kParanoid.size());
+    m += fmt::format(" (kernel.perf_event_paranoid is {})",
+                     r.err.substr(at + kParanoid.size(), end - at - kParanoid.size()));
+  }
   return m.empty() ? r.describe() : fmt::format("{} ({})", m, r.describe());
 }
 

@@ -40,7 +40,7 @@ TEST_CASE("the registry", "[monitors]") {
   CHECK(names == std::vector<std::string>{"schedstat", "stat", "interrupts", "softirqs", "pressure",
                                           "vmstat", "sched-debug"});
   // The monitors that run a process during the iteration are named too.
-  const auto all = monitor_names();
+  const auto all = schedlab::monitor_names();
   CHECK(std::vector<std::string>(all.end() - 3, all.end()) ==
         std::vector<std::string>{"tasks", "perf-stat", "perf-profile"});
   CHECK(find_monitor("nope") == nullptr);
