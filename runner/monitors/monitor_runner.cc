@@ -27,14 +27,18 @@ std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m
   return texts;
 }
 
-void MonitorRunner::record(const std::string& key, const std::string& monitor,
-                           const std::string& why) {
+void MonitorRunner::edit_manifest(const std::function<void(nlohmann::json&)>& edit) {
   const auto run = store_.runs_table().find_run(run_id_);
   if (!run) return;
   nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
-  manifest[key][monitor] = why;
+  edit(manifest);
   store_.runs_table().set_run_manifest(run_id_, manifest.dump());
+}
+
+void MonitorRunner::record(const std::string& key, const std::string& monitor,
+                           const std::string& why) {
+  edit_manifest([&](nlohmann::json& m) { m[key][monitor] = why; });
 }
 
 void MonitorRunner::mark_unavailable(const std::string& name, const std::string& why) {
@@ -64,7 +68,22 @@ void MonitorRunner::start(const Config& config) {
       });
   if (uses_tasks) probe_tasks();
   probe_perf(config);
-  if (used.empty()) return;
+  if (!used.empty()) start_files(used);
+  record_monitors_on(config);
+}
+
+// The monitors any workload names and the SUT can give, in the manifest's
+// "monitors_on" (what a comparison's header names).
+void MonitorRunner::record_monitors_on(const Config& config) {
+  std::vector<std::string> on;
+  for (const auto& wc : config.workloads)
+    for (const auto& name : wc.monitors)
+      if (!unavailable_.count(name) && std::find(on.begin(), on.end(), name) == on.end())
+        on.push_back(name);
+  if (!on.empty()) edit_manifest([&](nlohmann::json& m) { m["monitors_on"] = on; });
+}
+
+void MonitorRunner::start_files(const std::vector<const MonitorSpec*>& used) {
   journal_.emplace(store_, sut_, run_id_);
   for (const MonitorSpec* m : used) {
     try {
