@@ -4,14 +4,14 @@
 
 #include <stdexcept>
 
-#include "analysis/counters/procfs_interrupts.h"
-#include "analysis/counters/procfs_pressure.h"
 #include "analysis/counters/perf_profile.h"
 #include "analysis/counters/perf_stat.h"
+#include "analysis/counters/procfs_interrupts.h"
+#include "analysis/counters/procfs_pressure.h"
 #include "analysis/counters/procfs_stat.h"
 #include "analysis/counters/procfs_vmstat.h"
-#include "analysis/counters/sched_debug.h"
 #include "analysis/counters/render_schedstat.h"
+#include "analysis/counters/sched_debug.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/task_samples.h"
 

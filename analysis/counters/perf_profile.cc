@@ -17,7 +17,8 @@ constexpr std::size_t kMaxFolded = std::size_t{256} << 20;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -74,8 +75,8 @@ Folded fold(std::string_view perf_script) {
       const auto space = line.rfind(' ');
       std::uint64_t tid = 0;
       if (space == std::string_view::npos || !parse_u64(line.substr(space + 1), tid))
-        throw CounterParseError(i + 1, fmt::format("expected a sample header 'COMM TID', found '{}'",
-                                                   line));
+        throw CounterParseError(
+            i + 1, fmt::format("expected a sample header 'COMM TID', found '{}'", line));
       comm = std::string(trim(line.substr(0, space)));
       std::replace(comm.begin(), comm.end(), ';', ':');
       in_sample = true;
@@ -88,8 +89,8 @@ Folded fold(std::string_view perf_script) {
     const auto open = line.rfind(" (");
     if (space == std::string_view::npos || open == std::string_view::npos || open < space ||
         !line.ends_with(')'))
-      throw CounterParseError(i + 1, fmt::format("expected a frame 'ADDR SYM (DSO)', found '{}'",
-                                                 line));
+      throw CounterParseError(i + 1,
+                              fmt::format("expected a frame 'ADDR SYM (DSO)', found '{}'", line));
     frames.push_back(frame_name(trim(line.substr(space + 1, open - space - 1)),
                                 line.substr(open + 2, line.size() - open - 3)));
   }
@@ -114,8 +115,7 @@ Folded parse_folded(std::string_view text) {
         !parse_u64(lines[i].substr(space + 1), n) || n == 0)
       throw CounterParseError(i + 1, fmt::format("expected 'STACK COUNT', found '{}'", lines[i]));
     const std::string stack(lines[i].substr(0, space));
-    if (!out.emplace(stack, n).second)
-      throw CounterParseError(i + 1, "a stack is given twice");
+    if (!out.emplace(stack, n).second) throw CounterParseError(i + 1, "a stack is given twice");
   }
   return out;
 }
@@ -169,8 +169,7 @@ std::string store(const Folded& f) {
 
 Folded load(const std::string& stored, std::string_view what) {
   const auto bytes = base64_decode(stored);
-  if (!bytes)
-    throw CounterParseError(0, fmt::format("{}: the stored profile is not base64", what));
+  if (!bytes) throw CounterParseError(0, fmt::format("{}: the stored profile is not base64", what));
   if (compression_of(*bytes) != Compression::kGzip)
     throw CounterParseError(0, fmt::format("{}: the stored profile is not gzip data", what));
   std::string text;

@@ -20,10 +20,15 @@ std::vector<std::string_view> split_commas(std::string_view line) {
 }  // namespace
 
 const std::vector<std::string>& default_events() {
-  static const std::vector<std::string> events = {
-      "context-switches",       "cpu-migrations",    "task-clock",
-      "sched:sched_switch",     "sched:sched_wakeup", "sched:sched_wakeup_new",
-      "sched:sched_migrate_task", "cycles",          "instructions"};
+  static const std::vector<std::string> events = {"context-switches",
+                                                  "cpu-migrations",
+                                                  "task-clock",
+                                                  "sched:sched_switch",
+                                                  "sched:sched_wakeup",
+                                                  "sched:sched_wakeup_new",
+                                                  "sched:sched_migrate_task",
+                                                  "cycles",
+                                                  "instructions"};
   return events;
 }
 
@@ -37,7 +42,8 @@ std::vector<Event> parse(std::string_view text) {
     // value,unit,event,run time,pct[,metric value,metric unit]
     if (f.size() < 5)
       throw CounterParseError(
-          i + 1, fmt::format("expected perf stat -x, CSV (value,unit,event,...), found '{}'", line));
+          i + 1,
+          fmt::format("expected perf stat -x, CSV (value,unit,event,...), found '{}'", line));
     const std::size_t event_end = f.size() >= 7 ? f.size() - 4 : 3;
     std::string name(f[2]);
     for (std::size_t k = 3; k < event_end; ++k) name += "," + std::string(f[k]);

@@ -17,20 +17,34 @@ struct Kept {
   bool counter;
 };
 constexpr Kept kKept[] = {
-    {"nr_running", false},         {"nr_switches", true},
-    {"nr_uninterruptible", false}, {"avg_idle", false},
-    {"sched_count", true},         {"sched_goidle", true},
-    {"ttwu_count", true},          {"ttwu_local", true},
-    {"yld_count", true},           {"cfs.nr_running", false},
-    {"cfs.nr_queued", false},      {"cfs.h_nr_running", false},
-    {"cfs.h_nr_queued", false},    {"cfs.h_nr_runnable", false},
-    {"cfs.h_nr_idle", false},      {"cfs.idle_nr_running", false},
-    {"cfs.idle_h_nr_running", false}, {"cfs.load", false},
-    {"cfs.load_avg", false},       {"cfs.runnable_avg", false},
-    {"cfs.util_avg", false},       {"cfs.util_est", false},
-    {"cfs.util_est_enqueued", false}, {"cfs.exec_clock", true},
-    {"cfs.nr_spread_over", true},  {"rt.rt_nr_running", false},
-    {"rt.rt_throttled", false},    {"dl.dl_nr_running", false},
+    {"nr_running", false},
+    {"nr_switches", true},
+    {"nr_uninterruptible", false},
+    {"avg_idle", false},
+    {"sched_count", true},
+    {"sched_goidle", true},
+    {"ttwu_count", true},
+    {"ttwu_local", true},
+    {"yld_count", true},
+    {"cfs.nr_running", false},
+    {"cfs.nr_queued", false},
+    {"cfs.h_nr_running", false},
+    {"cfs.h_nr_queued", false},
+    {"cfs.h_nr_runnable", false},
+    {"cfs.h_nr_idle", false},
+    {"cfs.idle_nr_running", false},
+    {"cfs.idle_h_nr_running", false},
+    {"cfs.load", false},
+    {"cfs.load_avg", false},
+    {"cfs.runnable_avg", false},
+    {"cfs.util_avg", false},
+    {"cfs.util_est", false},
+    {"cfs.util_est_enqueued", false},
+    {"cfs.exec_clock", true},
+    {"cfs.nr_spread_over", true},
+    {"rt.rt_nr_running", false},
+    {"rt.rt_throttled", false},
+    {"dl.dl_nr_running", false},
 };
 
 const Kept* kept(std::string_view key) {
@@ -69,16 +83,21 @@ Block block_of(std::string_view line, int& cpu) {
     if (number_after("rt_rq[", ']') != cpu) return Block::kSkip;
     return line.ends_with("]:/") ? Block::kRt : Block::kSkip;
   }
-  if (line.starts_with("dl_rq[")) return number_after("dl_rq[", ']') == cpu ? Block::kDl : Block::kSkip;
+  if (line.starts_with("dl_rq["))
+    return number_after("dl_rq[", ']') == cpu ? Block::kDl : Block::kSkip;
   return Block::kSkip;
 }
 
 constexpr std::string_view prefix_of(Block b) {
   switch (b) {
-    case Block::kCfs: return "cfs.";
-    case Block::kRt: return "rt.";
-    case Block::kDl: return "dl.";
-    default: return "";
+    case Block::kCfs:
+      return "cfs.";
+    case Block::kRt:
+      return "rt.";
+    case Block::kDl:
+      return "dl.";
+    default:
+      return "";
   }
 }
 
@@ -126,8 +145,8 @@ Snapshot parse(std::string_view text) {
     const std::string name = std::string(prefix_of(block)) + std::string(key);
     if (!kept(name)) continue;
     if (t.empty() || !parse_double(t[0], v))
-      throw CounterParseError(i + 1, fmt::format(".{}: '{}' is not a number", key,
-                                                 t.empty() ? "" : t[0]));
+      throw CounterParseError(i + 1,
+                              fmt::format(".{}: '{}' is not a number", key, t.empty() ? "" : t[0]));
     s.cpus.back().values[name] = v;
   }
   if (s.cpus.empty()) throw CounterParseError(0, "no cpu#N block: not a sched debug file");
@@ -146,7 +165,8 @@ MonitorDelta delta(const Snapshot& before, const Snapshot& after) {
     const Cpu& a = after.cpus[c];
     const Cpu& b = before.cpus[c];
     if (a.cpu != b.cpu)
-      throw CounterMismatchError(fmt::format("sched debug CPU {} before is CPU {} after", b.cpu, a.cpu));
+      throw CounterMismatchError(
+          fmt::format("sched debug CPU {} before is CPU {} after", b.cpu, a.cpu));
     nlohmann::json j = {{"cpu", a.cpu}};
     for (const auto& [key, value] : a.values) {
       double v = value;
@@ -155,9 +175,8 @@ MonitorDelta delta(const Snapshot& before, const Snapshot& after) {
         if (it == b.values.end())
           throw CounterMismatchError(fmt::format("sched debug cpu#{} .{} appeared", a.cpu, key));
         if (value < it->second)
-          throw CounterMismatchError(
-              fmt::format("sched debug cpu#{} .{} went backwards ({} -> {})", a.cpu, key,
-                          it->second, value));
+          throw CounterMismatchError(fmt::format("sched debug cpu#{} .{} went backwards ({} -> {})",
+                                                 a.cpu, key, it->second, value));
         v = value - it->second;
       }
       all[key] += v;
@@ -170,7 +189,8 @@ MonitorDelta delta(const Snapshot& before, const Snapshot& after) {
   out.rows.insert(out.rows.end(), per_cpu.begin(), per_cpu.end());
   out.json["all"] = all;
   out.json["cpus"] = std::move(cpus);
-  out.json["unit"] = "counters (nr_switches, exec_clock, ...) as deltas; the rest as the values after";
+  out.json["unit"] =
+      "counters (nr_switches, exec_clock, ...) as deltas; the rest as the values after";
   return out;
 }
 

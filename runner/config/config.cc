@@ -11,11 +11,11 @@
 #include "analysis/counters/perf_profile.h"
 #include "analysis/counters/perf_stat.h"
 #include "analysis/counters/task_samples.h"
+#include "base/suggest.h"
 #include "runner/config/command_config.h"
 #include "runner/config/hosts_config.h"
 #include "runner/config/iterations_config.h"
 #include "runner/input/param_values.h"
-#include "base/suggest.h"
 #include "runner/input/yaml_reader.h"
 #include "runner/knobs/knob_kind.h"
 #include "runner/lab/lab_config_yaml.h"
@@ -25,10 +25,9 @@ namespace schedlab {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
-                                           "ssh",         "iterations", "order",
-                                           "workloads",   "variants",   "monitors",
-                                           "task_monitor", "perf_stat", "perf_profile"};
+const std::vector<std::string> kTopKeys = {
+    "description", "hosts",    "pairs",    "ssh",          "iterations", "order",
+    "workloads",   "variants", "monitors", "task_monitor", "perf_stat",  "perf_profile"};
 // A variant's keys: one row per knob kind (runner/knobs/knob_kind.h).
 const std::vector<std::string> kVariantKeys = variant_keys();
 // Keys every workload accepts besides its own parameters.

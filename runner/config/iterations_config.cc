@@ -107,8 +107,7 @@ void parse_perf_stat(const YamlReader& r, const YAML::Node& n, const std::string
   for (const auto& item : e) {
     const std::string name = r.scalar(item, k);
     // perf takes the list as one -e argument, so an event is one token.
-    if (name.empty() || name.front() == '-' ||
-        name.find_first_of(" \t\n") != std::string::npos)
+    if (name.empty() || name.front() == '-' || name.find_first_of(" \t\n") != std::string::npos)
       r.fail(item, k, fmt::format("'{}' is not a perf event name (see perf list)", name));
     if (std::find(out.events.begin(), out.events.end(), name) != out.events.end())
       r.fail(item, k, fmt::format("event '{}' is listed twice", name));

@@ -40,7 +40,6 @@ std::vector<std::string> read_sched_features(Host& host);
 // mounted: harmless). Throws KnobError when the mount fails.
 void ensure_debugfs(Host& host);
 
-
 class KnobJournal {
  public:
   KnobJournal(Store& store, Host& host, std::int64_t run_id)

@@ -268,9 +268,10 @@ void MonitorRunner::probe_perf(const Config& config) {
       why = e.what();
     }
     for (const auto& [event, reason] : dropped) {
-      note_(fmt::format("schedlab: monitor {}: event {} is unavailable on {}: {}; the other "
-                        "events go on",
-                        name, event, sut_.name(), reason));
+      note_(
+          fmt::format("schedlab: monitor {}: event {} is unavailable on {}: {}; the other "
+                      "events go on",
+                      name, event, sut_.name(), reason));
       record("perf_events_unavailable", event, reason);
     }
     if (why) {

@@ -28,8 +28,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,7 +98,8 @@ class MonitorRunner {
   std::map<std::string, std::string> unavailable_;
   std::map<std::string, std::string> errors_;
   std::optional<TaskSampler> sampler_;  // the `tasks` monitor's, during an iteration
-  std::vector<std::unique_ptr<PerfMonitor>> perf_;       // perf-stat and perf-profile, when used and usable
+  std::vector<std::unique_ptr<PerfMonitor>>
+      perf_;  // perf-stat and perf-profile, when used and usable
 };
 
 }  // namespace schedlab

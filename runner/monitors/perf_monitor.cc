@@ -83,7 +83,8 @@ std::optional<std::string> PerfMonitor::probe(std::map<std::string, std::string>
   }
   try {
     for (const auto& e : perf_stat::parse(all.err))
-      if (!e.value && e.status == "not supported") dropped[e.name] = "not supported on this machine (no PMU?)";
+      if (!e.value && e.status == "not supported")
+        dropped[e.name] = "not supported on this machine (no PMU?)";
   } catch (const CounterParseError& e) {
     return fmt::format("perf stat's output does not parse: {}", e.what());
   }

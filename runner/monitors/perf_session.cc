@@ -14,11 +14,13 @@ namespace {
 constexpr const char* kRun = R"sh(d=$1; shift
 echo $$ > "$d/pid" && exec "$@")sh";
 // Enable the events and wait for perf's acknowledgement.
-constexpr const char* kEnable = R"sh(echo enable > "$1/ctl" && read -r a < "$1/ack" && [ "$a" = ack ])sh";
+constexpr const char* kEnable =
+    R"sh(echo enable > "$1/ctl" && read -r a < "$1/ack" && [ "$a" = ack ])sh";
 // SIGINT to perf's process group, or to perf alone where it leads none.
 constexpr const char* kInterrupt = R"sh(p=$(cat "$1/pid") || exit 1
 kill -INT -"$p" 2> /dev/null || kill -INT "$p")sh";
-constexpr const char* kMakeDir = R"sh(d=$(mktemp -d /tmp/schedlab-perf.XXXXXX) && mkfifo "$d/ctl" "$d/ack" && echo "$d")sh";
+constexpr const char* kMakeDir =
+    R"sh(d=$(mktemp -d /tmp/schedlab-perf.XXXXXX) && mkfifo "$d/ctl" "$d/ack" && echo "$d")sh";
 
 constexpr auto kEnableTimeout = std::chrono::seconds(20);
 // perf record writes its data and build IDs after SIGINT: a long profile
@@ -39,7 +41,8 @@ std::string first_lines(const std::string& text, std::size_t n) {
 
 // "{dir}" in a perf argument is the session's directory.
 std::string with_dir(std::string arg, const std::string& dir) {
-  for (auto at = arg.find("{dir}"); at != std::string::npos; at = arg.find("{dir}", at + dir.size()))
+  for (auto at = arg.find("{dir}"); at != std::string::npos;
+       at = arg.find("{dir}", at + dir.size()))
     arg.replace(at, 5, dir);
   return arg;
 }
@@ -59,22 +62,26 @@ std::string perf_message(const ExecResult& r) {
 }
 
 std::string make_perf_dir(Host& host) {
-  const ExecResult r = host.run({.argv = {"sh", "-c", kMakeDir}, .timeout = std::chrono::seconds(20)});
+  const ExecResult r =
+      host.run({.argv = {"sh", "-c", kMakeDir}, .timeout = std::chrono::seconds(20)});
   if (!r.ok())
-    throw HostError(fmt::format("{}: cannot make a directory for perf: {}", host.name(),
-                                perf_message(r)));
+    throw HostError(
+        fmt::format("{}: cannot make a directory for perf: {}", host.name(), perf_message(r)));
   return std::string(trim(r.out));
 }
 
 void remove_perf_dir(Host& host, const std::string& dir) {
-  host.run({.argv = {"rm", "-rf", "--", dir}, .timeout = std::chrono::seconds(60),
+  host.run({.argv = {"rm", "-rf", "--", dir},
+            .timeout = std::chrono::seconds(60),
             .interruptible = false});
 }
 
 PerfSession::PerfSession(Host& host, std::vector<std::string> perf_args)
     : host_(host), args_(std::move(perf_args)) {}
 
-PerfSession::~PerfSession() { cleanup(); }
+PerfSession::~PerfSession() {
+  cleanup();
+}
 
 void PerfSession::cleanup() noexcept {
   try {
@@ -94,11 +101,10 @@ void PerfSession::start() {
   dir_ = make_perf_dir(host_);
   std::vector<std::string> argv = {"sh", "-c", kRun, "schedlab-perf", dir_, "perf"};
   for (const auto& a : args_) argv.push_back(with_dir(a, dir_));
-  argv.insert(argv.end(), {"-D", "-1", "--control",
-                           fmt::format("fifo:{0}/ctl,{0}/ack", dir_)});
+  argv.insert(argv.end(), {"-D", "-1", "--control", fmt::format("fifo:{0}/ctl,{0}/ack", dir_)});
   perf_ = host_.start_background({.argv = argv});
-  const ExecResult r = host_.run(
-      {.argv = {"sh", "-c", kEnable, "schedlab-perf", dir_}, .timeout = kEnableTimeout});
+  const ExecResult r =
+      host_.run({.argv = {"sh", "-c", kEnable, "schedlab-perf", dir_}, .timeout = kEnableTimeout});
   if (!r.ok()) {
     // perf exited (or hangs) before its control FIFO answered: say why.
     ExecResult perf = host_.stop_background(*perf_);

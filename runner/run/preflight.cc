@@ -8,14 +8,13 @@
 #include <set>
 
 #include "base/text.h"
-#include "runner/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/knobs/sysctl_values.h"
-#include "runner/monitors/perf_monitor.h"
 #include "runner/lab/guest_journal.h"
+#include "runner/monitors/perf_monitor.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab {

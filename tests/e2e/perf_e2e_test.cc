@@ -69,7 +69,8 @@ workloads:
   CHECK(rows(store, r.run.id, "perf-stat", "sched:sched_switch").size() == 2);
   CHECK(rows(store, r.run.id, "perf-stat", "task-clock").size() == 2);
   CHECK(rows(store, r.run.id, "sched-debug", "all.nr_switches").size() == 2);
-  for (const auto& [it, v] : rows(store, r.run.id, "sched-debug", "all.nr_switches")) CHECK(v > 1000);
+  for (const auto& [it, v] : rows(store, r.run.id, "sched-debug", "all.nr_switches"))
+    CHECK(v > 1000);
   CHECK(rows(store, r.run.id, "vmstat", "pgfault").size() == 2);
   // The raw CSV is kept with each iteration.
   CHECK(store.monitor_rows().monitor_snapshots(r.run.id, "perf-stat").size() == 2);
@@ -81,12 +82,18 @@ workloads:
     CHECK(rows(store, r.run.id, "perf-stat", "cycles").empty());
   }
   CHECK_FALSE(manifest.contains("monitors_unavailable"));
+  // The comparison's header names the monitors that were on.
+  const auto compare = test::schedlab_cmd({"compare", "ps", "--db", r.db});
+  REQUIRE(compare.ok());
+  CHECK(compare.out.find(", monitors perf-stat vmstat sched-debug, finished\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e]") {
   need_perf();
   test::TempDir dir;
-  const auto r = test::run_config(dir, "pp", fmt::format(R"(
+  const auto r = test::run_config(dir, "pp",
+                                  fmt::format(R"(
 iterations: 2
 perf_profile: {{frequency: 199}}
 workloads:
@@ -100,7 +107,7 @@ workloads:
       timeout: 120s
       monitors: [perf-profile]
 )",
-                                                         SCHEDLAB_TEST_HOT),
+                                              SCHEDLAB_TEST_HOT),
                                   600s);
   Store store(r.db);
   const auto hot = rows(store, r.run.id, "perf-profile", "self.hot_loop");

@@ -34,7 +34,7 @@ TEST_CASE("a real profile of a program with a hot function", "[perf][monitors]")
   CHECK(test::delta_row(d, "self.cold_loop") == Approx(3.614458));
   CHECK(test::delta_row(d, "children.__libc_start_call_main") == Approx(30.120482));
   CHECK_FALSE(test::delta_has_row(d, "self.__libc_start_call_main"));  // never a leaf: no self row
-  CHECK(test::delta_row(d, "self.[git]") == Approx(36.144578));        // unresolved: named by its DSO
+  CHECK(test::delta_row(d, "self.[git]") == Approx(36.144578));  // unresolved: named by its DSO
   CHECK(d.json["samples"] == 83);
   CHECK(d.json["top_self"][0]["symbol"] == "[git]");
   CHECK(d.json["top_self"][1]["symbol"] == "hot_loop");

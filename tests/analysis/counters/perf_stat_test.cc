@@ -40,9 +40,11 @@ TEST_CASE("perf stat CSV: an event name with commas, not counted, and bad lines"
   CHECK(*e[0].value == 12);
   CHECK(e[1].status == "not counted");
 
-  CHECK_THROWS_WITH(perf_stat::parse("# started\n\nhello world\n"),
-                    "line 3: expected perf stat -x, CSV (value,unit,event,...), found 'hello world'");
-  CHECK_THROWS_WITH(perf_stat::parse("x12,,cycles,1,100.00,,\n"), "line 1: cycles: 'x12' is not a count");
+  CHECK_THROWS_WITH(
+      perf_stat::parse("# started\n\nhello world\n"),
+      "line 3: expected perf stat -x, CSV (value,unit,event,...), found 'hello world'");
+  CHECK_THROWS_WITH(perf_stat::parse("x12,,cycles,1,100.00,,\n"),
+                    "line 1: cycles: 'x12' is not a count");
   CHECK_THROWS_WITH(perf_stat::parse("1,,cycles,1,100.00,,\n2,,cycles,1,100.00,,\n"),
                     "line 2: event 'cycles' is given twice");
   CHECK_THROWS_WITH(perf_stat::parse("# started on Sun\n"), "no events: not perf stat -x, output");

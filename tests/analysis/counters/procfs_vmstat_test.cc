@@ -29,10 +29,12 @@ TEST_CASE("vmstat snapshots around a real hackbench run", "[monitors]") {
 }
 
 TEST_CASE("vmstat: bad lines and snapshots that do not fit", "[monitors]") {
-  CHECK_THROWS_WITH(procfs::parse_vmstat("pgfault 1\npgfault 2\n"), "line 2: 'pgfault' is given twice");
+  CHECK_THROWS_WITH(procfs::parse_vmstat("pgfault 1\npgfault 2\n"),
+                    "line 2: 'pgfault' is given twice");
   CHECK_THROWS_WITH(procfs::parse_vmstat("pgfault one\n"),
                     "line 1: expected 'name value', found 'pgfault one'");
   CHECK_THROWS_WITH(procfs::parse_vmstat(""), "no counters: not a /proc/vmstat file");
-  CHECK_THROWS_WITH(procfs::diff(procfs::parse_vmstat("a 1\nb 2\n"), procfs::parse_vmstat("a 1\nc 2\n")),
-                    "/proc/vmstat counter 'c' appeared");
+  CHECK_THROWS_WITH(
+      procfs::diff(procfs::parse_vmstat("a 1\nb 2\n"), procfs::parse_vmstat("a 1\nc 2\n")),
+      "/proc/vmstat counter 'c' appeared");
 }

@@ -43,8 +43,10 @@ TEST_CASE("sched debug: bad input and snapshots that do not fit", "[monitors]") 
       "line 3: .nr_switches: 'x1' is not a number");
   CHECK_THROWS_WITH(sched_debug::parse("Sched Debug Version: v0.11\ncpu#0, 1 MHz\ncpu#0, 1 MHz\n"),
                     "line 3: cpu#0 is given twice");
-  const auto b = sched_debug::parse("Sched Debug Version: v0.11\ncpu#0, 1 MHz\n  .nr_switches : 10\n");
-  const auto a = sched_debug::parse("Sched Debug Version: v0.11\ncpu#0, 1 MHz\n  .nr_switches : 4\n");
+  const auto b =
+      sched_debug::parse("Sched Debug Version: v0.11\ncpu#0, 1 MHz\n  .nr_switches : 10\n");
+  const auto a =
+      sched_debug::parse("Sched Debug Version: v0.11\ncpu#0, 1 MHz\n  .nr_switches : 4\n");
   CHECK_THROWS_WITH(sched_debug::delta(b, a),
                     "sched debug cpu#0 .nr_switches went backwards (10 -> 4)");
 }

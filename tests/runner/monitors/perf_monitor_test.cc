@@ -42,9 +42,10 @@ TEST_CASE("perf-stat: perf not installed on the SUT, reported once", "[perf][mon
   const Config config = parse_config("monitors: [perf-stat]\nworkloads: [hackbench]\n", "t.yaml");
   MonitorRunner m(f.store, f.sut, f.run, [&](const std::string& s) { f.notes.push_back(s); });
   m.start(config);
-  CHECK(f.notes == std::vector<std::string>{
-                       "schedlab: monitor perf-stat is unavailable on fake: perf is not installed: "
-                       "install it (Debian: apt-get install linux-perf); the run goes on without it"});
+  CHECK(f.notes ==
+        std::vector<std::string>{
+            "schedlab: monitor perf-stat is unavailable on fake: perf is not installed: "
+            "install it (Debian: apt-get install linux-perf); the run goes on without it"});
   CHECK(f.manifest()["monitors_unavailable"]["perf-stat"] ==
         "perf is not installed: install it (Debian: apt-get install linux-perf)");
   m.stop();
@@ -59,10 +60,11 @@ TEST_CASE("perf-stat: perf refused by kernel.perf_event_paranoid, reported once"
   MonitorRunner m(f.store, f.sut, f.run, [&](const std::string& s) { f.notes.push_back(s); });
   m.start(config);
   REQUIRE(f.notes.size() == 1);
-  CHECK(f.notes[0] ==
-        "schedlab: monitor perf-stat is unavailable on fake: perf stat cannot run: Error: Access to "
-        "performance monitoring and observability operations is limited. "
-        "(kernel.perf_event_paranoid is 2) (exit 255); the run goes on without it");
+  CHECK(
+      f.notes[0] ==
+      "schedlab: monitor perf-stat is unavailable on fake: perf stat cannot run: Error: Access to "
+      "performance monitoring and observability operations is limited. "
+      "(kernel.perf_event_paranoid is 2) (exit 255); the run goes on without it");
   m.stop();
 }
 
@@ -95,7 +97,8 @@ TEST_CASE("perf-stat: an event the kernel lacks is dropped, the rest go on",
   CHECK_FALSE(p.probe(dropped));
   REQUIRE(dropped.count("nosuch:event"));
   CHECK(dropped["nosuch:event"] ==
-        "perf cannot count it: event syntax error: 'nosuch:event' \\___ unknown tracepoint (exit 129)");
+        "perf cannot count it: event syntax error: 'nosuch:event' \\___ unknown tracepoint (exit "
+        "129)");
   CHECK(p.events() == std::vector<std::string>{"task-clock"});
 }
 
