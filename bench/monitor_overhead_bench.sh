@@ -8,10 +8,12 @@
 # the default set <= 1% of the metric, perf-profile at 99 Hz <= 3%.
 # Needs root for perf -a and sched-debug's debugfs.
 #   bench/monitor_overhead_bench.sh [BUILD_DIR] [PAIRS] [ITERATIONS]   (default: build 5 5)
-# SETS overrides the sets, ';' between sets, spaces inside one.
+# SETS overrides the sets (";" between sets, spaces inside one); LOOPS
+# hackbench's loops (default 400).
 set -eu
 build=${1:-build}
 pairs=${2:-5}
+loops=${LOOPS:-400}
 iterations=${3:-5}
 schedlab="$build/runner/schedlab"
 dir=$(mktemp -d)
@@ -28,7 +30,7 @@ workloads:
   - hackbench:
       modes: [process-pipes]
       groups: [4]
-      loops: 400
+      loops: $loops
       timeout: 120s
       monitors: [$list]
 YAML
