@@ -95,3 +95,31 @@ std::string decompressed(const std::string& data, const std::string& what, std::
 }
 
 }  // namespace schedlab
+
+namespace schedlab {
+
+std::string gzip(const std::string& data) {
+  z_stream z{};
+  // 15 + 16: a gzip header and trailer rather than zlib's.
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("gzip: deflateInit2 failed");
+  std::string out;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    char buf[kChunk];
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = deflate(&z, Z_FINISH);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      deflateEnd(&z);
+      throw std::runtime_error("gzip: deflate failed");
+    }
+    out.append(buf, sizeof buf - z.avail_out);
+  }
+  deflateEnd(&z);
+  return out;
+}
+
+}  // namespace schedlab

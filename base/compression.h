@@ -31,6 +31,10 @@ std::string gunzip(const std::string& data, const std::string& what,
 std::string unxz(const std::string& data, const std::string& what,
                  std::size_t max_bytes = kMaxDecompressed);
 
+// gzip (zlib's default level), for text stored compressed (perf profiles'
+// folded stacks).
+std::string gzip(const std::string& data);
+
 // The data as is, or decompressed when its magic says gzip or xz.
 std::string decompressed(const std::string& data, const std::string& what,
                          std::size_t max_bytes = kMaxDecompressed);

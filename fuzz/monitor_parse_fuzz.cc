@@ -1,13 +1,18 @@
 // libFuzzer target: the kernel counter parsers (/proc/schedstat, /proc/stat,
-// interrupts, softirqs, pressure) on arbitrary text. A CounterParseError is
+// interrupts, softirqs, pressure, vmstat, sched debug) and perf's (perf stat
+// CSV, perf script, folded stacks) on arbitrary text. A CounterParseError is
 // fine; anything else is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "analysis/counters/perf_profile.h"
+#include "analysis/counters/perf_stat.h"
 #include "analysis/counters/procfs_interrupts.h"
 #include "analysis/counters/procfs_pressure.h"
 #include "analysis/counters/procfs_stat.h"
+#include "analysis/counters/procfs_vmstat.h"
+#include "analysis/counters/sched_debug.h"
 #include "analysis/counters/schedstat.h"
 
 using namespace schedlab;
@@ -25,5 +30,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   quietly([](std::string_view t) { procfs::parse_interrupts(t); });
   quietly([](std::string_view t) { procfs::parse_softirqs(t); });
   quietly([](std::string_view t) { procfs::parse_pressure(t); });
+  quietly([](std::string_view t) { procfs::parse_vmstat(t); });
+  quietly([](std::string_view t) { sched_debug::parse(t); });
+  quietly([](std::string_view t) { perf_stat::parse(t); });
+  quietly([](std::string_view t) { perf_profile::shares(perf_profile::fold(t)); });
+  quietly([](std::string_view t) { perf_profile::parse_folded(t); });
   return 0;
 }

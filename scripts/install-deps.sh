@@ -10,10 +10,10 @@ BUILD_PKGS="build-essential cmake ninja-build pkg-config git
   libboost-regex-dev"
 # Tools the workloads run (rt-tests: hackbench; dbench: tbench; postgresql:
 # pgbench and its server; sysbench and mariadb-server: sysbench OLTP and the
-# hammerdb server). Optional, installed by hand where used: linux-perf
-# (hackbench backend perf).
+# hammerdb server; linux-perf: perf, for the perf-stat and perf-profile
+# monitors and hackbench's backend perf).
 # libjs-vega: Vega 5, inlined into `schedlab report`'s HTML pages.
-RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server libjs-vega"
+RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server linux-perf libjs-vega"
 # The real-components SSH test lab (tests/support/netns/lab.sh): sshd + ssh,
 # ip netns/veth/bridge, python3 for its smoke test's TCP server. Installing
 # openssh-server may start a system sshd on port 22 of the root namespace

@@ -4,10 +4,14 @@
 
 #include <stdexcept>
 
+#include "analysis/counters/perf_profile.h"
+#include "analysis/counters/perf_stat.h"
 #include "analysis/counters/procfs_interrupts.h"
 #include "analysis/counters/procfs_pressure.h"
 #include "analysis/counters/procfs_stat.h"
+#include "analysis/counters/procfs_vmstat.h"
 #include "analysis/counters/render_schedstat.h"
+#include "analysis/counters/sched_debug.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/task_samples.h"
 
@@ -210,6 +214,44 @@ void pressure_check(const std::vector<std::string>& t) {
             [&] { return procfs::parse_pressure(t[i]); });
 }
 
+// ---- /proc/vmstat ----
+
+MonitorDelta vmstat_delta(const std::vector<std::string>& b, const std::vector<std::string>& a) {
+  need(b, 1, "vmstat");
+  need(a, 1, "vmstat");
+  const auto d = procfs::diff(in_file("/proc/vmstat", [&] { return procfs::parse_vmstat(b[0]); }),
+                              in_file("/proc/vmstat", [&] { return procfs::parse_vmstat(a[0]); }));
+  MonitorDelta out;
+  out.json = nlohmann::json::object();
+  for (const auto& [name, v] : d) {
+    add(out.rows, name, static_cast<double>(v));
+    out.json[name] = v;
+  }
+  return out;
+}
+
+void vmstat_check(const std::vector<std::string>& t) {
+  need(t, 1, "vmstat");
+  in_file("/proc/vmstat", [&] { return procfs::parse_vmstat(t[0]); });
+}
+
+// ---- sched debug ----
+
+constexpr std::string_view kSchedDebug = "/sys/kernel/debug/sched/debug";
+
+MonitorDelta sched_debug_delta(const std::vector<std::string>& b,
+                               const std::vector<std::string>& a) {
+  need(b, 1, "sched-debug");
+  need(a, 1, "sched-debug");
+  return sched_debug::delta(in_file(kSchedDebug, [&] { return sched_debug::parse(b[0]); }),
+                            in_file(kSchedDebug, [&] { return sched_debug::parse(a[0]); }));
+}
+
+void sched_debug_check(const std::vector<std::string>& t) {
+  need(t, 1, "sched-debug");
+  in_file(kSchedDebug, [&] { return sched_debug::parse(t[0]); });
+}
+
 const std::vector<MonitorSpec>& table() {
   static const std::vector<MonitorSpec> specs = {
       {"schedstat",
@@ -242,6 +284,18 @@ const std::vector<MonitorSpec>& table() {
        {},
        pressure_check,
        pressure_delta},
+      {"vmstat",
+       "memory management counters (/proc/vmstat), as deltas",
+       {"/proc/vmstat"},
+       {},
+       vmstat_check,
+       vmstat_delta},
+      {"sched-debug",
+       "per-CPU switches, run queue lengths and loads (/sys/kernel/debug/sched/debug)",
+       {kSchedDebug},
+       {},
+       sched_debug_check,
+       sched_debug_delta},
   };
   return specs;
 }
@@ -256,6 +310,8 @@ std::vector<std::string_view> monitor_names() {
   std::vector<std::string_view> names;
   for (const auto& m : monitors()) names.push_back(m.name);
   names.push_back(tasks::kMonitorName);
+  names.push_back(perf_stat::kMonitorName);
+  names.push_back(perf_profile::kMonitorName);
   return names;
 }
 

@@ -62,11 +62,13 @@ struct MonitorSpec {
                        const std::vector<std::string>& after);
 };
 
-// The registry: schedstat, stat, interrupts, softirqs, pressure.
+// The registry: schedstat, stat, interrupts, softirqs, pressure, vmstat,
+// sched-debug.
 const std::vector<MonitorSpec>& monitors();
-// Every monitor a config may name: the registry's, and `tasks`, which
-// samples the workload's processes during the iteration instead of
-// snapshotting a file around it (analysis/counters/task_samples.h).
+// Every monitor a config may name: the registry's, and three that run a
+// process on the SUT during the iteration instead of snapshotting a file
+// around it: `tasks` (analysis/counters/task_samples.h), `perf-stat`
+// (perf_stat.h) and `perf-profile` (perf_profile.h).
 std::vector<std::string_view> monitor_names();
 // Nothing for an unknown name (callers suggest the nearest with base/suggest.h).
 const MonitorSpec* find_monitor(std::string_view name);

@@ -47,6 +47,14 @@ std::string describe_run(const RunInfo& r) {
       line += fmt::format(" built from {} at {}{},", str("spec").empty() ? str("tree") : str("spec"),
                           str("commit").substr(0, 12), str("describe").empty() ? "" : " (" + str("describe") + ")");
     }
+    // The monitors that ran cost something (bench/monitor_overhead_bench.sh): say which.
+    const auto on = manifest.find("monitors_on");
+    if (on != manifest.end() && on->is_array() && !on->empty()) {
+      std::vector<std::string> names;
+      for (const auto& m : *on)
+        if (m.is_string()) names.push_back(m.get<std::string>());
+      line += fmt::format(" monitors {},", fmt::join(names, " "));
+    }
   }
   return line + fmt::format(" {}", to_string(r.status));
 }

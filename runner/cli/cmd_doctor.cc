@@ -38,6 +38,12 @@ std::string render(const Json& d) {
   if (!d["lockdown"].is_null()) line("lockdown", text_of(d["lockdown"]));
   line("schedstat", text_of(d["schedstat"]));
   line("sched_schedstats", text_of(d["sched_schedstats"]) + " (kernel.sched_schedstats)");
+  line("perf paranoid",
+       d["perf_event_paranoid"].is_null()
+           ? "absent (a kernel without perf events: perf-stat and perf-profile cannot run)"
+           : text_of(d["perf_event_paranoid"]) +
+                 " (perf-stat and perf-profile need root, or -1 for other users; perf is in "
+                 "Debian's linux-perf)");
   const auto& dbg = d["debugfs"];
   line("debugfs", std::string(dbg["mounted"].get<bool>() ? "mounted" : "not mounted") +
                       (dbg["supported"].get<bool>() ? "" : " (not in /proc/filesystems)") +

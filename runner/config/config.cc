@@ -8,12 +8,14 @@
 #include <boost/regex.hpp>
 #include <set>
 
+#include "analysis/counters/perf_profile.h"
+#include "analysis/counters/perf_stat.h"
 #include "analysis/counters/task_samples.h"
+#include "base/suggest.h"
 #include "runner/config/command_config.h"
 #include "runner/config/hosts_config.h"
 #include "runner/config/iterations_config.h"
 #include "runner/input/param_values.h"
-#include "base/suggest.h"
 #include "runner/input/yaml_reader.h"
 #include "runner/knobs/knob_kind.h"
 #include "runner/lab/lab_config_yaml.h"
@@ -23,10 +25,9 @@ namespace schedlab {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"description", "hosts",      "pairs",
-                                           "ssh",         "iterations", "order",
-                                           "workloads",   "variants",   "monitors",
-                                           "task_monitor"};
+const std::vector<std::string> kTopKeys = {
+    "description", "hosts",    "pairs",    "ssh",          "iterations", "order",
+    "workloads",   "variants", "monitors", "task_monitor", "perf_stat",  "perf_profile"};
 // A variant's keys: one row per knob kind (runner/knobs/knob_kind.h).
 const std::vector<std::string> kVariantKeys = variant_keys();
 // Keys every workload accepts besides its own parameters.
@@ -218,6 +219,22 @@ class Loader : YamlReader {
       });
       if (!used)
         fail(t, "task_monitor", "no workload uses the tasks monitor: add it (monitors: [tasks])");
+    }
+    for (const auto& [key, monitor] : {std::pair{"perf_stat", perf_stat::kMonitorName},
+                                       {"perf_profile", perf_profile::kMonitorName}}) {
+      const auto t = root[key];
+      if (!t) continue;
+      if (std::string_view(key) == "perf_stat")
+        parse_perf_stat(*this, t, key, c.perf);
+      else
+        parse_perf_profile(*this, t, key, c.perf);
+      const bool used = std::any_of(c.workloads.begin(), c.workloads.end(), [&](const auto& wc) {
+        return std::find(wc.monitors.begin(), wc.monitors.end(), monitor) != wc.monitors.end();
+      });
+      if (!used)
+        fail(t, key,
+             fmt::format("no workload uses the {} monitor: add it (monitors: [{}])", monitor,
+                         monitor));
     }
     if (const auto v = root["variants"]) {
       expect_map(v, "variants");

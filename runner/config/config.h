@@ -66,6 +66,15 @@ struct TaskMonitorConfig {
   std::vector<std::string> comm;
 };
 
+// The perf monitors' settings (top-level `perf_stat:` and `perf_profile:`).
+struct PerfConfig {
+  // perf-stat's events; empty: perf_stat::default_events().
+  std::vector<std::string> events;
+  std::vector<int> event_lines;  // the config line of each of `events`
+  // perf-profile's samples per second and CPU (perf record -F).
+  int frequency = 99;
+};
+
 struct WorkloadConfig {
   const Workload* workload = nullptr;
   // A workload made from the config itself (`command`); `workload` points here.
@@ -104,6 +113,7 @@ struct Config {
   IterationPolicy iterations;
   std::vector<std::string> monitors;  // top-level `monitors:`, the workloads' default
   TaskMonitorConfig task_monitor;     // top-level `task_monitor:`, the workloads' default
+  PerfConfig perf;                    // top-level `perf_stat:` and `perf_profile:`
   Order order = Order::kInterleaved;
   std::vector<WorkloadConfig> workloads;
   std::vector<VariantConfig> variants;  // the first one is the baseline

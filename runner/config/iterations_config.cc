@@ -25,6 +25,8 @@ const std::vector<std::string> kIterationKeys = [] {
 // The stop rules a mapping may name (the interval-width rule is ci_width_pct alone).
 const std::vector<std::string> kStopRules = {"sequential"};
 const std::vector<std::string> kTaskMonitorKeys = {"interval", "comm"};
+const std::vector<std::string> kPerfStatKeys = {"events"};
+const std::vector<std::string> kPerfProfileKeys = {"frequency"};
 
 // alpha, power and min_effect_pct of `stop: sequential`, each checked by
 // the design's own rule (design_error), the error at the key it names.
@@ -89,6 +91,39 @@ void parse_task_monitor(const YamlReader& r, const YAML::Node& n, const std::str
       out.comm.push_back(name);
     }
   }
+}
+
+void parse_perf_stat(const YamlReader& r, const YAML::Node& n, const std::string& key,
+                     PerfConfig& out) {
+  r.expect_map(n, key);
+  r.check_keys(n, key, kPerfStatKeys);
+  const auto e = n["events"];
+  if (!e) return;
+  const std::string k = key + ".events";
+  if (!e.IsSequence() || e.size() == 0)
+    r.fail(e, k, "expected a list of perf events, e.g. [context-switches, sched:sched_switch]");
+  out.events.clear();
+  out.event_lines.clear();
+  for (const auto& item : e) {
+    const std::string name = r.scalar(item, k);
+    // perf takes the list as one -e argument, so an event is one token.
+    if (name.empty() || name.front() == '-' || name.find_first_of(" \t\n") != std::string::npos)
+      r.fail(item, k, fmt::format("'{}' is not a perf event name (see perf list)", name));
+    if (std::find(out.events.begin(), out.events.end(), name) != out.events.end())
+      r.fail(item, k, fmt::format("event '{}' is listed twice", name));
+    out.events.push_back(name);
+    out.event_lines.push_back(YamlReader::line_of(item));
+  }
+}
+
+void parse_perf_profile(const YamlReader& r, const YAML::Node& n, const std::string& key,
+                        PerfConfig& out) {
+  r.expect_map(n, key);
+  r.check_keys(n, key, kPerfProfileKeys);
+  // perf's default ceiling (kernel.perf_event_max_sample_rate) is in the
+  // tens of thousands; a profile above 10 kHz costs more than it tells.
+  if (const auto f = n["frequency"])
+    out.frequency = static_cast<int>(r.integer(f, key + ".frequency", 1, 10000));
 }
 
 // `[schedstat, stat]`: names from the monitor registry, each once; `[]`

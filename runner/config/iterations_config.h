@@ -1,7 +1,8 @@
 // How often and what a workload measures: its `iterations:` (a count, an
 // adaptive interval-width rule or `stop: sequential`), its `monitors:` and
 // its `task_monitor:` settings, each read at the top level (the default)
-// or per workload.
+// or per workload; and the perf monitors' `perf_stat:` and `perf_profile:`
+// (top level only).
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -24,5 +25,13 @@ std::vector<std::string> parse_monitors(const YamlReader& r, const YAML::Node& n
 // `{interval: 100ms, comm: [myprog, helper]}`: sets the keys given.
 void parse_task_monitor(const YamlReader& r, const YAML::Node& n, const std::string& key,
                         TaskMonitorConfig& out);
+
+// `perf_stat: {events: [context-switches, sched:sched_switch]}`: the
+// events perf-stat counts (each once; checked on the SUT by preflight).
+void parse_perf_stat(const YamlReader& r, const YAML::Node& n, const std::string& key,
+                     PerfConfig& out);
+// `perf_profile: {frequency: 99}`: perf-profile's samples per second.
+void parse_perf_profile(const YamlReader& r, const YAML::Node& n, const std::string& key,
+                        PerfConfig& out);
 
 }  // namespace schedlab

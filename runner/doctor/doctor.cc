@@ -151,6 +151,10 @@ Json probe_sut(Host& host) {
   d["schedstat"] = first.empty() ? "absent" : first;
   const auto schedstats = read(host, "/proc/sys/kernel/sched_schedstats");
   d["sched_schedstats"] = !schedstats ? "absent" : *schedstats == "1" ? "on" : "off";
+  // The perf monitors (perf-stat, perf-profile) count system-wide: root,
+  // or this at -1 for other users.
+  const auto paranoid = read(host, "/proc/sys/kernel/perf_event_paranoid");
+  d["perf_event_paranoid"] = paranoid ? Json(std::string(trim(*paranoid))) : Json(nullptr);
 
   const nlohmann::json state = capture_sut_state(host);
   const auto& reasons = state["null_reasons"];

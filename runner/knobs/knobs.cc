@@ -15,17 +15,6 @@ namespace {
 
 const char* const kWritable[] = {"/sys/kernel/debug/sched/", "/proc/sys/kernel/", "/proc/sys/vm/"};
 
-// Debugfs is where the scheduler's features and tunables live; a SUT that
-// booted without it mounted gets it mounted (it stays mounted: harmless).
-void ensure_debugfs(Host& host) {
-  if (host.list_dir("/sys/kernel/debug").size() > 0) return;
-  const auto r = host.run({.argv = {"mount", "-t", "debugfs", "debugfs", "/sys/kernel/debug"},
-                           .timeout = std::chrono::seconds(10)});
-  if (!r.ok())
-    throw KnobError(fmt::format("{}: debugfs is not mounted and mounting it failed: {}",
-                                host.name(), r.err.empty() ? r.describe() : r.err));
-}
-
 std::string missing_file_error(Host& host, const KnobRef& k) {
   const auto slash = k.path.rfind('/');
   std::vector<std::string> siblings;
@@ -44,6 +33,17 @@ std::string missing_file_error(Host& host, const KnobRef& k) {
 }
 
 }  // namespace
+
+// Debugfs is where the scheduler's features and tunables live; a SUT that
+// booted without it mounted gets it mounted (it stays mounted: harmless).
+void ensure_debugfs(Host& host) {
+  if (host.list_dir("/sys/kernel/debug").size() > 0) return;
+  const auto r = host.run({.argv = {"mount", "-t", "debugfs", "debugfs", "/sys/kernel/debug"},
+                           .timeout = std::chrono::seconds(10)});
+  if (!r.ok())
+    throw KnobError(fmt::format("{}: debugfs is not mounted and mounting it failed: {}",
+                                host.name(), r.err.empty() ? r.describe() : r.err));
+}
 
 bool path_allowed(const std::string& path) {
   if (path.find("/../") != std::string::npos) return false;

@@ -36,7 +36,9 @@ std::string read_knob(Host& host, const KnobRef& knob);
 std::string read_sysctl(Host& host, const std::string& name);
 // The SUT's scheduler features, as tokens; mounts debugfs when needed.
 std::vector<std::string> read_sched_features(Host& host);
-
+// Mounts debugfs on /sys/kernel/debug when nothing is there (it stays
+// mounted: harmless). Throws KnobError when the mount fails.
+void ensure_debugfs(Host& host);
 
 class KnobJournal {
  public:

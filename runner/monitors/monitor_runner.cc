@@ -27,14 +27,18 @@ std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m
   return texts;
 }
 
-void MonitorRunner::record(const std::string& key, const std::string& monitor,
-                           const std::string& why) {
+void MonitorRunner::edit_manifest(const std::function<void(nlohmann::json&)>& edit) {
   const auto run = store_.runs_table().find_run(run_id_);
   if (!run) return;
   nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
-  manifest[key][monitor] = why;
+  edit(manifest);
   store_.runs_table().set_run_manifest(run_id_, manifest.dump());
+}
+
+void MonitorRunner::record(const std::string& key, const std::string& monitor,
+                           const std::string& why) {
+  edit_manifest([&](nlohmann::json& m) { m[key][monitor] = why; });
 }
 
 void MonitorRunner::mark_unavailable(const std::string& name, const std::string& why) {
@@ -63,10 +67,30 @@ void MonitorRunner::start(const Config& config) {
                w.monitors.end();
       });
   if (uses_tasks) probe_tasks();
-  if (used.empty()) return;
+  probe_perf(config);
+  if (!used.empty()) start_files(used);
+  record_monitors_on(config);
+}
+
+// The monitors any workload names and the SUT can give, in the manifest's
+// "monitors_on" (what a comparison's header names).
+void MonitorRunner::record_monitors_on(const Config& config) {
+  std::vector<std::string> on;
+  for (const auto& wc : config.workloads)
+    for (const auto& name : wc.monitors)
+      if (!unavailable_.count(name) && std::find(on.begin(), on.end(), name) == on.end())
+        on.push_back(name);
+  if (!on.empty()) edit_manifest([&](nlohmann::json& m) { m["monitors_on"] = on; });
+}
+
+void MonitorRunner::start_files(const std::vector<const MonitorSpec*>& used) {
   journal_.emplace(store_, sut_, run_id_);
   for (const MonitorSpec* m : used) {
     try {
+      // sched-debug's file is in debugfs, which a SUT may not have mounted.
+      if (std::any_of(m->paths.begin(), m->paths.end(),
+                      [](std::string_view p) { return p.starts_with("/sys/kernel/debug/"); }))
+        ensure_debugfs(sut_);
       // The files first: a kernel without the counters has no sysctl either.
       auto texts = read(*m);
       if (!texts) {
@@ -94,6 +118,7 @@ void MonitorRunner::start(const Config& config) {
 
 void MonitorRunner::stop() {
   sampler_.reset();
+  perf_.clear();
   if (!journal_) return;
   journal_->restore_all();
   journal_.reset();
@@ -125,6 +150,7 @@ std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const WorkloadConfig&
   // The sampler starts first and stops last, so its start-up (an SSH round
   // trip or two) stays out of the snapshots' window.
   sampler_.reset();  // one an interrupted iteration left running
+  start_perf(workload);
   const auto& names = workload.monitors;
   if (std::find(names.begin(), names.end(), tasks::kMonitorName) != names.end())
     start_tasks(workload, point, ctx);
@@ -160,6 +186,7 @@ void MonitorRunner::after(const std::vector<Snapshot>& before, IterationRow& row
     }
   }
   finish_tasks(row);
+  finish_perf(row);
 }
 
 // The sampler must run and its output parse: a SUT without /proc/PID/sched
@@ -221,6 +248,72 @@ void MonitorRunner::finish_tasks(IterationRow& row) {
     report_error(name, fmt::format("sampler output: {}", e.what()));
   } catch (const CounterMismatchError& e) {
     report_error(name, e.what());
+  }
+}
+
+void MonitorRunner::probe_perf(const Config& config) {
+  for (const auto kind : {PerfMonitor::Kind::kStat, PerfMonitor::Kind::kProfile}) {
+    auto m = std::make_unique<PerfMonitor>(sut_, kind, config.perf);
+    const std::string name = m->name();
+    const bool used =
+        std::any_of(config.workloads.begin(), config.workloads.end(), [&](const auto& w) {
+          return std::find(w.monitors.begin(), w.monitors.end(), name) != w.monitors.end();
+        });
+    if (!used) continue;
+    std::map<std::string, std::string> dropped;
+    std::optional<std::string> why;
+    try {
+      why = m->probe(dropped);
+    } catch (const HostError& e) {
+      why = e.what();
+    }
+    for (const auto& [event, reason] : dropped) {
+      note_(
+          fmt::format("schedlab: monitor {}: event {} is unavailable on {}: {}; the other "
+                      "events go on",
+                      name, event, sut_.name(), reason));
+      record("perf_events_unavailable", event, reason);
+    }
+    if (why) {
+      mark_unavailable(name, *why);
+      continue;
+    }
+    perf_.push_back(std::move(m));
+  }
+}
+
+void MonitorRunner::start_perf(const WorkloadConfig& workload) {
+  for (auto& m : perf_) {
+    const std::string name = m->name();
+    if (std::find(workload.monitors.begin(), workload.monitors.end(), name) ==
+        workload.monitors.end())
+      continue;
+    try {
+      m->start();
+    } catch (const HostError& e) {
+      report_error(name, fmt::format("cannot start perf: {}", e.what()));
+    }
+  }
+}
+
+// In reverse: the monitor started last stops first.
+void MonitorRunner::finish_perf(IterationRow& row) {
+  for (auto it = perf_.rbegin(); it != perf_.rend(); ++it) {
+    PerfMonitor& m = **it;
+    if (!m.running()) continue;
+    const std::string name = m.name();
+    PerfMonitor::Output out;
+    try {
+      out = m.finish();
+    } catch (const HostError& e) {
+      report_error(name, fmt::format("cannot stop perf: {}", e.what()));
+      continue;
+    }
+    if (!out.text.empty()) row.monitor_snapshots.push_back({0, name, "after", out.path, out.text});
+    if (!out.error.empty()) report_error(name, out.error);
+    if (out.delta)
+      for (const auto& r : out.delta->rows)
+        row.monitor_deltas.push_back({0, name, r.counter, r.value});
   }
 }
 

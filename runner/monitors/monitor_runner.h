@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +39,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/host.h"
 #include "runner/knobs/knobs.h"
+#include "runner/monitors/perf_monitor.h"
 #include "runner/monitors/task_sampler.h"
 
 namespace schedlab {
@@ -49,7 +52,8 @@ class MonitorRunner {
   ~MonitorRunner() = default;  // the journal restores what stop() did not; never throws
 
   // Probes every monitor any workload of the config uses and applies the
-  // sysctls they need. Call before any variant's knobs.
+  // sysctls they need; the usable ones go into the manifest's
+  // "monitors_on". Call before any variant's knobs.
   void start(const Config& config);
   // Restores the monitors' sysctls. Throws KnobError like KnobJournal::restore_all.
   void stop();
@@ -76,9 +80,15 @@ class MonitorRunner {
   void probe_tasks();
   void start_tasks(const WorkloadConfig& workload, const Point& point, const StepContext& ctx);
   void finish_tasks(IterationRow& row);
+  void start_files(const std::vector<const MonitorSpec*>& used);
+  void record_monitors_on(const Config& config);
+  void probe_perf(const Config& config);
+  void start_perf(const WorkloadConfig& workload);
+  void finish_perf(IterationRow& row);
   void mark_unavailable(const std::string& monitor, const std::string& why);
   void report_error(const std::string& monitor, const std::string& why);
   void record(const std::string& key, const std::string& monitor, const std::string& why);
+  void edit_manifest(const std::function<void(nlohmann::json&)>& edit);
 
   Store& store_;
   Host& sut_;
@@ -88,6 +98,8 @@ class MonitorRunner {
   std::map<std::string, std::string> unavailable_;
   std::map<std::string, std::string> errors_;
   std::optional<TaskSampler> sampler_;  // the `tasks` monitor's, during an iteration
+  std::vector<std::unique_ptr<PerfMonitor>>
+      perf_;  // perf-stat and perf-profile, when used and usable
 };
 
 }  // namespace schedlab

@@ -8,13 +8,13 @@
 #include <set>
 
 #include "base/text.h"
-#include "runner/lab/guest_journal.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
 #include "runner/knobs/sysctl_values.h"
 #include "runner/lab/guest_journal.h"
+#include "runner/monitors/perf_monitor.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab {
@@ -169,6 +169,8 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
     }
   }
   check_affinity(pair, config, plan);
+  // Every perf event the config names must be one perf knows on the SUT.
+  if (const auto e = unknown_perf_event(pair.sut, config)) throw PreflightError(*e);
   // Every knob must exist on the SUT (features against its own list).
   for (const VariantConfig* variant : plan.variants) {
     const VariantConfig& v = *variant;

@@ -60,3 +60,17 @@ TEST_CASE("corrupt, truncated and oversized compressed data are errors naming th
   CHECK_THROWS_AS(decompressed(gz, "big.gz", 4096), DecompressedTooLarge);
   CHECK_THROWS_AS(decompressed(xz, "big.xz", 4096), DecompressedTooLarge);
 }
+
+TEST_CASE("gzip output is what gzip -d reads, and gunzip reads it back") {
+  const std::string text = "hot;main;hot_loop 21\nhot;main;cold_loop 3\n";
+  const std::string gz = gzip(text);
+  CHECK(compression_of(gz) == Compression::kGzip);
+  CHECK(gunzip(gz, "x") == text);
+  test::TempDir dir;
+  test::write_text(dir.file("t.gz"), gz);
+  LocalHost host;
+  const auto r = host.run({.argv = {"gzip", "-dc", dir.file("t.gz")}});
+  REQUIRE(r.ok());
+  CHECK(r.out == text);
+  CHECK(gunzip(gzip(""), "empty") == "");
+}

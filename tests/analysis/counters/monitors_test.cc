@@ -37,8 +37,12 @@ TEST_CASE("the registry", "[monitors]") {
     CHECK(m.diff);
     CHECK(!m.paths.empty());
   }
-  CHECK(names ==
-        std::vector<std::string>{"schedstat", "stat", "interrupts", "softirqs", "pressure"});
+  CHECK(names == std::vector<std::string>{"schedstat", "stat", "interrupts", "softirqs", "pressure",
+                                          "vmstat", "sched-debug"});
+  // The monitors that run a process during the iteration are named too.
+  const auto all = schedlab::monitor_names();
+  CHECK(std::vector<std::string>(all.end() - 3, all.end()) ==
+        std::vector<std::string>{"tasks", "perf-stat", "perf-profile"});
   CHECK(find_monitor("nope") == nullptr);
   REQUIRE(find_monitor("schedstat"));
   CHECK(find_monitor("schedstat")->sysctls.at(0).first == "kernel.sched_schedstats");
