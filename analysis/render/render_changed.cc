@@ -142,11 +142,12 @@ std::string render_changed_html(const ChangedTable& t) {
     const auto sd = [](const std::optional<double>& v) {
       return v ? fmt::format("&plusmn;{:.0f}%", *v) : std::string();
     };
+    const auto trimmed = [](std::string s) { return s.substr(s.find_first_not_of(' ')); };
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2g}</td>"
         "</tr>\n",
-        value(r.base_mean), sd(r.base_stddev_pct), change(r), value(r.mean), sd(r.stddev_pct),
-        html_escape(r.counter), r.q);
+        trimmed(value(r.base_mean)), sd(r.base_stddev_pct), change(r), trimmed(value(r.mean)),
+        sd(r.stddev_pct), html_escape(r.counter), r.q);
   }
   return out + "</tbody></table></section>\n";
 }

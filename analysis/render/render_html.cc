@@ -4,6 +4,7 @@
 // page's own script only parses the specs, runs the views and records what
 // they drew (window.schedlabReport), which the browser test reads.
 #include "analysis/render/render_html.h"
+#include "analysis/render/render_changed.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -289,6 +290,7 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
     }
     body += "</section>\n";
   }
+  if (c.changed) body += render_changed_html(*c.changed);  // two columns: what else changed
   std::string f = footer(c);
   if (!f.empty()) body += "<p class=\"footer\">" + esc(f) + "</p>\n";
   return body;
