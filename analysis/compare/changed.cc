@@ -22,9 +22,8 @@ std::string row_name(const std::string& monitor, const std::string& counter) {
 
 bool is_ratio(const std::string& monitor, const std::string& counter) {
   if (counter.ends_with("_pct") || counter.find("_pct_") != std::string::npos) return true;
-  return monitor == "pressure" &&
-         (counter.ends_with(".avg10") || counter.ends_with(".avg60") ||
-          counter.ends_with(".avg300"));
+  return monitor == "pressure" && (counter.ends_with(".avg10") || counter.ends_with(".avg60") ||
+                                   counter.ends_with(".avg300"));
 }
 
 bool is_share(const std::string& monitor, const std::string& counter) {
@@ -130,10 +129,12 @@ double effect(const ChangedRow& r) {
 std::vector<double> benjamini_hochberg(std::span<const double> p) {
   const std::size_t m = p.size();
   for (const double v : p)
-    if (!(v >= 0 && v <= 1)) throw std::invalid_argument("benjamini_hochberg: a p-value outside [0, 1]");
+    if (!(v >= 0 && v <= 1))
+      throw std::invalid_argument("benjamini_hochberg: a p-value outside [0, 1]");
   std::vector<std::size_t> order(m);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return p[i] > p[j]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t i, std::size_t j) { return p[i] > p[j]; });
   // From the largest p down: q_(i) = min over j >= i of m / j * p_(j).
   std::vector<double> q(m);
   double running = 1;
@@ -147,9 +148,9 @@ std::vector<double> benjamini_hochberg(std::span<const double> p) {
 
 ChangedTable what_changed(const Store& store, const Comparison& c, const ChangedOptions& o) {
   if (c.columns.size() != 2)
-    throw std::invalid_argument(
-        "--changed compares two columns; this comparison has " + std::to_string(c.columns.size()) +
-        " (name two runs, or a run with two variants)");
+    throw std::invalid_argument("--changed compares two columns; this comparison has " +
+                                std::to_string(c.columns.size()) +
+                                " (name two runs, or a run with two variants)");
   if (!(o.fdr > 0 && o.fdr < 1)) throw std::invalid_argument("--fdr must be in (0, 1)");
   ChangedTable t;
   t.base_label = c.columns[0].name();
@@ -185,8 +186,9 @@ ChangedTable what_changed(const Store& store, const Comparison& c, const Changed
           for (const auto& [counter, v] : counters) names[{monitor, counter}] = true;
     for (const auto& [key, unused] : names) {
       const auto& [monitor, counter] = key;
-      Candidate cand = candidate(values_of(its_a, monitor, counter), values_of(its_b, monitor, counter),
-                                 is_share(monitor, counter), false, o.test);
+      Candidate cand =
+          candidate(values_of(its_a, monitor, counter), values_of(its_b, monitor, counter),
+                    is_share(monitor, counter), false, o.test);
       cand.row.counter = row_name(monitor, counter);
       per_point[p].push_back(std::move(cand));
     }

@@ -51,7 +51,7 @@ namespace schedlab {
 
 struct Comparison;
 
-inline constexpr double kCountFloor = 10;     // a count's mean per iteration
+inline constexpr double kCountFloor = 10;      // a count's mean per iteration
 inline constexpr double kShareFloorPct = 0.1;  // a share's mean, in percent
 
 struct ChangedRow {
@@ -73,10 +73,10 @@ struct ChangedTable {
   std::string base_label, label;  // the two columns
   Test test = Test::kWelch;
   double fdr = 0.05;
-  std::size_t tested = 0;       // counters tested: the false-discovery family
-  std::size_t below_floor = 0;  // left out by the floors
-  std::size_t untestable = 0;   // too few iterations, or no test defined
-  std::vector<ChangedRow> rows; // the rows kept (q <= fdr), points in block order
+  std::size_t tested = 0;        // counters tested: the false-discovery family
+  std::size_t below_floor = 0;   // left out by the floors
+  std::size_t untestable = 0;    // too few iterations, or no test defined
+  std::vector<ChangedRow> rows;  // the rows kept (q <= fdr), points in block order
 };
 
 struct ChangedOptions {

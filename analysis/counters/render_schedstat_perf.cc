@@ -31,7 +31,8 @@ std::optional<double> per(double x, double count) {
 
 // PCT_CHNG, except that a change from a zero base is no number.
 std::string pct_change(double a, double b) {
-  if (a == 0) return b == 0 ? fmt::format("  | {:>8.2f}% |", 0.0) : fmt::format("  | {:>9} |", "n/a");
+  if (a == 0)
+    return b == 0 ? fmt::format("  | {:>8.2f}% |", 0.0) : fmt::format("  | {:>9} |", "n/a");
   return fmt::format("  | {:>8.2f}% |", (b - a) / a * 100);
 }
 
@@ -105,7 +106,7 @@ const LbRow kLbRows[] = {
     {LbField::lb_count, "load_balance() count on {}", true},
     {LbField::lb_balanced, "load_balance() found balanced on {}", true},
     {LbField::lb_failed, "load_balance() move task failed on {}", true},
-    {LbField::lb_imbalance, "imbalance sum on {}", false},  // v15, v16
+    {LbField::lb_imbalance, "imbalance sum on {}", false},           // v15, v16
     {LbField::lb_imbalance_load, "imbalance in load on {}", false},  // v17
     {LbField::lb_imbalance_util, "imbalance in utilization on {}", false},
     {LbField::lb_imbalance_task, "imbalance in number of tasks on {}", false},
@@ -186,7 +187,8 @@ std::string domain_table(DomainLayout layout, Side a, const Side* b) {
     const std::string words = idle_words(t);
     for (const LbRow& r : kLbRows) {
       const std::size_t index = domain_index(t, r.field);
-      if (available(layout, index)) field(fmt::format(fmt::runtime(r.desc), words), index, r.jiffies);
+      if (available(layout, index))
+        field(fmt::format(fmt::runtime(r.desc), words), index, r.jiffies);
     }
     // DERIVED_CNT_FIELD and DERIVED_AVG_FIELD.
     auto success = [&](const DomainCounters& c) {
@@ -203,8 +205,9 @@ std::string domain_table(DomainLayout layout, Side a, const Side* b) {
     }
     out += "\n";
     const auto pa = per(static_cast<double>((*a.c)(t, LbField::lb_gained)), sa);
-    out += fmt::format("*{:<64}: {}",
-                       fmt::format("avg task pulled per successful lb attempt ({})", words), avg(pa));
+    out +=
+        fmt::format("*{:<64}: {}",
+                    fmt::format("avg task pulled per successful lb attempt ({})", words), avg(pa));
     if (b) {
       const auto pb = per(static_cast<double>((*b->c)(t, LbField::lb_gained)), success(*b->c));
       out += fmt::format(",{}", avg(pb));
@@ -316,8 +319,9 @@ std::string render_perf_text(const Snapshot& a, const Snapshot* b) {
     out += cpu_table(ca.c, cb ? &cb->c : nullptr) + kSeparator + "\n";
     for (std::size_t d = 0; d < ca.domains.size(); ++d) {
       const Domain& da = ca.domains[d];
-      out += fmt::format("CPU {}, DOMAIN {} CPUS {}\n", ca.cpu,
-                         da.name.empty() ? std::to_string(da.index) : da.name, cpu_list(da.cpumask));
+      out +=
+          fmt::format("CPU {}, DOMAIN {} CPUS {}\n", ca.cpu,
+                      da.name.empty() ? std::to_string(da.index) : da.name, cpu_list(da.cpumask));
       out += kSeparator + "\n";
       const Side side_b{cb ? &cb->domains[d].c : &kZero, jb};
       out += domain_table(layout, {&da.c, ja}, cb ? &side_b : nullptr) + kSeparator + "\n";

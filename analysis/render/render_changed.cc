@@ -85,9 +85,9 @@ std::string render_changed_text(const ChangedTable& t) {
 }
 
 nlohmann::ordered_json changed_json_summary(const ChangedTable& t) {
-  return {{"base", t.base_label},  {"new", t.label},
+  return {{"base", t.base_label},      {"new", t.label},
           {"test", test_name(t.test)}, {"fdr", t.fdr},
-          {"tested", t.tested},    {"below_floor", t.below_floor},
+          {"tested", t.tested},        {"below_floor", t.below_floor},
           {"untestable", t.untestable}};
 }
 

@@ -4,7 +4,6 @@
 // page's own script only parses the specs, runs the views and records what
 // they drew (window.schedlabReport), which the browser test reads.
 #include "analysis/render/render_html.h"
-#include "analysis/render/render_changed.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -16,9 +15,10 @@
 #include <set>
 
 #include "analysis/compare/emulation.h"
+#include "analysis/compare/sequential_cells.h"
+#include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
 #include "analysis/render/report_plots.h"
-#include "analysis/compare/sequential_cells.h"
 #include "base/text.h"
 
 namespace schedlab {

@@ -8,8 +8,8 @@
 #include "analysis/compare/emulation.h"
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/render/column_labels.h"
-#include "analysis/render/render_changed.h"
 #include "analysis/render/render.h"
+#include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
 
 namespace schedlab {

@@ -87,10 +87,9 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
     c.label = label;
     cols.push_back(c);
   }
-  Comparison c = compare(store, cols,
-                         {.alpha = spec.alpha,
-                          .test = *test_from_name(spec.test),
-                          .known_domain = declared_domain});
+  Comparison c = compare(
+      store, cols,
+      {.alpha = spec.alpha, .test = *test_from_name(spec.test), .known_domain = declared_domain});
   // What else changed between them (compare --changed), at the bisection's test.
   c.changed = what_changed(store, c, {.test = *test_from_name(spec.test)});
   fmt::print("\n{}", render_text(c));

@@ -30,9 +30,10 @@ struct CompareCmdOptions {
 
 int compare_command(const CompareCmdOptions& o) {
   // An option given where it would change nothing is refused, by name.
-  if (const auto error = option_without_effect(
-          o.out, {.monitors = o.monitors, .all_stats = o.stats.all_stats, .changed = o.changed,
-                  .fdr = o.fdr_given})) {
+  if (const auto error = option_without_effect(o.out, {.monitors = o.monitors,
+                                                       .all_stats = o.stats.all_stats,
+                                                       .changed = o.changed,
+                                                       .fdr = o.fdr_given})) {
     fmt::print(stderr, "schedlab compare: {}\n", *error);
     return kBadInput;
   }

@@ -32,7 +32,7 @@ struct SchedstatCmdOptions {
   bool delta = false;    // diff: two before/after pairs
   bool per_cpu = false;  // also per-CPU rows
   Format format = Format::kText;
-  std::string style = "schedlab";  // diff: schedlab | perf (perf sched stats diff's table)
+  std::string style = "schedlab";        // diff: schedlab | perf (perf sched stats diff's table)
   std::vector<std::string> level_names;  // domain0, domain1, ... names (e.g. from debugfs)
   DbOption db;                           // run selections
 };
@@ -128,7 +128,8 @@ int diff_command(const SchedstatCmdOptions& o) {
                "has every CPU already\n");
     return kBadInput;
   }
-  return guarded<SchedstatInputError, std::invalid_argument>({.prefix = "schedlab schedstat diff"}, [&] {
+  return guarded<SchedstatInputError,
+                 std::invalid_argument>({.prefix = "schedlab schedstat diff"}, [&] {
     namespace fs = std::filesystem;
     if (!o.delta) {
       // A path that exists is a file; two selections are a comparison.

@@ -34,7 +34,8 @@ workloads:
 }
 
 nlohmann::json changed_json(const test::ConfigRun& run, const std::string& name) {
-  const auto r = test::schedlab_cmd({"compare", name, "--db", run.db, "--changed", "--format", "json"});
+  const auto r =
+      test::schedlab_cmd({"compare", name, "--db", run.db, "--changed", "--format", "json"});
   INFO(r.err);
   REQUIRE(r.ok());
   return nlohmann::json::parse(r.out);
@@ -62,10 +63,12 @@ TEST_CASE("compare --changed: SCHED_BATCH's context switches fall", "[e2e][chang
   CHECK(text.out.find("what changed, default -> sched-batch\n") != std::string::npos);
   CHECK(text.out.find("  stat.ctxt\n") != std::string::npos);
   // Only where it applies, and only for two columns.
-  const auto amd = test::schedlab_cmd({"compare", "batch", "--db", run.db, "--changed", "--style", "amd"});
+  const auto amd =
+      test::schedlab_cmd({"compare", "batch", "--db", run.db, "--changed", "--style", "amd"});
   CHECK(amd.exit_code == 2);
-  CHECK(amd.err == "schedlab compare: --changed does nothing with --style amd: it applies to the "
-                   "mmtests layout\n");
+  CHECK(amd.err ==
+        "schedlab compare: --changed does nothing with --style amd: it applies to the "
+        "mmtests layout\n");
   const auto fdr = test::schedlab_cmd({"compare", "batch", "--db", run.db, "--fdr", "0.1"});
   CHECK(fdr.exit_code == 2);
   CHECK(fdr.err.find("--fdr does nothing without --changed") != std::string::npos);
@@ -73,7 +76,8 @@ TEST_CASE("compare --changed: SCHED_BATCH's context switches fall", "[e2e][chang
 
 TEST_CASE("compare --changed: an A/A run lists at most one counter", "[e2e][changed]") {
   test::TempDir dir;
-  const auto run = test::run_config(dir, "aa", config("variants:\n  default: {}\n  again: {}\n"), 240s);
+  const auto run =
+      test::run_config(dir, "aa", config("variants:\n  default: {}\n  again: {}\n"), 240s);
   const auto j = changed_json(run, "aa");
   INFO(j["changed"].dump(2));
   CHECK(j["changed"].size() <= 1);

@@ -52,7 +52,10 @@ const std::vector<Series>& series() {
       {"tasks", "tasks", {81, 81, 81, 81, 81, 81}, {41, 41, 41, 41, 41, 41}},
       // Under the floors: a count below 10, a share below 0.1%.
       {"stat", "procs_blocked", {0, 1, 0, 0, 1, 0}, {2, 3, 2, 3, 2, 3}},
-      {"perf-profile", "self.tiny", {0.05, 0.05, 0.05, 0.05, 0.05, 0.05}, {0.02, 0.02, 0.02, 0.02, 0.02, 0.02}},
+      {"perf-profile",
+       "self.tiny",
+       {0.05, 0.05, 0.05, 0.05, 0.05, 0.05},
+       {0.02, 0.02, 0.02, 0.02, 0.02, 0.02}},
       // A per-CPU row: not a row of the table.
       {"stat", "cpu1.user", {1, 2, 3, 4, 5, 6}, {100, 200, 300, 400, 500, 600}},
   };
@@ -69,8 +72,8 @@ struct Db {
   std::vector<ColumnRef> columns;
 
   Db() {
-    run = store.runs_table().create_run({0, "r", "c.yaml", "", "x", "{}", RunStatus::kFinished,
-                                         "2026-12-06T09:00:00Z", ""});
+    run = store.runs_table().create_run(
+        {0, "r", "c.yaml", "", "x", "{}", RunStatus::kFinished, "2026-12-06T09:00:00Z", ""});
     const auto v0 = store.variants_table().add_variant({0, run, "default", 0, "{}"});
     const auto v1 = store.variants_table().add_variant({0, run, "batch", 1, "{}"});
     store.metrics_table().add_metric(
@@ -119,7 +122,8 @@ TEST_CASE("Benjamini-Hochberg q-values are R's p.adjust(method = 'BH')", "[chang
 TEST_CASE("what changed: p and q of every tested counter are R's, for both tests", "[changed]") {
   Db db;
   const auto ref = reference();
-  for (const auto& [name, test] : {std::pair{"welch", Test::kWelch}, std::pair{"mwu", Test::kMwu}}) {
+  for (const auto& [name, test] :
+       {std::pair{"welch", Test::kWelch}, std::pair{"mwu", Test::kMwu}}) {
     INFO(name);
     const Comparison c = compare(db.store, db.columns);
     // fdr just below 1: every tested counter is a row, so each p and q shows.
@@ -168,7 +172,8 @@ TEST_CASE("what changed: rows, order, shares in points, floors, text and JSON", 
   CHECK(!ctxt.share);
   CHECK_THAT(ctxt.base_mean, WithinRel(1003.3333333333334, 1e-12));
   CHECK_THAT(ctxt.mean, WithinRel(600.83333333333337, 1e-12));
-  CHECK_THAT(*ctxt.change_pct, WithinRel((600.83333333333337 / 1003.3333333333334 - 1) * 100, 1e-12));
+  CHECK_THAT(*ctxt.change_pct,
+             WithinRel((600.83333333333337 / 1003.3333333333334 - 1) * 100, 1e-12));
   // sd(c(1000, 1020, 990, 1010, 1005, 995)) / mean * 100 in R: 1.0734...
   CHECK_THAT(*ctxt.base_stddev_pct, WithinRel(10.801234497346433 / 1003.3333333333334 * 100, 1e-9));
   const ChangedRow& local = *row(t, "schedstat.all.ttwu_local_pct");
@@ -201,7 +206,8 @@ TEST_CASE("what changed: rows, order, shares in points, floors, text and JSON", 
   const auto& jr = j["changed"][3];
   CHECK(jr["counter"] == "stat.ctxt");
   CHECK(jr["benchmark"] == false);
-  for (const char* key : {"base_mean", "base_stddev_pct", "mean", "stddev_pct", "change_pct", "p", "q"})
+  for (const char* key :
+       {"base_mean", "base_stddev_pct", "mean", "stddev_pct", "change_pct", "p", "q"})
     CHECK(jr[key].is_number());
   CHECK(!jr.contains("change_pp"));
   CHECK(j["changed"][1]["change_pp"] == -0.5);

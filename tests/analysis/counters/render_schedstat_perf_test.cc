@@ -34,8 +34,9 @@ bool has(const std::string& text, const std::string& what) {
 
 // A CPU line of perf's diff: "%-65s: %11u,%11u  | %8.2f%% |" (and the ratios).
 std::string diff_line(const std::string& desc, std::uint64_t a, std::uint64_t b) {
-  return fmt::format("{:<65}: {:>11},{:>11}  | {:>8.2f}% |", desc, a, b,
-                     (static_cast<double>(b) - static_cast<double>(a)) / static_cast<double>(a) * 100);
+  return fmt::format(
+      "{:<65}: {:>11},{:>11}  | {:>8.2f}% |", desc, a, b,
+      (static_cast<double>(b) - static_cast<double>(a)) / static_cast<double>(a) * 100);
 }
 
 const LevelSummary& level(const Summary& s, const std::string& key) {
@@ -65,9 +66,11 @@ TEST_CASE("perf style: the all-CPU and level figures are schedlab's summary", "[
   // Every CPU counter, with the ratios of perf's CPU_FIELD(_is_pct, _pct_of).
   const auto t = [](const Summary& s, CpuField f) { return s.total[f]; };
   CHECK(has(text, diff_line("sched_yield() count", t(sa, CpuField::yld_count),
-                            t(sb, CpuField::yld_count)) + "\n"));
+                            t(sb, CpuField::yld_count)) +
+                      "\n"));
   CHECK(has(text, diff_line("schedule() called", t(sa, CpuField::sched_count),
-                            t(sb, CpuField::sched_count)) + "\n"));
+                            t(sb, CpuField::sched_count)) +
+                      "\n"));
   // The idle and local shares are schedlab's own ratios.
   CHECK(has(text, diff_line("schedule() left the processor idle", t(sa, CpuField::sched_goidle),
                             t(sb, CpuField::sched_goidle)) +
@@ -79,13 +82,15 @@ TEST_CASE("perf style: the all-CPU and level figures are schedlab's summary", "[
                       fmt::format("  ( {:>8.2f}%,  {:>8.2f}% )\n", *sa.ratios[0].pct,
                                   *sb.ratios[0].pct)));
   CHECK(sa.ratios[0].name == "ttwu_local_pct");
-  CHECK(has(text, diff_line("total waittime by tasks on this processor (in jiffies)",
-                            t(sa, CpuField::run_delay), t(sb, CpuField::run_delay)) +
-                      fmt::format("  ( {:>8.2f}%,  {:>8.2f}% )\n",
-                                  100.0 * t(sa, CpuField::run_delay) / t(sa, CpuField::rq_cpu_time),
-                                  100.0 * t(sb, CpuField::run_delay) / t(sb, CpuField::rq_cpu_time))));
-  CHECK(has(text, "Legacy counter can be ignored                                    :           0,"
-                  "          0  |     0.00% |\n"));
+  CHECK(has(text,
+            diff_line("total waittime by tasks on this processor (in jiffies)",
+                      t(sa, CpuField::run_delay), t(sb, CpuField::run_delay)) +
+                fmt::format("  ( {:>8.2f}%,  {:>8.2f}% )\n",
+                            100.0 * t(sa, CpuField::run_delay) / t(sa, CpuField::rq_cpu_time),
+                            100.0 * t(sb, CpuField::run_delay) / t(sb, CpuField::rq_cpu_time))));
+  CHECK(has(text,
+            "Legacy counter can be ignored                                    :           0,"
+            "          0  |     0.00% |\n"));
 
   // Each level summed over its CPUs, as schedlab's table has it; the
   // newly-idle load balances of MC and PKG add up to the source repository's
@@ -102,12 +107,14 @@ TEST_CASE("perf style: the all-CPU and level figures are schedlab's summary", "[
     failed += la.c(IdleType::newidle, LbField::lb_failed);
     CHECK(has(text, diff_line("load_balance() count on cpu newly idle", nc,
                               lb.c(IdleType::newidle, LbField::lb_count)) +
-                        fmt::format("  $ {:>11.2f}, {:>11.2f} $\n",
-                                    static_cast<double>(sa.jiffies) / static_cast<double>(nc),
-                                    static_cast<double>(sb.jiffies) /
-                                        static_cast<double>(lb.c(IdleType::newidle, LbField::lb_count)))));
-    CHECK(has(text, diff_line("try_to_wake_up() moved task because cache-cold on own cpu",
-                              la.c(TailField::ttwu_move_affine), lb.c(TailField::ttwu_move_affine))));
+                        fmt::format(
+                            "  $ {:>11.2f}, {:>11.2f} $\n",
+                            static_cast<double>(sa.jiffies) / static_cast<double>(nc),
+                            static_cast<double>(sb.jiffies) /
+                                static_cast<double>(lb.c(IdleType::newidle, LbField::lb_count)))));
+    CHECK(
+        has(text, diff_line("try_to_wake_up() moved task because cache-cold on own cpu",
+                            la.c(TailField::ttwu_move_affine), lb.c(TailField::ttwu_move_affine))));
   }
   CHECK(count == 255783);
   CHECK(balanced == 138791);
@@ -134,7 +141,8 @@ TEST_CASE("perf style: the all-CPU and level figures are schedlab's summary", "[
   CHECK(has(text, "\nCPU 15, DOMAIN 0 CPUS 8-15\n"));
   CHECK(has(text, "\nCPU 3, DOMAIN 1 CPUS 0-15\n"));
   // A zero base: perf's 0.00% would be false.
-  CHECK(has(text, "load_balance() failed to find busier queue on cpu busy           :           0,"));
+  CHECK(
+      has(text, "load_balance() failed to find busier queue on cpu busy           :           0,"));
 }
 
 TEST_CASE("perf style: v17 wording, one side, and layouts that cannot meet", "[schedstat][perf]") {
@@ -151,7 +159,8 @@ TEST_CASE("perf style: v17 wording, one side, and layouts that cannot meet", "[s
   CHECK(has(both, "\nCPU 9, DOMAIN PKG CPUS 0-15\n"));
   // Against itself: no change anywhere but where the base is 0.
   CHECK(!has(both, "-0.00%"));
-  for (std::size_t at = both.find("  | "); at != std::string::npos; at = both.find("  | ", at + 1)) {
+  for (std::size_t at = both.find("  | "); at != std::string::npos;
+       at = both.find("  | ", at + 1)) {
     const std::string cell = both.substr(at, 15);
     CHECK((cell == "  |     0.00% |" || cell == "  |       n/a |"));
   }
@@ -160,8 +169,9 @@ TEST_CASE("perf style: v17 wording, one side, and layouts that cannot meet", "[s
   const std::string one = render_perf_text(v17, nullptr);
   const Summary s = summarize(v17);
   CHECK(has(one, fmt::format("{:<65} {:>12} {:>12}\n", "DESC", "COUNT", "PCT_CHANGE")));
-  CHECK(has(one, fmt::format("{:<65}: {:>11}  ( {:>8.2f}% )\n", "schedule() left the processor idle",
-                             s.total[CpuField::sched_goidle], *s.ratios[1].pct)));
+  CHECK(
+      has(one, fmt::format("{:<65}: {:>11}  ( {:>8.2f}% )\n", "schedule() left the processor idle",
+                           s.total[CpuField::sched_goidle], *s.ratios[1].pct)));
   CHECK(has(one, fmt::format("{:<65} {:>12} {:>14}\n", "DESC", "COUNT", "AVG_JIFFIES")));
   CHECK(!has(one, "COUNT1"));
 

@@ -99,12 +99,14 @@ TEST_CASE("schedlab schedstat diff --style perf", "[cli][schedstat][perf]") {
                      "346330879  (    47.57% )\n") != std::string::npos);
   const auto json = schedlab_cmd("schedstat diff --style perf --format json " + a);
   CHECK(json.code == 2);
-  CHECK(json.out == "schedlab schedstat diff: --style perf does nothing with --format json: it "
-                    "applies to --format text\n");
+  CHECK(json.out ==
+        "schedlab schedstat diff: --style perf does nothing with --format json: it "
+        "applies to --format text\n");
   const auto per_cpu = schedlab_cmd("schedstat diff --style perf --per-cpu " + a);
   CHECK(per_cpu.code == 2);
-  const auto mixed = schedlab_cmd("schedstat diff --delta --style perf " + a + " " +
-                                  f(kSchedstatV17 + "before.txt") + " " + f(kSchedstatV17 + "after.txt"));
+  const auto mixed =
+      schedlab_cmd("schedstat diff --delta --style perf " + a + " " +
+                   f(kSchedstatV17 + "before.txt") + " " + f(kSchedstatV17 + "after.txt"));
   CHECK(mixed.code == 2);
   CHECK(mixed.out.find("schedlab schedstat diff: --style perf: the sides' domain lines differ in "
                        "layout (v15 against v17)") != std::string::npos);
