@@ -233,3 +233,32 @@ TEST_CASE("what changed: an A/A comparison lists nothing; bad uses are refused",
   Comparison two = compare(db.store, db.columns);
   CHECK_THROWS_AS(what_changed(db.store, two, {.fdr = 1.5}), std::invalid_argument);
 }
+
+TEST_CASE("what changed: long names are cut in the text, escaped in HTML", "[changed]") {
+  ChangedTable t{.base_label = "default", .label = "batch", .tested = 1};
+  ChangedRow r{.workload = "hackbench",
+               .block = "hackbench-process-pipes",
+               .row = "2",
+               .counter = "profile.self.<script>" + std::string(80, 'x') + "_end",
+               .share = true,
+               .base_mean = 4.26,
+               .mean = 3.84,
+               .change_pp = -0.42,
+               .p = 0.001,
+               .q = 0.001};
+  t.rows.push_back(r);
+  const std::string text = render_changed_text(t);
+  INFO(text);
+  CHECK(text.find("      4.26            -0.42       3.84        profile.self.<script>xxxx...x") !=
+        std::string::npos);
+  CHECK(text.find("xxx_end\n") != std::string::npos);
+  CHECK(text.find("...") != std::string::npos);
+  CHECK(text.find("(names cut to fit 100 columns with ...: --format json has them whole)\n") !=
+        std::string::npos);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) CHECK(columns_of(line) <= 100);
+  const std::string html = render_changed_html(t);
+  CHECK(html.find("<script>") == std::string::npos);
+  CHECK(html.find("profile.self.&lt;script&gt;") != std::string::npos);
+  CHECK(html.find("<td>-0.42</td>") != std::string::npos);
+}
