@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare/changed.h"
 #include "analysis/compare/compare_monitors.h"
 #include "analysis/compare/manifest_diff.h"
 #include "analysis/stats/significance.h"
@@ -185,6 +186,8 @@ struct Comparison {
   bool all_stats = false;
   // compare --monitors: counter deltas per workload block (add_monitors).
   std::vector<MonitorBlock> monitors;
+  // compare --changed: what else changed between the two columns.
+  std::optional<ChangedTable> changed;
   // What the short column labels stand for ("r3" -> the run name), when
   // shorten_column_labels (column_labels.h) made them; empty otherwise.
   std::vector<std::pair<std::string, std::string>> column_key;

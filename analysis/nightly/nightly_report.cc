@@ -256,6 +256,12 @@ void compare_pair(const Store& store, NightlyReport& report, const std::string& 
                          .target = target.target,
                          .against = against,
                          .comparison = std::move(vc.comparison)};
+    // What else changed between the two runs (compare --changed), at the
+    // rule's test; its markdown, JSON and page show it with the table.
+    if (nc.comparison.columns.size() == 2)
+      nc.comparison.changed =
+          what_changed(store, nc.comparison,
+                       {.test = test_from_name(report.input.rule.test).value_or(Test::kWelch)});
     for (const auto& r : find_regressions(nc.comparison, report.input.rule)) {
       NightlyRegression reg{.r = r,
                             .config = config,

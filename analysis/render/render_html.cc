@@ -15,9 +15,10 @@
 #include <set>
 
 #include "analysis/compare/emulation.h"
+#include "analysis/compare/sequential_cells.h"
+#include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
 #include "analysis/render/report_plots.h"
-#include "analysis/compare/sequential_cells.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -289,6 +290,7 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
     }
     body += "</section>\n";
   }
+  if (c.changed) body += render_changed_html(*c.changed);  // two columns: what else changed
   std::string f = footer(c);
   if (!f.empty()) body += "<p class=\"footer\">" + esc(f) + "</p>\n";
   return body;

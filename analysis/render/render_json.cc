@@ -3,6 +3,7 @@
 
 #include "analysis/compare/emulation.h"
 #include "analysis/render/render.h"
+#include "analysis/render/render_changed.h"
 
 namespace schedlab {
 namespace {
@@ -202,9 +203,13 @@ std::string render_json(const Comparison& c) {
                     {"differences", differences},
                     {"unlike", unlike_cells(c)},
                     {"blocks", blocks}};
-  if (c.monitors.empty()) return doc.dump(2) + "\n";
-  Json with = doc;  // compare --monitors only
-  with["monitors"] = monitors_json(c);
+  if (c.monitors.empty() && !c.changed) return doc.dump(2) + "\n";
+  Json with = doc;
+  if (!c.monitors.empty()) with["monitors"] = monitors_json(c);  // compare --monitors
+  if (c.changed) {                                               // compare --changed
+    with["changed_test"] = changed_json_summary(*c.changed);
+    with["changed"] = changed_json_rows(*c.changed);
+  }
   return with.dump(2) + "\n";
 }
 

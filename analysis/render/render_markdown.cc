@@ -9,6 +9,7 @@
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
+#include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
 
 namespace schedlab {
@@ -128,6 +129,8 @@ std::string render_markdown(const Comparison& c) {
       if (last && m.workload == b.workload && m.block == b.name)
         out += "```\n" + render_monitors_text(m, c.columns, widths) + "```\n\n";
   }
+  // compare --changed: LKP's table is fixed-width text, fenced as it is.
+  if (c.changed) out += "```\n" + render_changed_text(*c.changed) + "```\n\n";
   return out + paragraph(footer(c));
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
+#include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
 #include "base/text.h"
 
@@ -369,6 +370,7 @@ std::string render_text(const Comparison& c) {
       if (last && m.workload == b.workload && m.block == b.name)
         out += "\n" + render_monitors_text(m, c.columns, widths);
   }
+  if (c.changed) out += "\n" + render_changed_text(*c.changed);
   const std::string f = footer(c);
   return f.empty() ? out : out + "\n" + f;
 }
@@ -402,6 +404,15 @@ void make_names_terminal_safe(Comparison& c) {
   for (auto& m : c.monitors) {
     safe(m.workload);
     safe(m.block);
+  }
+  if (c.changed) {
+    safe(c.changed->base_label);
+    safe(c.changed->label);
+    for (auto& r : c.changed->rows) {
+      safe(r.counter);  // profile symbols come from the SUT
+      safe(r.block);
+      safe(r.row);
+    }
   }
   for (auto& entry : c.column_key) safe(entry.second);
 }

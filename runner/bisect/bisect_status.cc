@@ -87,10 +87,12 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
     c.label = label;
     cols.push_back(c);
   }
-  fmt::print("\n{}", render_text(compare(store, cols,
-                                         {.alpha = spec.alpha,
-                                          .test = *test_from_name(spec.test),
-                                          .known_domain = declared_domain})));
+  Comparison c = compare(
+      store, cols,
+      {.alpha = spec.alpha, .test = *test_from_name(spec.test), .known_domain = declared_domain});
+  // What else changed between them (compare --changed), at the bisection's test.
+  c.changed = what_changed(store, c, {.test = *test_from_name(spec.test)});
+  fmt::print("\n{}", render_text(c));
   try {
     const auto sa = schedstat_sum(store, *a), sb = schedstat_sum(store, *b);
     if (sa && sb)

@@ -19,6 +19,9 @@ struct CompareCmdOptions {
   std::string group;  // a multi-kernel plan's runs (kernel_runs.h)
   CompareOutput out;
   bool monitors = false;
+  bool changed = false;  // what else changed between two columns (issue 46)
+  double fdr = 0.05;
+  bool fdr_given = false;
   bool by_pair = false;
   bool strict = false;  // refuse cells measured with other parameters than their baseline
   StatsOptions stats;
@@ -27,8 +30,10 @@ struct CompareCmdOptions {
 
 int compare_command(const CompareCmdOptions& o) {
   // An option given where it would change nothing is refused, by name.
-  if (const auto error =
-          option_without_effect(o.out, {.monitors = o.monitors, .all_stats = o.stats.all_stats})) {
+  if (const auto error = option_without_effect(o.out, {.monitors = o.monitors,
+                                                       .all_stats = o.stats.all_stats,
+                                                       .changed = o.changed,
+                                                       .fdr = o.fdr_given})) {
     fmt::print(stderr, "schedlab compare: {}\n", *error);
     return kBadInput;
   }
@@ -38,6 +43,8 @@ int compare_command(const CompareCmdOptions& o) {
     if (!columns) return kBadInput;
     Comparison c = compare(store, *columns, o.stats.to_options());
     if (o.monitors) add_monitors(store, c);
+    if (o.changed)
+      c.changed = what_changed(store, c, {.test = *test_from_name(o.stats.test), .fdr = o.fdr});
     if (const auto unlike = unlike_cells(c); o.strict && !unlike.empty()) {
       fmt::print(stderr, "schedlab compare: --strict: {} cell{} measured with other parameters than the baseline:\n",
                  unlike.size(), unlike.size() == 1 ? "" : "s");
@@ -76,6 +83,16 @@ void register_compare(CLI::App& app, int& exit_code) {
       "under each table: context switches, load-balance migrations and interrupts per "
       "second, and wakeup locality, from the monitors' stored deltas (text, markdown and json "
       "tables; not with --summary or --style amd)");
+  cmd->add_flag("--changed", o->changed,
+                "for two columns: every monitor counter and the benchmark's metrics that changed, "
+                "each tested across iterations (--test) with the false-discovery rate held at "
+                "--fdr, in Intel LKP's shape (text, markdown and json; not with --summary or "
+                "--style amd)");
+  cmd->add_option("--fdr", o->fdr,
+                  "--changed: the false-discovery rate (Benjamini-Hochberg) of its rows")
+      ->check(CLI::Range(1e-6, 0.5))
+      ->capture_default_str()
+      ->each([o](const std::string&) { o->fdr_given = true; });
   cmd->add_flag("--by-pair", o->by_pair,
                 "runs of a pairs: config: one column per variant and pair (default@rack1), "
                 "instead of every pair's samples pooled per variant");

@@ -25,6 +25,7 @@ struct ReportCmdOptions {
   bool by_pair = false;
   StatsOptions stats;
   std::vector<std::string> summary;  // --summary METRIC,...
+  double fdr = 0.05;                 // of the "what changed" section (two columns)
   DbOption db;
 };
 
@@ -37,6 +38,9 @@ int report_command(const ReportCmdOptions& o) {
     if (!columns) return kBadInput;
     Comparison c = compare(store, *columns, o.stats.to_options());
     add_monitors(store, c);
+    // Two columns: what else changed between them (compare --changed).
+    if (c.columns.size() == 2)
+      c.changed = what_changed(store, c, {.test = *test_from_name(o.stats.test), .fdr = o.fdr});
     std::string title = "schedlab report:";
     for (const auto& r : c.runs) title += fmt::format(" {}", r.name);
     check_summary_metrics(c, o.summary);
@@ -71,6 +75,11 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_flag("--by-pair", o->by_pair, "one column per variant and pair, as for compare");
   cmd->add_option("--summary", o->summary, "METRIC,...: the summary table of compare --summary at the top")
       ->delimiter(',');
+  cmd->add_option("--fdr", o->fdr,
+                  "two columns: the false-discovery rate of the 'what changed' section "
+                  "(compare --changed)")
+      ->check(CLI::Range(1e-6, 0.5))
+      ->capture_default_str();
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = report_command(*o); });

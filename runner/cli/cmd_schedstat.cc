@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "analysis/counters/render_schedstat.h"
+#include "analysis/counters/render_schedstat_perf.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_sides.h"
 #include "results/store.h"
@@ -31,6 +32,7 @@ struct SchedstatCmdOptions {
   bool delta = false;    // diff: two before/after pairs
   bool per_cpu = false;  // also per-CPU rows
   Format format = Format::kText;
+  std::string style = "schedlab";        // diff: schedlab | perf (perf sched stats diff's table)
   std::vector<std::string> level_names;  // domain0, domain1, ... names (e.g. from debugfs)
   DbOption db;                           // run selections
 };
@@ -65,6 +67,10 @@ const Renderers<SchedstatRender> kSchedstatOutputs{
 };
 
 void print_side(const SchedstatSide& side, const SchedstatCmdOptions& o) {
+  if (o.style == "perf") {  // every CPU is in perf's report shape already
+    fmt::print("{}", schedstat::render_perf_text(side.counters, nullptr));
+    return;
+  }
   const schedstat::RenderOptions ro{.title = side.label,
                                     .per_cpu = o.per_cpu ? &side.counters : nullptr};
   fmt::print("{}", kSchedstatOutputs.of(o.format).side(schedstat::summarize(side.counters), ro));
@@ -77,6 +83,10 @@ void print_comparison(const SchedstatSide& a, const SchedstatSide& b,
     throw SchedstatInputError(
         "--per-cpu does nothing with two sides compared: it applies to one snapshot or one delta "
         "(BEFORE AFTER)");
+  if (o.style == "perf") {
+    fmt::print("{}", schedstat::render_perf_text(a.counters, &b.counters));
+    return;
+  }
   const auto c = schedstat::compare(schedstat::summarize(a.counters),
                                     schedstat::summarize(b.counters), a.label, b.label);
   // Counts are sums over the iterations each side stored (ok ones only): over
@@ -105,7 +115,21 @@ int diff_command(const SchedstatCmdOptions& o) {
                o.files.size());
     return kBadInput;
   }
-  return guarded<SchedstatInputError>({.prefix = "schedlab schedstat diff"}, [&] {
+  if (o.style == "perf" && o.format != Format::kText) {
+    fmt::print(stderr,
+               "schedlab schedstat diff: --style perf does nothing with --format {}: it applies "
+               "to --format text\n",
+               format_name(o.format));
+    return kBadInput;
+  }
+  if (o.style == "perf" && o.per_cpu) {
+    fmt::print(stderr,
+               "schedlab schedstat diff: --per-cpu does nothing with --style perf: perf's table "
+               "has every CPU already\n");
+    return kBadInput;
+  }
+  return guarded<SchedstatInputError,
+                 std::invalid_argument>({.prefix = "schedlab schedstat diff"}, [&] {
     namespace fs = std::filesystem;
     if (!o.delta) {
       // A path that exists is a file; two selections are a comparison.
@@ -181,6 +205,12 @@ void register_schedstat(CLI::App& app, int& exit_code) {
   add_db_option(*d, diff->db);
   d->add_flag("--delta", diff->delta, "compare two before/after pairs (A vs B)");
   d->add_flag("--per-cpu", diff->per_cpu, "also one row per CPU (single delta only)");
+  d->add_option("--style", diff->style,
+                "schedlab, or perf: the table `perf sched stats diff` prints (perf's wording, "
+                "COUNT1, COUNT2 | PCT_CHANGE | and its ratios, the all-CPU summary, each domain "
+                "level and each CPU; one delta: `perf sched stats report`'s; --format text)")
+      ->check(CLI::IsMember({"schedlab", "perf"}))
+      ->capture_default_str();
   add_common(*d, *diff);
   d->callback([diff, &exit_code] { exit_code = diff_command(*diff); });
 }

@@ -74,6 +74,12 @@ const std::vector<ShapeScope>& shape_scopes() {
        false,
        false,
        ""},
+      {"--changed",
+       [](const CompareOutput&, const ShapeOptions& g) { return g.changed; },
+       {Format::kText, Format::kMarkdown, Format::kJson},
+       false,
+       false,
+       ""},
   };
   return scopes;
 }
@@ -82,6 +88,10 @@ const std::vector<ShapeScope>& shape_scopes() {
 
 std::optional<std::string> option_without_effect(const CompareOutput& o,
                                                  const ShapeOptions& given) {
+  if (given.fdr && !given.changed)
+    return std::string(
+        "--fdr does nothing without --changed: it is the false-discovery rate of "
+        "its rows");
   for (const ShapeScope& s : shape_scopes()) {
     if (!s.given(o, given)) continue;
     if (std::find(s.formats.begin(), s.formats.end(), o.format) == s.formats.end()) {

@@ -32,6 +32,8 @@ const Renderers<RenderComparison>& comparison_outputs();
 struct ShapeOptions {
   bool monitors = false;   // compare --monitors
   bool all_stats = false;  // --all-stats
+  bool changed = false;    // compare --changed
+  bool fdr = false;        // compare --fdr given (applies to --changed only)
 };
 std::optional<std::string> option_without_effect(const CompareOutput& o,
                                                  const ShapeOptions& given = {});

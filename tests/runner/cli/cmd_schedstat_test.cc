@@ -83,3 +83,31 @@ TEST_CASE("schedlab schedstat diff and show", "[cli][schedstat]") {
   CHECK(schedlab_cmd("schedstat diff --delta a b").code == 2);
   CHECK(schedlab_cmd("schedstat show /nonexistent").code == 2);
 }
+
+TEST_CASE("schedlab schedstat diff --style perf", "[cli][schedstat][perf]") {
+  if (!std::filesystem::exists(SCHEDLAB_BINARY)) {
+    SCHEDLAB_SKIP("the schedlab binary is not built");
+  }
+  const std::string a = f(kSchedstatV15 + "before.txt") + " " + f(kSchedstatV15 + "after.txt");
+  const auto two = schedlab_cmd("schedstat diff --delta --style perf " + a + " " + a);
+  CHECK(two.code == 0);
+  CHECK(two.out.find("schedule() called                                                :   "
+                     "728102431,  728102431  |     0.00% |\n") != std::string::npos);
+  const auto one = schedlab_cmd("schedstat diff --style perf " + a);
+  CHECK(one.code == 0);
+  CHECK(one.out.find("schedule() left the processor idle                               :   "
+                     "346330879  (    47.57% )\n") != std::string::npos);
+  const auto json = schedlab_cmd("schedstat diff --style perf --format json " + a);
+  CHECK(json.code == 2);
+  CHECK(json.out ==
+        "schedlab schedstat diff: --style perf does nothing with --format json: it "
+        "applies to --format text\n");
+  const auto per_cpu = schedlab_cmd("schedstat diff --style perf --per-cpu " + a);
+  CHECK(per_cpu.code == 2);
+  const auto mixed =
+      schedlab_cmd("schedstat diff --delta --style perf " + a + " " +
+                   f(kSchedstatV17 + "before.txt") + " " + f(kSchedstatV17 + "after.txt"));
+  CHECK(mixed.code == 2);
+  CHECK(mixed.out.find("schedlab schedstat diff: --style perf: the sides' domain lines differ in "
+                       "layout (v15 against v17)") != std::string::npos);
+}

@@ -1,0 +1,155 @@
+#include "analysis/render/render_changed.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "analysis/render/render_html.h"
+
+namespace schedlab {
+namespace {
+
+constexpr std::size_t kLineWidth = 100;
+constexpr std::size_t kNameColumn = 46;  // where the counter's name starts
+
+// A mean in 10 characters: large counts whole, small values with decimals.
+std::string value(double v) {
+  const double a = std::abs(v);
+  if (a >= 1e9) return fmt::format("{:>10.3e}", v);
+  if (a >= 100) return fmt::format("{:>10.0f}", v);
+  if (a >= 1 || a == 0) return fmt::format("{:>10.2f}", v);
+  return fmt::format("{:>10.4f}", v);
+}
+
+std::string spread(const std::optional<double>& pct) {
+  if (!pct) return std::string(6, ' ');
+  return fmt::format(" \u00b1{:>3.0f}%", *pct);
+}
+
+std::string change(const ChangedRow& r) {
+  if (r.change_pp) return fmt::format("{:+.2f}", *r.change_pp);
+  if (r.change_pct) return fmt::format("{:+.1f}%", *r.change_pct);
+  return "n/a";  // from a base of 0
+}
+
+// Cut in the middle, so both the monitor and the end of a symbol show.
+std::string fit(const std::string& name, std::size_t width, bool& cut) {
+  if (name.size() <= width) return name;
+  cut = true;
+  const std::size_t keep = width - 3;
+  return name.substr(0, keep / 2) + "..." + name.substr(name.size() - (keep - keep / 2));
+}
+
+std::string point_title(const ChangedRow& r) {
+  return r.row.empty() ? r.block : r.block + " " + r.row;
+}
+
+std::string fit_label(const std::string& label, std::size_t width) {
+  bool unused = false;
+  return fit(label, width, unused);
+}
+
+}  // namespace
+
+std::string render_changed_text(const ChangedTable& t) {
+  std::string out = fmt::format(
+      "what changed, {} -> {}\n({} per counter across iterations, Benjamini-Hochberg q <= {:g} "
+      "over {} counter{})\n",
+      fit_label(t.base_label, 40), fit_label(t.label, 40), test_title(t.test), t.fdr, t.tested,
+      t.tested == 1 ? "" : "s");
+  if (t.rows.empty()) {
+    out += "no counter changed\n";
+  } else {
+    bool cut = false;
+    std::string point;
+    for (const ChangedRow& r : t.rows) {
+      if (point_title(r) != point || point.empty()) {
+        point = point_title(r);
+        out += fmt::format("\n{}\n", point);
+        out += fmt::format("{:>16} {:>27}\n", fit_label(t.base_label, 16), fit_label(t.label, 27));
+        out += "---------------- ---------------------------\n";
+        out += "         %stddev     %change         %stddev\n";
+        out += "             \\          |                \\\n";
+      }
+      out += value(r.base_mean) + spread(r.base_stddev_pct) + fmt::format("{:>11}", change(r)) +
+             " " + value(r.mean) + spread(r.stddev_pct) + "  " +
+             fit(r.counter, kLineWidth - kNameColumn, cut) + "\n";
+    }
+    if (cut) out += "(names cut to fit 100 columns with ...: --format json has them whole)\n";
+  }
+  out += fmt::format(
+      "left out: {} under the floors (counts below {:g} per iteration, shares below {:g}%),\n"
+      "{} untestable (too few iterations a side, or no test defined)\n",
+      t.below_floor, kCountFloor, kShareFloorPct, t.untestable);
+  return out;
+}
+
+nlohmann::ordered_json changed_json_summary(const ChangedTable& t) {
+  return {{"base", t.base_label},      {"new", t.label},
+          {"test", test_name(t.test)}, {"fdr", t.fdr},
+          {"tested", t.tested},        {"below_floor", t.below_floor},
+          {"untestable", t.untestable}};
+}
+
+nlohmann::ordered_json changed_json_rows(const ChangedTable& t) {
+  using Json = nlohmann::ordered_json;
+  auto number = [](const std::optional<double>& v) {
+    return v && std::isfinite(*v) ? Json(*v) : Json(nullptr);
+  };
+  Json rows = Json::array();
+  for (const ChangedRow& r : t.rows) {
+    Json j = {{"counter", r.counter},
+              {"benchmark", r.benchmark},
+              {"workload", r.workload},
+              {"block", r.block},
+              {"row", r.row},
+              {"n_base", r.n_base},
+              {"n", r.n},
+              {"base_mean", r.base_mean},
+              {"base_stddev_pct", number(r.base_stddev_pct)},
+              {"mean", r.mean},
+              {"stddev_pct", number(r.stddev_pct)}};
+    if (r.share)
+      j["change_pp"] = number(r.change_pp);
+    else
+      j["change_pct"] = number(r.change_pct);
+    j["p"] = r.p;
+    j["q"] = r.q;
+    rows.push_back(std::move(j));
+  }
+  return rows;
+}
+
+std::string render_changed_html(const ChangedTable& t) {
+  std::string out = fmt::format(
+      "<section class=\"changed\"><h2>What changed, {} &rarr; {}</h2>\n<p class=\"note\">{} per "
+      "counter across iterations; Benjamini-Hochberg q &le; {:g} over {} counters; {} under the "
+      "floors, {} untestable.</p>\n",
+      html_escape(t.base_label), html_escape(t.label), html_escape(test_title(t.test)), t.fdr,
+      t.tested, t.below_floor, t.untestable);
+  if (t.rows.empty()) return out + "<p>No counter changed.</p></section>\n";
+  std::string point;
+  for (const ChangedRow& r : t.rows) {
+    if (point_title(r) != point || point.empty()) {
+      if (!point.empty()) out += "</tbody></table>\n";
+      point = point_title(r);
+      out += fmt::format(
+          "<h3>{}</h3><table class=\"changed\"><thead><tr><th>{}</th><th>%stddev</th>"
+          "<th>%change</th><th>{}</th><th>%stddev</th><th>counter</th><th>q</th></tr></thead>"
+          "<tbody>\n",
+          html_escape(point), html_escape(t.base_label), html_escape(t.label));
+    }
+    const auto sd = [](const std::optional<double>& v) {
+      return v ? fmt::format("&plusmn;{:.0f}%", *v) : std::string();
+    };
+    const auto trimmed = [](std::string s) { return s.substr(s.find_first_not_of(' ')); };
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2g}</td>"
+        "</tr>\n",
+        trimmed(value(r.base_mean)), sd(r.base_stddev_pct), change(r), trimmed(value(r.mean)),
+        sd(r.stddev_pct), html_escape(r.counter), r.q);
+  }
+  return out + "</tbody></table></section>\n";
+}
+
+}  // namespace schedlab

@@ -1,0 +1,264 @@
+// compare --changed over a real temporary store: each counter's p-value
+// against R's t.test / wilcox.test, the q-values against R's p.adjust(BH)
+// (changed_reference.json, made by changed_reference.R; R is not needed to
+// run this), the floors, the sparse rows, the order, the text within 100
+// columns and the JSON rows.
+#include "analysis/compare/changed.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analysis/compare/compare.h"
+#include "analysis/render/render.h"
+#include "analysis/render/render_changed.h"
+#include "tests/support/plain_iteration.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+nlohmann::json reference() {
+  std::ifstream in(std::string(SCHEDLAB_SOURCE_DIR) +
+                   "/tests/analysis/compare/changed_reference.json");
+  REQUIRE(in);
+  return nlohmann::json::parse(in);
+}
+
+// The columns' values per iteration, as changed_reference.R has them.
+struct Series {
+  const char* monitor;
+  const char* counter;
+  std::vector<double> base, other;  // empty: the counter has no row there
+};
+
+const std::vector<Series>& series() {
+  static const std::vector<Series> s{
+      {"stat", "ctxt", {1000, 1020, 990, 1010, 1005, 995}, {600, 620, 590, 610, 605, 580}},
+      {"stat", "intr", {500, 510, 490, 505, 495, 502}, {498, 507, 493, 506, 499, 501}},
+      {"schedstat",
+       "all.ttwu_local_pct",
+       {40.0, 41.0, 39.5, 40.5, 40.2, 39.8},
+       {30.1, 29.5, 30.5, 31.0, 29.9, 30.2}},
+      {"perf-profile",
+       "self.foo",
+       {12.5, 13.0, 12.0, 12.8, 12.2, 12.6},
+       {12.4, 13.1, 12.1, 12.7, 12.3, 12.5}},
+      // Never sampled in the new column: its share there is 0.
+      {"perf-profile", "self.bar", {0.5, 0.4, 0.6, 0.5, 0.45, 0.55}, {}},
+      {"tasks", "tasks", {81, 81, 81, 81, 81, 81}, {41, 41, 41, 41, 41, 41}},
+      // Under the floors: a count below 10, a share below 0.1%.
+      {"stat", "procs_blocked", {0, 1, 0, 0, 1, 0}, {2, 3, 2, 3, 2, 3}},
+      {"perf-profile",
+       "self.tiny",
+       {0.05, 0.05, 0.05, 0.05, 0.05, 0.05},
+       {0.02, 0.02, 0.02, 0.02, 0.02, 0.02}},
+      // A per-CPU row: not a row of the table.
+      {"stat", "cpu1.user", {1, 2, 3, 4, 5, 6}, {100, 200, 300, 400, 500, 600}},
+  };
+  return s;
+}
+
+const std::vector<double> kTimeBase{0.080, 0.082, 0.079, 0.081, 0.080, 0.078};
+const std::vector<double> kTimeOther{0.056, 0.058, 0.055, 0.057, 0.0565, 0.054};
+
+struct Db {
+  test::TempDir dir;
+  Store store{dir.file("changed.db")};
+  std::int64_t run = 0;
+  std::vector<ColumnRef> columns;
+
+  Db() {
+    run = store.runs_table().create_run(
+        {0, "r", "c.yaml", "", "x", "{}", RunStatus::kFinished, "2026-12-06T09:00:00Z", ""});
+    const auto v0 = store.variants_table().add_variant({0, run, "default", 0, "{}"});
+    const auto v1 = store.variants_table().add_variant({0, run, "batch", 1, "{}"});
+    store.metrics_table().add_metric(
+        run, {"hackbench", "time", "s", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4});
+    for (const int side : {0, 1})
+      for (int i = 0; i < 6; ++i) {
+        IterationRow it = test::hackbench_iteration(run, side ? v1 : v0, 2, 0, i);
+        it.started_at = "t";
+        it.duration_s = 1;
+        it.samples = {{"time", (side ? kTimeOther : kTimeBase)[i], std::nullopt}};
+        for (const Series& s : series()) {
+          const auto& v = side ? s.other : s.base;
+          if (!v.empty()) it.monitor_deltas.push_back({0, s.monitor, s.counter, v[i]});
+        }
+        store.iterations_table().add_iteration(it);
+      }
+    columns = default_columns(store, {run});
+  }
+};
+
+const ChangedRow* row(const ChangedTable& t, const std::string& counter) {
+  for (const auto& r : t.rows)
+    if (r.counter == counter) return &r;
+  return nullptr;
+}
+
+std::size_t columns_of(const std::string& line) {
+  std::size_t n = 0;
+  for (const unsigned char ch : line) n += (ch & 0xC0) != 0x80;  // UTF-8 code points
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("Benjamini-Hochberg q-values are R's p.adjust(method = 'BH')", "[changed]") {
+  const auto ref = reference();
+  const auto p = ref["bh_p"].get<std::vector<double>>();
+  const auto want = ref["bh_q"].get<std::vector<double>>();
+  const auto q = benjamini_hochberg(p);
+  REQUIRE(q.size() == want.size());
+  for (std::size_t i = 0; i < q.size(); ++i) CHECK_THAT(q[i], WithinRel(want[i], 1e-12));
+  CHECK(benjamini_hochberg(std::vector<double>{}).empty());
+  CHECK_THROWS_AS(benjamini_hochberg(std::vector<double>{0.5, 1.5}), std::invalid_argument);
+}
+
+TEST_CASE("what changed: p and q of every tested counter are R's, for both tests", "[changed]") {
+  Db db;
+  const auto ref = reference();
+  for (const auto& [name, test] :
+       {std::pair{"welch", Test::kWelch}, std::pair{"mwu", Test::kMwu}}) {
+    INFO(name);
+    const Comparison c = compare(db.store, db.columns);
+    // fdr just below 1: every tested counter is a row, so each p and q shows.
+    const ChangedTable t = what_changed(db.store, c, {.test = test, .fdr = 0.999999});
+    CHECK(t.tested == 7);
+    CHECK(t.below_floor == 2);
+    CHECK(t.untestable == 0);
+    for (const auto& [counter, want] : ref[name].items()) {
+      INFO(counter);
+      const ChangedRow* r = row(t, counter);
+      if (want["q"].get<double>() > 0.999999) {
+        CHECK(r == nullptr);
+        continue;
+      }
+      REQUIRE(r != nullptr);
+      if (want["p"].get<double>() == 0)
+        CHECK(r->p == 0);
+      else
+        CHECK_THAT(r->p, WithinRel(want["p"].get<double>(), 1e-9));
+      if (want["q"].get<double>() == 0)
+        CHECK(r->q == 0);
+      else
+        CHECK_THAT(r->q, WithinRel(want["q"].get<double>(), 1e-9));
+    }
+  }
+}
+
+TEST_CASE("what changed: rows, order, shares in points, floors, text and JSON", "[changed]") {
+  Db db;
+  Comparison c = compare(db.store, db.columns);
+  c.changed = what_changed(db.store, c, {});
+  const ChangedTable& t = *c.changed;
+  // The benchmark first, then by the size of the change: self.bar went
+  // from 0.5% to 0 (-100%), tasks 81 -> 41, ctxt -40%, ttwu_local -25%.
+  std::vector<std::string> names;
+  for (const auto& r : t.rows) names.push_back(r.counter);
+  CHECK(names == std::vector<std::string>{"hackbench.time", "profile.self.bar", "tasks.tasks",
+                                          "stat.ctxt", "schedstat.all.ttwu_local_pct"});
+  const ChangedRow& time = t.rows[0];
+  CHECK(time.benchmark);
+  CHECK(time.workload == "hackbench");
+  CHECK(time.block == "hackbench-process-pipes");
+  CHECK(time.row == "2");
+  const ChangedRow& ctxt = *row(t, "stat.ctxt");
+  CHECK(!ctxt.benchmark);
+  CHECK(!ctxt.share);
+  CHECK_THAT(ctxt.base_mean, WithinRel(1003.3333333333334, 1e-12));
+  CHECK_THAT(ctxt.mean, WithinRel(600.83333333333337, 1e-12));
+  CHECK_THAT(*ctxt.change_pct,
+             WithinRel((600.83333333333337 / 1003.3333333333334 - 1) * 100, 1e-12));
+  // sd(c(1000, 1020, 990, 1010, 1005, 995)) / mean * 100 in R: 1.0734...
+  CHECK_THAT(*ctxt.base_stddev_pct, WithinRel(10.801234497346433 / 1003.3333333333334 * 100, 1e-9));
+  const ChangedRow& local = *row(t, "schedstat.all.ttwu_local_pct");
+  CHECK(local.share);
+  CHECK(!local.change_pct);
+  CHECK_THAT(*local.change_pp, WithinRel(30.2 - 40.166666666666664, 1e-9));
+  const ChangedRow& bar = *row(t, "profile.self.bar");
+  CHECK(bar.share);
+  CHECK(bar.n == 6);  // absent from the new column's profiles: 0 there
+  CHECK(bar.mean == 0);
+  CHECK(!bar.stddev_pct);  // a mean of 0 has no relative spread
+
+  const std::string text = render_text(c);
+  INFO(text);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(columns_of(line) <= 100);
+  }
+  CHECK(text.find("what changed, default -> batch\n(Welch's t-test per counter across iterations, "
+                  "Benjamini-Hochberg q <= 0.05 over 7 counters)\n") != std::string::npos);
+  CHECK(text.find("      1003 \u00b1  1%     -40.1%        601 \u00b1  2%  stat.ctxt\n") !=
+        std::string::npos);
+  CHECK(text.find("     40.17 \u00b1  1%      -9.97      30.20 \u00b1  2%  "
+                  "schedstat.all.ttwu_local_pct\n") != std::string::npos);
+  CHECK(text.find("left out: 2 under the floors") != std::string::npos);
+
+  const auto j = nlohmann::json::parse(render_json(c));
+  REQUIRE(j["changed"].size() == 5);
+  const auto& jr = j["changed"][3];
+  CHECK(jr["counter"] == "stat.ctxt");
+  CHECK(jr["benchmark"] == false);
+  for (const char* key :
+       {"base_mean", "base_stddev_pct", "mean", "stddev_pct", "change_pct", "p", "q"})
+    CHECK(jr[key].is_number());
+  CHECK(!jr.contains("change_pp"));
+  CHECK(j["changed"][1]["change_pp"] == -0.5);
+  CHECK(j["changed"][1]["stddev_pct"].is_null());
+  CHECK(j["changed"][0]["benchmark"] == true);
+  CHECK(j["changed_test"]["tested"] == 7);
+  CHECK(j["changed_test"]["test"] == "welch");
+}
+
+TEST_CASE("what changed: an A/A comparison lists nothing; bad uses are refused", "[changed]") {
+  Db db;
+  // The baseline against itself: the same iterations on both sides.
+  std::vector<ColumnRef> same{db.columns[0], db.columns[0]};
+  Comparison c = compare(db.store, same);
+  const ChangedTable t = what_changed(db.store, c, {});
+  CHECK(t.rows.empty());
+  CHECK(render_changed_text(t).find("no counter changed\n") != std::string::npos);
+
+  Comparison three = compare(db.store, {db.columns[0], db.columns[1], db.columns[0]});
+  CHECK_THROWS_WITH(what_changed(db.store, three, {}),
+                    "--changed compares two columns; this comparison has 3 (name two runs, or a "
+                    "run with two variants)");
+  Comparison two = compare(db.store, db.columns);
+  CHECK_THROWS_AS(what_changed(db.store, two, {.fdr = 1.5}), std::invalid_argument);
+}
+
+TEST_CASE("what changed: long names are cut in the text, escaped in HTML", "[changed]") {
+  ChangedTable t{.base_label = "default", .label = "batch", .tested = 1};
+  ChangedRow r{.workload = "hackbench",
+               .block = "hackbench-process-pipes",
+               .row = "2",
+               .counter = "profile.self.<script>" + std::string(80, 'x') + "_end",
+               .share = true,
+               .base_mean = 4.26,
+               .mean = 3.84,
+               .change_pp = -0.42,
+               .p = 0.001,
+               .q = 0.001};
+  t.rows.push_back(r);
+  const std::string text = render_changed_text(t);
+  INFO(text);
+  CHECK(text.find("      4.26            -0.42       3.84        profile.self.<script>xxxx...x") !=
+        std::string::npos);
+  CHECK(text.find("xxx_end\n") != std::string::npos);
+  CHECK(text.find("...") != std::string::npos);
+  CHECK(text.find("(names cut to fit 100 columns with ...: --format json has them whole)\n") !=
+        std::string::npos);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) CHECK(columns_of(line) <= 100);
+  const std::string html = render_changed_html(t);
+  CHECK(html.find("<script>") == std::string::npos);
+  CHECK(html.find("profile.self.&lt;script&gt;") != std::string::npos);
+  CHECK(html.find("<td>-0.42</td>") != std::string::npos);
+}
