@@ -11,6 +11,7 @@
 
 #include "analysis/sequential/bisect_verdict.h"
 #include "analysis/stats/significance.h"
+#include "results/bisect_log.h"
 #include "results/store.h"
 #include "runner/bisect/bisect.h"
 #include "runner/bisect/bisect_page.h"

@@ -12,14 +12,16 @@
 #include "analysis/history/cell_summaries.h"
 #include "analysis/history/history.h"
 #include "analysis/history/history_changes.h"
+#include "base/suggest.h"
 #include "base/text.h"
+#include "results/cell_cache.h"
+#include "results/metrics_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_file.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
-#include "base/suggest.h"
 
 namespace schedlab::cli {
 namespace {
@@ -114,7 +116,7 @@ int history_command(const HistoryCmdOptions& o) {
   return guarded({}, [&]() -> int {
     bool writable = false;
     const auto store = open_store(o.db.resolve(), writable);
-    std::vector<Store::RunCells> computed;
+    std::vector<RunCells> computed;
     std::optional<HistoryReader> reader;
     if (const auto error = unknown_series(*store, o)) {
       fmt::print(stderr, "schedlab history: {}\n", *error);
@@ -151,7 +153,8 @@ int history_command(const HistoryCmdOptions& o) {
         if (const int rc = guarded<std::invalid_argument>(
                 {.prefix = "schedlab history --changes", .other = kPropagate}, [&]() -> int {
                   changes = find_history_changes(
-                      *store, h, {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
+                      store->runs_table(), h,
+                      {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
                   return kOk;
                 }))
           return rc;

@@ -13,17 +13,18 @@
 #include "analysis/compare/compare.h"
 #include "base/text.h"
 #include "base/time.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
-#include "runner/lab/host_set.h"
 #include "runner/hosts/interrupt.h"
-#include "runner/lab/lab_config_yaml.h"
 #include "runner/input/units.h"
 #include "runner/knobs/knobs.h"
+#include "runner/lab/host_set.h"
+#include "runner/lab/lab_config_yaml.h"
 #include "runner/run/executor.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/plan.h"
@@ -174,9 +175,9 @@ int run_kernel_group(Store& store, const RunShape& shape, const std::string& gro
   }
   if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
   // The group's combined table on stdout: kernels and variants as columns.
-  if (const auto runs = group_runs(store, group); !runs.empty() && !o.quiet)
-    print_table(store, group_columns(store, runs), o.out);
-  if (!group_runs(store, group).empty())
+  if (const auto runs = group_runs(store.runs_table(), group); !runs.empty() && !o.quiet)
+    print_table(store, group_columns(store.variants_table(), runs), o.out);
+  if (!group_runs(store.runs_table(), group).empty())
     fmt::print(stderr, "group '{}' in {}: schedlab compare --group {}\n", group, store.path(), group);
   if (r.interrupted) {
     fmt::print(stderr, "continue it with: {}\n", resume_command(group, store.path()));
@@ -233,7 +234,8 @@ int run_command(const RunOptions& o) {
       auto run = store->runs_table().find_run_arg(o.resume);
       // A multi-kernel plan resumes as a whole, by its name or a member's.
       group = run ? run_group(*run).value_or("") : o.resume;
-      const auto members = group.empty() ? std::vector<RunInfo>{} : group_runs(*store, group);
+      const auto members =
+          group.empty() ? std::vector<RunInfo>{} : group_runs(store->runs_table(), group);
       if (!members.empty()) {
         config = parse_config(members.front().config_text, members.front().config_path);
         iterations = iterations_override(members.front());

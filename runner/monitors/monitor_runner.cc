@@ -12,8 +12,9 @@
 
 namespace schedlab {
 
-MonitorRunner::MonitorRunner(Store& store, Host& sut, std::int64_t run_id, Note note)
-    : store_(store), sut_(sut), run_id_(run_id), note_(std::move(note)) {
+MonitorRunner::MonitorRunner(RunsTable& runs, KnobJournalTable& journal, Host& sut,
+                             std::int64_t run_id, Note note)
+    : runs_(runs), journal_table_(journal), sut_(sut), run_id_(run_id), note_(std::move(note)) {
   if (!note_) note_ = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
 }
 
@@ -29,12 +30,12 @@ std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m
 
 void MonitorRunner::record(const std::string& key, const std::string& monitor,
                            const std::string& why) {
-  const auto run = store_.runs_table().find_run(run_id_);
+  const auto run = runs_.find_run(run_id_);
   if (!run) return;
   nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
   manifest[key][monitor] = why;
-  store_.runs_table().set_run_manifest(run_id_, manifest.dump());
+  runs_.set_run_manifest(run_id_, manifest.dump());
 }
 
 void MonitorRunner::mark_unavailable(const std::string& name, const std::string& why) {
@@ -64,7 +65,7 @@ void MonitorRunner::start(const Config& config) {
       });
   if (uses_tasks) probe_tasks();
   if (used.empty()) return;
-  journal_.emplace(store_, sut_, run_id_);
+  journal_.emplace(journal_table_, sut_, run_id_);
   for (const MonitorSpec* m : used) {
     try {
       // The files first: a kernel without the counters has no sysctl either.

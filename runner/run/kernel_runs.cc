@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "results/runs_table.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/session.h"
 
