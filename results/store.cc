@@ -1,6 +1,7 @@
 #include "results/store.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "results/bisect_log.h"
 #include "results/cell_cache.h"
@@ -35,6 +36,18 @@ Store::Store(const std::string& path, Access access)
       bisect_log_(std::make_unique<BisectLog>(db_)) {}
 
 Store::~Store() = default;
+
+std::unique_ptr<Store> Store::open_keeping(const std::string& path, bool& writable) {
+  writable = ::access(path.c_str(), W_OK) == 0;
+  if (writable) {
+    try {
+      return std::make_unique<Store>(path, Access::kExisting);
+    } catch (const StoreError&) {
+      writable = false;  // e.g. a directory where SQLite cannot create the WAL's files
+    }
+  }
+  return std::make_unique<Store>(path, Access::kReadOnly);
+}
 
 Store::ReadSnapshot::ReadSnapshot(const Store& store) : db_(store.db_) {
   // BEGIN alone takes no lock; the first read below it fixes the state read.

@@ -44,6 +44,13 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
+  // An existing database opened to write where the file may be written
+  // (an older one migrated), else to read only (a 0444 file, a read-only
+  // mount, a directory where SQLite cannot create the WAL's files), as
+  // `writable` then says: for readers that keep what they computed when
+  // they may (history's cell summaries).
+  static std::unique_ptr<Store> open_keeping(const std::string& path, bool& writable);
+
   static constexpr int kSchemaVersion = Database::kSchemaVersion;
   static constexpr std::chrono::milliseconds kWriteLockWait = Database::kWriteLockWait;
   int schema_version() const { return database_.schema_version(); }

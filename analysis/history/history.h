@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/stats/stats.h"
+#include "base/metric_vocabulary.h"
 #include "results/cell_cache.h"
 #include "results/runs_table.h"
 #include "results/store.h"
