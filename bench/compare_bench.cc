@@ -22,7 +22,11 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/render/render.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 
 using namespace schedlab;
 

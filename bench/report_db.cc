@@ -12,7 +12,11 @@
 #include <random>
 #include <string>
 
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 
 using namespace schedlab;
 

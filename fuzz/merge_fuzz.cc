@@ -24,6 +24,8 @@
 #include <string_view>
 
 #include "base/sample_range.h"
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/task_db.h"
 

@@ -33,7 +33,10 @@ struct JournalEntry {
 
 class KnobJournalTable {
  public:
-  explicit KnobJournalTable(sqlite3* db) : db_(db) {}
+  KnobJournalTable(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  // The database's path as the Store was opened with it: what a run's lock
+  // is named after (RunAlive, runner/hosts/locks.h).
+  const std::string& path() const { return path_; }
 
   std::int64_t journal_applied(const JournalEntry& e);
   void journal_restored(std::int64_t entry_id);
@@ -50,6 +53,7 @@ class KnobJournalTable {
 
  private:
   sqlite3* db_;
+  std::string path_;
 };
 
 }  // namespace schedlab

@@ -1,8 +1,19 @@
 #include "results/store.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include "results/bisect_log.h"
+#include "results/cell_cache.h"
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/metrics_table.h"
+#include "results/monitor_rows.h"
+#include "results/nightly_log.h"
+#include "results/point_stops_table.h"
+#include "results/runs_table.h"
 #include "results/sqlite_stmt.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 
@@ -13,16 +24,30 @@ using sql::word;
 Store::Store(const std::string& path, Access access)
     : database_(path, access),
       db_(database_.handle()),
-      runs_(db_, path),
-      variants_(db_),
-      metrics_(db_),
-      monitor_rows_(db_),
-      iterations_(db_),
-      cell_cache_(db_),
-      point_stops_(db_),
-      journal_(db_),
-      nightly_log_(db_),
-      bisect_log_(db_) {}
+      runs_(std::make_unique<RunsTable>(db_, path)),
+      variants_(std::make_unique<VariantsTable>(db_)),
+      metrics_(std::make_unique<MetricsTable>(db_)),
+      monitor_rows_(std::make_unique<MonitorRows>(db_)),
+      iterations_(std::make_unique<IterationsTable>(db_)),
+      cell_cache_(std::make_unique<CellCache>(db_)),
+      point_stops_(std::make_unique<PointStopsTable>(db_)),
+      journal_(std::make_unique<KnobJournalTable>(db_, path)),
+      nightly_log_(std::make_unique<NightlyLog>(db_)),
+      bisect_log_(std::make_unique<BisectLog>(db_)) {}
+
+Store::~Store() = default;
+
+std::unique_ptr<Store> Store::open_keeping(const std::string& path, bool& writable) {
+  writable = ::access(path.c_str(), W_OK) == 0;
+  if (writable) {
+    try {
+      return std::make_unique<Store>(path, Access::kExisting);
+    } catch (const StoreError&) {
+      writable = false;  // e.g. a directory where SQLite cannot create the WAL's files
+    }
+  }
+  return std::make_unique<Store>(path, Access::kReadOnly);
+}
 
 Store::ReadSnapshot::ReadSnapshot(const Store& store) : db_(store.db_) {
   // BEGIN alone takes no lock; the first read below it fixes the state read.
@@ -57,7 +82,7 @@ void Store::WriteBatch::commit() {
 }
 
 void Store::delete_run(std::int64_t run_id) {
-  if (!runs_.find_run(run_id))
+  if (!runs_->find_run(run_id))
     throw StoreError(fmt::format("{}: no run with id {}", path(), run_id));
   Transaction tx(db_);
   {

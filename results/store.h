@@ -5,69 +5,78 @@
 //
 // Store owns the connection (database.h) and holds one object per table
 // concept, each with its SQL and row readers in its own file (README.md
-// names them); a caller takes the table it uses
-// (store.runs_table().find_run(id), store.journal(), ...).
+// names them). A function takes the tables it uses, not the Store
+// (stored_point_stops(const PointStopsTable&, ...)); its caller hands them
+// out (store.point_stops_table(), store.journal(), ...) and includes the
+// header of each table it calls. This header names the tables only, so a
+// change to one table rebuilds its users, not every user of the Store.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
-#include "results/bisect_log.h"
-#include "results/cell_cache.h"
 #include "results/database.h"
-#include "results/iterations_table.h"
-#include "results/knob_journal_table.h"
-#include "results/metrics_table.h"
-#include "results/monitor_rows.h"
-#include "results/nightly_log.h"
-#include "results/point_stops_table.h"
-#include "results/runs_table.h"
 #include "results/store_error.h"
-#include "results/variants_table.h"
 
 namespace schedlab {
+
+class BisectLog;
+class CellCache;
+class IterationsTable;
+class KnobJournalTable;
+class MetricsTable;
+class MonitorRows;
+class NightlyLog;
+class PointStopsTable;
+class RunsTable;
+class VariantsTable;
 
 class Store {
  public:
   using Access = Database::Access;
   // Opens PATH in ACCESS (Database::Access says what each mode does).
   explicit Store(const std::string& path, Access access = Access::kCreate);
+  ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
+
+  // An existing database opened to write where the file may be written
+  // (an older one migrated), else to read only (a 0444 file, a read-only
+  // mount, a directory where SQLite cannot create the WAL's files), as
+  // `writable` then says: for readers that keep what they computed when
+  // they may (history's cell summaries).
+  static std::unique_ptr<Store> open_keeping(const std::string& path, bool& writable);
 
   static constexpr int kSchemaVersion = Database::kSchemaVersion;
   static constexpr std::chrono::milliseconds kWriteLockWait = Database::kWriteLockWait;
   int schema_version() const { return database_.schema_version(); }
   const std::string& path() const { return database_.path(); }
 
-  using RunLabel = schedlab::RunLabel;
-  using RunOverview = schedlab::RunOverview;
-  using RunCells = schedlab::RunCells;
-
   // The tables.
-  RunsTable& runs_table() { return runs_; }
-  const RunsTable& runs_table() const { return runs_; }
-  VariantsTable& variants_table() { return variants_; }
-  const VariantsTable& variants_table() const { return variants_; }
-  MetricsTable& metrics_table() { return metrics_; }
-  const MetricsTable& metrics_table() const { return metrics_; }
-  MonitorRows& monitor_rows() { return monitor_rows_; }
-  const MonitorRows& monitor_rows() const { return monitor_rows_; }
-  IterationsTable& iterations_table() { return iterations_; }
-  const IterationsTable& iterations_table() const { return iterations_; }
-  CellCache& cell_cache() { return cell_cache_; }
-  const CellCache& cell_cache() const { return cell_cache_; }
-  PointStopsTable& point_stops_table() { return point_stops_; }
-  const PointStopsTable& point_stops_table() const { return point_stops_; }
-  KnobJournalTable& journal() { return journal_; }
-  const KnobJournalTable& journal() const { return journal_; }
-  NightlyLog& nightly_log() { return nightly_log_; }
-  const NightlyLog& nightly_log() const { return nightly_log_; }
-  BisectLog& bisect_log() { return bisect_log_; }
-  const BisectLog& bisect_log() const { return bisect_log_; }
+  RunsTable& runs_table() { return *runs_; }
+  const RunsTable& runs_table() const { return *runs_; }
+  VariantsTable& variants_table() { return *variants_; }
+  const VariantsTable& variants_table() const { return *variants_; }
+  MetricsTable& metrics_table() { return *metrics_; }
+  const MetricsTable& metrics_table() const { return *metrics_; }
+  MonitorRows& monitor_rows() { return *monitor_rows_; }
+  const MonitorRows& monitor_rows() const { return *monitor_rows_; }
+  IterationsTable& iterations_table() { return *iterations_; }
+  const IterationsTable& iterations_table() const { return *iterations_; }
+  CellCache& cell_cache() { return *cell_cache_; }
+  const CellCache& cell_cache() const { return *cell_cache_; }
+  PointStopsTable& point_stops_table() { return *point_stops_; }
+  const PointStopsTable& point_stops_table() const { return *point_stops_; }
+  KnobJournalTable& journal() { return *journal_; }
+  const KnobJournalTable& journal() const { return *journal_; }
+  NightlyLog& nightly_log() { return *nightly_log_; }
+  const NightlyLog& nightly_log() const { return *nightly_log_; }
+  BisectLog& bisect_log() { return *bisect_log_; }
+  const BisectLog& bisect_log() const { return *bisect_log_; }
 
   // Reads from one state of the database while it lives: what another
   // process commits meanwhile is not seen (SQLite's deferred read
@@ -132,16 +141,16 @@ class Store {
  private:
   Database database_;
   sqlite3* db_;  // database_'s connection, which every table uses
-  RunsTable runs_;
-  VariantsTable variants_;
-  MetricsTable metrics_;
-  MonitorRows monitor_rows_;
-  IterationsTable iterations_;
-  CellCache cell_cache_;
-  PointStopsTable point_stops_;
-  KnobJournalTable journal_;
-  NightlyLog nightly_log_;
-  BisectLog bisect_log_;
+  std::unique_ptr<RunsTable> runs_;
+  std::unique_ptr<VariantsTable> variants_;
+  std::unique_ptr<MetricsTable> metrics_;
+  std::unique_ptr<MonitorRows> monitor_rows_;
+  std::unique_ptr<IterationsTable> iterations_;
+  std::unique_ptr<CellCache> cell_cache_;
+  std::unique_ptr<PointStopsTable> point_stops_;
+  std::unique_ptr<KnobJournalTable> journal_;
+  std::unique_ptr<NightlyLog> nightly_log_;
+  std::unique_ptr<BisectLog> bisect_log_;
 };
 
 }  // namespace schedlab

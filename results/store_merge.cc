@@ -27,6 +27,7 @@
 #include "base/sample_range.h"
 #include "base/text.h"
 #include "results/run_row.h"
+#include "results/runs_table.h"
 #include "results/sqlite_stmt.h"
 #include "results/store.h"
 
@@ -391,7 +392,7 @@ DELETE FROM merge_runs; DELETE FROM merge_variants; DELETE FROM merge_iterations
     // A run still running in the input has no writer here.
     if (theirs.status == RunStatus::kRunning) theirs.status = RunStatus::kInterrupted;
     std::int64_t id = 0;
-    if (const auto ours = runs_.find_run_by_name(theirs.name)) {
+    if (const auto ours = runs_->find_run_by_name(theirs.name)) {
       if (ours->config_sha256 != theirs.config_sha256)
         throw StoreError(fmt::format(
             "{}: run '{}' is also in {} with another config (sha256 {} here, {} there); "

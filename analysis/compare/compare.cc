@@ -17,6 +17,7 @@
 #include "analysis/compare/analyse.h"
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/stats/stats.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 namespace {

@@ -21,6 +21,9 @@
 #include "analysis/stats/significance.h"
 #include "analysis/stats/stats.h"
 #include "analysis/stats/summary.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 
 namespace schedlab {

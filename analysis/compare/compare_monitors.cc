@@ -9,6 +9,8 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/counters/task_samples.h"
+#include "results/iterations_table.h"
+#include "results/monitor_rows.h"
 
 namespace schedlab {
 namespace {

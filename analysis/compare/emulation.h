@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/runs_table.h"
 
 namespace schedlab {
 

@@ -15,6 +15,9 @@
 #include "analysis/sequential/group_sequential.h"
 #include "analysis/sequential/sequential.h"
 #include "base/text.h"
+#include "results/metrics_table.h"
+#include "results/point_stops_table.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 

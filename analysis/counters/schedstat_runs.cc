@@ -6,6 +6,8 @@
 #include <map>
 
 #include "analysis/counters/schedstat_diff.h"
+#include "results/iterations_table.h"
+#include "results/monitor_rows.h"
 
 namespace schedlab {
 

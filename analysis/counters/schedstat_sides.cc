@@ -11,6 +11,8 @@
 #include "analysis/counters/schedstat_runs.h"
 #include "base/file.h"
 #include "base/suggest.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 

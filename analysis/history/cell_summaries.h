@@ -1,4 +1,4 @@
-// History's cells of one run (Store::CellSummary): compare's cell of each
+// History's cells of one run (CellSummary, results/cell_cache.h): compare's cell of each
 // variant, block and row, from the run's iterations of one workload with
 // one metric's samples. history computes them for the runs whose summaries
 // are not stored (or stale) and keeps them where it may write, so the next
@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/cell_cache.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 

@@ -21,6 +21,10 @@
 #include "analysis/history/cell_summaries.h"
 #include "analysis/history/history_changes.h"
 #include "base/text.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/nightly_log.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 
@@ -29,7 +33,7 @@ namespace schedlab {
 // row per cell, current by the database's marks) or, for a run without
 // them, from its iterations through compare's core, so a point is the cell
 // `schedlab compare` prints either way, with its run's label (name, start,
-// kernel release: Store::RunLabel); the rest is a bulk read each: the runs
+// kernel release: RunLabel); the rest is a bulk read each: the runs
 // declaring the metric, the nightly targets (and every variant, when a run
 // is computed).
 HistoryReader::HistoryReader(const Store& store, std::string workload, std::string metric,
@@ -61,7 +65,7 @@ History HistoryReader::header() const {
   return h;
 }
 
-void HistoryReader::emit(const Store::RunLabel& run, std::span<const CellSummary> cells,
+void HistoryReader::emit(const RunLabel& run, std::span<const CellSummary> cells,
                          const std::function<void(const HistoryPoint&)>& visit) const {
   const auto target = targets_.find(run.id);
   HistoryPoint p{.date = run.started_at,
@@ -90,7 +94,7 @@ void HistoryReader::emit(const Store::RunLabel& run, std::span<const CellSummary
   }
 }
 
-void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
+void HistoryReader::for_each_point(std::vector<RunCells>* computed,
                                    const std::function<void(const HistoryPoint&)>& visit) {
   const auto is = [](const std::vector<std::int64_t>& ids, std::int64_t id) {
     return std::binary_search(ids.begin(), ids.end(), id);
@@ -104,15 +108,15 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
   std::set_difference(declared_.begin(), declared_.end(), summarised.begin(), summarised.end(),
                       std::back_inserter(missing));
   struct Held {
-    Store::RunLabel run;
+    RunLabel run;
     std::vector<CellSummary> cells;
   };
-  const auto oldest_first = [](const Store::RunLabel& a, const Store::RunLabel& b) {
+  const auto oldest_first = [](const RunLabel& a, const RunLabel& b) {
     return std::tie(a.started_at, a.id) < std::tie(b.started_at, b.id);
   };
   std::vector<Held> held;
   if (!missing.empty()) {
-    std::unordered_map<std::int64_t, Store::RunLabel> runs;
+    std::unordered_map<std::int64_t, RunLabel> runs;
     for (auto& r : store_.runs_table().run_labels())
       if (is(missing, r.id)) runs.emplace(r.id, std::move(r));
     const auto declared = store_.metrics_table().metric_by_run(workload_, metric_);
@@ -144,13 +148,13 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
   // The stored cells come oldest first: each held run goes before the
   // first stored one it predates.
   std::size_t next_held = 0;
-  const auto emit_held_before = [&](const Store::RunLabel* run) {
+  const auto emit_held_before = [&](const RunLabel* run) {
     for (; next_held < held.size() && (!run || oldest_first(held[next_held].run, *run)); ++next_held)
       emit(held[next_held].run, held[next_held].cells, visit);
   };
   store_.cell_cache().for_each_run_cell_summaries(
       workload_, metric_, kCellSummaryVersion,
-      [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
+      [&](const RunLabel& run, std::span<const CellSummary> cells) {
         if (!is(declared_, run.id) || is(missing, run.id)) return;
         emit_held_before(&run);
         emit(run, cells, visit);
@@ -159,7 +163,7 @@ void HistoryReader::for_each_point(std::vector<Store::RunCells>* computed,
 }
 
 History history(const Store& store, const std::string& workload, const std::string& metric,
-                const std::string& row, std::vector<Store::RunCells>* computed) {
+                const std::string& row, std::vector<RunCells>* computed) {
   HistoryReader reader(store, workload, metric, row);
   History h = reader.header();
   reader.for_each_point(computed, [&](const HistoryPoint& p) { h.points.push_back(h.keep(p)); });

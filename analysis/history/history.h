@@ -18,6 +18,9 @@
 #include <vector>
 
 #include "analysis/stats/stats.h"
+#include "base/metric_vocabulary.h"
+#include "results/cell_cache.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 
 namespace schedlab {
@@ -101,11 +104,11 @@ class HistoryReader {
   // iterations; with `computed`, they are appended to it (every row,
   // whatever `row` is) for the caller to keep (CellCache::put_cell_summaries
   // with kCellSummaryVersion). Once per reader.
-  void for_each_point(std::vector<Store::RunCells>* computed,
+  void for_each_point(std::vector<RunCells>* computed,
                       const std::function<void(const HistoryPoint&)>& visit);
 
  private:
-  void emit(const Store::RunLabel& run, std::span<const CellSummary> cells,
+  void emit(const RunLabel& run, std::span<const CellSummary> cells,
             const std::function<void(const HistoryPoint&)>& visit) const;
 
   const Store& store_;
@@ -117,7 +120,7 @@ class HistoryReader {
 
 // Every point in memory, for the JSON and HTML renderers (and tests).
 History history(const Store& store, const std::string& workload, const std::string& metric,
-                const std::string& row, std::vector<Store::RunCells>* computed = nullptr);
+                const std::string& row, std::vector<RunCells>* computed = nullptr);
 
 struct HistoryChanges;  // analysis/history/history_changes.h
 

@@ -23,13 +23,13 @@ std::string series_name(const HistorySeries& s) {
   return fmt::format("{} {}/{} set {}", s.variant, s.block, s.row, s.set);
 }
 
-ChangeRun change_run(const Store& store, const HistoryPoint& p) {
+ChangeRun change_run(const RunsTable& runs, const HistoryPoint& p) {
   ChangeRun r{.run_id = p.run_id,
               .run = std::string(p.run),
               .date = std::string(p.date),
               .target = std::string(p.target),
               .kernel = std::string(p.kernel_release)};
-  if (const auto run = store.runs_table().find_run(p.run_id)) r.commit = run_commit(*run);
+  if (const auto run = runs.find_run(p.run_id)) r.commit = run_commit(*run);
   return r;
 }
 
@@ -44,7 +44,8 @@ std::string run_commit(const RunInfo& run) {
   return b.contains("commit") && b["commit"].is_string() ? b["commit"].get<std::string>() : "";
 }
 
-HistoryChanges find_history_changes(const Store& store, const History& h, const ChangePointOptions& options) {
+HistoryChanges find_history_changes(const RunsTable& runs_table, const History& h,
+                                    const ChangePointOptions& options) {
   HistoryChanges out;
   out.options = options;
   // Series by first appearance; parameter sets numbered as the text's legend.
@@ -88,10 +89,10 @@ HistoryChanges find_history_changes(const Store& store, const History& h, const 
     ++out.series_searched;
     for (const ChangePoint& c : change_points(runs, options)) {
       HistoryChange hc{.series = name};
-      hc.after = change_run(store, *points[c.index]);
+      hc.after = change_run(runs_table, *points[c.index]);
       for (std::size_t i = c.index; i-- > 0;)
         if (runs[i].centre) {
-          hc.before = change_run(store, *points[i]);
+          hc.before = change_run(runs_table, *points[i]);
           break;
         }
       hc.centre_before = c.before;

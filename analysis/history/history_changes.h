@@ -13,7 +13,7 @@
 
 #include "analysis/history/change_points.h"
 #include "analysis/history/history.h"
-#include "results/store.h"
+#include "results/runs_table.h"
 
 namespace schedlab {
 
@@ -53,7 +53,8 @@ struct HistoryChanges {
 // Throws std::invalid_argument with one line when no series has 2 x
 // min_segment runs with a value (nothing could be searched), or for options
 // change_points refuses.
-HistoryChanges find_history_changes(const Store& store, const History& h, const ChangePointOptions& options);
+HistoryChanges find_history_changes(const RunsTable& runs, const History& h,
+                                    const ChangePointOptions& options);
 
 // The commit a run's kernel was built from (manifest lab.build.commit), or "".
 std::string run_commit(const RunInfo& run);

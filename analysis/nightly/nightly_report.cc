@@ -11,6 +11,10 @@
 #include "analysis/counters/proc_text.h"
 #include "analysis/counters/schedstat_runs.h"
 #include "base/shell_quote.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/nightly_log.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 namespace {
@@ -209,7 +213,7 @@ void find_changes(const Store& store, NightlyReport& report) {
         HistoryChanges found;
         try {
           found = find_history_changes(
-              store, mine,
+              store.runs_table(), mine,
               {.alpha = in.rule.alpha_for(metric.workload, metric.name),
                .min_change_pct = in.rule.min_effect_for(metric.workload, metric.name)});
         } catch (const std::invalid_argument& e) {

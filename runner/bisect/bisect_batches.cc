@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
 #include "base/placeholders.h"
+#include "results/bisect_log.h"
+#include "results/runs_table.h"
 #include "runner/bisect/bisect_driver.h"
 #include "runner/bisect/bisect_git.h"
 #include "runner/bisect/bisect_samples.h"

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "results/bisect_log.h"
+#include "results/runs_table.h"
 #include "runner/bisect/bisect_driver.h"
 #include "runner/bisect/bisect_samples.h"
 #include "runner/hosts/host.h"

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "results/bisect_log.h"
+#include "results/runs_table.h"
 #include "runner/bisect/bisect_samples.h"
 
 namespace schedlab {
@@ -53,7 +55,8 @@ BisectOutcome BisectDriver::run() {
   }
   // The references must differ the way a regression does: a "bad"
   // kernel measured better than the good one has nothing to find.
-  const Direction direction = bisect_metric_direction(store_, spec_, finished_runs(0));
+  const Direction direction =
+      bisect_metric_direction(store_.metrics_table(), spec_, finished_runs(0));
   if (spec_.direction != "either" && check.good_centre && check.bad_centre) {
     const bool worse = direction == Direction::kHigherIsBetter
                            ? *check.bad_centre < *check.good_centre
@@ -194,7 +197,7 @@ bool BisectDriver::has_decision(std::size_t pos) const {
 
 // The centre the metric declared, as stored with the runs.
 Centre BisectDriver::metric_centre(std::size_t pos) const {
-  return bisect_metric_centre(store_, spec_, finished_runs(pos));
+  return bisect_metric_centre(store_.metrics_table(), spec_, finished_runs(pos));
 }
 
 BisectOutcome drive_bisect(Store& store, std::int64_t session_id, const DriveOptions& options) {

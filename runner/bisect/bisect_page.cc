@@ -44,7 +44,7 @@ std::string bisect_page(const Store& store, const BisectSession& session,
     const BisectDecision& d = *it->second;
     const auto runs = nlohmann::json::parse(d.run_ids_json).get<std::vector<std::int64_t>>();
     const auto samples = bisect_samples(store, spec, runs);
-    const Centre centre = bisect_metric_centre(store, spec, runs);
+    const Centre centre = bisect_metric_centre(store.metrics_table(), spec, runs);
     const auto ci = centre_interval(samples, centre, 0.95);
     const auto c = centre_of(samples, centre);
     if (d.verdict == "SKIP") skips.push_back({{"x", x}, {"note", d.note.substr(0, 200)}});

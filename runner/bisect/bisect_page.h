@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "results/bisect_log.h"
 #include "results/store.h"
 
 namespace schedlab {

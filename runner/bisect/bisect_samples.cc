@@ -9,6 +9,8 @@
 
 #include "analysis/compare/analyse.h"
 #include "analysis/stats/summary.h"
+#include "results/iterations_table.h"
+#include "results/variants_table.h"
 
 namespace schedlab {
 
@@ -29,18 +31,18 @@ bool params_match(const BisectSpec& spec, const std::string& params_json) {
 
 }  // namespace
 
-Direction bisect_metric_direction(const Store& store, const BisectSpec& spec,
+Direction bisect_metric_direction(const MetricsTable& metrics, const BisectSpec& spec,
                                   const std::vector<std::int64_t>& runs) {
   for (const auto run : runs)
-    for (const auto& m : store.metrics_table().metrics(run))
+    for (const auto& m : metrics.metrics(run))
       if (m.name == spec.metric) return m.direction;
   return Direction::kLowerIsBetter;
 }
 
-Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
+Centre bisect_metric_centre(const MetricsTable& metrics, const BisectSpec& spec,
                             const std::vector<std::int64_t>& runs) {
   for (const auto run : runs)
-    for (const auto& m : store.metrics_table().metrics(run))
+    for (const auto& m : metrics.metrics(run))
       if (m.name == spec.metric) return declared_centre(m);
   return Centre::kAmean;
 }

@@ -9,6 +9,7 @@
 
 #include "base/centre.h"
 #include "base/metric_vocabulary.h"
+#include "results/metrics_table.h"
 #include "results/store.h"
 #include "runner/bisect/bisect_spec.h"
 
@@ -16,12 +17,12 @@ namespace schedlab {
 
 // The direction the runs' metric declares (the first run that has it),
 // lower is better when none does.
-Direction bisect_metric_direction(const Store& store, const BisectSpec& spec,
+Direction bisect_metric_direction(const MetricsTable& metrics, const BisectSpec& spec,
                                   const std::vector<std::int64_t>& runs);
 
 // The centre the runs' metric declares (the first run that has it); amean
 // when none does.
-Centre bisect_metric_centre(const Store& store, const BisectSpec& spec,
+Centre bisect_metric_centre(const MetricsTable& metrics, const BisectSpec& spec,
                             const std::vector<std::int64_t>& runs);
 
 // The samples of the spec's metric and point in the given runs, pooled

@@ -7,10 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/sequential/bisect_looks.h"
+#include "base/placeholders.h"
 #include "base/suggest.h"
 #include "runner/bisect/bisect_git.h"
 #include "runner/config/config.h"
 #include "runner/input/param_values.h"
+#include "runner/nightly/hook.h"
 #include "runner/run/plan.h"
 
 namespace schedlab {

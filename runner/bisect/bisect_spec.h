@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/bisect_log.h"
 #include "runner/bisect/bisect_error.h"
 #include "runner/bisect/bisect_search.h"
 

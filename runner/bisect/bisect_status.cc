@@ -11,6 +11,7 @@
 #include "analysis/counters/schedstat_runs.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
+#include "results/variants_table.h"
 #include "runner/bisect/bisect_spec.h"
 #include "workloads/registry.h"
 

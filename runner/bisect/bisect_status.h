@@ -4,6 +4,7 @@
 // their comparison table and their schedstat diff; a refusal says why.
 #pragma once
 
+#include "results/bisect_log.h"
 #include "results/store.h"
 
 namespace schedlab {

@@ -7,6 +7,7 @@
 
 #include "base/shell_quote.h"
 #include "base/text.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/cli/command_line.h"
 #include "runner/cli/common.h"

@@ -9,19 +9,19 @@
 
 #include <memory>
 
-#include "analysis/sequential/bisect_verdict.h"
-#include "analysis/stats/significance.h"
+#include "results/bisect_log.h"
 #include "results/store.h"
 #include "runner/bisect/bisect.h"
 #include "runner/bisect/bisect_page.h"
 #include "runner/bisect/bisect_request.h"
+#include "runner/bisect/bisect_session.h"
 #include "runner/bisect/bisect_status.h"
+#include "runner/cli/bisect_start_options.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
 #include "runner/hosts/interrupt.h"
-#include "runner/input/units.h"
 #include "runner/run/progress.h"
 #include "workloads/registry.h"
 
@@ -40,36 +40,6 @@ int print_status(const Store& store, const BisectSession& session) {
   return kOk;
 }
 
-// The session `status`, `continue` and `reset` act on: the latest one.
-std::optional<BisectSession> current(const Store& store) { return store.bisect_log().latest_bisect(); }
-
-int drive(Store& store, std::int64_t id, int max_candidates);
-
-
-int start_command(const BisectCmdOptions& o) {
-  BisectSpec spec;
-  if (const int rc = guarded<BisectError>({.prefix = "schedlab bisect"}, [&] {
-        spec = make_bisect_spec(o.start);
-        return kOk;
-      }))
-    return rc;
-  return guarded({}, [&]() -> int {
-    Store store(o.db.resolve());
-    if (const auto s = current(store); s && s->status == BisectStatus::kRunning) {
-      fmt::print(stderr,
-                 "schedlab bisect: bisection {} is still running in {}; `schedlab bisect "
-                 "continue` it or `schedlab bisect reset` first\n",
-                 s->id, store.path());
-      return kBadInput;
-    }
-    const auto id = store.bisect_log().create_bisect({.status = BisectStatus::kRunning, .spec_json = spec_to_json(spec)});
-    fmt::print(stderr, "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n",
-               id, spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
-               verdict_test_title(spec.test), spec.alpha);
-    return drive(store, id, o.max_candidates);
-  });
-}
-
 int drive(Store& store, std::int64_t id, int max_candidates) {
   install_interrupt_handlers();
   BisectOutcome outcome;
@@ -86,19 +56,34 @@ int drive(Store& store, std::int64_t id, int max_candidates) {
             return kOk;
           }))
     return rc;
+  print_drive_end(outcome);
   switch (outcome) {
     case BisectOutcome::kRefused: return kBadInput;
     case BisectOutcome::kInterrupted:
-      fmt::print(stderr, "schedlab bisect: interrupted; `schedlab bisect continue` picks up here\n");
       return 128 + interrupt_signal();
     case BisectOutcome::kStopped:
-      fmt::print(stderr, "schedlab bisect: stopped as asked; `schedlab bisect continue` goes on\n");
       return kOk;
     case BisectOutcome::kDone: break;
   }
   return print_status(store, *store.bisect_log().find_bisect(id));
 }
 
+int start_command(const BisectCmdOptions& o) {
+  BisectSpec spec;
+  if (const int rc = guarded<BisectError>({.prefix = "schedlab bisect"}, [&] {
+        spec = make_bisect_spec(o.start);
+        return kOk;
+      }))
+    return rc;
+  return guarded({}, [&]() -> int {
+    Store store(o.db.resolve());
+    if (const auto why = bisect_start_refusal(store.bisect_log(), store.path())) {
+      fmt::print(stderr, "schedlab bisect: {}\n", *why);
+      return kBadInput;
+    }
+    return drive(store, start_bisect(store.bisect_log(), spec), o.max_candidates);
+  });
+}
 
 // `bisect status`: the decisions and the result as text, or the page.
 const Renderers<int (*)(const Store&, const BisectSession&)> kStatusOutputs{
@@ -110,29 +95,24 @@ const Renderers<int (*)(const Store&, const BisectSession&)> kStatusOutputs{
      }},
 };
 
+// status, continue and reset: of the latest session.
 int session_command(const std::string& what, const BisectCmdOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
-    const auto s = current(store);
+    const auto s = store.bisect_log().latest_bisect();
     if (!s) {
       fmt::print(stderr, "schedlab bisect: no bisection in {}\n", store.path());
       return kBadInput;
     }
     if (what == "status") return kStatusOutputs.of(o.format)(store, *s);
     if (what == "continue") {
-      if (s->status != BisectStatus::kRunning) {
-        fmt::print(stderr, "schedlab bisect: bisection {} is {}; nothing to continue\n", s->id,
-                   to_string(s->status));
+      if (const auto why = bisect_continue_refusal(*s)) {
+        fmt::print(stderr, "schedlab bisect: {}\n", *why);
         return s->status == BisectStatus::kDone ? print_status(store, *s) : kBadInput;
       }
       return drive(store, s->id, o.max_candidates);
     }
-    // reset: the session ends as it stands (its decisions and runs stay).
-    if (s->status == BisectStatus::kRunning)
-      store.bisect_log().set_bisect_status(s->id, BisectStatus::kReset, s->result_json);
-    fmt::print(stderr, "schedlab bisect: bisection {} {}\n", s->id,
-               s->status == BisectStatus::kRunning ? "reset"
-                                                   : "was already " + std::string(to_string(s->status)));
+    reset_bisect(store.bisect_log(), *s);
     return kOk;
   });
 }
@@ -154,67 +134,7 @@ void register_bisect(CLI::App& app, int& exit_code) {
         {"schedlab bisect continue", "go on after an interruption"}}});
   cmd->require_subcommand(1);
   auto* start = cmd->add_subcommand("start", "measure good and bad, then bisect between them");
-  start->add_option("--good", o->start.good, "a good kernel (in the list) or commit")->required();
-  start->add_option("--bad", o->start.bad, "a bad kernel (in the list) or commit")->required();
-  start->add_option("--config", o->start.config, "the experiment each candidate runs")->required();
-  start->add_option("--metric", o->start.metric, "the metric that tells good from bad")->required();
-  start->add_option("--param", o->start.params,
-                    "NAME=VALUE: the point of the sweep to judge on (repeatable)");
-  start->add_option("--kernels", o->start.kernels,
-                    "ordered lab kernels, comma separated, oldest first");
-  start->add_option("--kernels-file", o->start.kernels_file,
-                    "ordered kernels, one a line, oldest first");
-  start->add_option(
-      "--repo", o->start.repo,
-      "git tree: candidates are the first-parent commits good..bad (no hook and a lab "
-      "SUT: schedlab builds and boots each)");
-  start->add_option("hook", o->start.hook,
-                    "after --: the hook argv that builds, installs (and boots) {commit} or "
-                    "{kernel}; never a shell");
-  start->add_option("--hook-file", o->start.hook_file, "the hook argv, one argument a line");
-  start->add_option("--hook-cwd", o->start.hook_cwd,
-                    "the hook's directory (default: the --repo tree)");
-  start
-      ->add_option("--hook-timeout", o->start.hook_timeout,
-                   "a hook still running after this is killed "
-                   "with its process group and the candidate skipped")
-      ->capture_default_str();
-  auto* reboots = start->add_flag("--reboots", o->start.reboots,
-                                  "the hook reboots the ssh:// SUT: wait for a new boot");
-  start
-      ->add_option("--reboot-timeout", o->start.reboot_timeout,
-                   "with --reboots: how long the SUT may take to come back")
-      ->capture_default_str()
-      ->needs(reboots);
-  start->add_option("--uname", o->start.uname,
-                    "the `uname -r` the ssh:// SUT must report after the hook "
-                    "({commit} / {kernel} allowed)");
-  start
-      ->add_option("--test", o->start.test,
-                   "mwu (Mann-Whitney U, the default: robust to the outliers "
-                   "of a noisy machine) or welch")
-      ->check(CLI::IsMember(test_names()))
-      ->capture_default_str();
-  start->add_option("--alpha", o->start.alpha, "significance level of every verdict")
-      ->check(CLI::Range(1e-9, 0.5))
-      ->capture_default_str();
-  start
-      ->add_option("--min-effect", o->start.min_effect,
-                   "percent: two sides differ only when significant and their centres are at "
-                   "least this far apart (0: the test alone)")
-      ->check(CLI::Range(0.0, 1000.0))
-      ->capture_default_str();
-  start
-      ->add_option(
-          "--direction", o->start.direction,
-          "worse (the default): the bad reference must be worse than the good one in the metric's "
-          "direction, else nothing regressed and the bisection is refused; either: find a change "
-          "either way")
-      ->check(CLI::IsMember({"worse", "either"}))
-      ->capture_default_str();
-  start->add_option("--max-iterations", o->start.max_iterations,
-                    "pooled samples per candidate before the nearest-median rule (default: 3x the "
-                    "config's iterations)");
+  add_bisect_start_options(*start, o->start);
   // --max-candidates for the commands that decide candidates: status and
   // reset decide none.
   const auto add_max_candidates = [&](CLI::App* c) {

@@ -1,9 +1,6 @@
 // schedlab history: one metric across the runs (kernels) of the database.
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -12,14 +9,16 @@
 #include "analysis/history/cell_summaries.h"
 #include "analysis/history/history.h"
 #include "analysis/history/history_changes.h"
+#include "analysis/history/history_series.h"
 #include "base/text.h"
+#include "results/cell_cache.h"
+#include "results/metrics_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_file.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/vega_assets.h"
-#include "base/suggest.h"
 
 namespace schedlab::cli {
 namespace {
@@ -51,72 +50,14 @@ const Renderers<HistoryRender> kHistoryOutputs{
      }}},
 };
 
-// "hackbench-process-pipes/1, .../2, ... (and 12 more)": the rows there are,
-// for the error that names a row there is not.
-std::string row_list(const Store& store, const HistoryCmdOptions& o) {
-  HistoryReader all(store, o.workload, o.metric, "");
-  std::vector<std::string> rows;
-  all.for_each_point(nullptr, [&](const HistoryPoint& p) {
-    std::string row = fmt::format("{}/{}", p.block, p.row);
-    if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(std::move(row));
-  });
-  const std::size_t shown = std::min<std::size_t>(rows.size(), 12);
-  std::string out;
-  for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + terminal_safe(rows[i]);
-  if (rows.size() > shown) out += fmt::format(" (and {} more)", rows.size() - shown);
-  return out;
-}
-
-// A workload or metric no run in the database has, as the error that names
-// what it has, and the nearest name ("no run in t.db has metric 'tim' of
-// workload 'hackbench' (did you mean 'time'?); its metrics there: time");
-// none when runs have it.
-std::optional<std::string> unknown_series(const Store& store, const HistoryCmdOptions& o) {
-  const auto names = store.metrics_table().metric_names();
-  const auto safe = [](const std::vector<std::string>& words) {
-    std::vector<std::string> out;
-    for (const auto& w : words) out.push_back(terminal_safe(w));
-    return fmt::format("{}", fmt::join(out, ", "));
-  };
-  const auto it = names.find(o.workload);
-  if (it == names.end()) {
-    std::vector<std::string> workloads;
-    for (const auto& [w, metrics] : names) workloads.push_back(w);
-    return fmt::format("no run in {} has workload '{}'{}; {}", store.path(),
-                       terminal_safe(o.workload),
-                       terminal_safe(did_you_mean(o.workload, workloads)),
-                       workloads.empty() ? "it has no runs" : "its workloads: " + safe(workloads));
-  }
-  if (std::find(it->second.begin(), it->second.end(), o.metric) != it->second.end())
-    return std::nullopt;
-  return fmt::format("no run in {} has metric '{}' of workload '{}'{}; its metrics there: {}",
-                     store.path(), terminal_safe(o.metric), terminal_safe(o.workload),
-                     terminal_safe(did_you_mean(o.metric, it->second)), safe(it->second));
-}
-
-// history keeps the cells it had to compute (analysis/history/cell_summaries.h)
-// where it may write the database, so the next one reads a row per cell;
-// elsewhere (a 0444 file, a read-only mount) it only reads, as list and
-// compare do. Opening to write also migrates an older database.
-std::unique_ptr<Store> open_store(const std::string& path, bool& writable) {
-  writable = ::access(path.c_str(), W_OK) == 0;
-  if (writable) {
-    try {
-      return std::make_unique<Store>(path, Store::Access::kExisting);
-    } catch (const StoreError&) {
-      writable = false;  // e.g. a directory where SQLite cannot create the WAL's files
-    }
-  }
-  return std::make_unique<Store>(path, Store::Access::kReadOnly);
-}
-
 int history_command(const HistoryCmdOptions& o) {
   return guarded({}, [&]() -> int {
     bool writable = false;
-    const auto store = open_store(o.db.resolve(), writable);
-    std::vector<Store::RunCells> computed;
+    const auto store = Store::open_keeping(o.db.resolve(), writable);
+    std::vector<RunCells> computed;
     std::optional<HistoryReader> reader;
-    if (const auto error = unknown_series(*store, o)) {
+    if (const auto error =
+            unknown_series(store->metrics_table(), store->path(), o.workload, o.metric)) {
       fmt::print(stderr, "schedlab history: {}\n", *error);
       return kBadInput;
     }
@@ -151,7 +92,8 @@ int history_command(const HistoryCmdOptions& o) {
         if (const int rc = guarded<std::invalid_argument>(
                 {.prefix = "schedlab history --changes", .other = kPropagate}, [&]() -> int {
                   changes = find_history_changes(
-                      *store, h, {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
+                      store->runs_table(), h,
+                      {.alpha = o.changes_alpha, .min_change_pct = o.min_change_pct});
                   return kOk;
                 }))
           return rc;
@@ -159,8 +101,9 @@ int history_command(const HistoryCmdOptions& o) {
     }
     if (!points && !o.param.empty()) {
       reader.reset();
-      fmt::print(stderr, "schedlab history: no row '{}' of {} {} in {}; its rows: {}\n", terminal_safe(o.param),
-                 terminal_safe(o.workload), terminal_safe(o.metric), store->path(), row_list(*store, o));
+      fmt::print(stderr, "schedlab history: no row '{}' of {} {} in {}; its rows: {}\n",
+                 terminal_safe(o.param), terminal_safe(o.workload), terminal_safe(o.metric),
+                 store->path(), row_list(*store, o.workload, o.metric));
       return kBadInput;
     }
     out.close();

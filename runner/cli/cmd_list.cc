@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/text.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -34,14 +35,14 @@ RunStatus shown_status(const Store& store, std::int64_t id, RunStatus status) {
 class Overviews {
  public:
   explicit Overviews(const Store& store) : all_(store.runs_table().run_overviews()) {}
-  const Store::RunOverview& operator()(std::int64_t id) const {
+  const RunOverview& operator()(std::int64_t id) const {
     const auto it = all_.find(id);
     return it == all_.end() ? none_ : it->second;
   }
 
  private:
-  std::map<std::int64_t, Store::RunOverview> all_;
-  Store::RunOverview none_;
+  std::map<std::int64_t, RunOverview> all_;
+  RunOverview none_;
 };
 
 void list_json(const Store& store, const Overviews& overview) {
@@ -79,7 +80,7 @@ void list_text(const Store& store, const Overviews& overview) {
   fmt::memory_buffer text;
   // ok, failed and planned iterations: a run with 4 of 12 failed never
   // reads as plain "ok 8".
-  const auto planned = [](const Store::RunOverview& ov) -> std::string {
+  const auto planned = [](const RunOverview& ov) -> std::string {
     if (!ov.planned_max) return "-";
     const std::int64_t min = ov.planned_min.value_or(*ov.planned_max);
     return min == *ov.planned_max ? std::to_string(min)

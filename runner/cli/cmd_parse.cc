@@ -11,6 +11,7 @@
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
+#include "runner/input/file_glob.h"
 #include "runner/input/param_values.h"
 #include "runner/run/iteration_output.h"
 #include "runner/run/manifest.h"

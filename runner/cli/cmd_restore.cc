@@ -12,15 +12,16 @@
 #include <iostream>
 
 #include "base/text.h"
+#include "results/knob_journal_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
-#include "runner/lab/host_set.h"
-#include "runner/lab/guest_journal.h"
 #include "runner/hosts/locks.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
+#include "runner/lab/guest_journal.h"
+#include "runner/lab/host_set.h"
 #include "runner/run/leftovers.h"
 
 namespace schedlab::cli {
@@ -60,7 +61,7 @@ void adopt(Store& store, Host& host) {
     fmt::print(stderr, "nothing adopted\n");
     return;
   }
-  for (const auto& line : adopt_unidentified(store, host, rows))
+  for (const auto& line : adopt_unidentified(store.journal(), host, rows))
     fmt::print("{}: {}\n", host.name(), line);
 }
 
@@ -79,9 +80,9 @@ int restore_command(const RestoreOptions& o) {
       try {
         auto host = HostSet::connect(name, ssh);
         const auto lock = SutLock::acquire(*host, "schedlab restore", store.path());
-        for (const auto& line : clean_leftovers(store, *host))
+        for (const auto& line : clean_leftovers(store.journal(), *host))
           fmt::print("{}: {}\n", name, line);
-        for (const auto& line : restore_journal(store, *host))
+        for (const auto& line : restore_journal(store.journal(), *host))
           fmt::print("{}: {}\n", name, line);
         if (o.adopt) adopt(store, *host);
       } catch (const std::exception& e) {

@@ -2,6 +2,7 @@
 // smoke run): every row of each, its journal rows kept as history.
 #include <fmt/format.h>
 
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -25,7 +26,8 @@ int rm_command(const RmOptions& o) {
       auto run = store.runs_table().find_run_arg(arg);
       std::vector<RunInfo> found;
       if (run) found.push_back(*run);
-      else found = group_runs(store, arg);  // a multi-kernel plan by its name
+      else
+        found = group_runs(store.runs_table(), arg);  // a multi-kernel plan by its name
       if (found.empty()) throw StoreError(fmt::format("{} has no run '{}'", store.path(), arg));
       for (auto& r : found) {
         if (r.status == RunStatus::kRunning && RunAlive::held(store.path(), r.id))

@@ -9,6 +9,7 @@
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
 #include "runner/cli/stats_options.h"
+#include "runner/input/file_glob.h"
 
 namespace schedlab::cli {
 namespace {

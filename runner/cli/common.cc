@@ -7,13 +7,12 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "base/file.h"
 #include "base/shell_quote.h"
+#include "base/suggest.h"
 #include "base/text.h"
 #include "base/time.h"
-#include "base/suggest.h"
-#include "runner/run/executor.h"
 #include "runner/hosts/interrupt.h"
+#include "runner/run/executor.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {
@@ -37,14 +36,6 @@ const Workload& workload_arg(const std::string& name, const std::vector<std::str
                                             did_you_mean(name, names), fmt::join(names, ", ")));
   }
   return *w;
-}
-
-std::string read_input_file(const std::string& path) {
-  try {
-    return read_file(path);
-  } catch (const FileError& e) {
-    throw std::invalid_argument(e.what());
-  }
 }
 
 int guard(const OnError& on, const std::function<int()>& body,

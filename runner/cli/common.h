@@ -54,10 +54,6 @@ void add_db_option(CLI::App& cmd, DbOption& db);
 // takes, offered as suggestions too.
 const Workload& workload_arg(const std::string& name, const std::vector<std::string>& also = {});
 
-// A file named on the command line; one that cannot be read is bad input
-// (std::invalid_argument, kBadInput), like a bad value in it.
-std::string read_input_file(const std::string& path);
-
 // A new run's default name: the config's stem and the UTC time
 // (flip-c1-20261129T183000Z).
 std::string default_run_name(const std::string& config_path);

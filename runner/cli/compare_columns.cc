@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/run/run_group.h"
 
@@ -14,14 +15,14 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
   // A multi-kernel plan: by --group, or by its name alone.
   std::string group = group_arg;
   if (group.empty() && runs.size() == 1 && !store.runs_table().find_run_by_name(runs[0]) &&
-      !group_runs(store, runs[0]).empty())
+      !group_runs(store.runs_table(), runs[0]).empty())
     group = runs[0];
   if (!group.empty()) {
     if (!runs.empty() && runs != std::vector<std::string>{group}) {
       fmt::print(stderr, "schedlab {}: give --group or runs, not both\n", command);
       return std::nullopt;
     }
-    const auto ids = group_runs(store, group);
+    const auto ids = group_runs(store.runs_table(), group);
     if (ids.empty()) {
       fmt::print(stderr, "schedlab {}: no runs of group '{}' in {}\n", command, group,
                  store.path());
@@ -29,7 +30,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
     }
     // A multi-kernel group has its own kernel/variant columns; pairs split
     // ordinary runs only.
-    return group_columns(store, ids);
+    return group_columns(store.variants_table(), ids);
   }
   std::vector<std::int64_t> ids;
   for (const auto& arg : runs) {

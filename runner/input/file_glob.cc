@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "base/file.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -43,6 +44,14 @@ std::vector<std::string> expand_file_argument(const std::string& word) {
         fmt::format("'{}': the glob cannot read {}", shown, terminal_safe(unreadable)));
   if (rc != 0) throw std::invalid_argument(fmt::format("'{}': the glob cannot be expanded", shown));
   return {matches.gl_pathv, matches.gl_pathv + matches.gl_pathc};
+}
+
+std::string read_input_file(const std::string& path) {
+  try {
+    return read_file(path);
+  } catch (const FileError& e) {
+    throw std::invalid_argument(e.what());
+  }
 }
 
 }  // namespace schedlab

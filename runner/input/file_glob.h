@@ -18,4 +18,9 @@ bool has_glob_characters(const std::string& word);
 // directory glob(3) cannot read, is std::invalid_argument naming it.
 std::vector<std::string> expand_file_argument(const std::string& word);
 
+// A file named on the command line, read whole; one that cannot be read is
+// bad input (std::invalid_argument, the CLI's kBadInput), like a bad value
+// in it.
+std::string read_input_file(const std::string& path);
+
 }  // namespace schedlab

@@ -148,13 +148,13 @@ void KnobJournal::apply(const KnobRef& k, const std::string& value) {
   const std::string target = target_of(k, value);
   // Journal first: if schedlab dies between the write and the restore, the
   // database still knows what to put back.
-  Applied a{store_.journal().journal_applied(stamped({.run_id = run_id_,
-                                            .kind = k.kind,
-                                            .name = k.name,
-                                            .path = k.path,
-                                            .original = original,
-                                            .target = target},
-                                           host_)),
+  Applied a{journal_.journal_applied(stamped({.run_id = run_id_,
+                                              .kind = k.kind,
+                                              .name = k.name,
+                                              .path = k.path,
+                                              .original = original,
+                                              .target = target},
+                                             host_)),
             k, original};
   applied_.push_back(a);
   std::string problem;
@@ -184,7 +184,7 @@ void KnobJournal::restore_one(const Applied& a) {
   if (now != a.original)
     throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", a.knob.kind,
                                 a.knob.name, a.original, now));
-  store_.journal().journal_restored(a.entry_id);
+  journal_.journal_restored(a.entry_id);
 }
 
 void KnobJournal::restore_all() {
@@ -225,7 +225,7 @@ namespace {
 
 // Writes a row's original value back to its knob, reads it back, and
 // closes the row; a line saying so.
-std::string restore_row(Store& store, Host& host, const JournalEntry& e) {
+std::string restore_row(KnobJournalTable& journal, Host& host, const JournalEntry& e) {
   if (const auto problem = journal_row_problem(e)) throw KnobError(*problem);
   const KnobRef k = find_knob_kind(e.kind)->knob(e.name);
   write_knob(host, k, e.original);
@@ -233,7 +233,7 @@ std::string restore_row(Store& store, Host& host, const JournalEntry& e) {
   if (now != e.original)
     throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", e.kind, e.name,
                                 e.original, now));
-  store.journal().journal_restored(e.id);
+  journal.journal_restored(e.id);
   return fmt::format("restored {} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original,
                      e.run_id);
 }
@@ -244,23 +244,23 @@ bool leftover_kind(const std::string& kind) {
 
 }  // namespace
 
-std::vector<std::string> restore_journal(Store& store, Host& host) {
+std::vector<std::string> restore_journal(KnobJournalTable& journal, Host& host) {
   std::lock_guard lock(knob_write_lock());
   // Only what this host wrote in this boot is written back.
-  const JournalRows rows = journal_rows(store.journal(), host);
-  std::vector<std::string> done = settle_foreign_rows(store.journal(), rows);
+  const JournalRows rows = journal_rows(journal, host);
+  std::vector<std::string> done = settle_foreign_rows(journal, rows);
   for (const auto& e : rows.live) {
     if (leftover_kind(e.kind)) continue;
     if (e.kind == kTaskPolicyKind) {  // a thread's policy: put back while it still runs
       const auto line = restore_task_policy_row(host, e);
-      store.journal().journal_restored(e.id);
+      journal.journal_restored(e.id);
       done.push_back(
           line ? *line
                : fmt::format("{} {} ({}): the thread is gone, nothing to put back (run {})", e.kind,
                              e.name, e.path, e.run_id));
       continue;
     }
-    done.push_back(restore_row(store, host, e));
+    done.push_back(restore_row(journal, host, e));
   }
   return done;
 }
@@ -273,7 +273,7 @@ std::vector<std::string> adoption_problems(const std::vector<JournalEntry>& rows
   return out;
 }
 
-std::vector<std::string> adopt_unidentified(Store& store, Host& host,
+std::vector<std::string> adopt_unidentified(KnobJournalTable& journal, Host& host,
                                             const std::vector<JournalEntry>& rows) {
   if (const auto problems = adoption_problems(rows); !problems.empty())
     throw KnobError(fmt::format("{}; nothing adopted", fmt::join(problems, "; ")));
@@ -281,12 +281,12 @@ std::vector<std::string> adopt_unidentified(Store& store, Host& host,
   std::vector<std::string> done;
   for (const auto& e : rows) {
     if (!leftover_kind(e.kind)) {
-      done.push_back(restore_row(store, host, e));
+      done.push_back(restore_row(journal, host, e));
       continue;
     }
     // A process or directory is never killed or removed on such a row's
     // word: the row is closed and the user told.
-    store.journal().journal_discard_entry(e.id);
+    journal.journal_discard_entry(e.id);
     done.push_back(fmt::format("{} {} (run {}): closed without acting; {} yourself if it is yours",
                                e.kind, terminal_safe(excerpt(e.name, 80)), e.run_id,
                                row_action(e)));

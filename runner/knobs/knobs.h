@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/knob_journal_table.h"
 #include "runner/hosts/host.h"
 #include "runner/knobs/knob_kind.h"
 #include "runner/knobs/knob_write.h"
@@ -42,8 +42,8 @@ void ensure_debugfs(Host& host);
 
 class KnobJournal {
  public:
-  KnobJournal(Store& store, Host& host, std::int64_t run_id)
-      : store_(store), host_(host), run_id_(run_id) {}
+  KnobJournal(KnobJournalTable& journal, Host& host, std::int64_t run_id)
+      : journal_(journal), host_(host), run_id_(run_id) {}
   ~KnobJournal();  // restores anything still applied; never throws
   KnobJournal(const KnobJournal&) = delete;
   KnobJournal& operator=(const KnobJournal&) = delete;
@@ -67,7 +67,7 @@ class KnobJournal {
   };
   void restore_one(const Applied& a);
 
-  Store& store_;
+  KnobJournalTable& journal_;
   Host& host_;
   std::int64_t run_id_;
   std::vector<Applied> applied_;
@@ -77,7 +77,7 @@ class KnobJournal {
 // (kill -9, power loss): only rows of this machine and boot
 // (journal_rows.h). Returns one line per knob restored, and one per row it
 // left alone or closed (another machine's, an earlier boot's, no identity).
-std::vector<std::string> restore_journal(Store& store, Host& host);
+std::vector<std::string> restore_journal(KnobJournalTable& journal, Host& host);
 
 // Why a journal row may not be written back: a kind that is no kernel
 // knob, a knob no config may set, a value its knob never holds (a feature
@@ -90,7 +90,7 @@ std::optional<std::string> journal_row_problem(const JournalEntry& e);
 // directories and process groups are closed unacted on, with a line
 // saying what the user may do. Throws KnobError, before writing anything,
 // when any knob row has a journal_row_problem (adoption_problems).
-std::vector<std::string> adopt_unidentified(Store& store, Host& host,
+std::vector<std::string> adopt_unidentified(KnobJournalTable& journal, Host& host,
                                             const std::vector<JournalEntry>& rows);
 std::vector<std::string> adoption_problems(const std::vector<JournalEntry>& rows);
 

@@ -232,7 +232,7 @@ std::optional<std::string> TaskPolicies::apply(const std::string& comm, int poli
       });
       if (!known)
         applied_.push_back(
-            {store_.journal().journal_applied(
+            {journal_.journal_applied(
                  stamped({.run_id = run_id_,
                           .kind = kTaskPolicyKind,
                           .name = comm,
@@ -279,7 +279,7 @@ void TaskPolicies::restore() {
           throw KnobError(fmt::format("{}: set back to {} but it reads {}", a.task.describe(),
                                       sched_policy_name(old), sched_policy_name(after->policy)));
       }
-      store_.journal().journal_restored(a.entry);
+      journal_.journal_restored(a.entry);
     } catch (const std::exception& e) {
       failures.push_back(e.what());
     }

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/knob_journal_table.h"
 #include "runner/hosts/host.h"
 
 namespace schedlab {
@@ -78,8 +78,8 @@ void set_task_policy(Host& host, int tid, int policy);
 // policy inherit it; restore() gives them their process's old policy.
 class TaskPolicies {
  public:
-  TaskPolicies(Store& store, Host& host, std::int64_t run_id)
-      : store_(store), host_(host), run_id_(run_id) {}
+  TaskPolicies(KnobJournalTable& journal, Host& host, std::int64_t run_id)
+      : journal_(journal), host_(host), run_id_(run_id) {}
   ~TaskPolicies();
   TaskPolicies(const TaskPolicies&) = delete;
   TaskPolicies& operator=(const TaskPolicies&) = delete;
@@ -98,7 +98,7 @@ class TaskPolicies {
     std::int64_t entry = 0;
     TaskState task;  // as found (its old policy)
   };
-  Store& store_;
+  KnobJournalTable& journal_;
   Host& host_;
   std::int64_t run_id_;
   std::string comm_;

@@ -12,8 +12,9 @@
 
 namespace schedlab {
 
-MonitorRunner::MonitorRunner(Store& store, Host& sut, std::int64_t run_id, Note note)
-    : store_(store), sut_(sut), run_id_(run_id), note_(std::move(note)) {
+MonitorRunner::MonitorRunner(RunsTable& runs, KnobJournalTable& journal, Host& sut,
+                             std::int64_t run_id, Note note)
+    : runs_(runs), journal_table_(journal), sut_(sut), run_id_(run_id), note_(std::move(note)) {
   if (!note_) note_ = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
 }
 
@@ -28,12 +29,12 @@ std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m
 }
 
 void MonitorRunner::edit_manifest(const std::function<void(nlohmann::json&)>& edit) {
-  const auto run = store_.runs_table().find_run(run_id_);
+  const auto run = runs_.find_run(run_id_);
   if (!run) return;
   nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
   edit(manifest);
-  store_.runs_table().set_run_manifest(run_id_, manifest.dump());
+  runs_.set_run_manifest(run_id_, manifest.dump());
 }
 
 void MonitorRunner::record(const std::string& key, const std::string& monitor,
@@ -84,7 +85,7 @@ void MonitorRunner::record_monitors_on(const Config& config) {
 }
 
 void MonitorRunner::start_files(const std::vector<const MonitorSpec*>& used) {
-  journal_.emplace(store_, sut_, run_id_);
+  journal_.emplace(journal_table_, sut_, run_id_);
   for (const MonitorSpec* m : used) {
     try {
       // sched-debug's file is in debugfs, which a SUT may not have mounted.

@@ -35,7 +35,9 @@
 #include <vector>
 
 #include "analysis/counters/monitors.h"
-#include "results/store.h"
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "runner/config/config.h"
 #include "runner/hosts/host.h"
 #include "runner/knobs/knobs.h"
@@ -47,8 +49,11 @@ namespace schedlab {
 class MonitorRunner {
  public:
   using Note = std::function<void(const std::string&)>;
-  // `note` receives the one-line reports (default: stderr).
-  MonitorRunner(Store& store, Host& sut, std::int64_t run_id, Note note = {});
+  // `note` receives the one-line reports (default: stderr). The run's
+  // manifest records the monitors found unavailable; `journal` keeps the
+  // sysctls they need.
+  MonitorRunner(RunsTable& runs, KnobJournalTable& journal, Host& sut, std::int64_t run_id,
+                Note note = {});
   ~MonitorRunner() = default;  // the journal restores what stop() did not; never throws
 
   // Probes every monitor any workload of the config uses and applies the
@@ -90,7 +95,8 @@ class MonitorRunner {
   void record(const std::string& key, const std::string& monitor, const std::string& why);
   void edit_manifest(const std::function<void(nlohmann::json&)>& edit);
 
-  Store& store_;
+  RunsTable& runs_;
+  KnobJournalTable& journal_table_;
   Host& sut_;
   std::int64_t run_id_;
   Note note_;

@@ -7,12 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "base/hash.h"
+#include "base/suggest.h"
 #include "base/text.h"
 #include "base/time.h"
+#include "results/nightly_log.h"
+#include "results/runs_table.h"
 #include "runner/config/config.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/hosts/local_host.h"
-#include "base/suggest.h"
 #include "runner/lab/host_set.h"
 #include "runner/lab/kernel.h"
 #include "runner/lab/kernel_build.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/centre.h"
-#include "results/store.h"
+#include "results/iterations_table.h"
 #include "runner/config/config.h"
 #include "workloads/metric.h"
 

@@ -7,6 +7,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/point_stops_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/knobs/knobs.h"
 #include "runner/knobs/task_policies.h"
@@ -55,11 +60,11 @@ class Execution {
       restored.now();
       if (interrupted()) status = RunStatus::kInterrupted;
     } catch (...) {
-      record_state_after(store_, pair_.sut, summary_.run_id, pair_name_);
+      record_state_after(store_.runs_table(), pair_.sut, summary_.run_id, pair_name_);
       if (pair_name_.empty()) store_.runs_table().set_run_status(summary_.run_id, RunStatus::kFailed, true);
       throw;
     }
-    record_state_after(store_, pair_.sut, summary_.run_id, pair_name_);
+    record_state_after(store_.runs_table(), pair_.sut, summary_.run_id, pair_name_);
     if (pair_name_.empty()) store_.runs_table().set_run_status(summary_.run_id, status, true);
     summary_.status = status;
     return summary_;
@@ -108,7 +113,7 @@ class Execution {
       if (!knob_write_lock().try_lock_for(std::chrono::seconds(5)))
         fmt::print(stderr, "schedlab: a knob write is stuck; restoring anyway\n");
       Store store(path);
-      for (const auto& line : restore_journal(store, sut))
+      for (const auto& line : restore_journal(store.journal(), sut))
         fmt::print(stderr, "schedlab: {}: {}\n", sut.name(), line);
       store.runs_table().set_run_status(run, RunStatus::kInterrupted, true);
     });
@@ -120,9 +125,9 @@ class Execution {
       if (!run) throw PreflightError(fmt::format("no run {} in {}", *options.resume_run, store_.path()));
       summary_.run_id = run->id;
       summary_.name = run->name;
-      variant_ids_ = stored_variant_ids(store_, run->id, plan_);
-      history_ = stored_point_states(store_, run->id, plan_, pair_name_);
-      stored_stops_ = stored_point_stops(store_, run->id);
+      variant_ids_ = stored_variant_ids(store_.variants_table(), run->id, plan_);
+      history_ = stored_point_states(store_.iterations_table(), run->id, plan_, pair_name_);
+      stored_stops_ = stored_point_stops(store_.point_stops_table(), run->id);
       for (std::size_t i = 0; i < plan_.points.size(); ++i)
         for (std::size_t v = 0; v < plan_.variants.size(); ++v)
           progress_.already_done(i, state(plan_.points[i], v).attempted);
@@ -145,7 +150,7 @@ class Execution {
   void switch_to(std::size_t v) {
     if (active_ == v) return;
     switch_off_knobs();
-    journal_.emplace(store_, pair_.sut, summary_.run_id);
+    journal_.emplace(store_.journal(), pair_.sut, summary_.run_id);
     active_ = v;
     journal_->apply_variant(plan_.variants[v]->knobs);
   }
@@ -173,12 +178,13 @@ class Execution {
     StepContext ctx = *sut_facts_;
     ctx.ports = pair_.sut.free_ports(wc.workload->ports());
     ctx.port = ctx.ports.front();
-    const std::vector<Workdir> workdirs = make_pair_workdirs(
-        store_, pair_, summary_.run_id, fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w));
+    const std::vector<Workdir> workdirs =
+        make_pair_workdirs(store_.journal(), pair_, summary_.run_id,
+                           fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w));
     ctx.workdir = workdirs.front().path;
     ctx.secret = random_secret();
     const Workload& workload = *wc.workload;
-    StepRunner lifetime(pair_, store_, summary_.run_id);
+    StepRunner lifetime(pair_, store_.journal(), summary_.run_id);
     // Teardown on every way out, after Ctrl-C too; then the work directories go.
     struct Teardown {
       StepRunner& runner;
@@ -203,7 +209,7 @@ class Execution {
             }
             continue;
           }
-          remove_workdir(e.store_, i == 0 ? e.pair_.sut : e.pair_.loadgen, dirs[i]);
+          remove_workdir(e.store_.journal(), i == 0 ? e.pair_.sut : e.pair_.loadgen, dirs[i]);
         }
       }
     } teardown{lifetime, workload, points.front()->point, ctx, *this, workdirs};
@@ -329,7 +335,7 @@ class Execution {
     const Workload& w = *p.workload->workload;
     const VariantConfig& variant = *plan_.variants[v];
     switch_to(v);
-    StepRunner servers(pair_, store_, summary_.run_id);
+    StepRunner servers(pair_, store_.journal(), summary_.run_id);
     const PhaseResult setup =
         servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant.knobs));
     if (!setup.ok()) {
@@ -361,7 +367,7 @@ class Execution {
     // now and their own back at the end (journaled meanwhile).
     std::optional<TaskPolicies> named;
     if (knobs.tasks) {
-      named.emplace(store_, pair_.sut, summary_.run_id);
+      named.emplace(store_.journal(), pair_.sut, summary_.run_id);
       std::string why;
       try {
         why = named->apply(knobs.tasks->comm, knobs.tasks->policy.policy).value_or("");
@@ -388,7 +394,7 @@ class Execution {
     const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
                                      : std::vector<MonitorRunner::Snapshot>{};
     const auto start = ctx_.clock.now();
-    StepRunner steps(pair_, store_, summary_.run_id);
+    StepRunner steps(pair_, store_.journal(), summary_.run_id);
     if (watch) steps.on_group([&](const StepRunner::Group& g) { watch->add_group(g); });
     const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), knobs);
     // The policy every task had, read while the servers still run.
@@ -450,7 +456,7 @@ class Execution {
   // Monitors: probed and their sysctls applied (run-level journal) before
   // any variant's knobs; restored after the variants' (see monitor_runner.h).
   void start_monitors() {
-    monitors_.emplace(store_, pair_.sut, summary_.run_id);
+    monitors_.emplace(store_.runs_table(), store_.journal(), pair_.sut, summary_.run_id);
     monitors_->start(config_);
   }
   void stop_monitors() {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/status.h"
 #include "runner/config/config.h"
 #include "runner/run/plan.h"
 #include "runner/run/run_context.h"

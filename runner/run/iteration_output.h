@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "results/store.h"
+#include "results/iterations_table.h"
 #include "runner/run/step_runner.h"
 #include "workloads/judge_output.h"
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "results/runs_table.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/session.h"
 
@@ -54,6 +55,19 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
     }
   }
   return result;
+}
+
+int print_kernel_runs(const KernelRunsResult& r) {
+  int failed = 0;
+  for (const auto& s : r.runs) {
+    for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
+    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){}\n", s.run_id, s.name,
+               to_string(s.status), s.measured, s.failed,
+               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "");
+    failed += s.failed;
+  }
+  if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
+  return failed;
 }
 
 }  // namespace schedlab

@@ -34,4 +34,9 @@ struct KernelRunsResult {
 KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::string& group,
                              const ExecOptions& base);
 
+// On stderr, what `run` says of a group's runs: each run's failed
+// iterations and its line, then the kernels already finished. Returns the
+// iterations that failed, over all runs.
+int print_kernel_runs(const KernelRunsResult& r);
+
 }  // namespace schedlab

@@ -58,76 +58,78 @@ bool is_leftover_kind(const std::string& kind) {
   return kind == kWorkdirKind || kind == kProcessGroupKind;
 }
 
-Workdir make_workdir(Store& store, Host& host, std::int64_t run_id, const std::string& prefix) {
+Workdir make_workdir(KnobJournalTable& journal, Host& host, std::int64_t run_id,
+                     const std::string& prefix) {
   const auto r = host.run({.argv = {"mktemp", "-d", "--", prefix + "-XXXXXXXX"},
                            .timeout = std::chrono::seconds(30)});
   const std::string dir = last_lines(r.out, 1);
   if (!r.ok() || !dir.starts_with(kWorkdirPrefix))
     throw HostError(fmt::format("cannot create a work directory {}-XXXXXXXX on {}: {} {}", prefix,
                                 host.name(), r.describe(), last_lines(r.err, 1)));
-  Workdir w{dir, store.journal().journal_applied(
-                     stamped({.run_id = run_id, .kind = kWorkdirKind, .name = dir, .path = dir}, host))};
+  Workdir w{dir, journal.journal_applied(stamped(
+                     {.run_id = run_id, .kind = kWorkdirKind, .name = dir, .path = dir}, host))};
   // Servers may run as another user (postgres): readable like /tmp/x.
   const auto c = host.run({.argv = {"chmod", "0755", "--", dir}, .timeout = std::chrono::seconds(30)});
   if (!c.ok()) {
-    remove_workdir(store, host, w);
+    remove_workdir(journal, host, w);
     throw HostError(fmt::format("chmod {} on {}: {}", dir, host.name(), c.describe()));
   }
   return w;
 }
 
-Workdir make_workdir_at(Store& store, Host& host, std::int64_t run_id, const std::string& path) {
+Workdir make_workdir_at(KnobJournalTable& journal, Host& host, std::int64_t run_id,
+                        const std::string& path) {
   const auto r = host.run({.argv = {"mkdir", "-m", "0755", "--", path}, .timeout = std::chrono::seconds(30)});
   if (!r.ok())
     throw HostError(fmt::format("cannot create the work directory {} on {}: {}", path, host.name(),
                                 last_lines(r.err, 1)));
-  return {path, store.journal().journal_applied(
-                    stamped({.run_id = run_id, .kind = kWorkdirKind, .name = path, .path = path}, host))};
+  return {path, journal.journal_applied(stamped(
+                    {.run_id = run_id, .kind = kWorkdirKind, .name = path, .path = path}, host))};
 }
 
-void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept {
+void remove_workdir(KnobJournalTable& journal, Host& host, const Workdir& w) noexcept {
   try {
     const auto r = host.run({.argv = {"rm", "-rf", "--", w.path},
                              .timeout = std::chrono::minutes(2),
                              .interruptible = false});
-    if (r.ok() && w.entry) store.journal().journal_restored(w.entry);
+    if (r.ok() && w.entry) journal.journal_restored(w.entry);
   } catch (...) {
     // Still journaled: restore or the next run removes it.
   }
 }
 
-std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id, int pgid,
-                                   const std::string& what) {
+std::int64_t journal_process_group(KnobJournalTable& journal, Host& host, std::int64_t run_id,
+                                   int pgid, const std::string& what) {
   // The leader's start time, with the boot the row names: a group is
   // signalled later only while its leader is still this process (a reused
   // PID never is). Not its program: the group is journaled as it is
   // spawned, when its leader may not have exec'ed it yet.
-  return store.journal().journal_applied(stamped({.run_id = run_id,
-                                        .kind = kProcessGroupKind,
-                                        .name = what,
-                                        .path = std::to_string(pgid),
-                                        .original = start_time(host, pgid)},
-                                       host));
+  return journal.journal_applied(stamped({.run_id = run_id,
+                                          .kind = kProcessGroupKind,
+                                          .name = what,
+                                          .path = std::to_string(pgid),
+                                          .original = start_time(host, pgid)},
+                                         host));
 }
 
-std::vector<std::string> clean_leftovers(Store& store, Host& host) {
+std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host) {
   std::vector<std::string> done;
   // Only what this machine wrote in this boot: a process group or directory
   // journaled elsewhere, or by a row with no identity (a merged or crafted
   // database), is not ours to touch.
-  for (const auto& e : journal_rows(store.journal(), host).live) {
+  for (const auto& e : journal_rows(journal, host).live) {
     if (!is_leftover_kind(e.kind)) continue;
-    if (e.run_id && RunAlive::held(store.path(), e.run_id)) continue;  // a live run's own
+    if (e.run_id && RunAlive::held(journal.path(), e.run_id)) continue;  // a live run's own
     if (e.kind == kWorkdirKind) {
       if (!schedlab_workdir(host, e.path)) {
-        store.journal().journal_restored(e.id);  // gone, or never schedlab's: left alone
+        journal.journal_restored(e.id);  // gone, or never schedlab's: left alone
         continue;
       }
       const auto r = host.run({.argv = {"rm", "-rf", "--", e.path},
                                .timeout = std::chrono::minutes(2),
                                .interruptible = false});
       if (!r.ok()) throw HostError(fmt::format("rm -rf {} on {}: {}", e.path, host.name(), r.describe()));
-      store.journal().journal_restored(e.id);
+      journal.journal_restored(e.id);
       done.push_back(fmt::format("work directory {} removed (run {})", e.path, e.run_id));
       continue;
     }
@@ -138,7 +140,7 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
     int pgid = 0;
     if (const auto [end, ec] = std::from_chars(e.path.data(), e.path.data() + e.path.size(), pgid);
         ec != std::errc() || end != e.path.data() + e.path.size()) {
-      store.journal().journal_restored(e.id);  // not a process group schedlab journaled
+      journal.journal_restored(e.id);  // not a process group schedlab journaled
       continue;
     }
     const std::string started = start_time(host, pgid);
@@ -156,7 +158,7 @@ std::vector<std::string> clean_leftovers(Store& store, Host& host) {
                 .interruptible = false});
       done.push_back(fmt::format("process group {} ({}) killed (run {})", pgid, e.name, e.run_id));
     }
-    store.journal().journal_restored(e.id);
+    journal.journal_restored(e.id);
   }
   return done;
 }

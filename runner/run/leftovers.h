@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/knob_journal_table.h"
 #include "runner/hosts/host.h"
 
 namespace schedlab {
@@ -28,17 +28,19 @@ struct Workdir {
   std::string path;
   std::int64_t entry = 0;
 };
-Workdir make_workdir(Store& store, Host& host, std::int64_t run_id, const std::string& prefix);
+Workdir make_workdir(KnobJournalTable& journal, Host& host, std::int64_t run_id,
+                     const std::string& prefix);
 // The same directory on a second host (the loadgen); throws when it exists there.
-Workdir make_workdir_at(Store& store, Host& host, std::int64_t run_id, const std::string& path);
-void remove_workdir(Store& store, Host& host, const Workdir& w) noexcept;
+Workdir make_workdir_at(KnobJournalTable& journal, Host& host, std::int64_t run_id,
+                        const std::string& path);
+void remove_workdir(KnobJournalTable& journal, Host& host, const Workdir& w) noexcept;
 
 // A process group on HOST, journaled with its leader's start time (a
 // reused PID is never killed).
-std::int64_t journal_process_group(Store& store, Host& host, std::int64_t run_id, int pgid,
-                                   const std::string& what);
+std::int64_t journal_process_group(KnobJournalTable& journal, Host& host, std::int64_t run_id,
+                                   int pgid, const std::string& what);
 
 // Removes HOST's leftovers of dead runs; one line per thing done.
-std::vector<std::string> clean_leftovers(Store& store, Host& host);
+std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host);
 
 }  // namespace schedlab

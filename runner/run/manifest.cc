@@ -80,10 +80,10 @@ void record_pair_manifest(const RunContext& ctx, const RunInfo& run) {
     ctx.store.runs_table().set_manifest_member(run.id, {"pairs", pair}, sut_manifest(ctx).dump());
 }
 
-void record_state_after(Store& store, Host& sut, std::int64_t run_id,
+void record_state_after(RunsTable& runs, Host& sut, std::int64_t run_id,
                         const std::string& pair_name) noexcept {
   try {
-    const auto run = store.runs_table().find_run(run_id);
+    const auto run = runs.find_run(run_id);
     auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
     if (!whole.is_object()) return;
     // A pair's manifest is its member of "pairs".
@@ -91,9 +91,9 @@ void record_state_after(Store& store, Host& sut, std::int64_t run_id,
     if (!manifest.is_object()) return;
     manifest["state_after"] = capture_sut_state(sut);
     if (pair_name.empty())
-      store.runs_table().set_run_manifest(run_id, manifest.dump());
+      runs.set_run_manifest(run_id, manifest.dump());
     else
-      store.runs_table().set_manifest_member(run_id, {"pairs", pair_name}, manifest.dump());
+      runs.set_manifest_member(run_id, {"pairs", pair_name}, manifest.dump());
     for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
       fmt::print(
           stderr, "schedlab: {}: {}\n",

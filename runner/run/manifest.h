@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/version.h"
-#include "results/store.h"
+#include "results/runs_table.h"
 #include "runner/hosts/host.h"
 #include "runner/run/run_context.h"
 
@@ -31,7 +31,7 @@ void record_pair_manifest(const RunContext& ctx, const RunInfo& run);
 // The SUT's state at run end next to state_before in the run's manifest
 // (a pair's: its member of "pairs"); what differs is a warning on stderr:
 // the SUT was not left as found. Never throws.
-void record_state_after(Store& store, Host& sut, std::int64_t run_id,
+void record_state_after(RunsTable& runs, Host& sut, std::int64_t run_id,
                         const std::string& pair_name) noexcept;
 
 }  // namespace schedlab

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "results/runs_table.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/one_pair.h"
 #include "runner/run/run_record.h"

@@ -119,7 +119,7 @@ void preflight(const RunContext& run) {
     }
     // Work directories and servers of a run that died (the SUT lock is
     // ours: no live run of this SUT left them).
-    for (const auto& line : clean_leftovers(store, *host))
+    for (const auto& line : clean_leftovers(store.journal(), *host))
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     // Only this host's rows of this boot block a run; an earlier boot's are
     // closed (the reboot reset them), another machine's left alone.
@@ -192,7 +192,7 @@ void try_knobs(const RunContext& ctx, std::int64_t run_id) {
   for (const VariantConfig* v : ctx.plan.variants) {
     for (const auto& [kind, s] : kernel_settings(v->knobs)) {
       try {
-        KnobJournal journal(ctx.store, ctx.pair.sut, run_id);
+        KnobJournal journal(ctx.store.journal(), ctx.pair.sut, run_id);
         journal.apply(s.knob, s.value);  // restores at once when it does not take
         journal.restore_all();
       } catch (const KnobError& e) {

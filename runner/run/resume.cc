@@ -10,10 +10,10 @@
 
 namespace schedlab {
 
-std::vector<std::int64_t> stored_variant_ids(const Store& store, std::int64_t run_id,
+std::vector<std::int64_t> stored_variant_ids(const VariantsTable& variants, std::int64_t run_id,
                                              const Plan& plan) {
   std::vector<std::int64_t> ids;
-  const auto stored = store.variants_table().variants(run_id);
+  const auto stored = variants.variants(run_id);
   for (const VariantConfig* v : plan.variants) {
     auto it =
         std::find_if(stored.begin(), stored.end(), [&](auto& s) { return s.name == v->name; });
@@ -24,15 +24,16 @@ std::vector<std::int64_t> stored_variant_ids(const Store& store, std::int64_t ru
   return ids;
 }
 
-std::map<PointKey, PointState> stored_point_states(const Store& store, std::int64_t run_id,
-                                                   const Plan& plan, const std::string& pair) {
+std::map<PointKey, PointState> stored_point_states(const IterationsTable& iterations,
+                                                   std::int64_t run_id, const Plan& plan,
+                                                   const std::string& pair) {
   // (workload, point) -> the metric its stop rule follows
   std::map<std::pair<std::string, std::string>, const MetricSpec*> primary;
   for (const auto& p : plan.points)
     primary[{p.workload->workload->name(), p.params_json}] =
         &p.workload->workload->primary_metric(p.point);
   std::map<PointKey, PointState> states;
-  for (const auto& it : store.iterations_table().iterations(run_id)) {
+  for (const auto& it : iterations.iterations(run_id)) {
     if (it.pair != pair) continue;  // each pair resumes its own points
     PointState& s = states[{it.variant_id, it.workload, it.params_json}];
     ++s.attempted;
@@ -44,9 +45,10 @@ std::map<PointKey, PointState> stored_point_states(const Store& store, std::int6
   return states;
 }
 
-std::map<PointKey, PointStop> stored_point_stops(const Store& store, std::int64_t run_id) {
+std::map<PointKey, PointStop> stored_point_stops(const PointStopsTable& table,
+                                                 std::int64_t run_id) {
   std::map<PointKey, PointStop> stops;
-  for (auto& stop : store.point_stops_table().point_stops(run_id))
+  for (auto& stop : table.point_stops(run_id))
     stops[{stop.variant_id, stop.workload, stop.params_json}] = std::move(stop);
   return stops;
 }

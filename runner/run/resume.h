@@ -9,7 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "results/store.h"
+#include "results/iterations_table.h"
+#include "results/point_stops_table.h"
+#include "results/variants_table.h"
 #include "runner/run/plan.h"
 
 namespace schedlab {
@@ -27,17 +29,18 @@ using PointKey = std::tuple<std::int64_t, std::string, std::string>;  // variant
 
 // The run's variant ids in the plan's order (by name); PreflightError when
 // the run has no variant of that name.
-std::vector<std::int64_t> stored_variant_ids(const Store& store, std::int64_t run_id,
+std::vector<std::int64_t> stored_variant_ids(const VariantsTable& variants, std::int64_t run_id,
                                              const Plan& plan);
 
 // Each point's stored iterations of `pair` (each pair resumes its own
 // points): how many, the next index, the ok ones' units of the metric its
 // stop rule follows.
-std::map<PointKey, PointState> stored_point_states(const Store& store, std::int64_t run_id,
-                                                   const Plan& plan, const std::string& pair);
+std::map<PointKey, PointState> stored_point_states(const IterationsTable& iterations,
+                                                   std::int64_t run_id, const Plan& plan,
+                                                   const std::string& pair);
 
 // The run's stop rows (stop: sequential resumes its tests from their
 // stored looks).
-std::map<PointKey, PointStop> stored_point_stops(const Store& store, std::int64_t run_id);
+std::map<PointKey, PointStop> stored_point_stops(const PointStopsTable& table, std::int64_t run_id);
 
 }  // namespace schedlab

@@ -20,15 +20,16 @@ std::optional<std::string> run_group(const RunInfo& run) {
   return m["group"].get<std::string>();
 }
 
-std::vector<RunInfo> group_runs(const Store& store, const std::string& group) {
+std::vector<RunInfo> group_runs(const RunsTable& runs, const std::string& group) {
   std::vector<RunInfo> out;
-  for (auto& r : store.runs_table().list_runs())
+  for (auto& r : runs.list_runs())
     if (run_group(r) == group) out.push_back(std::move(r));
   std::sort(out.begin(), out.end(), [](const RunInfo& a, const RunInfo& b) { return a.id < b.id; });
   return out;
 }
 
-std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunInfo>& runs) {
+std::vector<ColumnRef> group_columns(const VariantsTable& variants,
+                                     const std::vector<RunInfo>& runs) {
   // A kernel's column is named as the config named it (git:~/linux@patched:
   // "patched", debian:6.12: "6.12"); two kernels of one name get the git
   // describe of what was built after it ("main v6.1-12-gabc").
@@ -50,7 +51,7 @@ std::vector<ColumnRef> group_columns(const Store& store, const std::vector<RunIn
     std::string label = labels[i];
     if (std::count(labels.begin(), labels.end(), label) > 1 && !describes[i].empty())
       label += " " + describes[i];
-    for (const auto& v : store.variants_table().variants(r.id))
+    for (const auto& v : variants.variants(r.id))
       out.push_back({.run_id = r.id,
                      .variant_id = v.id,
                      .run_name = r.name,

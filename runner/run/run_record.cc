@@ -3,6 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "base/hash.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "runner/knobs/knobs.h"
 
 namespace schedlab {

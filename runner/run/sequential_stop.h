@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "analysis/sequential/sequential.h"
-#include "results/store.h"
+#include "results/point_stops_table.h"
 #include "runner/config/config.h"
 #include "workloads/metric.h"
 

@@ -4,6 +4,7 @@
 #include <random>
 #include <sstream>
 
+#include "results/knob_journal_table.h"
 #include "runner/run/run_context.h"
 
 namespace schedlab {
@@ -24,20 +25,20 @@ StepContext sut_step_context(const Pair& pair) {
   return c;
 }
 
-std::vector<Workdir> make_pair_workdirs(Store& store, const Pair& pair, std::int64_t run_id,
-                                        const std::string& prefix) {
+std::vector<Workdir> make_pair_workdirs(KnobJournalTable& journal, const Pair& pair,
+                                        std::int64_t run_id, const std::string& prefix) {
   std::vector<Workdir> dirs;
   try {
-    dirs.push_back(make_workdir(store, pair.sut, run_id, prefix));
+    dirs.push_back(make_workdir(journal, pair.sut, run_id, prefix));
     // A loadgen that already sees the new, randomly named directory
     // shares the SUT's /tmp (one machine, two network namespaces, say):
     // the one directory serves both.
     const std::string& path = dirs.front().path;
     if (&pair.loadgen != &pair.sut &&
         !pair.loadgen.run({.argv = {"test", "-d", path}, .timeout = std::chrono::seconds(30)}).ok())
-      dirs.push_back(make_workdir_at(store, pair.loadgen, run_id, path));
+      dirs.push_back(make_workdir_at(journal, pair.loadgen, run_id, path));
   } catch (const HostError& e) {
-    if (!dirs.empty()) remove_workdir(store, pair.sut, dirs.front());
+    if (!dirs.empty()) remove_workdir(journal, pair.sut, dirs.front());
     throw PreflightError(e.what());
   }
   return dirs;

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
 #include "runner/run/leftovers.h"
 #include "runner/run/step_runner.h"
 #include "workloads/workload.h"
@@ -22,8 +21,8 @@ StepContext sut_step_context(const Pair& pair);
 // `prefix` on the SUT, the same path made new on a separate loadgen),
 // journaled so a run that dies leaves none behind (leftovers.h). The SUT's
 // comes first. Throws PreflightError when a host cannot make one.
-std::vector<Workdir> make_pair_workdirs(Store& store, const Pair& pair, std::int64_t run_id,
-                                        const std::string& prefix);
+std::vector<Workdir> make_pair_workdirs(KnobJournalTable& journal, const Pair& pair,
+                                        std::int64_t run_id, const std::string& prefix);
 
 // 24 random characters of [a-z0-9]: a password a workload's servers and
 // clients share for one workload entry.

@@ -43,9 +43,9 @@ void StepRunner::stop_background() {
 }
 
 void StepRunner::forget(std::int64_t entry) noexcept {
-  if (!store_ || !entry) return;
+  if (!journal_ || !entry) return;
   try {
-    store_->journal().journal_restored(entry);
+    journal_->journal_restored(entry);
   } catch (...) {
     // Still journaled: a dead leader's group is never killed (start time).
   }
@@ -73,8 +73,8 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   std::optional<int> pgid;
   try {
     pgid = host.background_pgid(id);
-    if (store_ && pgid)
-      servers_.back().entry = journal_process_group(*store_, host, run_id_, *pgid, step.argv[0]);
+    if (journal_ && pgid)
+      servers_.back().entry = journal_process_group(*journal_, host, run_id_, *pgid, step.argv[0]);
   } catch (const std::exception&) {
     // Unjournaled: it still dies with schedlab (PDEATHSIG, the SSH wrapper).
   }
@@ -151,9 +151,9 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
         groups_[group].pgid = pgid;
         if (on_group_) on_group_(groups_[group]);
       }
-      if (!store_) return;
+      if (!journal_) return;
       try {
-        entry = journal_process_group(*store_, host, run_id_, pgid, step.argv[0]);
+        entry = journal_process_group(*journal_, host, run_id_, pgid, step.argv[0]);
       } catch (const std::exception&) {
         // Unjournaled: its leader still dies with schedlab (PDEATHSIG).
       }

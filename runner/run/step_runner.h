@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/knob_journal_table.h"
 #include "runner/hosts/host.h"
 #include "runner/hosts/pair.h"
 #include "runner/knobs/knob_kind.h"
@@ -38,8 +38,8 @@ class StepRunner {
  public:
   explicit StepRunner(const Pair& pair) : pair_(pair) {}
   // Journals the process group of every background step (leftovers.h).
-  StepRunner(const Pair& pair, Store& store, std::int64_t run_id)
-      : pair_(pair), store_(&store), run_id_(run_id) {}
+  StepRunner(const Pair& pair, KnobJournalTable& journal, std::int64_t run_id)
+      : pair_(pair), journal_(&journal), run_id_(run_id) {}
   ~StepRunner();  // stops every background process still running
   StepRunner(const StepRunner&) = delete;
   StepRunner& operator=(const StepRunner&) = delete;
@@ -83,7 +83,7 @@ class StepRunner {
   };
   void forget(std::int64_t entry) noexcept;  // closes a process group's journal entry
   Pair pair_;
-  Store* store_ = nullptr;
+  KnobJournalTable* journal_ = nullptr;
   std::int64_t run_id_ = 0;
   std::vector<Server> servers_;
   std::vector<Group> groups_;

@@ -15,6 +15,8 @@
 #include "base/file.h"
 #include "base/own_executable.h"
 #include "base/text.h"
+#include "results/runs_table.h"
+#include "results/store.h"
 #include "runner/run/plan.h"
 #include "runner/run/run_shape.h"
 #include "runner/run/session.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
+#include "results/status.h"
 #include "runner/config/config.h"
 #include "runner/run/executor.h"
 #include "runner/slurm/slurm_tools.h"

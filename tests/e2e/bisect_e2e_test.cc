@@ -9,17 +9,18 @@
 // this box throws in) by default; 12 iterations a batch give an exact p of
 // 7.4e-7 when the two sides separate, and an UNKNOWN candidate gets up to
 // two more batches.
+#include <fmt/format.h>
 #include <signal.h>
 
-#include <fmt/format.h>
-
 #include <catch2/catch.hpp>
-#include <map>
 #include <cmath>
 #include <fstream>
-#include <thread>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <thread>
 
+#include "results/bisect_log.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/text.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"

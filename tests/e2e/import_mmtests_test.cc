@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/hackbench_samples.h"

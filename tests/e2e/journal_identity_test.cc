@@ -15,6 +15,8 @@
 #include <sstream>
 
 #include "base/text.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"

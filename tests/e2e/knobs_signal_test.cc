@@ -13,7 +13,11 @@
 #include <sstream>
 #include <thread>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
 #include "tests/support/run_schedlab.h"

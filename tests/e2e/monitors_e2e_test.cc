@@ -7,7 +7,12 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/monitor_rows.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
 #include "tests/support/run_schedlab.h"

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
 #include "tests/support/skip.h"

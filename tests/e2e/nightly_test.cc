@@ -32,6 +32,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/netns_lab.h"
 #include "tests/support/run_schedlab.h"

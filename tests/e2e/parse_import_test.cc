@@ -4,13 +4,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <map>
-
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/config/command_keys.h"
 #include "runner/config/workload_help.h"

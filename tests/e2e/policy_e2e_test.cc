@@ -14,6 +14,8 @@
 #include <sstream>
 #include <thread>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"

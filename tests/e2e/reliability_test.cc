@@ -29,6 +29,10 @@
 #include <thread>
 
 #include "analysis/history/cell_summaries.h"
+#include "results/cell_cache.h"
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
@@ -327,8 +331,9 @@ workloads:
     std::size_t kept = 0;
     Store(db, Store::Access::kReadOnly)
         .cell_cache()
-        .for_each_run_cell_summaries("one", "t", kCellSummaryVersion,
-                                     [&](const Store::RunLabel&, std::span<const CellSummary> c) { kept += c.size(); });
+        .for_each_run_cell_summaries(
+            "one", "t", kCellSummaryVersion,
+            [&](const RunLabel&, std::span<const CellSummary> c) { kept += c.size(); });
     CHECK(kept == 1);
     const auto again = test::schedlab_cmd(args);
     CHECK(again.exit_code == 0);

@@ -3,19 +3,23 @@
 // cells, a single iteration, a constant cell, 64 points), read back by
 // independent parsers (Python's csv, Debian's python3-markdown, headless
 // Chromium through tests/browser/check_report.py).
+#include <fmt/format.h>
 #include <sqlite3.h>
 
-#include <catch2/catch.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-#include <map>
-#include <set>
 #include <boost/regex.hpp>
+#include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <tuple>
 
 #include "base/file.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"

@@ -1,19 +1,24 @@
 // End to end: the real schedlab binary runs real hackbench into a temporary
 // database, then compare prints the table. Needs rt-tests installed.
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/metrics_table.h"
+#include "results/point_stops_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
 #include "tests/support/temp_dir.h"

@@ -11,6 +11,9 @@
 #include <set>
 #include <thread>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/netns_lab.h"

@@ -14,6 +14,9 @@
 #include <sstream>
 #include <thread>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
@@ -255,7 +258,7 @@ TEST_CASE("sysctl knobs over SSH are journaled, verified and restored", "[netns]
   const std::string original = read_sysctl(host, knob);
   const std::string flipped = original == "0" ? "1" : "0";
   {
-    KnobJournal journal(store, host, run);
+    KnobJournal journal(store.journal(), host, run);
     journal.apply_sysctl({knob, flipped, 1});
     CHECK(read_sysctl(host, knob) == flipped);
     CHECK(store.journal().unrestored(host.name()).size() == 1);

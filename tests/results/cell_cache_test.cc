@@ -1,12 +1,16 @@
 #include "results/cell_cache.h"
 
 #include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -34,7 +38,7 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
   const auto cells_read = [&] {
     std::vector<CellSummary> out;
     s.cell_cache().for_each_run_cell_summaries(
-        "hackbench", "time", 1, [&](const Store::RunLabel&, std::span<const CellSummary> c) {
+        "hackbench", "time", 1, [&](const RunLabel&, std::span<const CellSummary> c) {
           out.insert(out.end(), c.begin(), c.end());
         });
     return out;
@@ -42,7 +46,7 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
   const CellSummary cell{.run_id = run, .variant_id = v, .block = "b", .row = "1", .n = 1,
                          .centre = 1.0, .ci_reason = "n < 2"};
   const auto put = [&](CellBasis basis) {
-    const std::vector<Store::RunCells> runs{{run, basis, {cell}}};
+    const std::vector<RunCells> runs{{run, basis, {cell}}};
     return s.cell_cache().put_cell_summaries("hackbench", "time", 1, runs);
   };
   CHECK(put({1, first}) == 1);
@@ -74,7 +78,7 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
     CHECK(cells_read().empty());
   }
   SECTION("a replaced set has no rows of the old one") {
-    const std::vector<Store::RunCells> runs{{run, {1, first}, {}}};
+    const std::vector<RunCells> runs{{run, {1, first}, {}}};
     CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", 1, runs) == 1);
     CHECK(cells_read().empty());
   }

@@ -1,6 +1,7 @@
 #include "results/iterations_table.h"
 
 #include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <optional>
@@ -8,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/temp_dir.h"
 

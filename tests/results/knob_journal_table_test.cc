@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/temp_dir.h"
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"

@@ -6,7 +6,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/temp_dir.h"
 

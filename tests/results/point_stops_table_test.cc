@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/decided_stop.h"
 #include "tests/support/temp_dir.h"
 

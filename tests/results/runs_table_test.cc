@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "results/iterations_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/temp_dir.h"
 

@@ -12,7 +12,11 @@
 
 #include "base/file.h"
 #include "base/hash.h"
+#include "results/iterations_table.h"
+#include "results/point_stops_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/decided_stop.h"
 #include "tests/support/schema_version_9.h"
 #include "tests/support/task_db.h"

@@ -7,6 +7,11 @@
 #include <string>
 #include <thread>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/raw_sql.h"

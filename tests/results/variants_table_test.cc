@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/temp_dir.h"
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"

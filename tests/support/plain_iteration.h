@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "results/iterations_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
 
 namespace schedlab::test {

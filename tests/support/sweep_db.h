@@ -8,7 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 
 namespace schedlab::test {
 

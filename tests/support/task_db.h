@@ -8,7 +8,13 @@
 #include <optional>
 #include <string>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/metrics_table.h"
+#include "results/point_stops_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
 
 namespace schedlab::test {

@@ -17,6 +17,10 @@
 #include "analysis/render/render.h"
 #include "analysis/render/summary_table.h"
 #include "analysis/stats/stats.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 
 using namespace schedlab;
 using Catch::Matchers::Contains;

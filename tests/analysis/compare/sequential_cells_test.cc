@@ -10,6 +10,11 @@
 #include <string_view>
 
 #include "analysis/render/render.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/point_stops_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;

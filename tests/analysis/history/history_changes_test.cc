@@ -10,6 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/history/cell_summaries.h"
+#include "results/cell_cache.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -65,7 +70,8 @@ TEST_CASE("history --changes finds a planted shift and names its run, kernel and
   NightsDb db;
   db.series(16, 8, 10);
   const History h = history(db.store, "hackbench", "time", "");
-  const HistoryChanges c = find_history_changes(db.store, h, {.alpha = 0.05, .min_change_pct = 2});
+  const HistoryChanges c =
+      find_history_changes(db.store.runs_table(), h, {.alpha = 0.05, .min_change_pct = 2});
   CHECK(c.series_searched == 1);
   REQUIRE(c.changes.size() == 1);
   const HistoryChange& x = c.changes[0];
@@ -119,7 +125,8 @@ TEST_CASE("history --changes on a flat history finds nothing, and one outlier ru
     NightsDb db;
     db.series(16, 99, 0);
     const History h = history(db.store, "hackbench", "time", "");
-    const HistoryChanges c = find_history_changes(db.store, h, {.alpha = 0.05, .min_change_pct = 2});
+    const HistoryChanges c =
+        find_history_changes(db.store.runs_table(), h, {.alpha = 0.05, .min_change_pct = 2});
     CHECK(c.changes.empty());
     CHECK(c.series_searched == 1);
     CHECK_THAT(render_history_text(h, &c), Contains("0 changes in 1 series"));
@@ -129,7 +136,8 @@ TEST_CASE("history --changes on a flat history finds nothing, and one outlier ru
     NightsDb db;
     for (int k = 0; k < 16; ++k) db.night(k, (1 + kWobble[k] / 100) * (k == 9 ? 1.5 : 1));
     const History h = history(db.store, "hackbench", "time", "");
-    CHECK(find_history_changes(db.store, h, {.alpha = 0.05, .min_change_pct = 2}).changes.empty());
+    CHECK(find_history_changes(db.store.runs_table(), h, {.alpha = 0.05, .min_change_pct = 2})
+              .changes.empty());
   }
 }
 
@@ -137,8 +145,9 @@ TEST_CASE("history --changes with fewer runs than a window is a one-line error")
   NightsDb db;
   db.series(7, 99, 0);
   const History h = history(db.store, "hackbench", "time", "");
-  CHECK_THROWS_WITH(find_history_changes(db.store, h, {}),
-                    "change points need at least 8 runs with a value in a series (4 either side of a change); the "
+  CHECK_THROWS_WITH(find_history_changes(db.store.runs_table(), h, {}),
+                    "change points need at least 8 runs with a value in a series (4 either side of "
+                    "a change); the "
                     "longest series (default hackbench-process-pipes/4 set 1) has 7");
 }
 
@@ -150,7 +159,7 @@ TEST_CASE(
     "(issue 44)") {
   NightsDb db;
   db.series(16, 8, 10);
-  std::vector<Store::RunCells> computed;
+  std::vector<RunCells> computed;
   history(db.store, "hackbench", "time", "", &computed);
   db.store.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed);
   sqlite3* h = nullptr;
@@ -166,7 +175,7 @@ TEST_CASE(
   CHECK_FALSE(hist.points[2].ci);
   CHECK(hist.points[2].ci_reason == "not finite in the database's cell summaries");
   const HistoryChanges c =
-      find_history_changes(db.store, hist, {.alpha = 0.05, .min_change_pct = 2});
+      find_history_changes(db.store.runs_table(), hist, {.alpha = 0.05, .min_change_pct = 2});
   REQUIRE(c.changes.size() == 1);
   CHECK(c.changes[0].after.run == "night-08");
   const std::string text = render_history_text(hist, &c);

@@ -10,6 +10,11 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/history/cell_summaries.h"
+#include "results/cell_cache.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
@@ -131,7 +136,7 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
   Store s(dir.file("h.db"));
   const auto late = add_run(s, "late", "2026-03-02T00:00:00Z", "ms", 1.0);
   const auto early = add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
-  std::vector<Store::RunCells> computed;
+  std::vector<RunCells> computed;
   const History first = history(s, "hackbench", "time", "", &computed);
   REQUIRE(computed.size() == 2);  // nothing was stored: both runs computed
   CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 2);
@@ -142,7 +147,7 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
   std::vector<std::string> runs;
   s.cell_cache().for_each_run_cell_summaries(
       "hackbench", "time", kCellSummaryVersion,
-      [&](const Store::RunLabel& run, std::span<const CellSummary> cells) {
+      [&](const RunLabel& run, std::span<const CellSummary> cells) {
         CHECK(cells.front().run_id == run.id);
         runs.push_back(run.name + " " + run.started_at);
         stored.insert(stored.end(), cells.begin(), cells.end());
@@ -184,7 +189,7 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
     computed.clear();
     s.cell_cache().for_each_run_cell_summaries(
         "hackbench", "time", kCellSummaryVersion + 1,
-        [&](const Store::RunLabel&, std::span<const CellSummary>) { FAIL("read"); });
+        [&](const RunLabel&, std::span<const CellSummary>) { FAIL("read"); });
   }
   SECTION("a run resumed between reading and keeping: its summaries are not kept") {
     computed.clear();
@@ -223,7 +228,7 @@ TEST_CASE("history of a database from schema version 9: migrated, summarised laz
   CHECK_THROWS_WITH(Store(path, Store::Access::kReadOnly), Catch::Contains("is older"));
   Store s(path, Store::Access::kExisting);
   CHECK(s.schema_version() == Store::kSchemaVersion);
-  std::vector<Store::RunCells> computed;
+  std::vector<RunCells> computed;
   const History h = history(s, "hackbench", "time", "", &computed);
   CHECK(render_history_text(h) == before);
   check_against_compare(s, h);
@@ -239,7 +244,7 @@ TEST_CASE("history merges a run without summaries into the stored ones by date, 
   // Ids and dates disagree: the late run was written first.
   add_run(s, "late", "2026-03-03T00:00:00Z", "s", 1.0);
   add_run(s, "early", "2026-03-01T00:00:00Z", "s", 2.0);
-  std::vector<Store::RunCells> computed;
+  std::vector<RunCells> computed;
   history(s, "hackbench", "time", "", &computed);
   REQUIRE(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) ==
           2);

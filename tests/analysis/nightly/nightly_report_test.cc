@@ -9,6 +9,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/nightly_log.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;

@@ -10,7 +10,11 @@
 #include "analysis/compare/compare.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;

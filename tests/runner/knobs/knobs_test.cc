@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/journal_rows.h"
 #include "tests/support/plain_iteration.h"
@@ -48,7 +50,7 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
   const std::string original = read_sysctl(host, kKnob);
   const std::string flipped = original == "0" ? "1" : "0";
   {
-    KnobJournal journal(store, host, run);
+    KnobJournal journal(store.journal(), host, run);
     journal.apply_sysctl({kKnob, flipped, 1});
     CHECK(read_sysctl(host, kKnob) == flipped);
     // Journaled before anything else could go wrong.
@@ -62,7 +64,7 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
   }
   SECTION("the destructor restores when the scope unwinds") {
     try {
-      KnobJournal journal(store, host, run);
+      KnobJournal journal(store.journal(), host, run);
       journal.apply_sysctl({kKnob, flipped, 1});
       throw std::runtime_error("workload blew up");
     } catch (const std::runtime_error&) {
@@ -71,7 +73,7 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
     CHECK(store.journal().unrestored("local").empty());
   }
   SECTION("a value the kernel rejects is an error and leaves nothing changed") {
-    KnobJournal journal(store, host, run);
+    KnobJournal journal(store.journal(), host, run);
     CHECK_THROWS_WITH(journal.apply_sysctl({kKnob, "banana", 1}),
                       Catch::Contains("sysctl kernel.sched_autogroup_enabled = banana: ") &&
                           Catch::Contains("restored '" + original + "'"));
@@ -90,7 +92,7 @@ TEST_CASE("sysctl apply journals, writes, verifies and restores (real sysctl)") 
                                             host));
     host.write_file(sysctl_path(kKnob), flipped + "\n");
     REQUIRE(read_sysctl(host, kKnob) == flipped);
-    const auto done = restore_journal(store, host);
+    const auto done = restore_journal(store.journal(), host);
     REQUIRE(done.size() == 1);
     CHECK(read_sysctl(host, kKnob) == original);
     CHECK(store.journal().unrestored("local").empty());
@@ -131,7 +133,7 @@ TEST_CASE("features flip, read back, and are restored (test double)") {
                                      {"NO_RUN_TO_PARITY", "NO_RUN_TO_PARITY", 3}}},
                                    {"debugfs", {{"sched/base_slice_ns", "1000000", 4}}}}};
   {
-    KnobJournal journal(store, kernel, run);
+    KnobJournal journal(store.journal(), kernel, run);
     journal.apply_variant(v);
     CHECK_FALSE(kernel.feature("PLACE_LAG"));
     CHECK_FALSE(kernel.feature("RUN_TO_PARITY"));
@@ -170,11 +172,11 @@ TEST_CASE("a crash between write and restore is undone by restore_journal (test 
   // static pointer, so it is never destroyed and still not a leak (the
   // sanitizer build checks leaks).
   static KnobJournal* journal = nullptr;
-  journal = new KnobJournal(store, kernel, run);
+  journal = new KnobJournal(store.journal(), kernel, run);
   journal->apply(feature_knob("NO_PLACE_LAG"), "NO_PLACE_LAG");
   journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
   CHECK_FALSE(kernel.feature("PLACE_LAG"));
-  const auto done = restore_journal(store, kernel);
+  const auto done = restore_journal(store.journal(), kernel);
   CHECK(done.size() == 2);
   CHECK(kernel.feature("PLACE_LAG"));
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
@@ -186,7 +188,7 @@ TEST_CASE("a value the kernel rejects leaves the knob as it was (test double)") 
   test::TempDir dir;
   Store store(dir.file("r.db"));
   const auto run = test::plain_run(store, "r");
-  KnobJournal journal(store, kernel, run);
+  KnobJournal journal(store.journal(), kernel, run);
   CHECK_THROWS_WITH(journal.apply(debugfs_knob("sched/base_slice_ns"), "banana"),
                     Catch::Contains("Invalid argument") && Catch::Contains("restored '3000000'"));
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");

@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/knobs/knobs.h"
@@ -183,7 +185,7 @@ TEST_CASE("task policies: every thread of a name set, journaled, and put back (r
   const int original = before[0].policy;
   const int target = other_than(original);
   {
-    TaskPolicies policies(store, host, run);
+    TaskPolicies policies(store.journal(), host, run);
     REQUIRE_FALSE(policies.apply(comm, target));
     const auto set = wait_for(host, comm, [](const auto& t) { return t.size() == 4; });
     for (const auto& t : set) CHECK(t.policy == target);
@@ -213,7 +215,7 @@ TEST_CASE("task policies: a name no task has fails, setting nothing") {
   test::TempDir dir;
   LocalHost host;
   Store store(dir.file("t.db"));
-  TaskPolicies policies(store, host, 1);
+  TaskPolicies policies(store.journal(), host, 1);
   const std::string comm = unique_comm("tpnone");
   CHECK(policies.apply(comm, SCHED_BATCH) ==
         fmt::format("policy.tasks: no task named '{}' on local at the iteration's start", comm));
@@ -245,7 +247,7 @@ TEST_CASE("task policies: restore puts back a thread a dead run set, and refuses
       fmt::format("{} {}", sched_policy_name(t.policy), t.start));
   set_task_policy(host, t.tid, target);
   CHECK(read_tasks(host, {comm}, {}).at(0).policy == target);
-  const auto lines = restore_journal(store, host);
+  const auto lines = restore_journal(store.journal(), host);
   CHECK(lines == std::vector<std::string>{fmt::format(
                      "restored task_policy {} (pid {}, tid {}): {} -> {} (run {})", comm, t.pid,
                      t.tid, sched_policy_name(target), sched_policy_name(t.policy), run)});
@@ -253,21 +255,21 @@ TEST_CASE("task policies: restore puts back a thread a dead run set, and refuses
   CHECK(store.journal().unrestored("local").empty());
   // A thread since gone (another start time): closed, nothing written.
   row(fmt::format("/proc/{}/task/{}", t.pid, t.tid), "SCHED_BATCH 1");
-  CHECK(restore_journal(store, host) ==
+  CHECK(restore_journal(store.journal(), host) ==
         std::vector<std::string>{fmt::format(
             "task_policy {} (/proc/{}/task/{}): the thread is gone, nothing to put back (run {})",
             comm, t.pid, t.tid, run)});
   // Rows schedlab never writes are refused.
   const auto bad_path = row("/etc/passwd", "SCHED_OTHER 1");
   CHECK_THROWS_WITH(
-      restore_journal(store, host),
+      restore_journal(store.journal(), host),
       fmt::format("journal entry {}: task_policy names '/etc/passwd', not a task; not "
                   "written",
                   bad_path));
   store.journal().journal_restored(bad_path);
   const auto bad_policy =
       row(fmt::format("/proc/{}/task/{}", t.pid, t.tid), "SCHED_FIFO " + t.start);
-  CHECK_THROWS_WITH(restore_journal(store, host),
+  CHECK_THROWS_WITH(restore_journal(store.journal(), host),
                     fmt::format("journal entry {}: task_policy original 'SCHED_FIFO {}' is not a "
                                 "policy schedlab sets; not written",
                                 bad_policy, t.start));

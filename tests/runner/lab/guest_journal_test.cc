@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "runner/config/host_specs.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/journal_rows.h"

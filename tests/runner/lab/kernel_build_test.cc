@@ -17,7 +17,12 @@
 
 #include "base/file.h"
 #include "base/text.h"
+#include "results/bisect_log.h"
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/lab/apt.h"
 #include "runner/lab/lab_host.h"

@@ -16,7 +16,12 @@
 #include <set>
 #include <thread>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/monitor_rows.h"
+#include "results/runs_table.h"
 #include "results/store.h"
+#include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/lab/lab_host.h"
 #include "tests/support/run_schedlab.h"

@@ -9,6 +9,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/runs_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/run/plan.h"
 #include "tests/support/plain_iteration.h"
@@ -74,7 +77,8 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   config.workloads[0].monitors = {"schedstat", "stat", "pressure"};
   config.workloads[1].monitors = {"pressure"};
   std::vector<std::string> notes;
-  MonitorRunner m(store, sut, run, [&](const std::string& s) { notes.push_back(s); });
+  MonitorRunner m(store.runs_table(), store.journal(), sut, run,
+                  [&](const std::string& s) { notes.push_back(s); });
   m.start(config);
 
   // schedstat's sysctl is on, journaled with the value found.
@@ -133,7 +137,7 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
 
   SECTION("a variant setting the same sysctl nests inside the monitor's journal") {
     {
-      KnobJournal variant(store, sut, run);
+      KnobJournal variant(store.journal(), sut, run);
       variant.apply_sysctl({"kernel.sched_schedstats", "0", 1});
       CHECK(sut.files[kSysctl] == "0\n");
       variant.restore_all();
@@ -156,7 +160,8 @@ TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[mo
   config.workloads.resize(1);
   config.workloads[0].monitors = {"schedstat"};
   std::vector<std::string> notes;
-  MonitorRunner m(store, sut, run, [&](const std::string& s) { notes.push_back(s); });
+  MonitorRunner m(store.runs_table(), store.journal(), sut, run,
+                  [&](const std::string& s) { notes.push_back(s); });
   m.start(config);
   CHECK(notes == std::vector<std::string>{"schedlab: monitor schedstat is unavailable on fake: no "
                                           "/proc/schedstat; the run goes on without it"});
@@ -173,7 +178,8 @@ TEST_CASE("tasks: a kernel without /proc/PID/sched, reported once", "[monitors][
   FileHost sut;  // no files at all
   const Config config = parse_config("monitors: [tasks]\nworkloads: [hackbench]\n", "t.yaml");
   std::vector<std::string> notes;
-  MonitorRunner m(store, sut, run, [&](const std::string& s) { notes.push_back(s); });
+  MonitorRunner m(store.runs_table(), store.journal(), sut, run,
+                  [&](const std::string& s) { notes.push_back(s); });
   m.start(config);
   CHECK(notes == std::vector<std::string>{
                      "schedlab: monitor tasks is unavailable on fake: no /proc/PID/sched (a kernel "
@@ -241,7 +247,8 @@ workloads:
 )",
                                      "t.yaml");
   std::vector<std::string> notes;
-  MonitorRunner m(store, local, run, [&](const std::string& s) { notes.push_back(s); });
+  MonitorRunner m(store.runs_table(), store.journal(), local, run,
+                  [&](const std::string& s) { notes.push_back(s); });
   m.start(config);
   REQUIRE(notes.empty());
   const auto before = m.before(config.workloads[0], {}, {});

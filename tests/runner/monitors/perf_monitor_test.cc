@@ -40,7 +40,7 @@ TEST_CASE("perf-stat: perf not installed on the SUT, reported once", "[perf][mon
   Fixture f;
   f.sut.missing_programs.insert("perf");
   const Config config = parse_config("monitors: [perf-stat]\nworkloads: [hackbench]\n", "t.yaml");
-  MonitorRunner m(f.store, f.sut, f.run, [&](const std::string& s) { f.notes.push_back(s); });
+  MonitorRunner m(f.store.runs_table(), f.store.journal(), f.sut, f.run, [&](const std::string& s) { f.notes.push_back(s); });
   m.start(config);
   CHECK(f.notes ==
         std::vector<std::string>{
@@ -57,7 +57,7 @@ TEST_CASE("perf-stat: perf refused by kernel.perf_event_paranoid, reported once"
   f.sut.on(dry({"task-clock"}),
            {{.exit_code = 255, .err = test::own_fixture("perf/stat-paranoid-2-nobody.err")}});
   const Config config = parse_config("monitors: [perf-stat]\nworkloads: [hackbench]\n", "t.yaml");
-  MonitorRunner m(f.store, f.sut, f.run, [&](const std::string& s) { f.notes.push_back(s); });
+  MonitorRunner m(f.store.runs_table(), f.store.journal(), f.sut, f.run, [&](const std::string& s) { f.notes.push_back(s); });
   m.start(config);
   REQUIRE(f.notes.size() == 1);
   CHECK(

@@ -8,6 +8,8 @@
 
 #include "base/hash.h"
 #include "base/text.h"
+#include "results/nightly_log.h"
+#include "results/runs_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/nightly/nightly.h"
 #include "tests/support/temp_dir.h"

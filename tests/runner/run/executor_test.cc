@@ -11,6 +11,12 @@
 #include <csignal>
 #include <set>
 
+#include "results/iterations_table.h"
+#include "results/knob_journal_table.h"
+#include "results/monitor_rows.h"
+#include "results/point_stops_table.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "runner/config/config.h"
 #include "runner/config/host_specs.h"
 #include "runner/hosts/interrupt.h"

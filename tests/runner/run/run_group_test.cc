@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/compare/compare.h"
+#include "results/runs_table.h"
+#include "results/variants_table.h"
 #include "runner/lab/kernel.h"
 #include "tests/support/temp_dir.h"
 
@@ -38,15 +40,15 @@ TEST_CASE("group runs: found by the manifest's group, columns labelled kernel/va
   run("other", R"({"lab":{"kernel_spec":"debian:6.1"}})", {"default"});
   const auto b = run("eevdf@6.12", R"({"group":"eevdf","lab":{"kernel_spec":"debian:6.12"}})",
                      {"default", "eevdf-nolag", "batch"});
-  const auto runs = group_runs(store, "eevdf");
+  const auto runs = group_runs(store.runs_table(), "eevdf");
   REQUIRE(runs.size() == 2);
   CHECK(runs[0].id == a);
   CHECK(runs[1].id == b);
   CHECK(run_group(runs[0]) == "eevdf");
   CHECK_FALSE(run_group(*store.runs_table().find_run_by_name("other")));
   std::vector<std::string> labels;
-  for (const auto& col : group_columns(store, runs)) labels.push_back(col.label);
+  for (const auto& col : group_columns(store.variants_table(), runs)) labels.push_back(col.label);
   CHECK(labels == std::vector<std::string>{"6.1/default", "6.1/batch", "6.12/default",
                                            "6.12/eevdf-nolag", "6.12/batch"});
-  CHECK(group_runs(store, "nope").empty());
+  CHECK(group_runs(store.runs_table(), "nope").empty());
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "results/point_stops_table.h"
 #include "runner/config/config.h"
 
 using namespace schedlab;
