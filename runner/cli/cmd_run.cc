@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/compare/compare.h"
+#include "base/json_data.h"
 #include "base/text.h"
 #include "base/time.h"
 #include "results/store.h"
@@ -19,11 +20,11 @@
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
-#include "runner/lab/host_set.h"
 #include "runner/hosts/interrupt.h"
-#include "runner/lab/lab_config_yaml.h"
 #include "runner/input/units.h"
 #include "runner/knobs/knobs.h"
+#include "runner/lab/host_set.h"
+#include "runner/lab/lab_config_yaml.h"
 #include "runner/run/executor.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/plan.h"
@@ -62,7 +63,7 @@ void print_table(Store& store, const std::vector<ColumnRef>& columns, const Comp
 
 // `run --iterations N` of a run being resumed (its manifest), 0 when none.
 int iterations_override(const RunInfo& run) {
-  const auto m = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto m = parse_json_data(run.manifest_json);
   if (!m.is_object() || !m.contains("iterations_override")) return 0;
   return m["iterations_override"].is_number_integer() ? m["iterations_override"].get<int>() : 0;
 }
@@ -248,7 +249,8 @@ int run_command(const RunOptions& o) {
       } else {
         group.clear();
         if (!run) {
-          fmt::print(stderr, "schedlab run: no run '{}' in {}\n", o.resume, store->path());
+          fmt::print(stderr, "schedlab run: no run '{}' in {}\n",
+                     terminal_safe(excerpt(o.resume, 80)), store->path());
           return kBadInput;
         }
         if (run->config_path == "(import)") {

@@ -9,6 +9,7 @@
 
 #include "analysis/counters/proc_text.h"
 #include "analysis/counters/task_samples.h"
+#include "base/json_data.h"
 
 namespace schedlab {
 
@@ -31,7 +32,7 @@ void MonitorRunner::record(const std::string& key, const std::string& monitor,
                            const std::string& why) {
   const auto run = store_.runs_table().find_run(run_id_);
   if (!run) return;
-  nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
+  nlohmann::json manifest = parse_json_data(run->manifest_json);
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
   manifest[key][monitor] = why;
   store_.runs_table().set_run_manifest(run_id_, manifest.dump());

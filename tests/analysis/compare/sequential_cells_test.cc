@@ -181,3 +181,20 @@ TEST_CASE("a stored design that is no design is refused naming run and row (issu
                           why);
   }
 }
+
+TEST_CASE("a stored design nested 300,000 deep is no design: an error, not a crash in dump()") {
+  const std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  for (const std::string& design :
+       {R"({"alpha":0.05,"spending":)" + deep + "}", R"({"max":)" + deep + "}"}) {
+    SeqCellsDb db;
+    db.stop(db.fast, 3, "decided",
+            SequentialRecord{.metric = "time",
+                             .decision = "different",
+                             .looks = 1,
+                             .design_json = design,
+                             .looks_json = "[]"});
+    CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id})),
+                      "run 1: the stored sequential test of variant id 2 at hackbench "
+                      "{\"groups\":4} is not a JSON object");
+  }
+}
