@@ -175,10 +175,16 @@ TEST_CASE("a stored design that is no design is refused naming run and row (issu
     if (std::string_view(design) == "ci_low")
       r.design_json = "{}", r.ci_low = std::numeric_limits<double>::infinity();
     db.stop(db.fast, 3, "decided", r);
-    CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id})),
-                      std::string("run 1: the stored sequential test of variant id 2 at "
-                                  "hackbench {\"groups\":4} ") +
-                          why);
+    // A figure that is not finite is refused by the store as it reads the
+    // row (point_stops_table.cc), before compare sees it.
+    const std::string expected =
+        std::string_view(design) == "ci_low"
+            ? std::string("run 1: the stop of hackbench has seq_ci_low inf: not a finite number "
+                          "(a damaged or crafted database)")
+            : std::string("run 1: the stored sequential test of variant id 2 at "
+                          "hackbench {\"groups\":4} ") +
+                  why;
+    CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id})), expected);
   }
 }
 
