@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/text.h"
 #include "results/sqlite_stmt.h"
 
 namespace schedlab {
 namespace {
+
+constexpr int kMaxMetricPrecision = 12;
 
 // A declaration's word read back as its enum; a word the vocabulary does not
 // have names where it was found, for whoever has to mend the database.
@@ -28,7 +32,8 @@ MetricInfo read_metric(const sql::Stmt& s) {
                .name = s.text(2),
                .unit = s.text(3),
                .centre = s.text(5),
-               .precision = static_cast<int>(s.i64(7))};
+               .precision = static_cast<int>(
+                   std::clamp<std::int64_t>(s.i64(7), -1, kMaxMetricPrecision + 1))};
   const std::string direction = s.text(4), kind = s.text(6);
   m.direction = declared(direction_from_string(direction), direction, "direction", run, m);
   m.kind = declared(sample_kind_from_string(kind), kind, "kind", run, m);
@@ -36,6 +41,13 @@ MetricInfo read_metric(const sql::Stmt& s) {
     const std::string domain = s.text(8);
     m.domain = declared(domain_from_string(domain), domain, "domain", run, m);
   }
+  // Digits after the point in a table: a crafted 1000000000 would print a
+  // billion digits a cell (no workload declares more than a few).
+  if (m.precision < 0 || m.precision > kMaxMetricPrecision)
+    throw StoreError(fmt::format(
+        "metric {} {} of run {} has precision {}: not from 0 to {} (a "
+        "damaged or crafted database)",
+        terminal_safe(m.workload), terminal_safe(m.name), run, s.i64(7), kMaxMetricPrecision));
   return m;
 }
 

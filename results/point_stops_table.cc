@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "base/text.h"
 #include "results/sqlite_stmt.h"
@@ -23,6 +24,19 @@ std::optional<double> stored_figure(const sql::Stmt& s, int col, std::int64_t ru
   throw StoreError(fmt::format("run {}: the stop of {} has {} {}: not a finite number (a damaged "
                                "or crafted database)",
                                run_id, terminal_safe(workload), what, v));
+}
+
+// A stop's counts (its iterations, the test's looks and n a side) are
+// printed as facts too: one below 0 or past an int is refused the same way,
+// never printed as "after -7 looks" or cut to its low 32 bits.
+int stored_count(const sql::Stmt& s, int col, std::int64_t run_id, const std::string& workload,
+                 const char* what) {
+  const std::int64_t v = s.i64(col);
+  if (v >= 0 && v <= std::numeric_limits<int>::max()) return static_cast<int>(v);
+  throw StoreError(
+      fmt::format("run {}: the stop of {} has {} {}: not a count (a damaged or "
+                  "crafted database)",
+                  run_id, terminal_safe(workload), what, v));
 }
 
 }  // namespace
@@ -65,17 +79,24 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
     const auto figure = [&](int col, const char* what) {
       return stored_figure(s, col, run_id, workload, what);
     };
-    PointStop p{s.i64(0),  s.i64(1),
-                workload,  s.text(3),
-                static_cast<int>(s.i64(4)), s.text(5),
-                figure(6, "ci_halfwidth_pct"), std::nullopt};
+    const auto count = [&](int col, const char* what) {
+      return stored_count(s, col, run_id, workload, what);
+    };
+    PointStop p{s.i64(0),
+                s.i64(1),
+                workload,
+                s.text(3),
+                count(4, "iterations"),
+                s.text(5),
+                figure(6, "ci_halfwidth_pct"),
+                std::nullopt};
     if (!s.is_null(7)) {
       SequentialRecord q;
       q.metric = s.text(7);
       q.decision = s.text(8);
-      q.looks = static_cast<int>(s.i64(9));
-      q.n_baseline = static_cast<int>(s.i64(10));
-      q.n = static_cast<int>(s.i64(11));
+      q.looks = count(9, "seq_looks");
+      q.n_baseline = count(10, "seq_n_baseline");
+      q.n = count(11, "seq_n");
       q.p_value = figure(12, "seq_p_value");
       q.estimate_pct = figure(13, "seq_estimate_pct");
       q.ci_low = figure(14, "seq_ci_low");

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "base/json_data.h"
 #include "base/sample_range.h"
 #include "base/text.h"
 #include "results/run_row.h"
@@ -75,9 +76,9 @@ struct MergedRun {
 // finished part, and a part merged again once it has finished counts as
 // finished (a task's database merged while it ran, then after).
 MergedRun merge_run(const RunInfo* ours_run, const RunInfo& theirs_run) {
-  auto theirs = nlohmann::json::parse(theirs_run.manifest_json, nullptr, false);
+  auto theirs = parse_json_data(theirs_run.manifest_json);
   if (!theirs.is_object()) theirs = nlohmann::json::object();
-  auto ours = ours_run ? nlohmann::json::parse(ours_run->manifest_json, nullptr, false) : theirs;
+  auto ours = ours_run ? parse_json_data(ours_run->manifest_json) : theirs;
   if (!ours.is_object()) ours = nlohmann::json::object();
   auto parts = ours.value("merged_parts", nlohmann::json::object());
   if (!parts.is_object()) parts = nlohmann::json::object();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "base/json_data.h"
 #include "base/text.h"
 #include "base/time.h"
 
@@ -246,7 +247,7 @@ std::vector<Sample> parse_text(const ParamTable<SchbenchParams>::Values& p,
 // "runtime": R}}; the final report's numbers, without average rps.
 std::vector<Sample> parse_json(const ParamTable<SchbenchParams>::Values& p,
                                const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, false);
+  const auto j = parse_json_data(text);
   if (j.is_discarded())
     throw ParseError(kSchbenchName, 0, "the output starts like JSON but is not JSON");
   if (!j.is_object() || !j.contains("int") || !j["int"].is_object() ||
@@ -546,7 +547,7 @@ std::vector<std::string> Schbench::stated_params(const Point& given_point, const
   const auto given = params_.read(given_point);
   const std::string text = join_output(out, err);
   if (const auto t = trim(text); !t.starts_with("{")) return text_params(given, text);
-  const auto j = nlohmann::json::parse(trim(text), nullptr, false);
+  const auto j = parse_json_data(trim(text));
   if (!j.is_object() || !j.contains("int") || !j["int"].is_object()) return {};
   std::vector<std::string> stated;
   if (j.contains("normal") && j["normal"].is_object() && j["normal"].contains("cmdline") &&

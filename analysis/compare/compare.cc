@@ -17,6 +17,7 @@
 #include "analysis/compare/analyse.h"
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/stats/stats.h"
+#include "base/json_data.h"
 #include "results/variants_table.h"
 
 namespace schedlab {
@@ -44,7 +45,7 @@ std::map<std::string, std::string> cell_params(const std::vector<const Iteration
   for (const IterationRow* it : its) {
     if (last && *last == it->params_json) continue;
     last = &it->params_json;
-    const auto j = nlohmann::json::parse(it->params_json, nullptr, false);
+    const auto j = parse_json_data(it->params_json);
     if (!j.is_object()) continue;
     for (const auto& [k, v] : j.items()) seen[k].insert(param_text(v));
   }
@@ -334,13 +335,12 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
     std::string knobs;
     for (const auto& v : store.variants_table().variants(col.run_id))
       if (v.id == col.variant_id) knobs = v.knobs_json;
-    auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
+    auto manifest = parse_json_data(run.manifest_json);
     // A pair's column: that pair's SUT manifest.
     if (col.pair && manifest.is_object() && manifest.contains("pairs") &&
         manifest["pairs"].contains(*col.pair))
       manifest = nlohmann::json(manifest["pairs"][*col.pair]);
-    manifests.push_back(
-        {col.label, std::move(manifest), nlohmann::json::parse(knobs, nullptr, false)});
+    manifests.push_back({col.label, std::move(manifest), parse_json_data(knobs)});
   }
   out.differences = manifest_differences(manifests);
 
@@ -417,7 +417,7 @@ std::vector<ColumnRef> default_columns(const Store& store, const std::vector<std
       std::set<std::string> stored;
       for (const auto& it : store.iterations_table().iterations(id))
         if (!it.pair.empty()) stored.insert(it.pair);
-      const auto manifest = nlohmann::json::parse(run.manifest_json, nullptr, false);
+      const auto manifest = parse_json_data(run.manifest_json);
       if (manifest.is_object() && manifest.contains("pair_order") &&
           manifest["pair_order"].is_array())
         for (const auto& p : manifest["pair_order"])

@@ -5,12 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_data.h"
+
 namespace schedlab {
 
 std::vector<EmulatedRun> emulated_runs(const std::vector<RunInfo>& runs) {
   std::vector<EmulatedRun> out;
   for (const auto& r : runs) {
-    const auto m = nlohmann::json::parse(r.manifest_json, nullptr, false);
+    const auto m = parse_json_data(r.manifest_json);
     if (!m.is_object() || !m.contains("lab") || !m["lab"].is_object()) continue;
     const auto& lab = m["lab"];
     if (lab.value("emulated", false) != true) continue;

@@ -14,6 +14,7 @@
 
 #include "analysis/sequential/group_sequential.h"
 #include "analysis/sequential/sequential.h"
+#include "base/json_data.h"
 #include "base/text.h"
 #include "results/metrics_table.h"
 #include "results/point_stops_table.h"
@@ -51,7 +52,7 @@ void read_design(const PointStop& stop, SequentialCell& s) {
   for (const auto& [name, v] : {std::pair{"estimate", r.estimate_pct}, std::pair{"ci_low", r.ci_low},
                                 std::pair{"ci_high", r.ci_high}})
     if (v && !std::isfinite(*v)) refuse(fmt::format("has {} {}: not finite", name, *v));
-  const auto d = nlohmann::json::parse(stop.sequential->design_json, nullptr, false);
+  const auto d = parse_json_data(stop.sequential->design_json);
   if (!d.is_object()) refuse("is not a JSON object");
   SequentialDesign design;
   const std::pair<const char*, double SequentialDesign::*> numbers[] = {

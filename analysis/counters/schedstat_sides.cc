@@ -10,7 +10,9 @@
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_runs.h"
 #include "base/file.h"
+#include "base/json_data.h"
 #include "base/suggest.h"
+#include "base/text.h"
 #include "results/runs_table.h"
 #include "results/variants_table.h"
 
@@ -66,8 +68,9 @@ SchedstatSide side_from_selection(const Store& store, const std::string& selecti
         fmt::format("'{}' is not a file, nor a run selection RUN[:VARIANT[:ROW]]", selection));
   const std::optional<RunInfo> run = store.runs_table().find_run_arg(parts[0]);
   if (!run)
-    throw SchedstatInputError(fmt::format("'{}' is not a file, and {} has no run '{}'", selection,
-                                          store.path(), parts[0]));
+    throw SchedstatInputError(fmt::format("'{}' is not a file, and {} has no run '{}'",
+                                          terminal_safe(excerpt(selection, 80)), store.path(),
+                                          terminal_safe(excerpt(parts[0], 80))));
   std::optional<std::int64_t> variant_id;
   if (parts.size() > 1 && !parts[1].empty()) {
     std::vector<std::string> names;
@@ -99,7 +102,7 @@ SchedstatSide side_from_selection(const Store& store, const std::string& selecti
   auto& sum = found.sum;
   if (!sum) {
     std::string why;
-    const auto manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
+    const auto manifest = parse_json_data(run->manifest_json);
     if (manifest.is_object() && manifest.contains("monitors_unavailable") &&
         manifest["monitors_unavailable"].contains("schedstat"))
       why = fmt::format(" (the schedstat monitor was unavailable: {})",

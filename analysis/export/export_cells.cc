@@ -6,13 +6,14 @@
 
 #include "analysis/history/history_changes.h"
 #include "analysis/render/render_parts.h"
+#include "base/json_data.h"
 
 namespace schedlab {
 namespace {
 
 // The manifest's lab.build object (a kernel built from a tree), or null.
 nlohmann::json lab_build(const RunInfo& run) {
-  const auto m = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto m = parse_json_data(run.manifest_json);
   if (!m.is_object() || !m.contains("lab") || !m["lab"].is_object()) return nullptr;
   const auto& lab = m["lab"];
   return lab.contains("build") && lab["build"].is_object() ? lab["build"] : nlohmann::json(nullptr);

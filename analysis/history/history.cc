@@ -20,6 +20,7 @@
 #include "analysis/compare/compare.h"
 #include "analysis/history/cell_summaries.h"
 #include "analysis/history/history_changes.h"
+#include "base/json_data.h"
 #include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
@@ -299,7 +300,7 @@ std::vector<std::string> parameter_set_labels(const std::vector<std::string>& se
   std::vector<std::map<std::string, std::string>> parsed;
   for (const auto& set : sets) {
     auto& m = parsed.emplace_back();
-    const auto j = nlohmann::json::parse(set, nullptr, false);
+    const auto j = parse_json_data(set);
     if (j.is_object())
       for (const auto& [k, v] : j.items()) m[k] = v.is_string() ? v.get<std::string>() : v.dump();
   }

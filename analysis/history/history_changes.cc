@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "base/json_data.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -36,7 +37,7 @@ ChangeRun change_run(const RunsTable& runs, const HistoryPoint& p) {
 }  // namespace
 
 std::string run_commit(const RunInfo& run) {
-  const auto m = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto m = parse_json_data(run.manifest_json);
   if (!m.is_object() || !m.contains("lab") || !m["lab"].is_object()) return "";
   const auto& lab = m["lab"];
   if (!lab.contains("build") || !lab["build"].is_object()) return "";

@@ -10,6 +10,7 @@
 
 #include "analysis/counters/proc_text.h"
 #include "analysis/counters/schedstat_runs.h"
+#include "base/json_data.h"
 #include "base/shell_quote.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
@@ -160,13 +161,13 @@ std::vector<std::string> point_params(const Store& store, std::int64_t run, cons
   std::string mine;
   for (const auto& it : store.iterations_table().iterations(run)) {
     if (it.workload != workload) continue;
-    const auto j = nlohmann::json::parse(it.params_json, nullptr, false);
+    const auto j = parse_json_data(it.params_json);
     if (!j.is_object()) continue;
     for (const auto& [k, v] : j.items()) values[k].insert(param_text(v));
     if (mine.empty() && it.block == series.block && it.row == series.row) mine = it.params_json;
   }
   std::vector<std::string> out;
-  const auto point = nlohmann::json::parse(mine, nullptr, false);
+  const auto point = parse_json_data(mine);
   if (!point.is_object()) return out;
   for (const auto& [k, v] : point.items())
     if (values[k].size() > 1 && !v.is_null())

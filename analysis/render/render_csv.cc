@@ -9,6 +9,7 @@
 
 #include "analysis/render/render.h"
 #include "analysis/render/render_parts.h"
+#include "base/json_data.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -32,7 +33,7 @@ bool plain_number(std::string_view s) {
 }
 
 nlohmann::json params_of(const Row& r) {
-  auto p = nlohmann::json::parse(r.params_json, nullptr, false);
+  auto p = parse_json_data(r.params_json);
   return p.is_object() ? p : nlohmann::json::object();
 }
 

@@ -12,6 +12,7 @@
 #include "analysis/render/render.h"
 #include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
+#include "base/json_data.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -30,7 +31,7 @@ std::string_view operation(const MetricInfo& m) {
 // kernel_release and hostname from the manifest, when it has them.
 std::string describe_run(const RunInfo& r) {
   std::string line = fmt::format("run {} {}:", r.id, r.name);
-  const auto manifest = nlohmann::json::parse(r.manifest_json, nullptr, false);
+  const auto manifest = parse_json_data(r.manifest_json);
   if (manifest.is_discarded() || !manifest.is_object()) {
     line += " manifest unreadable,";
   } else {
@@ -83,7 +84,7 @@ std::vector<std::string> sequential_lines(const Comparison& c) {
 }
 
 std::string kernel_release(const RunInfo& r) {
-  const auto manifest = nlohmann::json::parse(r.manifest_json, nullptr, false);
+  const auto manifest = parse_json_data(r.manifest_json);
   if (!manifest.is_object()) return "";
   auto v = manifest.find("kernel_release");
   return v != manifest.end() && v->is_string() ? v->get<std::string>() : "";

@@ -28,6 +28,7 @@
 #include <set>
 
 #include "analysis/render/render_html.h"
+#include "base/json_data.h"
 
 namespace schedlab {
 namespace {
@@ -363,7 +364,7 @@ Json samples_spec(const Comparison& c, const Block& b, std::size_t from, std::si
 // order is that of its files).
 bool ran_here(const RunInfo& r) {
   if (r.config_path == "(import)") return false;
-  const auto m = nlohmann::json::parse(r.manifest_json, nullptr, false);
+  const auto m = parse_json_data(r.manifest_json);
   return !(m.is_object() && m.value("imported", false));
 }
 

@@ -294,6 +294,12 @@ double welch_z(double t, double df);
 // (two-sided) has `power` for a difference of min_effect_pct with the given
 // CV (both in % of the mean): the fixed design a sequential one is measured
 // against (R's power.t.test; the noncentral t).
+// Throws std::invalid_argument past 10,000,000 a side.
 std::size_t fixed_n_for_power(double alpha, double power, double min_effect_pct, double cv_pct);
+
+// A two-sample t-test's power with n a side at a difference of `effect`
+// standard deviations (power.t.test, strict = FALSE: the far tail left out,
+// as R does by default).
+double t_test_power(double alpha, double effect, double n);
 
 }  // namespace schedlab

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/math/distributions/non_central_t.hpp>
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <stdexcept>
@@ -21,15 +20,6 @@ double solve_increasing(F f, double lo, double hi) {
   const auto [a, b] = boost::math::tools::toms748_solve(
       f, lo, hi, boost::math::tools::eps_tolerance<double>(40), iterations);
   return (a + b) / 2;
-}
-
-// A two-sample t-test's power with n a side (power.t.test, strict = FALSE:
-// the far tail left out, as R does by default).
-double t_test_power(double alpha, double effect, double n) {
-  const double df = 2 * n - 2;
-  const double q = stats::t_quantile(1 - alpha / 2, df);
-  const boost::math::non_central_t nct(df, effect * std::sqrt(n / 2));
-  return boost::math::cdf(boost::math::complement(nct, q));
 }
 
 // The expected n at the stop and P(different the right way) for a true

@@ -8,6 +8,7 @@
 #include "analysis/render/render_html.h"
 #include "analysis/sequential/bisect_verdict.h"
 #include "analysis/stats/summary.h"
+#include "base/json_data.h"
 #include "runner/bisect/bisect.h"
 #include "runner/bisect/bisect_samples.h"
 
@@ -42,7 +43,8 @@ std::string bisect_page(const Store& store, const BisectSession& session,
     const auto it = now.find(static_cast<int>(pos));
     if (it == now.end()) continue;
     const BisectDecision& d = *it->second;
-    const auto runs = nlohmann::json::parse(d.run_ids_json).get<std::vector<std::int64_t>>();
+    const auto runs = require_json_data(d.run_ids_json, "a bisect step's run ids")
+                          .get<std::vector<std::int64_t>>();
     const auto samples = bisect_samples(store, spec, runs);
     const Centre centre = bisect_metric_centre(store.metrics_table(), spec, runs);
     const auto ci = centre_interval(samples, centre, 0.95);

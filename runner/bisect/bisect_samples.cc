@@ -9,6 +9,7 @@
 
 #include "analysis/compare/analyse.h"
 #include "analysis/stats/summary.h"
+#include "base/json_data.h"
 #include "results/iterations_table.h"
 #include "results/variants_table.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 // spec.params are written as the store writes them (set_bisect_config).
 bool params_match(const BisectSpec& spec, const std::string& params_json) {
-  const json p = json::parse(params_json);
+  const json p = require_json_data(params_json, "a stored params_json");
   for (const auto& [name, want] : spec.params) {
     if (!p.contains(name)) return false;
     const json& v = p[name];

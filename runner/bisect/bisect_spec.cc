@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/sequential/bisect_looks.h"
+#include "base/json_data.h"
 #include "base/placeholders.h"
 #include "base/suggest.h"
 #include "runner/bisect/bisect_git.h"
@@ -42,7 +43,7 @@ std::string spec_to_json(const BisectSpec& s) {
 }
 
 BisectSpec spec_from_json(const std::string& text) {
-  const json j = json::parse(text);
+  const json j = require_json_data(text, "a bisection's stored spec");
   BisectSpec s;
   s.mode = j.at("mode");
   s.candidates = j.at("candidates").get<std::vector<std::string>>();

@@ -11,6 +11,7 @@
 #include "analysis/counters/schedstat_runs.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
+#include "base/json_data.h"
 #include "results/variants_table.h"
 #include "runner/bisect/bisect_spec.h"
 #include "workloads/registry.h"
@@ -25,7 +26,8 @@ std::string opt_num(const std::optional<double>& v, const char* fmt_spec = "{:.4
 }
 
 std::vector<std::int64_t> run_ids(const BisectDecision& d) {
-  return json::parse(d.run_ids_json).get<std::vector<std::int64_t>>();
+  return require_json_data(d.run_ids_json, "a bisect step's run ids")
+      .get<std::vector<std::int64_t>>();
 }
 
 // Summed schedstat deltas of a run's first variant, when it has them.
@@ -135,7 +137,7 @@ void print_bisect_status(const Store& store, const BisectSession& session) {
                d.verdict, d.n, opt_num(d.centre), opt_num(d.p_good, "{:.3g}"),
                opt_num(d.p_bad, "{:.3g}"), d.decided_by, note);
   }
-  const json r = json::parse(session.result_json);
+  const json r = require_json_data(session.result_json, "the bisect session's result");
   if (session.status == BisectStatus::kDone) print_result(store, spec, r, decisions);
   if (session.status == BisectStatus::kRefused) {
     // A centre that is undefined (hmean of a zero) is stored as null, printed n/a.

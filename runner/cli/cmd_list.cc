@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/json_data.h"
 #include "base/text.h"
 #include "results/runs_table.h"
 #include "results/store.h"
@@ -64,7 +65,7 @@ void list_json(const Store& store, const Overviews& overview) {
           ov.planned_max ? nlohmann::json{{"min", ov.planned_min.value_or(*ov.planned_max)},
                                           {"max", *ov.planned_max}}
                          : nlohmann::json(nullptr)},
-         {"manifest", nlohmann::json::parse(r.manifest_json)}});
+         {"manifest", require_json_data(r.manifest_json, fmt::format("run {}'s manifest", r.id))}});
   }
   fmt::print("{}\n", out.dump(2));
 }

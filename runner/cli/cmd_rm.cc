@@ -2,6 +2,7 @@
 // smoke run): every row of each, its journal rows kept as history.
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
@@ -26,9 +27,10 @@ int rm_command(const RmOptions& o) {
       auto run = store.runs_table().find_run_arg(arg);
       std::vector<RunInfo> found;
       if (run) found.push_back(*run);
-      else
-        found = group_runs(store.runs_table(), arg);  // a multi-kernel plan by its name
-      if (found.empty()) throw StoreError(fmt::format("{} has no run '{}'", store.path(), arg));
+      else found = group_runs(store.runs_table(), arg);  // a multi-kernel plan by its name
+      if (found.empty())
+        throw StoreError(
+            fmt::format("{} has no run '{}'", store.path(), terminal_safe(excerpt(arg, 80))));
       for (auto& r : found) {
         if (r.status == RunStatus::kRunning && RunAlive::held(store.path(), r.id))
           throw StoreError(fmt::format("run {} '{}' is being written by a live schedlab; nothing removed", r.id,

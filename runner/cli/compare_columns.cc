@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/run/run_group.h"
@@ -36,7 +37,8 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
   for (const auto& arg : runs) {
     const std::optional<RunInfo> run = store.runs_table().find_run_arg(arg);
     if (!run) {
-      fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command, arg, store.path());
+      fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command,
+                 terminal_safe(excerpt(arg, 80)), store.path());
       return std::nullopt;
     }
     ids.push_back(run->id);

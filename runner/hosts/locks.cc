@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/hash.h"
+#include "base/json_data.h"
 #include "base/time.h"
 #include "runner/hosts/local_host.h"
 
@@ -118,7 +119,7 @@ std::string LockHolder::json() const {
 }
 
 std::optional<LockHolder> LockHolder::parse(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, false);
+  const auto j = parse_json_data(text);
   if (!j.is_object()) return std::nullopt;
   LockHolder h;
   h.what = j.value("what", "");

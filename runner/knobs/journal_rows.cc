@@ -47,7 +47,8 @@ std::string row_action(const JournalEntry& e) {
 std::vector<std::string> settle_foreign_rows(KnobJournalTable& journal, const JournalRows& rows) {
   std::vector<std::string> lines;
   const auto what = [](const JournalEntry& e) {
-    return fmt::format("{} {} (run {})", e.kind, terminal_safe(excerpt(e.name, 80)), e.run_id);
+    return fmt::format("{} {} (run {})", terminal_safe(excerpt(e.kind, 40)),
+                       terminal_safe(excerpt(e.name, 80)), e.run_id);
   };
   for (const auto& e : rows.earlier_boot) {
     journal.journal_discard_entry(e.id);

@@ -232,10 +232,11 @@ std::string restore_row(KnobJournalTable& journal, Host& host, const JournalEntr
   const std::string now = read_knob(host, k);
   if (now != e.original)
     throw KnobError(fmt::format("{} {}: restored '{}' but it reads back as '{}'", e.kind, e.name,
-                                e.original, now));
+                                e.original, terminal_safe(excerpt(now, 80))));
   journal.journal_restored(e.id);
-  return fmt::format("restored {} {}: {} -> {} (run {})", e.kind, e.name, e.target, e.original,
-                     e.run_id);
+  // The target is the row's word alone (nothing checked it): escaped.
+  return fmt::format("restored {} {}: {} -> {} (run {})", e.kind, e.name,
+                     terminal_safe(excerpt(e.target, 80)), e.original, e.run_id);
 }
 
 bool leftover_kind(const std::string& kind) {
@@ -257,7 +258,8 @@ std::vector<std::string> restore_journal(KnobJournalTable& journal, Host& host) 
       done.push_back(
           line ? *line
                : fmt::format("{} {} ({}): the thread is gone, nothing to put back (run {})", e.kind,
-                             e.name, e.path, e.run_id));
+                             terminal_safe(excerpt(e.name, 80)), terminal_safe(excerpt(e.path, 80)),
+                             e.run_id));
       continue;
     }
     done.push_back(restore_row(journal, host, e));

@@ -340,8 +340,8 @@ std::optional<std::string> restore_task_policy_row(Host& host, const JournalEntr
   const auto now = read_task(host, pid, tid);
   if (!now || now->start != start) return std::nullopt;  // gone: nothing to put back
   if (now->policy != *old) set_task_policy(host, tid, *old);
-  return fmt::format("restored {} {}: {} -> {} (run {})", e.kind, now->describe(), e.target,
-                     sched_policy_name(*old), e.run_id);
+  return fmt::format("restored {} {}: {} -> {} (run {})", e.kind, now->describe(),
+                     terminal_safe(excerpt(e.target, 80)), sched_policy_name(*old), e.run_id);
 }
 
 }  // namespace schedlab

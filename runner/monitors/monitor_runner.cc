@@ -9,6 +9,7 @@
 
 #include "analysis/counters/proc_text.h"
 #include "analysis/counters/task_samples.h"
+#include "base/json_data.h"
 
 namespace schedlab {
 
@@ -31,7 +32,7 @@ std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m
 void MonitorRunner::edit_manifest(const std::function<void(nlohmann::json&)>& edit) {
   const auto run = runs_.find_run(run_id_);
   if (!run) return;
-  nlohmann::json manifest = nlohmann::json::parse(run->manifest_json, nullptr, false);
+  nlohmann::json manifest = parse_json_data(run->manifest_json);
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
   edit(manifest);
   runs_.set_run_manifest(run_id_, manifest.dump());

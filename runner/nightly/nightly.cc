@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/hash.h"
+#include "base/json_data.h"
 #include "base/suggest.h"
 #include "base/text.h"
 #include "base/time.h"
@@ -94,7 +95,7 @@ Prepared prepare_target(const NightlyTarget& t, const std::vector<Config>& confi
 std::string kernel_release_of(const Store& store, std::int64_t run_id) {
   const auto run = store.runs_table().find_run(run_id);
   if (!run) return "";
-  const auto m = nlohmann::json::parse(run->manifest_json, nullptr, false);
+  const auto m = parse_json_data(run->manifest_json);
   return m.is_object() && m.contains("kernel_release") && m["kernel_release"].is_string()
              ? m["kernel_release"].get<std::string>()
              : "";

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "analysis/compare/manifest_diff.h"
+#include "base/json_data.h"
 #include "base/text.h"
 #include "runner/knobs/sut_state.h"
 #include "runner/lab/lab_host.h"
@@ -72,7 +73,7 @@ nlohmann::json sut_manifest(const RunContext& ctx) {
 
 void record_pair_manifest(const RunContext& ctx, const RunInfo& run) {
   const std::string& pair = ctx.options.pair;
-  const auto whole = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto whole = parse_json_data(run.manifest_json);
   const auto part = whole.is_object() && whole.contains("pairs")
                         ? whole["pairs"].value(pair, nlohmann::json{})
                         : nlohmann::json{};
@@ -84,7 +85,7 @@ void record_state_after(RunsTable& runs, Host& sut, std::int64_t run_id,
                         const std::string& pair_name) noexcept {
   try {
     const auto run = runs.find_run(run_id);
-    auto whole = nlohmann::json::parse(run ? run->manifest_json : "", nullptr, false);
+    auto whole = parse_json_data(run ? run->manifest_json : "");
     if (!whole.is_object()) return;
     // A pair's manifest is its member of "pairs".
     auto manifest = pair_name.empty() ? whole : whole["pairs"][pair_name];

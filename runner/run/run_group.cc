@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/compare/compare.h"
+#include "base/json_data.h"
 #include "runner/lab/kernel.h"
 
 namespace schedlab {
@@ -15,7 +16,7 @@ std::string kernel_run_name(const std::string& group, const std::string& kernel)
 }
 
 std::optional<std::string> run_group(const RunInfo& run) {
-  const auto m = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto m = parse_json_data(run.manifest_json);
   if (!m.is_object() || !m.contains("group") || !m["group"].is_string()) return std::nullopt;
   return m["group"].get<std::string>();
 }
@@ -35,7 +36,7 @@ std::vector<ColumnRef> group_columns(const VariantsTable& variants,
   // describe of what was built after it ("main v6.1-12-gabc").
   std::vector<std::string> labels, describes;
   for (const auto& r : runs) {
-    const auto m = nlohmann::json::parse(r.manifest_json, nullptr, false);
+    const auto m = parse_json_data(r.manifest_json);
     std::string label = r.name, describe;
     if (m.is_object() && m.contains("lab") && m["lab"].is_object() && m["lab"].value("kernel_spec", "") != "") {
       label = lab::kernel_label(m["lab"]["kernel_spec"].get<std::string>());

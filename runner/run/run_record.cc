@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/hash.h"
+#include "base/json_data.h"
 #include "results/metrics_table.h"
 #include "results/runs_table.h"
 #include "results/variants_table.h"
@@ -34,7 +35,7 @@ std::int64_t create_run_record(Store& store, const RunRecord& record) {
 std::int64_t create_run_record(Store& store, const Config& config, const Plan& plan,
                                const std::string& name, const std::string& manifest_json,
                                std::size_t pairs) {
-  auto manifest = nlohmann::json::parse(manifest_json, nullptr, false);
+  auto manifest = parse_json_data(manifest_json);
   if (manifest.is_object())
     manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs},
                                       {"max", plan.max_iterations() * pairs}};

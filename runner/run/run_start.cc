@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/json_data.h"
 #include "base/text.h"
 #include "runner/lab/lab_config_yaml.h"
 #include "runner/run/run_group.h"
@@ -17,7 +18,7 @@ namespace {
 
 // `run --iterations N` of a run being resumed (its manifest), 0 when none.
 int iterations_override(const RunInfo& run) {
-  const auto m = nlohmann::json::parse(run.manifest_json, nullptr, false);
+  const auto m = parse_json_data(run.manifest_json);
   if (!m.is_object() || !m.contains("iterations_override")) return 0;
   return m["iterations_override"].is_number_integer() ? m["iterations_override"].get<int>() : 0;
 }
@@ -63,7 +64,7 @@ RunStart resume_start(const RunsTable& runs, const std::string& db, const std::s
     return s;
   }
   s.group.clear();
-  if (!run) throw RunRefused(fmt::format("no run '{}' in {}", arg, db));
+  if (!run) throw RunRefused(fmt::format("no run '{}' in {}", terminal_safe(excerpt(arg, 80)), db));
   if (run->config_path == "(import)")
     throw RunRefused(
         fmt::format("run {} '{}' was imported, not run: there is nothing to resume "

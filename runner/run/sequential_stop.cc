@@ -6,11 +6,13 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "base/json_data.h"
+
 namespace schedlab {
 namespace {
 
 std::vector<SequentialTest::PastLook> past_looks(const std::string& looks_json) {
-  const auto j = nlohmann::json::parse(looks_json, nullptr, false);
+  const auto j = parse_json_data(looks_json);
   if (!j.is_array()) throw std::invalid_argument("the stored looks are not a JSON array");
   std::vector<SequentialTest::PastLook> out;
   for (const auto& l : j) {

@@ -219,3 +219,23 @@ TEST_CASE("a metric's domain is stored as declared; a run from before migration 
       Store(path).metrics_table().metrics(2),
       "unknown metric domain 'positive' in the database (run 2, metric hackbench time)");
 }
+
+TEST_CASE(
+    "a metric's precision past 0 to 12 is refused on read: a crafted one would print a "
+    "billion digits a cell") {
+  test::TempDir dir;
+  const std::string path = dir.file("m.db");
+  Store s(path);
+  declare_two(s);
+  for (const char* precision : {"1000000000", "-5", "4294967299"}) {
+    INFO(precision);
+    REQUIRE(run_sql(path, std::string("UPDATE metrics SET precision = ") + precision +
+                              " WHERE name = 'latency'")
+                .empty());
+    CHECK_THROWS_WITH(s.metrics_table().metrics(1),
+                      std::string("metric pgbench latency of run 1 has precision ") + precision +
+                          ": not from 0 to 12 (a damaged or crafted database)");
+  }
+  REQUIRE(run_sql(path, "UPDATE metrics SET precision = 12 WHERE name = 'latency'").empty());
+  CHECK(s.metrics_table().metrics(1).size() == 2);
+}

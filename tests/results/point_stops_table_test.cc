@@ -97,9 +97,17 @@ TEST_CASE("a stop whose stored figures are no finite number is refused, naming t
   for (const auto& [set, says] :
        {std::pair{"ci_halfwidth_pct = 9e999", "ci_halfwidth_pct inf: not a finite number"},
         std::pair{"ci_halfwidth_pct = 'wide'", "ci_halfwidth_pct nan: not a finite number"},
-        std::pair{"ci_halfwidth_pct = NULL, seq_p_value = -9e999", "seq_p_value -inf: not a finite number"},
+        std::pair{"ci_halfwidth_pct = NULL, seq_p_value = -9e999",
+                  "seq_p_value -inf: not a finite number"},
         std::pair{"seq_p_value = 0.5, seq_ci_high = 'x'", "seq_ci_high nan"},
-        std::pair{"seq_ci_high = 1, seq_level = 95", "seq_level 95: not a level between 0 and 1"}}) {
+        std::pair{"seq_ci_high = 1, seq_level = 95", "seq_level 95: not a level between 0 and 1"},
+        // Counts printed as facts ("after -7 looks, n -3 vs 3"): a crafted
+        // row's below 0 or past an int (cut to its low 32 bits) is refused.
+        std::pair{"seq_level = 0.95, seq_looks = -7", "seq_looks -7: not a count"},
+        std::pair{"seq_looks = 2, seq_n = -3", "seq_n -3: not a count"},
+        std::pair{"seq_n = 4294967299", "seq_n 4294967299: not a count"},
+        std::pair{"seq_n = 7, seq_n_baseline = -1", "seq_n_baseline -1: not a count"},
+        std::pair{"seq_n_baseline = 7, iterations = -5", "iterations -5: not a count"}}) {
     INFO(set);
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);

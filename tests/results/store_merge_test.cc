@@ -437,3 +437,14 @@ TEST_CASE("merge: samples that overflow or are no number are refused, naming the
   refused_after(test::TempDir(), "UPDATE samples SET offset_s = 9e999",
                 Catch::Contains("its offset inf is not finite; nothing merged"));
 }
+
+TEST_CASE("merge: an input whose manifest nests 300,000 deep is read as unreadable, not a crash") {
+  test::TempDir dir;
+  const auto a = dir.file("a.db"), out = dir.file("out.db");
+  write_task_db(a, "n1", 1);
+  const std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  exec(a, ("UPDATE runs SET manifest_json = '{\"kernel\":" + deep + "}'").c_str());
+  Store merged(out);
+  CHECK_NOTHROW(merged.merge_from(a));
+  CHECK(count(out, "SELECT count(*) FROM runs") == 1);
+}

@@ -746,3 +746,25 @@ TEST_CASE("an iteration's notes reach the comparison: under the tables in text, 
   CHECK(j["blocks"][1]["rows"][0]["cells"][0]["notes"].size() == 1);
   CHECK_THAT(render_markdown(c), Contains("note netperf-UDP\\_STREAM default default iteration 2"));
 }
+
+TEST_CASE(
+    "compare and render_text over a crafted params_json and manifest nested 300,000 deep: "
+    "read as unreadable, not a crash",
+    "[compare]") {
+  const std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  Db db;
+  const auto run = db.run("deep", R"({"kernel":)" + deep + "}");
+  const auto def = db.variant(run, "default", 0);
+  db.store.metrics_table().add_metric(run, kTime);
+  IterationRow it{.run_id = run,
+                  .variant_id = def,
+                  .workload = "hackbench",
+                  .block = "hackbench",
+                  .row = "1",
+                  .params_json = R"({"groups":)" + deep + "}",
+                  .iteration = 0};
+  it.samples = {{"time", 0.5, std::nullopt}};
+  db.store.iterations_table().add_iteration(it);
+  const Comparison c = compare(db.store, default_columns(db.store, {run}));
+  CHECK_THAT(render_text(c), Contains("run 1 deep: manifest unreadable"));
+}

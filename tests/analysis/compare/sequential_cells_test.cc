@@ -180,9 +180,32 @@ TEST_CASE("a stored design that is no design is refused naming run and row (issu
     if (std::string_view(design) == "ci_low")
       r.design_json = "{}", r.ci_low = std::numeric_limits<double>::infinity();
     db.stop(db.fast, 3, "decided", r);
+    // A figure that is not finite is refused by the store as it reads the
+    // row (point_stops_table.cc), before compare sees it.
+    const std::string expected =
+        std::string_view(design) == "ci_low"
+            ? std::string("run 1: the stop of hackbench has seq_ci_low inf: not a finite number "
+                          "(a damaged or crafted database)")
+            : std::string("run 1: the stored sequential test of variant id 2 at "
+                          "hackbench {\"groups\":4} ") +
+                  why;
+    CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id})), expected);
+  }
+}
+
+TEST_CASE("a stored design nested 300,000 deep is no design: an error, not a crash in dump()") {
+  const std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  for (const std::string& design :
+       {R"({"alpha":0.05,"spending":)" + deep + "}", R"({"max":)" + deep + "}"}) {
+    SeqCellsDb db;
+    db.stop(db.fast, 3, "decided",
+            SequentialRecord{.metric = "time",
+                             .decision = "different",
+                             .looks = 1,
+                             .design_json = design,
+                             .looks_json = "[]"});
     CHECK_THROWS_WITH(compare(db.store, default_columns(db.store, {db.run_id})),
-                      std::string("run 1: the stored sequential test of variant id 2 at "
-                                  "hackbench {\"groups\":4} ") +
-                          why);
+                      "run 1: the stored sequential test of variant id 2 at hackbench "
+                      "{\"groups\":4} is not a JSON object");
   }
 }

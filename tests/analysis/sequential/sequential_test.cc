@@ -187,6 +187,23 @@ TEST_CASE("the fixed n is R's power.t.test, rounded up", "[sequential][r]") {
   CHECK(fixed_n_for_power(0.05, 0.8, 3, 10) == 176);
 }
 
+TEST_CASE(
+    "the fixed n at the bounds schedlab design takes: found in steps, not hours; no Boost "
+    "error at a tiny CV",
+    "[sequential][r]") {
+  // power.t.test(delta = 0.01, sd = 4, power = 0.8)$n: 2511642.48 (a step
+  // from n = 2 took hours: `schedlab design --cv 4 --min-effect 0.01`).
+  CHECK(fixed_n_for_power(0.05, 0.8, 0.01, 4) == 2511643);
+  // power.t.test(delta = 3, sd = 1e-5, power = 0.8)$n: 1.11, so the least
+  // n with a variance; Boost's noncentral t failed ("itrunc ... can not be
+  // represented") at --cv 1e-5.
+  CHECK(fixed_n_for_power(0.05, 0.8, 3, 1e-5) == 2);
+  CHECK(fixed_n_for_power(0.05, 0.8, 3, 1e-10) == 2);
+  CHECK(t_test_power(0.05, 3e5, 2) == 1);
+  // Past 10,000,000 a side: an error, as before.
+  CHECK_THROWS_WITH(fixed_n_for_power(0.05, 0.8, 0.01, 999), "no fixed n reaches that power");
+}
+
 TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, about the fixed n's iterations",
           "[sequential][simulation]") {
   constexpr std::size_t kTrials = 2000;

@@ -12,6 +12,7 @@
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/journal_rows.h"
 #include "tests/support/plain_iteration.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
@@ -194,4 +195,22 @@ TEST_CASE("a value the kernel rejects leaves the knob as it was (test double)") 
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
   CHECK_THROWS_AS(journal.apply(debugfs_knob("sched/no_such_tunable"), "1"), KnobError);
   CHECK(store.journal().unrestored("fake-kernel").empty());
+}
+
+TEST_CASE(
+    "restore prints a crafted row's target escaped: no terminal control from a database "
+    "(test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  const std::string path = dir.file("t.db");
+  Store store(path);
+  const auto run = test::plain_run(store, "t");
+  static KnobJournal* journal = nullptr;  // kill -9, as above
+  journal = new KnobJournal(store.journal(), kernel, run);
+  journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
+  test::raw(path, "UPDATE knob_journal SET target = char(27) || '[31mRED' || char(7)");
+  const auto done = restore_journal(store.journal(), kernel);
+  REQUIRE(done.size() == 1);
+  CHECK(done[0] == "restored debugfs sched/base_slice_ns: \\x1b[31mRED\\x07 -> 3000000 (run 1)");
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
 }

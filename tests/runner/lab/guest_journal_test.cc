@@ -117,6 +117,16 @@ TEST_CASE("guest journal: a powered-off guest's entries are discarded with a not
   CHECK(id > 0);
 }
 
+TEST_CASE("guest journal: a crafted guest name and row are escaped in the note") {
+  test::TempDir dir;
+  Store store(dir.file("j.db"));
+  const std::string guest = "lab:\x1b]0;pwned\x07";
+  applied(store, guest, "PLACE\x1b[2J");
+  CHECK(lab::discard_guest_journal(store.journal(), guest) ==
+        "note: lab:\\x1b]0;pwned\\x07 is a lab guest, powered off: its kernel state went with "
+        "it, so 1 journaled knob needs no restore: sched_feature PLACE\\x1b[2J (run 1)");
+}
+
 TEST_CASE("schedlab restore skips lab guests with a note and leaves nothing pending") {
   test::TempDir dir;
   const std::string db = dir.file("j.db");

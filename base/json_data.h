@@ -1,0 +1,26 @@
+// JSON that schedlab reads as data (a database's columns, a tool's output,
+// a file of state): parsed with its nesting bounded. nlohmann's parser keeps
+// its own stack, but dump(), comparison and our walks of a value recurse: a
+// value nested 300,000 deep (a crafted manifest or params_json) would
+// overflow the stack in them. No JSON schedlab writes or reads nests more
+// than a few levels.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace schedlab {
+
+// The deepest nesting of arrays and objects parse_json_data accepts.
+inline constexpr int kMaxJsonDepth = 64;
+
+// text parsed as nlohmann::json::parse(text, nullptr, false) does: a
+// discarded value (is_discarded()) for text that is not JSON, and for JSON
+// nested deeper than kMaxJsonDepth.
+nlohmann::json parse_json_data(std::string_view text);
+
+// The same, throwing std::invalid_argument "WHAT is not JSON (or nests
+// deeper than 64 levels)" instead of returning a discarded value.
+nlohmann::json require_json_data(std::string_view text, std::string_view what);
+
+}  // namespace schedlab
