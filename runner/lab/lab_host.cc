@@ -27,6 +27,10 @@ using std::chrono::seconds;
 
 namespace {
 
+// The most of a @WORKTREE kernel's edits a run manifest keeps (the cache
+// entry keeps all of them, in edits.diff).
+constexpr std::size_t kManifestEditsLimit = 256 * 1024;
+
 // A KVM guest prints its first console line well within this; a broken
 // nested KVM prints nothing at all.
 constexpr seconds kKvmFirstOutput{8};
@@ -399,6 +403,15 @@ nlohmann::json LabHost::manifest() const {
                   {"log_tail", last_lines(read_or_empty(kernel_.build_log), 20)},
                   {"seconds", kernel_.build_seconds},
                   {"warnings", kernel_.warnings}};
+  // @WORKTREE: the edits measured, as a patch on the commit (no edits: the
+  // commit's own build). A patch past kManifestEditsLimit keeps its head.
+  if (!kernel_.tree.empty() && parse_git_kernel(kernel_.spec).worktree) {
+    auto& b = m["build"];
+    b["edits_sha256"] = kernel_.edits_sha256;
+    b["edits_bytes"] = kernel_.edits.size();
+    b["edits_truncated"] = kernel_.edits.size() > kManifestEditsLimit;
+    b["edits"] = kernel_.edits.substr(0, kManifestEditsLimit);
+  }
   return m;
 }
 
