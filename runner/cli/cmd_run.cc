@@ -19,12 +19,13 @@
 #include "runner/cli/compare_output.h"
 #include "runner/cli/output_format.h"
 #include "runner/config/config.h"
-#include "runner/lab/host_set.h"
 #include "runner/hosts/interrupt.h"
-#include "runner/lab/lab_config_yaml.h"
 #include "runner/input/units.h"
 #include "runner/knobs/knobs.h"
+#include "runner/lab/host_set.h"
+#include "runner/lab/lab_config_yaml.h"
 #include "runner/run/executor.h"
+#include "runner/run/kernel_columns.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/plan.h"
 #include "runner/run/preflight.h"
@@ -161,6 +162,14 @@ void print_kernels(const RunShape& shape, const std::string& group) {
   }
 }
 
+// Kernels as columns: what the one run compares.
+void print_kernel_columns(const RunShape& shape) {
+  std::vector<std::string> names;
+  for (const auto* v : shape.columns_plan->variants) names.push_back(v->name);
+  fmt::print("{} kernels booted side by side, one run; columns (the first the baseline): {}\n",
+             shape.kernels.size(), fmt::join(names, " "));
+}
+
 int run_kernel_group(Store& store, const RunShape& shape, const std::string& group,
                      const ExecOptions& exec, const RunOptions& o) {
   const KernelRunsResult r = run_kernels(store, shape, group, exec);
@@ -283,11 +292,26 @@ int run_command(const RunOptions& o) {
       exec.manifest["iterations_override"] = iterations;
     }
     const Plan plan = expand_plan(config, plan_options);
+    const bool columns = kernels_as_columns(config);
     if (o.dry_run) {
-      if (!group.empty()) print_kernels(RunShape::per_kernel(config, plan_options), group);
+      if (columns)
+        print_kernel_columns(RunShape::kernel_columns(config, plan_options));
+      else if (!group.empty())
+        print_kernels(RunShape::per_kernel(config, plan_options), group);
       print_plan(config, plan, iterations);
       dry_run_checks(config, plan_options);
       return kOk;
+    }
+    if (columns) {
+      // Kernels as columns: one run, every guest up at once.
+      if (!store) store.emplace(o.db.resolve());
+      const RunShape shape = RunShape::kernel_columns(config, plan_options);
+      install_interrupt_handlers();
+      const RunSummary s = run_kernel_columns(*store, shape, exec);
+      if (!o.quiet && s.status == RunStatus::kFinished)
+        print_table(*store, default_columns(*store, {s.run_id}), o.out);
+      std::fflush(stdout);
+      return report_run(s, store->path(), resume_command(std::to_string(s.run_id), store->path()));
     }
     if (!group.empty()) {
       if (!store) {
