@@ -193,6 +193,31 @@ std::string compiler_version(Host& local, const Board& board) {
   return r.ok() && !lines.empty() ? std::string(lines.front()) : board.cross_compile + "gcc unknown";
 }
 
+std::string read_or_empty(const fs::path& p) {
+  try {
+    return schedlab::read_file(p);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+// What a resolved .config depends on: the board's base, schedlab's and the
+// user's request, and the tree's Kconfig and Makefiles, which the commit
+// fixes unless @WORKTREE's edits touch one (then the edits count too).
+// Empty: unknown (a tree without git), resolve every time.
+std::string config_inputs(const Source& src, const Board& board, const std::string& requested) {
+  if (src.commit.empty()) return "";
+  std::string out = board.base_config + "\n" + src.commit + "\n" + requested;
+  for (const auto line : split_lines(src.edits)) {
+    if (!line.starts_with("diff --git ")) continue;
+    const auto name = line.substr(line.rfind('/') + 1);
+    if (name.starts_with("Kconfig") || name.starts_with("Makefile") || name.ends_with("config") ||
+        name.starts_with("Kbuild"))
+      return out + "\n" + sha256_hex(src.edits);
+  }
+  return out;
+}
+
 // The fragment text schedlab appends to the base config's .config.
 std::string requested_text(const KernelBuildConfig& config, const Board& board) {
   std::string out = "# schedlab guest fragment\n";
@@ -526,15 +551,24 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
   };
   const fs::path log_path = build_root / (obj.filename().string() + ".log");
 
-  // The board's base config + fragment, resolved by olddefconfig.
-  ExecResult r = run_in(local, make_with({"-s", board.base_config}), "", std::chrono::minutes(20));
-  if (!r.ok()) throw_failed(spec, "make " + board.base_config, r, log_path);
-  {
-    const std::string base = schedlab::read_file(obj / ".config");
-    write_whole_file(obj / ".config", base + requested);
+  // The board's base config + fragment, resolved by olddefconfig; skipped
+  // (about 6 s) when the build directory's .config was resolved from the
+  // same inputs (config_inputs).
+  const fs::path stamp = obj / ".schedlab-config-inputs";
+  const std::string inputs = config_inputs(src, board, requested);
+  ExecResult r;
+  if (inputs.empty() || !fs::exists(obj / ".config") || read_or_empty(stamp) != inputs) {
+    fs::remove(stamp);
+    r = run_in(local, make_with({"-s", board.base_config}), "", std::chrono::minutes(20));
+    if (!r.ok()) throw_failed(spec, "make " + board.base_config, r, log_path);
+    {
+      const std::string base = schedlab::read_file(obj / ".config");
+      write_whole_file(obj / ".config", base + requested);
+    }
+    r = run_in(local, make_with({"-s", "olddefconfig"}), "", std::chrono::minutes(20));
+    if (!r.ok()) throw_failed(spec, "make olddefconfig", r, log_path);
+    if (!inputs.empty()) write_whole_file(stamp, inputs);
   }
-  r = run_in(local, make_with({"-s", "olddefconfig"}), "", std::chrono::minutes(20));
-  if (!r.ok()) throw_failed(spec, "make olddefconfig", r, log_path);
   const std::string resolved = schedlab::read_file(obj / ".config");
   Kernel k;
   k.warnings = unmet_symbols(parse_fragment(requested), resolved);
