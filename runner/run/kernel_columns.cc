@@ -16,6 +16,7 @@
 #include "runner/lab/kernel_build.h"
 #include "runner/lab/lab_config_yaml.h"
 #include "runner/lab/lab_host.h"
+#include "runner/run/one_pair.h"
 #include "runner/run/preflight.h"
 
 namespace schedlab {
@@ -87,18 +88,6 @@ class Boots {
 
 lab::LabHost* lab_host(const Pair& pair) {
   return dynamic_cast<lab::LabHost*>(&pair.sut);
-}
-
-// Knobs still journaled on a guest that powered off went with its kernel.
-void discard_guest_knobs(Store& store, const std::vector<std::string>& hosts) noexcept {
-  for (const auto& h : hosts) {
-    try {
-      if (const auto note = lab::discard_guest_journal(store.journal(), h); !note.empty())
-        fmt::print(stderr, "schedlab: {}\n", note);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "schedlab: warning: {}: {}\n", h, e.what());
-    }
-  }
 }
 
 }  // namespace
@@ -189,10 +178,10 @@ RunSummary run_kernel_columns(Store& store, const RunShape& shape, const ExecOpt
         summary.run_id, {"kernel_columns_cpu"},
         nlohmann::json{{"wall_seconds", measured}, {"guests", cpu}}.dump());
   } catch (...) {
-    discard_guest_knobs(store, lab_hosts);
+    for (const auto& h : lab_hosts) discard_guest_knobs(store, h);
     throw;
   }
-  discard_guest_knobs(store, lab_hosts);
+  for (const auto& h : lab_hosts) discard_guest_knobs(store, h);
   return summary;
 }
 
