@@ -16,6 +16,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/dry_run.h"
+#include "runner/run/kernel_columns.h"
 #include "runner/run/kernel_runs.h"
 #include "runner/run/new_database.h"
 #include "runner/run/progress.h"
@@ -124,7 +125,9 @@ int run_command(const RunOptions& o) {
       print_dry_run(config, start.plan_options, plan, group, start.iterations);
       return kOk;
     }
-    if (!group.empty()) {
+    // Kernels as columns are one run, every guest up at once (kernel_columns.h).
+    const bool columns = kernels_as_columns(config);
+    if (!group.empty() && !columns) {
       if (!store) {
         store.emplace(o.db.resolve());
         // A new plan does not take over runs of an earlier one.
@@ -141,9 +144,11 @@ int run_command(const RunOptions& o) {
       return run_kernel_group(*store, shape, group, exec, o);
     }
     if (!store) store.emplace(o.db.resolve());
-    const RunShape shape = RunShape::one_run(config, start.plan_options);
+    const RunShape shape = columns ? RunShape::kernel_columns(config, start.plan_options)
+                                   : RunShape::one_run(config, start.plan_options);
     install_interrupt_handlers();
-    const RunSummary s = run_kernel(*store, shape, shape.kernels.front(), exec);
+    const RunSummary s = columns ? run_kernel_columns(*store, shape, exec)
+                                 : run_kernel(*store, shape, shape.kernels.front(), exec);
     // The table of a run that went to its end (some iterations may have
     // failed: FAIL cells), as `compare RUN` prints it; then the run's
     // line on stderr, which scripts read.

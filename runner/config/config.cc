@@ -267,10 +267,15 @@ class Loader : YamlReader {
       if (!wc.iterations.sequential) continue;
       const SequentialStop& s = *wc.iterations.sequential;
       auto refuse = [&](const std::string& msg) { throw ConfigError(path_, s.line, s.key, msg); };
-      if (c.variants.size() < 2)
-        refuse("stop: sequential tests each variant against the baseline, and the config has one variant "
-               "(add one under variants:, or stop on ci_width_pct)");
-      for (const auto& k : plan_kernels(c.sut_lab)) {
+      // Two kernels or more are columns of one run (runner/run/kernel_columns.h):
+      // each kernel x variant is tested against the first kernel's first variant.
+      const bool kernel_columns = plan_kernels(c.sut_lab).size() >= 2;
+      if (c.variants.size() < 2 && !kernel_columns)
+        refuse(
+            "stop: sequential tests each variant against the baseline, and the config has one "
+            "variant "
+            "(add one under variants:, list two kernels, or stop on ci_width_pct)");
+      for (const auto& k : kernel_columns ? std::vector<std::string>{} : plan_kernels(c.sut_lab)) {
         const auto applies = std::count_if(c.variants.begin(), c.variants.end(), [&](const VariantConfig& vc) {
           return vc.kernels.empty() || std::find(vc.kernels.begin(), vc.kernels.end(), k) != vc.kernels.end();
         });

@@ -53,6 +53,10 @@ Kernel from_dir(const fs::path& dir) {
   k.describe = j.value("describe", "");
   k.config_sha = j.value("config_sha", "");
   if (fs::exists(dir / "build.log")) k.build_log = (dir / "build.log").string();
+  if (fs::exists(dir / "edits.diff")) {
+    k.edits = schedlab::read_file(dir / "edits.diff");
+    k.edits_sha256 = sha256_hex(k.edits);
+  }
   if (const auto r = j.find("request"); r != j.end() && r->is_object()) {
     for (const auto& pair : r->value("symbols", nlohmann::json::array()))
       if (pair.is_array() && pair.size() == 2 && pair[0].is_string() && pair[1].is_string())

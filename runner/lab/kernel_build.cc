@@ -1,12 +1,16 @@
 #include "runner/lab/kernel_build.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -57,7 +61,33 @@ struct Source {
   std::string commit;    // the commit built, or the work tree's HEAD
   std::string identity;  // what the source is, for the cache key; empty: unknown (no git)
   std::string describe;
+  std::string edits;  // @WORKTREE: the edits on HEAD as a patch (worktree_patch)
 };
+
+// @WORKTREE's edits as one patch git apply takes: `git diff --binary HEAD`
+// (staged and unstaged), then each untracked file that .gitignore does not
+// exclude as a new file. Empty: the work tree is HEAD.
+std::string worktree_patch(const Source& s, const std::string& spec, Host& local) {
+  const ExecResult diff = run_in(local, {"git", "-C", s.tree.string(), "diff", "--binary", "HEAD"});
+  const ExecResult untracked = run_in(
+      local, {"git", "-C", s.tree.string(), "ls-files", "--others", "--exclude-standard", "-z"});
+  if (!diff.ok() || !untracked.ok())
+    throw UnknownKernel(fmt::format("lab: {}: cannot read the edits of {}: {}", spec,
+                                    s.tree.string(), why(diff.ok() ? untracked : diff)));
+  std::string patch = diff.out;
+  std::istringstream names(untracked.out);
+  for (std::string n; std::getline(names, n, '\0');) {
+    if (n.empty() || !fs::is_regular_file(fs::symlink_status(s.tree / n))) continue;
+    // --no-index exits 1 when the files differ, as a new file always does.
+    const ExecResult added = run_in(local, {"git", "-C", s.tree.string(), "diff", "--no-index",
+                                            "--binary", "--", "/dev/null", n});
+    if (added.exit_code != 1 || added.out.empty())
+      throw UnknownKernel(
+          fmt::format("lab: {}: cannot read the untracked file {}: {}", spec, n, why(added)));
+    patch += added.out;
+  }
+  return patch;
+}
 
 Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local) {
   Source s;
@@ -82,18 +112,24 @@ Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local)
                     "\"detected dubious ownership\"); if you trust it: git config --global --add "
                     "safe.directory {}",
                     spec, s.tree.string(), s.tree.string()));
+  const std::string at = g.worktree ? kWorktreeRef : g.ref;
   if (!s.git) {
-    if (!g.ref.empty())
+    if (!at.empty())
       throw UnknownKernel(
           fmt::format("lab: {}: '{}' is not a git repository, so @{} names nothing; drop @{} to "
                       "build the tree as it is",
-                      spec, s.tree.string(), g.ref, g.ref));
+                      spec, s.tree.string(), at, at));
     return s;  // no identity: make decides what to rebuild
   }
   const std::string ref = g.ref.empty() ? "HEAD" : g.ref;
   const ExecResult c = run_in(local, {"git", "-C", s.tree.string(), "rev-parse", "--verify",
                                       "--quiet", "--end-of-options", ref + "^{commit}"});
   if (!c.ok()) {
+    if (g.worktree)
+      throw UnknownKernel(fmt::format(
+          "lab: {}: {} has no commit yet, and @WORKTREE is HEAD plus its edits (commit once, or "
+          "drop @WORKTREE to build the tree as it is)",
+          spec, s.tree.string()));
     if (g.ref.empty()) return s;  // a repository with no commit yet
     throw UnknownKernel(fmt::format(
         "lab: {}: unknown ref '{}' in {} (a commit, tag or branch: git -C {} log --oneline)", spec,
@@ -105,6 +141,18 @@ Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local)
   s.describe = d.ok() ? trimmed(d.out) : s.commit.substr(0, 12);
   if (!g.ref.empty()) {
     s.identity = "commit " + s.commit;
+    return s;
+  }
+  if (g.worktree) {
+    // No edits: HEAD's own identity, so HEAD's cached build is this one.
+    s.edits = worktree_patch(s, spec, local);
+    if (s.edits.empty()) {
+      s.identity = "commit " + s.commit;
+      return s;
+    }
+    const std::string h = sha12(s.edits);
+    s.identity = "worktree " + s.commit + " " + h;
+    s.describe += "-dirty-" + h.substr(0, 7);
     return s;
   }
   // The work tree: HEAD plus its edits (tracked changes and untracked files).
@@ -122,10 +170,52 @@ Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local)
   return s;
 }
 
+// An exclusive flock(2) on `path`, held while the object lives.
+class BuildLock {
+ public:
+  explicit BuildLock(const fs::path& path)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0)
+      throw std::runtime_error(
+          fmt::format("lab: cannot lock {}: {}", path.string(), std::strerror(errno)));
+  }
+  ~BuildLock() { ::close(fd_); }
+  BuildLock(const BuildLock&) = delete;
+  BuildLock& operator=(const BuildLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 std::string compiler_version(Host& local, const Board& board) {
   const ExecResult r = run_in(local, {board.cross_compile + "gcc", "--version"});
   const auto lines = split_lines(r.out);
   return r.ok() && !lines.empty() ? std::string(lines.front()) : board.cross_compile + "gcc unknown";
+}
+
+std::string read_or_empty(const fs::path& p) {
+  try {
+    return schedlab::read_file(p);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+// What a resolved .config depends on: the board's base, schedlab's and the
+// user's request, and the tree's Kconfig and Makefiles, which the commit
+// fixes unless @WORKTREE's edits touch one (then the edits count too).
+// Empty: unknown (a tree without git), resolve every time.
+std::string config_inputs(const Source& src, const Board& board, const std::string& requested) {
+  if (src.commit.empty()) return "";
+  std::string out = board.base_config + "\n" + src.commit + "\n" + requested;
+  for (const auto line : split_lines(src.edits)) {
+    if (!line.starts_with("diff --git ")) continue;
+    const auto name = line.substr(line.rfind('/') + 1);
+    if (name.starts_with("Kconfig") || name.starts_with("Makefile") || name.ends_with("config") ||
+        name.starts_with("Kbuild"))
+      return out + "\n" + sha256_hex(src.edits);
+  }
+  return out;
 }
 
 // The fragment text schedlab appends to the base config's .config.
@@ -146,9 +236,16 @@ std::string requested_text(const KernelBuildConfig& config, const Board& board) 
   return out;
 }
 
+// `checkout`/`tree`: a @WORKTREE build's errors name the files of the
+// user's tree (the checkout holds the same edits), so they open in an editor.
 void throw_failed(const std::string& spec, const std::string& step, const ExecResult& r,
-                  const fs::path& log_path) {
-  const std::string text = join_output(r.out, r.err);
+                  const fs::path& log_path, const std::string& checkout = "",
+                  const std::string& tree = "") {
+  std::string text = join_output(r.out, r.err);
+  if (!checkout.empty())
+    for (auto at = text.find(checkout + "/"); at != std::string::npos;
+         at = text.find(checkout + "/", at + tree.size()))
+      text.replace(at, checkout.size(), tree);
   std::string where = "full log: " + log_path.string();
   try {
     write_whole_file(log_path, text);
@@ -180,9 +277,13 @@ GitKernelSpec parse_git_kernel(const std::string& spec) {
     rest.resize(at);
   }
   if (rest.empty() || (at != std::string::npos && g.ref.empty()))
-    throw UnknownKernel(
-        fmt::format("lab: '{}': expected git:PATH (the work tree) or git:PATH@REF", spec));
+    throw UnknownKernel(fmt::format(
+        "lab: '{}': expected git:PATH (the work tree), git:PATH@REF or git:PATH@WORKTREE", spec));
   g.tree = expand_home(rest);
+  if (g.ref == kWorktreeRef) {
+    g.worktree = true;
+    g.ref.clear();
+  }
   return g;
 }
 
@@ -396,7 +497,10 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
 
   fs::path srctree = src.tree, obj;
   fs::create_directories(build_root);
-  if (!g.ref.empty()) {
+  // One build at a time in a tree's checkout (a run building two kernels
+  // of one tree at once); a cached kernel was found above without it.
+  const BuildLock lock(build_root / "lock");
+  if (!g.ref.empty() || g.worktree) {
     // A --shared clone sees every object of the user's repository through
     // its alternates: checking out another commit needs no fetch, and only
     // the files that differ get a new mtime (an incremental rebuild).
@@ -410,10 +514,25 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
         throw std::runtime_error(
             fmt::format("lab: git clone --shared {} failed: {}", src.tree.string(), why(r)));
     }
-    const ExecResult r = run_in(
+    ExecResult r = run_in(
         local, {"git", "-C", srctree.string(), "checkout", "-q", "--detach", "-f", src.commit});
     if (!r.ok())
       throw std::runtime_error(fmt::format("lab: git checkout {} failed: {}", src.commit, why(r)));
+    // Files an earlier @WORKTREE build added go; then this one's edits.
+    r = run_in(local, {"git", "-C", srctree.string(), "clean", "-fdq"});
+    if (!r.ok())
+      throw std::runtime_error(
+          fmt::format("lab: git clean in {} failed: {}", srctree.string(), why(r)));
+    if (!src.edits.empty()) {
+      const fs::path patch = build_root / "edits.diff";
+      write_whole_file(patch, src.edits);
+      r = run_in(local, {"git", "-C", srctree.string(), "apply", "--binary", "--whitespace=nowarn",
+                         patch.string()});
+      if (!r.ok())
+        throw std::runtime_error(
+            fmt::format("lab: {}: the edits of {} do not apply to {} in the build's checkout: {}",
+                        spec, src.tree.string(), src.commit.substr(0, 12), why(r)));
+    }
     obj = build_root / ("obj-" + conf_id);
   } else {
     obj = build_root / ("wt-" + conf_id);
@@ -432,15 +551,24 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
   };
   const fs::path log_path = build_root / (obj.filename().string() + ".log");
 
-  // The board's base config + fragment, resolved by olddefconfig.
-  ExecResult r = run_in(local, make_with({"-s", board.base_config}), "", std::chrono::minutes(20));
-  if (!r.ok()) throw_failed(spec, "make " + board.base_config, r, log_path);
-  {
-    const std::string base = schedlab::read_file(obj / ".config");
-    write_whole_file(obj / ".config", base + requested);
+  // The board's base config + fragment, resolved by olddefconfig; skipped
+  // (about 6 s) when the build directory's .config was resolved from the
+  // same inputs (config_inputs).
+  const fs::path stamp = obj / ".schedlab-config-inputs";
+  const std::string inputs = config_inputs(src, board, requested);
+  ExecResult r;
+  if (inputs.empty() || !fs::exists(obj / ".config") || read_or_empty(stamp) != inputs) {
+    fs::remove(stamp);
+    r = run_in(local, make_with({"-s", board.base_config}), "", std::chrono::minutes(20));
+    if (!r.ok()) throw_failed(spec, "make " + board.base_config, r, log_path);
+    {
+      const std::string base = schedlab::read_file(obj / ".config");
+      write_whole_file(obj / ".config", base + requested);
+    }
+    r = run_in(local, make_with({"-s", "olddefconfig"}), "", std::chrono::minutes(20));
+    if (!r.ok()) throw_failed(spec, "make olddefconfig", r, log_path);
+    if (!inputs.empty()) write_whole_file(stamp, inputs);
   }
-  r = run_in(local, make_with({"-s", "olddefconfig"}), "", std::chrono::minutes(20));
-  if (!r.ok()) throw_failed(spec, "make olddefconfig", r, log_path);
   const std::string resolved = schedlab::read_file(obj / ".config");
   Kernel k;
   k.warnings = unmet_symbols(parse_fragment(requested), resolved);
@@ -464,7 +592,10 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
     if (!board.dtb.empty()) targets.push_back("dtbs");
     if (board.kernel_modules) targets.push_back("modules");
     r = run_in(local, make_with(targets), "", kBuildTimeout);
-    if (!r.ok()) throw_failed(spec, "make " + fmt::format("{}", fmt::join(targets.begin() + 1, targets.end(), " ")), r, log_path);
+    if (!r.ok())
+      throw_failed(spec,
+                   "make " + fmt::format("{}", fmt::join(targets.begin() + 1, targets.end(), " ")),
+                   r, log_path, g.worktree ? srctree.string() : "", src.tree.string());
     write_whole_file(log_path, join_output(r.out, r.err));
     k.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     log(fmt::format("lab: built {} in {:.0f}s", k.release, k.build_seconds));
@@ -494,21 +625,24 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
     }
     fs::copy_file(obj / ".config", tmp / "config");
     fs::copy_file(log_path, tmp / "build.log");
-    const nlohmann::json j = {{"source", "git"},
-                              {"spec", spec},
-                              {"tree", src.tree.string()},
-                              {"commit", src.commit},
-                              {"describe", src.describe},
-                              {"identity", src.identity},
-                              {"request_key", request_key},
-                              {"request", {{"fragments", config.fragments}, {"symbols", config.symbols}}},
-                              {"config_sha", k.config_sha},
-                              {"compiler", compiler},
-                              {"board", board.name},
-                              {"base_config", board.base_config},
-                              {"release", k.release},
-                              {"build_seconds", k.build_seconds},
-                              {"warnings", k.warnings}};
+    if (!src.edits.empty()) write_whole_file(tmp / "edits.diff", src.edits);
+    const nlohmann::json j = {
+        {"source", "git"},
+        {"spec", spec},
+        {"tree", src.tree.string()},
+        {"commit", src.commit},
+        {"describe", src.describe},
+        {"identity", src.identity},
+        {"edits_sha256", src.edits.empty() ? "" : sha256_hex(src.edits)},
+        {"request_key", request_key},
+        {"request", {{"fragments", config.fragments}, {"symbols", config.symbols}}},
+        {"config_sha", k.config_sha},
+        {"compiler", compiler},
+        {"board", board.name},
+        {"base_config", board.base_config},
+        {"release", k.release},
+        {"build_seconds", k.build_seconds},
+        {"warnings", k.warnings}};
     write_whole_file(tmp / "kernel.json", j.dump(2) + "\n");
     std::error_code ec;
     fs::remove_all(final_dir, ec);

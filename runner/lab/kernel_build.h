@@ -1,12 +1,17 @@
 // Kernels built from a source tree: `git:PATH@REF` (a commit, tag or branch
-// of the repository at PATH) and `git:PATH` (the work tree as it is,
-// uncommitted edits included). The build is out of tree in the lab cache:
+// of the repository at PATH), `git:PATH@WORKTREE` (HEAD plus the work tree's
+// uncommitted edits: `git diff HEAD` and untracked files, kept with the
+// build as edits.diff; no edits: HEAD's build) and `git:PATH` (the tree as
+// it is, git or not, built in place). The build is out of tree in the lab cache:
 //   builds/<sha12 of the tree's path>/src        a --shared clone checked out
-//                                                at each @REF (the user's
+//                                                at each @REF, or at HEAD with
+//                                                the edits applied (the user's
 //                                                repository is never touched)
 //   builds/<...>/obj-<conf>, wt-<conf>           one persistent O= directory per
-//                                                tree and config: an edit to one
-//                                                file rebuilds incrementally
+//                                                tree and config (obj- for the
+//                                                clone, @REF and @WORKTREE alike):
+//                                                an edit to one file rebuilds
+//                                                incrementally
 // The config is the board's base (board.h: `make tinyconfig` for x86,
 // `make exynos_defconfig` trimmed for the exynos4210, cross-built ARCH=arm
 // with its DTB and modules) + schedlab's guest fragment (guest_config:
@@ -32,9 +37,12 @@ namespace schedlab::lab {
 bool is_git_kernel(const std::string& spec);
 
 struct GitKernelSpec {
-  std::string tree;  // as written, ~ expanded
-  std::string ref;   // empty: the work tree as it is
+  std::string tree;       // as written, ~ expanded
+  std::string ref;        // empty: the work tree (as it is, or @WORKTREE)
+  bool worktree = false;  // @WORKTREE: HEAD + its edits, built in the clone
 };
+// The reserved ref of HEAD plus the work tree's uncommitted edits.
+inline constexpr const char* kWorktreeRef = "WORKTREE";
 // Throws UnknownKernel for "git:" with no path.
 GitKernelSpec parse_git_kernel(const std::string& spec);
 

@@ -25,6 +25,10 @@ struct Kernel {
   std::string tree;             // the source tree
   std::string commit;           // built commit (the work tree's HEAD)
   std::string describe;         // git describe --always (+ "-dirty" for a work tree with edits)
+  // @WORKTREE with edits: what was built on `commit`, as a patch (git diff
+  // HEAD, untracked files as new files), and its sha256; empty: none.
+  std::string edits;
+  std::string edits_sha256;
   std::string config_sha;       // sha12 of the resolved .config
   std::string build_log;        // the make output of the build that produced it
   double build_seconds = 0;     // of that build; 0: found in the cache now

@@ -27,6 +27,10 @@ using std::chrono::seconds;
 
 namespace {
 
+// The most of a @WORKTREE kernel's edits a run manifest keeps (the cache
+// entry keeps all of them, in edits.diff).
+constexpr std::size_t kManifestEditsLimit = 256 * 1024;
+
 // A KVM guest prints its first console line well within this; a broken
 // nested KVM prints nothing at all.
 constexpr seconds kKvmFirstOutput{8};
@@ -73,6 +77,26 @@ std::string indent(const std::string& text) {
 }
 
 }  // namespace
+
+KernelBuildConfig kernel_build_config(const LabConfig& config,
+                                      std::vector<std::string>* additions) {
+  std::vector<std::string> said;
+  // What the workloads need of a kernel built from source, then the config's own symbols.
+  std::vector<std::pair<std::string, std::string>> symbols;
+  for (const auto& name : config.workloads)
+    if (const Workload* w = find_workload(name))
+      for (const auto& [k, v] : w->guest_needs().kernel_config) {
+        symbols.emplace_back(k, v);
+        said.push_back(fmt::format("{}={} ({})", k, v, name));
+      }
+  symbols.insert(symbols.end(), config.config.begin(), config.config.end());
+  for (const auto& [k, v] : config.config) said.push_back(fmt::format("{}={} (config)", k, v));
+  for (const auto& f : config.config_fragments) said.push_back(f + " (fragment)");
+  if (additions) *additions = std::move(said);
+  return {.fragments = config.config_fragments,
+          .symbols = symbols,
+          .board = board_named(config.board).name};
+}
 
 LabHost::LabHost(const LabConfig& config, Log log) : log_(std::move(log)), paths_(LabPaths::from_env()) {
   try {
@@ -129,21 +153,9 @@ void LabHost::boot(const LabConfig& config) {
   spec.extra_programs = config.programs;
   for (const auto& name : config.workloads)
     if (const Workload* w = find_workload(name)) spec.needs.push_back(w->guest_needs());
-  // What the workloads need of a kernel built from source, then the config's own symbols.
-  std::vector<std::pair<std::string, std::string>> symbols;
-  for (const auto& name : config.workloads)
-    if (const Workload* w = find_workload(name))
-      for (const auto& [k, v] : w->guest_needs().kernel_config) {
-        symbols.emplace_back(k, v);
-        config_additions_.push_back(fmt::format("{}={} ({})", k, v, name));
-      }
-  symbols.insert(symbols.end(), config.config.begin(), config.config.end());
-  for (const auto& [k, v] : config.config) config_additions_.push_back(fmt::format("{}={} (config)", k, v));
-  for (const auto& f : config.config_fragments) config_additions_.push_back(f + " (fragment)");
+  const KernelBuildConfig build = kernel_build_config(config, &config_additions_);
   kernel_ = is_git_kernel(config.kernel)
-                ? build_kernel(config.kernel,
-                               {.fragments = config.config_fragments, .symbols = symbols, .board = board.name},
-                               paths_, local, log_)
+                ? build_kernel(config.kernel, build, paths_, local, log_)
                 : resolve_kernel(config.kernel, config.modules, board, paths_, local, log_);
   const auto userland = guest_userland(board, paths_, local, log_);
   image_ = build_base_image(kernel_, spec, *userland, paths_, log_);
@@ -374,6 +386,30 @@ std::vector<std::string> LabHost::ssh_command() const {
           "-p", std::to_string(port_), "root@127.0.0.1"};
 }
 
+std::optional<double> LabHost::qemu_cpu_seconds() const {
+  if (!qemu_) return std::nullopt;
+  // /proc/PID/stat: utime and stime are the 14th and 15th fields, counted
+  // after the command name (which may hold spaces) closes with ')'.
+  std::string stat;
+  try {
+    stat = schedlab::read_file(fmt::format("/proc/{}/stat", qemu_->pid()));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(stat.substr(close + 1));
+  std::string f;
+  double utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> f; ++i) {
+    if (i == 14) utime = std::strtod(f.c_str(), nullptr);
+    if (i == 15) stime = std::strtod(f.c_str(), nullptr);
+  }
+  const long ticks = ::sysconf(_SC_CLK_TCK);
+  if (ticks <= 0) return std::nullopt;
+  return (utime + stime) / static_cast<double>(ticks);
+}
+
 nlohmann::json LabHost::manifest() const {
   nlohmann::json m = {{"kernel_spec", kernel_.spec},
           {"package", kernel_.package},
@@ -399,6 +435,15 @@ nlohmann::json LabHost::manifest() const {
                   {"log_tail", last_lines(read_or_empty(kernel_.build_log), 20)},
                   {"seconds", kernel_.build_seconds},
                   {"warnings", kernel_.warnings}};
+  // @WORKTREE: the edits measured, as a patch on the commit (no edits: the
+  // commit's own build). A patch past kManifestEditsLimit keeps its head.
+  if (!kernel_.tree.empty() && parse_git_kernel(kernel_.spec).worktree) {
+    auto& b = m["build"];
+    b["edits_sha256"] = kernel_.edits_sha256;
+    b["edits_bytes"] = kernel_.edits.size();
+    b["edits_truncated"] = kernel_.edits.size() > kManifestEditsLimit;
+    b["edits"] = kernel_.edits.substr(0, kManifestEditsLimit);
+  }
   return m;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "runner/hosts/host.h"
@@ -17,11 +18,20 @@
 #include "runner/lab/board.h"
 #include "runner/lab/initramfs.h"
 #include "runner/lab/kernel.h"
+#include "runner/lab/kernel_build.h"
 #include "runner/lab/lab_config.h"
 #include "runner/lab/paths.h"
 #include "runner/lab/qemu.h"
 
 namespace schedlab::lab {
+
+// What a kernel built from source for `config` is asked for beyond the
+// guest fragment: the workloads' needs (pgbench's CONFIG_SYSVIPC), then the
+// config's symbols and fragments, as the boot asks it (a kernel built first
+// with it is the boot's, from the cache). `additions`: each as the manifest
+// names it.
+KernelBuildConfig kernel_build_config(const LabConfig& config,
+                                      std::vector<std::string>* additions = nullptr);
 
 class LabHost final : public Host {
  public:
@@ -58,6 +68,9 @@ class LabHost final : public Host {
   const std::string& accel() const { return accel_; }
   int ssh_port() const { return port_; }
   double boot_seconds() const { return boot_seconds_; }  // qemu start to SSH connected
+  // CPU seconds (user + system) qemu has used since it started; nullopt
+  // when /proc does not say (kernels as columns report an idle guest's).
+  std::optional<double> qemu_cpu_seconds() const;
   const BaseImage& image() const { return image_; }
   // The OpenSSH command line that opens a shell in the guest.
   std::vector<std::string> ssh_command() const;

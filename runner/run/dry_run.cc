@@ -8,6 +8,7 @@
 
 #include "runner/knobs/knob_kind.h"
 #include "runner/lab/host_set.h"
+#include "runner/run/kernel_columns.h"
 #include "runner/run/preflight.h"
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
@@ -92,11 +93,22 @@ void print_kernels(const RunShape& shape, const std::string& group) {
   }
 }
 
+// Kernels as columns: what the one run compares.
+void print_kernel_columns(const RunShape& shape) {
+  std::vector<std::string> names;
+  for (const auto* v : shape.columns_plan->variants) names.push_back(v->name);
+  fmt::print("{} kernels booted side by side, one run; columns (the first the baseline): {}\n",
+             shape.kernels.size(), fmt::join(names, " "));
+}
+
 }  // namespace
 
 void print_dry_run(const Config& config, const PlanOptions& plan_options, const Plan& plan,
                    const std::string& group, int iterations) {
-  if (!group.empty()) print_kernels(RunShape::per_kernel(config, plan_options), group);
+  if (kernels_as_columns(config))
+    print_kernel_columns(RunShape::kernel_columns(config, plan_options));
+  else if (!group.empty())
+    print_kernels(RunShape::per_kernel(config, plan_options), group);
   print_plan(config, plan, iterations);
   dry_run_checks(config, plan_options);
 }

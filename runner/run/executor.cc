@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "results/iterations_table.h"
@@ -43,7 +44,18 @@ class Execution {
         pair_name_(ctx.options.pair),
         check_policies_(
             std::any_of(ctx.plan.variants.begin(), ctx.plan.variants.end(),
-                        [](const auto* v) { return process_knobs(v->knobs).claims_policy(); })) {}
+                        [](const auto* v) { return process_knobs(v->knobs).claims_policy(); })) {
+    // The pairs the variants run on: one, or one guest per kernel when
+    // kernels are columns (kernel_columns.h), the baseline's first.
+    pairs_.push_back(&ctx.pair);
+    for (std::size_t v = 0; v < ctx.plan.variants.size(); ++v) {
+      const Pair* p = &ctx.pair_of(v);
+      auto at = std::find(pairs_.begin(), pairs_.end(), p);
+      if (at == pairs_.end()) at = pairs_.insert(pairs_.end(), p);
+      pair_index_.push_back(static_cast<std::size_t>(at - pairs_.begin()));
+    }
+    sut_facts_.resize(pairs_.size());
+  }
 
   RunSummary run() {
     open_run(ctx_.options);
@@ -109,12 +121,15 @@ class Execution {
   // knob lock is taken and never released (the process exits next), so no
   // write of this thread lands after the restore.
   EmergencyAction emergency_restore() {
-    return EmergencyAction([path = store_.path(), run = summary_.run_id, &sut = pair_.sut] {
+    std::vector<Host*> suts;
+    for (const Pair* p : pairs_) suts.push_back(&p->sut);
+    return EmergencyAction([path = store_.path(), run = summary_.run_id, suts] {
       if (!knob_write_lock().try_lock_for(std::chrono::seconds(5)))
         fmt::print(stderr, "schedlab: a knob write is stuck; restoring anyway\n");
       Store store(path);
-      for (const auto& line : restore_journal(store.journal(), sut))
-        fmt::print(stderr, "schedlab: {}: {}\n", sut.name(), line);
+      for (Host* sut : suts)
+        for (const auto& line : restore_journal(store.journal(), *sut))
+          fmt::print(stderr, "schedlab: {}: {}\n", sut->name(), line);
       store.runs_table().set_run_status(run, RunStatus::kInterrupted, true);
     });
   }
@@ -150,7 +165,7 @@ class Execution {
   void switch_to(std::size_t v) {
     if (active_ == v) return;
     switch_off_knobs();
-    journal_.emplace(store_.journal(), pair_.sut, summary_.run_id);
+    journal_.emplace(store_.journal(), ctx_.pair_of(v).sut, summary_.run_id);
     active_ = v;
     journal_->apply_variant(plan_.variants[v]->knobs);
   }
@@ -174,58 +189,84 @@ class Execution {
       for (const PlanPoint* p : points) progress_.point_done(index_of(*p));
       return;
     }
-    if (!sut_facts_) sut_facts_ = sut_step_context(pair_);
-    StepContext ctx = *sut_facts_;
-    ctx.ports = pair_.sut.free_ports(wc.workload->ports());
-    ctx.port = ctx.ports.front();
-    const std::vector<Workdir> workdirs =
-        make_pair_workdirs(store_.journal(), pair_, summary_.run_id,
-                           fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w));
-    ctx.workdir = workdirs.front().path;
-    ctx.secret = random_secret();
     const Workload& workload = *wc.workload;
-    StepRunner lifetime(pair_, store_.journal(), summary_.run_id);
-    // Teardown on every way out, after Ctrl-C too; then the work directories go.
+    const Point& first = points.front()->point;
+    // The workload's setup on each pair (one guest per kernel when kernels
+    // are columns), and its teardown on every way out, after Ctrl-C too;
+    // then the work directories go.
+    std::vector<std::unique_ptr<Side>> sides;
     struct Teardown {
-      StepRunner& runner;
+      Execution& e;
       const Workload& w;
       const Point& p;
-      const StepContext& ctx;
-      Execution& e;
-      const std::vector<Workdir>& dirs;
+      std::vector<std::unique_ptr<Side>>& sides;
       ~Teardown() {
-        try {
-          runner.run(w.teardown_steps(p, ctx), std::nullopt, false);
-          runner.stop_background();
-        } catch (...) {
-        }
-        for (std::size_t i = 0; i < dirs.size(); ++i) {
-          // keep: true leaves the work directory (and the database in it):
-          // no longer a leftover for restore to remove.
-          if (w.keeps_workdir(p)) {
-            try {
-              e.store_.journal().journal_restored(dirs[i].entry);
-            } catch (...) {
-            }
-            continue;
-          }
-          remove_workdir(e.store_.journal(), i == 0 ? e.pair_.sut : e.pair_.loadgen, dirs[i]);
-        }
+        for (auto& side : sides) e.tear_down(*side, w, p);
       }
-    } teardown{lifetime, workload, points.front()->point, ctx, *this, workdirs};
-
-    const PhaseResult setup = lifetime.run(workload.setup_steps(points.front()->point, ctx), std::nullopt);
-    if (!setup.ok()) {
-      if (setup.status == PhaseStatus::kInterrupted) return;
-      for (const PlanPoint* p : points)
-        for (std::size_t v = 0; v < plan_.variants.size(); ++v)
-          record_failure(*p, v, IterationStatus::kSetupError, "setup: " + setup.error, setup);
-      return;
+    } teardown{*this, workload, first, sides};
+    for (std::size_t i = 0; i < pairs_.size(); ++i) {
+      const Pair& pair = *pairs_[i];
+      if (!sut_facts_[i]) sut_facts_[i] = sut_step_context(pair);
+      auto side = std::make_unique<Side>(pair, store_.journal(), summary_.run_id);
+      side->ctx = *sut_facts_[i];
+      side->ctx.ports = pair.sut.free_ports(wc.workload->ports());
+      side->ctx.port = side->ctx.ports.front();
+      const std::string prefix = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
+      side->workdirs =
+          make_pair_workdirs(store_.journal(), pair, summary_.run_id,
+                             pairs_.size() == 1 ? prefix : fmt::format("{}-k{}", prefix, i));
+      side->ctx.workdir = side->workdirs.front().path;
+      side->ctx.secret = random_secret();
+      sides.push_back(std::move(side));
+      const PhaseResult setup =
+          sides.back()->lifetime.run(workload.setup_steps(first, sides.back()->ctx), std::nullopt);
+      if (!setup.ok()) {
+        if (setup.status == PhaseStatus::kInterrupted) return;
+        for (const PlanPoint* p : points)
+          for (std::size_t v = 0; v < plan_.variants.size(); ++v)
+            record_failure(*p, v, IterationStatus::kSetupError, "setup: " + setup.error, setup);
+        return;
+      }
     }
+    std::vector<StepContext> ctxs;
+    for (const auto& side : sides) ctxs.push_back(side->ctx);
     for (const PlanPoint* p : points) {
       if (interrupted()) return;
-      run_point(*p, ctx);
+      run_point(*p, ctxs);
       if (!interrupted()) progress_.point_done(index_of(*p));  // stopped early: no more of it
+    }
+  }
+
+  // One pair's part of a workload: its step context, work directories and
+  // the steps that live as long as the workload.
+  struct Side {
+    Side(const Pair& p, KnobJournalTable& journal, std::int64_t run) : pair(p), lifetime(p, journal, run) {}
+    const Pair& pair;
+    StepContext ctx;
+    std::vector<Workdir> workdirs;
+    StepRunner lifetime;
+  };
+
+  void tear_down(Side& side, const Workload& w, const Point& p) noexcept {
+    try {
+      side.lifetime.run(w.teardown_steps(p, side.ctx), std::nullopt, false);
+      side.lifetime.stop_background();
+    } catch (...) {
+    }
+    for (std::size_t i = 0; i < side.workdirs.size(); ++i) {
+      // keep: true leaves the work directory (and the database in it):
+      // no longer a leftover for restore to remove.
+      if (w.keeps_workdir(p)) {
+        try {
+          store_.journal().journal_restored(side.workdirs[i].entry);
+        } catch (...) {
+        }
+        continue;
+      }
+      try {
+        remove_workdir(store_.journal(), i == 0 ? side.pair.sut : side.pair.loadgen, side.workdirs[i]);
+      } catch (...) {
+      }
     }
   }
 
@@ -251,8 +292,9 @@ class Execution {
     return history_[{variant_ids_[v], p.workload->workload->name(), p.params_json}];
   }
 
-  void run_point(const PlanPoint& p, const StepContext& ctx) {
-    if (p.iterations.sequential) return run_sequential_point(p, ctx);
+  // `ctxs`: each pair's step context (ctx_of picks a variant's).
+  void run_point(const PlanPoint& p, const std::vector<StepContext>& ctxs) {
+    if (p.iterations.sequential) return run_sequential_point(p, ctxs);
     const MetricSpec& metric = primary_metric(p);
     auto decide = [&](std::size_t v) {
       PointState& s = state(p, v);
@@ -274,7 +316,8 @@ class Execution {
         all_done = false;
         // One iteration per variant per round when interleaved; the whole
         // variant at once when sequential.
-        run_segment(p, v, ctx, plan_.order == Order::kInterleaved ? 1 : p.iterations.max);
+        run_segment(p, v, ctx_of(ctxs, v),
+                    plan_.order == Order::kInterleaved ? 1 : p.iterations.max);
         decide(v);
       }
     }
@@ -284,7 +327,7 @@ class Execution {
   // (interleaved), then each test's look; a variant whose test stopped is
   // measured no more, and the point ends when every test has stopped. Each
   // look's state is stored as it is taken (a resumed run continues it).
-  void run_sequential_point(const PlanPoint& p, const StepContext& ctx) {
+  void run_sequential_point(const PlanPoint& p, const std::vector<StepContext>& ctxs) {
     const std::string& workload = p.workload->workload->name();
     const std::size_t n = plan_.variants.size();
     std::vector<std::optional<PointStop>> stored(n);
@@ -317,7 +360,8 @@ class Execution {
       bool uneven = false;
       for (std::size_t v = 0; v < n; ++v) uneven = uneven || (point.measuring(v) && state(p, v).attempted < top);
       for (std::size_t v = 0; v < n && !interrupted(); ++v)
-        if (point.measuring(v) && (!uneven || state(p, v).attempted < top)) run_segment(p, v, ctx, 1);
+        if (point.measuring(v) && (!uneven || state(p, v).attempted < top))
+          run_segment(p, v, ctx_of(ctxs, v), 1);
       if (interrupted()) return;  // a partial round is looked at when the run resumes
       std::vector<std::vector<double>> units;
       std::vector<int> attempted;
@@ -329,13 +373,17 @@ class Execution {
     }
   }
 
+  const StepContext& ctx_of(const std::vector<StepContext>& ctxs, std::size_t v) const {
+    return ctxs.at(pair_index_.at(v));
+  }
+
   // Point setup (servers under the variant's knobs), up to `count`
   // iterations, point teardown.
   void run_segment(const PlanPoint& p, std::size_t v, const StepContext& ctx, int count) {
     const Workload& w = *p.workload->workload;
     const VariantConfig& variant = *plan_.variants[v];
     switch_to(v);
-    StepRunner servers(pair_, store_.journal(), summary_.run_id);
+    StepRunner servers(ctx_.pair_of(v), store_.journal(), summary_.run_id);
     const PhaseResult setup =
         servers.run(w.point_setup_steps(p.point, ctx), process_knobs(variant.knobs));
     if (!setup.ok()) {
@@ -367,7 +415,7 @@ class Execution {
     // now and their own back at the end (journaled meanwhile).
     std::optional<TaskPolicies> named;
     if (knobs.tasks) {
-      named.emplace(store_.journal(), pair_.sut, summary_.run_id);
+      named.emplace(store_.journal(), ctx_.pair_of(v).sut, summary_.run_id);
       std::string why;
       try {
         why = named->apply(knobs.tasks->comm, knobs.tasks->policy.policy).value_or("");
@@ -381,7 +429,7 @@ class Execution {
     }
     std::optional<PolicyWatch> watch;
     if (check_policies_) {
-      watch.emplace(pair_, knobs, policy_comms(w, p.point, ctx), servers, ctx.workdir);
+      watch.emplace(ctx_.pair_of(v), knobs, policy_comms(w, p.point, ctx), servers, ctx.workdir);
       try {
         watch->start();
       } catch (const std::exception& e) {
@@ -391,10 +439,11 @@ class Execution {
     }
     IterationRow row = base_row(p, v);
     // Counter snapshots right around the measured steps (servers are up).
-    const auto monitored = monitors_ ? monitors_->before(*p.workload, p.point, ctx)
-                                     : std::vector<MonitorRunner::Snapshot>{};
+    MonitorRunner* monitors = monitors_.empty() ? nullptr : monitors_.at(pair_index_.at(v)).get();
+    const auto monitored = monitors ? monitors->before(*p.workload, p.point, ctx)
+                                    : std::vector<MonitorRunner::Snapshot>{};
     const auto start = ctx_.clock.now();
-    StepRunner steps(pair_, store_.journal(), summary_.run_id);
+    StepRunner steps(ctx_.pair_of(v), store_.journal(), summary_.run_id);
     if (watch) steps.on_group([&](const StepRunner::Group& g) { watch->add_group(g); });
     const PhaseResult r = steps.run(w.iteration_steps(p.point, ctx), knobs);
     // The policy every task had, read while the servers still run.
@@ -414,7 +463,7 @@ class Execution {
     if (named) named->restore();  // a failure ends the run: the journal keeps the rest
     if (r.status == PhaseStatus::kInterrupted) return;  // not stored: resume runs it again
     row.duration_s = std::chrono::duration<double>(ctx_.clock.now() - start - check_took).count();
-    if (monitors_) monitors_->after(monitored, row);
+    if (monitors) monitors->after(monitored, row);
     row.stdout_text = r.out;
     row.stderr_text = r.err;
     row.exit_code = r.exit_code;
@@ -456,11 +505,13 @@ class Execution {
   // Monitors: probed and their sysctls applied (run-level journal) before
   // any variant's knobs; restored after the variants' (see monitor_runner.h).
   void start_monitors() {
-    monitors_.emplace(store_.runs_table(), store_.journal(), pair_.sut, summary_.run_id);
-    monitors_->start(config_);
+    for (const Pair* pair : pairs_) {
+      monitors_.push_back(std::make_unique<MonitorRunner>(store_.runs_table(), store_.journal(), pair->sut, summary_.run_id));
+      monitors_.back()->start(config_);
+    }
   }
   void stop_monitors() {
-    if (monitors_) monitors_->stop();
+    for (auto& m : monitors_) m->stop();
   }
 
   IterationRow base_row(const PlanPoint& p, std::size_t v) {
@@ -519,10 +570,13 @@ class Execution {
   // This run's stop rows (sequential tests resume from them).
   std::map<PointKey, PointStop> stored_stops_;
   // Before journal_: destroyed after it, so knobs unwind newest first.
-  std::optional<MonitorRunner> monitors_;
+  std::vector<std::unique_ptr<MonitorRunner>> monitors_;  // one per pair
   std::optional<KnobJournal> journal_;
   std::optional<std::size_t> active_;
-  std::optional<StepContext> sut_facts_;  // what steps may need to know about the SUT, read once
+  // What steps may need to know about each pair's SUT, read once.
+  std::vector<std::optional<StepContext>> sut_facts_;
+  std::vector<const Pair*> pairs_;       // distinct, the baseline's first
+  std::vector<std::size_t> pair_index_;  // per variant: into pairs_
   // When any variant claims a policy, every variant's measured phases are
   // watched (the same load on each) and the claims checked.
   bool check_policies_ = false;

@@ -6,10 +6,7 @@
 #include "runner/run/preflight.h"
 
 namespace schedlab {
-namespace {
 
-// After a lab guest powered off: knobs still journaled on it (a restore
-// that failed, an error mid-variant) went with its kernel.
 void discard_guest_knobs(Store& store, const std::string& lab_host) noexcept {
   if (lab_host.empty()) return;
   try {
@@ -19,8 +16,6 @@ void discard_guest_knobs(Store& store, const std::string& lab_host) noexcept {
     fmt::print(stderr, "schedlab: warning: {}: {}\n", lab_host, e.what());
   }
 }
-
-}  // namespace
 
 RunSummary run_on_pair(Store& store, const RunShape& shape, const KernelShape& kernel,
                        const HostSpec& hosts, const ExecOptions& options) {

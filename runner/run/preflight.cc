@@ -189,10 +189,11 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
 }
 
 void try_knobs(const RunContext& ctx, std::int64_t run_id) {
-  for (const VariantConfig* v : ctx.plan.variants) {
+  for (std::size_t i = 0; i < ctx.plan.variants.size(); ++i) {
+    const VariantConfig* v = ctx.plan.variants[i];
     for (const auto& [kind, s] : kernel_settings(v->knobs)) {
       try {
-        KnobJournal journal(ctx.store.journal(), ctx.pair.sut, run_id);
+        KnobJournal journal(ctx.store.journal(), ctx.pair_of(i).sut, run_id);
         journal.apply(s.knob, s.value);  // restores at once when it does not take
         journal.restore_all();
       } catch (const KnobError& e) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "base/time.h"
 #include "results/store.h"
@@ -68,6 +69,14 @@ struct RunContext {
   // The SUT's lock (locks.h), held by the caller for the run's life; told
   // the run's id once it exists. Nothing in tests that drive a fake host.
   SutLock* sut_lock = nullptr;
+  // Kernels as columns (kernel_columns.h): the pair each variant of the
+  // plan runs on, one booted guest per kernel (`pair` is the baseline's).
+  // Empty: every variant runs on `pair`.
+  std::vector<const Pair*> variant_pairs = {};
+
+  const Pair& pair_of(std::size_t variant) const {
+    return variant_pairs.empty() ? pair : *variant_pairs.at(variant);
+  }
 };
 
 }  // namespace schedlab

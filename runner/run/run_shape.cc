@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runner/config/host_specs.h"
+#include "runner/lab/kernel.h"
 #include "runner/lab/lab_config_yaml.h"
 #include "runner/run/run_context.h"
 
@@ -35,6 +36,22 @@ RunShape RunShape::per_kernel(const Config& config, const PlanOptions& options) 
   RunShape shape{.config = config, .kernels = {}};
   for (const auto& k : plan_kernels(config.sut_lab))
     shape.kernels.push_back(kernel_shape(config, k, options));
+  return shape;
+}
+
+RunShape RunShape::kernel_columns(const Config& config, const PlanOptions& options) {
+  RunShape shape = per_kernel(config, options);
+  Plan plan = expand_plan(config, options);
+  plan.variants.clear();
+  for (std::size_t k = 0; k < shape.kernels.size(); ++k)
+    for (const VariantConfig* v : shape.kernels[k].plan.variants) {
+      auto column = std::make_shared<VariantConfig>(*v);
+      column->name = lab::kernel_label(shape.kernels[k].kernel) + "/" + v->name;
+      plan.variants.push_back(column.get());
+      shape.column_variants.push_back(std::move(column));
+      shape.column_kernel.push_back(k);
+    }
+  shape.columns_plan = std::move(plan);
   return shape;
 }
 

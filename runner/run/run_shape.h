@@ -10,6 +10,7 @@
 // The plans point into the config: it must outlive the shape.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,11 +37,22 @@ struct RunShape {
   static RunShape one_run(const Config& config, const PlanOptions& options = {});
   // A multi-kernel plan: every kernel of the lab's `kernels:`, in order.
   static RunShape per_kernel(const Config& config, const PlanOptions& options = {});
+  // Kernels as columns (kernel_columns.h): every kernel of the lab's
+  // `kernels:` (each with its own plan, for its preflight), and one plan
+  // whose variants are every kernel x variant that applies, named
+  // LABEL/VARIANT (HEAD/default, WORKTREE/default), kernel by kernel.
+  static RunShape kernel_columns(const Config& config, const PlanOptions& options = {});
   static RunShape one_run(const Config&&, const PlanOptions& = {}) = delete;
   static RunShape per_kernel(const Config&&, const PlanOptions& = {}) = delete;
+  static RunShape kernel_columns(const Config&&, const PlanOptions& = {}) = delete;
 
   const Config& config;
   std::vector<KernelShape> kernels;  // at least one
+  // kernel_columns only: the plan, and per variant of it its kernel (into kernels).
+  std::optional<Plan> columns_plan;
+  std::vector<std::size_t> column_kernel;
+  // What columns_plan's variants point to.
+  std::vector<std::shared_ptr<const VariantConfig>> column_variants;
 
   // `pairs:`: one thread per pair, all into one run.
   bool several_pairs() const { return !config.pairs.empty(); }

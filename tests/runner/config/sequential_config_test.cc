@@ -4,6 +4,7 @@
 
 #include "runner/config/config.h"
 #include "runner/run/plan.h"
+#include "runner/run/run_shape.h"
 #include "tests/support/config_error.h"
 
 using namespace schedlab;
@@ -74,7 +75,7 @@ TEST_CASE("bad stop: sequential input is a file:line:key error") {
       {"iterations: {stop: sequential}\nworkloads: [hackbench]\n",
        "exp.yaml:1: iterations.stop: stop: sequential tests each variant against the baseline, and "
        "the config "
-       "has one variant (add one under variants:, or stop on ci_width_pct)"},
+       "has one variant (add one under variants:, list two kernels, or stop on ci_width_pct)"},
       {"iterations: {stop: sequential, power: 1.5}\n" + tail,
        "exp.yaml:1: iterations.power: power must be in (0.5, 0.999999], not 1.5"},
       {"iterations: {stop: sequential, power: 0}\n" + tail,
@@ -123,8 +124,8 @@ TEST_CASE("bad stop: sequential input is a file:line:key error") {
       {"workloads:\n  - hackbench: {iterations: {stop: sequential}}\n",
        "exp.yaml:2: workloads[0].hackbench.iterations.stop: stop: sequential tests each variant "
        "against the "
-       "baseline, and the config has one variant (add one under variants:, or stop on "
-       "ci_width_pct)"},
+       "baseline, and the config has one variant (add one under variants:, list two kernels, or "
+       "stop on ci_width_pct)"},
       {"iterations: {stop: sequential}\npairs:\n  - {sut: ssh://root@10.0.0.1}\n  - {sut: "
        "ssh://root@10.0.0.2}\n" +
            tail,
@@ -142,4 +143,27 @@ TEST_CASE("bad stop: sequential input is a file:line:key error") {
     INFO(c.config);
     CHECK(sequential_error_of(c.config) == c.error);
   }
+}
+
+TEST_CASE(
+    "stop: sequential with two lab kernels needs no second variant: the kernels are the columns") {
+  const Config c = parse_config(
+      "hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.12]}}\n"
+      "iterations: {stop: sequential}\nworkloads: [hackbench]\n",
+      "exp.yaml");
+  REQUIRE(c.workloads[0].iterations.sequential);
+  const RunShape shape = RunShape::kernel_columns(c);
+  REQUIRE(shape.columns_plan);
+  std::vector<std::string> names;
+  for (const auto* v : shape.columns_plan->variants) names.push_back(v->name);
+  CHECK(names == std::vector<std::string>{"6.1/default", "6.12/default"});
+  CHECK(shape.column_kernel == std::vector<std::size_t>{0, 1});
+  CHECK(shape.kernels.size() == 2);
+  // One kernel still needs two variants.
+  CHECK(
+      sequential_error_of("hosts:\n  sut: {lab: {kernels: [debian:6.1]}}\n"
+                          "iterations: {stop: sequential}\nworkloads: [hackbench]\n") ==
+      "exp.yaml:3: iterations.stop: stop: sequential tests each variant against the baseline, and "
+      "the config has one variant (add one under variants:, list two kernels, or stop on "
+      "ci_width_pct)");
 }

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "base/file.h"
+#include "base/hash.h"
 #include "base/text.h"
 #include "results/bisect_log.h"
 #include "results/iterations_table.h"
@@ -162,6 +163,146 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--repo with no hook builds each commit as a lab kernel: give the config a "
                    "lab SUT") != std::string::npos);
+}
+
+namespace {
+
+// A tree whose Makefile builds like a kernel's, in miniature: the config
+// targets write O=/.config, and bzImage compiles kernel/sched/core.c with
+// the real compiler (its errors are a compiler's) into the image.
+void buildable_repo(const fs::path& dir) {
+  fs::create_directories(dir / "kernel/sched");
+  test::write_text(dir / "Kconfig", "mainmenu \"test\"\n");
+  test::write_text(dir / "kernel/sched/core.c", "int schedlab_core(void) { return 1; }\n");
+  test::write_text(dir / "Makefile",
+                   "tinyconfig:\n\t@mkdir -p $(O) && echo CONFIG_SMP=y > $(O)/.config\n"
+                   "olddefconfig:\n\t@true\n"
+                   "kernelrelease:\n\t@echo 6.1.0-small\n"
+                   "bzImage:\n\t@mkdir -p $(O)/arch/x86/boot\n"
+                   "\t$(CC) -c $(CURDIR)/kernel/sched/core.c -o $(O)/core.o\n"
+                   "\tcp $(O)/core.o $(O)/arch/x86/boot/bzImage\n");
+  test::write_text(dir / ".gitignore", "*.o\n");
+  must({"git", "init", "-q"}, dir.string());
+  must({"git", "add", "-A"}, dir.string());
+  must({"git", "commit", "-q", "-m", "base"}, dir.string());
+}
+
+// `lab build SPEC`: the vmlinuz it printed (the cache entry is two levels up).
+fs::path built_vmlinuz(const std::string& spec, const std::map<std::string, std::string>& env) {
+  const auto r = schedlab_cmd({"lab", "build", spec}, env);
+  INFO(spec << ": " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return fs::path(std::string(trim(r.out)));
+}
+
+}  // namespace
+
+TEST_CASE("lab build: git:TREE@WORKTREE is HEAD plus the uncommitted edits, kept with the build") {
+  test::TempDir dir;
+  const std::map<std::string, std::string> env = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
+  const fs::path repo = dir.path() / "repo";
+  buildable_repo(repo);
+  const std::string head =
+      std::string(trim(sh({"git", "-C", repo.string(), "rev-parse", "HEAD"}).out));
+  const fs::path at_head = built_vmlinuz("git:" + repo.string() + "@HEAD", env);
+  const auto entry = [](const fs::path& vmlinuz) { return vmlinuz.parent_path().parent_path(); };
+
+  // No edits: HEAD's build, from the cache.
+  const std::string wt = "git:" + repo.string() + "@WORKTREE";
+  auto r = schedlab_cmd({"lab", "build", wt}, env);
+  CHECK(r.exit_code == 0);
+  CHECK(fs::path(std::string(trim(r.out))) == at_head);
+  CHECK(r.err.find(wt + " is built (") != std::string::npos);
+  CHECK_FALSE(fs::exists(entry(at_head) / "edits.diff"));
+
+  // A one-line edit: its own kernel, the edit kept with it as a patch on HEAD.
+  test::write_text(
+      repo / "kernel/sched/core.c",
+      "int schedlab_core(void) { return 1; }\nint schedlab_edit(void) { return 2; }\n");
+  const fs::path edited = built_vmlinuz(wt, env);
+  CHECK(edited != at_head);
+  const std::string diff = test::read_text(entry(edited) / "edits.diff");
+  CHECK(diff.find("+int schedlab_edit(void) { return 2; }\n") != std::string::npos);
+  const auto j = nlohmann::json::parse(test::read_text(entry(edited) / "kernel.json"));
+  CHECK(j["commit"] == head);
+  CHECK(j["identity"].get<std::string>().starts_with("worktree " + head + " "));
+  CHECK(j["describe"].get<std::string>().starts_with(head.substr(0, 7) + "-dirty-"));
+  CHECK(j["edits_sha256"] == sha256_hex(diff));
+  // The same edits again: the same build.
+  CHECK(built_vmlinuz(wt, env) == edited);
+
+  // A file the build ignores (untracked, not in .gitignore) is an edit too:
+  // its own identity, in the patch as a new file; a .gitignore'd one is not.
+  test::write_text(repo / "NOTES", "measured on 2 cores\n");
+  test::write_text(repo / "scratch.o", "ignored");
+  const fs::path noted = built_vmlinuz(wt, env);
+  CHECK(noted != edited);
+  const std::string noted_diff = test::read_text(entry(noted) / "edits.diff");
+  CHECK(noted_diff.find("new file mode 100644") != std::string::npos);
+  CHECK(noted_diff.find("+measured on 2 cores") != std::string::npos);
+  CHECK(noted_diff.find("scratch.o") == std::string::npos);
+
+  // The user's repository is left as it was: same HEAD, same edits.
+  CHECK(trim(sh({"git", "-C", repo.string(), "rev-parse", "HEAD"}).out) == head);
+  CHECK(sh({"git", "-C", repo.string(), "status", "--porcelain"}).out ==
+        " M kernel/sched/core.c\n?? NOTES\n");
+
+  // Back to HEAD's files: HEAD's build again, and @HEAD still is.
+  must({"git", "checkout", "-q", "--", "."}, repo.string());
+  fs::remove(repo / "NOTES");
+  CHECK(built_vmlinuz(wt, env) == at_head);
+  CHECK(built_vmlinuz("git:" + repo.string() + "@HEAD", env) == at_head);
+}
+
+TEST_CASE(
+    "lab build: @WORKTREE of a tree that is no git tree, or that does not compile, fails "
+    "before any boot with the compiler's first error") {
+  test::TempDir dir;
+  const std::map<std::string, std::string> env = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
+  small_tree(dir.path() / "plain");
+  auto r = schedlab_cmd({"lab", "build", "git:" + dir.file("plain") + "@WORKTREE"}, env);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is not a git repository, so @WORKTREE names nothing; drop @WORKTREE to build "
+                   "the tree as it is") != std::string::npos);
+
+  // A repository with no commit: nothing for the edits to sit on.
+  small_tree(dir.path() / "fresh");
+  must({"git", "init", "-q"}, dir.file("fresh"));
+  r = schedlab_cmd({"lab", "build", "git:" + dir.file("fresh") + "@WORKTREE"}, env);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("has no commit yet, and @WORKTREE is HEAD plus its edits") != std::string::npos);
+
+  // An edit that does not compile: the compiler's first error, in `lab
+  // build` and in a run, where nothing boots.
+  const fs::path repo = dir.path() / "repo";
+  buildable_repo(repo);
+  test::write_text(
+      repo / "kernel/sched/core.c",
+      "int schedlab_core(void) { return 1; }\nint broken(void) { return undeclared_here; }\n"
+      "int worse(void) { return also_undeclared; }\n");
+  const std::string wt = "git:" + repo.string() + "@WORKTREE";
+  r = schedlab_cmd({"lab", "build", wt}, env);
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("failed at make bzImage (exit 2):\n  ") != std::string::npos);
+  // The first error, at the edited file of the user's tree.
+  CHECK(r.err.find("\n  " + repo.string() + "/kernel/sched/core.c:2:") != std::string::npos);
+  CHECK(r.err.find("error: 'undeclared_here' undeclared") != std::string::npos);
+
+  const std::string cfg = dir.file("c.yaml");
+  test::write_text(cfg, fmt::format(R"(hosts:
+  sut: {{lab: {{kernels: ['git:{0}@HEAD', 'git:{0}@WORKTREE'], cpus: 2, memory: 512M}}}}
+iterations: {{stop: sequential}}
+variants: {{default: {{}}}}
+workloads:
+  - hackbench: {{modes: [process-pipes], groups: [2], loops: 20}}
+)",
+                                    repo.string()));
+  r = schedlab_cmd({"run", cfg, "--db", dir.file("db")}, env);
+  INFO(r.err);
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("kernel/sched/core.c:2:") != std::string::npos);
+  CHECK(r.err.find(" up (") == std::string::npos);  // no guest booted
 }
 
 // A run of pgbench built git:TREE@REF with CONFIG_SYSVIPC; `lab shell

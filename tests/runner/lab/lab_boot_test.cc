@@ -622,3 +622,62 @@ TEST_CASE("lab: the board's bad input: unknown board, no armhf build, no cross c
   CHECK(r.err.find("needs arm-linux-gnueabihf-gcc (Debian package gcc-arm-linux-gnueabihf)") != std::string::npos);
   CHECK(r.err.find(" up ") == std::string::npos);
 }
+
+// Kernels as columns (runner/run/kernel_columns.h): Debian's 6.1 and 6.12
+// in one run, both guests up at once, iterations alternating between them,
+// one sequential A/B (6.12 against 6.1) whose cell carries the variant
+// comparison's `sequential` object; each guest's build, boot and qemu CPU
+// in the manifest.
+TEST_CASE("lab: two kernels with stop: sequential are columns of one run, measured alternately",
+          "[lab][long]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  LocalHost local;
+  const std::string db = dir.file("db.db"), cfg = dir.file("cols.yaml");
+  test::write_text(cfg, R"(hosts:
+  sut: {lab: {kernels: [debian:6.1, debian:6.12], cpus: 2, memory: 512M}}
+iterations: {stop: sequential, min: 3, max: 6, min_effect_pct: 10}
+workloads:
+  - hackbench: {modes: [process-pipes], groups: [2], loops: 20, timeout: 2m}
+)");
+  const auto r = local.run(
+      {.argv = {SCHEDLAB_BINARY, "run", cfg, "--name", "cols", "--db", db}, .timeout = 15min});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("schedlab: 2 kernels up side by side (") != std::string::npos);
+  CHECK(r.out.find("6.1/default") != std::string::npos);
+  Store store(db);
+  const auto runs = store.runs_table().list_runs();
+  REQUIRE(runs.size() == 1);  // one run, not one per kernel
+  const auto variants = store.variants_table().variants(runs[0].id);
+  REQUIRE(variants.size() == 2);
+  CHECK(variants[0].name == "6.1/default");
+  CHECK(variants[1].name == "6.12/default");
+  // Alternating: in the order they ran, no kernel twice in a row while both
+  // were measured; each ran on its own guest's kernel.
+  const auto its = store.iterations_table().iterations(runs[0].id, true);
+  REQUIRE(its.size() >= 6);
+  for (std::size_t i = 1; i < std::min<std::size_t>(its.size(), 6); ++i)
+    CHECK(its[i].variant_id != its[i - 1].variant_id);
+  for (const auto& it : its) CHECK(it.status == IterationStatus::kOk);
+  const auto m = nlohmann::json::parse(runs[0].manifest_json);
+  REQUIRE(m["kernel_columns"].size() == 2);
+  CHECK(m["kernel_columns"][0]["lab"]["release"] == "6.1.0-57-amd64");
+  CHECK(m["kernel_columns"][1]["lab"]["release"].get<std::string>().starts_with("6.12."));
+  CHECK(m["kernel_columns_timing"]["boot_seconds"].get<double>() > 0);
+  for (const auto& g : m["kernel_columns_cpu"]["guests"])
+    CHECK(g["qemu_cpu_seconds"].get<double>() > 0);
+  // The cell of 6.12: the sequential test's decision, as a variant's.
+  const auto j =
+      local.run({.argv = {SCHEDLAB_BINARY, "compare", "cols", "--db", db, "--format", "json"},
+                 .timeout = 1min});
+  REQUIRE(j.exit_code == 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  const auto& cell = doc["blocks"][0]["rows"][0]["cells"][1];
+  INFO(cell.dump());
+  REQUIRE(cell.contains("sequential"));
+  const std::string decision = cell["sequential"]["decision"].get<std::string>();
+  CHECK((decision == "different" || decision == "same" || decision == "undecided"));
+}
