@@ -49,8 +49,36 @@ struct ImportOptions {
   // until it is stored (mmtests_tree.h).
   std::size_t max_log_mib = MmtestsLimits{}.log_bytes >> 20;
   std::size_t max_tree_mib = MmtestsLimits{}.tree_bytes >> 20;
+  // --kernel RELEASE: the kernel the outputs were measured on (uname -r).
+  std::string kernel;
   DbOption db;
 };
+
+// uname -r's limit (the kernel's __NEW_UTS_LEN).
+constexpr std::size_t kMaxReleaseLength = 64;
+
+// Why `release` cannot be a kernel release as uname -r prints it: too
+// long, or not printable ASCII without spaces; nothing when it can be.
+std::optional<std::string> kernel_release_problem(std::string_view release) {
+  if (release.empty()) return "it is empty";
+  if (release.size() > kMaxReleaseLength)
+    return fmt::format("it is {} bytes long, and uname -r prints at most {}", release.size(),
+                       kMaxReleaseLength);
+  if (const auto problem = name_problem(release)) return problem;
+  for (std::size_t i = 0; i < release.size(); ++i)
+    if (release[i] <= ' ' || static_cast<unsigned char>(release[i]) >= 0x7F)
+      return fmt::format(
+          "it holds '{}' at byte {}: a release is printable ASCII without spaces, as "
+          "uname -r prints it",
+          release[i] == ' ' ? std::string(" ") : terminal_safe(release.substr(i, 1)), i);
+  return std::nullopt;
+}
+
+void check_kernel_release(const std::string& release) {
+  if (const auto problem = kernel_release_problem(release))
+    throw std::invalid_argument(
+        fmt::format("--kernel '{}': {}", terminal_safe(excerpt(release, 80)), *problem));
+}
 
 // One tool output to store as an iteration: its workload and variant, the
 // sweep point it was made at, and where it comes from (a file, read when it
@@ -281,13 +309,15 @@ int import_files(const ImportOptions& o) {
       {"imported", true}, {"workload", w.name()}, {"params", o.params}, {"inputs", files}};
   if (!o.param_from_name.empty()) source["param_from_name"] = o.param_from_name;
   check_run_name(o.name);
+  nlohmann::json manifest = {{"imported", true}};
+  if (!o.kernel.empty()) manifest["kernel_release"] = o.kernel;  // checked by import_command
   Store store(o.db.resolve());
   if (store.runs_table().find_run_by_name(o.name))
     throw std::invalid_argument(
         fmt::format("{} already has a run named '{}'; nothing imported", store.path(), o.name));
   // One transaction: a killed or failed import leaves nothing behind.
   Store::WriteBatch batch(store);
-  const auto r = store_run(store, o.name, source, {{"imported", true}}, inputs);
+  const auto r = store_run(store, o.name, source, manifest, inputs);
   batch.commit();
   fmt::print(stderr, "imported run {} '{}': {}, {} failed\n", r.run, o.name, count_of(inputs.size(), "file"),
              r.failed);
@@ -319,7 +349,28 @@ int import_mmtests(const ImportOptions& o) {
     runs[r].outputs.clear();
     order_rows(inputs[r]);
   }
-  for (const auto& run : runs) check_run_name(run.name);
+  for (auto& run : runs) {
+    check_run_name(run.name);
+    // The tree's record is data: a release uname -r could not print is none.
+    if (const auto problem = run.kernel_release.empty()
+                                 ? std::nullopt
+                                 : kernel_release_problem(run.kernel_release)) {
+      fmt::print(stderr, "schedlab: {}: kernel.version's release '{}' ignored: {}\n",
+                 terminal_safe(run.name), terminal_safe(run.kernel_release.substr(0, 80)),
+                 *problem);
+      run.kernel_release.clear();
+    }
+    // --kernel names the kernel of the runs whose tree does not; a tree
+    // that records another is believed over the command line, and said.
+    if (o.kernel.empty()) continue;
+    if (run.kernel_release.empty())
+      run.kernel_release = o.kernel;
+    else if (run.kernel_release != o.kernel)
+      throw std::invalid_argument(
+          fmt::format("--kernel {}: the tree's run '{}' records kernel {} (iter-0/kernel.version); "
+                      "nothing imported",
+                      o.kernel, terminal_safe(run.name), terminal_safe(run.kernel_release)));
+  }
   Store store(o.db.resolve());
   for (const auto& run : runs)
     if (store.runs_table().find_run_by_name(run.name))
@@ -358,6 +409,7 @@ int import_mmtests(const ImportOptions& o) {
 
 int import_command(const ImportOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab import"}, [&] {
+    if (!o.kernel.empty()) check_kernel_release(o.kernel);
     if (!o.mmtests.empty()) {
       if (!o.workload.empty() || !o.inputs.empty() || !o.variants.empty() || !o.name.empty() ||
           !o.params.empty() || !o.param_from_name.empty())
@@ -389,6 +441,8 @@ void register_import(CLI::App& app, int& exit_code) {
         {"schedlab import hackbench sweep=hackbench-*.txt --param-from-name "
          "'hackbench-(?<groups>[0-9]+)' --name sweep",
          "a row per group count, from the files' names"},
+        {"schedlab import hackbench base=out-6.12/*.txt --kernel 6.12.0 --name v6.12",
+         "outputs measured on 6.12, for history to place by kernel"},
         {"schedlab import --mmtests work/log", "an mmtests tree"}}});
   imp->add_option("workload", io->workload, "workload name");
   auto* inputs = imp->add_option(
@@ -401,6 +455,11 @@ void register_import(CLI::App& app, int& exit_code) {
                                    "NAME: the files after it are this variant's (repeat for the next variant)")
                        ->allow_extra_args(false);
   imp->add_option("--name", io->name, "run name");
+  imp->add_option(
+      "--kernel", io->kernel,
+      "RELEASE: the kernel the outputs were measured on, as uname -r prints it (list shows "
+      "it, history orders by it, compare says where it differs); with --mmtests, the "
+      "kernel of the runs whose tree records none (iter-N/kernel.version)");
   imp->add_option(
          "--param", io->params,
          "name=value: the parameters the outputs were made with (repeat); checked against what "
