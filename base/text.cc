@@ -229,16 +229,20 @@ std::string wrap_words(std::string_view text, std::size_t width, std::string_vie
     std::string_view rest = line;
     std::string_view lead;  // "" on a line's first piece, then `more`
     while (display_width(lead) + display_width(rest) > width) {
-      // The last space that leaves the piece within the width, past the
-      // indentation; else after the last comma that does (a list without
-      // spaces); else the first space (a word wider than the line).
+      // After the last "; " that leaves the piece within the width and past
+      // its middle (a clause stays whole); else the last space that does,
+      // past the indentation; else after the last comma that does (a list
+      // without spaces); else the first space (a word wider than the line).
       const std::size_t from = lead.empty() ? own + 1 : 1;
-      std::size_t cut = std::string_view::npos, comma = std::string_view::npos;
+      std::size_t cut = std::string_view::npos, clause = cut, comma = cut;
       for (std::size_t i = from; i < rest.size(); ++i) {
-        const bool fits = display_width(lead) + display_width(rest.substr(0, i)) <= width;
-        if (rest[i] == ' ' && fits) cut = i;
-        if (rest[i] == ',' && fits && i + 1 < rest.size()) comma = i + 1;
+        const std::size_t at = display_width(lead) + display_width(rest.substr(0, i));
+        if (at > width) break;
+        if (rest[i] == ' ') cut = i;
+        if (rest[i] == ' ' && rest[i - 1] == ';' && 2 * at > width) clause = i;
+        if (rest[i] == ',' && at < width && i + 1 < rest.size()) comma = i + 1;
       }
+      if (clause != std::string_view::npos) cut = clause;
       if (cut == std::string_view::npos) cut = comma;
       if (cut == std::string_view::npos) cut = rest.find(' ', from);
       if (cut == std::string_view::npos) break;
