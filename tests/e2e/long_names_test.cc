@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <boost/regex.hpp>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/text.h"
@@ -214,4 +216,42 @@ TEST_CASE("bisect --reboots with a SUT that is not ssh:// is refused, exit 2") {
   CHECK(r.exit_code == 2);
   CHECK(r.err == "schedlab bisect: " + cfg + ": --reboots waits for an ssh:// SUT to come back, and the SUT is 'local'\n");
   CHECK(r.out.empty());
+}
+
+TEST_CASE("long names: history's page and report's title, in Chromium") {
+  test::TempDir dir;
+  const std::string db = dir.file("runs.db");
+  import_runs(db, false);
+  const std::string page = dir.file("history.html");
+  ok({"history", "--db", db, "--workload", "hackbench", "--metric", "time", "--format", "html",
+      "-o", page});
+  const std::string dump = dir.file("history.json");
+  const auto check = test::check_page_in_chromium(
+      page, SCHEDLAB_BUILD_DIR "/history-long-names.png", {"--renderer", "svg", "--dump", dump});
+  INFO(check.out << check.err);
+  REQUIRE(check.ok());
+  const auto seen = nlohmann::json::parse(test::read_text(dump));
+  // The table fits the window: no run name or parameter list in its rows.
+  CHECK(seen["page"]["scroll_width"].get<int>() <= seen["page"]["window_width"].get<int>());
+  // The x axis: each run by its short label and kernel, none by its name.
+  std::size_t axes = 0;
+  for (const auto& [id, svg] : seen["svg"].items()) {
+    for (const auto& t : svg["x_labels"]) {
+      INFO(t);
+      CHECK(boost::regex_match(t.get<std::string>(), boost::regex("r[0-9]+ 6\\.[0-9.]+(-rc3)?")));
+      ++axes;
+    }
+  }
+  CHECK(axes >= 3);
+  const std::string text = seen["text"];
+  for (std::size_t i = 0; i < std::size(kNames); ++i)
+    CHECK(text.find(fmt::format("r{} = {}", i + 1, kNames[i])) != std::string::npos);
+  // Parameters once, above the table, not in every row.
+  CHECK(test::read_text(page).find("datasize 100") == test::read_text(page).rfind("datasize 100"));
+
+  // The report's title: the names apart.
+  const std::string report = dir.file("report.html");
+  ok({"report", "1", "2", "--db", db, "-o", report});
+  CHECK_THAT(test::read_text(report),
+             Contains("<title>schedlab report: " + kNames[0] + ", " + kNames[1] + "</title>"));
 }
