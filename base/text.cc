@@ -221,6 +221,41 @@ std::string count_of(std::size_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
+std::string wrap_words(std::string_view text, std::size_t width, std::string_view indent) {
+  std::string out;
+  for (const std::string_view line : split_lines(text)) {
+    const std::size_t own = std::min(line.find_first_not_of(' '), line.size());  // its indentation
+    const std::string more = std::string(line.substr(0, own)) + std::string(indent);
+    std::string_view rest = line;
+    std::string_view lead;  // "" on a line's first piece, then `more`
+    while (display_width(lead) + display_width(rest) > width) {
+      // After the last "; " that leaves the piece within the width and past
+      // its middle (a clause stays whole); else the last space that does,
+      // past the indentation; else after the last comma that does (a list
+      // without spaces); else the first space (a word wider than the line).
+      const std::size_t from = lead.empty() ? own + 1 : 1;
+      std::size_t cut = std::string_view::npos, clause = cut, comma = cut;
+      for (std::size_t i = from; i < rest.size(); ++i) {
+        const std::size_t at = display_width(lead) + display_width(rest.substr(0, i));
+        if (at > width) break;
+        if (rest[i] == ' ') cut = i;
+        if (rest[i] == ' ' && rest[i - 1] == ';' && 2 * at > width) clause = i;
+        if (rest[i] == ',' && at < width && i + 1 < rest.size()) comma = i + 1;
+      }
+      if (clause != std::string_view::npos) cut = clause;
+      if (cut == std::string_view::npos) cut = comma;
+      if (cut == std::string_view::npos) cut = rest.find(' ', from);
+      if (cut == std::string_view::npos) break;
+      out.append(lead).append(trim_end(rest.substr(0, cut))).push_back('\n');
+      rest = rest.substr(cut);
+      while (rest.starts_with(' ')) rest.remove_prefix(1);
+      lead = more;
+    }
+    out.append(lead).append(rest).push_back('\n');
+  }
+  return out;
+}
+
 std::size_t display_width(std::string_view s) {
   return static_cast<std::size_t>(
       std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));

@@ -74,6 +74,13 @@ std::string count_of(std::size_t n, std::string_view noun);
 // character counted as one).
 std::size_t display_width(std::string_view s);
 
+// Each line of `text` longer than `width` columns broken at spaces (not
+// those of its indentation), its continuation lines starting with the
+// line's own indentation and `indent`; a word wider than the line stays
+// whole. Every line of the result ends in a newline.
+std::string wrap_words(std::string_view text, std::size_t width = 100,
+                       std::string_view indent = "  ");
+
 // a before b with digit runs compared as numbers ("6.1.0-9" < "6.1.0-57",
 // "hackbench-2" < "hackbench-16").
 bool natural_less(const std::string& a, const std::string& b);

@@ -227,11 +227,15 @@ void add_like_with_like(Comparison& out) {
     }
     out.differences.push_back({"param", key.first + " " + key.second, std::move(values)});
   }
+  // An import's "config" lists the files it read (schedlab import): two
+  // imports of the same measurement differ there, and in nothing measured.
   std::vector<std::optional<std::string>> hashes;
   for (const auto& col : out.columns)
     for (const auto& r : out.runs)
       if (r.id == col.run_id)
-        hashes.push_back(r.config_sha256.empty() ? std::nullopt : std::optional(r.config_sha256.substr(0, 12)));
+        hashes.push_back(r.config_sha256.empty() || r.config_path == "(import)"
+                             ? std::nullopt
+                             : std::optional(r.config_sha256.substr(0, 12)));
   if (std::adjacent_find(hashes.begin(), hashes.end(), std::not_equal_to<>()) != hashes.end())
     out.differences.push_back({"config", "sha256", std::move(hashes)});
 }

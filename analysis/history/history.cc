@@ -21,6 +21,7 @@
 #include "analysis/history/cell_summaries.h"
 #include "analysis/history/history_changes.h"
 #include "base/json_data.h"
+#include "analysis/render/column_labels.h"
 #include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
@@ -95,6 +96,29 @@ void HistoryReader::emit(const RunLabel& run, std::span<const CellSummary> cells
   }
 }
 
+namespace {
+
+// The numbers a kernel release begins with ("6.12.0-rc3" -> 6, 12, 0; at
+// most three): what orders kernels. The rest ("-rc3", "-amd64", a local
+// version) is not an order, so releases that differ only there keep their
+// runs' order by date; a release without numbers comes first.
+std::array<long, 3> kernel_numbers(std::string_view release) {
+  std::array<long, 3> out{-1, -1, -1};
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < out.size() && at < release.size(); ++k) {
+    std::size_t end = at;
+    while (end < release.size() && end - at < 9 && release[end] >= '0' && release[end] <= '9')
+      ++end;
+    if (end == at) break;
+    out[k] = std::stol(std::string(release.substr(at, end - at)));
+    if (end >= release.size() || release[end] != '.') break;
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 void HistoryReader::for_each_point(std::vector<RunCells>* computed,
                                    const std::function<void(const HistoryPoint&)>& visit) {
   const auto is = [](const std::vector<std::int64_t>& ids, std::int64_t id) {
@@ -115,25 +139,42 @@ void HistoryReader::for_each_point(std::vector<RunCells>* computed,
   const auto oldest_first = [](const RunLabel& a, const RunLabel& b) {
     return std::tie(a.started_at, a.id) < std::tie(b.started_at, b.id);
   };
-  std::vector<Held> held;
+  // The order points come in: by kernel (its numbers), then oldest first.
+  // Runs come from the database oldest first: one that comes before its
+  // turn (an import of an older kernel, made later) waits, copied, until
+  // every run before it in this order came or is known not to.
+  std::vector<RunLabel> runs;  // the declaring runs, in the order points come
+  for (auto& r : store_.runs_table().run_labels())
+    if (is(declared_, r.id)) runs.push_back(std::move(r));
+  std::sort(runs.begin(), runs.end(), [&](const RunLabel& a, const RunLabel& b) {
+    const auto ka = kernel_numbers(a.kernel_release), kb = kernel_numbers(b.kernel_release);
+    return ka != kb ? ka < kb : oldest_first(a, b);
+  });
+  std::unordered_map<std::int64_t, std::size_t> rank;
+  for (std::size_t i = 0; i < runs.size(); ++i) rank.emplace(runs[i].id, i);
+  std::vector<std::size_t> by_date(runs.size());  // ranks, oldest first
+  for (std::size_t i = 0; i < by_date.size(); ++i) by_date[i] = i;
+  std::sort(by_date.begin(), by_date.end(),
+            [&](std::size_t a, std::size_t b) { return oldest_first(runs[a], runs[b]); });
+  std::vector<bool> settled(runs.size(), false);  // it came, or never will
+  std::map<std::size_t, Held> waiting;            // by rank
+  std::size_t next = 0, dated = 0;                // the next rank to visit; by_date settled so far
+
   if (!missing.empty()) {
-    std::unordered_map<std::int64_t, RunLabel> runs;
-    for (auto& r : store_.runs_table().run_labels())
-      if (is(missing, r.id)) runs.emplace(r.id, std::move(r));
     const auto declared = store_.metrics_table().metric_by_run(workload_, metric_);
     const auto variants = store_.variants_table().variants_by_run();
     const auto compute = [&](std::span<const IterationRow> its) {
       const std::int64_t id = its.front().run_id;
       const auto m = declared.find(id);
       const auto vars = variants.find(id);
-      const auto run = runs.find(id);
-      if (m == declared.end() || vars == variants.end() || run == runs.end() || !is(missing, id))
+      const auto run = rank.find(id);
+      if (m == declared.end() || vars == variants.end() || run == rank.end() || !is(missing, id))
         return;
-      Held one{run->second, {}};
+      Held one{runs[run->second], {}};
       summarise_cells(its, vars->second, m->second, one.cells);
       if (computed)
         computed->push_back({id, {static_cast<std::int64_t>(its.size()), its.back().id}, one.cells});
-      if (!one.cells.empty()) held.push_back(std::move(one));
+      if (!one.cells.empty()) waiting.emplace(run->second, std::move(one));
     };
     // A run at a time from the indexes for a few runs; the two scans when
     // most runs have none (a database from before migration 10, or
@@ -142,25 +183,39 @@ void HistoryReader::for_each_point(std::vector<RunCells>* computed,
       store_.iterations_table().for_each_run_iterations(workload_, metric_, compute);
     else
       store_.iterations_table().for_each_run_iterations(workload_, metric_, missing, compute);
-    std::sort(held.begin(), held.end(),
-              [&](const Held& a, const Held& b) { return oldest_first(a.run, b.run); });
   }
+  // A computed run is known now, whether it has cells or not.
+  for (std::size_t i = 0; i < runs.size(); ++i) settled[i] = is(missing, runs[i].id);
 
-  // The stored cells come oldest first: each held run goes before the
-  // first stored one it predates.
-  std::size_t next_held = 0;
-  const auto emit_held_before = [&](const RunLabel* run) {
-    for (; next_held < held.size() && (!run || oldest_first(held[next_held].run, *run)); ++next_held)
-      emit(held[next_held].run, held[next_held].cells, visit);
+  // Visits the waiting runs whose turn came; `arrived` (with its cells) when its turn is among
+  // them.
+  const auto visit_settled = [&](const RunLabel* arrived,
+                                 std::span<const CellSummary> cells) {
+    bool visited = false;
+    for (; next < runs.size() && settled[next]; ++next) {
+      if (arrived && runs[next].id == arrived->id) {
+        emit(*arrived, cells, visit);
+        visited = true;
+      } else if (const auto w = waiting.find(next); w != waiting.end()) {
+        emit(w->second.run, w->second.cells, visit);
+        waiting.erase(w);
+      }
+    }
+    return visited;
   };
   store_.cell_cache().for_each_run_cell_summaries(
       workload_, metric_, kCellSummaryVersion,
       [&](const RunLabel& run, std::span<const CellSummary> cells) {
-        if (!is(declared_, run.id) || is(missing, run.id)) return;
-        emit_held_before(&run);
-        emit(run, cells, visit);
+        const auto r = rank.find(run.id);
+        if (r == rank.end() || is(missing, run.id)) return;
+        // Every run up to this one by date came or never will.
+        for (; dated < by_date.size() && !oldest_first(run, runs[by_date[dated]]); ++dated)
+          settled[by_date[dated]] = true;
+        if (!visit_settled(&run, cells))
+          waiting.emplace(r->second, Held{run, {cells.begin(), cells.end()}});
       });
-  emit_held_before(nullptr);
+  std::fill(settled.begin(), settled.end(), true);
+  visit_settled(nullptr, {});
 }
 
 History history(const Store& store, const std::string& workload, const std::string& metric,
@@ -211,9 +266,16 @@ constexpr std::size_t kChunk = 64 * 1024;
 // distinct labels: a run's columns are padded once for its points, and a
 // cell's variant and row once for each distinct pair; only the numbers are
 // formatted each line, by compiled formats.
+//
+// A line fits a mail's 100 columns: a run is its short label (r3, as
+// compare's columns), its name, start and nightly target in the key after
+// the table; a kernel release longer than its column is cut there (whole
+// in the key), a long variant name becomes v1, v2, ... (keyed). --wide
+// prints the names in the lines instead.
 struct HistoryTextWriter::Columns {
   fmt::memory_buffer buf, run, number;
   int precision = 4;
+  bool wide = false;
   bool have_run = false;
   std::int64_t run_id = 0;
   std::string date, target, kernel;  // what `run` was padded for
@@ -222,21 +284,39 @@ struct HistoryTextWriter::Columns {
     std::string text;
   };
   std::vector<Cell> cells;  // a nightly's variants times rows
+  std::set<std::int64_t> runs_keyed;
+  std::string runs_key;  // a line a run: "  r3    DATE  NAME (target T)"
+  std::vector<std::pair<std::string, std::string>> variants_key;
+  std::map<std::string, std::string, std::less<>> variant_labels;
 };
 
-HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::string_view)> write)
+namespace {
+
+constexpr std::size_t kKernelWidth = 16, kVariantWidth = 12;
+
+}  // namespace
+
+HistoryTextWriter::HistoryTextWriter(const History& h, std::function<void(std::string_view)> write,
+                                     bool wide)
     : write_(std::move(write)), columns_(std::make_unique<Columns>()) {
   columns_->precision = h.precision;
+  columns_->wide = wide;
   auto& buf = columns_->buf;
   buf.reserve(kChunk + 4096);
-  fmt::format_to(fmt::appender(buf),
-                 "{} {}{} ({} is better), {} with its {:.0f}% interval, oldest first\n",
-                 terminal_safe(h.workload), terminal_safe(h.metric),
-                 h.unit.empty() ? "" : " in " + terminal_safe(h.unit), h.direction_word(),
-                 terminal_safe(h.centre), h.level * 100);
-  fmt::format_to(fmt::appender(buf),
-                 "{:<20}  {:>5}  {:<24}  {:<28}  {:<12}  {:<26}  {:>3}  {:>12}  {:>27}  {:>4}\n", "date",
-                 "run", "target", "kernel", "variant", "row", "set", h.centre, "interval", "n");
+  fmt::format_to(
+      fmt::appender(buf),
+      "{} {}{} ({} is better), {} with its {:.0f}% interval, by kernel, then oldest first\n",
+      terminal_safe(h.workload), terminal_safe(h.metric),
+      h.unit.empty() ? "" : " in " + terminal_safe(h.unit), h.direction_word(),
+      terminal_safe(h.centre), h.level * 100);
+  if (wide)
+    fmt::format_to(fmt::appender(buf),
+                   "{:<20}  {:<32}  {:<24}  {:<28}  {:<12}  {:<26}  {:>3}  {:>10}  {:>20}  {:>4}\n",
+                   "date", "run", "target", "kernel", "variant", "row", "set", h.centre, "interval",
+                   "n");
+  else
+    fmt::format_to(fmt::appender(buf), "{:<5} {:<16}  {:<12}  {:<24} {:>3} {:>10} {:>17} {:>3}\n",
+                   "run", "kernel", "variant", "row", "set", h.centre, "interval", "n");
 }
 
 HistoryTextWriter::~HistoryTextWriter() = default;
@@ -248,9 +328,23 @@ void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
       p.kernel_release != c.kernel) {
     c.run.clear();
     // Labels from the database, escaped for the terminal (base/text.h).
-    fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:>5}  {:<24}  {:<28}  "),
-                   terminal_safe(p.date), p.run_id, terminal_safe(or_dash(p.target)),
-                   terminal_safe(or_dash(p.kernel_release)));
+    const std::string kernel = terminal_safe(or_dash(p.kernel_release));
+    if (c.wide) {
+      fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<20}  {:<32}  {:<24}  {:<28}  "),
+                     terminal_safe(p.date), terminal_safe(p.run), terminal_safe(or_dash(p.target)),
+                     kernel);
+    } else {
+      const bool cut = display_width(kernel) > kKernelWidth;
+      const std::string label = fmt::format("r{}", p.run_id);
+      fmt::format_to(fmt::appender(c.run), FMT_COMPILE("{:<5} {:<16}  "), label,
+                     cut ? kernel.substr(0, kKernelWidth - 3) + "..." : kernel);
+      if (c.runs_keyed.insert(p.run_id).second)
+        c.runs_key += wrap_words(
+            fmt::format("  {:<4} {:<20} {}{}{}", label, terminal_safe(p.date), terminal_safe(p.run),
+                        p.target.empty() ? "" : " (target " + terminal_safe(p.target) + ")",
+                        cut ? " (kernel " + kernel + ")" : ""),
+            100, "      ");
+    }
     c.have_run = true;
     c.run_id = p.run_id;
     c.date = p.date;
@@ -266,10 +360,20 @@ void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
     const std::string row = terminal_safe(fmt::format("{}/{}", p.block, p.row));
     auto set = std::find(sets_.begin(), sets_.end(), p.params);
     if (set == sets_.end()) set = sets_.insert(set, std::string(p.params));
-    cell = c.cells.insert(c.cells.end(), {std::string(p.variant), std::string(p.block), std::string(p.row),
-                                          std::string(p.params),
-                                          fmt::format(FMT_COMPILE("{:<12}  {:<26}  {:>3}  "),
-                                                      terminal_safe(p.variant), row, set - sets_.begin() + 1)});
+    std::string variant = terminal_safe(p.variant);
+    if (!c.wide && display_width(variant) > kVariantWidth) {
+      auto [it, added] =
+          c.variant_labels.try_emplace(variant, fmt::format("v{}", c.variant_labels.size() + 1));
+      if (added) c.variants_key.emplace_back(it->second, variant);
+      variant = it->second;
+    }
+    cell = c.cells.insert(
+        c.cells.end(),
+        {std::string(p.variant), std::string(p.block), std::string(p.row), std::string(p.params),
+         c.wide ? fmt::format(FMT_COMPILE("{:<12}  {:<26}  {:>3}  "), variant, row,
+                              set - sets_.begin() + 1)
+                : fmt::format(FMT_COMPILE("{:<12}  {:<24} {:>3} "), variant, row,
+                              set - sets_.begin() + 1)});
   }
   c.buf.append(cell->text);
   c.number.clear();
@@ -277,16 +381,19 @@ void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
     fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.{}f}"), *p.centre, c.precision);
   else
     c.number.append(std::string_view(p.n == 0 ? "FAIL" : "n/a"));
-  right_ascii(c.buf, {c.number.data(), c.number.size()}, 12);
-  c.buf.append(std::string_view("  "));
+  right_ascii(c.buf, {c.number.data(), c.number.size()}, 10);
+  c.buf.append(std::string_view(c.wide ? "  " : " "));
   c.number.clear();
   if (p.ci)
     fmt::format_to(fmt::appender(c.number), FMT_COMPILE("[{:.{}f}, {:.{}f}]"), p.ci->low, c.precision, p.ci->high,
                    c.precision);
   else
     c.number.append(std::string_view("n/a"));
-  right_ascii(c.buf, {c.number.data(), c.number.size()}, 27);
-  fmt::format_to(fmt::appender(c.buf), FMT_COMPILE("  {:>4}"), p.n);
+  right_ascii(c.buf, {c.number.data(), c.number.size()}, c.wide ? 20 : 17);
+  if (c.wide)
+    fmt::format_to(fmt::appender(c.buf), FMT_COMPILE("  {:>4}"), p.n);
+  else
+    fmt::format_to(fmt::appender(c.buf), FMT_COMPILE(" {:>3}"), p.n);
   c.buf.append(mark);
   c.buf.push_back('\n');
   if (c.buf.size() > kChunk) {
@@ -340,14 +447,19 @@ void HistoryTextWriter::finish() {
     for (std::size_t i = 0; i < labels.size(); ++i)
       fmt::format_to(fmt::appender(buf), "  set {}: {}\n", i + 1, labels[i]);
   }
+  // What the short labels stand for, the runs in the order they came.
+  if (!columns_->runs_key.empty())
+    fmt::format_to(fmt::appender(buf), "runs (started, name):\n{}", columns_->runs_key);
+  fmt::format_to(fmt::appender(buf), "{}", key_text(columns_->variants_key, "variants: "));
   write_({buf.data(), buf.size()});
   buf.clear();
 }
 
-std::string render_history_text(const History& h, const HistoryChanges* changes) {
+std::string render_history_text(const History& h, const HistoryChanges* changes, bool wide) {
   std::string text;
-  text.reserve(180 * (h.points.size() + 3));  // the lines' width
-  HistoryTextWriter writer(h, [&](std::string_view chunk) { text.append(chunk); });
+  text.reserve((wide ? 180 : 100) * (h.points.size() + 3));  // the lines' width
+  HistoryTextWriter writer(
+      h, [&](std::string_view chunk) { text.append(chunk); }, wide);
   for (const auto& p : h.points) writer.point(p, changes ? change_mark(*changes, p) : std::string());
   writer.finish();
   if (changes) text += render_changes_text(*changes);

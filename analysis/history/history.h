@@ -86,8 +86,9 @@ struct History {
   std::array<std::string_view, 9> last_{};
 };
 
-// Reads one metric's history from a database, a point at a time, oldest
-// first, without holding them: `schedlab history` writes a year of
+// Reads one metric's history from a database, a point at a time, by
+// kernel (the numbers its release begins with: 6.9 before 6.12), then
+// oldest first, without holding them: `schedlab history` writes a year of
 // nightlies a line per point as it reads them. Reads from one state of the
 // database (Store::ReadSnapshot) while it lives; the caller writes the
 // computed summaries after.
@@ -99,7 +100,7 @@ class HistoryReader {
   // The history without its points: what it is of, its unit and direction
   // as the latest run declaring the metric says.
   History header() const;
-  // Each point, oldest first; its views live as long as the call. The
+  // Each point, by kernel then oldest first; its views live as long as the call. The
   // cells of runs without current stored summaries are computed from their
   // iterations; with `computed`, they are appended to it (every row,
   // whatever `row` is) for the caller to keep (CellCache::put_cell_summaries
@@ -126,12 +127,16 @@ struct HistoryChanges;  // analysis/history/history_changes.h
 
 // With `changes` (history --changes): each changed series' line after a
 // change marked, and the changes listed after the table.
-std::string render_history_text(const History& h, const HistoryChanges* changes = nullptr);
+// Lines fit 100 columns (runs by short label, r3, with a key after the
+// table); `wide`: the run's date, name and target in each line.
+std::string render_history_text(const History& h, const HistoryChanges* changes = nullptr,
+                                bool wide = false);
 // The text of a history, handed to `write` a chunk at a time as points
 // come (schedlab history): the header's two lines first, then a line a point.
 class HistoryTextWriter {
  public:
-  HistoryTextWriter(const History& header, std::function<void(std::string_view)> write);
+  HistoryTextWriter(const History& header, std::function<void(std::string_view)> write,
+                    bool wide = false);
   ~HistoryTextWriter();
   // `mark` ends the point's line ("  <- change 1").
   void point(const HistoryPoint& p, std::string_view mark = {});

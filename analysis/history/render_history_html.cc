@@ -11,6 +11,7 @@
 
 #include "analysis/history/history.h"
 #include "analysis/history/history_changes.h"
+#include "analysis/render/column_labels.h"
 #include "analysis/render/render_html.h"
 
 namespace schedlab {
@@ -20,9 +21,11 @@ using Json = nlohmann::ordered_json;
 
 // The x label of a point: its run, and what it measured (a nightly target,
 // else the kernel release); runs in the order the history lists them.
+// A run's name is never the label (names share long prefixes, and were
+// cut alike): "r3" alone, its name in the key above the table.
 std::string x_label(const HistoryPoint& p) {
   const std::string_view what = !p.target.empty() ? p.target : p.kernel_release;
-  return fmt::format("r{} {}", p.run_id, what.empty() ? p.run : what);
+  return what.empty() ? fmt::format("r{}", p.run_id) : fmt::format("r{} {}", p.run_id, what);
 }
 
 std::string key_of(const HistoryPoint& p) { return fmt::format("{}/{}", p.block, p.row); }
@@ -161,14 +164,17 @@ std::string render_history_html(const History& h, const std::string& vega_script
     series[key].push_back(&p);
   }
   std::string body = fmt::format(
-      "<p class=\"note\">{} with its {:.0f}% interval (the band), one line per variant and parameter set, "
-      "oldest first. {}</p>\n<div class=\"plots\">\n",
+      "<p class=\"note\">{} with its {:.0f}% interval (the band), one line per variant and "
+      "parameter set, "
+      "by kernel, then oldest first. {}</p>\n<div class=\"plots\">\n",
       html_escape(h.centre), h.level * 100,
-      html_escape(sets.size() == 1   ? "Every point: " + labels.front() + "."
-                  : sets.size() > 1 ? fmt::format("{} parameter sets: a change of parameters is a new line, never a "
-                                                  "step of the kernel's.",
-                                                  sets.size())
-                                    : std::string()));
+      html_escape(
+          sets.size() == 1 ? "Every point: " + labels.front() + "."
+          : sets.size() > 1
+              ? fmt::format("{} parameter sets: a change of parameters is a new line, never a "
+                            "step of the kernel's.",
+                            sets.size())
+              : std::string()));
   Json plots = Json::array();
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::string id = fmt::format("h{}", i);
@@ -188,20 +194,33 @@ std::string render_history_html(const History& h, const std::string& vega_script
       }
     plots.push_back({{"id", id}, {"kind", "history"}, {"spec", series_spec(h, series[order[i]], name, marks)}});
   }
-  body += "</div>\n<table class=\"history\"><thead><tr><th>date</th><th>run</th><th>target</th>"
-          "<th>kernel</th><th>variant</th><th>row</th><th>parameters</th><th>" +
-          html_escape(h.centre) + "</th><th>interval</th><th>n</th></tr></thead><tbody>\n";
+  // The runs' names once, in the key; each parameter set's once, by its number.
+  std::vector<std::pair<std::string, std::string>> runs;
+  for (const auto& p : h.points)
+    if (runs.empty() || runs.back().first != fmt::format("r{}", p.run_id))
+      runs.emplace_back(fmt::format("r{}", p.run_id), std::string(p.run));
+  std::sort(runs.begin(), runs.end());
+  runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
+  body += "</div>\n<p class=\"note key\">" + html_escape(key_text(runs, "runs: ")) + "</p>\n";
+  if (sets.size() > 1)
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      body += fmt::format("<p class=\"note\">set {}: {}</p>\n", i + 1, html_escape(labels[i]));
+  body +=
+      "<table class=\"history\"><thead><tr><th>date</th><th>run</th><th>target</th>"
+      "<th>kernel</th><th>variant</th><th>row</th><th>set</th><th>" +
+      html_escape(h.centre) + "</th><th>interval</th><th>n</th></tr></thead><tbody>\n";
   for (const auto& p : h.points) {
     const std::string centre = p.centre ? in_decimals(p.centre, h.precision) : (p.n == 0 ? "FAIL" : "n/a");
     const std::string ci = p.ci ? fmt::format("[{}, {}]", in_decimals(p.ci->low, h.precision), in_decimals(p.ci->high, h.precision))
                                 : p.ci_reason.empty() ? "n/a" : fmt::format("n/a ({})", p.ci_reason);
     body += fmt::format(
-        "<tr data-run=\"{}\"><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-        "<td class=\"centre\">{}</td><td>{}</td><td>{}</td></tr>\n",
-        p.run_id, html_escape(p.date), p.run_id, html_escape(p.run),
+        "<tr data-run=\"{}\"><td>{}</td><td "
+        "title=\"{}\">r{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td class=\"centre\">{}</td><td>{}</td><td>{}</td></tr>\n",
+        p.run_id, html_escape(p.date), html_escape(p.run), p.run_id,
         html_escape(p.target.empty() ? "-" : p.target),
         html_escape(p.kernel_release.empty() ? "-" : p.kernel_release), html_escape(p.variant),
-        html_escape(key_of(p)), html_escape(labels[set_index(p)]), html_escape(centre), html_escape(ci), p.n);
+        html_escape(key_of(p)), set_index(p) + 1, html_escape(centre), html_escape(ci), p.n);
   }
   body += "</tbody></table>\n";
   if (h.points.empty()) body += "<p>(no point matches the row)</p>\n";

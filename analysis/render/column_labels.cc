@@ -92,12 +92,17 @@ void shorten_column_labels(Comparison& c, std::size_t max_width) {
 }
 
 std::string column_key_text(const Comparison& c, std::size_t width) {
-  if (c.column_key.empty()) return "";
-  const std::string lead = "columns: ", indent(lead.size(), ' ');
+  return key_text(c.column_key, "columns: ", width);
+}
+
+std::string key_text(const std::vector<std::pair<std::string, std::string>>& key,
+                     std::string_view lead_text, std::size_t width) {
+  if (key.empty()) return "";
+  const std::string lead(lead_text), indent(lead.size(), ' ');
   std::string out, line = lead;
-  for (std::size_t i = 0; i < c.column_key.size(); ++i) {
-    const std::string entry = fmt::format("{} = {}{}", c.column_key[i].first, c.column_key[i].second,
-                                          i + 1 < c.column_key.size() ? ";" : "");
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const std::string entry =
+        fmt::format("{} = {}{}", key[i].first, key[i].second, i + 1 < key.size() ? ";" : "");
     if (line.size() > lead.size() && line.size() + 1 + entry.size() >= width) {
       out += line + "\n";
       line = indent;

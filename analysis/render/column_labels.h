@@ -10,6 +10,9 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "analysis/compare/compare.h"
 
@@ -28,5 +31,9 @@ void shorten_column_labels(Comparison& c, std::size_t max_width = kShortLabelWid
 // `width` characters (continuation lines indented), each line ending in a
 // newline; empty when the key is.
 std::string column_key_text(const Comparison& c, std::size_t width = 100);
+// The same for any key: "LEAD" then "short = full" entries ("runs: r1 =
+// ...; r2 = ..." under `list`).
+std::string key_text(const std::vector<std::pair<std::string, std::string>>& key,
+                     std::string_view lead, std::size_t width = 100);
 
 }  // namespace schedlab

@@ -11,16 +11,18 @@
 #include <algorithm>
 
 #include "analysis/compare/emulation.h"
+#include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
 #include "analysis/render/render_parts.h"
 #include "analysis/stats/significance.h"
+#include "base/text.h"
 
 namespace schedlab {
 
 std::string render_amd(const Comparison& c) {
   using namespace render_parts;
   std::string out;
-  for (const auto& r : c.runs) out += describe_run(r) + "\n";
+  for (const auto& r : c.runs) out += wrap_words(describe_run(r));  // 100 columns
   out += emulation_note(c.runs);
   for (const Block& b : c.blocks) {
     const int p = b.metric.precision > 2 ? 2 : b.metric.precision;
@@ -57,6 +59,7 @@ std::string render_amd(const Comparison& c) {
       for (std::size_t i = 0; i < cells[r].size(); ++i) out += fmt::format("   {:>{}}", cells[r][i], widths[i]);
       out += '\n';
     }
+    out += column_key_text(c);  // what short column labels stand for, under each table
   }
   const std::string f = footer(c);
   const auto test = test_from_name(c.test);

@@ -170,7 +170,7 @@ std::string table_note(const Comparison& c, const Block& b) {
     if (std::any_of(b.ratio.begin(), b.ratio.end(), [](const auto& r) { return r.skipped; }))
       out += " (rows without both centres left out)";
   }
-  return out + '\n';
+  return wrap_words(out);  // a mail's 100 columns
 }
 
 // Failures, empty cells and the iterations' notes, each point once (metric
@@ -240,7 +240,7 @@ std::string footer(const Comparison& c) {
         });
       }))
     out += "blank: the column's run never measured that row\n";
-  return out;
+  return wrap_words(out);  // a mail's 100 columns
 }
 
 
@@ -354,7 +354,7 @@ std::string render_text(const Comparison& c) {
   for (const auto& col : c.columns) labels.push_back(col.label);
   std::string out = render_differences_text(c.differences, labels);
   if (!out.empty()) out += '\n';
-  for (const auto& r : c.runs) out += describe_run(r) + "\n";
+  for (const auto& r : c.runs) out += wrap_words(describe_run(r));  // 100 columns
   out += emulation_note(c.runs);
   // A label longer than the cell widens its column rather than shifting it.
   std::vector<std::size_t> widths;

@@ -245,14 +245,23 @@ Json scaling_spec(const Comparison& c, const Block& b) {
                   {"domain", {{"fields", Json::array({{{"data", "points"}, {"field", "y"}},
                                                       {{"data", "ci"}, {"field", "lo_c"}},
                                                       {{"data", "ci"}, {"field", "hi_c"}}})}}}};
-  s["scales"] = Json::array({sweep.scale, y, colour_scale(c)});
+  // Each column a few pixels beside the next at a point (Vega-Lite's
+  // xOffset), so no column's interval hides the baseline's.
+  Json columns = Json::array();
+  for (const auto& col : c.columns) columns.push_back(col.label);
+  const double spread = 3.0 * static_cast<double>(c.columns.size() - 1);
+  const Json xoff = {{"name", "xoff"},
+                     {"type", "point"},
+                     {"domain", columns},
+                     {"range", Json::array({-spread, spread})}};
+  s["scales"] = Json::array({sweep.scale, y, colour_scale(c), xoff});
   s["axes"] = Json::array({sweep.axis, axis("left", "y", y_title(b))});
   s["legends"] = legend();
   const Json tooltip = {
       {"signal",
        "{'column': datum.name, 'point': datum.r, 'centre': datum.y, 'low': datum.lo, 'high': datum.hi, "
        "'n': datum.n}"}};
-  const Json x = {{"scale", "x"}, {"field", "x"}};
+  const Json x = {{"scale", "x"}, {"field", "x"}, {"offset", {{"scale", "xoff"}, {"field", "c"}}}};
   Json line = {{"type", "line"},
                {"from", {{"data", "series"}}},
                {"encode", {{"enter", {{"x", x},
@@ -488,7 +497,9 @@ std::optional<Json> change_spec(const Comparison& c, const Block& b) {
        colour_scale(c)});
   s["axes"] = Json::array({axis("bottom", "x", "% change against " + c.columns.front().label + " (positive is better)"),
                            axis("left", "yrow", b.swept)});
+  // The baseline has no bar: the legend names the columns that do.
   s["legends"] = legend();
+  s["legends"][0]["values"] = columns;
   const Json tooltip = {{"signal",
                          "{'column': datum.name, 'point': datum.r, 'change %': datum.pct, 'low': datum.lo, "
                          "'high': datum.hi, 'p': datum.p, 'n': datum.n}"}};

@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "analysis/render/column_labels.h"
 #include "analysis/render/render_html.h"
 #include "analysis/stats/significance.h"
+#include "base/text.h"
 
 namespace schedlab {
 
@@ -16,6 +18,7 @@ SummaryTable summary_table(const Comparison& c, const std::vector<std::string>& 
   SummaryTable t;
   t.test = c.test;
   t.alpha = c.alpha;
+  t.key = column_key_text(c);
   for (const auto& col : c.columns) t.rows.push_back(col.label);
   t.cells.resize(t.rows.size());
   for (const auto& m : metrics) {
@@ -78,7 +81,7 @@ std::string render_summary_text(const SummaryTable& t) {
       out += fmt::format("{:>{}}", k < t.cells[i].size() ? cell_text(t.cells[i][k]) : "", widths[k]);
     out += '\n';
   }
-  return out + legend(t) + '\n';
+  return out + t.key + wrap_words(legend(t));
 }
 
 std::string render_summary_markdown(const SummaryTable& t) {
@@ -101,7 +104,7 @@ std::string render_summary_markdown(const SummaryTable& t) {
     }
     out += fmt::format("| {} |\n", fmt::join(cells, " | "));
   }
-  return out + "\n" + legend(t) + "\n";
+  return out + "\n" + t.key + wrap_words(legend(t));
 }
 
 std::string render_summary_json(const SummaryTable& t) {

@@ -33,6 +33,9 @@ struct SummaryTable {
   std::vector<std::vector<SummaryCell>> cells;  // [row][column]
   std::string test;
   double alpha = 0.05;
+  // What the rows' short labels stand for (column_key_text's lines); empty
+  // with the full labels.
+  std::string key;
 };
 
 // Throws std::invalid_argument naming the metrics the comparison has when

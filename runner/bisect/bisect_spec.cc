@@ -88,6 +88,12 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
     throw BisectError(fmt::format("{}: no workload has metric '{}'{}; its metrics are: {}", path,
                                   spec.metric, did_you_mean(spec.metric, metrics),
                                   fmt::join(metrics, ", ")));
+  // The hook's reboot is waited for over SSH: with any other SUT it would
+  // be ignored, and the next candidate measured on the old kernel.
+  if (spec.hook_reboots && !config.sut.starts_with("ssh://"))
+    throw BisectError(
+        fmt::format("{}: --reboots waits for an ssh:// SUT to come back, and the SUT is '{}'", path,
+                    config.sut));
   const Plan plan = expand_plan(config);
   for (auto& [name, value] : spec.params) {
     const ParamSpec* param = nullptr;

@@ -34,23 +34,33 @@ struct HistoryCmdOptions {
   bool changes = false;
   double changes_alpha = 0.05;
   double min_change_pct = 2;
+  bool wide = false;  // text: each run's date, name and target in its lines
 };
 
 // A history in each format; `streams`: written a point at a time as the
 // points are read (when no --changes needs the whole series first).
 struct HistoryRender {
-  std::string (*whole)(const History&, const HistoryChanges* changes);
+  std::string (*whole)(const History&, const HistoryChanges* changes, bool wide);
   bool streams = false;
 };
 const Renderers<HistoryRender> kHistoryOutputs{
     {Format::kText, {render_history_text, true}},
-    {Format::kJson, {render_history_json}},
-    {Format::kHtml, {[](const History& h, const HistoryChanges* changes) {
+    {Format::kJson, {[](const History& h, const HistoryChanges* changes, bool) {
+       return render_history_json(h, changes);
+     }}},
+    {Format::kHtml, {[](const History& h, const HistoryChanges* changes, bool) {
        return render_history_html(h, vega_script(), changes);
      }}},
 };
 
 int history_command(const HistoryCmdOptions& o) {
+  if (o.wide && o.format != Format::kText) {
+    fmt::print(
+        stderr,
+        "schedlab history: --wide does nothing with --format {}: it applies to --format text\n",
+        format_name(o.format));
+    return kBadInput;
+  }
   return guarded({}, [&]() -> int {
     bool writable = false;
     const auto store = Store::open_keeping(o.db.resolve(), writable);
@@ -76,7 +86,8 @@ int history_command(const HistoryCmdOptions& o) {
     const HistoryRender& render = kHistoryOutputs.of(o.format);
     if (!o.changes && render.streams) {
       // A line a point as they are read: a year of nightlies is never in memory.
-      HistoryTextWriter text(reader->header(), [&](std::string_view chunk) { out.write(chunk); });
+      HistoryTextWriter text(
+          reader->header(), [&](std::string_view chunk) { out.write(chunk); }, o.wide);
       reader->for_each_point(keep, [&](const HistoryPoint& p) {
         ++points;
         text.point(p);
@@ -97,7 +108,8 @@ int history_command(const HistoryCmdOptions& o) {
                   return kOk;
                 }))
           return rc;
-      if (points || o.param.empty()) out.write(render.whole(h, changes ? &*changes : nullptr));
+      if (points || o.param.empty())
+        out.write(render.whole(h, changes ? &*changes : nullptr, o.wide));
     }
     if (!points && !o.param.empty()) {
       reader.reset();
@@ -128,7 +140,8 @@ void register_history(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "history", "one metric's centre and interval across runs and kernels, oldest first");
   document(*cmd,
-           {"Prints one metric across the runs of the database, oldest first: a series per "
+           {"Prints one metric across the runs of the database, by kernel (6.9 before 6.12), then "
+            "oldest first: a series per "
             "variant, row and parameter set, each point its centre, interval and n; with "
             "--changes, where each series shifted.",
             {{"schedlab history --workload hackbench --metric time", "every run's hackbench time"},
@@ -153,6 +166,11 @@ void register_history(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0.0, 1000.0))
       ->needs(changes);
   kHistoryOutputs.add_option(*cmd, o->format);
+  cmd->add_flag(
+      "--wide", o->wide,
+      "text: each line with its run's date, name and nightly target, however wide; without "
+      "it a line fits 100 columns, a run named by its short label (r3) with a key after the "
+      "table");
   cmd->add_option("-o,--output", o->output, "write to this file instead of stdout (- for stdout)");
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = history_command(*o); });

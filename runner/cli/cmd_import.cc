@@ -36,6 +36,8 @@ struct ImportOptions {
   // until it is stored (mmtests_tree.h).
   std::size_t max_log_mib = MmtestsLimits{}.log_bytes >> 20;
   std::size_t max_tree_mib = MmtestsLimits{}.tree_bytes >> 20;
+  // --kernel RELEASE: the kernel the outputs were measured on (uname -r).
+  std::string kernel;
   DbOption db;
 };
 
@@ -43,7 +45,10 @@ int import_files(const ImportOptions& o) {
   const Workload& w = workload_arg(o.workload);
   const auto r = schedlab::import_files(
       o.db.resolve(), w, o.name,
-      {.ordered = o.ordered, .params = o.params, .param_from_name = o.param_from_name});
+      {.ordered = o.ordered,
+       .params = o.params,
+       .param_from_name = o.param_from_name,
+       .kernel = o.kernel});
   fmt::print(stderr, "imported run {} '{}': {}, {} failed\n", r.run, o.name,
              count_of(r.outputs, "file"), r.failed);
   return r.failed ? kIterationsFailed : kOk;
@@ -54,13 +59,14 @@ int import_files(const ImportOptions& o) {
 int import_mmtests(const ImportOptions& o) {
   const auto tree = schedlab::import_mmtests(
       o.db.resolve(), o.mmtests,
-      {.log_bytes = o.max_log_mib << 20, .tree_bytes = o.max_tree_mib << 20});
+      {.log_bytes = o.max_log_mib << 20, .tree_bytes = o.max_tree_mib << 20}, o.kernel);
   for (const auto& line : tree.lines) fmt::print(stderr, "{}", line);
   return tree.failed ? kIterationsFailed : kOk;
 }
 
 int import_command(const ImportOptions& o) {
   return guarded<std::invalid_argument>({.prefix = "schedlab import"}, [&] {
+    if (!o.kernel.empty()) check_kernel_release(o.kernel);
     if (!o.mmtests.empty()) {
       if (!o.workload.empty() || !o.inputs.empty() || !o.variants.empty() || !o.name.empty() ||
           !o.params.empty() || !o.param_from_name.empty())
@@ -92,6 +98,8 @@ void register_import(CLI::App& app, int& exit_code) {
         {"schedlab import hackbench sweep=hackbench-*.txt --param-from-name "
          "'hackbench-(?<groups>[0-9]+)' --name sweep",
          "a row per group count, from the files' names"},
+        {"schedlab import hackbench base=out-6.12/*.txt --kernel 6.12.0 --name v6.12",
+         "outputs measured on 6.12, for history to place by kernel"},
         {"schedlab import --mmtests work/log", "an mmtests tree"}}});
   imp->add_option("workload", io->workload, "workload name");
   auto* inputs = imp->add_option(
@@ -104,6 +112,11 @@ void register_import(CLI::App& app, int& exit_code) {
                                    "NAME: the files after it are this variant's (repeat for the next variant)")
                        ->allow_extra_args(false);
   imp->add_option("--name", io->name, "run name");
+  imp->add_option(
+      "--kernel", io->kernel,
+      "RELEASE: the kernel the outputs were measured on, as uname -r prints it (list shows "
+      "it, history orders by it, compare says where it differs); with --mmtests, the "
+      "kernel of the runs whose tree records none (iter-N/kernel.version)");
   imp->add_option(
          "--param", io->params,
          "name=value: the parameters the outputs were made with (repeat); checked against what "

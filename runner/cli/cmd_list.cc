@@ -3,9 +3,11 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/render/column_labels.h"
 #include "base/json_data.h"
 #include "base/text.h"
 #include "results/runs_table.h"
@@ -21,6 +23,7 @@ namespace {
 struct ListOptions {
   DbOption db;
   Format format = Format::kText;
+  bool wide = false;  // full names, however wide the lines
 };
 
 // A run stored as running whose process is gone (kill -9, power loss) is
@@ -70,7 +73,22 @@ void list_json(const Store& store, const Overviews& overview) {
   fmt::print("{}\n", out.dump(2));
 }
 
-void list_text(const Store& store, const Overviews& overview) {
+// "default,sched-batch,+3": the variants that fit `width` columns, and how
+// many more there are (`list --format json` has them all).
+std::string variants_within(const std::vector<std::string>& variants, std::size_t width) {
+  std::string out;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const std::string more =
+        i + 1 < variants.size() ? fmt::format(",+{}", variants.size() - i - 1) : "";
+    const std::string with = out + (i ? "," : "") + terminal_safe(variants[i]);
+    if (i && display_width(with) + more.size() > width)
+      return out + fmt::format(",+{}", variants.size() - i);
+    out = with;
+  }
+  return out;
+}
+
+void list_text(const Store& store, const Overviews& overview, bool wide) {
   // A line a run from its label (the kernel release is kept by the
   // database, run_kernel_releases): a year of manifests is not parsed.
   const auto runs = store.runs_table().run_labels();
@@ -108,13 +126,42 @@ void list_text(const Store& store, const Overviews& overview) {
   using Field = std::string Line::*;
   const Field fields[] = {&Line::id,     &Line::name,    &Line::status, &Line::started, &Line::ok,
                           &Line::failed, &Line::planned, &Line::kernel, &Line::variants};
-  // The layout it always had (these widths at least, these separators),
-  // wider where a cell is.
-  std::vector<std::size_t> widths = {4, 32, 11, 20, 5, 6, 7, 20, 0};
   const char* before[] = {"", "  ", " ", " ", " ", " ", " ", "  ", " "};
-  for (const auto& l : lines)
-    for (std::size_t f = 0; f < std::size(fields); ++f)
-      widths[f] = std::max(widths[f], display_width(l.*fields[f]));
+  const auto layout = [&] {
+    std::vector<std::size_t> widths = {4, 4, 6, 7, 5, 6, 7, 6, 0};
+    for (const auto& l : lines)
+      for (std::size_t f = 0; f < std::size(fields); ++f)
+        widths[f] = std::max(widths[f], display_width(l.*fields[f]));
+    return widths;
+  };
+  std::vector<std::size_t> widths = layout();
+  const auto line_width = [&] {
+    std::size_t w = 0;
+    for (std::size_t f = 0; f < std::size(fields); ++f) w += std::strlen(before[f]) + widths[f];
+    return w;
+  };
+  // A mail's 100 columns (unless --wide): a name too long for what the
+  // other columns leave becomes its run's short label (r3, as compare's
+  // columns) with the name in the key under the table, then the variants
+  // that do not fit are counted.
+  constexpr std::size_t kWidth = 100;
+  std::vector<std::pair<std::string, std::string>> key;
+  if (!wide && line_width() > kWidth) {
+    const std::size_t others = line_width() - widths[1];
+    const std::size_t room = std::max<std::size_t>(kWidth > others ? kWidth - others : 0, 6);
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      if (display_width(lines[i].name) > room) {
+        key.emplace_back(fmt::format("r{}", runs[i - 1].id), lines[i].name);
+        lines[i].name = key.back().first;
+      }
+    widths = layout();
+    if (line_width() > kWidth) {
+      const std::size_t room_v = std::max<std::size_t>(kWidth + widths[8] - line_width(), 8);
+      for (std::size_t i = 1; i < lines.size(); ++i)
+        lines[i].variants = variants_within(overview(runs[i - 1].id).variants, room_v);
+      widths = layout();
+    }
+  }
   // Numbers right-aligned; the last column is not padded.
   const bool right[] = {true, false, false, false, true, true, true, false, false};
   for (const auto& l : lines) {
@@ -126,18 +173,20 @@ void list_text(const Store& store, const Overviews& overview) {
     }
     fmt::format_to(fmt::appender(text), "{}\n", line);
   }
+  fmt::format_to(fmt::appender(text), "{}", key_text(key, "runs: ", kWidth));
   std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
-const Renderers<void (*)(const Store&, const Overviews&)> kListOutputs{
+const Renderers<void (*)(const Store&, const Overviews&, bool wide)> kListOutputs{
     {Format::kText, list_text},
-    {Format::kJson, list_json},
+    {Format::kJson,
+     [](const Store& store, const Overviews& overview, bool) { list_json(store, overview); }},
 };
 
 int list_command(const ListOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve(), Store::Access::kReadOnly);
-    kListOutputs.of(o.format)(store, Overviews(store));
+    kListOutputs.of(o.format)(store, Overviews(store), o.wide);
     return kOk;
   });
 }
@@ -155,7 +204,21 @@ void register_list(CLI::App& app, int& exit_code) {
                     "every run with its manifest, for a script"}}});
   add_db_option(*cmd, o->db);
   kListOutputs.add_option(*cmd, o->format);
-  cmd->callback([o, &exit_code] { exit_code = list_command(*o); });
+  cmd->add_flag(
+      "--wide", o->wide,
+      "text: full run names, however wide; without it a line fits 100 columns, a long name "
+      "becoming its run's short label (r3) with the name in a key under the list");
+  cmd->callback([o, &exit_code] {
+    if (o->wide && o->format != Format::kText) {
+      fmt::print(stderr,
+                 "schedlab list: --wide does nothing with --format {}: it applies to --format "
+                 "text; json always has the full names\n",
+                 format_name(o->format));
+      exit_code = kBadInput;
+      return;
+    }
+    exit_code = list_command(*o);
+  });
 }
 
 }  // namespace schedlab::cli

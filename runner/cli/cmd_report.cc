@@ -41,9 +41,17 @@ int report_command(const ReportCmdOptions& o) {
     // Two columns: what else changed between them (compare --changed).
     if (c.columns.size() == 2)
       c.changed = what_changed(store, c, {.test = *test_from_name(o.stats.test), .fdr = o.fdr});
+    // The runs' names, each after a comma: a name may hold spaces.
     std::string title = "schedlab report:";
-    for (const auto& r : c.runs) title += fmt::format(" {}", r.name);
-    check_summary_metrics(c, o.summary);
+    for (std::size_t i = 0; i < c.runs.size(); ++i)
+      title += fmt::format("{} {}", i ? "," : "", c.runs[i].name);
+    // A metric the comparison has not is a usage error, as in compare.
+    if (const int rc =
+            guarded<std::invalid_argument>({.prefix = "schedlab report", .other = kPropagate}, [&] {
+              check_summary_metrics(c, o.summary);
+              return kOk;
+            }))
+      return rc;
     const std::string lead = o.summary.empty() ? "" : render_summary_html(summary_table(c, o.summary));
     // Short column labels (a key above the tables), as compare's text.
     shorten_column_labels(c);

@@ -3,6 +3,7 @@
 // generic `command` workload by the keys its config entry takes.
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
@@ -22,9 +23,10 @@ struct WorkloadsOptions {
 const Renderers<std::string (*)(const std::vector<const Workload*>&, bool, bool)> kWorkloadsOutputs{
     {Format::kText,
      [](const std::vector<const Workload*>& chosen, bool all, bool command) {
-       return all       ? workloads_text(chosen) + "\n" + command_workload_text()
-              : command ? command_workload_text()
-                        : workloads_text(chosen);
+       // A terminal's or a mail's 100 columns: long help continues indented.
+       return wrap_words(all       ? workloads_text(chosen) + "\n" + command_workload_text()
+                         : command ? command_workload_text()
+                                   : workloads_text(chosen));
      }},
     {Format::kMarkdown,
      [](const std::vector<const Workload*>& chosen, bool all, bool command) {

@@ -15,12 +15,12 @@
 namespace schedlab::cli {
 namespace {
 
-// Text and markdown are for a terminal: short column labels where asked
-// (`shorten`, unless wide or a summary), and names (and whatever else a
-// database brought) never reaching it as escape sequences.
-std::string for_terminal(Comparison& c, const CompareOutput& o, bool shorten,
+// Text and markdown are for a terminal: short column labels (with their
+// key) unless wide, and names (and whatever else a database brought) never
+// reaching it as escape sequences.
+std::string for_terminal(Comparison& c, const CompareOutput& o,
                          std::string (*table)(const Comparison&, const CompareOutput&)) {
-  if (!o.wide && o.summary.empty() && shorten) shorten_column_labels(c);
+  if (!o.wide) shorten_column_labels(c);
   make_names_terminal_safe(c);
   return terminal_safe(table(c, o), true);
 }
@@ -53,8 +53,8 @@ const std::vector<ShapeScope>& shape_scopes() {
       {"--wide",
        [](const CompareOutput& o, const ShapeOptions&) { return o.wide; },
        {Format::kText, Format::kMarkdown},
-       false,
-       false,
+       true,
+       true,
        "; json and csv always have the full names"},
       {"--csv-raw",
        [](const CompareOutput& o, const ShapeOptions&) { return o.csv_raw; },
@@ -127,18 +127,16 @@ const Renderers<RenderComparison>& comparison_outputs() {
   static const Renderers<RenderComparison> outputs{
       {Format::kText,
        [](Comparison c, const CompareOutput& o) {
-         // The mmtests tables print the key under each table.
-         return for_terminal(c, o, o.style == "mmtests",
-                             [](const Comparison& c, const CompareOutput& o) {
-                               if (!o.summary.empty())
-                                 return render_summary_text(summary_table(c, o.summary));
-                               return o.style == "amd" ? render_amd(c) : render_text(c);
-                             });
+         // Each table prints the key under it, the summary under itself.
+         return for_terminal(c, o, [](const Comparison& c, const CompareOutput& o) {
+           if (!o.summary.empty()) return render_summary_text(summary_table(c, o.summary));
+           return o.style == "amd" ? render_amd(c) : render_text(c);
+         });
        }},
       {Format::kMarkdown,
        [](Comparison c, const CompareOutput& o) {
          // Markdown prints the key under each table.
-         return for_terminal(c, o, true, [](const Comparison& c, const CompareOutput& o) {
+         return for_terminal(c, o, [](const Comparison& c, const CompareOutput& o) {
            return o.summary.empty() ? render_markdown(c)
                                     : render_summary_markdown(summary_table(c, o.summary));
          });

@@ -197,4 +197,28 @@ std::vector<ImportInput> mmtests_inputs(MmtestsRun& run) {
   return inputs;
 }
 
+// uname -r's limit (the kernel's __NEW_UTS_LEN).
+constexpr std::size_t kMaxReleaseLength = 64;
+
+std::optional<std::string> kernel_release_problem(std::string_view release) {
+  if (release.empty()) return "it is empty";
+  if (release.size() > kMaxReleaseLength)
+    return fmt::format("it is {} bytes long, and uname -r prints at most {}", release.size(),
+                       kMaxReleaseLength);
+  if (const auto problem = name_problem(release)) return problem;
+  for (std::size_t i = 0; i < release.size(); ++i)
+    if (release[i] <= ' ' || static_cast<unsigned char>(release[i]) >= 0x7F)
+      return fmt::format(
+          "it holds '{}' at byte {}: a release is printable ASCII without spaces, as "
+          "uname -r prints it",
+          release[i] == ' ' ? std::string(" ") : terminal_safe(release.substr(i, 1)), i);
+  return std::nullopt;
+}
+
+void check_kernel_release(const std::string& release) {
+  if (const auto problem = kernel_release_problem(release))
+    throw std::invalid_argument(
+        fmt::format("--kernel '{}': {}", terminal_safe(excerpt(release, 80)), *problem));
+}
+
 }  // namespace schedlab

@@ -40,7 +40,16 @@ struct ImportFiles {
   // A regular expression whose named groups, matched in each file's name,
   // are that file's parameters: many sweep points into one run.
   std::string param_from_name;
+  // --kernel RELEASE: the kernel the outputs were measured on (uname -r),
+  // checked by check_kernel_release; empty when not given.
+  std::string kernel;
 };
+
+// Why `release` cannot be a kernel release as uname -r prints it (too
+// long, or not printable ASCII without spaces); nothing when it can be.
+std::optional<std::string> kernel_release_problem(std::string_view release);
+// Throws std::invalid_argument "--kernel 'R': why" for such a release.
+void check_kernel_release(const std::string& release);
 
 // Every file's input, each file read and its point worked out (its
 // --param, its name's, what its text states), rows in natural order.

@@ -94,17 +94,40 @@ ImportedRun import_files(const std::string& db, const Workload& w, const std::st
         fmt::format("{} already has a run named '{}'; nothing imported", store.path(), name));
   // One transaction: a killed or failed import leaves nothing behind.
   Store::WriteBatch batch(store);
-  const auto r = store_run(store, name, source, {{"imported", true}}, inputs);
+  nlohmann::json manifest = {{"imported", true}};
+  if (!files.kernel.empty()) manifest["kernel_release"] = files.kernel;  // check_kernel_release'd
+  const auto r = store_run(store, name, source, manifest, inputs);
   batch.commit();
   return r;
 }
 
 ImportedTree import_mmtests(const std::string& db, const std::string& dir,
-                            const MmtestsLimits& limits) {
+                            const MmtestsLimits& limits, const std::string& kernel) {
   auto runs = read_mmtests_tree(dir, limits);
   std::vector<std::vector<ImportInput>> inputs;
   for (auto& run : runs) inputs.push_back(mmtests_inputs(run));
-  for (const auto& run : runs) check_import_run_name(run.name);
+  for (auto& run : runs) {
+    check_import_run_name(run.name);
+    // The tree's record is data: a release uname -r could not print is none.
+    if (const auto problem = run.kernel_release.empty()
+                                 ? std::nullopt
+                                 : kernel_release_problem(run.kernel_release)) {
+      fmt::print(stderr, "schedlab: {}: kernel.version's release '{}' ignored: {}\n",
+                 terminal_safe(run.name), terminal_safe(run.kernel_release.substr(0, 80)),
+                 *problem);
+      run.kernel_release.clear();
+    }
+    // --kernel names the kernel of the runs whose tree does not; a tree
+    // that records another is an error, said before anything is written.
+    if (kernel.empty()) continue;
+    if (run.kernel_release.empty())
+      run.kernel_release = kernel;
+    else if (run.kernel_release != kernel)
+      throw std::invalid_argument(
+          fmt::format("--kernel {}: the tree's run '{}' records kernel {} (iter-0/kernel.version); "
+                      "nothing imported",
+                      kernel, terminal_safe(run.name), terminal_safe(run.kernel_release)));
+  }
   Store store(db);
   for (const auto& run : runs)
     if (store.runs_table().find_run_by_name(run.name))

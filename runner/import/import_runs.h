@@ -39,7 +39,9 @@ struct ImportedTree {
   std::vector<std::string> lines;
   int failed = 0;
 };
+// KERNEL (--kernel, checked) names the kernel of the runs whose tree
+// records none; a tree that records another is std::invalid_argument.
 ImportedTree import_mmtests(const std::string& db, const std::string& dir,
-                            const MmtestsLimits& limits);
+                            const MmtestsLimits& limits, const std::string& kernel = "");
 
 }  // namespace schedlab

@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/runs_table.h"
 #include "results/store.h"
@@ -76,7 +77,7 @@ TEST_CASE("schedlab workloads prints the spec rows in each format, and an unknow
   CHECK(md.out == all_workloads_markdown());
   const auto text = schedlab_cmd({"workloads", "hackbench"});
   REQUIRE(text.ok());
-  CHECK(text.out == workloads_text({find_workload("hackbench")}));
+  CHECK(text.out == wrap_words(workloads_text({find_workload("hackbench")})));  // 100 columns
   CHECK(text.out.find(
             "    groups: int (groups); default 1; at least 1; a list: one row per value\n") !=
         std::string::npos);
@@ -101,13 +102,13 @@ TEST_CASE("schedlab workloads command documents the generic workload's keys, fro
   const auto text = schedlab_cmd({"workloads", "command"});
   INFO(text.err);
   REQUIRE(text.ok());
-  CHECK(text.out == command_workload_text());
+  CHECK(text.out == wrap_words(command_workload_text()));
   for (const auto& k : kCommandKeys) CHECK(text.out.find(fmt::format("    {}: ", k.key)) != std::string::npos);
   for (const auto& k : kCommandMetricKeys) CHECK(text.out.find(fmt::format("    {}: ", k.key)) != std::string::npos);
   // The full listing ends with it, in every format.
   const auto all = schedlab_cmd({"workloads"});
   REQUIRE(all.ok());
-  CHECK(all.out.ends_with(command_workload_text()));
+  CHECK(all.out.ends_with(wrap_words(command_workload_text())));
   const auto json = schedlab_cmd({"workloads", "command", "--format", "json"});
   REQUIRE(json.ok());
   const auto j = nlohmann::json::parse(json.out);

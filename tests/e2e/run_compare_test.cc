@@ -234,7 +234,9 @@ TEST_CASE("list, compare and history print names from a database with their esca
   }
   const auto list = schedlab_cmd({"list", "--db", db});
   CHECK(list.out.find("r\\x1b[2J\\x1b]0;owned\\x07") != std::string::npos);
-  CHECK(list.out.find("base\\u009b31m,v\\x7f\\x0aAmean 1 0.0001") != std::string::npos);
+  // Its variants whole with --wide (without, cut to the 100 columns and counted).
+  CHECK(schedlab_cmd({"list", "--db", db, "--wide"}).out.find("base\\u009b31m,v\\x7f\\x0aAmean 1 0.0001") !=
+        std::string::npos);
   CHECK(list.out.find("6.1\\x1b[5m") != std::string::npos);
   const auto text = schedlab_cmd({"compare", "--db", db});
   // The newline in a name forges no table line.
@@ -834,7 +836,10 @@ TEST_CASE("list keeps its columns aligned for long names; a database error names
   std::istringstream lines(list.out);
   std::vector<std::string> got;
   for (std::string line; std::getline(lines, line);) got.push_back(line);
-  REQUIRE(got.size() == 3);
+  // Within 100 columns: the long name is its run's short label, named under the list.
+  REQUIRE(got.size() == 4);
+  CHECK(got[3] == "runs: r1 = " + long_name);
+  for (const auto& line : got) CHECK(line.size() <= 100);
   // The status column starts at the same place on every line.
   const auto status_at = got[0].find("status");
   CHECK(got[1].find("finished") == status_at);

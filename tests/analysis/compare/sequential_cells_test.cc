@@ -22,6 +22,24 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+// The text with each wrapped line joined to the one before it (render_text
+// keeps notes within 100 columns: a continuation starts with spaces).
+std::string unwrapped(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && i + 1 < text.size() && text[i + 1] == ' ' &&
+        text.compare(i + 1, 2, "  ") == 0 && i > 0 && text[i - 1] != '\n') {
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] == ' ') ++j;
+      out += ' ';
+      i = j - 1;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
 struct SeqCellsDb {
   test::TempDir dir;
   Store store{dir.file("s.db")};
@@ -100,7 +118,7 @@ TEST_CASE("a stored sequential test decides its cell: adjusted p and interval, d
   CHECK_FALSE(same.significant);
   CHECK(same.sequential->max == 60);
 
-  const std::string text = render_text(c);
+  const std::string text = unwrapped(render_text(c));
   INFO(text);
   CHECK_THAT(text, Contains("D") && Contains("S   ") &&
                        Contains("stop: sequential (alpha 0.05, power 0.8, min effect 3%, at most 60 iterations): D "
@@ -153,7 +171,10 @@ TEST_CASE("a test still looking when the run stopped is shown undecided, and say
   CHECK_FALSE(cell.sequential->finished);
   CHECK_FALSE(cell.pct_ci);
   CHECK(cell.pct_ci_reason == "the sequential test has no adjusted interval");
-  CHECK_THAT(render_text(c), Contains("same time: undecided, still looking when the run stopped (1 look), n 4 vs 4, p 0.4"));
+  CHECK_THAT(
+      unwrapped(render_text(c)),
+      Contains(
+          "same time: undecided, still looking when the run stopped (1 look), n 4 vs 4, p 0.4"));
   CHECK(nlohmann::json::parse(render_json(c))["blocks"][0]["rows"][0]["cells"][2]["sequential"]["finished"] == false);
 }
 

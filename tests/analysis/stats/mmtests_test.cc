@@ -70,8 +70,8 @@ TEST_CASE("golden: pgbench c6 under --mmtests, Hmean significant", "[mmtests]") 
         "HCoeffVar         1.55 (   0.00%)        0.66 (  57.20%)\n"
         "Max           28300.00 (   0.00%)    34500.00 (  21.91%)\n"
         "BHmean-95     27876.79 (   0.00%)    34178.90 (  22.61%)\n"
-        "mmtests' marker: * = means differ by more than 1.96 x (sum of HStddevs); 1 comparison; n = 6 per "
-        "cell\n");
+        "mmtests' marker: * = means differ by more than 1.96 x (sum of HStddevs); 1 comparison;\n"
+        "  n = 6 per cell\n");
 }
 
 TEST_CASE("golden: pgbench c1 under --mmtests, not significant", "[mmtests]") {
