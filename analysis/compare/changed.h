@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare/changed_table.h"
 #include "analysis/stats/significance.h"
 #include "results/store.h"
 
@@ -53,31 +54,6 @@ struct Comparison;
 
 inline constexpr double kCountFloor = 10;      // a count's mean per iteration
 inline constexpr double kShareFloorPct = 0.1;  // a share's mean, in percent
-
-struct ChangedRow {
-  std::string workload, block, row;  // the benchmark point
-  std::string counter;               // "hackbench.time", "stat.ctxt", "profile.self.SYM"
-  bool benchmark = false;            // the workload's own metric
-  bool share = false;                // a percentage: change_pp, not change_pct
-  std::size_t n_base = 0, n = 0;     // iterations (units) a side
-  double base_mean = 0, mean = 0;
-  // Sample stddev (n - 1) in percent of |mean|: LKP's %stddev. Empty for
-  // n < 2 or a mean of 0.
-  std::optional<double> base_stddev_pct, stddev_pct;
-  std::optional<double> change_pct;  // counts: (mean - base) / |base| * 100
-  std::optional<double> change_pp;   // shares: mean - base
-  double p = 1, q = 1;
-};
-
-struct ChangedTable {
-  std::string base_label, label;  // the two columns
-  Test test = Test::kWelch;
-  double fdr = 0.05;
-  std::size_t tested = 0;        // counters tested: the false-discovery family
-  std::size_t below_floor = 0;   // left out by the floors
-  std::size_t untestable = 0;    // too few iterations, or no test defined
-  std::vector<ChangedRow> rows;  // the rows kept (q <= fdr), points in block order
-};
 
 struct ChangedOptions {
   Test test = Test::kWelch;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/compare/changed.h"
+#include "analysis/compare/changed_table.h"
 #include "analysis/compare/compare_monitors.h"
 #include "analysis/compare/manifest_diff.h"
 #include "analysis/stats/significance.h"

@@ -31,24 +31,14 @@
 // exact for integer deltas below 2^53.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "analysis/counters/monitor_delta.h"
+
 namespace schedlab {
-
-struct CounterRow {
-  std::string counter;
-  double value = 0;
-};
-
-struct MonitorDelta {
-  nlohmann::json
-      json;  // the whole delta (for schedstat: what `schedstat diff --format json` prints)
-  std::vector<CounterRow> rows;  // flat, for storage and `compare --monitors`
-};
 
 struct MonitorSpec {
   std::string_view name;

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/counters/monitors.h"
+#include "analysis/counters/monitor_delta.h"
 #include "analysis/counters/proc_text.h"
 
 namespace schedlab::perf_stat {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "analysis/render/render_html.h"
+#include "analysis/render/html_escape.h"
 
 namespace schedlab {
 namespace {

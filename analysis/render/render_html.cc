@@ -27,18 +27,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 using namespace render_parts;
 
-std::string esc(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  return out;
-}
+std::string esc(std::string_view s) { return html_escape(s); }
 
 // ---- tables ---------------------------------------------------------------
 
@@ -339,7 +328,5 @@ std::string script_safe(std::string_view text) {
   }
   return out;
 }
-
-std::string html_escape(std::string_view s) { return esc(s); }
 
 }  // namespace schedlab

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/compare/compare.h"
+#include "analysis/render/html_escape.h"
 
 namespace schedlab {
 
@@ -38,7 +39,6 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
 // tests/browser/check_report.py).
 std::string html_page(const std::string& page_title, const std::string& vega_script,
                       const std::string& body, const nlohmann::ordered_json& plots);
-std::string html_escape(std::string_view s);
 // TEXT made safe to put between <script> and </script>: every "<!--",
 // "<script" and "</script" (in any case) has its '<' written as \u003c, which
 // JSON and JavaScript literals read back as '<'. html_page passes every

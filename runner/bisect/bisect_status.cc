@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/compare/changed.h"
 #include "analysis/compare/compare.h"
 #include "analysis/counters/render_schedstat.h"
 #include "analysis/counters/schedstat_diff.h"

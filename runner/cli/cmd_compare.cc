@@ -1,6 +1,7 @@
 // schedlab compare: the mmtests-style table of one or more runs.
 #include <fmt/format.h>
 
+#include "analysis/compare/changed.h"
 #include "analysis/compare/compare.h"
 #include "base/text.h"
 #include "results/store.h"

@@ -2,6 +2,7 @@
 // page with Vega plots (analysis/render/render_html.h), for a mail or a bug.
 #include <fmt/format.h>
 
+#include "analysis/compare/changed.h"
 #include "analysis/compare/compare.h"
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render_html.h"
