@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "analysis/counters/proc_text.h"
@@ -117,6 +118,29 @@ SchedstatSide side_from_selection(const Store& store, const std::string& selecti
         fmt::format("{}: no stored schedstat snapshots of ok iterations{}", selection, why));
   }
   return {fmt::format("{} ({} iteration{})", selection, n, n == 1 ? "" : "s"), std::move(*sum), n};
+}
+
+DiffSides diff_sides(const std::vector<std::string>& files, bool delta, const std::string& db,
+                     const std::vector<std::string>& level_names) {
+  namespace fs = std::filesystem;
+  if (delta)
+    return {side_from_files(files[0], files[1], level_names),
+            side_from_files(files[2], files[3], level_names)};
+  // A path that exists is a file; two selections are a comparison.
+  const bool f0 = fs::exists(files[0]), f1 = fs::exists(files[1]);
+  if (f0 && f1) return {side_from_files(files[0], files[1], level_names), std::nullopt};
+  if (f0 || f1)
+    throw SchedstatInputError(fmt::format(
+        "'{}' is a file but '{}' is not: give two snapshot files (BEFORE AFTER) or two run "
+        "selections (RUN[:VARIANT[:ROW]])",
+        files[f0 ? 0 : 1], files[f0 ? 1 : 0]));
+  if (!fs::exists(db))
+    throw SchedstatInputError(
+        fmt::format("'{}' and '{}' are not files, and there is no database {} for run selections",
+                    files[0], files[1], db));
+  Store store(db, Store::Access::kReadOnly);
+  return {side_from_selection(store, files[0], level_names),
+          side_from_selection(store, files[1], level_names)};
 }
 
 }  // namespace schedlab

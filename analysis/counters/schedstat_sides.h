@@ -40,4 +40,16 @@ SchedstatSide side_from_files(const std::string& before, const std::string& afte
 SchedstatSide side_from_selection(const Store& store, const std::string& selection,
                                   const std::vector<std::string>& level_names);
 
+// What `schedstat diff FILES...` compares: with `delta`, the delta of
+// files 0-1 against that of 2-3; else two existing files are one side
+// (their delta, `second` empty), and two run selections of the database
+// DB are two sides. One file and one selection, or selections with no
+// database, are SchedstatInputError.
+struct DiffSides {
+  SchedstatSide first;
+  std::optional<SchedstatSide> second;
+};
+DiffSides diff_sides(const std::vector<std::string>& files, bool delta, const std::string& db,
+                     const std::vector<std::string>& level_names);
+
 }  // namespace schedlab

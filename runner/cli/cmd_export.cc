@@ -1,6 +1,5 @@
-// schedlab export: runs in the formats of the dashboards people already
-// use: KernelCI's KCIDB, Bencher's BMF, Apache Otava's CSV
-// (analysis/export/).
+// schedlab export: runs in the formats of the dashboards people already use: KernelCI's
+// KCIDB, Bencher's BMF, Apache Otava's CSV (analysis/export/).
 #include <fmt/format.h>
 
 #include <functional>

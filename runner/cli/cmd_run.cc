@@ -1,7 +1,6 @@
-// schedlab run: load a config (or the run to resume: run_start.h), expand
-// the plan, execute it into the store. A lab config listing `kernels:` runs
-// once per kernel (kernel_runs.h) and ends with one table, kernels and
-// variants as columns.
+// schedlab run: load a config (or the run to resume: run_start.h), expand the plan, execute
+// it into the store. A lab config listing `kernels:` runs once per kernel (kernel_runs.h), or,
+// with the sequential stop, as columns of one run (kernel_columns.h).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -116,18 +115,17 @@ int run_command(const RunOptions& o) {
     const Config& config = start.config;
     const std::string& group = start.group;  // a multi-kernel plan's name
     ExecOptions& exec = start.exec;
-    exec.progress = progress_style(o.progress      ? std::optional(true)
-                                   : o.no_progress ? std::optional(false)
-                                                   : std::nullopt,
-                                   ::isatty(2) != 0, std::getenv("TERM"));
+    const auto progress = o.progress      ? std::optional(true)
+                          : o.no_progress ? std::optional(false)
+                                          : std::nullopt;
+    exec.progress = progress_style(progress, ::isatty(2) != 0, std::getenv("TERM"));
     const Plan plan = expand_plan(config, start.plan_options);
     if (o.dry_run) {
       print_dry_run(config, start.plan_options, plan, group, start.iterations);
       return kOk;
     }
-    // Kernels as columns are one run, every guest up at once (kernel_columns.h).
-    const bool columns = kernels_as_columns(config);
-    if (!group.empty() && !columns) {
+    const bool columns = kernels_as_columns(config);  // one run, every guest up at once
+    if (!group.empty()) {
       if (!store) {
         store.emplace(o.db.resolve());
         // A new plan does not take over runs of an earlier one.

@@ -12,7 +12,6 @@
 // are the file form.
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <memory>
 
 #include "analysis/counters/render_schedstat.h"
@@ -128,36 +127,15 @@ int diff_command(const SchedstatCmdOptions& o) {
                "has every CPU already\n");
     return kBadInput;
   }
-  return guarded<SchedstatInputError,
-                 std::invalid_argument>({.prefix = "schedlab schedstat diff"}, [&] {
-    namespace fs = std::filesystem;
-    if (!o.delta) {
-      // A path that exists is a file; two selections are a comparison.
-      const bool f0 = fs::exists(o.files[0]), f1 = fs::exists(o.files[1]);
-      if (f0 && f1) {
-        print_side(side_from_files(o.files[0], o.files[1], o.level_names), o);
+  return guarded<SchedstatInputError, std::invalid_argument>(
+      {.prefix = "schedlab schedstat diff"}, [&] {
+        const auto sides = diff_sides(o.files, o.delta, o.db.resolve(), o.level_names);
+        if (sides.second)
+          print_comparison(sides.first, *sides.second, o);
+        else
+          print_side(sides.first, o);
         return kOk;
-      }
-      if (f0 || f1)
-        throw SchedstatInputError(fmt::format(
-            "'{}' is a file but '{}' is not: give two snapshot files (BEFORE AFTER) or two run "
-            "selections (RUN[:VARIANT[:ROW]])",
-            o.files[f0 ? 0 : 1], o.files[f0 ? 1 : 0]));
-      const std::string db = o.db.resolve();
-      if (!fs::exists(db))
-        throw SchedstatInputError(
-            fmt::format("'{}' and '{}' are not files, and there is no database {} "
-                        "for run selections",
-                        o.files[0], o.files[1], db));
-      Store store(db, Store::Access::kReadOnly);
-      print_comparison(side_from_selection(store, o.files[0], o.level_names),
-                       side_from_selection(store, o.files[1], o.level_names), o);
-      return kOk;
-    }
-    print_comparison(side_from_files(o.files[0], o.files[1], o.level_names),
-                     side_from_files(o.files[2], o.files[3], o.level_names), o);
-    return kOk;
-  });
+      });
 }
 
 void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {

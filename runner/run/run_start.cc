@@ -10,6 +10,7 @@
 #include "base/json_data.h"
 #include "base/text.h"
 #include "runner/lab/lab_config_yaml.h"
+#include "runner/run/kernel_columns.h"
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
 
@@ -41,7 +42,7 @@ RunStart new_run_start(Config config, const std::string& name, int iterations) {
   if (const auto problem = run_name_problem(name))
     throw RunRefused(fmt::format("run name '{}': {}; give another --name",
                                  terminal_safe(excerpt(name)), *problem));
-  if (is_multi_kernel(s.config)) s.group = name;
+  if (is_multi_kernel(s.config) && !kernels_as_columns(s.config)) s.group = name;
   set_iterations(s, iterations);
   return s;
 }
