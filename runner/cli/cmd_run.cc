@@ -115,10 +115,8 @@ int run_command(const RunOptions& o) {
     const Config& config = start.config;
     const std::string& group = start.group;  // a multi-kernel plan's name
     ExecOptions& exec = start.exec;
-    const auto progress = o.progress      ? std::optional(true)
-                          : o.no_progress ? std::optional(false)
-                                          : std::nullopt;
-    exec.progress = progress_style(progress, ::isatty(2) != 0, std::getenv("TERM"));
+    const auto forced = o.progress || o.no_progress ? std::optional(o.progress) : std::nullopt;
+    exec.progress = progress_style(forced, ::isatty(2) != 0, std::getenv("TERM"));
     const Plan plan = expand_plan(config, start.plan_options);
     if (o.dry_run) {
       print_dry_run(config, start.plan_options, plan, group, start.iterations);
