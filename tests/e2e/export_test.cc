@@ -32,16 +32,7 @@ std::string export_fixture(const std::string& name) {
   return test::fixture("hackbench/" + name).string();
 }
 
-ExecResult export_python(const std::vector<std::string>& args) {
-  LocalHost host;
-  Command cmd;
-  // Debian's python3 (python3-jsonschema, python3-dateparser); the one on
-  // PATH may be another.
-  cmd.argv = {"/usr/bin/python3"};
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
-  cmd.timeout = std::chrono::seconds(120);
-  return host.run(cmd);
-}
+ExecResult export_python(const std::vector<std::string>& args) { return test::debian_python(args); }
 
 bool export_has_module(const std::string& module) {
   return export_python({"-c", "import " + module}).ok();

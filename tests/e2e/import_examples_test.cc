@@ -143,12 +143,9 @@ TEST_CASE("import: a glob that matches nothing is an error naming it, and nothin
 // Debian's python3 reading what an export wrote as its tool would
 // (tests/export/check_export.py).
 static ExecResult read_export_file(const std::vector<std::string>& args) {
-  LocalHost host;
-  Command cmd;
-  cmd.argv = {"/usr/bin/python3", SCHEDLAB_SOURCE_DIR "/tests/export/check_export.py"};
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
-  cmd.timeout = std::chrono::seconds(120);
-  return host.run(cmd);
+  std::vector<std::string> all = {SCHEDLAB_SOURCE_DIR "/tests/export/check_export.py"};
+  all.insert(all.end(), args.begin(), args.end());
+  return test::debian_python(all);
 }
 
 TEST_CASE(

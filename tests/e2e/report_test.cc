@@ -41,16 +41,7 @@ std::string edge_db(test::TempDir& dir) {
   return db;
 }
 
-// Debian's python3 (with python3-markdown, python3-websocket); the one on
-// PATH may be another.
-ExecResult python(const std::vector<std::string>& args) {
-  LocalHost host;
-  Command cmd;
-  cmd.argv = {"/usr/bin/python3"};
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
-  cmd.timeout = std::chrono::seconds(120);
-  return host.run(cmd);
-}
+ExecResult python(const std::vector<std::string>& args) { return test::debian_python(args); }
 
 // A finished run NAME declaring hackbench's time in UNIT (lower is better).
 std::int64_t hackbench_time_run(Store& store, const std::string& name, const std::string& unit) {

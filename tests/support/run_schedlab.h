@@ -30,19 +30,28 @@ inline ExecResult schedlab_cmd(const std::vector<std::string>& args,
   return host.run(cmd);
 }
 
+// Debian's python3 (/usr/bin/python3, which has the python3-* packages the
+// tests use: websocket, markdown, jsonschema, dateparser; the python3 on
+// PATH may be another) with ARGS, given two minutes.
+inline ExecResult debian_python(const std::vector<std::string>& args) {
+  LocalHost host;
+  Command cmd;
+  cmd.argv = {"/usr/bin/python3"};
+  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  cmd.timeout = std::chrono::seconds(120);
+  return host.run(cmd);
+}
+
 // A schedlab HTML page opened in headless Chromium by
-// tests/browser/check_report.py (Debian's python3 with python3-websocket;
-// the python3 on PATH may be another): fails on a console error or a plot
+// tests/browser/check_report.py: fails on a console error or a plot
 // without marks, prints one line per plot, saves SCREENSHOT. EXTRA: more
 // arguments (--dump FILE).
 inline ExecResult check_page_in_chromium(const std::string& page, const std::string& screenshot,
                                          const std::vector<std::string>& extra = {}) {
-  LocalHost host;
-  Command cmd;
-  cmd.argv = {"/usr/bin/python3", SCHEDLAB_SOURCE_DIR "/tests/browser/check_report.py", page, screenshot};
-  cmd.argv.insert(cmd.argv.end(), extra.begin(), extra.end());
-  cmd.timeout = std::chrono::seconds(120);
-  return host.run(cmd);
+  std::vector<std::string> args = {SCHEDLAB_SOURCE_DIR "/tests/browser/check_report.py", page,
+                                   screenshot};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return debian_python(args);
 }
 
 }  // namespace schedlab::test
