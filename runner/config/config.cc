@@ -228,8 +228,10 @@ class Loader : YamlReader {
         parse_perf_stat(*this, t, key, c.perf);
       else
         parse_perf_profile(*this, t, key, c.perf);
+      // A copy for the lambda: clang (C++20 as it implements it) captures no structured binding.
+      const std::string_view name = monitor;
       const bool used = std::any_of(c.workloads.begin(), c.workloads.end(), [&](const auto& wc) {
-        return std::find(wc.monitors.begin(), wc.monitors.end(), monitor) != wc.monitors.end();
+        return std::find(wc.monitors.begin(), wc.monitors.end(), name) != wc.monitors.end();
       });
       if (!used)
         fail(t, key,
