@@ -94,6 +94,11 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
     throw BisectError(
         fmt::format("{}: --reboots waits for an ssh:// SUT to come back, and the SUT is '{}'", path,
                     config.sut));
+  // --uname is checked over SSH after the hook, likewise.
+  if (!spec.uname.empty() && !spec.hook_argv.empty() && !config.sut.starts_with("ssh://"))
+    throw BisectError(fmt::format(
+        "{}: --uname is checked on an ssh:// SUT after its hook, and the SUT is '{}'", path,
+        config.sut));
   const Plan plan = expand_plan(config);
   for (auto& [name, value] : spec.params) {
     const ParamSpec* param = nullptr;

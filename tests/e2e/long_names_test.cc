@@ -209,13 +209,18 @@ TEST_CASE("report --summary with a metric the comparison has not: exit 2, with t
   CHECK_FALSE(std::filesystem::exists(dir.file("r.html")));
 }
 
-TEST_CASE("bisect --reboots with a SUT that is not ssh:// is refused, exit 2") {
+TEST_CASE("bisect --reboots or --uname with a SUT that is not ssh:// is refused, exit 2") {
   const std::string cfg = SCHEDLAB_SOURCE_DIR "/configs/demo-local.yaml";
   const auto r = test::schedlab_cmd({"bisect", "start", "--good", "a", "--bad", "b", "--config", cfg, "--metric", "time",
                                      "--kernels", "a,b", "--reboots", "--", "true"});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "schedlab bisect: " + cfg + ": --reboots waits for an ssh:// SUT to come back, and the SUT is 'local'\n");
   CHECK(r.out.empty());
+  // --uname, checked over SSH after the hook, likewise.
+  const auto u = test::schedlab_cmd({"bisect", "start", "--good", "a", "--bad", "b", "--config", cfg, "--metric",
+                                     "time", "--kernels", "a,b", "--uname", "{kernel}", "--", "true"});
+  CHECK(u.exit_code == 2);
+  CHECK(u.err == "schedlab bisect: " + cfg + ": --uname is checked on an ssh:// SUT after its hook, and the SUT is 'local'\n");
 }
 
 TEST_CASE("long names: history's page and report's title, in Chromium") {
