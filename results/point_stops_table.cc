@@ -16,14 +16,21 @@ namespace {
 // sequential p, estimate and interval): a crafted or damaged row holding
 // text, inf or NaN there is refused naming the stop, never printed as
 // "inf%" or read as 0.
+// The one refusal of a stop's stored value: WHAT (its column) holds VALUE,
+// which is not WHY.
+[[noreturn]] void refuse(std::int64_t run_id, const std::string& workload, const char* what,
+                         const std::string& value, const char* why) {
+  throw StoreError(fmt::format("run {}: the stop of {} has {} {}: not {} (a damaged or crafted "
+                               "database)",
+                               run_id, terminal_safe(workload), what, value, why));
+}
+
 std::optional<double> stored_figure(const sql::Stmt& s, int col, std::int64_t run_id,
                                     const std::string& workload, const char* what) {
   if (s.is_null(col)) return std::nullopt;
   const double v = sql::number_or_nan(s, col);
-  if (std::isfinite(v)) return v;
-  throw StoreError(fmt::format("run {}: the stop of {} has {} {}: not a finite number (a damaged "
-                               "or crafted database)",
-                               run_id, terminal_safe(workload), what, v));
+  if (!std::isfinite(v)) refuse(run_id, workload, what, fmt::format("{}", v), "a finite number");
+  return v;
 }
 
 // A stop's counts (its iterations, the test's looks and n a side) are
@@ -32,11 +39,9 @@ std::optional<double> stored_figure(const sql::Stmt& s, int col, std::int64_t ru
 int stored_count(const sql::Stmt& s, int col, std::int64_t run_id, const std::string& workload,
                  const char* what) {
   const std::int64_t v = s.i64(col);
-  if (v >= 0 && v <= std::numeric_limits<int>::max()) return static_cast<int>(v);
-  throw StoreError(
-      fmt::format("run {}: the stop of {} has {} {}: not a count (a damaged or "
-                  "crafted database)",
-                  run_id, terminal_safe(workload), what, v));
+  if (v < 0 || v > std::numeric_limits<int>::max())
+    refuse(run_id, workload, what, std::to_string(v), "a count");
+  return static_cast<int>(v);
 }
 
 }  // namespace
@@ -103,9 +108,8 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
       q.ci_high = figure(15, "seq_ci_high");
       q.level = figure(16, "seq_level").value_or(0.95);
       if (!(q.level > 0 && q.level < 1))
-        throw StoreError(fmt::format("run {}: the stop of {} has seq_level {}: not a level "
-                                     "between 0 and 1 (a damaged or crafted database)",
-                                     run_id, terminal_safe(workload), q.level));
+        refuse(run_id, workload, "seq_level", fmt::format("{}", q.level),
+               "a level between 0 and 1");
       q.design_json = s.text(17);
       q.looks_json = s.text(18);
       q.note = s.text(19);
