@@ -344,6 +344,8 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
     if (col.pair && manifest.is_object() && manifest.contains("pairs") &&
         manifest["pairs"].contains(*col.pair))
       manifest = nlohmann::json(manifest["pairs"][*col.pair]);
+    // A kernel's column of a kernels-as-columns run: that guest's build.
+    manifest = kernel_column_manifest(std::move(manifest), col.variant);
     manifests.push_back({col.label, std::move(manifest), parse_json_data(knobs)});
   }
   out.differences = manifest_differences(manifests);

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
+
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -151,6 +154,40 @@ void state_diffs(Differ& d, const std::vector<ManifestJson>& states) {
   d.add("governor", "", g, usable["cpufreq_governors"]);
 }
 
+// A stored patch (`git diff HEAD`) as its files with lines added and
+// removed: "kernel/sched/fair.c +2 -0"; "(first N bytes)" when the manifest
+// kept only its head.
+Value edits_stat(const ManifestJson& build) {
+  const ManifestJson& edits = field(build, "edits");
+  if (!edits.is_string()) return std::nullopt;
+  std::vector<std::tuple<std::string, int, int>> files;
+  bool in_hunk = false;                                // past a file's "--- a/x" and "+++ b/x"
+  const std::string patch = edits.get<std::string>();  // split_lines views it
+  for (const auto line : split_lines(patch)) {
+    if (line.starts_with("diff --git ")) {
+      const auto b = line.rfind(" b/");
+      files.emplace_back(
+          std::string(b == std::string_view::npos ? line.substr(11) : line.substr(b + 3)), 0, 0);
+      in_hunk = false;
+    } else if (line.starts_with("@@")) {
+      in_hunk = !files.empty();
+    } else if (!in_hunk) {
+      continue;
+    } else if (line.starts_with('+')) {
+      ++std::get<1>(files.back());
+    } else if (line.starts_with('-')) {
+      ++std::get<2>(files.back());
+    }
+  }
+  if (files.empty()) return "none";
+  std::string out;
+  for (const auto& [name, added, removed] : files)
+    out += fmt::format("{}{} +{} -{}", out.empty() ? "" : ", ", name, added, removed);
+  if (field(build, "edits_truncated") == true)
+    out += fmt::format(" (first {} bytes)", patch.size());
+  return out;
+}
+
 }  // namespace
 
 std::string Difference::what() const { return name.empty() ? kind : kind + " " + name; }
@@ -184,6 +221,14 @@ std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& 
     const Value c = text(field(b, "config_sha"));
     return c ? std::optional(c->substr(0, 12)) : std::nullopt;
   });
+  // @WORKTREE: which edits were measured (the stored patch's sha256 and
+  // what it touches); "-" on a column built at a commit.
+  lab_build("kernel", "edits", [](const ManifestJson& b) -> Value {
+    const Value sha = text(field(b, "edits_sha256"));
+    if (!sha) return std::nullopt;
+    return sha->empty() ? "none" : "sha256 " + sha->substr(0, 12);
+  });
+  lab_build("kernel", "edited files", edits_stat);
   lab_build("kernel", "config additions", [](const ManifestJson& b) { return text(field(b, "config_additions")); });
   manifest_field("cmdline", [](const ManifestJson& m) { return text(field(m, "cmdline")); });
   manifest_field("host", [](const ManifestJson& m) { return text(field(m, "hostname")); });
@@ -218,6 +263,20 @@ std::vector<Difference> state_differences(const nlohmann::json& before, const nl
   Differ d;
   state_diffs(d, {before, after});
   return d.take();
+}
+
+nlohmann::json kernel_column_manifest(nlohmann::json manifest, const std::string& variant) {
+  const ManifestJson& columns = field(manifest, "kernel_columns");
+  if (!columns.is_array()) return manifest;
+  for (const auto& c : columns)
+    if (const Value label = text(field(c, "column"));
+        label && variant.starts_with(*label + "/") && field(c, "lab").is_object()) {
+      manifest["lab"] = c["lab"];
+      if (const Value release = text(field(c["lab"], "release")))
+        manifest["kernel_release"] = *release;
+      break;
+    }
+  return manifest;
 }
 
 std::string describe_change(const Difference& d) {

@@ -32,11 +32,19 @@ struct ManifestColumn {
   nlohmann::json knobs;     // the variant's knobs_json
 };
 
-// The differences between the columns, in this order: kernel, cmdline,
+// The differences between the columns, in this order: kernel (release;
+// for a kernel built from a tree its ref, commit, describe, @WORKTREE's
+// edits and the files they touch, config), cmdline,
 // host, cpu, knobs, then state_before: availability, features (in the
 // kernel's order), sysctls, tunables, governors. State is compared only
 // between columns whose manifest has state_before.
 std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& columns);
+
+// A column of a kernels-as-columns run (its variant LABEL/VARIANT, the
+// run's manifest with `kernel_columns`): the manifest with `lab` and
+// `kernel_release` those of that kernel's guest (its build, @WORKTREE's
+// edits), the rest the run's. Any other manifest as it is.
+nlohmann::json kernel_column_manifest(nlohmann::json manifest, const std::string& variant);
 
 // What differs between two captured states (values: before, after);
 // nothing when either is not an object (not recorded).

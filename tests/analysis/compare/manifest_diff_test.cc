@@ -1,6 +1,8 @@
 // What differs between compared columns, from hand-made manifests.
 #include "analysis/compare/manifest_diff.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 using namespace schedlab;
@@ -116,4 +118,83 @@ TEST_CASE("state differences: what a run left changed on the SUT") {
                      "/sys/kernel/debug -> readable",
                      "availability debugfs_tunables: unavailable: debugfs is not mounted on "
                      "/sys/kernel/debug -> readable"});
+}
+
+// Kernels as columns: one run, one manifest; each column's differences come
+// from its own guest's build (kernel_columns), @WORKTREE's edits included.
+TEST_CASE("manifest differences: kernels as columns name each build and the edit measured") {
+  const std::string patch =
+      "diff --git a/kernel/sched/fair.c b/kernel/sched/fair.c\n"
+      "index 325e7542f..c09f40208 100644\n"
+      "--- a/kernel/sched/fair.c\n"
+      "+++ b/kernel/sched/fair.c\n"
+      "@@ -52,6 +52,7 @@\n"
+      " #include <linux/sched/cond_resched.h>\n"
+      "+#include <linux/delay.h>\n"
+      "@@ -7470,6 +7471,7 @@\n"
+      "+\tudelay(10);\n"
+      "-\t/* gone */\n"
+      "diff --git a/NOTES b/NOTES\n"
+      "new file mode 100644\n"
+      "--- /dev/null\n"
+      "+++ b/NOTES\n"
+      "@@ -0,0 +1 @@\n"
+      "+a note\n";
+  const json head_build = {{"spec", "git:/src/linux@HEAD"},
+                           {"commit", "334d98fc6ec52d6f32cbb283919265172863c733"},
+                           {"describe", "334d98f"},
+                           {"config_sha", "b5ee1f839618"}};
+  json tree_build = {
+      {"spec", "git:/src/linux@WORKTREE"},
+      {"commit", "334d98fc6ec52d6f32cbb283919265172863c733"},
+      {"describe", "334d98fc6-dirty-59060ae"},
+      {"config_sha", "b5ee1f839618"},
+      {"edits_sha256", "59060aec203104bd55863ff910a6ae07ffd27145aca8fc494636ed9f2360d405"},
+      {"edits_bytes", patch.size()},
+      {"edits_truncated", false},
+      {"edits", patch}};
+  json run = manifest("6.1.192+", "console=ttyS0", nullptr);
+  run["lab"] = {{"release", "6.1.192+"}, {"build", head_build}};  // the baseline's guest
+  run["kernel_columns"] =
+      json::array({{{"column", "HEAD"},
+                    {"kernel", "git:/src/linux@HEAD"},
+                    {"lab", {{"release", "6.1.192+"}, {"build", head_build}}}},
+                   {{"column", "WORKTREE"},
+                    {"kernel", "git:/src/linux@WORKTREE"},
+                    {"lab", {{"release", "6.1.192+"}, {"build", tree_build}}}}});
+  // As compare gives them: each column its kernel's manifest.
+  const std::vector<ManifestColumn> cols = {
+      {"HEAD/default", kernel_column_manifest(run, "HEAD/default"), json::object()},
+      {"WORKTREE/default", kernel_column_manifest(run, "WORKTREE/default"), json::object()}};
+  CHECK(cols[1].manifest["lab"]["build"]["describe"] == "334d98fc6-dirty-59060ae");
+  CHECK(cols[1].manifest["hostname"] == "sut1");  // the rest is the run's
+  // The same commit, so no commit row: the ref, the describe and the edit.
+  const auto d = manifest_differences(cols);
+  CHECK(render_differences_text(d, {"HEAD/default", "WORKTREE/default"}) ==
+        "What differs between the columns:\n"
+        "                       HEAD/default         WORKTREE/default\n"
+        "  kernel ref           git:/src/linux@HEAD  git:/src/linux@WORKTREE\n"
+        "  kernel describe      334d98f              334d98fc6-dirty-59060ae\n"
+        "  kernel edits         -                    sha256 59060aec2031\n"
+        "  kernel edited files  -                    kernel/sched/fair.c +2 -1, NOTES +1 -0\n");
+  // Two commits: the commit row; a truncated patch says so.
+  json other = head_build;
+  other["commit"] = "9d1694dc91ce7b80bc96d6d8eaf1a1eca668d847";
+  other["describe"] = "v6.1";
+  tree_build["edits_truncated"] = true;
+  run["kernel_columns"][0]["lab"]["build"] = other;
+  run["kernel_columns"][1]["lab"]["build"] = tree_build;
+  const auto d2 = manifest_differences(
+      {{"a", kernel_column_manifest(run, "HEAD/default"), json::object()},
+       {"b", kernel_column_manifest(run, "WORKTREE/default"), json::object()}});
+  REQUIRE(d2.size() == 5);
+  CHECK(d2[1].what() == "kernel commit");
+  CHECK(d2[1].values[0] == "9d1694dc91ce");
+  CHECK(d2[1].values[1] == "334d98fc6ec5");
+  CHECK(d2[4].values[1] ==
+        fmt::format("kernel/sched/fair.c +2 -1, NOTES +1 -0 (first {} bytes)", patch.size()));
+  // A manifest without kernel_columns, or a variant of no listed kernel, is as it was.
+  CHECK(kernel_column_manifest(manifest("6.1", "", nullptr), "HEAD/default") ==
+        manifest("6.1", "", nullptr));
+  CHECK(kernel_column_manifest(run, "other/default") == run);
 }
