@@ -15,12 +15,17 @@
 # each phase: incremental build, boots (both guests at once), iterations,
 # analysis and table; then the verdict line, and what an idle guest's qemu
 # costs while the other is measured. The edit is taken back on every exit.
+# E2V_KEEP=DIR keeps the run's database there (DIR/db) for compare.
 set -eu
 TREE=${1:-/work/linux-6.1}
 SCHEDLAB=${2:-$(dirname "$0")/../build/runner/schedlab}
 WORK=$(mktemp -d /tmp/schedlab-e2v-XXXXXX)
 FAIR=kernel/sched/fair.c
-cleanup() { git -C "$TREE" checkout -q -- "$FAIR"; rm -rf "$WORK"; }
+cleanup() {
+  git -C "$TREE" checkout -q -- "$FAIR"
+  [ -z "${E2V_KEEP:-}" ] || { mkdir -p "$E2V_KEEP" && cp "$WORK/db" "$E2V_KEEP/db" 2>/dev/null; } || true
+  rm -rf "$WORK"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 [ -z "$(git -C "$TREE" status --porcelain)" ] || { echo "$TREE has edits; give a clean tree" >&2; exit 2; }

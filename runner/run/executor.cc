@@ -378,8 +378,23 @@ class Execution {
   }
 
   // Point setup (servers under the variant's knobs), up to `count`
-  // iterations, point teardown.
+  // iterations, point teardown. Kernels as columns: a guest that dies (or
+  // that SSH no longer reaches) fails its variant's iteration with the
+  // reason (the guest's last console lines), and the other guests go on.
   void run_segment(const PlanPoint& p, std::size_t v, const StepContext& ctx, int count) {
+    if (pairs_.size() == 1) return measure_segment(p, v, ctx, count);
+    const int before = state(p, v).attempted;
+    try {
+      measure_segment(p, v, ctx, count);
+    } catch (const HostError& e) {
+      // Once per segment: an error after its iteration was stored (point
+      // teardown) fails the next one, when the guest answers no more.
+      if (state(p, v).attempted == before)
+        record_failure(p, v, IterationStatus::kFailed, e.what(), PhaseResult{});
+    }
+  }
+
+  void measure_segment(const PlanPoint& p, std::size_t v, const StepContext& ctx, int count) {
     const Workload& w = *p.workload->workload;
     const VariantConfig& variant = *plan_.variants[v];
     switch_to(v);

@@ -28,14 +28,44 @@ void say(const std::string& line) {
 
 // Each kernel built from source, in order, before any guest boots: a build
 // that fails (the compiler's first error) costs no boot. The boots then
-// find them in the cache.
-void build_first(const RunShape& shape) {
+// find them in the cache. Returns each kernel's cache key (empty: not built
+// from source).
+std::vector<std::string> build_first(const RunShape& shape) {
   LocalHost local;
   const auto paths = lab::LabPaths::from_env();
+  std::vector<std::string> keys;
   for (const auto& k : shape.kernels) {
+    keys.emplace_back();
     if (!lab::is_git_kernel(k.kernel)) continue;
     const HostSpec hosts = shape.hosts(k, 0);
-    lab::build_kernel(k.kernel, lab::kernel_build_config(*hosts.sut_lab), paths, local, say);
+    keys.back() =
+        lab::build_kernel(k.kernel, lab::kernel_build_config(*hosts.sut_lab), paths, local, say)
+            .key;
+  }
+  return keys;
+}
+
+// A resumed run goes on only with the kernels it measured: a @WORKTREE
+// edited since (or a ref that moved) is another kernel, refused before
+// any guest boots.
+void check_resumed_kernels(const Store& store, std::int64_t run_id, const RunShape& shape,
+                           const std::vector<std::string>& keys) {
+  const auto run = store.runs_table().find_run(run_id);
+  if (!run) return;  // the executor says there is no such run
+  nlohmann::json stored;
+  try {
+    stored = nlohmann::json::parse(run->manifest_json).at("kernel_columns");
+  } catch (const std::exception&) {
+    return;  // not recorded (the run stopped before its guests were up)
+  }
+  for (std::size_t k = 0; k < keys.size() && k < stored.size(); ++k) {
+    if (keys[k].empty() || !stored[k].is_object() || !stored[k]["lab"].is_object()) continue;
+    const auto was = stored[k]["lab"].value("kernel_key", std::string());
+    if (!was.empty() && was != keys[k])
+      throw PreflightError(fmt::format(
+          "run {} measured {} as {}; it is {} now (edited since?): resuming would mix two "
+          "kernels in one column; start a new run",
+          run_id, shape.kernels[k].kernel, was, keys[k]));
   }
 }
 
@@ -103,7 +133,8 @@ RunSummary run_kernel_columns(Store& store, const RunShape& shape, const ExecOpt
   const auto since = [&t0] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  build_first(shape);
+  const std::vector<std::string> keys = build_first(shape);
+  if (options.resume_run) check_resumed_kernels(store, *options.resume_run, shape, keys);
   const double built = since();
   std::vector<HostSpec> specs;
   for (const auto& k : shape.kernels) specs.push_back(shape.hosts(k, 0));

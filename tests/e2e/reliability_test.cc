@@ -76,19 +76,8 @@ struct Spawned {
 
 Spawned spawn(const std::vector<std::string>& args, const std::string& err_path) {
   Spawned s{.err_path = err_path};
-  s.pid = ::fork();
+  s.pid = test::fork_schedlab(args, err_path);
   REQUIRE(s.pid >= 0);
-  if (s.pid == 0) {
-    const int fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(fd, 2);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    std::vector<char*> argv = {const_cast<char*>(SCHEDLAB_BINARY)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(SCHEDLAB_BINARY, argv.data());
-    ::_exit(127);
-  }
   return s;
 }
 

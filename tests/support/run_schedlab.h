@@ -1,6 +1,9 @@
 // Runs the real schedlab binary built with the tests, as a user would.
 #pragma once
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <map>
 #include <string>
@@ -28,6 +31,23 @@ inline ExecResult schedlab_cmd(const std::vector<std::string>& args,
   cmd.env = std::move(env);
   cmd.timeout = timeout;
   return host.run(cmd);
+}
+
+// The real schedlab binary with ARGS forked, not waited for (the caller
+// signals and reaps it): its stderr in ERR_PATH (truncated), stdout to
+// /dev/null. Returns its PID (-1 when fork fails).
+inline pid_t fork_schedlab(const std::vector<std::string>& args, const std::string& err_path) {
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  const int fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ::dup2(fd, 2);
+  const int null = ::open("/dev/null", O_WRONLY);
+  ::dup2(null, 1);
+  std::vector<char*> argv = {const_cast<char*>(SCHEDLAB_BINARY)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  ::execv(SCHEDLAB_BINARY, argv.data());
+  ::_exit(127);
 }
 
 // Debian's python3 (/usr/bin/python3, which has the python3-* packages the

@@ -8,17 +8,24 @@
 // an x86 Debian guest (debian:6.12, its features flipped) and the
 // exynos4210 board (dmatest run on it); every other boot is [long].
 #include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "results/iterations_table.h"
 #include "results/knob_journal_table.h"
 #include "results/monitor_rows.h"
+#include "results/point_stops_table.h"
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "results/variants_table.h"
@@ -680,4 +687,201 @@ workloads:
   REQUIRE(cell.contains("sequential"));
   const std::string decision = cell["sequential"]["decision"].get<std::string>();
   CHECK((decision == "different" || decision == "same" || decision == "undecided"));
+}
+
+namespace {
+
+// Kernels as columns under test: `schedlab run` forked here (its stderr in
+// a file), so the test can interrupt it and find its own qemu processes:
+// the children of that PID whose program is qemu, nothing else.
+struct ColumnsRun {
+  std::string db, cfg, err;
+  pid_t pid = -1;
+
+  ColumnsRun(const test::TempDir& dir, int max)
+      : db(dir.file("cols.db")), cfg(dir.file("cols.yaml")), err(dir.file("err")) {
+    test::write_text(cfg, fmt::format(R"(hosts:
+  sut: {{lab: {{kernels: [debian:6.1, debian:6.12], cpus: 2, memory: 512M}}}}
+iterations: {{stop: sequential, min: {0}, max: {0}, min_effect_pct: 1}}
+workloads:
+  - hackbench: {{modes: [process-pipes], groups: [2], loops: 20, timeout: 2m}}
+)",
+                                      max));
+  }
+  void start(const std::vector<std::string>& args) {
+    pid = test::fork_schedlab(args, err);
+    REQUIRE(pid >= 0);
+  }
+  // The iterations stored so far (the run's, once it exists).
+  std::vector<IterationRow> iterations() const {
+    if (!std::filesystem::exists(db)) return {};
+    Store store(db);
+    const auto run = store.runs_table().find_run_by_name("cols");
+    return run ? store.iterations_table().iterations(run->id) : std::vector<IterationRow>{};
+  }
+  // Waits until `n` iterations are stored; false if the run ended first.
+  bool wait_for_iterations(std::size_t n) const {
+    const auto give_up = std::chrono::steady_clock::now() + 10min;
+    while (std::chrono::steady_clock::now() < give_up) {
+      if (::waitpid(pid, nullptr, WNOHANG) != 0) return false;
+      if (iterations().size() >= n) return true;
+      std::this_thread::sleep_for(200ms);
+    }
+    return false;
+  }
+  // The qemu processes this run started: its children running qemu.
+  std::map<pid_t, std::string> qemus() const {
+    std::map<pid_t, std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::ifstream stat(e.path() / "stat");
+      std::string line;
+      std::getline(stat, line);
+      const auto close = line.rfind(')');
+      if (close == std::string::npos) continue;
+      std::istringstream rest(line.substr(close + 2));
+      std::string state;
+      pid_t ppid = 0;
+      rest >> state >> ppid;
+      if (ppid != pid) continue;
+      std::ifstream cmdline(e.path() / "cmdline");
+      const std::string args((std::istreambuf_iterator<char>(cmdline)),
+                             std::istreambuf_iterator<char>());
+      if (args.starts_with("qemu-system")) out[std::stoi(name)] = args;
+    }
+    return out;
+  }
+  int wait() {
+    int status = 0;
+    const auto give_up = std::chrono::steady_clock::now() + 15min;
+    pid_t done = 0;
+    while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 &&
+           std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(100ms);
+    if (done == 0) ::kill(pid, SIGKILL), ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  std::string stderr_text() const { return test::read_text(err); }
+};
+
+// Whether process `p` still runs, given 5 s to go (an orphan is reaped by
+// init, not at once).
+bool alive(pid_t p) {
+  for (int i = 0; i < 50 && ::kill(p, 0) == 0; ++i) std::this_thread::sleep_for(100ms);
+  return ::kill(p, 0) == 0;
+}
+
+}  // namespace
+
+// Kernels as columns, interrupted (Ctrl-C) after a few iterations, then
+// `run --resume`: both guests boot again, the iterations done are kept
+// (the same rows), and the sequential test goes on from them to its end.
+TEST_CASE("lab: kernels as columns interrupted and resumed keep their iterations", "[lab][long]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  ColumnsRun run(dir, 5);
+  run.start({"run", run.cfg, "--name", "cols", "--db", run.db});
+  const bool got = run.wait_for_iterations(3);
+  INFO(run.stderr_text());
+  REQUIRE(got);
+  const auto qemus = run.qemus();
+  CHECK(qemus.size() == 2);
+  ::kill(run.pid, SIGINT);
+  CHECK(run.wait() == 130);
+  for (const auto& [q, _] : qemus) CHECK_FALSE(alive(q));  // powered off with the run
+  const auto before = run.iterations();
+  REQUIRE(before.size() >= 3);
+  {
+    Store store(run.db);
+    CHECK(to_string(store.runs_table().find_run_by_name("cols")->status) == "interrupted");
+  }
+
+  const auto r = test::schedlab_cmd({"run", "--resume", "cols", "--db", run.db}, {}, 900s);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("schedlab: 2 kernels up side by side (") != std::string::npos);
+  Store store(run.db);
+  const auto info = store.runs_table().find_run_by_name("cols");
+  REQUIRE(info);
+  CHECK(to_string(info->status) == "finished");
+  CHECK(store.runs_table().list_runs().size() == 1);
+  const auto after = store.iterations_table().iterations(info->id);
+  // Every iteration stored before the interruption is still there, as it was.
+  std::map<std::int64_t, IterationRow> by_id;
+  for (const auto& it : after) by_id[it.id] = it;
+  for (const auto& it : before) {
+    REQUIRE(by_id.count(it.id) == 1);
+    CHECK(by_id[it.id].iteration == it.iteration);
+    CHECK(by_id[it.id].variant_id == it.variant_id);
+  }
+  // Each kernel's indices run 0..n-1 once: no iteration run twice, and
+  // both kernels measured after the resume, each at most max.
+  std::map<std::int64_t, std::set<int>> indices;
+  std::map<std::int64_t, std::size_t> rows;
+  for (const auto& it : after) {
+    CHECK(it.status == IterationStatus::kOk);
+    indices[it.variant_id].insert(it.iteration);
+    ++rows[it.variant_id];
+  }
+  REQUIRE(indices.size() == 2);
+  for (const auto& [v, set] : indices) {
+    CHECK(set.size() == rows[v]);
+    CHECK(*set.rbegin() == static_cast<int>(set.size()) - 1);
+    CHECK(set.size() <= 5);
+  }
+  CHECK(after.size() > before.size());
+  const auto stops = store.point_stops_table().point_stops(info->id);
+  REQUIRE_FALSE(stops.empty());
+  for (const auto& s : stops) CHECK(s.reason != "looking");
+}
+
+// A guest killed mid-run (its qemu, found by this run's PID): its
+// iterations from then on fail with the reason, the other kernel's are
+// kept and it goes on being measured; the run ends, not hangs.
+TEST_CASE("lab: kernels as columns: a guest that dies fails only its own iterations",
+          "[lab][long]") {
+  if (const auto why = qemu_problem(); !why.empty()) {
+    SCHEDLAB_SKIP(why);
+  }
+  test::TempDir dir;
+  ColumnsRun run(dir, 5);
+  run.start({"run", run.cfg, "--name", "cols", "--db", run.db});
+  const bool got = run.wait_for_iterations(2);
+  INFO(run.stderr_text());
+  REQUIRE(got);
+  pid_t victim = -1;
+  const auto qemus = run.qemus();
+  for (const auto& [q, args] : qemus)
+    if (args.find("vmlinuz-6.12") != std::string::npos) victim = q;
+  REQUIRE(qemus.size() == 2);
+  REQUIRE(victim > 0);
+  ::kill(victim, SIGKILL);
+  const int code = run.wait();
+  const std::string err = run.stderr_text();
+  INFO(err);
+  CHECK(code == 3);  // finished, some iterations failed
+  for (const auto& [q, _] : qemus) CHECK_FALSE(alive(q));
+  Store store(run.db);
+  const auto info = store.runs_table().find_run_by_name("cols");
+  REQUIRE(info);
+  const auto variants = store.variants_table().variants(info->id);
+  REQUIRE(variants.size() == 2);
+  REQUIRE(variants[1].name.starts_with("6.12"));
+  int base_ok = 0, dead_failed = 0;
+  for (const auto& it : store.iterations_table().iterations(info->id)) {
+    if (it.variant_id == variants[0].id) {
+      CHECK(it.status == IterationStatus::kOk);
+      base_ok += it.status == IterationStatus::kOk;
+    } else if (it.status != IterationStatus::kOk) {
+      ++dead_failed;
+      CHECK(it.error.find("guest is gone") != std::string::npos);
+    }
+  }
+  CHECK(dead_failed >= 1);
+  CHECK(base_ok == 5);  // the baseline measured to its end
+  CHECK(to_string(info->status) == "finished");
+  CHECK(err.find("6.12/default") != std::string::npos);
 }
