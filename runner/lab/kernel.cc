@@ -10,10 +10,10 @@
 
 #include "base/file.h"
 #include "base/hash.h"
-#include "base/text.h"
 #include "base/suggest.h"
+#include "base/text.h"
 #include "runner/lab/apt.h"
-#include "runner/lab/dmatest_module.h"
+#include "runner/lab/out_of_tree_module.h"
 
 namespace schedlab::lab {
 namespace fs = std::filesystem;
@@ -249,7 +249,8 @@ Kernel resolve_package(const std::string& spec, const Board& board, const LabPat
   }
   Kernel k = fetch_package(name, version, board, paths, apt, local, log);
   k.spec = spec;
-  if (board.dmatest_module) add_dmatest_module(k, board, paths, apt, local, log);
+  for (const KernelModule& m : board_modules(board))
+    add_out_of_tree_module(k, m, board, paths, apt, local, log);
   return k;
 }
 

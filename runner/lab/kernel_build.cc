@@ -355,6 +355,15 @@ std::vector<std::pair<std::string, std::string>> guest_config(const Board& board
   };
   auto out = common;
   out.insert(out.end(), board.kernel_config.begin(), board.kernel_config.end());
+  // Modules: the board's (board_modules), as their workloads load them;
+  // none, everything built in, on a board that builds no modules.
+  if (board.kernel_modules) {
+    out.insert(out.end(), {{"CONFIG_MODULES", "y"}, {"CONFIG_MODULE_UNLOAD", "y"}});
+    for (const auto& m : board_modules(board)) out.emplace_back(m.config, "m");
+  } else {
+    out.emplace_back("CONFIG_MODULES", "n");
+  }
+  out.insert(out.end(), board.kernel_config_off.begin(), board.kernel_config_off.end());
   return out;
 }
 

@@ -56,7 +56,8 @@ struct KernelBuildConfig {
 // schedlab's guest fragment: initramfs, proc/sys/debugfs, SMP,
 // SCHED_DEBUG, SCHEDSTATS, ... (kernel_build.cc says why each is there),
 // then the board's (board.h: console, NIC, x86's ACPI and virtio, the
-// exynos4210's PL330 and dmatest).
+// exynos4210's PL330), its modules (CONFIG_MODULES=n, or =y with the
+// board_modules as =m) and what it turns off.
 std::vector<std::pair<std::string, std::string>> guest_config(const Board& board);
 
 // The cache keys of a build. Their bytes are the cache: a change to any
