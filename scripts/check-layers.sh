@@ -4,9 +4,9 @@
 #   folders below it (runner/A/... including "runner/B/..." is the edge
 #   A -> B), so each can be read, tested and changed without the ones above;
 # - no two files include each other through a loop, in any library (a file
-#   is its .h and .cc together: kernel.cc -> dmatest_module.h ->
-#   kernel_build.h -> kernel.h is the loop kernel -> dmatest_module ->
-#   kernel_build -> kernel).
+#   is its .h and .cc together: e.g. kernel.cc -> out_of_tree_module.h ->
+#   kernel_build.h -> kernel.h would be the loop kernel -> out_of_tree_module
+#   -> kernel_build -> kernel).
 # Each cycle found is named with an include per edge. The file loops that
 # were there when this check began are listed in scripts/known-file-loops.txt,
 # each to be taken apart: a loop not listed fails, and so does a listed one

@@ -53,6 +53,13 @@ std::string module_value(const DmatestParams& p, const ParamFile& f) {
 
 }  // namespace
 
+GuestNeeds Dmatest::guest_needs() const {
+  return {.kernel_modules = {{.name = "dmatest",
+                              .source = "drivers/dma/dmatest.c",
+                              .config = "CONFIG_DMATEST",
+                              .hardware = "dma-engines"}}};
+}
+
 Dmatest::Dmatest() {
   const auto int_param = [](const char* name, std::int64_t def, std::int64_t min, const char* unit,
                             const char* help, Axis axis = Axis::kFixed) {

@@ -41,6 +41,8 @@ class Dmatest final : public Workload {
   const std::vector<MetricSpec>& metrics() const override { return metrics_; }
   std::string package() const override { return "kmod"; }
   std::vector<ProgramSpec> programs() const override { return {{.name = "modprobe"}}; }
+  // Debian builds no dmatest.ko: a lab board with DMA engines gets one.
+  GuestNeeds guest_needs() const override;
   std::vector<Step> setup_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> iteration_steps(const Point& p, const StepContext& ctx) const override;
   std::vector<Step> teardown_steps(const Point& p, const StepContext& ctx) const override;

@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "workloads/guest_needs.h"
 #include "workloads/metric.h"
 #include "workloads/mmtests_format.h"
 
@@ -168,26 +169,6 @@ struct ProgramSpec {
   // Copied with its libraries into a lab guest's initramfs (a program that
   // runs on the SUT and needs nothing else installed there).
   bool guest = false;
-};
-
-// What a lab guest needs, beyond the `guest` programs, for a workload's SUT
-// side (a database server: its programs, modules, share files and user).
-// The lab copies it into the initramfs of a run that has the workload.
-struct GuestNeeds {
-  struct Program {
-    std::string host_path;
-    bool on_path = false;  // in the guest's /usr/bin; else at host_path
-  };
-  std::vector<Program> programs;  // copied with their libraries (ldd)
-  std::vector<std::string> files;  // files or whole directories, as they are
-  std::vector<std::string> users;  // OS users its steps switch to
-  // Kernel options a kernel built from source needs for it (added to the
-  // build's config for a run that has the workload, before the config's own).
-  std::vector<std::pair<std::string, std::string>> kernel_config;
-  // Ports its server listens on whatever port the runner reserves (a tool
-  // that hard-codes its port): a lab guest forwards each one that is free on
-  // this machine, and never hands it out as a free port.
-  std::vector<int> fixed_ports;
 };
 
 class Workload {

@@ -4,8 +4,14 @@
 // their values), the journal (which file, how a value is written and
 // compared), preflight (every kernel knob must exist on the SUT and take
 // the value), the run's knobs JSON, the workload's process knobs, `run
-// --dry-run`. A new kind is a new row (kernel_knob_kinds.cc,
-// process_knob_kinds.cc).
+// --dry-run`. A new kind is a new row: a kernel kind touches seven files,
+// its row function (kernel_knob_kinds.cc), its declaration
+// (knob_kind_rows.h), its place in the apply order (knob_kind.cc), its test
+// (tests/runner/knobs/knob_kind_test.cc), the table below, runner/README.md's
+// knobs/ row and README.md's variant keys; a process kind the same with
+// process_knob_kinds.cc, plus its ProcessKnobs field (here) and where
+// processes start with it (run/step_runner.cc), and run/preflight.cc if the
+// SUT must be checked first.
 //
 //   sysctl         /proc/sys/..., value + newline        kernel state, journaled
 //   debugfs        /sys/kernel/debug/sched/...           kernel state, journaled

@@ -1,11 +1,13 @@
 #include "runner/lab/board.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "base/suggest.h"
+#include "workloads/registry.h"
 
 namespace schedlab::lab {
 
@@ -57,14 +59,13 @@ const std::vector<Board>& boards() {
                   {"CONFIG_VIRTIO_MENU", "y"},
                   {"CONFIG_VIRTIO_PCI", "y"},
                   {"CONFIG_VIRTIO_NET", "y"},
-                  // Everything built in: no modules directory, no depmod.
-                  {"CONFIG_MODULES", "n"},
+                  // Then CONFIG_MODULES=n: everything built in, no modules directory.
               },
       },
       {
           .name = "exynos4210",
           .help = "qemu's smdkc210 (qemu-system-arm, TCG): 2 Cortex-A9, 1G, three PL330 DMA "
-                  "engines for dmatest",
+                  "engines",
           .qemu = "qemu-system-arm",
           .qemu_package = "qemu-system-arm",
           .machine = "smdkc210",
@@ -88,8 +89,7 @@ const std::vector<Board>& boards() {
           .debian_arch = "armhf",
           .flavour = "armmp",
           .modules = {"libphy", "smsc911x"},
-          .probe_modules = {"dmatest"},
-          .dmatest_module = true,
+          .hardware = {"dma-engines"},
           // ldd cannot read these: libraries come from the ELF NEEDED entries.
           .userland_packages = {"busybox-static", "dropbear-bin", "bash", "util-linux", "libc6",
                                 "libcrypt1", "libtomcrypt1", "libtommath1", "libgmp10", "zlib1g",
@@ -98,7 +98,7 @@ const std::vector<Board>& boards() {
           .dtb_fixes =
               {
                   {.why = "qemu's timer counts the xxti clock at 24 MHz; the DTB says 12 MHz, so "
-                          "guest time ran at twice wall time and dmatest reported half the rate",
+                          "guest time ran at twice wall time (e.g. dmatest reported half the rate)",
                    .nodes = {{.key = "xxti",
                               .compatible = "samsung,clock-xxti",
                               .what = "xxti clock (compatible samsung,clock-xxti)"}},
@@ -138,10 +138,11 @@ const std::vector<Board>& boards() {
                   {"CONFIG_SMSC911X", "y"},
                   {"CONFIG_DMADEVICES", "y"},
                   {"CONFIG_PL330_DMA", "y"},
-                  // The point of the board: dmatest as a module, as the workload loads it.
-                  {"CONFIG_MODULES", "y"},
-                  {"CONFIG_MODULE_UNLOAD", "y"},
-                  {"CONFIG_DMATEST", "m"},
+              },
+          // Then the modules' part: CONFIG_MODULES, CONFIG_MODULE_UNLOAD and
+          // the board's modules as =m, as their workloads load them.
+          .kernel_config_off =
+              {
                   // What the guest never uses, off to keep the cold build short
                   // (bench/kernel_build_bench.sh measures it).
                   {"CONFIG_DRM", "n"},
@@ -211,9 +212,25 @@ std::string unknown_board(const std::string& name) {
   std::string known;
   for (const auto& b : boards()) {
     names.push_back(b.name);
-    known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", b.name, b.help);
+    known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", b.name, board_help(b));
   }
   return fmt::format("unknown board '{}'{}; known: {}", name, did_you_mean(name, names), known);
+}
+
+std::string board_help(const Board& board) {
+  std::vector<std::string> names;
+  for (const auto& m : board_modules(board)) names.push_back(m.name);
+  return names.empty() ? board.help : fmt::format("{} for {}", board.help, fmt::join(names, ", "));
+}
+
+std::vector<KernelModule> board_modules(const Board& board) {
+  std::vector<KernelModule> out;
+  for (const Workload* w : all_workloads())
+    for (const KernelModule& m : w->guest_needs().kernel_modules)
+      if (std::ranges::count(board.hardware, m.hardware) &&
+          std::ranges::none_of(out, [&](const KernelModule& o) { return o.name == m.name; }))
+        out.push_back(m);
+  return out;
 }
 
 const Board& board_named(const std::string& name) {

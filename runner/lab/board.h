@@ -6,13 +6,18 @@
 //
 //   x86         qemu's PC (qemu-system-x86_64), KVM or TCG, virtio-net: the default
 //   exynos4210  qemu's smdkc210 (qemu-system-arm): 2 Cortex-A9 and three
-//               PL330 DMA controllers, so the kernel's dmatest drives a DMA
-//               engine (an emulated one: the numbers are emulator numbers)
+//               PL330 DMA controllers, DMA engines a workload's module
+//               (e.g. dmatest) drives (emulated: emulator numbers)
+// A board names no workload: it says what hardware it has, and a workload
+// declares the kernel modules that drive it (workloads/guest_needs.h); the
+// lab builds those (board_modules).
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "workloads/guest_needs.h"
 
 namespace schedlab::lab {
 
@@ -53,8 +58,8 @@ struct Board {
   std::string debian_arch;                 // amd64, armhf
   std::string flavour;                     // linux-image-*-FLAVOUR
   std::vector<std::string> modules;        // loaded by init for the network
-  std::vector<std::string> probe_modules;  // modprobe-able in the guest (modules.dep kept)
-  bool dmatest_module = false;             // Debian kernels get dmatest.ko built out of tree
+  // What workloads' kernel modules drive (KernelModule::hardware): dma-engines.
+  std::vector<std::string> hardware;
   std::vector<std::string>
       userland_packages;  // Debian packages of debian_arch; none: this machine's programs
   std::string dtb;        // the board's DTB; empty: none
@@ -66,8 +71,11 @@ struct Board {
   std::string base_config;      // make target: tinyconfig, exynos_defconfig
   std::string image;            // make target, found under arch/ARCH/boot
   bool kernel_modules = false;  // modules built and installed (else everything built in)
-  // The board's part of schedlab's guest fragment (kernel_build.h has the common part).
+  // The board's part of schedlab's guest fragment (kernel_build.h has the
+  // common part and puts the modules' part between these two): what it has,
   std::vector<std::pair<std::string, std::string>> kernel_config;
+  // then what the guest never uses, off to keep the cold build short.
+  std::vector<std::pair<std::string, std::string>> kernel_config_off;
 };
 
 const std::vector<Board>& boards();
@@ -79,5 +87,16 @@ const Board* find_board(const std::string& name);
 const Board& board_named(const std::string& name);
 // "unknown board 'x' (did you mean ...?); known: x86 (...), exynos4210 (...)"
 std::string unknown_board(const std::string& name);
+// The help with what the hardware is for, board_modules' names: e.g.
+// "..., three PL330 DMA engines for dmatest".
+std::string board_help(const Board& board);
+
+// The kernel modules the workloads declare (GuestNeeds::kernel_modules) that
+// drive hardware the board has, in registry order, each once: every
+// workload's, not only a run's (a cached kernel serves every run). A Debian
+// kernel gets each built out of tree (out_of_tree_module.h), a tree build
+// each as CONFIG=m (kernel_build.h: guest_config); the guest can modprobe
+// them (modules.dep kept in the initramfs).
+std::vector<KernelModule> board_modules(const Board& board);
 
 }  // namespace schedlab::lab

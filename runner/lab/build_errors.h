@@ -1,5 +1,5 @@
 // What a failed build says went wrong, read from its log: kernel builds
-// (kernel_build.h) and out-of-tree modules (dmatest_module.h) alike.
+// (kernel_build.h) and out-of-tree modules (out_of_tree_module.h) alike.
 #pragma once
 
 #include <cstddef>

@@ -35,7 +35,7 @@ std::string describe_cache(const LabPaths& paths) {
   out += "kernel names:\n";
   for (const auto& s : kernel_series()) out += fmt::format("  {:<12} {}\n", s.name, s.help);
   out += "boards (board: in hosts.sut.lab, --board here):\n";
-  for (const auto& b : boards()) out += fmt::format("  {:<12} {}\n", b.name, b.help);
+  for (const auto& b : boards()) out += fmt::format("  {:<12} {}\n", b.name, board_help(b));
   return out;
 }
 

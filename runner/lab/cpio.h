@@ -13,7 +13,7 @@ namespace schedlab::lab {
 struct CpioEntry {
   enum class Kind { kFile, kDir, kSymlink };
   Kind kind = Kind::kFile;
-  std::string path;     // inside the archive, no leading '/': "usr/bin/hackbench"
+  std::string path;      // inside the archive, no leading '/': e.g. "usr/bin/hackbench"
   unsigned mode = 0644;  // permission bits only
   std::string data;     // file content, or the symlink target
 };

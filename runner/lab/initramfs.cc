@@ -55,7 +55,7 @@ class Builder {
 
 std::string rel(const std::string& abs) { return abs.substr(abs.find_first_not_of('/')); }
 
-// kernel/drivers/dma/dmatest.ko.xz -> kernel/drivers/dma/dmatest.ko: the
+// e.g. kernel/drivers/dma/dmatest.ko.xz -> kernel/drivers/dma/dmatest.ko: the
 // image holds modules uncompressed (busybox's modprobe reads plain .ko).
 std::string plain_module_path(const std::string& path) {
   const auto ko = path.rfind(".ko");
@@ -230,7 +230,7 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, Gues
     b.file("lib/modules/lab/" + name, read_module((mdir / m).string()));
     files.push_back(name);
   }
-  // Modules a workload loads with modprobe (dmatest): in lib/modules/REL
+  // Modules a workload loads with modprobe (e.g. dmatest): in lib/modules/REL
   // with their dependencies and a modules.dep of their own, uncompressed.
   if (!spec.probe_modules.empty() && !mdir.empty()) {
     const std::string dep = schedlab::read_file(mdir / "modules.dep");
@@ -246,7 +246,7 @@ BaseImage build_base_image(const Kernel& kernel, const InitramfsSpec& spec, Gues
   // The init script stays on busybox's /bin/sh.
   b.symlink("usr/bin/sh", "bash");
   add_needs(b, userland, spec.needs, image.missing);
-  // Name lookups of the guest's own name (mariadb-install-db checks it).
+  // Name lookups of the guest's own name (e.g. mariadb-install-db checks it).
   b.file("etc/hosts", "127.0.0.1 localhost\n127.0.1.1 schedlab-lab\n");
   b.file("etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
   b.file("etc/shells", "/bin/sh\n/usr/bin/bash\n");

@@ -6,7 +6,7 @@
 // libraries, the kernel
 // modules the virtual hardware needs (virtio_net and its dependencies,
 // uncompressed), what the run's workloads need in the guest
-// (Workload::guest_needs: PostgreSQL's server for pgbench), and an init
+// (Workload::guest_needs: e.g. PostgreSQL's server for pgbench), and an init
 // that mounts
 // proc/sys/debugfs, brings up the network, starts dropbear and prints a
 // readiness line on the serial console.
@@ -43,7 +43,7 @@ struct InitramfsSpec {
   std::vector<std::string> optional_programs = default_guest_programs();
   std::vector<std::string> extra_programs;  // from the config: must exist
   std::vector<std::string> modules = {"virtio_pci", "virtio_net"};  // the board's (board.h), loaded by init
-  // Loaded later with modprobe (dmatest): kept in lib/modules/REL with their modules.dep.
+  // Loaded later with modprobe (e.g. dmatest): kept in lib/modules/REL with their modules.dep.
   std::vector<std::string> probe_modules;
   // The run's workloads' needs: their programs and files when found here
   // (else reported as missing), their users in /etc/passwd.

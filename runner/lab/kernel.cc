@@ -10,10 +10,10 @@
 
 #include "base/file.h"
 #include "base/hash.h"
-#include "base/text.h"
 #include "base/suggest.h"
+#include "base/text.h"
 #include "runner/lab/apt.h"
-#include "runner/lab/dmatest_module.h"
+#include "runner/lab/out_of_tree_module.h"
 
 namespace schedlab::lab {
 namespace fs = std::filesystem;
@@ -95,7 +95,7 @@ Kernel fetch_package(const std::string& package, const std::string& version, con
     nlohmann::json j = {{"package", package}, {"version", version}, {"release", release}, {"deb_sha256", sha},
                         {"board", board.name}};
     write_whole_file(tmp / "tree" / "kernel.json", j.dump(2) + "\n");
-    const fs::path final_dir = paths.kernels() / (release + "-" + short_hash(sha));
+    const fs::path final_dir = paths.kernels() / package_kernel_key(release, sha);
     std::error_code ec;
     fs::rename(tmp / "tree", final_dir, ec);  // another schedlab may have won the race: same content
     fs::remove_all(tmp);
@@ -166,6 +166,10 @@ Kernel from_path(const std::string& spec, std::string modules_dir, const Board& 
 }
 
 }  // namespace
+
+std::string package_kernel_key(const std::string& release, const std::string& deb_sha256) {
+  return release + "-" + short_hash(deb_sha256);
+}
 
 const std::vector<KernelSeries>& kernel_series() {
   static const std::vector<KernelSeries> series = {
@@ -245,7 +249,8 @@ Kernel resolve_package(const std::string& spec, const Board& board, const LabPat
   }
   Kernel k = fetch_package(name, version, board, paths, apt, local, log);
   k.spec = spec;
-  if (board.dmatest_module) add_dmatest_module(k, board, paths, apt, local, log);
+  for (const KernelModule& m : board_modules(board))
+    add_out_of_tree_module(k, m, board, paths, apt, local, log);
   return k;
 }
 

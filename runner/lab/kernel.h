@@ -27,10 +27,14 @@ const std::vector<KernelSeries>& kernel_series();
 std::string package_regex(const KernelSeries& series, const Board& board);
 
 // Throws std::runtime_error; an unknown name lists the known ones. A
-// Debian kernel for a board with dmatest_module gets its dmatest.ko
-// (dmatest_module.h) before it is returned.
+// Debian kernel gets its board's modules (board.h: board_modules) built
+// out of tree (out_of_tree_module.h) before it is returned.
 Kernel resolve_kernel(const std::string& spec, const std::string& modules_dir, const Board& board,
                       const LabPaths& paths, Host& local, const Log& log);
+
+// A Debian package's cache key (kernels/KEY): <release>-<sha12 of the
+// .deb>. Pure; tests/runner/lab/cache_keys_test.cc pins it.
+std::string package_kernel_key(const std::string& release, const std::string& deb_sha256);
 
 // The kernels in the cache, newest release last.
 std::vector<Kernel> cached_kernels(const LabPaths& paths);

@@ -218,8 +218,9 @@ std::string config_inputs(const Source& src, const Board& board, const std::stri
   return out;
 }
 
-// The fragment text schedlab appends to the base config's .config.
-std::string requested_text(const KernelBuildConfig& config, const Board& board) {
+}  // namespace
+
+std::string requested_config(const KernelBuildConfig& config, const Board& board) {
   std::string out = "# schedlab guest fragment\n";
   for (const auto& [k, v] : guest_config(board)) out += k + "=" + v + "\n";
   for (const auto& f : config.fragments) {
@@ -235,6 +236,20 @@ std::string requested_text(const KernelBuildConfig& config, const Board& board) 
   for (const auto& [k, v] : config.symbols) out += k + "=" + v + "\n";
   return out;
 }
+
+std::string request_key(const std::string& identity, const std::string& requested,
+                        const std::string& compiler, const Board& board) {
+  return identity.empty() ? ""
+                          : sha12(identity + "\n" + requested + "\n" + compiler + "\n" +
+                                  board.base_config + "\n");
+}
+
+std::string built_kernel_key(const std::string& identity, const std::string& resolved,
+                             const std::string& compiler) {
+  return sha12(identity + "\n" + resolved + "\n" + compiler);
+}
+
+namespace {
 
 // `checkout`/`tree`: a @WORKTREE build's errors name the files of the
 // user's tree (the checkout holds the same edits), so they open in an editor.
@@ -340,6 +355,15 @@ std::vector<std::pair<std::string, std::string>> guest_config(const Board& board
   };
   auto out = common;
   out.insert(out.end(), board.kernel_config.begin(), board.kernel_config.end());
+  // Modules: the board's (board_modules), as their workloads load them;
+  // none, everything built in, on a board that builds no modules.
+  if (board.kernel_modules) {
+    out.insert(out.end(), {{"CONFIG_MODULES", "y"}, {"CONFIG_MODULE_UNLOAD", "y"}});
+    for (const auto& m : board_modules(board)) out.emplace_back(m.config, "m");
+  } else {
+    out.emplace_back("CONFIG_MODULES", "n");
+  }
+  out.insert(out.end(), board.kernel_config_off.begin(), board.kernel_config_off.end());
   return out;
 }
 
@@ -466,7 +490,7 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
         fmt::format("lab: building {} for {} needs {} (apt-get install them, or see schedlab doctor)",
                     spec, board.name, fmt::join(missing, ", ")));
   const Source src = find_source(g, spec, local);
-  const std::string requested = requested_text(config, board);
+  const std::string requested = requested_config(config, board);
   const std::string compiler = compiler_version(local, board);
   // One persistent build directory per tree and user config (schedlab's own
   // fragment changing keeps the directory: an incremental rebuild).
@@ -476,17 +500,14 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
   const std::string conf_id = (&board == &default_board() ? "" : board.name + "-") +
                               (user_part.empty() ? "default" : sha12(requested).substr(0, 8));
   const fs::path build_root = paths.root / "builds" / sha12(src.tree.string());
-  const std::string request_key =
-      src.identity.empty()
-          ? ""
-          : sha12(src.identity + "\n" + requested + "\n" + compiler + "\n" + board.base_config + "\n");
+  const std::string request = request_key(src.identity, requested, compiler, board);
 
-  if (!request_key.empty())
+  if (!request.empty())
     for (const auto& k : cached_kernels(paths)) {
       const auto j = nlohmann::json::parse(
           schedlab::read_file(fs::path(k.vmlinuz).parent_path().parent_path() / "kernel.json"),
           nullptr, false);
-      if (j.is_object() && j.value("request_key", "") == request_key) {
+      if (j.is_object() && j.value("request_key", "") == request) {
         Kernel out = k;
         out.spec = spec;
         log(fmt::format("lab: {} is built ({}, {}), cached in {}", spec, out.describe, out.key,
@@ -579,8 +600,7 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
   if (!r.ok()) throw_failed(spec, "make kernelrelease", r, log_path);
   k.release = trimmed(r.out);
   k.config_sha = sha12(resolved);
-  const std::string key = sha12(src.identity + "\n" + resolved + "\n" + compiler);
-  k.key = k.release + "-" + key;
+  k.key = k.release + "-" + built_kernel_key(src.identity, resolved, compiler);
   const fs::path final_dir = paths.kernels() / k.key;
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -634,7 +654,7 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
         {"describe", src.describe},
         {"identity", src.identity},
         {"edits_sha256", src.edits.empty() ? "" : sha256_hex(src.edits)},
-        {"request_key", request_key},
+        {"request_key", request},
         {"request", {{"fragments", config.fragments}, {"symbols", config.symbols}}},
         {"config_sha", k.config_sha},
         {"compiler", compiler},
@@ -653,7 +673,7 @@ Kernel build_kernel_in_cache(const std::string& spec, const KernelBuildConfig& c
   } else {
     // Same resolved config and source: remember this request too.
     auto j = nlohmann::json::parse(schedlab::read_file(final_dir / "kernel.json"));
-    j["request_key"] = request_key;
+    j["request_key"] = request;
     write_whole_file(final_dir / "kernel.json", j.dump(2) + "\n");
     log(fmt::format("lab: {} is built ({}), cached in {}", spec, k.key, paths.kernels().string()));
   }

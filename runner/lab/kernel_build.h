@@ -56,8 +56,27 @@ struct KernelBuildConfig {
 // schedlab's guest fragment: initramfs, proc/sys/debugfs, SMP,
 // SCHED_DEBUG, SCHEDSTATS, ... (kernel_build.cc says why each is there),
 // then the board's (board.h: console, NIC, x86's ACPI and virtio, the
-// exynos4210's PL330 and dmatest).
+// exynos4210's PL330), its modules (CONFIG_MODULES=n, or =y with the
+// board_modules as =m) and what it turns off.
 std::vector<std::pair<std::string, std::string>> guest_config(const Board& board);
+
+// The cache keys of a build. Their bytes are the cache: a change to any
+// of them rebuilds every cached kernel (tests/runner/lab/cache_keys_test.cc
+// pins them).
+// The text appended to the base config's .config: "# schedlab guest
+// fragment", guest_config's lines, each of the user's fragments after a
+// "# FILE" line, "# config:" and the symbols. Throws UnknownKernel for a
+// fragment that cannot be read.
+std::string requested_config(const KernelBuildConfig& config, const Board& board);
+// What a request is found by in the cache before anything is built
+// (kernel.json's request_key): sha12 of (source identity, requested_config,
+// compiler version, base config); "" for a source with no identity (no git).
+std::string request_key(const std::string& identity, const std::string& requested,
+                        const std::string& compiler, const Board& board);
+// A built kernel's key (kernels/<release>-KEY): sha12 of (source identity,
+// resolved .config, compiler version).
+std::string built_kernel_key(const std::string& identity, const std::string& resolved,
+                             const std::string& compiler);
 
 // "CONFIG_X=v" lines (a fragment file's format) of every requested symbol,
 // later ones overriding earlier ones. Pure.

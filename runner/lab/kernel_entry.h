@@ -1,7 +1,7 @@
 // A kernel as the lab's cache holds it (kernel.h resolves Debian packages
 // and paths to one, kernel_build.h builds one from a tree), and the error for
 // a name that names none. Its own header so that what works on a kernel
-// (dmatest_module.h) needs neither of them.
+// (out_of_tree_module.h) needs neither of them.
 #pragma once
 
 #include <stdexcept>

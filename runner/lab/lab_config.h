@@ -2,7 +2,7 @@
 //   hosts: {sut: {lab: {kernel: debian:6.12, cpus: 2, memory: 1G, accel: auto}}}
 // or, for a multi-kernel plan (each kernel booted in turn, one run each):
 //   hosts: {sut: {lab: {kernels: [debian:6.1, debian:6.12], cpus: 2}}}
-// and on an emulated ARM board with DMA engines (dmatest):
+// and on an emulated ARM board with DMA engines (e.g. for dmatest):
 //   hosts: {sut: {lab: {kernel: debian:6.1, board: exynos4210}}}
 #pragma once
 

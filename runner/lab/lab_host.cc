@@ -149,7 +149,7 @@ void LabHost::boot(const LabConfig& config) {
   const Board& board = *board_;
   InitramfsSpec spec;
   spec.modules = board.modules;
-  spec.probe_modules = board.probe_modules;
+  for (const KernelModule& m : board_modules(board)) spec.probe_modules.push_back(m.name);
   spec.extra_programs = config.programs;
   for (const auto& name : config.workloads)
     if (const Workload* w = find_workload(name)) spec.needs.push_back(w->guest_needs());
@@ -190,7 +190,7 @@ void LabHost::boot(const LabConfig& config) {
     fix_dtb(board, kernel_.dtb, dtb, local);
   }
   // As many forwarded ports as the run's hungriest workload reserves
-  // (Workload::ports: netperf's control and data ports), two at least.
+  // (Workload::ports: e.g. netperf's control and data ports), two at least.
   int forwarded = 2;
   // Every workload's fixed ports, not only the run's: `lab shell` users start
   // tools by hand.
@@ -217,7 +217,7 @@ void LabHost::boot(const LabConfig& config) {
     q.ssh_port = free_local_port();
     q.forwards.clear();
     for (int i = 0; i < forwarded; ++i) q.forwards.push_back(free_local_port());
-    // Servers with a fixed port (tbench_srv): each forwarded when free here.
+    // Servers with a fixed port (e.g. tbench_srv): each forwarded when free here.
     for (const int p : fixed_ports_)
       if (!local.port_accepts(p)) q.forwards.push_back(p);
     qemu_ = std::make_unique<QemuProcess>(q);

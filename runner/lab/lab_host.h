@@ -26,7 +26,7 @@
 namespace schedlab::lab {
 
 // What a kernel built from source for `config` is asked for beyond the
-// guest fragment: the workloads' needs (pgbench's CONFIG_SYSVIPC), then the
+// guest fragment: the workloads' needs (e.g. pgbench's CONFIG_SYSVIPC), then the
 // config's symbols and fragments, as the boot asks it (a kernel built first
 // with it is the boot's, from the cache). `additions`: each as the manifest
 // names it.
@@ -106,7 +106,7 @@ class LabHost final : public Host {
   double boot_seconds_ = 0;
   std::vector<int> cpus_online_;  // read in the guest by verify_guest
   // What a built kernel got beyond the guest fragment: the workloads'
-  // needs ("CONFIG_SYSVIPC=y (pgbench)"), the config's symbols and fragments.
+  // needs (e.g. "CONFIG_SYSVIPC=y (pgbench)"), the config's symbols and fragments.
   std::vector<std::string> config_additions_;
   std::string name_;
   std::unique_ptr<QemuProcess> qemu_;

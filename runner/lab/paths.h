@@ -4,7 +4,8 @@
 //                another Debian architecture: armhf for the exynos4210 board)
 //   kernels/     one unpacked kernel per directory, <release>-<sha12 of .deb>
 //   userland/    a board's Debian userland, <arch>-<sha12 of the package versions>
-//   sources/     drivers/dma/dmatest.c of linux-source-SERIES_VERSION
+//   sources/     a module's source file of linux-source-SERIES_VERSION (e.g.
+//                drivers/dma/dmatest.c; out_of_tree_module.h)
 //   initramfs/   base images, <sha16 of their content>.cpio.gz
 //   kvm-probe    the last KVM verdict on this host boot
 #pragma once

@@ -30,7 +30,7 @@ std::vector<std::string> qemu_argv(const QemuOptions& o) {
   std::string smp = std::to_string(o.cpus);
   if (o.sockets > 1) smp += fmt::format(",sockets={},cores={},threads=1", o.sockets, o.cpus / o.sockets);
   std::string user = fmt::format("user,restrict=on,hostfwd=tcp:127.0.0.1:{}-:22", o.ssh_port);
-  // TCP and UDP alike: a UDP benchmark's datagrams (netperf UDP_STREAM/UDP_RR).
+  // TCP and UDP alike: a UDP benchmark's datagrams (e.g. netperf's UDP_STREAM/UDP_RR).
   for (int p : o.forwards)
     user += fmt::format(",hostfwd=tcp:127.0.0.1:{0}-:{0},hostfwd=udp:127.0.0.1:{0}-:{0}", p);
   // Not quiet: the last console lines are what a failed boot shows the user.

@@ -1,7 +1,8 @@
 // The lab's boards (board.h) and what differs on the exynos4210: its qemu
 // argv, its config errors, the DTB fixes (on dtc's own output: a real DTB
-// compiled and decompiled here), the armhf userland's ELF libraries and the
-// package names dmatest.ko is built from.
+// compiled and decompiled here), the armhf userland's ELF libraries, which
+// workloads' modules a board gets and the package names one (dmatest.ko) is
+// built from.
 #include "runner/lab/board.h"
 
 #include <fmt/format.h>
@@ -10,16 +11,17 @@
 
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
-#include "runner/lab/dmatest_module.h"
 #include "runner/lab/dtb.h"
 #include "runner/lab/guest_userland.h"
 #include "runner/lab/initramfs.h"
 #include "runner/lab/kernel.h"
 #include "runner/lab/kernel_build.h"
+#include "runner/lab/out_of_tree_module.h"
 #include "runner/lab/qemu.h"
 #include "tests/support/config_error.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
+#include "workloads/registry.h"
 
 using namespace schedlab;
 using namespace schedlab::lab;
@@ -247,6 +249,40 @@ TEST_CASE("armhf libraries from the ELF NEEDED entries and the interpreter (read
   CHECK(readelf_interpreter(out) == "/lib/ld-linux-armhf.so.3");
   CHECK(readelf_needed("There is no dynamic section in this file.\n").empty());
   CHECK(readelf_interpreter("There is no dynamic section in this file.\n").empty());
+}
+
+TEST_CASE("a board's modules are the workloads' modules for the hardware it has") {
+  // The exynos4210 says it has DMA engines; dmatest declares the module
+  // that drives them. x86 has none.
+  const auto arm = board_modules(exynos());
+  REQUIRE(arm.size() == 1);
+  CHECK(arm[0].name == "dmatest");
+  CHECK(arm[0].source == "drivers/dma/dmatest.c");
+  CHECK(arm[0].config == "CONFIG_DMATEST");
+  CHECK(board_modules(default_board()).empty());
+  CHECK(board_help(exynos()) == exynos().help + " for dmatest");
+  CHECK(board_help(default_board()) == default_board().help);
+  // Every declared module is built for some board (else it never is).
+  for (const Workload* w : all_workloads())
+    for (const KernelModule& m : w->guest_needs().kernel_modules) {
+      INFO(w->name() << ": " << m.name);
+      CHECK(std::ranges::any_of(boards(), [&](const Board& b) {
+        return std::ranges::count(board_modules(b), m.name, &KernelModule::name) == 1;
+      }));
+    }
+  // Kept where the cache kept dmatest.ko before modules were declared.
+  Kernel k;
+  k.modules_dir = "/c/kernels/6.1.0-57-armmp-62cdb16ec5bc/lib/modules/6.1.0-57-armmp";
+  CHECK(out_of_tree_module_path(k, arm[0]) ==
+        "/c/kernels/6.1.0-57-armmp-62cdb16ec5bc/lib/modules/6.1.0-57-armmp/extra/dmatest.ko");
+  // A tree build has it as a module, after CONFIG_MODULES; x86 builds none.
+  const auto g = guest_config(exynos());
+  const auto at = [&](const std::string& k) {
+    return std::ranges::find(g, k, &std::pair<std::string, std::string>::first) - g.begin();
+  };
+  CHECK(at("CONFIG_MODULES") + 2 == at("CONFIG_DMATEST"));
+  CHECK(std::ranges::count(guest_config(default_board()),
+                           std::pair<std::string, std::string>{"CONFIG_MODULES", "n"}) == 1);
 }
 
 TEST_CASE("dmatest.ko is built from the image's headers, its kbuild and the series' source") {

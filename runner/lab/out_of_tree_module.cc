@@ -1,4 +1,4 @@
-#include "runner/lab/dmatest_module.h"
+#include "runner/lab/out_of_tree_module.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -52,35 +52,37 @@ void must_run(Host& local, std::vector<std::string> argv, const std::string& wha
                     std::string(trim(last_lines(join_output(r.out, r.err), 3)))));
 }
 
-// drivers/dma/dmatest.c of linux-source-<series> at `version`, kept in
-// sources/<package>_<version>/ (the tarball is large; the file is small).
-fs::path dmatest_source(const std::string& package, const LabPaths& paths, PrivateApt& apt,
-                        Host& local, const Log& log) {
+// The module's source file (e.g. drivers/dma/dmatest.c) of linux-source-<series>
+// at `version`, kept in sources/<package>_<version>/ under its file name
+// (the tarball is large; the file is small).
+fs::path module_source(const KernelModule& module, const std::string& package,
+                       const LabPaths& paths, PrivateApt& apt, Host& local, const Log& log) {
+  const std::string name = fs::path(module.source).filename().string();
   const std::string version = apt.candidate_version(package);
   if (version.empty())
-    throw std::runtime_error(fmt::format("lab: no package {} in Debian (for dmatest.c)", package));
+    throw std::runtime_error(fmt::format("lab: no package {} in Debian (for {})", package, name));
   const fs::path dir = paths.root / "sources" / (package + "_" + version);
-  const fs::path file = dir / "dmatest.c";
+  const fs::path file = dir / name;
   if (fs::exists(file)) return file;
   const fs::path tmp = paths.root / "sources" / fmt::format(".tmp-{}", ::getpid());
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   try {
     const fs::path deb = apt.download(package, tmp);
-    log(fmt::format("lab: taking drivers/dma/dmatest.c from {}", deb.filename().string()));
+    log(fmt::format("lab: taking {} from {}", module.source, deb.filename().string()));
     // The package holds one tarball; only the one file comes out of it. The
     // names are arguments of the script, never part of it.
     must_run(local,
              {"bash", "-o", "pipefail", "-c",
               "dpkg-deb --fsys-tarfile \"$1\" | tar -xO \"./usr/src/$2.tar.xz\" | "
-              "tar -xJO \"$2/drivers/dma/dmatest.c\" > \"$3\"",
-              "bash", deb.string(), package, (tmp / "dmatest.c").string()},
-             "extracting dmatest.c from " + deb.filename().string());
-    if (fs::file_size(tmp / "dmatest.c") == 0)
+              "tar -xJO \"$2/$4\" > \"$3\"",
+              "bash", deb.string(), package, (tmp / name).string(), module.source},
+             "extracting " + name + " from " + deb.filename().string());
+    if (fs::file_size(tmp / name) == 0)
       throw std::runtime_error(
-          fmt::format("lab: {} has no drivers/dma/dmatest.c", deb.filename().string()));
+          fmt::format("lab: {} has no {}", deb.filename().string(), module.source));
     fs::create_directories(dir);
-    fs::rename(tmp / "dmatest.c", file);
+    fs::rename(tmp / name, file);
     fs::remove_all(tmp);
   } catch (...) {
     std::error_code ec;
@@ -92,20 +94,27 @@ fs::path dmatest_source(const std::string& package, const LabPaths& paths, Priva
 
 }  // namespace
 
-void add_dmatest_module(Kernel& k, const Board& board, const LabPaths& paths, PrivateApt& apt,
-                        Host& local, const Log& log) {
+fs::path out_of_tree_module_path(const Kernel& k, const KernelModule& module) {
+  return fs::path(k.modules_dir) / "extra" / (module.name + ".ko");
+}
+
+void add_out_of_tree_module(Kernel& k, const KernelModule& module, const Board& board,
+                            const LabPaths& paths, PrivateApt& apt, Host& local, const Log& log) {
   if (k.modules_dir.empty() || k.package.empty())
-    return;  // built from a tree: CONFIG_DMATEST=m there
-  const fs::path ko = fs::path(k.modules_dir) / "extra" / "dmatest.ko";
+    return;  // built from a tree: the module's CONFIG_X=m there
+  const fs::path ko = out_of_tree_module_path(k, module);
   if (fs::exists(ko)) return;
+  const std::string ko_name = ko.filename().string();
   const std::string cc = board.cross_compile + "gcc";
   if (!local.find_program(cc))
     throw std::runtime_error(fmt::format(
-        "lab: building dmatest.ko for {} needs {} (Debian package {}); see schedlab doctor",
+        "lab: building {} for {} needs {} (Debian package {}); see schedlab doctor", ko_name,
         k.release, cc, board.cross_package.empty() ? "gcc" : board.cross_package));
   const auto t0 = std::chrono::steady_clock::now();
   const fs::path entry = fs::path(k.modules_dir).parent_path().parent_path().parent_path();
-  const fs::path work = paths.root / "dmatest-build" / fmt::format("{}-{}", k.key, ::getpid());
+  // The build's scratch directory, removed after it (NAME-build, e.g. dmatest-build).
+  const fs::path work =
+      paths.root / (module.name + "-build") / fmt::format("{}-{}", k.key, ::getpid());
   fs::remove_all(work);
   fs::create_directories(work / "mod");
   try {
@@ -130,10 +139,11 @@ void add_dmatest_module(Kernel& k, const Board& board, const LabPaths& paths, Pr
     for (std::size_t at; (at = text.find("include /usr/src/")) != std::string::npos;)
       text.replace(at, 8, "include " + (work / "root").string());
     write_whole_file(makefile, text);
-    fs::copy_file(dmatest_source(source_package(k.release), paths, apt, local, log),
-                  work / "mod" / "dmatest.c");
-    write_whole_file(work / "mod" / "Kbuild", "obj-m := dmatest.o\n");
-    log(fmt::format("lab: building dmatest.ko for {} with {} (out of tree, against {})", k.release,
+    // As NAME.c, so that kbuild makes NAME.ko, the module modprobe NAME loads.
+    fs::copy_file(module_source(module, source_package(k.release), paths, apt, local, log),
+                  work / "mod" / (module.name + ".c"));
+    write_whole_file(work / "mod" / "Kbuild", "obj-m := " + module.name + ".o\n");
+    log(fmt::format("lab: building {} for {} with {} (out of tree, against {})", ko_name, k.release,
                     cc, headers));
     const ExecResult r =
         run_tool(local, {"make", "-C", makefile.parent_path().string(),
@@ -142,11 +152,11 @@ void add_dmatest_module(Kernel& k, const Board& board, const LabPaths& paths, Pr
     if (!r.ok()) {
       std::string first = first_error_lines(join_output(r.out, r.err));
       if (first.empty()) first = last_lines(join_output(r.out, r.err), 6);
-      throw std::runtime_error(fmt::format("lab: building dmatest.ko for {} failed ({}):\n{}",
+      throw std::runtime_error(fmt::format("lab: building {} for {} failed ({}):\n{}", ko_name,
                                            k.release, r.describe(), std::string(trim(first))));
     }
     fs::create_directories(ko.parent_path());
-    fs::copy_file(work / "mod" / "dmatest.ko", ko, fs::copy_options::overwrite_existing);
+    fs::copy_file(work / "mod" / ko_name, ko, fs::copy_options::overwrite_existing);
     must_run(local, {"depmod", "-b", entry.string(), k.release}, "depmod");
     fs::remove_all(work);
   } catch (...) {
@@ -154,7 +164,7 @@ void add_dmatest_module(Kernel& k, const Board& board, const LabPaths& paths, Pr
     fs::remove_all(work, ec);
     throw;
   }
-  log(fmt::format("lab: dmatest.ko for {} built in {:.0f}s, kept in {}", k.release,
+  log(fmt::format("lab: {} for {} built in {:.0f}s, kept in {}", ko_name, k.release,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                   ko.string()));
 }
