@@ -86,10 +86,8 @@ int import_command(const ImportOptions& o) {
 
 void register_import(CLI::App& app, int& exit_code) {
   auto io = std::make_shared<ImportOptions>();
-  auto* imp =
-      app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
-  document(
-      *imp,
+  auto* imp = add_command(
+      app, "import", "record saved outputs as a run, to compare with schedlab's",
       {"Records saved tool outputs as a run, one iteration per file, so compare and history show "
        "them next to schedlab's own runs; or reads an mmtests results tree into one run per "
        "mmtests run name. Every file is checked before anything is stored, in one transaction.",
