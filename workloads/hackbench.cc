@@ -70,14 +70,7 @@ Hackbench::Hackbench() {
         .help = "an iteration still running after this is killed and recorded as failed",
         .unit = "duration"}},
   });
-  metrics_ = {{.name = "time",
-               .unit = "s",
-               .direction = Direction::kLowerIsBetter,
-               .domain = ValueDomain::kNonNegative,
-               .centre = Centre::kAmean,
-               .kind = SampleKind::kRun,
-               .precision = 4,
-               .help = "wall time hackbench reports for passing all messages"}};
+  metrics_ = {cost_metric("time", "s", 4, "wall time hackbench reports for passing all messages")};
 }
 
 std::string Hackbench::description() const {

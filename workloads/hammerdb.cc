@@ -295,39 +295,19 @@ Hammerdb::Hammerdb() {
         .unit = "duration"}},
   });
   metrics_ = {
-      {.name = "nopm",
-       .unit = "NOPM",
-       .direction = Direction::kHigherIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kHmean,
-       .kind = SampleKind::kRun,
-       .precision = 0,
-       .help = "new orders per minute (comparable across databases)"},
-      {.name = "tpm",
-       .unit = "TPM",
-       .direction = Direction::kHigherIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kHmean,
-       .kind = SampleKind::kRun,
-       .precision = 0,
-       .help = "database transactions per minute as the database counts them"},
+      rate_metric("nopm", "NOPM", 0, "new orders per minute (comparable across databases)"),
+      rate_metric("tpm", "TPM", 0, "database transactions per minute as the database counts them"),
   };
   // The time profile's five stored procedures, each as HammerDB's summary
   // over the active virtual users reports it.
   for (const auto& [proc, what] : kProfiledProcs)
     for (const auto& [stat, label] : {std::pair{"p50", "median"}, {"p95", "95th percentile"},
                                       {"p99", "99th percentile"}, {"avg", "mean"}})
-      metrics_.push_back(
-          {.name = fmt::format("{}_{}", proc, stat),
-           .unit = "ms",
-           .direction = Direction::kLowerIsBetter,
-           .domain = ValueDomain::kNonNegative,
-           .centre = Centre::kAmean,
-           .kind = SampleKind::kRun,
-           .precision = 3,
-           .help = fmt::format("with timeprofile: {} response time of {} over all active virtual "
-                               "users (the time profile's summary)",
-                               label, what)});
+      metrics_.push_back(cost_metric(
+          fmt::format("{}_{}", proc, stat), "ms", 3,
+          fmt::format("with timeprofile: {} response time of {} over all active virtual users "
+                      "(the time profile's summary)",
+                      label, what)));
 }
 
 std::string Hammerdb::description() const {

@@ -529,6 +529,11 @@ std::string selectors(const ParamTable<NetperfParams>::Values& p) {
   return s;
 }
 
+// A transaction latency of an RR test run with latency (omni -O), in us.
+MetricSpec rr_latency_metric(const std::string& name, const std::string& what) {
+  return cost_metric(name, "us", 2, "RR tests with latency: " + what);
+}
+
 }  // namespace
 
 Netperf::Netperf() {
@@ -608,74 +613,25 @@ Netperf::Netperf() {
         .unit = "duration"}},
   });
   metrics_ = {
-      {.name = "throughput",
-       .unit = "10^6bits/s",
-       .direction = Direction::kHigherIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kHmean,
-       .precision = 2,
-       .help = "streams: the result row's throughput; UDP_STREAM: the second row, what the "
-               "receiver got"},
-      {.name = "send_throughput",
-       .unit = "10^6bits/s",
-       .direction = Direction::kHigherIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kHmean,
-       .precision = 2,
-       .help =
-           "UDP_STREAM: the first row, what the sender sent (datagrams may be dropped on the way)"},
-      {.name = "transactions",
-       .unit = "tx/s",
-       .direction = Direction::kHigherIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kHmean,
-       .precision = 2,
-       .help = "RR tests: transactions (request and response; TCP_CRR: with a connection each) per "
-               "second"},
-      {.name = "latency_mean",
-       .unit = "us",
-       .direction = Direction::kLowerIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kAmean,
-       .precision = 2,
-       .help = "RR tests with latency: the mean transaction latency (MEAN_LATENCY)"},
-      {.name = "latency_p50",
-       .unit = "us",
-       .direction = Direction::kLowerIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kAmean,
-       .precision = 2,
-       .help = "RR tests with latency: the median transaction latency (P50_LATENCY)"},
-      {.name = "latency_p90",
-       .unit = "us",
-       .direction = Direction::kLowerIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kAmean,
-       .precision = 2,
-       .help = "RR tests with latency: the 90th percentile (P90_LATENCY)"},
-      {.name = "latency_p99",
-       .unit = "us",
-       .direction = Direction::kLowerIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kAmean,
-       .precision = 2,
-       .help = "RR tests with latency: the 99th percentile (P99_LATENCY)"},
-      {.name = "local_cpu",
-       .unit = "%",
-       .direction = Direction::kLowerIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kAmean,
-       .precision = 2,
-       .help =
-           "with cpu_util: the loadgen's CPU utilisation during the test, as netperf measures it"},
-      {.name = "remote_cpu",
-       .unit = "%",
-       .direction = Direction::kLowerIsBetter,
-       .domain = ValueDomain::kNonNegative,
-       .centre = Centre::kAmean,
-       .precision = 2,
-       .help =
-           "with cpu_util: the SUT's CPU utilisation during the test, as netserver measures it"},
+      rate_metric("throughput", "10^6bits/s", 2,
+                  "streams: the result row's throughput; UDP_STREAM: the second row, what the "
+                  "receiver got"),
+      rate_metric(
+          "send_throughput", "10^6bits/s", 2,
+          "UDP_STREAM: the first row, what the sender sent (datagrams may be dropped on the way)"),
+      rate_metric("transactions", "tx/s", 2,
+                  "RR tests: transactions (request and response; TCP_CRR: with a connection each) "
+                  "per second"),
+      rr_latency_metric("latency_mean", "the mean transaction latency (MEAN_LATENCY)"),
+      rr_latency_metric("latency_p50", "the median transaction latency (P50_LATENCY)"),
+      rr_latency_metric("latency_p90", "the 90th percentile (P90_LATENCY)"),
+      rr_latency_metric("latency_p99", "the 99th percentile (P99_LATENCY)"),
+      cost_metric(
+          "local_cpu", "%", 2,
+          "with cpu_util: the loadgen's CPU utilisation during the test, as netperf measures it"),
+      cost_metric(
+          "remote_cpu", "%", 2,
+          "with cpu_util: the SUT's CPU utilisation during the test, as netserver measures it"),
   };
 }
 

@@ -356,29 +356,10 @@ std::vector<std::string> text_params(const ParamTable<SchbenchParams>::Values& g
   return out;
 }
 
+// schbench's latencies: whole microseconds.
 MetricSpec latency_metric(const std::string& name, const std::string& help,
                           SampleKind kind = SampleKind::kRun) {
-  return {.name = name,
-          .unit = "us",
-          .direction = Direction::kLowerIsBetter,
-          .domain = ValueDomain::kNonNegative,
-          .centre = Centre::kAmean,
-          .kind = kind,
-          .precision = 0,
-          .help = help};
-}
-
-// A rate: higher is better, its centre the harmonic mean.
-MetricSpec rate_metric(const std::string& name, const std::string& unit, int precision,
-                       const std::string& help, SampleKind kind = SampleKind::kRun) {
-  return {.name = name,
-          .unit = unit,
-          .direction = Direction::kHigherIsBetter,
-          .domain = ValueDomain::kNonNegative,
-          .centre = Centre::kHmean,
-          .kind = kind,
-          .precision = precision,
-          .help = help};
+  return cost_metric(name, "us", 0, help, kind);
 }
 
 }  // namespace

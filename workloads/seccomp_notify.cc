@@ -34,15 +34,9 @@ SeccompNotify::SeccompNotify() {
         .help = "an iteration still running after this is killed and recorded as failed",
         .unit = "duration"}},
   });
-  metrics_ = {{.name = "time",
-               .unit = "nsec/syscall",
-               .direction = Direction::kLowerIsBetter,
-               .domain = ValueDomain::kNonNegative,
-               .centre = Centre::kAmean,
-               .kind = SampleKind::kRun,
-               .precision = 0,
-               .help = "wall time per notified syscall: the child's syscall, the supervisor's "
-                       "receive and answer, both wake-ups"}};
+  metrics_ = {cost_metric("time", "nsec/syscall", 0,
+                          "wall time per notified syscall: the child's syscall, the supervisor's "
+                          "receive and answer, both wake-ups")};
 }
 
 std::string SeccompNotify::description() const {

@@ -97,33 +97,20 @@ Sysbench::Sysbench() {
                       "limit for creating the server and preparing the tables")},
       {&P::timeout, run_timeout_param()},
   });
-  const auto run = [](const char* name, const char* unit, Direction d, Centre c, int precision,
-                      const char* help, SampleKind kind = SampleKind::kRun) {
-    return MetricSpec{.name = name,
-                      .unit = unit,
-                      .direction = d,
-                      .domain = ValueDomain::kNonNegative,
-                      .centre = c,
-                      .kind = kind,
-                      .precision = precision,
-                      .help = help};
-  };
-  constexpr auto up = Direction::kHigherIsBetter;
-  constexpr auto down = Direction::kLowerIsBetter;
   metrics_ = {
-      run("tps", "tx/s", up, Centre::kHmean, 2, "transactions per second of the run"),
-      run("qps", "q/s", up, Centre::kHmean, 2, "queries per second of the run"),
-      run("latency", "ms", down, Centre::kAmean, 3, "average transaction latency"),
-      run("latency_p95", "ms", down, Centre::kAmean, 3, "95th percentile transaction latency"),
-      run("errors", "errors", down, Centre::kAmean, 0,
-          "errors sysbench counted and ignored (deadlocks, lock wait timeouts)"),
-      run("reconnects", "reconnects", down, Centre::kAmean, 0, "reconnects during the run"),
-      run("interval_tps", "tx/s", up, Centre::kHmean, 1,
-          "per-second tps (--report-interval=1) after the warm-up", SampleKind::kInterval),
-      run("interval_qps", "q/s", up, Centre::kHmean, 1, "per-second qps after the warm-up",
-          SampleKind::kInterval),
-      run("interval_latency_p95", "ms", down, Centre::kAmean, 3,
-          "per-second 95th percentile latency after the warm-up", SampleKind::kInterval),
+      rate_metric("tps", "tx/s", 2, "transactions per second of the run"),
+      rate_metric("qps", "q/s", 2, "queries per second of the run"),
+      cost_metric("latency", "ms", 3, "average transaction latency"),
+      cost_metric("latency_p95", "ms", 3, "95th percentile transaction latency"),
+      cost_metric("errors", "errors", 0,
+                  "errors sysbench counted and ignored (deadlocks, lock wait timeouts)"),
+      cost_metric("reconnects", "reconnects", 0, "reconnects during the run"),
+      rate_metric("interval_tps", "tx/s", 1,
+                  "per-second tps (--report-interval=1) after the warm-up", SampleKind::kInterval),
+      rate_metric("interval_qps", "q/s", 1, "per-second qps after the warm-up",
+                  SampleKind::kInterval),
+      cost_metric("interval_latency_p95", "ms", 3,
+                  "per-second 95th percentile latency after the warm-up", SampleKind::kInterval),
   };
 }
 

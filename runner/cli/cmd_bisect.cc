@@ -121,9 +121,8 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
 
 void register_bisect(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<BisectCmdOptions>();
-  auto* cmd = app.add_subcommand("bisect", "find the first bad kernel or commit on statistical verdicts");
-  document(
-      *cmd,
+  auto* cmd = add_command(
+      app, "bisect", "find the first bad kernel or commit on statistical verdicts",
       {"Finds the first bad kernel or commit between a good and a bad one, deciding each candidate "
        "good or bad by a statistical test on its samples (more iterations while undecided); a hook "
        "builds and installs each candidate, or schedlab builds and boots git commits in its lab.",

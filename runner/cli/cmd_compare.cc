@@ -61,19 +61,19 @@ int compare_command(const CompareCmdOptions& o) {
 
 void register_compare(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<CompareCmdOptions>();
-  auto* cmd = app.add_subcommand(
-      "compare", "compare the variants of a run, or several runs (first column is the baseline)");
-  document(*cmd,
-           {"Prints the mmtests-style table of one or more runs: a row per point, a column per "
-            "variant (the first the baseline), the centre of each cell, the change in percent "
-            "(positive is better) and * where the significance test says the change is real. What "
-            "differs between the columns' runs (kernel, knobs, parameters) comes first.",
-            {{"schedlab compare", "the variants of the latest run"},
-             {"schedlab compare baseline patched --format markdown",
-              "two runs as a pipe table for a mail or a pull request"},
-             {"schedlab compare baseline patched --style amd", "the layout of AMD's LKML reports"},
-             {"schedlab compare --group nightly-6.12 --summary time",
-              "one row per kernel and variant"}}});
+  auto* cmd = add_command(
+      app, "compare",
+      "compare the variants of a run, or several runs (first column is the baseline)",
+      {"Prints the mmtests-style table of one or more runs: a row per point, a column per "
+       "variant (the first the baseline), the centre of each cell, the change in percent "
+       "(positive is better) and * where the significance test says the change is real. What "
+       "differs between the columns' runs (kernel, knobs, parameters) comes first.",
+       {{"schedlab compare", "the variants of the latest run"},
+        {"schedlab compare baseline patched --format markdown",
+         "two runs as a pipe table for a mail or a pull request"},
+        {"schedlab compare baseline patched --style amd", "the layout of AMD's LKML reports"},
+        {"schedlab compare --group nightly-6.12 --summary time",
+         "one row per kernel and variant"}}});
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--group", o->group,
                   "the runs of a multi-kernel plan (its --name), kernels and variants as columns; "

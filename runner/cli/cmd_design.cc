@@ -69,16 +69,16 @@ CLI::Validator open_range(double lo, double hi) {
 
 void register_design(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<DesignCmdOptions>();
-  auto* cmd = app.add_subcommand(
-      "design", "plan a sequential A/B (stop: sequential): looks, bounds, iterations it costs");
-  document(*cmd, {"Works out what a stop: sequential comparison costs before the night: the looks "
-                  "and bounds the test takes at a stated CV, the fixed n of equal power (R's "
-                  "power.t.test), the maximum n, and the average iterations a variant costs under "
-                  "no change, at min_effect and at twice it; with --simulate, the same figures "
-                  "measured by seeded trials of the test the runner drives.",
-                  {{"schedlab design --cv 4", "the default design (alpha 0.05, power 0.8, 3%)"},
-                   {"schedlab design --cv 2 --min-effect 5 --simulate 20000 --seed 1 --format json",
-                    "its error rates and iterations, simulated"}}});
+  auto* cmd = add_command(
+      app, "design", "plan a sequential A/B (stop: sequential): looks, bounds, iterations it costs",
+      {"Works out what a stop: sequential comparison costs before the night: the looks "
+       "and bounds the test takes at a stated CV, the fixed n of equal power (R's "
+       "power.t.test), the maximum n, and the average iterations a variant costs under "
+       "no change, at min_effect and at twice it; with --simulate, the same figures "
+       "measured by seeded trials of the test the runner drives.",
+       {{"schedlab design --cv 4", "the default design (alpha 0.05, power 0.8, 3%)"},
+        {"schedlab design --cv 2 --min-effect 5 --simulate 20000 --seed 1 --format json",
+         "its error rates and iterations, simulated"}}});
   cmd->add_option("--alpha", o->alpha, "two-sided type I error")
       ->check(open_range(0, 0.5))
       ->capture_default_str();

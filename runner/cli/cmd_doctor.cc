@@ -175,15 +175,15 @@ int doctor_command(const DoctorOptions& o) {
 
 void register_doctor(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<DoctorOptions>();
-  auto* cmd = app.add_subcommand(
-      "doctor", "what a SUT offers: kernel, schedstat, sched features, writable knobs, tools");
-  document(*cmd, {"Tells what a SUT offers before an experiment is written for it, without "
-                  "changing it: kernel, schedstat, sched features and whether they can be written, "
-                  "sysctls and debugfs tunables, cpufreq governors, SMT, and each workload's "
-                  "programs with the Debian package to install.",
-                  {{"schedlab doctor", "this machine"},
-                   {"schedlab doctor --sut ssh://root@sut1 --format json",
-                    "a remote machine, for a script"}}});
+  auto* cmd = add_command(
+      app, "doctor", "what a SUT offers: kernel, schedstat, sched features, writable knobs, tools",
+      {"Tells what a SUT offers before an experiment is written for it, without "
+       "changing it: kernel, schedstat, sched features and whether they can be written, "
+       "sysctls and debugfs tunables, cpufreq governors, SMT, and each workload's "
+       "programs with the Debian package to install.",
+       {{"schedlab doctor", "this machine"},
+        {"schedlab doctor --sut ssh://root@sut1 --format json",
+         "a remote machine, for a script"}}});
   cmd->add_option("--sut", o->sut, "local or ssh://[user@]host[:port] (default: the config's SUT, else local)");
   cmd->add_option("--config", o->config, "experiment file whose ssh: options (and SUT) to use");
   kDoctorOutputs.add_option(*cmd, o->format);

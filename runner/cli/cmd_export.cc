@@ -157,10 +157,8 @@ int export_command(const ExportCmdOptions& o) {
 
 void register_export(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ExportCmdOptions>();
-  auto* cmd =
-      app.add_subcommand("export", "runs in KernelCI's KCIDB, Bencher's BMF or Apache Otava's CSV");
-  document(
-      *cmd,
+  auto* cmd = add_command(
+      app, "export", "runs in KernelCI's KCIDB, Bencher's BMF or Apache Otava's CSV",
       {"Writes runs in another tool's format, each cell as compare computes it: kcidb, KernelCI's "
        "KCIDB report (schema v5.3: a checkout and a build per run, a test per cell, DONE with its "
        "centre, FAIL when every iteration failed, SKIP when the SUT cannot measure it, the samples "

@@ -137,18 +137,17 @@ int history_command(const HistoryCmdOptions& o) {
 
 void register_history(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<HistoryCmdOptions>();
-  auto* cmd = app.add_subcommand(
-      "history", "one metric's centre and interval across runs and kernels, oldest first");
-  document(*cmd,
-           {"Prints one metric across the runs of the database, by kernel (6.9 before 6.12), then "
-            "oldest first: a series per "
-            "variant, row and parameter set, each point its centre, interval and n; with "
-            "--changes, where each series shifted.",
-            {{"schedlab history --workload hackbench --metric time", "every run's hackbench time"},
-             {"schedlab history --workload tbench --metric throughput --changes",
-              "where tbench's throughput shifted"},
-             {"schedlab history --workload hackbench --metric time --format html -o history.html",
-              "an offline page with a plot per row"}}});
+  auto* cmd = add_command(
+      app, "history", "one metric's centre and interval across runs and kernels, oldest first",
+      {"Prints one metric across the runs of the database, by kernel (6.9 before 6.12), then "
+       "oldest first: a series per "
+       "variant, row and parameter set, each point its centre, interval and n; with "
+       "--changes, where each series shifted.",
+       {{"schedlab history --workload hackbench --metric time", "every run's hackbench time"},
+        {"schedlab history --workload tbench --metric throughput --changes",
+         "where tbench's throughput shifted"},
+        {"schedlab history --workload hackbench --metric time --format html -o history.html",
+         "an offline page with a plot per row"}}});
   cmd->add_option("--workload", o->workload, "workload name as in tables (e.g. hackbench)")
       ->required();
   cmd->add_option("--metric", o->metric, "metric name (e.g. time)")->required();

@@ -86,10 +86,8 @@ int import_command(const ImportOptions& o) {
 
 void register_import(CLI::App& app, int& exit_code) {
   auto io = std::make_shared<ImportOptions>();
-  auto* imp =
-      app.add_subcommand("import", "record saved outputs as a run, to compare with schedlab's");
-  document(
-      *imp,
+  auto* imp = add_command(
+      app, "import", "record saved outputs as a run, to compare with schedlab's",
       {"Records saved tool outputs as a run, one iteration per file, so compare and history show "
        "them next to schedlab's own runs; or reads an mmtests results tree into one run per "
        "mmtests run name. Every file is checked before anything is stored, in one transaction.",
@@ -129,17 +127,18 @@ void register_import(CLI::App& app, int& exit_code) {
       "--mmtests", io->mmtests,
       "an mmtests results tree (work/log): each run in it (RUN/iter-N/TEST/logs) becomes "
       "a schedlab run of its name; hackbench, tbench4 and pgbench logs are read");
-  imp->add_option("--max-log-mib", io->max_log_mib,
-                  "with --mmtests: a log larger than this, decompressed, is refused")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20))
-      ->needs(mmtests);
-  imp->add_option("--max-tree-mib", io->max_tree_mib,
-                  "with --mmtests: the memory the tree's outputs may take before they are stored "
-                  "(their kept text, at most 1 MiB each, and their samples)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20))
-      ->needs(mmtests);
+  // A limit of --mmtests in MiB (1 to 1 TiB), its default shown in --help.
+  const auto mib_limit = [&](const char* name, std::size_t& mib, const char* help) {
+    imp->add_option(name, mib, help)
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1 << 20))
+        ->needs(mmtests);
+  };
+  mib_limit("--max-log-mib", io->max_log_mib,
+            "with --mmtests: a log larger than this, decompressed, is refused");
+  mib_limit("--max-tree-mib", io->max_tree_mib,
+            "with --mmtests: the memory the tree's outputs may take before they are stored (their "
+            "kept text, at most 1 MiB each, and their samples)");
   add_db_option(*imp, io->db);
   imp->callback([io, imp, inputs, variants, &exit_code] {
     // Which variant each file follows: the order they were typed in.

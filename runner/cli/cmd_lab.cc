@@ -153,9 +153,10 @@ int build_command(const BuildOptions& o) {
 }  // namespace
 
 void register_lab(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("lab", "boot Debian kernels or kernels built from source under qemu as lab SUTs (boot, shell, build, list)");
-  document(
-      *cmd,
+  auto* cmd = add_command(
+      app, "lab",
+      "boot Debian kernels or kernels built from source under qemu as lab SUTs (boot, shell, "
+      "build, list)",
       {"Boots Debian kernels, or kernels built from a git tree, under qemu as lab SUTs reached "
        "over SSH; builds kernel trees into the cache; lists what the cache holds.",
        {{"schedlab lab boot debian:6.12", "boot Debian's 6.12 kernel and print the ssh command"},

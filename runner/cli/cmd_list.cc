@@ -34,13 +34,14 @@ int list_command(const ListOptions& o) {
 
 void register_list(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ListOptions>();
-  auto* cmd = app.add_subcommand("list", "list the runs in the database");
-  document(*cmd, {"Lists the runs of the database, oldest first: id, name, status (a run whose "
-                  "process died shows as interrupted), start, iterations ok, failed and planned, "
-                  "kernel release and variants.",
-                  {{"schedlab list", "the runs of ./schedlab.db"},
-                   {"schedlab list --db nightly.db --format json",
-                    "every run with its manifest, for a script"}}});
+  auto* cmd =
+      add_command(app, "list", "list the runs in the database",
+                  {"Lists the runs of the database, oldest first: id, name, status (a run whose "
+                   "process died shows as interrupted), start, iterations ok, failed and planned, "
+                   "kernel release and variants.",
+                   {{"schedlab list", "the runs of ./schedlab.db"},
+                    {"schedlab list --db nightly.db --format json",
+                     "every run with its manifest, for a script"}}});
   add_db_option(*cmd, o->db);
   kListOutputs.add_option(*cmd, o->format);
   cmd->add_flag(

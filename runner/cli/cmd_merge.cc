@@ -42,10 +42,8 @@ int merge_command(const MergeOptions& o) {
 
 void register_merge(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<MergeOptions>();
-  auto* cmd = app.add_subcommand(
-      "merge", "copy the runs of other databases into one (idempotent; refuses conflicts)");
-  document(
-      *cmd,
+  auto* cmd = add_command(
+      app, "merge", "copy the runs of other databases into one (idempotent; refuses conflicts)",
       {"Copies every run of the input databases (Slurm tasks, other machines) into one database, "
        "with their iterations, monitors and journal rows; a run already there is not copied twice.",
        {{"schedlab merge all.db task-*.db", "bring a job array's databases into all.db"}}});

@@ -96,18 +96,18 @@ int nightly_command(const NightlyCmdOptions& o) {
 
 void register_nightly(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<NightlyCmdOptions>();
-  auto* cmd = app.add_subcommand("nightly",
-                                 "measure each kernel of a nightly file not yet measured, compare "
-                                 "with the baseline and the previous one; "
-                                 "exit 0 no regression, 1 regression, 2 error");
-  document(*cmd,
-           {"Measures each target (kernel) of a nightly file that the database does not hold yet, "
-            "compares it with the baseline and the previous target, looks for change points in the "
-            "history, and writes a report; the exit code says whether something regressed.",
-            {{"schedlab nightly nightly.yaml --report-html report.html",
-              "tonight's targets, with the HTML report"},
-             {"schedlab nightly nightly.yaml --slurm --partition bench",
-              "each target's runs as Slurm jobs"}}});
+  auto* cmd = add_command(
+      app, "nightly",
+      "measure each kernel of a nightly file not yet measured, compare "
+      "with the baseline and the previous one; "
+      "exit 0 no regression, 1 regression, 2 error",
+      {"Measures each target (kernel) of a nightly file that the database does not hold yet, "
+       "compares it with the baseline and the previous target, looks for change points in the "
+       "history, and writes a report; the exit code says whether something regressed.",
+       {{"schedlab nightly nightly.yaml --report-html report.html",
+         "tonight's targets, with the HTML report"},
+        {"schedlab nightly nightly.yaml --slurm --partition bench",
+         "each target's runs as Slurm jobs"}}});
   cmd->add_option("file", o->file, "nightly file (YAML; see README.md, Nightly)")->required();
   cmd->add_flag("--force", o->force, "measure again what the database already holds");
   cmd->add_option("--report-md", o->report_md, "write the markdown report here (default: stdout)");

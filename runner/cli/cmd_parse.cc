@@ -140,9 +140,8 @@ int parse_command(const ParseOptions& o) {
 
 void register_parse(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ParseOptions>();
-  auto* cmd = app.add_subcommand("parse", "print the samples a workload's parser reads from saved outputs");
-  document(
-      *cmd,
+  auto* cmd = add_command(
+      app, "parse", "print the samples a workload's parser reads from saved outputs",
       {"Prints the samples a workload's parser reads from saved outputs, and the parameters each "
        "output states about itself, judged as run and import judge them (ok, parse_error, "
        "unsupported, failed).",

@@ -69,15 +69,16 @@ int report_command(const ReportCmdOptions& o) {
 
 void register_report(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ReportCmdOptions>();
-  auto* cmd = app.add_subcommand(
-      "report", "the comparison of `compare` as one offline HTML page with plots of every sample");
-  document(*cmd, {"Writes the comparison of compare as one self-contained HTML page: the tables "
-                  "with each cell's interval, the % change against the baseline, the centre "
-                  "against the swept parameter, every sample, the monitors, and what differs "
-                  "between the runs; nothing is fetched when it is opened.",
-                  {{"schedlab report baseline patched -o report.html",
-                    "two runs' comparison as a page to attach to a mail"},
-                   {"schedlab report -o - > latest.html", "the latest run, on stdout"}}});
+  auto* cmd =
+      add_command(app, "report",
+                  "the comparison of `compare` as one offline HTML page with plots of every sample",
+                  {"Writes the comparison of compare as one self-contained HTML page: the tables "
+                   "with each cell's interval, the % change against the baseline, the centre "
+                   "against the swept parameter, every sample, the monitors, and what differs "
+                   "between the runs; nothing is fetched when it is opened.",
+                   {{"schedlab report baseline patched -o report.html",
+                     "two runs' comparison as a page to attach to a mail"},
+                    {"schedlab report -o - > latest.html", "the latest run, on stdout"}}});
   cmd->add_option("runs", o->runs, "run ids or names (default: the latest run)");
   cmd->add_option("--group", o->group, "the runs of a multi-kernel plan, as for compare");
   cmd->add_option("-o,--output", o->output, "the HTML file to write; - for stdout")->required();

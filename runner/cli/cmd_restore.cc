@@ -98,12 +98,13 @@ int restore_command(const RestoreOptions& o) {
 
 void register_restore(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RestoreOptions>();
-  auto* cmd = app.add_subcommand("restore", "restore knobs left changed by a run that died");
-  document(*cmd, {"Puts back the knobs a run left changed when it died (kill -9, power loss): the "
-                  "journal rows this host and boot wrote are restored and verified.",
-                  {{"schedlab restore", "restore this machine's knobs from ./schedlab.db"},
-                   {"schedlab restore --config remote.yaml",
-                    "reach the config's ssh:// hosts to restore theirs"}}});
+  auto* cmd =
+      add_command(app, "restore", "restore knobs left changed by a run that died",
+                  {"Puts back the knobs a run left changed when it died (kill -9, power loss): the "
+                   "journal rows this host and boot wrote are restored and verified.",
+                   {{"schedlab restore", "restore this machine's knobs from ./schedlab.db"},
+                    {"schedlab restore --config remote.yaml",
+                     "reach the config's ssh:// hosts to restore theirs"}}});
   add_db_option(*cmd, o->db);
   cmd->add_option("--config", o->config, "experiment file whose ssh: options reach remote hosts");
   cmd->add_flag(

@@ -50,12 +50,13 @@ int rm_command(const RmOptions& o) {
 
 void register_rm(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RmOptions>();
-  auto* cmd = app.add_subcommand("rm", "delete runs (ids or names) and everything stored of them");
-  document(*cmd, {"Deletes runs (by id or name, or a multi-kernel plan's name) and every row of "
-                  "them, keeping their journal rows as history; it refuses a run a live schedlab "
-                  "is writing or one with knobs still to restore.",
-                  {{"schedlab rm smoke", "delete the run named smoke"},
-                   {"schedlab rm 3 4", "delete runs 3 and 4"}}});
+  auto* cmd =
+      add_command(app, "rm", "delete runs (ids or names) and everything stored of them",
+                  {"Deletes runs (by id or name, or a multi-kernel plan's name) and every row of "
+                   "them, keeping their journal rows as history; it refuses a run a live schedlab "
+                   "is writing or one with knobs still to restore.",
+                   {{"schedlab rm smoke", "delete the run named smoke"},
+                    {"schedlab rm 3 4", "delete runs 3 and 4"}}});
   cmd->add_option("runs", o->runs, "run ids or names, or a multi-kernel plan's name")->required();
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = rm_command(*o); });

@@ -160,18 +160,18 @@ int run_command(const RunOptions& o) {
 
 void register_run(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RunOptions>();
-  auto* cmd = app.add_subcommand("run", "run an experiment config and store every iteration");
-  document(*cmd,
-           {"Loads an experiment file (YAML), expands its plan (kernels x variants x workloads x "
-            "points x iterations), applies each variant's knobs on the SUT after recording their "
-            "values in the database's journal, runs every iteration and commits it with its raw "
-            "output, and restores the knobs at the end, on Ctrl-C and at the next start after a "
-            "crash. At the end it prints the comparison of what ran, as compare would.",
-            {{"schedlab run configs/demo-local.yaml --dry-run",
-              "print the plan and check the SUT, changing nothing"},
-             {"schedlab run configs/demo-local.yaml --iterations 2 --name smoke",
-              "a quick smoke run of 2 iterations per point"},
-             {"schedlab run --resume smoke", "continue an interrupted run where it stopped"}}});
+  auto* cmd = add_command(
+      app, "run", "run an experiment config and store every iteration",
+      {"Loads an experiment file (YAML), expands its plan (kernels x variants x workloads x "
+       "points x iterations), applies each variant's knobs on the SUT after recording their "
+       "values in the database's journal, runs every iteration and commits it with its raw "
+       "output, and restores the knobs at the end, on Ctrl-C and at the next start after a "
+       "crash. At the end it prints the comparison of what ran, as compare would.",
+       {{"schedlab run configs/demo-local.yaml --dry-run",
+         "print the plan and check the SUT, changing nothing"},
+        {"schedlab run configs/demo-local.yaml --iterations 2 --name smoke",
+         "a quick smoke run of 2 iterations per point"},
+        {"schedlab run --resume smoke", "continue an interrupted run where it stopped"}}});
   cmd->add_option("config", o->config, "experiment file (YAML)");
   cmd->add_option("--name", o->name, "run name (default: config name and UTC time)");
   cmd->add_option("--resume", o->resume, "continue an interrupted run (id or name)");

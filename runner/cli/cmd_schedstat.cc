@@ -150,9 +150,8 @@ void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {
 }  // namespace
 
 void register_schedstat(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("schedstat", "show and diff /proc/schedstat snapshots");
-  document(
-      *cmd,
+  auto* cmd = add_command(
+      app, "schedstat", "show and diff /proc/schedstat snapshots",
       {"Reads /proc/schedstat snapshots (v15 to v17) and prints their counters summarised per "
        "domain level (wakeups, migrations, load balancing), for one snapshot, the delta of two, or "
        "two deltas side by side; runs' stored per-iteration deltas compare the same way.",

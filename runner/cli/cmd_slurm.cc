@@ -157,12 +157,12 @@ int cancel_command(const std::string& arg) {
 }  // namespace
 
 void register_slurm(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("slurm", "run a config's pairs as a Slurm job array");
-  document(*cmd,
-           {"Runs a config's SUT/loadgen pairs as a Slurm job array: each task runs its pair into "
-            "its own database, merged afterwards; status and cancel follow the submission.",
-            {{"schedlab slurm submit c.yaml --pairs 4 --partition bench", "four pairs at once"},
-             {"schedlab slurm status 12345", "each task's state and run"}}});
+  auto* cmd = add_command(
+      app, "slurm", "run a config's pairs as a Slurm job array",
+      {"Runs a config's SUT/loadgen pairs as a Slurm job array: each task runs its pair into "
+       "its own database, merged afterwards; status and cancel follow the submission.",
+       {{"schedlab slurm submit c.yaml --pairs 4 --partition bench", "four pairs at once"},
+        {"schedlab slurm status 12345", "each task's state and run"}}});
   cmd->require_subcommand(1);
 
   auto o = std::make_shared<SubmitOptions>();

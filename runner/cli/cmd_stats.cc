@@ -57,14 +57,15 @@ int stats_command(const StatsCmdOptions& o) {
 
 void register_stats(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<StatsCmdOptions>();
-  auto* cmd = app.add_subcommand(
-      "stats", "compare sample files (one number per line, # comments), the first the baseline");
-  document(*cmd, {"Compares plain sample files (one number per line, # comments), like benchstat: "
-                  "the first file is the baseline; each other gets the change of its centre, its "
-                  "interval and a p-value. No database is involved.",
-                  {{"schedlab stats old.txt new.txt", "lower is better (times)"},
-                   {"schedlab stats --higher --test mwu old.txt new.txt",
-                    "throughputs, with the Mann-Whitney U test"}}});
+  auto* cmd =
+      add_command(app, "stats",
+                  "compare sample files (one number per line, # comments), the first the baseline",
+                  {"Compares plain sample files (one number per line, # comments), like benchstat: "
+                   "the first file is the baseline; each other gets the change of its centre, its "
+                   "interval and a p-value. No database is involved.",
+                   {{"schedlab stats old.txt new.txt", "lower is better (times)"},
+                    {"schedlab stats --higher --test mwu old.txt new.txt",
+                     "throughputs, with the Mann-Whitney U test"}}});
   cmd->add_option("files", o->files, "sample files; the first is the baseline")->required();
   auto* higher = cmd->add_flag("--higher", o->higher, "higher values are better");
   auto* lower = cmd->add_flag("--lower", o->lower, "lower values are better (the default)");

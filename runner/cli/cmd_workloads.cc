@@ -58,14 +58,14 @@ int workloads_command(const WorkloadsOptions& o) {
 
 void register_workloads(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<WorkloadsOptions>();
-  auto* cmd = app.add_subcommand(
-      "workloads", "each workload's parameters (type, default, unit, values) and metrics");
-  document(*cmd, {"Lists the workloads schedlab runs, or one of them: its parameters (type, "
-                  "default, unit, range) and its metrics (unit, direction, centre), the programs "
-                  "it needs, and the mmtests logs it reads.",
-                  {{"schedlab workloads", "every workload"},
-                   {"schedlab workloads hackbench --format markdown",
-                    "hackbench's parameters and metrics as a table"}}});
+  auto* cmd = add_command(
+      app, "workloads", "each workload's parameters (type, default, unit, values) and metrics",
+      {"Lists the workloads schedlab runs, or one of them: its parameters (type, "
+       "default, unit, range) and its metrics (unit, direction, centre), the programs "
+       "it needs, and the mmtests logs it reads.",
+       {{"schedlab workloads", "every workload"},
+        {"schedlab workloads hackbench --format markdown",
+         "hackbench's parameters and metrics as a table"}}});
   cmd->add_option("workload", o->name, "only this workload (command: the generic one's config keys)");
   kWorkloadsOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = workloads_command(*o); });

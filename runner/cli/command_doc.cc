@@ -23,6 +23,13 @@ void document(CLI::App& cmd, const CommandDoc& doc) {
   cmd.footer(footer);
 }
 
+CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& summary,
+                      const CommandDoc& doc) {
+  CLI::App* cmd = parent.add_subcommand(name, summary);
+  document(*cmd, doc);
+  return cmd;
+}
+
 CommandDoc command_doc(const CLI::App& cmd) {
   const std::string footer = cmd.get_footer();
   CommandDoc doc;

@@ -19,6 +19,11 @@ struct CommandDoc {
 // Sets CMD's footer to the paragraph and its examples.
 void document(CLI::App& cmd, const CommandDoc& doc);
 
+// The subcommand NAME of PARENT, with its one-line SUMMARY and its DOC: how
+// every command is made, so none lacks its paragraph and examples.
+CLI::App* add_command(CLI::App& parent, const std::string& name, const std::string& summary,
+                      const CommandDoc& doc);
+
 // The paragraph and examples document() gave CMD; empty when none.
 CommandDoc command_doc(const CLI::App& cmd);
 

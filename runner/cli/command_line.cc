@@ -119,11 +119,11 @@ int parse_error_exit(CLI::App& root, const CLI::ParseError& e) {
 
 void register_help(CLI::App& app, int& exit_code) {
   auto words = std::make_shared<std::vector<std::string>>();
-  auto* cmd = app.add_subcommand("help", "the list of commands, or a command's options (help compare)");
-  document(*cmd,
-           {"Prints the list of commands, or a command's options and examples, as --help does.",
-            {{"schedlab help", "the commands"},
-             {"schedlab help schedstat diff", "a subcommand's options"}}});
+  auto* cmd = add_command(
+      app, "help", "the list of commands, or a command's options (help compare)",
+      {"Prints the list of commands, or a command's options and examples, as --help does.",
+       {{"schedlab help", "the commands"},
+        {"schedlab help schedstat diff", "a subcommand's options"}}});
   cmd->add_option("command", *words, "the command, and its subcommand (help schedstat diff)");
   const CLI::App* root = &app;
   cmd->callback([root, words, &exit_code] {

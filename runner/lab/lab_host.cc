@@ -322,48 +322,15 @@ HostError LabHost::gone_error(const std::string& what) {
                                kernel_.release, qemu_->exit_description(), what, indent(qemu_->crash_console())));
 }
 
-template <class F>
-auto LabHost::checked(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const HostError& e) {
-    if (gone()) throw gone_error(e.what());
-    throw;
-  }
+void LabHost::failed(const HostError& e) {
+  if (gone()) throw gone_error(e.what());
 }
 
 ExecResult LabHost::run(const Command& cmd) {
-  ExecResult r = checked([&] { return ssh_->run(cmd); });
+  ExecResult r = ForwardingHost::run(cmd);
   // SshHost reports ssh's own failure (exit 255) as a spawn failure.
   if (r.outcome == ExecResult::Outcome::kSpawnFailed && gone()) throw gone_error(r.spawn_error);
   return r;
-}
-std::optional<std::string> LabHost::find_program(const std::string& n) {
-  return checked([&] { return ssh_->find_program(n); });
-}
-std::optional<std::string> LabHost::read_file(const std::string& p) {
-  return checked([&] { return ssh_->read_file(p); });
-}
-void LabHost::write_file(const std::string& p, const std::string& c) {
-  checked([&] { ssh_->write_file(p, c); });
-}
-std::vector<std::string> LabHost::list_dir(const std::string& p) {
-  return checked([&] { return ssh_->list_dir(p); });
-}
-Host::BackgroundId LabHost::start_background(const Command& cmd) {
-  return checked([&] { return ssh_->start_background(cmd); });
-}
-std::optional<ExecResult> LabHost::poll_background(BackgroundId id) {
-  return checked([&] { return ssh_->poll_background(id); });
-}
-ExecResult LabHost::stop_background(BackgroundId id) {
-  return checked([&] { return ssh_->stop_background(id); });
-}
-std::optional<int> LabHost::background_pgid(BackgroundId id) {
-  return checked([&] { return ssh_->background_pgid(id); });
-}
-bool LabHost::port_accepts(int port) {
-  return checked([&] { return ssh_->port_accepts(port); });
 }
 
 int LabHost::free_port() { return free_ports(1).front(); }

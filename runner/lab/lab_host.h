@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "runner/hosts/forwarding_host.h"
 #include "runner/hosts/host.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/lab/board.h"
@@ -33,7 +34,7 @@ namespace schedlab::lab {
 KernelBuildConfig kernel_build_config(const LabConfig& config,
                                       std::vector<std::string>* additions = nullptr);
 
-class LabHost final : public Host {
+class LabHost final : public ForwardingHost {
  public:
   // Resolves and fetches the kernel, builds the initramfs, boots, connects.
   // Throws HostError (a guest that never becomes ready: with the last serial
@@ -44,19 +45,12 @@ class LabHost final : public Host {
   LabHost& operator=(const LabHost&) = delete;
 
   std::string name() const override { return name_; }
-  // Each goes over SSH; when it fails because the guest is gone (a panic:
-  // panic=-1 and -no-reboot make qemu exit), HostError says so with the
-  // last serial console lines, not only ssh's "Connection refused".
+  // Every call goes over SSH (ForwardingHost); when it fails because the
+  // guest is gone (a panic: panic=-1 and -no-reboot make qemu exit),
+  // HostError says so with the last serial console lines, not only ssh's
+  // "Connection refused". A command ssh could not run at all (exit 255, a
+  // spawn failure to SshHost) while the guest is gone is that error too.
   ExecResult run(const Command& cmd) override;
-  std::optional<std::string> find_program(const std::string& n) override;
-  std::optional<std::string> read_file(const std::string& p) override;
-  void write_file(const std::string& p, const std::string& c) override;
-  std::vector<std::string> list_dir(const std::string& p) override;
-  BackgroundId start_background(const Command& cmd) override;
-  std::optional<ExecResult> poll_background(BackgroundId id) override;
-  ExecResult stop_background(BackgroundId id) override;
-  std::optional<int> background_pgid(BackgroundId id) override;
-  bool port_accepts(int port) override;
   // A port forwarded from this machine's 127.0.0.1 to the same port in the
   // guest, so a loadgen here reaches a server started there.
   int free_port() override;
@@ -87,9 +81,9 @@ class LabHost final : public Host {
   void verify_guest(const LabConfig& config);
   std::string choose_accel(const std::string& wanted);
   void remember_kvm_failure(const std::string& why);
-  // Runs f; a HostError it throws while qemu has exited becomes gone_error.
-  template <class F>
-  auto checked(F&& f) -> decltype(f());
+  Host& inner() override { return *ssh_; }
+  // A HostError while qemu has exited becomes gone_error.
+  void failed(const HostError& e) override;
   bool gone();
   HostError gone_error(const std::string& what);
 

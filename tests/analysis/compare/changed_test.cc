@@ -49,13 +49,10 @@ const std::vector<Series>& series() {
        {12.4, 13.1, 12.1, 12.7, 12.3, 12.5}},
       // Never sampled in the new column: its share there is 0.
       {"perf-profile", "self.bar", {0.5, 0.4, 0.6, 0.5, 0.45, 0.55}, {}},
-      {"tasks", "tasks", {81, 81, 81, 81, 81, 81}, {41, 41, 41, 41, 41, 41}},
+      {"tasks", "tasks", std::vector<double>(6, 81), std::vector<double>(6, 41)},
       // Under the floors: a count below 10, a share below 0.1%.
       {"stat", "procs_blocked", {0, 1, 0, 0, 1, 0}, {2, 3, 2, 3, 2, 3}},
-      {"perf-profile",
-       "self.tiny",
-       {0.05, 0.05, 0.05, 0.05, 0.05, 0.05},
-       {0.02, 0.02, 0.02, 0.02, 0.02, 0.02}},
+      {"perf-profile", "self.tiny", std::vector<double>(6, 0.05), std::vector<double>(6, 0.02)},
       // A per-CPU row: not a row of the table.
       {"stat", "cpu1.user", {1, 2, 3, 4, 5, 6}, {100, 200, 300, 400, 500, 600}},
   };

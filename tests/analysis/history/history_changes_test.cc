@@ -62,6 +62,12 @@ struct NightsDb {
   void series(int nights, int at, double shift) {
     for (int k = 0; k < nights; ++k) night(k, (1 + kWobble[k % 16] / 100) * (k >= at ? 1 + shift / 100 : 1));
   }
+  // The nights' hackbench time as `schedlab history` reads it.
+  History time_history() { return history(store, "hackbench", "time", ""); }
+  // Its changes as `history --changes` finds them at alpha 0.05, 2% at least.
+  HistoryChanges changes(const History& h) {
+    return find_history_changes(store.runs_table(), h, {.alpha = 0.05, .min_change_pct = 2});
+  }
 };
 
 }  // namespace
@@ -69,9 +75,8 @@ struct NightsDb {
 TEST_CASE("history --changes finds a planted shift and names its run, kernel and commit") {
   NightsDb db;
   db.series(16, 8, 10);
-  const History h = history(db.store, "hackbench", "time", "");
-  const HistoryChanges c =
-      find_history_changes(db.store.runs_table(), h, {.alpha = 0.05, .min_change_pct = 2});
+  const History h = db.time_history();
+  const HistoryChanges c = db.changes(h);
   CHECK(c.series_searched == 1);
   REQUIRE(c.changes.size() == 1);
   const HistoryChange& x = c.changes[0];
@@ -124,9 +129,8 @@ TEST_CASE("history --changes on a flat history finds nothing, and one outlier ru
   SECTION("flat") {
     NightsDb db;
     db.series(16, 99, 0);
-    const History h = history(db.store, "hackbench", "time", "");
-    const HistoryChanges c =
-        find_history_changes(db.store.runs_table(), h, {.alpha = 0.05, .min_change_pct = 2});
+    const History h = db.time_history();
+    const HistoryChanges c = db.changes(h);
     CHECK(c.changes.empty());
     CHECK(c.series_searched == 1);
     CHECK_THAT(render_history_text(h, &c), Contains("0 changes in 1 series"));
@@ -135,16 +139,15 @@ TEST_CASE("history --changes on a flat history finds nothing, and one outlier ru
   SECTION("one outlier night") {
     NightsDb db;
     for (int k = 0; k < 16; ++k) db.night(k, (1 + kWobble[k] / 100) * (k == 9 ? 1.5 : 1));
-    const History h = history(db.store, "hackbench", "time", "");
-    CHECK(find_history_changes(db.store.runs_table(), h, {.alpha = 0.05, .min_change_pct = 2})
-              .changes.empty());
+    const History h = db.time_history();
+    CHECK(db.changes(h).changes.empty());
   }
 }
 
 TEST_CASE("history --changes with fewer runs than a window is a one-line error") {
   NightsDb db;
   db.series(7, 99, 0);
-  const History h = history(db.store, "hackbench", "time", "");
+  const History h = db.time_history();
   CHECK_THROWS_WITH(find_history_changes(db.store.runs_table(), h, {}),
                     "change points need at least 8 runs with a value in a series (4 either side of "
                     "a change); the "
@@ -169,13 +172,12 @@ TEST_CASE(
                        "WHERE run_id = 3",
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(h);
-  const History hist = history(db.store, "hackbench", "time", "");
+  const History hist = db.time_history();
   REQUIRE(hist.points.size() == 16);
   CHECK_FALSE(hist.points[2].centre);
   CHECK_FALSE(hist.points[2].ci);
   CHECK(hist.points[2].ci_reason == "not finite in the database's cell summaries");
-  const HistoryChanges c =
-      find_history_changes(db.store.runs_table(), hist, {.alpha = 0.05, .min_change_pct = 2});
+  const HistoryChanges c = db.changes(hist);
   REQUIRE(c.changes.size() == 1);
   CHECK(c.changes[0].after.run == "night-08");
   const std::string text = render_history_text(hist, &c);

@@ -15,6 +15,7 @@
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "results/variants_table.h"
+#include "tests/support/plain_iteration.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -40,6 +41,15 @@ const std::vector<double> kSchbench = {24736, 24736, 127616};
 
 const Cell& only_cell(const Comparison& c, std::size_t column = 0) {
   return c.blocks.at(0).rows.at(0).cells.at(column);
+}
+
+// The cell's centre interval is R's t.test interval, ending at R_HIGH, with
+// its low end (below 0 in R) cut to 0.
+void check_cut_at_zero(const Cell& cell, double r_high) {
+  REQUIRE(cell.ci.ci);
+  CHECK(cell.ci.ci->low == 0);
+  CHECK_THAT(cell.ci.ci->high, WithinRel(r_high, 1e-9));
+  CHECK(cell.ci.cut.low);
 }
 
 }  // namespace
@@ -75,11 +85,8 @@ TEST_CASE("cutting an interval to a nonnegative domain") {
 TEST_CASE("three hackbench times 0.100, 0.104 and 5.000 s: the interval starts at 0, said so") {
   const Comparison c = compare_samples({{"a", kHackbench}}, kTime);
   const Cell& cell = only_cell(c);
-  REQUIRE(cell.ci.ci);
   // R: t.test(c(0.1, 0.104, 5))$conf.int = [-5.29013278, 8.759466114]
-  CHECK(cell.ci.ci->low == 0);
-  CHECK_THAT(cell.ci.ci->high, WithinRel(8.759466114, 1e-9));
-  CHECK(cell.ci.cut.low);
+  check_cut_at_zero(cell, 8.759466114);
   CHECK_FALSE(cell.ci.cut.high);
   CHECK(cell.summary.ci.ci->low == 0);
   CHECK(c.blocks[0].metric.domain == ValueDomain::kNonNegative);
@@ -105,12 +112,8 @@ TEST_CASE("three hackbench times 0.100, 0.104 and 5.000 s: the interval starts a
 
 TEST_CASE("a schbench p99.9 wake-up latency over three runs: the interval starts at 0") {
   const Comparison c = compare_samples({{"a", kSchbench}}, kWakeup999);
-  const Cell& cell = only_cell(c);
-  REQUIRE(cell.ci.ci);
   // R: t.test(c(24736, 24736, 127616))$conf.int = [-88522.97095, 206581.6376]
-  CHECK(cell.ci.ci->low == 0);
-  CHECK_THAT(cell.ci.ci->high, WithinRel(206581.6376, 1e-9));
-  CHECK(cell.ci.cut.low);
+  check_cut_at_zero(only_cell(c), 206581.6376);
   const auto j = nlohmann::json::parse(render_json(c));
   const auto& jc = j["blocks"][0]["rows"][0]["cells"][0];
   CHECK(jc["ci_low"] == 0.0);
@@ -182,11 +185,7 @@ TEST_CASE("a sample below 0 belies a nonnegative domain: nothing is cut") {
 TEST_CASE("a run stored before domains were recorded gets its workload's, by name") {
   test::TempDir dir;
   Store store(dir.file("old.db"));
-  const auto run = store.runs_table().create_run({.name = "old",
-                                                  .config_path = "c.yaml",
-                                                  .config_text = "",
-                                                  .config_sha256 = "x",
-                                                  .manifest_json = "{}"});
+  const auto run = test::plain_run(store, "old");
   const auto variant = store.variants_table().add_variant({0, run, "default", 0, "{}"});
   store.metrics_table().add_metric(run, kOldTime);  // no domain: as migration 17 leaves it
   int i = 0;

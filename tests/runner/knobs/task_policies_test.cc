@@ -41,14 +41,16 @@ std::string linked(const test::TempDir& dir, const std::string& name, const std:
   return path;
 }
 
-// A database in DIR with one run, NAME: the journal's rows name it.
-struct RunStore {
-  RunStore(const test::TempDir& dir, const std::string& name)
-      : store(dir.file("t.db")),
-        run(store.runs_table().create_run(
-            {.name = name, .config_path = "x", .config_text = "", .config_sha256 = ""})) {}
-  Store store;
-  std::int64_t run;
+// What a test that journals task policies on this machine starts from: the
+// local host, a temporary directory, and a database there with one run,
+// whose id the journal's rows name.
+class LocalRun {
+ protected:
+  test::TempDir dir;
+  LocalHost host;
+  Store store{dir.file("t.db")};
+  const std::int64_t run = store.runs_table().create_run(
+      {.name = "t", .config_path = "x", .config_text = "", .config_sha256 = ""});
 };
 
 int own_policy() {
@@ -172,12 +174,9 @@ TEST_CASE("task stats: a group's tasks and its descendants in groups of their ow
   CHECK(tasks_of_groups({task(5, 5, 6, 5), task(6, 6, 5, 6)}, {7}).empty());
 }
 
-TEST_CASE("task policies: every thread of a name set, journaled, and put back (real threads)") {
-  test::TempDir dir;
-  LocalHost host;
-  RunStore db(dir, "tasks");
-  Store& store = db.store;
-  const std::int64_t run = db.run;
+TEST_CASE_METHOD(LocalRun,
+                 "task policies: every thread of a name set, journaled, and put back (real "
+                 "threads)") {
   const std::string comm = unique_comm("tpthr");
   const std::string python = linked(dir, comm, "/usr/bin/python3");
   const auto id = host.start_background({.argv = {python, "-c", kThreads, "3"}});
@@ -222,12 +221,9 @@ TEST_CASE("task policies: a name no task has fails, setting nothing") {
   CHECK(store.journal().unrestored("local").empty());
 }
 
-TEST_CASE("task policies: restore puts back a thread a dead run set, and refuses other rows") {
-  test::TempDir dir;
-  LocalHost host;
-  RunStore db(dir, "dead");
-  Store& store = db.store;
-  const std::int64_t run = db.run;
+TEST_CASE_METHOD(LocalRun,
+                 "task policies: restore puts back a thread a dead run set, and refuses other "
+                 "rows") {
   const std::string comm = unique_comm("tpdead");
   const std::string sleeper = linked(dir, comm, "/bin/sleep");
   const auto id = host.start_background({.argv = {sleeper, "30"}});

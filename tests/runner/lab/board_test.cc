@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <utility>
 
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
@@ -149,21 +151,20 @@ TEST_CASE("config: board, and what a board does not allow, point into the file")
     return test::config_error_of("hosts:\n  sut: {lab: {" + lab + "}}\nworkloads: [dmatest]\n",
                                  "t.yaml");
   };
-  CHECK(error("kernel: debian:6.1, board: exynos") ==
-        "t.yaml:2: hosts.sut.lab.board: " + unknown_board("exynos"));
-  CHECK(error("kernel: debian:6.1, board: exynos4210, cpus: 4") ==
-        "t.yaml:2: hosts.sut.lab.cpus: the exynos4210 board has 2 CPUs (qemu's smdkc210 takes no "
-        "other count), not 4");
-  CHECK(error("kernel: debian:6.1, board: exynos4210, memory: 2G") ==
-        "t.yaml:2: hosts.sut.lab.memory: the exynos4210 board has 1G of memory whatever qemu is "
-        "told, not 2G");
-  CHECK(error("kernel: debian:6.1, board: exynos4210, accel: kvm") ==
-        "t.yaml:2: hosts.sut.lab.accel: the exynos4210 board is emulated (qemu-system-arm): TCG "
-        "only");
-  CHECK(error("kernel: linux-image-6.1.0-57-amd64-unsigned, board: exynos4210") ==
-        "t.yaml:2: hosts.sut.lab.kernel: 'linux-image-6.1.0-57-amd64-unsigned' is no armhf build: "
-        "the exynos4210 "
-        "board boots linux-image-*-armmp");
+  // Each lab line and the key and reason of its error.
+  const std::pair<std::string, std::string> refused[] = {
+      {"kernel: debian:6.1, board: exynos", "board: " + unknown_board("exynos")},
+      {"kernel: debian:6.1, board: exynos4210, cpus: 4",
+       "cpus: the exynos4210 board has 2 CPUs (qemu's smdkc210 takes no other count), not 4"},
+      {"kernel: debian:6.1, board: exynos4210, memory: 2G",
+       "memory: the exynos4210 board has 1G of memory whatever qemu is told, not 2G"},
+      {"kernel: debian:6.1, board: exynos4210, accel: kvm",
+       "accel: the exynos4210 board is emulated (qemu-system-arm): TCG only"},
+      {"kernel: linux-image-6.1.0-57-amd64-unsigned, board: exynos4210",
+       "kernel: 'linux-image-6.1.0-57-amd64-unsigned' is no armhf build: the exynos4210 board "
+       "boots linux-image-*-armmp"},
+  };
+  for (const auto& [lab, why] : refused) CHECK(error(lab) == "t.yaml:2: hosts.sut.lab." + why);
   CHECK(error("kernels: [debian:6.1, linux-image-6.1.0-57-armmp], board: exynos4210") ==
         "(no error)");
 }

@@ -7,6 +7,7 @@
 #include "results/knob_journal_table.h"
 #include "results/runs_table.h"
 #include "runner/config/host_specs.h"
+#include "runner/hosts/forwarding_host.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/journal_rows.h"
 #include "runner/run/executor.h"
@@ -44,28 +45,13 @@ std::int64_t applied(Store& store, const std::string& host, const std::string& n
 
 // TEST DOUBLE: this machine under another name (a lab guest's, an ssh
 // host's), so the preflight's journal check can be driven without a boot.
-class RenamedLocalHost final : public Host {
+class RenamedLocalHost final : public ForwardingHost {
  public:
   explicit RenamedLocalHost(std::string name) : name_(std::move(name)) {}
   std::string name() const override { return name_; }
-  ExecResult run(const Command& c) override { return local_.run(c); }
-  std::optional<std::string> find_program(const std::string& n) override {
-    return local_.find_program(n);
-  }
-  std::optional<std::string> read_file(const std::string& p) override {
-    return local_.read_file(p);
-  }
-  void write_file(const std::string& p, const std::string& c) override { local_.write_file(p, c); }
-  std::vector<std::string> list_dir(const std::string& p) override { return local_.list_dir(p); }
-  BackgroundId start_background(const Command& c) override { return local_.start_background(c); }
-  std::optional<ExecResult> poll_background(BackgroundId id) override {
-    return local_.poll_background(id);
-  }
-  ExecResult stop_background(BackgroundId id) override { return local_.stop_background(id); }
-  bool port_accepts(int port) override { return local_.port_accepts(port); }
-  int free_port() override { return local_.free_port(); }
 
  private:
+  Host& inner() override { return local_; }
   std::string name_;
   LocalHost local_;
 };

@@ -56,23 +56,34 @@ void must(const std::vector<std::string>& argv, const std::string& cwd = "") {
   REQUIRE(r.ok());
 }
 
-// The top-level files schedlab looks for, and a Makefile whose targets fail
-// like a broken kernel build does.
-void small_tree(const fs::path& dir) {
+// The top-level files schedlab looks for in a kernel tree, with this
+// kernel/sched/core.c and Makefile.
+void kernel_tree(const fs::path& dir, const std::string& core_c, const std::string& makefile) {
   fs::create_directories(dir / "kernel/sched");
   test::write_text(dir / "Kconfig", "mainmenu \"test\"\n");
-  test::write_text(dir / "kernel/sched/core.c", "\n");
-  test::write_text(dir / "Makefile",
-                   "tinyconfig olddefconfig kernelrelease bzImage:\n"
-                   "\t@echo 'scripts/kconfig/conf.c:1:1: error: planted failure' >&2; exit 2\n");
+  test::write_text(dir / "kernel/sched/core.c", core_c);
+  test::write_text(dir / "Makefile", makefile);
+}
+
+// The tree in DIR as a git repository of one commit, "base".
+void commit_base(const fs::path& dir) {
+  must({"git", "init", "-q"}, dir.string());
+  must({"git", "add", "-A"}, dir.string());
+  must({"git", "commit", "-q", "-m", "base"}, dir.string());
+}
+
+// A kernel tree whose Makefile's targets fail like a broken kernel build
+// does.
+void small_tree(const fs::path& dir) {
+  kernel_tree(dir, "\n",
+              "tinyconfig olddefconfig kernelrelease bzImage:\n"
+              "\t@echo 'scripts/kconfig/conf.c:1:1: error: planted failure' >&2; exit 2\n");
 }
 
 // small_tree as a git repository of one commit, "base".
 void small_repo(const fs::path& dir) {
   small_tree(dir);
-  must({"git", "init", "-q"}, dir.string());
-  must({"git", "add", "-A"}, dir.string());
-  must({"git", "commit", "-q", "-m", "base"}, dir.string());
+  commit_base(dir);
 }
 
 ExecResult schedlab_cmd(std::vector<std::string> args,
@@ -171,20 +182,15 @@ namespace {
 // targets write O=/.config, and bzImage compiles kernel/sched/core.c with
 // the real compiler (its errors are a compiler's) into the image.
 void buildable_repo(const fs::path& dir) {
-  fs::create_directories(dir / "kernel/sched");
-  test::write_text(dir / "Kconfig", "mainmenu \"test\"\n");
-  test::write_text(dir / "kernel/sched/core.c", "int schedlab_core(void) { return 1; }\n");
-  test::write_text(dir / "Makefile",
-                   "tinyconfig:\n\t@mkdir -p $(O) && echo CONFIG_SMP=y > $(O)/.config\n"
-                   "olddefconfig:\n\t@true\n"
-                   "kernelrelease:\n\t@echo 6.1.0-small\n"
-                   "bzImage:\n\t@mkdir -p $(O)/arch/x86/boot\n"
-                   "\t$(CC) -c $(CURDIR)/kernel/sched/core.c -o $(O)/core.o\n"
-                   "\tcp $(O)/core.o $(O)/arch/x86/boot/bzImage\n");
+  kernel_tree(dir, "int schedlab_core(void) { return 1; }\n",
+              "tinyconfig:\n\t@mkdir -p $(O) && echo CONFIG_SMP=y > $(O)/.config\n"
+              "olddefconfig:\n\t@true\n"
+              "kernelrelease:\n\t@echo 6.1.0-small\n"
+              "bzImage:\n\t@mkdir -p $(O)/arch/x86/boot\n"
+              "\t$(CC) -c $(CURDIR)/kernel/sched/core.c -o $(O)/core.o\n"
+              "\tcp $(O)/core.o $(O)/arch/x86/boot/bzImage\n");
   test::write_text(dir / ".gitignore", "*.o\n");
-  must({"git", "init", "-q"}, dir.string());
-  must({"git", "add", "-A"}, dir.string());
-  must({"git", "commit", "-q", "-m", "base"}, dir.string());
+  commit_base(dir);
 }
 
 // `lab build SPEC`: the vmlinuz it printed (the cache entry is two levels up).
@@ -375,14 +381,8 @@ TEST_CASE("lab build: a disk that fills during the build says which disk, and wh
   // A tree whose "make tinyconfig" writes 16 MiB into its build directory,
   // the lab cache on a 4 MiB tmpfs: the write fails with ENOSPC as a real
   // kernel build does when the disk fills.
-  fs::create_directories(dir.path() / "fill/kernel/sched");
-  test::write_text(dir.path() / "fill/Kconfig", "mainmenu \"test\"\n");
-  test::write_text(dir.path() / "fill/kernel/sched/core.c", "\n");
-  test::write_text(dir.path() / "fill/Makefile",
-                   "tinyconfig:\n\thead -c 16M /dev/zero > $(O)/.config\n");
-  must({"git", "init", "-q"}, dir.file("fill"));
-  must({"git", "add", "-A"}, dir.file("fill"));
-  must({"git", "commit", "-q", "-m", "base"}, dir.file("fill"));
+  kernel_tree(dir.path() / "fill", "\n", "tinyconfig:\n\thead -c 16M /dev/zero > $(O)/.config\n");
+  commit_base(dir.path() / "fill");
   const std::string cache = dir.file("cache");
   fs::create_directories(cache);
   must({"mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", cache});

@@ -245,16 +245,19 @@ std::map<std::string, std::vector<Command>> commands_by_program(const Rig& rig) 
       seen[e.argv.front()].push_back(e.command);
   return seen;
 }
+
+// commands_by_program of one iteration at groups 1 under the variants
+// `default: {}` and VARIANTS (lines of the config's variants map).
+std::map<std::string, std::vector<Command>> commands_with_variants(const std::string& variants) {
+  Rig rig(lc_config("[1]", "iterations: 1\nvariants:\n  default: {}\n" + variants));
+  rig.run();
+  return commands_by_program(rig);
+}
 }  // namespace
 
 TEST_CASE("executor: a variant's process knobs reach its measured steps and servers only") {
-  Rig rig(lc_config("[1]",
-                    "iterations: 1\n"
-                    "variants:\n"
-                    "  default: {}\n"
-                    "  batch: {policy: batch, nice: 5, affinity: {server: '1', client: 2-3}}\n"));
-  rig.run();
-  auto seen = commands_by_program(rig);
+  auto seen = commands_with_variants(
+      "  batch: {policy: batch, nice: 5, affinity: {server: '1', client: 2-3}}\n");
   REQUIRE(seen["lc-client"].size() == 2);
   CHECK_FALSE(seen["lc-client"][0].policy);
   REQUIRE(seen["lc-client"][1].policy);
@@ -269,14 +272,9 @@ TEST_CASE("executor: a variant's process knobs reach its measured steps and serv
 }
 
 TEST_CASE("executor: a server policy reaches the servers at spawn, the clients keep their own") {
-  Rig rig(lc_config("[1]",
-                    "iterations: 1\n"
-                    "variants:\n"
-                    "  default: {}\n"
-                    "  server: {policy: {server: batch}, nice: {server: 3}}\n"
-                    "  both: {policy: {server: idle, client: batch}}\n"));
-  rig.run();
-  auto seen = commands_by_program(rig);
+  auto seen = commands_with_variants(
+      "  server: {policy: {server: batch}, nice: {server: 3}}\n"
+      "  both: {policy: {server: idle, client: batch}}\n");
   REQUIRE(seen["lc-server"].size() == 3);
   REQUIRE(seen["lc-client"].size() == 3);
   CHECK_FALSE(seen["lc-server"][0].policy);

@@ -1,13 +1,16 @@
 // stop: sequential at one point, without hosts: rounds of fixed seeded
-// values (CV 2%: 60 draws a side, Python's random.Random(36).gauss) fed to
-// SequentialPoint as the executor feeds them; a planted 10% change, an A/A
-// point, failures, the cap, and a resume from the stored rows that ends
-// exactly where an uninterrupted point does.
+// values (CV 2%: 60 draws a side, Python's random.Random(36).gauss, made by
+// sequential_stop_draws.py) fed to SequentialPoint as the executor feeds
+// them; a planted 10% change, an A/A point, failures, the cap, and a resume
+// from the stored rows that ends exactly where an uninterrupted point does.
 #include "runner/run/sequential_stop.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "results/point_stops_table.h"
 #include "runner/config/config.h"
@@ -16,24 +19,15 @@ using namespace schedlab;
 
 namespace {
 
-const std::vector<double> kPointBase = {
-    97.29,  105.03, 104.33, 98.87,  101.01, 96.05,  102.81, 100.01, 100.05, 103.24, 97.66,  101.06,
-    97.47,  99.3,   102.64, 95.0,   97.95,  102.99, 101.53, 98.72,  101.67, 101.64, 100.22, 97.57,
-    101.25, 102.87, 98.12,  103.72, 101.32, 102.34, 95.64,  103.82, 102.65, 103.15, 98.32,  100.95,
-    100.61, 102.26, 106.9,  96.72,  102.55, 98.98,  100.21, 102.37, 99.01,  98.65,  100.84, 99.93,
-    100.13, 101.34, 100.36, 100.63, 100.13, 101.93, 102.33, 99.07,  98.69,  98.69,  101.24, 102.26};
-const std::vector<double> kPointTenPct = {
-    109.87, 109.08, 109.11, 108.78, 109.24, 108.08, 110.73, 110.97, 110.72, 107.35, 114.1,  112.45,
-    109.7,  111.76, 111.86, 110.03, 105.63, 108.27, 109.22, 112.46, 112.94, 111.61, 109.34, 112.03,
-    109.47, 114.03, 111.19, 109.85, 109.0,  110.32, 110.01, 105.2,  112.34, 112.37, 109.2,  112.27,
-    108.05, 109.05, 108.86, 108.41, 107.93, 110.05, 108.92, 110.56, 109.33, 110.83, 108.35, 108.42,
-    105.91, 112.3,  111.5,  112.25, 107.6,  108.02, 110.14, 107.94, 112.91, 108.52, 112.67, 111.36};
-const std::vector<double> kPointSame = {
-    95.35,  99.5,   99.54,  97.04,  98.63,  97.17,  97.8,   100.76, 99.61,  99.92,  97.91,  99.86,
-    97.69,  101.13, 98.85,  98.38,  98.69,  99.34,  102.92, 99.56,  98.99,  96.89,  101.23, 100.21,
-    98.44,  101.49, 98.06,  101.45, 97.69,  97.62,  99.28,  98.09,  102.12, 97.03,  100.32, 99.92,
-    98.91,  99.42,  103.1,  96.32,  99.13,  98.46,  101.67, 98.28,  99.57,  98.78,  102.97, 102.37,
-    101.23, 98.49,  101.46, 100.84, 101.19, 99.25,  99.99,  98.27,  101.71, 99.37,  102.25, 99.25};
+// A series of sequential_stop_draws.json: 60 draws at CV 2% (base, ten_pct:
+// 10% higher, same: A/A), made by sequential_stop_draws.py; Python is not
+// needed to run this.
+std::vector<double> draws(const char* series) {
+  std::ifstream in(std::string(SCHEDLAB_SOURCE_DIR) +
+                   "/tests/runner/run/sequential_stop_draws.json");
+  REQUIRE(in);
+  return nlohmann::json::parse(in).at(series).get<std::vector<double>>();
+}
 
 const MetricSpec kPointScore{.name = "score", .unit = "ops/s", .direction = Direction::kHigherIsBetter,
                         .centre = Centre::kAmean};
@@ -75,7 +69,7 @@ struct PointRounds {
 
 TEST_CASE("sequential stop: a planted 10% change is called different after a few rounds") {
   SequentialPoint point(sequential_policy(), kPointScore, 2);
-  PointRounds r({kPointBase, kPointTenPct});
+  PointRounds r({draws("base"), draws("ten_pct")});
   r.run(point);
   REQUIRE(point.done());
   CHECK(point.reason(1) == "decided");
@@ -105,7 +99,7 @@ TEST_CASE("sequential stop: a planted 10% change is called different after a few
 
 TEST_CASE("sequential stop: an A/A point is called same within min_effect before the cap") {
   SequentialPoint point(sequential_policy(), kPointScore, 2);
-  PointRounds r({kPointBase, kPointSame});
+  PointRounds r({draws("base"), draws("same")});
   r.run(point);
   REQUIRE(point.done());
   const auto& rec = *point.record(1);
@@ -124,7 +118,7 @@ TEST_CASE("sequential stop: an A/A point is called same within min_effect before
 
 TEST_CASE("sequential stop: a decided variant is measured no more while another is still looked at") {
   SequentialPoint point(sequential_policy(), kPointScore, 3);
-  PointRounds r({kPointBase, kPointTenPct, kPointSame});
+  PointRounds r({draws("base"), draws("ten_pct"), draws("same")});
   r.run(point);
   REQUIRE(point.done());
   CHECK(point.record(1)->decision == "different");
@@ -138,7 +132,7 @@ TEST_CASE("sequential stop: a decided variant is measured no more while another 
 TEST_CASE("sequential stop: at the cap an undecided variant stops as max_reached") {
   // Three rounds cannot decide a 1% difference at CV 2%.
   SequentialPoint point(sequential_policy(3), kPointScore, 2);
-  PointRounds r({kPointBase, kPointSame});
+  PointRounds r({draws("base"), draws("same")});
   r.run(point);
   REQUIRE(point.done());
   CHECK(r.rounds == 3);
@@ -170,13 +164,13 @@ TEST_CASE("sequential stop: samples the test refuses stop the variant with the r
 
 TEST_CASE("sequential stop: a resumed point rebuilds its tests from the stored looks and ends the same") {
   SequentialPoint whole(sequential_policy(), kPointScore, 3);
-  PointRounds all({kPointBase, kPointTenPct, kPointSame});
+  PointRounds all({draws("base"), draws("ten_pct"), draws("same")});
   all.run(whole);
   REQUIRE(whole.done());
 
   // Interrupted after a few rounds: the stored rows are what a resumed run reads.
   SequentialPoint first(sequential_policy(), kPointScore, 3);
-  PointRounds part({kPointBase, kPointTenPct, kPointSame});
+  PointRounds part({draws("base"), draws("ten_pct"), draws("same")});
   part.run(first, 4);
   REQUIRE_FALSE(first.done());
   REQUIRE(part.rows[2]);
