@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "analysis/sequential/group_sequential.h"
@@ -52,10 +53,14 @@ double fixed_n_exact(double alpha, double power, double min_effect_pct, double c
   return solve_increasing([&](double n) { return t_test_power(alpha, effect, n) - power; }, lo, hi);
 }
 
-EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign& d) {
+EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign& d,
+                                                          std::vector<double> t) {
   if (auto e = design_error(d); !e.empty()) throw std::invalid_argument(e);
-  std::vector<double> t;
-  for (int k = 1; k <= d.planned_looks; ++k) t.push_back(static_cast<double>(k) / d.planned_looks);
+  if (t.empty())
+    for (int k = 1; k <= d.planned_looks; ++k)
+      t.push_back(static_cast<double>(k) / d.planned_looks);
+  if (!std::is_sorted(t.begin(), t.end(), std::less_equal<>()) || !(t.front() > 0) || t.back() != 1)
+    throw std::invalid_argument("information rates must increase from above 0 to 1");
   const std::vector<double> bounds = gs::spending_bounds(d.spending, d.alpha, t, true, d.grid);
   std::vector<gs::LookRegion> regions;
   for (std::size_t k = 0; k < t.size(); ++k) regions.push_back({t[k], bounds[k], 0});
@@ -112,7 +117,11 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   c.asn = {outcome_at(0, c, effect).expected_n, outcome_at(1, c, effect).expected_n,
            outcome_at(2, c, effect).expected_n};
   c.power = outcome_at(1, c, effect).above;
-  c.reference = efficacy_only_characteristics(d);
+  // rpact's design at the information rates of these looks (n_k / max_n).
+  std::vector<double> rates;
+  for (const PlannedLook& l : c.looks)
+    rates.push_back(static_cast<double>(l.n) / static_cast<double>(c.max_n));
+  c.reference = efficacy_only_characteristics(d, rates);
   c.reference_asn_h1 = c.reference.asn_ratio_h1 * c.fixed_n_exact;
   return c;
 }
