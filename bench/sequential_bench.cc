@@ -21,6 +21,7 @@
 //                                [schedule=estimated|known] [margin=X]
 //                                [quantile=Q] [small_n=G] [free_from_df=D]
 //                                [same_error=G] [nominal_alpha=A]
+//                                [settled_df=D] [settled_margin=X]
 // TRIALS: default 20000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
 // the design's); replan: how each look's variance re-plans the needed n
 // (SequentialReplan; default grow); cv, min, noise, change: only the
@@ -31,8 +32,8 @@
 // looks `schedlab design` prints, and the floor of what any schedule that
 // estimates the variance can cost with Welch's t at these looks. margin,
 // quantile, small_n, free_from_df: the design's power_margin,
-// variance_quantile, small_n_term, free_from_df and same_error
-// (SequentialDesign), for exploring; nominal_alpha: the alpha the design
+// variance_quantile, small_n_term, free_from_df, same_error, settled_df
+// and settled_margin (SequentialDesign), for exploring; nominal_alpha: the alpha the design
 // spends and plans its power at, while the goals stay at the stated 0.05
 // (a calibrated nominal level).
 //
@@ -100,19 +101,22 @@ int main(int argc, char** argv) {
       continue;
     }
     if (key == "margin" || key == "quantile" || key == "small_n" || key == "free_from_df" ||
-        key == "nominal_alpha" || key == "same_error") {
+        key == "nominal_alpha" || key == "same_error" || key == "settled_df" ||
+        key == "settled_margin") {
       char* end = nullptr;
       const double x = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0') {
         fmt::print(stderr, "bench_sequential: '{}' is not a number\n", arg);
         return 2;
       }
-      (key == "margin"          ? design.power_margin
-       : key == "quantile"      ? design.variance_quantile
-       : key == "free_from_df"  ? design.free_from_df
-       : key == "nominal_alpha" ? design.alpha
-       : key == "same_error"    ? design.same_error
-                                : design.small_n_term) = x;
+      (key == "margin"           ? design.power_margin
+       : key == "quantile"       ? design.variance_quantile
+       : key == "free_from_df"   ? design.free_from_df
+       : key == "nominal_alpha"  ? design.alpha
+       : key == "same_error"     ? design.same_error
+       : key == "settled_df"     ? design.settled_df
+       : key == "settled_margin" ? design.settled_margin
+                                 : design.small_n_term) = x;
       continue;
     }
     if (key == "schedule" && (value == "known" || value == "estimated")) {
@@ -152,11 +156,15 @@ int main(int argc, char** argv) {
       known_schedule ? "looks planned from the true CV (schedule=known)"
                      : fmt::format("replan {}", replan_name(design.replan)));
   if (design.variance_quantile != defaults.variance_quantile ||
-      design.small_n_term != defaults.small_n_term || design.free_from_df != 0)
+      design.small_n_term != defaults.small_n_term ||
+      design.free_from_df != defaults.free_from_df || design.settled_df != defaults.settled_df ||
+      design.settled_margin != defaults.settled_margin)
     fmt::print(
         "needed n: variance at chi2 quantile {} (0: s^2 as it is), {} x Guenther's term, free "
-        "from {} degrees of freedom (0: never)\n",
-        design.variance_quantile, design.small_n_term, design.free_from_df);
+        "from {} degrees of freedom (0: never); settled from a first look with {} degrees of "
+        "freedom (0: never), power margin {} then\n",
+        design.variance_quantile, design.small_n_term, design.free_from_df, design.settled_df,
+        design.settled_margin);
   fmt::print(
       "plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
       "type I {:.4f}, P(same | min_effect) {:.4f}\n",

@@ -145,6 +145,15 @@ struct SequentialDesign {
   // this, the needed n follows that look's estimate, down as well (0:
   // never). A measured route (analysis/README.md), not the default.
   double free_from_df = 0;
+  // From a first look with at least this many pooled degrees of freedom
+  // (2n - 2; 0: never), the variance is estimated well enough to plan as
+  // normal theory does: the needed n follows each look's estimate (free), s^2
+  // as it is, Guenther's term once, and power planned at power +
+  // settled_margin. Whether a test is settled is fixed at its first look
+  // (n = the needed n / planned_looks, at least min_n: with min_effect 3%,
+  // about 15 a side at a CV of 10%, 3-5 at 4%).
+  double settled_df = 0;
+  double settled_margin = 0.015;
   // For measuring only (the runner never sets it): > 0 plans every look's
   // needed n from this CV (% of the mean) instead of the samples' variance,
   // N = 2 eta^2 (cv / min_effect)^2 + the small-sample term, so the looks are
@@ -164,6 +173,7 @@ struct SequentialPlan {
   double same_error = 0;           // gamma (design.same_error, or (1 - power) / 2)
   double fixed_eta = 0;            // z_{1 - alpha/2} + z_{power}: a fixed design's drift
   double eta = 0;                  // this design's drift at t = 1 for a change of min_effect
+  double settled_eta = 0;          // the same at power + settled_margin (design.settled_df)
   double inflation = 0;            // (eta / fixed_eta)^2: I_max over the fixed design's information
   std::vector<double> fractions;   // planned
   std::vector<double> efficacy;    // c_k at the planned fractions
@@ -258,6 +268,15 @@ class SequentialTest {
   Scheduled schedule(double n, double estimate, bool last = false);
 
   bool finished() const { return finished_; }
+  // Whether a first look at n a side plans as design.settled_df says.
+  bool settled_at(double n) const;
+  // The needed n's terms (look()): of a settled test, or the design's.
+  struct NeededTerms {
+    double eta = 0;                // plan.settled_eta or plan.eta
+    double variance_quantile = 0;  // 0 or design.variance_quantile
+    double small_n = 0;            // Guenther's term, once or design.small_n_term times
+  };
+  NeededTerms needed_terms(bool settled) const;
   const std::vector<PastLook>& looks() const { return looks_; }
   const SequentialPlan& plan() const { return plan_; }
 
@@ -282,6 +301,7 @@ class SequentialTest {
   double next_n_ = 0;          // the next look is due at this n a side (0: min_n)
   bool next_is_last_ = false;  // and is the last
   bool finished_ = false;
+  bool settled_ = false;  // the first look was settled_at its n
   // The latest analysed look, for adjusted_interval().
   double base_mean_ = 0, z_ = 0, se_ = 0, df_ = 0;
 };

@@ -91,13 +91,25 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   c.cv_pct = cv_pct;
   c.cap = cap;
   const double sd = cv_pct / 100, delta = d.min_effect_pct / 100;
-  const double z_half = stats::normal_quantile(1 - d.alpha / 2);
-  c.needed_n = c.plan.eta * c.plan.eta * 2 * sd * sd / (delta * delta) +
-               d.small_n_term * z_half * z_half / 4;
-  // The looks SequentialTest takes when every look's variance is sd^2.
+  // The looks SequentialTest takes when every look's variance is sd^2. The
+  // first is at the least n from min_n with n >= the needed n / planned
+  // looks, the needed n planned as a test settled at that n would
+  // (design.settled_df: from n_settled on).
   SequentialTest test(c.plan, Centre::kAmean, true);
   const auto k = static_cast<double>(d.planned_looks);
-  auto n = std::max<std::size_t>(d.min_n, static_cast<std::size_t>(std::ceil(c.needed_n / k)));
+  const auto needed_at = [&](bool settled) {
+    const SequentialTest::NeededTerms t = test.needed_terms(settled);
+    return t.eta * t.eta * 2 * sd * sd / (delta * delta) + t.small_n;
+  };
+  const auto first_at = [&](bool settled, std::size_t from) {
+    return std::max<std::size_t>(from, static_cast<std::size_t>(std::ceil(needed_at(settled) / k)));
+  };
+  auto n = first_at(false, d.min_n);
+  if (test.settled_at(static_cast<double>(n))) {
+    const auto n_settled = static_cast<std::size_t>(std::ceil((d.settled_df + 2) / 2));
+    n = first_at(true, std::max<std::size_t>(d.min_n, n_settled));
+  }
+  c.needed_n = needed_at(test.settled_at(static_cast<double>(n)));
   for (;;) {
     const bool at_cap = cap != 0 && n >= cap;
     if (at_cap) n = cap;
