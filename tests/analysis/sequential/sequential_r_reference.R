@@ -116,7 +116,8 @@ for (x in analyses) {
 # with the t-test's n (getSampleSizeMeans, normalApproximation = FALSE).
 # The same again at the information rates of the looks schedlab's design
 # takes at that CV (`n`: the iterations a side `schedlab design` prints,
-# min 3 unless `min` says, no cap; rates n / max(n)): the reference the
+# min 3 unless `min` says, no cap; rates n / max(n); a first look with 20
+# degrees of freedom or more is settled, SequentialDesign::settled_df): the reference the
 # bench's goal for the mean iterations at min_effect is 1.05 times.
 # Computed after the analyses, so their random draws are unchanged.
 plans <- list(
@@ -125,11 +126,11 @@ plans <- list(
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10,
        n = c(4, 7, 11, 14, 17, 21, 24, 27, 31, 34)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 10, K = 10,
-       n = c(21, 41, 61, 81, 101, 121, 141, 161, 181, 201)),
+       n = c(20, 39, 59, 78, 97, 117, 136, 156, 175, 194)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10, spending = "pocock",
        n = c(4, 8, 12, 16, 20, 24, 28, 32, 36, 40)),
   list(alpha = 0.05, power = 0.9, min_effect = 2, cv = 5, K = 10, spending = "kd(1.5)",
-       n = c(17, 34, 51, 68, 84, 101, 118, 135, 151, 168)),
+       n = c(16, 32, 48, 64, 80, 96, 112, 128, 144, 160)),
   list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5, n = c(3, 6, 9, 11, 14)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10, min = 5,
        n = c(5, 6, 7, 8, 9, 10))
