@@ -114,6 +114,11 @@ std::string design_error(const SequentialDesign& d) {
     return fmt::format("small_n_term must be from 0 to 10, not {}", d.small_n_term);
   if (!(d.free_from_df >= 0))
     return fmt::format("free_from_df must not be negative, not {}", d.free_from_df);
+  if (!(d.settled_df >= 0))
+    return fmt::format("settled_df must not be negative, not {}", d.settled_df);
+  if (!(d.settled_margin >= 0 && d.power + d.settled_margin < 1))
+    return fmt::format("power + settled_margin must be below 1, not {}",
+                       d.power + d.settled_margin);
   if (!(d.known_cv_pct >= 0 && d.known_cv_pct < 1000))
     return fmt::format("known_cv_pct must be in [0, 1000), not {}", d.known_cv_pct);
   if (d.min_n < 2) return fmt::format("min_n must be at least 2 (a variance), not {}", d.min_n);
@@ -142,6 +147,12 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   };
   p.eta = increasing_root([&](double eta) { return power_at(eta) - (d.power + d.power_margin); },
                           p.fixed_eta, 1.5 * p.fixed_eta);
+  p.settled_eta =
+      d.settled_margin == d.power_margin
+          ? p.eta
+          : increasing_root(
+                [&](double eta) { return power_at(eta) - (d.power + d.settled_margin); },
+                0.5 * p.fixed_eta, 1.5 * p.fixed_eta);
   p.inflation = (p.eta / p.fixed_eta) * (p.eta / p.fixed_eta);
   const auto regions = planned_regions(p, p.eta);
   const auto h1 = gs::path_outcome(p.eta, regions, d.grid);
@@ -217,6 +228,7 @@ double SequentialTest::take_look(const PastLook& at, bool last, double& bound, d
   exited_ += crossed.above + crossed.below;
   efficacy_paths_.advance({at.n, bound, 0});
   same_paths_.advance({at.n, same_bound, 0});
+  if (looks_.empty()) settled_ = settled_at(at.n);
   looks_.push_back(at);
   bounds_.push_back(bound);
   finished_ = final_look;
@@ -229,13 +241,24 @@ double SequentialTest::take_look(const PastLook& at, bool last, double& bound, d
   return target;
 }
 
+bool SequentialTest::settled_at(double n) const {
+  return plan_.design.settled_df > 0 && 2 * n - 2 >= plan_.design.settled_df;
+}
+
+SequentialTest::NeededTerms SequentialTest::needed_terms(bool settled) const {
+  const SequentialDesign& d = plan_.design;
+  const double z_half = stats::normal_quantile(1 - d.alpha / 2);
+  return {settled ? plan_.settled_eta : plan_.eta, settled ? 0 : d.variance_quantile,
+          (settled ? 1 : d.small_n_term) * z_half * z_half / 4};
+}
+
 SequentialTest::PastLook SequentialTest::replanned(double n, double estimate) const {
   PastLook at{n, 0, estimate};
   if (!looks_.empty()) {
     if (plan_.design.replan == SequentialReplan::kFrozen) at.needed_n = looks_.front().needed_n;
     // 2n - 2: the pooled degrees of freedom of n a side.
     const bool settled = plan_.design.free_from_df > 0 && 2 * n - 2 >= plan_.design.free_from_df;
-    if (plan_.design.replan == SequentialReplan::kGrow && !settled)
+    if (plan_.design.replan == SequentialReplan::kGrow && !settled && !settled_)
       at.needed_n = std::max(estimate, looks_.back().needed_n);
   }
   const double first_fraction = 1.0 / plan_.design.planned_looks;
@@ -326,7 +349,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // twice Guenther's correction of a normal n to a t-test's (z^2 / 4, 1981;
   // design.small_n_term): with it alone a 10,000-trial simulation had 0.78
   // power at min_effect with CV 2% (n about 8 a side), with twice it 0.83.
-  const double z_half = stats::normal_quantile(1 - plan_.design.alpha / 2);
+  const NeededTerms terms = needed_terms(looks_.empty() ? settled_at(n) : settled_);
   // The variance in the needed n is taken by default at its upper 65%
   // confidence limit (s^2 df / chi2_df(0.35), design.variance_quantile):
   // s^2 is skewed, and with a few iterations
@@ -337,13 +360,13 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // plans a test of 5-6 iterations a side); with chi2_df(0.35), 0.048. At
   // 50 degrees of freedom it is 4% above the median-unbiased size.
   const double pooled_df = na + nb - 2;
-  const double q = plan_.design.variance_quantile;
+  const double q = terms.variance_quantile;
   const double unbias =
       q > 0 ? pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), q) : 1;
-  const double small_n = plan_.design.small_n_term * z_half * z_half / 4;
   const double known = plan_.design.known_cv_pct / 100;
-  l.needed_n = known > 0 ? plan_.eta * plan_.eta * 2 * known * known / (delta * delta) + small_n
-                         : plan_.eta * plan_.eta * se2 * unbias * n / (margin * margin) + small_n;
+  l.needed_n = known > 0
+                   ? terms.eta * terms.eta * 2 * known * known / (delta * delta) + terms.small_n
+                   : terms.eta * terms.eta * se2 * unbias * n / (margin * margin) + terms.small_n;
   const PastLook at = replanned(n, l.needed_n);
   l.needed_n = at.needed_n;
   // The first look waits for the first planned fraction of the needed n as

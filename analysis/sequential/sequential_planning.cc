@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "analysis/sequential/group_sequential.h"
@@ -52,10 +53,14 @@ double fixed_n_exact(double alpha, double power, double min_effect_pct, double c
   return solve_increasing([&](double n) { return t_test_power(alpha, effect, n) - power; }, lo, hi);
 }
 
-EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign& d) {
+EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign& d,
+                                                          std::vector<double> t) {
   if (auto e = design_error(d); !e.empty()) throw std::invalid_argument(e);
-  std::vector<double> t;
-  for (int k = 1; k <= d.planned_looks; ++k) t.push_back(static_cast<double>(k) / d.planned_looks);
+  if (t.empty())
+    for (int k = 1; k <= d.planned_looks; ++k)
+      t.push_back(static_cast<double>(k) / d.planned_looks);
+  if (!std::is_sorted(t.begin(), t.end(), std::less_equal<>()) || !(t.front() > 0) || t.back() != 1)
+    throw std::invalid_argument("information rates must increase from above 0 to 1");
   const std::vector<double> bounds = gs::spending_bounds(d.spending, d.alpha, t, true, d.grid);
   std::vector<gs::LookRegion> regions;
   for (std::size_t k = 0; k < t.size(); ++k) regions.push_back({t[k], bounds[k], 0});
@@ -86,13 +91,25 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   c.cv_pct = cv_pct;
   c.cap = cap;
   const double sd = cv_pct / 100, delta = d.min_effect_pct / 100;
-  const double z_half = stats::normal_quantile(1 - d.alpha / 2);
-  c.needed_n = c.plan.eta * c.plan.eta * 2 * sd * sd / (delta * delta) +
-               d.small_n_term * z_half * z_half / 4;
-  // The looks SequentialTest takes when every look's variance is sd^2.
+  // The looks SequentialTest takes when every look's variance is sd^2. The
+  // first is at the least n from min_n with n >= the needed n / planned
+  // looks, the needed n planned as a test settled at that n would
+  // (design.settled_df: from n_settled on).
   SequentialTest test(c.plan, Centre::kAmean, true);
   const auto k = static_cast<double>(d.planned_looks);
-  auto n = std::max<std::size_t>(d.min_n, static_cast<std::size_t>(std::ceil(c.needed_n / k)));
+  const auto needed_at = [&](bool settled) {
+    const SequentialTest::NeededTerms t = test.needed_terms(settled);
+    return t.eta * t.eta * 2 * sd * sd / (delta * delta) + t.small_n;
+  };
+  const auto first_at = [&](bool settled, std::size_t from) {
+    return std::max<std::size_t>(from, static_cast<std::size_t>(std::ceil(needed_at(settled) / k)));
+  };
+  auto n = first_at(false, d.min_n);
+  if (test.settled_at(static_cast<double>(n))) {
+    const auto n_settled = static_cast<std::size_t>(std::ceil((d.settled_df + 2) / 2));
+    n = first_at(true, std::max<std::size_t>(d.min_n, n_settled));
+  }
+  c.needed_n = needed_at(test.settled_at(static_cast<double>(n)));
   for (;;) {
     const bool at_cap = cap != 0 && n >= cap;
     if (at_cap) n = cap;
@@ -112,7 +129,11 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   c.asn = {outcome_at(0, c, effect).expected_n, outcome_at(1, c, effect).expected_n,
            outcome_at(2, c, effect).expected_n};
   c.power = outcome_at(1, c, effect).above;
-  c.reference = efficacy_only_characteristics(d);
+  // rpact's design at the information rates of these looks (n_k / max_n).
+  std::vector<double> rates;
+  for (const PlannedLook& l : c.looks)
+    rates.push_back(static_cast<double>(l.n) / static_cast<double>(c.max_n));
+  c.reference = efficacy_only_characteristics(d, rates);
   c.reference_asn_h1 = c.reference.asn_ratio_h1 * c.fixed_n_exact;
   return c;
 }

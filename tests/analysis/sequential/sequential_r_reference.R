@@ -114,32 +114,50 @@ for (x in analyses) {
 # spending at k / K (getDesignCharacteristics: inflation, ASN over the fixed
 # design under H0 and H1) and its expected iterations a side at min_effect
 # with the t-test's n (getSampleSizeMeans, normalApproximation = FALSE).
+# The same again at the information rates of the looks schedlab's design
+# takes at that CV (`n`: the iterations a side `schedlab design` prints,
+# min 3 unless `min` says, no cap; rates n / max(n); a first look with 20
+# degrees of freedom or more is settled, SequentialDesign::settled_df): the reference the
+# bench's goal for the mean iterations at min_effect is 1.05 times.
 # Computed after the analyses, so their random draws are unchanged.
 plans <- list(
-  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10),
-  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10),
-  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 10, K = 10),
-  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10, spending = "pocock"),
-  list(alpha = 0.05, power = 0.9, min_effect = 2, cv = 5, K = 10, spending = "kd(1.5)"),
-  list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5)
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10,
+       n = c(3, 4, 5, 6, 7, 8, 9, 10)),
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10,
+       n = c(4, 7, 11, 14, 17, 21, 24, 27, 31, 34)),
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 10, K = 10,
+       n = c(20, 39, 59, 78, 97, 117, 136, 156, 175, 194)),
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10, spending = "pocock",
+       n = c(4, 8, 12, 16, 20, 24, 28, 32, 36, 40)),
+  list(alpha = 0.05, power = 0.9, min_effect = 2, cv = 5, K = 10, spending = "kd(1.5)",
+       n = c(16, 32, 48, 64, 80, 96, 112, 128, 144, 160)),
+  list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5, n = c(3, 6, 9, 11, 14)),
+  list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10, min = 5,
+       n = c(5, 6, 7, 8, 9, 10))
 )
-planning <- sapply(plans, function(x) {
-  rates <- seq_len(x$K) / x$K
+characteristics <- function(x, rates, prefix) {
   d <- gsd(rates, x$alpha, spending_of(x))
   d <- getDesignGroupSequential(informationRates = rates, alpha = x$alpha, beta = 1 - x$power,
                                 sided = 2, typeOfDesign = d$typeOfDesign, gammaA = d$gammaA)
   ch <- getDesignCharacteristics(d)
   ss <- suppressWarnings(getSampleSizeMeans(d, groups = 2, alternative = x$min_effect,
                                             stDev = x$cv, normalApproximation = FALSE))
+  c(field(paste0(prefix, "inflation"), num(ch$inflationFactor)),
+    field(paste0(prefix, "asn_ratio_h0"), num(ch$averageSampleNumber0)),
+    field(paste0(prefix, "asn_ratio_h1"), num(ch$averageSampleNumber1)),
+    field(paste0(prefix, "expected_n_h1"), num(ss$expectedNumberOfSubjectsH1 / 2)))
+}
+planning <- sapply(plans, function(x) {
   fixed <- power.t.test(delta = x$min_effect, sd = x$cv, sig.level = x$alpha,
                         power = x$power)$n
   obj(field("spending", sprintf("\"%s\"", spending_of(x))), field("alpha", num(x$alpha)),
       field("power", num(x$power)), field("min_effect", num(x$min_effect)),
       field("cv", num(x$cv)), field("looks", x$K),
-      field("power_t_test_n", num(fixed)), field("inflation", num(ch$inflationFactor)),
-      field("asn_ratio_h0", num(ch$averageSampleNumber0)),
-      field("asn_ratio_h1", num(ch$averageSampleNumber1)),
-      field("expected_n_h1", num(ss$expectedNumberOfSubjectsH1 / 2)))
+      field("min", if (is.null(x[["min", exact = TRUE]])) 3 else x[["min", exact = TRUE]]),
+      field("power_t_test_n", num(fixed)),
+      characteristics(x, seq_len(x$K) / x$K, ""),
+      field("looks_n", vec(x$n)),
+      characteristics(x, x$n / max(x$n), "looks_"))
 })
 
 cat("{\n")

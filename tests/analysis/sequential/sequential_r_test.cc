@@ -131,18 +131,39 @@ TEST_CASE("schedlab design's fixed n and reference ASN agree with power.t.test a
     d.power = p["power"];
     d.min_effect_pct = p["min_effect"];
     d.planned_looks = p["looks"];
+    d.min_n = p["min"];
     const double cv = p["cv"];
     INFO(gs::spending_name(d.spending)
          << ", alpha " << d.alpha << ", power " << d.power << ", min_effect " << d.min_effect_pct
-         << "%, CV " << cv << "%, " << d.planned_looks << " looks");
+         << "%, CV " << cv << "%, " << d.planned_looks << " looks, min " << d.min_n);
     const double n = p["power_t_test_n"];
     CHECK_THAT(fixed_n_exact(d.alpha, d.power, d.min_effect_pct, cv), WithinAbs(n, 1e-6 * n));
+    // At k / planned_looks.
+    const EfficacyOnlyCharacteristics planned = efficacy_only_characteristics(d);
+    CHECK_THAT(planned.inflation, WithinAbs(p["inflation"], 1e-3));
+    CHECK_THAT(planned.asn_ratio_h0, WithinAbs(p["asn_ratio_h0"], 1e-3));
+    CHECK_THAT(planned.asn_ratio_h1, WithinAbs(p["asn_ratio_h1"], 1e-3));
+    const double planned_n_h1 = p["expected_n_h1"];
+    CHECK_THAT(planned.asn_ratio_h1 * n, WithinAbs(planned_n_h1, 1e-3 * planned_n_h1));
+    // At the rates of the looks the design takes at this CV: the reference.
     const DesignCost c = design_cost(d, cv, 0);
     CHECK(c.fixed_n == static_cast<std::size_t>(std::ceil(n)));
-    CHECK_THAT(c.reference.inflation, WithinAbs(p["inflation"], 1e-3));
-    CHECK_THAT(c.reference.asn_ratio_h0, WithinAbs(p["asn_ratio_h0"], 1e-3));
-    CHECK_THAT(c.reference.asn_ratio_h1, WithinAbs(p["asn_ratio_h1"], 1e-3));
-    const double expected_n_h1 = p["expected_n_h1"];
+    std::vector<std::size_t> looks;
+    for (const PlannedLook& l : c.looks) looks.push_back(l.n);
+    CHECK(looks == p["looks_n"].get<std::vector<std::size_t>>());
+    CHECK_THAT(c.reference.inflation, WithinAbs(p["looks_inflation"], 1e-3));
+    CHECK_THAT(c.reference.asn_ratio_h0, WithinAbs(p["looks_asn_ratio_h0"], 1e-3));
+    CHECK_THAT(c.reference.asn_ratio_h1, WithinAbs(p["looks_asn_ratio_h1"], 1e-3));
+    const double expected_n_h1 = p["looks_expected_n_h1"];
     CHECK_THAT(c.reference_asn_h1, WithinAbs(expected_n_h1, 1e-3 * expected_n_h1));
   }
+}
+
+TEST_CASE("efficacy-only characteristics refuse rates that are not increasing to 1",
+          "[sequential][r]") {
+  const SequentialDesign d;
+  CHECK_THROWS_AS(efficacy_only_characteristics(d, {0.5, 0.4, 1}), std::invalid_argument);
+  CHECK_THROWS_AS(efficacy_only_characteristics(d, {0.5, 0.9}), std::invalid_argument);
+  CHECK_THROWS_AS(efficacy_only_characteristics(d, {0, 1}), std::invalid_argument);
+  CHECK_THROWS_AS(efficacy_only_characteristics(d, {0.5, 0.5, 1}), std::invalid_argument);
 }
