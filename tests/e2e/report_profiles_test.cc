@@ -6,13 +6,15 @@
 // (tests/browser/check_report.py): a flame graph per column, the
 // differential one red where a frame grew and blue where it shrank, a
 // screenshot under build/; a corrupt stored profile is an error naming its
-// iteration; a comparison without profiles has no trace of the section.
+// iteration; a comparison without profiles has no trace of the section;
+// frame names that would open or close a <script> are drawn as text.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <boost/regex.hpp>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
@@ -48,7 +50,13 @@ double samples_of(const perf_profile::Folded& f, const std::string& comm) {
   return n;
 }
 
-enum class Profiles { kStored, kNone, kCorrupt };
+enum class Profiles { kStored, kNone, kCorrupt, kHostile };
+
+// Frame and process names that would open or close a <script> block, or
+// hold markup: kHostile adds a stack of them to every profile.
+const std::string kEvilFrame = "</script><script>alert(1)</script>";
+const std::string kEvilComm = "<!--<script>";
+const std::string kMarkupFrame = "a&b<i>c</i>";
 
 // One run, two variants (alpha-heavy the baseline, beta-heavy), three
 // iterations each; each iteration's profile folded, stored and turned into
@@ -72,8 +80,10 @@ std::string profile_db(test::TempDir& dir, Profiles profiles) {
     const auto variant =
         store.variants_table().add_variant({0, run, variants[v].first, static_cast<int>(v), "{}"});
     for (int i = 0; i < 3; ++i) {
-      const auto folded =
+      auto folded =
           perf_profile::fold(fixture_script(variants[v].second + std::to_string(i + 1)));
+      if (profiles == Profiles::kHostile)
+        folded[kEvilComm + ";main;" + kEvilFrame + ";" + kMarkupFrame] = 40 + 20 * v;
       IterationRow it{.run_id = run,
                       .variant_id = variant,
                       .workload = "command",
@@ -247,4 +257,30 @@ workloads:
   CHECK(boost::regex_search(section, boost::regex("<td class=\"symbol\">alpha_loop</td><td>"
                                                   "(self|children)</td>[^\\n]*class=\"shrank\"")));
   check_flames(dir, page, "report-profiles-live");
+}
+
+TEST_CASE("report: frame names that open or close a <script> are drawn as text") {
+  test::TempDir dir;
+  const std::string db = profile_db(dir, Profiles::kHostile);
+  const std::string page = dir.file("hostile.html");
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", page});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  const std::string dump = dir.file("hostile.json");
+  // No dialog, no error, every plot and flame graph drawn.
+  const auto check = test::check_page_in_chromium(
+      page, SCHEDLAB_BUILD_DIR "/report-profiles-hostile.png", {"--dump", dump});
+  INFO(check.out << check.err);
+  REQUIRE(check.ok());
+  const auto seen = nlohmann::json::parse(read_file(dump));
+  // Vega, the plots, d3, d3-flame-graph, the graphs, their boot, the plots' boot: ours only.
+  CHECK(seen["scripts"] == 7);
+  for (const char* graph : {"flame0", "flame1", "flamediff1"}) {
+    INFO(graph);
+    std::set<std::string> names;
+    for (const auto& f : seen["flames"][graph]) names.insert(f["name"].get<std::string>());
+    CHECK(names.count(kEvilComm) == 1);
+    CHECK(names.count(kEvilFrame) == 1);
+    CHECK(names.count(kMarkupFrame) == 1);
+  }
 }
