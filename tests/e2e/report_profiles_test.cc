@@ -14,8 +14,8 @@
 #include <boost/regex.hpp>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <tuple>
 
 #include "analysis/counters/perf_profile.h"
@@ -80,8 +80,7 @@ std::string profile_db(test::TempDir& dir, Profiles profiles) {
     const auto variant =
         store.variants_table().add_variant({0, run, variants[v].first, static_cast<int>(v), "{}"});
     for (int i = 0; i < 3; ++i) {
-      auto folded =
-          perf_profile::fold(fixture_script(variants[v].second + std::to_string(i + 1)));
+      auto folded = perf_profile::fold(fixture_script(variants[v].second + std::to_string(i + 1)));
       if (profiles == Profiles::kHostile)
         folded[kEvilComm + ";main;" + kEvilFrame + ";" + kMarkupFrame] = 40 + 20 * v;
       IterationRow it{.run_id = run,
