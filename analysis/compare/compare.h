@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/compare/changed_table.h"
+#include "analysis/compare/column_profile.h"
 #include "analysis/compare/compare_monitors.h"
 #include "analysis/compare/manifest_diff.h"
 #include "analysis/stats/significance.h"
@@ -191,6 +192,9 @@ struct Comparison {
   std::vector<MonitorBlock> monitors;
   // compare --changed: what else changed between the two columns.
   std::optional<ChangedTable> changed;
+  // report: the columns' perf-profile folded stacks (column_profiles), one
+  // per column, or empty when no column has any.
+  std::vector<ColumnProfile> profiles;
   // What the short column labels stand for ("r3" -> the run name), when
   // shorten_column_labels (column_labels.h) made them; empty otherwise.
   std::vector<std::pair<std::string, std::string>> column_key;

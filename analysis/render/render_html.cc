@@ -16,8 +16,10 @@
 
 #include "analysis/compare/emulation.h"
 #include "analysis/compare/sequential_cells.h"
+#include "analysis/render/flame_assets.h"
 #include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
+#include "analysis/render/render_profiles.h"
 #include "analysis/render/report_plots.h"
 #include "base/text.h"
 
@@ -211,6 +213,11 @@ td.better{background:#d8f0d8;font-weight:bold}td.worse{background:#f6d5d5;font-w
 .plots{display:flex;flex-wrap:wrap;gap:1em}.plot{overflow-x:auto;max-width:100%}
 .plot h4{margin:.2em 0;font-size:13px}.emulated{color:#b00})";
 
+// The profiles section's, added only to a page that has one.
+constexpr std::string_view kFlameStyle =
+    ".flame{overflow-x:auto;max-width:100%}.flame h4{margin:.2em 0;font-size:13px;font-weight:"
+    "normal}table.moved td.symbol{text-align:left}";
+
 // Runs every view, then records per plot how many marks it drew. The
 // renderer is canvas, or SVG for ?renderer=svg (the browser test reads the
 // SVG's text: legend labels, axis ticks).
@@ -233,12 +240,13 @@ function(e){console.error('schedlab report: '+e);window.schedlabReport={done:tru
 std::string render_html(const Comparison& c, const std::string& vega_script,
                         const std::string& page_title, const std::string& lead) {
   Json plots = Json::array();
-  const std::string body = comparison_html(c, "", plots);
-  return html_page(page_title, vega_script, header(c) + lead + body, plots);
+  Json flames = Json::array();
+  const std::string body = comparison_html(c, "", plots, &flames);
+  return html_page(page_title, vega_script, header(c) + lead + body, plots, flames);
 }
 
 std::string comparison_html(const Comparison& c, const std::string& id_prefix,
-                            nlohmann::ordered_json& plots) {
+                            nlohmann::ordered_json& plots, nlohmann::ordered_json* flames) {
   std::string body;
   auto add = [&](const PlotSpec& p) {
     body += fmt::format("<div class=\"plot\"><h4>{}</h4><div id=\"{}\"></div></div>\n", esc(p.caption), p.id);
@@ -280,13 +288,15 @@ std::string comparison_html(const Comparison& c, const std::string& id_prefix,
     body += "</section>\n";
   }
   if (c.changed) body += render_changed_html(*c.changed);  // two columns: what else changed
+  if (flames) body += profiles_html(c, id_prefix, *flames);
   std::string f = footer(c);
   if (!f.empty()) body += "<p class=\"footer\">" + esc(f) + "</p>\n";
   return body;
 }
 
 std::string html_page(const std::string& page_title, const std::string& vega_script,
-                      const std::string& body, const nlohmann::ordered_json& plots) {
+                      const std::string& body, const nlohmann::ordered_json& plots,
+                      const nlohmann::ordered_json& flames) {
   // The title names runs from a database: a right-to-left override or a
   // control character in it is shown escaped, as on a terminal.
   const std::string title = esc(terminal_safe(page_title));
@@ -295,6 +305,20 @@ std::string html_page(const std::string& page_title, const std::string& vega_scr
                     "</script>\n</head><body>\n<h1>" + title + "</h1>\n" + body;
   out += "<script type=\"application/json\" id=\"schedlab-plots\">" + script_safe(plots.dump()) +
          "</script>\n";
+  // Flame graphs are drawn before the plots: window.schedlabFlames is done
+  // by the time window.schedlabReport is.
+  if (flames.is_array() && !flames.empty()) {
+    out += "<style>" + std::string(kFlameStyle) + "</style>\n";
+    out += "<script>/* d3 v7.9.2, ISC licence: third_party/d3 */\n" +
+           script_safe(flame_assets::kD3) + "</script>\n";
+    out +=
+        "<script>/* d3-flame-graph 5.0.0 by Martin Spier, Apache License 2.0: "
+        "third_party/d3-flame-graph */\n" +
+        script_safe(flame_assets::kFlameGraph) + "</script>\n";
+    out += "<script type=\"application/json\" id=\"schedlab-flames\">" +
+           script_safe(flames.dump()) + "</script>\n";
+    out += "<script>" + script_safe(flame_boot_script()) + "</script>\n";
+  }
   return out + "<script>" + script_safe(kBoot) + "</script>\n</body></html>\n";
 }
 

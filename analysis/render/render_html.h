@@ -36,9 +36,12 @@ std::string render_html(const Comparison& c, const std::string& vega_script,
 // The shell every schedlab page shares (report, history): title, style, the
 // inlined Vega, BODY, and `plots` ([{id, kind, spec}], each drawn into the
 // element of its id; window.schedlabReport counts each plot's marks for
-// tests/browser/check_report.py).
+// tests/browser/check_report.py). With `flames` (render_profiles.h's flame
+// graphs), the page also inlines d3 and d3-flame-graph, the graphs' data and
+// the script that draws them; without, none of it is there.
 std::string html_page(const std::string& page_title, const std::string& vega_script,
-                      const std::string& body, const nlohmann::ordered_json& plots);
+                      const std::string& body, const nlohmann::ordered_json& plots,
+                      const nlohmann::ordered_json& flames = nlohmann::ordered_json());
 // TEXT made safe to put between <script> and </script>: every "<!--",
 // "<script" and "</script" (in any case) has its '<' written as \u003c, which
 // JSON and JavaScript literals read back as '<'. html_page passes every
@@ -53,8 +56,10 @@ nlohmann::ordered_json points_with_ci_data(nlohmann::ordered_json values);
 nlohmann::ordered_json y_scale_with_ci();
 // One comparison's tables and plots (no page header): what report shows per
 // workload. Plot element ids start with id_prefix (unique per comparison on
-// a page of several); their specs are appended to `plots`.
+// a page of several); their specs are appended to `plots`. With `flames`,
+// the profiles section (c.profiles) too, its graphs appended there.
 std::string comparison_html(const Comparison& c, const std::string& id_prefix,
-                            nlohmann::ordered_json& plots);
+                            nlohmann::ordered_json& plots,
+                            nlohmann::ordered_json* flames = nullptr);
 
 }  // namespace schedlab

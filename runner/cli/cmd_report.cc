@@ -4,6 +4,7 @@
 
 #include "analysis/compare/changed.h"
 #include "analysis/compare/compare.h"
+#include "analysis/compare/profiles.h"
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render_html.h"
 #include "analysis/render/summary_table.h"
@@ -42,6 +43,9 @@ int report_command(const ReportCmdOptions& o) {
     // Two columns: what else changed between them (compare --changed).
     if (c.columns.size() == 2)
       c.changed = what_changed(store, c, {.test = *test_from_name(o.stats.test), .fdr = o.fdr});
+    // The columns' perf-profile stacks, for the flame graphs: a stored
+    // profile that does not load stops the report, naming its iteration.
+    c.profiles = column_profiles(store, c);
     // The runs' names, each after a comma: a name may hold spaces.
     std::string title = "schedlab report:";
     for (std::size_t i = 0; i < c.runs.size(); ++i)

@@ -11,7 +11,9 @@ plots' data as the page's script parsed it), "text" (the page's visible
 text), "scripts" (how many <script> elements the parser made) and "page"
 (its scroll width and the window's). With --renderer svg (the page's
 ?renderer=svg: Vega draws SVG, not a canvas) it adds "svg": per plot, the
-text of its legend labels and of its x axis's tick labels, as drawn.
+text of its legend labels and of its x axis's tick labels, as drawn. A page
+with flame graphs (report's profiles) adds "flames": per graph, its frames
+as drawn ({name, fill, width}); a graph that failed or drew no frame fails.
 
 Needs Debian's chromium and python3-websocket (Debian's python3, not a
 pyenv one). Prints one line per plot and the time to a rendered page.
@@ -51,6 +53,18 @@ document.querySelectorAll('.plot div[id]').forEach(function(div){
     if(tops.every(function(v){return v===tops[0];})) x=x.concat(labels.map(function(t){return t.textContent;}));
   });
   out[div.id]={legend:text('.role-legend-label text'),x_labels:x};
+});
+return out;})()"""
+
+
+# Per flame graph (d3-flame-graph's SVG): each frame's name, its rectangle's
+# fill and width, as drawn.
+FLAME_FRAMES = """(function(){var out={};
+document.querySelectorAll('.flame div[id]').forEach(function(div){
+  out[div.id]=Array.from(div.querySelectorAll('g.frame')).map(function(g){
+    var r=g.querySelector('rect');
+    return {name:g.getAttribute('name'),fill:r&&r.getAttribute('fill'),
+            width:r?parseFloat(r.getAttribute('width')||'0'):0};});
 });
 return out;})()"""
 
@@ -141,6 +155,16 @@ def check(profile, report, shot, max_open, dump, renderer):
             break
         time.sleep(0.02)
     opened = time.time() - start
+    # The flame graphs are drawn before the plots' script runs; their rects'
+    # widths are set on the next animation frame.
+    flames = None
+    if result is not None:
+        r = send("Runtime.evaluate", returnByValue=True, expression=(
+            "JSON.stringify(document.getElementById('schedlab-flames')?"
+            "(window.schedlabFlames||{done:false,graphs:[]}):null)"))
+        flames = json.loads(r["result"].get("value") or "null")
+        if flames is not None:
+            time.sleep(0.3)
     if result is None:
         for e in errors:
             print("FAIL:", e)
@@ -150,7 +174,7 @@ def check(profile, report, shot, max_open, dump, renderer):
             "JSON.stringify({plots: JSON.parse(document.getElementById('schedlab-plots')"
             ".textContent), text: document.body.innerText, scripts: document.scripts.length,"
             " page: {scroll_width: document.documentElement.scrollWidth, window_width: window.innerWidth},"
-            " svg: " + SVG_TEXT + "})"))
+            " svg: " + SVG_TEXT + ", flames: " + FLAME_FRAMES + "})"))
         if "exceptionDetails" in r:
             sys.exit("check_report: --dump: " + r["exceptionDetails"].get("text", "failed"))
         with open(dump, "w") as f:
@@ -175,6 +199,17 @@ def check(profile, report, shot, max_open, dump, renderer):
         print(f"plot {p['id']} ({p['kind']}): {p['marks']} marks")
         if p["marks"] <= 0:
             failed.append(f"plot {p['id']} drew no marks")
+    if flames is not None:
+        if not flames.get("done"):
+            failed.append("the flame graphs' script did not finish")
+        if flames.get("error"):
+            failed.append("flame graphs: " + flames["error"])
+        if not flames.get("graphs"):
+            failed.append("a flame graph section without graphs")
+        for g in flames.get("graphs", []):
+            print(f"flame graph {g['id']} ({g['kind']}): {g['frames']} frames")
+            if g["frames"] <= 0:
+                failed.append(f"flame graph {g['id']} drew no frames")
     print(f"opened and rendered in {opened:.2f} s (views {result.get('ms', 0) / 1000:.2f} s); "
           f"screenshot {shot}")
     if max_open is not None and opened > max_open:

@@ -1,0 +1,285 @@
+// report's profiles (issue 46 item 4) end to end: real perf profiles
+// (tests/fixtures/perf/script-two-hot-*.txt.gz: `perf record -a -g` of a
+// program whose two hot functions swap their balance between the two
+// variants) folded and stored as the perf-profile monitor stores them, the
+// page written by the real binary and opened in headless Chromium
+// (tests/browser/check_report.py): a flame graph per column, the
+// differential one red where a frame grew and blue where it shrank, a
+// screenshot under build/; a corrupt stored profile is an error naming its
+// iteration; a comparison without profiles has no trace of the section;
+// frame names that would open or close a <script> are drawn as text.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <boost/regex.hpp>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <tuple>
+
+#include "analysis/counters/perf_profile.h"
+#include "base/compression.h"
+#include "base/file.h"
+#include "results/iterations_table.h"
+#include "results/metrics_table.h"
+#include "results/runs_table.h"
+#include "results/store.h"
+#include "results/variants_table.h"
+#include "runner/hosts/local_host.h"
+#include "tests/support/run_schedlab.h"
+#include "tests/support/skip.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+
+namespace {
+
+// `perf script` of one recording, as the monitor reads it on the SUT.
+std::string fixture_script(const std::string& name) {
+  const std::string path =
+      SCHEDLAB_SOURCE_DIR "/tests/fixtures/perf/script-two-hot-" + name + ".txt.gz";
+  return gunzip(read_file(path), path);
+}
+
+// The samples of one process in a profile.
+double samples_of(const perf_profile::Folded& f, const std::string& comm) {
+  double n = 0;
+  for (const auto& [stack, count] : f)
+    if (stack.starts_with(comm + ";")) n += static_cast<double>(count);
+  return n;
+}
+
+enum class Profiles { kStored, kNone, kCorrupt, kHostile };
+
+// Frame and process names that would open or close a <script> block, or
+// hold markup: kHostile adds a stack of them to every profile.
+const std::string kEvilFrame = "</script><script>alert(1)</script>";
+const std::string kEvilComm = "<!--<script>";
+const std::string kMarkupFrame = "a&b<i>c</i>";
+
+// One run, two variants (alpha-heavy the baseline, beta-heavy), three
+// iterations each; each iteration's profile folded, stored and turned into
+// rows as runner/monitors/perf_monitor.cc and monitor_runner.cc do. The
+// metric is the program's own samples in its profile.
+std::string profile_db(test::TempDir& dir, Profiles profiles) {
+  const std::string db = dir.file("profiles.db");
+  Store store(db);
+  const auto run = store.runs_table().create_run({.name = "two-hot",
+                                                  .config_path = "c.yaml",
+                                                  .config_text = "",
+                                                  .config_sha256 = "0",
+                                                  .manifest_json = "{}",
+                                                  .status = RunStatus::kFinished,
+                                                  .started_at = "2026-12-06T12:00:00Z"});
+  store.metrics_table().add_metric(run, {"command", "samples", "samples", Direction::kLowerIsBetter,
+                                         "amean", SampleKind::kRun, 0});
+  const std::vector<std::pair<std::string, std::string>> variants = {{"alpha-heavy", "a"},
+                                                                     {"beta-heavy", "b"}};
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    const auto variant =
+        store.variants_table().add_variant({0, run, variants[v].first, static_cast<int>(v), "{}"});
+    for (int i = 0; i < 3; ++i) {
+      auto folded = perf_profile::fold(fixture_script(variants[v].second + std::to_string(i + 1)));
+      if (profiles == Profiles::kHostile)
+        folded[kEvilComm + ";main;" + kEvilFrame + ";" + kMarkupFrame] = 40 + 20 * v;
+      IterationRow it{.run_id = run,
+                      .variant_id = variant,
+                      .workload = "command",
+                      .block = "two_hot",
+                      .row = "1",
+                      .params_json = "{}",
+                      .iteration = i,
+                      .status = IterationStatus::kOk};
+      it.samples = {{"samples", samples_of(folded, "two_hot"), std::nullopt}};
+      if (profiles != Profiles::kNone) {
+        std::string stored = perf_profile::store(folded);
+        // The second iteration of the second variant: base64 of plain text.
+        if (profiles == Profiles::kCorrupt && v == 1 && i == 1) stored = "bm90IGd6aXA=";
+        it.monitor_snapshots.push_back({0, std::string(perf_profile::kMonitorName), "after",
+                                        std::string(perf_profile::kStoredPath), stored});
+        for (const auto& r : perf_profile::shares(folded).rows)
+          it.monitor_deltas.push_back(
+              {0, std::string(perf_profile::kMonitorName), r.counter, r.value});
+      }
+      store.iterations_table().add_iteration(it);
+    }
+  }
+  return db;
+}
+
+// "rgb(r,g,b)" (d3 may write "rgb(r, g, b)") as three numbers.
+std::array<int, 3> rgb(const std::string& fill) {
+  std::array<int, 3> c{-1, -1, -1};
+  std::sscanf(fill.c_str(), "rgb(%d ,%d ,%d)", &c[0], &c[1], &c[2]);
+  return c;
+}
+
+// The page in Chromium: a flame graph per column and the differential one,
+// each with the program's frames drawn; alpha_loop (hot in the baseline,
+// alpha-heavy) blue in the differential graph, beta_loop red. A screenshot
+// SHOT.png under build/.
+void check_flames(test::TempDir& dir, const std::string& page, const std::string& shot) {
+  const std::string dump = dir.file(shot + ".json");
+  const auto check =
+      test::check_page_in_chromium(page, SCHEDLAB_BUILD_DIR "/" + shot + ".png", {"--dump", dump});
+  INFO(check.out << check.err);
+  REQUIRE(check.ok());
+  CHECK(check.out.find("flame graph flame0 (column): ") != std::string::npos);
+  CHECK(check.out.find("flame graph flame1 (column): ") != std::string::npos);
+  CHECK(check.out.find("flame graph flamediff1 (diff): ") != std::string::npos);
+  const auto seen = nlohmann::json::parse(read_file(dump));
+  const auto& flames = seen["flames"];
+  REQUIRE(flames.size() == 3);
+  // A frame's fill in a graph (the program's frames are each there once).
+  auto fill = [&](const std::string& graph, const std::string& name) {
+    for (const auto& f : flames[graph])
+      if (f["name"] == name) return f["fill"].get<std::string>();
+    return std::string("none");
+  };
+  for (const char* graph : {"flame0", "flame1", "flamediff1"}) {
+    INFO(graph);
+    CHECK(fill(graph, "alpha_loop") != "none");
+    CHECK(fill(graph, "beta_loop") != "none");
+    CHECK(fill(graph, "main") != "none");
+    double drawn = 0;
+    for (const auto& f : flames[graph]) drawn += f["width"].get<double>();
+    CHECK(drawn > 0);  // the rectangles got their widths
+  }
+  // The baseline ran alpha_loop 400M times and beta_loop 130M, the other
+  // column the reverse: alpha_loop shrank (blue), beta_loop grew (red).
+  const auto alpha = rgb(fill("flamediff1", "alpha_loop"));
+  const auto beta = rgb(fill("flamediff1", "beta_loop"));
+  INFO(fill("flamediff1", "alpha_loop") << " " << fill("flamediff1", "beta_loop"));
+  CHECK(alpha[2] == 255);
+  CHECK(alpha[0] < 200);
+  CHECK(alpha[0] == alpha[1]);
+  CHECK(beta[0] == 255);
+  CHECK(beta[2] < 200);
+  CHECK(beta[1] == beta[2]);
+  // The captions say what a graph merged and how to read the differential.
+  const std::string text = seen["text"];
+  CHECK(text.find("alpha-heavy: ") != std::string::npos);
+  CHECK(text.find(" from 3 iterations merged") != std::string::npos);
+  CHECK(text.find("beta-heavy against alpha-heavy: widths from beta-heavy; red where") !=
+        std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("report: flame graphs per column and a differential one, drawn in headless Chromium") {
+  test::TempDir dir;
+  const std::string db = profile_db(dir, Profiles::kStored);
+  const std::string page = dir.file("profiles.html");
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", page});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  const std::string html = read_file(page);
+  CHECK(html.find("<h2>Profiles (perf-profile)</h2>") != std::string::npos);
+  // The symbols whose share moved: both hot functions, self and children.
+  const auto moved = html.find("Symbols whose share of samples moved");
+  REQUIRE(moved != std::string::npos);
+  const std::string section = html.substr(moved, html.find("</table>", moved) - moved);
+  CHECK(section.find("<td class=\"symbol\">alpha_loop</td><td>self</td>") != std::string::npos);
+  CHECK(section.find("<td class=\"symbol\">beta_loop</td><td>self</td>") != std::string::npos);
+  // The library is inlined with its licence named; nothing is fetched.
+  CHECK(html.find("d3-flame-graph 5.0.0 by Martin Spier, Apache License 2.0") != std::string::npos);
+  CHECK(html.find("https://d3js.org v7.9.2") != std::string::npos);
+  CHECK(html.find("<script src") == std::string::npos);
+
+  check_flames(dir, page, "report-profiles");
+}
+
+TEST_CASE("report: a corrupt stored profile is an error naming its iteration") {
+  test::TempDir dir;
+  const std::string db = profile_db(dir, Profiles::kCorrupt);
+  const std::string page = dir.file("corrupt.html");
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", page});
+  CHECK(rep.exit_code == 1);
+  CHECK(rep.err.find("run two-hot variant beta-heavy two_hot 1 iteration 1 (id 5): the stored "
+                     "profile is not gzip data") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(page));
+}
+
+TEST_CASE("report: a comparison without profiles has no profiles section, no d3") {
+  test::TempDir dir;
+  const std::string db = profile_db(dir, Profiles::kNone);
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", "-"});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  CHECK(rep.out.find("Profiles") == std::string::npos);
+  CHECK(rep.out.find("flame") == std::string::npos);
+  CHECK(rep.out.find("d3js.org") == std::string::npos);
+}
+
+TEST_CASE("report of two real perf-profile runs: the hot function's move in the flame graphs",
+          "[perf]") {
+  LocalHost host;
+  if (!host.find_program("perf")) SCHEDLAB_SKIP("perf is not installed (Debian: linux-perf)");
+  if (geteuid() != 0) SCHEDLAB_SKIP("perf -a needs root here");
+  test::TempDir dir;
+  const std::string db = dir.file("live.db");
+  for (const auto& [name, alpha, beta] : {std::tuple{"alpha-heavy", "400000000", "130000000"},
+                                          std::tuple{"beta-heavy", "130000000", "400000000"}}) {
+    const std::string config = dir.file(std::string(name) + ".yaml");
+    test::write_text(config, fmt::format(R"(
+iterations: 3
+workloads:
+  - command:
+      name: two_hot
+      argv: ["{}", "{}", "{}"]
+      metrics:
+        seconds:
+          regex: '^seconds: (?<value>[0-9.]+)$'
+          direction: lower
+      timeout: 120s
+      monitors: [perf-profile]
+)",
+                                         SCHEDLAB_TEST_TWO_HOT, alpha, beta));
+    const auto run = test::schedlab_cmd({"run", config, "--db", db, "--name", name}, {},
+                                        std::chrono::seconds(600));
+    INFO(run.out << run.err);
+    REQUIRE(run.ok());
+  }
+  const std::string page = dir.file("live.html");
+  const auto rep =
+      test::schedlab_cmd({"report", "alpha-heavy", "beta-heavy", "--db", db, "-o", page});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  // alpha_loop's share fell by about 24 points (35% to 11% of all samples
+  // here, the machine shared): a row of the moved symbols, in blue.
+  const std::string html = read_file(page);
+  const auto moved = html.find("Symbols whose share of samples moved");
+  REQUIRE(moved != std::string::npos);
+  const std::string section = html.substr(moved, html.find("</table>", moved) - moved);
+  INFO(section);
+  CHECK(boost::regex_search(section, boost::regex("<td class=\"symbol\">alpha_loop</td><td>"
+                                                  "(self|children)</td>[^\\n]*class=\"shrank\"")));
+  check_flames(dir, page, "report-profiles-live");
+}
+
+TEST_CASE("report: frame names that open or close a <script> are drawn as text") {
+  test::TempDir dir;
+  const std::string db = profile_db(dir, Profiles::kHostile);
+  const std::string page = dir.file("hostile.html");
+  const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", page});
+  INFO(rep.err);
+  REQUIRE(rep.ok());
+  const std::string dump = dir.file("hostile.json");
+  // No dialog, no error, every plot and flame graph drawn.
+  const auto check = test::check_page_in_chromium(
+      page, SCHEDLAB_BUILD_DIR "/report-profiles-hostile.png", {"--dump", dump});
+  INFO(check.out << check.err);
+  REQUIRE(check.ok());
+  const auto seen = nlohmann::json::parse(read_file(dump));
+  // Vega, the plots, d3, d3-flame-graph, the graphs, their boot, the plots' boot: ours only.
+  CHECK(seen["scripts"] == 7);
+  for (const char* graph : {"flame0", "flame1", "flamediff1"}) {
+    INFO(graph);
+    std::set<std::string> names;
+    for (const auto& f : seen["flames"][graph]) names.insert(f["name"].get<std::string>());
+    CHECK(names.count(kEvilComm) == 1);
+    CHECK(names.count(kEvilFrame) == 1);
+    CHECK(names.count(kMarkupFrame) == 1);
+  }
+}
