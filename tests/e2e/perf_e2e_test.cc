@@ -134,8 +134,10 @@ TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e
 TEST_CASE("a hot function that moves between two runs moves in percentage points", "[perf][e2e]") {
   need_perf();
   test::TempDir dir;
-  const auto hot =
-      test::run_config(dir, "hot", hot_config(4, 499, R"("200000000", "20000000")"), 300s);
+  std::string hot_err;
+  const auto hot = test::run_config(
+      dir, "hot", hot_config(4, 499, R"("200000000", "20000000")"), 300s, &hot_err);
+  INFO(hot_err);
   const std::string cfg = dir.file("cold.yaml");
   test::write_text(cfg, hot_config(4, 499, R"("20000000", "200000000")"));
   const auto cold = test::schedlab_cmd({"run", cfg, "--db", hot.db, "--name", "cold"}, {}, 300s);
