@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "analysis/counters/cpu_residency.h"
 #include "analysis/counters/perf_profile.h"
 #include "analysis/counters/perf_stat.h"
 #include "analysis/counters/procfs_interrupts.h"
@@ -252,6 +253,35 @@ void sched_debug_check(const std::vector<std::string>& t) {
   in_file(kSchedDebug, [&] { return sched_debug::parse(t[0]); });
 }
 
+// ---- cpuidle, cpufreq residency ----
+
+constexpr std::string_view kCpuidle =
+    "/sys/devices/system/cpu/cpu*/cpuidle/state*/{name,time,usage}";
+constexpr std::string_view kCpufreq = "/sys/devices/system/cpu/cpu*/cpufreq/stats/time_in_state";
+
+MonitorDelta cpuidle_delta(const std::vector<std::string>& b, const std::vector<std::string>& a) {
+  need(b, 1, "cpuidle");
+  need(a, 1, "cpuidle");
+  return residency::delta(in_file(kCpuidle, [&] { return residency::parse_cpuidle(b[0]); }),
+                          in_file(kCpuidle, [&] { return residency::parse_cpuidle(a[0]); }),
+                          "time_us: microseconds in the state; usage: entries into it");
+}
+void cpuidle_check(const std::vector<std::string>& t) {
+  need(t, 1, "cpuidle");
+  in_file(kCpuidle, [&] { return residency::parse_cpuidle(t[0]); });
+}
+MonitorDelta cpufreq_delta(const std::vector<std::string>& b, const std::vector<std::string>& a) {
+  need(b, 1, "cpufreq");
+  need(a, 1, "cpufreq");
+  return residency::delta(in_file(kCpufreq, [&] { return residency::parse_cpufreq(b[0]); }),
+                          in_file(kCpufreq, [&] { return residency::parse_cpufreq(a[0]); }),
+                          "milliseconds at each frequency");
+}
+void cpufreq_check(const std::vector<std::string>& t) {
+  need(t, 1, "cpufreq");
+  in_file(kCpufreq, [&] { return residency::parse_cpufreq(t[0]); });
+}
+
 const std::vector<MonitorSpec>& table() {
   static const std::vector<MonitorSpec> specs = {
       {"schedstat",
@@ -291,11 +321,34 @@ const std::vector<MonitorSpec>& table() {
        vmstat_check,
        vmstat_delta},
       {"sched-debug",
-       "per-CPU switches, run queue lengths and loads (/sys/kernel/debug/sched/debug)",
+       "per-CPU switches, run queue lengths and loads (/sys/kernel/debug/sched/debug, "
+       "/proc/sched_debug before 5.13)",
        {kSchedDebug},
        {},
        sched_debug_check,
-       sched_debug_delta},
+       sched_debug_delta,
+       {"/proc/sched_debug"}},
+      {"cpuidle",
+       "time in and entries into each CPU idle state (/sys/devices/system/cpu/cpu*/cpuidle)",
+       {kCpuidle},
+       {},
+       cpuidle_check,
+       cpuidle_delta,
+       {},
+       // Every CPU's states in one command; none: no output (grep's error
+       // for the unexpanded glob is dropped).
+       "grep -H . /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/name "
+       "/sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/time "
+       "/sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/usage 2> /dev/null; exit 0"},
+      {"cpufreq",
+       "time at each CPU frequency (/sys/devices/system/cpu/cpu*/cpufreq/stats/time_in_state)",
+       {kCpufreq},
+       {},
+       cpufreq_check,
+       cpufreq_delta,
+       {},
+       "grep -H . /sys/devices/system/cpu/cpu[0-9]*/cpufreq/stats/time_in_state 2> /dev/null; "
+       "exit 0"},
   };
   return specs;
 }

@@ -50,10 +50,17 @@ struct MonitorSpec {
   void (*check)(const std::vector<std::string>& texts);
   MonitorDelta (*diff)(const std::vector<std::string>& before,
                        const std::vector<std::string>& after);
+  // Read instead of `paths` on a SUT that lacks them, where an older kernel
+  // has the same text elsewhere (sched-debug: /proc/sched_debug before 5.13).
+  std::vector<std::string_view> older_paths = {};
+  // Files found by a glob (one per CPU and state): a fixed sh script run on
+  // the SUT whose output is the snapshot, instead of reading `paths`
+  // (which then holds one name for it). No output: the files are absent.
+  std::string_view script = {};
 };
 
 // The registry: schedstat, stat, interrupts, softirqs, pressure, vmstat,
-// sched-debug.
+// sched-debug, cpuidle, cpufreq.
 const std::vector<MonitorSpec>& monitors();
 // Every monitor a config may name: the registry's, and three that run a
 // process on the SUT during the iteration instead of snapshotting a file

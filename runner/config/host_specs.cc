@@ -1,5 +1,7 @@
 #include "runner/config/host_specs.h"
 
+#include <algorithm>
+
 namespace schedlab {
 
 HostSpec hosts_of(const Config& config) {
@@ -10,7 +12,13 @@ HostSpec hosts_of(const Config& config) {
                 .ssh = config.ssh};
   if (spec.sut_lab) {
     spec.sut_lab->kernels.clear();  // one boot: sut_lab->kernel
-    for (const auto& w : config.workloads) spec.sut_lab->workloads.push_back(w.workload->name());
+    for (const auto& w : config.workloads) {
+      spec.sut_lab->workloads.push_back(w.workload->name());
+      for (const auto& m : w.monitors)
+        if (std::find(spec.sut_lab->monitors.begin(), spec.sut_lab->monitors.end(), m) ==
+            spec.sut_lab->monitors.end())
+          spec.sut_lab->monitors.push_back(m);
+    }
   }
   return spec;
 }

@@ -32,6 +32,9 @@ struct LabConfig {
   std::vector<std::string> programs;  // more host programs copied into the guest
   // The run's workloads: the guest gets what they need (Workload::guest_needs).
   std::vector<std::string> workloads;
+  // The run's monitors: perf-stat and perf-profile bring perf into the guest
+  // (and a built kernel's symbols: runner/lab/monitor_needs.h).
+  std::vector<std::string> monitors;
   std::string cmdline;       // appended to the kernel command line
   // A git: kernel's config additions (runner/lab/kernel_build.h):
   // fragment files and CONFIG_X: value pairs, in config order.

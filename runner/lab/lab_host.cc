@@ -18,6 +18,7 @@
 #include "runner/lab/dtb.h"
 #include "runner/lab/kernel_build.h"
 #include "runner/lab/lab_config_yaml.h"
+#include "runner/lab/monitor_needs.h"
 #include "workloads/registry.h"
 
 namespace schedlab::lab {
@@ -81,7 +82,8 @@ std::string indent(const std::string& text) {
 KernelBuildConfig kernel_build_config(const LabConfig& config,
                                       std::vector<std::string>* additions) {
   std::vector<std::string> said;
-  // What the workloads need of a kernel built from source, then the config's own symbols.
+  // What the workloads and monitors need of a kernel built from source, then
+  // the config's own symbols.
   std::vector<std::pair<std::string, std::string>> symbols;
   for (const auto& name : config.workloads)
     if (const Workload* w = find_workload(name))
@@ -89,6 +91,10 @@ KernelBuildConfig kernel_build_config(const LabConfig& config,
         symbols.emplace_back(k, v);
         said.push_back(fmt::format("{}={} ({})", k, v, name));
       }
+  for (const auto& [k, v] : monitor_needs(config.monitors).kernel_config) {
+    symbols.emplace_back(k, v);
+    said.push_back(fmt::format("{}={} (perf-profile)", k, v));
+  }
   symbols.insert(symbols.end(), config.config.begin(), config.config.end());
   for (const auto& [k, v] : config.config) said.push_back(fmt::format("{}={} (config)", k, v));
   for (const auto& f : config.config_fragments) said.push_back(f + " (fragment)");
@@ -153,6 +159,7 @@ void LabHost::boot(const LabConfig& config) {
   spec.extra_programs = config.programs;
   for (const auto& name : config.workloads)
     if (const Workload* w = find_workload(name)) spec.needs.push_back(w->guest_needs());
+  for (const auto& p : monitor_needs(config.monitors).programs) spec.optional_programs.push_back(p);
   const KernelBuildConfig build = kernel_build_config(config, &config_additions_);
   kernel_ = is_git_kernel(config.kernel)
                 ? build_kernel(config.kernel, build, paths_, local, log_)

@@ -19,9 +19,20 @@ MonitorRunner::MonitorRunner(RunsTable& runs, KnobJournalTable& journal, Host& s
   if (!note_) note_ = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
 }
 
+const std::vector<std::string_view>& MonitorRunner::paths(const MonitorSpec& m) const {
+  return older_.count(std::string(m.name)) ? m.older_paths : m.paths;
+}
+
 std::optional<std::vector<std::string>> MonitorRunner::read(const MonitorSpec& m) {
+  if (!m.script.empty()) {
+    const ExecResult r = sut_.run(
+        {.argv = {"sh", "-c", std::string(m.script)}, .timeout = std::chrono::seconds(30)});
+    if (!r.ok()) throw HostError(fmt::format("sh -c '{}': {}", m.script, r.describe()));
+    if (r.out.empty()) return std::nullopt;
+    return std::vector<std::string>{r.out};
+  }
   std::vector<std::string> texts;
-  for (const auto path : m.paths) {
+  for (const auto path : paths(m)) {
     auto text = sut_.read_file(std::string(path));
     if (!text) return std::nullopt;
     texts.push_back(std::move(*text));
@@ -90,15 +101,28 @@ void MonitorRunner::start_files(const std::vector<const MonitorSpec*>& used) {
   for (const MonitorSpec* m : used) {
     try {
       // sched-debug's file is in debugfs, which a SUT may not have mounted.
+      // A kernel without debugfs may still have the older path.
       if (std::any_of(m->paths.begin(), m->paths.end(),
-                      [](std::string_view p) { return p.starts_with("/sys/kernel/debug/"); }))
-        ensure_debugfs(sut_);
+                      [](std::string_view p) { return p.starts_with("/sys/kernel/debug/"); })) {
+        try {
+          ensure_debugfs(sut_);
+        } catch (const KnobError&) {
+          if (m->older_paths.empty()) throw;
+        }
+      }
       // The files first: a kernel without the counters has no sysctl either.
       auto texts = read(*m);
+      if (!texts && !m->older_paths.empty()) {
+        // An older kernel's place for the same text.
+        older_.insert(std::string(m->name));
+        texts = read(*m);
+        if (!texts) older_.erase(std::string(m->name));
+      }
       if (!texts) {
         std::vector<std::string> missing;
-        for (const auto path : m->paths)
-          if (!sut_.read_file(std::string(path))) missing.emplace_back(path);
+        for (const auto& path_set : {m->paths, m->older_paths})
+          for (const auto path : path_set)
+            if (!sut_.read_file(std::string(path))) missing.emplace_back(path);
         mark_unavailable(std::string(m->name), fmt::format("no {}", fmt::join(missing, ", ")));
         continue;
       }
@@ -174,9 +198,10 @@ void MonitorRunner::after(const std::vector<Snapshot>& before, IterationRow& row
       mark_unavailable(name, "its files disappeared during the run");
       continue;
     }
-    for (std::size_t i = 0; i < m.paths.size(); ++i) {
-      row.monitor_snapshots.push_back({0, name, "before", std::string(m.paths[i]), s.before[i]});
-      row.monitor_snapshots.push_back({0, name, "after", std::string(m.paths[i]), (*after)[i]});
+    const auto& read_paths = paths(m);
+    for (std::size_t i = 0; i < read_paths.size(); ++i) {
+      row.monitor_snapshots.push_back({0, name, "before", std::string(read_paths[i]), s.before[i]});
+      row.monitor_snapshots.push_back({0, name, "after", std::string(read_paths[i]), (*after)[i]});
     }
     try {
       const MonitorDelta d = m.diff(s.before, *after);

@@ -31,6 +31,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,9 @@ class MonitorRunner {
   const std::map<std::string, std::string>& unavailable() const { return unavailable_; }
 
  private:
+  // The paths read for a monitor: its own, or its older_paths where the SUT
+  // has only those (found at start).
+  const std::vector<std::string_view>& paths(const MonitorSpec& m) const;
   // Every path's text, or empty when one does not exist.
   std::optional<std::vector<std::string>> read(const MonitorSpec& m);
   void probe_tasks();
@@ -103,6 +107,7 @@ class MonitorRunner {
   std::optional<KnobJournal> journal_;
   std::map<std::string, std::string> unavailable_;
   std::map<std::string, std::string> errors_;
+  std::set<std::string> older_;         // monitors read at their older_paths
   std::optional<TaskSampler> sampler_;  // the `tasks` monitor's, during an iteration
   std::vector<std::unique_ptr<PerfMonitor>>
       perf_;  // perf-stat and perf-profile, when used and usable

@@ -1,18 +1,21 @@
 // The perf monitors end to end with the real perf (Debian's linux-perf) on
 // this machine, through the schedlab binary: hackbench counted by
 // perf-stat (and vmstat, sched-debug), a program with one hot function
-// profiled by perf-profile, and an event perf does not know refused by
-// preflight at its config line. perf -a needs root (or a permissive
+// profiled by perf-profile (and the same program's hot function moved
+// between two runs, in compare --changed), and an event perf does not know
+// refused by preflight at its config line. perf -a needs root (or a permissive
 // kernel.perf_event_paranoid): elsewhere these are skipped.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "analysis/counters/perf_profile.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
+#include "tests/support/monitor_values.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -28,19 +31,30 @@ void need_perf() {
   if (geteuid() != 0) SCHEDLAB_SKIP("perf -a needs root here");
 }
 
-// iteration -> value of MONITOR's COUNTER, for every iteration that has it.
 std::map<std::int64_t, double> rows(Store& store, std::int64_t run, const std::string& monitor,
                                     const std::string& counter) {
-  std::map<std::int64_t, double> out;
-  for (const auto& d : store.monitor_rows().monitor_deltas(run, monitor, false))
-    if (d.counter == counter) out[d.iteration_id] = d.value;
-  return out;
+  return test::monitor_values(store, run, monitor, counter);
 }
+using test::occurrences;
 
-std::size_t occurrences(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
+// The `command` workload running the hot-loop program with ARGS (YAML
+// strings), profiled at HZ.
+std::string hot_config(int iterations, int hz, const std::string& args) {
+  return fmt::format(R"(
+iterations: {}
+perf_profile: {{frequency: {}}}
+workloads:
+  - command:
+      name: hot
+      argv: ["{}", {}]
+      metrics:
+        seconds:
+          regex: '^seconds: (?<value>[0-9.]+)$'
+          direction: lower
+      timeout: 120s
+      monitors: [perf-profile]
+)",
+                     iterations, hz, SCHEDLAB_TEST_HOT, args);
 }
 
 }  // namespace
@@ -92,23 +106,7 @@ workloads:
 TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e]") {
   need_perf();
   test::TempDir dir;
-  const auto r = test::run_config(dir, "pp",
-                                  fmt::format(R"(
-iterations: 2
-perf_profile: {{frequency: 199}}
-workloads:
-  - command:
-      name: hot
-      argv: ["{}", "300000000"]
-      metrics:
-        seconds:
-          regex: '^seconds: (?<value>[0-9.]+)$'
-          direction: lower
-      timeout: 120s
-      monitors: [perf-profile]
-)",
-                                              SCHEDLAB_TEST_HOT),
-                                  600s);
+  const auto r = test::run_config(dir, "pp", hot_config(2, 199, "\"300000000\""), 600s);
   Store store(r.db);
   const auto hot = rows(store, r.run.id, "perf-profile", "self.hot_loop");
   REQUIRE(hot.size() == 2);
@@ -127,6 +125,47 @@ workloads:
   for (const auto& [stack, n] : folded)
     if (stack.ends_with(";hot_loop") && stack.starts_with("schedlab-test-h")) seen = true;
   CHECK(seen);
+}
+
+// Issue 46's "a profiled program whose hot function moves between two
+// runs shows the move in percentage points": run `hot` spends its time in
+// hot_loop, run `cold` in cold_loop; compare --changed lists both symbols'
+// self shares moved, in percentage points, with q <= 0.05.
+TEST_CASE("a hot function that moves between two runs moves in percentage points", "[perf][e2e]") {
+  need_perf();
+  test::TempDir dir;
+  std::string hot_err;
+  const auto hot = test::run_config(
+      dir, "hot", hot_config(4, 499, R"("200000000", "20000000")"), 300s, &hot_err);
+  INFO(hot_err);
+  const std::string cfg = dir.file("cold.yaml");
+  test::write_text(cfg, hot_config(4, 499, R"("20000000", "200000000")"));
+  const auto cold = test::schedlab_cmd({"run", cfg, "--db", hot.db, "--name", "cold"}, {}, 300s);
+  INFO(cold.err);
+  REQUIRE(cold.ok());
+  const auto r = test::schedlab_cmd(
+      {"compare", "hot", "cold", "--db", hot.db, "--changed", "--format", "json"});
+  INFO(r.err);
+  REQUIRE(r.ok());
+  const auto j = nlohmann::json::parse(r.out);
+  INFO(j["changed"].dump(2));
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& row : j["changed"]) rows[row["counter"].get<std::string>()] = row;
+  REQUIRE(rows.count("profile.self.hot_loop"));
+  REQUIRE(rows.count("profile.self.cold_loop"));
+  const auto& h = rows["profile.self.hot_loop"];
+  const auto& c = rows["profile.self.cold_loop"];
+  // Shares move in percentage points (new mean - base mean), not in %.
+  CHECK_FALSE(h.contains("change_pct"));
+  CHECK(h["change_pp"].get<double>() ==
+        Approx(h["mean"].get<double>() - h["base_mean"].get<double>()));
+  CHECK(h["change_pp"].get<double>() < -10);  // the machine is shared: other samples dilute
+  CHECK(c["change_pp"].get<double>() > 10);
+  CHECK(h["q"].get<double>() <= 0.05);
+  CHECK(c["q"].get<double>() <= 0.05);
+  const auto text = test::schedlab_cmd({"compare", "hot", "cold", "--db", hot.db, "--changed"});
+  REQUIRE(text.ok());
+  CHECK(text.out.find("  profile.self.hot_loop\n") != std::string::npos);
 }
 
 TEST_CASE("an event perf does not know is refused at its config line", "[perf][e2e]") {

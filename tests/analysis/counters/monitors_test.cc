@@ -38,7 +38,7 @@ TEST_CASE("the registry", "[monitors]") {
     CHECK(!m.paths.empty());
   }
   CHECK(names == std::vector<std::string>{"schedstat", "stat", "interrupts", "softirqs", "pressure",
-                                          "vmstat", "sched-debug"});
+                                          "vmstat", "sched-debug", "cpuidle", "cpufreq"});
   // The monitors that run a process during the iteration are named too.
   const auto all = schedlab::monitor_names();
   CHECK(std::vector<std::string>(all.end() - 3, all.end()) ==
@@ -47,6 +47,11 @@ TEST_CASE("the registry", "[monitors]") {
   REQUIRE(find_monitor("schedstat"));
   CHECK(find_monitor("schedstat")->sysctls.at(0).first == "kernel.sched_schedstats");
   CHECK(find_monitor("pressure")->paths.size() == 3);
+  // Read elsewhere on older kernels, or by one script.
+  CHECK(find_monitor("sched-debug")->older_paths ==
+        std::vector<std::string_view>{"/proc/sched_debug"});
+  CHECK(find_monitor("stat")->script.empty());
+  CHECK(find_monitor("cpufreq")->script.starts_with("grep -H . /sys/devices/system/cpu/"));
 }
 
 TEST_CASE("schedstat rows", "[monitors]") {

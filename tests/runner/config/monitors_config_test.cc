@@ -45,13 +45,13 @@ TEST_CASE("monitor errors name file, line and key, with a suggestion", "[config]
   CHECK(test::config_error_of("workloads:\n  - hackbench:\n      monitors: [schedstats]\n") ==
         "exp.yaml:3: workloads[0].hackbench.monitors: unknown monitor 'schedstats' (did you "
         "mean 'schedstat'?); known: schedstat, stat, interrupts, softirqs, pressure, vmstat, "
-        "sched-debug, tasks, perf-stat, perf-profile");
+        "sched-debug, cpuidle, cpufreq, tasks, perf-stat, perf-profile");
   CHECK(test::config_error_of("monitors: [stat, stat]\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: monitors: monitor 'stat' is listed twice");
   CHECK(test::config_error_of("monitors: stat\nworkloads: [hackbench]\n") ==
         "exp.yaml:1: monitors: expected a list of monitors, e.g. [schedstat, stat]; known: "
-        "schedstat, stat, interrupts, softirqs, pressure, vmstat, sched-debug, tasks, perf-stat, "
-        "perf-profile");
+        "schedstat, stat, interrupts, softirqs, pressure, vmstat, sched-debug, cpuidle, cpufreq, "
+        "tasks, perf-stat, perf-profile");
   CHECK(test::config_error_of("monitor: [stat]\nworkloads: [hackbench]\n").find(
             "unknown key 'monitor' (did you mean 'monitors'?)") != std::string::npos);
   CHECK(test::config_error_of("workloads:\n  - hackbench:\n      monitor: [stat]\n")

@@ -6,12 +6,15 @@
 #include <catch2/catch.hpp>
 
 #include "runner/config/config.h"
+#include "runner/config/host_specs.h"
 #include "runner/lab/apt.h"
 #include "runner/lab/cpio.h"
 #include "runner/lab/initramfs.h"
 #include "runner/lab/kernel.h"
 #include "runner/lab/kernel_build.h"
+#include "runner/lab/lab_host.h"
 #include "runner/lab/modules.h"
+#include "runner/lab/monitor_needs.h"
 #include "runner/lab/qemu.h"
 #include "tests/support/config_error.h"
 #include "tests/support/temp_dir.h"
@@ -104,6 +107,36 @@ TEST_CASE("init script loads modules in order and prints the readiness line last
   CHECK(s.find("insmod /lib/modules/lab/failover.ko") < s.find("insmod /lib/modules/lab/virtio_net.ko"));
   CHECK(s.find("mount -t debugfs") != std::string::npos);
   CHECK(s.find("dropbear -r /etc/dropbear/host_key -s") < s.find(kReadyLine));
+  // perf in the guest: tracepoints, kernel symbols and every event for root.
+  CHECK(s.find("mount -t tracefs tracefs /sys/kernel/tracing") != std::string::npos);
+  CHECK(s.find("echo 0 > /proc/sys/kernel/kptr_restrict") != std::string::npos);
+  CHECK(s.find("echo -1 > /proc/sys/kernel/perf_event_paranoid") != std::string::npos);
+}
+
+TEST_CASE("the perf monitors bring perf into a guest, and kernel symbols into a built kernel") {
+  CHECK(monitor_needs({"schedstat", "sched-debug"}).programs.empty());
+  CHECK(monitor_needs({"perf-stat"}).programs == std::vector<std::string>{"perf"});
+  CHECK(monitor_needs({"perf-stat"}).kernel_config.empty());
+  const auto profile = monitor_needs({"vmstat", "perf-profile"});
+  CHECK(profile.programs == std::vector<std::string>{"perf"});
+  CHECK(profile.kernel_config ==
+        std::vector<std::pair<std::string, std::string>>{{"CONFIG_KALLSYMS", "y"}});
+  // A config's workloads' monitors reach the lab SUT, and a built kernel's config.
+  const auto c = parse_config(R"(hosts:
+  sut: {lab: {kernel: "git:/nonexistent/linux", config: {CONFIG_X: y}}}
+workloads:
+  - hackbench: {monitors: [stat, perf-profile]}
+)",
+                              "t.yaml");
+  const HostSpec hosts = hosts_of(c);
+  REQUIRE(hosts.sut_lab);
+  CHECK(hosts.sut_lab->monitors == std::vector<std::string>{"stat", "perf-profile"});
+  std::vector<std::string> said;
+  const auto build = kernel_build_config(*hosts.sut_lab, &said);
+  CHECK(build.symbols == std::vector<std::pair<std::string, std::string>>{{"CONFIG_KALLSYMS", "y"},
+                                                                          {"CONFIG_X", "y"}});
+  CHECK(said ==
+        std::vector<std::string>{"CONFIG_KALLSYMS=y (perf-profile)", "CONFIG_X=y (config)"});
 }
 
 TEST_CASE("config: hosts.sut as a lab, and its errors point into the file") {

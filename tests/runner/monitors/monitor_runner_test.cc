@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -32,7 +33,17 @@ class FileHost final : public Host {
  public:
   std::map<std::string, std::string> files;
   std::string name() const override { return "fake"; }
-  ExecResult run(const Command&) override { return {}; }
+  // The cpuidle and cpufreq monitors' script: `script_out` (empty: no such files).
+  std::string script_out;
+  ExecResult run(const Command& c) override {
+    ExecResult r;
+    if (!c.argv.empty() && c.argv[0] == "sh") {
+      r.outcome = ExecResult::Outcome::kExited;
+      r.exit_code = 0;
+      r.out = script_out;
+    }
+    return r;
+  }
   std::optional<std::string> find_program(const std::string&) override { return std::nullopt; }
   std::optional<std::string> read_file(const std::string& path) override {
     auto it = files.find(path);
@@ -276,4 +287,86 @@ workloads:
   CHECK(hits == d.at("samples"));
   CHECK(notes.empty());
   m.stop();
+}
+
+namespace {
+
+// A run with one workload using MONITORS on a FileHost; the notes kept.
+struct OneMonitorRun {
+  explicit OneMonitorRun(std::vector<std::string> monitors) {
+    config.workloads.resize(1);
+    config.workloads[0].monitors = std::move(monitors);
+  }
+  test::TempDir dir;
+  Store store{dir.file("m.db")};
+  std::int64_t run = test::plain_run(store, "m");
+  FileHost sut;
+  Config config;
+  std::vector<std::string> notes;
+  MonitorRunner m{store.runs_table(), store.journal(), sut, run,
+                  [this](const std::string& s) { notes.push_back(s); }};
+  // Starts, snapshots, sets the SUT's texts to `after` and reads again.
+  IterationRow iteration(const std::function<void()>& after) {
+    const auto before = m.before(config.workloads[0].monitors);
+    REQUIRE(before.size() == 1);
+    after();
+    IterationRow row;
+    m.after(before, row);
+    return row;
+  }
+};
+
+}  // namespace
+
+// /proc/sched_debug is the text debugfs's sched/debug holds since 5.13 (the
+// file moved, its printer did not): a kernel with only the older path is
+// read there, and the snapshots name it.
+TEST_CASE("sched-debug: /proc/sched_debug where debugfs has no sched/debug", "[monitors][runner]") {
+  OneMonitorRun t({"sched-debug"});
+  SECTION("the older path") {
+    t.sut.files["/proc/sched_debug"] = test::own_fixture("sched_debug/6.18-before.txt");
+    t.m.start(t.config);
+    CHECK(t.notes.empty());
+    const auto row = t.iteration([&] {
+      t.sut.files["/proc/sched_debug"] = test::own_fixture("sched_debug/6.18-after.txt");
+    });
+    REQUIRE(row.monitor_snapshots.size() == 2);
+    CHECK(row.monitor_snapshots[0].path == "/proc/sched_debug");
+    CHECK(delta(row, "sched-debug", "all.nr_switches") > 0);
+  }
+  SECTION("neither: unavailable, both named, once") {
+    t.m.start(t.config);
+    CHECK(t.notes == std::vector<std::string>{
+                         "schedlab: monitor sched-debug is unavailable on fake: no "
+                         "/sys/kernel/debug/sched/debug, /proc/sched_debug; the run goes on "
+                         "without it"});
+    CHECK(t.m.before({"sched-debug"}).empty());
+  }
+  t.m.stop();
+}
+
+TEST_CASE("cpuidle and cpufreq: read by one script, absent ones reported once",
+          "[monitors][runner]") {
+  SECTION("absent (this VM has no cpufreq, TCG guests neither)") {
+    OneMonitorRun t({"cpufreq"});
+    t.m.start(t.config);
+    CHECK(t.notes == std::vector<std::string>{
+                         "schedlab: monitor cpufreq is unavailable on fake: no "
+                         "/sys/devices/system/cpu/cpu*/cpufreq/stats/time_in_state; the run goes "
+                         "on without it"});
+    CHECK(t.m.before({"cpufreq"}).empty());
+    t.m.stop();
+  }
+  SECTION("present") {
+    OneMonitorRun t({"cpuidle"});
+    t.sut.script_out = test::own_fixture("cpuidle/6.18-haltpoll-before.txt");
+    t.m.start(t.config);
+    CHECK(t.notes.empty());
+    const auto row = t.iteration(
+        [&] { t.sut.script_out = test::own_fixture("cpuidle/6.18-haltpoll-after.txt"); });
+    REQUIRE(row.monitor_snapshots.size() == 2);
+    CHECK(row.monitor_snapshots[1].text == t.sut.script_out);
+    CHECK(delta(row, "cpuidle", "all.haltpoll_idle.usage") == 571);
+    t.m.stop();
+  }
 }
