@@ -140,6 +140,8 @@ TEST_CASE("command line: a fraction or percentage option refuses nan, inf and a 
       {{"compare", "a", "--changed", "--fdr", "inf"}, "not 'inf'"},
       {{"compare", "a", "--changed", "--fdr", std::string(5000, '9')}, "not '" + cut + "'"},
       {{"report", "a", "--fdr", "NaN"}, "must be a number from 1e-06 to 0.5, not 'NaN'"},
+      {{"compare", "a", "--alpha", "nan"}, "must be a number from 1e-09 to 0.5, not 'nan'"},
+      {{"stats", "a", "--level", "nan"}, "must be a number from 0.5 to 0.999999, not 'nan'"},
       {{"export", "a", "--format", "bmf", "--level", "nan"},
        "must be a number from 0.5 to 0.999999, not 'nan'"},
       {{"history", "hackbench", "--changes", "--changes-alpha", "nan"},
