@@ -1,7 +1,7 @@
 // libFuzzer target: the kernel counter parsers (/proc/schedstat, /proc/stat,
 // interrupts, softirqs, pressure, vmstat, sched debug) and perf's (perf stat
-// CSV, perf script, folded stacks) on arbitrary text. A CounterParseError is
-// fine; anything else is a bug.
+// CSV, perf script, folded stacks, a stored profile: base64 of gzip) on
+// arbitrary text. A CounterParseError is fine; anything else is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -14,6 +14,8 @@
 #include "analysis/counters/procfs_vmstat.h"
 #include "analysis/counters/sched_debug.h"
 #include "analysis/counters/schedstat.h"
+#include "base/base64.h"
+#include "base/compression.h"
 
 using namespace schedlab;
 
@@ -32,8 +34,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   quietly([](std::string_view t) { procfs::parse_pressure(t); });
   quietly([](std::string_view t) { procfs::parse_vmstat(t); });
   quietly([](std::string_view t) { sched_debug::parse(t); });
-  quietly([](std::string_view t) { perf_stat::parse(t); });
+  quietly([](std::string_view t) { perf_stat::delta(perf_stat::parse(t)); });
   quietly([](std::string_view t) { perf_profile::shares(perf_profile::fold(t)); });
-  quietly([](std::string_view t) { perf_profile::parse_folded(t); });
+  quietly([](std::string_view t) { perf_profile::shares(perf_profile::parse_folded(t)); });
+  // A stored profile as a crafted database holds it: the text itself, its
+  // bytes as base64 (gzip's decoder on arbitrary bytes), and its gzip.
+  quietly([](std::string_view t) { perf_profile::load(std::string(t), "fuzz"); });
+  quietly([](std::string_view t) { perf_profile::load(base64_encode(t), "fuzz"); });
+  quietly(
+      [](std::string_view t) { perf_profile::load(base64_encode(gzip(std::string(t))), "fuzz"); });
   return 0;
 }

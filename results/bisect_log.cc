@@ -84,22 +84,23 @@ std::vector<BisectDecision> BisectLog::bisect_decisions(std::int64_t session_id)
       "bisect_decisions "
       "WHERE session_id = ? ORDER BY id",
       [](const sql::Stmt& s) {
-        return BisectDecision{.id = s.i64(0),
-                              .session_id = s.i64(1),
-                              .position = static_cast<int>(s.i64(2)),
-                              .candidate = s.text(3),
-                              .verdict = s.text(4),
-                              .decided_by = s.text(5),
-                              .n = static_cast<int>(s.i64(6)),
-                              .centre = sql::opt_dbl(s, 7),
-                              .p_good = sql::opt_dbl(s, 8),
-                              .p_bad = sql::opt_dbl(s, 9),
-                              .run_ids_json = s.text(10),
-                              .note = s.text(11),
-                              .decided_at = s.text(12),
-                              .level_good = sql::opt_dbl(s, 13),
-                              .level_bad = sql::opt_dbl(s, 14),
-                              .error_rates = s.text(15)};
+        return BisectDecision{
+            .id = s.i64(0),
+            .session_id = s.i64(1),
+            .position = sql::int_column(s, 2, "bisect_decisions", s.i64(0), "position"),
+            .candidate = s.text(3),
+            .verdict = s.text(4),
+            .decided_by = s.text(5),
+            .n = sql::int_column(s, 6, "bisect_decisions", s.i64(0), "n"),
+            .centre = sql::opt_dbl(s, 7),
+            .p_good = sql::opt_dbl(s, 8),
+            .p_bad = sql::opt_dbl(s, 9),
+            .run_ids_json = s.text(10),
+            .note = s.text(11),
+            .decided_at = s.text(12),
+            .level_good = sql::opt_dbl(s, 13),
+            .level_bad = sql::opt_dbl(s, 14),
+            .error_rates = s.text(15)};
       },
       session_id);
 }

@@ -115,13 +115,13 @@ IterationRow read_iteration(const sql::Stmt& s, bool with_output) {
   r.workload = s.text(3);
   r.block = s.text(4);
   r.row = s.text(5);
-  r.row_order = static_cast<int>(s.i64(6));
+  r.row_order = sql::int_column(s, 6, "iterations", r.id, "row_order");
   r.params_json = s.text(7);
-  r.iteration = static_cast<int>(s.i64(8));
+  r.iteration = sql::int_column(s, 8, "iterations", r.id, "iteration");
   r.status = sql::known(iteration_status_from_string(s.view(9)), s.view(9), "iteration status");
   r.started_at = s.text(10);
   r.duration_s = s.dbl(11);
-  if (!s.is_null(12)) r.exit_code = static_cast<int>(s.i64(12));
+  if (!s.is_null(12)) r.exit_code = sql::int_column(s, 12, "iterations", r.id, "exit_code");
   r.error = s.text(13);
   r.pair = s.text(14);
   r.notes = s.text(15);
@@ -187,9 +187,9 @@ void read_history_row(const sql::Stmt& s, const std::string& workload, Iteration
   r.workload = workload;
   r.block.assign(s.view(3));
   r.row.assign(s.view(4));
-  r.row_order = static_cast<int>(s.i64(5));
+  r.row_order = sql::int_column(s, 5, "iterations", r.id, "row_order");
   r.status = sql::known(iteration_status_from_string(s.view(6)), s.view(6), "iteration status");
-  r.iteration = static_cast<int>(s.i64(7));
+  r.iteration = sql::int_column(s, 7, "iterations", r.id, "iteration");
   r.params_json.assign(s.view(8));
   r.samples.clear();
 }

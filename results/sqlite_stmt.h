@@ -195,6 +195,28 @@ inline double number_or_nan(const Stmt& s, int col) {
                                                   : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Why column col holds no int ("is not a whole number", "4294967296 is out
+// of range"), or nothing when it holds one.
+inline std::optional<std::string> int_problem(const Stmt& s, int col) {
+  if (s.type(col) != SQLITE_INTEGER) return "is not a whole number";
+  const std::int64_t v = s.i64(col);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    return fmt::format("{} is out of range", v);
+  return std::nullopt;
+}
+
+// An int column (an iteration's number, its exit code, a position) read
+// whole: a value past an int, or one that is no integer (text, 2.5), is a
+// StoreError naming the row ("iterations row 7: exit_code ...", a crafted or
+// damaged database), never cut to its low 32 bits or read as 0.
+inline int int_column(const Stmt& s, int col, std::string_view table, std::int64_t row_id,
+                      std::string_view column) {
+  if (const auto why = int_problem(s, col))
+    throw StoreError(fmt::format("{} row {}: {} {} (a damaged or crafted database)", table, row_id,
+                                 column, *why));
+  return static_cast<int>(s.i64(col));
+}
+
 // A REAL column that may be NULL.
 inline std::optional<double> opt_dbl(const Stmt& s, int col) {
   if (s.is_null(col)) return std::nullopt;

@@ -309,7 +309,8 @@ void refuse_rows_we_cannot_keep(sqlite3* db, const std::string& input) {
   };
   Stmt statuses(db, R"sql(
 SELECT s.id, s.iteration, coalesce(r.name, '#' || s.run_id), s.status, r.id IS NULL,
-  v.id IS NULL, s.variant_id FROM src.iterations s LEFT JOIN src.runs r ON r.id = s.run_id
+  v.id IS NULL, s.variant_id, s.iteration, s.row_order, s.exit_code
+FROM src.iterations s LEFT JOIN src.runs r ON r.id = s.run_id
 LEFT JOIN src.variants v ON v.id = s.variant_id AND v.run_id = s.run_id ORDER BY s.id)sql");
   while (statuses.step()) {
     if (statuses.i64(4)) refuse(iteration(statuses), "names no run of the input");
@@ -319,6 +320,11 @@ LEFT JOIN src.variants v ON v.id = s.variant_id AND v.run_id = s.run_id ORDER BY
     if (!iteration_status_from_string(statuses.view(3)))
       refuse(iteration(statuses),
              fmt::format("has status '{}': not a word of ours", terminal_safe(statuses.view(3))));
+    // Read back as ints: one past an int would be refused by every read.
+    for (const auto& [col, name] : {std::pair{7, "iteration"}, {8, "row_order"}, {9, "exit_code"}})
+      if (!(col == 9 && statuses.is_null(col)))
+        if (const auto why = sql::int_problem(statuses, col))
+          refuse(iteration(statuses), fmt::format("cannot be read back: {} {}", name, *why));
   }
   // The range in SQL first (a million good samples cost one scan), then the
   // reason from the one helper.

@@ -11,7 +11,8 @@ constexpr const char* kVariantColumns = "id, run_id, name, position, knobs_json"
 
 // A row selected as kVariantColumns.
 VariantInfo read_variant(const sql::Stmt& s) {
-  return {s.i64(0), s.i64(1), s.text(2), static_cast<int>(s.i64(3)), s.text(4)};
+  return {s.i64(0), s.i64(1), s.text(2), sql::int_column(s, 3, "variants", s.i64(0), "position"),
+          s.text(4)};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "base/base64.h"
@@ -14,6 +15,10 @@ namespace {
 // A folded profile's text is refused above this when loaded (a few KB of
 // gzip can claim gigabytes); a day-long profile folds to a few MB.
 constexpr std::size_t kMaxFolded = std::size_t{256} << 20;
+// One stack's line: perf keeps at most kernel.perf_event_max_stack frames
+// (127 by default), a few KB even of C++ templates; a longer line is a
+// crafted one (its copies would cost its size again in every map).
+constexpr std::size_t kMaxStackLine = std::size_t{1} << 20;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -76,21 +81,23 @@ Folded fold(std::string_view perf_script) {
       std::uint64_t tid = 0;
       if (space == std::string_view::npos || !parse_u64(line.substr(space + 1), tid))
         throw CounterParseError(
-            i + 1, fmt::format("expected a sample header 'COMM TID', found '{}'", line));
+            i + 1,
+            fmt::format("expected a sample header 'COMM TID', found '{}'", line_excerpt(line)));
       comm = std::string(trim(line.substr(0, space)));
       std::replace(comm.begin(), comm.end(), ';', ':');
       in_sample = true;
       continue;
     }
     if (!in_sample)
-      throw CounterParseError(i + 1, fmt::format("a frame before any sample header: '{}'", line));
+      throw CounterParseError(
+          i + 1, fmt::format("a frame before any sample header: '{}'", line_excerpt(line)));
     // A frame: "ADDR SYM (DSO)"; SYM may hold spaces and parentheses.
     const auto space = line.find(' ');
     const auto open = line.rfind(" (");
     if (space == std::string_view::npos || open == std::string_view::npos || open < space ||
         !line.ends_with(')'))
-      throw CounterParseError(i + 1,
-                              fmt::format("expected a frame 'ADDR SYM (DSO)', found '{}'", line));
+      throw CounterParseError(
+          i + 1, fmt::format("expected a frame 'ADDR SYM (DSO)', found '{}'", line_excerpt(line)));
     frames.push_back(frame_name(trim(line.substr(space + 1, open - space - 1)),
                                 line.substr(open + 2, line.size() - open - 3)));
   }
@@ -107,13 +114,23 @@ std::string folded_text(const Folded& f) {
 Folded parse_folded(std::string_view text) {
   Folded out;
   const auto lines = split_lines(text);
+  // The samples in all, which every share divides by: past 2^64 they would
+  // wrap and the shares print above 100%.
+  std::uint64_t total = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
+    if (lines[i].size() > kMaxStackLine)
+      throw CounterParseError(i + 1, fmt::format("a stack line of {} bytes: more than {}",
+                                                 lines[i].size(), kMaxStackLine));
     const auto space = lines[i].rfind(' ');
     std::uint64_t n = 0;
     if (space == std::string_view::npos || space == 0 ||
         !parse_u64(lines[i].substr(space + 1), n) || n == 0)
-      throw CounterParseError(i + 1, fmt::format("expected 'STACK COUNT', found '{}'", lines[i]));
+      throw CounterParseError(
+          i + 1, fmt::format("expected 'STACK COUNT', found '{}'", line_excerpt(lines[i])));
+    if (n > std::numeric_limits<std::uint64_t>::max() - total)
+      throw CounterParseError(i + 1, "the samples in all overflow a 64-bit count");
+    total += n;
     const std::string stack(lines[i].substr(0, space));
     if (!out.emplace(stack, n).second) throw CounterParseError(i + 1, "a stack is given twice");
   }

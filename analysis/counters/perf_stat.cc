@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/sample_range.h"
+#include "base/text.h"
+
 namespace schedlab::perf_stat {
 namespace {
 
@@ -42,12 +45,13 @@ std::vector<Event> parse(std::string_view text) {
     // value,unit,event,run time,pct[,metric value,metric unit]
     if (f.size() < 5)
       throw CounterParseError(
-          i + 1,
-          fmt::format("expected perf stat -x, CSV (value,unit,event,...), found '{}'", line));
+          i + 1, fmt::format("expected perf stat -x, CSV (value,unit,event,...), found '{}'",
+                             line_excerpt(line)));
     const std::size_t event_end = f.size() >= 7 ? f.size() - 4 : 3;
     std::string name(f[2]);
     for (std::size_t k = 3; k < event_end; ++k) name += "," + std::string(f[k]);
-    if (name.empty()) throw CounterParseError(i + 1, fmt::format("no event name in '{}'", line));
+    if (name.empty())
+      throw CounterParseError(i + 1, fmt::format("no event name in '{}'", line_excerpt(line)));
     Event e{name, std::nullopt, std::string(f[1]), "counted"};
     if (f[0] == "<not supported>") {
       e.status = "not supported";
@@ -55,13 +59,17 @@ std::vector<Event> parse(std::string_view text) {
       e.status = "not counted";
     } else {
       double v = 0;
-      if (!parse_double(f[0], v) || v < 0)
-        throw CounterParseError(i + 1, fmt::format("{}: '{}' is not a count", name, f[0]));
+      // A count the store would refuse (1e308) is refused here, where the
+      // raw output is still kept with the iteration.
+      if (!parse_double(f[0], v) || v < 0 || !sample_in_range(v))
+        throw CounterParseError(
+            i + 1, fmt::format("{}: '{}' is not a count", line_excerpt(name), line_excerpt(f[0])));
       e.value = v;
     }
     for (const auto& seen : out)
       if (seen.name == e.name)
-        throw CounterParseError(i + 1, fmt::format("event '{}' is given twice", e.name));
+        throw CounterParseError(i + 1,
+                                fmt::format("event '{}' is given twice", line_excerpt(e.name)));
     out.push_back(std::move(e));
   }
   if (out.empty()) throw CounterParseError(0, "no events: not perf stat -x, output");

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
+
+#include "base/text.h"
 
 namespace schedlab {
 
@@ -51,10 +54,14 @@ std::uint64_t parse_u64_or_throw(std::string_view token, std::size_t line, std::
   return v;
 }
 
+std::string line_excerpt(std::string_view line) {
+  return terminal_safe(excerpt(line, 80));
+}
+
 bool parse_double(std::string_view token, double& out) {
   if (token.empty()) return false;
   const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
-  return ec == std::errc() && ptr == token.data() + token.size();
+  return ec == std::errc() && ptr == token.data() + token.size() && std::isfinite(out);
 }
 
 std::uint64_t counter_delta(std::uint64_t before, std::uint64_t after, int bits,

@@ -44,7 +44,13 @@ std::vector<std::string_view> split_ws(std::string_view line);
 bool parse_u64(std::string_view token, std::uint64_t& out);
 // The same, throwing CounterParseError(line, "<what>: '<token>' is not a counter").
 std::uint64_t parse_u64_or_throw(std::string_view token, std::size_t line, std::string_view what);
-// A decimal number as the kernel prints it ("44.40", "-1", "417325.895197").
+// A line (or a field) of a counter file or a tool's output as an error
+// quotes it: its first 80 bytes, terminal-safe (a crafted 1 MiB stack line
+// or an ESC in a symbol is not printed back whole or raw).
+std::string line_excerpt(std::string_view line);
+
+// A decimal number as the kernel prints it ("44.40", "-1", "417325.895197");
+// finite: from_chars's "nan" and "inf" are no number a counter file holds.
 bool parse_double(std::string_view token, double& out);
 
 // after - before for a counter the kernel keeps in `bits` bits: a 32-bit

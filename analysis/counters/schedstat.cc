@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <unordered_set>
 
@@ -247,6 +248,10 @@ Snapshot parse(std::string_view text) {
       }
       Domain& d = cpu.domains.emplace_back();
       d.index = *n;
+      if (named && !domain_name_ok(t[1]))
+        throw CounterParseError(line_no, fmt::format("'{}' is not a domain name (ASCII letters, "
+                                                     "digits and _, at most 16)",
+                                                     line_excerpt(t[1])));
       if (named) d.name = t[1];
       d.cpumask = t[named ? 2 : 1];
       const auto m = mask_info(d.cpumask);
@@ -302,6 +307,12 @@ void name_levels(Snapshot& s) {
       d.level_inferred = true;
     }
   }
+}
+
+bool domain_name_ok(std::string_view s) {
+  return !s.empty() && s.size() <= 16 && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 void set_level_names(Snapshot& s, const std::vector<std::string>& names) {

@@ -169,6 +169,12 @@ void name_levels(Snapshot& s);
 // kernel's debugfs); clears level_inferred.
 void set_level_names(Snapshot& s, const std::vector<std::string>& names);
 
+// Whether s can be a domain level's name as the kernel gives them (SMT, MC,
+// PKG, NUMA): 1 to 16 ASCII letters, digits or '_'. A file's or the
+// command line's other names (a 5 KB one, a right-to-left override) are
+// refused, never printed.
+bool domain_name_ok(std::string_view s);
+
 // The key a domain is grouped by in per-level tables: its level, or
 // "<level>@<index>" when one CPU's chain has that level twice (NUMA levels).
 std::string level_key(const Cpu& cpu, const Domain& d);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "analysis/render/html_escape.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -147,7 +148,7 @@ std::string render_changed_html(const ChangedTable& t) {
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2g}</td>"
         "</tr>\n",
         trimmed(value(r.base_mean)), sd(r.base_stddev_pct), change(r), trimmed(value(r.mean)),
-        sd(r.stddev_pct), html_escape(r.counter), r.q);
+        sd(r.stddev_pct), html_escape(terminal_safe(r.counter)), r.q);
   }
   return out + "</tbody></table></section>\n";
 }

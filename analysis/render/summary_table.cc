@@ -41,8 +41,9 @@ SummaryTable summary_table(const Comparison& c, const std::vector<std::string>& 
       std::vector<std::string> names;
       for (const auto& b : c.blocks)
         if (std::find(names.begin(), names.end(), b.metric.name) == names.end()) names.push_back(b.metric.name);
-      throw std::invalid_argument(
-          fmt::format("--summary: no metric '{}' in the comparison (it has: {})", m, fmt::join(names, ", ")));
+      throw std::invalid_argument(fmt::format(
+          "--summary: no metric '{}' in the comparison (it has: {})", terminal_safe(excerpt(m)),
+          terminal_safe(fmt::format("{}", fmt::join(names, ", ")))));
     }
   }
   return t;

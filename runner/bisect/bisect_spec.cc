@@ -10,6 +10,7 @@
 #include "base/json_data.h"
 #include "base/placeholders.h"
 #include "base/suggest.h"
+#include "base/text.h"
 #include "runner/bisect/bisect_git.h"
 #include "runner/config/config.h"
 #include "runner/input/param_values.h"
@@ -105,14 +106,14 @@ void set_bisect_config(BisectSpec& spec, const std::string& path) {
     for (const auto& w : config.workloads)
       if (!param) param = w.workload->find_param(name);
     if (!param)
-      throw BisectError(
-          fmt::format("{}: --param {}: no workload has a parameter '{}'", path, name, name));
+      throw BisectError(fmt::format("{}: --param {}: no workload has a parameter '{}'", path,
+                                    excerpt(name), excerpt(name)));
     // Typed as the config types it, then written as the store writes it:
     // 1000, +1000 and 1e3 pick the same point of an int parameter.
     try {
       value = stored_param_text(parse_param_value(*param, value));
     } catch (const ValueError& e) {
-      throw BisectError(fmt::format("{}: --param {}={}: {}", path, name, value, e.what()));
+      throw BisectError(fmt::format("{}: --param {}={}: {}", path, name, excerpt(value), e.what()));
     }
   }
   int iterations = 0;

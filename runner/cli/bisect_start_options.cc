@@ -1,6 +1,7 @@
 #include "runner/cli/bisect_start_options.h"
 
 #include "analysis/stats/significance.h"
+#include "runner/cli/common.h"
 
 namespace schedlab::cli {
 
@@ -43,13 +44,13 @@ void add_bisect_start_options(CLI::App& start, BisectRequest& r) {
       ->check(CLI::IsMember(test_names()))
       ->capture_default_str();
   start.add_option("--alpha", r.alpha, "significance level of every verdict")
-      ->check(CLI::Range(1e-9, 0.5))
+      ->check(number_range(1e-9, 0.5))
       ->capture_default_str();
   start
       .add_option("--min-effect", r.min_effect,
                   "percent: two sides differ only when significant and their centres are at "
                   "least this far apart (0: the test alone)")
-      ->check(CLI::Range(0.0, 1000.0))
+      ->check(number_range(0.0, 1000.0))
       ->capture_default_str();
   start
       .add_option(

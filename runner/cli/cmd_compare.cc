@@ -91,7 +91,7 @@ void register_compare(CLI::App& app, int& exit_code) {
                 "--style amd)");
   cmd->add_option("--fdr", o->fdr,
                   "--changed: the false-discovery rate (Benjamini-Hochberg) of its rows")
-      ->check(CLI::Range(1e-6, 0.5))
+      ->check(number_range(1e-6, 0.5))
       ->capture_default_str()
       ->each([o](const std::string&) { o->fdr_given = true; });
   cmd->add_flag("--by-pair", o->by_pair,

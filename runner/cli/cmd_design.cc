@@ -11,6 +11,7 @@
 
 #include "analysis/render/render_sequential_design.h"
 #include "analysis/sequential/sequential_planning.h"
+#include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
@@ -60,7 +61,8 @@ CLI::Validator open_range(double lo, double hi) {
         char* end = nullptr;
         const double v = std::strtod(s.c_str(), &end);
         if (!s.empty() && end == s.c_str() + s.size() && v > lo && v < hi) return "";
-        return fmt::format("must be a number in ({:g}, {:g}), not '{}'", lo, hi, s);
+        return fmt::format("must be a number in ({:g}, {:g}), not '{}'", lo, hi,
+                           terminal_safe(excerpt(s)));
       },
       fmt::format("in ({:g}, {:g})", lo, hi));
 }

@@ -189,7 +189,7 @@ void register_export(CLI::App& app, int& exit_code) {
          "--format kcidb: the origin (CI system) the ids start with (default: schedlab)")
       ->type_name("TEXT");
   cmd->add_option("--level", o->level, "confidence level of each centre's interval")
-      ->check(CLI::Range(0.5, 0.999999))
+      ->check(number_range(0.5, 0.999999))
       ->capture_default_str();
   add_db_option(*cmd, o->db);
   cmd->callback([o, &exit_code] { exit_code = export_command(*o); });

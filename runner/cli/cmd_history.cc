@@ -158,11 +158,12 @@ void register_history(CLI::App& app, int& exit_code) {
                  "a permutation p-value, robust to one outlier run; the changes are listed and marked");
   cmd->add_option("--changes-alpha", o->changes_alpha,
                   "with --changes: the false-alarm rate of each segment searched (default 0.05)")
-      ->check(CLI::Range(0.001, 0.5))
+      ->check(number_range(0.001, 0.5))
       ->needs(changes);
-  cmd->add_option("--min-change-pct", o->min_change_pct,
-                  "with --changes: the smallest change in % of the medians either side reported (default 2)")
-      ->check(CLI::Range(0.0, 1000.0))
+  cmd->add_option(
+         "--min-change-pct", o->min_change_pct,
+         "with --changes: the smallest change in % of the medians either side reported (default 2)")
+      ->check(number_range(0.0, 1000.0))
       ->needs(changes);
   kHistoryOutputs.add_option(*cmd, o->format);
   cmd->add_flag(

@@ -92,7 +92,7 @@ void register_report(CLI::App& app, int& exit_code) {
   cmd->add_option("--fdr", o->fdr,
                   "two columns: the false-discovery rate of the 'what changed' section "
                   "(compare --changed)")
-      ->check(CLI::Range(1e-6, 0.5))
+      ->check(number_range(1e-6, 0.5))
       ->capture_default_str();
   add_stats_options(*cmd, o->stats);
   add_db_option(*cmd, o->db);

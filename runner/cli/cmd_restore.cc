@@ -82,6 +82,7 @@ int restore_command(const RestoreOptions& o) {
         const auto lock = SutLock::acquire(*host, "schedlab restore", store.path());
         for (const auto& line : clean_leftovers(store.journal(), *host))
           fmt::print("{}: {}\n", name, line);
+        for (const auto& line : stop_perf_leftovers(*host)) fmt::print("{}: {}\n", name, line);
         for (const auto& line : restore_journal(store.journal(), *host))
           fmt::print("{}: {}\n", name, line);
         if (o.adopt) adopt(store, *host);

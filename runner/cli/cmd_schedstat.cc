@@ -18,6 +18,7 @@
 #include "analysis/counters/render_schedstat_perf.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_sides.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -144,7 +145,15 @@ void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {
                  "names of domain0, domain1, ... (e.g. MC,PKG from "
                  "/sys/kernel/debug/sched/domains/cpu0/domainN/name); default: the kernel's "
                  "v17 names, else inferred from the cpumasks")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(CLI::Validator(
+          [](std::string& name) -> std::string {
+            if (name.empty() || schedstat::domain_name_ok(name)) return "";
+            return fmt::format(
+                "'{}' is not a domain name (ASCII letters, digits and _, at most 16)",
+                terminal_safe(excerpt(name)));
+          },
+          "NAME"));
 }
 
 }  // namespace

@@ -81,4 +81,15 @@ std::string resume_command(const std::string& run, const std::string& db_path) {
                      shell_word(ec ? db_path : absolute.lexically_normal().string()));
 }
 
+CLI::Validator number_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        const auto v = to_number(s);
+        if (v && *v >= lo && *v <= hi) return "";
+        return fmt::format("must be a number from {:g} to {:g}, not '{}'", lo, hi,
+                           terminal_safe(excerpt(s)));
+      },
+      fmt::format("from {:g} to {:g}", lo, hi));
+}
+
 }  // namespace schedlab::cli

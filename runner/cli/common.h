@@ -48,6 +48,10 @@ struct DbOption {
 
 void add_db_option(CLI::App& cmd, DbOption& db);
 
+// A finite number from lo to hi, both included, for a floating-point
+// option: CLI::Range lets "nan" through (no comparison with NaN is true).
+CLI::Validator number_range(double lo, double hi);
+
 // The registered workload a command's argument names; throws
 // std::invalid_argument ("unknown workload 'hackbnch' (did you mean
 // 'hackbench'?)") for any other name. `also`: other names the command

@@ -118,8 +118,8 @@ void check_summary_metrics(const Comparison& c, const std::vector<std::string>& 
   for (const auto& m : metrics)
     if (std::find(names.begin(), names.end(), m) == names.end())
       throw std::invalid_argument(
-          fmt::format("--summary: no metric '{}' in the comparison{}; it has: {}", terminal_safe(m),
-                      terminal_safe(did_you_mean(m, names)),
+          fmt::format("--summary: no metric '{}' in the comparison{}; it has: {}",
+                      terminal_safe(excerpt(m)), terminal_safe(did_you_mean(m, names)),
                       terminal_safe(fmt::format("{}", fmt::join(names, ", ")))));
 }
 

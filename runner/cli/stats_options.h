@@ -7,6 +7,7 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/stats/significance.h"
+#include "runner/cli/common.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {
@@ -30,10 +31,10 @@ struct StatsOptions {
 
 inline void add_stats_options(CLI::App& cmd, StatsOptions& o) {
   cmd.add_option("--alpha", o.alpha, "significance level for the * marker")
-      ->check(CLI::Range(1e-9, 0.5))
+      ->check(number_range(1e-9, 0.5))
       ->capture_default_str();
   cmd.add_option("--level", o.level, "confidence level of every interval")
-      ->check(CLI::Range(0.5, 0.999999))
+      ->check(number_range(0.5, 0.999999))
       ->capture_default_str();
   cmd.add_option("--test", o.test,
                  "significance test: welch (Welch's t-test) or mwu (Mann-Whitney U: exact without "

@@ -36,10 +36,12 @@ struct Command {
   // finished or killed. The SSH host relies on it: when the ssh client dies,
   // the remote side sees EOF on stdin and kills the remote process group.
   bool hold_stdin_open = false;
-  // Local processes only: called with the new process group once it exists
-  // (the step runner journals it, so a kill -9 of schedlab leaves none of
-  // its members behind: runner/run/leftovers.h). Not called for SSH hosts,
-  // whose remote group dies with the connection.
+  // Called with the new process group once it exists (the step runner
+  // journals it, so a kill -9 of schedlab leaves none of its members
+  // behind: runner/run/leftovers.h; and the policy check judges the
+  // group's tasks). On an SSH host, the remote group, read from the
+  // wrapper's pidfile (one more round trip; not called when it cannot be
+  // read within a second).
   std::function<void(int pgid)> on_start;
 };
 

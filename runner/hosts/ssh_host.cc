@@ -219,11 +219,20 @@ std::string SshHost::remote_temp(const std::string& content) {
 ExecResult SshHost::run(const Command& cmd) {
   if (cmd.argv.empty()) throw HostError("empty argv");
   const std::string in = cmd.stdin_data.empty() ? "" : remote_temp(cmd.stdin_data);
-  Command local{.argv = ssh_argv(wrapped(cmd, in, "")),
+  // A caller that asks for the remote group (the step runner: the policy
+  // check judges a measured step's tasks by it, not by their name, which
+  // a stranger's process may share) gets it from the wrapper's pidfile.
+  const std::string pidfile = cmd.on_start ? remote_pidfile() : "";
+  Command local{.argv = ssh_argv(wrapped(cmd, in, pidfile)),
                 .timeout = cmd.timeout,
                 .interruptible = cmd.interruptible,
                 .hold_stdin_open = true};
+  if (cmd.on_start)
+    local.on_start = [&](int) {
+      if (const auto pgid = read_pidfile(pidfile)) cmd.on_start(*pgid);
+    };
   ExecResult r = local_.run(local);
+  if (!pidfile.empty()) plain({"rm", "-f", "--", pidfile});
   // When the master connection is gone (seen once under load in the SSH
   // lab), ssh says so and connects on its own: its note is not the
   // command's stderr.
@@ -281,9 +290,7 @@ std::vector<std::string> SshHost::list_dir(const std::string& path) {
 
 Host::BackgroundId SshHost::start_background(const Command& cmd) {
   const std::string in = cmd.stdin_data.empty() ? "" : remote_temp(cmd.stdin_data);
-  const ExecResult t = plain({"mktemp", "-u", "/tmp/schedlab-bg-XXXXXX"});
-  if (!t.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_lines(t.err, 1)));
-  const std::string pidfile = last_lines(t.out, 1);
+  const std::string pidfile = remote_pidfile();
   Command local{.argv = ssh_argv(wrapped(cmd, in, pidfile)), .hold_stdin_open = true};
   const BackgroundId local_id = local_.start_background(local);
   const BackgroundId id = next_id_++;
@@ -316,11 +323,22 @@ ExecResult SshHost::stop_background(BackgroundId id) {
 std::optional<int> SshHost::background_pgid(BackgroundId id) {
   auto it = background_.find(id);
   if (it == background_.end()) return std::nullopt;
+  return read_pidfile(it->second.pidfile);
+}
+
+std::string SshHost::remote_pidfile() {
+  const ExecResult t = plain({"mktemp", "-u", "/tmp/schedlab-bg-XXXXXX"});
+  if (!t.ok()) throw HostError(fmt::format("{}: mktemp: {}", name(), last_lines(t.err, 1)));
+  return last_lines(t.out, 1);
+}
+
+std::optional<int> SshHost::read_pidfile(const std::string& pidfile) {
   // The wrapper writes the pidfile right after it forks: wait for it briefly.
   for (int i = 0; i < 50; ++i) {
-    const ExecResult r = plain({"cat", "--", it->second.pidfile});
+    const ExecResult r = plain({"cat", "--", pidfile});
     const std::string pid = last_lines(r.out, 1);
-    if (r.ok() && !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos)
+    if (r.ok() && !pid.empty() && pid.size() < 10 &&
+        pid.find_first_not_of("0123456789") == std::string::npos)
       return std::stoi(pid);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

@@ -75,6 +75,10 @@ class SshHost final : public Host {
   ExecResult plain(const std::vector<std::string>& argv, const std::string& stdin_data = "",
                    std::chrono::milliseconds timeout = std::chrono::seconds(60));
   std::string remote_temp(const std::string& content);
+  // A fresh path in the remote /tmp for the wrapper's pidfile (not made).
+  std::string remote_pidfile();
+  // The group the wrapper wrote to `pidfile`, waiting for it briefly.
+  std::optional<int> read_pidfile(const std::string& pidfile);
   // The options every client of this host takes (-o ..., -p, -i); the
   // master connection's ControlMaster=yes, the others' no.
   std::vector<std::string> client_options(bool master) const;

@@ -43,7 +43,7 @@ std::optional<double> parse_number(const std::string& text) {
 bool parse_bool(const std::string& text) {
   if (text == "true" || text == "yes" || text == "on") return true;
   if (text == "false" || text == "no" || text == "off") return false;
-  throw ValueError(fmt::format("expected true or false, got '{}'", text));
+  throw ValueError(fmt::format("expected true or false, got '{}'", excerpt(text)));
 }
 
 ParamValue parse_param_value(const ParamSpec& spec, const std::string& text) {
@@ -64,11 +64,11 @@ ParamValue parse_param_value(const ParamSpec& spec, const std::string& text) {
       return parse_bool(text);
     case ParamType::kDouble:
       if (const auto d = parse_number(text)) return *d;
-      throw ValueError(fmt::format("expected a number, got '{}'", text));
+      throw ValueError(fmt::format("expected a number, got '{}'", excerpt(text)));
     case ParamType::kString:
       if (!spec.choices.empty() &&
           std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end())
-        throw ValueError(fmt::format("'{}' is not one of: {}{}", text,
+        throw ValueError(fmt::format("'{}' is not one of: {}{}", excerpt(text),
                                      fmt::join(spec.choices, ", "),
                                      did_you_mean(text, spec.choices)));
       return text;
@@ -81,19 +81,19 @@ Point point_from_overrides(const Workload& w, const std::vector<std::string>& ov
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos)
-      throw std::invalid_argument(fmt::format("--param {}: expected name=value", o));
+      throw std::invalid_argument(fmt::format("--param {}: expected name=value", excerpt(o)));
     const std::string name = o.substr(0, eq), value = o.substr(eq + 1);
     const ParamSpec* spec = w.find_param(name);
     if (!spec) {
       std::vector<std::string> names;
       for (const auto& s : w.params()) names.push_back(s.name);
-      throw std::invalid_argument(fmt::format("--param {}: {} has no parameter '{}'{}", o, w.name(),
-                                              name, did_you_mean(name, names)));
+      throw std::invalid_argument(fmt::format("--param {}: {} has no parameter '{}'{}", excerpt(o),
+                                              w.name(), excerpt(name), did_you_mean(name, names)));
     }
     try {
       p.values[name] = parse_param_value(*spec, value);
     } catch (const ValueError& e) {
-      throw std::invalid_argument(fmt::format("--param {}: {}", o, e.what()));
+      throw std::invalid_argument(fmt::format("--param {}={}: {}", name, excerpt(value), e.what()));
     }
   }
   return p;
@@ -124,8 +124,8 @@ Point point_from_output(const Workload& w, const std::vector<std::string>& overr
     try {
       value = parse_param_value(*spec, stated.substr(eq + 1));
     } catch (const ValueError& e) {
-      throw std::invalid_argument(
-          fmt::format("the output states {}, which {} cannot be: {}", stated, name, e.what()));
+      throw std::invalid_argument(fmt::format("the output states {}, which {} cannot be: {}",
+                                              excerpt(stated), name, e.what()));
     }
     // Compared as values (loops=0200 is loops=200).
     if (p.known(name) && format_param(value) != format_param(p.values.at(name))) {
@@ -136,7 +136,7 @@ Point point_from_output(const Workload& w, const std::vector<std::string>& overr
       // parser's to refuse; only a --param is checked here.
       if (user == overrides.rend()) continue;
       throw std::invalid_argument(
-          fmt::format("the output states {}, not --param {}", stated, *user));
+          fmt::format("the output states {}, not --param {}", excerpt(stated), excerpt(*user)));
     }
     p.values[name] = std::move(value);
     p.unknown.erase(name);

@@ -15,6 +15,8 @@ namespace {
 
 // Only what schedlab itself names is ever removed.
 constexpr std::string_view kWorkdirPrefix = "/tmp/schedlab-run";
+// PerfSession's directories (runner/monitors/perf_session.cc, kMakeDir).
+constexpr std::string_view kPerfDirPrefix = "schedlab-perf.";
 
 // Field 22 of /proc/PID/stat (after the parenthesised command name, which
 // may hold blanks): the start time in clock ticks since boot.
@@ -159,6 +161,41 @@ std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host) 
       done.push_back(fmt::format("process group {} ({}) killed (run {})", pgid, e.name, e.run_id));
     }
     journal.journal_restored(e.id);
+  }
+  return done;
+}
+
+std::vector<std::string> stop_perf_leftovers(Host& host) {
+  std::vector<std::string> done;
+  const auto quick = [&](std::vector<std::string> argv) {
+    return host.run(
+        {.argv = std::move(argv), .timeout = std::chrono::seconds(30), .interruptible = false});
+  };
+  for (const auto& name : host.list_dir("/tmp")) {
+    if (!name.starts_with(kPerfDirPrefix) || name.find('/') != std::string::npos) continue;
+    const std::string dir = "/tmp/" + name;
+    // A directory of its own, not a link to one.
+    const auto resolved = quick({"readlink", "-e", "--", dir});
+    if (!resolved.ok() || std::string(trim(resolved.out)) != dir ||
+        !quick({"test", "-d", dir}).ok())
+      continue;
+    std::string what = "directory removed";
+    const std::string pid(trim(host.read_file(dir + "/pid").value_or("")));
+    if (!pid.empty() && pid.size() < 10 &&
+        pid.find_first_not_of("0123456789") == std::string::npos) {
+      // perf's argv holds --control fifo:DIR/ctl,DIR/ack.
+      const auto cmdline = host.read_file("/proc/" + pid + "/cmdline");
+      if (cmdline && cmdline->find("fifo:" + dir + "/ctl") != std::string::npos) {
+        quick({"kill", "-KILL", "--", pid});
+        what = fmt::format("perf (pid {}) stopped, directory removed", pid);
+      }
+    }
+    const auto r = host.run({.argv = {"rm", "-rf", "--", dir},
+                             .timeout = std::chrono::minutes(2),
+                             .interruptible = false});
+    if (!r.ok())
+      throw HostError(fmt::format("rm -rf {} on {}: {}", dir, host.name(), r.describe()));
+    done.push_back(fmt::format("perf session {}: {}", dir, what));
   }
   return done;
 }

@@ -43,4 +43,14 @@ std::int64_t journal_process_group(KnobJournalTable& journal, Host& host, std::i
 // Removes HOST's leftovers of dead runs; one line per thing done.
 std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host);
 
+// The perf monitors' sessions on HOST that no run holds
+// (runner/monitors/perf_session.h: /tmp/schedlab-perf.XXXXXX with perf's
+// PID in it, not journaled): their perf stopped (a process whose command
+// line names the session's control FIFO: a reused PID never is) and their
+// directory, with a profile's perf.data, removed. perf dies with schedlab
+// on this host (PDEATHSIG) and with the connection over SSH; the directory
+// did not. Only with HOST's SUT lock held: every run of the host holds it,
+// so no session found is a live run's. One line per session.
+std::vector<std::string> stop_perf_leftovers(Host& host);
+
 }  // namespace schedlab

@@ -7,8 +7,10 @@
 //
 // Which tasks: on each host, those of the process groups the step runners
 // started (servers: background steps; clients: measured steps) and their
-// descendants; where a host cannot name a measured step's group (SSH), the
-// tasks whose name is the step's program; and every thread named as
+// descendants (an SSH host names a remote group from its wrapper's
+// pidfile); where a host could not name a measured step's group (that file
+// unread within a second), the tasks whose name is the step's program,
+// which a stranger's process may share; and every thread named as
 // `policy: {tasks: {comm: ...}}` says. Clients that exit are seen by a
 // poller during the phase (once a second), servers by the last poll too.
 #pragma once

@@ -121,6 +121,10 @@ void preflight(const RunContext& run) {
     // ours: no live run of this SUT left them).
     for (const auto& line : clean_leftovers(store.journal(), *host))
       fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
+    // perf runs on the SUT, whose lock is ours.
+    if (host == &pair.sut)
+      for (const auto& line : stop_perf_leftovers(*host))
+        fmt::print(stderr, "schedlab: {}: {}\n", host->name(), line);
     // Only this host's rows of this boot block a run; an earlier boot's are
     // closed (the reboot reset them), another machine's left alone.
     const JournalRows rows = journal_rows(store.journal(), *host);

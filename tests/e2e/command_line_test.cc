@@ -129,6 +129,35 @@ TEST_CASE("command line: CLI11's own errors carry schedlab's prefix and exit 2")
   CHECK(r.err.find("Run with --help") == std::string::npos);
 }
 
+TEST_CASE("command line: a fraction or percentage option refuses nan, inf and a long value") {
+  // Hostile pass 4: CLI::Range let "nan" through (no comparison with NaN
+  // is true): compare --changed --fdr nan ran with it.
+  const std::string cut = std::string(40, '9') + "... (5000 characters)";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"compare", "a", "--changed", "--fdr", "nan"},
+       "--fdr: must be a number from 1e-06 to 0.5, not 'nan'"},
+      {{"compare", "a", "--changed", "--fdr", "-nan"}, "not '-nan'"},
+      {{"compare", "a", "--changed", "--fdr", "inf"}, "not 'inf'"},
+      {{"compare", "a", "--changed", "--fdr", std::string(5000, '9')}, "not '" + cut + "'"},
+      {{"report", "a", "--fdr", "NaN"}, "must be a number from 1e-06 to 0.5, not 'NaN'"},
+      {{"compare", "a", "--alpha", "nan"}, "must be a number from 1e-09 to 0.5, not 'nan'"},
+      {{"stats", "a", "--level", "nan"}, "must be a number from 0.5 to 0.999999, not 'nan'"},
+      {{"export", "a", "--format", "bmf", "--level", "nan"},
+       "must be a number from 0.5 to 0.999999, not 'nan'"},
+      {{"history", "hackbench", "--changes", "--changes-alpha", "nan"},
+       "must be a number from 0.001 to 0.5, not 'nan'"},
+      {{"history", "hackbench", "--changes", "--min-change-pct", "nan"},
+       "must be a number from 0 to 1000, not 'nan'"},
+  };
+  for (const auto& [args, error] : cases) {
+    INFO(args[0] << " " << args.back().substr(0, 20));
+    const auto r = schedlab_cmd(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(error) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
 TEST_CASE("command line: --format takes the command's own formats and names them for any other") {
   auto r = schedlab_cmd({"compare", "--format", "jsn"});
   CHECK(r.exit_code == 2);

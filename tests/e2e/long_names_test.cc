@@ -206,7 +206,14 @@ TEST_CASE("report --summary with a metric the comparison has not: exit 2, with t
   const auto r = test::schedlab_cmd({"report", "1", "2", "--db", db, "--summary", "tim", "-o", dir.file("r.html")});
   CHECK(r.exit_code == 2);
   CHECK(r.err == "schedlab report: --summary: no metric 'tim' in the comparison (did you mean 'time'?); it has: time\n");
-  CHECK_FALSE(std::filesystem::exists(dir.file("r.html")));
+  CHECK_FALSE(std::filesystem::exists(
+      dir.file("r.html")));  // Hostile pass 4: a 5 KB name was printed back whole.
+  const auto long_name = test::schedlab_cmd({"report", "1", "2", "--db", db, "--summary",
+                                             std::string(5000, 'm'), "-o", dir.file("r.html")});
+  CHECK(long_name.exit_code == 2);
+  CHECK(long_name.err == "schedlab report: --summary: no metric '" +
+                             excerpt(std::string(5000, 'm')) +
+                             "' in the comparison; it has: time\n");
 }
 
 TEST_CASE("bisect --reboots or --uname with a SUT that is not ssh:// is refused, exit 2") {

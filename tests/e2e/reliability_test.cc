@@ -9,6 +9,7 @@
 // a killed schedlab leaves running is reparented to it, so "no orphan" is
 // checked on this test's own descendants, never on names machine-wide.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -282,6 +283,96 @@ TEST_CASE("a killed run is listed as interrupted, its leftovers go with restore"
   CHECK(restore.out.find("work directory " + workdir + " removed (run 1)") != std::string::npos);
   CHECK(restore.out.find("(sh) killed (run 1)") != std::string::npos);
   CHECK(orphans() == std::vector<std::string>{});
+}
+
+namespace {
+
+// The perf sessions' directories now in /tmp (runner/monitors/perf_session.cc).
+std::set<std::string> perf_dirs() {
+  std::set<std::string> out;
+  for (const auto& e : fs::directory_iterator("/tmp"))
+    if (e.path().filename().string().starts_with("schedlab-perf.")) out.insert(e.path());
+  return out;
+}
+
+bool alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  const auto close = line.rfind(')');
+  return close != std::string::npos && line.substr(close + 2, 1) != "Z";
+}
+
+}  // namespace
+
+TEST_CASE("perf sessions a killed run left are stopped and removed by the next run") {
+  // Hostile pass 3: perf's directory (a profile's perf.data) was left by
+  // kill -9, and a perf that outlived schedlab (a lost PDEATHSIG, a
+  // connection that did not drop) was stopped by nothing.
+  if (geteuid() != 0) SCHEDLAB_SKIP("perf -a needs root here");
+  LocalHost local;
+  if (!local.find_program("perf")) SCHEDLAB_SKIP("perf is not installed (Debian: linux-perf)");
+  subreaper();
+  test::TempDir dir;
+  const auto config = [&](const std::string& seconds, const std::string& monitors) {
+    test::write_text(dir.file("c.yaml"), R"(iterations: 1
+workloads:
+  - command:
+      name: sleeper
+      package: coreutils
+      argv: [sh, -c, 'sleep )" + seconds + R"(; echo 1']
+      metrics:
+        t: {regex: '^(?<value>[0-9]+)$', direction: lower}
+      monitors: [)" + monitors + "]\n");
+  };
+  const auto before = perf_dirs();
+  config("30", "perf-stat");
+  Spawned run = spawn_run(dir, "p.db", "p");
+  // perf counting: a new session directory whose perf is running.
+  std::string killed_dir;
+  for (int i = 0; i < 1500 && killed_dir.empty(); ++i, std::this_thread::sleep_for(20ms))
+    for (const auto& d : perf_dirs())
+      if (!before.contains(d) && fs::exists(d + "/pid")) killed_dir = d;
+  REQUIRE_FALSE(killed_dir.empty());
+  std::this_thread::sleep_for(500ms);
+  ::kill(run.pid, SIGKILL);
+  run.wait();
+  orphans();
+  CHECK(fs::exists(killed_dir));
+
+  // A perf that outlived its run, as PerfSession starts one, and a session
+  // whose PID is now a stranger's (a sleep): the stranger lives on.
+  const std::string orphan_dir = ::mkdtemp(std::string("/tmp/schedlab-perf.XXXXXX").data());
+  REQUIRE(local.run({.argv = {"mkfifo", orphan_dir + "/ctl", orphan_dir + "/ack"}}).ok());
+  const auto perf_id = local.start_background(
+      {.argv = {"sh", "-c",
+                "echo $$ > \"$0/pid\" && exec perf stat -a -x, -o \"$0/stat.csv\" -D -1 "
+                "--control \"fifo:$0/ctl,$0/ack\"",
+                orphan_dir}});
+  const auto perf_pid = local.background_pgid(perf_id);
+  REQUIRE(perf_pid);
+  const std::string stranger_dir = ::mkdtemp(std::string("/tmp/schedlab-perf.XXXXXX").data());
+  const auto stranger_id = local.start_background({.argv = {"sleep", "300"}});
+  const auto stranger = local.background_pgid(stranger_id);
+  REQUIRE(stranger);
+  test::write_text(stranger_dir + "/pid", std::to_string(*stranger) + "\n");
+  std::this_thread::sleep_for(300ms);
+  REQUIRE(alive(*perf_pid));
+
+  config("0", "");
+  Spawned next = spawn_run(dir, "p.db", "q");
+  CHECK(next.wait() == 0);
+  const std::string err = next.err();
+  INFO(err);
+  CHECK(err.find("perf session " + killed_dir + ": directory removed") != std::string::npos);
+  CHECK(err.find(fmt::format("perf session {}: perf (pid {}) stopped, directory removed",
+                             orphan_dir, *perf_pid)) != std::string::npos);
+  CHECK(err.find("perf session " + stranger_dir + ": directory removed") != std::string::npos);
+  for (const auto& d : {killed_dir, orphan_dir, stranger_dir}) CHECK_FALSE(fs::exists(d));
+  local.poll_background(perf_id);
+  CHECK_FALSE(alive(*perf_pid));
+  CHECK(alive(*stranger));
+  local.stop_background(stranger_id);
 }
 
 TEST_CASE("commands that only read never write: 0444 file, read-only mount, no database") {

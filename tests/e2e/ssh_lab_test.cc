@@ -288,6 +288,36 @@ TEST_CASE("tbench: server on the SUT, client on the loadgen, driven over SSH", "
   CHECK(running("tbench") == 0);
 }
 
+TEST_CASE("the policy check over SSH judges the measured step's group, not a namesake", "[netns]") {
+  // Hostile pass 3: with no remote group, the check judged every task named
+  // like the step's program, a stranger's process included. The lab's
+  // namespaces share this machine's PIDs: the decoy runs where the SUT's
+  // poller looks.
+  REQUIRE_LAB();
+  test::TempDir dir;
+  const std::string decoy = dir.file("hackbench");
+  std::filesystem::copy_file("/bin/sleep", decoy);
+  std::filesystem::permissions(decoy, std::filesystem::perms::owner_exec,
+                               std::filesystem::perm_options::add);
+  LocalHost local;
+  const auto decoy_id = local.start_background({.argv = {decoy, "300"}});
+  const auto [cfg, db, run, its] =
+      test::run_config(dir, "ns",
+                       "hosts:\n  sut: " + lab().sut_url() + "\n" + lab().ssh_yaml() +
+                           "iterations: 2\nworkloads:\n  - hackbench: {groups: [1], loops: 20000}\n"
+                           "variants:\n  batch: {policy: batch}\n",
+                       120s);
+  local.stop_background(decoy_id);
+  REQUIRE(its.size() == 2);
+  for (const auto& it : its) CHECK(to_string(it.status) == "ok");
+  const auto checks = nlohmann::json::parse(run.manifest_json).at("policy_checks").at("batch");
+  INFO(checks.dump());
+  CHECK(checks.at("failed_iterations") == 0);
+  // hackbench's tasks, seen by the poller while they ran (20000 loops: a
+  // second or more).
+  CHECK(checks.at("tasks_checked").at("client").get<int>() >= 2);
+}
+
 // netperf across the namespaces: netserver in the SUT's, netperf in the
 // loadgen's, the data connection on the second reserved port.
 TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SSH", "[netns]") {

@@ -14,6 +14,7 @@
 #include "results/store.h"
 #include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -249,5 +250,47 @@ TEST_CASE("samples past the sample range are neither stored nor read back (issue
     CHECK_THROWS_WITH(
         s.iterations_table().for_each_run_iterations("netperf", "throughput", runs, visit),
         refused);
+  }
+}
+
+TEST_CASE("an iteration number, row order or exit code past an int is refused, naming the row") {
+  // Hostile pass 3: 2^32 + 1 in a crafted database was read back as 1.
+  test::TempDir dir;
+  const auto path = dir.file("r.db");
+  Store s(path);
+  const auto run = test::plain_run(s, "a", "{}");
+  IterationRow it = netperf_iteration(run, 0, 0, "", 5.0);
+  it.variant_id = s.variants_table().add_variant(
+      {.run_id = run, .name = "default", .position = 0, .knobs_json = "{}"});
+  it.exit_code = 0;
+  s.iterations_table().add_iteration(it);
+  const auto visit = [](std::span<const IterationRow>) {};
+  const std::int64_t runs[] = {run};
+  for (const auto& [set, message] : std::vector<std::pair<std::string, std::string>>{
+           {"iteration = 4294967297", "iteration 4294967297 is out of range"},
+           {"iteration = -4294967296", "iteration -4294967296 is out of range"},
+           {"row_order = 9223372036854775807", "row_order 9223372036854775807 is out of range"},
+           {"exit_code = 4294967296", "exit_code 4294967296 is out of range"},
+           {"iteration = 2.5", "iteration is not a whole number"},
+           {"exit_code = 'zero'", "exit_code is not a whole number"}}) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db,
+                         ("UPDATE iterations SET iteration = 0, row_order = 0, exit_code = 0; "
+                          "UPDATE iterations SET " +
+                          set)
+                             .c_str(),
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    INFO(set);
+    const std::string refused = "iterations row 1: " + message + " (a damaged or crafted database)";
+    CHECK_THROWS_WITH(s.iterations_table().iterations(run), refused);
+    if (!set.starts_with("exit_code")) {
+      CHECK_THROWS_WITH(
+          s.iterations_table().for_each_run_iterations("netperf", "throughput", visit), refused);
+      CHECK_THROWS_WITH(
+          s.iterations_table().for_each_run_iterations("netperf", "throughput", runs, visit),
+          refused);
+    }
   }
 }

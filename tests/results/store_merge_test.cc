@@ -409,6 +409,16 @@ TEST_CASE("merge: an iteration whose status is none of ours is refused, naming i
                                 "a word of ours; nothing merged"));
 }
 
+TEST_CASE("merge: an iteration number or exit code past an int is refused, naming it") {
+  // Hostile pass 3: read back cut to its low 32 bits.
+  refused_after(test::TempDir(), "UPDATE iterations SET iteration = 4294967296 WHERE id = 2",
+                Catch::Contains("a.db: iteration 4294967296 (id 2) of run 'fleet' cannot be read "
+                                "back: iteration 4294967296 is out of range; nothing merged"));
+  refused_after(test::TempDir(), "UPDATE iterations SET exit_code = -4294967296 WHERE id = 1",
+                Catch::Contains("a.db: iteration 0 (id 1) of run 'fleet' cannot be read "
+                                "back: exit_code -4294967296 is out of range; nothing merged"));
+}
+
 TEST_CASE(
     "merge: an iteration of a variant the input does not have is refused, not dropped "
     "(issue 44)") {

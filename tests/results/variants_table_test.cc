@@ -6,6 +6,7 @@
 
 #include "results/runs_table.h"
 #include "results/store.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -32,4 +33,18 @@ TEST_CASE("a run's variants come back in position order, whatever order they wer
   // One name per run.
   CHECK_THROWS_AS(variants.add_variant({.run_id = a, .name = "batch", .position = 2, .knobs_json = "{}"}),
                   StoreError);
+}
+
+TEST_CASE("a variant's position past an int is refused, naming the row") {
+  test::TempDir dir;
+  const auto path = dir.file("v.db");
+  Store s(path);
+  const auto a = s.runs_table().create_run(
+      {.name = "a", .config_path = "", .config_text = "", .config_sha256 = ""});
+  s.variants_table().add_variant(
+      {.run_id = a, .name = "default", .position = 0, .knobs_json = "{}"});
+  REQUIRE(test::exec_raw(path, "UPDATE variants SET position = 4294967296"));
+  CHECK_THROWS_WITH(s.variants_table().variants(a),
+                    "variants row 1: position 4294967296 is out of range (a damaged or crafted "
+                    "database)");
 }

@@ -20,4 +20,14 @@ inline std::string raw(const std::string& path, const std::string& sql) {
   return out;
 }
 
+// Runs sql (statements separated by ';') on the file behind the Store's
+// back: a crafted database. True when SQLite took all of it.
+inline bool exec_raw(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  const bool ok = sqlite3_open(path.c_str(), &db) == SQLITE_OK &&
+                  sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+  sqlite3_close(db);
+  return ok;
+}
+
 }  // namespace schedlab::test

@@ -700,6 +700,9 @@ TEST_CASE("compare --summary: a row per column, a column per metric and point, %
   CHECK(j["summary"]["rows"][1]["cells"][0]["significant"] == true);
   CHECK_THAT(render_summary_html(t), Contains("<td class=\"worse\">-2.79%*</td>"));
   CHECK_THROWS_WITH(summary_table(c, {"tps"}), "--summary: no metric 'tps' in the comparison (it has: time)");
+  CHECK_THROWS_WITH(summary_table(c, {std::string(5000, 'q') + "\x1b"}),
+                    "--summary: no metric '" + std::string(40, 'q') +
+                        "... (5001 characters)' in the comparison (it has: time)");
 }
 
 TEST_CASE("compare --style amd: a line per row, value (pct pct) and the marker", "[render]") {

@@ -76,6 +76,26 @@ TEST_CASE("a corrupt stored profile is an error naming the iteration", "[perf][m
                     "iteration 12: stored profile:2: expected 'STACK COUNT', found 'broken'");
 }
 
+TEST_CASE("a stored profile whose counts overflow or whose line is huge is refused",
+          "[perf][monitors]") {
+  // Hostile pass 4: counts summing past 2^64 wrapped the total, and every
+  // share printed above 100%.
+  const std::string big = "18446744073709551615";  // 2^64 - 1
+  CHECK_THROWS_WITH(
+      perf_profile::load(base64_encode(gzip("a;b " + big + "\na;c 2\n")), "iteration 3"),
+      "iteration 3: stored profile:2: the samples in all overflow a 64-bit count");
+  CHECK(perf_profile::parse_folded("a;b " + big + "\n").at("a;b") == 18446744073709551615ULL);
+  const std::string huge = "a;" + std::string(std::size_t{1} << 20, 'x') + " 1\n";
+  CHECK_THROWS_WITH(perf_profile::parse_folded(huge),
+                    "line 1: a stack line of 1048580 bytes: more than 1048576");
+  // A broken line is quoted cut and terminal-safe.
+  CHECK_THROWS_WITH(
+      perf_profile::parse_folded(std::string(200, 'y') + "\x1b]0;pwned\x07\n"),
+      "line 1: expected 'STACK COUNT', found '" + std::string(80, 'y') + "... (210 characters)'");
+  CHECK_THROWS_WITH(perf_profile::parse_folded("\x1b]0;x\x07\n"),
+                    "line 1: expected 'STACK COUNT', found '\\x1b]0;x\\x07'");
+}
+
 TEST_CASE("perf script text that is not perf script's is refused with its line",
           "[perf][monitors]") {
   CHECK_THROWS_WITH(perf_profile::fold("\t  1234 foo (/bin/x)\n"),

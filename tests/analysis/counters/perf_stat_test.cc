@@ -50,6 +50,27 @@ TEST_CASE("perf stat CSV: an event name with commas, not counted, and bad lines"
   CHECK_THROWS_WITH(perf_stat::parse("# started on Sun\n"), "no events: not perf stat -x, output");
 }
 
+TEST_CASE("perf stat CSV: counts that are no number a counter holds are refused, lines cut",
+          "[perf][monitors]") {
+  // Hostile pass 4: from_chars reads "nan" and "inf", and 1e308 passed the
+  // parser to be refused by the store, losing the iteration.
+  for (const char* v : {"nan", "-nan", "inf", "infinity", "NAN", "1e308", "-1"})
+    CHECK_THROWS_WITH(perf_stat::parse(std::string(v) + ",,cycles,1,100.00,,\n"),
+                      std::string("line 1: cycles: '") + v + "' is not a count");
+  CHECK(*perf_stat::parse("1e12,,cycles,1,100.00,,\n")[0].value == 1e12);
+  // "<not supported>" and "<not counted>" are statuses, not counts.
+  const auto e = perf_stat::parse(
+      "<not supported>,,cycles,0,100.00,,\n<not counted>,,instructions,0,0.00,,\n");
+  CHECK(e[0].status == "not supported");
+  CHECK_FALSE(e[1].value);
+  // A long or hostile line is quoted cut and terminal-safe.
+  CHECK_THROWS_WITH(perf_stat::parse(std::string(5000, 'x') + "\n"),
+                    "line 1: expected perf stat -x, CSV (value,unit,event,...), found '" +
+                        std::string(80, 'x') + "... (5000 characters)'");
+  CHECK_THROWS_WITH(perf_stat::parse("x,,\x1b[2J\xe2\x80\xae,1,100.00,,\n"),
+                    "line 1: \\x1b[2J\\u202e: 'x' is not a count");
+}
+
 TEST_CASE("perf stat's argv lists the events as one -e", "[perf][monitors]") {
   CHECK(perf_stat::stat_args({"a", "b:c"}) ==
         std::vector<std::string>{"stat", "-a", "-x,", "-e", "a,b:c"});

@@ -111,3 +111,31 @@ TEST_CASE("schedlab schedstat diff --style perf", "[cli][schedstat][perf]") {
   CHECK(mixed.out.find("schedlab schedstat diff: --style perf: the sides' domain lines differ in "
                        "layout (v15 against v17)") != std::string::npos);
 }
+
+TEST_CASE(
+    "schedstat diff: a domain name that is no kernel's is refused, from a file or --level-names",
+    "[cli][schedstat]") {
+  // Hostile pass 4: a right-to-left override or a 3000-byte name was printed
+  // as a domain's level, an ESC too when given with --level-names.
+  if (!std::filesystem::exists(SCHEDLAB_BINARY)) SCHEDLAB_SKIP("the schedlab binary is not built");
+  const std::string v15 = f(kSchedstatV15 + "before.txt") + " " + f(kSchedstatV15 + "after.txt");
+  auto r =
+      schedlab_cmd("schedstat diff --style perf --level-names \"$(printf '\\033[2J')\",PKG " + v15);
+  CHECK(r.code == 2);
+  CHECK(r.out.find("'\\x1b[2J' is not a domain name (ASCII letters, digits and _, at most 16)") !=
+        std::string::npos);
+  r = schedlab_cmd("schedstat diff " + v15 + " --level-names MC,PKG");
+  CHECK(r.code == 0);
+  // A v17 file whose first domain is named with a right-to-left override.
+  schedlab::test::TempDir dir;
+  std::string text = schedlab::test::read_text(fixture(kSchedstatV17 + "after.txt"));
+  const auto at = text.find("domain0 ");
+  REQUIRE(at != std::string::npos);
+  const auto name_end = text.find(' ', at + 8);
+  text.replace(at + 8, name_end - at - 8, "\xe2\x80\xaeMC");
+  schedlab::test::write_text(dir.file("after.txt"), text);
+  r = schedlab_cmd("schedstat diff --style perf " + f(kSchedstatV17 + "before.txt") + " " +
+                   dir.file("after.txt"));
+  CHECK(r.code == 2);
+  CHECK(r.out.find("'\\u202eMC' is not a domain name") != std::string::npos);
+}

@@ -88,3 +88,31 @@ TEST_CASE("overrides (--param) report what an experiment file reports for the sa
   CHECK_THROWS_WITH(point_from_overrides(hackbench, {"groups"}),
                     "--param groups: expected name=value");
 }
+
+TEST_CASE("a long invalid value is cut in the error, whatever its type") {
+  // Hostile pass 3: a 5 KB choice value was printed back whole.
+  const std::string long_value(5000, 'q');
+  const std::string cut = std::string(40, 'q') + "... (5000 characters)";
+  CHECK(error_of(param("hackbench", "modes"), long_value) ==
+        "'" + cut +
+            "' is not one of: process-pipes, process-sockets, thread-pipes, thread-sockets");
+  CHECK(error_of(param("hackbench", "groups"), long_value) ==
+        "expected a whole number from 1 to 2147483647, got '" + cut + "'");
+  CHECK(error_of(param("hackbench", "timeout"), long_value) ==
+        "expected a duration from 0s to 168h such as 30s or 500ms, got '" + cut + "'");
+  const ParamSpec flag{.name = "f", .type = ParamType::kBool, .default_value = false};
+  CHECK(error_of(flag, long_value) == "expected true or false, got '" + cut + "'");
+  const ParamSpec ratio{.name = "r", .type = ParamType::kDouble, .default_value = 1.0};
+  CHECK(error_of(ratio, long_value) == "expected a number, got '" + cut + "'");
+
+  const Workload& hackbench = *find_workload("hackbench");
+  CHECK_THROWS_WITH(point_from_overrides(hackbench, {"modes=" + long_value}),
+                    "--param modes=" + cut + ": '" + cut +
+                        "' is not one of: process-pipes, process-sockets, thread-pipes, "
+                        "thread-sockets");
+  CHECK_THROWS_WITH(point_from_overrides(hackbench, {long_value}),
+                    "--param " + cut + ": expected name=value");
+  CHECK(test::config_error_of("workloads:\n  - hackbench: {modes: " + long_value + "}\n") ==
+        "exp.yaml:2: workloads[0].hackbench.modes: '" + cut +
+            "' is not one of: process-pipes, process-sockets, thread-pipes, thread-sockets");
+}
