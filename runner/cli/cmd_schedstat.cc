@@ -18,7 +18,6 @@
 #include "analysis/counters/render_schedstat_perf.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_sides.h"
-#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -146,14 +145,7 @@ void add_common(CLI::App& cmd, SchedstatCmdOptions& o) {
                  "/sys/kernel/debug/sched/domains/cpu0/domainN/name); default: the kernel's "
                  "v17 names, else inferred from the cpumasks")
       ->delimiter(',')
-      ->check(CLI::Validator(
-          [](std::string& name) -> std::string {
-            if (name.empty() || schedstat::domain_name_ok(name)) return "";
-            return fmt::format(
-                "'{}' is not a domain name (ASCII letters, digits and _, at most 16)",
-                terminal_safe(excerpt(name)));
-          },
-          "NAME"));
+      ->check(domain_name_check());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "analysis/counters/schedstat.h"
 #include "base/shell_quote.h"
 #include "base/suggest.h"
 #include "base/text.h"
@@ -90,6 +91,16 @@ CLI::Validator number_range(double lo, double hi) {
                            terminal_safe(excerpt(s)));
       },
       fmt::format("from {:g} to {:g}", lo, hi));
+}
+
+CLI::Validator domain_name_check() {
+  return CLI::Validator(
+      [](std::string& name) -> std::string {
+        if (name.empty() || schedstat::domain_name_ok(name)) return "";
+        return fmt::format("'{}' is not a domain name (ASCII letters, digits and _, at most 16)",
+                           terminal_safe(excerpt(name)));
+      },
+      "NAME");
 }
 
 }  // namespace schedlab::cli

@@ -52,6 +52,11 @@ void add_db_option(CLI::App& cmd, DbOption& db);
 // option: CLI::Range lets "nan" through (no comparison with NaN is true).
 CLI::Validator number_range(double lo, double hi);
 
+// A scheduler domain's name (schedstat's --level-names): what a v17 file
+// may carry (analysis/counters: domain_name_ok), cut and terminal-safe in
+// the error, since the value is printed as a level.
+CLI::Validator domain_name_check();
+
 // The registered workload a command's argument names; throws
 // std::invalid_argument ("unknown workload 'hackbnch' (did you mean
 // 'hackbench'?)") for any other name. `also`: other names the command
