@@ -256,6 +256,26 @@ std::string wrap_words(std::string_view text, std::size_t width, std::string_vie
   return out;
 }
 
+std::vector<std::vector<std::size_t>> table_pieces(std::size_t lead,
+                                                   const std::vector<std::size_t>& widths,
+                                                   std::size_t width, bool baseline_first) {
+  if (widths.empty()) return {{}};
+  const std::vector<std::size_t> start =
+      baseline_first ? std::vector<std::size_t>{0} : std::vector<std::size_t>{};
+  const std::size_t start_width = lead + (baseline_first ? widths[0] : 0);
+  std::vector<std::vector<std::size_t>> pieces{start};
+  std::size_t used = start_width;
+  for (std::size_t i = baseline_first ? 1 : 0; i < widths.size(); ++i) {
+    if (pieces.back().size() > start.size() && used + widths[i] > width) {
+      pieces.push_back(start);
+      used = start_width;
+    }
+    pieces.back().push_back(i);
+    used += widths[i];
+  }
+  return pieces;
+}
+
 std::size_t display_width(std::string_view s) {
   return static_cast<std::size_t>(
       std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));

@@ -81,6 +81,17 @@ std::size_t display_width(std::string_view s);
 std::string wrap_words(std::string_view text, std::size_t width = 100,
                        std::string_view indent = "  ");
 
+// The columns of a table whose lines start with `lead` columns of labels,
+// column i `widths[i]` wide, in pieces that each fit `width` (a mail's 100
+// columns): with `baseline_first`, every piece starts with column 0 (the
+// baseline the others are read against); each takes as many of the next
+// columns as fit, at least one. One piece of every column when they fit;
+// one empty piece for no column.
+std::vector<std::vector<std::size_t>> table_pieces(std::size_t lead,
+                                                   const std::vector<std::size_t>& widths,
+                                                   std::size_t width = 100,
+                                                   bool baseline_first = true);
+
 // a before b with digit runs compared as numbers ("6.1.0-9" < "6.1.0-57",
 // "hackbench-2" < "hackbench-16").
 bool natural_less(const std::string& a, const std::string& b);

@@ -184,6 +184,7 @@ ChangedTable what_changed(const Store& store, const Comparison& c, const Changed
       for (const IterationRows& it : *its)
         for (const auto& [monitor, counters] : it)
           for (const auto& [counter, v] : counters) names[{monitor, counter}] = true;
+    t.monitor_counters += names.size();
     for (const auto& [key, unused] : names) {
       const auto& [monitor, counter] = key;
       Candidate cand =

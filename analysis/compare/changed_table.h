@@ -34,6 +34,7 @@ struct ChangedTable {
   std::size_t tested = 0;        // counters tested: the false-discovery family
   std::size_t below_floor = 0;   // left out by the floors
   std::size_t untestable = 0;    // too few iterations, or no test defined
+  std::size_t monitor_counters = 0;  // monitor counters either column stored (0: none ran)
   std::vector<ChangedRow> rows;  // the rows kept (q <= fdr), points in block order
 };
 

@@ -9,6 +9,7 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/counters/task_samples.h"
+#include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/monitor_rows.h"
 
@@ -140,10 +141,6 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
   for (const auto& r : m.rows) label_width = std::max(label_width, r.label.size());
   std::string out =
       fmt::format("{} monitors (per iteration, mean over the cell's ok iterations)\n", m.block);
-  out += std::string(kOpWidth + label_width, ' ');
-  for (std::size_t i = 0; i < columns.size(); ++i)
-    out += fmt::format("{:>{}}", columns[i].label, widths[i]);
-  out += '\n';
   using Field = std::optional<double> MonitorCell::*;
   const std::tuple<const char*, Field, int> lines[] = {
       {"Ctxsw/s", &MonitorCell::ctxt_per_s, 1},
@@ -159,31 +156,43 @@ std::string render_monitors_text(const MonitorBlock& m, const std::vector<Column
       {"TaskMigr", &MonitorCell::task_migrations, 1}, {"Tasks", &MonitorCell::tasks, 1}};
   std::vector<std::tuple<const char*, Field, int>> all(std::begin(lines), std::end(lines));
   if (with_tasks) all.insert(all.end(), std::begin(task_lines), std::end(task_lines));
-  for (const auto& [op, field, precision] : all)
-    for (const auto& r : m.rows) {
-      out += fmt::format("{:<{}}{:<{}}", op, kOpWidth, r.label, label_width);
-      for (std::size_t i = 0; i < r.cells.size(); ++i)
-        out += value(r.cells[i].*field, precision, widths[i]);
-      // Trailing blanks of the last column are noise.
-      while (!out.empty() && out.back() == ' ') out.pop_back();
-      out += '\n';
-    }
-  out +=
+  // Many columns: in pieces within a mail's 100 columns, the baseline first in each.
+  const auto pieces = table_pieces(
+      kOpWidth + label_width,
+      std::vector(widths.begin(), widths.begin() + static_cast<std::ptrdiff_t>(columns.size())));
+  for (const auto& piece : pieces) {
+    if (&piece != &pieces.front()) out += '\n';
+    out += std::string(kOpWidth + label_width, ' ');
+    for (const std::size_t i : piece) out += fmt::format("{:>{}}", columns[i].label, widths[i]);
+    out += '\n';
+    for (const auto& [op, field, precision] : all)
+      for (const auto& r : m.rows) {
+        out += fmt::format("{:<{}}{:<{}}", op, kOpWidth, r.label, label_width);
+        for (const std::size_t i : piece)
+          if (i < r.cells.size()) out += value(r.cells[i].*field, precision, widths[i]);
+        // Trailing blanks of the last column are noise.
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        out += '\n';
+      }
+  }
+  out += wrap_words(
       "Ctxsw/s: context switches (/proc/stat); Migr/s: tasks moved by load balancing "
       "(schedstat lb_gained + alb_pushed); Intr/s: interrupts (/proc/stat); WakeLoc%: wakeups "
-      "of the local CPU (schedstat ttwu_local / ttwu_count); n/a: monitor not captured\n";
+      "of the local CPU (schedstat ttwu_local / ttwu_count); n/a: monitor not captured");
   if (!with_tasks) return out;
-  out +=
+  out += wrap_words(
       "TaskMigr: migrations of the workload's own tasks per iteration (tasks monitor: "
-      "nr_migrations, a lower bound); Tasks: its tasks seen per iteration\n";
+      "nr_migrations, a lower bound); Tasks: its tasks seen per iteration");
   out += "CPUs hit (samples that found the workload's tasks on each CPU, summed over the cell):\n";
   std::size_t column_width = 0;
   for (const auto& c : columns) column_width = std::max(column_width, c.label.size());
   for (const auto& r : m.rows)
     for (std::size_t i = 0; i < r.cells.size(); ++i)
-      out += fmt::format(
-          "  {:<{}}  {:<{}}  {}\n", r.label, label_width, columns[i].label, column_width,
-          r.cells[i].cpu_hits.empty() ? "n/a" : tasks::format_cpu_hits(r.cells[i].cpu_hits));
+      out += wrap_words(
+          fmt::format(
+              "  {:<{}}  {:<{}}  {}", r.label, label_width, columns[i].label, column_width,
+              r.cells[i].cpu_hits.empty() ? "n/a" : tasks::format_cpu_hits(r.cells[i].cpu_hits)),
+          100, "    ");
   return out;
 }
 

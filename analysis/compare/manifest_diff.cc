@@ -9,6 +9,8 @@
 
 #include "base/text.h"
 
+#include "base/text.h"
+
 namespace schedlab {
 namespace {
 
@@ -295,18 +297,23 @@ std::string render_differences_text(const std::vector<Difference>& differences,
     for (std::size_t i = 0; i < d.values.size() && i < widths.size(); ++i)
       widths[i] = std::max(widths[i], d.values[i].value_or("-").size());
   }
-  auto line = [&](const std::string& what, auto value) {
-    std::string out = fmt::format("  {:<{}}", what, what_width);
-    for (std::size_t i = 0; i < labels.size(); ++i)
-      out += fmt::format("  {:<{}}", value(i), i + 1 == labels.size() ? 0 : widths[i]);
-    return out + "\n";
-  };
+  // Many columns: in pieces within 100 columns, each with the first column.
+  std::vector<std::size_t> spaced;
+  for (const std::size_t w : widths) spaced.push_back(w + 2);
   std::string out = "What differs between the columns:\n";
-  out += line("", [&](std::size_t i) { return labels[i]; });
-  for (const auto& d : differences)
-    out += line(d.what(), [&](std::size_t i) {
-      return i < d.values.size() ? d.values[i].value_or("-") : std::string("-");
-    });
+  for (const auto& piece : table_pieces(2 + what_width, spaced)) {
+    auto line = [&](const std::string& what, auto value) {
+      std::string text = fmt::format("  {:<{}}", what, what_width);
+      for (const std::size_t i : piece)
+        text += fmt::format("  {:<{}}", value(i), i == piece.back() ? 0 : widths[i]);
+      return text + "\n";
+    };
+    out += line("", [&](std::size_t i) { return labels[i]; });
+    for (const auto& d : differences)
+      out += line(d.what(), [&](std::size_t i) {
+        return i < d.values.size() ? d.values[i].value_or("-") : std::string("-");
+      });
+  }
   return out;
 }
 

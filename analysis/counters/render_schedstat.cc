@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "base/text.h"
+
 namespace schedlab::schedstat {
 namespace {
 
@@ -47,7 +51,7 @@ std::string level_title(const LevelSummary& l) {
 
 std::string render_text(const Summary& s, const RenderOptions& o) {
   std::string out;
-  if (!o.title.empty()) out += o.title + "\n";
+  if (!o.title.empty()) out += wrap_words(o.title, 100, "   ");  // file names, within 100 columns
   out += fmt::format("schedstat version {} (domain layout {}), {} CPUs, {} jiffies\n\n", s.version,
                      layout_name(s.layout), s.cpus, s.jiffies);
   out += "All CPUs\n";
@@ -71,13 +75,25 @@ std::string render_text(const Summary& s, const RenderOptions& o) {
     append_ratios(out, l.ratios);
   }
   if (o.per_cpu) {
-    out += fmt::format("\n{:>6}", "cpu");
-    for (std::size_t f = 0; f < kCpuFields; ++f) out += fmt::format(" {:>14}", cpu_field_name(f));
-    out += "\n";
-    for (const Cpu& cpu : o.per_cpu->cpus) {
-      out += fmt::format("{:>6}", cpu.cpu);
-      for (std::size_t f = 0; f < kCpuFields; ++f) out += fmt::format(" {:>14}", cpu.c.v[f]);
+    // Each column as wide as its widest; more than 100 columns of them in
+    // pieces, the cpu first in each.
+    std::vector<std::size_t> widths(kCpuFields);
+    for (std::size_t f = 0; f < kCpuFields; ++f) {
+      widths[f] = cpu_field_name(f).size();
+      for (const Cpu& cpu : o.per_cpu->cpus)
+        widths[f] = std::max(widths[f], fmt::formatted_size("{}", cpu.c.v[f]));
+      widths[f] = std::max<std::size_t>(widths[f], 10) + 1;
+    }
+    for (const auto& piece : table_pieces(6, widths, 100, false)) {
+      out += fmt::format("\n{:>6}", "cpu");
+      for (const std::size_t f : piece)
+        out += fmt::format(" {:>{}}", cpu_field_name(f), widths[f] - 1);
       out += "\n";
+      for (const Cpu& cpu : o.per_cpu->cpus) {
+        out += fmt::format("{:>6}", cpu.cpu);
+        for (const std::size_t f : piece) out += fmt::format(" {:>{}}", cpu.c.v[f], widths[f] - 1);
+        out += "\n";
+      }
     }
   }
   return out;
@@ -128,20 +144,37 @@ std::string render_text(const Comparison& c) {
     if (!v) return std::string("-");
     return r.ratio ? fmt::format("{:.2f}%", *v) : fmt::format("{:.0f}", *v);
   };
-  std::string out = fmt::format("A: {}\nB: {}\n", c.label_a, c.label_b);
-  out += fmt::format(
-      "A: version {} ({}), {} CPUs, {} jiffies; B: version {} ({}), {} CPUs, {} jiffies\n",
+  auto change = [](const CompareRow& r) {
+    return r.change_pct ? fmt::format("{:+.2f}%", *r.change_pct) : std::string("n/a");
+  };
+  // Within a mail's 100 columns: the numbers as wide as the widest, the
+  // names in what is left (at most 60), a longer one over two lines.
+  std::size_t value_width = 1, change_width = 6;
+  for (const CompareRow& r : c.rows) {
+    value_width = std::max({value_width, value(r, r.a).size(), value(r, r.b).size()});
+    change_width = std::max(change_width, change(r).size());
+  }
+  const std::size_t numbers = 3 + 2 * value_width + change_width;
+  const std::size_t name_width =
+      std::clamp<std::size_t>(100 - 2 - std::min<std::size_t>(numbers, 74), 24, 60);
+  std::string out = wrap_words(fmt::format("A: {}", c.label_a), 100, "   ") +
+                    wrap_words(fmt::format("B: {}", c.label_b), 100, "   ");
+  out += wrap_words(fmt::format(
+      "A: version {} ({}), {} CPUs, {} jiffies; B: version {} ({}), {} CPUs, {} jiffies",
       c.a.version, layout_name(c.a.layout), c.a.cpus, c.a.jiffies, c.b.version,
-      layout_name(c.b.layout), c.b.cpus, c.b.jiffies);
+      layout_name(c.b.layout), c.b.cpus, c.b.jiffies));
   std::string section;
   for (const CompareRow& r : c.rows) {
     if (r.section != section) {
       section = r.section;
-      out += fmt::format("\n{:<62} {:>16} {:>16} {:>10}\n", section, "A", "B", "change");
+      out += fmt::format("\n{:<{}} {:>{}} {:>{}} {:>{}}\n", section, name_width + 2, "A",
+                         value_width, "B", value_width, "change", change_width);
     }
-    out +=
-        fmt::format("  {:<60} {:>16} {:>16} {:>10}\n", r.ratio ? r.label : r.name, value(r, r.a),
-                    value(r, r.b), r.change_pct ? fmt::format("{:+.2f}%", *r.change_pct) : "n/a");
+    const std::string wrapped = wrap_words(r.ratio ? r.label : r.name, name_width, "  ");
+    const auto name = split_lines(wrapped);
+    for (std::size_t i = 0; i + 1 < name.size(); ++i) out += fmt::format("  {}\n", name[i]);
+    out += fmt::format("  {:<{}} {:>{}} {:>{}} {:>{}}\n", name.back(), name_width, value(r, r.a),
+                       value_width, value(r, r.b), value_width, change(r), change_width);
   }
   return out;
 }

@@ -394,7 +394,10 @@ void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
     fmt::format_to(fmt::appender(c.buf), FMT_COMPILE("  {:>4}"), p.n);
   else
     fmt::format_to(fmt::appender(c.buf), FMT_COMPILE(" {:>3}"), p.n);
-  c.buf.append(mark);
+  if (!mark.empty()) {
+    c.buf.append(std::string_view(c.wide ? "  <- " : "\n      ^ "));
+    c.buf.append(mark);
+  }
   c.buf.push_back('\n');
   if (c.buf.size() > kChunk) {
     write_({c.buf.data(), c.buf.size()});

@@ -138,7 +138,9 @@ class HistoryTextWriter {
   HistoryTextWriter(const History& header, std::function<void(std::string_view)> write,
                     bool wide = false);
   ~HistoryTextWriter();
-  // `mark` ends the point's line ("  <- change 1").
+  // `mark` ("change 1") ends the point's line ("  <- change 1") with `wide`;
+  // else, where the line has no room left in 100 columns, it is the next
+  // line ("      ^ change 1").
   void point(const HistoryPoint& p, std::string_view mark = {});
   void finish();  // the last chunk (and a note when no point came)
 

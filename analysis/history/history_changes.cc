@@ -119,7 +119,7 @@ std::string change_mark(const HistoryChanges& c, const HistoryPoint& p) {
     const HistoryChange& x = c.changes[i];
     if (x.after.run_id == p.run_id && x.series.variant == p.variant && x.series.block == p.block &&
         x.series.row == p.row && x.series.params == p.params)
-      return fmt::format("  <- change {}", i + 1);
+      return fmt::format("change {}", i + 1);
   }
   return "";
 }
@@ -150,7 +150,7 @@ std::string render_changes_text(const HistoryChanges& c) {
   if (!c.too_short.empty())
     out += fmt::format("not searched (fewer than {} runs with a value): {}\n", 2 * o.min_segment,
                        terminal_safe(fmt::format("{}", fmt::join(c.too_short, "; "))));
-  return out;
+  return wrap_words(out, 100, "    ");  // a mail's 100 columns
 }
 
 }  // namespace schedlab

@@ -62,7 +62,8 @@ std::string run_commit(const RunInfo& run);
 // What history's text prints after its table: a line per change (and the
 // series too short to search). Ends with a newline.
 std::string render_changes_text(const HistoryChanges& c);
-// The mark a changed series' line gets in history's text ("  <- change 1").
+// The mark of the first point after a change in history's text ("change 1"),
+// empty for any other point.
 std::string change_mark(const HistoryChanges& c, const HistoryPoint& p);
 
 }  // namespace schedlab

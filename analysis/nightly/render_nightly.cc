@@ -7,8 +7,10 @@
 #include "analysis/counters/render_schedstat.h"
 #include "analysis/nightly/nightly_report.h"
 #include "analysis/nightly/nightly_sentences.h"
+#include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -26,6 +28,30 @@ std::string rule_text(const RegressionRule& rule) {
 }
 
 // Markdown table cells must not hold a '|' or a newline.
+// The report within a mail's 100 columns where markdown allows: prose
+// lines wrapped (a paragraph's line breaks are not shown); a table row or a
+// heading is one line by markdown's syntax, and a fenced command (bisect's)
+// is copied whole, so they stay as they are.
+std::string wrap_prose(const std::string& md) {
+  std::string out;
+  bool fenced = false;
+  for (const std::string_view line : split_lines(md)) {
+    if (line.starts_with("```")) fenced = !fenced;
+    if (fenced || line.empty() || line.starts_with('|') || line.starts_with('#'))
+      out.append(line).push_back('\n');
+    else
+      out += wrap_words(line, 100, "  ");
+  }
+  return out;
+}
+
+// A comparison as its text table: short column labels and their key when
+// the targets' names are long, as compare prints it.
+std::string comparison_text(Comparison c) {
+  shorten_column_labels(c);
+  return render_text(c);
+}
+
 std::string md_cell(std::string s) {
   for (auto& c : s)
     if (c == '\n') c = ' ';
@@ -171,9 +197,9 @@ std::string render_nightly_markdown(const NightlyReport& r) {
   for (const auto& c : r.comparisons) {
     md += fmt::format("### {}: {} vs {} ({}){}\n\n", c.config, c.target, c.reference, c.against,
                       c.variant == "default" ? "" : ", variant " + c.variant);
-    md += "```\n" + render_text(c.comparison) + "```\n\n";
+    md += "```\n" + comparison_text(c.comparison) + "```\n\n";
   }
-  return md;
+  return wrap_prose(md);
 }
 
 std::string render_nightly_json(const NightlyReport& r) {

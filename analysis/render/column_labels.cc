@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "base/text.h"
+
 namespace schedlab {
 namespace {
 
@@ -89,6 +91,11 @@ void shorten_column_labels(Comparison& c, std::size_t max_width) {
     c.columns[i].label = labels[i];
   }
   c.column_key = std::move(key);
+  // compare --changed names the two columns as the table does.
+  if (c.changed && c.columns.size() == 2) {
+    c.changed->base_label = labels[0];
+    c.changed->label = labels[1];
+  }
 }
 
 std::string column_key_text(const Comparison& c, std::size_t width) {
@@ -109,7 +116,15 @@ std::string key_text(const std::vector<std::pair<std::string, std::string>>& key
     }
     line += (line.size() > lead.size() ? " " : "") + entry;
   }
-  return out + line + "\n";
+  out += line + "\n";
+  // An entry wider than the line by itself (a long name and its kernel)
+  // goes on under its name, at spaces.
+  std::string wrapped;
+  for (const std::string_view l : split_lines(out)) {
+    const std::size_t own = l.starts_with(indent) ? indent.size() : 0;
+    wrapped += wrap_words(l, width, std::string(lead.size() + 5 - own, ' '));
+  }
+  return wrapped;
 }
 
 }  // namespace schedlab

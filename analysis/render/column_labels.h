@@ -24,7 +24,8 @@ inline constexpr std::size_t kShortLabelWidth = 22;
 // Shortens c's column labels (ColumnRef::label) when any is longer than
 // max_width, and fills c.column_key; leaves both alone otherwise. Labels
 // stay distinct: when the short forms would clash, every column becomes
-// c1, c2, ... with its full label in the key.
+// c1, c2, ... with its full label in the key. A "what changed" table
+// (c.changed) takes the short labels too.
 void shorten_column_labels(Comparison& c, std::size_t max_width = kShortLabelWidth);
 
 // "columns: r3 = demo-local-20261204T220811Z; r4 = ...", wrapped before

@@ -51,13 +51,23 @@ std::string render_amd(const Comparison& c) {
         widths[i] = std::max(widths[i], t.size());
         cells[r].push_back(std::move(t));
       }
-    out += fmt::format("\n{}\n{:<{}}", title(b), "Test:", label_width);
-    for (std::size_t i = 0; i < c.columns.size(); ++i) out += fmt::format("   {:>{}}", c.columns[i].label, widths[i]);
-    out += '\n';
-    for (std::size_t r = 0; r < b.rows.size(); ++r) {
-      out += fmt::format("{:<{}}", labels[r], label_width);
-      for (std::size_t i = 0; i < cells[r].size(); ++i) out += fmt::format("   {:>{}}", cells[r][i], widths[i]);
+    out += fmt::format("\n{}\n", title(b));
+    // Many columns: in pieces within a mail's 100 columns, the baseline first in each.
+    std::vector<std::size_t> spaced;
+    for (const std::size_t w : widths) spaced.push_back(w + 3);
+    const auto pieces = table_pieces(label_width, spaced);
+    for (const auto& piece : pieces) {
+      if (&piece != &pieces.front()) out += '\n';
+      out += fmt::format("{:<{}}", "Test:", label_width);
+      for (const std::size_t i : piece)
+        out += fmt::format("   {:>{}}", c.columns[i].label, widths[i]);
       out += '\n';
+      for (std::size_t r = 0; r < b.rows.size(); ++r) {
+        out += fmt::format("{:<{}}", labels[r], label_width);
+        for (const std::size_t i : piece)
+          if (i < cells[r].size()) out += fmt::format("   {:>{}}", cells[r][i], widths[i]);
+        out += '\n';
+      }
     }
     out += column_key_text(c);  // what short column labels stand for, under each table
   }

@@ -58,6 +58,9 @@ std::string render_changed_text(const ChangedTable& t) {
       "over {} counter{})\n",
       fit_label(t.base_label, 40), fit_label(t.label, 40), test_title(t.test), t.fdr, t.tested,
       t.tested == 1 ? "" : "s");
+  // Without monitors only the benchmark's own metrics are there to change.
+  if (t.monitor_counters == 0)
+    out += "no monitor counters stored in either column (monitors: in the config records them)\n";
   if (t.rows.empty()) {
     out += "no counter changed\n";
   } else {
@@ -86,10 +89,10 @@ std::string render_changed_text(const ChangedTable& t) {
 }
 
 nlohmann::ordered_json changed_json_summary(const ChangedTable& t) {
-  return {{"base", t.base_label},      {"new", t.label},
-          {"test", test_name(t.test)}, {"fdr", t.fdr},
-          {"tested", t.tested},        {"below_floor", t.below_floor},
-          {"untestable", t.untestable}};
+  return {{"base", t.base_label},       {"new", t.label},
+          {"test", test_name(t.test)},  {"fdr", t.fdr},
+          {"tested", t.tested},         {"below_floor", t.below_floor},
+          {"untestable", t.untestable}, {"monitor_counters", t.monitor_counters}};
 }
 
 nlohmann::ordered_json changed_json_rows(const ChangedTable& t) {
@@ -128,6 +131,10 @@ std::string render_changed_html(const ChangedTable& t) {
       "floors, {} untestable.</p>\n",
       html_escape(t.base_label), html_escape(t.label), html_escape(test_title(t.test)), t.fdr,
       t.tested, t.below_floor, t.untestable);
+  if (t.monitor_counters == 0)
+    out +=
+        "<p>No monitor counters stored in either column (monitors: in the config records "
+        "them).</p>\n";
   if (t.rows.empty()) return out + "<p>No counter changed.</p></section>\n";
   std::string point;
   for (const ChangedRow& r : t.rows) {

@@ -11,6 +11,7 @@
 #include "analysis/render/render.h"
 #include "analysis/render/render_changed.h"
 #include "analysis/render/render_parts.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -45,11 +46,14 @@ std::string value_md(std::size_t n, std::optional<double> value, std::optional<d
   return s + (marked ? fmt::format(" \\*{:.2f}%\\*", *pct) : fmt::format(" ({:.2f}%)", *pct));
 }
 
-// Lines of plain text as one paragraph, each line kept.
+// Lines of plain text as one paragraph, each line kept; escaped, each
+// within 100 columns with its hard break ("  ").
 std::string paragraph(const std::string& text) {
   std::vector<std::string> lines;
-  for (std::size_t at = 0, nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
-    lines.push_back(escape(text.substr(at, nl - at)));
+  for (std::size_t at = 0, nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) {
+    const std::string wrapped = wrap_words(escape(text.substr(at, nl - at)), 98, "");
+    for (const std::string_view line : split_lines(wrapped)) lines.emplace_back(line);
+  }
   return fmt::format("{}\n", fmt::join(lines, "  \n"));
 }
 
@@ -115,7 +119,7 @@ std::string differences_md(const Comparison& c) {
 
 std::string render_markdown(const Comparison& c) {
   std::string out = differences_md(c);
-  for (const auto& r : c.runs) out += "- " + escape(describe_run(r)) + "\n";
+  for (const auto& r : c.runs) out += wrap_words("- " + escape(describe_run(r)));  // 100 columns
   if (!c.runs.empty()) out += "\n";
   if (const std::string e = emulation_note(c.runs); !e.empty()) out += escape(e) + "\n";
   std::vector<std::size_t> widths;  // the monitors' text table, fenced as it is

@@ -299,13 +299,15 @@ std::string cell_text(const Cell& c, std::size_t width, int precision) {
 // One line per row for one statistic: the centre (k == centre_row, or no
 // --all-stats) or one of the --all-stats rows.
 std::string stat_lines(const Block& b, std::size_t k, std::size_t label_width,
-                       const std::vector<std::size_t>& widths) {
+                       const std::vector<std::size_t>& widths,
+                       const std::vector<std::size_t>& piece) {
   const bool centre = b.stat_rows.empty() || k == b.centre_row;
   const std::string op = centre ? std::string(operation(b.metric)) : b.stat_rows[k];
   std::string out;
   for (const auto& r : b.rows) {
     out += fmt::format("{:<{}}{:<{}}", op, kOpWidth, r.label, label_width);
-    for (std::size_t i = 0; i < r.cells.size(); ++i) {
+    for (const std::size_t i : piece) {
+      if (i >= r.cells.size()) continue;
       const Cell& c = r.cells[i];
       out += centre ? cell_text(c, widths[i], b.metric.precision)
              : !c.measured ? std::string(widths[i], ' ')
@@ -319,9 +321,11 @@ std::string stat_lines(const Block& b, std::size_t k, std::size_t label_width,
 
 // mmtests' --print-ratio line: the geometric mean of centre / baseline.
 std::string ratio_line(const Block& b, std::size_t label_width,
-                       const std::vector<std::size_t>& widths) {
+                       const std::vector<std::size_t>& widths,
+                       const std::vector<std::size_t>& piece) {
   std::string out = fmt::format("{:<{}}", "Ratio", kOpWidth + label_width);
-  for (std::size_t i = 0; i < b.ratio.size(); ++i) {
+  for (const std::size_t i : piece) {
+    if (i >= b.ratio.size()) continue;
     const std::size_t value_width = widths[i] - kPctWidth;
     const auto& g = b.ratio[i].gmean;
     out += g ? fmt::format("{:>{}.4f}{:{}}", *g, value_width, "", kPctWidth)
@@ -335,13 +339,18 @@ std::string table(const Comparison& c, const Block& b, const std::vector<std::si
   std::size_t label_width = 0;
   for (const auto& r : b.rows) label_width = std::max(label_width, r.label.size());
   std::string out = title(b) + "\n";
-  out += std::string(kOpWidth + label_width, ' ');
-  for (std::size_t i = 0; i < cols.size(); ++i)
-    out += fmt::format("{:>{}}", cols[i].label, widths[i]);
-  out += '\n';
-  const std::size_t stats = std::max<std::size_t>(b.stat_rows.size(), 1);
-  for (std::size_t k = 0; k < stats; ++k) out += stat_lines(b, k, label_width, widths);
-  if (b.rows.size() > 1) out += ratio_line(b, label_width, widths);
+  // More columns than a mail's 100 take: the table in pieces, each with the
+  // baseline first (the changes are against it).
+  const auto pieces = table_pieces(kOpWidth + label_width, widths);
+  for (const auto& piece : pieces) {
+    if (&piece != &pieces.front()) out += '\n';
+    out += std::string(kOpWidth + label_width, ' ');
+    for (const std::size_t i : piece) out += fmt::format("{:>{}}", cols[i].label, widths[i]);
+    out += '\n';
+    const std::size_t stats = std::max<std::size_t>(b.stat_rows.size(), 1);
+    for (std::size_t k = 0; k < stats; ++k) out += stat_lines(b, k, label_width, widths, piece);
+    if (b.rows.size() > 1) out += ratio_line(b, label_width, widths, piece);
+  }
   // Under every table: a table pasted alone still says what its short
   // column labels stand for.
   return out + column_key_text(c) + table_note(c, b);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "analysis/compare/changed.h"
@@ -10,9 +11,11 @@
 #include "analysis/counters/render_schedstat.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_runs.h"
+#include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
 #include "base/json_data.h"
+#include "base/text.h"
 #include "results/variants_table.h"
 #include "runner/bisect/bisect_spec.h"
 #include "workloads/registry.h"
@@ -38,7 +41,7 @@ std::optional<schedstat::Snapshot> schedstat_sum(const Store& store, std::int64_
   return run_schedstat(store, {.run_id = run, .variant_id = variants.front().id}).sum;
 }
 
-void print_result(const Store& store, const BisectSpec& spec, const json& r,
+void print_result(std::string& out, const Store& store, const BisectSpec& spec, const json& r,
                   const std::vector<BisectDecision>& decisions) {
   const std::size_t first_bad = r.at("first_bad"), last_good = r.at("last_good");
   const auto skipped = r.at("skipped_between");
@@ -46,18 +49,19 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
   const auto how = [&](const char* key) -> std::string {
     const json d = r.value(key, json(nullptr));
     if (!d.is_object()) return "";
-    std::string out;
+    std::string why;
     if (d.value("decided_by", "") == "nearest-median")
-      out += " (by nearest median at the iteration cap, not by the test)";
+      why += " (by nearest median at the iteration cap, not by the test)";
     if (d.contains("flipped") && d["flipped"].is_string())
-      out += fmt::format(" (its batches flipped: {})", d["flipped"].get<std::string>());
-    return out;
+      why += fmt::format(" (its batches flipped: {})", d["flipped"].get<std::string>());
+    return why;
   };
   if (skipped.empty())
-    fmt::print("\nfirst bad: {}{}\nlast good: {}{}\n", spec.labels[first_bad],
-               how("first_bad_decision"), spec.labels[last_good], how("last_good_decision"));
+    out +=
+        fmt::format("\nfirst bad: {}{}\nlast good: {}{}\n", spec.labels[first_bad],
+                    how("first_bad_decision"), spec.labels[last_good], how("last_good_decision"));
   else
-    fmt::print(
+    out += fmt::format(
         "\nthe first bad is one of (skipped candidates in between):\n  {}\nlast good: {}\n",
         [&] {
           std::vector<std::string> l;
@@ -65,16 +69,16 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
           return fmt::format("{}", fmt::join(l, "\n  "));
         }(),
         spec.labels[last_good]);
-  fmt::print("measured candidates: {} (plus the 2 references), skipped: {}\n",
-             r.at("measured_candidates").get<int>(), r.at("skipped_candidates").get<int>());
+  out += fmt::format("measured candidates: {} (plus the 2 references), skipped: {}\n",
+                     r.at("measured_candidates").get<int>(), r.at("skipped_candidates").get<int>());
   // The error rates the verdicts held (sessions before repeated looks have none).
   if (r.contains("error_rates") && r["error_rates"].is_string())
-    fmt::print("error rates: {}\n", r["error_rates"].get<std::string>());
+    out += fmt::format("error rates: {}\n", r["error_rates"].get<std::string>());
   for (const auto& [key, what] :
        {std::pair{"first_bad_decision", "first bad"}, {"last_good_decision", "last good"}}) {
     const json d = r.value(key, json(nullptr));
     if (d.is_object() && d.contains("error_rates") && d["error_rates"].is_string())
-      fmt::print("  {}: {}\n", what, d["error_rates"].get<std::string>());
+      out += fmt::format("  {}: {}\n", what, d["error_rates"].get<std::string>());
   }
   // The table: the first batch run of each, all the config's metrics.
   auto first_run = [&](std::size_t pos) -> std::optional<std::int64_t> {
@@ -96,37 +100,52 @@ void print_result(const Store& store, const BisectSpec& spec, const json& r,
       {.alpha = spec.alpha, .test = *test_from_name(spec.test), .known_domain = declared_domain});
   // What else changed between them (compare --changed), at the bisection's test.
   c.changed = what_changed(store, c, {.test = *test_from_name(spec.test)});
-  fmt::print("\n{}", render_text(c));
+  out += fmt::format("\n{}", render_text(c));
   try {
     const auto sa = schedstat_sum(store, *a), sb = schedstat_sum(store, *b);
     if (sa && sb)
-      fmt::print(
+      out += fmt::format(
           "\nschedstat, last good vs first bad:\n{}",
           schedstat::render_text(schedstat::compare(
               schedstat::summarize(*sa), schedstat::summarize(*sb), "last-good", "first-bad")));
   } catch (const std::exception& e) {
-    fmt::print("\nschedstat diff not available: {}\n", e.what());
+    out += fmt::format("\nschedstat diff not available: {}\n", e.what());
   }
 }
 
 }  // namespace
 
-void print_bisect_status(const Store& store, const BisectSession& session) {
+std::string bisect_status_text(const Store& store, const BisectSession& session) {
+  std::string out;
   const BisectSpec spec = spec_from_json(session.spec_json);
   const auto decisions = store.bisect_log().bisect_decisions(session.id);
-  fmt::print("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
-             to_string(session.status), spec.config_path, spec.metric, spec.candidates.size() - 2,
-             spec.labels.front(), spec.labels.back());
-  fmt::print(
+  out += fmt::format("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
+                     to_string(session.status), spec.config_path, spec.metric,
+                     spec.candidates.size() - 2, spec.labels.front(), spec.labels.back());
+  out += fmt::format(
       "{} at alpha {}{}; up to {} samples per candidate; started {}\n\n",
       verdict_test_title(spec.test), spec.alpha,
       spec.min_effect_pct > 0 ? fmt::format(", minimum effect {}%", spec.min_effect_pct) : "",
       spec.max_iterations, session.created_at);
-  fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", "pos", "candidate",
-             "verdict", "n", "centre", "p(good)", "p(bad)", "decided by", "runs / note");
+  // 89 columns before the note: a note that does not fit goes on below its row.
+  constexpr std::size_t kLabelWidth = 24;
+  constexpr std::string_view kRow = "{:>4}  {:<24} {:<8} {:>4} {:>9} {:>8} {:>8}  {:<14}";
+  out += fmt::format(fmt::runtime(kRow), "pos", "candidate", "verdict", "n", "centre", "p(good)",
+                     "p(bad)", "decided by") +
+         " runs / note\n";
+  // A longer name is cut in the middle (both ends tell kernels and commits
+  // apart) and given whole in a key after the table.
+  std::vector<std::pair<std::string, std::string>> key;
   for (const auto& d : decisions) {
     std::string label = spec.labels.at(static_cast<std::size_t>(d.position));
-    if (label.size() > 40) label = label.substr(0, 37) + "...";
+    if (label.size() > kLabelWidth) {
+      const std::string pos = std::to_string(d.position);
+      if (std::none_of(key.begin(), key.end(), [&](const auto& k) { return k.first == pos; }))
+        key.emplace_back(pos, label);
+      constexpr std::size_t kHead = (kLabelWidth - 3) / 2;
+      label =
+          label.substr(0, kHead) + "..." + label.substr(label.size() - (kLabelWidth - 3 - kHead));
+    }
     std::string note = d.run_ids_json == "[]" ? "" : "runs " + d.run_ids_json;
     // The levels this look's tests were held to (alpha spent across looks).
     if (d.level_good && d.level_bad)
@@ -134,12 +153,17 @@ void print_bisect_status(const Store& store, const BisectSession& session) {
                           *d.level_bad);
     if (!d.note.empty()) note += (note.empty() ? "" : "; ") + d.note;
     if (note.size() > 160) note = note.substr(0, 157) + "...";
-    fmt::print("{:>4}  {:<40} {:<8} {:>4} {:>10} {:>9} {:>9}  {:<14} {}\n", d.position, label,
-               d.verdict, d.n, opt_num(d.centre), opt_num(d.p_good, "{:.3g}"),
-               opt_num(d.p_bad, "{:.3g}"), d.decided_by, note);
+    const std::string row =
+        fmt::format(fmt::runtime(kRow), d.position, label, d.verdict, d.n, opt_num(d.centre),
+                    opt_num(d.p_good, "{:.3g}"), opt_num(d.p_bad, "{:.3g}"), d.decided_by);
+    if (display_width(row) + 1 + display_width(note) <= 100)
+      out += row + " " + note + "\n";
+    else
+      out += std::string(trim_end(row)) + "\n" + wrap_words("      " + note, 100, "");
   }
+  out += key_text(key, "candidates by pos: ");
   const json r = require_json_data(session.result_json, "the bisect session's result");
-  if (session.status == BisectStatus::kDone) print_result(store, spec, r, decisions);
+  if (session.status == BisectStatus::kDone) print_result(out, store, spec, r, decisions);
   if (session.status == BisectStatus::kRefused) {
     // A centre that is undefined (hmean of a zero) is stored as null, printed n/a.
     auto number = [&](const char* key, const char* fmt_spec) {
@@ -148,14 +172,14 @@ void print_bisect_status(const Store& store, const BisectSession& session) {
                          : fmt::format(fmt::runtime(fmt_spec), v.get<double>());
     };
     if (r.value("reason", "") == "bad reference better than good")
-      fmt::print(
+      out += fmt::format(
           "\nrefused: the bad reference is better than the good one ({} is better): good {} "
           "(n={}), bad {} "
           "(n={}), p = {}; --direction either bisects a change either way\n",
           r.value("direction", "lower"), number("good_centre", "{}"), r.value("n_good", 0),
           number("bad_centre", "{}"), r.value("n_bad", 0), number("p", "{:.4g}"));
     else
-      fmt::print(
+      out += fmt::format(
           "\nrefused: the references are not significantly different: good {} (n={}), bad {} "
           "(n={}), p = {}\n",
           number("good_centre", "{}"), r.value("n_good", 0), number("bad_centre", "{}"),
@@ -164,9 +188,15 @@ void print_bisect_status(const Store& store, const BisectSession& session) {
   if (session.status == BisectStatus::kRunning) {
     const auto states = candidate_states(spec, decisions);
     if (const auto step = next_candidate(states); step.next)
-      fmt::print("\nnext: {} ({} untested left between {} and {})\n", spec.labels[*step.next],
-                 remaining(states), spec.labels[step.last_good], spec.labels[step.first_bad]);
+      out +=
+          fmt::format("\nnext: {} ({} untested left between {} and {})\n", spec.labels[*step.next],
+                      remaining(states), spec.labels[step.last_good], spec.labels[step.first_bad]);
   }
+  return wrap_words(out, 100, "    ");  // a mail's 100 columns
+}
+
+void print_bisect_status(const Store& store, const BisectSession& session) {
+  fmt::print("{}", bisect_status_text(store, session));
 }
 
 }  // namespace schedlab

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
@@ -29,8 +30,10 @@ std::string text_of(const Json& j) {
 
 std::string render(const Json& d) {
   std::string out;
+  // Within 100 columns: a long value (the kernel's command line) goes on
+  // under itself.
   auto line = [&](const std::string& key, const std::string& value) {
-    out += fmt::format("{:<19}{}\n", key, value);
+    out += wrap_words(fmt::format("{:<19}{}", key, value), 100, std::string(19, ' '));
   };
   line("sut", text_of(d["sut"]));
   line("kernel", text_of(d["kernel_release"]));
@@ -108,7 +111,8 @@ std::string render(const Json& d) {
             ? (package.starts_with("not packaged") ? "missing (" + package + ")"
                                                    : "missing (Debian package " + package + ")")
             : t["path"].get<std::string>();
-    out += fmt::format("  {:<{}}  {}\n", text_of(t["tool"]), width, status);
+    out += wrap_words(fmt::format("  {:<{}}  {}", text_of(t["tool"]), width, status), 100,
+                      std::string(width + 2, ' '));
   }
   return out;
 }

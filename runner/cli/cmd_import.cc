@@ -49,8 +49,9 @@ int import_files(const ImportOptions& o) {
        .params = o.params,
        .param_from_name = o.param_from_name,
        .kernel = o.kernel});
-  fmt::print(stderr, "imported run {} '{}': {}, {} failed\n", r.run, o.name,
-             count_of(r.outputs, "file"), r.failed);
+  fmt::print(stderr, "{}",
+             wrap_words(fmt::format("imported run {} '{}': {}, {} failed", r.run, o.name,
+                                    count_of(r.outputs, "file"), r.failed)));
   return r.failed ? kIterationsFailed : kOk;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/sample_file.h"
 #include "runner/cli/command_doc.h"
@@ -47,7 +48,9 @@ int stats_command(const StatsCmdOptions& o) {
     return rc;
   return guarded({}, [&] {
     CompareOptions options = o.stats.to_options();
-    const Comparison c = compare_samples(columns, metric, options);
+    Comparison c = compare_samples(columns, metric, options);
+    // Long file names: short labels (c1, c2) and their key, as compare's, in text.
+    if (o.format == Format::kText) shorten_column_labels(c);
     fmt::print("{}", kStatsOutputs.of(o.format)(c));
     return kOk;
   });

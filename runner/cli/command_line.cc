@@ -53,7 +53,37 @@ std::optional<std::string> unknown_option(const CLI::App& where,
   return std::nullopt;
 }
 
+// CLI11's column of descriptions (Formatter::column_width_'s default).
+constexpr std::size_t kDescriptionColumn = 30;
+constexpr std::size_t kHelpWidth = 100;
+
+class WrappingFormatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    const std::string help = CLI::Formatter::make_help(app, std::move(name), mode);
+    std::string out;
+    for (const std::string_view line : split_lines(help)) {
+      // "  --db TEXT      result database ...": the description's column.
+      if (line.empty()) {
+        out += '\n';
+        continue;
+      }
+      const bool described = line.size() > kDescriptionColumn && line.starts_with("  ") &&
+                             line[2] != ' ' && line[kDescriptionColumn - 1] == ' ' &&
+                             line[kDescriptionColumn] != ' ';
+      out +=
+          wrap_words(line, kHelpWidth, described ? std::string(kDescriptionColumn - 2, ' ') : "");
+    }
+    return out;
+  }
+};
+
 }  // namespace
+
+std::shared_ptr<CLI::Formatter> help_formatter() {
+  return std::make_shared<WrappingFormatter>();
+}
 
 std::vector<const CLI::App*> visible_commands(const CLI::App& app) {
   return app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); });

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,13 @@ FoundCommand find_command(const CLI::App& root, const std::vector<std::string>& 
 // (schedlab help compare)" on stderr, exit 2. --help and --version print
 // as CLI11 does, exit 0.
 int parse_error_exit(CLI::App& root, const CLI::ParseError& e);
+
+// CLI11's help (--help and `help`) with every line within a mail's 100
+// columns: an option's or command's description continues under itself
+// (CLI11 puts it at column 30), a paragraph or an example under its own
+// indentation. Set on the root before any command is added (commands copy
+// their parent's formatter).
+std::shared_ptr<CLI::Formatter> help_formatter();
 
 // `schedlab help [COMMAND...]`: the overview, or a command's help.
 void register_help(CLI::App& app, int& exit_code);

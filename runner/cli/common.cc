@@ -64,9 +64,12 @@ std::string default_run_name(const std::string& config_path) {
 
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint) {
   for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
-  fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){} in {}\n", s.run_id,
-             terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
-             s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", db_path);
+  fmt::print(
+      stderr, "{}",
+      wrap_words(fmt::format(
+          "run {} '{}' {}: {} iterations measured ({} failed){} in {}", s.run_id,
+          terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
+          s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", db_path)));
   if (s.status == RunStatus::kInterrupted) {
     fmt::print(stderr, "continue it with: {}\n", resume_hint);
     return 128 + interrupt_signal();

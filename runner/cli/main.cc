@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   add_own_directory_to_path();
   CLI::App app{"schedlab: run scheduler benchmarks, store every sample, compare like mmtests"};
   app.name("schedlab");
+  app.formatter(help_formatter());  // before the commands, which copy it
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", "schedlab " + schedlab::schedlab_version());
   int exit_code = kOk;

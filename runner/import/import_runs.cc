@@ -154,11 +154,11 @@ ImportedTree import_mmtests(const std::string& db, const std::string& dir,
                                  {"skipped", run.skipped}}}};
     if (!run.kernel_release.empty()) manifest["kernel_release"] = run.kernel_release;
     const auto stored = store_run(store, run.name, source, manifest, inputs[r]);
-    tree.lines.push_back(
-        fmt::format("imported run {} '{}' ({}): {} from {}, {} failed\n", stored.run, run.name,
+    tree.lines.push_back(wrap_words(
+        fmt::format("imported run {} '{}' ({}): {} from {}, {} failed", stored.run, run.name,
                     run.kernel_release.empty() ? "kernel unknown" : run.kernel_release,
                     count_of(inputs[r].size(), "output"), count_of(run.iterations, "iteration"),
-                    stored.failed));
+                    stored.failed)));
     tree.failed += stored.failed;
   }
   batch.commit();

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/text.h"
 #include "runner/knobs/knob_kind.h"
 #include "runner/lab/host_set.h"
 #include "runner/run/kernel_columns.h"
@@ -17,20 +18,22 @@ namespace schedlab {
 namespace {
 
 void print_plan(const Config& config, const Plan& plan, int iterations) {
-  fmt::print(
+  std::string out;
+  out += fmt::format(
       "plan for {}: {} variants x {} points, at most {} iterations{}, {}\n", config.path,
       config.variants.size(), plan.points.size(), plan.max_iterations(),
       config.pairs.empty() ? "" : fmt::format(" on each of {} pairs at once", config.pairs.size()),
       plan.order == Order::kInterleaved ? "variants interleaved per iteration"
                                         : "variants in sequence per point");
   if (iterations)
-    fmt::print("  iterations: {} per point and variant (--iterations, in place of the config's)\n",
-               iterations);
+    out += fmt::format(
+        "  iterations: {} per point and variant (--iterations, in place of the config's)\n",
+        iterations);
   for (const auto& p : config.pairs)
-    fmt::print("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
-               p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
+    out += fmt::format("  pair {}: sut {}, loadgen {}{}\n", p.name, p.sut, p.loadgen,
+                       p.sut_address.empty() ? "" : ", sut_address " + p.sut_address);
   for (const auto& v : config.variants)
-    fmt::print("  variant {}:{}\n", v.name, describe_knobs(v.knobs));
+    out += fmt::format("  variant {}:{}\n", v.name, describe_knobs(v.knobs));
   for (const auto& p : plan.points) {
     std::string argv;
     for (const auto& step : p.workload->workload->iteration_steps(
@@ -47,8 +50,9 @@ void print_plan(const Config& config, const Plan& plan, int iterations) {
         : it.adaptive()
             ? fmt::format("{}..{} until CI half-width <= {}%", it.min, it.max, *it.ci_width_pct)
             : fmt::format("x{}", it.max);
-    fmt::print("  {} {}:{}\n", p.describe(), n, argv);
+    out += fmt::format("  {} {}:{}\n", p.describe(), n, argv);
   }
+  fmt::print("{}", wrap_words(out));  // 100 columns: a long path or argv goes on below
 }
 
 // --dry-run: the run's read-only checks (check_plan) on each pair it can

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "base/text.h"
 #include "results/runs_table.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/session.h"
@@ -61,9 +62,11 @@ int print_kernel_runs(const KernelRunsResult& r) {
   int failed = 0;
   for (const auto& s : r.runs) {
     for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
-    fmt::print(stderr, "run {} '{}' {}: {} iterations measured ({} failed){}\n", s.run_id, s.name,
-               to_string(s.status), s.measured, s.failed,
-               s.skipped ? fmt::format(", {} points already complete", s.skipped) : "");
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format(
+                   "run {} '{}' {}: {} iterations measured ({} failed){}", s.run_id, s.name,
+                   to_string(s.status), s.measured, s.failed,
+                   s.skipped ? fmt::format(", {} points already complete", s.skipped) : "")));
     failed += s.failed;
   }
   if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));

@@ -53,6 +53,7 @@ std::vector<std::string> commands() {
   std::string line;
   std::getline(lines, line);
   while (std::getline(lines, line)) {
+    if (line.starts_with("   ")) continue;  // a description wrapped under itself
     std::istringstream words(line);
     std::string word;
     if (words >> word) out.push_back(word);

@@ -93,11 +93,19 @@ TEST_CASE("doctor on this machine: tools found or missing with their Debian pack
     const std::string want =
         found ? *found
               : p.starts_with("not packaged") ? "missing (" + p + ")" : "missing (Debian package " + p + ")";
-    // One line per tool: the name, padded to the longest name, then where it is.
+    // One line per tool: the name, padded to the longest name, then where it
+    // is; a status longer than 100 columns take goes on under itself.
     const auto at = text.out.find("\n  " + tool + " ");
     REQUIRE(at != std::string::npos);
-    const auto line_end = text.out.find('\n', at + 1);
-    const std::string line = text.out.substr(at + 1, line_end - at - 1);
+    auto line_end = text.out.find('\n', at + 1);
+    std::string line = text.out.substr(at + 1, line_end - at - 1);
+    const std::size_t column = line.find_first_not_of(' ', 2 + tool.size());
+    while (line_end + 1 + column < text.out.size() &&
+           text.out.compare(line_end + 1, column, std::string(column, ' ')) == 0) {
+      const auto next = text.out.find('\n', line_end + 1);
+      line += " " + std::string(trim(text.out.substr(line_end + 1, next - line_end - 1)));
+      line_end = next;
+    }
     CHECK(std::string(trim(line.substr(2 + tool.size()))) == want);
   }
   // This machine: no /proc/schedstat, and its debugfs is not mounted.

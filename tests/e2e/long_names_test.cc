@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <boost/regex.hpp>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -137,7 +138,11 @@ TEST_CASE("long names: --wide prints the full names in the lines") {
   const auto summary = ok({"compare", "1", "2", "--db", db, "--summary", "time", "--wide"}).out;
   CHECK(line_with(summary, kNames[1] + "/batch").find("+18.18%*") != std::string::npos);
   const auto amd = ok({"compare", "1", "2", "--db", db, "--style", "amd", "--wide"}).out;
-  CHECK(line_with(amd, "Test:").find(kNames[1] + "/base") != std::string::npos);
+  // More columns than 100 take: in pieces, each headed "Test:".
+  bool named = false;
+  for (const auto& line : lines_of(amd))
+    named |= line.starts_with("Test:") && line.find(kNames[1] + "/base") != std::string::npos;
+  CHECK(named);
   CHECK(amd.find("columns: ") == std::string::npos);
   // Where it would change nothing, refused.
   const auto json = test::schedlab_cmd({"list", "--db", db, "--wide", "--format", "json"});
@@ -266,4 +271,224 @@ TEST_CASE("long names: history's page and report's title, in Chromium") {
   ok({"report", "1", "2", "--db", db, "-o", report});
   CHECK_THAT(test::read_text(report),
              Contains("<title>schedlab report: " + kNames[0] + ", " + kNames[1] + "</title>"));
+}
+
+namespace {
+
+// A markdown document's lines within 100 columns, but for its pipe-table
+// rows and headings: markdown gives each one line, whatever its width.
+void check_markdown_fits(const std::string& md) {
+  std::string prose;
+  for (const auto& line : lines_of(md))
+    if (!line.starts_with('|') && !line.starts_with('#')) prose += line + "\n";
+  check_fits(prose);
+}
+
+// A 71-character name ending in `what`.
+std::string long_name(const std::string& what) {
+  std::string n = "sync-wakeup-from-irq-investigation-6.12.0-rc3-20261204T220811Z-" + what;
+  n.resize(71, 'x');
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("long names: every command and format that prints text fits 100 columns") {
+  test::TempDir dir;
+  const std::string db = dir.file("all.db");
+  const auto fixture = [](const std::string& f) { return test::fixture(f).string(); };
+  const std::string pipes = hackbench("process-pipes-g2-l200.run1.txt");
+  const std::string threads = hackbench("thread-pipes-g2-l200.run1.txt");
+  // Runs of 2, 3, 4 and 6 columns, and the other workloads' real outputs.
+  const std::vector<std::string> variants{"base", "batch", "third", "fourth", "fifth", "sixth"};
+  for (const std::size_t columns : {2u, 3u, 4u, 6u}) {
+    std::vector<std::string> args{
+        "import", "hackbench", "--db", db, "--name", long_name(fmt::format("{}-columns", columns))};
+    for (std::size_t v = 0; v < columns; ++v)
+      for (int i = 1; i <= 3; ++i) {
+        const std::string file =
+            hackbench(fmt::format("{}-pipes-g2-l200.run{}.txt", v % 2 ? "thread" : "process", i));
+        args.push_back(i == 1 ? variants[v] + "=" + file : file);
+      }
+    ok(args);
+  }
+  for (const auto& [workload, file] : {std::pair{"tbench", "tbench/tbench-t5-2clients.run1.txt"},
+                                       {"pgbench", "pgbench/select-only-c2-j2-T5.run1.txt"},
+                                       {"netperf", "netperf/tcp_rr-l3.txt"},
+                                       {"schbench", "schbench/schbench-m1-t2-r5.txt"}})
+    ok({"import", workload, "--db", db, "--name", long_name(workload), "base=" + fixture(file),
+        "other=" + fixture(file)});
+  // A real run with monitors, for --monitors and --changed.
+  const std::string config = dir.file("monitors.yaml");
+  test::write_text(config, R"(iterations: 3
+workloads:
+  - hackbench:
+      modes: [process-pipes]
+      groups: [2]
+      loops: 100
+      timeout: 60s
+      monitors: [stat, tasks]
+      task_monitor: {interval: 20ms}
+variants:
+  default: {}
+  sched-batch:
+    policy: batch
+)");
+  const std::string monitored = long_name("monitored");
+  ok({"run", config, "--db", db, "--name", monitored, "--quiet"});
+  // Ten nights, the last five slower: history --changes has a change to mark.
+  const std::string nights = dir.file("nights.db");
+  for (int i = 0; i < 10; ++i)
+    ok({"import", "hackbench", "--db", nights, "--name", long_name(fmt::format("night-{}", i)),
+        "--kernel", fmt::format("6.{}.0", 10 + i), "base=" + (i < 5 ? pipes : threads),
+        i < 5 ? hackbench("process-pipes-g2-l200.run2.txt")
+              : hackbench("thread-pipes-g2-l200.run2.txt"),
+        "batch=" + threads});
+  // schedstat snapshots under their own names, in a folder as a user's.
+  const std::string v15 = "schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu";
+  const std::string v17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cpu";
+  std::vector<std::string> snaps;
+  for (const auto& f :
+       {v15 + ".before.txt", v15 + ".after.txt", v17 + ".before.txt", v17 + ".after.txt"}) {
+    snaps.push_back(dir.file(std::filesystem::path(f).filename().string()));
+    std::filesystem::copy_file(fixture(f), snaps.back());
+  }
+  // File names longer than a column label (a path of over 100 characters
+  // would be shown whole in the key: it is what the user typed).
+  const std::string base_samples = dir.file("hackbench-time-baseline-6.12.0-rc3.txt");
+  const std::string new_samples = dir.file("hackbench-time-patched-v2-6.12.0-rc3.txt");
+  test::write_text(base_samples, "1.0\n1.1\n0.9\n1.05\n");
+  test::write_text(new_samples, "1.3\n1.4\n1.2\n1.35\n");
+
+  std::vector<std::vector<std::string>> outputs = {
+      {"list", "--db", db},
+      {"history", "--db", nights, "--workload", "hackbench", "--metric", "time"},
+      {"history", "--db", nights, "--workload", "hackbench", "--metric", "time", "--changes"},
+      {"compare", monitored, "--db", db, "--monitors"},
+      {"compare", monitored, "--db", db, "--changed"},
+      {"schedstat", "show", snaps[1]},
+      {"schedstat", "diff", snaps[0], snaps[1]},
+      {"schedstat", "diff", snaps[0], snaps[1], "--per-cpu"},
+      {"schedstat", "diff", snaps[0], snaps[1], "--style", "perf"},
+      {"schedstat", "diff", snaps[2], snaps[3], "--style", "perf"},
+      {"schedstat", "diff", "--delta", snaps[0], snaps[1], snaps[2], snaps[3]},
+      {"stats", base_samples, new_samples},
+      {"workloads"},
+      {"design", "--cv", "5"},
+      {"doctor"},
+      {"run", config, "--db", dir.file("dry.db"), "--name", monitored, "--dry-run"},
+      {"help"},
+  };
+  // hackbench's runs (1-4 imported, 9 run here) in every layout; tbench, netperf, schbench.
+  for (const std::string run : {"1", "2", "3", "4", "9"})
+    for (const std::vector<std::string>& more : {std::vector<std::string>{},
+                                                 {"--all-stats"},
+                                                 {"--mmtests"},
+                                                 {"--summary", "time"},
+                                                 {"--style", "amd"}}) {
+      std::vector<std::string> args{"compare", run, "--db", db};
+      args.insert(args.end(), more.begin(), more.end());
+      outputs.push_back(args);
+    }
+  for (const std::string run : {"5", "7", "8"}) {
+    outputs.push_back({"compare", run, "--db", db});
+    outputs.push_back({"compare", run, "--db", db, "--style", "amd"});
+  }
+  outputs.push_back({"compare", "1", "2", "3", "4", "--db", db});
+  outputs.push_back({"compare", "1", "2", "3", "--db", db, "--style", "amd"});
+  for (const char* w : {"hackbench", "tbench", "pgbench", "dmatest", "hammerdb", "sysbench",
+                        "seccomp-notify", "netperf", "schbench", "command"})
+    outputs.push_back({"workloads", w});
+  // The help of every command and subcommand.
+  for (const std::string cmd :
+       {"run",       "list",   "merge",  "compare", "restore", "stats",     "design",
+        "schedstat", "lab",    "doctor", "parse",   "import",  "workloads", "nightly",
+        "history",   "bisect", "report", "export",  "slurm",   "rm",        "help"})
+    outputs.push_back({"help", cmd});
+  for (const auto& [cmd, sub] : {std::pair{"schedstat", "show"},
+                                 {"schedstat", "diff"},
+                                 {"lab", "boot"},
+                                 {"bisect", "start"},
+                                 {"bisect", "status"}})
+    outputs.push_back({"help", cmd, sub});
+  for (const auto& args : outputs) {
+    INFO(fmt::format("{}", fmt::join(args, " ")));
+    const auto r = test::schedlab_cmd(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    check_fits(r.out);
+    check_fits(r.err);
+  }
+  // The mark of a change is on a line of its own.
+  const auto changes =
+      ok({"history", "--db", nights, "--workload", "hackbench", "--metric", "time", "--changes"})
+          .out;
+  CHECK_THAT(changes, Contains("\n      ^ change 1\n"));
+  // Markdown: prose and fenced text within 100 columns.
+  for (const std::string run : {"1", "4", "9"})
+    check_markdown_fits(ok({"compare", run, "--db", db, "--format", "markdown"}).out);
+  check_markdown_fits(
+      ok({"compare", monitored, "--db", db, "--changed", "--monitors", "--format", "markdown"})
+          .out);
+  // Wide tables come in pieces, each with the baseline first.
+  const auto six = ok({"compare", "4", "--db", db}).out;
+  CHECK(std::count(six.begin(), six.end(), '\n') > 8);
+  CHECK_THAT(six, Contains("base                  sixth\n"));
+}
+
+TEST_CASE("long names: bisect status and the nightly report fit 100 columns") {
+  test::TempDir dir;
+  // Three kernels of 71-character names: a hook installs each one's value.
+  std::vector<std::string> kernels;
+  for (int i = 0; i < 3; ++i) {
+    kernels.push_back(long_name(fmt::format("kernel-{}", i)));
+    test::write_text(dir.file(kernels.back() + ".val"), i == 0 ? "v: 1.0\n" : "v: 2.0\n");
+  }
+  const std::string config = dir.file("value.yaml");
+  test::write_text(config, fmt::format(R"(description: the value the hook installed
+hosts: {{sut: local, loadgen: local}}
+iterations: 6
+workloads:
+  - command:
+      name: value
+      argv: [cat, {}]
+      metrics:
+        v: {{regex: '^v: (?<value>[0-9.]+)$', direction: lower}}
+      monitors: [stat]
+)",
+                                       dir.file("current.val")));
+  const std::string db = dir.file("b.db");
+  const auto bisect =
+      test::schedlab_cmd({"bisect",       "start",
+                          "--db",         db,
+                          "--good",       kernels[0],
+                          "--bad",        kernels[2],
+                          "--kernels",    fmt::format("{}", fmt::join(kernels, ",")),
+                          "--config",     config,
+                          "--metric",     "v",
+                          "--hook-cwd",   dir.path().string(),
+                          "--",           "cp",
+                          "{kernel}.val", "current.val"});
+  INFO(bisect.out << bisect.err);
+  REQUIRE(bisect.exit_code == 0);
+  check_fits(bisect.out);
+  const auto status = ok({"bisect", "status", "--db", db}).out;
+  check_fits(status);
+  CHECK_THAT(status, Contains("first bad: " + kernels[1]));
+  CHECK_THAT(status, Contains("candidates by pos: 0 = " + kernels[0]));
+
+  std::string targets;
+  for (const auto& k : kernels)
+    targets += fmt::format("  - name: {}\n    hook: [cp, {}.val, current.val]\n", k, k);
+  const std::string nightly = dir.file("nightly.yaml");
+  test::write_text(nightly,
+                   fmt::format("baseline: {}\ntargets:\n{}configs: [{}]\nrule: {{test: mwu}}\n",
+                               kernels[0], targets, config));
+  const auto n = test::schedlab_cmd(
+      {"nightly", nightly, "--db", dir.file("n.db"), "--report-md", dir.file("n.md")});
+  INFO(n.err);
+  REQUIRE(n.exit_code == 1);
+  const std::string md = test::read_text(dir.file("n.md"));
+  check_markdown_fits(md);
+  CHECK_THAT(md, Contains("columns: r1 = " + kernels[0]));
 }

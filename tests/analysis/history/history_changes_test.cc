@@ -95,15 +95,21 @@ TEST_CASE("history --changes finds a planted shift and names its run, kernel and
 
   const std::string text = render_history_text(h, &c);
   INFO(text);
-  // The first run after the change carries the mark; the change is listed.
+  // The first run after the change carries the mark, on the line under it
+  // (its line has no room left in 100 columns); the change is listed.
   std::size_t marked = 0;
-  for (std::size_t at = 0; (at = text.find("<- change 1", at)) != std::string::npos; ++at) ++marked;
+  for (std::size_t at = 0; (at = text.find("^ change 1", at)) != std::string::npos; ++at) ++marked;
   CHECK(marked == 1);
   // The marked line is the first run after the change (the table names runs by id and kernel).
-  const std::size_t mark = text.find("<- change 1");
+  const std::size_t mark = text.find("\n      ^ change 1\n");
   REQUIRE(mark != std::string::npos);
-  const std::size_t line_start = text.rfind('\n', mark) + 1;
+  const std::size_t line_start = text.rfind('\n', mark - 1) + 1;
   CHECK_THAT(text.substr(line_start, mark - line_start), Contains("r9 ") && Contains("6.12.0-n8"));
+  // With --wide, at the end of the line.
+  const std::string wide = render_history_text(h, &c, true);
+  const std::size_t wide_mark = wide.find("  <- change 1\n");
+  REQUIRE(wide_mark != std::string::npos);
+  CHECK_THAT(wide.substr(wide.rfind('\n', wide_mark) + 1), Contains("night-08"));
   CHECK_THAT(text, Contains("1 change in 1 series") &&
                        Contains("change 1: default hackbench-process-pipes/4 set 1:") &&
                        Contains("first run after: run 9 night-08 (6.12.0-n8) commit c08aaaaaaaaa") &&
@@ -134,7 +140,7 @@ TEST_CASE("history --changes on a flat history finds nothing, and one outlier ru
     CHECK(c.changes.empty());
     CHECK(c.series_searched == 1);
     CHECK_THAT(render_history_text(h, &c), Contains("0 changes in 1 series"));
-    CHECK(render_history_text(h, &c).find("<- change") == std::string::npos);
+    CHECK(render_history_text(h, &c).find("^ change") == std::string::npos);
   }
   SECTION("one outlier night") {
     NightsDb db;
