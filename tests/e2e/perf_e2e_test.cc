@@ -16,6 +16,7 @@
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
 #include "tests/support/monitor_values.h"
+#include "tests/support/profiled_command.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -40,21 +41,9 @@ using test::occurrences;
 // The `command` workload running the hot-loop program with ARGS (YAML
 // strings), profiled at HZ.
 std::string hot_config(int iterations, int hz, const std::string& args) {
-  return fmt::format(R"(
-iterations: {}
-perf_profile: {{frequency: {}}}
-workloads:
-  - command:
-      name: hot
-      argv: ["{}", {}]
-      metrics:
-        seconds:
-          regex: '^seconds: (?<value>[0-9.]+)$'
-          direction: lower
-      timeout: 120s
-      monitors: [perf-profile]
-)",
-                     iterations, hz, SCHEDLAB_TEST_HOT, args);
+  return test::profiled_command_config(iterations, "hot",
+                                       fmt::format(R"(["{}", {}])", SCHEDLAB_TEST_HOT, args),
+                                       fmt::format("perf_profile: {{frequency: {}}}\n", hz));
 }
 
 }  // namespace

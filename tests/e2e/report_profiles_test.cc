@@ -27,6 +27,8 @@
 #include "results/store.h"
 #include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/plain_iteration.h"
+#include "tests/support/profiled_command.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -65,13 +67,8 @@ const std::string kMarkupFrame = "a&b<i>c</i>";
 std::string profile_db(test::TempDir& dir, Profiles profiles) {
   const std::string db = dir.file("profiles.db");
   Store store(db);
-  const auto run = store.runs_table().create_run({.name = "two-hot",
-                                                  .config_path = "c.yaml",
-                                                  .config_text = "",
-                                                  .config_sha256 = "0",
-                                                  .manifest_json = "{}",
-                                                  .status = RunStatus::kFinished,
-                                                  .started_at = "2026-12-06T12:00:00Z"});
+  const auto run = test::plain_run(store, "two-hot");
+  store.runs_table().set_run_status(run, RunStatus::kFinished, true);
   store.metrics_table().add_metric(run, {"command", "samples", "samples", Direction::kLowerIsBetter,
                                          "amean", SampleKind::kRun, 0});
   const std::vector<std::pair<std::string, std::string>> variants = {{"alpha-heavy", "a"},
@@ -83,14 +80,10 @@ std::string profile_db(test::TempDir& dir, Profiles profiles) {
       auto folded = perf_profile::fold(fixture_script(variants[v].second + std::to_string(i + 1)));
       if (profiles == Profiles::kHostile)
         folded[kEvilComm + ";main;" + kEvilFrame + ";" + kMarkupFrame] = 40 + 20 * v;
-      IterationRow it{.run_id = run,
-                      .variant_id = variant,
-                      .workload = "command",
-                      .block = "two_hot",
-                      .row = "1",
-                      .params_json = "{}",
-                      .iteration = i,
-                      .status = IterationStatus::kOk};
+      IterationRow it = test::plain_iteration(run, variant, "command");
+      it.block = "two_hot";
+      it.iteration = i;
+      it.started_at = "";
       it.samples = {{"samples", samples_of(folded, "two_hot"), std::nullopt}};
       if (profiles != Profiles::kNone) {
         std::string stored = perf_profile::store(folded);
@@ -222,20 +215,9 @@ TEST_CASE("report of two real perf-profile runs: the hot function's move in the 
   for (const auto& [name, alpha, beta] : {std::tuple{"alpha-heavy", "400000000", "130000000"},
                                           std::tuple{"beta-heavy", "130000000", "400000000"}}) {
     const std::string config = dir.file(std::string(name) + ".yaml");
-    test::write_text(config, fmt::format(R"(
-iterations: 3
-workloads:
-  - command:
-      name: two_hot
-      argv: ["{}", "{}", "{}"]
-      metrics:
-        seconds:
-          regex: '^seconds: (?<value>[0-9.]+)$'
-          direction: lower
-      timeout: 120s
-      monitors: [perf-profile]
-)",
-                                         SCHEDLAB_TEST_TWO_HOT, alpha, beta));
+    test::write_text(config, test::profiled_command_config(
+                                 3, "two_hot", fmt::format(R"(["{}", "{}", "{}"])",
+                                                           SCHEDLAB_TEST_TWO_HOT, alpha, beta)));
     const auto run = test::schedlab_cmd({"run", config, "--db", db, "--name", name}, {},
                                         std::chrono::seconds(600));
     INFO(run.out << run.err);

@@ -23,6 +23,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -693,8 +694,8 @@ TEST_CASE("stop: sequential on real hackbench: each variant stops when its test 
   const auto dry = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
   INFO(dry.out << dry.err);
   REQUIRE(dry.ok());
-  CHECK(dry.out.find("3..12 until every variant is decided against the baseline (sequential: alpha 0.05, power "
-                     "0.8, min effect 50%)") != std::string::npos);
+  CHECK(test::one_line(dry.out).find("3..12 until every variant is decided against the baseline (sequential: "
+                                     "alpha 0.05, power 0.8, min effect 50%)") != std::string::npos);
 
   const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "seq"});
   INFO(r.err);
@@ -736,10 +737,7 @@ TEST_CASE("stop: sequential on real hackbench: each variant stops when its test 
   INFO(text.out);
   REQUIRE(text.ok());
   // The note wraps at 100 columns: compared with its line breaks as spaces.
-  std::string flat;
-  for (const char ch : text.out)
-    if (!(std::isspace(static_cast<unsigned char>(ch)) && !flat.empty() && flat.back() == ' '))
-      flat += std::isspace(static_cast<unsigned char>(ch)) ? ' ' : ch;
+  const std::string flat = test::one_line(text.out);
   CHECK(flat.find("stop: sequential (alpha 0.05, power 0.8, min effect 50%, at most 12 iterations): D = "
                   "different, S = same") != std::string::npos);
   CHECK(text.out.find("hackbench-process-pipes 1 b time: " + b->sequential->decision + " (decided) after") !=

@@ -25,6 +25,7 @@
 #include "runner/knobs/knobs.h"
 #include "tests/support/config_run.h"
 #include "tests/support/netns_lab.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_processes.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -416,7 +417,7 @@ TEST_CASE("pairs: one plan on two pairs at once, one run, compare pooled and by 
                "variants:\n  default: {}\n  batch: {policy: batch}\n");
   LocalHost local;
   const auto dry = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--dry-run"}});
-  CHECK(dry.out.find("on each of 3 pairs at once") != std::string::npos);
+  CHECK(test::one_line(dry.out).find("on each of 3 pairs at once") != std::string::npos);
   CHECK(dry.out.find("pair ns: sut " + lab().sut_url() + ", loadgen " + lab().loadgen_url()) !=
         std::string::npos);
   CHECK(dry.out.find("pair self: sut local, loadgen local") != std::string::npos);

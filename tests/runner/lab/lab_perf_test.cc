@@ -58,12 +58,8 @@ TEST_CASE("lab: perf-stat and sched-debug count hackbench in 6.1 and 6.12 guests
   sut: {lab: {kernels: [debian:6.1, debian:6.12], cpus: 2, memory: 1G}}
 iterations: 2
 workloads:
-  - hackbench:
-      modes: [process-pipes]
-      groups: [1]
-      loops: 100
-      timeout: 120s
-      monitors: [perf-stat, sched-debug]
+  - hackbench: {modes: [process-pipes], groups: [1], loops: 100, timeout: 120s,
+                monitors: [perf-stat, sched-debug]}
 )");
   INFO(r.err << r.out);
   REQUIRE(r.ok());
