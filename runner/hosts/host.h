@@ -39,10 +39,12 @@ struct Command {
   // Called with the new process group once it exists (the step runner
   // journals it, so a kill -9 of schedlab leaves none of its members
   // behind: runner/run/leftovers.h; and the policy check judges the
-  // group's tasks). On an SSH host, the remote group, read from the
-  // wrapper's pidfile (one more round trip; not called when it cannot be
-  // read within a second).
+  // group's tasks). On an SSH host only with remote_group: the remote
+  // group, read from the wrapper's pidfile (round trips that cost an
+  // emulated guest about a quarter of a second a command; not called when
+  // it cannot be read within a second).
   std::function<void(int pgid)> on_start;
+  bool remote_group = false;
 };
 
 struct ExecResult {

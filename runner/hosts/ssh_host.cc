@@ -222,12 +222,12 @@ ExecResult SshHost::run(const Command& cmd) {
   // A caller that asks for the remote group (the step runner: the policy
   // check judges a measured step's tasks by it, not by their name, which
   // a stranger's process may share) gets it from the wrapper's pidfile.
-  const std::string pidfile = cmd.on_start ? remote_pidfile() : "";
+  const std::string pidfile = cmd.on_start && cmd.remote_group ? remote_pidfile() : "";
   Command local{.argv = ssh_argv(wrapped(cmd, in, pidfile)),
                 .timeout = cmd.timeout,
                 .interruptible = cmd.interruptible,
                 .hold_stdin_open = true};
-  if (cmd.on_start)
+  if (!pidfile.empty())
     local.on_start = [&](int) {
       if (const auto pgid = read_pidfile(pidfile)) cmd.on_start(*pgid);
     };

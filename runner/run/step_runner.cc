@@ -146,6 +146,9 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
     std::int64_t entry = 0;  // the group's journal entry while it runs
     const std::size_t group = groups_.size();
     if (step.measured) groups_.push_back({&host, std::nullopt, step.argv[0], false});
+    // Over SSH the remote group costs round trips: asked for only where the
+    // policy check judges it (a stranger's process may share the name).
+    cmd.remote_group = step.measured && knobs.claims_policy();
     cmd.on_start = [&, group](int pgid) {
       if (step.measured) {
         groups_[group].pgid = pgid;
