@@ -51,7 +51,7 @@ ExecResult run(const test::TempDir& dir, const std::string& name, const std::str
 }  // namespace
 
 TEST_CASE("lab: perf-stat and sched-debug count hackbench in 6.1 and 6.12 guests",
-          "[lab][perf]") {
+          "[lab][long][perf]") {
   need_qemu();
   test::TempDir dir;
   const auto r = run(dir, "ps", R"(hosts:
