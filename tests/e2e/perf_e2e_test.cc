@@ -119,16 +119,18 @@ TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e
 // Issue 46's "a profiled program whose hot function moves between two
 // runs shows the move in percentage points": run `hot` spends its time in
 // hot_loop, run `cold` in cold_loop; compare --changed lists both symbols'
-// self shares moved, in percentage points, with q <= 0.05.
+// self shares moved, in percentage points, with q <= 0.05. Five iterations
+// a run, shorter ones: an iteration now and then has no profile rows (seen
+// 2 times in 7 with four a run, one side then at n 3 missed the FDR cut).
 TEST_CASE("a hot function that moves between two runs moves in percentage points", "[perf][e2e]") {
   need_perf();
   test::TempDir dir;
   std::string hot_err;
   const auto hot = test::run_config(
-      dir, "hot", hot_config(4, 499, R"("200000000", "20000000")"), 300s, &hot_err);
+      dir, "hot", hot_config(5, 499, R"("160000000", "16000000")"), 300s, &hot_err);
   INFO(hot_err);
   const std::string cfg = dir.file("cold.yaml");
-  test::write_text(cfg, hot_config(4, 499, R"("20000000", "200000000")"));
+  test::write_text(cfg, hot_config(5, 499, R"("16000000", "160000000")"));
   const auto cold = test::schedlab_cmd({"run", cfg, "--db", hot.db, "--name", "cold"}, {}, 300s);
   INFO(cold.err);
   REQUIRE(cold.ok());
