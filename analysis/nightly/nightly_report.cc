@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analysis/compare/profiles.h"
 #include "analysis/counters/proc_text.h"
 #include "analysis/counters/schedstat_runs.h"
 #include "base/json_data.h"
@@ -267,6 +268,14 @@ void compare_pair(const Store& store, NightlyReport& report, const std::string& 
       nc.comparison.changed =
           what_changed(store, nc.comparison,
                        {.test = test_from_name(report.input.rule.test).value_or(Test::kWelch)});
+    // The columns' perf-profile stacks, for the page's flame graphs. A
+    // profile that does not load costs its page the graphs, not the night's
+    // report (report stops on it: there the page is all there is).
+    try {
+      nc.comparison.profiles = column_profiles(store, nc.comparison);
+    } catch (const CounterParseError& e) {
+      nc.profiles_error = e.what();
+    }
     for (const auto& r : find_regressions(nc.comparison, report.input.rule)) {
       NightlyRegression reg{.r = r,
                             .config = config,

@@ -65,8 +65,12 @@ struct NightlyComparison {
   std::string variant;
   std::string reference, target;
   std::string against;  // baseline | previous
-  Comparison comparison;
+  Comparison comparison;  // with its columns' perf-profile stacks (comparison.profiles)
   std::size_t regressions = 0;
+  // Why the stored profiles were not loaded (one did not load: its run,
+  // variant, point and iteration); the page says it where the flame graphs
+  // would be. Empty when they loaded or there were none.
+  std::string profiles_error;
 };
 
 struct NightlyReport {

@@ -1,6 +1,7 @@
 // nightly --report-html: the nightly report as one offline page, regressions
 // first (each with the plots of its table), then every comparison as the
-// report page shows it. The page shell is render_html's.
+// report page shows it, flame graphs included (a sentence where there is no
+// profile). The page shell is render_html's.
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "analysis/nightly/nightly_report.h"
 #include "analysis/nightly/nightly_sentences.h"
 #include "analysis/render/render_html.h"
+#include "analysis/render/render_profiles.h"
 
 namespace schedlab {
 namespace {
@@ -27,6 +29,7 @@ bool same_pair(const NightlyRegression& g, const NightlyComparison& c) {
 std::string render_nightly_html(const NightlyReport& r, const std::string& vega_script) {
   const auto& e = html_escape;
   Json plots = Json::array();
+  Json flames = Json::array();  // the comparisons' flame graphs (render_profiles.h)
   std::string body = r.regressed()
                          ? fmt::format("<p class=\"emulated\"><b>{} regression{}.</b></p>\n",
                                        r.regressions.size(), r.regressions.size() == 1 ? "" : "s")
@@ -130,9 +133,11 @@ std::string render_nightly_html(const NightlyReport& r, const std::string& vega_
                         c.regressions ? fmt::format(": {} regression{}", c.regressions,
                                                     c.regressions == 1 ? "" : "s")
                                       : "");
-    body += comparison_html(c.comparison, fmt::format("c{}-", i), plots) + "</section>\n";
+    body += comparison_html(c.comparison, fmt::format("c{}-", i), plots, &flames);
+    if (c.comparison.profiles.empty()) body += no_profiles_html(c.profiles_error);
+    body += "</section>\n";
   }
-  return html_page("nightly: " + r.input.name, vega_script, body, plots);
+  return html_page("nightly: " + r.input.name, vega_script, body, plots, flames);
 }
 
 }  // namespace schedlab

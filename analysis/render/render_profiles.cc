@@ -116,6 +116,14 @@ std::string profiles_html(const Comparison& c, const std::string& id_prefix,
   return out + "</section>\n";
 }
 
+std::string no_profiles_html(const std::string& error) {
+  if (!error.empty())
+    return "<p class=\"note\">No flame graphs: a stored perf-profile did not load: " +
+           html_escape(error) + "</p>\n";
+  return "<p class=\"note\">No flame graphs: neither column has a stored perf-profile "
+         "(the perf-profile monitor records one per iteration).</p>\n";
+}
+
 std::string_view flame_boot_script() {
   // flamegraph.pl's differential colours: red for growth, blue for a
   // shrink, paler the smaller the change against the largest.

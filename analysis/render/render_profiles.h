@@ -20,6 +20,12 @@ namespace schedlab {
 std::string profiles_html(const Comparison& c, const std::string& id_prefix,
                           nlohmann::ordered_json& flames);
 
+// What a page of several comparisons (nightly --report-html, bisect status
+// --format html) says where a comparison's flame graphs would be when its
+// columns have no stored profile, or (`error` not empty) when one did not
+// load: a sentence, never an empty graph. report says nothing then.
+std::string no_profiles_html(const std::string& error = "");
+
 // The script that draws the graphs of the JSON element "schedlab-flames"
 // (after d3 and d3-flame-graph) and records what it drew for
 // tests/browser/check_report.py: window.schedlabFlames = {done, graphs:

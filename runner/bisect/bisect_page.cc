@@ -5,11 +5,14 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/compare/profiles.h"
 #include "analysis/render/render_html.h"
+#include "analysis/render/render_profiles.h"
 #include "analysis/sequential/bisect_verdict.h"
 #include "analysis/stats/summary.h"
 #include "base/json_data.h"
 #include "runner/bisect/bisect.h"
+#include "runner/bisect/bisect_ends.h"
 #include "runner/bisect/bisect_samples.h"
 
 namespace schedlab {
@@ -26,6 +29,27 @@ std::map<int, const BisectDecision*> latest(const std::vector<BisectDecision>& d
 
 std::string number(const std::optional<double>& v, const char* spec = "{:.4g}") {
   return v ? fmt::format(fmt::runtime(spec), *v) : "-";
+}
+
+// A done bisection's last good against its first bad, as report shows a
+// comparison: tables, plots, what changed, and the flame graphs of their
+// stored profiles (a sentence when there are none). A stored profile that
+// does not load stops the page, naming its iteration, as it stops report.
+std::string ends_html(const Store& store, const BisectSession& session, const BisectSpec& spec,
+                      const std::vector<BisectDecision>& decisions, Json& plots, Json& flames) {
+  const Json r = require_json_data(session.result_json, "the bisect session's result");
+  auto ends = bisect_ends(store, spec, r, decisions);
+  if (!ends) return "";
+  Comparison& c = ends->comparison;
+  c.profiles = column_profiles(store, c);
+  std::string out = fmt::format(
+      "<section class=\"ends\"><h2>Last good against first bad</h2>\n<p class=\"note\">last-good: "
+      "{} (run {}); first-bad: {} (run {}); the first batch run of each</p>\n",
+      html_escape(spec.labels.at(r.at("last_good").get<std::size_t>())), ends->last_good_run,
+      html_escape(spec.labels.at(r.at("first_bad").get<std::size_t>())), ends->first_bad_run);
+  out += comparison_html(c, "e-", plots, &flames);
+  if (c.profiles.empty()) out += no_profiles_html();
+  return out + "</section>\n";
 }
 
 }  // namespace
@@ -118,8 +142,11 @@ std::string bisect_page(const Store& store, const BisectSession& session,
           "<th>centre</th><th>interval</th><th>p(good)</th><th>p(bad)</th><th>levels (good / bad)</th>"
           "<th>decided by</th><th>error rates held</th><th>runs / note</th></tr></thead><tbody>\n" +
           rows + "</tbody></table>\n";
-  const Json plots = Json::array({{{"id", "b0"}, {"kind", "bisect"}, {"spec", s}}});
-  return html_page(title, vega_script, body, plots);
+  Json plots = Json::array({{{"id", "b0"}, {"kind", "bisect"}, {"spec", s}}});
+  Json flames = Json::array();
+  if (session.status == BisectStatus::kDone)
+    body += ends_html(store, session, spec, decisions, plots, flames);
+  return html_page(title, vega_script, body, plots, flames);
 }
 
 }  // namespace schedlab

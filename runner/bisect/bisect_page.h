@@ -1,7 +1,9 @@
 // bisect status --format html: one offline page of a bisection: every
 // candidate by position with its centre and interval (from the samples of
 // the runs behind its last decision), coloured by verdict, skips marked on
-// the axis, then the decisions as a table.
+// the axis, then the decisions as a table; once done, the last good against
+// the first bad as report shows a comparison (bisect_ends.h), with the flame
+// graphs of their stored perf-profiles.
 #pragma once
 
 #include <string>

@@ -6,19 +6,16 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "analysis/compare/changed.h"
-#include "analysis/compare/compare.h"
 #include "analysis/counters/render_schedstat.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_runs.h"
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
-#include "analysis/stats/significance.h"
 #include "base/json_data.h"
 #include "base/text.h"
 #include "results/variants_table.h"
+#include "runner/bisect/bisect_ends.h"
 #include "runner/bisect/bisect_spec.h"
-#include "workloads/registry.h"
 
 namespace schedlab {
 namespace {
@@ -27,11 +24,6 @@ using nlohmann::json;
 
 std::string opt_num(const std::optional<double>& v, const char* fmt_spec = "{:.4g}") {
   return v ? fmt::format(fmt::runtime(fmt_spec), *v) : "-";
-}
-
-std::vector<std::int64_t> run_ids(const BisectDecision& d) {
-  return require_json_data(d.run_ids_json, "a bisect step's run ids")
-      .get<std::vector<std::int64_t>>();
 }
 
 // Summed schedstat deltas of a run's first variant, when it has them.
@@ -81,28 +73,12 @@ void print_result(std::string& out, const Store& store, const BisectSpec& spec, 
       out += fmt::format("  {}: {}\n", what, d["error_rates"].get<std::string>());
   }
   // The table: the first batch run of each, all the config's metrics.
-  auto first_run = [&](std::size_t pos) -> std::optional<std::int64_t> {
-    for (const auto& d : decisions)
-      if (d.position == static_cast<int>(pos))
-        if (const auto ids = run_ids(d); !ids.empty()) return ids.front();
-    return std::nullopt;
-  };
-  const auto a = first_run(last_good), b = first_run(first_bad);
-  if (!a || !b) return;
-  std::vector<ColumnRef> cols;
-  for (const auto& [run, label] : {std::pair{*a, "last-good"}, std::pair{*b, "first-bad"}}) {
-    auto c = default_columns(store, {run}).front();
-    c.label = label;
-    cols.push_back(c);
-  }
-  Comparison c = compare(
-      store, cols,
-      {.alpha = spec.alpha, .test = *test_from_name(spec.test), .known_domain = declared_domain});
-  // What else changed between them (compare --changed), at the bisection's test.
-  c.changed = what_changed(store, c, {.test = *test_from_name(spec.test)});
-  out += fmt::format("\n{}", render_text(c));
+  const auto ends = bisect_ends(store, spec, r, decisions);
+  if (!ends) return;
+  const auto a = ends->last_good_run, b = ends->first_bad_run;
+  out += fmt::format("\n{}", render_text(ends->comparison));
   try {
-    const auto sa = schedstat_sum(store, *a), sb = schedstat_sum(store, *b);
+    const auto sa = schedstat_sum(store, a), sb = schedstat_sum(store, b);
     if (sa && sb)
       out += fmt::format(
           "\nschedstat, last good vs first bad:\n{}",

@@ -31,26 +31,12 @@
 #include "tests/support/profiled_command.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
+#include "tests/support/stored_profiles.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
 
 namespace {
-
-// `perf script` of one recording, as the monitor reads it on the SUT.
-std::string fixture_script(const std::string& name) {
-  const std::string path =
-      SCHEDLAB_SOURCE_DIR "/tests/fixtures/perf/script-two-hot-" + name + ".txt.gz";
-  return gunzip(read_file(path), path);
-}
-
-// The samples of one process in a profile.
-double samples_of(const perf_profile::Folded& f, const std::string& comm) {
-  double n = 0;
-  for (const auto& [stack, count] : f)
-    if (stack.starts_with(comm + ";")) n += static_cast<double>(count);
-  return n;
-}
 
 enum class Profiles { kStored, kNone, kCorrupt, kHostile };
 
@@ -77,23 +63,19 @@ std::string profile_db(test::TempDir& dir, Profiles profiles) {
     const auto variant =
         store.variants_table().add_variant({0, run, variants[v].first, static_cast<int>(v), "{}"});
     for (int i = 0; i < 3; ++i) {
-      auto folded = perf_profile::fold(fixture_script(variants[v].second + std::to_string(i + 1)));
+      auto folded = test::two_hot_profile(variants[v].second + std::to_string(i + 1));
       if (profiles == Profiles::kHostile)
         folded[kEvilComm + ";main;" + kEvilFrame + ";" + kMarkupFrame] = 40 + 20 * v;
       IterationRow it = test::plain_iteration(run, variant, "command");
       it.block = "two_hot";
       it.iteration = i;
       it.started_at = "";
-      it.samples = {{"samples", samples_of(folded, "two_hot"), std::nullopt}};
+      it.samples = {{"samples", test::samples_of(folded, "two_hot"), std::nullopt}};
       if (profiles != Profiles::kNone) {
         std::string stored = perf_profile::store(folded);
         // The second iteration of the second variant: base64 of plain text.
         if (profiles == Profiles::kCorrupt && v == 1 && i == 1) stored = "bm90IGd6aXA=";
-        it.monitor_snapshots.push_back({0, std::string(perf_profile::kMonitorName), "after",
-                                        std::string(perf_profile::kStoredPath), stored});
-        for (const auto& r : perf_profile::shares(folded).rows)
-          it.monitor_deltas.push_back(
-              {0, std::string(perf_profile::kMonitorName), r.counter, r.value});
+        test::add_profile_rows(it, folded, stored);
       }
       store.iterations_table().add_iteration(it);
     }
@@ -101,61 +83,10 @@ std::string profile_db(test::TempDir& dir, Profiles profiles) {
   return db;
 }
 
-// "rgb(r,g,b)" (d3 may write "rgb(r, g, b)") as three numbers.
-std::array<int, 3> rgb(const std::string& fill) {
-  std::array<int, 3> c{-1, -1, -1};
-  std::sscanf(fill.c_str(), "rgb(%d ,%d ,%d)", &c[0], &c[1], &c[2]);
-  return c;
-}
-
-// The page in Chromium: a flame graph per column and the differential one,
-// each with the program's frames drawn; alpha_loop (hot in the baseline,
-// alpha-heavy) blue in the differential graph, beta_loop red. A screenshot
-// SHOT.png under build/.
+// The page in Chromium: a flame graph per column and the differential one
+// (tests/support/stored_profiles.h), a screenshot SHOT.png under build/.
 void check_flames(test::TempDir& dir, const std::string& page, const std::string& shot) {
-  const std::string dump = dir.file(shot + ".json");
-  const auto check =
-      test::check_page_in_chromium(page, SCHEDLAB_BUILD_DIR "/" + shot + ".png", {"--dump", dump});
-  INFO(check.out << check.err);
-  REQUIRE(check.ok());
-  CHECK(check.out.find("flame graph flame0 (column): ") != std::string::npos);
-  CHECK(check.out.find("flame graph flame1 (column): ") != std::string::npos);
-  CHECK(check.out.find("flame graph flamediff1 (diff): ") != std::string::npos);
-  const auto seen = nlohmann::json::parse(read_file(dump));
-  const auto& flames = seen["flames"];
-  REQUIRE(flames.size() == 3);
-  // A frame's fill in a graph (the program's frames are each there once).
-  auto fill = [&](const std::string& graph, const std::string& name) {
-    for (const auto& f : flames[graph])
-      if (f["name"] == name) return f["fill"].get<std::string>();
-    return std::string("none");
-  };
-  for (const char* graph : {"flame0", "flame1", "flamediff1"}) {
-    INFO(graph);
-    CHECK(fill(graph, "alpha_loop") != "none");
-    CHECK(fill(graph, "beta_loop") != "none");
-    CHECK(fill(graph, "main") != "none");
-    double drawn = 0;
-    for (const auto& f : flames[graph]) drawn += f["width"].get<double>();
-    CHECK(drawn > 0);  // the rectangles got their widths
-  }
-  // The baseline ran alpha_loop 400M times and beta_loop 130M, the other
-  // column the reverse: alpha_loop shrank (blue), beta_loop grew (red).
-  const auto alpha = rgb(fill("flamediff1", "alpha_loop"));
-  const auto beta = rgb(fill("flamediff1", "beta_loop"));
-  INFO(fill("flamediff1", "alpha_loop") << " " << fill("flamediff1", "beta_loop"));
-  CHECK(alpha[2] == 255);
-  CHECK(alpha[0] < 200);
-  CHECK(alpha[0] == alpha[1]);
-  CHECK(beta[0] == 255);
-  CHECK(beta[2] < 200);
-  CHECK(beta[1] == beta[2]);
-  // The captions say what a graph merged and how to read the differential.
-  const std::string text = seen["text"];
-  CHECK(text.find("alpha-heavy: ") != std::string::npos);
-  CHECK(text.find(" from 3 iterations merged") != std::string::npos);
-  CHECK(text.find("beta-heavy against alpha-heavy: widths from beta-heavy; red where") !=
-        std::string::npos);
+  test::check_two_hot_flames(dir, page, shot, "", "alpha-heavy", "beta-heavy", "3");
 }
 
 }  // namespace
