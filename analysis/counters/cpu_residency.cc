@@ -104,6 +104,12 @@ MonitorDelta delta(const Snapshot& before, const Snapshot& after, std::string_vi
   for (const auto& [cpu, keys] : after) {
     const auto b = before.find(cpu);
     if (b == before.end()) throw CounterMismatchError(fmt::format("cpu{} appeared", cpu));
+    // A state or frequency of the snapshot before missing after: a cut file
+    // (a read that stopped early), not a zero.
+    for (const auto& [key, value] : b->second)
+      if (!keys.count(key))
+        throw CounterMismatchError(
+            fmt::format("cpu{} {} is in the snapshot before, not after", cpu, key));
     for (const auto& [key, value] : keys) {
       const auto old = b->second.find(key);
       if (old == b->second.end())

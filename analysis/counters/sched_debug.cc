@@ -75,14 +75,15 @@ Block block_of(std::string_view line, int& cpu) {
     cpu = static_cast<int>(n);
     return Block::kCpu;
   }
-  if (line.starts_with("cfs_rq[")) {
-    if (number_after("cfs_rq[", ']') != cpu) return Block::kSkip;
-    return line.ends_with("]:/") ? Block::kCfs : Block::kSkip;
-  }
-  if (line.starts_with("rt_rq[")) {
-    if (number_after("rt_rq[", ']') != cpu) return Block::kSkip;
-    return line.ends_with("]:/") ? Block::kRt : Block::kSkip;
-  }
+  // The root group's run queue is "cfs_rq[N]:/" with group scheduling and
+  // "cfs_rq[N]:" without (CONFIG_FAIR_GROUP_SCHED, CONFIG_RT_GROUP_SCHED:
+  // Debian's kernels and Linux 5.4 print "rt_rq[N]:"); a task group's names
+  // its path.
+  const auto root = [&](std::string_view prefix) {
+    return number_after(prefix, ']') == cpu && (line.ends_with("]:/") || line.ends_with("]:"));
+  };
+  if (line.starts_with("cfs_rq[")) return root("cfs_rq[") ? Block::kCfs : Block::kSkip;
+  if (line.starts_with("rt_rq[")) return root("rt_rq[") ? Block::kRt : Block::kSkip;
   if (line.starts_with("dl_rq["))
     return number_after("dl_rq[", ']') == cpu ? Block::kDl : Block::kSkip;
   return Block::kSkip;
@@ -167,6 +168,12 @@ MonitorDelta delta(const Snapshot& before, const Snapshot& after) {
     if (a.cpu != b.cpu)
       throw CounterMismatchError(
           fmt::format("sched debug CPU {} before is CPU {} after", b.cpu, a.cpu));
+    // A line the snapshot before had and the one after has not: a cut
+    // file (a read that stopped early), not a zero.
+    for (const auto& [key, value] : b.values)
+      if (!a.values.count(key))
+        throw CounterMismatchError(
+            fmt::format("sched debug cpu#{} .{} is in the snapshot before, not after", a.cpu, key));
     nlohmann::json j = {{"cpu", a.cpu}};
     for (const auto& [key, value] : a.values) {
       double v = value;

@@ -1,7 +1,9 @@
-// /sys/kernel/debug/sched/debug (/proc/sched_debug before Linux 5.13): the
+// /sys/kernel/debug/sched/debug (/proc/sched_debug before Linux 5.13: the
+// same layout, tested on Linux 5.4.22's as pasted to LKML): the
 // scheduler's per-CPU state as text. Per CPU the "cpu#N" block (.nr_switches,
 // .nr_running, ...) and the root group's run queues ("cfs_rq[N]:/",
-// "rt_rq[N]:/", "dl_rq[N]:"); task groups' cfs_rq blocks come and go with
+// "rt_rq[N]:/", or without group scheduling "cfs_rq[N]:", "rt_rq[N]:"; and
+// "dl_rq[N]:"); task groups' cfs_rq blocks come and go with
 // cgroups and the task list is not counters, so both are skipped.
 //
 // Names change between kernels (.nr_running became .nr_queued in the cfs_rq
@@ -39,7 +41,8 @@ bool is_counter(std::string_view key);
 
 // Rows: cpuN.KEY (deltas for counters, values after for levels; per-CPU rows
 // written only when not zero) and all.KEY (the sum over CPUs, always).
-// Throws CounterMismatchError when the CPUs differ or a counter went back.
+// Throws CounterMismatchError when the CPUs differ, a counter went back, a
+// counter appeared or a line of the snapshot before is not in the one after.
 MonitorDelta delta(const Snapshot& before, const Snapshot& after);
 
 }  // namespace schedlab::sched_debug

@@ -40,6 +40,16 @@ std::string own_fixture(const std::string& relative) {
   return read_text(std::filesystem::path(SCHEDLAB_SOURCE_DIR) / "tests/fixtures" / relative);
 }
 
+std::string own_fixture_body(const std::string& relative) {
+  const std::string text = own_fixture(relative);
+  std::size_t at = 0;
+  while (at < text.size() && text[at] == '#') {
+    const auto end = text.find('\n', at);
+    at = end == std::string::npos ? text.size() : end + 1;
+  }
+  return text.substr(at);
+}
+
 std::vector<std::filesystem::path> fixture_files(const std::string& folder) {
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(fixture(folder)))

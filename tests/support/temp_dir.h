@@ -26,6 +26,9 @@ void write_text(const std::filesystem::path& p, const std::string& text);
 std::filesystem::path fixture(const std::string& relative);
 // The text of a real output this repository keeps (tests/fixtures/RELATIVE).
 std::string own_fixture(const std::string& relative);
+// The same without the '#' lines that open it: the header of a fixture
+// copied from elsewhere, naming its source.
+std::string own_fixture_body(const std::string& relative);
 // Every regular file in a fixture folder, sorted.
 std::vector<std::filesystem::path> fixture_files(const std::string& folder);
 
