@@ -43,6 +43,9 @@ class ForwardingHost : public Host {
   std::optional<int> background_pgid(BackgroundId id) override {
     return forward([&] { return inner().background_pgid(id); });
   }
+  std::optional<double> reaped_cpu_seconds() override {
+    return forward([&] { return inner().reaped_cpu_seconds(); });
+  }
   bool port_accepts(int port) override {
     return forward([&] { return inner().port_accepts(port); });
   }

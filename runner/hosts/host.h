@@ -99,6 +99,11 @@ class Host {
   // journal keeps it, so a run killed by -9 leaves no server behind:
   // runner/run/leftovers.h); nothing when the host cannot tell.
   virtual std::optional<int> background_pgid(BackgroundId) { return std::nullopt; }
+  // CPU seconds (user+sys) of the processes this object ran and reaped so
+  // far, each with the descendants it waited for; nothing where that cannot
+  // be known here (a remote host's processes use its CPU, not this
+  // machine's). What a monitor's processes cost (runner/monitors/monitor_cpu.h).
+  virtual std::optional<double> reaped_cpu_seconds() { return std::nullopt; }
 
   // Whether something on this host accepts TCP connections on the port
   // (on its loopback address).

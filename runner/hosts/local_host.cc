@@ -2,13 +2,14 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <fmt/format.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -104,6 +105,25 @@ std::string ExecResult::describe() const {
   return "unknown";
 }
 
+namespace {
+
+// The CPU (user+sys) of an exited child and of the children it waited for,
+// read from the zombie without reaping it (it waits for the child to exit):
+// the raw waitid(2), as glibc's has no rusage argument. 0 if it cannot.
+double zombie_cpu_seconds(pid_t pid) {
+  siginfo_t info{};
+  rusage ru{};
+  long r;
+  do {
+    r = ::syscall(SYS_waitid, P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT, &ru);
+  } while (r != 0 && errno == EINTR);
+  if (r != 0) return 0;
+  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(ru.ru_utime) + seconds(ru.ru_stime);
+}
+
+}  // namespace
+
 // A started child with its output files. The child leads its own process
 // group, so its pid is also the group id.
 struct LocalHost::Process {
@@ -111,6 +131,7 @@ struct LocalHost::Process {
   TempFile out, err, in;
   std::optional<bp::pipe> stdin_pipe;  // when the command holds stdin open
   std::chrono::steady_clock::time_point start;
+  double cpu_s = 0;  // the leader's user+sys and its waited-for children's, once finished
   pid_t pgid() const { return child.id(); }
   // Tracked from spawn to reaping, for the emergency stop (interrupt.h).
   ~Process() {
@@ -132,6 +153,7 @@ struct LocalHost::Process {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ::killpg(pgid(), SIGKILL);
     untrack_process_group(pgid());  // before reaping frees the pid for reuse
+    cpu_s = zombie_cpu_seconds(pgid());
     std::error_code ec;
     child.wait(ec);
     stdin_pipe.reset();
@@ -206,6 +228,12 @@ std::unique_ptr<LocalHost::Process> LocalHost::spawn(const Command& cmd, ExecRes
 
 LocalHost::LocalHost() = default;
 
+ExecResult LocalHost::reap(Process& p, ExecResult::Outcome outcome) {
+  ExecResult r = p.finish(outcome);
+  reaped_cpu_s_ += p.cpu_s;
+  return r;
+}
+
 LocalHost::~LocalHost() {
   for (auto& [id, p] : background_) p->finish(ExecResult::Outcome::kInterrupted);
 }
@@ -220,14 +248,14 @@ ExecResult LocalHost::run(const Command& cmd) {
   // an interrupt. The backoff keeps the cost of the poll below 1% of a run.
   auto nap = std::chrono::microseconds(200);
   while (!p->exited()) {
-    if (cmd.interruptible && interrupted()) return p->finish(ExecResult::Outcome::kInterrupted);
+    if (cmd.interruptible && interrupted()) return reap(*p, ExecResult::Outcome::kInterrupted);
     if (std::chrono::steady_clock::now() >= deadline)
-      return p->finish(ExecResult::Outcome::kTimedOut);
+      return reap(*p, ExecResult::Outcome::kTimedOut);
     std::this_thread::sleep_for(nap);
     nap = std::min(nap * 2, std::chrono::microseconds(20'000));
   }
   // Whatever the leader did, nothing it started may outlive it.
-  return p->finish(ExecResult::Outcome::kExited);
+  return reap(*p, ExecResult::Outcome::kExited);
 }
 
 Host::BackgroundId LocalHost::start_background(const Command& cmd) {
@@ -243,7 +271,7 @@ std::optional<ExecResult> LocalHost::poll_background(BackgroundId id) {
   auto it = background_.find(id);
   if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
   if (!it->second->exited()) return std::nullopt;
-  ExecResult r = it->second->finish(ExecResult::Outcome::kExited);
+  ExecResult r = reap(*it->second, ExecResult::Outcome::kExited);
   background_.erase(it);
   return r;
 }
@@ -254,14 +282,14 @@ ExecResult LocalHost::stop_background(BackgroundId id) {
   auto& p = *it->second;
   ExecResult r;
   if (p.exited()) {
-    r = p.finish(ExecResult::Outcome::kExited);
+    r = reap(p, ExecResult::Outcome::kExited);
   } else {
     // A server gets a chance to shut down cleanly, then the group is killed.
     ::killpg(p.pgid(), SIGTERM);
     const auto grace = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     while (!p.exited() && std::chrono::steady_clock::now() < grace)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    r = p.finish(p.exited() ? ExecResult::Outcome::kExited : ExecResult::Outcome::kSignalled);
+    r = reap(p, p.exited() ? ExecResult::Outcome::kExited : ExecResult::Outcome::kSignalled);
   }
   background_.erase(it);
   return r;

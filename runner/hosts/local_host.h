@@ -24,14 +24,18 @@ class LocalHost final : public Host {
   std::optional<ExecResult> poll_background(BackgroundId id) override;
   ExecResult stop_background(BackgroundId id) override;
   std::optional<int> background_pgid(BackgroundId id) override;
+  std::optional<double> reaped_cpu_seconds() override { return reaped_cpu_s_; }
   bool port_accepts(int port) override;
   int free_port() override;
 
  private:
   struct Process;
   std::unique_ptr<Process> spawn(const Command& cmd, ExecResult& failure);
+  // Process::finish, its CPU added to reaped_cpu_s_.
+  ExecResult reap(Process& p, ExecResult::Outcome outcome);
   std::map<BackgroundId, std::unique_ptr<Process>> background_;
   BackgroundId next_id_ = 1;
+  double reaped_cpu_s_ = 0;
 };
 
 }  // namespace schedlab

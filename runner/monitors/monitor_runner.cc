@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -15,7 +16,12 @@ namespace schedlab {
 
 MonitorRunner::MonitorRunner(RunsTable& runs, KnobJournalTable& journal, Host& sut,
                              std::int64_t run_id, Note note)
-    : runs_(runs), journal_table_(journal), sut_(sut), run_id_(run_id), note_(std::move(note)) {
+    : runs_(runs),
+      journal_table_(journal),
+      sut_(sut),
+      run_id_(run_id),
+      note_(std::move(note)),
+      cpu_(sut) {
   if (!note_) note_ = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
 }
 
@@ -47,6 +53,21 @@ void MonitorRunner::edit_manifest(const std::function<void(nlohmann::json&)>& ed
   if (manifest.is_discarded() || !manifest.is_object()) manifest = nlohmann::json::object();
   edit(manifest);
   runs_.set_run_manifest(run_id_, manifest.dump());
+}
+
+// Added to what the manifest holds: a resumed run's CPU adds up.
+void MonitorRunner::record_cpu() {
+  const auto spent = cpu_.take();
+  if (spent.empty()) return;
+  edit_manifest([&](nlohmann::json& m) {
+    nlohmann::json& cpu = m["monitor_cpu_s"];
+    if (!cpu.is_object()) cpu = nlohmann::json::object();
+    for (const auto& [name, seconds] : spent) {
+      const double before =
+          cpu.contains(name) && cpu[name].is_number() ? cpu[name].get<double>() : 0;
+      cpu[name] = std::round((before + seconds) * 1e6) / 1e6;  // microseconds
+    }
+  });
 }
 
 void MonitorRunner::record(const std::string& key, const std::string& monitor,
@@ -99,6 +120,7 @@ void MonitorRunner::record_monitors_on(const Config& config) {
 void MonitorRunner::start_files(const std::vector<const MonitorSpec*>& used) {
   journal_.emplace(journal_table_, sut_, run_id_);
   for (const MonitorSpec* m : used) {
+    const auto metered = cpu_.measure(std::string(m->name));
     try {
       // sched-debug's file is in debugfs, which a SUT may not have mounted.
       // A kernel without debugfs may still have the older path.
@@ -145,9 +167,11 @@ void MonitorRunner::start_files(const std::vector<const MonitorSpec*>& used) {
 void MonitorRunner::stop() {
   sampler_.reset();
   perf_.clear();
-  if (!journal_) return;
-  journal_->restore_all();
-  journal_.reset();
+  if (journal_) {
+    journal_->restore_all();
+    journal_.reset();
+  }
+  record_cpu();
 }
 
 std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const std::vector<std::string>& names) {
@@ -155,6 +179,7 @@ std::vector<MonitorRunner::Snapshot> MonitorRunner::before(const std::vector<std
   for (const auto& name : names) {
     const MonitorSpec* m = find_monitor(name);
     if (!m || unavailable_.count(name)) continue;
+    const auto metered = cpu_.measure(name);
     try {
       auto texts = read(*m);
       if (!texts) {
@@ -187,6 +212,7 @@ void MonitorRunner::after(const std::vector<Snapshot>& before, IterationRow& row
   for (const Snapshot& s : before) {
     const MonitorSpec& m = *s.spec;
     const std::string name(m.name);
+    const auto metered = cpu_.measure(name);
     std::optional<std::vector<std::string>> after;
     try {
       after = read(m);
@@ -220,6 +246,7 @@ void MonitorRunner::after(const std::vector<Snapshot>& before, IterationRow& row
 // (no CONFIG_SCHED_DEBUG), sh or awk cannot give the counts.
 void MonitorRunner::probe_tasks() {
   const std::string name(tasks::kMonitorName);
+  const auto metered = cpu_.measure(name);
   try {
     if (!sut_.read_file("/proc/self/sched")) {
       mark_unavailable(name, "no /proc/PID/sched (a kernel without CONFIG_SCHED_DEBUG)");
@@ -237,6 +264,7 @@ void MonitorRunner::start_tasks(const WorkloadConfig& workload, const Point& poi
                                 const StepContext& ctx) {
   const std::string name(tasks::kMonitorName);
   if (unavailable_.count(name)) return;
+  const auto metered = cpu_.measure(name);
   const auto comms =
       comm_names(workload.task_monitor.comm.empty() ? workload.workload->task_names(point, ctx)
                                                     : workload.task_monitor.comm);
@@ -258,6 +286,7 @@ void MonitorRunner::start_tasks(const WorkloadConfig& workload, const Point& poi
 void MonitorRunner::finish_tasks(IterationRow& row) {
   if (!sampler_) return;
   const std::string name(tasks::kMonitorName);
+  const auto metered = cpu_.measure(name);
   std::string text;
   try {
     text = sampler_->stop();
@@ -287,6 +316,7 @@ void MonitorRunner::probe_perf(const Config& config) {
           return std::find(w.monitors.begin(), w.monitors.end(), name) != w.monitors.end();
         });
     if (!used) continue;
+    const auto metered = cpu_.measure(name);
     std::map<std::string, std::string> dropped;
     std::optional<std::string> why;
     try {
@@ -315,6 +345,7 @@ void MonitorRunner::start_perf(const WorkloadConfig& workload) {
     if (std::find(workload.monitors.begin(), workload.monitors.end(), name) ==
         workload.monitors.end())
       continue;
+    const auto metered = cpu_.measure(name);
     try {
       m->start();
     } catch (const HostError& e) {
@@ -329,6 +360,7 @@ void MonitorRunner::finish_perf(IterationRow& row) {
     PerfMonitor& m = **it;
     if (!m.running()) continue;
     const std::string name = m.name();
+    const auto metered = cpu_.measure(name);
     PerfMonitor::Output out;
     try {
       out = m.finish();

@@ -23,6 +23,10 @@
 // counts (analysis/counters/task_samples.h) as delta rows. An iteration that never
 // reaches after() (interrupted) has its sampler stopped by the next
 // before(), by stop() or by the destructor.
+//
+// On a SUT that is this machine, what each monitor's work costs in CPU
+// (runner/monitors/monitor_cpu.h) is added up and stop() adds it to the
+// manifest's "monitor_cpu_s" (monitor -> seconds).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +46,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/host.h"
 #include "runner/knobs/knobs.h"
+#include "runner/monitors/monitor_cpu.h"
 #include "runner/monitors/perf_monitor.h"
 #include "runner/monitors/task_sampler.h"
 
@@ -61,7 +66,8 @@ class MonitorRunner {
   // sysctls they need; the usable ones go into the manifest's
   // "monitors_on". Call before any variant's knobs.
   void start(const Config& config);
-  // Restores the monitors' sysctls. Throws KnobError like KnobJournal::restore_all.
+  // Restores the monitors' sysctls and records their CPU. Throws KnobError
+  // like KnobJournal::restore_all.
   void stop();
 
   // The texts of each usable monitor among `names`, read now.
@@ -98,12 +104,14 @@ class MonitorRunner {
   void report_error(const std::string& monitor, const std::string& why);
   void record(const std::string& key, const std::string& monitor, const std::string& why);
   void edit_manifest(const std::function<void(nlohmann::json&)>& edit);
+  void record_cpu();
 
   RunsTable& runs_;
   KnobJournalTable& journal_table_;
   Host& sut_;
   std::int64_t run_id_;
   Note note_;
+  MonitorCpu cpu_;
   std::optional<KnobJournal> journal_;
   std::map<std::string, std::string> unavailable_;
   std::map<std::string, std::string> errors_;

@@ -17,7 +17,9 @@ echo $$ > "$d/pid" && exec "$@")sh";
 constexpr const char* kEnable =
     R"sh(echo enable > "$1/ctl" && read -r a < "$1/ack" && [ "$a" = ack ])sh";
 // SIGINT to perf's process group, or to perf alone where it leads none.
-constexpr const char* kInterrupt = R"sh(p=$(cat "$1/pid") || exit 1
+// The PID read by the shell itself (no $(cat): a fork and an exec less an
+// iteration).
+constexpr const char* kInterrupt = R"sh(read -r p < "$1/pid" || exit 1
 kill -INT -"$p" 2> /dev/null || kill -INT "$p")sh";
 constexpr const char* kMakeDir =
     R"sh(d=$(mktemp -d /tmp/schedlab-perf.XXXXXX) && mkfifo "$d/ctl" "$d/ack" && echo "$d")sh";

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -108,6 +109,29 @@ TEST_CASE("an interrupt kills the running command") {
   CHECK(r.outcome == ExecResult::Outcome::kInterrupted);
   CHECK(r.seconds < 5);
   reset_interrupted();
+}
+
+TEST_CASE("the CPU of reaped processes adds up as the kernel counts this process's children") {
+  LocalHost host;
+  CHECK(host.reaped_cpu_seconds() == 0.0);
+  const auto children = [] {
+    rusage ru{};
+    ::getrusage(RUSAGE_CHILDREN, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec / 1e6;
+  };
+  const double before = children();
+  // Busy in itself and in a child it waits for; in the foreground, then in
+  // the background and then stopped.
+  const std::string busy = "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done";
+  REQUIRE(host.run({.argv = {"sh", "-c", busy + "; sh -c '" + busy + "'"}}).ok());
+  const auto id = host.start_background({.argv = {"sh", "-c", busy}});
+  while (!host.poll_background(id)) std::this_thread::sleep_for(5ms);
+  const auto stopped = host.start_background({.argv = {"sh", "-c", busy + "; sleep 30"}});
+  std::this_thread::sleep_for(100ms);
+  host.stop_background(stopped);
+  CHECK(*host.reaped_cpu_seconds() > 0);
+  CHECK(*host.reaped_cpu_seconds() == Approx(children() - before).margin(1e-3));
 }
 
 TEST_CASE("files: read, write, missing, list") {

@@ -159,6 +159,43 @@ TEST_CASE("monitors around an iteration on a fake SUT", "[monitors][runner]") {
   m.stop();
   CHECK(sut.files[kSysctl] == "0\n");  // as found before the run
   CHECK(store.journal().unrestored("fake").empty());
+  // Not this machine: its CPU is not known here.
+  manifest = nlohmann::json::parse(store.runs_table().find_run(run)->manifest_json);
+  CHECK_FALSE(manifest.contains("monitor_cpu_s"));
+}
+
+TEST_CASE("monitor CPU on this machine: per monitor in the manifest, added up over resumes",
+          "[monitors][runner]") {
+  LocalHost local;
+  test::TempDir dir;
+  Store store(dir.file("m.db"));
+  const auto run = test::plain_run(store, "m");
+  Config config;
+  config.workloads.resize(1);
+  config.workloads[0].monitors = {"stat", "interrupts"};
+  const auto cpu = [&] {
+    return nlohmann::json::parse(store.runs_table().find_run(run)->manifest_json)["monitor_cpu_s"];
+  };
+  const auto monitored_run = [&] {
+    MonitorRunner m(store.runs_table(), store.journal(), local, run, [](const std::string&) {});
+    m.start(config);
+    for (int i = 0; i < 3; ++i) {
+      const auto before = m.before(config.workloads[0].monitors);
+      IterationRow row;
+      m.after(before, row);
+      REQUIRE(row.monitor_snapshots.size() == 4);
+    }
+    m.stop();
+    m.stop();  // recorded once
+  };
+  monitored_run();
+  const auto first = cpu();
+  REQUIRE(first.is_object());
+  CHECK(first.size() == 2);
+  CHECK(first["stat"].get<double>() > 0);  // reading and parsing /proc/stat 7 times
+  CHECK(first["interrupts"].get<double>() > 0);
+  monitored_run();  // as a resumed run: added
+  CHECK(cpu()["stat"].get<double>() > first["stat"].get<double>());
 }
 
 TEST_CASE("a kernel without schedstats: no file, no sysctl, reported once", "[monitors][runner]") {
