@@ -22,18 +22,21 @@
 //                                [quantile=Q] [small_n=G] [free_from_df=D]
 //                                [same_error=G] [nominal_alpha=A]
 //                                [settled_df=D] [settled_margin=X]
+//                                [unsettled_ratio=R]
 // TRIALS: default 20000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
 // the design's); replan: how each look's variance re-plans the needed n
 // (SequentialReplan; default grow); cv, min, noise, change: only the
 // settings with that value (change in multiples of min_effect), for
-// exploring; the others keep their seeds. schedule=known plans each look
+// exploring; the others keep their seeds (a cv other than 2, 4, 10 runs
+// that CV alone). schedule=known plans each look
 // from the setting's true CV instead of the samples' variance
 // (SequentialDesign::known_cv_pct; the statistic still estimates it): the
 // looks `schedlab design` prints, and the floor of what any schedule that
 // estimates the variance can cost with Welch's t at these looks. margin,
 // quantile, small_n, free_from_df: the design's power_margin,
 // variance_quantile, small_n_term, free_from_df, same_error, settled_df
-// and settled_margin (SequentialDesign), for exploring; nominal_alpha: the alpha the design
+// and settled_margin, unsettled_alpha_ratio (SequentialDesign), for exploring;
+// nominal_alpha: the alpha the design
 // spends and plans its power at, while the goals stay at the stated 0.05
 // (a calibrated nominal level).
 //
@@ -41,6 +44,7 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <future>
@@ -102,21 +106,22 @@ int main(int argc, char** argv) {
     }
     if (key == "margin" || key == "quantile" || key == "small_n" || key == "free_from_df" ||
         key == "nominal_alpha" || key == "same_error" || key == "settled_df" ||
-        key == "settled_margin") {
+        key == "settled_margin" || key == "unsettled_ratio") {
       char* end = nullptr;
       const double x = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0') {
         fmt::print(stderr, "bench_sequential: '{}' is not a number\n", arg);
         return 2;
       }
-      (key == "margin"           ? design.power_margin
-       : key == "quantile"       ? design.variance_quantile
-       : key == "free_from_df"   ? design.free_from_df
-       : key == "nominal_alpha"  ? design.alpha
-       : key == "same_error"     ? design.same_error
-       : key == "settled_df"     ? design.settled_df
-       : key == "settled_margin" ? design.settled_margin
-                                 : design.small_n_term) = x;
+      (key == "margin"            ? design.power_margin
+       : key == "quantile"        ? design.variance_quantile
+       : key == "free_from_df"    ? design.free_from_df
+       : key == "nominal_alpha"   ? design.alpha
+       : key == "same_error"      ? design.same_error
+       : key == "settled_df"      ? design.settled_df
+       : key == "settled_margin"  ? design.settled_margin
+       : key == "unsettled_ratio" ? design.unsettled_alpha_ratio
+                                  : design.small_n_term) = x;
       continue;
     }
     if (key == "schedule" && (value == "known" || value == "estimated")) {
@@ -158,13 +163,14 @@ int main(int argc, char** argv) {
   if (design.variance_quantile != defaults.variance_quantile ||
       design.small_n_term != defaults.small_n_term ||
       design.free_from_df != defaults.free_from_df || design.settled_df != defaults.settled_df ||
-      design.settled_margin != defaults.settled_margin)
+      design.settled_margin != defaults.settled_margin ||
+      design.unsettled_alpha_ratio != defaults.unsettled_alpha_ratio)
     fmt::print(
         "needed n: variance at chi2 quantile {} (0: s^2 as it is), {} x Guenther's term, free "
         "from {} degrees of freedom (0: never); settled from a first look with {} degrees of "
-        "freedom (0: never), power margin {} then\n",
+        "freedom (0: never), power margin {} then; unsettled: alpha x {}\n",
         design.variance_quantile, design.small_n_term, design.free_from_df, design.settled_df,
-        design.settled_margin);
+        design.settled_margin, design.unsettled_alpha_ratio);
   fmt::print(
       "plan: eta {:.4f} (fixed {:.4f}), maximum information {:.3f} x fixed; normal theory: "
       "type I {:.4f}, P(same | min_effect) {:.4f}\n",
@@ -185,9 +191,20 @@ int main(int argc, char** argv) {
   auto wanted = [&](const std::string& key, const std::string& value) {
     return !only.contains(key) || only[key] == value;
   };
+  // cv=PCT other than 2, 4 or 10 runs that CV alone (the standard settings keep their seeds).
+  std::vector<double> cvs{2.0, 4.0, 10.0};
+  if (only.contains("cv")) {
+    const double extra = std::strtod(only["cv"].c_str(), nullptr);
+    if (!(extra > 0 && extra < 1000)) {
+      fmt::print(stderr, "bench_sequential: cv must be in (0, 1000), not '{}'\n", only["cv"]);
+      return 2;
+    }
+    only["cv"] = fmt::format("{:g}", extra);
+    if (std::find(cvs.begin(), cvs.end(), extra) == cvs.end()) cvs.push_back(extra);
+  }
   for (Noise noise : {Noise::kNormal, Noise::kLogNormal})
     for (std::size_t min_n : {3, 5})
-      for (double cv : {2.0, 4.0, 10.0})
+      for (double cv : cvs)
         for (int multiple : {0, 1, 2}) {
           const std::uint64_t this_seed = seed++;  // the same whatever is filtered
           if (!wanted("noise", std::string(noise_name(noise))) ||

@@ -59,6 +59,14 @@ std::string render_design_text(const DesignReport& r) {
   }
   out += fmt::format("different: |z| >= bound; same: the interval z +- same bound within +-{:g}%\n",
                      d.min_effect_pct);
+  // A test not settled at its first look spends a calibrated nominal level
+  // (SequentialDesign::unsettled_alpha_ratio): say why the last look's
+  // alpha spent is below alpha.
+  if (!c.looks.empty() && c.looks.back().alpha_spent < d.alpha)
+    out += fmt::format(
+        "note: the first look has fewer than {:g} degrees of freedom: the bounds spend a nominal\n"
+        "alpha of {:.4g} (alpha x {:g}), calibrated by simulation so that type I is alpha\n",
+        d.settled_df, c.plan.unsettled_alpha, d.unsettled_alpha_ratio);
   out += "\naverage iterations a side (normal theory, this design's looks):\n";
   out += fmt::format("  no change       {:>8.2f}\n", c.asn.h0);
   out += fmt::format(

@@ -39,10 +39,11 @@ double increasing_root(F f, double lo, double hi) {
   return (a + b) / 2;
 }
 
-std::vector<gs::LookRegion> planned_regions(const SequentialPlan& p, double eta) {
+std::vector<gs::LookRegion> planned_regions(const SequentialPlan& p,
+                                            const std::vector<double>& efficacy, double eta) {
   std::vector<gs::LookRegion> r;
   for (std::size_t k = 0; k < p.fractions.size(); ++k)
-    r.push_back({p.fractions[k], p.efficacy[k], eta * std::sqrt(p.fractions[k]) - p.same_bound[k]});
+    r.push_back({p.fractions[k], efficacy[k], eta * std::sqrt(p.fractions[k]) - p.same_bound[k]});
   return r;
 }
 
@@ -64,6 +65,15 @@ double welch_z(double t, double df) {
   if (tail <= 0) return std::copysign(38.0, t);
   const double z = boost::math::quantile(boost::math::complement(boost::math::normal(), tail));
   return std::copysign(z, t);
+}
+
+// 2 na nb / (na + nb): numerator and denominator are whole numbers held
+// exactly, so with na == nb the one rounding gives n itself. The textbook
+// 2 / (1/na + 1/nb) rounds twice and came to 116.99999999999999 at 117 (also
+// 49, 93, 186, ...): a look due at 117 came a round later, at 118.
+double look_n(std::size_t n_base, std::size_t n_variant) {
+  const double na = static_cast<double>(n_base), nb = static_cast<double>(n_variant);
+  return 2 * na * nb / (na + nb);
 }
 
 std::string_view decision_name(SequentialDecision d) {
@@ -119,6 +129,9 @@ std::string design_error(const SequentialDesign& d) {
   if (!(d.settled_margin >= 0 && d.power + d.settled_margin < 1))
     return fmt::format("power + settled_margin must be below 1, not {}",
                        d.power + d.settled_margin);
+  if (!(d.unsettled_alpha_ratio >= 0.1 && d.unsettled_alpha_ratio <= 1))
+    return fmt::format("unsettled_alpha_ratio must be from 0.1 to 1, not {}",
+                       d.unsettled_alpha_ratio);
   if (!(d.known_cv_pct >= 0 && d.known_cv_pct < 1000))
     return fmt::format("known_cv_pct must be in [0, 1000), not {}", d.known_cv_pct);
   if (d.min_n < 2) return fmt::format("min_n must be at least 2 (a variance), not {}", d.min_n);
@@ -139,22 +152,29 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   p.fixed_eta = stats::normal_quantile(1 - d.alpha / 2) + stats::normal_quantile(d.power);
   for (int k = 1; k <= d.planned_looks; ++k)
     p.fractions.push_back(static_cast<double>(k) / d.planned_looks);
-  p.efficacy = gs::spending_bounds(d.spending, d.alpha, p.fractions, true, d.grid);
+  p.unsettled_alpha = d.alpha * d.unsettled_alpha_ratio;
+  p.efficacy = gs::spending_bounds(d.spending, p.unsettled_alpha, p.fractions, true, d.grid);
+  p.settled_efficacy = d.unsettled_alpha_ratio == 1
+                           ? p.efficacy
+                           : gs::spending_bounds(d.spending, d.alpha, p.fractions, true, d.grid);
   p.same_bound = gs::spending_bounds(d.same_spending, 2 * p.same_error, p.fractions, true, d.grid);
   // P(different, the right way, before same) at drift eta.
-  auto power_at = [&](double eta) {
-    return gs::path_outcome(eta, planned_regions(p, eta), d.grid).above;
+  auto power_at = [&](const std::vector<double>& efficacy, double eta) {
+    return gs::path_outcome(eta, planned_regions(p, efficacy, eta), d.grid).above;
   };
-  p.eta = increasing_root([&](double eta) { return power_at(eta) - (d.power + d.power_margin); },
-                          p.fixed_eta, 1.5 * p.fixed_eta);
+  p.eta = increasing_root(
+      [&](double eta) { return power_at(p.efficacy, eta) - (d.power + d.power_margin); },
+      p.fixed_eta, 1.5 * p.fixed_eta);
   p.settled_eta =
-      d.settled_margin == d.power_margin
+      d.settled_margin == d.power_margin && d.unsettled_alpha_ratio == 1
           ? p.eta
           : increasing_root(
-                [&](double eta) { return power_at(eta) - (d.power + d.settled_margin); },
+                [&](double eta) {
+                  return power_at(p.settled_efficacy, eta) - (d.power + d.settled_margin);
+                },
                 0.5 * p.fixed_eta, 1.5 * p.fixed_eta);
   p.inflation = (p.eta / p.fixed_eta) * (p.eta / p.fixed_eta);
-  const auto regions = planned_regions(p, p.eta);
+  const auto regions = planned_regions(p, p.efficacy, p.eta);
   const auto h1 = gs::path_outcome(p.eta, regions, d.grid);
   const auto h0 = gs::path_outcome(0, regions, d.grid);
   p.power = h1.above;
@@ -213,8 +233,10 @@ SequentialTest::SequentialTest(SequentialPlan plan, Centre centre, bool higher_i
 }
 
 double SequentialTest::take_look(const PastLook& at, bool last, double& bound, double& same_bound) {
+  if (looks_.empty()) settled_ = settled_at(at.n);
   const bool final_look = last || next_is_last_ || at.fraction >= 1;
-  const double alpha = plan_.design.alpha, same_alpha = 2 * plan_.same_error;
+  const double alpha = settled_ ? plan_.design.alpha : plan_.unsettled_alpha;
+  const double same_alpha = 2 * plan_.same_error;
   const double target = final_look ? alpha : gs::spent(plan_.design.spending, alpha, at.fraction);
   const double same_target =
       final_look ? same_alpha : gs::spent(plan_.design.same_spending, same_alpha, at.fraction);
@@ -228,7 +250,6 @@ double SequentialTest::take_look(const PastLook& at, bool last, double& bound, d
   exited_ += crossed.above + crossed.below;
   efficacy_paths_.advance({at.n, bound, 0});
   same_paths_.advance({at.n, same_bound, 0});
-  if (looks_.empty()) settled_ = settled_at(at.n);
   looks_.push_back(at);
   bounds_.push_back(bound);
   finished_ = final_look;
@@ -317,7 +338,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
     return skip(fmt::format("{} and {} samples: the first look needs {} a side", base.size(),
                             variant.size(), min_n));
   const double na = static_cast<double>(base.size()), nb = static_cast<double>(variant.size());
-  const double n = 2 / (1 / na + 1 / nb);
+  const double n = look_n(base.size(), variant.size());
   l.n = n;
   l.next_n = static_cast<std::size_t>(looks_.empty() ? min_n : next_n_);
   if (!looks_.empty() && !(n > looks_.back().n))
@@ -345,20 +366,16 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
     case Centre::kMedian:
       break;
   }
-  // se^2 n is the variance a unit of n brings. The last term is by default
-  // twice Guenther's correction of a normal n to a t-test's (z^2 / 4, 1981;
-  // design.small_n_term): with it alone a 10,000-trial simulation had 0.78
-  // power at min_effect with CV 2% (n about 8 a side), with twice it 0.83.
+  // se^2 n is the variance a unit of n brings. The last term is Guenther's
+  // correction of a normal n to a t-test's (z^2 / 4, 1981), design.small_n_term
+  // times (1 by default; 2 with the earlier `grow` rule, whose power it set).
   const NeededTerms terms = needed_terms(looks_.empty() ? settled_at(n) : settled_);
-  // The variance in the needed n is taken by default at its upper 65%
-  // confidence limit (s^2 df / chi2_df(0.35), design.variance_quantile):
-  // s^2 is skewed, and with a few iterations
-  // its low draws would bring the last look early on a variance that also
-  // makes |t| large. With the median-unbiased size (chi2_df(0.5)) and the
-  // needed n only growing, bench_sequential measured type I 0.0575 with
-  // min 3 and CV 2% (the first look's variance, from 4 degrees of freedom,
-  // plans a test of 5-6 iterations a side); with chi2_df(0.35), 0.048. At
-  // 50 degrees of freedom it is 4% above the median-unbiased size.
+  // The variance in the needed n is taken at its chi2_df(variance_quantile)
+  // limit, s^2 df / chi2_df(q): by default the median-unbiased size (q 0.5;
+  // s^2 is skewed); a settled test takes s^2 as it is. With a few degrees of
+  // freedom low draws of s^2 bring the last look early on a variance that
+  // also makes |t| large: the calibrated level of a test not settled
+  // (design.unsettled_alpha_ratio) is what holds alpha against it.
   const double pooled_df = na + nb - 2;
   const double q = terms.variance_quantile;
   const double unbias =
@@ -385,9 +402,14 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   l.t = d / se;
   l.df = stats::welch_df(a.variance / na, na, b.variance / nb, nb);
   l.z = welch_z(l.t, l.df);
-  // The stage-wise p-value: earlier crossings plus |Z| >= |z| here.
+  // The stage-wise p-value: earlier crossings plus |Z| >= |z| here. A test
+  // not settled tests at alpha x unsettled_alpha_ratio, the nominal level
+  // whose actual type I is alpha: its p-value is carried to the stated scale
+  // by the same ratio, so that `different` is p <= alpha, as when settled.
   const gs::Exits here = efficacy_paths_.exits({n, std::fabs(l.z), 0});
-  l.p_value = std::min(1.0, exited_ + here.above + here.below);
+  const bool settled = looks_.empty() ? settled_at(n) : settled_;
+  const double calibration = settled ? 1 : plan_.design.unsettled_alpha_ratio;
+  l.p_value = std::min(1.0, (exited_ + here.above + here.below) / calibration);
   base_mean_ = a.mean;
   z_ = l.z;
   se_ = se;
@@ -413,8 +435,12 @@ AdjustedInterval SequentialTest::adjusted_interval() const {
   if (looks_.empty()) throw std::logic_error("no look has been analysed");
   std::vector<double> t;
   for (const auto& l : looks_) t.push_back(l.n);
+  // At the level the bounds spend (nominal for a test not settled, whose
+  // actual level is 1 - alpha by the calibration): it excludes no change
+  // exactly when the test says `different`.
   const double alpha = plan_.design.alpha;
-  const auto drift = gs::stagewise_interval(t, bounds_, z_, 1 - alpha, plan_.design.grid);
+  const double nominal = settled_ ? alpha : plan_.unsettled_alpha;
+  const auto drift = gs::stagewise_interval(t, bounds_, z_, 1 - nominal, plan_.design.grid);
   AdjustedInterval a;
   a.level = 1 - alpha;
   // rpact's final interval of a difference of means is the drift's times

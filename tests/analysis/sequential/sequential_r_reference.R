@@ -124,14 +124,14 @@ plans <- list(
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10,
        n = c(3, 4, 5, 6, 7, 8, 9, 10)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10,
-       n = c(4, 7, 11, 14, 17, 21, 24, 27, 31, 34)),
+       n = c(4, 8, 12, 15, 19, 23, 26, 30, 34, 38)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 10, K = 10,
        n = c(20, 39, 59, 78, 97, 117, 136, 156, 175, 194)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10, spending = "pocock",
-       n = c(4, 8, 12, 16, 20, 24, 28, 32, 36, 40)),
+       n = c(5, 9, 14, 18, 22, 27, 31, 36, 40, 44)),
   list(alpha = 0.05, power = 0.9, min_effect = 2, cv = 5, K = 10, spending = "kd(1.5)",
        n = c(16, 32, 48, 64, 80, 96, 112, 128, 144, 160)),
-  list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5, n = c(3, 6, 9, 11, 14)),
+  list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5, n = c(3, 6, 8, 11, 14)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10, min = 5,
        n = c(5, 6, 7, 8, 9, 10))
 )

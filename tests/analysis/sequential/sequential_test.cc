@@ -175,7 +175,9 @@ TEST_CASE("the last look spends all of alpha, and a resumed test has the same bo
   const auto b = resumed.look(std::span(s.base).first(25), std::span(s.variant).first(25), true);
   REQUIRE(a.analysed);
   CHECK(a.last);
-  CHECK(a.alpha_spent == 0.05);
+  // All of alpha if the first look settled the test, else all of its nominal level.
+  const bool settled = first.settled_at(first.looks().front().n);
+  CHECK(a.alpha_spent == Approx(settled ? 0.05 : default_plan().unsettled_alpha));
   CHECK(a.efficacy_bound == b.efficacy_bound);
   CHECK(a.p_value == b.p_value);
   CHECK(a.decision == b.decision);
@@ -218,9 +220,11 @@ TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, about the fixed 
   INFO("A/A: different " << type1 << ", same " << aa.same << " of " << kTrials << ", mean n "
                          << aa.mean_n);
   CHECK(type1 <= 0.05 + three_se(0.05, kTrials));
-  // No change is called same about as often as the plan says (0.86).
+  // No change is called same about as often as the plan says (0.92 at the
+  // eta of a test not settled; at CV 5% some first looks come at 7 a side
+  // or more and settle, planned at a smaller eta: 0.906 of 2,000 here).
   const double same_h0 = static_cast<double>(aa.same) / kTrials;
-  CHECK(same_h0 >= plan.same_at_no_change - three_se(plan.same_at_no_change, kTrials));
+  CHECK(same_h0 >= plan.same_at_no_change - 0.03);
   s.change_pct = 3;
   s.seed += 1;
   const auto ab = simulate_sequential(plan, Centre::kAmean, s);
@@ -239,8 +243,10 @@ TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, about the fixed 
   CHECK(aa.mean_n < 1.1 * fixed);
 }
 
-TEST_CASE("the needed n only grows by default; free re-plans it down, frozen keeps the first",
-          "[sequential]") {
+TEST_CASE(
+    "the needed n follows each estimate by default; grow only grows it, frozen keeps the first",
+    "[sequential]") {
+  CHECK(SequentialDesign{}.replan == SequentialReplan::kFree);
   auto needed = [](SequentialReplan replan) {
     SequentialDesign d;
     d.replan = replan;
@@ -263,6 +269,7 @@ TEST_CASE("the needed n only grows by default; free re-plans it down, frozen kee
 TEST_CASE("with free_from_df the needed n grows until a look has that many degrees of freedom",
           "[sequential]") {
   SequentialDesign d;
+  d.replan = SequentialReplan::kGrow;
   d.free_from_df = 8;
   SequentialTest test(plan_sequential(d), Centre::kAmean, true);
   const auto first = test.schedule(3, 20);  // 4 degrees of freedom
@@ -288,7 +295,8 @@ TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of 
   CHECK(c.looks.front().n == 4);
   for (std::size_t k = 1; k < c.looks.size(); ++k) CHECK(c.looks[k].n > c.looks[k - 1].n);
   CHECK(static_cast<double>(c.max_n) >= c.needed_n);
-  CHECK(c.looks.back().alpha_spent == 0.05);
+  // Not settled at a CV of 4%: its nominal level, alpha x unsettled_alpha_ratio.
+  CHECK(c.looks.back().alpha_spent == Approx(c.plan.unsettled_alpha));
   CHECK(!c.capped);
   CHECK(c.asn.h1x2 < c.asn.h1);
   CHECK(c.asn.h1 < static_cast<double>(c.max_n));
@@ -321,9 +329,10 @@ TEST_CASE("a schedule that knows the CV takes the looks design_cost plans", "[se
     CHECK(analysed[k].needed_n == Approx(c.needed_n));
     CHECK(analysed[k].efficacy_bound == Approx(c.looks[k].efficacy_bound));
   }
-  // Undecided on 12% noise until the planned last look, which spends all of alpha.
+  // Undecided on 12% noise until the planned last look, which spends all of
+  // alpha (at the nominal level of a test not settled).
   CHECK(analysed.size() == c.looks.size());
-  CHECK(analysed.back().alpha_spent == 0.05);
+  CHECK(analysed.back().alpha_spent == Approx(c.plan.unsettled_alpha));
 }
 
 TEST_CASE("a test settled at its first look plans as normal theory does, and re-plans freely",
@@ -332,7 +341,7 @@ TEST_CASE("a test settled at its first look plans as normal theory does, and re-
   d.settled_df = 20;
   d.settled_margin = 0.02;
   const SequentialPlan plan = plan_sequential(d);
-  CHECK(plan.settled_eta < plan.eta);  // planned at power 0.82, not 0.83
+  CHECK(plan.settled_eta < plan.eta);  // power 0.82 at alpha, not 0.84 at its nominal level
   SequentialTest probe(plan, Centre::kAmean, true);
   CHECK(!probe.settled_at(10));  // 18 degrees of freedom
   CHECK(probe.settled_at(11));
@@ -350,10 +359,52 @@ TEST_CASE("a test settled at its first look plans as normal theory does, and re-
   SequentialTest wide(plan, Centre::kAmean, true);
   wide.schedule(11, 150);
   CHECK(wide.schedule(30, 100).at.needed_n == 100);
-  // First look at 3: it only grows, even at a later look with 20 df.
-  SequentialTest narrow(plan, Centre::kAmean, true);
+  // First look at 3 with `grow`: it only grows, even at a later look with 20 df.
+  SequentialDesign grow = d;
+  grow.replan = SequentialReplan::kGrow;
+  SequentialTest narrow(plan_sequential(grow), Centre::kAmean, true);
   narrow.schedule(3, 30);
   CHECK(narrow.schedule(12, 20).at.needed_n == 30);
+  // A settled test spends alpha; one that is not, alpha x unsettled_alpha_ratio
+  // (the last look spends all of its level).
+  CHECK(plan.unsettled_alpha == Approx(0.05 * d.unsettled_alpha_ratio));
+  CHECK(d.unsettled_alpha_ratio < 1);
+  SequentialTest settled_test(plan, Centre::kAmean, true);
+  settled_test.schedule(11, 150);
+  CHECK(settled_test.schedule(150, 150).alpha_spent == 0.05);
+  SequentialTest unsettled_test(plan, Centre::kAmean, true);
+  unsettled_test.schedule(3, 30);
+  CHECK(unsettled_test.schedule(30, 30).alpha_spent == Approx(plan.unsettled_alpha));
+  // Its p-value and interval agree with its decision on the stated scale.
+  int different = 0, undecided = 0;
+  // CV 2% over 40 rounds: mostly decided; CV 20% capped at 12: mostly undecided at the cap.
+  for (double cv : {2.0, 20.0})
+    for (double change : {0.0, 2.0, 3.0, 5.0})
+      for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        const Sides s = planted(cv == 2 ? 40 : 12, change, cv, seed);
+        SequentialTest t(plan, Centre::kAmean, true);
+        const SequentialLook l = run(t, s);
+        REQUIRE(l.analysed);
+        const AdjustedInterval a = t.adjusted_interval();
+        CHECK(a.level == 0.95);
+        const bool excludes_zero = a.pct.low > 0 || a.pct.high < 0;
+        INFO("change " << change << " seed " << seed << " p " << l.p_value << " [" << a.pct.low
+                       << ", " << a.pct.high << "]");
+        // `different`: p <= alpha and no change outside the interval. Undecided
+        // at the look that spends all of alpha: neither. (`same` at an earlier
+        // look is what a stop there would say, whatever p is.)
+        if (l.decision == SequentialDecision::kDifferent) {
+          ++different;
+          CHECK(l.p_value <= 0.05 + 1e-9);
+          CHECK(excludes_zero);
+        } else if (l.decision == SequentialDecision::kUndecided) {
+          ++undecided;
+          CHECK(l.p_value > 0.05);
+          CHECK(!excludes_zero);
+        }
+      }
+  CHECK(different >= 10);
+  CHECK(undecided >= 1);
   // A resumed test is settled by its first past look's n.
   const std::vector<SequentialTest::PastLook> past{{11, 0.07, 150}};
   SequentialTest resumed(plan, Centre::kAmean, true, past);
@@ -384,11 +435,8 @@ TEST_CASE("a test settled at its first look plans as normal theory does, and re-
   }
   REQUIRE(analysed.size() == wide_cost.looks.size());
   for (std::size_t k = 0; k < analysed.size(); ++k) {
-    // look() takes n a side as the harmonic mean 2 / (1/n + 1/n), which for
-    // some n (49, 93, 117, ...) rounds below n: a look due at 117 comes at
-    // 118. Not fixed this round (it would move the measured figures).
-    CHECK(analysed[k].n >= static_cast<double>(wide_cost.looks[k].n));
-    CHECK(analysed[k].n <= static_cast<double>(wide_cost.looks[k].n + 1));
+    // Exactly: a look due at 117 comes at 117, not 118 (look_n).
+    CHECK(analysed[k].n == static_cast<double>(wide_cost.looks[k].n));
     CHECK(analysed[k].needed_n == Approx(wide_cost.needed_n));
   }
 
@@ -398,6 +446,22 @@ TEST_CASE("a test settled at its first look plans as normal theory does, and re-
   bad = SequentialDesign{};
   bad.settled_margin = 0.2;
   CHECK(design_error(bad) == "power + settled_margin must be below 1, not 1");
+}
+
+// 2 / (1/n + 1/n) rounds below n at 49, 93, 117, 186, ...: a look due at
+// 117 came at 118, a round after the look `schedlab design` printed.
+TEST_CASE("a look's n a side is exactly n when both sides have n", "[sequential]") {
+  for (std::size_t n = 2; n <= 100'000; ++n) REQUIRE(look_n(n, n) == static_cast<double>(n));
+  CHECK(look_n(3, 6) == 4);
+  CHECK(look_n(117, 118) == Approx(2.0 * 117 * 118 / 235));
+  // A look due at 117 (6/10 of 195 after a look at 100): analysed at 117 a side, n exactly 117.
+  const std::vector<SequentialTest::PastLook> past{{100, 0.5, 195}};
+  SequentialTest resumed(default_plan(), Centre::kAmean, true, past);
+  const Sides s = planted(117, 0, 4, 3);
+  CHECK(!resumed.look(std::span(s.base).first(116), std::span(s.variant).first(116)).analysed);
+  const SequentialLook l = resumed.look(s.base, s.variant);
+  REQUIRE(l.analysed);
+  CHECK(l.n == 117);
 }
 
 // The bounds design_error sets (issue 44) are what the numerics compute: a
