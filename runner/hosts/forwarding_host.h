@@ -25,6 +25,9 @@ class ForwardingHost : public Host {
   std::optional<std::string> read_file(const std::string& path) override {
     return forward([&] { return inner().read_file(path); });
   }
+  std::vector<FileRead> read_files(const std::vector<std::string>& paths) override {
+    return forward([&] { return inner().read_files(paths); });
+  }
   void write_file(const std::string& path, const std::string& content) override {
     forward([&] { inner().write_file(path, content); });
   }

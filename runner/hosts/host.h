@@ -68,6 +68,13 @@ struct HostIdentity {
   std::string machine_id, boot_id, hostname;
 };
 
+// One file as Host::read_files read it: its text; nothing and no error when
+// it does not exist; or what read_file would have thrown (error).
+struct FileRead {
+  std::optional<std::string> text;
+  std::string error;
+};
+
 class Host {
  public:
   virtual ~Host() = default;
@@ -86,6 +93,11 @@ class Host {
   // Throws HostError with the kernel's reason (EINVAL, EACCES, ...).
   virtual void write_file(const std::string& path, const std::string& content) = 0;
   virtual std::vector<std::string> list_dir(const std::string& path) = 0;
+  // Several files, each as read_file would read it, in the order given: by
+  // default one read_file each; a remote host reads them in one round trip
+  // (an emulated guest's costs a tenth of a second). Throws HostError only
+  // when the host cannot be asked at all.
+  virtual std::vector<FileRead> read_files(const std::vector<std::string>& paths);
 
   // Background processes (servers): started in a process group of their
   // own, left running, stopped as a group. cmd.timeout is ignored.

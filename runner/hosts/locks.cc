@@ -137,7 +137,7 @@ std::string LockHolder::describe() const {
 
 std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
                                           const std::string& db) {
-  std::lock_guard guard(registry_mutex());
+  std::unique_lock guard(registry_mutex());
   static int count = 0;
   std::shared_ptr<SutLock> lock(new SutLock);
   lock->holder_ = {.what = what,
@@ -202,13 +202,18 @@ std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
     write_local_holder(lock->dir_, lock->holder_);
   } else {
     const std::string me = lock->holder_.json();
+    // Not held over the round trips: kernels as columns lock their guests
+    // at once, each from a thread of its own (the remote flock decides).
+    guard.unlock();
     const Host::BackgroundId id = host.start_background(
         {.argv = {"sh", "-c", kRemoteLock, "sh", lock->dir_, me}, .interruptible = false});
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (true) {
       if (const auto done = host.poll_background(id)) {
-        if (done->outcome == ExecResult::Outcome::kExited && done->exit_code == 75)
+        if (done->outcome == ExecResult::Outcome::kExited && done->exit_code == 75) {
+          guard.lock();
           return refuse_or_share();
+        }
         throw HostError(fmt::format("{}: cannot lock the SUT under {} ({}; schedlab needs root there): {}",
                                     host.name(), lock->dir_, done->describe(), done->err));
       }
@@ -223,6 +228,7 @@ std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
     }
     lock->host_ = &host;
     lock->remote_ = id;
+    guard.lock();
   }
   registry()[lock->holder_.owner] = lock;
   return lock;

@@ -54,6 +54,7 @@ class SshHost final : public Host {
   ExecResult run(const Command& cmd) override;
   std::optional<std::string> find_program(const std::string& name) override;
   std::optional<std::string> read_file(const std::string& path) override;
+  std::vector<FileRead> read_files(const std::vector<std::string>& paths) override;
   void write_file(const std::string& path, const std::string& content) override;
   std::vector<std::string> list_dir(const std::string& path) override;
   BackgroundId start_background(const Command& cmd) override;

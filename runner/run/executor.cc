@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -204,12 +205,12 @@ class Execution {
         for (auto& side : sides) e.tear_down(*side, w, p);
       }
     } teardown{*this, workload, first, sides};
+    const auto ports = ask_suts(wc.workload->ports());
     for (std::size_t i = 0; i < pairs_.size(); ++i) {
       const Pair& pair = *pairs_[i];
-      if (!sut_facts_[i]) sut_facts_[i] = sut_step_context(pair);
       auto side = std::make_unique<Side>(pair, store_.journal(), summary_.run_id);
       side->ctx = *sut_facts_[i];
-      side->ctx.ports = pair.sut.free_ports(wc.workload->ports());
+      side->ctx.ports = ports[i];
       side->ctx.port = side->ctx.ports.front();
       const std::string prefix = fmt::format("/tmp/schedlab-run{}-w{}", summary_.run_id, w);
       side->workdirs =
@@ -235,6 +236,27 @@ class Execution {
       run_point(*p, ctxs);
       if (!interrupted()) progress_.point_done(index_of(*p));  // stopped early: no more of it
     }
+  }
+
+  // Each pair's SUT facts (read once) and `n` free ports on it: every SUT
+  // asked at once when there are several (kernels as columns: a round trip
+  // to an emulated guest costs a tenth of a second), a thread each for
+  // reads only; the journal's writes stay on this thread.
+  std::vector<std::vector<int>> ask_suts(int n) {
+    std::vector<std::vector<int>> ports(pairs_.size());
+    const auto ask = [&](std::size_t i) {
+      if (!sut_facts_[i]) sut_facts_[i] = sut_step_context(*pairs_[i]);
+      ports[i] = pairs_[i]->sut.free_ports(n);
+    };
+    if (pairs_.size() == 1) {
+      ask(0);
+      return ports;
+    }
+    std::vector<std::future<void>> asked;
+    for (std::size_t i = 0; i < pairs_.size(); ++i)
+      asked.push_back(std::async(std::launch::async, ask, i));
+    for (auto& a : asked) a.get();  // the first error, once every SUT answered
+    return ports;
   }
 
   // One pair's part of a workload: its step context, work directories and

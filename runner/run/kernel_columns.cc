@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <future>
 #include <memory>
 #include <thread>
 
 #include "runner/hosts/local_host.h"
+#include "runner/hosts/locks.h"
 #include "runner/lab/guest_journal.h"
 #include "runner/lab/host_set.h"
 #include "runner/lab/kernel.h"
@@ -69,20 +71,24 @@ void check_resumed_kernels(const Store& store, std::int64_t run_id, const RunSha
   }
 }
 
-// Every guest boots at once, each in a thread of its own. The threads stay
-// until the object goes: qemu's parent-death signal follows the thread that
-// started it, so one that ended would take its guest along. The sets go
-// first (power off), then the threads.
+// Every guest boots at once, each in a thread of its own, which then takes
+// the guest's SUT lock with `lock` (the other guests' boots go on
+// meanwhile). The threads stay until the object goes: qemu's (and the
+// lock's ssh client's) parent-death signal follows the thread that started
+// it, so one that ended would take its guest along. The locks go first,
+// then the sets (power off), then the threads.
 class Boots {
  public:
-  explicit Boots(const std::vector<HostSpec>& specs)
-      : sets_(specs.size()), released_(release_.get_future().share()) {
+  using Lock = std::function<std::shared_ptr<SutLock>(std::size_t, HostSet&)>;
+  Boots(const std::vector<HostSpec>& specs, const Lock& lock)
+      : sets_(specs.size()), locks_(specs.size()), released_(release_.get_future().share()) {
     std::vector<std::exception_ptr> errors(specs.size());
     std::vector<std::promise<void>> up(specs.size());
     for (std::size_t i = 0; i < specs.size(); ++i)
       threads_.emplace_back([&, i, done = &up[i], released = released_] {
         try {
           sets_[i] = std::make_unique<HostSet>(specs[i]);
+          locks_[i] = lock(i, *sets_[i]);
         } catch (...) {
           errors[i] = std::current_exception();
         }
@@ -100,9 +106,11 @@ class Boots {
   Boots(const Boots&) = delete;
   Boots& operator=(const Boots&) = delete;
   const std::vector<std::unique_ptr<HostSet>>& sets() const { return sets_; }
+  SutLock* lock(std::size_t i) const { return locks_.at(i).get(); }
 
  private:
   void finish() noexcept {
+    locks_.clear();
     sets_.clear();
     if (!finished_) release_.set_value();
     finished_ = true;
@@ -110,6 +118,7 @@ class Boots {
       if (t.joinable()) t.join();
   }
   std::vector<std::unique_ptr<HostSet>> sets_;
+  std::vector<std::shared_ptr<SutLock>> locks_;
   std::promise<void> release_;
   std::shared_future<void> released_;
   std::vector<std::thread> threads_;
@@ -140,19 +149,23 @@ RunSummary run_kernel_columns(Store& store, const RunShape& shape, const ExecOpt
   for (const auto& k : shape.kernels) specs.push_back(shape.hosts(k, 0));
   std::vector<std::string> lab_hosts;
   RunSummary summary;
+  std::vector<double> up_at(specs.size());
   try {
-    const Boots boots(specs);
+    const Boots boots(specs, [&](std::size_t k, HostSet& set) {
+      up_at[k] = since();
+      Host& guest = set.pair().sut;
+      auto lock = SutLock::acquire(guest, "a run starting", store.path());
+      guest.identity();  // read once, kept: the journal stamps its rows with it
+      return lock;
+    });
     std::vector<Pair> pairs;
     for (const auto& s : boots.sets()) pairs.push_back(s->pair());
     for (const Pair& p : pairs) lab_hosts.push_back(p.sut.name());
-    const double booted = since();
+    const double booted = *std::max_element(up_at.begin(), up_at.end());
     say(fmt::format(
         "schedlab: {} kernels up side by side (built in {:.1f}s, booted in {:.1f}s); iterations "
         "alternate between them",
         pairs.size(), built, booted - built));
-    std::vector<std::shared_ptr<SutLock>> locks;
-    for (const Pair& p : pairs)
-      locks.push_back(SutLock::acquire(p.sut, "a run starting", store.path()));
     // Each kernel's preflight with its own variants, on its own guest.
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const RunContext one{.store = store,
@@ -161,7 +174,7 @@ RunSummary run_kernel_columns(Store& store, const RunShape& shape, const ExecOpt
                            .config = shape.config,
                            .plan = shape.kernels[k].plan,
                            .options = options,
-                           .sut_lock = locks[k].get()};
+                           .sut_lock = boots.lock(k)};
       preflight(one);
     }
     ExecOptions exec = options;
@@ -185,7 +198,7 @@ RunSummary run_kernel_columns(Store& store, const RunShape& shape, const ExecOpt
                          .config = shape.config,
                          .plan = *shape.columns_plan,
                          .options = exec,
-                         .sut_lock = locks.front().get(),
+                         .sut_lock = boots.lock(0),
                          .variant_pairs = by_variant};
     summary = execute(ctx);
     // What each guest's qemu used over the measured part (busy on its own

@@ -13,12 +13,18 @@
 namespace schedlab {
 namespace {
 
-std::string read_or_empty(Host& host, const std::string& path) {
+// The files' texts (trailing blanks trimmed), empty where one is missing or
+// unreadable; read at once (one round trip to a remote SUT).
+std::vector<std::string> read_or_empty(Host& host, const std::vector<std::string>& paths) {
+  std::vector<FileRead> read;
   try {
-    return std::string(trim_end(host.read_file(path).value_or("")));
+    read = host.read_files(paths);
   } catch (const HostError&) {
-    return "";
+    read.resize(paths.size());
   }
+  std::vector<std::string> out;
+  for (const auto& f : read) out.emplace_back(trim_end(f.text.value_or("")));
+  return out;
 }
 
 }  // namespace
@@ -26,12 +32,16 @@ std::string read_or_empty(Host& host, const std::string& path) {
 nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& packages) {
   nlohmann::json m;
   m["host"] = host.name();
-  m["kernel_release"] = read_or_empty(host, "/proc/sys/kernel/osrelease");
-  m["kernel_version"] = read_or_empty(host, "/proc/sys/kernel/version");
-  m["cmdline"] = read_or_empty(host, "/proc/cmdline");
-  m["hostname"] = read_or_empty(host, "/proc/sys/kernel/hostname");
+  const auto read =
+      read_or_empty(host, {"/proc/sys/kernel/osrelease", "/proc/sys/kernel/version",
+                           "/proc/cmdline", "/proc/sys/kernel/hostname", "/proc/cpuinfo",
+                           "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"});
+  m["kernel_release"] = read[0];
+  m["kernel_version"] = read[1];
+  m["cmdline"] = read[2];
+  m["hostname"] = read[3];
 
-  std::istringstream cpuinfo(read_or_empty(host, "/proc/cpuinfo"));
+  std::istringstream cpuinfo(read[4]);
   int cpus = 0;
   std::string model;
   for (std::string line; std::getline(cpuinfo, line);) {
@@ -43,8 +53,7 @@ nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& pack
   }
   m["cpu_model"] = model;
   m["cpu_count"] = cpus;
-  const std::string governor =
-      read_or_empty(host, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  const std::string& governor = read[5];
   m["governor"] = governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(governor);
 
   nlohmann::json tools = nlohmann::json::object();

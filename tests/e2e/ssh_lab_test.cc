@@ -159,6 +159,24 @@ TEST_CASE("remote files: write, read back, missing, list, and stdin reaches the 
   CHECK(host.read_file(path) == content);
   CHECK(host.read_file("/tmp/schedlab-no-such-file") == std::nullopt);
   CHECK_THROWS_AS(host.write_file("/nonexistent-dir/x", "1"), HostError);
+  // Several at once (one round trip), each as read_file reads it: a file
+  // with no newline at its end, an empty one, a missing one, a directory
+  // (its error, as read_file throws it), in the order asked.
+  host.write_file("/tmp/schedlab-no-newline", "a\n\nb");
+  host.write_file("/tmp/schedlab-empty", "");
+  const auto many = host.read_files({path, "/tmp/schedlab-no-newline", "/tmp/schedlab-no-such-file",
+                                     "/tmp", "/tmp/schedlab-empty", path});
+  REQUIRE(many.size() == 6);
+  CHECK(many[0].text == content);
+  CHECK(many[1].text == "a\n\nb");
+  CHECK_FALSE(many[2].text);
+  CHECK(many[2].error.empty());
+  CHECK_FALSE(many[3].text);
+  CHECK(many[3].error.starts_with(host.name() + ": /tmp: "));
+  CHECK(many[3].error.find("directory") != std::string::npos);
+  CHECK(many[4].text == "");
+  CHECK(many[5].text == content);
+  host.run({.argv = {"rm", "-f", "--", "/tmp/schedlab-no-newline", "/tmp/schedlab-empty"}});
   const auto r = host.run({.argv = {"cat"}, .stdin_data = "fed through stdin\n"});
   CHECK(r.out == "fed through stdin\n");
   host.run({.argv = {"rm", "-f", "--", path}});

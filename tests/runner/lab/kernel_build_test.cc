@@ -311,6 +311,62 @@ workloads:
   CHECK(r.err.find(" up (") == std::string::npos);  // no guest booted
 }
 
+TEST_CASE(
+    "run --resume: a @WORKTREE edited since the run is another kernel, refused before any "
+    "guest boots") {
+  test::TempDir dir;
+  const std::map<std::string, std::string> env = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
+  const fs::path repo = dir.path() / "repo";
+  buildable_repo(repo);
+  const std::string spec = "git:" + repo.string();
+  const auto key = [](const fs::path& vmlinuz) {  // the cache entry's name
+    return vmlinuz.parent_path().parent_path().filename().string();
+  };
+  const std::string head = key(built_vmlinuz(spec + "@HEAD", env));
+  test::write_text(repo / "kernel/sched/core.c", "int schedlab_core(void) { return 2; }\n");
+  const std::string measured = key(built_vmlinuz(spec + "@WORKTREE", env));
+  REQUIRE(measured != head);
+
+  // The run as an interrupted one left it: its config, and the kernels
+  // its guests ran (the manifest's kernel_columns), HEAD then the edit.
+  const std::string cfg = dir.file("c.yaml");
+  const std::string text = fmt::format(R"(hosts:
+  sut: {{lab: {{kernels: ['{0}@HEAD', '{0}@WORKTREE'], cpus: 2, memory: 512M}}}}
+iterations: {{stop: sequential}}
+workloads:
+  - hackbench: {{modes: [process-pipes], groups: [2], loops: 20}}
+)",
+                                       spec);
+  test::write_text(cfg, text);
+  const nlohmann::json columns = {
+      {{"kernel", spec + "@HEAD"}, {"lab", {{"kernel_key", head}}}},
+      {{"kernel", spec + "@WORKTREE"}, {"lab", {{"kernel_key", measured}}}}};
+  Store(dir.file("db"))
+      .runs_table()
+      .create_run({.name = "inner",
+                   .config_path = cfg,
+                   .config_text = text,
+                   .manifest_json = nlohmann::json{{"kernel_columns", columns}}.dump(),
+                   .status = RunStatus::kInterrupted});
+
+  // Edited again: the work tree is a third kernel.
+  test::write_text(repo / "kernel/sched/core.c", "int schedlab_core(void) { return 3; }\n");
+  const auto r = schedlab_cmd({"run", "--resume", "inner", "--db", dir.file("db")}, env);
+  INFO(r.err);
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("measured " + spec + "@WORKTREE as " + measured + "; it is ") !=
+        std::string::npos);
+  CHECK(r.err.find("now (edited since?): resuming would mix two kernels in one column") !=
+        std::string::npos);
+  CHECK(r.err.find("@HEAD as") == std::string::npos);  // HEAD is the kernel it was
+  CHECK(r.err.find(" up (") == std::string::npos);     // no guest booted
+  // Nothing of the run changed: still interrupted, no iteration.
+  const auto run = Store(dir.file("db")).runs_table().find_run_by_name("inner");
+  REQUIRE(run);
+  CHECK(run->status == RunStatus::kInterrupted);
+  CHECK(Store(dir.file("db")).iterations_table().iterations(run->id).empty());
+}
+
 // A run of pgbench built git:TREE@REF with CONFIG_SYSVIPC; `lab shell
 // git:TREE@REF` afterwards must find that kernel, not start a cold build
 // without it. The cache entry is written as a build

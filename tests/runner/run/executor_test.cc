@@ -211,10 +211,14 @@ TEST_CASE("executor: the steps of each phase run in order on their role's host")
   CHECK(polled.size() == 4);
   // The work directory goes after the teardown.
   const Lines runs = rig.log->lines({Kind::kRun});
-  // (mkdtemp'ed: unique whatever else runs on the host)
-  const auto rm = std::find_if(runs.begin(), runs.end(), [](const std::string& l) {
-    return l.starts_with("sut: run rm -rf -- /tmp/schedlab-run1-w0-fake");
+  // (made by mkdir, which fails on a name already there; a random name)
+  const auto mkdir = std::find_if(runs.begin(), runs.end(), [](const std::string& l) {
+    return l.starts_with("sut: run mkdir -m 0755 -- /tmp/schedlab-run1-w0-");
   });
+  REQUIRE(mkdir != runs.end());
+  const std::string dir = mkdir->substr(mkdir->rfind(' ') + 1);
+  CHECK(dir.size() == std::string("/tmp/schedlab-run1-w0-").size() + 8);
+  const auto rm = std::find(runs.begin(), runs.end(), "sut: run rm -rf -- " + dir);
   const auto cleanup = std::find(runs.begin(), runs.end(), "loadgen: run lc-cleanup");
   CHECK(rm != runs.end());
   CHECK(cleanup < rm);
@@ -338,7 +342,9 @@ TEST_CASE("executor: no policy claimed, nothing watched") {
   const RunSummary s = plain.run();
   CHECK(rig.loadgen.count({"sh", "-c"}) > 0);  // a claim, even of the default policy, is checked
   CHECK(plain.loadgen.count({"sh", "-c"}) == 0);
-  CHECK(plain.sut.count({"sh", "-c"}) == 0);
+  // (but the SUT's facts, read once as the run starts)
+  CHECK(plain.sut.count({"sh", "-c"}) ==
+        plain.sut.count({"sh", "-c", "id -u && exec cat /proc/meminfo"}));
   CHECK_FALSE(nlohmann::json::parse(plain.store.runs_table().find_run(s.run_id)->manifest_json)
                   .contains("policy_checks"));
 }
