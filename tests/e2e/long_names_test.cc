@@ -218,9 +218,9 @@ TEST_CASE("report --summary with a metric the comparison has not: exit 2, with t
   const auto long_name = test::schedlab_cmd({"report", "1", "2", "--db", db, "--summary",
                                              std::string(5000, 'm'), "-o", dir.file("r.html")});
   CHECK(long_name.exit_code == 2);
-  CHECK(long_name.err == "schedlab report: --summary: no metric '" +
-                             excerpt(std::string(5000, 'm')) +
-                             "' in the comparison; it has: time\n");
+  CHECK(test::one_line(long_name.err) ==
+        test::one_line("schedlab report: --summary: no metric '" + excerpt(std::string(5000, 'm')) +
+                       "' in the comparison; it has: time\n"));
 }
 
 TEST_CASE("bisect --reboots or --uname with a SUT that is not ssh:// is refused, exit 2") {
@@ -228,13 +228,19 @@ TEST_CASE("bisect --reboots or --uname with a SUT that is not ssh:// is refused,
   const auto r = test::schedlab_cmd({"bisect", "start", "--good", "a", "--bad", "b", "--config", cfg, "--metric", "time",
                                      "--kernels", "a,b", "--reboots", "--", "true"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab bisect: " + cfg + ": --reboots waits for an ssh:// SUT to come back, and the SUT is 'local'\n");
+  CHECK(
+      test::one_line(r.err) ==
+      test::one_line("schedlab bisect: " + cfg +
+                     ": --reboots waits for an ssh:// SUT to come back, and the SUT is 'local'\n"));
   CHECK(r.out.empty());
   // --uname, checked over SSH after the hook, likewise.
   const auto u = test::schedlab_cmd({"bisect", "start", "--good", "a", "--bad", "b", "--config", cfg, "--metric",
                                      "time", "--kernels", "a,b", "--uname", "{kernel}", "--", "true"});
   CHECK(u.exit_code == 2);
-  CHECK(u.err == "schedlab bisect: " + cfg + ": --uname is checked on an ssh:// SUT after its hook, and the SUT is 'local'\n");
+  CHECK(test::one_line(u.err) ==
+        test::one_line(
+            "schedlab bisect: " + cfg +
+            ": --uname is checked on an ssh:// SUT after its hook, and the SUT is 'local'\n"));
 }
 
 TEST_CASE("long names: history's page and report's title, in Chromium") {
