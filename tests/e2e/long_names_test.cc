@@ -190,7 +190,7 @@ TEST_CASE("import --kernel: a release uname -r could not print is refused, and n
     const auto r = test::schedlab_cmd({"import", "hackbench", file, "--name", "x", "--db", db, "--kernel", release});
     INFO(release);
     CHECK(r.exit_code == 2);
-    CHECK(r.err == err);
+    CHECK(test::one_line(r.err) == test::one_line(err));
     CHECK_FALSE(std::filesystem::exists(db));
   };
   refused("6.12\x1b[2J", "schedlab import: --kernel '6.12\\x1b[2J': it holds a control character (U+001B at byte 4)\n");

@@ -647,7 +647,9 @@ TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its firs
                         "  default: {}\n  bad:\n    sysctl:\n      vm.swappiness: '10 20'\n");
   const auto two = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
   CHECK(two.exit_code == 1);
-  CHECK(two.err.find("sysctl vm.swappiness: '10 20' has 2 values, vm.swappiness holds 1") != std::string::npos);
+  CHECK(test::one_line(two.err).find(
+            test::one_line("sysctl vm.swappiness: '10 20' has 2 values, vm.swappiness holds 1")) !=
+        std::string::npos);
   CHECK_FALSE(std::filesystem::exists(db));
   // A good config's dry run says what it checked.
   test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");

@@ -124,7 +124,8 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   fs::create_directories(dir.path() / "notkernel");
   auto r = schedlab_cmd({"lab", "build", "git:" + dir.file("notkernel")}, cache);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("is not a kernel source tree (no Makefile); give the top of a Linux tree") !=
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "is not a kernel source tree (no Makefile); give the top of a Linux tree")) !=
         std::string::npos);
 
   small_tree(dir.path() / "plain");
@@ -137,7 +138,8 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   small_repo(dir.path() / "repo");
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@no-such-tag"}, cache);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("unknown ref 'no-such-tag' in ") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("unknown ref 'no-such-tag' in ")) !=
+        std::string::npos);
 
   // The build itself fails: its first error line, and where the log is.
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@HEAD"}, cache);
@@ -166,7 +168,8 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
                        dir.file("notkernel")));
   r = schedlab_cmd({"run", cfg, "--db", dir.file("db")}, cache);
   CHECK(r.exit_code != 0);
-  CHECK(r.err.find("is not a kernel source tree") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("is not a kernel source tree")) !=
+        std::string::npos);
 
   // bisect --repo with no hook builds kernels: the config must have a lab SUT.
   const std::string local_cfg = dir.file("local.yaml");
