@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "base/text.h"
 #include "results/bisect_log.h"
 #include "results/runs_table.h"
 #include "runner/bisect/bisect_driver.h"
@@ -107,14 +108,18 @@ bool BisectDriver::measure_candidate(std::size_t pos, const std::vector<double>&
       if (v.verdict != Verdict::kUnknown) {
         record(pos, std::string(verdict_name(v.verdict)), v.decided_by, x, &v, note, &sv);
         fmt::print(
-            stderr,
-            "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {} at look {}'s levels {:.3g} "
-            "and {:.3g}, against references measured beside it{}{}); {}\n",
-            spec_.labels[pos], verdict_name(v.verdict), x.size(), p_text(v.vs_good),
-            p_text(v.vs_bad), sv.vs_good.look, sv.vs_good.nominal_alpha, sv.vs_bad.nominal_alpha,
-            v.decided_by == "test" ? "" : "; by nearest median at the iteration cap",
-            flipped ? "; its batches flipped: " + fmt::format("{}", fmt::join(leanings, ", ")) : "",
-            sv.error_rates);
+            stderr, "{}",
+            wrap_words(fmt::format(
+                "schedlab bisect: {} is {} (n={}, p vs good {}, p vs bad {} at look {}'s levels "
+                "{:.3g} "
+                "and {:.3g}, against references measured beside it{}{}); {}\n",
+                spec_.labels[pos], verdict_name(v.verdict), x.size(), p_text(v.vs_good),
+                p_text(v.vs_bad), sv.vs_good.look, sv.vs_good.nominal_alpha,
+                sv.vs_bad.nominal_alpha,
+                v.decided_by == "test" ? "" : "; by nearest median at the iteration cap",
+                flipped ? "; its batches flipped: " + fmt::format("{}", fmt::join(leanings, ", "))
+                        : "",
+                sv.error_rates)));
         return true;
       }
       if (!last_is_unknown_at(pos, x.size())) record(pos, "UNKNOWN", "", x, &v, note, &sv);
@@ -122,11 +127,13 @@ bool BisectDriver::measure_candidate(std::size_t pos, const std::vector<double>&
         record(pos, "SKIP", "cap", x, &v, "still UNKNOWN at the iteration cap (centres tie)", &sv);
         return true;
       }
-      fmt::print(stderr,
-                 "schedlab bisect: {} UNKNOWN at n={} (p vs good {}, p vs bad {}; look {} tests at "
-                 "{:.3g} and {:.3g}); another batch\n",
-                 spec_.labels[pos], x.size(), p_text(v.vs_good), p_text(v.vs_bad), sv.vs_good.look,
-                 sv.vs_good.nominal_alpha, sv.vs_bad.nominal_alpha);
+      fmt::print(
+          stderr, "{}",
+          wrap_words(fmt::format(
+              "schedlab bisect: {} UNKNOWN at n={} (p vs good {}, p vs bad {}; look {} tests at "
+              "{:.3g} and {:.3g}); another batch\n",
+              spec_.labels[pos], x.size(), p_text(v.vs_good), p_text(v.vs_bad), sv.vs_good.look,
+              sv.vs_good.nominal_alpha, sv.vs_bad.nominal_alpha)));
     }
     const std::size_t batch = runs.size() + 1;
     try {
@@ -140,7 +147,9 @@ bool BisectDriver::measure_candidate(std::size_t pos, const std::vector<double>&
           if (which != pos)
             throw BisectError(fmt::format("the {} reference {}: {}", which == 0 ? "good" : "bad",
                                           spec_.labels[which], *failure));
-          fmt::print(stderr, "schedlab bisect: skipping {}: {}\n", spec_.labels[pos], *failure);
+          fmt::print(stderr, "{}",
+                     wrap_words(fmt::format("schedlab bisect: skipping {}: {}\n", spec_.labels[pos],
+                                            *failure)));
           record(pos, "SKIP", builds_itself() ? "build" : "hook", x, nullptr, *failure);
           return true;
         }

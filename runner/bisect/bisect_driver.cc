@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "results/bisect_log.h"
 #include "results/runs_table.h"
 #include "runner/bisect/bisect_samples.h"
@@ -37,8 +38,10 @@ BisectOutcome BisectDriver::run() {
     if (check.differ) break;
     const auto cap = static_cast<std::size_t>(spec_.max_iterations);
     if (check.n_good >= cap && check.n_bad >= cap) break;
-    fmt::print(stderr, "schedlab bisect: references not yet different ({}); another batch each\n",
-               check.describe());
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format(
+                   "schedlab bisect: references not yet different ({}); another batch each\n",
+                   check.describe())));
     for (const std::size_t ref : {std::size_t{0}, last})
       if (samples(ref).size() < cap)
         if (const auto r = reference_batch(ref)) return *r;
@@ -47,10 +50,11 @@ BisectOutcome BisectDriver::run() {
     if (!has_decision(ref)) record_reference(ref);
   const auto good = samples(0), bad = samples(last);
   if (!check.differ) {
-    fmt::print(stderr,
-               "schedlab bisect: the good and bad references are not significantly different "
-               "({} at alpha {}): {}; nothing to bisect\n",
-               verdict_test_title(spec_.test), spec_.alpha, check.describe());
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format(
+                   "schedlab bisect: the good and bad references are not significantly different "
+                   "({} at alpha {}): {}; nothing to bisect\n",
+                   verdict_test_title(spec_.test), spec_.alpha, check.describe())));
     return refuse("references not different", check);
   }
   // The references must differ the way a regression does: a "bad"
@@ -63,10 +67,11 @@ BisectOutcome BisectDriver::run() {
                            : *check.bad_centre > *check.good_centre;
     if (!worse) {
       fmt::print(
-          stderr,
-          "schedlab bisect: the bad reference is better than the good one ({} is better: {}): "
-          "nothing regressed between them; --direction either bisects a change either way\n",
-          to_string(direction), check.describe());
+          stderr, "{}",
+          wrap_words(fmt::format(
+              "schedlab bisect: the bad reference is better than the good one ({} is better: {}): "
+              "nothing regressed between them; --direction either bisects a change either way\n",
+              to_string(direction), check.describe())));
       return refuse("bad reference better than good", check, {{"direction", to_string(direction)}});
     }
   }
@@ -80,8 +85,10 @@ BisectOutcome BisectDriver::run() {
     }
     if (options_.max_candidates >= 0 && decided >= options_.max_candidates)
       return BisectOutcome::kStopped;
-    fmt::print(stderr, "schedlab bisect: candidate {}/{} {} ({} untested left in the range)\n",
-               *step.next, last, spec_.labels[*step.next], remaining(states));
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format(
+                   "schedlab bisect: candidate {}/{} {} ({} untested left in the range)\n",
+                   *step.next, last, spec_.labels[*step.next], remaining(states))));
     if (!measure_candidate(*step.next, good, bad)) return BisectOutcome::kInterrupted;
     ++decided;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/sequential/bisect_verdict.h"
+#include "base/text.h"
 
 namespace schedlab {
 
@@ -18,10 +19,12 @@ std::optional<std::string> bisect_start_refusal(const BisectLog& log, const std:
 std::int64_t start_bisect(BisectLog& log, const BisectSpec& spec) {
   const auto id =
       log.create_bisect({.status = BisectStatus::kRunning, .spec_json = spec_to_json(spec)});
-  fmt::print(stderr,
-             "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n",
-             id, spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
-             verdict_test_title(spec.test), spec.alpha);
+  fmt::print(
+      stderr, "{}",
+      wrap_words(fmt::format(
+          "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n", id,
+          spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
+          verdict_test_title(spec.test), spec.alpha)));
   return id;
 }
 
@@ -33,10 +36,11 @@ std::optional<std::string> bisect_continue_refusal(const BisectSession& s) {
 void reset_bisect(BisectLog& log, const BisectSession& s) {
   if (s.status == BisectStatus::kRunning)
     log.set_bisect_status(s.id, BisectStatus::kReset, s.result_json);
-  fmt::print(stderr, "schedlab bisect: bisection {} {}\n", s.id,
-             s.status == BisectStatus::kRunning
-                 ? "reset"
-                 : "was already " + std::string(to_string(s.status)));
+  fmt::print(stderr, "{}",
+             wrap_words(fmt::format("schedlab bisect: bisection {} {}\n", s.id,
+                                    s.status == BisectStatus::kRunning
+                                        ? "reset"
+                                        : "was already " + std::string(to_string(s.status)))));
 }
 
 void print_drive_end(BisectOutcome outcome) {

@@ -78,7 +78,7 @@ int start_command(const BisectCmdOptions& o) {
   return guarded({}, [&]() -> int {
     Store store(o.db.resolve());
     if (const auto why = bisect_start_refusal(store.bisect_log(), store.path())) {
-      fmt::print(stderr, "schedlab bisect: {}\n", *why);
+      print_message(fmt::format("schedlab bisect: {}\n", *why));
       return kBadInput;
     }
     return drive(store, start_bisect(store.bisect_log(), spec), o.max_candidates);
@@ -101,13 +101,13 @@ int session_command(const std::string& what, const BisectCmdOptions& o) {
     Store store(o.db.resolve());
     const auto s = store.bisect_log().latest_bisect();
     if (!s) {
-      fmt::print(stderr, "schedlab bisect: no bisection in {}\n", store.path());
+      print_message(fmt::format("schedlab bisect: no bisection in {}\n", store.path()));
       return kBadInput;
     }
     if (what == "status") return kStatusOutputs.of(o.format)(store, *s);
     if (what == "continue") {
       if (const auto why = bisect_continue_refusal(*s)) {
-        fmt::print(stderr, "schedlab bisect: {}\n", *why);
+        print_message(fmt::format("schedlab bisect: {}\n", *why));
         return s->status == BisectStatus::kDone ? print_status(store, *s) : kBadInput;
       }
       return drive(store, s->id, o.max_candidates);

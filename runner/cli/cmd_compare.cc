@@ -35,7 +35,7 @@ int compare_command(const CompareCmdOptions& o) {
                                                        .all_stats = o.stats.all_stats,
                                                        .changed = o.changed,
                                                        .fdr = o.fdr_given})) {
-    fmt::print(stderr, "schedlab compare: {}\n", *error);
+    print_message(fmt::format("schedlab compare: {}\n", *error));
     return kBadInput;
   }
   return guarded<std::invalid_argument>({}, [&]() -> int {
@@ -47,9 +47,11 @@ int compare_command(const CompareCmdOptions& o) {
     if (o.changed)
       c.changed = what_changed(store, c, {.test = *test_from_name(o.stats.test), .fdr = o.fdr});
     if (const auto unlike = unlike_cells(c); o.strict && !unlike.empty()) {
-      fmt::print(stderr, "schedlab compare: --strict: {} cell{} measured with other parameters than the baseline:\n",
-                 unlike.size(), unlike.size() == 1 ? "" : "s");
-      for (const auto& line : unlike) fmt::print(stderr, "  {}\n", terminal_safe(line));
+      print_message(
+          fmt::format("schedlab compare: --strict: {} cell{} measured with other parameters than "
+                      "the baseline:\n",
+                      unlike.size(), unlike.size() == 1 ? "" : "s"));
+      for (const auto& line : unlike) print_message(fmt::format("  {}\n", terminal_safe(line)));
       return kBadInput;
     }
     fmt::print("{}", comparison_output(std::move(c), o.out));

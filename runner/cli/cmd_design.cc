@@ -125,7 +125,8 @@ void register_design(CLI::App& app, int& exit_code) {
   kDesignOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] {
     if (o->max_n < o->min_n) {
-      fmt::print(stderr, "schedlab design: --max ({}) is below --min ({})\n", o->max_n, o->min_n);
+      print_message(
+          fmt::format("schedlab design: --max ({}) is below --min ({})\n", o->max_n, o->min_n));
       exit_code = kBadInput;
       return;
     }

@@ -131,8 +131,9 @@ int doctor_lab(const Config& config, const DoctorOptions& o) {
   const RunShape shape = RunShape::one_run(config);
   std::optional<HostSet> connected;
   if (const int rc = guarded({.prefix = "schedlab doctor: cannot boot the lab SUT"}, [&] {
-        fmt::print(stderr, "schedlab doctor: booting the config's lab SUT ({}) to look at it\n",
-                   config.sut_lab->kernel);
+        print_message(
+            fmt::format("schedlab doctor: booting the config's lab SUT ({}) to look at it\n",
+                        config.sut_lab->kernel));
         connected.emplace(shape.hosts(shape.kernels.front(), 0));
         return kOk;
       }))

@@ -82,8 +82,8 @@ std::optional<std::vector<std::int64_t>> selected_runs(const Store& store,
   for (const auto& arg : o.runs) {
     const auto run = store.runs_table().find_run_arg(arg);
     if (!run) {
-      fmt::print(stderr, "schedlab export: no run '{}' in {}\n", terminal_safe(excerpt(arg, 60)),
-                 store.path());
+      print_message(fmt::format("schedlab export: no run '{}' in {}\n",
+                                terminal_safe(excerpt(arg, 60)), store.path()));
       return std::nullopt;
     }
     ids.push_back(run->id);
@@ -91,7 +91,7 @@ std::optional<std::vector<std::int64_t>> selected_runs(const Store& store,
   if (!ids.empty()) return ids;
   const auto labels = store.runs_table().run_labels();
   if (labels.empty()) {
-    fmt::print(stderr, "schedlab export: no runs in {}\n", store.path());
+    print_message(fmt::format("schedlab export: no runs in {}\n", store.path()));
     return std::nullopt;
   }
   if (!r.all_runs_by_default) return std::vector<std::int64_t>{labels.back().id};
@@ -109,8 +109,8 @@ int export_command(const ExportCmdOptions& o) {
     return kBadInput;
   }
   if (const auto problem = kcidb_origin_problem(o.origin)) {
-    fmt::print(stderr, "schedlab export: --origin '{}': {}\n", terminal_safe(excerpt(o.origin, 60)),
-               *problem);
+    print_message(fmt::format("schedlab export: --origin '{}': {}\n",
+                              terminal_safe(excerpt(o.origin, 60)), *problem));
     return kBadInput;
   }
   if (render.one_run && o.runs.size() > 1) {
@@ -140,15 +140,16 @@ int export_command(const ExportCmdOptions& o) {
     out.write(doc.text);
     out.close();
     if (!doc.left_out.empty()) {
-      fmt::print(stderr, "schedlab export: --format {} cannot state {}, left out:\n",
-                 format_name(o.format),
-                 o.format == Format::kOtava ? fmt::format("{} series", doc.left_out.size())
-                                            : count_of(doc.left_out.size(), "cell"));
-      for (const auto& line : doc.left_out) fmt::print(stderr, "  {}\n", terminal_safe(line));
+      print_message(fmt::format(
+          "schedlab export: --format {} cannot state {}, left out:\n", format_name(o.format),
+          o.format == Format::kOtava ? fmt::format("{} series", doc.left_out.size())
+                                     : count_of(doc.left_out.size(), "cell")));
+      for (const auto& line : doc.left_out)
+        print_message(fmt::format("  {}\n", terminal_safe(line)));
     }
     if (!out.is_stdout())
-      fmt::print(stderr, "schedlab export: wrote {} ({} of {})\n", terminal_safe(o.output),
-                 count_of(cells, "cell"), count_of(runs.size(), "run"));
+      print_message(fmt::format("schedlab export: wrote {} ({} of {})\n", terminal_safe(o.output),
+                                count_of(cells, "cell"), count_of(runs.size(), "run")));
     return kOk;
   });
 }

@@ -68,7 +68,7 @@ int history_command(const HistoryCmdOptions& o) {
     std::optional<HistoryReader> reader;
     if (const auto error =
             unknown_series(store->metrics_table(), store->path(), o.workload, o.metric)) {
-      fmt::print(stderr, "schedlab history: {}\n", *error);
+      print_message(fmt::format("schedlab history: {}\n", *error));
       return kBadInput;
     }
     // Bad input names the subcommand; a database failure goes to the outer guard.
@@ -113,9 +113,10 @@ int history_command(const HistoryCmdOptions& o) {
     }
     if (!points && !o.param.empty()) {
       reader.reset();
-      fmt::print(stderr, "schedlab history: no row '{}' of {} {} in {}; its rows: {}\n",
-                 terminal_safe(o.param), terminal_safe(o.workload), terminal_safe(o.metric),
-                 store->path(), row_list(*store, o.workload, o.metric));
+      print_message(fmt::format("schedlab history: no row '{}' of {} {} in {}; its rows: {}\n",
+                                terminal_safe(o.param), terminal_safe(o.workload),
+                                terminal_safe(o.metric), store->path(),
+                                row_list(*store, o.workload, o.metric)));
       return kBadInput;
     }
     out.close();
@@ -126,7 +127,7 @@ int history_command(const HistoryCmdOptions& o) {
       try {
         store->cell_cache().put_cell_summaries(o.workload, o.metric, kCellSummaryVersion, computed);
       } catch (const StoreError& e) {
-        fmt::print(stderr, "schedlab history: cell summaries not kept: {}\n", e.what());
+        print_message(fmt::format("schedlab history: cell summaries not kept: {}\n", e.what()));
       }
     }
     return kOk;

@@ -66,17 +66,18 @@ lab::Log stderr_log() {
 std::optional<LabConfig> lab_config(const LabOptions& o) {
   const auto d = parse_duration(o.boot_timeout);
   if (!d || *d < std::chrono::seconds(1)) {
-    fmt::print(stderr, "schedlab lab: --boot-timeout: expected a duration such as 3m, got '{}'\n",
-               o.boot_timeout);
+    print_message(
+        fmt::format("schedlab lab: --boot-timeout: expected a duration such as 3m, got '{}'\n",
+                    o.boot_timeout));
     return std::nullopt;
   }
   try {
     return lab_boot_config(o.lab, std::chrono::duration_cast<std::chrono::seconds>(*d), o.config,
                            stderr_log());
   } catch (const ConfigError& e) {
-    fmt::print(stderr, "schedlab: {}\n", e.what());
+    print_message(fmt::format("schedlab: {}\n", e.what()));
   } catch (const LabBootError& e) {
-    fmt::print(stderr, "schedlab lab: {}\n", e.what());
+    print_message(fmt::format("schedlab lab: {}\n", e.what()));
   }
   return std::nullopt;
 }
@@ -89,7 +90,7 @@ int boot_command(const LabOptions& o) {
     lab::LabHost host(*config, stderr_log());
     fmt::print("{}\n", shell_join(host.ssh_command()));
     std::fflush(stdout);
-    fmt::print(stderr, "lab: {} is up; Ctrl-C powers it off\n", host.name());
+    print_message(fmt::format("lab: {} is up; Ctrl-C powers it off\n", host.name()));
     while (!interrupted()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
     fmt::print(stderr, "lab: powering off\n");
     host.power_off();
@@ -125,18 +126,20 @@ struct BuildOptions {
 
 int build_command(const BuildOptions& o) {
   if (!lab::is_git_kernel(o.kernel)) {
-    fmt::print(stderr, "schedlab lab build: '{}': expected git:PATH (the work tree) or git:PATH@REF\n", o.kernel);
+    print_message(fmt::format(
+        "schedlab lab build: '{}': expected git:PATH (the work tree) or git:PATH@REF\n", o.kernel));
     return kBadInput;
   }
   if (!lab::find_board(o.board)) {
-    fmt::print(stderr, "schedlab lab build: --board: {}\n", lab::unknown_board(o.board));
+    print_message(fmt::format("schedlab lab build: --board: {}\n", lab::unknown_board(o.board)));
     return kBadInput;
   }
   lab::KernelBuildConfig config{.fragments = o.fragments, .board = o.board};
   for (const auto& s : o.symbols) {
     const auto eq = s.find('=');
     if (!s.starts_with("CONFIG_") || eq == std::string::npos) {
-      fmt::print(stderr, "schedlab lab build: --config: expected CONFIG_X=VALUE, got '{}'\n", s);
+      print_message(
+          fmt::format("schedlab lab build: --config: expected CONFIG_X=VALUE, got '{}'\n", s));
       return kBadInput;
     }
     config.symbols.emplace_back(s.substr(0, eq), s.substr(eq + 1));

@@ -50,10 +50,10 @@ void register_list(CLI::App& app, int& exit_code) {
       "becoming its run's short label (r3) with the name in a key under the list");
   cmd->callback([o, &exit_code] {
     if (o->wide && o->format != Format::kText) {
-      fmt::print(stderr,
-                 "schedlab list: --wide does nothing with --format {}: it applies to --format "
-                 "text; json always has the full names\n",
-                 format_name(o->format));
+      print_message(
+          fmt::format("schedlab list: --wide does nothing with --format {}: it applies to --format "
+                      "text; json always has the full names\n",
+                      format_name(o->format)));
       exit_code = kBadInput;
       return;
     }

@@ -47,7 +47,7 @@ int nightly_command(const NightlyCmdOptions& o) {
     Store store(o.db.resolve());
     install_interrupt_handlers();
     const auto note = [](const std::string& line) {
-      fmt::print(stderr, "schedlab nightly: {}\n", line);
+      print_message(fmt::format("schedlab nightly: {}\n", line));
     };
     NightlyOptions options{.force = o.force,
                            .progress = default_progress_style() == ProgressStyle::kLine,
@@ -76,13 +76,15 @@ int nightly_command(const NightlyCmdOptions& o) {
 
     int measured_now = 0;
     for (const auto& c : run.cells) measured_now += c.new_now && c.status == CellStatus::kMeasured;
-    fmt::print(stderr, "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}; {} change point{} in history\n",
-               measured_now,
-               std::count_if(run.cells.begin(), run.cells.end(),
-                             [](auto& c) { return !c.new_now && c.status == CellStatus::kMeasured; }),
-               report.failures.size(), report.regressions.size(),
-               report.regressions.size() == 1 ? "" : "s", report.changes.size(),
-               report.changes.size() == 1 ? "" : "s");
+    print_message(fmt::format(
+        "schedlab nightly: {} measured now, {} reused, {} failed; {} regression{}; {} change "
+        "point{} in history\n",
+        measured_now,
+        std::count_if(run.cells.begin(), run.cells.end(),
+                      [](auto& c) { return !c.new_now && c.status == CellStatus::kMeasured; }),
+        report.failures.size(), report.regressions.size(),
+        report.regressions.size() == 1 ? "" : "s", report.changes.size(),
+        report.changes.size() == 1 ? "" : "s"));
     if (run.interrupted) {
       fmt::print(stderr, "schedlab nightly: interrupted; run the same command again to resume\n");
       return 128 + interrupt_signal();

@@ -42,7 +42,7 @@ class SampleLines : public SampleWriter {
  public:
   void file(const std::string& name, const Point&, const OutputJudgement& j) override {
     // Notes on stderr: stdout stays one sample a line.
-    for (const auto& n : j.notes) fmt::print(stderr, "schedlab: {}: note: {}\n", name, n);
+    for (const auto& n : j.notes) print_message(fmt::format("schedlab: {}: note: {}\n", name, n));
     fmt::memory_buffer buf;
     buf.reserve(j.samples.size() * (name.size() + 40));
     for (const auto& s : j.samples) {
@@ -128,7 +128,8 @@ int parse_command(const ParseOptions& o) {
       if (!j.ok()) {
         ++failed;
         std::fflush(stdout);
-        fmt::print(stderr, "schedlab: {}: {} (a {} iteration)\n", file, j.error, to_string(iteration_status(j.verdict)));
+        print_message(fmt::format("schedlab: {}: {} (a {} iteration)\n", file, j.error,
+                                  to_string(iteration_status(j.verdict))));
       }
     }
     out->end();

@@ -64,7 +64,9 @@ int report_command(const ReportCmdOptions& o) {
     OutputFile out(o.output);
     out.write(page);
     out.close();
-    if (!out.is_stdout()) fmt::print(stderr, "schedlab report: wrote {} ({} KiB)\n", o.output, page.size() / 1024);
+    if (!out.is_stdout())
+      print_message(
+          fmt::format("schedlab report: wrote {} ({} KiB)\n", o.output, page.size() / 1024));
     return kOk;
   });
 }

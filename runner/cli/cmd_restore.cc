@@ -87,7 +87,8 @@ int restore_command(const RestoreOptions& o) {
           fmt::print("{}: {}\n", name, line);
         if (o.adopt) adopt(store, *host);
       } catch (const std::exception& e) {
-        fmt::print(stderr, "schedlab: {}: {}\n", terminal_safe(name), terminal_safe(e.what()));
+        print_message(
+            fmt::format("schedlab: {}: {}\n", terminal_safe(name), terminal_safe(e.what())));
         ++failures;
       }
     }

@@ -41,7 +41,7 @@ int rm_command(const RmOptions& o) {
     Store::WriteBatch batch(store);
     for (const auto& r : doomed) store.delete_run(r.id);
     batch.commit();
-    for (const auto& r : doomed) fmt::print(stderr, "removed run {} '{}'\n", r.id, r.name);
+    for (const auto& r : doomed) print_message(fmt::format("removed run {} '{}'\n", r.id, r.name));
     return kOk;
   });
 }

@@ -46,7 +46,7 @@ void print_table(Store& store, const std::vector<ColumnRef>& columns, const Comp
     fmt::print("{}",
                comparison_output(compare(store, columns, {.known_domain = declared_domain}), out));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab run: cannot compare what ran: {}\n", terminal_safe(e.what()));
+    print_message("schedlab run: cannot compare what ran: " + terminal_safe(e.what()) + "\n");
   }
 }
 
@@ -92,7 +92,7 @@ std::optional<std::string> option_problem(const RunOptions& o) {
 
 int run_command(const RunOptions& o) {
   if (const auto error = option_problem(o)) {
-    fmt::print(stderr, "schedlab run: {}\n", *error);
+    print_message(fmt::format("schedlab run: {}\n", *error));
     return kBadInput;
   }
   const NewDatabase fresh(o.db.resolve());
@@ -109,7 +109,7 @@ int run_command(const RunOptions& o) {
                               o.name.empty() ? default_run_name(o.config) : o.name, o.iterations);
       }
     } catch (const RunRefused& e) {
-      fmt::print(stderr, "schedlab run: {}\n", e.what());
+      print_message(fmt::format("schedlab run: {}\n", e.what()));
       return kBadInput;
     }
     const Config& config = start.config;

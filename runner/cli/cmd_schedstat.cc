@@ -109,22 +109,23 @@ int show_command(const SchedstatCmdOptions& o) {
 int diff_command(const SchedstatCmdOptions& o) {
   const std::size_t want = o.delta ? 4 : 2;
   if (o.files.size() != want) {
-    fmt::print(stderr, "schedlab schedstat diff: expected {} files, got {}\n",
-               o.delta ? "4 (A_BEFORE A_AFTER B_BEFORE B_AFTER with --delta)" : "2 (BEFORE AFTER)",
-               o.files.size());
+    print_message(fmt::format(
+        "schedlab schedstat diff: expected {} files, got {}\n",
+        o.delta ? "4 (A_BEFORE A_AFTER B_BEFORE B_AFTER with --delta)" : "2 (BEFORE AFTER)",
+        o.files.size()));
     return kBadInput;
   }
   if (o.style == "perf" && o.format != Format::kText) {
-    fmt::print(stderr,
-               "schedlab schedstat diff: --style perf does nothing with --format {}: it applies "
-               "to --format text\n",
-               format_name(o.format));
+    print_message(fmt::format(
+        "schedlab schedstat diff: --style perf does nothing with --format {}: it applies "
+        "to --format text\n",
+        format_name(o.format)));
     return kBadInput;
   }
   if (o.style == "perf" && o.per_cpu) {
-    fmt::print(stderr,
-               "schedlab schedstat diff: --per-cpu does nothing with --style perf: perf's table "
-               "has every CPU already\n");
+    print_message(fmt::format(
+        "schedlab schedstat diff: --per-cpu does nothing with --style perf: perf's table "
+        "has every CPU already\n"));
     return kBadInput;
   }
   return guarded<SchedstatInputError, std::invalid_argument>(

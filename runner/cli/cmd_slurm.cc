@@ -74,11 +74,12 @@ int submit_resume(const SubmitOptions& o) {
   if (!o.time.empty()) s.time_limit = o.time;
   const auto again = slurm::resume(s);
   if (again.empty())
-    fmt::print(stderr, "{}: every task is finished or still queued; nothing to resume\n", s.dir);
+    print_message(
+        fmt::format("{}: every task is finished or still queued; nothing to resume\n", s.dir));
   for (const auto& r : again) {
     fmt::print("{}\n", r.job);
-    fmt::print(stderr, "resubmitted task(s) {} as job {}{}\n", fmt::join(r.tasks, ","), r.job,
-               r.nodes.empty() ? "" : " on " + r.nodes);
+    print_message(fmt::format("resubmitted task(s) {} as job {}{}\n", fmt::join(r.tasks, ","),
+                              r.job, r.nodes.empty() ? "" : " on " + r.nodes));
   }
   return kOk;
 }
@@ -97,7 +98,7 @@ int task_command(const std::string& dir) {
     install_interrupt_handlers();
     const slurm::TaskResult r = slurm::run_task(dir);
     if (r.already_finished) {
-      fmt::print(stderr, "run '{}' is already finished in {}\n", r.summary.name, r.db);
+      print_message(fmt::format("run '{}' is already finished in {}\n", r.summary.name, r.db));
       return kOk;
     }
     return report_run(r.summary, r.db, fmt::format("schedlab slurm submit --resume {}", dir));

@@ -142,8 +142,8 @@ int parse_error_exit(CLI::App& root, const CLI::ParseError& e) {
     what = fmt::format("a command is required: {}", fmt::join(known, ", "));
   }
   const std::string path = command_path(*where);
-  fmt::print(stderr, "{}: {} (schedlab help{})\n", path, terminal_safe(what),
-             where == &root ? "" : path.substr(8));
+  print_message(fmt::format("{}: {} (schedlab help{})\n", path, terminal_safe(what),
+                            where == &root ? "" : path.substr(8)));
   return kBadInput;
 }
 
@@ -159,7 +159,7 @@ void register_help(CLI::App& app, int& exit_code) {
   cmd->callback([root, words, &exit_code] {
     const FoundCommand found = find_command(*root, *words);
     if (!found.app) {
-      fmt::print(stderr, "{}\n", found.error);
+      print_message(fmt::format("{}\n", found.error));
       exit_code = kBadInput;
       return;
     }

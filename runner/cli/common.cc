@@ -39,6 +39,10 @@ const Workload& workload_arg(const std::string& name, const std::vector<std::str
   return *w;
 }
 
+void print_message(std::string_view text) {
+  fmt::print(stderr, "{}", wrap_words(text));
+}
+
 int guard(const OnError& on, const std::function<int()>& body,
           bool (*is_listed)(const std::exception&)) {
   try {
@@ -48,8 +52,8 @@ int guard(const OnError& on, const std::function<int()>& body,
     if (!listed && on.other == kPropagate) throw;
     // A message may quote a name from a database (merge's conflicts): no
     // escape sequence of it reaches the terminal.
-    fmt::print(stderr, "{}: {}\n{}", on.prefix, terminal_safe(e.what(), true),
-               on.hint.empty() ? "" : on.hint + "\n");
+    print_message(fmt::format("{}: {}\n{}", on.prefix, terminal_safe(e.what(), true),
+                              on.hint.empty() ? "" : on.hint + "\n"));
     return listed ? on.listed : on.other;
   }
 }
@@ -63,7 +67,7 @@ std::string default_run_name(const std::string& config_path) {
 }
 
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint) {
-  for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
+  for (const auto& e : s.errors) print_message(fmt::format("schedlab: {}\n", e));
   fmt::print(
       stderr, "{}",
       wrap_words(fmt::format(

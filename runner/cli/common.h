@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace schedlab {
@@ -75,8 +76,13 @@ int report_run(const RunSummary& s, const std::string& db_path, const std::strin
 // database named whatever the directory or SCHEDLAB_DB is where it is pasted.
 std::string resume_command(const std::string& run, const std::string& db_path);
 
+// A message for stderr (an error, a refusal, a note), as text ending in a
+// newline, within a mail's 100 columns: wrap_words breaks a line made long by
+// a run's name or a path, its continuation indented.
+void print_message(std::string_view text);
+
 // How a command's exceptions leave it: "PREFIX: what()" on stderr (and the
-// hint on the next line), then the exit code.
+// hint on the next line), within 100 columns, then the exit code.
 inline constexpr int kPropagate = -1;  // rethrow to an outer guarded()
 struct OnError {
   std::string prefix = "schedlab";

@@ -5,6 +5,7 @@
 #include "base/text.h"
 #include "results/runs_table.h"
 #include "results/store.h"
+#include "runner/cli/common.h"
 #include "runner/run/run_group.h"
 
 namespace schedlab::cli {
@@ -20,13 +21,13 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
     group = runs[0];
   if (!group.empty()) {
     if (!runs.empty() && runs != std::vector<std::string>{group}) {
-      fmt::print(stderr, "schedlab {}: give --group or runs, not both\n", command);
+      print_message(fmt::format("schedlab {}: give --group or runs, not both\n", command));
       return std::nullopt;
     }
     const auto ids = group_runs(store.runs_table(), group);
     if (ids.empty()) {
-      fmt::print(stderr, "schedlab {}: no runs of group '{}' in {}\n", command, group,
-                 store.path());
+      print_message(
+          fmt::format("schedlab {}: no runs of group '{}' in {}\n", command, group, store.path()));
       return std::nullopt;
     }
     // A multi-kernel group has its own kernel/variant columns; pairs split
@@ -37,8 +38,8 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
   for (const auto& arg : runs) {
     const std::optional<RunInfo> run = store.runs_table().find_run_arg(arg);
     if (!run) {
-      fmt::print(stderr, "schedlab {}: no run '{}' in {}\n", command,
-                 terminal_safe(excerpt(arg, 80)), store.path());
+      print_message(fmt::format("schedlab {}: no run '{}' in {}\n", command,
+                                terminal_safe(excerpt(arg, 80)), store.path()));
       return std::nullopt;
     }
     ids.push_back(run->id);
@@ -46,7 +47,7 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
   if (ids.empty()) {
     const auto all = store.runs_table().list_runs();
     if (all.empty()) {
-      fmt::print(stderr, "schedlab {}: no runs in {}\n", command, store.path());
+      print_message(fmt::format("schedlab {}: no runs in {}\n", command, store.path()));
       return std::nullopt;
     }
     ids.push_back(all.back().id);  // the latest run, like `perf report`

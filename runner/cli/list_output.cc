@@ -13,6 +13,7 @@
 #include "base/text.h"
 #include "results/runs_table.h"
 #include "results/store.h"
+#include "runner/cli/common.h"
 #include "runner/hosts/locks.h"
 
 namespace schedlab::cli {
@@ -72,7 +73,7 @@ void list_text(const Store& store, const Overviews& overview, bool wide) {
   // database, run_kernel_releases): a year of manifests is not parsed.
   const auto runs = store.runs_table().run_labels();
   if (runs.empty()) {
-    fmt::print(stderr, "no runs in {}\n", store.path());
+    print_message(fmt::format("no runs in {}\n", store.path()));
     return;
   }
   fmt::memory_buffer text;

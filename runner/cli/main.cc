@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   // A mistyped command is named, with the nearest one (git's habit);
   // CLI11 alone would say "A subcommand is required".
   if (const auto error = unknown_command(app, std::vector<std::string>(argv + 1, argv + argc))) {
-    fmt::print(stderr, "{}\n", *error);
+    print_message(fmt::format("{}\n", *error));
     return kBadInput;
   }
   try {

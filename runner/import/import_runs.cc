@@ -65,7 +65,7 @@ ImportedRun store_run(Store& store, const std::string& name, const nlohmann::jso
     judge_into(row, w, in.point, row.stdout_text, "", in.extracted ? &*in.extracted : nullptr);
     if (row.status != IterationStatus::kOk) {
       row.error = fmt::format("{}: {}", in.file, row.error);
-      fmt::print(stderr, "schedlab: {}\n", row.error);
+      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", row.error)));
       ++failed;
     }
     store.iterations_table().add_iteration(row);
@@ -112,9 +112,11 @@ ImportedTree import_mmtests(const std::string& db, const std::string& dir,
     if (const auto problem = run.kernel_release.empty()
                                  ? std::nullopt
                                  : kernel_release_problem(run.kernel_release)) {
-      fmt::print(stderr, "schedlab: {}: kernel.version's release '{}' ignored: {}\n",
-                 terminal_safe(run.name), terminal_safe(run.kernel_release.substr(0, 80)),
-                 *problem);
+      fmt::print(
+          stderr, "{}",
+          wrap_words(fmt::format("schedlab: {}: kernel.version's release '{}' ignored: {}\n",
+                                 terminal_safe(run.name),
+                                 terminal_safe(run.kernel_release.substr(0, 80)), *problem)));
       run.kernel_release.clear();
     }
     // --kernel names the kernel of the runs whose tree does not; a tree
@@ -140,9 +142,12 @@ ImportedTree import_mmtests(const std::string& db, const std::string& dir,
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const auto& run = runs[r];
     for (const auto& why : run.skipped)
-      fmt::print(stderr, "schedlab: {}: skipped {}\n", run.name, why);
+      fmt::print(stderr, "{}",
+                 wrap_words(fmt::format("schedlab: {}: skipped {}\n", run.name, why)));
     if (inputs[r].empty()) {
-      fmt::print(stderr, "schedlab: {}: nothing schedlab reads; no run stored\n", run.name);
+      fmt::print(stderr, "{}",
+                 wrap_words(fmt::format("schedlab: {}: nothing schedlab reads; no run stored\n",
+                                        run.name)));
       continue;
     }
     const nlohmann::json source = {{"imported", true}, {"mmtests", run.dir}};

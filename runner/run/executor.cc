@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/knob_journal_table.h"
 #include "results/point_stops_table.h"
@@ -130,7 +131,8 @@ class Execution {
       Store store(path);
       for (Host* sut : suts)
         for (const auto& line : restore_journal(store.journal(), *sut))
-          fmt::print(stderr, "schedlab: {}: {}\n", sut->name(), line);
+          fmt::print(stderr, "{}",
+                     wrap_words(fmt::format("schedlab: {}: {}\n", sut->name(), line)));
       store.runs_table().set_run_status(run, RunStatus::kInterrupted, true);
     });
   }

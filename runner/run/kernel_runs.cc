@@ -36,8 +36,9 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
       }
       exec.resume_run = run->id;
     }
-    fmt::print(stderr, "schedlab: kernel {} of {}: {} as run '{}'\n", i + 1, kernels.size(), kernel,
-               exec.name);
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format("schedlab: kernel {} of {}: {} as run '{}'\n", i + 1,
+                                      kernels.size(), kernel, exec.name)));
     try {
       result.runs.push_back(run_kernel(store, shape, kernels[i], exec));
       if (result.runs.back().status == RunStatus::kInterrupted) {
@@ -52,7 +53,7 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
         break;
       }
       result.errors.push_back(fmt::format("{}: {}", kernel, e.what()));
-      fmt::print(stderr, "schedlab: {}: {}\n", kernel, e.what());
+      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}: {}\n", kernel, e.what())));
     }
   }
   return result;
@@ -61,7 +62,8 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
 int print_kernel_runs(const KernelRunsResult& r) {
   int failed = 0;
   for (const auto& s : r.runs) {
-    for (const auto& e : s.errors) fmt::print(stderr, "schedlab: {}\n", e);
+    for (const auto& e : s.errors)
+      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", e)));
     fmt::print(stderr, "{}",
                wrap_words(fmt::format(
                    "run {} '{}' {}: {} iterations measured ({} failed){}", s.run_id, s.name,
@@ -69,7 +71,9 @@ int print_kernel_runs(const KernelRunsResult& r) {
                    s.skipped ? fmt::format(", {} points already complete", s.skipped) : "")));
     failed += s.failed;
   }
-  if (!r.done.empty()) fmt::print(stderr, "already finished: {}\n", fmt::join(r.done, ", "));
+  if (!r.done.empty())
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format("already finished: {}\n", fmt::join(r.done, ", "))));
   return failed;
 }
 

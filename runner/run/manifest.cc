@@ -105,12 +105,16 @@ void record_state_after(RunsTable& runs, Host& sut, std::int64_t run_id,
     else
       runs.set_manifest_member(run_id, {"pairs", pair_name}, manifest.dump());
     for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
-      fmt::print(
-          stderr, "schedlab: {}: {}\n",
-          d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
-          describe_change(d));
+      fmt::print(stderr, "{}",
+                 wrap_words(fmt::format("schedlab: {}: {}\n",
+                                        d.kind == "availability"
+                                            ? "note: SUT state"
+                                            : "warning: the SUT was not left as found",
+                                        describe_change(d))));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what());
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format(
+                   "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what())));
   }
 }
 

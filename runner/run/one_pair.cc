@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "runner/lab/guest_journal.h"
 #include "runner/run/preflight.h"
 
@@ -11,9 +12,10 @@ void discard_guest_knobs(Store& store, const std::string& lab_host) noexcept {
   if (lab_host.empty()) return;
   try {
     if (const auto note = lab::discard_guest_journal(store.journal(), lab_host); !note.empty())
-      fmt::print(stderr, "schedlab: {}\n", note);
+      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", note)));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "schedlab: warning: {}: {}\n", lab_host, e.what());
+    fmt::print(stderr, "{}",
+               wrap_words(fmt::format("schedlab: warning: {}: {}\n", lab_host, e.what())));
   }
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/config_run.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 
@@ -66,9 +67,10 @@ TEST_CASE("compare --changed: SCHED_BATCH's context switches fall", "[e2e][chang
   const auto amd =
       test::schedlab_cmd({"compare", "batch", "--db", run.db, "--changed", "--style", "amd"});
   CHECK(amd.exit_code == 2);
-  CHECK(amd.err ==
-        "schedlab compare: --changed does nothing with --style amd: it applies to the "
-        "mmtests layout\n");
+  CHECK(
+      test::one_line(amd.err) ==
+      test::one_line("schedlab compare: --changed does nothing with --style amd: it applies to the "
+                     "mmtests layout\n"));
   const auto fdr = test::schedlab_cmd({"compare", "batch", "--db", run.db, "--fdr", "0.1"});
   CHECK(fdr.exit_code == 2);
   CHECK(fdr.err.find("--fdr does nothing without --changed") != std::string::npos);

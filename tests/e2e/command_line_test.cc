@@ -11,7 +11,9 @@
 #include <sstream>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/sweep_db.h"
@@ -61,12 +63,20 @@ std::vector<std::string> commands() {
   return out;
 }
 
+// The messages in stderr: lines that do not continue the one before (a
+// message wrapped at 100 columns continues indented).
+std::size_t messages(const std::string& err) {
+  std::size_t n = 0;
+  for (const auto line : split_lines(err)) n += !line.starts_with(' ');
+  return n;
+}
+
 // ARGS refused with exactly ERR on stderr, exit 2, nothing on stdout.
 void refused(const std::vector<std::string>& args, const std::string& err) {
   INFO(fmt::format("{}", fmt::join(args, " ")));
   const auto r = schedlab_cmd(args);
   CHECK(r.exit_code == 2);
-  CHECK(r.err == err);
+  CHECK(test::one_line(r.err) == test::one_line(err));
   CHECK(r.out.empty());
 }
 
@@ -75,7 +85,8 @@ void refused(const std::vector<std::string>& args, const std::string& err) {
 TEST_CASE("command line: a mistyped command is named with the nearest one, exit 2") {
   auto r = schedlab_cmd({"compre"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab: unknown command 'compre' (did you mean 'compare'?); schedlab help lists them\n");
+  CHECK(test::one_line(r.err) == test::one_line("schedlab: unknown command 'compre' (did you mean "
+                                                "'compare'?); schedlab help lists them\n"));
   CHECK(r.out.empty());
   r = schedlab_cmd({"frobnicate", "--db", "x.db"});
   CHECK(r.exit_code == 2);
@@ -83,7 +94,9 @@ TEST_CASE("command line: a mistyped command is named with the nearest one, exit 
   // A command's own subcommands too.
   r = schedlab_cmd({"schedstat", "dif", "a", "b"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab schedstat: unknown command 'dif' (did you mean 'diff'?); schedlab help schedstat lists them\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab schedstat: unknown command 'dif' (did you mean 'diff'?); schedlab "
+                       "help schedstat lists them\n"));
   // An escape sequence in the word is shown escaped.
   r = schedlab_cmd({"\x1b]0;x\x07"});
   CHECK(r.exit_code == 2);
@@ -109,21 +122,24 @@ TEST_CASE("command line: schedlab help [COMMAND] prints the overview or the comm
   CHECK(diff.out.find("Usage: schedlab schedstat diff") != std::string::npos);
   const auto bad = schedlab_cmd({"help", "compre"});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err == "schedlab: unknown command 'compre' (did you mean 'compare'?); schedlab help lists them\n");
+  CHECK(test::one_line(bad.err) == test::one_line("schedlab: unknown command 'compre' (did you "
+                                                  "mean 'compare'?); schedlab help lists them\n"));
 }
 
 TEST_CASE("command line: CLI11's own errors carry schedlab's prefix and exit 2") {
   auto r = schedlab_cmd({"compare", "--format", "xml"});
   CHECK(r.exit_code == 2);
   CHECK(r.err.starts_with("schedlab compare: --format: "));
-  CHECK(r.err.ends_with(" (schedlab help compare)\n"));
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(test::one_line(r.err).ends_with(test::one_line(" (schedlab help compare)\n")));
+  CHECK(messages(r.err) == 1);
   r = schedlab_cmd({});
   CHECK(r.exit_code == 2);
   CHECK(r.err.starts_with("schedlab: a command is required: run, list, "));
   r = schedlab_cmd({"schedstat"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab schedstat: a command is required: show, diff (schedlab help schedstat)\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line(
+            "schedlab schedstat: a command is required: show, diff (schedlab help schedstat)\n"));
   r = schedlab_cmd({"--frobnicate"});
   CHECK(r.exit_code == 2);
   CHECK(r.err.starts_with("schedlab: "));
@@ -154,26 +170,30 @@ TEST_CASE("command line: a fraction or percentage option refuses nan, inf and a 
     INFO(args[0] << " " << args.back().substr(0, 20));
     const auto r = schedlab_cmd(args);
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find(error) != std::string::npos);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(test::one_line(r.err).find(test::one_line(error)) != std::string::npos);
+    CHECK(messages(r.err) == 1);
   }
 }
 
 TEST_CASE("command line: --format takes the command's own formats and names them for any other") {
   auto r = schedlab_cmd({"compare", "--format", "jsn"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "schedlab compare: --format: unknown format 'jsn' (did you mean 'json'?); known: text, markdown, csv, "
-        "json (schedlab help compare)\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab compare: --format: unknown format 'jsn' (did you mean 'json'?); "
+                       "known: text, markdown, csv, "
+                       "json (schedlab help compare)\n"));
   // A format another command takes is no nearer for this one.
   r = schedlab_cmd({"bisect", "status", "--format", "json"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab bisect status: --format: unknown format 'json'; known: text, html (schedlab help "
-                 "bisect status)\n");
+  CHECK(test::one_line(r.err) == test::one_line("schedlab bisect status: --format: unknown format "
+                                                "'json'; known: text, html (schedlab help "
+                                                "bisect status)\n"));
   r = schedlab_cmd({"history", "--workload", "w", "--metric", "m", "--format", "markdown"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab history: --format: unknown format 'markdown'; known: text, json, html (schedlab help "
-                 "history)\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab history: --format: unknown format 'markdown'; known: text, json, "
+                       "html (schedlab help "
+                       "history)\n"));
   // The help lists them as a sentence, and as CLI11 lists the choices it checks.
   const auto help = schedlab_cmd({"workloads", "--help"});
   REQUIRE(help.ok());

@@ -14,6 +14,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -227,8 +228,10 @@ variants:
   const auto meddled = schedlab_cmd({"run", cfg2, "--db", db, "--name", "meddler"});
   INFO(meddled.err);
   REQUIRE(meddled.ok());
-  CHECK(meddled.err.find("schedlab: warning: the SUT was not left as found: sysctl " + kKnob + ": " +
-                         guard.original + " -> " + flipped + "\n") != std::string::npos);
+  CHECK(test::one_line(meddled.err)
+            .find(test::one_line("schedlab: warning: the SUT was not left as found: sysctl " +
+                                 kKnob + ": " + guard.original + " -> " + flipped + "\n")) !=
+        std::string::npos);
   // The next run starts from the changed value.
   const auto again = schedlab_cmd({"run", cfg2, "--db", db, "--name", "meddler2"});
   REQUIRE(again.ok());

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "runner/hosts/local_host.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -380,9 +381,10 @@ TEST_CASE(
       "schedlab export: --origin does nothing with --format otava: it applies to --format kcidb\n");
   const auto format = export_cli(db, {"export", "--format", "kcdb"});
   CHECK(format.exit_code == 2);
-  CHECK(
-      format.err.find("unknown format 'kcdb' (did you mean 'kcidb'?); known: kcidb, bmf, otava") !=
-      std::string::npos);
+  CHECK(test::one_line(format.err)
+            .find(test::one_line(
+                "unknown format 'kcdb' (did you mean 'kcidb'?); known: kcidb, bmf, otava")) !=
+        std::string::npos);
   const auto no_format = export_cli(db, {"export"});
   CHECK(no_format.exit_code == 2);
 }
@@ -430,9 +432,10 @@ TEST_CASE("export: hostile names stay valid KCIDB and Otava, and stderr stays te
               .ok());
   const auto bmf = export_cli(db, {"export", "--format", "bmf", "long"});
   CHECK(bmf.exit_code == 2);
-  CHECK(bmf.err.starts_with(
-      "schedlab export: --format bmf: the benchmark name 'hackbench-?/groups=2/vvv"));
-  CHECK(bmf.err.find("is over Bencher's 1024 characters") != std::string::npos);
+  CHECK(test::one_line(bmf.err).starts_with(test::one_line(
+      "schedlab export: --format bmf: the benchmark name 'hackbench-?/groups=2/vvv")));
+  CHECK(test::one_line(bmf.err).find(test::one_line("is over Bencher's 1024 characters")) !=
+        std::string::npos);
 }
 
 TEST_CASE("export: its man page and bash completion come from its option table") {

@@ -17,6 +17,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/hackbench_samples.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -164,20 +165,23 @@ TEST_CASE("import --mmtests: bad trees and names are errors that store nothing")
   fs::create_directories(dir.path() / "empty" / "run1");
   const auto empty = schedlab_cmd({"import", "--mmtests", dir.file("empty"), "--db", db});
   CHECK(empty.exit_code == 2);
-  CHECK_THAT(empty.err, Catch::Contains("no mmtests run here (expected RUN/iter-N/TEST/logs"));
+  CHECK_THAT(test::one_line(empty.err),
+             Catch::Contains(test::one_line("no mmtests run here (expected RUN/iter-N/TEST/logs")));
   // A corrupt compressed log names its file; nothing is stored.
   const fs::path logs = dir.path() / "corrupt" / "r" / "iter-0" / "hackbench-thread-pipes" / "logs";
   put(logs / "hackbench-2.gz", std::string("\x1f\x8b\x08\x00garbage", 12));
   const auto corrupt = schedlab_cmd({"import", "--mmtests", dir.file("corrupt"), "--db", db});
   CHECK(corrupt.exit_code == 2);
-  CHECK_THAT(corrupt.err, Catch::Contains("hackbench-2.gz: gzip data is corrupt"));
+  CHECK_THAT(test::one_line(corrupt.err),
+             Catch::Contains(test::one_line("hackbench-2.gz: gzip data is corrupt")));
   // A log that does not parse is kept as a parse-error iteration.
   const fs::path ok = dir.path() / "partial" / "r" / "iter-0" / "hackbench-thread-pipes" / "logs";
   put(ok / "hackbench-2-1", "# Running 'sched/messaging' benchmark:\n# 2 groups == 80 threads run\n\n     Total time: 0.2 [sec]\n");
   put(ok / "hackbench-2-2", "# Running 'sched/messaging' benchmark:\nkilled\n");
   const auto partial = schedlab_cmd({"import", "--mmtests", dir.file("partial"), "--db", db});
   CHECK(partial.exit_code == 3);
-  CHECK_THAT(partial.err, Catch::Contains("hackbench-2-2: hackbench output did not parse"));
+  CHECK_THAT(test::one_line(partial.err),
+             Catch::Contains(test::one_line("hackbench-2-2: hackbench output did not parse")));
   {
     Store store(db, Store::Access::kReadOnly);
     const auto run = store.runs_table().find_run_by_name("r");
@@ -190,7 +194,8 @@ TEST_CASE("import --mmtests: bad trees and names are errors that store nothing")
   // The same names again: refused before anything is written.
   const auto again = schedlab_cmd({"import", "--mmtests", dir.file("partial"), "--db", db});
   CHECK(again.exit_code == 2);
-  CHECK_THAT(again.err, Catch::Contains("already has a run named 'r'; nothing imported"));
+  CHECK_THAT(test::one_line(again.err),
+             Catch::Contains(test::one_line("already has a run named 'r'; nothing imported")));
   const auto mixed = schedlab_cmd({"import", "hackbench", "--mmtests", dir.file("partial"), "--db", db});
   CHECK(mixed.exit_code == 2);
   CHECK_THAT(mixed.err, Catch::Contains("--mmtests DIR takes no workload"));
@@ -324,8 +329,9 @@ TEST_CASE("import --mmtests: a FIFO named as a log is an error at once, not a ha
   const auto r = schedlab_cmd({"import", "--mmtests", dir.file("t"), "--db", db}, {},
                               std::chrono::seconds(20));
   CHECK(r.exit_code == 2);
-  CHECK(r.err ==
-        "schedlab import: " + fifo + ": cannot read the file: not a regular file (a FIFO)\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab import: " + fifo +
+                       ": cannot read the file: not a regular file (a FIFO)\n"));
   CHECK_FALSE(fs::exists(db));  // nothing stored
 }
 
@@ -348,9 +354,10 @@ TEST_CASE("import --mmtests: links are followed only within the tree") {
   const std::string db2 = dir.file("out.db");
   const auto out = schedlab_cmd({"import", "--mmtests", tree.string(), "--db", db2});
   CHECK(out.exit_code == 2);
-  CHECK_THAT(out.err, Catch::Contains(
-                          (logs / "hackbench-1-3").string() + ": cannot read the file: a link to " +
-                          fs::canonical(dir.path() / "secret.txt").string() + ", outside "));
+  CHECK_THAT(test::one_line(out.err),
+             Catch::Contains(test::one_line(
+                 (logs / "hackbench-1-3").string() + ": cannot read the file: a link to " +
+                 fs::canonical(dir.path() / "secret.txt").string() + ", outside ")));
   CHECK_FALSE(fs::exists(db2));
   fs::remove(logs / "hackbench-1-3");
   // A run directory that is a link out of the tree, the same.
@@ -359,8 +366,9 @@ TEST_CASE("import --mmtests: links are followed only within the tree") {
   fs::create_symlink(dir.path() / "elsewhere", tree / "r2");
   const auto run_link = schedlab_cmd({"import", "--mmtests", tree.string(), "--db", db2});
   CHECK(run_link.exit_code == 2);
-  CHECK_THAT(run_link.err,
-             Catch::Contains((tree / "r2").string() + ": cannot read the file: a link to "));
+  CHECK_THAT(test::one_line(run_link.err),
+             Catch::Contains(
+                 test::one_line((tree / "r2").string() + ": cannot read the file: a link to ")));
   CHECK_FALSE(fs::exists(db2));
 }
 
@@ -377,10 +385,11 @@ TEST_CASE(
   const std::string db = dir.file("bomb.db");
   const auto refused = schedlab_cmd({"import", "--mmtests", tree.string(), "--db", db});
   CHECK(refused.exit_code == 2);
-  CHECK(refused.err ==
-        "schedlab import: " + (logs / "hackbench-1.gz").string() +
+  CHECK(test::one_line(refused.err) ==
+        test::one_line(
+            "schedlab import: " + (logs / "hackbench-1.gz").string() +
             ": larger than 64 MiB (decompressed), the limit for one log; mmtests logs are "
-            "kilobytes to megabytes, so it is not read (--max-log-mib raises the limit)\n");
+            "kilobytes to megabytes, so it is not read (--max-log-mib raises the limit)\n"));
   CHECK_FALSE(fs::exists(db));
   // Raised, it is read; what the run keeps of it is bounded (1 MiB).
   const auto raised =
@@ -405,16 +414,16 @@ TEST_CASE(
   const auto xz = schedlab_cmd(
       {"import", "--mmtests", dir.file("x"), "--db", dir.file("x.db"), "--max-log-mib", "1"});
   CHECK(xz.exit_code == 2);
-  CHECK_THAT(
-      xz.err,
-      Catch::Contains("tbench-1.log.xz: larger than 1 MiB (decompressed), the limit for one log"));
+  CHECK_THAT(test::one_line(xz.err),
+             Catch::Contains(test::one_line(
+                 "tbench-1.log.xz: larger than 1 MiB (decompressed), the limit for one log")));
   fs::remove(x / "tbench-1.log.xz");
   const auto plain = schedlab_cmd(
       {"import", "--mmtests", dir.file("x"), "--db", dir.file("x.db"), "--max-log-mib", "1"});
   CHECK(plain.exit_code == 2);
-  CHECK_THAT(
-      plain.err,
-      Catch::Contains("tbench-2.log: larger than 1 MiB (decompressed), the limit for one log"));
+  CHECK_THAT(test::one_line(plain.err),
+             Catch::Contains(test::one_line(
+                 "tbench-2.log: larger than 1 MiB (decompressed), the limit for one log")));
   const auto alone = schedlab_cmd({"import", "hackbench", "a=b", "--name", "n", "--db",
                                    dir.file("x.db"), "--max-log-mib", "1"});
   CHECK(alone.exit_code != 0);
@@ -432,11 +441,12 @@ TEST_CASE("import --mmtests: what a tree holds before it is stored has a budget"
   const auto refused =
       schedlab_cmd({"import", "--mmtests", dir.file("t"), "--db", db, "--max-tree-mib", "1"});
   CHECK(refused.exit_code == 2);
-  CHECK(refused.err ==
-        "schedlab import: " + dir.file("t") +
+  CHECK(test::one_line(refused.err) ==
+        test::one_line(
+            "schedlab import: " + dir.file("t") +
             ": the tree's outputs need more than 1 MiB of memory before they are stored (the "
             "limit for a tree; --max-tree-mib raises it); import a part of it (a directory of "
-            "fewer runs)\n");
+            "fewer runs)\n"));
   CHECK_FALSE(fs::exists(db));
   const auto fits =
       schedlab_cmd({"import", "--mmtests", dir.file("t"), "--db", db, "--max-tree-mib", "2"});
@@ -451,7 +461,9 @@ TEST_CASE("import --mmtests: what a tree holds before it is stored has a budget"
   const auto flood = schedlab_cmd(
       {"import", "--mmtests", dir.file("l"), "--db", dir.file("l.db"), "--max-tree-mib", "1"});
   CHECK(flood.exit_code == 2);
-  CHECK_THAT(flood.err, Catch::Contains("need more than 1 MiB of memory before they are stored"));
+  CHECK_THAT(
+      test::one_line(flood.err),
+      Catch::Contains(test::one_line("need more than 1 MiB of memory before they are stored")));
   CHECK_FALSE(fs::exists(dir.file("l.db")));
 }
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 
@@ -42,8 +43,9 @@ TEST_CASE("parse, stats and schedstat show refuse a FIFO and a device, at once")
       INFO(c.args[0] << " " << path);
       const auto r = schedlab_cmd(c.args, {}, kNoHang);
       CHECK(r.exit_code == 2);
-      CHECK(r.err ==
-            c.prefix + path + ": cannot read the file: not a regular file (" + kind + ")\n");
+      CHECK(test::one_line(r.err) ==
+            test::one_line(c.prefix + path + ": cannot read the file: not a regular file (" + kind +
+                           ")\n"));
     }
   }
 }

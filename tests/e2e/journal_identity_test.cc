@@ -20,6 +20,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -127,7 +128,8 @@ TEST_CASE("journal: a row naming a program the kernel runs, or a file beside its
       dir, "core.db", {sysctl_row("kernel.core_pattern", "/proc/sys/kernel/core_pattern", "|/tmp/pwned")});
   auto r = test::schedlab_cmd({"restore", "--db", db});
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("'kernel.core_pattern' is not a sysctl schedlab may change (kernel.sched_*, ") !=
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "'kernel.core_pattern' is not a sysctl schedlab may change (kernel.sched_*, ")) !=
         std::string::npos);
   CHECK(r.err.find("vm.swappiness); not written") != std::string::npos);
   CHECK(test::read_text("/proc/sys/kernel/core_pattern") == pattern);
@@ -136,8 +138,9 @@ TEST_CASE("journal: a row naming a program the kernel runs, or a file beside its
       {sysctl_row(kJournalKnob, "/proc/sys/kernel/core_pattern", "|/tmp/pwned")});
   r = test::schedlab_cmd({"restore", "--db", beside});
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("names the file /proc/sys/kernel/core_pattern, not its own "
-                   "/proc/sys/kernel/sched_autogroup_enabled; not written") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "names the file /proc/sys/kernel/core_pattern, not its own "
+            "/proc/sys/kernel/sched_autogroup_enabled; not written")) != std::string::npos);
   CHECK(test::read_text("/proc/sys/kernel/core_pattern") == pattern);
   // A config may not name them either.
   const std::string cfg = dir.file("c.yaml");
@@ -292,15 +295,16 @@ TEST_CASE(
   // Adopting them is refused: three are no knob a config may set.
   r = test::schedlab_cmd({"restore", "--db", db, "--adopt-unidentified"});
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("--adopt-unidentified refused: journal entry 5: 'kernel.perf_event_paranoid' is "
-                   "not a sysctl "
-                   "schedlab may change") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "--adopt-unidentified refused: journal entry 5: 'kernel.perf_event_paranoid' is "
+            "not a sysctl "
+            "schedlab may change")) != std::string::npos);
   CHECK(r.err.find("journal entry 4: 'vm.mmap_min_addr' is not a sysctl schedlab may change") !=
         std::string::npos);
-  CHECK(r.err.find(
-            "journal entry 3: 'kernel.randomize_va_space' is not a sysctl schedlab may change") !=
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "journal entry 3: 'kernel.randomize_va_space' is not a sysctl schedlab may change")) !=
         std::string::npos);
-  CHECK(r.err.find("; nothing adopted") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("; nothing adopted")) != std::string::npos);
   untouched();
 
   // A run on that database is refused before it touches anything.
@@ -308,10 +312,11 @@ TEST_CASE(
   test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
   r = test::schedlab_cmd({"run", cfg, "--db", db});
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("local: the database journals knobs with no identity of this machine and boot: "
-                   "kernel.sched_autogroup_enabled (run 1), kernel.perf_event_paranoid (run 1), "
-                   "vm.mmap_min_addr "
-                   "(run 1), kernel.randomize_va_space (run 1); 'schedlab restore' lists them") !=
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "local: the database journals knobs with no identity of this machine and boot: "
+            "kernel.sched_autogroup_enabled (run 1), kernel.perf_event_paranoid (run 1), "
+            "vm.mmap_min_addr "
+            "(run 1), kernel.randomize_va_space (run 1); 'schedlab restore' lists them")) !=
         std::string::npos);
   untouched();
 }
@@ -336,8 +341,9 @@ TEST_CASE(
   // Not at a terminal: refused.
   auto r = test::schedlab_cmd({"restore", "--db", db, "--adopt-unidentified"});
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("--adopt-unidentified asks for a 'yes' at a terminal, and stdin is not one; "
-                   "nothing adopted") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "--adopt-unidentified asks for a 'yes' at a terminal, and stdin is not one; "
+            "nothing adopted")) != std::string::npos);
   CHECK(read_sysctl(local, kJournalKnob) == flipped);
   const std::string prompt = "Act on these 3 rows on local as this host's own? Type yes to go on: ";
   // At a terminal, anything but yes: nothing.
@@ -372,11 +378,12 @@ TEST_CASE(
   INFO(t.output);
   CHECK_FALSE(t.answered);
   CHECK(t.exit_code == 1);
-  CHECK(t.output.find("--adopt-unidentified refused: journal entry 1: sysctl "
-                      "kernel.sched_autogroup_enabled names "
-                      "the file /proc/sys/vm/mmap_min_addr, not its own "
-                      "/proc/sys/kernel/sched_autogroup_enabled; "
-                      "not written; nothing adopted") != std::string::npos);
+  CHECK(test::one_line(t.output).find(
+            test::one_line("--adopt-unidentified refused: journal entry 1: sysctl "
+                           "kernel.sched_autogroup_enabled names "
+                           "the file /proc/sys/vm/mmap_min_addr, not its own "
+                           "/proc/sys/kernel/sched_autogroup_enabled; "
+                           "not written; nothing adopted")) != std::string::npos);
   CHECK(read_sysctl(local, "vm.mmap_min_addr") == mmap_min);
 }
 
@@ -398,12 +405,14 @@ TEST_CASE("journal: restore never dials a host named like an ssh option") {
                             .timeout = 60s});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("schedlab: ssh://-V: 'ssh://-V' is not a host: use local or "
-                   "ssh://[user@]host[:port] (the host "
-                   "'-V' starts with '-': ssh would take it for an option)") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "schedlab: ssh://-V: 'ssh://-V' is not a host: use local or "
+            "ssh://[user@]host[:port] (the host "
+            "'-V' starts with '-': ssh would take it for an option)")) != std::string::npos);
   CHECK(r.err.find("schedlab: ssh://-Fevil.conf: 'ssh://-Fevil.conf' is not a host") !=
         std::string::npos);
-  CHECK(r.err.find("(the user '-oX' starts with '-'") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("(the user '-oX' starts with '-'")) !=
+        std::string::npos);
   CHECK(r.out.find("OpenSSH") == std::string::npos);
   CHECK(r.err.find("OpenSSH") == std::string::npos);
   CHECK_FALSE(fs::exists(marker));

@@ -20,6 +20,7 @@
 #include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/sleeper_config.h"
@@ -105,9 +106,9 @@ TEST_CASE("an affinity CPU the host does not have is refused before anything run
   test::write_text(cfg, affinity_config("4000"));
   const auto run = test::schedlab_cmd({"run", cfg, "--db", db});
   CHECK(run.exit_code == 1);
-  CHECK(run.err.find(
+  CHECK(test::one_line(run.err).find(test::one_line(
             cfg +
-            ":13: variants.pinned.affinity.client: CPU 4000 is not online on local (online: ") !=
+            ":13: variants.pinned.affinity.client: CPU 4000 is not online on local (online: ")) !=
         std::string::npos);
   Store store(db);
   CHECK(store.runs_table().list_runs().empty());

@@ -15,6 +15,7 @@
 
 #include "base/text.h"
 #include "results/store.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 
@@ -147,9 +148,10 @@ TEST_CASE("long names: --wide prints the full names in the lines") {
   // Where it would change nothing, refused.
   const auto json = test::schedlab_cmd({"list", "--db", db, "--wide", "--format", "json"});
   CHECK(json.exit_code == 2);
-  CHECK(json.err ==
-        "schedlab list: --wide does nothing with --format json: it applies to --format text; json always has "
-        "the full names\n");
+  CHECK(test::one_line(json.err) ==
+        "schedlab list: --wide does nothing with --format json: it applies to --format text; json "
+        "always has "
+        "the full names ");
   const auto history_json =
       test::schedlab_cmd({"history", "--db", db, "--workload", "hackbench", "--metric", "time", "--wide", "--format", "json"});
   CHECK(history_json.exit_code == 2);
@@ -188,7 +190,7 @@ TEST_CASE("import --kernel: a release uname -r could not print is refused, and n
     const auto r = test::schedlab_cmd({"import", "hackbench", file, "--name", "x", "--db", db, "--kernel", release});
     INFO(release);
     CHECK(r.exit_code == 2);
-    CHECK(r.err == err);
+    CHECK(test::one_line(r.err) == test::one_line(err));
     CHECK_FALSE(std::filesystem::exists(db));
   };
   refused("6.12\x1b[2J", "schedlab import: --kernel '6.12\\x1b[2J': it holds a control character (U+001B at byte 4)\n");
@@ -216,9 +218,9 @@ TEST_CASE("report --summary with a metric the comparison has not: exit 2, with t
   const auto long_name = test::schedlab_cmd({"report", "1", "2", "--db", db, "--summary",
                                              std::string(5000, 'm'), "-o", dir.file("r.html")});
   CHECK(long_name.exit_code == 2);
-  CHECK(long_name.err == "schedlab report: --summary: no metric '" +
-                             excerpt(std::string(5000, 'm')) +
-                             "' in the comparison; it has: time\n");
+  CHECK(test::one_line(long_name.err) ==
+        test::one_line("schedlab report: --summary: no metric '" + excerpt(std::string(5000, 'm')) +
+                       "' in the comparison; it has: time\n"));
 }
 
 TEST_CASE("bisect --reboots or --uname with a SUT that is not ssh:// is refused, exit 2") {
@@ -226,13 +228,19 @@ TEST_CASE("bisect --reboots or --uname with a SUT that is not ssh:// is refused,
   const auto r = test::schedlab_cmd({"bisect", "start", "--good", "a", "--bad", "b", "--config", cfg, "--metric", "time",
                                      "--kernels", "a,b", "--reboots", "--", "true"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab bisect: " + cfg + ": --reboots waits for an ssh:// SUT to come back, and the SUT is 'local'\n");
+  CHECK(
+      test::one_line(r.err) ==
+      test::one_line("schedlab bisect: " + cfg +
+                     ": --reboots waits for an ssh:// SUT to come back, and the SUT is 'local'\n"));
   CHECK(r.out.empty());
   // --uname, checked over SSH after the hook, likewise.
   const auto u = test::schedlab_cmd({"bisect", "start", "--good", "a", "--bad", "b", "--config", cfg, "--metric",
                                      "time", "--kernels", "a,b", "--uname", "{kernel}", "--", "true"});
   CHECK(u.exit_code == 2);
-  CHECK(u.err == "schedlab bisect: " + cfg + ": --uname is checked on an ssh:// SUT after its hook, and the SUT is 'local'\n");
+  CHECK(test::one_line(u.err) ==
+        test::one_line(
+            "schedlab bisect: " + cfg +
+            ": --uname is checked on an ssh:// SUT after its hook, and the SUT is 'local'\n"));
 }
 
 TEST_CASE("long names: history's page and report's title, in Chromium") {
@@ -472,6 +480,11 @@ workloads:
   INFO(bisect.out << bisect.err);
   REQUIRE(bisect.exit_code == 0);
   check_fits(bisect.out);
+  // Its progress on stderr too: each reference, candidate and verdict names
+  // its kernel (issue 48).
+  check_fits(bisect.err);
+  CHECK_THAT(test::one_line(bisect.err), Contains("measuring the good reference " + kernels[0]) &&
+                                             Contains(kernels[1] + " is BAD (n="));
   const auto status = ok({"bisect", "status", "--db", db}).out;
   check_fits(status);
   CHECK_THAT(status, Contains("first bad: " + kernels[1]));
@@ -488,7 +501,84 @@ workloads:
       {"nightly", nightly, "--db", dir.file("n.db"), "--report-md", dir.file("n.md")});
   INFO(n.err);
   REQUIRE(n.exit_code == 1);
+  // nightly's progress: the hook and measuring lines of each target.
+  check_fits(n.err);
+  CHECK_THAT(test::one_line(n.err),
+             Contains(kernels[2] + ": running hook cp " + kernels[2] + ".val"));
   const std::string md = test::read_text(dir.file("n.md"));
   check_markdown_fits(md);
   CHECK_THAT(md, Contains("columns: r1 = " + kernels[0]));
+}
+
+TEST_CASE(
+    "long names: refusals and errors on stderr fit 100 columns and still name what they are "
+    "about") {
+  test::TempDir dir;
+  const std::string db = dir.file("runs.db");
+  import_runs(db, false);
+  const std::string metric = long_name("metric"), variant = long_name("variant");
+  const std::string missing = "nosuch-" + kNames[0];
+  // Files of 60-character names: a path stays whole on its line, so one in
+  // a temporary folder that is wider than the line cannot fit.
+  const auto file = [&](std::size_t i, const std::string& ext) {
+    return dir.file(kNames[i].substr(0, 60) + ext);
+  };
+  const std::string v15 = "schedstat/v15.aws-repro-collection-al2023-6.1.150-epyc9r14-16cpu";
+  const std::string v17 = "schedstat/v17.aws-repro-collection-v6.19-epyc9r14-16cpu";
+  const auto snap = [](const std::string& f) { return test::fixture(f).string(); };
+  const std::string config = dir.file("config.yaml");
+  test::write_text(config, fmt::format(R"(iterations: 1
+workloads:
+  - hackbench: {{groups: [1], loops: 10}}
+variants:
+  {}: {{polciy: batch}}
+)",
+                                       variant));
+  // The command, and what its message must still say (read as one line).
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refusals = {
+      // 168 columns before: the longest series by its name.
+      {{"history", "--db", db, "--workload", "hackbench", "--metric", "time", "--changes"},
+       "the longest series (base hackbench-?/2 set 1) has 3"},
+      {{"history", "--db", db, "--workload", "hackbench", "--metric", metric},
+       "has metric '" + metric + "' of workload 'hackbench'"},
+      {{"compare", kNames[0], missing, "--db", db}, "no run '" + missing + "' in " + db},
+      {{"compare", kNames[0], kNames[1], "--db", db, "--summary", metric},
+       "--summary: no metric '" + excerpt(metric) + "'"},
+      {{"report", kNames[0], kNames[1], "--db", db, "--summary", metric, "-o", dir.file("r.html")},
+       "--summary: no metric '" + excerpt(metric) + "'"},
+      {{"list", "--db", db, "--wide", "--format", "json"},
+       "--wide does nothing with --format json"},
+      {{"rm", missing, "--db", db}, "has no run '" + missing + "'"},
+      {{"export", "--db", db, "--format", "kcidb", missing},
+       "no run '" + excerpt(missing, 60) + "'"},
+      {{"export", "--db", db, "--format", "kcidb", "--workload", variant},
+       "unknown workload '" + excerpt(variant, 60) + "'"},
+      {{"import", "hackbench", "--db", db, "--name", kNames[0],
+        "base=" + hackbench("process-pipes-g2-l200.run1.txt")},
+       "already has a run named '" + kNames[0] + "'; nothing imported"},
+      {{"import", "hackbench", "--db", dir.file("none.db"), "--name", kNames[0],
+        variant + "=" + file(0, ".txt")},
+       file(0, ".txt") + ": no such file"},
+      // 212 columns before: the versions, and why perf's table cannot have both.
+      {{"schedstat", "diff", "--delta", snap(v15 + ".before.txt"), snap(v15 + ".after.txt"),
+        snap(v17 + ".before.txt"), snap(v17 + ".after.txt"), "--style", "perf"},
+       "(v15 against v17): v17 splits the load-balance imbalance"},
+      {{"stats", file(0, ".txt"), file(1, ".txt")}, file(0, ".txt") + ": cannot read the file"},
+      {{"parse", "hackbench", file(1, ".txt")}, file(1, ".txt") + ": cannot read the file"},
+      {{"bisect", "status", "--db", file(2, ".db")}, "no bisection in " + file(2, ".db")},
+      {{"workloads", variant}, "unknown workload '" + excerpt(variant, 60) + "'"},
+      {{"help", variant}, "unknown command '" + excerpt(variant, 60) + "'"},
+      {{"compare", "--" + variant}, "unknown option '" + excerpt("--" + variant, 60) + "'"},
+      // A config's error keeps its file:line:key first.
+      {{"run", config, "--db", dir.file("run.db"), "--name", kNames[0]},
+       config + ":5: variants." + variant + ": unknown key 'polciy' (did you mean 'policy'?)"},
+  };
+  for (const auto& [args, says] : refusals) {
+    INFO(fmt::format("{}", fmt::join(args, " ")));
+    const auto r = test::schedlab_cmd(args);
+    INFO(r.err);
+    CHECK_FALSE(r.ok());
+    check_fits(r.err);
+    CHECK_THAT(test::one_line(r.err), Contains(says));
+  }
 }

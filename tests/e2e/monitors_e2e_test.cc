@@ -15,6 +15,7 @@
 #include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/schedstat_fixtures.h"
 #include "tests/support/skip.h"
@@ -243,11 +244,14 @@ TEST_CASE("schedstat diff over run selections sums stored deltas", "[e2e][monito
   CHECK(none.err.find("has no run 'nope'") != std::string::npos);
   const auto unavailable = diff("empty", "fx");
   CHECK(unavailable.exit_code == 2);
-  CHECK(unavailable.err.find("empty: no stored schedstat snapshots of ok iterations (the schedstat "
-                             "monitor was unavailable: no /proc/schedstat)") != std::string::npos);
+  CHECK(test::one_line(unavailable.err)
+            .find(test::one_line(
+                "empty: no stored schedstat snapshots of ok iterations (the schedstat "
+                "monitor was unavailable: no /proc/schedstat)")) != std::string::npos);
   const auto norow = diff("fx::9", "fx");
   CHECK(norow.exit_code == 2);
-  CHECK(norow.err.find("(no row '9'; rows: hackbench-process-pipes/1, hackbench-process-pipes/2)") !=
+  CHECK(test::one_line(norow.err).find(test::one_line(
+            "(no row '9'; rows: hackbench-process-pipes/1, hackbench-process-pipes/2)")) !=
         std::string::npos);
   const auto topo = diff("mixed", "fx");
   CHECK(topo.exit_code == 2);

@@ -36,6 +36,7 @@
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/netns_lab.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -240,17 +241,21 @@ TEST_CASE(
   const auto none =
       test::schedlab_cmd({"history", "--db", s.db, "--workload", "pingpong", "--metric", "wall"});
   CHECK(none.exit_code == 2);
-  CHECK_THAT(none.err, Contains("no run in " + s.db + " has metric 'wall' of workload 'pingpong'"));
+  CHECK_THAT(
+      test::one_line(none.err),
+      Contains(test::one_line("no run in " + s.db + " has metric 'wall' of workload 'pingpong'")));
   // Three nights are fewer than a change point's window: one line, exit 2, no empty list.
   const auto short_history = test::schedlab_cmd(
       {"history", "--db", s.db, "--workload", "pingpong", "--metric", "relcost", "--changes"});
   CHECK(short_history.exit_code == 2);
   CHECK(short_history.out.empty());
-  CHECK_THAT(short_history.err,
-             Contains("schedlab history --changes: change points need at least 8 runs with a value in a series (4 "
-                      "either side of a change); the longest series (") &&
-                 Contains(") has 3\n"));
-  CHECK(std::count(short_history.err.begin(), short_history.err.end(), '\n') == 1);
+  CHECK_THAT(test::one_line(short_history.err),
+             Contains(test::one_line("schedlab history --changes: change points need at least 8 "
+                                     "runs with a value in a series (4 "
+                                     "either side of a change); the longest series (")) &&
+                 Contains(test::one_line(") has 3\n")));
+  // One message, wrapped at 100 columns: its continuations are indented.
+  CHECK(short_history.err.find("\nschedlab") == std::string::npos);
   const auto lone_alpha = test::schedlab_cmd(
       {"history", "--db", s.db, "--workload", "pingpong", "--metric", "relcost", "--changes-alpha", "0.01"});
   CHECK(lone_alpha.exit_code == 2);  // --changes-alpha needs --changes
@@ -301,9 +306,10 @@ TEST_CASE("nightly rejects bad input before running anything") {
   const auto r = s.run(file);
   CHECK(r.exit_code == 2);
   CHECK_THAT(
-      r.err,
-      Contains(file + ":6: rule.per_metric: 'pingpong/relcosts' is no metric of the configs (did you "
-                      "mean 'pingpong/relcost'?)"));
+      test::one_line(r.err),
+      Contains(test::one_line(
+          file + ":6: rule.per_metric: 'pingpong/relcosts' is no metric of the configs (did you "
+                 "mean 'pingpong/relcost'?)")));
   CHECK(s.runs() == 0);
 }
 

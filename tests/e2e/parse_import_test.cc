@@ -19,6 +19,7 @@
 #include "runner/hosts/local_host.h"
 #include "runner/input/param_values.h"
 #include "runner/run/iteration_output.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
 #include "workloads/registry.h"
@@ -43,7 +44,9 @@ TEST_CASE("parse prints the samples of saved outputs") {
 TEST_CASE("parse names the file and the line that did not match") {
   const auto r = schedlab_cmd({"parse", "hackbench", fx("hackbench/error-g0.txt")});
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("error-g0.txt: hackbench output did not parse: tool error: hackbench: --groups|-g requires an integer > 0") != std::string::npos);
+  CHECK(test::one_line(r.err).find(
+            test::one_line("error-g0.txt: hackbench output did not parse: tool error: hackbench: "
+                           "--groups|-g requires an integer > 0")) != std::string::npos);
   const auto bad = schedlab_cmd({"parse", "hackbench", fx("hackbench/error-g0.txt"), "--param", "grups=2"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err == "schedlab parse: --param grups=2: hackbench has no parameter 'grups' (did you mean 'groups'?)\n");
@@ -93,9 +96,10 @@ TEST_CASE("schedlab workloads prints the spec rows in each format, and an unknow
   // the generic workload among those offered.
   const auto bad = schedlab_cmd({"workloads", "hackbnch"});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err ==
-        fmt::format("schedlab workloads: unknown workload 'hackbnch' (did you mean 'hackbench'?); known: {}, command\n",
-                    fmt::join(workload_names(), ", ")));
+  CHECK(test::one_line(bad.err) ==
+        test::one_line(fmt::format("schedlab workloads: unknown workload 'hackbnch' (did you mean "
+                                   "'hackbench'?); known: {}, command\n",
+                                   fmt::join(workload_names(), ", "))));
   CHECK(bad.out.empty());
 }
 
@@ -125,7 +129,8 @@ TEST_CASE("schedlab workloads command documents the generic workload's keys, fro
                    "      argv: [true]\n      metrcs: {}\nvariants:\n  default: {}\n");
   const auto dry = schedlab_cmd({"run", config, "--dry-run", "--db", dir.file("x.db")});
   CHECK(dry.exit_code == 2);
-  CHECK(dry.err.find("unknown key 'metrcs' (did you mean 'metrics'?)") != std::string::npos);
+  CHECK(test::one_line(dry.err).find(
+            test::one_line("unknown key 'metrcs' (did you mean 'metrics'?)")) != std::string::npos);
 }
 
 // Many sweep points in one run: each file's parameters from its name
@@ -167,7 +172,10 @@ TEST_CASE("import --param-from-name: one run, a row per point named in the file 
   const auto no_match = schedlab_cmd({"import", "hackbench", "--name", "x", "--db", db, "--param-from-name",
                                       "-g(?<groups>[0-9]+)-x", "base=" + fx("hackbench/thread-pipes-g4-l1000.txt")});
   CHECK(no_match.exit_code == 2);
-  CHECK(no_match.err.find("its name 'thread-pipes-g4-l1000.txt' does not match --param-from-name") != std::string::npos);
+  CHECK(test::one_line(no_match.err)
+            .find(test::one_line(
+                "its name 'thread-pipes-g4-l1000.txt' does not match --param-from-name")) !=
+        std::string::npos);
   const auto twice = schedlab_cmd({"import", "hackbench", "--name", "x", "--db", db, "--param", "groups=2",
                                    "--param-from-name", "-g(?<groups>[0-9]+)", "base=" + fx("hackbench/thread-pipes-g4-l1000.txt")});
   CHECK(twice.exit_code == 2);
@@ -296,18 +304,20 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
     const auto r = schedlab_cmd({"import", "hackbench", "base=" + dir.file("out0.txt"), "--name",
                                  digits, "--db", fresh, "--param", "groups=2"});
     CHECK(r.exit_code == 2);
-    CHECK(r.err ==
-          "schedlab import: run name '" + digits +
-              "': it is all digits, which a RUN argument takes for a run's id; nothing imported\n");
+    CHECK(
+        test::one_line(r.err) ==
+        test::one_line(
+            "schedlab import: run name '" + digits +
+            "': it is all digits, which a RUN argument takes for a run's id; nothing imported\n"));
   }
   test::write_text(dir.file("c.yaml"), "workloads: [hackbench]\n");
   const auto run =
       schedlab_cmd({"run", dir.file("c.yaml"), "--name", "02", "--db", fresh, "--dry-run"});
   CHECK(run.exit_code == 2);
-  CHECK(run.err ==
-        "schedlab run: run name '02': it is all digits, which a RUN argument takes for a run's id; "
-        "give "
-        "another --name\n");
+  CHECK(test::one_line(run.err) == test::one_line("schedlab run: run name '02': it is all digits, "
+                                                  "which a RUN argument takes for a run's id; "
+                                                  "give "
+                                                  "another --name\n"));
   CHECK((!std::filesystem::exists(fresh) ||
          Store(fresh, Store::Access::kReadOnly).runs_table().list_runs().empty()));
   // rm, then the same name again; an import is not resumed.
@@ -317,7 +327,9 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
               .ok());
   auto resume = schedlab_cmd({"run", "--resume", "imp", "--db", small});
   CHECK(resume.exit_code == 2);
-  CHECK(resume.err.find("was imported, not run: there is nothing to resume (schedlab rm 1 removes it)") !=
+  CHECK(test::one_line(resume.err)
+            .find(test::one_line(
+                "was imported, not run: there is nothing to resume (schedlab rm 1 removes it)")) !=
         std::string::npos);
   const auto rm = schedlab_cmd({"rm", "imp", "--db", small});
   CHECK(rm.ok());
@@ -344,11 +356,11 @@ TEST_CASE("import is all or nothing, checks names first; rm removes a run; an im
   }
   const auto both = schedlab_cmd({"rm", fmt::format("{:02}", second), "--db", small});
   CHECK(both.exit_code == 2);
-  CHECK(both.err ==
-        fmt::format(
+  CHECK(test::one_line(both.err) ==
+        test::one_line(fmt::format(
             "schedlab rm: '{:02}' names two runs in {}: run {} 'second' by its id and run {} by "
             "its name; give the id of the one you mean\n",
-            second, small, second, named));
+            second, small, second, named)));
   CHECK(Store(small, Store::Access::kReadOnly).runs_table().list_runs().size() == 3);
 }
 
@@ -375,7 +387,8 @@ TEST_CASE("parse takes the parameters an output states; only what --param gives 
   CHECK(schedlab_cmd({"parse", "hackbench", file, "--param", "groups=2"}).ok());
   const auto wrong = schedlab_cmd({"parse", "hackbench", file, "--param", "groups=4"});
   CHECK(wrong.exit_code == 3);
-  CHECK(wrong.err.find("the output states groups=2, not --param groups=4") != std::string::npos);
+  CHECK(test::one_line(wrong.err).find(test::one_line(
+            "the output states groups=2, not --param groups=4")) != std::string::npos);
 }
 
 // `import hackbench base=imp/*.txt` as a shell expands it: the files after
@@ -425,7 +438,9 @@ TEST_CASE("import takes VARIANT=FILE FILE... and --variant NAME FILE... as a she
   // A file before any variant: which one? Nothing stored.
   const auto bare = schedlab_cmd({"import", "hackbench", "--name", "bare", "--db", db, base[0]});
   CHECK(bare.exit_code == 2);
-  CHECK(bare.err.find("which variant? give VARIANT=FILE, or --variant NAME before the files") != std::string::npos);
+  CHECK(test::one_line(bare.err).find(test::one_line(
+            "which variant? give VARIANT=FILE, or --variant NAME before the files")) !=
+        std::string::npos);
   Store store(db);
   CHECK_FALSE(store.runs_table().find_run_by_name("bare"));
   // --variant b whose glob matched nothing (nullglob): an error, never a
@@ -629,12 +644,12 @@ TEST_CASE("parse and import: a --param the output contradicts is an error naming
     CHECK(schedlab_cmd({"parse", c.workload, fx(c.file)}).ok());
     const auto parsed = schedlab_cmd({"parse", c.workload, fx(c.file), "--param", c.param});
     CHECK(parsed.exit_code == 3);
-    CHECK_THAT(parsed.err, Catch::Contains(c.message));
+    CHECK_THAT(test::one_line(parsed.err), Catch::Contains(test::one_line(c.message)));
     const std::string db = dir.file(fmt::format("c{}.db", n++));
     const auto imported =
         schedlab_cmd({"import", c.workload, "base=" + fx(c.file), "--name", "x", "--param", c.param, "--db", db});
     CHECK(imported.exit_code == 2);
-    CHECK_THAT(imported.err, Catch::Contains(c.message));
+    CHECK_THAT(test::one_line(imported.err), Catch::Contains(test::one_line(c.message)));
   }
   // A --param that agrees is taken.
   CHECK(schedlab_cmd({"parse", "netperf", fx("netperf/tcp_rr-l3.txt"), "--param", "test=TCP_RR"}).ok());
@@ -707,7 +722,7 @@ TEST_CASE("import of a netperf or schbench output with a 1e308 figure fails its 
     test::write_text(file, c.text);
     const auto parsed = schedlab_cmd({"parse", c.workload, file});
     CHECK(parsed.exit_code == 3);
-    CHECK_THAT(parsed.err, Catch::Contains(c.message));
+    CHECK_THAT(test::one_line(parsed.err), Catch::Contains(test::one_line(c.message)));
     const auto imported = schedlab_cmd({"import", c.workload, "base=" + file, "--name", "x", "--db", db});
     CHECK(imported.exit_code == 3);
     Store store(db);

@@ -16,6 +16,7 @@
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
 #include "tests/support/monitor_values.h"
+#include "tests/support/one_line.h"
 #include "tests/support/profiled_command.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
@@ -175,6 +176,7 @@ workloads:
 )");
   const auto r = test::schedlab_cmd({"run", cfg, "--db", dir.file("bad.db")});
   CHECK_FALSE(r.ok());
-  CHECK(r.err.find(cfg + ":4: perf_stat.events: unknown event 'sched:no_such_tracepoint' on local: "
-                         "event syntax error: 'sched:no_such_tracepoint'") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            cfg + ":4: perf_stat.events: unknown event 'sched:no_such_tracepoint' on local: "
+                  "event syntax error: 'sched:no_such_tracepoint'")) != std::string::npos);
 }

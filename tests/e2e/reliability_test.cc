@@ -37,6 +37,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/sleeper_config.h"
@@ -185,8 +186,9 @@ TEST_CASE("a second run on the same SUT is refused, naming the holder; restore r
         test::schedlab_cmd({"run", dir.file("c.yaml"), "--db", dir.file(db), "--name", "c2"});
     INFO(second.err);
     CHECK(second.exit_code == 1);
-    CHECK(second.err.find("local is in use by run 1 'c1' (database " + dir.file("c.db") +
-                          ", PID " + std::to_string(first.pid) + " on host ") !=
+    CHECK(test::one_line(second.err)
+              .find(test::one_line("local is in use by run 1 'c1' (database " + dir.file("c.db") +
+                                   ", PID " + std::to_string(first.pid) + " on host ")) !=
           std::string::npos);
     CHECK(second.err.find(", since 20") != std::string::npos);
   }
@@ -399,8 +401,9 @@ workloads:
       const auto r = test::schedlab_cmd(args);
       INFO(cmd << ": " << r.err);
       CHECK(r.exit_code != 0);
-      CHECK(r.err.find("no database at " + dir.file("none.db") +
-                       " (run 'schedlab run CONFIG' first)") != std::string::npos);
+      CHECK(test::one_line(r.err).find(test::one_line("no database at " + dir.file("none.db") +
+                                                      " (run 'schedlab run CONFIG' first)")) !=
+            std::string::npos);
       CHECK_FALSE(fs::exists(dir.file("none.db")));
     }
   }

@@ -27,6 +27,7 @@
 #include "results/store.h"
 #include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/one_line.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/profiled_command.h"
 #include "tests/support/run_schedlab.h"
@@ -120,8 +121,9 @@ TEST_CASE("report: a corrupt stored profile is an error naming its iteration") {
   const std::string page = dir.file("corrupt.html");
   const auto rep = test::schedlab_cmd({"report", "--db", db, "-o", page});
   CHECK(rep.exit_code == 1);
-  CHECK(rep.err.find("run two-hot variant beta-heavy two_hot 1 iteration 1 (id 5): the stored "
-                     "profile is not gzip data") != std::string::npos);
+  CHECK(test::one_line(rep.err).find(test::one_line(
+            "run two-hot variant beta-heavy two_hot 1 iteration 1 (id 5): the stored "
+            "profile is not gzip data")) != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(page));
 }
 

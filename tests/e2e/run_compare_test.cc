@@ -124,16 +124,23 @@ TEST_CASE("bad input: a misspelt key, a missing file, a missing tool") {
   test::write_text(cfg, "workloads:\n  - hackbench:\n      grups: [1]\n");
   auto r = schedlab_cmd({"run", cfg, "--db", db});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab: " + cfg + ":3: workloads[0].hackbench: unknown key 'grups' (did you mean 'groups'?)\n");
+  CHECK(
+      test::one_line(r.err) ==
+      test::one_line("schedlab: " + cfg +
+                     ":3: workloads[0].hackbench: unknown key 'grups' (did you mean 'groups'?)\n"));
 
   r = schedlab_cmd({"run", dir.file("nope.yaml"), "--db", db});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab: " + dir.file("nope.yaml") + ": cannot read the file: No such file or directory\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab: " + dir.file("nope.yaml") +
+                       ": cannot read the file: No such file or directory\n"));
 
   test::write_text(cfg, "workloads: [hackbench]\n");
   r = schedlab_cmd({"run", cfg, "--db", db}, {{"PATH", dir.path().string()}});
   CHECK(r.exit_code == 1);
-  CHECK(r.err == "schedlab: hackbench: 'hackbench' is not installed on local (install the Debian package rt-tests)\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab: hackbench: 'hackbench' is not installed on local (install the "
+                       "Debian package rt-tests)\n"));
 }
 
 TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-line error and nothing is written") {
@@ -150,12 +157,15 @@ TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-l
   sqlite3_close(h);
   auto r = schedlab_cmd({"merge", out, in});
   CHECK(r.exit_code == 1);
-  CHECK(r.err == "schedlab merge: " + in + ": database schema version 99 is newer than this schedlab (" +
-                     std::to_string(Store::kSchemaVersion) + "); use a newer schedlab\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab merge: " + in +
+                       ": database schema version 99 is newer than this schedlab (" +
+                       std::to_string(Store::kSchemaVersion) + "); use a newer schedlab\n"));
   CHECK_FALSE(std::filesystem::exists(out));
   r = schedlab_cmd({"merge", in, in});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "schedlab merge: " + in + " is the output database itself\n");
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab merge: " + in + " is the output database itself\n"));
   r = schedlab_cmd({"merge", out, dir.file("none.db")});
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("no database at " + dir.file("none.db")) != std::string::npos);
@@ -267,9 +277,10 @@ TEST_CASE(
   for (const auto& in : {empty, other}) {
     const auto r = schedlab_cmd({"merge", out, in});
     CHECK(r.exit_code == 1);
-    CHECK(r.err == "schedlab merge: " + in +
-                       ": not a schedlab database (no schedlab schema version: an empty file or "
-                       "another program's SQLite database); nothing merged\n");
+    CHECK(test::one_line(r.err) ==
+          test::one_line("schedlab merge: " + in +
+                         ": not a schedlab database (no schedlab schema version: an empty file or "
+                         "another program's SQLite database); nothing merged\n"));
     CHECK_FALSE(std::filesystem::exists(out));
   }
   CHECK(std::filesystem::file_size(empty) == 0);
@@ -309,7 +320,9 @@ TEST_CASE("output that does not parse fails its iteration, keeps the raw output,
   const std::string path = bin + ":" + std::getenv("PATH");
   const auto r = schedlab_cmd({"run", cfg, "--db", db, "--name", "p"}, {{"PATH", path}});
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("hackbench output did not parse: line 2: 'Time:' line without a number: Time: soon") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "hackbench output did not parse: line 2: 'Time:' line without a number: Time: soon")) !=
+        std::string::npos);
   Store store(db);
   const auto its =
       store.iterations_table().iterations(store.runs_table().find_run_by_name("p")->id, true);
@@ -541,9 +554,10 @@ TEST_CASE(
   // A resumed run keeps its count; it is not given again.
   const auto again = schedlab_cmd({"run", "--resume", "smoke", "--db", db, "--iterations", "3"});
   CHECK(again.exit_code == 2);
-  CHECK(again.err ==
-        "schedlab run: --iterations starts a new run; a resumed run keeps the count it started "
-        "with\n");
+  CHECK(test::one_line(again.err) ==
+        test::one_line(
+            "schedlab run: --iterations starts a new run; a resumed run keeps the count it started "
+            "with\n"));
   CHECK_FALSE(schedlab_cmd({"run", cfg, "--db", db, "--iterations", "0", "--dry-run"}).ok());
   // Resumed, it counts with the override: every point is complete (at the
   // config's counts it would run 3 more, and up to 6 more adaptive ones).
@@ -551,9 +565,10 @@ TEST_CASE(
   const auto resumed = schedlab_cmd({"run", "--resume", "smoke", "--db", db});
   INFO(resumed.err);
   REQUIRE(resumed.ok());
-  CHECK(
-      resumed.err.find("run 1 'smoke' finished: 0 iterations measured (0 failed), 3 points already "
-                       "complete") != std::string::npos);
+  CHECK(test::one_line(resumed.err)
+            .find(test::one_line(
+                "run 1 'smoke' finished: 0 iterations measured (0 failed), 3 points already "
+                "complete")) != std::string::npos);
   // Without it the manifest has no such member.
   test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
   REQUIRE(schedlab_cmd({"run", cfg, "--db", db, "--name", "plain"}).ok());
@@ -582,9 +597,10 @@ TEST_CASE("compare --strict refuses runs made with other parameters; without it 
   const auto strict = schedlab_cmd({"compare", "loops50", "loops20", "--db", db, "--strict"});
   CHECK(strict.exit_code == 2);
   CHECK(strict.out.empty());
-  CHECK(strict.err ==
-        "schedlab compare: --strict: 1 cell measured with other parameters than the baseline:\n"
-        "  hackbench-process-pipes 1 loops20: loops 20 (baseline 50)\n");
+  CHECK(test::one_line(strict.err) ==
+        test::one_line(
+            "schedlab compare: --strict: 1 cell measured with other parameters than the baseline:\n"
+            "  hackbench-process-pipes 1 loops20: loops 20 (baseline 50)\n"));
   // Runs of one config are like with like: --strict prints the table.
   CHECK(schedlab_cmd({"compare", "loops50", "--db", db, "--strict"}).ok());
 }
@@ -599,8 +615,10 @@ TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its firs
                         "  default: {}\n  typo:\n    sysctl:\n      kernel.sched_autogroup_enable: 0\n");
   const auto dry = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
   CHECK(dry.exit_code == 1);
-  CHECK(dry.err.find("variants.typo.sysctl: sysctl kernel.sched_autogroup_enable: does not exist on local") !=
-        std::string::npos);
+  CHECK(
+      test::one_line(dry.err).find(test::one_line(
+          "variants.typo.sysctl: sysctl kernel.sched_autogroup_enable: does not exist on local")) !=
+      std::string::npos);
   CHECK(dry.err.find("did you mean 'kernel.sched_autogroup_enabled'?") != std::string::npos);
   const auto run = schedlab_cmd({"run", cfg, "--db", db});
   CHECK(run.exit_code == 1);
@@ -611,9 +629,11 @@ TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its firs
                         "  default: {}\n  bad:\n    sysctl:\n      kernel.sched_autogroup_enabled: abc\n");
   const auto bad = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err == "schedlab: " + cfg +
-                       ":8: variants.bad.sysctl.kernel.sched_autogroup_enabled: 'abc' is not an integer from 0 to 1, "
-                       "which kernel.sched_autogroup_enabled takes\n");
+  CHECK(test::one_line(bad.err) ==
+        test::one_line("schedlab: " + cfg +
+                       ":8: variants.bad.sysctl.kernel.sched_autogroup_enabled: 'abc' is not an "
+                       "integer from 0 to 1, "
+                       "which kernel.sched_autogroup_enabled takes\n"));
   for (const char* value : {"\"0 1\"", "99999999999999999999"}) {
     test::write_text(cfg, std::string("iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n"
                                       "variants:\n  default: {}\n  bad:\n    sysctl:\n      "
@@ -627,7 +647,9 @@ TEST_CASE("run --dry-run checks the SUT read-only; a run refused before its firs
                         "  default: {}\n  bad:\n    sysctl:\n      vm.swappiness: '10 20'\n");
   const auto two = schedlab_cmd({"run", cfg, "--db", db, "--dry-run"});
   CHECK(two.exit_code == 1);
-  CHECK(two.err.find("sysctl vm.swappiness: '10 20' has 2 values, vm.swappiness holds 1") != std::string::npos);
+  CHECK(test::one_line(two.err).find(
+            test::one_line("sysctl vm.swappiness: '10 20' has 2 values, vm.swappiness holds 1")) !=
+        std::string::npos);
   CHECK_FALSE(std::filesystem::exists(db));
   // A good config's dry run says what it checked.
   test::write_text(cfg, "iterations: 1\nworkloads:\n  - hackbench: {groups: [1], loops: 10}\n");
@@ -657,7 +679,8 @@ TEST_CASE("a sysctl value the kernel does not take fails the run before the base
   const auto r = schedlab_cmd({"run", cfg, "--db", db});
   INFO(r.err);
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("schedlab: " + cfg + ":9: variants.neg.sysctl: sysctl vm.swappiness = -5: ") !=
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "schedlab: " + cfg + ":9: variants.neg.sysctl: sysctl vm.swappiness = -5: ")) !=
         std::string::npos);
   CHECK(r.err.find("restored '" + swappiness + "'; nothing was measured") != std::string::npos);
   CHECK(read_sysctl(local, "vm.swappiness") == swappiness);
@@ -757,7 +780,9 @@ TEST_CASE("run: the table on stdout (text, markdown or JSON), none with --quiet;
   CHECK(j["runs"][0]["id"] == 1);
   CHECK(j["runs"][0]["name"] == "j");
   CHECK(json.out == schedlab_cmd({"compare", "j", "--db", db, "--format", "json"}).out);
-  CHECK(json.err.find("run 1 'j' finished: 16 iterations measured (0 failed) in " + db + "\n") != std::string::npos);
+  CHECK(test::one_line(json.err).find(test::one_line(
+            "run 1 'j' finished: 16 iterations measured (0 failed) in " + db + "\n")) !=
+        std::string::npos);
   const auto quiet = schedlab_cmd({"run", cfg, "--db", db, "--name", "q", "--iterations", "1", "--quiet"});
   REQUIRE(quiet.ok());
   CHECK(quiet.out.empty());

@@ -9,6 +9,7 @@
 
 #include "runner/hosts/local_host.h"
 #include "tests/support/config_run.h"
+#include "tests/support/one_line.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -71,17 +72,19 @@ TEST_CASE(
   LocalHost local;
   const auto r = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db}, .timeout = 60s});
   CHECK(r.exit_code == 1);
-  CHECK(r.err ==
-        "schedlab: schbench: '/nonexistent/schbench' is not installed on local (not packaged in "
-        "Debian: build "
-        "schbench from git.kernel.org/pub/scm/linux/kernel/git/mason/schbench.git (one C file, "
-        "make) and put it on "
-        "PATH or give its path (see workloads/README.md))\n");
+  CHECK(
+      test::one_line(r.err) ==
+      test::one_line(
+          "schedlab: schbench: '/nonexistent/schbench' is not installed on local (not packaged in "
+          "Debian: build "
+          "schbench from git.kernel.org/pub/scm/linux/kernel/git/mason/schbench.git (one C file, "
+          "make) and put it on "
+          "PATH or give its path (see workloads/README.md))\n"));
   // A warm-up schbench would ignore is refused by config validation.
   test::write_text(cfg, "workloads:\n  - schbench: {threads: [1], runtime: 10s, warmup: 5s}\n");
   const auto bad = local.run({.argv = {SCHEDLAB_BINARY, "run", cfg, "--db", db}, .timeout = 60s});
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err.find(
-            "warmup 5s with runtime 10s: schbench ignores -w when the runtime is under 30 s") !=
+  CHECK(test::one_line(bad.err).find(test::one_line(
+            "warmup 5s with runtime 10s: schbench ignores -w when the runtime is under 30 s")) !=
         std::string::npos);
 }

@@ -27,6 +27,7 @@
 #include "runner/hosts/local_host.h"
 #include "runner/lab/apt.h"
 #include "runner/lab/lab_host.h"
+#include "tests/support/one_line.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
 
@@ -123,26 +124,30 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   fs::create_directories(dir.path() / "notkernel");
   auto r = schedlab_cmd({"lab", "build", "git:" + dir.file("notkernel")}, cache);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("is not a kernel source tree (no Makefile); give the top of a Linux tree") !=
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "is not a kernel source tree (no Makefile); give the top of a Linux tree")) !=
         std::string::npos);
 
   small_tree(dir.path() / "plain");
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("plain") + "@v6.1"}, cache);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("is not a git repository, so @v6.1 names nothing; drop @v6.1 to build the tree "
-                   "as it is") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "is not a git repository, so @v6.1 names nothing; drop @v6.1 to build the tree "
+            "as it is")) != std::string::npos);
 
   small_repo(dir.path() / "repo");
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@no-such-tag"}, cache);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("unknown ref 'no-such-tag' in ") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("unknown ref 'no-such-tag' in ")) !=
+        std::string::npos);
 
   // The build itself fails: its first error line, and where the log is.
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@HEAD"}, cache);
   INFO(r.err);
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("failed at make tinyconfig (exit 2):\n  scripts/kconfig/conf.c:1:1: error: "
-                   "planted failure\n") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "failed at make tinyconfig (exit 2):\n  scripts/kconfig/conf.c:1:1: error: "
+            "planted failure\n")) != std::string::npos);
   CHECK(r.err.find("\nfull log: ") != std::string::npos);
 
   // Missing tools are named with their packages (a PATH with git only).
@@ -152,9 +157,9 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
   env["PATH"] = dir.file("bin");
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@HEAD"}, env);
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find(
+  CHECK(test::one_line(r.err).find(test::one_line(
             "needs make (Debian package make), gcc (Debian package gcc), bc (Debian package bc), "
-            "bison (Debian package bison), flex (Debian package flex)") != std::string::npos);
+            "bison (Debian package bison), flex (Debian package flex)")) != std::string::npos);
 
   // A config naming a lab kernel that is not a tree fails in run, before anything is measured.
   const std::string cfg = dir.file("c.yaml");
@@ -163,7 +168,8 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
                        dir.file("notkernel")));
   r = schedlab_cmd({"run", cfg, "--db", dir.file("db")}, cache);
   CHECK(r.exit_code != 0);
-  CHECK(r.err.find("is not a kernel source tree") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("is not a kernel source tree")) !=
+        std::string::npos);
 
   // bisect --repo with no hook builds kernels: the config must have a lab SUT.
   const std::string local_cfg = dir.file("local.yaml");
@@ -172,8 +178,9 @@ TEST_CASE("lab build: bad input is a one-line error naming what to do") {
                     "--good", "HEAD", "--bad", "HEAD", "--config", local_cfg, "--metric", "time"},
                    cache);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("--repo with no hook builds each commit as a lab kernel: give the config a "
-                   "lab SUT") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "--repo with no hook builds each commit as a lab kernel: give the config a "
+            "lab SUT")) != std::string::npos);
 }
 
 namespace {
@@ -268,8 +275,9 @@ TEST_CASE(
   small_tree(dir.path() / "plain");
   auto r = schedlab_cmd({"lab", "build", "git:" + dir.file("plain") + "@WORKTREE"}, env);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("is not a git repository, so @WORKTREE names nothing; drop @WORKTREE to build "
-                   "the tree as it is") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "is not a git repository, so @WORKTREE names nothing; drop @WORKTREE to build "
+            "the tree as it is")) != std::string::npos);
 
   // A repository with no commit: nothing for the edits to sit on.
   small_tree(dir.path() / "fresh");
@@ -786,8 +794,10 @@ TEST_CASE("lab build: a board whose cross compiler is missing names its package"
                               {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}, {"PATH", dir.file("bin")}});
   INFO(r.err);
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("for exynos4210 needs arm-linux-gnueabihf-gcc (Debian package gcc-arm-linux-gnueabihf), the "
-                   "exynos4210 board's cross compiler") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("for exynos4210 needs arm-linux-gnueabihf-gcc "
+                                                  "(Debian package gcc-arm-linux-gnueabihf), the "
+                                                  "exynos4210 board's cross compiler")) !=
+        std::string::npos);
   const auto unknown = schedlab_cmd({"lab", "build", "git:" + dir.file("repo") + "@HEAD", "--board", "pc"});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.starts_with("schedlab lab build: --board: unknown board 'pc'; known: x86 ("));
