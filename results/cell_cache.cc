@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "base/sample_range.h"
-#include "base/text.h"
 #include "results/sqlite_stmt.h"
 
 namespace schedlab {
@@ -55,16 +53,6 @@ void CellCache::for_each_run_cell_summaries(
     c.ci_reason.assign(s.view(8));
     c.variant.assign(s.view(9));
     c.params.assign(s.view(14));
-    // A cached centre is printed as a fact: one no sample could give (1e308
-    // printed as 309 digits, issue 44) is a crafted cache, not used.
-    for (const auto& [what, v] :
-         {std::pair{"centre", c.centre}, {"ci_low", c.ci_low}, {"ci_high", c.ci_high}})
-      if (v)
-        if (const auto why = sample_out_of_range(*v))
-          throw StoreError(fmt::format(
-              "cell_summaries of run {} variant {} {} {}: {} {} (a damaged or crafted database)",
-              c.run_id, terminal_safe(c.variant), terminal_safe(c.block), terminal_safe(c.row),
-              what, *why));
   }
   flush();
 }
