@@ -8,13 +8,10 @@
 // so is a sample outside base/sample_range.h's range read back after the
 // merge (inf, 1e308: every statistic of its cell would overflow).
 //
-// The statements run under an authorizer that only lets them change this
-// one file (no ATTACH, no VACUUM INTO, no extension), within SQLite's
-// length limits and a step budget.
-#include <sqlite3.h>
+// The statements run as fuzz/crafted_db.h runs them: they change this one
+// file only, within limits.
 #include <unistd.h>
 
-#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -24,6 +21,7 @@
 #include <string_view>
 
 #include "base/sample_range.h"
+#include "fuzz/crafted_db.h"
 #include "results/iterations_table.h"
 #include "results/runs_table.h"
 #include "results/store.h"
@@ -59,54 +57,6 @@ void remove_database(const fs::path& p) {
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(p.string() + suffix);
 }
 
-// Statements may change the file's own tables and schema, nothing else.
-int authorize(void*, int action, const char* a, const char*, const char*, const char*) {
-  switch (action) {
-    case SQLITE_ATTACH:
-    case SQLITE_DETACH:
-    case SQLITE_CREATE_VTABLE:
-    case SQLITE_DROP_VTABLE:
-      return SQLITE_DENY;
-    case SQLITE_PRAGMA: {
-      const std::string_view p = a ? a : "";
-      return p == "user_version" || p == "writable_schema" || p == "ignore_check_constraints"
-                 ? SQLITE_OK
-                 : SQLITE_DENY;
-    }
-    case SQLITE_FUNCTION: {
-      const std::string_view f = a ? a : "";
-      return f == "load_extension" ? SQLITE_DENY : SQLITE_OK;
-    }
-    default:
-      return SQLITE_OK;
-  }
-}
-
-// Runs each line of SQL on the input database; errors are the input's own.
-void craft(const fs::path& db, std::string_view sql) {
-  sqlite3* h = nullptr;
-  if (sqlite3_open(db.c_str(), &h) != SQLITE_OK) std::abort();
-  sqlite3_limit(h, SQLITE_LIMIT_LENGTH, 1 << 20);
-  sqlite3_limit(h, SQLITE_LIMIT_SQL_LENGTH, 1 << 16);
-  sqlite3_set_authorizer(h, authorize, nullptr);
-  // A recursive query with no end is the input's, not merge's, hang.
-  int steps = 0;
-  sqlite3_progress_handler(
-      h, 1000, [](void* n) { return ++*static_cast<int*>(n) > 1000 ? 1 : 0; }, &steps);
-  for (std::size_t at = 0; at < sql.size();) {
-    std::size_t nl = sql.find('\n', at);
-    if (nl == std::string_view::npos) nl = sql.size();
-    std::string line(sql.substr(at, nl - at));
-    at = nl + 1;
-    // VACUUM INTO writes another file; plain VACUUM is harmless but slow.
-    std::string lower = line;
-    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (lower.find("vacuum") != std::string::npos) continue;
-    sqlite3_exec(h, line.c_str(), nullptr, nullptr, nullptr);
-  }
-  sqlite3_close(h);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -118,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::ofstream(f.input, std::ios::binary).write(text.data(), static_cast<std::streamsize>(size));
   } else {
     fs::copy_file(f.input_template, f.input);
-    craft(f.input, text);
+    fuzz::craft(f.input, text);
   }
   fs::copy_file(f.output_template, f.output);
   try {

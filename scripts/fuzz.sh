@@ -34,6 +34,8 @@ seeds_of() {
     fuzz_config) echo configs ;;
     # SQL statements that craft an input database (fuzz/merge_fuzz.cc).
     fuzz_merge) echo fuzz/seeds/merge ;;
+    # The same, crafting a database of two runs to export (fuzz/export_fuzz.cc).
+    fuzz_export) echo fuzz/seeds/export ;;
     # Trees written from each input (fuzz/mmtests_tree_fuzz.cc says how).
     fuzz_mmtests_tree) echo fuzz/seeds/mmtests-tree ;;
     # Two sample files an input, split at a form feed (fuzz/sample_file_fuzz.cc).

@@ -163,8 +163,13 @@ std::optional<std::string> kcidb_origin_problem(std::string_view name) {
   const bool ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
   });
-  if (ok) return std::nullopt;
-  return "a KCIDB origin is lower-case letters, digits and _ ([a-z0-9_]+)";
+  if (!ok) return "a KCIDB origin is lower-case letters, digits and _ ([a-z0-9_]+)";
+  // The schema sets no length; every id of the report starts with the
+  // origin, so a 1 MB one would be copied into each test (issue 44).
+  if (name.size() > kKcidbOriginMax)
+    return fmt::format("a KCIDB origin names a CI system in at most {} characters, not {}",
+                       kKcidbOriginMax, name.size());
+  return std::nullopt;
 }
 
 std::string kcidb_path_part(std::string_view s) {

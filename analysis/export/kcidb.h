@@ -4,6 +4,7 @@
 // records of it, nothing more) and a test per cell.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -18,7 +19,11 @@ namespace schedlab {
 inline constexpr int kKcidbMajor = 5;
 inline constexpr int kKcidbMinor = 3;
 
-// Why NAME cannot be a KCIDB origin (the schema's [a-z0-9_]+), or nothing.
+// The longest origin export takes (KernelCI's are words: maestro, syzbot).
+inline constexpr std::size_t kKcidbOriginMax = 32;
+
+// Why NAME cannot be a KCIDB origin (the schema's [a-z0-9_]+, at most
+// kKcidbOriginMax characters), or nothing.
 std::optional<std::string> kcidb_origin_problem(std::string_view name);
 
 // One part of a test's path ("schedlab.BLOCK.METRIC.ROW"): each character

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <span>
+
+#include "base/sample_range.h"
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
@@ -83,8 +85,9 @@ void HistoryReader::emit(const RunLabel& run, std::span<const CellSummary> cells
     p.params = c.params;
     p.n = static_cast<std::size_t>(c.n);
     // Stored summaries are data: a crafted or damaged database's inf or NaN
-    // is no centre and no interval, never "[-nan, inf]".
-    const auto finite = [](std::optional<double> v) { return v && std::isfinite(*v); };
+    // is no centre and no interval, never "[-nan, inf]"; nor is a value no
+    // sample could give (1e308 was printed as 309 digits, issue 44).
+    const auto finite = [](std::optional<double> v) { return v && sample_in_range(*v); };
     p.centre = finite(c.centre) ? c.centre : std::nullopt;
     p.ci = c.ci_low && c.ci_high ? std::optional(stats::Interval{*c.ci_low, *c.ci_high}) : std::nullopt;
     p.ci_reason = c.ci_reason;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/text.h"
+
 namespace schedlab {
 namespace {
 
@@ -75,7 +77,9 @@ double flame_share_pct(std::uint64_t n, std::uint64_t total) {
 nlohmann::ordered_json flame_json(const std::string& name, const FlameNode& node, std::uint64_t min,
                                   const FlameNode* base, std::uint64_t total,
                                   std::uint64_t base_total, FlameGraph& g) {
-  nlohmann::ordered_json j = {{"n", name}, {"v", node.value}};
+  // A frame drawn as the page's cells show names (issue 44: a right-to-left
+  // override in a symbol reversed its frame's label).
+  nlohmann::ordered_json j = {{"n", terminal_safe(name)}, {"v", node.value}};
   if (base_total) {
     // Rounded: the page needs no more, and it keeps the page small.
     const double d =

@@ -33,6 +33,30 @@ struct DesignCmdOptions {
   Format format = Format::kText;
 };
 
+// --simulate's bound on its work. Each trial draws up to --max iterations a
+// side at each of three changes, and a look reads every sample so far (the
+// test may look at each iteration once its planned looks are spent): one
+// trial at --max 100000 took 36 s here, quadratic in --max. Within these a
+// simulation takes minutes at most; past them, hours (issue 44).
+constexpr std::size_t kSimulateMaxN = 10'000;
+constexpr std::size_t kSimulateWork = 2'000'000;  // trials x --max
+
+std::optional<std::string> simulation_too_big(std::size_t trials, std::size_t max_n) {
+  if (trials == 0) return std::nullopt;
+  if (max_n > kSimulateMaxN)
+    return fmt::format(
+        "--simulate takes --max up to {} (not {}): a trial's looks read every sample so far, so "
+        "its cost grows with the square of --max",
+        kSimulateMaxN, max_n);
+  if (trials > kSimulateWork / max_n)
+    return fmt::format(
+        "--simulate {} with --max {} is {:.3g} iterations a side a change; the bound is {} (trials "
+        "x "
+        "--max): past it a simulation takes hours",
+        trials, max_n, static_cast<double>(trials) * static_cast<double>(max_n), kSimulateWork);
+  return std::nullopt;
+}
+
 const Renderers<std::string (*)(const DesignReport&)> kDesignOutputs{
     {Format::kText, render_design_text},
     {Format::kJson, render_design_json},
@@ -112,9 +136,14 @@ void register_design(CLI::App& app, int& exit_code) {
   cmd->add_option("--max", o->max_n, "the iteration cap a side (its look is the last)")
       ->check(CLI::Range(2, 1'000'000))
       ->capture_default_str();
-  auto* simulate = cmd->add_option("--simulate", o->trials,
-                                   "also simulate TRIALS trials at each change (seeded)")
-                       ->check(CLI::Range(1, 10'000'000));
+  auto* simulate =
+      cmd->add_option(
+             "--simulate", o->trials,
+             fmt::format("also simulate TRIALS trials at each change (seeded); TRIALS x --max at "
+                         "most {} and --max at most {}: the work grows with "
+                         "trials x max^2",
+                         kSimulateWork, kSimulateMaxN))
+          ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--seed", o->seed, "the simulation's seed")
       ->needs(simulate)
       ->capture_default_str();
@@ -127,6 +156,11 @@ void register_design(CLI::App& app, int& exit_code) {
     if (o->max_n < o->min_n) {
       print_message(
           fmt::format("schedlab design: --max ({}) is below --min ({})\n", o->max_n, o->min_n));
+      exit_code = kBadInput;
+      return;
+    }
+    if (const auto problem = simulation_too_big(o->trials, o->max_n)) {
+      fmt::print(stderr, "schedlab design: {}\n", *problem);
       exit_code = kBadInput;
       return;
     }

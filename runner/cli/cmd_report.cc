@@ -6,8 +6,10 @@
 #include "analysis/compare/compare.h"
 #include "analysis/compare/profiles.h"
 #include "analysis/render/column_labels.h"
+#include "analysis/render/render.h"
 #include "analysis/render/render_html.h"
 #include "analysis/render/summary_table.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -58,15 +60,17 @@ int report_command(const ReportCmdOptions& o) {
             }))
       return rc;
     const std::string lead = o.summary.empty() ? "" : render_summary_html(summary_table(c, o.summary));
-    // Short column labels (a key above the tables), as compare's text.
+    // Short column labels (a key above the tables), as compare's text; the
+    // names the plots draw shown as the cells show them (html_escape).
     shorten_column_labels(c);
+    make_names_terminal_safe(c);
     const std::string page = render_html(c, vega, title, lead);
     OutputFile out(o.output);
     out.write(page);
     out.close();
     if (!out.is_stdout())
-      print_message(
-          fmt::format("schedlab report: wrote {} ({} KiB)\n", o.output, page.size() / 1024));
+      print_message(fmt::format("schedlab report: wrote {} ({} KiB)\n", terminal_safe(o.output),
+                                page.size() / 1024));
     return kOk;
   });
 }

@@ -64,16 +64,53 @@ struct Source {
   std::string edits;  // @WORKTREE: the edits on HEAD as a patch (worktree_patch)
 };
 
+// The most @WORKTREE's edited and untracked files may hold together: a
+// source edit is kilobytes; a file neither committed nor ignored (a disk
+// image, a core dump) would be read as a patch several times its size in
+// memory and copied into the cache (issue 44: 100 MB took 325 MB).
+constexpr std::uintmax_t kMaxEditsBytes = 64 << 20;
+
+// Refuses edits past kMaxEditsBytes, naming the largest file, before any
+// is read. NAMES: NUL-separated paths in the tree.
+void check_edits_size(const Source& s, const std::string& spec, const std::string& names) {
+  std::uintmax_t total = 0, largest = 0;
+  std::string largest_name;
+  std::istringstream in(names);
+  for (std::string n; std::getline(in, n, '\0');) {
+    std::error_code ec;
+    if (n.empty() || !fs::is_regular_file(fs::symlink_status(s.tree / n, ec))) continue;
+    const std::uintmax_t size = fs::file_size(s.tree / n, ec);
+    if (ec) continue;
+    total += size;
+    if (size > largest) {
+      largest = size;
+      largest_name = n;
+    }
+  }
+  if (total > kMaxEditsBytes)
+    throw UnknownKernel(fmt::format(
+        "lab: {}: the edits of {} hold {} MiB (the largest, {}: {} MiB); @WORKTREE takes at most "
+        "{} MiB of edited and untracked files: commit or .gitignore what is not a source edit",
+        spec, terminal_safe(s.tree.string()), total >> 20, terminal_safe(largest_name),
+        largest >> 20, kMaxEditsBytes >> 20));
+}
+
 // @WORKTREE's edits as one patch git apply takes: `git diff --binary HEAD`
 // (staged and unstaged), then each untracked file that .gitignore does not
 // exclude as a new file. Empty: the work tree is HEAD.
 std::string worktree_patch(const Source& s, const std::string& spec, Host& local) {
-  const ExecResult diff = run_in(local, {"git", "-C", s.tree.string(), "diff", "--binary", "HEAD"});
+  const ExecResult edited = run_in(
+      local, {"git", "-C", s.tree.string(), "diff", "--name-only", "--relative", "-z", "HEAD"});
   const ExecResult untracked = run_in(
       local, {"git", "-C", s.tree.string(), "ls-files", "--others", "--exclude-standard", "-z"});
-  if (!diff.ok() || !untracked.ok())
+  if (!edited.ok() || !untracked.ok())
     throw UnknownKernel(fmt::format("lab: {}: cannot read the edits of {}: {}", spec,
-                                    s.tree.string(), why(diff.ok() ? untracked : diff)));
+                                    s.tree.string(), why(edited.ok() ? untracked : edited)));
+  check_edits_size(s, spec, edited.out + untracked.out);
+  const ExecResult diff = run_in(local, {"git", "-C", s.tree.string(), "diff", "--binary", "HEAD"});
+  if (!diff.ok())
+    throw UnknownKernel(
+        fmt::format("lab: {}: cannot read the edits of {}: {}", spec, s.tree.string(), why(diff)));
   std::string patch = diff.out;
   std::istringstream names(untracked.out);
   for (std::string n; std::getline(names, n, '\0');) {
@@ -82,8 +119,8 @@ std::string worktree_patch(const Source& s, const std::string& spec, Host& local
     const ExecResult added = run_in(local, {"git", "-C", s.tree.string(), "diff", "--no-index",
                                             "--binary", "--", "/dev/null", n});
     if (added.exit_code != 1 || added.out.empty())
-      throw UnknownKernel(
-          fmt::format("lab: {}: cannot read the untracked file {}: {}", spec, n, why(added)));
+      throw UnknownKernel(fmt::format("lab: {}: cannot read the untracked file {}: {}", spec,
+                                      terminal_safe(n), why(added)));
     patch += added.out;
   }
   return patch;

@@ -92,6 +92,13 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
       {{"design", "--cv", "4", "--seed", "3"}, "--seed requires --simulate"},
       {{"design", "--cv", "4", "--simulate", "10", "--dist", "cauchy"}, "cauchy"},
       {{"design", "--cv", "4", "--format", "csv"}, "unknown format 'csv'"},
+      // Work past the stated bound is refused before it starts (issue 44:
+      // ten million trials of a million iterations ran for ever).
+      {{"design", "--cv", "4", "--simulate", "10000000", "--max", "1000000"},
+       "--simulate takes --max up to 10000 (not 1000000): a trial's looks read every sample"},
+      {{"design", "--cv", "4", "--simulate", "100000"},
+       "--simulate 100000 with --max 60 is 6e+06 iterations a side a change; the bound is "
+       "2000000 (trials x --max)"},
   };
   for (const auto& c : cases) {
     INFO(c.args.back());
@@ -102,4 +109,11 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
     CHECK(r.err.find(c.error) != std::string::npos);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("design: --help states the simulation's bound and why", "[design]") {
+  const auto r = schedlab_cmd({"design", "--help"});
+  CHECK(r.exit_code == 0);
+  CHECK(test::one_line(r.out).find("TRIALS x --max at most 2000000 and --max at most 10000: the "
+                                   "work grows with trials x max^2") != std::string::npos);
 }

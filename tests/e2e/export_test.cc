@@ -183,6 +183,15 @@ TEST_CASE(
   CHECK(bad.err ==
         "schedlab export: --origin 'Lab-7': a KCIDB origin is lower-case letters, digits and _ "
         "([a-z0-9_]+)\n");
+  // 100 KB of letters is valid by the pattern, copied into every id (issue
+  // 44): refused by length, shown cut.
+  const auto huge =
+      export_cli(db, {"export", "--format", "kcidb", "--origin", std::string(100'000, 'a')});
+  CHECK(huge.exit_code == 2);
+  CHECK(huge.out.empty());
+  CHECK(huge.err.find("a KCIDB origin names a CI system in at most 32 characters, not 100000\n") !=
+        std::string::npos);
+  CHECK(huge.err.size() < 300);
 }
 
 TEST_CASE("export --format bmf: a run as Bencher Metric Format, valid by Bencher's schema") {

@@ -1,18 +1,20 @@
 // End to end: the real schedlab binary runs real hackbench into a temporary
 // database, then compare prints the table. Needs rt-tests installed.
-#include <cctype>
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
+#include "base/base64.h"
+#include "base/compression.h"
 #include "results/iterations_table.h"
 #include "results/knob_journal_table.h"
 #include "results/metrics_table.h"
@@ -24,6 +26,7 @@
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
 #include "tests/support/one_line.h"
+#include "tests/support/plain_iteration.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -169,6 +172,28 @@ TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-l
   r = schedlab_cmd({"merge", out, dir.file("none.db")});
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("no database at " + dir.file("none.db")) != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("merge: a stored perf profile that does not decode is refused, naming its iteration") {
+  // Issue 44: a crafted database's profile with a count of 1e999 merged,
+  // and every report of the run failed after.
+  test::TempDir dir;
+  const std::string in = dir.file("in.db"), out = dir.file("out.db");
+  {
+    Store s(in);
+    const auto run = test::plain_run(s, "prof");
+    const auto v = s.variants_table().add_variant({0, run, "default", 0, "{}"});
+    IterationRow it = test::plain_iteration(run, v);
+    it.monitor_snapshots = {{0, "perf-profile", "after", "perf script (folded stacks, gzip+base64)",
+                             base64_encode(gzip("hackbench;main 1e999\n"))}};
+    s.iterations_table().add_iteration(it);
+  }
+  const auto r = schedlab_cmd({"merge", out, in});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("schedlab merge: " + in + ": run prof iteration id 1") != std::string::npos);
+  CHECK(r.err.find("expected 'STACK COUNT', found 'hackbench;main 1e999'; nothing merged") !=
+        std::string::npos);
   CHECK_FALSE(std::filesystem::exists(out));
 }
 

@@ -69,4 +69,7 @@ TEST_CASE("kcidb: path parts and origins as the schema takes them") {
   CHECK(kcidb_origin_problem("Lab"));
   CHECK(kcidb_origin_problem(""));
   CHECK(kcidb_origin_problem("a:b"));
+  CHECK_FALSE(kcidb_origin_problem(std::string(32, 'a')));
+  CHECK(*kcidb_origin_problem(std::string(33, 'a')) ==
+        "a KCIDB origin names a CI system in at most 32 characters, not 33");
 }

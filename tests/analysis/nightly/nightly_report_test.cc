@@ -305,3 +305,26 @@ TEST_CASE("an improvement across nights is bisected as a change either way; a fl
     CHECK_THAT(render_nightly_markdown(r), Contains("## Change points in history (0)"));
   }
 }
+
+TEST_CASE("the nightly HTML shows a hostile target and variant name visibly in every cell") {
+  // Issue 44: cells were HTML-escaped, not terminal-safe as the title is.
+  Db db;
+  const auto base = db.run("base", {1.00, 1.01, 0.99, 1.00, 1.02}, false);
+  const auto slow = db.run("slow", {1.20, 1.21, 1.19, 1.20, 1.22}, false);
+  const std::string hostile = "s\x1b]0;pwned\x07low\xe2\x80\xae";
+  NightlyReportInput in{.name = "n",
+                        .targets = {"base", hostile},
+                        .baseline = 0,
+                        .configs = {"c.yaml"},
+                        .cells = {cell("base", base), cell(hostile, slow)},
+                        .rule = {.alpha = 0.05, .min_effect_pct = 3}};
+  const NightlyReport r = build_nightly_report(db.store, in);
+  REQUIRE(r.regressions.size() == 1);
+  std::string html = render_nightly_html(r, "/* vega */");
+  // The plots' data (JSON in a script) aside: every table cell and heading.
+  for (std::size_t at; (at = html.find("<script")) != std::string::npos;)
+    html.erase(at, html.find("</script>", at) + 9 - at);
+  for (const char* raw : {"\x1b", "\x07", "\xe2\x80\xae"})
+    CHECK(html.find(raw) == std::string::npos);
+  CHECK_THAT(html, Contains("<tr><td>s\\x1b]0;pwned\\x07low\\u202e</td>"));
+}

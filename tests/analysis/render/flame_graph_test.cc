@@ -116,3 +116,13 @@ TEST_CASE("the differential graph: widths from the new profile, d its share minu
   CHECK(at(g.tree, {"prog", "main", "delta"}) == nullptr);  // only the base has it
   CHECK(g.max_change_pp == 40);
 }
+
+TEST_CASE("a frame's name is drawn as the page's cells show names: no override, no escape",
+          "[flame]") {
+  // Issue 44: a right-to-left override in a symbol reversed its label.
+  const perf_profile::Folded f{{"prog\x1b[2J\x07;sym\xe2\x80\xaetxt.exe", 10}};
+  const FlameGraph g = flame_graph(f);
+  CHECK(at(g.tree, {"prog\\x1b[2J\\x07", "sym\\u202etxt.exe"}) != nullptr);
+  const FlameGraph d = differential_flame_graph(f, f);
+  CHECK(at(d.tree, {"prog\\x1b[2J\\x07", "sym\\u202etxt.exe"}) != nullptr);
+}

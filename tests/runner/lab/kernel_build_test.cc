@@ -379,6 +379,28 @@ workloads:
 // git:TREE@REF` afterwards must find that kernel, not start a cold build
 // without it. The cache entry is written as a build
 // writes it; the tree is a small git tree.
+TEST_CASE("lab build: @WORKTREE refuses edits past 64 MiB, naming the file, before reading it") {
+  // Issue 44: a 100 MB untracked file (neither committed nor ignored) was
+  // read as a patch of 325 MB in memory and copied into the cache. Here a
+  // sparse 65 MiB one beside an edited file with an escape in its name.
+  test::TempDir dir;
+  const std::map<std::string, std::string> env = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
+  const fs::path repo = dir.path() / "repo";
+  small_repo(repo);
+  test::write_text(repo / "kernel/sched/core.c", "int edited;\n");
+  const fs::path blob = repo / "disk\x1b[2J.img";
+  test::write_text(blob, "");
+  fs::resize_file(blob, 65 << 20);
+  const auto r = schedlab_cmd({"lab", "build", "git:" + repo.string() + "@WORKTREE"}, env);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("the edits of " + repo.string() +
+                   " hold 65 MiB (the largest, disk\\x1b[2J.img: "
+                   "65 MiB); @WORKTREE takes at most 64 MiB of edited and untracked files: commit "
+                   "or .gitignore what is not a source edit") != std::string::npos);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "cache" / "builds"));  // nothing checked out
+}
+
 TEST_CASE("lab: the kernels a run built are found by their commit, with what the run added") {
   test::TempDir dir;
   small_repo(dir.path() / "repo");

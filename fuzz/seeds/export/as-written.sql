@@ -1,0 +1,1 @@
+-- the database as it was written
