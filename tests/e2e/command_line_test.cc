@@ -63,14 +63,6 @@ std::vector<std::string> commands() {
   return out;
 }
 
-// The messages in stderr: lines that do not continue the one before (a
-// message wrapped at 100 columns continues indented).
-std::size_t messages(const std::string& err) {
-  std::size_t n = 0;
-  for (const auto line : split_lines(err)) n += !line.starts_with(' ');
-  return n;
-}
-
 // ARGS refused with exactly ERR on stderr, exit 2, nothing on stdout.
 void refused(const std::vector<std::string>& args, const std::string& err) {
   INFO(fmt::format("{}", fmt::join(args, " ")));
@@ -131,7 +123,7 @@ TEST_CASE("command line: CLI11's own errors carry schedlab's prefix and exit 2")
   CHECK(r.exit_code == 2);
   CHECK(r.err.starts_with("schedlab compare: --format: "));
   CHECK(test::one_line(r.err).ends_with(test::one_line(" (schedlab help compare)\n")));
-  CHECK(messages(r.err) == 1);
+  CHECK(test::message_count(r.err) == 1);
   r = schedlab_cmd({});
   CHECK(r.exit_code == 2);
   CHECK(r.err.starts_with("schedlab: a command is required: run, list, "));
@@ -171,7 +163,7 @@ TEST_CASE("command line: a fraction or percentage option refuses nan, inf and a 
     const auto r = schedlab_cmd(args);
     CHECK(r.exit_code == 2);
     CHECK(test::one_line(r.err).find(test::one_line(error)) != std::string::npos);
-    CHECK(messages(r.err) == 1);
+    CHECK(test::message_count(r.err) == 1);
   }
 }
 

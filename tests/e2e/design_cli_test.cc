@@ -106,8 +106,8 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
     CHECK(r.err.starts_with("schedlab design: "));
-    CHECK(r.err.find(c.error) != std::string::npos);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(test::one_line(r.err).find(test::one_line(c.error)) != std::string::npos);
+    CHECK(test::message_count(r.err) == 1);
   }
 }
 

@@ -483,7 +483,8 @@ workloads:
   local.stop_background(foreign);
   INFO(r.err);
   CHECK(r.exit_code == 3);
-  CHECK(r.err.find("port 7003 on local already has a listener schedlab did not start") !=
+  CHECK(test::one_line(r.err).find(
+            test::one_line("port 7003 on local already has a listener schedlab did not start")) !=
         std::string::npos);
   Store t(dir.file("t.db"), Store::Access::kReadOnly);
   CHECK(t.iterations_table().count_iterations(1, IterationStatus::kOk) == 0);

@@ -192,7 +192,8 @@ TEST_CASE("merge: a stored perf profile that does not decode is refused, naming 
   const auto r = schedlab_cmd({"merge", out, in});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("schedlab merge: " + in + ": run prof iteration id 1") != std::string::npos);
-  CHECK(r.err.find("expected 'STACK COUNT', found 'hackbench;main 1e999'; nothing merged") !=
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "expected 'STACK COUNT', found 'hackbench;main 1e999'; nothing merged")) !=
         std::string::npos);
   CHECK_FALSE(std::filesystem::exists(out));
 }
@@ -315,8 +316,8 @@ TEST_CASE(
   write_escape_db(good, "plain", "x");
   const auto r = schedlab_cmd({"merge", other, good});
   CHECK(r.exit_code == 1);
-  CHECK(r.err.find("not a schedlab database (a SQLite database of another program") !=
-        std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "not a schedlab database (a SQLite database of another program")) != std::string::npos);
   CHECK(test::read_text(other) == other_bytes);
 }
 

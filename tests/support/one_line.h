@@ -18,4 +18,16 @@ inline std::string one_line(std::string_view text) {
   return flat;
 }
 
+// The messages in stderr: lines that do not continue the one before (a
+// message wrapped at 100 columns continues indented).
+inline std::size_t message_count(std::string_view err) {
+  std::size_t n = 0;
+  bool line_start = true;
+  for (const char ch : err) {
+    if (line_start && ch != ' ') ++n;
+    line_start = ch == '\n';
+  }
+  return n;
+}
+
 }  // namespace schedlab::test

@@ -6,9 +6,10 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/one_line.h"
+#include "tests/support/schedstat_fixtures.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
-#include "tests/support/schedstat_fixtures.h"
 
 using schedlab::test::fixture;
 
@@ -122,7 +123,8 @@ TEST_CASE(
   auto r =
       schedlab_cmd("schedstat diff --style perf --level-names \"$(printf '\\033[2J')\",PKG " + v15);
   CHECK(r.code == 2);
-  CHECK(r.out.find("'\\x1b[2J' is not a domain name (ASCII letters, digits and _, at most 16)") !=
+  CHECK(test::one_line(r.out).find(test::one_line(
+            "'\\x1b[2J' is not a domain name (ASCII letters, digits and _, at most 16)")) !=
         std::string::npos);
   r = schedlab_cmd("schedstat diff " + v15 + " --level-names MC,PKG");
   CHECK(r.code == 0);

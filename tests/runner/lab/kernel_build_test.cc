@@ -284,7 +284,8 @@ TEST_CASE(
   must({"git", "init", "-q"}, dir.file("fresh"));
   r = schedlab_cmd({"lab", "build", "git:" + dir.file("fresh") + "@WORKTREE"}, env);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("has no commit yet, and @WORKTREE is HEAD plus its edits") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "has no commit yet, and @WORKTREE is HEAD plus its edits")) != std::string::npos);
 
   // An edit that does not compile: the compiler's first error, in `lab
   // build` and in a run, where nothing boots.
@@ -362,8 +363,8 @@ workloads:
   const auto r = schedlab_cmd({"run", "--resume", "inner", "--db", dir.file("db")}, env);
   INFO(r.err);
   CHECK(r.exit_code != 0);
-  CHECK(r.err.find("measured " + spec + "@WORKTREE as " + measured + "; it is ") !=
-        std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line("measured " + spec + "@WORKTREE as " + measured +
+                                                  "; it is ")) != std::string::npos);
   CHECK(r.err.find("now (edited since?): resuming would mix two kernels in one column") !=
         std::string::npos);
   CHECK(r.err.find("@HEAD as") == std::string::npos);  // HEAD is the kernel it was
@@ -393,10 +394,11 @@ TEST_CASE("lab build: @WORKTREE refuses edits past 64 MiB, naming the file, befo
   fs::resize_file(blob, 65 << 20);
   const auto r = schedlab_cmd({"lab", "build", "git:" + repo.string() + "@WORKTREE"}, env);
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("the edits of " + repo.string() +
-                   " hold 65 MiB (the largest, disk\\x1b[2J.img: "
-                   "65 MiB); @WORKTREE takes at most 64 MiB of edited and untracked files: commit "
-                   "or .gitignore what is not a source edit") != std::string::npos);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "the edits of " + repo.string() +
+            " hold 65 MiB (the largest, disk\\x1b[2J.img: "
+            "65 MiB); @WORKTREE takes at most 64 MiB of edited and untracked files: commit "
+            "or .gitignore what is not a source edit")) != std::string::npos);
   CHECK(r.err.find('\x1b') == std::string::npos);
   CHECK_FALSE(fs::exists(dir.path() / "cache" / "builds"));  // nothing checked out
 }
