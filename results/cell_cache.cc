@@ -2,9 +2,20 @@
 
 #include <fmt/format.h>
 
+#include "base/local_secret.h"
 #include "results/sqlite_stmt.h"
 
 namespace schedlab {
+namespace {
+
+// What a mark stores for VERSION: the version tagged with this user's local
+// secret, so marks (and the summaries under them) written elsewhere or
+// crafted are not current here, and their runs are computed afresh.
+std::int64_t mark_version(int version) {
+  return local_tag(fmt::format("cell summaries, version {}", version));
+}
+
+}  // namespace
 
 void CellCache::for_each_run_cell_summaries(
     const std::string& workload, const std::string& metric, int version,
@@ -23,7 +34,7 @@ void CellCache::for_each_run_cell_summaries(
       "LEFT JOIN run_kernel_releases k ON k.run_id = r.id "
       "WHERE m.workload = ?1 AND m.metric = ?2 AND m.version = ?3 "
       "ORDER BY r.started_at, r.id, c.position");
-  s.bind(1, workload).bind(2, metric).bind(3, version);
+  s.bind(1, workload).bind(2, metric).bind(3, mark_version(version));
   RunLabel run;
   std::vector<CellSummary> cells;
   std::size_t used = 0;
@@ -64,7 +75,7 @@ std::vector<std::int64_t> CellCache::cell_summary_runs(const std::string& worklo
       db_,
       "SELECT run_id FROM cell_summary_marks WHERE workload = ? AND metric = ? AND version = ? "
       "ORDER BY run_id",
-      [](const sql::Stmt& s) { return s.i64(0); }, workload, metric, version);
+      [](const sql::Stmt& s) { return s.i64(0); }, workload, metric, mark_version(version));
 }
 
 std::size_t CellCache::put_cell_summaries(const std::string& workload, const std::string& metric,
@@ -82,6 +93,7 @@ std::size_t CellCache::put_cell_summaries(const std::string& workload, const std
   sql::Stmt mark(db_,
                  "INSERT OR REPLACE INTO cell_summary_marks (run_id, workload, metric, version) "
                  "VALUES (?, ?, ?, ?)");
+  const std::int64_t tagged = mark_version(version);
   std::size_t stored = 0;
   for (const RunCells& run : runs) {
     now.reset();
@@ -97,7 +109,7 @@ std::size_t CellCache::put_cell_summaries(const std::string& workload, const std
       one.bind(10, c.ci_low).bind(11, c.ci_high).bind(12, c.ci_reason).bind(13, c.params).run();
     }
     mark.reset();
-    mark.bind(1, run.run_id).bind(2, workload).bind(3, metric).bind(4, version).run();
+    mark.bind(1, run.run_id).bind(2, workload).bind(3, metric).bind(4, tagged).run();
     ++stored;
   }
   tx.commit();

@@ -16,6 +16,7 @@
 #include "results/runs_table.h"
 #include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
@@ -184,6 +185,25 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
     computed.clear();
     check_same(fresh, history(s, "hackbench", "time", "", &computed));
     CHECK(computed.empty());
+  }
+  SECTION("summaries marked elsewhere, or crafted, are computed from the samples again") {
+    // Hostile pass 5 (attack 31): a crafted database whose summaries say 5.5
+    // where the samples say otherwise, marked with the plain version number,
+    // made history print 5.5. A mark holds the version under this user's
+    // secret, which a database written elsewhere cannot carry.
+    CHECK(test::raw(dir.file("h.db"), "SELECT count(*) FROM cell_summary_marks") == "2");
+    CHECK(test::raw(dir.file("h.db"), "SELECT count(*) FROM cell_summary_marks WHERE version = " +
+                                          std::to_string(kCellSummaryVersion)) == "0");
+    REQUIRE(test::exec_raw(dir.file("h.db"),
+                           "UPDATE cell_summaries SET centre = 5.5, ci_low = 5, ci_high = 6; "
+                           "UPDATE cell_summary_marks SET version = " +
+                               std::to_string(kCellSummaryVersion)));
+    computed.clear();
+    const History recomputed = history(s, "hackbench", "time", "", &computed);
+    CHECK(computed.size() == 2);  // neither run's summaries taken
+    check_same(first, recomputed);
+    check_against_compare(s, recomputed);
+    for (const auto& p : recomputed.points) CHECK(p.centre != 5.5);
   }
   SECTION("summaries of another version are not read") {
     computed.clear();

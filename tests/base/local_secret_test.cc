@@ -1,0 +1,25 @@
+#include "base/local_secret.h"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+
+using namespace schedlab;
+
+TEST_CASE("local_tag: stable, by purpose, under a secret kept 0600 in the user's cache") {
+  const std::int64_t a = local_tag("cell summaries, version 2");
+  CHECK(a >= 0);
+  CHECK(local_tag("cell summaries, version 2") == a);
+  CHECK(local_tag("cell summaries, version 3") != a);
+  CHECK(a != 2);
+  namespace fs = std::filesystem;
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  if (!(xdg && *xdg) && !(home && *home)) return;  // a secret of this process alone
+  const fs::path path = xdg && *xdg ? fs::path(xdg) / "schedlab" / "local-secret"
+                                    : fs::path(home) / ".cache" / "schedlab" / "local-secret";
+  REQUIRE(fs::exists(path));
+  CHECK(fs::file_size(path) == 32);
+  CHECK((fs::status(path).permissions() & (fs::perms::group_all | fs::perms::others_all)) ==
+        fs::perms::none);
+}
