@@ -456,9 +456,10 @@ TEST_CASE("lab build: a repository owned by another user names git's safe.direct
     const auto r = schedlab_cmd({"lab", "build", spec}, cache);
     INFO(r.err);
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("is owned by another user (git's \"detected dubious ownership\")") !=
+    CHECK(test::one_line(r.err).find(
+              test::one_line("is owned by another user (git's \"detected dubious ownership\")")) !=
           std::string::npos);
-    CHECK(r.err.find(hint) != std::string::npos);
+    CHECK(test::one_line(r.err).find(test::one_line(hint)) != std::string::npos);
     CHECK(r.err.find("not a git repository") == std::string::npos);
   }
 }
@@ -485,7 +486,11 @@ TEST_CASE("lab build: a disk that fills during the build says which disk, and wh
   // The error's first line (after the progress lines) says it all.
   const auto at = r.err.find("\nschedlab: ");
   REQUIRE(at != std::string::npos);
-  const auto first = r.err.substr(at + 1, r.err.find('\n', at + 1) - at - 1);
+  // One message: its line and the indented lines that continue it.
+  auto end = r.err.find('\n', at + 1);
+  while (end != std::string::npos && end + 1 < r.err.size() && r.err[end + 1] == ' ')
+    end = r.err.find('\n', end + 1);
+  const auto first = test::one_line(r.err.substr(at + 1, end - at - 1));
   CHECK(first.find("schedlab: lab: building git:" + dir.file("fill") + "@HEAD: the disk holding " + cache +
                    " is full (") != std::string::npos);
   CHECK(first.find(" MiB free); free space there, or set SCHEDLAB_LAB_CACHE to a folder on a "
