@@ -112,7 +112,7 @@ BisectSession check_found_planted(const ExecResult& r, const std::string& db, co
   CHECK(res["last_good_candidate"] == shas[first_bad - 1]);
   const std::string planted = std::string(
       trim(sh({"git", "-C", tree.string(), "log", "-1", "--format=%h %s", shas[first_bad]}).out));
-  CHECK(r.out.find("first bad: " + planted) != std::string::npos);
+  CHECK(test::one_line(r.out).find(test::one_line("first bad: " + planted)) != std::string::npos);
   return *session;
 }
 
