@@ -47,7 +47,8 @@ const Files& files() {
     Files out{dir, fs::path(dir) / "template.db", fs::path(dir) / "export.db"};
     const fs::path other = fs::path(dir) / "other.db";
     test::write_task_db(out.db_template, "n1", 3);
-    test::write_task_db(other, "n2", 3, "sha-2", 2.0);
+    // The same run measured on a second pair (a fleet), so the merge joins them.
+    test::write_task_db(other, "n2", 3, "sha-1", 2.0);
     Store(out.db_template.string()).merge_from(other.string());
     std::atexit([] { fs::remove_all(files().dir); });
     return out;
