@@ -178,4 +178,12 @@ void write_whole_file(const std::filesystem::path& p, const std::string& data, b
   f.commit();
 }
 
+std::filesystem::path user_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return std::filesystem::path(x) / "schedlab";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::filesystem::path(h) / ".cache" / "schedlab";
+  return {};
+}
+
 }  // namespace schedlab

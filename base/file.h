@@ -90,6 +90,10 @@ class AtomicFile {
   int fd_ = -1;
 };
 
+// schedlab's folder in the user's cache: $XDG_CACHE_HOME/schedlab, else
+// ~/.cache/schedlab; empty when neither variable is set.
+std::filesystem::path user_cache_dir();
+
 // The whole file through an AtomicFile.
 void write_whole_file(const std::filesystem::path& p, const std::string& data,
                       bool private_file = false);

@@ -2,7 +2,6 @@
 
 #include <openssl/rand.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -17,11 +16,8 @@ namespace fs = std::filesystem;
 constexpr std::size_t kSecretBytes = 32;
 
 fs::path secret_path() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    return fs::path(x) / "schedlab" / "local-secret";
-  if (const char* h = std::getenv("HOME"); h && *h)
-    return fs::path(h) / ".cache" / "schedlab" / "local-secret";
-  return {};
+  const fs::path dir = user_cache_dir();
+  return dir.empty() ? dir : dir / "local-secret";
 }
 
 std::string random_secret() {

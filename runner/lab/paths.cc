@@ -3,14 +3,15 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "base/file.h"
+
 namespace schedlab::lab {
 
 LabPaths LabPaths::from_env() {
   if (const char* c = std::getenv("SCHEDLAB_LAB_CACHE"); c && *c) return {c};
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return {std::filesystem::path(x) / "schedlab" / "lab"};
-  const char* home = std::getenv("HOME");
-  if (!home || !*home) throw std::runtime_error("lab: neither SCHEDLAB_LAB_CACHE nor HOME is set");
-  return {std::filesystem::path(home) / ".cache" / "schedlab" / "lab"};
+  const std::filesystem::path cache = user_cache_dir();
+  if (cache.empty()) throw std::runtime_error("lab: neither SCHEDLAB_LAB_CACHE nor HOME is set");
+  return {cache / "lab"};
 }
 
 }  // namespace schedlab::lab

@@ -1,8 +1,9 @@
 #include "base/local_secret.h"
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
+
+#include "base/file.h"
 
 using namespace schedlab;
 
@@ -13,11 +14,8 @@ TEST_CASE("local_tag: stable, by purpose, under a secret kept 0600 in the user's
   CHECK(local_tag("cell summaries, version 3") != a);
   CHECK(a != 2);
   namespace fs = std::filesystem;
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  if (!(xdg && *xdg) && !(home && *home)) return;  // a secret of this process alone
-  const fs::path path = xdg && *xdg ? fs::path(xdg) / "schedlab" / "local-secret"
-                                    : fs::path(home) / ".cache" / "schedlab" / "local-secret";
+  if (user_cache_dir().empty()) return;  // a secret of this process alone
+  const fs::path path = user_cache_dir() / "local-secret";
   REQUIRE(fs::exists(path));
   CHECK(fs::file_size(path) == 32);
   CHECK((fs::status(path).permissions() & (fs::perms::group_all | fs::perms::others_all)) ==
