@@ -117,7 +117,8 @@ configs: [{}]
       "2; UPDATE nightly_measurements SET kernel_release = 'k' || char(27) || '[2J' || "
       "char(8238) || char(10) || 'forged release ' || CAST(x'" +
           zero_width_hex + "' AS TEXT) WHERE id = 2"));
-  const auto r = schedlab_cmd({"nightly", dir.file("night.yaml"), "--db", db});
+  const auto r = schedlab_cmd(
+      {"nightly", dir.file("night.yaml"), "--db", db, "--report-html", dir.file("n.html")});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(terminal_clean(r.out));
@@ -125,6 +126,8 @@ configs: [{}]
   CHECK(r.out.find("| t2 | k\\x1b[2J\\u202e\\x0aforged release \\x80\\x80") != std::string::npos);
   CHECK(r.out.find("kernel 6.1\\x1b[2J\\x0aforged kernel") != std::string::npos);
   CHECK(r.out.find("r1\\x1b]0;pwn\\x07\\x0aforged name") != std::string::npos);
+  // The page's plot labels (a column named by its kernel) hold no raw override either.
+  CHECK(terminal_clean(read_text(dir.file("n.html"))));
 }
 
 TEST_CASE("bisect's progress lines name candidates escaped (hostile6 8, 20)") {
