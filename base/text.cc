@@ -228,28 +228,37 @@ std::string wrap_words(std::string_view text, std::size_t width, std::string_vie
     const std::string more = std::string(line.substr(0, own)) + std::string(indent);
     std::string_view rest = line;
     std::string_view lead;  // "" on a line's first piece, then `more`
-    while (display_width(lead) + display_width(rest) > width) {
+    // Widths kept as the pieces go, not recounted: a line of bytes that take
+    // no column (a million continuation bytes) stays linear.
+    std::size_t lead_width = 0, rest_width = display_width(rest);
+    while (lead_width + rest_width > width) {
       // After the last "; " that leaves the piece within the width and past
       // its middle (a clause stays whole); else the last space that does,
       // past the indentation; else after the last comma that does (a list
       // without spaces); else the first space (a word wider than the line).
       const std::size_t from = lead.empty() ? own + 1 : 1;
       std::size_t cut = std::string_view::npos, clause = cut, comma = cut;
+      std::size_t at = lead_width + display_width(rest.substr(0, std::min(from, rest.size())));
       for (std::size_t i = from; i < rest.size(); ++i) {
-        const std::size_t at = display_width(lead) + display_width(rest.substr(0, i));
         if (at > width) break;
         if (rest[i] == ' ') cut = i;
         if (rest[i] == ' ' && rest[i - 1] == ';' && 2 * at > width) clause = i;
         if (rest[i] == ',' && at < width && i + 1 < rest.size()) comma = i + 1;
+        if ((static_cast<unsigned char>(rest[i]) & 0xC0) != 0x80) ++at;
       }
       if (clause != std::string_view::npos) cut = clause;
       if (cut == std::string_view::npos) cut = comma;
       if (cut == std::string_view::npos) cut = rest.find(' ', from);
       if (cut == std::string_view::npos) break;
       out.append(lead).append(trim_end(rest.substr(0, cut))).push_back('\n');
+      rest_width -= display_width(rest.substr(0, cut));
       rest = rest.substr(cut);
-      while (rest.starts_with(' ')) rest.remove_prefix(1);
+      while (rest.starts_with(' ')) {
+        rest.remove_prefix(1);
+        --rest_width;
+      }
       lead = more;
+      lead_width = display_width(lead);
     }
     out.append(lead).append(rest).push_back('\n');
   }
@@ -274,6 +283,23 @@ std::vector<std::vector<std::size_t>> table_pieces(std::size_t lead,
     used += widths[i];
   }
   return pieces;
+}
+
+std::string_view head_columns(std::string_view s, std::size_t columns) {
+  std::size_t starts = 0;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && starts++ == columns)
+      return s.substr(0, i);
+  return s;
+}
+
+std::string_view tail_columns(std::string_view s, std::size_t columns) {
+  if (columns == 0) return {};
+  std::size_t starts = 0;
+  for (std::size_t i = s.size(); i > 0; --i)
+    if ((static_cast<unsigned char>(s[i - 1]) & 0xC0) != 0x80 && ++starts == columns)
+      return s.substr(i - 1);
+  return s;
 }
 
 std::size_t display_width(std::string_view s) {

@@ -73,6 +73,12 @@ std::string count_of(std::size_t n, std::string_view noun);
 // The columns a terminal gives s: one per UTF-8 code point (a wide
 // character counted as one).
 std::size_t display_width(std::string_view s);
+// The first (last) `columns` columns of s as display_width counts them: a
+// cut that never splits a UTF-8 character (a label cut to fit a table
+// stays UTF-8, so a JSON or HTML writer takes it). All of s when it is
+// narrower.
+std::string_view head_columns(std::string_view s, std::size_t columns);
+std::string_view tail_columns(std::string_view s, std::size_t columns);
 
 // Each line of `text` longer than `width` columns broken at spaces (not
 // those of its indentation), its continuation lines starting with the

@@ -179,7 +179,8 @@ std::vector<Sample> Hackbench::parse(const Point& point, const std::string& out,
       time = v;
     } else if (line.starts_with("Time:")) {
       throw ParseError(name(), lineno,
-                       fmt::format("line {}: 'Time:' line without a number: {}", lineno, line));
+                       fmt::format("line {}: 'Time:' line without a number: {}", lineno,
+                                   terminal_safe(excerpt(line, 160))));
     }
   }
   if (!saw_header)

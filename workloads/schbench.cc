@@ -213,7 +213,7 @@ std::vector<Sample> parse_text(const ParamTable<SchbenchParams>::Values& p,
     throw ParseError(
         kSchbenchName, 0,
         fmt::format("no final report ('average rps' or 'avg worker transfer' line) in the output{}",
-                    last.empty() ? "" : ": " + excerpt(last, 160)));
+                    last.empty() ? "" : ": " + terminal_safe(excerpt(last, 160))));
   }
   const Report& f = *final_report;
   const bool pipe_output = f.transfer_ops.has_value();

@@ -13,6 +13,7 @@
 #include "analysis/counters/schedstat_runs.h"
 #include "base/json_data.h"
 #include "base/shell_quote.h"
+#include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
 #include "results/nightly_log.h"
@@ -35,7 +36,7 @@ bool measured(const NightlyCell* c) {
 std::string label(const NightlyCell& c) {
   return c.kernel_release.empty() || c.kernel_release == c.target
              ? c.target
-             : fmt::format("{} ({})", c.target, c.kernel_release);
+             : fmt::format("{} ({})", c.target, terminal_safe(c.kernel_release));
 }
 
 // The regressed row's schedstat sums in both runs, compared.

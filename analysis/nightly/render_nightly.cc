@@ -27,7 +27,6 @@ std::string rule_text(const RegressionRule& rule) {
   return text;
 }
 
-// Markdown table cells must not hold a '|' or a newline.
 // The report within a mail's 100 columns where markdown allows: prose
 // lines wrapped (a paragraph's line breaks are not shown); a table row or a
 // heading is one line by markdown's syntax, and a fenced command (bisect's)
@@ -48,13 +47,16 @@ std::string wrap_prose(const std::string& md) {
 // A comparison as its text table: short column labels and their key when
 // the targets' names are long, as compare prints it.
 std::string comparison_text(Comparison c) {
+  make_names_terminal_safe(
+      c);  // a run's name or kernel from a database: no newline of it forges a line
   shorten_column_labels(c);
   return render_text(c);
 }
 
-std::string md_cell(std::string s) {
-  for (auto& c : s)
-    if (c == '\n') c = ' ';
+// Stored text (a kernel release, a run's name) escaped as terminal_safe does
+// (a newline too, so it cannot end the row), and a '|' as \|: a table cell.
+std::string md_cell(std::string_view raw) {
+  const std::string s = terminal_safe(raw);
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
   return out;
@@ -199,7 +201,9 @@ std::string render_nightly_markdown(const NightlyReport& r) {
                       c.variant == "default" ? "" : ", variant " + c.variant);
     md += "```\n" + comparison_text(c.comparison) + "```\n\n";
   }
-  return wrap_prose(md);
+  // Whatever stored text is left (a target's name in a heading) reaches the
+  // terminal escaped, and no byte of it that takes no column slows the wrapping.
+  return wrap_prose(terminal_safe(md, true));
 }
 
 std::string render_nightly_json(const NightlyReport& r) {

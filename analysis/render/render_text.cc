@@ -28,7 +28,9 @@ std::string_view operation(const MetricInfo& m) {
   return m.centre;
 }
 
-// kernel_release and hostname from the manifest, when it has them.
+// kernel_release and hostname from the manifest, when it has them; what the
+// manifest holds is escaped (a newline in a crafted kernel_release must not
+// forge a line of the text, nor an ESC reach the terminal).
 std::string describe_run(const RunInfo& r) {
   std::string line = fmt::format("run {} {}:", r.id, r.name);
   const auto manifest = parse_json_data(r.manifest_json);
@@ -38,14 +40,16 @@ std::string describe_run(const RunInfo& r) {
     for (const auto& [key, what] : {std::pair{"kernel_release", "kernel"}, {"hostname", "host"}}) {
       auto v = manifest.find(key);
       if (v != manifest.end() && v->is_string())
-        line += fmt::format(" {} {},", what, v->get<std::string>());
+        line += fmt::format(" {} {},", what, terminal_safe(v->get<std::string>()));
     }
     // A kernel built from a tree is named by what was built, not only its
     // release: base and patched builds of one tree share the release.
     const auto lab = manifest.find("lab");
     if (lab != manifest.end() && lab->is_object() && lab->contains("build") && (*lab)["build"].is_object()) {
       const auto& b = (*lab)["build"];
-      const auto str = [&](const char* k) { return b.contains(k) && b[k].is_string() ? b[k].get<std::string>() : ""; };
+      const auto str = [&](const char* k) {
+        return b.contains(k) && b[k].is_string() ? terminal_safe(b[k].get<std::string>()) : "";
+      };
       line += fmt::format(" built from {} at {}{},", str("spec").empty() ? str("tree") : str("spec"),
                           str("commit").substr(0, 12), str("describe").empty() ? "" : " (" + str("describe") + ")");
     }
@@ -54,7 +58,7 @@ std::string describe_run(const RunInfo& r) {
     if (on != manifest.end() && on->is_array() && !on->empty()) {
       std::vector<std::string> names;
       for (const auto& m : *on)
-        if (m.is_string()) names.push_back(m.get<std::string>());
+        if (m.is_string()) names.push_back(terminal_safe(m.get<std::string>()));
       line += fmt::format(" monitors {},", fmt::join(names, " "));
     }
   }

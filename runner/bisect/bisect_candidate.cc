@@ -149,7 +149,7 @@ bool BisectDriver::measure_candidate(std::size_t pos, const std::vector<double>&
                                           spec_.labels[which], *failure));
           fmt::print(stderr, "{}",
                      wrap_words(fmt::format("schedlab bisect: skipping {}: {}\n", spec_.labels[pos],
-                                            *failure)));
+                                            terminal_safe(*failure))));
           record(pos, "SKIP", builds_itself() ? "build" : "hook", x, nullptr, *failure);
           return true;
         }

@@ -6,6 +6,7 @@
 #include "results/bisect_log.h"
 #include "results/runs_table.h"
 #include "runner/bisect/bisect_samples.h"
+#include "runner/bisect/bisect_stored.h"
 
 namespace schedlab {
 
@@ -18,7 +19,11 @@ BisectDriver::BisectDriver(Store& store, std::int64_t id, const DriveOptions& op
   if (session->status != BisectStatus::kRunning)
     throw BisectError(
         fmt::format("bisection {} is {}, not running", id, to_string(session->status)));
-  spec_ = spec_from_json(session->spec_json);
+  spec_ = load_bisection(store.bisect_log(), *session).spec;
+  // The labels only name candidates in the lines below (the stored spec keeps
+  // them as they were): a commit's subject with an escape sequence must not
+  // retitle or clear the terminal of whoever runs the bisection.
+  for (auto& label : spec_.labels) label = terminal_safe(label);
   verdict_.test = spec_.test;
   verdict_.alpha = spec_.alpha;
   verdict_.min_effect_pct = spec_.min_effect_pct;

@@ -11,9 +11,11 @@
 #include "analysis/sequential/bisect_verdict.h"
 #include "analysis/stats/summary.h"
 #include "base/json_data.h"
+#include "base/text.h"
 #include "runner/bisect/bisect.h"
 #include "runner/bisect/bisect_ends.h"
 #include "runner/bisect/bisect_samples.h"
+#include "runner/bisect/bisect_stored.h"
 
 namespace schedlab {
 namespace {
@@ -35,10 +37,11 @@ std::string number(const std::optional<double>& v, const char* spec = "{:.4g}") 
 // comparison: tables, plots, what changed, and the flame graphs of their
 // stored profiles (a sentence when there are none). A stored profile that
 // does not load stops the page, naming its iteration, as it stops report.
-std::string ends_html(const Store& store, const BisectSession& session, const BisectSpec& spec,
-                      const std::vector<BisectDecision>& decisions, Json& plots, Json& flames) {
-  const Json r = require_json_data(session.result_json, "the bisect session's result");
-  auto ends = bisect_ends(store, spec, r, decisions);
+std::string ends_html(const Store& store, const StoredBisection& stored, Json& plots,
+                      Json& flames) {
+  const BisectSpec& spec = stored.spec;
+  const auto& r = stored.result;
+  auto ends = bisect_ends(store, spec, r, stored.decisions);
   if (!ends) return "";
   Comparison& c = ends->comparison;
   c.profiles = column_profiles(store, c);
@@ -56,13 +59,16 @@ std::string ends_html(const Store& store, const BisectSession& session, const Bi
 
 std::string bisect_page(const Store& store, const BisectSession& session,
                         const std::string& vega_script) {
-  const BisectSpec spec = spec_from_json(session.spec_json);
-  const auto decisions = store.bisect_log().bisect_decisions(session.id);
+  const StoredBisection stored = load_bisection(store.bisect_log(), session);
+  const BisectSpec& spec = stored.spec;
+  const auto& decisions = stored.decisions;
   const auto now = latest(decisions);
   Json values = Json::array(), skips = Json::array(), domain = Json::array();
   std::string rows;
   for (std::size_t pos = 0; pos < spec.candidates.size(); ++pos) {
-    const std::string x = fmt::format("{} {}", pos, spec.labels[pos].substr(0, 24));
+    // Cut by columns, not bytes: a cut UTF-8 character is not text JSON can hold.
+    const std::string x =
+        fmt::format("{} {}", pos, terminal_safe(head_columns(spec.labels[pos], 24)));
     domain.push_back(x);
     const auto it = now.find(static_cast<int>(pos));
     if (it == now.end()) continue;
@@ -73,7 +79,8 @@ std::string bisect_page(const Store& store, const BisectSession& session,
     const Centre centre = bisect_metric_centre(store.metrics_table(), spec, runs);
     const auto ci = centre_interval(samples, centre, 0.95);
     const auto c = centre_of(samples, centre);
-    if (d.verdict == "SKIP") skips.push_back({{"x", x}, {"note", d.note.substr(0, 200)}});
+    if (d.verdict == "SKIP")
+      skips.push_back({{"x", x}, {"note", terminal_safe(head_columns(d.note, 200))}});
     if (c) {
       Json v = {{"x", x}, {"y", *c}, {"verdict", d.verdict}, {"n", samples.size()}};
       if (ci.ci) {
@@ -90,9 +97,11 @@ std::string bisect_page(const Store& store, const BisectSession& session,
         html_escape(ci.ci ? fmt::format("[{:.4g}, {:.4g}]", ci.ci->low, ci.ci->high)
                           : "n/a" + (ci.reason.empty() ? "" : " (" + ci.reason + ")")),
         html_escape(number(d.p_good, "{:.3g}")), html_escape(number(d.p_bad, "{:.3g}")),
-        html_escape(d.level_good && d.level_bad ? fmt::format("{:.3g} / {:.3g}", *d.level_good, *d.level_bad) : "-"),
+        html_escape(d.level_good && d.level_bad
+                        ? fmt::format("{:.3g} / {:.3g}", *d.level_good, *d.level_bad)
+                        : "-"),
         html_escape(d.decided_by), html_escape(d.error_rates.empty() ? "-" : d.error_rates),
-        html_escape(d.note.substr(0, 300)));
+        html_escape(std::string(head_columns(d.note, 300))));
   }
   const Json enc_x = {{"scale", "x"}, {"field", "x"}};
   const Json colour = {{"scale", "colour"}, {"field", "verdict"}};
@@ -144,8 +153,7 @@ std::string bisect_page(const Store& store, const BisectSession& session,
           rows + "</tbody></table>\n";
   Json plots = Json::array({{{"id", "b0"}, {"kind", "bisect"}, {"spec", s}}});
   Json flames = Json::array();
-  if (session.status == BisectStatus::kDone)
-    body += ends_html(store, session, spec, decisions, plots, flames);
+  if (session.status == BisectStatus::kDone) body += ends_html(store, stored, plots, flames);
   return html_page(title, vega_script, body, plots, flames);
 }
 

@@ -23,8 +23,8 @@ std::int64_t start_bisect(BisectLog& log, const BisectSpec& spec) {
       stderr, "{}",
       wrap_words(fmt::format(
           "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n", id,
-          spec.candidates.size() - 2, spec.labels.front(), spec.labels.back(),
-          verdict_test_title(spec.test), spec.alpha)));
+          spec.candidates.size() - 2, terminal_safe(spec.labels.front()),
+          terminal_safe(spec.labels.back()), verdict_test_title(spec.test), spec.alpha)));
   return id;
 }
 

@@ -4,7 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "analysis/sequential/bisect_looks.h"
 #include "base/json_data.h"
@@ -43,29 +45,55 @@ std::string spec_to_json(const BisectSpec& s) {
   return j.dump();
 }
 
+namespace {
+
+// j[key] as a T; BisectError naming the key when it is missing or of
+// another type (a crafted row), not nlohmann's type_error.
+template <typename T>
+T stored_field(const json& j, const char* key, const char* in = "") {
+  const auto it = j.find(key);
+  if (it == j.end()) throw BisectError(fmt::format("its stored spec has no {}{}", in, key));
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    if (!it->is_number_integer())
+      throw BisectError(fmt::format("its stored spec's {}{} is not a whole number", in, key));
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    throw BisectError(fmt::format("its stored spec's {}{} is not {}", in, key,
+                                  std::is_same_v<T, std::string> ? "text" : "of the right type"));
+  }
+}
+
+}  // namespace
+
 BisectSpec spec_from_json(const std::string& text) {
   const json j = require_json_data(text, "a bisection's stored spec");
+  if (!j.is_object()) throw BisectError("its stored spec is not a JSON object");
   BisectSpec s;
-  s.mode = j.at("mode");
-  s.candidates = j.at("candidates").get<std::vector<std::string>>();
-  s.labels = j.at("labels").get<std::vector<std::string>>();
-  s.config_path = j.at("config_path");
-  s.config_text = j.at("config_text");
-  s.metric = j.at("metric");
-  s.params = j.at("params").get<std::map<std::string, std::string>>();
-  s.repo = j.at("repo");
-  s.hook_reboots = j.at("hook_reboots");
-  s.reboot_timeout = std::chrono::seconds(j.at("reboot_timeout_s").get<std::int64_t>());
-  s.uname = j.at("uname");
-  s.test = j.at("test");
-  s.alpha = j.at("alpha");
-  s.min_effect_pct = j.at("min_effect_pct");
-  s.max_iterations = j.at("max_iterations");
-  s.direction = j.value("direction", "worse");
-  const auto& h = j.at("hook");
-  s.hook_argv = h.at("argv").get<std::vector<std::string>>();
-  s.hook_cwd = h.at("cwd");
-  s.hook_timeout = std::chrono::milliseconds(h.at("timeout_ms").get<std::int64_t>());
+  s.mode = stored_field<std::string>(j, "mode");
+  s.candidates = stored_field<std::vector<std::string>>(j, "candidates");
+  s.labels = stored_field<std::vector<std::string>>(j, "labels");
+  s.config_path = stored_field<std::string>(j, "config_path");
+  s.config_text = stored_field<std::string>(j, "config_text");
+  s.metric = stored_field<std::string>(j, "metric");
+  s.params = stored_field<std::map<std::string, std::string>>(j, "params");
+  s.repo = stored_field<std::string>(j, "repo");
+  s.hook_reboots = stored_field<bool>(j, "hook_reboots");
+  s.reboot_timeout = std::chrono::seconds(stored_field<std::int64_t>(j, "reboot_timeout_s"));
+  s.uname = stored_field<std::string>(j, "uname");
+  s.test = stored_field<std::string>(j, "test");
+  s.alpha = stored_field<double>(j, "alpha");
+  s.min_effect_pct = stored_field<double>(j, "min_effect_pct");
+  const auto cap = stored_field<std::int64_t>(j, "max_iterations");
+  if (cap < 1 || cap > std::numeric_limits<int>::max())
+    throw BisectError(fmt::format("its stored spec's max_iterations {} is not a count", cap));
+  s.max_iterations = static_cast<int>(cap);
+  s.direction = j.contains("direction") ? stored_field<std::string>(j, "direction") : "worse";
+  const auto h = stored_field<json>(j, "hook");
+  if (!h.is_object()) throw BisectError("its stored spec's hook is not a JSON object");
+  s.hook_argv = stored_field<std::vector<std::string>>(h, "argv", "hook.");
+  s.hook_cwd = stored_field<std::string>(h, "cwd", "hook.");
+  s.hook_timeout = std::chrono::milliseconds(stored_field<std::int64_t>(h, "timeout_ms", "hook."));
   return s;
 }
 

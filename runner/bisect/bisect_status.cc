@@ -16,6 +16,7 @@
 #include "results/variants_table.h"
 #include "runner/bisect/bisect_ends.h"
 #include "runner/bisect/bisect_spec.h"
+#include "runner/bisect/bisect_stored.h"
 
 namespace schedlab {
 namespace {
@@ -45,32 +46,34 @@ void print_result(std::string& out, const Store& store, const BisectSpec& spec, 
     if (d.value("decided_by", "") == "nearest-median")
       why += " (by nearest median at the iteration cap, not by the test)";
     if (d.contains("flipped") && d["flipped"].is_string())
-      why += fmt::format(" (its batches flipped: {})", d["flipped"].get<std::string>());
+      why +=
+          fmt::format(" (its batches flipped: {})", terminal_safe(d["flipped"].get<std::string>()));
     return why;
   };
   if (skipped.empty())
-    out +=
-        fmt::format("\nfirst bad: {}{}\nlast good: {}{}\n", spec.labels[first_bad],
-                    how("first_bad_decision"), spec.labels[last_good], how("last_good_decision"));
+    out += fmt::format("\nfirst bad: {}{}\nlast good: {}{}\n",
+                       terminal_safe(spec.labels[first_bad]), how("first_bad_decision"),
+                       terminal_safe(spec.labels[last_good]), how("last_good_decision"));
   else
     out += fmt::format(
         "\nthe first bad is one of (skipped candidates in between):\n  {}\nlast good: {}\n",
         [&] {
           std::vector<std::string> l;
-          for (std::size_t i = last_good + 1; i <= first_bad; ++i) l.push_back(spec.labels[i]);
+          for (std::size_t i = last_good + 1; i <= first_bad; ++i)
+            l.push_back(terminal_safe(spec.labels[i]));
           return fmt::format("{}", fmt::join(l, "\n  "));
         }(),
-        spec.labels[last_good]);
+        terminal_safe(spec.labels[last_good]));
   out += fmt::format("measured candidates: {} (plus the 2 references), skipped: {}\n",
                      r.at("measured_candidates").get<int>(), r.at("skipped_candidates").get<int>());
   // The error rates the verdicts held (sessions before repeated looks have none).
   if (r.contains("error_rates") && r["error_rates"].is_string())
-    out += fmt::format("error rates: {}\n", r["error_rates"].get<std::string>());
+    out += fmt::format("error rates: {}\n", terminal_safe(r["error_rates"].get<std::string>()));
   for (const auto& [key, what] :
        {std::pair{"first_bad_decision", "first bad"}, {"last_good_decision", "last good"}}) {
     const json d = r.value(key, json(nullptr));
     if (d.is_object() && d.contains("error_rates") && d["error_rates"].is_string())
-      out += fmt::format("  {}: {}\n", what, d["error_rates"].get<std::string>());
+      out += fmt::format("  {}: {}\n", what, terminal_safe(d["error_rates"].get<std::string>()));
   }
   // The table: the first batch run of each, all the config's metrics.
   const auto ends = bisect_ends(store, spec, r, decisions);
@@ -93,16 +96,23 @@ void print_result(std::string& out, const Store& store, const BisectSpec& spec, 
 
 std::string bisect_status_text(const Store& store, const BisectSession& session) {
   std::string out;
-  const BisectSpec spec = spec_from_json(session.spec_json);
-  const auto decisions = store.bisect_log().bisect_decisions(session.id);
+  // Every stored text goes through terminal_safe (a label from a commit's
+  // subject, a note from a hook's output): no escape sequence of it reaches
+  // the terminal, no newline of it forges a line, and no byte that takes no
+  // column makes the wrapping below slow.
+  const StoredBisection stored = load_bisection(store.bisect_log(), session);
+  const BisectSpec& spec = stored.spec;
+  const auto& decisions = stored.decisions;
+  const json& r = stored.result;
   out += fmt::format("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
-                     to_string(session.status), spec.config_path, spec.metric,
-                     spec.candidates.size() - 2, spec.labels.front(), spec.labels.back());
+                     to_string(session.status), terminal_safe(spec.config_path),
+                     terminal_safe(spec.metric), spec.candidates.size() - 2,
+                     terminal_safe(spec.labels.front()), terminal_safe(spec.labels.back()));
   out += fmt::format(
       "{} at alpha {}{}; up to {} samples per candidate; started {}\n\n",
       verdict_test_title(spec.test), spec.alpha,
       spec.min_effect_pct > 0 ? fmt::format(", minimum effect {}%", spec.min_effect_pct) : "",
-      spec.max_iterations, session.created_at);
+      spec.max_iterations, terminal_safe(session.created_at));
   // 89 columns before the note: a note that does not fit goes on below its row.
   constexpr std::size_t kLabelWidth = 24;
   constexpr std::string_view kRow = "{:>4}  {:<24} {:<8} {:>4} {:>9} {:>8} {:>8}  {:<14}";
@@ -113,32 +123,31 @@ std::string bisect_status_text(const Store& store, const BisectSession& session)
   // apart) and given whole in a key after the table.
   std::vector<std::pair<std::string, std::string>> key;
   for (const auto& d : decisions) {
-    std::string label = spec.labels.at(static_cast<std::size_t>(d.position));
-    if (label.size() > kLabelWidth) {
+    std::string label = terminal_safe(spec.labels.at(static_cast<std::size_t>(d.position)));
+    if (display_width(label) > kLabelWidth) {
       const std::string pos = std::to_string(d.position);
       if (std::none_of(key.begin(), key.end(), [&](const auto& k) { return k.first == pos; }))
         key.emplace_back(pos, label);
       constexpr std::size_t kHead = (kLabelWidth - 3) / 2;
-      label =
-          label.substr(0, kHead) + "..." + label.substr(label.size() - (kLabelWidth - 3 - kHead));
+      label = std::string(head_columns(label, kHead)) + "..." +
+              std::string(tail_columns(label, kLabelWidth - 3 - kHead));
     }
-    std::string note = d.run_ids_json == "[]" ? "" : "runs " + d.run_ids_json;
+    std::string note = d.run_ids_json == "[]" ? "" : "runs " + terminal_safe(d.run_ids_json);
     // The levels this look's tests were held to (alpha spent across looks).
     if (d.level_good && d.level_bad)
       note += fmt::format("{}levels {:.3g}/{:.3g}", note.empty() ? "" : "; ", *d.level_good,
                           *d.level_bad);
-    if (!d.note.empty()) note += (note.empty() ? "" : "; ") + d.note;
-    if (note.size() > 160) note = note.substr(0, 157) + "...";
-    const std::string row =
-        fmt::format(fmt::runtime(kRow), d.position, label, d.verdict, d.n, opt_num(d.centre),
-                    opt_num(d.p_good, "{:.3g}"), opt_num(d.p_bad, "{:.3g}"), d.decided_by);
+    if (!d.note.empty()) note += (note.empty() ? "" : "; ") + terminal_safe(d.note);
+    if (display_width(note) > 160) note = std::string(head_columns(note, 157)) + "...";
+    const std::string row = fmt::format(
+        fmt::runtime(kRow), d.position, label, terminal_safe(d.verdict), d.n, opt_num(d.centre),
+        opt_num(d.p_good, "{:.3g}"), opt_num(d.p_bad, "{:.3g}"), terminal_safe(d.decided_by));
     if (display_width(row) + 1 + display_width(note) <= 100)
       out += row + " " + note + "\n";
     else
       out += std::string(trim_end(row)) + "\n" + wrap_words("      " + note, 100, "");
   }
   out += key_text(key, "candidates by pos: ");
-  const json r = require_json_data(session.result_json, "the bisect session's result");
   if (session.status == BisectStatus::kDone) print_result(out, store, spec, r, decisions);
   if (session.status == BisectStatus::kRefused) {
     // A centre that is undefined (hmean of a zero) is stored as null, printed n/a.
@@ -152,8 +161,9 @@ std::string bisect_status_text(const Store& store, const BisectSession& session)
           "\nrefused: the bad reference is better than the good one ({} is better): good {} "
           "(n={}), bad {} "
           "(n={}), p = {}; --direction either bisects a change either way\n",
-          r.value("direction", "lower"), number("good_centre", "{}"), r.value("n_good", 0),
-          number("bad_centre", "{}"), r.value("n_bad", 0), number("p", "{:.4g}"));
+          terminal_safe(r.value("direction", "lower")), number("good_centre", "{}"),
+          r.value("n_good", 0), number("bad_centre", "{}"), r.value("n_bad", 0),
+          number("p", "{:.4g}"));
     else
       out += fmt::format(
           "\nrefused: the references are not significantly different: good {} (n={}), bad {} "
@@ -164,11 +174,13 @@ std::string bisect_status_text(const Store& store, const BisectSession& session)
   if (session.status == BisectStatus::kRunning) {
     const auto states = candidate_states(spec, decisions);
     if (const auto step = next_candidate(states); step.next)
-      out +=
-          fmt::format("\nnext: {} ({} untested left between {} and {})\n", spec.labels[*step.next],
-                      remaining(states), spec.labels[step.last_good], spec.labels[step.first_bad]);
+      out += fmt::format("\nnext: {} ({} untested left between {} and {})\n",
+                         terminal_safe(spec.labels[*step.next]), remaining(states),
+                         terminal_safe(spec.labels[step.last_good]),
+                         terminal_safe(spec.labels[step.first_bad]));
   }
-  return wrap_words(out, 100, "    ");  // a mail's 100 columns
+  // What the tables quote (a run's name) is escaped too, their lines kept.
+  return wrap_words(terminal_safe(out, true), 100, "    ");  // a mail's 100 columns
 }
 
 void print_bisect_status(const Store& store, const BisectSession& session) {

@@ -33,15 +33,17 @@ int rm_command(const RmOptions& o) {
             fmt::format("{} has no run '{}'", store.path(), terminal_safe(excerpt(arg, 80))));
       for (auto& r : found) {
         if (r.status == RunStatus::kRunning && RunAlive::held(store.path(), r.id))
-          throw StoreError(fmt::format("run {} '{}' is being written by a live schedlab; nothing removed", r.id,
-                                       r.name));
+          throw StoreError(
+              fmt::format("run {} '{}' is being written by a live schedlab; nothing removed", r.id,
+                          terminal_safe(r.name)));
         doomed.push_back(std::move(r));
       }
     }
     Store::WriteBatch batch(store);
     for (const auto& r : doomed) store.delete_run(r.id);
     batch.commit();
-    for (const auto& r : doomed) print_message(fmt::format("removed run {} '{}'\n", r.id, r.name));
+    for (const auto& r : doomed)
+      print_message(fmt::format("removed run {} '{}'\n", r.id, terminal_safe(r.name)));
     return kOk;
   });
 }

@@ -65,7 +65,7 @@ ImportedRun store_run(Store& store, const std::string& name, const nlohmann::jso
     judge_into(row, w, in.point, row.stdout_text, "", in.extracted ? &*in.extracted : nullptr);
     if (row.status != IterationStatus::kOk) {
       row.error = fmt::format("{}: {}", in.file, row.error);
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", row.error)));
+      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", terminal_safe(row.error))));
       ++failed;
     }
     store.iterations_table().add_iteration(row);

@@ -144,3 +144,38 @@ TEST_CASE(
   CHECK(escaped_reversibly("\xe2\x80\xae") == "\\u202e");
   CHECK(escaped_reversibly("plain caf\xc3\xa9") == "plain caf\xc3\xa9");
 }
+
+TEST_CASE("wrap_words is linear on bytes that take no column (issue 44, hostile6 21)") {
+  // hostile6 21's decided_by: 200 KB of byte 0x80, " x ", 150 'a' took 6.8 s
+  // (320 KB: 17.7 s), each column position recounted from the piece's start.
+  // Ten times the 200 KB here: quadratic, it would outlast the test's timeout.
+  const std::string zero_width(2'000'000, '\x80');
+  const std::string line = zero_width + " x " + std::string(150, 'a');
+  CHECK(wrap_words(line, 100, "    ") == zero_width + " x\n    " + std::string(150, 'a') + "\n");
+  // Pieces of ordinary words are still cut as before, widths kept as they go.
+  std::string words;
+  for (int i = 0; i < 50'000; ++i) words += "word ";
+  const std::string wrapped = wrap_words(words, 100, "  ");
+  std::size_t count = 0, too_wide = 0;
+  for (const auto l : split_lines(wrapped)) {
+    too_wide += display_width(l) > 100;
+    for (std::size_t at = l.find("word"); at != std::string_view::npos; at = l.find("word", at + 4))
+      ++count;
+  }
+  CHECK(too_wide == 0);
+  CHECK(count == 50'000);
+  CHECK(wrap_words("  abc; def ghi", 8, "") == "  abc;\n  def\n  ghi\n");
+}
+
+TEST_CASE("head_columns and tail_columns never split a UTF-8 character (issue 44, hostile6 19)") {
+  // hostile6 19's commit label: the é straddled byte 24 of "%h %s".
+  const std::string label = "1234567 abcdefghijklmno\xc3\xa9 utf8 cut";
+  CHECK(head_columns(label, 24) == "1234567 abcdefghijklmno\xc3\xa9");
+  CHECK(head_columns(label, 23) == "1234567 abcdefghijklmno");
+  CHECK(tail_columns(label, 10) == "\xc3\xa9 utf8 cut");
+  CHECK(tail_columns(label, 9) == " utf8 cut");
+  CHECK(head_columns("ab", 5) == "ab");
+  CHECK(tail_columns("ab", 5) == "ab");
+  CHECK(tail_columns("ab", 0).empty());
+  CHECK(head_columns("ab", 0).empty());
+}

@@ -1,0 +1,170 @@
+// Text from elsewhere that schedlab quotes back: a parser's error quoting
+// the output's line, rm's message naming a run, nightly's markdown naming
+// runs and kernels, bisect's progress lines naming candidates (hostile6,
+// issue 44: 8, 20, 22-24, 38, 40). An escape sequence or a bidirectional
+// override reaches the terminal escaped, and a newline cannot forge a line.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "base/hash.h"
+#include "base/text.h"
+#include "tests/support/one_line.h"
+#include "tests/support/raw_sql.h"
+#include "tests/support/run_schedlab.h"
+#include "tests/support/temp_dir.h"
+
+using namespace schedlab;
+using namespace schedlab::test;
+
+namespace {
+
+// No ESC, BEL or right-to-left override in TEXT.
+bool terminal_clean(const std::string& text) {
+  return text.find('\x1b') == std::string::npos && text.find('\x07') == std::string::npos &&
+         text.find("\xe2\x80\xae") == std::string::npos;
+}
+
+// A config whose one metric, t, is the number in VALUE (5 iterations).
+std::string value_config(const TempDir& dir) {
+  write_text(dir.file("value"), "100\n");
+  write_text(dir.file("c.yaml"), fmt::format(R"(iterations: 5
+workloads:
+  - command:
+      name: reader
+      argv: [cat, {}]
+      metrics:
+        t:
+          regex: '^(?<value>[0-9]+)$'
+          direction: lower
+      monitors: []
+)",
+                                             dir.file("value")));
+  return dir.file("c.yaml");
+}
+
+}  // namespace
+
+TEST_CASE("parse and import quote an output's line escaped (hostile6 40)") {
+  TempDir dir;
+  write_text(dir.file("h"),
+             "Running in process mode with 1 groups using 40 file descriptors each (== 40 "
+             "tasks)\nTime: 0.084\nTime: 0.1 \x1b]0;p\x07\n");
+  write_text(dir.file("s"), "garbage \x1b]0;p\x07\xe2\x80\xae\n");
+  const auto hackbench = schedlab_cmd({"parse", "hackbench", dir.file("h")});
+  CHECK(terminal_clean(hackbench.err));
+  CHECK(one_line(hackbench.err).find("without a number: Time: 0.1 \\x1b]0;p\\x07") !=
+        std::string::npos);
+  const auto schbench = schedlab_cmd({"parse", "schbench", dir.file("s")});
+  CHECK(terminal_clean(schbench.err));
+  CHECK(one_line(schbench.err).find("in the output: garbage \\x1b]0;p\\x07\\u202e") !=
+        std::string::npos);
+  const auto import = schedlab_cmd({"import", "hackbench", "--name", "x", "--db", dir.file("i.db"),
+                                    "--param", "groups=1", "--variant", "v", dir.file("h")});
+  CHECK(terminal_clean(import.err));
+  CHECK(one_line(import.err).find("Time: 0.1 \\x1b]0;p\\x07") != std::string::npos);
+}
+
+TEST_CASE("rm names a removed run escaped (hostile6 38)") {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  REQUIRE(schedlab_cmd({"run", value_config(dir), "--db", db, "--name", "one"}).exit_code == 0);
+  REQUIRE(exec_raw(db,
+                   "UPDATE runs SET name = 'o' || char(27) || ']0;x' || char(7) || char(10) || "
+                   "'forged' WHERE id = 1"));
+  const auto r = schedlab_cmd({"rm", "--db", db, "1"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err == "removed run 1 'o\\x1b]0;x\\x07\\x0aforged'\n");
+}
+
+TEST_CASE("nightly's markdown names reused runs and kernels escaped (hostile6 22, 23, 24)") {
+  TempDir dir;
+  const std::string db = dir.file("n.db"), config = value_config(dir);
+  for (const char* name : {"r1", "r2"})
+    REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", name}).exit_code == 0);
+  write_text(dir.file("night.yaml"), fmt::format(R"(name: hn
+baseline: t1
+targets:
+  - name: t1
+    hook: ["false"]
+  - name: t2
+    hook: ["false"]
+configs: [{}]
+)",
+                                                 config));
+  // Both nights reused (their config's hash matches), with hostile names:
+  // a run's name with OSC and a newline, a manifest's kernel_release with
+  // ESC and a newline, a stored kernel_release with ESC, a newline and
+  // 80 KB of bytes that take no column (22: quadratic wrapping).
+  const std::string sha = sha256_file(config);
+  for (int t = 1; t <= 2; ++t)
+    REQUIRE(exec_raw(
+        db,
+        fmt::format("INSERT INTO nightly_measurements (nightly, target, config_path, "
+                    "config_sha256, run_id, status, error, hook_output, kernel_release, "
+                    "started_at, ended_at) VALUES ('hn', 't{0}', '{1}', '{2}', {0}, 'measured', "
+                    "'', '', '6.1', '2026-12-06T17:00:00Z', '2026-12-06T17:00:01Z')",
+                    t, config, sha)));
+  std::string zero_width_hex;  // 80 KB of byte 0x80, as an SQL blob's hex digits
+  for (int i = 0; i < 80'000; ++i) zero_width_hex += "80";
+  REQUIRE(exec_raw(
+      db,
+      "UPDATE runs SET name = 'r1' || char(27) || ']0;pwn' || char(7) || char(10) || 'forged "
+      "name' WHERE id = 1; UPDATE runs SET manifest_json = json_set(manifest_json, "
+      "'$.kernel_release', '6.1' || char(27) || '[2J' || char(10) || 'forged kernel') WHERE id = "
+      "2; UPDATE nightly_measurements SET kernel_release = 'k' || char(27) || '[2J' || "
+      "char(8238) || char(10) || 'forged release ' || CAST(x'" +
+          zero_width_hex + "' AS TEXT) WHERE id = 2"));
+  const auto r = schedlab_cmd(
+      {"nightly", dir.file("night.yaml"), "--db", db, "--report-html", dir.file("n.html")});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(terminal_clean(r.out));
+  for (const auto line : split_lines(r.out)) CHECK_FALSE(line.starts_with("forged"));
+  CHECK(r.out.find("| t2 | k\\x1b[2J\\u202e\\x0aforged release \\x80\\x80") != std::string::npos);
+  CHECK(r.out.find("kernel 6.1\\x1b[2J\\x0aforged kernel") != std::string::npos);
+  CHECK(r.out.find("r1\\x1b]0;pwn\\x07\\x0aforged name") != std::string::npos);
+  // The page's plot labels (a column named by its kernel) hold no raw override either.
+  CHECK(terminal_clean(read_text(dir.file("n.html"))));
+}
+
+TEST_CASE("bisect's progress lines name candidates escaped (hostile6 8, 20)") {
+  TempDir dir;
+  const std::string config = value_config(dir);
+  // The hook makes b measure 120 and the others 100: references differ, m is GOOD.
+  const auto r = schedlab_cmd(
+      {"bisect",
+       "start",
+       "--db",
+       dir.file("b.db"),
+       "--kernels",
+       "g\x1b]0;x\x07,m\x1b[2J,b\xe2\x80\xae",
+       "--good",
+       "g\x1b]0;x\x07",
+       "--bad",
+       "b\xe2\x80\xae",
+       "--config",
+       config,
+       "--metric",
+       "t",
+       "--test",
+       "mwu",
+       "--",
+       "sh",
+       "-c",
+       fmt::format("case \"$1\" in b*) echo 120;; *) echo 100;; esac > {}", dir.file("value")),
+       "sh",
+       "{kernel}"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(terminal_clean(r.err));
+  CHECK(terminal_clean(r.out));
+  const std::string err = one_line(r.err);
+  CHECK(err.find("between g\\x1b]0;x\\x07 and b\\u202e") != std::string::npos);
+  CHECK(err.find("hook for g\\x1b]0;x\\x07") != std::string::npos);
+  CHECK(err.find("candidate 1/2 m\\x1b[2J") != std::string::npos);
+  CHECK(err.find("m\\x1b[2J is GOOD") != std::string::npos);
+  CHECK(one_line(r.out).find("first bad: b\\u202e") != std::string::npos);
+}
