@@ -93,7 +93,8 @@ void check_merge_input(const std::string& in) {
   const Store store(in, Store::Access::kReadOnly);
   for (const auto& run : store.runs_table().list_runs()) {
     check_names(store, in, run);
-    if (const auto problem = monitor_cpu_problem(run.manifest_json)) refuse(in, run, *problem);
+    if (const auto problem = monitor_cpu_problem(run.manifest_json))
+      refuse(in, run, fmt::format("is refused: {}", *problem));
     check_point_stops(store, in, run);
     check_profiles(store, in, run);
   }

@@ -321,15 +321,18 @@ TEST_CASE(
   CHECK(test::read_text(other) == other_bytes);
 }
 
-TEST_CASE("merge: a conflict naming a hostile run name prints it escaped") {
+TEST_CASE("merge: a hostile run name is refused as a new run's would be, and printed escaped") {
+  // Issue 44: merge once copied names no run may be given (run_name_problem).
   test::TempDir dir;
   const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
   write_escape_db(a, kEscRun, "sha-a");
   write_escape_db(b, kEscRun, "sha-b");
   const auto r = schedlab_cmd({"merge", out, a, b});
-  CHECK(r.exit_code == 1);
-  CHECK(r.err.find("run 'r\\x1b[2J\\x1b]0;owned\\x07' is also in") != std::string::npos);
+  CHECK(r.exit_code == 2);
+  CHECK(test::one_line(r.err).find("run 'r\\x1b[2J\\x1b]0;owned\\x07' has a name no run may be "
+                                   "given") != std::string::npos);
   check_no_controls(r.err);
+  CHECK_FALSE(std::filesystem::exists(out));
 }
 
 TEST_CASE("output that does not parse fails its iteration, keeps the raw output, and the run goes on") {
