@@ -146,6 +146,27 @@ TEST_CASE("bad input: a misspelt key, a missing file, a missing tool") {
                        "Debian package rt-tests)\n"));
 }
 
+TEST_CASE("a 900 KB unknown key or program name is quoted cut, not printed whole") {
+  // Issue 44: each came back whole in a 918 KB message.
+  test::TempDir dir;
+  const std::string db = dir.file("e.db"), cfg = dir.file("k.yaml");
+  const std::string key(900000, 'k'), word(900000, 'w');
+  test::write_text(cfg, "workloads:\n  - hackbench:\n      ? " + key + "\n      : 1\n");
+  auto r = schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(r.exit_code == 2);
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab: " + cfg + ":3: workloads[0].hackbench: unknown key '" +
+                       std::string(80, 'k') + "... (900000 characters)'\n"));
+  test::write_text(cfg, "workloads:\n  - command:\n      name: x\n      argv: [" + word +
+                            "]\n      metrics: {t: {regex: \"(?<value>1)\", direction: lower}}\n");
+  r = schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(r.exit_code == 1);
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab: x: '" + std::string(80, 'w') +
+                       "... (900000 characters)' is not installed on local (install the Debian "
+                       "package x)\n"));
+}
+
 TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-line error and nothing is written") {
   test::TempDir dir;
   const std::string in = dir.file("in.db"), out = dir.file("out.db");
