@@ -27,8 +27,7 @@ int merge_command(const MergeOptions& o) {
     }
     // Every input is opened (and its schema checked) before OUT is created.
     for (const auto& in : o.inputs) {
-      Store::check_mergeable(in);
-      check_merge_input(in);
+      Store::check_mergeable(in, [&](const std::string& path) { check_merge_input(in, path); });
     }
     Store out(o.out);
     for (const auto& in : o.inputs) {

@@ -89,8 +89,8 @@ void check_profiles(const Store& store, const std::string& in, const RunInfo& ru
 
 }  // namespace
 
-void check_merge_input(const std::string& in) {
-  const Store store(in, Store::Access::kReadOnly);
+void check_merge_input(const std::string& in, const std::string& path) {
+  const Store store(path, Store::Access::kReadOnly);
   for (const auto& run : store.runs_table().list_runs()) {
     check_names(store, in, run);
     if (const auto problem = monitor_cpu_problem(run.manifest_json))

@@ -16,6 +16,8 @@ namespace schedlab::cli {
 // (its counts, figures, level, sequential design and metric), a perf
 // profile that does not load, or a column's profiles whose samples summed
 // overflow a 64-bit count (report's column_profiles).
-void check_merge_input(const std::string& in);
+// PATH is what a read-only Store opens (IN, or its migrated copy:
+// Store::check_mergeable); messages name IN.
+void check_merge_input(const std::string& in, const std::string& path);
 
 }  // namespace schedlab::cli

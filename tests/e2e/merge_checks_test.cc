@@ -20,6 +20,7 @@
 #include "tests/support/one_line.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -194,4 +195,20 @@ TEST_CASE("report and merge: a column's profiles whose samples summed overflow a
   const std::string one = dir.file("one.db");
   write_seq_db(one, {"18446744073709551615"});
   CHECK(schedlab_cmd({"report", "seq1", "--db", one, "-o", dir.file("one.html")}).ok());
+}
+
+TEST_CASE("merge: an input of an older schema is checked in its migrated copy, and merged") {
+  // The checks open the input as the readers do: one of schema 9 cannot be
+  // opened read-only as it is, only once migrated (in a temporary copy).
+  test::TempDir dir;
+  const std::string old = dir.file("old.db"), bad = dir.file("bad.db");
+  write_seq_db(old);
+  exec(old, test::kBackToSchemaVersion9);
+  const auto r = schedlab_cmd({"merge", dir.file("out.db"), old});
+  INFO(r.err);
+  CHECK(r.ok());
+  write_seq_db(bad);
+  exec(bad, "UPDATE variants SET name = 'a' || char(10) WHERE name = 'a'");
+  exec(bad, test::kBackToSchemaVersion9);
+  check_refused(bad, "run 'seq1' has a variant 'a\\x0a' no variant may be called");
 }

@@ -334,7 +334,10 @@ TEST_CASE(
   CHECK(test::read_text(other) == other_bytes);
   // As the output, another program's database is refused too.
   const std::string good = dir.file("good.db");
-  write_escape_db(good, "plain", "x");
+  {
+    Store s(good);
+    test::plain_run(s, "plain");
+  }
   const auto r = schedlab_cmd({"merge", other, good});
   CHECK(r.exit_code == 1);
   CHECK(test::one_line(r.err).find(test::one_line(
