@@ -24,7 +24,9 @@ namespace schedlab::cli {
 namespace {
 
 // The run's name as a message quotes it.
-std::string quoted(const std::string& name) { return terminal_safe(excerpt(name, 60)); }
+std::string quoted(const std::string& name) {
+  return terminal_safe(excerpt(name, 60));
+}
 
 [[noreturn]] void refuse(const std::string& in, const RunInfo& run, const std::string& why) {
   throw std::invalid_argument(
@@ -36,9 +38,9 @@ void check_names(const Store& store, const std::string& in, const RunInfo& run) 
     refuse(in, run, fmt::format("has a name no run may be given: {}", *problem));
   for (const auto& v : store.variants_table().variants(run.id))
     if (const auto problem = name_problem(v.name))
-      refuse(in, run,
-             fmt::format("has a variant '{}' no variant may be called: {}", quoted(v.name),
-                         *problem));
+      refuse(
+          in, run,
+          fmt::format("has a variant '{}' no variant may be called: {}", quoted(v.name), *problem));
 }
 
 // Its point stops as compare and resume read them.

@@ -13,8 +13,7 @@ namespace schedlab {
 std::optional<std::string> monitor_cpu_problem(std::string_view manifest_json) {
   if (manifest_json.empty()) return std::nullopt;
   const auto m = parse_json_data(manifest_json);
-  if (m.is_discarded())
-    return "its manifest is not JSON (a number past a double, such as 1e999?)";
+  if (m.is_discarded()) return "its manifest is not JSON (a number past a double, such as 1e999?)";
   if (!m.is_object() || !m.contains("monitor_cpu_s")) return std::nullopt;
   const auto& cpu = m["monitor_cpu_s"];
   if (!cpu.is_object())

@@ -169,8 +169,7 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
       if (!checked.insert({host.name(), tool}).second) continue;
       if (!host.find_program(tool))
         throw PreflightError(fmt::format("{}: '{}' is not installed on {} ({})", w.name(),
-                                         excerpt(tool, 80), host.name(),
-                                         how_to_install(w, tool)));
+                                         excerpt(tool, 80), host.name(), how_to_install(w, tool)));
     }
   }
   check_affinity(pair, config, plan);

@@ -39,8 +39,9 @@ void set_iterations(RunStart& s, int iterations) {
 // anything runs, not stored as null or kept negative (issue 44).
 void check_monitor_cpu(const RunInfo& run) {
   if (const auto problem = monitor_cpu_problem(run.manifest_json))
-    throw RunRefused(fmt::format("run {} '{}' cannot be resumed: {} (a damaged or crafted database)",
-                                 run.id, terminal_safe(excerpt(run.name, 60)), *problem));
+    throw RunRefused(
+        fmt::format("run {} '{}' cannot be resumed: {} (a damaged or crafted database)", run.id,
+                    terminal_safe(excerpt(run.name, 60)), *problem));
 }
 
 }  // namespace

@@ -130,7 +130,8 @@ TEST_CASE("design: alpha near power (0.49, 0.51) gives a design, not a solver's 
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
-  CHECK(r.out.find("design: alpha 0.49 (two-sided), power 0.51 at a change of 3% with a CV of 4%") !=
-        std::string::npos);
+  CHECK(
+      r.out.find("design: alpha 0.49 (two-sided), power 0.51 at a change of 3% with a CV of 4%") !=
+      std::string::npos);
   CHECK(r.out.find("rpact, efficacy only") != std::string::npos);
 }

@@ -91,14 +91,16 @@ TEST_CASE("merge: a stored point stop the readers refuse is refused, naming run 
   write_seq_db(good);
   REQUIRE(schedlab_cmd({"merge", dir.file("good.out"), good}).ok());
   const std::pair<const char*, const char*> crafted[] = {
-      {"seq_p_value = 9e999", "run 'seq1' cannot be read back: run 1: the stop of echoer has "
-                              "seq_p_value inf: not a finite number"},
+      {"seq_p_value = 9e999",
+       "run 'seq1' cannot be read back: run 1: the stop of echoer has "
+       "seq_p_value inf: not a finite number"},
       {"seq_p_value = 7", "has p-value 7: not in [0, 1]"},
       {"seq_level = 7", "the stop of echoer has seq_level 7: not a level between 0 and 1"},
       {"seq_looks = 1e11", "the stop of echoer has seq_looks 100000000000: not a count"},
-      {"seq_design_json = 'not json'", "run 'seq1' cannot be read back: run 1: the stored "
-                                       "sequential test of variant id 2 at echoer {} is not a "
-                                       "JSON object"},
+      {"seq_design_json = 'not json'",
+       "run 'seq1' cannot be read back: run 1: the stored "
+       "sequential test of variant id 2 at echoer {} is not a "
+       "JSON object"},
       {"seq_metric = 'x' || char(27) || ']0;p' || char(7)",
        "judged metric 'x\\x1b]0;p\\x07': no metric of its run at that workload"},
   };
@@ -111,7 +113,8 @@ TEST_CASE("merge: a stored point stop the readers refuse is refused, naming run 
   }
 }
 
-TEST_CASE("compare: a stored sequential test judging no metric of its run is refused, not dropped") {
+TEST_CASE(
+    "compare: a stored sequential test judging no metric of its run is refused, not dropped") {
   test::TempDir dir;
   const std::string db = dir.file("seq.db");
   write_seq_db(db);
@@ -119,8 +122,9 @@ TEST_CASE("compare: a stored sequential test judging no metric of its run is ref
   INFO(fine.err);
   REQUIRE(fine.ok());
   CHECK(fine.out.find("stop: sequential") != std::string::npos);
-  exec(db, "UPDATE point_stops SET seq_metric = char(27) || ']0;p' || char(7) "
-           "WHERE seq_metric IS NOT NULL");
+  exec(db,
+       "UPDATE point_stops SET seq_metric = char(27) || ']0;p' || char(7) "
+       "WHERE seq_metric IS NOT NULL");
   const auto r = schedlab_cmd({"compare", "seq1", "--db", db});
   CHECK_FALSE(r.ok());
   CHECK(test::one_line(r.err).find(
@@ -189,8 +193,9 @@ TEST_CASE("report and merge: a column's profiles whose samples summed overflow a
                        "profiles summed (its iterations' samples in all) overflow a 64-bit "
                        "count\n"));
   CHECK_FALSE(std::filesystem::exists(dir.file("r.html")));
-  check_refused(db, "run seq1 iteration id 2: with the other profiles of its variant (variant id "
-                    "1) summed, the samples overflow a 64-bit count");
+  check_refused(db,
+                "run seq1 iteration id 2: with the other profiles of its variant (variant id "
+                "1) summed, the samples overflow a 64-bit count");
   // Each alone is fine.
   const std::string one = dir.file("one.db");
   write_seq_db(one, {"18446744073709551615"});

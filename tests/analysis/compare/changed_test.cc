@@ -263,7 +263,9 @@ TEST_CASE("what changed: long names are cut in the text, escaped in HTML", "[cha
 TEST_CASE("what changed: a frequency on one side only is a missing key, not 0 ms", "[changed]") {
   // Issue 44: time_in_state's 1.2 GHz row stored for the baseline only was
   // counted as 0 ms in the other column: "-100.0%", p 7e-5.
-  Db db({{"cpufreq", "all.2400000kHz.ms", {900, 901, 902, 903, 904, 905},
+  Db db({{"cpufreq",
+          "all.2400000kHz.ms",
+          {900, 901, 902, 903, 904, 905},
           {900, 902, 901, 904, 903, 905}},
          {"cpufreq", "all.1200000kHz.ms", {100, 101, 102, 103, 104, 105}, {}}});
   Comparison c = compare(db.store, db.columns);

@@ -1,10 +1,11 @@
 // What differs between compared columns, from hand-made manifests.
 #include "analysis/compare/manifest_diff.h"
-#include "base/json_data.h"
 
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+
+#include "base/json_data.h"
 
 using namespace schedlab;
 using nlohmann::json;
@@ -210,11 +211,11 @@ TEST_CASE("manifest differences: a manifest that is not JSON says so, not '-' ev
   // Issue 44: a number past a double ({"monitor_cpu_s":{"stat":1e999}})
   // makes the whole manifest unreadable; its column's kernel, host and state
   // read as absent without a word.
-  const json bad = schedlab::parse_json_data(
-      R"({"kernel_release":"6.1","monitor_cpu_s":{"stat":1e999}})");
+  const json bad =
+      schedlab::parse_json_data(R"({"kernel_release":"6.1","monitor_cpu_s":{"stat":1e999}})");
   REQUIRE(bad.is_discarded());
-  const auto d = manifest_differences({{"a", json{{"kernel_release", "6.1"}}, json::object()},
-                                       {"b", bad, json::object()}});
+  const auto d = manifest_differences(
+      {{"a", json{{"kernel_release", "6.1"}}, json::object()}, {"b", bad, json::object()}});
   REQUIRE(d.size() >= 2);
   CHECK(d[0].what() == "manifest");
   CHECK_FALSE(d[0].values[0]);
