@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -111,8 +112,12 @@ class Store {
     std::int64_t samples = 0;
   };
   MergeCounts merge_from(const std::string& input);
-  // What merge_from checks first, for checking every input before writing.
-  static void check_mergeable(const std::string& input);
+  // What merge_from checks first, for checking every input before writing;
+  // then READ, when given, is called with a path a read-only Store opens:
+  // the input itself, or, for an older schema, its migrated copy (removed
+  // after), so a caller can check what the readers would refuse.
+  static void check_mergeable(const std::string& input,
+                              const std::function<void(const std::string&)>& read = {});
 
   // Every write of the store between its construction and commit() as one
   // transaction: all of it or (destroyed uncommitted, or the process

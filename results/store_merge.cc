@@ -206,6 +206,10 @@ class MergeSource {
   MergeSource(const MergeSource&) = delete;
   MergeSource& operator=(const MergeSource&) = delete;
   const std::string& uri() const { return uri_; }
+  // A path a read-only Store opens: INPUT, or its migrated copy.
+  const std::string& readable_path(const std::string& input) const {
+    return copy_.path.empty() ? input : copy_.path;
+  }
 
  private:
   static int version(sqlite3* db, const std::string& input) {
@@ -366,8 +370,10 @@ ORDER BY d.rowid LIMIT 1)sql");
 
 }  // namespace
 
-void Store::check_mergeable(const std::string& input) {
+void Store::check_mergeable(const std::string& input,
+                            const std::function<void(const std::string&)>& read) {
   MergeSource source(input, &Database::schema_mismatch);
+  if (read) read(source.readable_path(input));
 }
 
 Store::MergeCounts Store::merge_from(const std::string& input) {

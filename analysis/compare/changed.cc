@@ -50,8 +50,17 @@ std::map<Point, std::vector<IterationRows>> column_rows(const Store& store, cons
   return out;
 }
 
+// Rows named by the machine's own keys: a frequency of time_in_state, a
+// cpuidle state. Every snapshot lists them all (0 when unused), so one
+// absent from an iteration is a key that machine does not have, as the
+// delta itself refuses a key on one side only: not recorded, not 0 ms.
+bool is_keyed(const std::string& monitor) {
+  return monitor == "cpufreq" || monitor == "cpuidle";
+}
+
 // One value per iteration that ran the monitor: the stored one, or 0 for an
-// absent count or share (sparse rows); an absent ratio was undefined there.
+// absent count or share (sparse rows); an absent ratio was undefined there,
+// and an absent key (is_keyed) not recorded.
 std::vector<double> values_of(const std::vector<IterationRows>& its, const std::string& monitor,
                               const std::string& counter) {
   std::vector<double> out;
@@ -61,7 +70,7 @@ std::vector<double> values_of(const std::vector<IterationRows>& its, const std::
     const auto v = ran->second.find(counter);
     if (v != ran->second.end())
       out.push_back(v->second);
-    else if (!is_ratio(monitor, counter))
+    else if (!is_ratio(monitor, counter) && !is_keyed(monitor))
       out.push_back(0);
   }
   return out;

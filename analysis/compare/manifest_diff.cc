@@ -203,6 +203,12 @@ std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& 
     for (std::size_t i = 0; i < n; ++i) v[i] = get(columns[i].manifest);
     d.add(kind, "", v, all);
   };
+  // A manifest that is not JSON (a crafted number past a double, 1e999)
+  // shows every field below as "-": say so, not let them read as absent.
+  manifest_field("manifest", [](const ManifestJson& m) -> Value {
+    if (m.is_discarded()) return "unreadable (not JSON)";
+    return std::nullopt;
+  });
   manifest_field("kernel", [](const ManifestJson& m) { return text(field(m, "kernel_release")); });
   // A kernel built from a tree: two builds of one release differ by what
   // was built (base and patched may both say 6.1.192+).

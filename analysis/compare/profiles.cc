@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 
 #include "analysis/compare/compare.h"
@@ -28,6 +30,13 @@ std::vector<ColumnProfile> column_profiles(const Store& store, const Comparison&
                       row.block, row.row.empty() ? "" : " ", row.row, row.iteration, row.id);
       ColumnProfile& p = out[i];
       for (const auto& [stack, n] : perf_profile::load(snap.text, what)) {
+        // Each profile's sum is checked as it loads; the column's sum of
+        // them could still wrap and print shares above 100% (issue 44).
+        if (n > std::numeric_limits<std::uint64_t>::max() - p.samples)
+          throw CounterParseError(
+              0, fmt::format("{}: the column's profiles summed (its iterations' samples "
+                             "in all) overflow a 64-bit count",
+                             what));
         p.folded[stack] += n;
         p.samples += n;
       }

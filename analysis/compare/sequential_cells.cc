@@ -40,12 +40,14 @@ namespace {
 // design accepts (design_error, gs::parse_spending), else an error names
 // the run and row: not a JSON type_error, not a NaN in the table notes.
 // Its numbers too: a p-value in [0, 1], the rest finite.
+[[noreturn]] void refuse_test(const PointStop& stop, const std::string& why) {
+  throw std::invalid_argument(fmt::format(
+      "run {}: the stored sequential test of variant id {} at {} {} {}", stop.run_id,
+      stop.variant_id, terminal_safe(stop.workload), terminal_safe(stop.params_json), why));
+}
+
 void read_design(const PointStop& stop, SequentialCell& s) {
-  const auto refuse = [&](const std::string& why) {
-    throw std::invalid_argument(fmt::format(
-        "run {}: the stored sequential test of variant id {} at {} {} {}", stop.run_id,
-        stop.variant_id, terminal_safe(stop.workload), terminal_safe(stop.params_json), why));
-  };
+  const auto refuse = [&](const std::string& why) { refuse_test(stop, why); };
   const SequentialRecord& r = *stop.sequential;
   if (r.p_value && !(*r.p_value >= 0 && *r.p_value <= 1))
     refuse(fmt::format("has p-value {}: not in [0, 1]", *r.p_value));
@@ -127,7 +129,26 @@ void apply(Cell& cell, SequentialCell s, const MetricInfo& metric) {
   cell.sequential = std::move(s);
 }
 
+// A test judges one of its run's metrics at its workload; one naming
+// anything else (a crafted seq_metric) would match no block and be dropped
+// without a word, its cell shown as fixed-n.
+void check_metric(const PointStop& stop, const std::vector<MetricInfo>& metrics) {
+  const std::string& name = stop.sequential->metric;
+  if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricInfo& m) {
+        return m.workload == stop.workload && m.name == name;
+      }))
+    refuse_test(stop, fmt::format("judged metric '{}': no metric of its run at that workload",
+                                  terminal_safe(excerpt(name, 60))));
+}
+
 }  // namespace
+
+void check_stored_sequential(const PointStop& stop, const std::vector<MetricInfo>& metrics) {
+  if (!stop.sequential) return;
+  check_metric(stop, metrics);
+  SequentialCell s;
+  read_design(stop, s);
+}
 
 void attach_sequential(const Store& store, Comparison& c) {
   if (c.columns.size() < 2 || c.columns[0].pair) return;
@@ -138,8 +159,12 @@ void attach_sequential(const Store& store, Comparison& c) {
   // (variant, workload, params) -> its test
   std::map<std::tuple<std::int64_t, std::string, std::string>, const PointStop*> tests;
   const auto stops = store.point_stops_table().point_stops(run);
+  const auto metrics = store.metrics_table().metrics(run);
   for (const auto& s : stops)
-    if (s.sequential) tests[{s.variant_id, s.workload, s.params_json}] = &s;
+    if (s.sequential) {
+      check_metric(s, metrics);
+      tests[{s.variant_id, s.workload, s.params_json}] = &s;
+    }
   if (tests.empty()) return;
   for (auto& b : c.blocks)
     for (auto& row : b.rows)

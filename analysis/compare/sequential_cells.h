@@ -13,11 +13,19 @@
 #include <vector>
 
 #include "analysis/compare/compare.h"
+#include "results/metrics_table.h"
+#include "results/point_stops_table.h"
 #include "results/store.h"
 
 namespace schedlab {
 
 void attach_sequential(const Store& store, Comparison& c);
+
+// What attach_sequential refuses in a stored test (std::invalid_argument
+// naming the run, variant and point): a metric none of the run's METRICS
+// at its workload, a p-value outside [0, 1], figures not finite, a design
+// that is not JSON or not one design accepts. Merge checks its inputs by it.
+void check_stored_sequential(const PointStop& stop, const std::vector<MetricInfo>& metrics);
 
 // The designs the comparison's sequential cells were run with, one line
 // each for the notes under a table: "stop: sequential (alpha 0.05, power

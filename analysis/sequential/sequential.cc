@@ -114,8 +114,14 @@ std::string design_error(const SequentialDesign& d) {
     return fmt::format("power must be in (0.5, 0.999999], not {}", d.power);
   if (!(d.min_effect_pct >= 0.01 && d.min_effect_pct < 100))
     return fmt::format("min_effect_pct must be in [0.01, 100), not {}", d.min_effect_pct);
-  if (!(d.power_margin >= 0 && d.power + d.power_margin < 1))
-    return fmt::format("power + power_margin must be below 1, not {}", d.power + d.power_margin);
+  // power_margin is no option of the user's: the message speaks of power.
+  if (!(d.power_margin >= 0 && d.power_margin < 0.5))
+    return fmt::format("power_margin must be in [0, 0.5), not {}", d.power_margin);
+  if (!(d.power + d.power_margin < 1))
+    return fmt::format(
+        "power must be below {:g} (the plan asks for {:g} more, a margin for estimated "
+        "variances, and that must stay below 1), not {}",
+        1 - d.power_margin, d.power_margin, d.power);
   if (!(d.same_error >= 0 && d.same_error < 0.5))
     return fmt::format("same_error must be in [0, 0.5), not {}", d.same_error);
   if (!(d.variance_quantile >= 0 && d.variance_quantile < 1))

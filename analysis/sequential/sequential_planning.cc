@@ -71,8 +71,11 @@ EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign
   };
   const double fixed_eta =
       stats::normal_quantile(1 - d.alpha / 2) + stats::normal_quantile(d.power);
-  const double eta = solve_increasing([&](double e) { return power_at(e) - d.power; },
-                                      0.5 * fixed_eta, 2 * fixed_eta);
+  const auto short_of_power = [&](double e) { return power_at(e) - d.power; };
+  // With alpha near power (0.49, 0.51) the root can lie below half the
+  // fixed design's drift; at drift 0 the power is alpha, below power.
+  const double lo = short_of_power(0.5 * fixed_eta) < 0 ? 0.5 * fixed_eta : 0;
+  const double eta = solve_increasing(short_of_power, lo, 2 * fixed_eta);
   EfficacyOnlyCharacteristics c;
   c.inflation = (eta / fixed_eta) * (eta / fixed_eta);
   c.asn_ratio_h1 = gs::path_outcome(eta, regions, d.grid).expected_fraction * c.inflation;

@@ -5,13 +5,10 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "analysis/counters/perf_profile.h"
-#include "base/text.h"
-#include "results/monitor_rows.h"
-#include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
+#include "runner/cli/merge_checks.h"
 
 namespace schedlab::cli {
 namespace {
@@ -20,26 +17,6 @@ struct MergeOptions {
   std::string out;
   std::vector<std::string> inputs;
 };
-
-// Every stored perf profile of IN decodes to folded stacks, as report and
-// compare read them: a crafted one (counts of 1e999, not gzip) is refused
-// here, naming its iteration, not merged to fail every report later
-// (issue 44).
-void check_profiles(const std::string& in) {
-  const Store store(in, Store::Access::kReadOnly);
-  const std::string monitor(perf_profile::kMonitorName);
-  for (const auto& run : store.runs_table().run_labels())
-    for (const auto& snap : store.monitor_rows().monitor_snapshots(run.id, monitor)) {
-      if (snap.path != perf_profile::kStoredPath) continue;
-      try {
-        perf_profile::load(
-            snap.text, fmt::format("run {} iteration id {}", terminal_safe(excerpt(run.name, 60)),
-                                   snap.iteration_id));
-      } catch (const CounterParseError& e) {
-        throw std::invalid_argument(fmt::format("{}: {}; nothing merged", in, e.what()));
-      }
-    }
-}
 
 int merge_command(const MergeOptions& o) {
   return guarded<std::invalid_argument>({"schedlab merge"}, [&]() -> int {
@@ -50,8 +27,7 @@ int merge_command(const MergeOptions& o) {
     }
     // Every input is opened (and its schema checked) before OUT is created.
     for (const auto& in : o.inputs) {
-      Store::check_mergeable(in);
-      check_profiles(in);
+      Store::check_mergeable(in, [&](const std::string& path) { check_merge_input(in, path); });
     }
     Store out(o.out);
     for (const auto& in : o.inputs) {

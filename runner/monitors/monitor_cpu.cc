@@ -1,8 +1,32 @@
 #include "runner/monitors/monitor_cpu.h"
 
+#include <fmt/format.h>
 #include <time.h>
 
+#include <cmath>
+
+#include "base/json_data.h"
+#include "base/text.h"
+
 namespace schedlab {
+
+std::optional<std::string> monitor_cpu_problem(std::string_view manifest_json) {
+  if (manifest_json.empty()) return std::nullopt;
+  const auto m = parse_json_data(manifest_json);
+  if (m.is_discarded()) return "its manifest is not JSON (a number past a double, such as 1e999?)";
+  if (!m.is_object() || !m.contains("monitor_cpu_s")) return std::nullopt;
+  const auto& cpu = m["monitor_cpu_s"];
+  if (!cpu.is_object())
+    return fmt::format("its manifest's monitor_cpu_s is {}, not an object",
+                       terminal_safe(excerpt(cpu.dump(), 60)));
+  for (const auto& [monitor, seconds] : cpu.items())
+    if (!seconds.is_number() || !(seconds.get<double>() >= 0) ||
+        !(seconds.get<double>() <= kMaxMonitorCpuS))
+      return fmt::format("its manifest's monitor_cpu_s has {} {}: not CPU seconds in [0, {:g}]",
+                         terminal_safe(excerpt(monitor, 60)),
+                         terminal_safe(excerpt(seconds.dump(), 60)), kMaxMonitorCpuS);
+  return std::nullopt;
+}
 
 double thread_cpu_seconds() {
   timespec t{};

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "runner/hosts/host.h"
@@ -57,5 +58,16 @@ class MonitorCpu {
 
 // The calling thread's CPU time (user+sys) in seconds.
 double thread_cpu_seconds();
+
+// Past this many seconds a stored sum is no CPU time (31,000 years), and
+// one more run's seconds, rounded to microseconds, could overflow to inf,
+// which the manifest would store as null.
+inline constexpr double kMaxMonitorCpuS = 1e12;
+
+// Why a run's manifest (its JSON text) cannot take more monitor CPU time:
+// not JSON, or its "monitor_cpu_s" not an object of finite numbers in
+// [0, kMaxMonitorCpuS]; nothing when it can (absent is fine). Merge and
+// resume refuse such a run rather than drop or overflow its sums.
+std::optional<std::string> monitor_cpu_problem(std::string_view manifest_json);
 
 }  // namespace schedlab

@@ -168,8 +168,8 @@ void check_plan(const Pair& pair, const Config& config, const Plan& plan) {
       const std::string& tool = step.argv.front();
       if (!checked.insert({host.name(), tool}).second) continue;
       if (!host.find_program(tool))
-        throw PreflightError(fmt::format("{}: '{}' is not installed on {} ({})", w.name(), tool,
-                                         host.name(), how_to_install(w, tool)));
+        throw PreflightError(fmt::format("{}: '{}' is not installed on {} ({})", w.name(),
+                                         excerpt(tool, 80), host.name(), how_to_install(w, tool)));
     }
   }
   check_affinity(pair, config, plan);

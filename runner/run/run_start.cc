@@ -10,6 +10,7 @@
 #include "base/json_data.h"
 #include "base/text.h"
 #include "runner/lab/lab_config_yaml.h"
+#include "runner/monitors/monitor_cpu.h"
 #include "runner/run/kernel_columns.h"
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
@@ -33,6 +34,16 @@ void set_iterations(RunStart& s, int iterations) {
   s.exec.manifest["iterations_override"] = iterations;
 }
 
+// A resumed run adds its monitors' CPU time to the stored sums: sums that
+// are no CPU time (negative, past a double once added) are refused before
+// anything runs, not stored as null or kept negative (issue 44).
+void check_monitor_cpu(const RunInfo& run) {
+  if (const auto problem = monitor_cpu_problem(run.manifest_json))
+    throw RunRefused(
+        fmt::format("run {} '{}' cannot be resumed: {} (a damaged or crafted database)", run.id,
+                    terminal_safe(excerpt(run.name, 60)), *problem));
+}
+
 }  // namespace
 
 RunStart new_run_start(Config config, const std::string& name, int iterations) {
@@ -54,6 +65,7 @@ RunStart resume_start(const RunsTable& runs, const std::string& db, const std::s
   s.group = run ? run_group(*run).value_or("") : arg;
   const auto members = s.group.empty() ? std::vector<RunInfo>{} : group_runs(runs, s.group);
   if (!members.empty()) {
+    for (const auto& m : members) check_monitor_cpu(m);
     s.config = parse_config(members.front().config_text, members.front().config_path);
     set_iterations(s, iterations_override(members.front()));
     const auto kernels = plan_kernels(s.config.sut_lab);
@@ -73,6 +85,7 @@ RunStart resume_start(const RunsTable& runs, const std::string& db, const std::s
                     run->id, run->name, run->id));
   if (run->status == RunStatus::kFinished)
     throw RunRefused(fmt::format("run {} '{}' is already finished", run->id, run->name));
+  check_monitor_cpu(*run);
   s.config = parse_config(run->config_text, run->config_path);
   set_iterations(s, iterations_override(*run));
   s.exec.resume_run = run->id;

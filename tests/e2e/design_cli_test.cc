@@ -99,6 +99,10 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
       {{"design", "--cv", "4", "--simulate", "100000"},
        "--simulate 100000 with --max 60 is 6e+06 iterations a side a change; the bound is "
        "2000000 (trials x --max)"},
+      // Issue 44: the margin the plan adds is no option of the user's.
+      {{"design", "--cv", "4", "--power", "0.999999"},
+       "power must be below 0.96 (the plan asks for 0.04 more, a margin for estimated "
+       "variances, and that must stay below 1), not 0.999999"},
   };
   for (const auto& c : cases) {
     INFO(c.args.back());
@@ -116,4 +120,18 @@ TEST_CASE("design: --help states the simulation's bound and why", "[design]") {
   CHECK(r.exit_code == 0);
   CHECK(test::one_line(r.out).find("TRIALS x --max at most 2000000 and --max at most 10000: the "
                                    "work grows with trials x max^2") != std::string::npos);
+}
+
+TEST_CASE("design: alpha near power (0.49, 0.51) gives a design, not a solver's exception",
+          "[design]") {
+  // Issue 44: the efficacy-only comparison's root lay below the solver's
+  // bracket: "boost::math::tools::toms748_solve ... do not bracket the root".
+  const auto r = schedlab_cmd({"design", "--cv", "4", "--alpha", "0.49", "--power", "0.51"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(
+      r.out.find("design: alpha 0.49 (two-sided), power 0.51 at a change of 3% with a CV of 4%") !=
+      std::string::npos);
+  CHECK(r.out.find("rpact, efficacy only") != std::string::npos);
 }

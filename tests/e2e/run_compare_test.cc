@@ -146,6 +146,27 @@ TEST_CASE("bad input: a misspelt key, a missing file, a missing tool") {
                        "Debian package rt-tests)\n"));
 }
 
+TEST_CASE("a 900 KB unknown key or program name is quoted cut, not printed whole") {
+  // Issue 44: each came back whole in a 918 KB message.
+  test::TempDir dir;
+  const std::string db = dir.file("e.db"), cfg = dir.file("k.yaml");
+  const std::string key(900000, 'k'), word(900000, 'w');
+  test::write_text(cfg, "workloads:\n  - hackbench:\n      ? " + key + "\n      : 1\n");
+  auto r = schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(r.exit_code == 2);
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab: " + cfg + ":3: workloads[0].hackbench: unknown key '" +
+                       std::string(80, 'k') + "... (900000 characters)'\n"));
+  test::write_text(cfg, "workloads:\n  - command:\n      name: x\n      argv: [" + word +
+                            "]\n      metrics: {t: {regex: \"(?<value>1)\", direction: lower}}\n");
+  r = schedlab_cmd({"run", cfg, "--db", db});
+  CHECK(r.exit_code == 1);
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab: x: '" + std::string(80, 'w') +
+                       "... (900000 characters)' is not installed on local (install the Debian "
+                       "package x)\n"));
+}
+
 TEST_CASE("merge: a database of a newer schema, or the output itself, is a one-line error and nothing is written") {
   test::TempDir dir;
   const std::string in = dir.file("in.db"), out = dir.file("out.db");
@@ -313,7 +334,10 @@ TEST_CASE(
   CHECK(test::read_text(other) == other_bytes);
   // As the output, another program's database is refused too.
   const std::string good = dir.file("good.db");
-  write_escape_db(good, "plain", "x");
+  {
+    Store s(good);
+    test::plain_run(s, "plain");
+  }
   const auto r = schedlab_cmd({"merge", other, good});
   CHECK(r.exit_code == 1);
   CHECK(test::one_line(r.err).find(test::one_line(
@@ -321,15 +345,18 @@ TEST_CASE(
   CHECK(test::read_text(other) == other_bytes);
 }
 
-TEST_CASE("merge: a conflict naming a hostile run name prints it escaped") {
+TEST_CASE("merge: a hostile run name is refused as a new run's would be, and printed escaped") {
+  // Issue 44: merge once copied names no run may be given (run_name_problem).
   test::TempDir dir;
   const std::string a = dir.file("a.db"), b = dir.file("b.db"), out = dir.file("out.db");
   write_escape_db(a, kEscRun, "sha-a");
   write_escape_db(b, kEscRun, "sha-b");
   const auto r = schedlab_cmd({"merge", out, a, b});
-  CHECK(r.exit_code == 1);
-  CHECK(r.err.find("run 'r\\x1b[2J\\x1b]0;owned\\x07' is also in") != std::string::npos);
+  CHECK(r.exit_code == 2);
+  CHECK(test::one_line(r.err).find("run 'r\\x1b[2J\\x1b]0;owned\\x07' has a name no run may be "
+                                   "given") != std::string::npos);
   check_no_controls(r.err);
+  CHECK_FALSE(std::filesystem::exists(out));
 }
 
 TEST_CASE("output that does not parse fails its iteration, keeps the raw output, and the run goes on") {

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "base/json_data.h"
+
 using namespace schedlab;
 using nlohmann::json;
 
@@ -203,4 +205,20 @@ TEST_CASE("manifest differences: kernels as columns name each build and the edit
   CHECK(kernel_column_manifest(manifest("6.1", "", nullptr), "HEAD/default") ==
         manifest("6.1", "", nullptr));
   CHECK(kernel_column_manifest(run, "other/default") == run);
+}
+
+TEST_CASE("manifest differences: a manifest that is not JSON says so, not '-' everywhere") {
+  // Issue 44: a number past a double ({"monitor_cpu_s":{"stat":1e999}})
+  // makes the whole manifest unreadable; its column's kernel, host and state
+  // read as absent without a word.
+  const json bad =
+      schedlab::parse_json_data(R"({"kernel_release":"6.1","monitor_cpu_s":{"stat":1e999}})");
+  REQUIRE(bad.is_discarded());
+  const auto d = manifest_differences(
+      {{"a", json{{"kernel_release", "6.1"}}, json::object()}, {"b", bad, json::object()}});
+  REQUIRE(d.size() >= 2);
+  CHECK(d[0].what() == "manifest");
+  CHECK_FALSE(d[0].values[0]);
+  CHECK(d[0].values[1] == "unreadable (not JSON)");
+  CHECK(d[1].what() == "kernel");
 }
