@@ -22,7 +22,7 @@
 //                                [quantile=Q] [small_n=G] [free_from_df=D]
 //                                [same_error=G] [nominal_alpha=A]
 //                                [settled_df=D] [settled_margin=X]
-//                                [unsettled_ratio=R]
+//                                [unsettled_ratio=R] [alpha=A] [power=P]
 // TRIALS: default 20000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
 // the design's); replan: how each look's variance re-plans the needed n
 // (SequentialReplan; default grow); cv, min, noise, change: only the
@@ -35,10 +35,11 @@
 // estimates the variance can cost with Welch's t at these looks. margin,
 // quantile, small_n, free_from_df: the design's power_margin,
 // variance_quantile, small_n_term, free_from_df, same_error, settled_df
-// and settled_margin, unsettled_alpha_ratio (SequentialDesign), for exploring;
-// nominal_alpha: the alpha the design
-// spends and plans its power at, while the goals stay at the stated 0.05
-// (a calibrated nominal level).
+// and settled_margin, unsettled_alpha_ratio (SequentialDesign; 0, the
+// default: the calibration table, sequential_calibration.h), for exploring;
+// nominal_alpha: the alpha the design spends and plans its power at, while
+// the goals stay at the stated alpha; alpha, power: the design's stated
+// alpha and power (default 0.05, 0.8), the goals at them.
 //
 // Settings run on two threads; user and system CPU are printed at the end.
 #include <fmt/format.h>
@@ -93,6 +94,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   SequentialDesign design;
+  const SequentialDesign defaults;
+  // The goals are at the stated alpha (alpha=); nominal_alpha only changes what the bounds spend.
+  double stated_alpha = defaults.alpha;
   std::map<std::string, std::string> only;  // cv, min, noise, change
   bool known_schedule = false;
   for (int i = 2; i < argc; ++i) {
@@ -106,14 +110,17 @@ int main(int argc, char** argv) {
     }
     if (key == "margin" || key == "quantile" || key == "small_n" || key == "free_from_df" ||
         key == "nominal_alpha" || key == "same_error" || key == "settled_df" ||
-        key == "settled_margin" || key == "unsettled_ratio") {
+        key == "settled_margin" || key == "unsettled_ratio" || key == "alpha" || key == "power") {
       char* end = nullptr;
       const double x = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0') {
         fmt::print(stderr, "bench_sequential: '{}' is not a number\n", arg);
         return 2;
       }
+      if (key == "alpha") stated_alpha = x;
       (key == "margin"            ? design.power_margin
+       : key == "alpha"           ? design.alpha
+       : key == "power"           ? design.power
        : key == "quantile"        ? design.variance_quantile
        : key == "free_from_df"    ? design.free_from_df
        : key == "nominal_alpha"   ? design.alpha
@@ -149,13 +156,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   const SequentialPlan plan = plan_sequential(design);
-  // The goals are at the stated alpha; nominal_alpha only changes what the bounds spend.
-  const SequentialDesign defaults;
-  const double stated_alpha = defaults.alpha;
   fmt::print(
-      "design: alpha {} two-sided, power {} at min_effect {}% (planned at {} with the "
-      "margin), same_error {}, {} planned looks, spending {} (same: {}), {}\n",
-      design.alpha, design.power, design.min_effect_pct, design.power + design.power_margin,
+      "design: alpha {} two-sided, power {} at min_effect {}% ({}), same_error {}, {} planned "
+      "looks, spending {} (same: {}), {}\n",
+      design.alpha, design.power, design.min_effect_pct,
+      design.unsettled_alpha_ratio > 0
+          ? fmt::format("not settled: alpha x {}, power planned at {}",
+                        design.unsettled_alpha_ratio, design.power + design.power_margin)
+          : fmt::format("not settled: the calibrated level of a first look at min, alpha x {}, "
+                        "power planned at {}",
+                        plan.unsettled.front().calibration.alpha_ratio, plan.power),
       plan.same_error, design.planned_looks, gs::spending_name(design.spending),
       gs::spending_name(design.same_spending),
       known_schedule ? "looks planned from the true CV (schedule=known)"

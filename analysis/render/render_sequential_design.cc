@@ -60,13 +60,26 @@ std::string render_design_text(const DesignReport& r) {
   out += fmt::format("different: |z| >= bound; same: the interval z +- same bound within +-{:g}%\n",
                      d.min_effect_pct);
   // A test not settled at its first look spends a calibrated nominal level
-  // (SequentialDesign::unsettled_alpha_ratio): say why the last look's
-  // alpha spent is below alpha.
-  if (!c.looks.empty() && c.looks.back().alpha_spent < d.alpha)
+  // (sequential_calibration.h): say why the last look's alpha spent is
+  // below alpha, and whether that level was measured at this alpha and power.
+  if (!c.looks.empty() && c.looks.back().alpha_spent < d.alpha) {
+    const double first_n = static_cast<double>(c.looks.front().n);
+    const SequentialPlan::UnsettledLevel& u = c.plan.unsettled_at(first_n);
     out += fmt::format(
-        "note: the first look has fewer than {:g} degrees of freedom: the bounds spend a nominal\n"
-        "alpha of {:.4g} (alpha x {:g}), calibrated by simulation so that type I is alpha\n",
-        d.settled_df, c.plan.unsettled_alpha, d.unsettled_alpha_ratio);
+        "note: the first look has {:g} degrees of freedom (fewer than {:g}): the bounds spend a\n"
+        "nominal alpha of {:.4g} (alpha x {:g}) and plan power {:g}, ",
+        2 * first_n - 2, d.settled_df, u.nominal_alpha, u.calibration.alpha_ratio,
+        d.power + u.calibration.power_margin);
+    if (u.calibration.calibrated)
+      out += "calibrated by simulation so\nthat type I is alpha and power is power\n";
+    else if (d.unsettled_alpha_ratio > 0)
+      out += "as the design sets them (not calibrated)\n";
+    else
+      out += fmt::format(
+          "not calibrated at this alpha and\npower: the level calibrated at alpha {:g}, power {:g} "
+          "(type I and power here unmeasured)\n",
+          u.calibration.alpha, u.calibration.power);
+  }
   out += "\naverage iterations a side (normal theory, this design's looks):\n";
   out += fmt::format("  no change       {:>8.2f}\n", c.asn.h0);
   out += fmt::format(
@@ -104,6 +117,15 @@ std::string render_design_json(const DesignReport& r) {
                         {"fixed_n", c.fixed_n},
                         {"max_n", c.max_n},
                         {"asn", {{"h0", c.asn.h0}, {"h1", c.asn.h1}, {"h1x2", c.asn.h1x2}}}};
+  // A test not settled at its first look: its calibrated level, and
+  // whether it was measured at this alpha and power.
+  if (!c.looks.empty() && c.looks.back().alpha_spent < c.plan.design.alpha) {
+    const auto& u = c.plan.unsettled_at(static_cast<double>(c.looks.front().n));
+    doc["calibration"] = {{"nominal_alpha", u.nominal_alpha},
+                          {"alpha_ratio", u.calibration.alpha_ratio},
+                          {"power_margin", u.calibration.power_margin},
+                          {"calibrated", u.calibration.calibrated}};
+  }
   if (r.simulated) {
     const DesignSimulation& s = *r.simulated;
     doc["simulated"] = {{"trials", s.trials},       {"type1", s.type1},

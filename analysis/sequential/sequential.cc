@@ -117,11 +117,17 @@ std::string design_error(const SequentialDesign& d) {
   // power_margin is no option of the user's: the message speaks of power.
   if (!(d.power_margin >= 0 && d.power_margin < 0.5))
     return fmt::format("power_margin must be in [0, 0.5), not {}", d.power_margin);
-  if (!(d.power + d.power_margin < 1))
+  if (!(d.unsettled_alpha_ratio == 0 ||
+        (d.unsettled_alpha_ratio >= 0.1 && d.unsettled_alpha_ratio <= 1)))
+    return fmt::format("unsettled_alpha_ratio must be 0 (calibrated) or from 0.1 to 1, not {}",
+                       d.unsettled_alpha_ratio);
+  const double margin =
+      d.unsettled_alpha_ratio > 0 ? d.power_margin : unsettled_max_margin(d.alpha, d.power);
+  if (!(d.power + margin < 1))
     return fmt::format(
         "power must be below {:g} (the plan asks for {:g} more, a margin for estimated "
         "variances, and that must stay below 1), not {}",
-        1 - d.power_margin, d.power_margin, d.power);
+        1 - margin, margin, d.power);
   if (!(d.same_error >= 0 && d.same_error < 0.5))
     return fmt::format("same_error must be in [0, 0.5), not {}", d.same_error);
   if (!(d.variance_quantile >= 0 && d.variance_quantile < 1))
@@ -135,9 +141,6 @@ std::string design_error(const SequentialDesign& d) {
   if (!(d.settled_margin >= 0 && d.power + d.settled_margin < 1))
     return fmt::format("power + settled_margin must be below 1, not {}",
                        d.power + d.settled_margin);
-  if (!(d.unsettled_alpha_ratio >= 0.1 && d.unsettled_alpha_ratio <= 1))
-    return fmt::format("unsettled_alpha_ratio must be from 0.1 to 1, not {}",
-                       d.unsettled_alpha_ratio);
   if (!(d.known_cv_pct >= 0 && d.known_cv_pct < 1000))
     return fmt::format("known_cv_pct must be in [0, 1000), not {}", d.known_cv_pct);
   if (d.min_n < 2) return fmt::format("min_n must be at least 2 (a variance), not {}", d.min_n);
@@ -158,27 +161,46 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   p.fixed_eta = stats::normal_quantile(1 - d.alpha / 2) + stats::normal_quantile(d.power);
   for (int k = 1; k <= d.planned_looks; ++k)
     p.fractions.push_back(static_cast<double>(k) / d.planned_looks);
-  p.unsettled_alpha = d.alpha * d.unsettled_alpha_ratio;
-  p.efficacy = gs::spending_bounds(d.spending, p.unsettled_alpha, p.fractions, true, d.grid);
-  p.settled_efficacy = d.unsettled_alpha_ratio == 1
-                           ? p.efficacy
-                           : gs::spending_bounds(d.spending, d.alpha, p.fractions, true, d.grid);
+  p.settled_efficacy = gs::spending_bounds(d.spending, d.alpha, p.fractions, true, d.grid);
   p.same_bound = gs::spending_bounds(d.same_spending, 2 * p.same_error, p.fractions, true, d.grid);
   // P(different, the right way, before same) at drift eta.
   auto power_at = [&](const std::vector<double>& efficacy, double eta) {
     return gs::path_outcome(eta, planned_regions(p, efficacy, eta), d.grid).above;
   };
-  p.eta = increasing_root(
-      [&](double eta) { return power_at(p.efficacy, eta) - (d.power + d.power_margin); },
-      p.fixed_eta, 1.5 * p.fixed_eta);
-  p.settled_eta =
-      d.settled_margin == d.power_margin && d.unsettled_alpha_ratio == 1
-          ? p.eta
-          : increasing_root(
-                [&](double eta) {
-                  return power_at(p.settled_efficacy, eta) - (d.power + d.settled_margin);
-                },
-                0.5 * p.fixed_eta, 1.5 * p.fixed_eta);
+  // The drift that has power + margin with bounds spending `alpha`.
+  auto eta_for = [&](double alpha, double margin, double lo) {
+    const auto efficacy = alpha == d.alpha
+                              ? p.settled_efficacy
+                              : gs::spending_bounds(d.spending, alpha, p.fractions, true, d.grid);
+    return increasing_root([&](double eta) { return power_at(efficacy, eta) - (d.power + margin); },
+                           lo * p.fixed_eta, 1.5 * p.fixed_eta);
+  };
+  // A level for each first look from min_n up to the first settled one
+  // (with settled_df 0, never settled: up to 4 more), the drift solved once
+  // for each distinct ratio and margin.
+  const auto settled_n = static_cast<std::size_t>(std::ceil((d.settled_df + 2) / 2));
+  const std::size_t last_n =
+      d.settled_df > 0 ? std::max(d.min_n, settled_n > 0 ? settled_n - 1 : 0) : d.min_n + 4;
+  for (std::size_t n = d.min_n; n <= last_n; ++n) {
+    SequentialPlan::UnsettledLevel level;
+    level.calibration = d.unsettled_alpha_ratio > 0
+                            ? UnsettledCalibration{d.unsettled_alpha_ratio, d.power_margin, false}
+                            : unsettled_calibration(d.alpha, d.power, 2.0 * n - 2);
+    level.nominal_alpha = d.alpha * level.calibration.alpha_ratio;
+    const auto same = std::find_if(p.unsettled.begin(), p.unsettled.end(), [&](const auto& u) {
+      return u.calibration.alpha_ratio == level.calibration.alpha_ratio &&
+             u.calibration.power_margin == level.calibration.power_margin;
+    });
+    level.eta = same != p.unsettled.end()
+                    ? same->eta
+                    : eta_for(level.nominal_alpha, level.calibration.power_margin, 1);
+    p.unsettled.push_back(level);
+  }
+  const SequentialPlan::UnsettledLevel& first = p.unsettled.front();
+  p.unsettled_alpha = first.nominal_alpha;
+  p.efficacy = gs::spending_bounds(d.spending, p.unsettled_alpha, p.fractions, true, d.grid);
+  p.eta = first.eta;
+  p.settled_eta = eta_for(d.alpha, d.settled_margin, 0.5);
   p.inflation = (p.eta / p.fixed_eta) * (p.eta / p.fixed_eta);
   const auto regions = planned_regions(p, p.efficacy, p.eta);
   const auto h1 = gs::path_outcome(p.eta, regions, d.grid);
@@ -190,6 +212,12 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   p.same_at_no_change = h0.inner;
   p.expected_fraction_h0 = h0.expected_fraction;
   return p;
+}
+
+const SequentialPlan::UnsettledLevel& SequentialPlan::unsettled_at(double first_n) const {
+  const double i = std::floor(first_n) - static_cast<double>(design.min_n);
+  return unsettled[static_cast<std::size_t>(
+      std::clamp(i, 0.0, static_cast<double>(unsettled.size() - 1)))];
 }
 
 SideMoments side_moments(std::span<const double> x, Centre centre) {
@@ -239,9 +267,12 @@ SequentialTest::SequentialTest(SequentialPlan plan, Centre centre, bool higher_i
 }
 
 double SequentialTest::take_look(const PastLook& at, bool last, double& bound, double& same_bound) {
-  if (looks_.empty()) settled_ = settled_at(at.n);
+  if (looks_.empty()) {
+    settled_ = settled_at(at.n);
+    level_ = needed_terms(at.n);
+  }
   const bool final_look = last || next_is_last_ || at.fraction >= 1;
-  const double alpha = settled_ ? plan_.design.alpha : plan_.unsettled_alpha;
+  const double alpha = level_.nominal_alpha;
   const double same_alpha = 2 * plan_.same_error;
   const double target = final_look ? alpha : gs::spent(plan_.design.spending, alpha, at.fraction);
   const double same_target =
@@ -272,11 +303,12 @@ bool SequentialTest::settled_at(double n) const {
   return plan_.design.settled_df > 0 && 2 * n - 2 >= plan_.design.settled_df;
 }
 
-SequentialTest::NeededTerms SequentialTest::needed_terms(bool settled) const {
+SequentialTest::NeededTerms SequentialTest::needed_terms(double first_n) const {
   const SequentialDesign& d = plan_.design;
   const double z_half = stats::normal_quantile(1 - d.alpha / 2);
-  return {settled ? plan_.settled_eta : plan_.eta, settled ? 0 : d.variance_quantile,
-          (settled ? 1 : d.small_n_term) * z_half * z_half / 4};
+  if (settled_at(first_n)) return {plan_.settled_eta, 0, z_half * z_half / 4, d.alpha};
+  const SequentialPlan::UnsettledLevel& u = plan_.unsettled_at(first_n);
+  return {u.eta, d.variance_quantile, d.small_n_term * z_half * z_half / 4, u.nominal_alpha};
 }
 
 SequentialTest::PastLook SequentialTest::replanned(double n, double estimate) const {
@@ -375,7 +407,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // se^2 n is the variance a unit of n brings. The last term is Guenther's
   // correction of a normal n to a t-test's (z^2 / 4, 1981), design.small_n_term
   // times (1 by default; 2 with the earlier `grow` rule, whose power it set).
-  const NeededTerms terms = needed_terms(looks_.empty() ? settled_at(n) : settled_);
+  const NeededTerms terms = looks_.empty() ? needed_terms(n) : level_;
   // The variance in the needed n is taken at its chi2_df(variance_quantile)
   // limit, s^2 df / chi2_df(q): by default the median-unbiased size (q 0.5;
   // s^2 is skewed); a settled test takes s^2 as it is. With a few degrees of
@@ -413,8 +445,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // whose actual type I is alpha: its p-value is carried to the stated scale
   // by the same ratio, so that `different` is p <= alpha, as when settled.
   const gs::Exits here = efficacy_paths_.exits({n, std::fabs(l.z), 0});
-  const bool settled = looks_.empty() ? settled_at(n) : settled_;
-  const double calibration = settled ? 1 : plan_.design.unsettled_alpha_ratio;
+  const double calibration = terms.nominal_alpha / plan_.design.alpha;
   l.p_value = std::min(1.0, (exited_ + here.above + here.below) / calibration);
   base_mean_ = a.mean;
   z_ = l.z;
@@ -445,7 +476,7 @@ AdjustedInterval SequentialTest::adjusted_interval() const {
   // actual level is 1 - alpha by the calibration): it excludes no change
   // exactly when the test says `different`.
   const double alpha = plan_.design.alpha;
-  const double nominal = settled_ ? alpha : plan_.unsettled_alpha;
+  const double nominal = level_.nominal_alpha;
   const auto drift = gs::stagewise_interval(t, bounds_, z_, 1 - nominal, plan_.design.grid);
   AdjustedInterval a;
   a.level = 1 - alpha;

@@ -27,14 +27,17 @@
 // (design.replan): the variance at its median-unbiased size (s^2 df /
 // chi2_df(0.5), design.variance_quantile), Guenther's (1981) correction of
 // a normal n to a t-test's once (design.small_n_term) and eta planned for
-// power + power_margin (0.04). A low variance at one look brings the next
+// power + a calibrated margin. A low variance at one look brings the next
 // look, and the last one that spends all of alpha, early, while the
 // variance (the same samples, most of them) is still low and |t| high: with
 // a first look of 4-16 degrees of freedom, free re-planning had type I
 // 0.059 (CV 2%) and 0.0765 (CV 4%) at alpha 0.05. So such a test spends
-// alpha x design.unsettled_alpha_ratio (0.7: a nominal 0.035), the level
-// at which seeded simulation measured its type I at or below alpha (a
-// calibrated nominal level: analysis/README.md). A test whose first look
+// alpha times a ratio below 1, with a power margin, both by its first
+// look's degrees of freedom, the levels at which seeded simulation
+// measured its type I just below alpha and its power just above power (a
+// calibrated nominal level: sequential_calibration.h, analysis/README.md;
+// at alpha 0.05 and power 0.8: x 0.78, margin 0.045, from 4 degrees of
+// freedom; x 0.85, margin 0.02, from 8). A test whose first look
 // has 12 degrees of freedom or more is settled (design.settled_df): it
 // spends alpha itself, with s^2 as it is and a power margin of 0.02; its
 // variance is estimated well enough that alpha holds (CV 10%: 0.0486-0.0516
@@ -94,7 +97,7 @@
 // then by z; the p-value is the probability under no change of an outcome
 // at least as extreme, computed with the efficacy bounds of the looks taken
 // (non-binding: as if the `same` stop were not there). A test not settled
-// divides it by unsettled_alpha_ratio and takes its interval at the nominal
+// divides it by its level's alpha ratio and takes its interval at the nominal
 // level its bounds spend (stated as 1 - alpha), so both agree with its
 // decision. Only the look the test stops at gives an adjusted value; an
 // earlier look's is what it would be if the test stopped there.
@@ -108,6 +111,7 @@
 #include <vector>
 
 #include "analysis/sequential/group_sequential.h"
+#include "analysis/sequential/sequential_calibration.h"
 #include "analysis/stats/stats.h"
 #include "base/centre.h"
 
@@ -139,12 +143,12 @@ struct SequentialDesign {
   std::size_t min_n = 3;      // iterations a side before the first look (>= 2)
   int planned_looks = 10;     // looks at information fractions k / planned_looks
   double same_error = 0;      // gamma, P(same | a change of min_effect); 0: (1 - power) / 2
-  // Added to `power` when the maximum information is planned: the plan is
-  // normal theory with known variance, and Welch's t on estimated variances
-  // (the variance fixing when the last look comes) lost 2-5 points of power
-  // at min_effect in bench/sequential_bench.cc without it. 0.04 with the
-  // calibrated level of a test not settled (unsettled_alpha_ratio): at 0.03
-  // power was 0.79 with CV 2%, min 3 and log-normal noise (2,000 trials).
+  // Added to `power` when the maximum information of a test not settled is
+  // planned, with a fixed unsettled_alpha_ratio (> 0; with the calibrated
+  // one, 0, the calibration's margin): the plan is normal theory with known
+  // variance, and Welch's t on estimated variances (the variance fixing when
+  // the last look comes) lost 2-5 points of power at min_effect in
+  // bench/sequential_bench.cc without it.
   double power_margin = 0.04;
   // The needed n's small-sample terms (SequentialTest::look): the variance
   // is taken at its upper (1 - variance_quantile) confidence limit,
@@ -177,15 +181,17 @@ struct SequentialDesign {
   // settle (analysis/README.md has the figures).
   double settled_df = 12;
   double settled_margin = 0.02;
-  // A test that is not settled spends alpha x unsettled_alpha_ratio (and
-  // plans its power at that level): the nominal level at which its actual
-  // type I is alpha. Its looks follow a variance estimated from 4-16 degrees
-  // of freedom, which brings the last look early when the variance is low
-  // and |t| high; at the nominal alpha, free re-planning had type I 0.059
-  // (CV 2%) and 0.0765 (CV 4%). Calibrated by Monte Carlo at alpha 0.05,
-  // power 0.8, min_effect 3% (bench/calibrate_unsettled_alpha.sh:
-  // analysis/README.md has its figures); 1: none.
-  double unsettled_alpha_ratio = 0.7;
+  // A test that is not settled spends alpha x a ratio below 1 (and plans
+  // its power at that level): the nominal level at which its actual type I
+  // is alpha. Its looks follow a variance estimated from 4-10 degrees of
+  // freedom, which brings the last look early when the variance is low and
+  // |t| high; at the nominal alpha, free re-planning had type I 0.059 (CV
+  // 2%) and 0.0765 (CV 4%). 0: the ratio and power margin calibrated by
+  // Monte Carlo for the design's alpha and power and the first look's
+  // degrees of freedom (unsettled_calibration, sequential_calibration.h);
+  // > 0: this ratio and power_margin for every such test (for measuring:
+  // the rounds before took 0.7 and 0.04); 1: none.
+  double unsettled_alpha_ratio = 0;
   // For measuring only (the runner never sets it): > 0 plans every look's
   // needed n from this CV (% of the mean) instead of the samples' variance,
   // N = 2 eta^2 (cv / min_effect)^2 + the small-sample term, so the looks are
@@ -206,13 +212,25 @@ struct SequentialPlan {
   double fixed_eta = 0;            // z_{1 - alpha/2} + z_{power}: a fixed design's drift
   double eta = 0;                  // this design's drift at t = 1 for a change of min_effect
   double settled_eta = 0;          // the same at power + settled_margin (design.settled_df)
-  double unsettled_alpha = 0;      // alpha x design.unsettled_alpha_ratio: eta's, efficacy's level
+  // The level of a test not settled, by its first look's n a side:
+  // unsettled[i] for a first look at min_n + i (a fractional n: its floor),
+  // the last for any later one.
+  struct UnsettledLevel {
+    UnsettledCalibration calibration;  // alpha ratio, power margin, whether measured
+    double nominal_alpha = 0;          // alpha x calibration.alpha_ratio
+    double eta = 0;                    // drift for power + power margin at that level
+  };
+  std::vector<UnsettledLevel> unsettled;
+  const UnsettledLevel& unsettled_at(double first_n) const;
+  // Of a first look at min_n: unsettled.front()'s nominal alpha (eta is its
+  // eta, efficacy its bounds, power its planned power).
+  double unsettled_alpha = 0;
   double inflation = 0;            // (eta / fixed_eta)^2: I_max over the fixed design's information
   std::vector<double> fractions;   // planned
   std::vector<double> efficacy;    // c_k at the planned fractions, at unsettled_alpha
   std::vector<double> settled_efficacy;  // the same at alpha (settled_eta's)
   std::vector<double> same_bound;  // e_k, of the 1 - 2 gamma repeated interval
-  double power = 0;                // computed: power + power_margin
+  double power = 0;                // computed: power + unsettled.front()'s margin
   double same_at_min_effect = 0;   // P(same | change of min_effect)
   double type1 = 0;                // P(different | no change), <= alpha
   double same_at_no_change = 0;    // P(same | no change)
@@ -253,7 +271,7 @@ struct SequentialLook {
   double same_level = 0;      // 1 - 2 gamma
   stats::Interval same_pct;   // the repeated interval of the % change
   double pct = 0;             // the % change, positive is better
-  double p_value = 1;  // stage-wise ordering, two-sided (not settled: / unsettled_alpha_ratio)
+  double p_value = 1;         // stage-wise ordering, two-sided (not settled: / its alpha ratio)
 };
 
 // The stage-wise adjusted interval and median-unbiased estimate at the
@@ -304,13 +322,15 @@ class SequentialTest {
   bool finished() const { return finished_; }
   // Whether a first look at n a side plans as design.settled_df says.
   bool settled_at(double n) const;
-  // The needed n's terms (look()): of a settled test, or the design's.
+  // The needed n's terms (look()) and the level of a test whose first look
+  // is at first_n a side: settled, or the plan's unsettled level there.
   struct NeededTerms {
-    double eta = 0;                // plan.settled_eta or plan.eta
+    double eta = 0;                // plan.settled_eta or the level's eta
     double variance_quantile = 0;  // 0 or design.variance_quantile
     double small_n = 0;            // Guenther's term, once or design.small_n_term times
+    double nominal_alpha = 0;      // what the bounds spend: alpha, or the level's
   };
-  NeededTerms needed_terms(bool settled) const;
+  NeededTerms needed_terms(double first_n) const;
   const std::vector<PastLook>& looks() const { return looks_; }
   const SequentialPlan& plan() const { return plan_; }
 
@@ -336,6 +356,7 @@ class SequentialTest {
   bool next_is_last_ = false;  // and is the last
   bool finished_ = false;
   bool settled_ = false;  // the first look was settled_at its n
+  NeededTerms level_;     // of the first look's n (needed_terms)
   // The latest analysed look, for adjusted_interval().
   double base_mean_ = 0, z_ = 0, se_ = 0, df_ = 0;
 };

@@ -96,23 +96,27 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   const double sd = cv_pct / 100, delta = d.min_effect_pct / 100;
   // The looks SequentialTest takes when every look's variance is sd^2. The
   // first is at the least n from min_n with n >= the needed n / planned
-  // looks, the needed n planned as a test settled at that n would
-  // (design.settled_df: from n_settled on).
+  // looks, the needed n planned as a test whose first look is at that n
+  // would (its calibrated level, or settled: design.settled_df).
   SequentialTest test(c.plan, Centre::kAmean, true);
   const auto k = static_cast<double>(d.planned_looks);
-  const auto needed_at = [&](bool settled) {
-    const SequentialTest::NeededTerms t = test.needed_terms(settled);
+  const auto needed_at = [&](std::size_t first_n) {
+    const SequentialTest::NeededTerms t = test.needed_terms(static_cast<double>(first_n));
     return t.eta * t.eta * 2 * sd * sd / (delta * delta) + t.small_n;
   };
-  const auto first_at = [&](bool settled, std::size_t from) {
-    return std::max<std::size_t>(from, static_cast<std::size_t>(std::ceil(needed_at(settled) / k)));
-  };
-  auto n = first_at(false, d.min_n);
-  if (test.settled_at(static_cast<double>(n))) {
-    const auto n_settled = static_cast<std::size_t>(std::ceil((d.settled_df + 2) / 2));
-    n = first_at(true, std::max<std::size_t>(d.min_n, n_settled));
+  // The terms change with n only up to the first settled n (or the plan's
+  // last level, when never settled); from there the first look is due at once.
+  const std::size_t last_level = d.min_n + c.plan.unsettled.size() - 1;
+  std::size_t n = d.min_n;
+  for (;; ++n) {
+    const auto due = static_cast<std::size_t>(std::ceil(needed_at(n) / k));
+    if (n >= due) break;
+    if (test.settled_at(static_cast<double>(n)) || (d.settled_df == 0 && n >= last_level)) {
+      n = due;
+      break;
+    }
   }
-  c.needed_n = needed_at(test.settled_at(static_cast<double>(n)));
+  c.needed_n = needed_at(n);
   for (;;) {
     const bool at_cap = cap != 0 && n >= cap;
     if (at_cap) n = cap;

@@ -23,8 +23,11 @@ TEST_CASE("design: the text names the fixed n, the looks and the average iterati
         std::string::npos);
   CHECK(r.out.find("average iterations a side") != std::string::npos);
   CHECK(r.out.find("simulated") == std::string::npos);
-  // CV 4%: the first look has 4 degrees of freedom, so the calibrated nominal level.
-  CHECK(test::one_line(r.out).find("the bounds spend a nominal alpha of 0.035 (alpha x 0.7)") !=
+  // CV 4%: the first look (4 a side) has 6 degrees of freedom, so the
+  // calibrated nominal level of the row of 4 (sequential_calibration.cc).
+  CHECK(test::one_line(r.out).find("the first look has 6 degrees of freedom (fewer than 12): the "
+                                   "bounds spend a nominal alpha of 0.0375 (alpha x 0.75) and "
+                                   "plan power 0.845, calibrated by simulation") !=
         std::string::npos);
   std::istringstream lines(r.out);
   std::string line;
@@ -48,8 +51,12 @@ TEST_CASE("design: JSON keeps its fields; a simulation is seeded and from the ru
   REQUIRE(looks.size() >= 2);
   CHECK(looks[0]["n"] == 5);
   CHECK(looks.back()["n"] == j["max_n"]);
-  // CV 2%: not settled at the first look, so all of the nominal alpha x 0.7.
-  CHECK_THAT(looks.back()["alpha_spent"].get<double>(), Catch::Matchers::WithinAbs(0.035, 1e-12));
+  // CV 2%, min 5: not settled at the first look (8 degrees of freedom), so
+  // all of the nominal alpha x 0.84, calibrated at alpha 0.05 and power 0.8.
+  CHECK_THAT(looks.back()["alpha_spent"].get<double>(), Catch::Matchers::WithinAbs(0.042, 1e-12));
+  CHECK_THAT(j["calibration"]["nominal_alpha"].get<double>(),
+             Catch::Matchers::WithinAbs(0.042, 1e-12));
+  CHECK(j["calibration"]["calibrated"] == true);
   const double h0 = j["asn"]["h0"], h1 = j["asn"]["h1"], h1x2 = j["asn"]["h1x2"];
   CHECK(h1x2 < h1);
   CHECK(h1 <= j["max_n"].get<double>());
@@ -67,6 +74,30 @@ TEST_CASE("design: JSON keeps its fields; a simulation is seeded and from the ru
                     "--simulate", "300", "--seed", "7", "--dist", "lognormal", "--format", "json"});
   REQUIRE(again.exit_code == 0);
   CHECK(again.out == r.out);
+}
+
+TEST_CASE("design: a level not calibrated at the design's alpha and power is said", "[design]") {
+  struct Case {
+    const char* option;
+    const char* value;
+    const char* nearest;  // "" when calibrated
+  };
+  for (const Case& c : {Case{"--alpha", "0.02", "alpha 0.01, power 0.8"},
+                        Case{"--power", "0.85", "alpha 0.05, power 0.8"},
+                        Case{"--alpha", "0.1", ""}, Case{"--power", "0.9", ""}}) {
+    INFO(c.option << " " << c.value);
+    const auto r = schedlab_cmd({"design", "--cv", "4", c.option, c.value});
+    REQUIRE(r.exit_code == 0);
+    const std::string text = test::one_line(r.out);
+    if (*c.nearest != '\0')
+      CHECK(text.find(std::string("not calibrated at this alpha and power: the level calibrated "
+                                  "at ") +
+                      c.nearest + " (type I and power here unmeasured)") != std::string::npos);
+    else
+      CHECK(text.find("calibrated by simulation so that type I is alpha") != std::string::npos);
+    const auto j = schedlab_cmd({"design", "--cv", "4", c.option, c.value, "--format", "json"}).out;
+    CHECK(nlohmann::json::parse(j)["calibration"]["calibrated"] == (*c.nearest == '\0'));
+  }
 }
 
 TEST_CASE("design: a cap before the needed n is said, with the power it leaves", "[design]") {
@@ -101,7 +132,7 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
        "2000000 (trials x --max)"},
       // Issue 44: the margin the plan adds is no option of the user's.
       {{"design", "--cv", "4", "--power", "0.999999"},
-       "power must be below 0.96 (the plan asks for 0.04 more, a margin for estimated "
+       "power must be below 0.965 (the plan asks for 0.035 more, a margin for estimated "
        "variances, and that must stay below 1), not 0.999999"},
   };
   for (const auto& c : cases) {

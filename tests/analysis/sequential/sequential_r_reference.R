@@ -116,7 +116,7 @@ for (x in analyses) {
 # with the t-test's n (getSampleSizeMeans, normalApproximation = FALSE).
 # The same again at the information rates of the looks schedlab's design
 # takes at that CV (`n`: the iterations a side `schedlab design` prints,
-# min 3 unless `min` says, no cap; rates n / max(n); a first look with 20
+# min 3 unless `min` says, no cap; rates n / max(n); a first look with 12
 # degrees of freedom or more is settled, SequentialDesign::settled_df): the reference the
 # bench's goal for the mean iterations at min_effect is 1.05 times.
 # Computed after the analyses, so their random draws are unchanged.
@@ -124,11 +124,11 @@ plans <- list(
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10,
        n = c(3, 4, 5, 6, 7, 8, 9, 10)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10,
-       n = c(4, 8, 12, 15, 19, 23, 26, 30, 34, 38)),
+       n = c(4, 8, 12, 15, 19, 23, 26, 30, 34, 37)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 10, K = 10,
        n = c(20, 39, 59, 78, 97, 117, 136, 156, 175, 194)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 4, K = 10, spending = "pocock",
-       n = c(5, 9, 14, 18, 22, 27, 31, 36, 40, 44)),
+       n = c(5, 9, 13, 17, 21, 25, 29, 33, 37, 41)),
   list(alpha = 0.05, power = 0.9, min_effect = 2, cv = 5, K = 10, spending = "kd(1.5)",
        n = c(16, 32, 48, 64, 80, 96, 112, 128, 144, 160)),
   list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5, n = c(3, 6, 8, 11, 14)),

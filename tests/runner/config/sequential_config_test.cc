@@ -81,7 +81,7 @@ TEST_CASE("bad stop: sequential input is a file:line:key error") {
       {"iterations: {stop: sequential, power: 0}\n" + tail,
        "exp.yaml:1: iterations.power: power must be in (0.5, 0.999999], not 0"},
       {"iterations: {stop: sequential, power: 0.99}\n" + tail,
-       "exp.yaml:1: iterations.power: power must be below 0.96 (the plan asks for 0.04 more, a "
+       "exp.yaml:1: iterations.power: power must be below 0.965 (the plan asks for 0.035 more, a "
        "margin for estimated variances, and that must stay below 1), not 0.99"},
       {"iterations: {stop: sequential, power: lots}\n" + tail,
        "exp.yaml:1: iterations.power: expected a number, got 'lots'"},

@@ -1,0 +1,43 @@
+// The calibrated nominal level of a sequential A/B test that is not
+// settled at its first look (sequential.h, SequentialDesign::settled_df):
+// its looks follow a variance estimated from a few degrees of freedom, which
+// brings the last look early when the variance is low and |t| high, so at
+// the stated alpha its type I is above alpha (0.059-0.0765 at 0.05). It
+// spends alpha x alpha_ratio instead, and plans its power at power +
+// power_margin, both chosen by seeded simulation (bench_sequential through
+// bench/calibrate_unsettled_alpha.sh) so that its type I is near 0.049 and
+// its power near power + 0.005 (targets inside issue 43's goals, alpha + 2
+// SE and power - 2 SE at 20,000 trials, with room for the simulation's
+// error).
+//
+// What the error depends on is how well the first look knows the variance
+// (its pooled degrees of freedom, 2n - 2) and how many looks follow it (the
+// needed n over the first look's, from the CV over min_effect): at a stated
+// alpha and power the rows are by the first look's degrees of freedom, each
+// row's figures the worst of CV 2% and 4% at min_effect 3% (CV over
+// min_effect 0.67 and 1.33; only that ratio matters, not the two apart)
+// with normal and log-normal noise. A first look at 3 or 4 a side (4 or 6
+// degrees of freedom) takes the row measured with min 3, one at 5 or 6 a
+// side the row of min 5. analysis/README.md has the figures.
+#pragma once
+
+namespace schedlab {
+
+struct UnsettledCalibration {
+  double alpha_ratio = 1;   // the bounds spend alpha x this
+  double power_margin = 0;  // the power is planned at power + this
+  // Measured at this alpha and power (and a first look of 4 degrees of
+  // freedom or more); false: the row of the nearest calibrated alpha and
+  // power, whose type I and power at this one nobody measured.
+  bool calibrated = false;
+  double alpha = 0, power = 0;  // the row's
+};
+
+// The row for a design's alpha and power and a first look with first_df
+// pooled degrees of freedom (below settled_df).
+UnsettledCalibration unsettled_calibration(double alpha, double power, double first_df);
+// The largest power margin any first look of such a design plans with
+// (power plus it must stay below 1).
+double unsettled_max_margin(double alpha, double power);
+
+}  // namespace schedlab
