@@ -71,7 +71,7 @@ std::string render_design_text(const DesignReport& r) {
         2 * first_n - 2, d.settled_df, u.nominal_alpha, u.calibration.alpha_ratio,
         d.power + u.calibration.power_margin);
     if (u.calibration.calibrated)
-      out += "calibrated by simulation so\nthat type I is alpha and power is power\n";
+      out += "calibrated by simulation:\ntype I at most alpha, power at least power\n";
     else if (d.unsettled_alpha_ratio > 0)
       out += "as the design sets them (not calibrated)\n";
     else

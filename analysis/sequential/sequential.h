@@ -44,9 +44,11 @@
 // at 20,000 trials). The rule of the rounds before (N may only grow, Denne
 // & Jennison 2000, the variance at its upper 65% limit and twice
 // Guenther's term) held alpha with power 0.89-0.91 at CV 2% and 4%, and
-// 14-19% more iterations than this one at min_effect (design.replan = grow;
-// this one: type I 0.038-0.044, power 0.80-0.85, 7.95-8.48 and 26.75-27.04
-// iterations at min_effect with CV 2% and 4%).
+// 14-19% more iterations than the constant level (x 0.7, margin 0.04) of
+// the round before at min_effect (design.replan = grow); the level by the
+// first look: type I 0.042-0.051, power 0.807-0.837, 7.88-8.02 and
+// 25.11-26.09 iterations at min_effect with CV 2% and 4% (x 0.7: 0.038-0.044,
+// 0.80-0.85, 7.95-8.48 and 26.75-27.04).
 //
 // Looks. The first look comes at min_n iterations a side, or later, when
 // n reaches N / planned_looks by the variance so far (the variance is no

@@ -27,7 +27,8 @@ TEST_CASE("design: the text names the fixed n, the looks and the average iterati
   // calibrated nominal level of the row of 4 (sequential_calibration.cc).
   CHECK(test::one_line(r.out).find("the first look has 6 degrees of freedom (fewer than 12): the "
                                    "bounds spend a nominal alpha of 0.0375 (alpha x 0.75) and "
-                                   "plan power 0.845, calibrated by simulation") !=
+                                   "plan power 0.845, calibrated by simulation: type I at most alpha, "
+                                   "power at least power") !=
         std::string::npos);
   std::istringstream lines(r.out);
   std::string line;
@@ -94,7 +95,7 @@ TEST_CASE("design: a level not calibrated at the design's alpha and power is sai
                                   "at ") +
                       c.nearest + " (type I and power here unmeasured)") != std::string::npos);
     else
-      CHECK(text.find("calibrated by simulation so that type I is alpha") != std::string::npos);
+      CHECK(text.find("calibrated by simulation: type I at most alpha") != std::string::npos);
     const auto j = schedlab_cmd({"design", "--cv", "4", c.option, c.value, "--format", "json"}).out;
     CHECK(nlohmann::json::parse(j)["calibration"]["calibrated"] == (*c.nearest == '\0'));
   }
