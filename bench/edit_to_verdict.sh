@@ -24,7 +24,7 @@
 # +47% with a CV of 46% against HEAD's 23%, udelay(100) +22%; likely its
 # spin's `pause`, on which single-threaded TCG may switch vCPUs: not
 # checked). A loop costs instructions, slowed by emulation as the rest of
-# the wake-up is (2.4-3.1x HEAD's time in nine runs). E2V_EDIT='udelay(10);'
+# the wake-up is (2.1-3.1x HEAD's time in twelve runs). E2V_EDIT='udelay(10);'
 # plants the old edit (with the #include <linux/delay.h> fair.c lacks).
 #
 # The design: min effect 50% (MIN_EFFECT) and Pocock-type spending
@@ -32,7 +32,7 @@
 # is an arithmetic mean, so the slow kernel's variance sets the needed n;
 # with min effect 25% it decided only at n 14-20 (32.1-41.5 s), with
 # O'Brien-Fleming bounds at 50% at n 5-14 (21.7-33.9 s); Pocock
-# decided at n 4-5 (README.md has the runs).
+# decided at n 4-7 (README.md has the runs).
 set -eu
 TREE=${1:-/work/linux-6.1}
 SCHEDLAB=${2:-$(dirname "$0")/../build/runner/schedlab}
