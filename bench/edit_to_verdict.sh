@@ -1,9 +1,9 @@
 #!/bin/sh
 # A kernel developer's inner loop, timed: a one-line edit in
-# select_task_rq_fair (a planted udelay(10): every wake-up placement 10 us
-# slower) to a printed, decided verdict for hackbench process-pipes 2
-# groups, HEAD against the work tree (goal <= 30 s wall on 2 cores, HEAD
-# built and cached, nothing else running):
+# select_task_rq_fair that slows every wake-up placement to a printed,
+# decided verdict for hackbench process-pipes 2 groups, HEAD against the
+# work tree (goal <= 30 s wall on 2 cores, HEAD built and cached, nothing
+# else running):
 #
 #   bench/edit_to_verdict.sh [TREE] [SCHEDLAB]
 #
@@ -16,19 +16,28 @@
 # analysis and table; then the verdict line, and what an idle guest's qemu
 # costs while the other is measured. The edit is taken back on every exit.
 # E2V_KEEP=DIR keeps the run's database there (DIR/db) for compare.
+#
+# The edit (E2V_EDIT, one statement) is by default a busy loop of 100,000
+# empty turns, not udelay(10): under TCG udelay waits host time, 10 us
+# against wake-ups emulated tens of times slower, and what it costs a
+# wake-up varied from run to run (bench/edit_noise.sh, 2 vCPUs: udelay(10)
+# +47% with a CV of 46% against HEAD's 23%, udelay(100) +22%; likely its
+# spin's `pause`, on which single-threaded TCG may switch vCPUs: not
+# checked). A loop costs instructions, slowed by emulation as the rest of
+# the wake-up is (2.1-3.1x HEAD's time in twelve runs). E2V_EDIT='udelay(10);'
+# plants the old edit (with the #include <linux/delay.h> fair.c lacks).
+#
+# The design: min effect 50% (MIN_EFFECT) and Pocock-type spending
+# (SPENDING): hackbench's CV under TCG is 22-26% an iteration and the time
+# is an arithmetic mean, so the slow kernel's variance sets the needed n;
+# with min effect 25% it decided only at n 14-20 (32.1-41.5 s), with
+# O'Brien-Fleming bounds at 50% at n 5-14 (21.7-33.9 s); Pocock
+# decided at n 4-7 (README.md has the runs).
 set -eu
 TREE=${1:-/work/linux-6.1}
 SCHEDLAB=${2:-$(dirname "$0")/../build/runner/schedlab}
 WORK=$(mktemp -d /tmp/schedlab-e2v-XXXXXX)
-FAIR=kernel/sched/fair.c
-cleanup() {
-  git -C "$TREE" checkout -q -- "$FAIR"
-  [ -z "${E2V_KEEP:-}" ] || { mkdir -p "$E2V_KEEP" && cp "$WORK/db" "$E2V_KEEP/db" 2>/dev/null; } || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-[ -z "$(git -C "$TREE" status --porcelain)" ] || { echo "$TREE has edits; give a clean tree" >&2; exit 2; }
+. "$(dirname "$0")/planted_edit.sh"
 
 "$SCHEDLAB" lab build "git:$TREE@HEAD" >/dev/null 2>"$WORK/head.err" || { cat "$WORK/head.err" >&2; exit 1; }
 
@@ -36,24 +45,15 @@ cat >"$WORK/inner.yaml" <<YAML
 hosts:
   sut: {lab: {kernels: ['git:$TREE@HEAD', 'git:$TREE@WORKTREE'], cpus: 2, memory: 512M, accel: tcg}}
   loadgen: local
-iterations: {stop: sequential, min: 3, max: 20, min_effect_pct: ${MIN_EFFECT:-25}}
+iterations: {stop: sequential, min: 3, max: 20, min_effect_pct: ${MIN_EFFECT:-50}, spending: ${SPENDING:-pocock}}
 workloads:
   - hackbench: {modes: [process-pipes], groups: [2], loops: ${LOOPS:-20}, timeout: 2m}
 YAML
 
 now() { date +%s.%N; }
 t0=$(now)
-# The edit (a new comment each time, so it is built, not found cached):
-# udelay(10) the first thing select_task_rq_fair does, and the
-# header that declares it (fair.c does not include it: without it the build
-# fails, naming fair.c's line, the compiler's first error).
-awk '
-  /^#include "sched.h"$/ && !included { print "#include <linux/delay.h>"; included = 1 }
-  /^select_task_rq_fair\(struct task_struct \*p, int prev_cpu, int wake_flags\)$/ { in_fn = 1 }
-  in_fn && /^\tlockdep_assert_held\(&p->pi_lock\);$/ { print "\tudelay(10); /* " stamp " */"; in_fn = 0 }
-  { print }' stamp="$(date +%s%N)" "$TREE/$FAIR" >"$WORK/fair.c"
-cp "$WORK/fair.c" "$TREE/$FAIR"
-[ "$(git -C "$TREE" diff --numstat | cut -f1)" = 2 ] || { echo "the edit did not land" >&2; exit 1; }
+# The edit, a new comment each time: built, not found cached.
+plant_edit "${E2V_EDIT:-for (int i = 0; i < 100000; i++) barrier();}" "$(date +%s%N)"
 
 status=0
 "$SCHEDLAB" run "$WORK/inner.yaml" --db "$WORK/db" --name inner >"$WORK/table" 2>"$WORK/run.err" || status=$?
