@@ -91,10 +91,11 @@ KernelBuildConfig kernel_build_config(const LabConfig& config,
         symbols.emplace_back(k, v);
         said.push_back(fmt::format("{}={} ({})", k, v, name));
       }
-  for (const auto& [k, v] : monitor_needs(config.monitors).kernel_config) {
-    symbols.emplace_back(k, v);
-    said.push_back(fmt::format("{}={} (perf-profile)", k, v));
-  }
+  for (const auto& monitor : config.monitors)
+    for (const auto& [k, v] : monitor_needs({monitor}).kernel_config) {
+      symbols.emplace_back(k, v);
+      said.push_back(fmt::format("{}={} ({})", k, v, monitor));
+    }
   symbols.insert(symbols.end(), config.config.begin(), config.config.end());
   for (const auto& [k, v] : config.config) said.push_back(fmt::format("{}={} (config)", k, v));
   for (const auto& f : config.config_fragments) said.push_back(f + " (fragment)");

@@ -5,7 +5,9 @@
 // Debian's 6.1 and 6.12 and a 6.1 tree built by schedlab: README.md).
 // perf-profile resolves kernel symbols from the guest's /proc/kallsyms (the
 // init sets kptr_restrict=0), which a kernel built from source has only
-// with CONFIG_KALLSYMS: it is added to such a kernel's config.
+// with CONFIG_KALLSYMS: it is added to such a kernel's config. perf-stat's
+// sched: events need tracepoints, which such a kernel has only with
+// CONFIG_FTRACE and CONFIG_ENABLE_DEFAULT_TRACERS: added for perf-stat.
 #pragma once
 
 #include <string>

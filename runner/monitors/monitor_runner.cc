@@ -166,6 +166,11 @@ void MonitorRunner::start_files(const std::vector<const MonitorSpec*>& used) {
 
 void MonitorRunner::stop() {
   sampler_.reset();
+  // Each perf monitor's end (its session directory removed) is its own CPU too.
+  for (auto& m : perf_) {
+    const auto metered = cpu_.measure(m->name());
+    m.reset();
+  }
   perf_.clear();
   if (journal_) {
     journal_->restore_all();

@@ -38,6 +38,16 @@ PerfMonitor::PerfMonitor(Host& sut, Kind kind, const PerfConfig& config)
       events_(config.events.empty() ? perf_stat::default_events() : config.events),
       hz_(config.frequency) {}
 
+PerfMonitor::~PerfMonitor() {
+  session_.reset();
+  if (dir_.empty()) return;
+  try {
+    remove_perf_dir(sut_, dir_);
+  } catch (...) {
+    // The host is gone, and the directory's perf with it.
+  }
+}
+
 std::string PerfMonitor::name() const {
   return std::string(kind_ == Kind::kStat ? perf_stat::kMonitorName : perf_profile::kMonitorName);
 }
@@ -102,7 +112,8 @@ void PerfMonitor::start() {
   } else {
     args = perf_profile::record_args("{dir}/perf.data", hz_);
   }
-  session_.emplace(sut_, args);
+  if (dir_.empty()) dir_ = make_perf_dir(sut_);
+  session_.emplace(sut_, dir_, args);
   try {
     session_->start();
   } catch (...) {

@@ -29,6 +29,9 @@ class PerfMonitor {
  public:
   enum class Kind { kStat, kProfile };
   PerfMonitor(Host& sut, Kind kind, const PerfConfig& config);
+  ~PerfMonitor();  // stops perf and removes its directory; never throws
+  PerfMonitor(const PerfMonitor&) = delete;
+  PerfMonitor& operator=(const PerfMonitor&) = delete;
   std::string name() const;
 
   // Nothing when perf can run this monitor on the SUT, else why. Events the
@@ -38,9 +41,11 @@ class PerfMonitor {
   const std::vector<std::string>& events() const { return events_; }
 
   // Starts perf for one iteration (one left from an interrupted iteration is
-  // stopped first). Throws HostError.
+  // stopped first), in the directory the first start made. Throws HostError.
   void start();
   bool running() const { return session_.has_value(); }
+  // The sessions' directory on the SUT: empty before the first start().
+  const std::string& dir() const { return dir_; }
 
   // What one iteration gives: the raw text to keep (perf stat's CSV; the
   // profile's folded stacks, compressed), and the rows, or why there are none.
@@ -60,6 +65,10 @@ class PerfMonitor {
   Kind kind_;
   std::vector<std::string> events_;
   int hz_;
+  // The sessions' directory on the SUT, made by the first start() and
+  // removed with the monitor: one a run, not one an iteration (its mktemp,
+  // mkfifo, rm and shell each iteration: README.md's overhead figures).
+  std::string dir_;
   std::optional<PerfSession> session_;
 };
 

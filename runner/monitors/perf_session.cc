@@ -78,8 +78,8 @@ void remove_perf_dir(Host& host, const std::string& dir) {
             .interruptible = false});
 }
 
-PerfSession::PerfSession(Host& host, std::vector<std::string> perf_args)
-    : host_(host), args_(std::move(perf_args)) {}
+PerfSession::PerfSession(Host& host, std::string dir, std::vector<std::string> perf_args)
+    : host_(host), dir_(std::move(dir)), args_(std::move(perf_args)) {}
 
 PerfSession::~PerfSession() {
   cleanup();
@@ -92,15 +92,12 @@ void PerfSession::cleanup() noexcept {
       perf_.reset();
       host_.stop_background(id);
     }
-    if (!dir_.empty()) remove_perf_dir(host_, dir_);
   } catch (...) {
     // The host is gone, and perf with it.
   }
-  dir_.clear();
 }
 
 void PerfSession::start() {
-  dir_ = make_perf_dir(host_);
   std::vector<std::string> argv = {"sh", "-c", kRun, "schedlab-perf", dir_, "perf"};
   for (const auto& a : args_) argv.push_back(with_dir(a, dir_));
   argv.insert(argv.end(), {"-D", "-1", "--control", fmt::format("fifo:{0}/ctl,{0}/ack", dir_)});

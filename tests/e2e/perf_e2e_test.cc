@@ -2,18 +2,22 @@
 // this machine, through the schedlab binary: hackbench counted by
 // perf-stat (and vmstat, sched-debug), a program with one hot function
 // profiled by perf-profile (and the same program's hot function moved
-// between two runs, in compare --changed), and an event perf does not know
-// refused by preflight at its config line. perf -a needs root (or a permissive
+// between two runs, in compare --changed), an event perf does not know
+// refused by preflight at its config line, and perf-stat's iterations in
+// one session directory a run. perf -a needs root (or a permissive
 // kernel.perf_event_paranoid): elsewhere these are skipped.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "analysis/counters/perf_profile.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
+#include "runner/monitors/perf_monitor.h"
 #include "tests/support/config_run.h"
 #include "tests/support/monitor_values.h"
 #include "tests/support/one_line.h"
@@ -179,4 +183,35 @@ workloads:
   CHECK(test::one_line(r.err).find(test::one_line(
             cfg + ":4: perf_stat.events: unknown event 'sched:no_such_tracepoint' on local: "
                   "event syntax error: 'sched:no_such_tracepoint'")) != std::string::npos);
+}
+
+TEST_CASE("perf-stat's iterations share one directory, each counting only itself", "[perf][e2e]") {
+  need_perf();
+  LocalHost host;
+  std::string dir;
+  {
+    PerfMonitor m(host, PerfMonitor::Kind::kStat, PerfConfig{.events = {"task-clock"}});
+    std::map<std::string, std::string> dropped;
+    REQUIRE_FALSE(m.probe(dropped));
+    std::vector<double> ms;
+    // Long, then short: a count read from the previous iteration's file
+    // would not shrink.
+    for (const auto window : {500ms, 50ms}) {
+      m.start();
+      if (dir.empty()) dir = m.dir();
+      CHECK(m.dir() == dir);
+      std::this_thread::sleep_for(window);
+      const PerfMonitor::Output out = m.finish();
+      INFO(out.error << out.text);
+      REQUIRE(out.delta);
+      REQUIRE(out.delta->rows.size() == 1);
+      CHECK(out.delta->rows[0].counter == "task-clock");
+      ms.push_back(out.delta->rows[0].value);
+    }
+    CHECK(std::filesystem::is_directory(dir));
+    // task-clock with -a: every CPU's clock over the window, busy or idle.
+    CHECK(ms[0] >= 450);
+    CHECK(ms[1] < ms[0] / 2);
+  }
+  CHECK_FALSE(std::filesystem::exists(dir));
 }

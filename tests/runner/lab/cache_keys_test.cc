@@ -77,3 +77,24 @@ TEST_CASE("a built kernel's guest fragment and request key keep their bytes") {
   CHECK(request_key("", arm_fragment, kCompiler, arm).empty());
   CHECK(built_kernel_key(kIdentity, "CONFIG_DMATEST=m\n", kCompiler) == "3d90ab4e90b2");
 }
+
+TEST_CASE("a run with perf-stat asks a built kernel for tracepoints, under a key of its own") {
+  // A kernel built for a run without perf-stat (no tracepoints) is never
+  // found for one with it: the symbols perf-stat adds are in the request,
+  // hence in the request key (and in the resolved .config's key).
+  const Board& x86 = default_board();
+  LabConfig without;
+  without.workloads = {"hackbench"};
+  without.monitors = {"stat", "perf-profile"};
+  LabConfig with = without;
+  with.monitors.push_back("perf-stat");
+  const std::string plain = requested_config(kernel_build_config(without), x86);
+  const std::string traced = requested_config(kernel_build_config(with), x86);
+  CHECK(traced.find("CONFIG_FTRACE=y\nCONFIG_ENABLE_DEFAULT_TRACERS=y\n") != std::string::npos);
+  CHECK(plain.find("CONFIG_FTRACE") == std::string::npos);
+  CHECK(request_key(kIdentity, plain, kCompiler, x86) !=
+        request_key(kIdentity, traced, kCompiler, x86));
+  // A run without perf-stat keeps the request it had before perf-stat asked
+  // for anything (main 22a41b9): kernels cached for it stay found.
+  CHECK(sha(plain) == "2f3882cd987bf657f697ba9cdc57098c739c958baea020caa848be47d535488f");
+}

@@ -113,10 +113,15 @@ TEST_CASE("init script loads modules in order and prints the readiness line last
   CHECK(s.find("echo -1 > /proc/sys/kernel/perf_event_paranoid") != std::string::npos);
 }
 
-TEST_CASE("the perf monitors bring perf into a guest, and kernel symbols into a built kernel") {
+TEST_CASE(
+    "the perf monitors bring perf into a guest, and symbols and tracepoints into a built kernel") {
   CHECK(monitor_needs({"schedstat", "sched-debug"}).programs.empty());
   CHECK(monitor_needs({"perf-stat"}).programs == std::vector<std::string>{"perf"});
-  CHECK(monitor_needs({"perf-stat"}).kernel_config.empty());
+  // Tracepoints for its sched: events (tinyconfig has none).
+  CHECK(monitor_needs({"perf-stat"}).kernel_config ==
+        std::vector<std::pair<std::string, std::string>>{{"CONFIG_FTRACE", "y"},
+                                                         {"CONFIG_ENABLE_DEFAULT_TRACERS", "y"},
+                                                         {"CONFIG_UPROBE_EVENTS", "n"}});
   const auto profile = monitor_needs({"vmstat", "perf-profile"});
   CHECK(profile.programs == std::vector<std::string>{"perf"});
   CHECK(profile.kernel_config ==
@@ -126,17 +131,25 @@ TEST_CASE("the perf monitors bring perf into a guest, and kernel symbols into a 
   sut: {lab: {kernel: "git:/nonexistent/linux", config: {CONFIG_X: y}}}
 workloads:
   - hackbench: {monitors: [stat, perf-profile]}
+  - tbench: {monitors: [perf-stat]}
 )",
                               "t.yaml");
   const HostSpec hosts = hosts_of(c);
   REQUIRE(hosts.sut_lab);
-  CHECK(hosts.sut_lab->monitors == std::vector<std::string>{"stat", "perf-profile"});
+  CHECK(hosts.sut_lab->monitors == std::vector<std::string>{"stat", "perf-profile", "perf-stat"});
   std::vector<std::string> said;
   const auto build = kernel_build_config(*hosts.sut_lab, &said);
-  CHECK(build.symbols == std::vector<std::pair<std::string, std::string>>{{"CONFIG_KALLSYMS", "y"},
-                                                                          {"CONFIG_X", "y"}});
+  CHECK(build.symbols ==
+        std::vector<std::pair<std::string, std::string>>{{"CONFIG_KALLSYMS", "y"},
+                                                         {"CONFIG_FTRACE", "y"},
+                                                         {"CONFIG_ENABLE_DEFAULT_TRACERS", "y"},
+                                                         {"CONFIG_UPROBE_EVENTS", "n"},
+                                                         {"CONFIG_X", "y"}});
+  // Each symbol named with the monitor that needs it.
   CHECK(said ==
-        std::vector<std::string>{"CONFIG_KALLSYMS=y (perf-profile)", "CONFIG_X=y (config)"});
+        std::vector<std::string>{"CONFIG_KALLSYMS=y (perf-profile)", "CONFIG_FTRACE=y (perf-stat)",
+                                 "CONFIG_ENABLE_DEFAULT_TRACERS=y (perf-stat)",
+                                 "CONFIG_UPROBE_EVENTS=n (perf-stat)", "CONFIG_X=y (config)"});
 }
 
 TEST_CASE("config: hosts.sut as a lab, and its errors point into the file") {
