@@ -163,6 +163,18 @@ std::vector<IterationRow> IterationsTable::iterations(std::int64_t run_id, bool 
   s.bind(1, run_id);
   std::vector<IterationRow> out;
   while (s.step()) out.push_back(read_iteration(s, with_output));
+  // An iteration of a variant that is not its run's (a crafted or damaged
+  // database; merge refuses one) was left out of every column unsaid.
+  sql::Stmt foreign(db_,
+                    "SELECT i.id, i.iteration, i.variant_id FROM iterations i WHERE i.run_id = ? "
+                    "AND NOT EXISTS (SELECT 1 FROM variants v WHERE v.id = i.variant_id AND "
+                    "v.run_id = i.run_id) LIMIT 1");
+  foreign.bind(1, run_id);
+  if (foreign.step())
+    throw StoreError(
+        fmt::format("run {} iteration {} (id {}) names variant id {}, no variant of "
+                    "its run (a damaged or crafted database)",
+                    run_id, foreign.i64(1), foreign.i64(0), foreign.i64(2)));
   // Samples in one pass, joined to their iterations by id.
   sql::Stmt ss(db_,
                "SELECT s.iteration_id, s.metric, s.value, s.offset_s FROM samples s "

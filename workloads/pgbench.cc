@@ -270,7 +270,7 @@ std::vector<Sample> Pgbench::parse(const Point& point, const std::string& out,
   const double warmup_s = static_cast<double>(p.warmup.count()) / 1000.0;
   std::vector<Sample> samples;
   std::optional<double> tps;
-  std::optional<double> first_progress;
+  std::optional<double> first_progress, last_progress;
   const std::string text = err.empty() ? std::string() : join_output(out, err);
   const auto lines = split_lines(err.empty() ? std::string_view(out) : std::string_view(text));
   samples.reserve(2 * lines.size());  // a progress line is two samples
@@ -278,6 +278,15 @@ std::vector<Sample> Pgbench::parse(const Point& point, const std::string& out,
     const int lineno = static_cast<int>(i) + 1;
     if (const auto pr = progress_line(lines[i])) {
       double t = captured_number(name(), lineno, pr->t);
+      // Each report after the one before: a time that goes back (a clock
+      // stepped under --progress-timestamp, an edited log) fell below the
+      // warm-up and its samples were dropped unsaid.
+      if (last_progress && !(t > *last_progress))
+        throw ParseError(name(), lineno,
+                         fmt::format("line {}: progress time {} s is not after the line before's "
+                                     "({} s): {}",
+                                     lineno, pr->t, *last_progress, excerpt(lines[i], 120)));
+      last_progress = t;
       // --progress-timestamp prints epoch seconds; the first report comes
       // one interval (-P 1) after the start.
       if (!first_progress) first_progress = t;

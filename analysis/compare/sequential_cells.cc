@@ -39,7 +39,8 @@ namespace {
 // a database, read like any input. Every member present must be what the
 // design accepts (design_error, gs::parse_spending), else an error names
 // the run and row: not a JSON type_error, not a NaN in the table notes.
-// Its numbers too: a p-value in [0, 1], the rest finite.
+// Its numbers too: a p-value in [0, 1], the rest finite, an interval
+// whose low end is not above its high one.
 [[noreturn]] void refuse_test(const PointStop& stop, const std::string& why) {
   throw std::invalid_argument(fmt::format(
       "run {}: the stored sequential test of variant id {} at {} {} {}", stop.run_id,
@@ -54,6 +55,9 @@ void read_design(const PointStop& stop, SequentialCell& s) {
   for (const auto& [name, v] : {std::pair{"estimate", r.estimate_pct}, std::pair{"ci_low", r.ci_low},
                                 std::pair{"ci_high", r.ci_high}})
     if (v && !std::isfinite(*v)) refuse(fmt::format("has {} {}: not finite", name, *v));
+  if (r.ci_low && r.ci_high && *r.ci_low > *r.ci_high)
+    refuse(
+        fmt::format("has ci_low {} above its ci_high {}: not an interval", *r.ci_low, *r.ci_high));
   const auto d = parse_json_data(stop.sequential->design_json);
   if (!d.is_object()) refuse("is not a JSON object");
   SequentialDesign design;

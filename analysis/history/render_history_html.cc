@@ -13,6 +13,7 @@
 #include "analysis/history/history_changes.h"
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render_html.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -23,9 +24,13 @@ using Json = nlohmann::ordered_json;
 // else the kernel release); runs in the order the history lists them.
 // A run's name is never the label (names share long prefixes, and were
 // cut alike): "r3" alone, its name in the key above the table.
+// Stored text goes into a plot's data (its axis labels, legend, tooltips)
+// as terminal_safe shows it, as html_escape shows it in the page: a
+// right-to-left override in a run's name must not reorder a tooltip.
 std::string x_label(const HistoryPoint& p) {
   const std::string_view what = !p.target.empty() ? p.target : p.kernel_release;
-  return what.empty() ? fmt::format("r{}", p.run_id) : fmt::format("r{} {}", p.run_id, what);
+  return what.empty() ? fmt::format("r{}", p.run_id)
+                      : fmt::format("r{} {}", p.run_id, terminal_safe(what));
 }
 
 std::string key_of(const HistoryPoint& p) { return fmt::format("{}/{}", p.block, p.row); }
@@ -44,7 +49,11 @@ Json series_spec(const History& h, const std::vector<const HistoryPoint*>& point
     const std::string x = x_label(*p);
     if (std::find(domain.begin(), domain.end(), x) == domain.end()) domain.push_back(x);
     if (!p->centre) continue;
-    Json v = {{"x", x}, {"v", name(*p)}, {"y", *p->centre}, {"run", p->run}, {"date", p->date}};
+    Json v = {{"x", x},
+              {"v", name(*p)},
+              {"y", *p->centre},
+              {"run", terminal_safe(p->run)},
+              {"date", terminal_safe(p->date)}};
     if (p->ci) {
       v["lo"] = p->ci->low;
       v["hi"] = p->ci->high;
@@ -73,10 +82,15 @@ Json series_spec(const History& h, const std::vector<const HistoryPoint*>& point
        {{"name", "colour"}, {"type", "ordinal"}, {"range", "category"},
         {"domain", {{"data", "points"}, {"field", "v"}}}}});
   s["axes"] = Json::array(
-      {{{"orient", "bottom"}, {"scale", "x"}, {"title", "run (nightly target or kernel), oldest first"},
-        {"labelAngle", -40}, {"labelAlign", "right"}},
-       {{"orient", "left"}, {"scale", "y"},
-        {"title", fmt::format("{} {}{}", h.centre, h.metric, h.unit.empty() ? "" : " (" + h.unit + ")")}}});
+      {{{"orient", "bottom"},
+        {"scale", "x"},
+        {"title", "run (nightly target or kernel), oldest first"},
+        {"labelAngle", -40},
+        {"labelAlign", "right"}},
+       {{"orient", "left"},
+        {"scale", "y"},
+        {"title", terminal_safe(fmt::format("{} {}{}", h.centre, h.metric,
+                                            h.unit.empty() ? "" : " (" + h.unit + ")"))}}});
   s["legends"] = Json::array({{{"fill", "colour"}, {"title", "variant (parameters)"}}});
   s["data"].push_back({{"name", "changes"}, {"values", changes}});
   const Json change_rule = {
@@ -153,7 +167,8 @@ std::string render_history_html(const History& h, const std::string& vega_script
     return static_cast<std::size_t>(std::find(sets.begin(), sets.end(), p.params) - sets.begin());
   };
   const SeriesName name = [&](const HistoryPoint& p) {
-    return sets.size() < 2 ? std::string(p.variant) : fmt::format("{} ({})", p.variant, labels[set_index(p)]);
+    return terminal_safe(sets.size() < 2 ? std::string(p.variant)
+                                         : fmt::format("{} ({})", p.variant, labels[set_index(p)]));
   };
   // One plot per block/row, in the order rows first appear.
   std::vector<std::string> order;

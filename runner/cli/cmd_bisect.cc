@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "base/text.h"
 #include "results/bisect_log.h"
 #include "results/store.h"
 #include "runner/bisect/bisect.h"
@@ -98,10 +99,12 @@ const Renderers<int (*)(const Store&, const BisectSession&)> kStatusOutputs{
 // status, continue and reset: of the latest session.
 int session_command(const std::string& what, const BisectCmdOptions& o) {
   return guarded({}, [&]() -> int {
-    Store store(o.db.resolve());
+    // A bisection lives in a database: a mistyped --db is no new one.
+    Store store(o.db.resolve(), Store::Access::kExisting);
     const auto s = store.bisect_log().latest_bisect();
     if (!s) {
-      print_message(fmt::format("schedlab bisect: no bisection in {}\n", store.path()));
+      print_message(
+          fmt::format("schedlab bisect: no bisection in {}\n", terminal_safe(store.path())));
       return kBadInput;
     }
     if (what == "status") return kStatusOutputs.of(o.format)(store, *s);

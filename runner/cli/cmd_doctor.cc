@@ -164,10 +164,11 @@ int doctor_command(const DoctorOptions& o) {
   if (sut.empty() && config && config->sut_lab) return doctor_lab(*config, o);
   if (sut.empty()) sut = "local";
   std::unique_ptr<Host> host;
-  if (const int rc = guarded({.prefix = "schedlab doctor: cannot reach " + sut}, [&] {
-        host = HostSet::connect(sut, ssh);
-        return kOk;
-      }))
+  if (const int rc =
+          guarded({.prefix = "schedlab doctor: cannot reach " + terminal_safe(sut)}, [&] {
+            host = HostSet::connect(sut, ssh);
+            return kOk;
+          }))
     return rc;
   return guarded({.prefix = "schedlab doctor: " + sut}, [&] {
     const Json d = probe_sut(*host);

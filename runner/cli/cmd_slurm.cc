@@ -109,8 +109,9 @@ int status_command(const std::string& arg) {
   return guarded<std::invalid_argument>({"schedlab slurm status"}, [&]() -> int {
     const Submission s = Submission::load(slurm::submission_dir(arg));
     const auto in_queue = slurm::queued(s);
-    fmt::print("run '{}': {} task(s), {} node(s) each, partition {}, job(s) {}\n", s.name, s.pairs,
-               s.nodes_per_task, s.partition, fmt::join(s.jobs, " "));
+    fmt::print("run '{}': {} task(s), {} node(s) each, partition {}, job(s) {}\n",
+               terminal_safe(s.name), s.pairs, s.nodes_per_task, s.partition,
+               fmt::join(s.jobs, " "));
     fmt::print("{:>4}  {:<12} {:<12} {:<12} {:>5}  {}\n", "task", "slurm", "nodes", "run", "ok",
                "database");
     int unfinished = 0;

@@ -11,6 +11,7 @@
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/counters/perf_profile.h"
 #include "base/text.h"
+#include "base/time.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
 #include "results/monitor_rows.h"
@@ -41,6 +42,17 @@ void check_names(const Store& store, const std::string& in, const RunInfo& run) 
       refuse(
           in, run,
           fmt::format("has a variant '{}' no variant may be called: {}", quoted(v.name), *problem));
+}
+
+// A run's start and end as schedlab writes them: merge keeps the earlier
+// start of a run from two pairs (a string's order), history and Otava's
+// export order runs by it.
+void check_time(const std::string& in, const RunInfo& run, const char* what,
+                const std::string& time) {
+  if (!is_utc_iso8601(time))
+    refuse(in, run,
+           fmt::format("has {} '{}': not a UTC time as schedlab writes it (2026-11-29T18:30:00Z)",
+                       what, quoted(time)));
 }
 
 // Its point stops as compare and resume read them.
@@ -97,6 +109,8 @@ void check_merge_input(const std::string& in, const std::string& path) {
     check_names(store, in, run);
     if (const auto problem = monitor_cpu_problem(run.manifest_json))
       refuse(in, run, fmt::format("is refused: {}", *problem));
+    check_time(in, run, "started_at", run.started_at);
+    if (!run.ended_at.empty()) check_time(in, run, "ended_at", run.ended_at);
     check_point_stops(store, in, run);
     check_profiles(store, in, run);
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/regex.hpp>
+#include <cctype>
 #include <set>
 
 #include "runner/hosts/ssh_host.h"
@@ -16,6 +17,32 @@ const std::vector<std::string> kPairKeys = {"name", "sut", "loadgen", "sut_addre
 const std::vector<std::string> kHostKeys = {"sut", "loadgen", "sut_address"};
 const std::vector<std::string> kSshKeys = {"identity", "known_hosts", "host_key_policy",
                                            "connect_timeout"};
+
+// How the loadgen reaches the SUT (netperf -H ADDRESS, tbench's server
+// argument): a host name or an IP address, never an option ('-' first)
+// nor a second word or line.
+std::string parse_sut_address(const YamlReader& r, const YAML::Node& n, const std::string& key) {
+  const std::string s = r.scalar(n, key);
+  static const boost::regex re(R"(^[A-Za-z0-9_.:%\[\]][A-Za-z0-9_.:%\[\]-]*$)");
+  if (!boost::regex_match(s, re))
+    r.fail(n, key,
+           fmt::format("'{}' is not a host name or IP address (letters, digits, . _ - : % [ ], not "
+                       "starting with '-')",
+                       s));
+  return s;
+}
+
+// The machine a SUT URL names, for "one pair per SUT": ssh://x,
+// ssh://root@X and ssh://x:22 are one machine (another port may be
+// another machine: a VM's forwarded port).
+std::string sut_machine(const std::string& sut) {
+  const auto t = parse_ssh_url(sut);
+  if (!t) return sut;
+  std::string host = t->host;
+  std::transform(host.begin(), host.end(), host.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return fmt::format("{}:{}", host, t->port);
+}
 
 }  // namespace
 
@@ -47,7 +74,8 @@ std::vector<PairConfig> parse_pairs(const YamlReader& r, const YAML::Node& n) {
              "a lab SUT cannot be one of several pairs; run it on its own with hosts.sut");
     pc.sut = parse_host(r, sut, key + ".sut");
     if (e["loadgen"]) pc.loadgen = parse_host(r, e["loadgen"], key + ".loadgen");
-    if (e["sut_address"]) pc.sut_address = r.scalar(e["sut_address"], key + ".sut_address");
+    if (e["sut_address"])
+      pc.sut_address = parse_sut_address(r, e["sut_address"], key + ".sut_address");
     if (pc.sut == "local" && pc.loadgen != "local" && pc.sut_address.empty())
       r.fail(e, key + ".sut_address",
              "the SUT is local and the loadgen remote; say how the loadgen reaches the SUT");
@@ -69,7 +97,7 @@ std::vector<PairConfig> parse_pairs(const YamlReader& r, const YAML::Node& n) {
       r.fail(e["name"] ? e["name"] : e, key + ".name",
              fmt::format("pair name '{}' is used twice; give each pair its own name", pc.name));
     // Two pairs on one SUT would flip each other's knobs.
-    if (!suts.insert(pc.sut).second)
+    if (!suts.insert(sut_machine(pc.sut)).second)
       r.fail(sut, key + ".sut", fmt::format("SUT {} is already in another pair", pc.sut));
     out.push_back(std::move(pc));
   }
@@ -101,7 +129,7 @@ void parse_hosts(const YamlReader& r, const YAML::Node& h, Config& c) {
     c.sut = parse_host(r, h["sut"], "hosts.sut");
   }
   if (h["loadgen"]) c.loadgen = parse_host(r, h["loadgen"], "hosts.loadgen");
-  if (h["sut_address"]) c.sut_address = r.scalar(h["sut_address"], "hosts.sut_address");
+  if (h["sut_address"]) c.sut_address = parse_sut_address(r, h["sut_address"], "hosts.sut_address");
 }
 
 }  // namespace schedlab

@@ -7,6 +7,8 @@
 #include <boost/regex.hpp>
 #include <string_view>
 
+#include "base/text.h"
+
 namespace schedlab {
 namespace {
 
@@ -65,11 +67,13 @@ std::string allowed_sysctls() {
 std::optional<std::string> sysctl_name_problem(const std::string& name) {
   static const boost::regex re(R"(^[a-z0-9_]+(\.[a-z0-9_-]+)+$)");
   if (!boost::regex_match(name, re))
-    return fmt::format("'{}' is not a sysctl name such as kernel.sched_autogroup_enabled", name);
+    return fmt::format("'{}' is not a sysctl name such as kernel.sched_autogroup_enabled",
+                       excerpt(name, 80));
   for (const auto& r : kSysctls)
     if (r.prefix ? name.starts_with(r.name) && name.size() > r.name.size() : name == r.name)
       return std::nullopt;
-  return fmt::format("'{}' is not a sysctl schedlab may change ({})", name, allowed_sysctls());
+  return fmt::format("'{}' is not a sysctl schedlab may change ({})", excerpt(name, 80),
+                     allowed_sysctls());
 }
 
 std::optional<std::string> debugfs_name_problem(const std::string& name) {
@@ -78,18 +82,18 @@ std::optional<std::string> debugfs_name_problem(const std::string& name) {
     return fmt::format(
         "'{}' is not a debugfs scheduler tunable such as sched/base_slice_ns "
         "(only sched/ is writable)",
-        name);
+        excerpt(name, 80));
   if (std::find(std::begin(kDebugfsTunables), std::end(kDebugfsTunables), name) ==
       std::end(kDebugfsTunables))
-    return fmt::format("'{}' is not a debugfs scheduler tunable schedlab may change ({})", name,
-                       fmt::join(kDebugfsTunables, ", "));
+    return fmt::format("'{}' is not a debugfs scheduler tunable schedlab may change ({})",
+                       excerpt(name, 80), fmt::join(kDebugfsTunables, ", "));
   return std::nullopt;
 }
 
 std::optional<std::string> feature_name_problem(const std::string& token) {
   static const boost::regex re(R"(^[A-Z][A-Z0-9_]*$)");
   if (!boost::regex_match(token, re))
-    return fmt::format("'{}' is not a feature name such as NO_PLACE_LAG", token);
+    return fmt::format("'{}' is not a feature name such as NO_PLACE_LAG", excerpt(token, 80));
   return std::nullopt;
 }
 

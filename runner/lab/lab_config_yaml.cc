@@ -7,6 +7,7 @@
 #include <boost/regex.hpp>
 
 #include "base/suggest.h"
+#include "base/text.h"
 #include "runner/input/units.h"
 #include "runner/input/yaml_reader.h"
 #include "runner/lab/board.h"
@@ -158,7 +159,16 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
       const std::string sym = e.first.as<std::string>();
       if (!boost::regex_match(sym, boost::regex("^CONFIG_[A-Za-z0-9_]+$")))
         r.fail(e.first, key + ".config", fmt::format("expected a symbol such as CONFIG_NO_HZ_FULL, got '{}'", sym));
-      c.config.emplace_back(sym, r.scalar(e.second, key + ".config." + sym));
+      const std::string value = r.scalar(e.second, key + ".config." + sym);
+      // A line of the fragment: a newline in the value would add a symbol
+      // of its own ("y\nCONFIG_X=y") that the unmet-symbol check never asked for.
+      if (std::any_of(value.begin(), value.end(),
+                      [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; }))
+        r.fail(e.second, key + ".config." + sym,
+               fmt::format("'{}' holds a control character; a value is one line (y, m, n, a "
+                           "number or a \"string\")",
+                           terminal_safe(value)));
+      c.config.emplace_back(sym, value);
     }
   }
   return c;

@@ -239,8 +239,22 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
       if (kernel.error.empty())
         latest = store.nightly_log().latest_nightly_measurement(t.name, sha, kernel.commit);
       if (latest && latest->status == NightlyStatus::kMeasured && !o.force) {
-        out.cells.push_back(cell_of(*latest, false, kernel.repo));
-        continue;
+        // Reused only with its run: a run removed since (schedlab rm), or
+        // a row naming a run that is not there or did not finish (a
+        // crafted or merged database), would leave the target out of every
+        // comparison and the report saying "No regression".
+        const auto run =
+            latest->run_id ? store.runs_table().find_run(*latest->run_id) : std::nullopt;
+        if (run && run->status == RunStatus::kFinished) {
+          out.cells.push_back(cell_of(*latest, false, kernel.repo));
+          continue;
+        }
+        o.note(fmt::format(
+            "{} / {}: the measurement of an earlier night names {}; measuring again", t.name, path,
+            !latest->run_id ? std::string("no run (it was removed)")
+            : run           ? fmt::format("run {}, which is {}", run->id, to_string(run->status))
+                  : fmt::format("run {}, which is not in the database", *latest->run_id)));
+        latest.reset();
       }
       // An unfinished run of an earlier invocation (the runner restarted):
       // continue it rather than start over, --force or not.

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "base/file.h"
@@ -80,8 +80,25 @@ Submission Submission::load(const std::string& dir) {
     s.jobs = j.at("jobs").get<std::vector<std::string>>();
     s.lab_kernel = j.value("lab_kernel", "");
     s.target_sut = j.value("target_sut", "");
-    if (s.pairs < 1 || s.nodes_per_task < 1 || s.nodes_per_task > 2)
+    // submit takes 1 to 10000 pairs: status walks every task's database.
+    if (s.pairs < 1 || s.pairs > 10000 || s.nodes_per_task < 1 || s.nodes_per_task > 2)
       throw SlurmError("pairs or nodes_per_task out of range");
+    // What submit wrote, or a record crafted in a shared results directory:
+    // a name or a field that prints an escape sequence, or a job id that
+    // squeue and scancel would take for an option ("--user=root"), is
+    // refused here, before status prints it or cancel passes it on.
+    if (const auto why = name_problem(s.name))
+      throw SlurmError(
+          fmt::format("its name '{}' cannot name a run: {}", terminal_safe(excerpt(s.name)), *why));
+    for (const auto* field : {&s.partition, &s.time_limit, &s.lab_kernel, &s.target_sut})
+      if (!field->empty() && name_problem(*field))
+        throw SlurmError(fmt::format("'{}' holds a control character or is not UTF-8",
+                                     terminal_safe(excerpt(*field))));
+    for (const auto& job : s.jobs)
+      if (job.empty() || job.size() > 20 ||
+          !std::all_of(job.begin(), job.end(), [](unsigned char c) { return std::isdigit(c); }))
+        throw SlurmError(
+            fmt::format("job '{}' is not a Slurm job id", terminal_safe(excerpt(job))));
     return s;
   } catch (const std::exception& e) {
     throw SlurmError(fmt::format("{}: not a submission record: {}", file, e.what()));

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -170,4 +171,18 @@ TEST_CASE("bisect status escapes stored text and cuts labels by character (hosti
   INFO(page.err);
   CHECK(page.exit_code == 0);
   CHECK(page.out.find("abcdefghijklmno\xc3\xa9 utf8 cut") != std::string::npos);
+}
+
+TEST_CASE("bisect status, continue and reset create no database at a mistyped --db (hostile7)") {
+  // They made a 150 KB database there and said "no bisection in" it; merge
+  // then took the new file as an input.
+  TempDir dir;
+  for (const char* what : {"status", "continue", "reset"}) {
+    const std::string db = dir.file(std::string("nx-") + what + ".db");
+    const auto r = schedlab_cmd({"bisect", what, "--db", db});
+    INFO(what << ": " << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK_THAT(r.err, Catch::Contains("no database at " + db));
+    CHECK_FALSE(std::filesystem::exists(db));
+  }
 }

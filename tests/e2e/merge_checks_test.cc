@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <span>
 #include <string>
 
 #include "base/base64.h"
@@ -83,6 +84,19 @@ void check_refused(const std::string& in, const std::string& why) {
   CHECK_FALSE(std::filesystem::exists(out));
 }
 
+// For each {SET, WHY} of CRAFTED: a fresh seq.db changed by UPDATE (its
+// SET clause as {}), which merge refuses with WHY.
+void check_each_refused(const test::TempDir& dir, const char* update,
+                        std::span<const std::pair<const char*, const char*>> crafted) {
+  for (const auto& [set, why] : crafted) {
+    const std::string in = dir.file(fmt::format("in{}.db", &set - &crafted[0].first));
+    write_seq_db(in);
+    exec(in, fmt::format(fmt::runtime(update), set));
+    INFO(set);
+    check_refused(in, why);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("merge: a stored point stop the readers refuse is refused, naming run and field") {
@@ -95,6 +109,9 @@ TEST_CASE("merge: a stored point stop the readers refuse is refused, naming run 
        "run 'seq1' cannot be read back: run 1: the stop of echoer has "
        "seq_p_value inf: not a finite number"},
       {"seq_p_value = 7", "has p-value 7: not in [0, 1]"},
+      // hostile7: compare printed it as "51% interval [+50.00%, -50.00%]".
+      {"seq_ci_low = 50, seq_ci_high = -50",
+       "has ci_low 50 above its ci_high -50: not an interval"},
       {"seq_level = 7", "the stop of echoer has seq_level 7: not a level between 0 and 1"},
       {"seq_looks = 1e11", "the stop of echoer has seq_looks 100000000000: not a count"},
       {"seq_design_json = 'not json'",
@@ -104,13 +121,7 @@ TEST_CASE("merge: a stored point stop the readers refuse is refused, naming run 
       {"seq_metric = 'x' || char(27) || ']0;p' || char(7)",
        "judged metric 'x\\x1b]0;p\\x07': no metric of its run at that workload"},
   };
-  for (const auto& [set, why] : crafted) {
-    const std::string in = dir.file(fmt::format("in{}.db", &set - &crafted[0].first));
-    write_seq_db(in);
-    exec(in, fmt::format("UPDATE point_stops SET {} WHERE seq_metric IS NOT NULL", set));
-    INFO(set);
-    check_refused(in, why);
-  }
+  check_each_refused(dir, "UPDATE point_stops SET {} WHERE seq_metric IS NOT NULL", crafted);
 }
 
 TEST_CASE(
@@ -130,6 +141,19 @@ TEST_CASE(
   CHECK(test::one_line(r.err).find(
             "the stored sequential test of variant id 2 at echoer {} judged metric "
             "'\\x1b]0;p\\x07': no metric of its run at that workload") != std::string::npos);
+}
+
+TEST_CASE("merge: a run whose start or end is no time is refused (hostile7)") {
+  // merge keeps min(started_at) of a run from two pairs: '' or 'yesterday'
+  // won, and history and Otava's export ordered by it.
+  test::TempDir dir;
+  const std::pair<const char*, const char*> crafted[] = {
+      {"started_at = 'yesterday'", "run 'seq1' has started_at 'yesterday': not a UTC time"},
+      {"started_at = ''", "run 'seq1' has started_at '': not a UTC time"},
+      {"ended_at = '2026-13-01T00:00:00Z'",
+       "run 'seq1' has ended_at '2026-13-01T00:00:00Z': not a UTC time"},
+  };
+  check_each_refused(dir, "UPDATE runs SET {}", crafted);
 }
 
 TEST_CASE("merge and resume: a manifest's monitor_cpu_s that is no CPU time is refused") {

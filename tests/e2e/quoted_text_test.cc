@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "base/hash.h"
 #include "base/text.h"
 #include "tests/support/one_line.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/value_config.h"
 
 using namespace schedlab;
 using namespace schedlab::test;
@@ -25,24 +25,6 @@ namespace {
 bool terminal_clean(const std::string& text) {
   return text.find('\x1b') == std::string::npos && text.find('\x07') == std::string::npos &&
          text.find("\xe2\x80\xae") == std::string::npos;
-}
-
-// A config whose one metric, t, is the number in VALUE (5 iterations).
-std::string value_config(const TempDir& dir) {
-  write_text(dir.file("value"), "100\n");
-  write_text(dir.file("c.yaml"), fmt::format(R"(iterations: 5
-workloads:
-  - command:
-      name: reader
-      argv: [cat, {}]
-      metrics:
-        t:
-          regex: '^(?<value>[0-9]+)$'
-          direction: lower
-      monitors: []
-)",
-                                             dir.file("value")));
-  return dir.file("c.yaml");
 }
 
 }  // namespace
@@ -81,32 +63,12 @@ TEST_CASE("rm names a removed run escaped (hostile6 38)") {
 
 TEST_CASE("nightly's markdown names reused runs and kernels escaped (hostile6 22, 23, 24)") {
   TempDir dir;
-  const std::string db = dir.file("n.db"), config = value_config(dir);
-  for (const char* name : {"r1", "r2"})
-    REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", name}).exit_code == 0);
-  write_text(dir.file("night.yaml"), fmt::format(R"(name: hn
-baseline: t1
-targets:
-  - name: t1
-    hook: ["false"]
-  - name: t2
-    hook: ["false"]
-configs: [{}]
-)",
-                                                 config));
+  const std::string db = dir.file("n.db"), config = two_value_runs(dir, db);
+  const std::string night = reused_nightly(dir, db, config);
   // Both nights reused (their config's hash matches), with hostile names:
   // a run's name with OSC and a newline, a manifest's kernel_release with
   // ESC and a newline, a stored kernel_release with ESC, a newline and
   // 80 KB of bytes that take no column (22: quadratic wrapping).
-  const std::string sha = sha256_file(config);
-  for (int t = 1; t <= 2; ++t)
-    REQUIRE(exec_raw(
-        db,
-        fmt::format("INSERT INTO nightly_measurements (nightly, target, config_path, "
-                    "config_sha256, run_id, status, error, hook_output, kernel_release, "
-                    "started_at, ended_at) VALUES ('hn', 't{0}', '{1}', '{2}', {0}, 'measured', "
-                    "'', '', '6.1', '2026-12-06T17:00:00Z', '2026-12-06T17:00:01Z')",
-                    t, config, sha)));
   std::string zero_width_hex;  // 80 KB of byte 0x80, as an SQL blob's hex digits
   for (int i = 0; i < 80'000; ++i) zero_width_hex += "80";
   REQUIRE(exec_raw(
@@ -117,8 +79,7 @@ configs: [{}]
       "2; UPDATE nightly_measurements SET kernel_release = 'k' || char(27) || '[2J' || "
       "char(8238) || char(10) || 'forged release ' || CAST(x'" +
           zero_width_hex + "' AS TEXT) WHERE id = 2"));
-  const auto r = schedlab_cmd(
-      {"nightly", dir.file("night.yaml"), "--db", db, "--report-html", dir.file("n.html")});
+  const auto r = schedlab_cmd({"nightly", night, "--db", db, "--report-html", dir.file("n.html")});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(terminal_clean(r.out));
@@ -167,4 +128,30 @@ TEST_CASE("bisect's progress lines name candidates escaped (hostile6 8, 20)") {
   CHECK(err.find("candidate 1/2 m\\x1b[2J") != std::string::npos);
   CHECK(err.find("m\\x1b[2J is GOOD") != std::string::npos);
   CHECK(one_line(r.out).find("first bad: b\\u202e") != std::string::npos);
+}
+
+TEST_CASE("history's HTML plots name runs, kernels and variants escaped (hostile6 41)") {
+  TempDir dir;
+  const std::string db = dir.file("h.db");
+  two_value_runs(dir, db);
+  // The tooltip's run, the axis's kernel, the legend's variant.
+  REQUIRE(exec_raw(db,
+                   "UPDATE runs SET name = 'r' || char(8238) || 'evil' WHERE id = 1; "
+                   "UPDATE runs SET manifest_json = json_set(manifest_json, '$.kernel_release', "
+                   "'6.1' || char(27) || '[2J' || char(8238)) WHERE id = 2; "
+                   "UPDATE variants SET name = 'v' || char(8238) || char(7) WHERE run_id = 2"));
+  const auto r = schedlab_cmd({"history", "--db", db, "--workload", "reader", "--metric", "t",
+                               "--format", "html", "-o", dir.file("h.html")});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string page = read_text(dir.file("h.html"));
+  CHECK(terminal_clean(page));
+  CHECK(page.find(R"("run":"r\\u202eevil")") != std::string::npos);
+}
+
+TEST_CASE("doctor names an unreachable SUT escaped (hostile7)") {
+  const auto r = schedlab_cmd({"doctor", "--sut", "x\x1b]0;t\x07\xe2\x80\xae"});
+  CHECK(r.exit_code != 0);
+  CHECK(terminal_clean(r.err));
+  CHECK(one_line(r.err).find("cannot reach x\\x1b]0;t\\x07\\u202e") != std::string::npos);
 }

@@ -92,6 +92,15 @@ TEST_CASE("pgbench progress lines are interval samples, minus the warm-up") {
   REQUIRE(o.size() == 5);
   CHECK(o[0] == Approx(1.0));
   CHECK(o[4] == Approx(5.001));
+  // hostile7: a time that goes back (a stepped clock, an edited log) fell
+  // below the warm-up and its samples were dropped unsaid (1 of 5 kept).
+  std::string back =
+      read_text(fixture("pgbench/select-only-prepared-c2-j2-T5-P1-progress-timestamp.txt"));
+  back.replace(back.find("1795974183.517"), 14, "1795974180.517");
+  CHECK_THROWS_WITH(
+      pg.parse(pgbench_point(), back, ""),
+      Catch::StartsWith("line 5: progress time 1795974180.517 s is not after the line "
+                        "before's (1795974182.517 s): progress: 1795974180.517 s"));
 }
 
 TEST_CASE("pgbench errors name the tool's message and the line") {

@@ -63,6 +63,33 @@ TEST_CASE("every config string field takes a 1 MiB value: an error or a config, 
   CHECK(errors > 0);
 }
 
+TEST_CASE(
+    "a key or name with a NUL, an ESC or 1 MiB is named escaped and whole or cut, never ended "
+    "early") {
+  // e.what() is a C string: an unescaped NUL ended the message there
+  // ("unknown key 'gr"), the rest of the key and the line lost.
+  CHECK(config_error_of("workloads:\n  - hackbench: {groups: [1], \"gr\\0oups\": 2}\n") ==
+        "exp.yaml:2: workloads[0].hackbench: unknown key 'gr\\x00oups' (did you mean 'groups'?)");
+  CHECK_THAT(config_error_of("workloads: [hackbench]\n\"ho\\0sts\\e\": 1\n"),
+             Catch::StartsWith("exp.yaml:2: unknown key 'ho\\x00sts\\x1b'"));
+  CHECK_THAT(
+      config_error_of(
+          "workloads: [hackbench]\nvariants:\n  v:\n    sysctl: {\"kernel.a\\0b\": 1}\n"),
+      Catch::StartsWith(
+          "exp.yaml:4: variants.v.sysctl.kernel.a\\x00b: 'kernel.a\\x00b' is not a sysctl name"));
+  // A 1 MiB name is cut to an excerpt, in the key path and in the message.
+  for (const auto& t :
+       {"workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [{}]\n",
+        "workloads: [hackbench]\nvariants:\n  v:\n    sysctl:\n      ? kernel.{}\n      : 0\n",
+        "workloads: [hackbench]\nvariants:\n  v:\n    debugfs:\n      ? sched/{}\n      : 1\n",
+        "workloads: [hackbench]\nvariants:\n  ? {}\n  : {{sysctl: {{kernel.nope: 1}}}}\n"}) {
+    INFO(t);
+    const std::string err = config_error_of(fmt::format(fmt::runtime(t), kLong));
+    CHECK_THAT(err, Catch::Contains("characters)"));
+    CHECK(err.size() < 2000);
+  }
+}
+
 TEST_CASE("integers are range-checked where the config is read: nothing wraps") {
   const auto iters = [](const std::string& v) {
     return config_error_of("iterations: " + v + "\nworkloads: [hackbench]\n");

@@ -1,5 +1,7 @@
 // Config keys for SUT/loadgen pairs and where their processes run: `pairs:`
 // and the `affinity` knob.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "runner/config/config.h"
@@ -62,6 +64,24 @@ TEST_CASE("bad pairs name the line and key") {
   CHECK(err("pairs:\n  - {sut: local, loadgen: ssh://lg}\n") ==
         "exp.yaml:2: pairs[0].sut_address: the SUT is local and the loadgen remote; say how the "
         "loadgen reaches the SUT");
+  // hostile7: one machine spelt two ways was two pairs flipping each
+  // other's knobs; an address starting with '-' or holding a newline went
+  // to netperf -H and tbench as it was.
+  CHECK(err("pairs:\n  - {sut: ssh://h, name: a}\n  - {sut: 'ssh://root@H:22', name: b}\n") ==
+        "exp.yaml:3: pairs[1].sut: SUT ssh://root@H:22 is already in another pair");
+  CHECK(err("pairs:\n  - {sut: ssh://h, name: a}\n  - {sut: 'ssh://h:2222', name: b}\n") ==
+        "(no error)");
+  for (const char* address : {"-oProxyCommand=x", "\"a b\\nc\""}) {
+    INFO(address);
+    CHECK_THAT(
+        err(fmt::format("pairs:\n  - {{sut: local, loadgen: ssh://lg, sut_address: {}}}\n",
+                        address)),
+        Catch::StartsWith("exp.yaml:2: pairs[0].sut_address: '") &&
+            Catch::EndsWith("is not a host name or IP address (letters, digits, . _ - : % [ ], not "
+                            "starting with '-')"));
+  }
+  CHECK(err("pairs:\n  - {sut: local, loadgen: ssh://lg, sut_address: 'fe80::1%eth0'}\n") ==
+        "(no error)");
 }
 
 TEST_CASE("affinity takes CPU lists for servers and clients") {

@@ -212,6 +212,11 @@ workloads: [hackbench]
         "symbols");
   CHECK(lab_error("kernel: 'git:/l', config: {NO_HZ: y}") ==
         "t.yaml:2: hosts.sut.lab.config: expected a symbol such as CONFIG_NO_HZ_FULL, got 'NO_HZ'");
+  // hostile7: a newline in a value wrote a second line into the fragment.
+  CHECK(
+      lab_error("kernel: 'git:/l', config: {CONFIG_X: \"y\\nCONFIG_EVIL=y\"}") ==
+      "t.yaml:2: hosts.sut.lab.config.CONFIG_X: 'y\\x0aCONFIG_EVIL=y' holds a control character; a "
+      "value is one line (y, m, n, a number or a \"string\")");
 }
 
 TEST_CASE("kernel config: requested symbols that olddefconfig did not keep are named") {

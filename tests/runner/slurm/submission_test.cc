@@ -172,6 +172,26 @@ TEST_CASE("slurm: the submission record round-trips, and a bad one names its fil
   write_whole_file(dir.file("submission.json"), R"({"name": "x", "pairs": -1})");
   CHECK_THROWS_WITH(Submission::load(dir.path().string()),
                     Catch::Contains("submission.json: not a submission record"));
+  // hostile7: a crafted record in a shared results directory: an escape
+  // sequence status printed raw, a job id scancel would take for an option,
+  // pairs status would walk for hours.
+  const std::string good = s.to_json();
+  const std::pair<const char*, const char*> crafted[] = {
+      {R"("name": "fleet")", R"("name": "x\u001b]0;t\u0007")"},
+      {R"("12")", R"("--user=root")"},
+      {R"("partition": "lab")", R"("partition": "l\nab")"},
+      {R"("pairs": 2)", R"("pairs": 2000000000)"},
+  };
+  for (const auto& [from, to] : crafted) {
+    std::string text = good;
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), std::string(from).size(), to);
+    write_whole_file(dir.file("submission.json"), text);
+    INFO(text);
+    CHECK_THROWS_WITH(Submission::load(dir.path().string()),
+                      Catch::Contains("submission.json: not a submission record") &&
+                          !Catch::Contains("\x1b") && !Catch::Contains("\n"));
+  }
   CHECK_THROWS_WITH(Submission::load(dir.file("nowhere")), Catch::Contains("no submission record"));
   CHECK_THROWS_WITH(submission_dir(dir.file("nowhere")),
                     Catch::Contains("neither a results directory"));
