@@ -120,7 +120,7 @@ int run_command(const RunOptions& o) {
         if (group_name_taken(store->runs_table(), config, group)) {
           print_with_command(
               fmt::format("schedlab run: '{}' is already in {}: give another --name, or continue "
-                          "it with",
+                          "it with:",
                           group, store->path()),
               resume_command(group, store->path()));
           return kBadInput;

@@ -648,7 +648,7 @@ variants:
   std::string rest;
   for (const auto& line : lines_of(taken.err))
     if (line != "  " + resume) rest += line + "\n";
-  CHECK_THAT(taken.err, Contains("continue it with\n  " + resume + "\n"));
+  CHECK_THAT(taken.err, Contains("continue it with:\n  " + resume + "\n"));
   check_fits(rest);
 }
 
