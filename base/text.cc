@@ -265,6 +265,16 @@ std::string wrap_words(std::string_view text, std::size_t width, std::string_vie
   return out;
 }
 
+std::string with_command(std::string_view sentence, std::string_view command, std::size_t width) {
+  std::string out = wrap_words(sentence, width);
+  if (out.empty()) return std::string(command) + "\n";
+  out.pop_back();                                // its newline
+  const std::size_t last = out.rfind('\n') + 1;  // 0 when there is one line
+  const bool fits =
+      display_width(std::string_view(out).substr(last)) + 1 + display_width(command) <= width;
+  return out.append(fits ? " " : "\n  ").append(command).append("\n");
+}
+
 std::vector<std::vector<std::size_t>> table_pieces(std::size_t lead,
                                                    const std::vector<std::size_t>& widths,
                                                    std::size_t width, bool baseline_first) {

@@ -87,6 +87,14 @@ std::string_view tail_columns(std::string_view s, std::size_t columns);
 std::string wrap_words(std::string_view text, std::size_t width = 100,
                        std::string_view indent = "  ");
 
+// `sentence` (one line, no newline) through wrap_words, then `command`
+// whole: a command meant to be pasted is never broken, so a shell takes it
+// as one line. After the sentence's last line and a space when that line
+// then fits `width`, else on a line of its own under it, indented two
+// spaces. Ends in a newline.
+std::string with_command(std::string_view sentence, std::string_view command,
+                         std::size_t width = 100);
+
 // The columns of a table whose lines start with `lead` columns of labels,
 // column i `widths[i]` wide, in pieces that each fit `width` (a mail's 100
 // columns): with `baseline_first`, every piece starts with column 0 (the

@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
+#include "base/message.h"
 #include "base/placeholders.h"
-#include "base/text.h"
 #include "results/bisect_log.h"
 #include "results/runs_table.h"
 #include "runner/bisect/bisect_driver.h"
@@ -39,8 +39,7 @@ std::optional<std::string> BisectDriver::prepare(std::size_t pos) {
                      {.deadline = std::chrono::steady_clock::now() + spec_.reboot_timeout});
     before_boot = boot_id(*host);
   }
-  fmt::print(stderr, "{}",
-             wrap_words(fmt::format("schedlab bisect: hook for {}\n", spec_.labels[pos])));
+  print_message(fmt::format("schedlab bisect: hook for {}\n", spec_.labels[pos]));
   const HookResult h = run_hook(hook, values);
   if (h.exec.outcome == ExecResult::Outcome::kInterrupted) throw BisectInterrupted{};
   if (!h.ok()) return h.describe();
@@ -75,15 +74,13 @@ std::string BisectDriver::lab_kernel(std::size_t pos) const {
 std::optional<std::string> BisectDriver::build(std::size_t pos) {
   const Config config = parse_config(spec_.config_text, spec_.config_path);
   const LabConfig& lab = *config.sut_lab;
-  fmt::print(stderr, "{}",
-             wrap_words(fmt::format("schedlab bisect: building {}\n", spec_.labels[pos])));
+  print_message(fmt::format("schedlab bisect: building {}\n", spec_.labels[pos]));
   LocalHost local;
   try {
     lab::build_kernel(
         lab_kernel(pos),
         {.fragments = lab.config_fragments, .symbols = lab.config, .board = lab.board},
-        lab::LabPaths::from_env(), local,
-        [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
+        lab::LabPaths::from_env(), local, print_line);
   } catch (const lab::KernelBuildFailed& e) {
     if (interrupted()) throw BisectInterrupted{};
     return fmt::format("build failed: {}", e.what());
@@ -102,12 +99,10 @@ bool BisectDriver::run_batch(std::size_t which, const std::string& name) {
   exec.progress = options_.progress ? ProgressStyle::kLine : ProgressStyle::kNone;
   if (const auto r = store_.runs_table().find_run_by_name(exec.name)) {
     exec.resume_run = r->id;
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format("schedlab bisect: resuming run {} '{}'\n", r->id, r->name)));
+    print_message(fmt::format("schedlab bisect: resuming run {} '{}'\n", r->id, r->name));
   }
   const RunSummary s = run_config(store_, config, exec);
-  for (const auto& e : s.errors)
-    fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", e)));
+  for (const auto& e : s.errors) print_message(fmt::format("schedlab: {}\n", e));
   if (s.status == RunStatus::kInterrupted) return false;
   if (s.status != RunStatus::kFinished)
     throw BisectError(fmt::format("run {} '{}' {}", s.run_id, s.name, to_string(s.status)));
@@ -123,9 +118,8 @@ bool BisectDriver::run_batch(std::size_t pos, std::size_t batch) {
 // error: there is nothing to bisect against.
 std::optional<BisectOutcome> BisectDriver::reference_batch(std::size_t pos) {
   const char* which = pos == 0 ? "good" : "bad";
-  fmt::print(stderr, "{}",
-             wrap_words(fmt::format("schedlab bisect: measuring the {} reference {}\n", which,
-                                    spec_.labels[pos])));
+  print_message(
+      fmt::format("schedlab bisect: measuring the {} reference {}\n", which, spec_.labels[pos]));
   try {
     if (const auto failure = prepare(pos))
       throw BisectError(fmt::format("the {} reference {}: {}", which, spec_.labels[pos], *failure));

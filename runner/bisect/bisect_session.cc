@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/sequential/bisect_verdict.h"
+#include "base/message.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -19,12 +20,10 @@ std::optional<std::string> bisect_start_refusal(const BisectLog& log, const std:
 std::int64_t start_bisect(BisectLog& log, const BisectSpec& spec) {
   const auto id =
       log.create_bisect({.status = BisectStatus::kRunning, .spec_json = spec_to_json(spec)});
-  fmt::print(
-      stderr, "{}",
-      wrap_words(fmt::format(
-          "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n", id,
-          spec.candidates.size() - 2, terminal_safe(spec.labels.front()),
-          terminal_safe(spec.labels.back()), verdict_test_title(spec.test), spec.alpha)));
+  print_message(fmt::format(
+      "schedlab bisect: bisection {}: {} candidates between {} and {} ({} at alpha {})\n", id,
+      spec.candidates.size() - 2, terminal_safe(spec.labels.front()),
+      terminal_safe(spec.labels.back()), verdict_test_title(spec.test), spec.alpha));
   return id;
 }
 
@@ -36,18 +35,17 @@ std::optional<std::string> bisect_continue_refusal(const BisectSession& s) {
 void reset_bisect(BisectLog& log, const BisectSession& s) {
   if (s.status == BisectStatus::kRunning)
     log.set_bisect_status(s.id, BisectStatus::kReset, s.result_json);
-  fmt::print(stderr, "{}",
-             wrap_words(fmt::format("schedlab bisect: bisection {} {}\n", s.id,
-                                    s.status == BisectStatus::kRunning
-                                        ? "reset"
-                                        : "was already " + std::string(to_string(s.status)))));
+  print_message(fmt::format("schedlab bisect: bisection {} {}\n", s.id,
+                            s.status == BisectStatus::kRunning
+                                ? "reset"
+                                : "was already " + std::string(to_string(s.status))));
 }
 
 void print_drive_end(BisectOutcome outcome) {
   if (outcome == BisectOutcome::kInterrupted)
-    fmt::print(stderr, "schedlab bisect: interrupted; `schedlab bisect continue` picks up here\n");
+    print_message("schedlab bisect: interrupted; `schedlab bisect continue` picks up here\n");
   if (outcome == BisectOutcome::kStopped)
-    fmt::print(stderr, "schedlab bisect: stopped as asked; `schedlab bisect continue` goes on\n");
+    print_message("schedlab bisect: stopped as asked; `schedlab bisect continue` goes on\n");
 }
 
 }  // namespace schedlab

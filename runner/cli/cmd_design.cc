@@ -160,7 +160,7 @@ void register_design(CLI::App& app, int& exit_code) {
       return;
     }
     if (const auto problem = simulation_too_big(o->trials, o->max_n)) {
-      fmt::print(stderr, "schedlab design: {}\n", *problem);
+      print_message(fmt::format("schedlab design: {}\n", *problem));
       exit_code = kBadInput;
       return;
     }

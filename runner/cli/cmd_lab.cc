@@ -57,8 +57,9 @@ void add_lab_options(CLI::App& cmd, LabOptions& o) {
                  "and kernel config additions, its config: and config_fragments:)");
 }
 
+// The lab's boot and build lines, wrapped at 100 columns as every message.
 lab::Log stderr_log() {
-  return [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  return print_line;
 }
 
 // The options as a LabConfig (runner/config/lab_boot.h); nothing, with the
@@ -88,11 +89,12 @@ int boot_command(const LabOptions& o) {
   return guarded<lab::UnknownKernel>({}, [&]() -> int {
     install_interrupt_handlers();
     lab::LabHost host(*config, stderr_log());
+    // A command to paste (or a script's to read): whole, however wide.
     fmt::print("{}\n", shell_join(host.ssh_command()));
     std::fflush(stdout);
     print_message(fmt::format("lab: {} is up; Ctrl-C powers it off\n", host.name()));
     while (!interrupted()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    fmt::print(stderr, "lab: powering off\n");
+    print_message("lab: powering off\n");
     host.power_off();
     return kOk;
   });
@@ -148,7 +150,7 @@ int build_command(const BuildOptions& o) {
     install_interrupt_handlers();
     LocalHost local;
     const auto k = lab::build_kernel(o.kernel, config, lab::LabPaths::from_env(), local, stderr_log());
-    fmt::print("{}\n", k.vmlinuz);
+    fmt::print("{}\n", k.vmlinuz);  // a path for scripts: whole
     return kOk;
   });
 }

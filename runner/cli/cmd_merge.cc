@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -32,10 +33,11 @@ int merge_command(const MergeOptions& o) {
     Store out(o.out);
     for (const auto& in : o.inputs) {
       const auto c = out.merge_from(in);
-      fmt::print("{}: {} new run(s), {} joined; {} iteration(s) and {} sample(s) copied, {} "
-                 "already there\n",
-                 in, c.runs_new, c.runs_joined, c.iterations_new, c.samples,
-                 c.iterations_present);
+      fmt::print("{}",
+                 wrap_words(fmt::format("{}: {} new run(s), {} joined; {} iteration(s) and {} "
+                                        "sample(s) copied, {} already there",
+                                        in, c.runs_new, c.runs_joined, c.iterations_new, c.samples,
+                                        c.iterations_present)));
     }
     return kOk;
   });

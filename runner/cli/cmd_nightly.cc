@@ -86,7 +86,7 @@ int nightly_command(const NightlyCmdOptions& o) {
         report.regressions.size() == 1 ? "" : "s", report.changes.size(),
         report.changes.size() == 1 ? "" : "s"));
     if (run.interrupted) {
-      fmt::print(stderr, "schedlab nightly: interrupted; run the same command again to resume\n");
+      print_message("schedlab nightly: interrupted; run the same command again to resume\n");
       return 128 + interrupt_signal();
     }
     if (!report.failures.empty()) return kNightlyError;

@@ -33,9 +33,16 @@ struct RestoreOptions {
   bool adopt = false;  // --adopt-unidentified
 };
 
+// What was done on a host, a line each on stdout ("HOST: restored ..."),
+// within 100 columns (a knob's path or value wraps under it).
+void print_host_lines(const std::string& host, const std::vector<std::string>& lines) {
+  for (const auto& line : lines) fmt::print("{}", wrap_words(fmt::format("{}: {}", host, line)));
+}
+
 // The user's "yes" at a terminal, for rows no identity says are this
 // host's. A script cannot give it: without a terminal on stdin, no.
 bool confirmed(const std::string& host, std::size_t rows) {
+  // A prompt, answered at its end: one line, not wrapped.
   fmt::print(stderr,
              "Act on these {} on {} as this host's own? Type yes to go on: ", count_of(rows, "row"),
              host);
@@ -58,11 +65,10 @@ void adopt(Store& store, Host& host) {
         "--adopt-unidentified asks for a 'yes' at a terminal, and stdin is not one; nothing "
         "adopted");
   if (!confirmed(host.name(), rows.size())) {
-    fmt::print(stderr, "nothing adopted\n");
+    print_message("nothing adopted\n");
     return;
   }
-  for (const auto& line : adopt_unidentified(store.journal(), host, rows))
-    fmt::print("{}: {}\n", host.name(), line);
+  print_host_lines(host.name(), adopt_unidentified(store.journal(), host, rows));
 }
 
 int restore_command(const RestoreOptions& o) {
@@ -70,21 +76,19 @@ int restore_command(const RestoreOptions& o) {
     Store store(o.db.resolve(), Store::Access::kExisting);
     const SshConfig ssh = o.config.empty() ? SshConfig{} : load_config_file(o.config).ssh;
     const auto hosts = store.journal().unrestored_hosts();
-    if (hosts.empty()) fmt::print(stderr, "nothing to restore\n");
+    if (hosts.empty()) print_message("nothing to restore\n");
     int failures = 0;
     for (const auto& name : hosts) {
       if (lab::is_lab_host_name(name)) {
-        fmt::print("{}\n", lab::discard_guest_journal(store.journal(), name));
+        fmt::print("{}", wrap_words(lab::discard_guest_journal(store.journal(), name)));
         continue;
       }
       try {
         auto host = HostSet::connect(name, ssh);
         const auto lock = SutLock::acquire(*host, "schedlab restore", store.path());
-        for (const auto& line : clean_leftovers(store.journal(), *host))
-          fmt::print("{}: {}\n", name, line);
-        for (const auto& line : stop_perf_leftovers(*host)) fmt::print("{}: {}\n", name, line);
-        for (const auto& line : restore_journal(store.journal(), *host))
-          fmt::print("{}: {}\n", name, line);
+        print_host_lines(name, clean_leftovers(store.journal(), *host));
+        print_host_lines(name, stop_perf_leftovers(*host));
+        print_host_lines(name, restore_journal(store.journal(), *host));
         if (o.adopt) adopt(store, *host);
       } catch (const std::exception& e) {
         print_message(

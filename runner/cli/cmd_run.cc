@@ -55,20 +55,10 @@ int run_kernel_group(Store& store, const RunShape& shape, const std::string& gro
   const KernelRunsResult r = run_kernels(store, shape, group, exec);
   const int failed = print_kernel_runs(r);
   // The group's combined table on stdout: kernels and variants as columns.
-  if (const auto runs = group_runs(store.runs_table(), group); !runs.empty() && !o.quiet)
+  const auto runs = group_runs(store.runs_table(), group);
+  if (!runs.empty() && !o.quiet)
     print_table(store, group_columns(store.variants_table(), runs), o.out);
-  if (!group_runs(store.runs_table(), group).empty())
-    fmt::print(stderr, "group '{}' in {}: schedlab compare --group {}\n", group, store.path(), group);
-  if (r.interrupted) {
-    fmt::print(stderr, "continue it with: {}\n", resume_command(group, store.path()));
-    return 128 + interrupt_signal();
-  }
-  if (!r.errors.empty()) {
-    fmt::print(stderr, "{} of {} kernels failed (above); run them again with: {}\n", r.errors.size(),
-               shape.kernels.size(), resume_command(group, store.path()));
-    return kError;
-  }
-  return failed ? kIterationsFailed : kOk;
+  return report_kernel_group(r, shape.kernels.size(), group, !runs.empty(), store.path(), failed);
 }
 
 // What is wrong with the options on this line: neither or both of CONFIG
@@ -128,10 +118,11 @@ int run_command(const RunOptions& o) {
         store.emplace(o.db.resolve());
         // A new plan does not take over runs of an earlier one.
         if (group_name_taken(store->runs_table(), config, group)) {
-          fmt::print(stderr,
-                     "schedlab run: '{}' is already in {}: give another --name, or continue it "
-                     "with {}\n",
-                     group, store->path(), resume_command(group, store->path()));
+          print_with_command(
+              fmt::format("schedlab run: '{}' is already in {}: give another --name, or continue "
+                          "it with:",
+                          group, store->path()),
+              resume_command(group, store->path()));
           return kBadInput;
         }
       }

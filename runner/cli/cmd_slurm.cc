@@ -59,11 +59,11 @@ int submit_new(const SubmitOptions& o) {
   }
   const std::string job = slurm::submit(s, config.text);
   fmt::print("{}\n", job);
-  fmt::print(stderr,
-             "submitted job {}: {} task(s) of run '{}' on partition {}, into {}\n"
-             "  schedlab slurm status {}\n"
-             "  then: schedlab merge merged.db {}/task-*.db\n",
-             job, s.pairs, s.name, s.partition, s.dir, job, s.dir);
+  print_message(fmt::format("submitted job {}: {} task(s) of run '{}' on partition {}, into {}\n",
+                            job, s.pairs, s.name, s.partition, s.dir));
+  // The next commands, to paste: whole, each on a line of its own.
+  fmt::print(stderr, "  schedlab slurm status {}\n  then: schedlab merge merged.db {}/task-*.db\n",
+             job, s.dir);
   return kOk;
 }
 
@@ -108,35 +108,7 @@ int task_command(const std::string& dir) {
 int status_command(const std::string& arg) {
   return guarded<std::invalid_argument>({"schedlab slurm status"}, [&]() -> int {
     const Submission s = Submission::load(slurm::submission_dir(arg));
-    const auto in_queue = slurm::queued(s);
-    fmt::print("run '{}': {} task(s), {} node(s) each, partition {}, job(s) {}\n",
-               terminal_safe(s.name), s.pairs, s.nodes_per_task, s.partition,
-               fmt::join(s.jobs, " "));
-    fmt::print("{:>4}  {:<12} {:<12} {:<12} {:>5}  {}\n", "task", "slurm", "nodes", "run", "ok",
-               "database");
-    int unfinished = 0;
-    for (int t = 0; t < s.pairs; ++t) {
-      const slurm::TaskRun r = slurm::task_run(s, t);
-      const auto q = in_queue.find(t);
-      const std::string state = q != in_queue.end() ? q->second.state : slurm::ended_how(s, t);
-      std::string nodes = q != in_queue.end() ? q->second.nodes : "";
-      if (nodes.empty()) nodes = slurm::task_nodes(s, t);
-      // Running in the database but out of the queue: nobody runs it now.
-      RunStatus shown = r.status;
-      if (r.exists && shown == RunStatus::kRunning && q == in_queue.end())
-        shown = RunStatus::kInterrupted;
-      const std::string run =
-          !r.error.empty() ? "unreadable" : r.exists ? std::string(to_string(shown)) : "-";
-      if (q == in_queue.end() && !(r.exists && shown == RunStatus::kFinished)) ++unfinished;
-      fmt::print("{:>4}  {:<12} {:<12} {:<12} {:>5}  {}\n", t, state, nodes.empty() ? "-" : nodes,
-                 run, r.ok, s.task_db(t));
-      if (!r.error.empty()) fmt::print("      {}\n", r.error);
-    }
-    if (unfinished)
-      fmt::print("{} task(s) neither queued nor finished: schedlab slurm submit --resume {}\n",
-                 unfinished, s.dir);
-    else if (in_queue.empty())
-      fmt::print("every task finished: schedlab merge merged.db {}/task-*.db\n", s.dir);
+    fmt::print("{}", slurm::status_text(s, slurm::queued(s)));
     return kOk;
   });
 }
@@ -148,10 +120,11 @@ int cancel_command(const std::string& arg) {
     for (const auto& job : s.jobs)
       if (!slurm::squeue(job).empty()) jobs.insert(job);
     for (const auto& job : jobs) slurm::scancel(job);
-    fmt::print(stderr,
-               "{} job(s) cancelled{}: running tasks restore their knobs and keep their "
-               "iterations; resume with: schedlab slurm submit --resume {}\n",
-               jobs.size(), jobs.empty() ? "" : fmt::format(" ({})", fmt::join(jobs, " ")), s.dir);
+    print_with_command(
+        fmt::format("{} job(s) cancelled{}: running tasks restore their knobs and keep their "
+                    "iterations; resume with:",
+                    jobs.size(), jobs.empty() ? "" : fmt::format(" ({})", fmt::join(jobs, " "))),
+        "schedlab slurm submit --resume " + shell_word(s.dir));
     return kOk;
   });
 }

@@ -14,6 +14,7 @@
 #include "base/time.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/executor.h"
+#include "runner/run/kernel_runs.h"
 #include "workloads/registry.h"
 
 namespace schedlab::cli {
@@ -37,10 +38,6 @@ const Workload& workload_arg(const std::string& name, const std::vector<std::str
                                             did_you_mean(name, names), fmt::join(names, ", ")));
   }
   return *w;
-}
-
-void print_message(std::string_view text) {
-  fmt::print(stderr, "{}", wrap_words(text));
 }
 
 int guard(const OnError& on, const std::function<int()>& body,
@@ -68,18 +65,35 @@ std::string default_run_name(const std::string& config_path) {
 
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint) {
   for (const auto& e : s.errors) print_message(fmt::format("schedlab: {}\n", e));
-  fmt::print(
-      stderr, "{}",
-      wrap_words(fmt::format(
-          "run {} '{}' {}: {} iterations measured ({} failed){} in {}", s.run_id,
-          terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
-          s.skipped ? fmt::format(", {} points already complete", s.skipped) : "", db_path)));
+  print_line(fmt::format("run {} '{}' {}: {} iterations measured ({} failed){} in {}", s.run_id,
+                         terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
+                         s.skipped ? fmt::format(", {} points already complete", s.skipped) : "",
+                         db_path));
   if (s.status == RunStatus::kInterrupted) {
-    fmt::print(stderr, "continue it with: {}\n", resume_hint);
+    print_with_command("continue it with:", resume_hint);
     return 128 + interrupt_signal();
   }
   if (s.status == RunStatus::kFailed) return kError;  // a pair stopped early (pairs: runs)
   return s.failed ? kIterationsFailed : kOk;
+}
+
+int report_kernel_group(const KernelRunsResult& r, std::size_t kernels, const std::string& group,
+                        bool stored, const std::string& db_path, int failed) {
+  // Commands to paste stay whole, on the sentence's line or under it.
+  if (stored)
+    print_with_command(fmt::format("group '{}' in {}:", group, db_path),
+                       "schedlab compare --group " + shell_word(group));
+  if (r.interrupted) {
+    print_with_command("continue it with:", resume_command(group, db_path));
+    return 128 + interrupt_signal();
+  }
+  if (!r.errors.empty()) {
+    print_with_command(fmt::format("{} of {} kernels failed (above); run them again with:",
+                                   r.errors.size(), kernels),
+                       resume_command(group, db_path));
+    return kError;
+  }
+  return failed ? kIterationsFailed : kOk;
 }
 
 std::string resume_command(const std::string& run, const std::string& db_path) {

@@ -10,8 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "base/message.h"  // print_message: every command's messages
+
 namespace schedlab {
 struct RunSummary;
+struct KernelRunsResult;
 class Workload;
 }  // namespace schedlab
 
@@ -72,14 +75,16 @@ std::string default_run_name(const std::string& config_path);
 // exit code it makes (interrupted: the resume hint and 128 + signal).
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint);
 
+// A multi-kernel plan's closing lines on stderr, after each run's
+// (print_kernel_runs: `failed` iterations): the command that compares the
+// group when any run of it is `stored`, the one that resumes it when it was
+// interrupted or a kernel failed; then the exit code, as report_run's.
+int report_kernel_group(const KernelRunsResult& r, std::size_t kernels, const std::string& group,
+                        bool stored, const std::string& db_path, int failed);
+
 // "schedlab run --resume RUN --db /abs/path.db", quoted for pasting: the
 // database named whatever the directory or SCHEDLAB_DB is where it is pasted.
 std::string resume_command(const std::string& run, const std::string& db_path);
-
-// A message for stderr (an error, a refusal, a note), as text ending in a
-// newline, within a mail's 100 columns: wrap_words breaks a line made long by
-// a run's name or a path, its continuation indented.
-void print_message(std::string_view text);
 
 // How a command's exceptions leave it: "PREFIX: what()" on stderr (and the
 // hint on the next line), within 100 columns, then the exit code.

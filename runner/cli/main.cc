@@ -33,6 +33,7 @@ void add_own_directory_to_path() {
 
 int main(int argc, char** argv) {
   using namespace schedlab::cli;
+  using schedlab::print_message;
   add_own_directory_to_path();
   CLI::App app{"schedlab: run scheduler benchmarks, store every sample, compare like mmtests"};
   app.name("schedlab");

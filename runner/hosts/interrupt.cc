@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/message.h"
+
 namespace schedlab {
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
@@ -55,8 +57,9 @@ void emergency_loop(int read_fd) {
   while (::read(read_fd, &b, 1) != 1) {
   }
   const int sig = g_signal ? g_signal : SIGINT;
-  fmt::print(stderr,
-             "\nschedlab: second signal: stopping workloads, restoring knobs, exiting now\n");
+  // Not the signal handler (it only sets a flag and wakes this thread), so
+  // these messages may allocate: wrapped like every other.
+  print_message("\nschedlab: second signal: stopping workloads, restoring knobs, exiting now\n");
   std::vector<std::function<void()>> actions;
   {
     std::lock_guard lock(g_mutex);
@@ -67,9 +70,9 @@ void emergency_loop(int read_fd) {
     try {
       a();
     } catch (const std::exception& e) {
-      fmt::print(stderr, "schedlab: emergency restore: {}\n", e.what());
+      print_message(fmt::format("schedlab: emergency restore: {}\n", e.what()));
     } catch (...) {
-      fmt::print(stderr, "schedlab: emergency restore failed\n");
+      print_message("schedlab: emergency restore failed\n");
     }
   }
   std::fflush(stderr);

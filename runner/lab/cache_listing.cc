@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "base/text.h"
 #include "runner/lab/board.h"
 #include "runner/lab/kernel.h"
 
@@ -36,7 +37,8 @@ std::string describe_cache(const LabPaths& paths) {
   for (const auto& s : kernel_series()) out += fmt::format("  {:<12} {}\n", s.name, s.help);
   out += "boards (board: in hosts.sut.lab, --board here):\n";
   for (const auto& b : boards()) out += fmt::format("  {:<12} {}\n", b.name, board_help(b));
-  return out;
+  // 100 columns: a built kernel's long tree path or description goes on below.
+  return wrap_words(out);
 }
 
 }  // namespace schedlab::lab

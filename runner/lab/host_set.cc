@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/message.h"
 #include "runner/hosts/local_host.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/lab/lab_host.h"
@@ -25,8 +26,7 @@ HostSet::HostSet(const HostSpec& spec) {
     // The guest's ports are forwarded to this machine's loopback only.
     if (spec.loadgen != "local")
       throw HostError("hosts.loadgen: a lab SUT is reached on this machine's loopback; the loadgen must be local");
-    sut_owned_ = std::make_unique<lab::LabHost>(
-        *spec.sut_lab, [](const std::string& line) { fmt::print(stderr, "{}\n", line); });
+    sut_owned_ = std::make_unique<lab::LabHost>(*spec.sut_lab, print_line);
   } else {
     sut_owned_ = connect(spec.sut, spec.ssh);
   }

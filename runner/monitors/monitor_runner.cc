@@ -11,6 +11,7 @@
 #include "analysis/counters/proc_text.h"
 #include "analysis/counters/task_samples.h"
 #include "base/json_data.h"
+#include "base/message.h"
 
 namespace schedlab {
 
@@ -22,7 +23,7 @@ MonitorRunner::MonitorRunner(RunsTable& runs, KnobJournalTable& journal, Host& s
       run_id_(run_id),
       note_(std::move(note)),
       cpu_(sut) {
-  if (!note_) note_ = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+  if (!note_) note_ = print_line;
 }
 
 const std::vector<std::string_view>& MonitorRunner::paths(const MonitorSpec& m) const {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "runner/knobs/knob_kind.h"
 #include "runner/lab/host_set.h"
@@ -73,36 +74,41 @@ void dry_run_checks(const Config& config, const PlanOptions& plan_options) {
     try {
       connected.emplace(hosts);
     } catch (const HostError& e) {
-      fmt::print(stderr,
-                 "schedlab run: dry run: cannot reach {} ({}): its checks are left to the run\n",
-                 hosts.sut, e.what());
+      print_message(fmt::format(
+          "schedlab run: dry run: cannot reach {} ({}): its checks are left to the run\n",
+          hosts.sut, e.what()));
       continue;
     }
     check_plan(connected->pair(), config, kernel.plan);  // PreflightError as the run would
-    fmt::print("preflight on {}: programs, CPUs and knobs checked, nothing changed\n",
-               connected->pair().sut.name());
+    fmt::print("{}", wrap_words(fmt::format(
+                         "preflight on {}: programs, CPUs and knobs checked, nothing changed",
+                         connected->pair().sut.name())));
   }
 }
 
 // Kernels x variants: which variants each kernel's run gets.
 void print_kernels(const RunShape& shape, const std::string& group) {
-  fmt::print("{} kernels, booted in turn, one run each (group '{}'):\n", shape.kernels.size(),
-             group);
+  std::string out = fmt::format("{} kernels, booted in turn, one run each (group '{}'):\n",
+                                shape.kernels.size(), group);
   for (const auto& k : shape.kernels) {
     std::vector<std::string> names;
     for (const auto& v : shape.config.variants)
       names.push_back(variant_applies(v, k.kernel) ? v.name : "(" + v.name + " skipped)");
-    fmt::print("  kernel {} as run '{}': {}; at most {} iterations\n", k.kernel,
-               kernel_run_name(group, k.kernel), fmt::join(names, " "), k.plan.max_iterations());
+    out += fmt::format("  kernel {} as run '{}': {}; at most {} iterations\n", k.kernel,
+                       kernel_run_name(group, k.kernel), fmt::join(names, " "),
+                       k.plan.max_iterations());
   }
+  fmt::print("{}", wrap_words(out));  // a long group or variant name goes on below
 }
 
 // Kernels as columns: what the one run compares.
 void print_kernel_columns(const RunShape& shape) {
   std::vector<std::string> names;
   for (const auto* v : shape.columns_plan->variants) names.push_back(v->name);
-  fmt::print("{} kernels booted side by side, one run; columns (the first the baseline): {}\n",
-             shape.kernels.size(), fmt::join(names, " "));
+  fmt::print("{}", wrap_words(fmt::format(
+                       "{} kernels booted side by side, one run; columns (the first the "
+                       "baseline): {}",
+                       shape.kernels.size(), fmt::join(names, " "))));
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "base/text.h"
+#include "base/message.h"
 #include "results/iterations_table.h"
 #include "results/knob_journal_table.h"
 #include "results/point_stops_table.h"
@@ -127,12 +127,11 @@ class Execution {
     for (const Pair* p : pairs_) suts.push_back(&p->sut);
     return EmergencyAction([path = store_.path(), run = summary_.run_id, suts] {
       if (!knob_write_lock().try_lock_for(std::chrono::seconds(5)))
-        fmt::print(stderr, "schedlab: a knob write is stuck; restoring anyway\n");
+        print_message("schedlab: a knob write is stuck; restoring anyway\n");
       Store store(path);
       for (Host* sut : suts)
         for (const auto& line : restore_journal(store.journal(), *sut))
-          fmt::print(stderr, "{}",
-                     wrap_words(fmt::format("schedlab: {}: {}\n", sut->name(), line)));
+          print_message(fmt::format("schedlab: {}: {}\n", sut->name(), line));
       store.runs_table().set_run_status(run, RunStatus::kInterrupted, true);
     });
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <thread>
 
+#include "base/message.h"
 #include "runner/hosts/local_host.h"
 #include "runner/hosts/locks.h"
 #include "runner/lab/guest_journal.h"
@@ -24,10 +25,6 @@
 namespace schedlab {
 namespace {
 
-void say(const std::string& line) {
-  fmt::print(stderr, "{}\n", line);
-}
-
 // Each kernel built from source, in order, before any guest boots: a build
 // that fails (the compiler's first error) costs no boot. The boots then
 // find them in the cache. Returns each kernel's cache key (empty: not built
@@ -40,9 +37,9 @@ std::vector<std::string> build_first(const RunShape& shape) {
     keys.emplace_back();
     if (!lab::is_git_kernel(k.kernel)) continue;
     const HostSpec hosts = shape.hosts(k, 0);
-    keys.back() =
-        lab::build_kernel(k.kernel, lab::kernel_build_config(*hosts.sut_lab), paths, local, say)
-            .key;
+    keys.back() = lab::build_kernel(k.kernel, lab::kernel_build_config(*hosts.sut_lab), paths,
+                                    local, print_line)
+                      .key;
   }
   return keys;
 }
@@ -162,7 +159,7 @@ RunSummary run_kernel_columns(Store& store, const RunShape& shape, const ExecOpt
     for (const auto& s : boots.sets()) pairs.push_back(s->pair());
     for (const Pair& p : pairs) lab_hosts.push_back(p.sut.name());
     const double booted = *std::max_element(up_at.begin(), up_at.end());
-    say(fmt::format(
+    print_line(fmt::format(
         "schedlab: {} kernels up side by side (built in {:.1f}s, booted in {:.1f}s); iterations "
         "alternate between them",
         pairs.size(), built, booted - built));
@@ -215,7 +212,8 @@ RunSummary run_kernel_columns(Store& store, const RunShape& shape, const ExecOpt
       }
       const double used = after.value() - cpu_before[k].value();
       cpu.push_back({{"column", column}, {"qemu_cpu_seconds", used}});
-      say(fmt::format("schedlab: guest {}: qemu used {:.1f}s of CPU over the {:.1f}s measured",
+      print_line(
+          fmt::format("schedlab: guest {}: qemu used {:.1f}s of CPU over the {:.1f}s measured",
                       column, used, measured));
     }
     store.runs_table().set_manifest_member(

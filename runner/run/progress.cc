@@ -10,6 +10,7 @@
 #include <numeric>
 #include <string_view>
 
+#include "base/text.h"
 #include "runner/run/plan.h"
 
 namespace schedlab {
@@ -116,7 +117,7 @@ void Progress::show(const std::string& what) {
   if (style_ == ProgressStyle::kNone) return;
   const std::string text = line(what);
   if (style_ == ProgressStyle::kPlain) {
-    fmt::print(out_, "{}\n", text);
+    fmt::print(out_, "{}", wrap_words(text));  // a log's line: 100 columns, as every message
   } else {
     // One column short of the width: a line that fills the last column
     // wraps on some terminals.

@@ -14,6 +14,7 @@
 
 #include "base/file.h"
 #include "base/own_executable.h"
+#include "base/shell_quote.h"
 #include "base/text.h"
 #include "results/runs_table.h"
 #include "results/store.h"
@@ -76,9 +77,9 @@ std::string submit(Submission& s, const std::string& config_text) {
   }
   const int need = s.pairs * s.nodes_per_task;
   if (need > partition.nodes)
-    throw std::invalid_argument(fmt::format(
-        "{} pair(s) of {} node(s) need {} nodes; partition '{}' has {}", s.pairs,
-        s.nodes_per_task, need, partition.name, partition.nodes));
+    throw std::invalid_argument(
+        fmt::format("{} pair(s) of {} node(s) need {} nodes; partition '{}' has {}", s.pairs,
+                    s.nodes_per_task, need, partition.name, partition.nodes));
   s.partition = partition.name;
   if (fs::exists(s.record_file()))
     throw std::invalid_argument(fmt::format(
@@ -197,11 +198,48 @@ bool wait_for(const Submission& s, const std::function<bool()>& keep_waiting) {
   return true;
 }
 
+std::string status_text(const Submission& s, const std::map<int, QueuedTask>& in_queue) {
+  std::string out = wrap_words(fmt::format(
+      "run '{}': {} task(s), {} node(s) each, partition {}, job(s) {}", terminal_safe(s.name),
+      s.pairs, s.nodes_per_task, s.partition, fmt::join(s.jobs, " ")));
+  out += fmt::format("{:>4}  {:<12} {:<12} {:<12} {:>5}  {}\n", "task", "slurm", "nodes", "run",
+                     "ok", "database");
+  int unfinished = 0;
+  for (int t = 0; t < s.pairs; ++t) {
+    const TaskRun r = task_run(s, t);
+    const auto q = in_queue.find(t);
+    const std::string state = q != in_queue.end() ? q->second.state : ended_how(s, t);
+    std::string nodes = q != in_queue.end() ? q->second.nodes : "";
+    if (nodes.empty()) nodes = task_nodes(s, t);
+    // Running in the database but out of the queue: nobody runs it now.
+    RunStatus shown = r.status;
+    if (r.exists && shown == RunStatus::kRunning && q == in_queue.end())
+      shown = RunStatus::kInterrupted;
+    const std::string run = !r.error.empty() ? "unreadable"
+                            : r.exists       ? std::string(to_string(shown))
+                                             : "-";
+    if (q == in_queue.end() && !(r.exists && shown == RunStatus::kFinished)) ++unfinished;
+    // The database's path last: a path stays whole, however wide.
+    out += fmt::format("{:>4}  {:<12} {:<12} {:<12} {:>5}  {}\n", t, state,
+                       nodes.empty() ? "-" : nodes, run, r.ok, s.task_db(t));
+    if (!r.error.empty()) out += wrap_words("      " + r.error);
+  }
+  // The next command, to paste: whole (with_command).
+  if (unfinished)
+    out += with_command(fmt::format("{} task(s) neither queued nor finished:", unfinished),
+                        "schedlab slurm submit --resume " + shell_word(s.dir));
+  else if (in_queue.empty())
+    out += with_command("every task finished:",
+                        fmt::format("schedlab merge merged.db {}/task-*.db", s.dir));
+  return out;
+}
+
 TaskResult run_task(const std::string& dir) {
   const Submission s = Submission::load(fs::absolute(dir).lexically_normal().string());
   const char* index = std::getenv("SLURM_ARRAY_TASK_ID");
   const char* nodelist = std::getenv("SLURM_JOB_NODELIST");
-  if (!index || !nodelist) throw SlurmError("not inside a Slurm array task (no SLURM_ARRAY_TASK_ID)");
+  if (!index || !nodelist)
+    throw SlurmError("not inside a Slurm array task (no SLURM_ARRAY_TASK_ID)");
   const int task = std::stoi(index);
   std::vector<Node> nodes;
   std::vector<std::string> names;
@@ -216,12 +254,8 @@ TaskResult run_task(const std::string& dir) {
     const PairConfig pair = task_pair(config, nodes);
     config.pairs = {pair};
     where = {"pairs", pair.name, "slurm"};
-    fmt::print(stderr, "schedlab slurm task {} of {}: pair {} (sut {}, loadgen {})\n", task, s.name,
-               pair.name, pair.sut, pair.loadgen);
-  } else {
-    fmt::print(stderr, "schedlab slurm task {} of {} on {}: sut {}\n", task, s.name,
-               fmt::join(names, ","), config.sut_lab ? "lab " + config.sut_lab->kernel : config.sut);
   }
+  fmt::print(stderr, "{}", task_header(s, task, config, names));
 
   TaskResult out;
   Store store(s.task_db(task));

@@ -64,6 +64,12 @@ std::string ended_how(const Submission& s, int task);
 // The nodes a task ran on ("n1,n2"), empty before it started.
 std::string task_nodes(const Submission& s, int task);
 
+// `slurm status`: the submission, then a row per task (Slurm's state as
+// IN_QUEUE has it, else as it ended; the nodes; its run in its database),
+// then the command that goes on: within 100 columns but for a row's
+// database path, which stays whole.
+std::string status_text(const Submission& s, const std::map<int, QueuedTask>& in_queue);
+
 // Until no task of S is queued; NOTE is told every poll, which may stop
 // waiting by returning false (an interrupt).
 bool wait_for(const Submission& s, const std::function<bool()>& keep_waiting);

@@ -1,6 +1,7 @@
 #include "runner/slurm/submission.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -203,6 +204,18 @@ PairConfig task_pair(const Config& config, const std::vector<Node>& nodes) {
   p.loadgen = want == 2 ? on_node(config.loadgen, nodes[1].address) : "local";
   if (want == 2) p.sut_address = nodes[0].address;  // the SUT as the loadgen sees it
   return p;
+}
+
+std::string task_header(const Submission& s, int task, const Config& config,
+                        const std::vector<std::string>& nodes) {
+  if (places_on_nodes(s, config)) {
+    const PairConfig& pair = config.pairs.front();
+    return wrap_words(fmt::format("schedlab slurm task {} of {}: pair {} (sut {}, loadgen {})",
+                                  task, s.name, pair.name, pair.sut, pair.loadgen));
+  }
+  return wrap_words(fmt::format("schedlab slurm task {} of {} on {}: sut {}", task, s.name,
+                                fmt::join(nodes, ","),
+                                config.sut_lab ? "lab " + config.sut_lab->kernel : config.sut));
 }
 
 }  // namespace schedlab::slurm

@@ -79,4 +79,10 @@ bool places_on_nodes(const Submission& s, const Config& config);
 // ssh:// URLs kept, named after the nodes (n1, or n1_n2).
 PairConfig task_pair(const Config& config, const std::vector<Node>& nodes);
 
+// The lines a task starts its output with: which task of which run, on
+// which pair (CONFIG as the task runs it: its one pair on NODES when
+// places_on_nodes) or nodes; within 100 columns, a long run name wrapped.
+std::string task_header(const Submission& s, int task, const Config& config,
+                        const std::vector<std::string>& nodes);
+
 }  // namespace schedlab::slurm

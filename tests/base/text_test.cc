@@ -167,6 +167,21 @@ TEST_CASE("wrap_words is linear on bytes that take no column (issue 44, hostile6
   CHECK(wrap_words("  abc; def ghi", 8, "") == "  abc;\n  def\n  ghi\n");
 }
 
+TEST_CASE("with_command: the sentence wraps, the command to paste stays whole (issue 48)") {
+  // Fits: on the sentence's line, as before 100 columns were asked.
+  CHECK(with_command("continue it with:", "schedlab run --resume 3 --db /a.db") ==
+        "continue it with: schedlab run --resume 3 --db /a.db\n");
+  // Too wide for that line: under it, indented, whole even past the width.
+  const std::string name(71, 'n');
+  const std::string resume = "schedlab run --resume " + name + " --db /tmp/schedlab/runs.db";
+  CHECK(with_command("continue it with:", resume) == "continue it with:\n  " + resume + "\n");
+  // A sentence of two lines: the command after the last when it fits there.
+  const std::string sentence = "group '" + name + "' in /tmp/schedlab/runs.db:";
+  CHECK(with_command(sentence, "schedlab compare --group g", 60) ==
+        "group\n  '" + name + "'\n  in /tmp/schedlab/runs.db: schedlab compare --group g\n");
+  CHECK(with_command("", "schedlab slurm status 12") == "schedlab slurm status 12\n");
+}
+
 TEST_CASE("head_columns and tail_columns never split a UTF-8 character (issue 44, hostile6 19)") {
   // hostile6 19's commit label: the é straddled byte 24 of "%h %s".
   const std::string label = "1234567 abcdefghijklmno\xc3\xa9 utf8 cut";

@@ -359,9 +359,11 @@ TEST_CASE(
   INFO(t.output);
   CHECK(t.exit_code == 0);
   CHECK(read_sysctl(local, kJournalKnob) == before);
-  CHECK(t.output.find("local: restored sysctl kernel.sched_autogroup_enabled: x -> " + before +
-                      " (run 1)") != std::string::npos);
-  CHECK(t.output.find(fmt::format(
+  // Each line of restore wraps at 100 columns: read as one line.
+  CHECK(test::one_line(t.output).find(
+            "local: restored sysctl kernel.sched_autogroup_enabled: x -> " + before + " (run 1)") !=
+        std::string::npos);
+  CHECK(test::one_line(t.output).find(fmt::format(
             "pgroup server (run 1): closed without acting; kill process group {} (server) "
             "yourself if it is yours",
             victims.pgid)) != std::string::npos);

@@ -15,6 +15,9 @@
 
 #include "base/text.h"
 #include "results/store.h"
+#include "runner/config/config.h"
+#include "runner/slurm/array_job.h"
+#include "runner/slurm/submission.h"
 #include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
@@ -581,4 +584,107 @@ variants:
     check_fits(r.err);
     CHECK_THAT(test::one_line(r.err), Contains(says));
   }
+}
+
+TEST_CASE("long names: a run's stderr, its closing hints and its dry runs fit 100 columns") {
+  test::TempDir dir;
+  const std::string variant = long_name("variant"), run = kNames[0];
+  const std::string db = dir.file("runs.db");
+  // A real run: the progress lines (--progress without a terminal: a line
+  // per iteration) name the variant; the monitors' notes (schedstat is
+  // unavailable on a kernel without CONFIG_SCHEDSTATS, perf's events on a
+  // machine without a PMU); the run's closing line names the run.
+  const std::string config = dir.file("run.yaml");
+  test::write_text(config, fmt::format(R"(iterations: 2
+workloads:
+  - hackbench: {{modes: [process-pipes], groups: [1], loops: 10, monitors: [schedstat, perf-stat]}}
+variants:
+  default: {{}}
+  {}: {{policy: batch}}
+)",
+                                       variant));
+  const auto r = ok({"run", config, "--db", db, "--name", run, "--progress", "--quiet"});
+  check_fits(r.err);
+  CHECK_THAT(test::one_line(r.err), Contains("variant=" + variant + " iter 2") &&
+                                        Contains("run 1 '" + run + "' finished"));
+  if (!std::filesystem::exists("/proc/schedstat"))
+    CHECK_THAT(test::one_line(r.err), Contains("monitor schedstat is unavailable on local"));
+
+  // A plan of two kernels, booted in turn: its dry run names the group and
+  // each kernel's run (lines of 150 columns before).
+  const auto plan = [&](const std::string& more) {
+    return fmt::format(R"(hosts:
+  sut: {{lab: {{kernels: [debian:6.1, debian:6.12]}}}}
+workloads:
+  - hackbench: {{groups: [1], loops: 10{}}}
+variants:
+  default: {{}}
+  {}: {{policy: batch}}
+)",
+                       more, variant);
+  };
+  const std::string kernels = dir.file("kernels.yaml");
+  test::write_text(kernels, plan(""));
+  auto dry = ok({"run", kernels, "--db", db, "--name", kNames[1], "--dry-run"});
+  check_fits(dry.out);
+  check_fits(dry.err);
+  CHECK_THAT(test::one_line(dry.out),
+             Contains("kernel debian:6.12 as run '" + kNames[1] + "@6.12': default " + variant));
+  // The kernels as columns of one run (a sequential stop): its columns.
+  const std::string columns = dir.file("columns.yaml");
+  test::write_text(columns, plan(", iterations: {stop: sequential, min: 3, max: 6}"));
+  dry = ok({"run", columns, "--db", db, "--name", kNames[1], "--dry-run"});
+  check_fits(dry.out);
+  CHECK_THAT(test::one_line(dry.out), Contains("columns (the first the baseline): "));
+
+  // A plan whose name is taken: the sentence wraps, and the command that
+  // continues it stays whole on a line of its own, pasteable as it is.
+  ok({"import", "hackbench", "--db", db, "--name", kNames[2],
+      "base=" + hackbench("process-pipes-g2-l200.run1.txt")});
+  const auto taken = test::schedlab_cmd({"run", kernels, "--db", db, "--name", kNames[2]});
+  INFO(taken.err);
+  CHECK(taken.exit_code == 2);
+  const std::string resume = "schedlab run --resume " + kNames[2] + " --db " + db;
+  std::string rest;
+  for (const auto& line : lines_of(taken.err))
+    if (line != "  " + resume) rest += line + "\n";
+  CHECK_THAT(taken.err, Contains("continue it with:\n  " + resume + "\n"));
+  check_fits(rest);
+}
+
+TEST_CASE("long names: a slurm task's header and slurm status fit 100 columns") {
+  // Formatted as the task and `slurm status` print them (both need a Slurm
+  // cluster to run; tests/e2e/slurm_test.cc runs them on one, long tier).
+  test::TempDir dir;
+  slurm::Submission s{.dir = dir.file(kNames[0]), .name = kNames[0], .partition = "debug"};
+  s.jobs = {"1234567"};
+  Config config = parse_config(
+      "hosts: {sut: 'ssh://root@host', loadgen: local}\nworkloads: [hackbench]\n", "fleet.yaml");
+  const std::string node = long_name("node");
+  config.pairs = {slurm::task_pair(config, {{node, "10.231.0.1"}})};
+  const std::string header = slurm::task_header(s, 0, config, {node});
+  check_fits(header);
+  CHECK_THAT(test::one_line(header),
+             Contains("schedlab slurm task 0 of " + kNames[0] + ": pair ") &&
+                 Contains(" (sut ssh://root@10.231.0.1, loadgen local)"));
+  const Config lab = parse_config(
+      "hosts: {sut: {lab: {kernel: debian:6.12}}}\nworkloads: [hackbench]\n", "lab.yaml");
+  check_fits(slurm::task_header(s, 3, lab, {node}));
+
+  // Task 0 running on n1, task 1 never started: each row's database path
+  // (under the run's name) is the one thing wider than 100 columns, and
+  // stays whole; so does the command that resubmits, on its own line.
+  s.pairs = 2;
+  const std::string status =
+      slurm::status_text(s, {{0, {.task = 0, .state = "RUNNING", .nodes = "n1"}}});
+  INFO(status);
+  const std::string resubmit = "schedlab slurm submit --resume " + s.dir;
+  std::string rest;
+  for (const auto& line : lines_of(status))
+    if (line != "  " + resubmit)
+      rest += (line.ends_with(".db") ? line.substr(0, line.rfind(' ')) : line) + "\n";
+  check_fits(rest);
+  CHECK(rest.find("   0  RUNNING      n1") != std::string::npos);
+  CHECK_THAT(test::one_line(status), Contains("run '" + kNames[0] + "': 2 task(s)"));
+  CHECK_THAT(status, Contains("neither queued nor finished:\n  " + resubmit + "\n"));
 }

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cctype>
+#include <sstream>
 #include <string>
 #include <string_view>
+
+#include "base/text.h"
 
 namespace schedlab::test {
 
@@ -28,6 +31,21 @@ inline std::size_t message_count(std::string_view err) {
     line_start = ch == '\n';
   }
   return n;
+}
+
+// The first line of `text` wider than `width` columns (display_width) that
+// wrap_words could have broken, or "" when there is none:
+// CHECK(wider_line(err).empty()) names the line. A line of one word after
+// its indentation (a path, a kernel spec wider than the line) stays whole
+// by design, and is not one.
+inline std::string wider_line(const std::string& text, std::size_t width = 100) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const auto word = line.find_first_not_of(' ');
+    const bool one_word = word == std::string::npos || line.find(' ', word) == std::string::npos;
+    if (display_width(line) > width && !one_word) return line;
+  }
+  return "";
 }
 
 }  // namespace schedlab::test

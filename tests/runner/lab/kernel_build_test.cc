@@ -210,6 +210,75 @@ fs::path built_vmlinuz(const std::string& spec, const std::map<std::string, std:
 
 }  // namespace
 
+TEST_CASE(
+    "long names: lab build's lines, the compiler error it quotes and lab list fit 100 columns "
+    "(issue 48)") {
+  test::TempDir dir;
+  const std::map<std::string, std::string> env = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
+  // A tree in a folder of a 71-character name, as people name an
+  // investigation; buildable_repo's Makefile, but its olddefconfig drops a
+  // symbol asked for (a warning line), and its core.c is one gcc refuses.
+  const std::string name =
+      "sync-wakeup-from-irq-investigation-patched-v2-6.12.0-rc3-20261205T01011";
+  REQUIRE(name.size() == 71);
+  const fs::path tree = dir.path() / name;
+  kernel_tree(tree, "int schedlab_core(void) { return sync_wakeup_from_irq_investigation; }\n",
+              "tinyconfig:\n\t@mkdir -p $(O) && echo CONFIG_SMP=y > $(O)/.config\n"
+              "olddefconfig:\n\t@sed -i /CONFIG_SCHEDLAB_DROPPED/d $(O)/.config\n"
+              "kernelrelease:\n\t@echo 6.1.0-small\n"
+              "bzImage:\n\t@mkdir -p $(O)/arch/x86/boot\n"
+              "\t$(CC) -c $(CURDIR)/kernel/sched/core.c -o $(O)/core.o\n"
+              "\tcp $(O)/core.o $(O)/arch/x86/boot/bzImage\n");
+  commit_base(tree);
+  const std::string spec = "git:" + tree.string() + "@HEAD";
+  const std::vector<std::string> build = {"lab", "build", spec, "--config",
+                                          "CONFIG_SCHEDLAB_DROPPED=y"};
+  auto r = schedlab_cmd(build, env);
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(test::wider_line(r.err).empty());
+  // The symbol olddefconfig dropped, named with the kernel (121 columns on
+  // one line before).
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "lab: warning: " + spec +
+            ": CONFIG_SCHEDLAB_DROPPED=y (is absent) asked, not so after olddefconfig")) !=
+        std::string::npos);
+  // gcc's first error, quoted on a line of its own: wrapped like any line
+  // (its continuation indented under it), its file:line:col first, whole,
+  // where an editor or a terminal finds it; the full log's path follows.
+  const auto at = r.err.find("/src/kernel/sched/core.c:1:");
+  REQUIRE(at != std::string::npos);
+  const auto line = r.err.rfind('\n', at) + 1;
+  CHECK(r.err.substr(line, at - line).starts_with("  /"));  // the message's indentation
+  CHECK(r.err.substr(line + 2, at - line - 2).find(' ') == std::string::npos);  // the path first
+  CHECK(test::one_line(r.err).find("error: 'sync_wakeup_from_irq_investigation' undeclared") !=
+        std::string::npos);
+  CHECK(r.err.find("\nfull log: ") != std::string::npos);
+
+  // Fixed: the build's own lines (building, built, cached) within 100 columns too.
+  test::write_text(tree / "kernel/sched/core.c", "int schedlab_core(void) { return 1; }\n");
+  must({"git", "commit", "-q", "-am", "fix"}, tree.string());
+  r = schedlab_cmd(build, env);
+  CHECK(r.exit_code == 0);
+  CHECK(test::wider_line(r.err).empty());
+  CHECK(test::one_line(r.err).find("lab: building " + spec + " (") != std::string::npos);
+  CHECK(test::one_line(r.err).find("lab: built 6.1.0-small in ") != std::string::npos);
+  r = schedlab_cmd(build, env);
+  CHECK(r.exit_code == 0);
+  CHECK(test::wider_line(r.err).empty());
+  CHECK(test::one_line(r.err).find(test::one_line("lab: " + spec + " is built (")) !=
+        std::string::npos);
+  // lab list: the built kernel's row names its tree, on lines that fit but
+  // for the path itself (a path stays whole).
+  r = schedlab_cmd({"lab", "list"}, env);
+  CHECK(r.exit_code == 0);
+  INFO(r.out);
+  const std::string row = r.out.substr(r.out.find("  6.1.0-small"));
+  CHECK(row.starts_with("  6.1.0-small                  built from\n    " + tree.string()));
+  for (const auto line : split_lines(r.out))
+    if (line != "    " + tree.string()) CHECK(display_width(line) <= 100);
+}
+
 TEST_CASE("lab build: git:TREE@WORKTREE is HEAD plus the uncommitted edits, kept with the build") {
   test::TempDir dir;
   const std::map<std::string, std::string> env = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
@@ -586,7 +655,7 @@ TEST_CASE(
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("/boot/vmlinuz-6.1.") != std::string::npos);
   const auto list = schedlab_cmd({"lab", "list"});
-  CHECK(list.out.find("built from " + tree.string()) != std::string::npos);
+  CHECK(test::one_line(list.out).find("built from " + tree.string()) != std::string::npos);
   // Booted directly: the feature is listed, flips, and is put back.
   {
     lab::LabHost host(LabConfig{.kernel = spec, .memory = "512M"},
