@@ -280,16 +280,20 @@ TEST_CASE(
   const std::string left =
       "carries no identity of this machine and boot (a database from elsewhere, or from "
       "before schedlab recorded it); would ";
-  CHECK(r.out.find("pgroup server (run 1): " + left +
-                   fmt::format("kill process group {} (server); left alone", victims.pgid)) !=
+  CHECK(test::one_line(r.out).find(test::one_line(
+            "pgroup server (run 1): " + left +
+            fmt::format("kill process group {} (server); left alone", victims.pgid))) !=
         std::string::npos);
-  CHECK(r.out.find("remove the work directory " + victims.workdir + "; left alone") !=
+  CHECK(test::one_line(r.out).find(test::one_line("remove the work directory " + victims.workdir +
+                                                  "; left alone")) != std::string::npos);
+  CHECK(test::one_line(r.out).find(test::one_line(
+            "sysctl kernel.randomize_va_space (run 1): " + left + "write '" + aslr_row +
+            "' to /proc/sys/kernel/randomize_va_space; left alone")) != std::string::npos);
+  CHECK(test::one_line(r.out).find(
+            test::one_line("write '" + mmap_row + "' to /proc/sys/vm/mmap_min_addr; left alone")) !=
         std::string::npos);
-  CHECK(r.out.find("sysctl kernel.randomize_va_space (run 1): " + left + "write '" + aslr_row +
-                   "' to /proc/sys/kernel/randomize_va_space; left alone") != std::string::npos);
-  CHECK(r.out.find("write '" + mmap_row + "' to /proc/sys/vm/mmap_min_addr; left alone") !=
-        std::string::npos);
-  CHECK(r.out.find("to /proc/sys/kernel/perf_event_paranoid; left alone") != std::string::npos);
+  CHECK(test::one_line(r.out).find(test::one_line(
+            "to /proc/sys/kernel/perf_event_paranoid; left alone")) != std::string::npos);
   untouched();
 
   // Adopting them is refused: three are no knob a config may set.

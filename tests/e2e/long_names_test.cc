@@ -568,7 +568,7 @@ variants:
        "(v15 against v17): v17 splits the load-balance imbalance"},
       {{"stats", file(0, ".txt"), file(1, ".txt")}, file(0, ".txt") + ": cannot read the file"},
       {{"parse", "hackbench", file(1, ".txt")}, file(1, ".txt") + ": cannot read the file"},
-      {{"bisect", "status", "--db", file(2, ".db")}, "no bisection in " + file(2, ".db")},
+      {{"bisect", "status", "--db", file(2, ".db")}, "no database at " + file(2, ".db")},
       {{"workloads", variant}, "unknown workload '" + excerpt(variant, 60) + "'"},
       {{"help", variant}, "unknown command '" + excerpt(variant, 60) + "'"},
       {{"compare", "--" + variant}, "unknown option '" + excerpt("--" + variant, 60) + "'"},
