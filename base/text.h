@@ -16,6 +16,11 @@ namespace schedlab {
 std::string_view trim(std::string_view s);
 // s without trailing whitespace: a value read from /proc or sysfs.
 std::string_view trim_end(std::string_view s);
+// Whether s is one or more ASCII digits and nothing else.
+bool all_digits(std::string_view s);
+// s with ASCII letters in lower case (host names, hex digits); other bytes
+// as they are.
+std::string ascii_lower(std::string s);
 
 // The lines of text without their '\n' (and a '\r' before it); a final
 // newline does not make an empty last line. The views point into text, so

@@ -13,14 +13,6 @@
 #include "results/store_error.h"
 
 namespace schedlab {
-namespace {
-
-bool all_digits(std::string_view s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
-}  // namespace
-
 std::int64_t RunsTable::create_run(const RunInfo& run) {
   sql::Stmt s(
       db_,

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <boost/regex.hpp>
-#include <cctype>
 #include <set>
 
+#include "base/text.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/lab/lab_config_yaml.h"
 
@@ -38,10 +38,7 @@ std::string parse_sut_address(const YamlReader& r, const YAML::Node& n, const st
 std::string sut_machine(const std::string& sut) {
   const auto t = parse_ssh_url(sut);
   if (!t) return sut;
-  std::string host = t->host;
-  std::transform(host.begin(), host.end(), host.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return fmt::format("{}:{}", host, t->port);
+  return fmt::format("{}:{}", ascii_lower(t->host), t->port);
 }
 
 }  // namespace

@@ -26,10 +26,6 @@ constexpr NotRead kNotRead[] = {
     {"dbench", "dbench measures a file system; schedlab runs dbench's tbench only"},
 };
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // N of "iter-N".
 std::optional<int> iteration_of(const std::string& dir) {
   if (!dir.starts_with("iter-") || !all_digits(std::string_view(dir).substr(5)) || dir.size() > 14)

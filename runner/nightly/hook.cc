@@ -19,15 +19,10 @@
 namespace schedlab {
 namespace {
 
-std::string lower_hex(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 // Two abbreviations of one sha agree when the shorter is a prefix of the
 // longer; 7 hex digits is git's own shortest default.
 bool same_sha(const std::string& a, const std::string& b) {
-  const std::string x = lower_hex(a), y = lower_hex(b);
+  const std::string x = ascii_lower(a), y = ascii_lower(b);
   const std::size_t n = std::min(x.size(), y.size());
   return n >= 7 && x.compare(0, n, y, 0, n) == 0;
 }

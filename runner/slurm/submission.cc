@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -96,8 +95,7 @@ Submission Submission::load(const std::string& dir) {
         throw SlurmError(fmt::format("'{}' holds a control character or is not UTF-8",
                                      terminal_safe(excerpt(*field))));
     for (const auto& job : s.jobs)
-      if (job.empty() || job.size() > 20 ||
-          !std::all_of(job.begin(), job.end(), [](unsigned char c) { return std::isdigit(c); }))
+      if (job.size() > 20 || !all_digits(job))
         throw SlurmError(
             fmt::format("job '{}' is not a Slurm job id", terminal_safe(excerpt(job))));
     return s;

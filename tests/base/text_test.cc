@@ -18,6 +18,18 @@ TEST_CASE("trim and trim_end drop ASCII whitespace") {
   CHECK(trim_end("\n\n").empty());
 }
 
+TEST_CASE("all_digits and ascii_lower: run ids, job ids, host names and shas") {
+  CHECK(all_digits("0"));
+  CHECK(all_digits("4711"));
+  CHECK_FALSE(all_digits(""));
+  CHECK_FALSE(all_digits("12a"));
+  CHECK_FALSE(all_digits("--user=root"));
+  CHECK_FALSE(all_digits("\xd9\xa3"));  // ARABIC-INDIC DIGIT THREE is no ASCII digit
+  CHECK(ascii_lower("Sut-1.EXAMPLE.org") == "sut-1.example.org");
+  CHECK(ascii_lower("ABCDEF0123") == "abcdef0123");
+  CHECK(ascii_lower("\xc3\x89t\xc3\xa9") == "\xc3\x89t\xc3\xa9");  // not ASCII: as it is
+}
+
 TEST_CASE("split_lines: no empty last line, CRLF and blank lines") {
   CHECK(split_lines("").empty());
   CHECK(split_lines("a\nb\n") == Views{"a", "b"});
