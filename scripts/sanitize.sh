@@ -1,8 +1,9 @@
 #!/bin/sh
 # The test suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 # in build-asan/ (SCHEDLAB_SANITIZE: the first finding fails its test) and
-# its fast tier run without the tests that boot kernels under qemu or start
-# the network namespace lab (tests/CMakeLists.txt). CI runs it after
+# its fast tier run without the tests that boot kernels under qemu, start
+# the network namespace lab, or spend their time in real workloads and
+# simulated trials ([heavy], [simulation]: tests/CMakeLists.txt). CI runs it after
 # scripts/test.sh.
 # Usage: scripts/sanitize.sh [build]: with "build", only the build (CI
 # builds while test.sh runs, at the lowest priority, then runs this again

@@ -45,7 +45,8 @@ std::vector<int> server_groups(const std::string& db, std::int64_t run_id) {
 
 TEST_CASE(
     "netperf: netserver and netperf on this host, every test, latency, CPU and a missed "
-    "confidence") {
+    "confidence",
+    "[heavy]") {
   LocalHost local;
   if (!local.find_program("netperf") || !local.find_program("netserver"))
     SCHEDLAB_SKIP(

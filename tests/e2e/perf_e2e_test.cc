@@ -127,7 +127,8 @@ TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e
 // self shares moved, in percentage points, with q <= 0.05. Five iterations
 // a run, shorter ones: an iteration now and then has no profile rows (seen
 // 2 times in 7 with four a run, one side then at n 3 missed the FDR cut).
-TEST_CASE("a hot function that moves between two runs moves in percentage points", "[perf][e2e]") {
+TEST_CASE("a hot function that moves between two runs moves in percentage points",
+          "[perf][e2e][heavy]") {
   need_perf();
   test::TempDir dir;
   std::string hot_err;

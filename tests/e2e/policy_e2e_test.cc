@@ -63,7 +63,8 @@ std::vector<PsRow> descendants(const std::vector<PsRow>& rows, int root) {
 
 }  // namespace
 
-TEST_CASE("policy: {server: batch} runs tbench_srv under SCHED_BATCH and the client as it was") {
+TEST_CASE("policy: {server: batch} runs tbench_srv under SCHED_BATCH and the client as it was",
+          "[heavy]") {
   LocalHost host;
   for (const char* tool : {"tbench", "tbench_srv", "ps"})
     if (!host.find_program(tool)) SCHEDLAB_SKIP(tool << " is not installed");

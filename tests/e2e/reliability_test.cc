@@ -490,7 +490,7 @@ workloads:
   CHECK(t.iterations_table().count_iterations(1, IterationStatus::kOk) == 0);
 }
 
-TEST_CASE("torture: kill -9 at 20 random moments, restore, resume") {
+TEST_CASE("torture: kill -9 at 20 random moments, restore, resume", "[heavy]") {
   if (geteuid() != 0) SCHEDLAB_SKIP("needs root to write " << kKnob);
   if (!LocalHost().find_program("tbench_srv")) SCHEDLAB_SKIP("tbench_srv not installed (dbench)");
   subreaper();

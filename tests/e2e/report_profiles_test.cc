@@ -139,7 +139,7 @@ TEST_CASE("report: a comparison without profiles has no profiles section, no d3"
 }
 
 TEST_CASE("report of two real perf-profile runs: the hot function's move in the flame graphs",
-          "[perf]") {
+          "[perf][heavy]") {
   LocalHost host;
   if (!host.find_program("perf")) SCHEDLAB_SKIP("perf is not installed (Debian: linux-perf)");
   if (geteuid() != 0) SCHEDLAB_SKIP("perf -a needs root here");

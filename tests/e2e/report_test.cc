@@ -489,7 +489,8 @@ TEST_CASE("history --format html: history --format json's numbers, one plot per 
   CHECK(check.out.find("plot h0 (history): 30 marks") != std::string::npos);
 }
 
-TEST_CASE("report: the demo run's page renders in headless Chromium, screenshot under build/") {
+TEST_CASE("report: the demo run's page renders in headless Chromium, screenshot under build/",
+          "[heavy]") {
   // The README's first command's run (configs/demo-local.yaml: real
   // hackbench here, SCHED_OTHER vs SCHED_BATCH), two iterations.
   test::TempDir dir;

@@ -23,7 +23,8 @@ const std::string kDouble =
 }  // namespace
 
 TEST_CASE(
-    "schbench (test double): a row per worker count, the final report's numbers, intervals kept") {
+    "schbench (test double): a row per worker count, the final report's numbers, intervals kept",
+    "[heavy]") {
   test::TempDir dir;
   const auto [cfg, db, run, its] = test::run_config(
       dir, "sb",

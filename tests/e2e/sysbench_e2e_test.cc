@@ -15,8 +15,7 @@
 using namespace schedlab;
 using namespace std::chrono_literals;
 
-
-TEST_CASE("sysbench: OLTP against a managed MariaDB on this host, threads swept") {
+TEST_CASE("sysbench: OLTP against a managed MariaDB on this host, threads swept", "[heavy]") {
   test::TempDir dir;
   const auto [cfg, db, run, its] = test::run_config(
       dir, "sb",
