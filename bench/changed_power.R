@@ -8,7 +8,7 @@
 #     log-normal counts sharing a per-iteration load factor, normal,
 #     heavy-tailed (t, 2 df), Poisson and sparse counts; an A/A comparison
 #     and 10 counters moved by +20% and +50%.
-#   Rscript bench/changed_power.R data AA.csv|BA.csv DRAWS [N]
+#   Rscript bench/changed_power.R aa|ba FILE.csv DRAWS [N]
 #     Real runs' per-iteration values (bench/changed_power.sh writes them:
 #     variant, iteration, name, value, kind), resampled: DRAWS comparisons
 #     of N (6) iterations a side, drawn without replacement. A/A: both
@@ -76,7 +76,7 @@ if (args[1] == "model") {
                   mean(sapply(hits, length) - moved), mean(moved)))
     }
   }
-} else {
+} else if (args[1] %in% c("aa", "ba")) {
   d <- read.csv(args[2], header = FALSE, col.names = c("variant", "iteration", "name", "value", "kind"),
                 stringsAsFactors = FALSE)
   draws <- as.integer(args[3]); n <- if (length(args) > 3) as.integer(args[4]) else 6
@@ -97,7 +97,7 @@ if (args[1] == "model") {
     }
     out
   }
-  aa <- grepl("aa", basename(args[2]))
+  aa <- args[1] == "aa"
   for (test in c("welch", "mwu")) {
     hits <- lapply(seq_len(draws), function(i) {
       if (aa) {
@@ -111,11 +111,13 @@ if (args[1] == "model") {
       sides <- lapply(setNames(names(va), names(va)), function(k) list(va[[k]], vb[[k]]))
       listed(test, sides, share)
     })
-    label <- sprintf("%s, %d a side, %s", basename(args[2]), n, test)
+    label <- sprintf("%s %s, %d a side, %s", toupper(args[1]), basename(args[2]), n, test)
     summarise(label, hits, if (aa) c() else c("bench", "stat.ctxt"))
     if (aa) {
       counts <- sort(table(unlist(hits)), decreasing = TRUE)
       if (length(counts)) cat("  rows listed:", paste(names(counts), counts, collapse = ", "), "\n")
     }
   }
+} else {
+  stop("usage: Rscript bench/changed_power.R model [TRIALS] | aa|ba FILE.csv DRAWS [N]")
 }
