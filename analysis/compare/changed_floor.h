@@ -40,8 +40,9 @@ inline constexpr std::size_t kMaxIterationsSearched = 200;
 std::optional<std::pair<double, double>> smallest_p(Test t, std::size_t na, std::size_t nb);
 
 // The floor when it is over the first threshold for `sizes` (each tested
-// counter's iterations a side) at `fdr`; empty when some counter could be
-// listed alone, or the test has no floor.
+// counter's iterations a side, the benchmark's metrics' units included) at
+// `fdr`: the lowest over those sizes, so it holds for every row. Empty
+// when some counter could be listed alone, or the test has no floor.
 std::optional<PFloor> binding_floor(Test t,
                                     std::span<const std::pair<std::size_t, std::size_t>> sizes,
                                     double fdr);
