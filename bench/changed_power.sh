@@ -13,8 +13,14 @@ set -eu
 build=${1:-build}
 iterations=${2:-40}
 draws=${3:-1000}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+# KEEP=DIR keeps the runs' databases and CSVs there.
+if [ -n "${KEEP:-}" ]; then
+  dir=$KEEP
+  mkdir -p "$dir"
+else
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+fi
 here=$(dirname "$0")
 
 for name in aa ba; do
