@@ -206,16 +206,20 @@ ChangedTable what_changed(const Store& store, const Comparison& c, const Changed
 
   // One family: every tested counter of every point.
   std::vector<double> ps;
+  std::vector<std::pair<std::size_t, std::size_t>> sizes;  // each tested counter's iterations
   for (const Point& p : order)
     for (const Candidate& cand : per_point[p]) {
-      if (cand.below_floor)
+      if (cand.below_floor) {
         ++t.below_floor;
-      else if (!cand.p)
+      } else if (!cand.p) {
         ++t.untestable;
-      else
+      } else {
         ps.push_back(*cand.p);
+        sizes.emplace_back(cand.row.n_base, cand.row.n);
+      }
     }
   t.tested = ps.size();
+  t.p_floor = binding_floor(o.test, sizes, o.fdr);
   const std::vector<double> qs = benjamini_hochberg(ps);
   std::size_t k = 0;
   for (const Point& p : order) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare/changed_floor.h"
 #include "analysis/stats/significance.h"
 
 namespace schedlab {
@@ -36,6 +37,9 @@ struct ChangedTable {
   std::size_t untestable = 0;    // too few iterations, or no test defined
   std::size_t monitor_counters = 0;  // monitor counters either column stored (0: none ran)
   std::vector<ChangedRow> rows;  // the rows kept (q <= fdr), points in block order
+  // Mann-Whitney's floor when it is over BH's first threshold: why a table
+  // at few iterations may list nothing (changed_floor.h).
+  std::optional<PFloor> p_floor;
 };
 
 }  // namespace schedlab

@@ -263,12 +263,13 @@ void compare_pair(const Store& store, NightlyReport& report, const std::string& 
                          .target = target.target,
                          .against = against,
                          .comparison = std::move(vc.comparison)};
-    // What else changed between the two runs (compare --changed), at the
-    // rule's test; its markdown, JSON and page show it with the table.
+    // What else changed between the two runs (compare --changed); its
+    // markdown, JSON and page show it with the table. Welch's t-test
+    // whatever the rule's: at a nightly's few iterations Mann-Whitney's p
+    // has a floor over BH's first threshold (changed_floor.h), and Welch
+    // keeps A/A comparisons as clean (README, "What changed").
     if (nc.comparison.columns.size() == 2)
-      nc.comparison.changed =
-          what_changed(store, nc.comparison,
-                       {.test = test_from_name(report.input.rule.test).value_or(Test::kWelch)});
+      nc.comparison.changed = what_changed(store, nc.comparison, {.test = Test::kWelch});
     // The columns' perf-profile stacks, for the page's flame graphs. A
     // profile that does not load costs its page the graphs, not the night's
     // report (report stops on it: there the page is all there is).

@@ -50,6 +50,17 @@ std::string fit_label(const std::string& label, std::size_t width) {
   return fit(label, width, unused);
 }
 
+nlohmann::ordered_json floor_json(const PFloor& f) {
+  return {{"p", f.p},
+          {"p_untied", f.p_untied},
+          {"n_base", f.n_base},
+          {"n", f.n},
+          {"threshold", f.threshold},
+          {"rows_needed", f.rows_needed},
+          {"iterations_needed", f.iterations_needed},
+          {"note", floor_sentence(f)}};
+}
+
 }  // namespace
 
 std::string render_changed_text(const ChangedTable& t) {
@@ -58,6 +69,7 @@ std::string render_changed_text(const ChangedTable& t) {
       "over {} counter{})\n",
       fit_label(t.base_label, 40), fit_label(t.label, 40), test_title(t.test), t.fdr, t.tested,
       t.tested == 1 ? "" : "s");
+  if (t.p_floor) out += wrap_words(floor_sentence(*t.p_floor));
   // Without monitors only the benchmark's own metrics are there to change.
   if (t.monitor_counters == 0)
     out += "no monitor counters stored in either column (monitors: in the config records them)\n";
@@ -89,10 +101,15 @@ std::string render_changed_text(const ChangedTable& t) {
 }
 
 nlohmann::ordered_json changed_json_summary(const ChangedTable& t) {
-  return {{"base", t.base_label},       {"new", t.label},
-          {"test", test_name(t.test)},  {"fdr", t.fdr},
-          {"tested", t.tested},         {"below_floor", t.below_floor},
-          {"untestable", t.untestable}, {"monitor_counters", t.monitor_counters}};
+  return {{"base", t.base_label},
+          {"new", t.label},
+          {"test", test_name(t.test)},
+          {"fdr", t.fdr},
+          {"tested", t.tested},
+          {"below_floor", t.below_floor},
+          {"untestable", t.untestable},
+          {"monitor_counters", t.monitor_counters},
+          {"p_floor", t.p_floor ? floor_json(*t.p_floor) : nlohmann::ordered_json(nullptr)}};
 }
 
 nlohmann::ordered_json changed_json_rows(const ChangedTable& t) {
@@ -131,6 +148,7 @@ std::string render_changed_html(const ChangedTable& t) {
       "floors, {} untestable.</p>\n",
       html_escape(t.base_label), html_escape(t.label), html_escape(test_title(t.test)), t.fdr,
       t.tested, t.below_floor, t.untestable);
+  if (t.p_floor) out += "<p class=\"note\">" + html_escape(floor_sentence(*t.p_floor)) + "</p>\n";
   if (t.monitor_counters == 0)
     out +=
         "<p>No monitor counters stored in either column (monitors: in the config records "

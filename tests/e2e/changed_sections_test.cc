@@ -6,7 +6,9 @@
 // tasks each iteration, so the table has a real monitor row (tasks.tasks)
 // beside the benchmark's own (forks.seconds). Without monitors the section
 // says that no monitor counter was stored. A nightly of three targets or a
-// bisection of three kernels takes a few seconds.
+// bisection of three kernels takes a few seconds. Both use Welch's t-test
+// for the counters whatever their rule's or bisection's test (Mann-Whitney
+// here).
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
@@ -129,6 +131,9 @@ TEST_CASE("the nightly report's comparisons say what else changed, with real mon
   for (const char* key : {"base_stddev_pct", "stddev_pct", "p", "q"}) CHECK(tasks->contains(key));
   CHECK((*tasks)["q"].get<double>() <= 0.05);
   CHECK(compare["changed_test"]["monitor_counters"].get<int>() >= 1);
+  // Welch for the counters though the rule's test is Mann-Whitney: no floor.
+  CHECK(compare["changed_test"]["test"] == "welch");
+  CHECK(compare["changed_test"]["p_floor"].is_null());
 
   // Without monitors: the section says there was nothing but the benchmark.
   const std::string plain_db = s.dir.file("plain.db");
@@ -152,7 +157,7 @@ TEST_CASE("bisect status says what else changed between the last good and the fi
   REQUIRE(status.ok());
   CHECK_THAT(status.out, Contains("first bad: bad-2\nlast good: good-1\n"));
   const std::string section = changed_section_of(status.out);
-  CHECK_THAT(section, Contains("what changed, last-good -> first-bad\n") &&
+  CHECK_THAT(section, Contains("what changed, last-good -> first-bad\n(Welch's t-test per") &&
                           Contains("  forks.seconds\n") && Contains("  tasks.tasks\n"));
 
   const std::string plain_db = s.dir.file("plain.db");

@@ -2,7 +2,8 @@
 # counter's two-sided p-value by R's t.test (Welch) and wilcox.test (exact
 # without ties below 50 a side, else normal with tie and continuity
 # correction), and the Benjamini-Hochberg q-values by p.adjust(method = "BH")
-# over the tested counters; plus p.adjust on a vector with ties.
+# over the tested counters; plus p.adjust on a vector with ties, and
+# Mann-Whitney's floor (below).
 #   Rscript tests/analysis/compare/changed_reference.R > tests/analysis/compare/changed_reference.json
 # The counters are those the test stores (6 iterations a side); the two
 # below the floors are not tested, and tasks.tasks (constant, 81 against
@@ -38,4 +39,38 @@ for (test in c("welch", "mwu")) {
 ties <- c(0.01, 0.04, 0.04, 0.03, 0.2, 0.5, 0.0001, 1, 0.049, 0.02, 0.02, 0.9)
 out <- c(out, sprintf('"bh_p": [%s]', paste(fmt(ties), collapse = ", ")))
 out <- c(out, sprintf('"bh_q": [%s]', paste(fmt(p.adjust(ties, method = "BH")), collapse = ", ")))
+# Mann-Whitney's floor (analysis/compare/changed_floor.h): the smallest p
+# at na against nb iterations without ties (the sides fully separated,
+# exact) and with ties (each side constant, normal approximation); that the
+# constant sides are the lowest of all is checked here over every pair of
+# samples on a grid of three values, 3 to 7 a side (it stops if not).
+floors <- c()
+for (sizes in list(c(2, 2), c(3, 3), c(5, 7), c(6, 6), c(7, 7), c(8, 8), c(6, 60))) {
+  na <- sizes[1]; nb <- sizes[2]
+  untied <- wilcox.test(1:na, na + 1:nb)$p.value
+  tied <- suppressWarnings(wilcox.test(rep(0, na), rep(1, nb))$p.value)
+  floors <- c(floors, sprintf('"%dx%d": {"untied": %s, "tied": %s}', na, nb, fmt(untied), fmt(tied)))
+}
+out <- c(out, sprintf('"floors": {%s}', paste(floors, collapse = ", ")))
+samples <- function(k, vals) unique(t(apply(expand.grid(rep(list(vals), k)), 1, sort)))
+for (na in 3:7) for (nb in na:7) {
+  A <- samples(na, 1:3); B <- samples(nb, 1:3); lowest <- 1
+  for (i in seq_len(nrow(A))) for (j in seq_len(nrow(B)))
+    if (length(unique(c(A[i, ], B[j, ]))) > 1)
+      lowest <- min(lowest, suppressWarnings(wilcox.test(A[i, ], B[j, ])$p.value))
+  constant <- suppressWarnings(wilcox.test(rep(1, na), rep(2, nb))$p.value)
+  stopifnot(abs(lowest - constant) < 1e-12 * constant)
+}
+# The floor at work: 124 counters at 6 against 6 iterations, Mann-Whitney,
+# hackbench.time separated without ties, k counters constant on each side
+# (50 against 80) and the rest the same values on both sides. BH lists the
+# k constant counters together when k >= 4, nothing when k = 3.
+time_p <- wilcox.test(counters[["hackbench.time"]][[1]], counters[["hackbench.time"]][[2]])$p.value
+const_p <- suppressWarnings(wilcox.test(rep(50, 6), rep(80, 6))$p.value)
+same_p <- suppressWarnings(wilcox.test(100:105, 105:100)$p.value)
+for (k in 3:4) {
+  q <- p.adjust(c(time_p, rep(const_p, k), rep(same_p, 123 - k)), method = "BH")
+  out <- c(out, sprintf('"floor_%d": {"time_q": %s, "constant_q": %s, "same_q": %s}', k,
+                        fmt(q[1]), fmt(q[2]), fmt(q[124])))
+}
 cat("{", paste(out, collapse = ",\n"), "}\n", sep = "\n")

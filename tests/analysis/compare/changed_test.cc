@@ -5,6 +5,8 @@
 // columns and the JSON rows.
 #include "analysis/compare/changed.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "analysis/compare/compare.h"
 #include "analysis/render/render.h"
 #include "analysis/render/render_changed.h"
+#include "tests/support/one_line.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/temp_dir.h"
 
@@ -272,4 +275,112 @@ TEST_CASE("what changed: a frequency on one side only is a missing key, not 0 ms
   c.changed = what_changed(db.store, c, {});
   CHECK_FALSE(row(*c.changed, "cpufreq.all.1200000kHz.ms"));
   CHECK(c.changed->untestable == 1);
+}
+
+TEST_CASE("what changed: Mann-Whitney's floor is R's, and binds over many counters", "[changed]") {
+  const auto ref = reference();
+  for (const auto& [key, want] : ref["floors"].items()) {
+    INFO(key);
+    const std::size_t x = key.find('x');
+    const auto p =
+        smallest_p(Test::kMwu, std::stoul(key.substr(0, x)), std::stoul(key.substr(x + 1)));
+    REQUIRE(p);
+    CHECK_THAT(p->second, WithinRel(want["untied"].get<double>(), 1e-9));
+    CHECK_THAT(p->first,
+               WithinRel(std::min(want["tied"].get<double>(), want["untied"].get<double>()), 1e-9));
+  }
+  CHECK_FALSE(smallest_p(Test::kWelch, 6, 6));  // Welch's p goes to 0
+
+  const std::vector<std::pair<std::size_t, std::size_t>> six(124, {6, 6});
+  const auto f = binding_floor(Test::kMwu, six, 0.05);
+  REQUIRE(f);
+  CHECK_THAT(f->p, WithinRel(ref["floors"]["6x6"]["tied"].get<double>(), 1e-9));
+  CHECK_THAT(f->threshold, WithinRel(0.05 / 124, 1e-12));
+  CHECK(f->rows_needed == 4);        // 4 x 0.05 / 124 = 0.0016 >= 0.0013 > 3 x 0.05 / 124
+  CHECK(f->iterations_needed == 8);  // 7 a side: 0.00058 > 0.0004; 8: 0.00016
+  CHECK(test::one_line(floor_sentence(*f)) ==
+        "Mann-Whitney's p cannot go below 0.0013 at 6 against 6 iterations (0.0022 without ties), "
+        "above Benjamini-Hochberg's first threshold 0.05/124 = 0.0004: rows come 4 or more at "
+        "once, or none; Welch's t-test (welch), or 8 iterations a side, would lift this floor.");
+  // Few counters: one can be listed alone. Welch: no floor.
+  CHECK_FALSE(
+      binding_floor(Test::kMwu, std::vector<std::pair<std::size_t, std::size_t>>(7, {6, 6}), 0.05));
+  CHECK_FALSE(binding_floor(Test::kWelch, six, 0.05));
+  // 3 against 3 over 2 counters: 0.047 > 0.05 / 2, both rows or none.
+  using Sizes = std::vector<std::pair<std::size_t, std::size_t>>;
+  const auto three = binding_floor(Test::kMwu, Sizes(2, {3, 3}), 0.05);
+  REQUIRE(three);
+  CHECK(three->rows_needed == 2);
+  CHECK(floor_sentence(*three).find("rows come 2 or more at once, or none") != std::string::npos);
+  // 2 against 2: 0.19 > 0.05 even alone; 4 a side would give 0.029.
+  const auto two = binding_floor(Test::kMwu, Sizes(1, {2, 2}), 0.05);
+  REQUIRE(two);
+  CHECK(two->rows_needed > two->tested);
+  CHECK(two->iterations_needed == 4);
+  CHECK(
+      test::one_line(floor_sentence(*two))
+          .find(
+              "0.05/1 = 0.05: no counter can be listed; Welch's t-test (welch), or 4 iterations a "
+              "side, would lift this floor.") != std::string::npos);
+}
+
+// 124 counters at 6 against 6 iterations: hackbench.time, k counters
+// constant on each side (50 against 80) and the rest the same on both.
+// Mann-Whitney lists the k constant counters together when k >= 4 (the
+// floor's rows_needed) and nothing when k = 3, with R's q-values; the
+// section says why in text, JSON and HTML. Welch lists them all.
+TEST_CASE("what changed: at Mann-Whitney's floor rows come several at once, and it says so",
+          "[changed]") {
+  const auto ref = reference();
+  for (const int k : {3, 4}) {
+    INFO(k);
+    std::vector<std::string> names;
+    for (int i = 0; i < 123; ++i) names.push_back(fmt::format("c{:03}", i));
+    std::vector<Series> s;
+    for (int i = 0; i < 123; ++i)
+      s.push_back(i < k ? Series{"vmstat", names[i].c_str(), std::vector<double>(6, 50),
+                                 std::vector<double>(6, 80)}
+                        : Series{"vmstat",
+                                 names[i].c_str(),
+                                 {100, 101, 102, 103, 104, 105},
+                                 {105, 104, 103, 102, 101, 100}});
+    Db db(s);
+    Comparison c = compare(db.store, db.columns);
+    c.changed = what_changed(db.store, c, {.test = Test::kMwu});
+    const ChangedTable& t = *c.changed;
+    CHECK(t.tested == 124);
+    const auto& want = ref[fmt::format("floor_{}", k)];
+    REQUIRE(t.p_floor);
+    CHECK(t.p_floor->rows_needed == 4);
+    if (k == 3) {
+      CHECK(t.rows.empty());
+    } else {
+      REQUIRE(t.rows.size() == 4);
+      for (const auto& r : t.rows)
+        CHECK_THAT(r.q, WithinRel(want["constant_q"].get<double>(), 1e-9));
+    }
+    const std::string text = render_text(c);
+    INFO(text);
+    CHECK(test::one_line(text).find(
+              "(Mann-Whitney U test per counter across iterations, "
+              "Benjamini-Hochberg q <= 0.05 over 124 counters) Mann-Whitney's "
+              "p cannot go below 0.0013 at 6 against 6 iterations") != std::string::npos);
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) CHECK(columns_of(line) <= 100);
+    const auto j = nlohmann::json::parse(render_json(c));
+    const auto& jf = j["changed_test"]["p_floor"];
+    CHECK_THAT(jf["p"].get<double>(), WithinRel(ref["floors"]["6x6"]["tied"].get<double>(), 1e-9));
+    CHECK(jf["n_base"] == 6);
+    CHECK(jf["rows_needed"] == 4);
+    CHECK(jf["iterations_needed"] == 8);
+    CHECK(jf["note"] == floor_sentence(*t.p_floor));
+    CHECK(render_changed_html(t).find("<p class=\"note\">Mann-Whitney's p cannot go below") !=
+          std::string::npos);
+
+    c.changed = what_changed(db.store, c, {.test = Test::kWelch});
+    CHECK_FALSE(c.changed->p_floor);
+    CHECK(c.changed->rows.size() == static_cast<std::size_t>(k) + 1);  // and hackbench.time
+    CHECK(nlohmann::json::parse(render_json(c))["changed_test"]["p_floor"].is_null());
+    CHECK(render_text(c).find("cannot go below") == std::string::npos);
+  }
 }
