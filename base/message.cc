@@ -11,7 +11,7 @@ void print_message(std::string_view text) {
 }
 
 void print_line(const std::string& line) {
-  print_message(line + "\n");
+  print_message(terminal_safe(line, true) + "\n");
 }
 
 void print_with_command(std::string_view sentence, std::string_view command) {

@@ -15,7 +15,9 @@ void print_message(std::string_view text);
 
 // One line without its newline, as print_message prints it: the sink of
 // progress lines and notes handed down as a callback (the lab's boot and
-// build lines, a monitor's notes).
+// build lines, a monitor's notes). Escaped first (terminal_safe, newlines
+// kept): those lines quote what the layers below read (a kernel release, a
+// tree's path, a guest's console), and no ESC of theirs reaches the terminal.
 void print_line(const std::string& line);
 
 // A sentence ending in a command to paste ("continue it with: schedlab run

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/shell_quote.h"
+#include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/config/config.h"
@@ -76,9 +77,9 @@ std::optional<LabConfig> lab_config(const LabOptions& o) {
     return lab_boot_config(o.lab, std::chrono::duration_cast<std::chrono::seconds>(*d), o.config,
                            stderr_log());
   } catch (const ConfigError& e) {
-    print_message(fmt::format("schedlab: {}\n", e.what()));
+    print_message(fmt::format("schedlab: {}\n", terminal_safe(e.what(), true)));
   } catch (const LabBootError& e) {
-    print_message(fmt::format("schedlab lab: {}\n", e.what()));
+    print_message(fmt::format("schedlab lab: {}\n", terminal_safe(e.what(), true)));
   }
   return std::nullopt;
 }
@@ -92,7 +93,7 @@ int boot_command(const LabOptions& o) {
     // A command to paste (or a script's to read): whole, however wide.
     fmt::print("{}\n", shell_join(host.ssh_command()));
     std::fflush(stdout);
-    print_message(fmt::format("lab: {} is up; Ctrl-C powers it off\n", host.name()));
+    print_line(fmt::format("lab: {} is up; Ctrl-C powers it off", host.name()));
     while (!interrupted()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
     print_message("lab: powering off\n");
     host.power_off();

@@ -21,10 +21,23 @@ const std::vector<std::string> kLabKeys = {"kernel", "kernels", "modules", "boar
                                            "accel", "boot_timeout", "programs", "cmdline",
                                            "config_fragments", "config"};
 
+// "expected a size such as 512M or 2G, got 'x'", or "" for a size qemu's -m
+// takes as the lab writes it.
+std::string memory_problem(const std::string& memory) {
+  if (boost::regex_match(memory, boost::regex("^[1-9][0-9]*[MG]$"))) return "";
+  return fmt::format("expected a size such as 512M or 2G, got '{}'", memory);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> board_problems(const LabConfig& c) {
   std::vector<std::pair<std::string, std::string>> out;
+  // What qemu would refuse: memory not as its -m takes it, CPUs that do
+  // not split into the sockets.
+  if (const auto m = memory_problem(c.memory); !m.empty()) out.emplace_back("memory", m);
+  if (c.sockets < 1 || c.cpus % c.sockets)
+    out.emplace_back("sockets",
+                     fmt::format("{} CPUs do not split evenly into {} sockets", c.cpus, c.sockets));
   const lab::Board* b = lab::find_board(c.board);
   if (!b) return {{"board", lab::unknown_board(c.board)}};
   if (b->cpus && c.cpus != b->cpus)
@@ -121,15 +134,7 @@ LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file) {
   }
   if (n["cpus"]) c.cpus = r.integer_in(n["cpus"], key + ".cpus", 1, 64);
   if (n["sockets"]) c.sockets = r.integer_in(n["sockets"], key + ".sockets", 1, 8);
-  if (c.cpus % c.sockets)
-    r.fail(n["sockets"], key + ".sockets",
-           fmt::format("{} CPUs do not split evenly into {} sockets", c.cpus, c.sockets));
-  if (n["memory"]) {
-    c.memory = r.scalar(n["memory"], key + ".memory");
-    if (!boost::regex_match(c.memory, boost::regex("^[1-9][0-9]*[MG]$")))
-      r.fail(n["memory"], key + ".memory",
-             fmt::format("expected a size such as 512M or 2G, got '{}'", c.memory));
-  }
+  if (n["memory"]) c.memory = r.scalar(n["memory"], key + ".memory");
   if (n["accel"]) c.accel = r.one_of(n["accel"], key + ".accel", {"auto", "kvm", "tcg"});
   if (n["boot_timeout"]) {
     c.boot_timeout = std::chrono::duration_cast<std::chrono::seconds>(

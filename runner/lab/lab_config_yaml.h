@@ -15,9 +15,11 @@ namespace schedlab {
 
 LabConfig parse_lab_config(const YAML::Node& sut, const std::string& file);
 
-// What a board does not allow of a lab config (its fixed CPUs and memory,
-// no KVM, a Debian package of another flavour), as "KEY: message"; empty
-// when it fits. The CLI's lab boot|shell and the config share it.
+// What qemu would refuse of a lab config (memory not of qemu's form,
+// CPUs that do not split into the sockets) and what its board does not
+// allow (its fixed CPUs and memory, no KVM, a Debian package of another
+// flavour), as "KEY: message"; empty when it fits. The CLI's lab
+// boot|shell and the config share it.
 std::vector<std::pair<std::string, std::string>> board_problems(const LabConfig& c);
 
 // The kernels a lab SUT's plan boots: `kernels:`, else the one `kernel:`;

@@ -15,6 +15,7 @@
 #include "runner/hosts/interrupt.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
+#include "runner/lab/boot_lines.h"
 #include "runner/lab/dtb.h"
 #include "runner/lab/kernel_build.h"
 #include "runner/lab/lab_config_yaml.h"
@@ -66,15 +67,6 @@ std::string read_or_empty(const std::string& path) {
   } catch (const std::exception&) {
     return "";
   }
-}
-
-std::string indent(const std::string& text) {
-  std::string out = "  ";
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out += "  ";
-  }
-  return out;
 }
 
 }  // namespace
@@ -220,6 +212,7 @@ void LabHost::boot(const LabConfig& config) {
   accel_ = choose_accel(config.accel);
   const auto start = std::chrono::steady_clock::now();
   bool crashed_once = false;
+  std::string kvm_suspect;  // why qemu exited under KVM, until TCG shows whose fault it was
   for (int attempt = 0;; ++attempt) {
     q.accel = accel_;
     q.ssh_port = free_local_port();
@@ -240,35 +233,56 @@ void LabHost::boot(const LabConfig& config) {
     const std::optional<std::string> crash = qemu_->crash_report(40);
     qemu_.reset();
     if (w == QemuProcess::Wait::kInterrupted) throw HostError("lab: interrupted while the guest was booting");
+    // A port taken meanwhile: the same boot on other ports.
+    if (w == QemuProcess::Wait::kExited && err.find("host forwarding") != std::string::npos &&
+        attempt < 3)
+      continue;
     if (probing) {
-      const std::string why = w == QemuProcess::Wait::kNoOutput ? fmt::format("no console output in {}s", kKvmFirstOutput.count())
-                              : w == QemuProcess::Wait::kAccelFailed ? "qemu: " + first_line_with(err, "") 
-                              : w == QemuProcess::Wait::kExited ? "qemu exited: " + err
-                                                                : "guest not ready in 30s";
-      log_(fmt::format("lab: KVM does not work here ({}); falling back to TCG: numbers are emulated", why));
-      remember_kvm_failure(why);
+      const std::string why = w == QemuProcess::Wait::kNoOutput
+                                  ? fmt::format("no console output in {}s", kKvmFirstOutput.count())
+                              : w == QemuProcess::Wait::kAccelFailed || accel_failure_in(err)
+                                  ? "qemu: " + first_qemu_line(err)
+                              : w == QemuProcess::Wait::kExited
+                                  ? "qemu exited: " + first_qemu_line(err)
+                                  : "guest not ready in 30s";
       accel_ = "tcg";
+      // qemu that exits with no word of KVM refused something else (a
+      // kernel image it cannot load, memory it cannot have), which TCG
+      // then shows: KVM is blamed, and remembered, only if TCG boots.
+      if (w == QemuProcess::Wait::kExited && !accel_failure_in(err)) {
+        log_(fmt::format("lab: qemu exited under KVM ({}); trying TCG", first_qemu_line(err)));
+        kvm_suspect = why;
+        continue;
+      }
+      log_(kvm_fallback_line(why));
+      remember_kvm_failure(why);
       continue;
     }
-    if (w == QemuProcess::Wait::kExited && err.find("host forwarding") != std::string::npos && attempt < 3) continue;
     if (w == QemuProcess::Wait::kTimedOut || w == QemuProcess::Wait::kNoOutput)
-      throw HostError(fmt::format("lab: the {} guest was not ready after {}s ({}); last serial console lines:\n{}",
-                                  kernel_.release, config.boot_timeout.count(), accel_, indent(serial)));
+      throw HostError(fmt::format(
+          "lab: the {} guest was not ready after {}s ({}); last serial console lines:\n{}",
+          kernel_.release, config.boot_timeout.count(), accel_, relayed_console(serial)));
     // One more boot after a crash: seen once under TCG (multi-threaded) on a
     // stock Debian kernel that boots every other time. The first crash is
     // shown in full, so a kernel that crashes now and then is not hidden;
     // a second one is the error.
     if (w == QemuProcess::Wait::kExited && crash && !crashed_once) {
-      log_(fmt::format("lab: the {} kernel crashed while booting ({}); booting it once more. Serial console:\n{}",
-                       kernel_.release, accel_, indent(*crash)));
+      log_(
+          fmt::format("lab: the {} kernel crashed while booting ({}); booting it once more. Serial "
+                      "console:\n{}",
+                      kernel_.release, accel_, relayed_console(*crash)));
       crashed_once = true;
       continue;
     }
     if (w == QemuProcess::Wait::kExited && crash)
-      throw HostError(fmt::format("lab: the {} kernel crashed while booting ({}), twice; serial console:\n{}",
-                                  kernel_.release, accel_, indent(*crash)));
-    throw HostError(fmt::format("lab: qemu failed ({}):\n{}\nlast serial console lines:\n{}", accel_,
-                                indent(err.empty() ? "(no stderr)" : err), indent(serial)));
+      throw HostError(
+          fmt::format("lab: the {} kernel crashed while booting ({}), twice; serial console:\n{}",
+                      kernel_.release, accel_, relayed_console(*crash)));
+    throw HostError(qemu_failed(kernel_.vmlinuz, accel_, err, serial));
+  }
+  if (!kvm_suspect.empty()) {
+    log_(kvm_fallback_line(kvm_suspect + ", not under TCG"));
+    remember_kvm_failure(kvm_suspect);
   }
   port_ = q.ssh_port;
   forwards_ = q.forwards;
@@ -285,18 +299,21 @@ void LabHost::boot(const LabConfig& config) {
       break;
     } catch (const HostError& e) {
       if (attempt >= 4 || interrupted() || !qemu_->running())
-        throw HostError(fmt::format("lab: {}\nlast serial console lines:\n{}", e.what(), indent(qemu_->serial_tail())));
+        throw HostError(fmt::format("lab: {}\nlast serial console lines:\n{}", e.what(),
+                                    relayed_console(qemu_->serial_tail())));
       std::this_thread::sleep_for(milliseconds(300));
     }
   }
   verify_guest(config);
   boot_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  log_(fmt::format("lab: {} up{} ({}, {} CPUs online as asked ({}), {}; checked in the guest) in {:.1f}s, ssh on "
-                   "127.0.0.1:{}",
-                   kernel_.release,
-                   &board == &default_board() ? "" : fmt::format(" on {} (qemu {})", board.name, board.machine),
-                   accel_ == "tcg" ? "TCG, emulated" : "KVM", cpus_online_.size(),
-                   format_cpu_list(cpus_online_), config.memory, boot_seconds_, port_));
+  log_(up_line({.release = kernel_.release,
+                .board = &board == &default_board() ? "" : board.name,
+                .machine = board.machine,
+                .emulated = accel_ == "tcg",
+                .cpus_online = cpus_online_,
+                .memory = config.memory,
+                .seconds = boot_seconds_,
+                .ssh_port = port_}));
 }
 
 // What the lab says of a guest it has read in the guest: a kernel that
@@ -327,7 +344,8 @@ bool LabHost::gone() { return qemu_ && !qemu_->running(); }
 
 HostError LabHost::gone_error(const std::string& what) {
   return HostError(fmt::format("lab: the {} guest is gone (qemu {}) while: {}\nserial console:\n{}",
-                               kernel_.release, qemu_->exit_description(), what, indent(qemu_->crash_console())));
+                               kernel_.release, qemu_->exit_description(), what,
+                               relayed_console(qemu_->crash_console())));
 }
 
 void LabHost::failed(const HostError& e) {

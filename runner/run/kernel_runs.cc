@@ -36,9 +36,10 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
       }
       exec.resume_run = run->id;
     }
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format("schedlab: kernel {} of {}: {} as run '{}'\n", i + 1,
-                                      kernels.size(), kernel, exec.name)));
+    fmt::print(
+        stderr, "{}",
+        wrap_words(fmt::format("schedlab: kernel {} of {}: {} as run '{}'\n", i + 1, kernels.size(),
+                               terminal_safe(kernel), terminal_safe(exec.name))));
     try {
       result.runs.push_back(run_kernel(store, shape, kernels[i], exec));
       if (result.runs.back().status == RunStatus::kInterrupted) {
@@ -52,8 +53,10 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
         result.interrupted = true;
         break;
       }
-      result.errors.push_back(fmt::format("{}: {}", kernel, e.what()));
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}: {}\n", kernel, e.what())));
+      // A boot's error quotes qemu, a guest's console, a kernel's path:
+      // escaped, as every error schedlab prints.
+      result.errors.push_back(terminal_safe(fmt::format("{}: {}", kernel, e.what()), true));
+      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", result.errors.back())));
     }
   }
   return result;
@@ -63,11 +66,11 @@ int print_kernel_runs(const KernelRunsResult& r) {
   int failed = 0;
   for (const auto& s : r.runs) {
     for (const auto& e : s.errors)
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", e)));
+      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", terminal_safe(e, true))));
     fmt::print(stderr, "{}",
                wrap_words(fmt::format(
-                   "run {} '{}' {}: {} iterations measured ({} failed){}", s.run_id, s.name,
-                   to_string(s.status), s.measured, s.failed,
+                   "run {} '{}' {}: {} iterations measured ({} failed){}", s.run_id,
+                   terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
                    s.skipped ? fmt::format(", {} points already complete", s.skipped) : "")));
     failed += s.failed;
   }
