@@ -13,17 +13,18 @@
 # them with the build's System.map).
 #
 #   bench/icount_boot.sh [TREE] [SCHEDLAB]      BOOT_SECONDS=30 by default
+#   KERNEL=/path/vmlinuz bench/icount_boot.sh   another kernel (e.g. Debian's)
 set -eu
 TREE=${1:-/work/linux-6.1}
 SCHEDLAB=${2:-$(dirname "$0")/../build/runner/schedlab}
 SECONDS_MAX=${BOOT_SECONDS:-30}
-KERNEL=$("$SCHEDLAB" lab build "git:$TREE@HEAD")
+KERNEL=${KERNEL:-$("$SCHEDLAB" lab build "git:$TREE@HEAD")}
 WORK=$(mktemp -d /tmp/schedlab-icount-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 monitor() { printf '%s\n' "$@" | socat - "unix-connect:$WORK/mon" 2>/dev/null | tr -d '\r'; }
 echo "icount | vCPUs | CPUs up | s | qemu says icount | TSC | vCPU RIPs if stuck"
-for icount in none shift=0,sleep=off shift=0,sleep=on shift=3,sleep=off shift=auto; do
-  for smp in 1 2; do
+for icount in ${ICOUNTS:-none shift=0,sleep=off shift=0,sleep=on shift=3,sleep=off shift=auto}; do
+  for smp in ${CPUS:-1 2}; do
     set -- -accel tcg,thread=single -cpu max -smp "$smp" -m 512M -kernel "$KERNEL" \
       -append "console=ttyS0 panic=-1" -nodefaults -no-user-config -display none \
       -monitor "unix:$WORK/mon,server,nowait" -serial "file:$WORK/serial" -no-reboot
