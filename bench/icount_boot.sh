@@ -5,14 +5,15 @@
 # and cached by the lab) as the lab's x86 board boots it under TCG
 # (single-threaded, -cpu max, 512M; no initramfs: the kernel needs none to
 # bring its CPUs up), once per icount setting and vCPU count, and prints a
-# row each: whether the kernel brought its CPUs up within SECONDS, qemu's
+# row each: whether the kernel brought its CPUs up within BOOT_SECONDS, qemu's
 # own word that icount was on (its monitor's `info jit` prints "Host - Guest
 # clock" only under icount), the TSC rate the kernel detected (under icount
 # qemu's TSC counts virtual nanoseconds: 1000 MHz) and, for a guest still
 # booting, where each vCPU is (its RIP, looked at twice a second apart: map
 # them with the build's System.map).
 #
-#   bench/icount_boot.sh [TREE] [SCHEDLAB]      BOOT_SECONDS=30 by default
+#   bench/icount_boot.sh [TREE] [SCHEDLAB]      BOOT_SECONDS=30 by default;
+#   ICOUNTS="none shift=0,sleep=off" CPUS=2 choose the settings and vCPU counts
 #   KERNEL=/path/vmlinuz bench/icount_boot.sh   another kernel (e.g. Debian's)
 set -eu
 TREE=${1:-/work/linux-6.1}
