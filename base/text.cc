@@ -78,7 +78,16 @@ std::vector<std::string_view> split_lines(std::string_view text) {
 
 std::string excerpt(std::string_view s, std::size_t max_chars) {
   if (s.size() <= max_chars) return std::string(s);
-  return std::string(s.substr(0, max_chars)) + "... (" + std::to_string(s.size()) + " characters)";
+  // Never inside a UTF-8 character (its bytes would show escaped, "\xe6\xbc"),
+  // and the length in bytes where they are not all characters of one byte.
+  std::size_t cut = max_chars;
+  for (int back = 0; back < 3 && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80;
+       ++back)
+    --cut;
+  const bool ascii =
+      std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return std::string(s.substr(0, cut)) + "... (" + std::to_string(s.size()) +
+         (ascii ? " characters)" : " bytes)");
 }
 
 std::string head_and_tail(std::string_view text, std::size_t max_bytes) {

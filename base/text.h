@@ -32,8 +32,8 @@ std::vector<std::string_view> split_lines(std::string_view text);
 std::string last_lines(std::string_view text, std::size_t n);
 
 // s for an error message: whole when short, else its first characters and
-// how long it was ("123456789012... (40000 characters)"), so a hostile 1 MiB
-// value does not become a 1 MiB message.
+// how long ("12345... (40000 characters)", or bytes if not ASCII; never cut
+// inside a UTF-8 character): a hostile 1 MiB value is no 1 MiB message.
 std::string excerpt(std::string_view s, std::size_t max_chars = 40);
 
 // A tool's output kept within max_bytes: whole when it fits, else its

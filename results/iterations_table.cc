@@ -17,8 +17,10 @@ namespace {
 // (a parser's slip) and on read (a crafted or damaged database: a value
 // stored as text reads as NaN, see sql::number_or_nan), so no statistic
 // sees inf or 1e308. `where` names the iteration.
-void check_sample(const SampleRow& s, const IterationRow& it, bool writing) {
-  auto why = sample_out_of_range(s.value);
+void check_sample(const SampleRow& s, const IterationRow& it, bool writing,
+                  std::optional<std::string> stored = std::nullopt) {
+  auto why =
+      stored ? fmt::format("its value is {}, not a number", *stored) : sample_out_of_range(s.value);
   if (!why && s.offset_s && !std::isfinite(*s.offset_s))
     why = fmt::format("its offset {} is not finite", *s.offset_s);
   if (!why) return;
@@ -149,7 +151,7 @@ void attach_samples(sql::Stmt& ss, std::vector<IterationRow>& out) {
     }
     if (!last) continue;
     SampleRow sr{ss.text(1), sql::number_or_nan(ss, 2), stored_offset(ss, 3)};
-    check_sample(sr, *last, false);
+    check_sample(sr, *last, false, sql::stored_non_number(ss, 2));
     last->samples.push_back(std::move(sr));
   }
 }
@@ -293,7 +295,7 @@ void IterationsTable::for_each_run_iterations(
       while (at < used && rows[at].id < ss.i64(0)) ++at;
       if (at == used) break;
       rows[at].samples.push_back({metric, sql::number_or_nan(ss, 1), stored_offset(ss, 2)});
-      check_sample(rows[at].samples.back(), rows[at], false);
+      check_sample(rows[at].samples.back(), rows[at], false, sql::stored_non_number(ss, 1));
     }
     visit(std::span<const IterationRow>(rows.data(), used));
   }

@@ -14,8 +14,10 @@ namespace {
 // sample is, on write (a monitor parser's slip) and on read (a crafted or
 // damaged database: a value stored as text reads as NaN), so no mean,
 // stddev or test of `compare --monitors` sees inf or 1e308.
-void check_delta(const MonitorDeltaRow& d, std::int64_t iteration_id, bool writing) {
-  const auto why = sample_out_of_range(d.value);
+void check_delta(const MonitorDeltaRow& d, std::int64_t iteration_id, bool writing,
+                 std::optional<std::string> stored = std::nullopt) {
+  const auto why =
+      stored ? fmt::format("its value is {}, not a number", *stored) : sample_out_of_range(d.value);
   if (!why) return;
   throw StoreError(fmt::format("iteration id {}: {} counter {}: {}{}", iteration_id,
                                terminal_safe(d.monitor), terminal_safe(d.counter), *why,
@@ -73,7 +75,7 @@ std::vector<MonitorDeltaRow> MonitorRows::monitor_deltas(std::int64_t run_id,
       "ORDER BY d.rowid",
       [](const sql::Stmt& s) {
         MonitorDeltaRow d{s.i64(0), s.text(1), s.text(2), sql::number_or_nan(s, 3)};
-        check_delta(d, d.iteration_id, false);
+        check_delta(d, d.iteration_id, false, sql::stored_non_number(s, 3));
         return d;
       },
       run_id, monitor, aggregates_only ? 1 : 0);

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/text.h"
 #include "results/status.h"
 #include "results/store_error.h"
 
@@ -193,6 +194,24 @@ inline double number_or_nan(const Stmt& s, int col) {
   const int t = s.type(col);
   return t == SQLITE_INTEGER || t == SQLITE_FLOAT ? s.dbl(col)
                                                   : std::numeric_limits<double>::quiet_NaN();
+}
+
+// What column col holds when it is no number ("text 'abc'", "a blob of 3
+// bytes", "NULL"), for the message that refuses it: number_or_nan's NaN
+// alone would say "nan is not finite", not what the row holds. Nothing for
+// a number.
+inline std::optional<std::string> stored_non_number(const Stmt& s, int col) {
+  switch (s.type(col)) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+      return std::nullopt;
+    case SQLITE_NULL:
+      return "NULL";
+    case SQLITE_BLOB:
+      return fmt::format("a blob of {} bytes", s.view(col).size());
+    default:
+      return fmt::format("text '{}'", terminal_safe(excerpt(s.view(col))));
+  }
 }
 
 // Why column col holds no int ("is not a whole number", "4294967296 is out

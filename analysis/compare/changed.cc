@@ -58,9 +58,19 @@ bool is_keyed(const std::string& monitor) {
   return monitor == "cpufreq" || monitor == "cpuidle";
 }
 
+// Monitors whose rows are sparse: a profile's symbol under its floor, a
+// task name or CPU the sampler never saw, has no row, and is 0 there. The
+// other monitors write every total of their file (analysis/counters/
+// monitors.h; the per-CPU rows, sparse too, are not read here), so a total
+// absent from an iteration was not recorded: the kernel's file has no such
+// line, or perf could not count the event.
+bool is_sparse(const std::string& monitor) {
+  return monitor == "perf-profile" || monitor == "tasks";
+}
+
 // One value per iteration that ran the monitor: the stored one, or 0 for an
-// absent count or share (sparse rows); an absent ratio was undefined there,
-// and an absent key (is_keyed) not recorded.
+// absent row of a sparse monitor; an absent ratio was undefined there, and
+// any other absent row not recorded.
 std::vector<double> values_of(const std::vector<IterationRows>& its, const std::string& monitor,
                               const std::string& counter) {
   std::vector<double> out;
@@ -70,7 +80,7 @@ std::vector<double> values_of(const std::vector<IterationRows>& its, const std::
     const auto v = ran->second.find(counter);
     if (v != ran->second.end())
       out.push_back(v->second);
-    else if (!is_ratio(monitor, counter) && !is_keyed(monitor))
+    else if (!is_ratio(monitor, counter) && !is_keyed(monitor) && is_sparse(monitor))
       out.push_back(0);
   }
   return out;
@@ -196,9 +206,16 @@ ChangedTable what_changed(const Store& store, const Comparison& c, const Changed
     t.monitor_counters += names.size();
     for (const auto& [key, unused] : names) {
       const auto& [monitor, counter] = key;
-      Candidate cand =
-          candidate(values_of(its_a, monitor, counter), values_of(its_b, monitor, counter),
-                    is_share(monitor, counter), false, o.test);
+      const std::vector<double> a_values = values_of(its_a, monitor, counter);
+      const std::vector<double> b_values = values_of(its_b, monitor, counter);
+      // Recorded in one column only (the monitor ran there alone, or the
+      // other's kernel or perf has no such counter): nothing to compare it
+      // with, and never a change from or to 0.
+      if (a_values.empty() != b_values.empty()) {
+        t.one_sided.insert(row_name(monitor, counter));
+        continue;
+      }
+      Candidate cand = candidate(a_values, b_values, is_share(monitor, counter), false, o.test);
       cand.row.counter = row_name(monitor, counter);
       per_point[p].push_back(std::move(cand));
     }

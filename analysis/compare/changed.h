@@ -22,7 +22,11 @@
 //
 // Missing values. An iteration whose monitor stored no row of a counter:
 // for a ratio, the ratio was undefined there (zero denominator) and the
-// iteration is left out; for a count or a profile share, 0 (sparse rows).
+// iteration is left out; for a perf-profile share or a tasks count, 0
+// (sparse rows); for any other counter, not recorded (the monitors write
+// every total), and left out. A counter recorded in one column only is
+// not tested: it is listed as one-sided (ChangedTable::one_sided), never
+// compared with 0 ("-100%").
 //
 // Floors (LKP leaves tiny counters out as noise too): a count whose base and
 // new means are both below kCountFloor in absolute value, and a share whose

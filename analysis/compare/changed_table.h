@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct ChangedTable {
   std::size_t below_floor = 0;   // left out by the floors
   std::size_t untestable = 0;    // too few iterations, or no test defined
   std::size_t monitor_counters = 0;  // monitor counters either column stored (0: none ran)
+  // Counters recorded in one column's iterations only, by name: not tested,
+  // never compared with 0.
+  std::set<std::string> one_sided;
   std::vector<ChangedRow> rows;  // the rows kept (q <= fdr), points in block order
   // Mann-Whitney's floor when it is over BH's first threshold: why a table
   // at few iterations may list nothing (changed_floor.h).

@@ -12,6 +12,7 @@
 #include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/monitor_rows.h"
+#include "results/store_error.h"
 
 namespace schedlab {
 namespace {
@@ -27,6 +28,25 @@ void add_to(std::optional<double>& o, double v) {
   o = o.value_or(0) + v;
 }
 
+// The CPU of a tasks row "cpu_hits.N" and its count, as the sampler writes
+// them (a CPU number, a whole count of samples). A crafted or damaged row
+// ("cpu_hits.1e9", "cpu_hits.-1", a count of -5) is a StoreError naming it:
+// std::stoi read "1e9" as CPU 1, threw a bare "stoi" past 2^31, and a
+// negative count wrapped to 2^64 - 5 samples.
+int hits_cpu(const MonitorDeltaRow& d) {
+  const std::string_view cpu = std::string_view(d.counter).substr(9);
+  constexpr int kMaxCpu = 1 << 22;  // Linux's NR_CPUS is at most 8192; sane far above it
+  int n = 0;
+  bool ok = !cpu.empty() && cpu.size() <= 7 && all_digits(cpu);
+  if (ok) n = std::stoi(std::string(cpu));
+  if (!ok || n >= kMaxCpu || !(d.value >= 0) || d.value != std::floor(d.value))
+    throw StoreError(
+        fmt::format("iteration id {}: tasks counter {}: {} is not a CPU's count of "
+                    "samples (a damaged or crafted database)",
+                    d.iteration_id, terminal_safe(excerpt(d.counter)), d.value));
+  return n;
+}
+
 std::map<std::int64_t, IterationCounters> counters_of(const Store& store, std::int64_t run_id) {
   std::map<std::int64_t, IterationCounters> out;
   for (const auto& d : store.monitor_rows().monitor_deltas(run_id, "", true)) {
@@ -39,8 +59,10 @@ std::map<std::int64_t, IterationCounters> counters_of(const Store& store, std::i
     } else if (d.monitor == tasks::kMonitorName) {
       if (d.counter == "migrations") c.task_migrations = d.value;
       if (d.counter == "tasks") c.tasks = d.value;
-      if (d.counter.starts_with("cpu_hits."))
-        c.cpu_hits[std::stoi(d.counter.substr(9))] += static_cast<std::uint64_t>(d.value);
+      if (d.counter.starts_with("cpu_hits.")) {
+        const int cpu = hits_cpu(d);
+        c.cpu_hits[cpu] += static_cast<std::uint64_t>(d.value);
+      }
     } else if (d.monitor == "schedstat") {
       if (d.counter == "all.ttwu_local") c.ttwu_local = d.value;
       if (d.counter == "all.ttwu_count") c.ttwu_count = d.value;

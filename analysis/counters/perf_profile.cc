@@ -75,11 +75,14 @@ Folded fold(std::string_view perf_script) {
       continue;
     }
     if (raw.front() != ' ' && raw.front() != '\t') {
-      // A sample's header: "COMM TID" (a comm may hold spaces).
+      // A sample's header: "COMM TID" (a comm may hold spaces). A sample
+      // of a task that had exited by the time perf script read it (do_exit
+      // on its stack) has no thread: perf names it ":-1" with TID -1.
       finish();
       const auto space = line.rfind(' ');
       std::uint64_t tid = 0;
-      if (space == std::string_view::npos || !parse_u64(line.substr(space + 1), tid))
+      if (space == std::string_view::npos ||
+          !(parse_u64(line.substr(space + 1), tid) || line.substr(space + 1) == "-1"))
         throw CounterParseError(
             i + 1,
             fmt::format("expected a sample header 'COMM TID', found '{}'", line_excerpt(line)));

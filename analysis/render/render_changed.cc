@@ -1,6 +1,7 @@
 #include "analysis/render/render_changed.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 
@@ -33,12 +34,14 @@ std::string change(const ChangedRow& r) {
   return "n/a";  // from a base of 0
 }
 
-// Cut in the middle, so both the monitor and the end of a symbol show.
+// Cut in the middle, so both the monitor and the end of a symbol show;
+// never inside a UTF-8 character.
 std::string fit(const std::string& name, std::size_t width, bool& cut) {
-  if (name.size() <= width) return name;
+  if (display_width(name) <= width) return name;
   cut = true;
   const std::size_t keep = width - 3;
-  return name.substr(0, keep / 2) + "..." + name.substr(name.size() - (keep - keep / 2));
+  return std::string(head_columns(name, keep / 2)) + "..." +
+         std::string(tail_columns(name, keep - keep / 2));
 }
 
 std::string point_title(const ChangedRow& r) {
@@ -59,6 +62,23 @@ nlohmann::ordered_json floor_json(const PFloor& f) {
           {"rows_needed", f.rows_needed},
           {"iterations_needed", f.iterations_needed},
           {"note", floor_sentence(f)}};
+}
+
+// The counters recorded in one column only, the first few named.
+std::string one_sided_note(const ChangedTable& t) {
+  constexpr std::size_t kNamed = 5;
+  std::vector<std::string> names;
+  bool unused = false;
+  for (const auto& name : t.one_sided) {
+    if (names.size() == kNamed) break;
+    names.push_back(terminal_safe(fit(name, 60, unused)));
+  }
+  return fmt::format(
+      "{} recorded in one column only (not compared, never with 0): {}{}\n",
+      count_of(t.one_sided.size(), "counter"), fmt::join(names, ", "),
+      t.one_sided.size() > kNamed
+          ? fmt::format(" and {} more (--format json lists them)", t.one_sided.size() - kNamed)
+          : "");
 }
 
 }  // namespace
@@ -97,19 +117,23 @@ std::string render_changed_text(const ChangedTable& t) {
       "left out: {} under the floors (counts below {:g} per iteration, shares below {:g}%),\n"
       "{} untestable (too few iterations a side, or no test defined)\n",
       t.below_floor, kCountFloor, kShareFloorPct, t.untestable);
+  if (!t.one_sided.empty()) out += wrap_words(one_sided_note(t));
   return out;
 }
 
 nlohmann::ordered_json changed_json_summary(const ChangedTable& t) {
-  return {{"base", t.base_label},
-          {"new", t.label},
-          {"test", test_name(t.test)},
-          {"fdr", t.fdr},
-          {"tested", t.tested},
-          {"below_floor", t.below_floor},
-          {"untestable", t.untestable},
-          {"monitor_counters", t.monitor_counters},
-          {"p_floor", t.p_floor ? floor_json(*t.p_floor) : nlohmann::ordered_json(nullptr)}};
+  nlohmann::ordered_json j = {
+      {"base", t.base_label},
+      {"new", t.label},
+      {"test", test_name(t.test)},
+      {"fdr", t.fdr},
+      {"tested", t.tested},
+      {"below_floor", t.below_floor},
+      {"untestable", t.untestable},
+      {"monitor_counters", t.monitor_counters},
+      {"p_floor", t.p_floor ? floor_json(*t.p_floor) : nlohmann::ordered_json(nullptr)}};
+  if (!t.one_sided.empty()) j["one_sided"] = t.one_sided;
+  return j;
 }
 
 nlohmann::ordered_json changed_json_rows(const ChangedTable& t) {
@@ -153,6 +177,8 @@ std::string render_changed_html(const ChangedTable& t) {
     out +=
         "<p>No monitor counters stored in either column (monitors: in the config records "
         "them).</p>\n";
+  if (!t.one_sided.empty())
+    out += fmt::format("<p class=\"note\">{}</p>\n", html_escape(one_sided_note(t)));
   if (t.rows.empty()) return out + "<p>No counter changed.</p></section>\n";
   std::string point;
   for (const ChangedRow& r : t.rows) {

@@ -81,11 +81,10 @@ std::optional<std::vector<std::int64_t>> selected_runs(const Store& store,
   std::vector<std::int64_t> ids;
   for (const auto& arg : o.runs) {
     const auto run = store.runs_table().find_run_arg(arg);
-    if (!run) {
-      print_message(fmt::format("schedlab export: no run '{}' in {}\n",
-                                terminal_safe(excerpt(arg, 60)), store.path()));
-      return std::nullopt;
-    }
+    const auto why =
+        run ? named_twice(ids, o.runs, run->id, run->name, arg)
+            : fmt::format("no run '{}' in {}", terminal_safe(excerpt(arg, 60)), store.path());
+    if (why) return print_message(fmt::format("schedlab export: {}\n", *why)), std::nullopt;
     ids.push_back(run->id);
   }
   if (!ids.empty()) return ids;

@@ -2,6 +2,8 @@
 // smoke run): every row of each, its journal rows kept as history.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/text.h"
 #include "results/runs_table.h"
 #include "results/store.h"
@@ -32,6 +34,11 @@ int rm_command(const RmOptions& o) {
         throw StoreError(
             fmt::format("{} has no run '{}'", store.path(), terminal_safe(excerpt(arg, 80))));
       for (auto& r : found) {
+        // Named twice (by id and name): removed once, not "no run" the
+        // second time.
+        if (std::any_of(doomed.begin(), doomed.end(),
+                        [&](const RunInfo& d) { return d.id == r.id; }))
+          continue;
         if (r.status == RunStatus::kRunning && RunAlive::held(store.path(), r.id))
           throw StoreError(
               fmt::format("run {} '{}' is being written by a live schedlab; nothing removed", r.id,

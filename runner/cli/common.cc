@@ -96,6 +96,17 @@ int report_kernel_group(const KernelRunsResult& r, std::size_t kernels, const st
   return failed ? kIterationsFailed : kOk;
 }
 
+std::optional<std::string> named_twice(const std::vector<std::int64_t>& ids,
+                                       const std::vector<std::string>& args, std::int64_t id,
+                                       const std::string& name, const std::string& arg) {
+  for (std::size_t i = 0; i < ids.size() && i < args.size(); ++i)
+    if (ids[i] == id)
+      return fmt::format("run {} '{}' is named twice, as '{}' and '{}': name each run once", id,
+                         terminal_safe(excerpt(name, 60)), terminal_safe(excerpt(args[i], 60)),
+                         terminal_safe(excerpt(arg, 60)));
+  return std::nullopt;
+}
+
 std::string resume_command(const std::string& run, const std::string& db_path) {
   std::error_code ec;
   const auto absolute = std::filesystem::absolute(db_path, ec);

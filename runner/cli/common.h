@@ -4,8 +4,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +83,14 @@ int report_run(const RunSummary& s, const std::string& db_path, const std::strin
 // interrupted or a kernel failed; then the exit code, as report_run's.
 int report_kernel_group(const KernelRunsResult& r, std::size_t kernels, const std::string& group,
                         bool stored, const std::string& db_path, int failed);
+
+// Why ARG may not join the runs a command has resolved so far (IDS, named
+// by ARGS): it names run ID (NAME) a second time ("run 1 'p1' is named
+// twice, as '1' and 'p1'"; two columns or Otava rows of one run would count
+// it twice). Nothing when it names a run not yet named.
+std::optional<std::string> named_twice(const std::vector<std::int64_t>& ids,
+                                       const std::vector<std::string>& args, std::int64_t id,
+                                       const std::string& name, const std::string& arg);
 
 // "schedlab run --resume RUN --db /abs/path.db", quoted for pasting: the
 // database named whatever the directory or SCHEDLAB_DB is where it is pasted.

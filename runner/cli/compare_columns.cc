@@ -26,8 +26,8 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
     }
     const auto ids = group_runs(store.runs_table(), group);
     if (ids.empty()) {
-      print_message(
-          fmt::format("schedlab {}: no runs of group '{}' in {}\n", command, group, store.path()));
+      print_message(fmt::format("schedlab {}: no runs of group '{}' in {}\n", command,
+                                terminal_safe(excerpt(group, 80)), store.path()));
       return std::nullopt;
     }
     // A multi-kernel group has its own kernel/variant columns; pairs split
@@ -40,6 +40,10 @@ std::optional<std::vector<ColumnRef>> compare_columns(const Store& store,
     if (!run) {
       print_message(fmt::format("schedlab {}: no run '{}' in {}\n", command,
                                 terminal_safe(excerpt(arg, 80)), store.path()));
+      return std::nullopt;
+    }
+    if (const auto why = named_twice(ids, runs, run->id, run->name, arg)) {
+      print_message(fmt::format("schedlab {}: {}\n", command, *why));
       return std::nullopt;
     }
     ids.push_back(run->id);

@@ -246,7 +246,12 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         const auto run =
             latest->run_id ? store.runs_table().find_run(*latest->run_id) : std::nullopt;
         if (run && run->status == RunStatus::kFinished) {
-          out.cells.push_back(cell_of(*latest, false, kernel.repo));
+          // Named as this nightly names the config: the report finds a
+          // cell by that path, and one stored as 'c.yaml' is the same
+          // config (by its text's sha) as './c.yaml' today.
+          NightlyCell cell = cell_of(*latest, false, kernel.repo);
+          cell.config = path;
+          out.cells.push_back(std::move(cell));
           continue;
         }
         o.note(fmt::format(
@@ -275,6 +280,7 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
                                                          .config_sha256 = sha,
                                                          .status = NightlyStatus::kMeasuring,
                                                          .kernel_commit = kernel.commit};
+      m.config_path = path;  // a resumed measurement too: as the report names it
       if (!hook_output.empty()) m.hook_output = hook_output;
       if (!failure.empty()) {
         m.status = NightlyStatus::kFailed;

@@ -8,8 +8,10 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "base/message.h"
+#include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/knob_journal_table.h"
 #include "results/point_stops_table.h"
@@ -357,7 +359,17 @@ class Execution {
     for (std::size_t v = 0; v < n; ++v)
       if (const auto row = stored_stops_.find({variant_ids_[v], workload, p.params_json}); row != stored_stops_.end())
         stored[v] = row->second;
-    SequentialPoint point(p.iterations, primary_metric(p), n, stored);
+    // A stored test that cannot go on (crafted or damaged looks) is named by
+    // its run and point, not only by what was wrong with it.
+    SequentialPoint point = [&] {
+      try {
+        return SequentialPoint(p.iterations, primary_metric(p), n, stored);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("run {} '{}', {}: its stored sequential test: {}",
+                                                summary_.run_id, terminal_safe(summary_.name),
+                                                terminal_safe(p.describe()), e.what()));
+      }
+    }();
     const bool baseline_stored = stored[0] && stored[0]->reason != "looking";
     auto save = [&](std::size_t v) {
       const PointState& s = state(p, v);

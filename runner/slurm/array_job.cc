@@ -220,9 +220,12 @@ std::string status_text(const Submission& s, const std::map<int, QueuedTask>& in
                                              : "-";
     if (q == in_queue.end() && !(r.exists && shown == RunStatus::kFinished)) ++unfinished;
     // The database's path last: a path stays whole, however wide.
-    out += fmt::format("{:>4}  {:<12} {:<12} {:<12} {:>5}  {}\n", t, state,
-                       nodes.empty() ? "-" : nodes, run, r.ok, s.task_db(t));
-    if (!r.error.empty()) out += wrap_words("      " + r.error);
+    // Slurm's words and the task's nodes file (DIR may be shared: anyone
+    // who can write it writes these) escaped, as the run's name is.
+    out += fmt::format("{:>4}  {:<12} {:<12} {:<12} {:>5}  {}\n", t, terminal_safe(state),
+                       nodes.empty() ? "-" : terminal_safe(excerpt(nodes, 60)), run, r.ok,
+                       terminal_safe(s.task_db(t)));
+    if (!r.error.empty()) out += wrap_words("      " + terminal_safe(r.error));
   }
   // The next command, to paste: whole (with_command).
   if (unfinished)
@@ -230,7 +233,7 @@ std::string status_text(const Submission& s, const std::map<int, QueuedTask>& in
                         "schedlab slurm submit --resume " + shell_word(s.dir));
   else if (in_queue.empty())
     out += with_command("every task finished:",
-                        fmt::format("schedlab merge merged.db {}/task-*.db", s.dir));
+                        fmt::format("schedlab merge merged.db {}/task-*.db", shell_word(s.dir)));
   return out;
 }
 

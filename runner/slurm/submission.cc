@@ -90,9 +90,13 @@ Submission Submission::load(const std::string& dir) {
     if (const auto why = name_problem(s.name))
       throw SlurmError(
           fmt::format("its name '{}' cannot name a run: {}", terminal_safe(excerpt(s.name)), *why));
-    for (const auto* field : {&s.partition, &s.time_limit, &s.lab_kernel, &s.target_sut})
+    const std::pair<const char*, const std::string*> fields[] = {{"partition", &s.partition},
+                                                                 {"time_limit", &s.time_limit},
+                                                                 {"lab_kernel", &s.lab_kernel},
+                                                                 {"target_sut", &s.target_sut}};
+    for (const auto& [key, field] : fields)
       if (!field->empty() && name_problem(*field))
-        throw SlurmError(fmt::format("'{}' holds a control character or is not UTF-8",
+        throw SlurmError(fmt::format("its {} '{}' holds a control character or is not UTF-8", key,
                                      terminal_safe(excerpt(*field))));
     for (const auto& job : s.jobs)
       if (job.size() > 20 || !all_digits(job))

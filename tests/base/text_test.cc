@@ -206,3 +206,14 @@ TEST_CASE("head_columns and tail_columns never split a UTF-8 character (issue 44
   CHECK(tail_columns("ab", 0).empty());
   CHECK(head_columns("ab", 0).empty());
 }
+
+TEST_CASE("excerpt cuts between UTF-8 characters and counts bytes when they are not ASCII") {
+  // hostile8: 40000 CJK characters cut at byte 40 showed "\xe6\xbc..." and
+  // "(120000 characters)".
+  std::string cjk;
+  for (int i = 0; i < 40000; ++i) cjk += "\xe6\xbc\xa2";
+  CHECK(excerpt(cjk) == cjk.substr(0, 39) + "... (120000 bytes)");
+  CHECK(terminal_safe(excerpt(cjk)).find("\\x") == std::string::npos);
+  CHECK(excerpt(std::string(50, 'a')) == std::string(40, 'a') + "... (50 characters)");
+  CHECK(excerpt("short") == "short");
+}

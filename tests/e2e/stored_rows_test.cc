@@ -63,3 +63,129 @@ TEST_CASE("compare and export refuse an iteration of another run's variant, nami
                                            id, variant)));
   }
 }
+
+TEST_CASE("nightly reuses a measurement of its config named by another path (hostile8)") {
+  // The measurements name the config by its absolute path; this nightly
+  // names the same file (same text, same sha) as './c.yaml'. The reused
+  // cells kept the stored path, so the report's targets table and
+  // comparisons (which look cells up by this nightly's path) had none of
+  // them: "No regression", exit 0, with nothing compared.
+  TempDir dir;
+  const std::string db = dir.file("n.db"), config = two_value_runs(dir, db);
+  reused_nightly(dir, db, config);
+  write_text(dir.file("night2.yaml"),
+             "name: hn\nbaseline: t1\ntargets:\n  - name: t1\n    hook: [\"false\"]\n"
+             "  - name: t2\n    hook: [\"false\"]\nconfigs: [./c.yaml]\n");
+  const auto r = schedlab_cmd({"nightly", dir.file("night2.yaml"), "--db", db});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  const std::string named = dir.file("./c.yaml");
+  CHECK_THAT(r.out, Catch::Contains("| t1 (baseline) | 6.1 | " + named +
+                                    " | measured | 1 | no (reused) |"));
+  CHECK_THAT(r.out, Catch::Contains("| t2 | 6.1 | " + named + " | measured | 2 | no (reused) |"));
+  CHECK_THAT(r.out, Catch::Contains("### " + named + ": t2 vs t1 (baseline)"));
+}
+
+TEST_CASE("a run named twice is refused by compare and export, removed once by rm (hostile8)") {
+  // compare 1 r1 gave the run's columns twice; export --format otava 1 1
+  // wrote it as two rows ("8 cells of 2 runs"); rm 1 r1 removed nothing and
+  // said "no run with id 1".
+  TempDir dir;
+  const std::string db = dir.file("d.db");
+  two_value_runs(dir, db);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"compare", "1", "r1"},
+                                               {"export", "--format", "otava", "r1", "1"}}) {
+    auto with_db = args;
+    with_db.insert(with_db.end(), {"--db", db});
+    const auto r = schedlab_cmd(with_db);
+    INFO(args[0]);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(one_line(r.err),
+               Catch::Contains(
+                   fmt::format("run 1 'r1' is named twice, as '{}' and '{}': name each run once",
+                               args[args.size() - 2], args.back())));
+  }
+  const auto rm = schedlab_cmd({"rm", "--db", db, "1", "r1"});
+  CHECK(rm.exit_code == 0);
+  CHECK(rm.err == "removed run 1 'r1'\n");
+  CHECK(raw(db, "SELECT count(*) FROM runs") == "1");
+  // A group's name from the command line, escaped like a run's.
+  const auto group = schedlab_cmd({"compare", "--db", db, "--group", "g\x1b]0;x\x07"});
+  CHECK(group.err.find('\x1b') == std::string::npos);
+  CHECK_THAT(group.err, Catch::Contains("no runs of group 'g\\x1b]0;x\\x07'"));
+}
+
+TEST_CASE("a stored value that is no number is named as what it holds (hostile8)") {
+  // hostile7 7: a delta or sample stored as text 'abc' read back as NaN:
+  // "nan is not finite".
+  TempDir dir;
+  const std::string db = dir.file("t.db");
+  two_value_runs(dir, db);
+  const std::string id = raw(db, "SELECT min(id) FROM iterations WHERE run_id = 1");
+  REQUIRE(exec_raw(db, "INSERT INTO monitor_deltas VALUES (" + id + ", 'stat', 'ctxt', 'abc')"));
+  auto r = schedlab_cmd({"compare", "--db", db, "r1", "--monitors"});
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains("iteration id " + id +
+                             ": stat counter ctxt: its value is text 'abc', not a number"));
+  REQUIRE(exec_raw(db, "DELETE FROM monitor_deltas"));
+  REQUIRE(exec_raw(db, "UPDATE samples SET value = x'00ff' WHERE iteration_id = " + id));
+  r = schedlab_cmd({"compare", "--db", db, "r1"});
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains("sample of t: its value is a blob of 2 bytes, not a number"));
+}
+
+TEST_CASE("a tasks row that is no CPU's count is refused by compare --monitors (hostile8)") {
+  // std::stoi read cpu_hits.1e9 as CPU 1 (its count added there), and
+  // cpu_hits.99999999999 stopped compare --monitors and report with a bare
+  // "stoi".
+  TempDir dir;
+  const std::string db = dir.file("h.db");
+  two_value_runs(dir, db);
+  const std::string id = raw(db, "SELECT min(id) FROM iterations WHERE run_id = 1");
+  for (const char* row : {"'cpu_hits.1e9', 5", "'cpu_hits.99999999999', 5", "'cpu_hits.1', -5"}) {
+    REQUIRE(exec_raw(db, "DELETE FROM monitor_deltas"));
+    REQUIRE(exec_raw(db, "INSERT INTO monitor_deltas VALUES (" + id +
+                             ", 'tasks', 'samples', 9), (" + id + ", 'tasks', " + row + ")"));
+    const auto r = schedlab_cmd({"compare", "--db", db, "r1", "--monitors"});
+    INFO(row);
+    CHECK(r.exit_code != 0);
+    CHECK_THAT(one_line(r.err),
+               Catch::Contains("iteration id " + id + ": tasks counter cpu_hits.") &&
+                   Catch::Contains("is not a CPU's count of samples"));
+  }
+}
+
+TEST_CASE("resume names the run and point of a stored sequential test it cannot go on with") {
+  // hostile7 41: "a past look needs its fraction and needed n", naming
+  // neither.
+  TempDir dir;
+  const std::string db = dir.file("s.db"), config = dir.file("s.yaml");
+  write_text(config, R"(iterations: {stop: sequential, min: 3, max: 6, min_effect_pct: 30}
+workloads:
+  - command:
+      name: reader
+      argv: [sh, -c, 'echo $((100 + $$ % 7))']
+      metrics:
+        t:
+          regex: '^(?<value>[0-9]+)$'
+          direction: lower
+      monitors: []
+variants:
+  a: {}
+  b: {}
+)");
+  REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", "s", "--quiet"}).exit_code == 0);
+  REQUIRE(exec_raw(db,
+                   "UPDATE runs SET status = 'interrupted'; UPDATE point_stops SET reason = "
+                   "'looking', seq_decision = 'undecided', seq_looks_json = "
+                   "'[{\"fraction\": 0.1, \"n\": 3, \"needed_n\": -1}]' WHERE seq_metric "
+                   "IS NOT NULL; UPDATE point_stops SET reason = 'looking'"));
+  const auto r = schedlab_cmd({"run", "--resume", "s", "--db", db, "--quiet"});
+  INFO(r.err);
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains("run 1 's', reader: its stored sequential test: a past look needs its "
+                             "fraction and needed n"));
+}

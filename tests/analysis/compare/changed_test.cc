@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "analysis/compare/compare.h"
@@ -98,6 +99,23 @@ const ChangedRow* row(const ChangedTable& t, const std::string& counter) {
   for (const auto& r : t.rows)
     if (r.counter == counter) return &r;
   return nullptr;
+}
+
+// Every lead byte followed by its continuation bytes, and none stray.
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80         ? 1
+                          : (c >> 5) == 6  ? 2
+                          : (c >> 4) == 14 ? 3
+                          : (c >> 3) == 30 ? 4
+                                           : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
 }
 
 std::size_t columns_of(const std::string& line) {
@@ -274,7 +292,59 @@ TEST_CASE("what changed: a frequency on one side only is a missing key, not 0 ms
   Comparison c = compare(db.store, db.columns);
   c.changed = what_changed(db.store, c, {});
   CHECK_FALSE(row(*c.changed, "cpufreq.all.1200000kHz.ms"));
-  CHECK(c.changed->untestable == 1);
+  CHECK(c.changed->one_sided == std::set<std::string>{"cpufreq.all.1200000kHz.ms"});
+}
+
+TEST_CASE("what changed: a counter recorded in one column only is one-sided, not -100%",
+          "[changed]") {
+  // hostile7 37, hostile8: perf-stat's context-switches and /proc/stat's
+  // ctxt stored for the baseline only were "-100.0%" against a mean of 0,
+  // q 0.001. Every total of those monitors is written when recorded, so
+  // absent is unrecorded (a perf that could not count it, a crafted
+  // database). A profile's symbol stays sparse: absent is a share of 0.
+  Db db({{"perf-stat", "context-switches", {4100, 4200, 4000, 4150, 4120, 4090}, {}},
+         {"stat", "ctxt", {3400, 3500, 3300, 3450, 3420, 3390}, {}},
+         {"perf-profile", "self.bar", {5.0, 5.2, 4.8, 5.1, 4.9, 5.0}, {}},
+         {"perf-profile",
+          "self.foo",
+          {5.0, 5.2, 4.8, 5.1, 4.9, 5.0},
+          {5.0, 5.2, 4.8, 5.1, 4.9, 5.0}}});
+  Comparison c = compare(db.store, db.columns);
+  c.changed = what_changed(db.store, c, {});
+  CHECK_FALSE(row(*c.changed, "perf-stat.context-switches"));
+  CHECK_FALSE(row(*c.changed, "stat.ctxt"));
+  CHECK(row(*c.changed, "profile.self.bar"));
+  CHECK(c.changed->one_sided == std::set<std::string>{"perf-stat.context-switches", "stat.ctxt"});
+  const std::string text = render_changed_text(*c.changed);
+  CHECK_THAT(test::one_line(text),
+             Catch::Contains("2 counters recorded in one column only (not compared, never with "
+                             "0): perf-stat.context-switches, stat.ctxt"));
+  CHECK(changed_json_summary(*c.changed)["one_sided"] ==
+        nlohmann::json::array({"perf-stat.context-switches", "stat.ctxt"}));
+  CHECK_THAT(render_changed_html(*c.changed), Catch::Contains("<p class=\"note\">2 counters"));
+  // Nothing one-sided: the summary and text as before (no key, no line).
+  Db both;
+  Comparison c2 = compare(both.store, both.columns);
+  c2.changed = what_changed(both.store, c2, {});
+  CHECK_FALSE(changed_json_summary(*c2.changed).contains("one_sided"));
+  CHECK_THAT(render_changed_text(*c2.changed), !Catch::Contains("one column only"));
+}
+
+TEST_CASE("what changed: a long name is cut between UTF-8 characters", "[changed]") {
+  ChangedTable t{.base_label = "default", .label = "batch", .tested = 1};
+  t.rows.push_back({.block = "b",
+                    .counter = "profile.self." + std::string(30, 'a') + "\xc3\xa9\xc3\xa9" +
+                               std::string(60, 'b'),
+                    .share = true,
+                    .change_pp = 1});
+  std::string name = t.rows[0].counter;
+  for (std::size_t cut = 0; cut < 40; ++cut) {
+    // Each length moves the cut through the two-byte characters.
+    t.rows[0].counter = name.substr(0, 13) + std::string(cut, 'x') + name.substr(13);
+    const std::string text = render_changed_text(t);
+    INFO(text);
+    CHECK(valid_utf8(text));
+  }
 }
 
 TEST_CASE("what changed: Mann-Whitney's floor is R's, and binds over many counters", "[changed]") {

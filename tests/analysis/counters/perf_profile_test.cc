@@ -54,6 +54,19 @@ TEST_CASE("a real system-wide profile of hackbench", "[perf][monitors]") {
   }
 }
 
+TEST_CASE("a sample of an exited task (perf's ':-1 -1') is folded, not refused",
+          "[perf][monitors]") {
+  // hostile8: a real system-wide recording whose sample at line 40 caught
+  // a task in do_exit; perf script names its thread ":-1" with TID -1. The
+  // whole iteration's profile was refused ("expected a sample header").
+  const auto f = perf_profile::fold(test::own_fixture("perf/script-exited-task.txt"));
+  CHECK(folded_samples(f) == 18);
+  CHECK(f.at(":-1;entry_SYSCALL_64_after_hwframe;do_syscall_64;x64_sys_call;__x64_sys_exit_group;"
+             "do_group_exit;do_exit;_raw_write_unlock_irq") == 1);
+  CHECK_THROWS_WITH(perf_profile::fold("hot -2\n"),
+                    "line 1: expected a sample header 'COMM TID', found 'hot -2'");
+}
+
 TEST_CASE("folded stacks round-trip through text and the stored form", "[perf][monitors]") {
   const auto f = perf_profile::fold(test::own_fixture("perf/script-hackbench-g2.txt"));
   CHECK(perf_profile::parse_folded(perf_profile::folded_text(f)) == f);

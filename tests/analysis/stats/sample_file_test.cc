@@ -18,6 +18,14 @@ TEST_CASE("sample files: anything else is an error naming file and line", "[samp
   CHECK_THROWS_WITH(parse_samples("1 2\n", "a.txt"), "a.txt:1: not a number: '1 2'");
   CHECK_THROWS_WITH(parse_samples("nan\n", "a.txt"), "a.txt:1: not a number: 'nan'");
   CHECK_THROWS_WITH(parse_samples("inf\n", "a.txt"), "a.txt:1: not a number: 'inf'");
+  // hostile7 36: a byte order mark made "not a number: '1'" of a good file.
+  CHECK_THROWS_WITH(parse_samples("\xef\xbb\xbf"
+                                  "1\n2\n",
+                                  "a.txt"),
+                    "a.txt:1: the file starts with a UTF-8 byte order mark (EF BB BF): save it "
+                    "without one");
+  CHECK_THROWS_WITH(parse_samples("1\n\x1b]0;x\x07\n", "a.txt"),
+                    "a.txt:2: not a number: '\\x1b]0;x\\x07'");
   CHECK_THROWS_WITH(parse_samples("# nothing\n\n", "empty.txt"), "empty.txt: no samples");
   CHECK_THROWS_AS(parse_samples("", "e"), std::invalid_argument);
 }

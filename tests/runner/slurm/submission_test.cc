@@ -5,8 +5,10 @@
 #include "runner/slurm/submission.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "base/file.h"
+#include "runner/slurm/array_job.h"
 #include "runner/slurm/slurm_tools.h"
 #include "tests/support/temp_dir.h"
 
@@ -192,8 +194,38 @@ TEST_CASE("slurm: the submission record round-trips, and a bad one names its fil
                       Catch::Contains("submission.json: not a submission record") &&
                           !Catch::Contains("\x1b") && !Catch::Contains("\n"));
   }
+  // hostile8: the refusal names the field it refuses.
+  {
+    std::string text = good;
+    text.replace(text.find(R"("partition": "lab")"), 18, R"("partition": "l\nab")");
+    write_whole_file(dir.file("submission.json"), text);
+    CHECK_THROWS_WITH(Submission::load(dir.path().string()),
+                      Catch::Contains("its partition 'l\\x0aab' holds a control character"));
+  }
   CHECK_THROWS_WITH(Submission::load(dir.file("nowhere")), Catch::Contains("no submission record"));
   CHECK_THROWS_WITH(submission_dir(dir.file("nowhere")),
                     Catch::Contains("neither a results directory"));
   CHECK(submission_dir(dir.path().string()) == dir.path().string());
+}
+
+TEST_CASE("slurm: status prints a task's nodes file and Slurm's words escaped (hostile8)") {
+  // DIR/slurm/task-I.nodes is written into a results directory others may
+  // share: its ESC and BEL (an OSC retitling the terminal) were printed raw
+  // in the nodes column; the merge command to paste named DIR unquoted.
+  test::TempDir dir;
+  Submission s;
+  s.dir = dir.file("fleet one");
+  s.name = "fleet";
+  s.pairs = 2;
+  std::filesystem::create_directories(s.dir + "/slurm");
+  write_whole_file(s.dir + "/slurm/task-1.nodes", "n1\x1b]0;pwned\x07\n");
+  const std::string text =
+      slurm::status_text(s, {{0, {.task = 0, .state = "RUN\x1bNING", .nodes = "n\x07"}}});
+  INFO(text);
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find('\x07') == std::string::npos);
+  CHECK_THAT(text, Catch::Contains("RUN\\x1bNING") && Catch::Contains("n1\\x1b]0;pwned\\x07"));
+  s.pairs = 0;  // nothing unfinished: the merge command
+  CHECK_THAT(slurm::status_text(s, {}),
+             Catch::Contains("schedlab merge merged.db '" + s.dir + "'/task-*.db"));
 }
