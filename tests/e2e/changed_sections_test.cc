@@ -2,7 +2,7 @@
 // another output: the nightly report and `bisect status`, end to end on this
 // machine. A hook installs what each kernel (target, candidate) stands for:
 // how many children a real Python program forks and how long each sleeps
-// (12 for 0.05 s, or 30 for 0.1 s); the tasks monitor counts the workload's
+// (12 for 0.1 s, or 30 for 0.2 s); the tasks monitor counts the workload's
 // tasks each iteration, so the table has a real monitor row (tasks.tasks)
 // beside the benchmark's own (forks.seconds). Without monitors the section
 // says that no monitor counter was stored. A nightly of three targets or a
@@ -37,17 +37,17 @@ for pid in kids:
 print("seconds: %f" % (time.monotonic() - t0))
 )py";
 
-// Three kernels: the first good (12 children, 0.05 s), the others bad. Short
-// sleeps keep the test quick: twice the time and 2.5 times the tasks still
-// differ at every look on a busy machine.
+// Three kernels: the first good (12 children, 0.1 s), the others bad. Half
+// the sleeps they had (the test took a minute); at a quarter it failed once
+// on a busy machine, its output not kept.
 struct ForksSetup {
   test::TempDir dir;
   std::vector<std::string> kernels{"good-1", "bad-2", "bad-3"};
   ForksSetup() {
     test::write_text(dir.file("forks.py"), kForksProgram);
-    test::write_text(dir.file("good-1.val"), "12 0.05\n");
-    test::write_text(dir.file("bad-2.val"), "30 0.1\n");
-    test::write_text(dir.file("bad-3.val"), "30 0.1\n");
+    test::write_text(dir.file("good-1.val"), "12 0.1\n");
+    test::write_text(dir.file("bad-2.val"), "30 0.2\n");
+    test::write_text(dir.file("bad-3.val"), "30 0.2\n");
   }
   // The experiment, with the tasks monitor or none.
   std::string config(bool monitors) const {
