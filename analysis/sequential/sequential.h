@@ -33,13 +33,12 @@
 // a first look of 4-16 degrees of freedom, free re-planning had type I
 // 0.059 (CV 2%) and 0.0765 (CV 4%) at alpha 0.05. So such a test spends
 // alpha times a ratio below 1, with a power margin, both by its first
-// look's degrees of freedom and by how many looks follow it (its needed n
-// over its n), the levels at which seeded simulation measured its type I
-// just below alpha and its power just above power (a calibrated nominal
-// level: sequential_calibration.h, analysis/README.md; at alpha 0.05 and
-// power 0.8: x 0.75, margin 0.045, from 4 degrees of freedom, x 0.82 when
-// the needed n is below 6 x n; x 0.84, margin 0.025, from 8, x 0.92 with
-// margin 0.005 below 4 x n). A test whose first look
+// look's degrees of freedom (and, where the table has a short row, by how
+// many looks follow it: none has), the levels at which seeded simulation
+// measured its type I just below alpha and its power just above power (a
+// calibrated nominal level: sequential_calibration.h, analysis/README.md;
+// at alpha 0.05 and power 0.8: x 0.75, margin 0.045, from 4 degrees of
+// freedom; x 0.84, margin 0.025, from 8). A test whose first look
 // has 12 degrees of freedom or more is settled (design.settled_df): it
 // spends alpha itself, with s^2 as it is and a power margin of 0.02; its
 // variance is estimated well enough that alpha holds (CV 10%: 0.0486-0.0516

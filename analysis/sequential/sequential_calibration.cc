@@ -19,16 +19,20 @@ constexpr double kLong = std::numeric_limits<double>::infinity();
 // come in increasing first_df, a short row (few looks follow) before the
 // long one of its df; a first look takes the rows of the last first_df at
 // or below its degrees of freedom, the short one when its needed n is below
-// below_ratio times its n. Alpha 0.05, power 0.8: normal and log-normal
+// below_ratio times its n. No row is short: the short rows measured (alpha
+// 0.05, power 0.8: x 0.82 below 6 x n from 4 degrees of freedom, x 0.92 and
+// margin 0.005 below 4 x n from 8) held type I at CV 2%, 4% and 10% but
+// not at CV 3% (0.0520-0.0587 at 4,000 trials against 0.0442-0.0537
+// without them: there the tests whose first variance is low take the short
+// level, and they are the ones whose |t| is high); SequentialDesign's
+// short_alpha_ratio measures them. Alpha 0.05, power 0.8: normal and log-normal
 // noise, 4,000 trials to choose, 20,000 to check (bench_sequential). The
 // others: normal noise, 3,000-8,000 trials, long rows only; alpha 0.1 kept
 // alpha 0.05's long rows (type I 0.074-0.1015 with them).
 constexpr CalibrationRow kCalibrationRows[] = {
     {0.01, 0.8, 4, {0.62, 0.04, true, 0.01, 0.8, kLong}},
     {0.01, 0.8, 8, {0.74, 0.025, true, 0.01, 0.8, kLong}},
-    {0.05, 0.8, 4, {0.82, 0.045, true, 0.05, 0.8, 6}},
     {0.05, 0.8, 4, {0.75, 0.045, true, 0.05, 0.8, kLong}},
-    {0.05, 0.8, 8, {0.92, 0.005, true, 0.05, 0.8, 4}},
     {0.05, 0.8, 8, {0.84, 0.025, true, 0.05, 0.8, kLong}},
     {0.05, 0.9, 4, {0.66, 0.035, true, 0.05, 0.9, kLong}},
     {0.05, 0.9, 8, {0.82, 0.015, true, 0.05, 0.9, kLong}},

@@ -133,7 +133,7 @@ plans <- list(
        n = c(16, 32, 48, 64, 80, 96, 112, 128, 144, 160)),
   list(alpha = 0.01, power = 0.85, min_effect = 5, cv = 3, K = 5, n = c(3, 6, 8, 11, 14)),
   list(alpha = 0.05, power = 0.8, min_effect = 3, cv = 2, K = 10, min = 5,
-       n = c(5, 6, 7, 8, 9))
+       n = c(5, 6, 7, 8, 9, 10))
 )
 characteristics <- function(x, rates, prefix) {
   d <- gsd(rates, x$alpha, spending_of(x))
