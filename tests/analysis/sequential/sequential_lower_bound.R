@@ -22,7 +22,7 @@
 #    design: what a t-based test reaches when only its schedule knows sd
 #    (CV 4%: n_max 30-36 and Kim-DeMets rho 1-2, around the oracle's best).
 # Run: Rscript tests/analysis/sequential/sequential_lower_bound.R (about a minute for CV 2%,
-# 5 more for CV 4%'s t-test).
+# about 15 more at idle priority for CV 4%'s t-test).
 suppressPackageStartupMessages(library(rpact))
 options(warn = -1)  # rpact: "kMax > 10 is not validated"
 
@@ -126,7 +126,7 @@ for (cv in c(2, 4)) {
       # rejects above 0.0531 at the nominal 0.05: a nominal level lower
       # until some design holds it (what exact sequential-t bounds do).
       # CV 4%: the oracle's best n_max (32, 33) and spendings (kd 1-2) only,
-      # 20 looks from min to n_max (about 5 minutes of CPU).
+      # 20 looks from min to n_max.
       tb <- NULL
       for (a in c(0.05, 0.045, 0.04, 0.035)) {
         tb <- if (cv == 2) t_based(effect, min_n, fixed_t, a)
