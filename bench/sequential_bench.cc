@@ -23,6 +23,8 @@
 //                                [same_error=G] [nominal_alpha=A]
 //                                [settled_df=D] [settled_margin=X]
 //                                [unsettled_ratio=R] [alpha=A] [power=P]
+//                                [short_ratio=R short_margin=X short_below=B]
+//                                [seed=S]
 // TRIALS: default 20000 a setting; NAME: obf, pocock, kd, kd(RHO) (default:
 // the design's); replan: how each look's variance re-plans the needed n
 // (SequentialReplan; default grow); cv, min, noise, change: only the
@@ -37,6 +39,10 @@
 // variance_quantile, small_n_term, free_from_df, same_error, settled_df
 // and settled_margin, unsettled_alpha_ratio (SequentialDesign; 0, the
 // default: the calibration table, sequential_calibration.h), for exploring;
+// short_ratio, short_margin, short_below: the short level (a first look
+// whose needed n is below short_below times its n) in place of the table's
+// (SequentialDesign::short_alpha_ratio, short_power_margin,
+// short_below_ratio);
 // nominal_alpha: the alpha the design spends and plans its power at, while
 // the goals stay at the stated alpha; alpha, power: the design's stated
 // alpha and power (default 0.05, 0.8), the goals at them.
@@ -99,6 +105,9 @@ int main(int argc, char** argv) {
   double stated_alpha = defaults.alpha;
   std::map<std::string, std::string> only;  // cv, min, noise, change
   bool known_schedule = false;
+  // The first setting's; the others count up from it. seed=S: other trials
+  // (a calibration chosen on them is checked on the default's).
+  std::uint64_t seed = 20240536;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
@@ -110,7 +119,8 @@ int main(int argc, char** argv) {
     }
     if (key == "margin" || key == "quantile" || key == "small_n" || key == "free_from_df" ||
         key == "nominal_alpha" || key == "same_error" || key == "settled_df" ||
-        key == "settled_margin" || key == "unsettled_ratio" || key == "alpha" || key == "power") {
+        key == "settled_margin" || key == "unsettled_ratio" || key == "alpha" || key == "power" ||
+        key == "short_ratio" || key == "short_margin" || key == "short_below") {
       char* end = nullptr;
       const double x = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0') {
@@ -128,7 +138,19 @@ int main(int argc, char** argv) {
        : key == "settled_df"      ? design.settled_df
        : key == "settled_margin"  ? design.settled_margin
        : key == "unsettled_ratio" ? design.unsettled_alpha_ratio
+       : key == "short_ratio"     ? design.short_alpha_ratio
+       : key == "short_margin"    ? design.short_power_margin
+       : key == "short_below"     ? design.short_below_ratio
                                   : design.small_n_term) = x;
+      continue;
+    }
+    if (key == "seed") {
+      char* end = nullptr;
+      seed = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0') {
+        fmt::print(stderr, "bench_sequential: '{}' is not a seed\n", arg);
+        return 2;
+      }
       continue;
     }
     if (key == "schedule" && (value == "known" || value == "estimated")) {
@@ -197,7 +219,6 @@ int main(int argc, char** argv) {
       trials, 2 * se_alpha, 2 * se_power);
 
   std::vector<Row> rows;
-  std::uint64_t seed = 20240536;
   auto wanted = [&](const std::string& key, const std::string& value) {
     return !only.contains(key) || only[key] == value;
   };

@@ -50,7 +50,7 @@ std::string render_design_text(const DesignReport& r) {
         "note: the cap ({}) comes before the needed n: power at min_effect falls to {:.3f}\n",
         c.cap, c.power);
   out += fmt::format("\n{:>4} {:>10} {:>9} {:>10} {:>13} {:>12} {:>10}\n", "look", "iterations",
-                     "fraction", "bound |z|", "nominal alpha", "alpha spent", "same bound");
+                     "n/needed", "bound |z|", "nominal alpha", "alpha spent", "same bound");
   for (std::size_t k = 0; k < c.looks.size(); ++k) {
     const PlannedLook& l = c.looks[k];
     out += fmt::format("{:>4} {:>10} {:>9.4f} {:>10} {:>13.4g} {:>12.4g} {:>10}\n", k + 1, l.n,
@@ -59,12 +59,20 @@ std::string render_design_text(const DesignReport& r) {
   }
   out += fmt::format("different: |z| >= bound; same: the interval z +- same bound within +-{:g}%\n",
                      d.min_effect_pct);
+  // The spending fraction is the look's n over the needed n the look before
+  // planned: whole iterations carry the last look past 1 (1.246 at CV 1%),
+  // and that look spends all the alpha left, not more.
+  out += fmt::format(
+      "n/needed: the spending fraction, the look's n over the needed n the look before planned "
+      "(the\nfirst's: at most 1/{} of its own); past 1 when whole iterations pass it, and the "
+      "last look\nspends all the alpha left\n",
+      d.planned_looks);
   // A test not settled at its first look spends a calibrated nominal level
   // (sequential_calibration.h): say why the last look's alpha spent is
   // below alpha, and whether that level was measured at this alpha and power.
   if (!c.looks.empty() && c.looks.back().alpha_spent < d.alpha) {
     const double first_n = static_cast<double>(c.looks.front().n);
-    const SequentialPlan::UnsettledLevel& u = c.plan.unsettled_at(first_n);
+    const SequentialPlan::UnsettledLevel& u = c.plan.unsettled_at(first_n, c.needed_n);
     out += fmt::format(
         "note: the first look has {:g} degrees of freedom (fewer than {:g}): the bounds spend a\n"
         "nominal alpha of {:.4g} (alpha x {:g}) and plan power {:g}, ",
@@ -79,6 +87,11 @@ std::string render_design_text(const DesignReport& r) {
           "not calibrated at this alpha and\npower: the level calibrated at alpha {:g}, power {:g} "
           "(type I and power here unmeasured)\n",
           u.calibration.alpha, u.calibration.power);
+    // The short level (sequential_calibration.h): few looks follow the first.
+    if (std::isfinite(u.calibration.below_ratio))
+      out += fmt::format(
+          "(the level of a short test: at the first look the needed n is below {:g} x its n)\n",
+          u.calibration.below_ratio);
   }
   out += "\naverage iterations a side (normal theory, this design's looks):\n";
   out += fmt::format("  no change       {:>8.2f}\n", c.asn.h0);
@@ -107,7 +120,7 @@ std::string render_design_json(const DesignReport& r) {
     const PlannedLook& l = c.looks[k];
     looks.push_back({{"look", k + 1},
                      {"n", l.n},
-                     {"fraction", l.fraction},
+                     {"n_over_needed_n", l.fraction},
                      {"efficacy_bound", bound_json(l.efficacy_bound)},
                      {"nominal_alpha", l.nominal_alpha},
                      {"alpha_spent", l.alpha_spent},
@@ -120,10 +133,11 @@ std::string render_design_json(const DesignReport& r) {
   // A test not settled at its first look: its calibrated level, and
   // whether it was measured at this alpha and power.
   if (!c.looks.empty() && c.looks.back().alpha_spent < c.plan.design.alpha) {
-    const auto& u = c.plan.unsettled_at(static_cast<double>(c.looks.front().n));
+    const auto& u = c.plan.unsettled_at(static_cast<double>(c.looks.front().n), c.needed_n);
     doc["calibration"] = {{"nominal_alpha", u.nominal_alpha},
                           {"alpha_ratio", u.calibration.alpha_ratio},
                           {"power_margin", u.calibration.power_margin},
+                          {"short", std::isfinite(u.calibration.below_ratio)},
                           {"calibrated", u.calibration.calibrated}};
   }
   if (r.simulated) {

@@ -121,8 +121,16 @@ std::string design_error(const SequentialDesign& d) {
         (d.unsettled_alpha_ratio >= 0.1 && d.unsettled_alpha_ratio <= 1)))
     return fmt::format("unsettled_alpha_ratio must be 0 (calibrated) or from 0.1 to 1, not {}",
                        d.unsettled_alpha_ratio);
-  const double margin =
-      d.unsettled_alpha_ratio > 0 ? d.power_margin : unsettled_max_margin(d.alpha, d.power);
+  if (!(d.short_alpha_ratio == 0 || (d.short_alpha_ratio >= 0.1 && d.short_alpha_ratio <= 1)))
+    return fmt::format("short_alpha_ratio must be 0 (the table's) or from 0.1 to 1, not {}",
+                       d.short_alpha_ratio);
+  if (!(d.short_power_margin >= 0 && d.short_power_margin < 0.5))
+    return fmt::format("short_power_margin must be in [0, 0.5), not {}", d.short_power_margin);
+  if (!(d.short_below_ratio >= 0 && d.short_below_ratio < 1e6))
+    return fmt::format("short_below_ratio must be in [0, 1e6), not {}", d.short_below_ratio);
+  const double margin = std::max(
+      d.unsettled_alpha_ratio > 0 ? d.power_margin : unsettled_max_margin(d.alpha, d.power),
+      d.short_alpha_ratio > 0 ? d.short_power_margin : 0);
   if (!(d.power + margin < 1))
     return fmt::format(
         "power must be below {:g} (the plan asks for {:g} more, a margin for estimated "
@@ -181,20 +189,39 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   const auto settled_n = static_cast<std::size_t>(std::ceil((d.settled_df + 2) / 2));
   const std::size_t last_n =
       d.settled_df > 0 ? std::max(d.min_n, settled_n > 0 ? settled_n - 1 : 0) : d.min_n + 4;
-  for (std::size_t n = d.min_n; n <= last_n; ++n) {
+  auto level_of = [&](const UnsettledCalibration& c) {
     SequentialPlan::UnsettledLevel level;
-    level.calibration = d.unsettled_alpha_ratio > 0
-                            ? UnsettledCalibration{d.unsettled_alpha_ratio, d.power_margin, false}
-                            : unsettled_calibration(d.alpha, d.power, 2.0 * n - 2);
-    level.nominal_alpha = d.alpha * level.calibration.alpha_ratio;
-    const auto same = std::find_if(p.unsettled.begin(), p.unsettled.end(), [&](const auto& u) {
-      return u.calibration.alpha_ratio == level.calibration.alpha_ratio &&
-             u.calibration.power_margin == level.calibration.power_margin;
-    });
-    level.eta = same != p.unsettled.end()
-                    ? same->eta
-                    : eta_for(level.nominal_alpha, level.calibration.power_margin, 1);
+    level.calibration = c;
+    level.nominal_alpha = d.alpha * c.alpha_ratio;
+    for (const auto* v : {&p.unsettled, &p.unsettled_short})
+      for (const auto& u : *v)
+        if (u.calibration.alpha_ratio == c.alpha_ratio &&
+            u.calibration.power_margin == c.power_margin)
+          level.eta = u.eta;
+    if (level.eta == 0) level.eta = eta_for(level.nominal_alpha, c.power_margin, 1);
+    return level;
+  };
+  for (std::size_t n = d.min_n; n <= last_n; ++n) {
+    const double df = 2.0 * n - 2;
+    const SequentialPlan::UnsettledLevel level =
+        level_of(d.unsettled_alpha_ratio > 0
+                     ? UnsettledCalibration{d.unsettled_alpha_ratio, d.power_margin, false}
+                     : unsettled_calibration(d.alpha, d.power, df));
+    UnsettledCalibration short_row = level.calibration;
+    short_row.below_ratio = 0;  // none, unless the table or the design has one
+    if (d.short_alpha_ratio > 0)
+      short_row = {d.short_alpha_ratio, d.short_power_margin, false, 0, 0, d.short_below_ratio};
+    else if (d.unsettled_alpha_ratio == 0)
+      short_row = unsettled_calibration(d.alpha, d.power, df, 0);
+    if (!std::isfinite(short_row.below_ratio)) short_row.below_ratio = 0;  // no short row
+    SequentialPlan::UnsettledLevel short_level = level_of(short_row);
+    // The short level may plan no more than the long one: a first look is
+    // short when its needed n at the long level is below the ratio, and a
+    // resumed test, which only has the needed n at its own level, tells
+    // which it was by the same ratio.
+    short_level.eta = std::min(short_level.eta, level.eta);
     p.unsettled.push_back(level);
+    p.unsettled_short.push_back(short_level);
   }
   const SequentialPlan::UnsettledLevel& first = p.unsettled.front();
   p.unsettled_alpha = first.nominal_alpha;
@@ -214,10 +241,13 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   return p;
 }
 
-const SequentialPlan::UnsettledLevel& SequentialPlan::unsettled_at(double first_n) const {
+const SequentialPlan::UnsettledLevel& SequentialPlan::unsettled_at(double first_n,
+                                                                   double first_needed_n) const {
   const double i = std::floor(first_n) - static_cast<double>(design.min_n);
-  return unsettled[static_cast<std::size_t>(
-      std::clamp(i, 0.0, static_cast<double>(unsettled.size() - 1)))];
+  const auto k =
+      static_cast<std::size_t>(std::clamp(i, 0.0, static_cast<double>(unsettled.size() - 1)));
+  const UnsettledLevel& s = unsettled_short[k];
+  return first_needed_n < s.calibration.below_ratio * first_n ? s : unsettled[k];
 }
 
 SideMoments side_moments(std::span<const double> x, Centre centre) {
@@ -269,7 +299,9 @@ SequentialTest::SequentialTest(SequentialPlan plan, Centre centre, bool higher_i
 double SequentialTest::take_look(const PastLook& at, bool last, double& bound, double& same_bound) {
   if (looks_.empty()) {
     settled_ = settled_at(at.n);
-    level_ = needed_terms(at.n);
+    // Its needed n at its own level: below the short ratio exactly when it
+    // was at the long one (unsettled_short's eta is at most unsettled's).
+    level_ = needed_terms(at.n, at.needed_n);
   }
   const bool final_look = last || next_is_last_ || at.fraction >= 1;
   const double alpha = level_.nominal_alpha;
@@ -303,12 +335,18 @@ bool SequentialTest::settled_at(double n) const {
   return plan_.design.settled_df > 0 && 2 * n - 2 >= plan_.design.settled_df;
 }
 
-SequentialTest::NeededTerms SequentialTest::needed_terms(double first_n) const {
+SequentialTest::NeededTerms SequentialTest::needed_terms(double first_n,
+                                                         double first_needed_n) const {
   const SequentialDesign& d = plan_.design;
   const double z_half = stats::normal_quantile(1 - d.alpha / 2);
   if (settled_at(first_n)) return {plan_.settled_eta, 0, z_half * z_half / 4, d.alpha};
-  const SequentialPlan::UnsettledLevel& u = plan_.unsettled_at(first_n);
+  const SequentialPlan::UnsettledLevel& u = plan_.unsettled_at(first_n, first_needed_n);
   return {u.eta, d.variance_quantile, d.small_n_term * z_half * z_half / 4, u.nominal_alpha};
+}
+
+SequentialTest::NeededTerms SequentialTest::first_terms(double first_n, double per_eta2) const {
+  const NeededTerms long_level = needed_terms(first_n);
+  return needed_terms(first_n, long_level.eta * long_level.eta * per_eta2 + long_level.small_n);
 }
 
 SequentialTest::PastLook SequentialTest::replanned(double n, double estimate) const {
@@ -407,7 +445,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   // se^2 n is the variance a unit of n brings. The last term is Guenther's
   // correction of a normal n to a t-test's (z^2 / 4, 1981), design.small_n_term
   // times (1 by default; 2 with the earlier `grow` rule, whose power it set).
-  const NeededTerms terms = looks_.empty() ? needed_terms(n) : level_;
+  NeededTerms terms = looks_.empty() ? needed_terms(n) : level_;  // its variance_quantile
   // The variance in the needed n is taken at its chi2_df(variance_quantile)
   // limit, s^2 df / chi2_df(q): by default the median-unbiased size (q 0.5;
   // s^2 is skewed); a settled test takes s^2 as it is. With a few degrees of
@@ -419,9 +457,11 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   const double unbias =
       q > 0 ? pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), q) : 1;
   const double known = plan_.design.known_cv_pct / 100;
-  l.needed_n = known > 0
-                   ? terms.eta * terms.eta * 2 * known * known / (delta * delta) + terms.small_n
-                   : terms.eta * terms.eta * se2 * unbias * n / (margin * margin) + terms.small_n;
+  // The needed n per unit of eta^2.
+  const double per_eta2 =
+      known > 0 ? 2 * known * known / (delta * delta) : se2 * unbias * n / (margin * margin);
+  if (looks_.empty()) terms = first_terms(n, per_eta2);
+  l.needed_n = terms.eta * terms.eta * per_eta2 + terms.small_n;
   const PastLook at = replanned(n, l.needed_n);
   l.needed_n = at.needed_n;
   // The first look waits for the first planned fraction of the needed n as

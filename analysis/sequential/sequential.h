@@ -33,11 +33,12 @@
 // a first look of 4-16 degrees of freedom, free re-planning had type I
 // 0.059 (CV 2%) and 0.0765 (CV 4%) at alpha 0.05. So such a test spends
 // alpha times a ratio below 1, with a power margin, both by its first
-// look's degrees of freedom, the levels at which seeded simulation
+// look's degrees of freedom (and, where the table has a short row, by how
+// many looks follow it: none has), the levels at which seeded simulation
 // measured its type I just below alpha and its power just above power (a
 // calibrated nominal level: sequential_calibration.h, analysis/README.md;
-// at alpha 0.05 and power 0.8: x 0.78, margin 0.045, from 4 degrees of
-// freedom; x 0.85, margin 0.02, from 8). A test whose first look
+// at alpha 0.05 and power 0.8: x 0.75, margin 0.045, from 4 degrees of
+// freedom; x 0.84, margin 0.025, from 8). A test whose first look
 // has 12 degrees of freedom or more is settled (design.settled_df): it
 // spends alpha itself, with s^2 as it is and a power margin of 0.02; its
 // variance is estimated well enough that alpha holds (CV 10%: 0.0486-0.0516
@@ -106,6 +107,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -194,6 +196,14 @@ struct SequentialDesign {
   // > 0: this ratio and power_margin for every such test (for measuring:
   // the rounds before took 0.7 and 0.04); 1: none.
   double unsettled_alpha_ratio = 0;
+  // For measuring a short row (sequential_calibration.h): > 0 replaces the
+  // short level, alpha x short_alpha_ratio with short_power_margin, for a
+  // first look whose needed n (at the long level) is below
+  // short_below_ratio times its n. 0: the table's short row, none with a
+  // fixed unsettled_alpha_ratio.
+  double short_alpha_ratio = 0;
+  double short_power_margin = 0;
+  double short_below_ratio = 0;
   // For measuring only (the runner never sets it): > 0 plans every look's
   // needed n from this CV (% of the mean) instead of the samples' variance,
   // N = 2 eta^2 (cv / min_effect)^2 + the small-sample term, so the looks are
@@ -223,7 +233,15 @@ struct SequentialPlan {
     double eta = 0;                    // drift for power + power margin at that level
   };
   std::vector<UnsettledLevel> unsettled;
-  const UnsettledLevel& unsettled_at(double first_n) const;
+  // The short level of each first n (a test with few looks after its first,
+  // sequential_calibration.h), for a first look whose needed n at
+  // unsettled's level is below calibration.below_ratio times its n; where
+  // the table has none, unsettled's level with below_ratio 0.
+  std::vector<UnsettledLevel> unsettled_short;
+  // first_needed_n: the first look's needed n at unsettled's level (+inf:
+  // unsettled's level).
+  const UnsettledLevel& unsettled_at(
+      double first_n, double first_needed_n = std::numeric_limits<double>::infinity()) const;
   // Of a first look at min_n: unsettled.front()'s nominal alpha (eta is its
   // eta, efficacy its bounds, power its planned power).
   double unsettled_alpha = 0;
@@ -332,7 +350,15 @@ class SequentialTest {
     double small_n = 0;            // Guenther's term, once or design.small_n_term times
     double nominal_alpha = 0;      // what the bounds spend: alpha, or the level's
   };
-  NeededTerms needed_terms(double first_n) const;
+  // first_needed_n: the first look's needed n at the long level (plan.unsettled's), which
+  // picks the short level below its ratio (+inf: the long level).
+  NeededTerms needed_terms(double first_n,
+                           double first_needed_n = std::numeric_limits<double>::infinity()) const;
+  // The terms of a first look at first_n whose variance asks for per_eta2
+  // iterations a side per unit of eta^2 (the needed n is eta^2 per_eta2 +
+  // small_n): the short level when the long one's needed n is below its
+  // ratio (sequential_calibration.h), else needed_terms(first_n).
+  NeededTerms first_terms(double first_n, double per_eta2) const;
   const std::vector<PastLook>& looks() const { return looks_; }
   const SequentialPlan& plan() const { return plan_; }
 

@@ -13,13 +13,21 @@
 // What the error depends on is how well the first look knows the variance
 // (its pooled degrees of freedom, 2n - 2) and how many looks follow it (the
 // needed n over the first look's, from the CV over min_effect): at a stated
-// alpha and power the rows are by the first look's degrees of freedom, each
-// row's figures the worst of CV 2% and 4% at min_effect 3% (CV over
-// min_effect 0.67 and 1.33; only that ratio matters, not the two apart)
-// with normal and log-normal noise. A first look at 3 or 4 a side (4 or 6
-// degrees of freedom) takes the row measured with min 3, one at 5 or 6 a
-// side the row of min 5. analysis/README.md has the figures.
+// alpha and power the rows are by the first look's degrees of freedom and
+// could be, within them, by how many looks follow: the first look's needed
+// n over its n (a short test, below a row's `below_ratio`, has few looks
+// after its first; a long one many: about 3 and 10 with CV 2% and 4% and
+// min 3). The table has no short row: measured, short rows held type I at
+// CV 2% and 4% but broke it at CV 3%, where the ratio sends the tests whose
+// first variance is low (and |t| high) to the short level
+// (sequential_calibration.cc, analysis/README.md). Each row's figures are
+// the worst of CV 2% and 4% at min_effect 3% (CV over min_effect: only
+// that ratio matters, not the two apart) with normal and log-normal noise.
+// A first look at 3 or 4 a side (4 or 6 degrees of freedom) takes the row
+// measured with min 3, one at 5 or 6 a side the row of min 5.
 #pragma once
+
+#include <limits>
 
 namespace schedlab {
 
@@ -31,11 +39,17 @@ struct UnsettledCalibration {
   // power, whose type I and power at this one nobody measured.
   bool calibrated = false;
   double alpha = 0, power = 0;  // the row's
+  // The row serves a first look whose needed n (planned at the long row's
+  // level) is below this many times its n: +inf for the long row.
+  double below_ratio = std::numeric_limits<double>::infinity();
 };
 
 // The row for a design's alpha and power and a first look with first_df
-// pooled degrees of freedom (below settled_df).
-UnsettledCalibration unsettled_calibration(double alpha, double power, double first_df);
+// pooled degrees of freedom (below settled_df) whose needed n, planned at
+// the long row's level, is needed_ratio times its n (+inf: the long row).
+UnsettledCalibration unsettled_calibration(
+    double alpha, double power, double first_df,
+    double needed_ratio = std::numeric_limits<double>::infinity());
 // The largest power margin any first look of such a design plans with
 // (power plus it must stay below 1).
 double unsettled_max_margin(double alpha, double power);

@@ -100,9 +100,10 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   // would (its calibrated level, or settled: design.settled_df).
   SequentialTest test(c.plan, Centre::kAmean, true);
   const auto k = static_cast<double>(d.planned_looks);
+  const double per_eta2 = 2 * sd * sd / (delta * delta);
   const auto needed_at = [&](std::size_t first_n) {
-    const SequentialTest::NeededTerms t = test.needed_terms(static_cast<double>(first_n));
-    return t.eta * t.eta * 2 * sd * sd / (delta * delta) + t.small_n;
+    const SequentialTest::NeededTerms t = test.first_terms(static_cast<double>(first_n), per_eta2);
+    return t.eta * t.eta * per_eta2 + t.small_n;
   };
   // The terms change with n only up to the first settled n (or the plan's
   // last level, when never settled); from there the first look is due at once.

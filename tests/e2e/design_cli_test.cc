@@ -53,11 +53,14 @@ TEST_CASE("design: JSON keeps its fields; a simulation is seeded and from the ru
   CHECK(looks[0]["n"] == 5);
   CHECK(looks.back()["n"] == j["max_n"]);
   // CV 2%, min 5: not settled at the first look (8 degrees of freedom), so
-  // all of the nominal alpha x 0.84, calibrated at alpha 0.05 and power 0.8.
+  // all of the nominal alpha x 0.84, calibrated at alpha 0.05 and power 0.8
+  // (the table has no short row).
   CHECK_THAT(looks.back()["alpha_spent"].get<double>(), Catch::Matchers::WithinAbs(0.042, 1e-12));
   CHECK_THAT(j["calibration"]["nominal_alpha"].get<double>(),
              Catch::Matchers::WithinAbs(0.042, 1e-12));
   CHECK(j["calibration"]["calibrated"] == true);
+  CHECK(j["calibration"]["short"] == false);
+  CHECK(looks[0].contains("n_over_needed_n"));
   const double h0 = j["asn"]["h0"], h1 = j["asn"]["h1"], h1x2 = j["asn"]["h1x2"];
   CHECK(h1x2 < h1);
   CHECK(h1 <= j["max_n"].get<double>());
@@ -75,6 +78,25 @@ TEST_CASE("design: JSON keeps its fields; a simulation is seeded and from the ru
                     "--simulate", "300", "--seed", "7", "--dist", "lognormal", "--format", "json"});
   REQUIRE(again.exit_code == 0);
   CHECK(again.out == r.out);
+}
+
+TEST_CASE("design: the spending fraction reads as n over the needed n, past 1 at the last look",
+          "[design]") {
+  // CV 1%: the needed n is 3.21 a side; the last look comes at 4, 4 / 3.21 = 1.2462 of it.
+  const auto text = schedlab_cmd({"design", "--cv", "1"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("look iterations  n/needed  bound |z|") != std::string::npos);
+  CHECK(text.out.find("   2          4    1.2462") != std::string::npos);
+  CHECK(test::one_line(text.out).find(
+            "n/needed: the spending fraction, the look's n over the needed n the look before "
+            "planned (the first's: at most 1/10 of its own); past 1 when whole iterations pass "
+            "it, and the last look spends all the alpha left") != std::string::npos);
+  const auto json = schedlab_cmd({"design", "--cv", "1", "--format", "json"});
+  REQUIRE(json.exit_code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  const auto& last = j["looks"].back();
+  CHECK(!last.contains("fraction"));
+  CHECK_THAT(last["n_over_needed_n"].get<double>(), Catch::Matchers::WithinAbs(1.2462, 1e-4));
 }
 
 TEST_CASE("design: a level not calibrated at the design's alpha and power is said", "[design]") {

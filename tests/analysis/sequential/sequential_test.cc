@@ -176,10 +176,55 @@ TEST_CASE("the last look spends all of alpha, and a resumed test has the same bo
   REQUIRE(a.analysed);
   CHECK(a.last);
   // All of alpha if the first look settled the test, else all of its nominal level.
-  CHECK(a.alpha_spent == Approx(first.needed_terms(first.looks().front().n).nominal_alpha));
+  const SequentialTest::PastLook& first_look = first.looks().front();
+  CHECK(a.alpha_spent ==
+        Approx(first.needed_terms(first_look.n, first_look.needed_n).nominal_alpha));
   CHECK(a.efficacy_bound == b.efficacy_bound);
   CHECK(a.p_value == b.p_value);
   CHECK(a.decision == b.decision);
+}
+
+TEST_CASE("a first look with few looks after it takes the short level, found again on resume",
+          "[sequential]") {
+  // The table has no short row (sequential_calibration.cc): the one measured, from the design.
+  SequentialDesign d;
+  d.short_alpha_ratio = 0.82;
+  d.short_power_margin = 0.045;
+  d.short_below_ratio = 6;
+  const SequentialPlan plan = plan_sequential(d);
+  const UnsettledCalibration long4 = unsettled_calibration(0.05, 0.8, 4);
+  // A short level plans no more than its long one: a resumed test, which
+  // has only the needed n at its own level, reads which it took from it.
+  REQUIRE(plan.unsettled_short.size() == plan.unsettled.size());
+  for (std::size_t i = 0; i < plan.unsettled.size(); ++i)
+    CHECK(plan.unsettled_short[i].eta <= plan.unsettled[i].eta);
+  SequentialTest probe(plan, Centre::kAmean, true);
+  const SequentialTest::NeededTerms long_terms = probe.needed_terms(3);
+  // Per unit of eta^2, the variance that makes the long level's needed n at a first look at 3 a
+  // side `needed`: below 6 x 3 the short level, from it the long one.
+  const auto per_eta2 = [&](double needed) {
+    return (needed - long_terms.small_n) / (long_terms.eta * long_terms.eta);
+  };
+  CHECK(probe.first_terms(3, per_eta2(17.9)).nominal_alpha == Approx(0.05 * 0.82));
+  CHECK(probe.first_terms(3, per_eta2(18.1)).nominal_alpha == Approx(0.05 * long4.alpha_ratio));
+  // The default design has no short level.
+  SequentialTest plain(default_plan(), Centre::kAmean, true);
+  CHECK(plain.first_terms(3, per_eta2(4)).nominal_alpha == Approx(0.05 * long4.alpha_ratio));
+  // Through look(): CV 1% needs about 3 a side, so the first look (at 3) is short, and so is
+  // the test resumed from its looks.
+  const Sides s = planted(20, 0, 1, 29);
+  SequentialTest first(plan, Centre::kAmean, true);
+  const SequentialLook l1 = first.look(std::span(s.base).first(3), std::span(s.variant).first(3));
+  REQUIRE(l1.analysed);
+  REQUIRE(!first.finished());
+  CHECK(l1.needed_n < 6 * 3);
+  SequentialTest resumed(plan, Centre::kAmean, true, first.looks());
+  const auto a = first.look(std::span(s.base).first(8), std::span(s.variant).first(8), true);
+  const auto b = resumed.look(std::span(s.base).first(8), std::span(s.variant).first(8), true);
+  CHECK(a.alpha_spent == Approx(0.05 * 0.82));
+  CHECK(b.alpha_spent == a.alpha_spent);
+  CHECK(b.efficacy_bound == a.efficacy_bound);
+  CHECK(b.p_value == a.p_value);
 }
 
 TEST_CASE("the fixed n is R's power.t.test, rounded up", "[sequential][r]") {
