@@ -50,14 +50,6 @@ std::map<Point, std::vector<IterationRows>> column_rows(const Store& store, cons
   return out;
 }
 
-// Rows named by the machine's own keys: a frequency of time_in_state, a
-// cpuidle state. Every snapshot lists them all (0 when unused), so one
-// absent from an iteration is a key that machine does not have, as the
-// delta itself refuses a key on one side only: not recorded, not 0 ms.
-bool is_keyed(const std::string& monitor) {
-  return monitor == "cpufreq" || monitor == "cpuidle";
-}
-
 // Monitors whose rows are sparse: a profile's symbol under its floor, a
 // task name or CPU the sampler never saw, has no row, and is 0 there. The
 // other monitors write every total of their file (analysis/counters/
@@ -80,7 +72,7 @@ std::vector<double> values_of(const std::vector<IterationRows>& its, const std::
     const auto v = ran->second.find(counter);
     if (v != ran->second.end())
       out.push_back(v->second);
-    else if (!is_ratio(monitor, counter) && !is_keyed(monitor) && is_sparse(monitor))
+    else if (is_sparse(monitor) && !is_ratio(monitor, counter))
       out.push_back(0);
   }
   return out;

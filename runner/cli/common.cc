@@ -66,8 +66,7 @@ std::string default_run_name(const std::string& config_path) {
 int report_run(const RunSummary& s, const std::string& db_path, const std::string& resume_hint) {
   // The layers' errors quote what they read (a guest's console, a tool's
   // output): escaped here whatever the layer did.
-  for (const auto& e : s.errors)
-    print_message(fmt::format("schedlab: {}\n", terminal_safe(e, true)));
+  for (const auto& e : s.errors) print_line(fmt::format("schedlab: {}", e));
   print_line(fmt::format("run {} '{}' {}: {} iterations measured ({} failed){} in {}", s.run_id,
                          terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
                          s.skipped ? fmt::format(", {} points already complete", s.skipped) : "",

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "results/runs_table.h"
 #include "runner/hosts/interrupt.h"
@@ -36,10 +37,8 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
       }
       exec.resume_run = run->id;
     }
-    fmt::print(
-        stderr, "{}",
-        wrap_words(fmt::format("schedlab: kernel {} of {}: {} as run '{}'\n", i + 1, kernels.size(),
-                               terminal_safe(kernel), terminal_safe(exec.name))));
+    print_line(fmt::format("schedlab: kernel {} of {}: {} as run '{}'", i + 1, kernels.size(),
+                           kernel, exec.name));
     try {
       result.runs.push_back(run_kernel(store, shape, kernels[i], exec));
       if (result.runs.back().status == RunStatus::kInterrupted) {
@@ -56,7 +55,7 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
       // A boot's error quotes qemu, a guest's console, a kernel's path:
       // escaped, as every error schedlab prints.
       result.errors.push_back(terminal_safe(fmt::format("{}: {}", kernel, e.what()), true));
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", result.errors.back())));
+      print_message(fmt::format("schedlab: {}\n", result.errors.back()));
     }
   }
   return result;
@@ -65,18 +64,15 @@ KernelRunsResult run_kernels(Store& store, const RunShape& shape, const std::str
 int print_kernel_runs(const KernelRunsResult& r) {
   int failed = 0;
   for (const auto& s : r.runs) {
-    for (const auto& e : s.errors)
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", terminal_safe(e, true))));
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format(
-                   "run {} '{}' {}: {} iterations measured ({} failed){}", s.run_id,
-                   terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
-                   s.skipped ? fmt::format(", {} points already complete", s.skipped) : "")));
+    for (const auto& e : s.errors) print_line(fmt::format("schedlab: {}", e));
+    print_message(
+        fmt::format("run {} '{}' {}: {} iterations measured ({} failed){}", s.run_id,
+                    terminal_safe(s.name), to_string(s.status), s.measured, s.failed,
+                    s.skipped ? fmt::format(", {} points already complete", s.skipped) : ""));
     failed += s.failed;
   }
   if (!r.done.empty())
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format("already finished: {}\n", fmt::join(r.done, ", "))));
+    print_message(fmt::format("already finished: {}\n", fmt::join(r.done, ", ")));
   return failed;
 }
 
