@@ -84,7 +84,9 @@ TEST_CASE("a run with variants, metrics, iterations and samples round-trips") {
   CHECK(v0 != v1);
 }
 
-TEST_CASE("a journal write waits out another process's write lock held over 5 s (a merge)") {
+// [host]: its time limits hold in the sanitizer run's host lane (tests/CMakeLists.txt).
+TEST_CASE("a journal write waits out another process's write lock held over 5 s (a merge)",
+          "[host]") {
   // A merge into a live run's database holds the write lock for its whole
   // input; the run's knob put back must still be journaled as restored.
   using namespace std::chrono_literals;

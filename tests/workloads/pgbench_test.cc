@@ -222,7 +222,8 @@ TEST_CASE("pgbench scale 0 follows mmtests' memory sizing") {
 // Hidden ([.real]): the steps against the real PostgreSQL 15, run by hand
 // with `workloads_test '[real]'`. The runner's own integration test owns
 // this in CI; this one checks the argv alone, without the executor.
-TEST_CASE("pgbench steps run a real throw-away cluster", "[.real]") {
+// [host]: a real server on a fixed port (tests/CMakeLists.txt: the sanitizer run's lanes).
+TEST_CASE("pgbench steps run a real throw-away cluster", "[.real][host]") {
   namespace bp = boost::process;
   Pgbench pg;
   schedlab::test::TempDir work;
