@@ -26,7 +26,7 @@ cmake --build build-asan -j "$(nproc)" --target schedlab_tests
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
-# Two at a time: a case of the unit lane (parsers, statistics, the store: at
-# the lowest priority) beside one of the host lane (one at a time, as on an
-# idle machine: ctest's RESOURCE_LOCK host); tests/CMakeLists.txt says which.
+# Two at a time: a case of the unit lane (parsers, statistics, the store)
+# beside one of the host lane (knobs, the SUT lock, servers: one at a time,
+# ctest's RESOURCE_LOCK host); tests/CMakeLists.txt says which is which.
 cd build-asan && ctest --output-on-failure -j2 -LE long
