@@ -18,7 +18,8 @@
 //   build/bench/bench_sequential [TRIALS] [spending=NAME] [same_spending=NAME]
 //                                [replan=grow|free|frozen] [cv=PCT] [min=N]
 //                                [noise=normal|lognormal] [change=0|1|2]
-//                                [schedule=estimated|known] [margin=X]
+//                                [schedule=estimated|known] [prior_cv=PCT]
+//                                [margin=X]
 //                                [quantile=Q] [small_n=G] [free_from_df=D]
 //                                [same_error=G] [nominal_alpha=A]
 //                                [settled_df=D] [settled_margin=X]
@@ -34,7 +35,10 @@
 // from the setting's true CV instead of the samples' variance
 // (SequentialDesign::known_cv_pct; the statistic still estimates it): the
 // looks `schedlab design` prints, and the floor of what any schedule that
-// estimates the variance can cost with Welch's t at these looks. margin,
+// estimates the variance can cost with Welch's t at these looks.
+// prior_cv=PCT: the looks planned from PCT whatever the setting's true CV (a
+// CV stated before the run, right or wrong: the looks, and so type I, are
+// fixed before any data; power holds only when PCT is the true CV). margin,
 // quantile, small_n, free_from_df: the design's power_margin,
 // variance_quantile, small_n_term, free_from_df, same_error, settled_df
 // and settled_margin, unsettled_alpha_ratio (SequentialDesign; 0, the
@@ -105,6 +109,7 @@ int main(int argc, char** argv) {
   double stated_alpha = defaults.alpha;
   std::map<std::string, std::string> only;  // cv, min, noise, change
   bool known_schedule = false;
+  double prior_cv = 0;  // prior_cv=PCT: looks planned from PCT (0: schedule= decides)
   // The first setting's; the others count up from it. seed=S: other trials
   // (a calibration chosen on them is checked on the default's).
   std::uint64_t seed = 20240536;
@@ -153,6 +158,15 @@ int main(int argc, char** argv) {
       }
       continue;
     }
+    if (key == "prior_cv") {
+      char* end = nullptr;
+      prior_cv = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !(prior_cv > 0 && prior_cv < 1000)) {
+        fmt::print(stderr, "bench_sequential: '{}' is not a CV in (0, 1000)\n", arg);
+        return 2;
+      }
+      continue;
+    }
     if (key == "schedule" && (value == "known" || value == "estimated")) {
       known_schedule = value == "known";
       continue;
@@ -190,8 +204,9 @@ int main(int argc, char** argv) {
                         plan.unsettled.front().calibration.alpha_ratio, plan.power),
       plan.same_error, design.planned_looks, gs::spending_name(design.spending),
       gs::spending_name(design.same_spending),
-      known_schedule ? "looks planned from the true CV (schedule=known)"
-                     : fmt::format("replan {}", replan_name(design.replan)));
+      prior_cv > 0     ? fmt::format("looks planned from a CV of {}% (prior_cv)", prior_cv)
+      : known_schedule ? "looks planned from the true CV (schedule=known)"
+                       : fmt::format("replan {}", replan_name(design.replan)));
   if (design.variance_quantile != defaults.variance_quantile ||
       design.small_n_term != defaults.small_n_term ||
       design.free_from_df != defaults.free_from_df || design.settled_df != defaults.settled_df ||
@@ -259,6 +274,7 @@ int main(int argc, char** argv) {
       SequentialDesign d = design;
       d.min_n = rows[i].min_n;
       if (known_schedule) d.known_cv_pct = rows[i].setting.cv_pct;
+      if (prior_cv > 0) d.known_cv_pct = prior_cv;
       rows[i].result = simulate_sequential(plan_sequential(d), Centre::kAmean, rows[i].setting);
     }
   };

@@ -67,6 +67,12 @@ std::string render_design_text(const DesignReport& r) {
       "(the\nfirst's: at most 1/{} of its own); past 1 when whole iterations pass it, and the "
       "last look\nspends all the alpha left\n",
       d.planned_looks);
+  if (c.min_past_needed)
+    out += fmt::format(
+        "note: the first look ({} iterations, --min) is past the needed n ({:.2f}): it still "
+        "spends as\nthe first of {} planned looks (n/needed {:g}), and the next look spends the "
+        "rest\n",
+        c.looks.front().n, c.needed_n, d.planned_looks, 1.0 / d.planned_looks);
   // A test not settled at its first look spends a calibrated nominal level
   // (sequential_calibration.h): say why the last look's alpha spent is
   // below alpha, and whether that level was measured at this alpha and power.
@@ -95,9 +101,15 @@ std::string render_design_text(const DesignReport& r) {
   }
   out += "\naverage iterations a side (normal theory, this design's looks):\n";
   out += fmt::format("  no change       {:>8.2f}\n", c.asn.h0);
-  out += fmt::format(
-      "  min_effect      {:>8.2f}   (rpact, efficacy only, same spending and looks: {:.2f})\n",
-      c.asn.h1, c.reference_asn_h1);
+  // rpact's design keeps the looks' proportions n_k / max_n at its own
+  // maximum n: no reference for looks a cap or --min set (sequential_planning.h).
+  const std::string reference =
+      c.reference_applies
+          ? fmt::format("rpact: {:.2f}; efficacy only, same spending, same n_k / max_n",
+                        c.reference_asn_h1)
+      : c.capped ? std::string("rpact: n/a; the cap comes before the needed n")
+                 : std::string("rpact: n/a; --min is past the needed n");
+  out += fmt::format("  min_effect      {:>8.2f}   ({})\n", c.asn.h1, reference);
   out += fmt::format("  2 x min_effect  {:>8.2f}\n", c.asn.h1x2);
   if (r.simulated) {
     const DesignSimulation& s = *r.simulated;

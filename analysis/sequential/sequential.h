@@ -38,7 +38,7 @@
 // measured its type I just below alpha and its power just above power (a
 // calibrated nominal level: sequential_calibration.h, analysis/README.md;
 // at alpha 0.05 and power 0.8: x 0.75, margin 0.045, from 4 degrees of
-// freedom; x 0.84, margin 0.025, from 8). A test whose first look
+// freedom; x 0.80, margin 0.025, from 8). A test whose first look
 // has 12 degrees of freedom or more is settled (design.settled_df): it
 // spends alpha itself, with s^2 as it is and a power margin of 0.02; its
 // variance is estimated well enough that alpha holds (CV 10%: 0.0486-0.0516
@@ -47,8 +47,8 @@
 // Guenther's term) held alpha with power 0.89-0.91 at CV 2% and 4%, and
 // 14-19% more iterations than the constant level (x 0.7, margin 0.04) of
 // the round before at min_effect (design.replan = grow); the level by the
-// first look: type I 0.042-0.051, power 0.807-0.837, 7.88-8.02 and
-// 25.11-26.09 iterations at min_effect with CV 2% and 4% (x 0.7: 0.038-0.044,
+// first look: type I 0.040-0.051, power 0.807-0.835, 7.88-8.10 and
+// 25.47-26.09 iterations at min_effect with CV 2% and 4% (x 0.7: 0.038-0.044,
 // 0.80-0.85, 7.95-8.48 and 26.75-27.04).
 //
 // Looks. The first look comes at min_n iterations a side, or later, when

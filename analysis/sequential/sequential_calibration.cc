@@ -26,14 +26,16 @@ constexpr double kLong = std::numeric_limits<double>::infinity();
 // without them: there the tests whose first variance is low take the short
 // level, and they are the ones whose |t| is high); SequentialDesign's
 // short_alpha_ratio measures them. Alpha 0.05, power 0.8: normal and log-normal
-// noise, 4,000 trials to choose, 20,000 to check (bench_sequential). The
-// others: normal noise, 3,000-8,000 trials, long rows only; alpha 0.1 kept
-// alpha 0.05's long rows (type I 0.074-0.1015 with them).
+// noise, 4,000 trials to choose, 20,000 to check (bench_sequential); the row
+// of 8 was x 0.84 until CV 3%, min 5, log-normal had type I 0.0545 with it
+// at 20,000 trials (x 0.80: 0.0520). The others: normal noise, 3,000-8,000
+// trials, long rows only; alpha 0.1 kept alpha 0.05's long rows of that
+// time, x 0.75 and x 0.84 (type I 0.074-0.1015 with them).
 constexpr CalibrationRow kCalibrationRows[] = {
     {0.01, 0.8, 4, {0.62, 0.04, true, 0.01, 0.8, kLong}},
     {0.01, 0.8, 8, {0.74, 0.025, true, 0.01, 0.8, kLong}},
     {0.05, 0.8, 4, {0.75, 0.045, true, 0.05, 0.8, kLong}},
-    {0.05, 0.8, 8, {0.84, 0.025, true, 0.05, 0.8, kLong}},
+    {0.05, 0.8, 8, {0.80, 0.025, true, 0.05, 0.8, kLong}},
     {0.05, 0.9, 4, {0.66, 0.035, true, 0.05, 0.9, kLong}},
     {0.05, 0.9, 8, {0.82, 0.015, true, 0.05, 0.9, kLong}},
     {0.1, 0.8, 4, {0.75, 0.045, true, 0.1, 0.8, kLong}},

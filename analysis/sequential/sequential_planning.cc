@@ -134,8 +134,13 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   c.fixed_n_exact = fixed_n_exact(d.alpha, d.power, d.min_effect_pct, cv_pct);
   c.fixed_n = fixed_n_for_power(d.alpha, d.power, d.min_effect_pct, cv_pct);
   const double effect = delta / sd;
-  c.asn = {outcome_at(0, c, effect).expected_n, outcome_at(1, c, effect).expected_n,
-           outcome_at(2, c, effect).expected_n};
+  // The sum over the grid rounds (51.0000185 over a maximum of 51): an
+  // average of the looks' n lies between the first and the last.
+  const auto first = static_cast<double>(c.looks.front().n);
+  const auto expected_n = [&](double theta) {
+    return std::clamp(outcome_at(theta, c, effect).expected_n, first, static_cast<double>(c.max_n));
+  };
+  c.asn = {expected_n(0), expected_n(1), expected_n(2)};
   c.power = outcome_at(1, c, effect).above;
   // rpact's design at the information rates of these looks (n_k / max_n).
   std::vector<double> rates;
@@ -143,6 +148,8 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
     rates.push_back(static_cast<double>(l.n) / static_cast<double>(c.max_n));
   c.reference = efficacy_only_characteristics(d, rates);
   c.reference_asn_h1 = c.reference.asn_ratio_h1 * c.fixed_n_exact;
+  c.min_past_needed = first >= c.needed_n;
+  c.reference_applies = !c.capped && !c.min_past_needed;
   return c;
 }
 

@@ -78,8 +78,17 @@ struct DesignCost {
   bool capped = false;             // the cap comes before N
   double power = 0;                // normal theory at these looks: P(different, right way)
   AverageSampleNumber asn;         // normal theory
+  // The first look (at min_n) is at or past the needed n: it still spends as
+  // the first of planned_looks (SequentialTest caps the first fraction at
+  // 1 / planned_looks), the next look spends the rest.
+  bool min_past_needed = false;
   EfficacyOnlyCharacteristics reference;
   double reference_asn_h1 = 0;  // reference.asn_ratio_h1 x fixed_n_exact
+  // rpact's design has the looks' proportions n_k / max_n at its own maximum
+  // n (inflation x power.t.test's n), not their iteration counts: a
+  // reference for these looks only when they are planned fractions of the
+  // needed n, neither capped nor set by a min_n past it.
+  bool reference_applies = false;
 };
 // Throws std::invalid_argument for a design design_error refuses or a CV
 // that is not in (0, 1000).
