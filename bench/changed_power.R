@@ -98,6 +98,20 @@ if (args[1] == "model") {
     out
   }
   aa <- args[1] == "aa"
+  # Too few iterations make the draws one comparison, or a handful: at 6
+  # ok iterations a variant every B/A draw is the same 6 against 6, so each
+  # test lists rows in all draws or in none (a real SCHED_BATCH comparison
+  # lists nothing about a quarter of the time), and the shares below are
+  # not shares. Said, and under n an error.
+  sizes <- if (aa) c(all = nrow(its)) else table(its$variant)
+  if (!aa && length(sizes) != 2) stop(sprintf("%s: %d variants with ok iterations, not 2", args[2], length(sizes)))
+  if (any(sizes < (if (aa) 2 * n else n)))
+    stop(sprintf("%s: %s ok iterations, fewer than %d a side", args[2],
+                 paste(names(sizes), sizes, collapse = ", "), n))
+  distinct <- if (aa) choose(sizes[[1]], 2 * n) * choose(2 * n, n) else prod(choose(sizes, n))
+  if (distinct < draws)
+    cat(sprintf("%s: %s ok iterations: %g distinct comparisons, not %d independent ones\n",
+                args[2], paste(names(sizes), sizes, collapse = ", "), distinct, draws))
   for (test in c("welch", "mwu")) {
     hits <- lapply(seq_len(draws), function(i) {
       if (aa) {

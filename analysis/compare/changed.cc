@@ -215,7 +215,9 @@ ChangedTable what_changed(const Store& store, const Comparison& c, const Changed
 
   // One family: every tested counter of every point.
   std::vector<double> ps;
-  std::vector<std::pair<std::size_t, std::size_t>> sizes;  // each tested counter's iterations
+  // Each tested row's iterations (units) a side: the counters' and the
+  // benchmark metrics' apart, for the floor (changed_floor.h).
+  std::vector<std::pair<std::size_t, std::size_t>> counter_sizes, benchmark_sizes;
   for (const Point& p : order)
     for (const Candidate& cand : per_point[p]) {
       if (cand.below_floor) {
@@ -224,11 +226,12 @@ ChangedTable what_changed(const Store& store, const Comparison& c, const Changed
         ++t.untestable;
       } else {
         ps.push_back(*cand.p);
-        sizes.emplace_back(cand.row.n_base, cand.row.n);
+        (cand.row.benchmark ? benchmark_sizes : counter_sizes)
+            .emplace_back(cand.row.n_base, cand.row.n);
       }
     }
   t.tested = ps.size();
-  t.p_floor = binding_floor(o.test, sizes, o.fdr);
+  t.p_floor = binding_floor(o.test, counter_sizes, benchmark_sizes, o.fdr);
   const std::vector<double> qs = benjamini_hochberg(ps);
   std::size_t k = 0;
   for (const Point& p : order) {

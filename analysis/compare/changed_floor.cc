@@ -36,15 +36,14 @@ std::optional<std::pair<double, double>> smallest_p(Test t, std::size_t na, std:
   return std::pair{std::min(free, tied), free};
 }
 
-std::optional<PFloor> binding_floor(Test t,
-                                    std::span<const std::pair<std::size_t, std::size_t>> sizes,
-                                    double fdr) {
-  if (t != Test::kMwu || sizes.empty()) return std::nullopt;
+namespace {
+
+// The lowest floor over `sizes`, as f.p, f.p_untied, f.n_base, f.n; false
+// when the test has none there.
+bool lowest_floor(Test t, SideSizes sizes, PFloor& f) {
   std::vector<std::pair<std::size_t, std::size_t>> distinct(sizes.begin(), sizes.end());
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  PFloor f{
-      .tested = sizes.size(), .fdr = fdr, .threshold = fdr / static_cast<double>(sizes.size())};
   bool any = false;
   for (const auto& [na, nb] : distinct) {
     const auto p = smallest_p(t, na, nb);
@@ -55,7 +54,22 @@ std::optional<PFloor> binding_floor(Test t,
     f.n_base = na;
     f.n = nb;
   }
-  if (!any || f.p <= f.threshold) return std::nullopt;
+  return any;
+}
+
+}  // namespace
+
+std::optional<PFloor> binding_floor(Test t, SideSizes counters, SideSizes benchmark, double fdr) {
+  const std::size_t tested = counters.size() + benchmark.size();
+  if (t != Test::kMwu || tested == 0) return std::nullopt;
+  PFloor f{.tested = tested, .fdr = fdr, .threshold = fdr / static_cast<double>(tested)};
+  f.of_counters = !counters.empty();
+  if (!lowest_floor(t, f.of_counters ? counters : benchmark, f) || f.p <= f.threshold)
+    return std::nullopt;
+  if (f.of_counters) {
+    PFloor b;
+    f.benchmark_alone = lowest_floor(t, benchmark, b) && b.p <= f.threshold;
+  }
   f.rows_needed = static_cast<std::size_t>(std::ceil(f.p / f.threshold));
   while (static_cast<double>(f.rows_needed) * f.threshold < f.p) ++f.rows_needed;
   for (std::size_t k = std::max<std::size_t>({f.n_base, f.n, 2}); k <= kMaxIterationsSearched; ++k)
@@ -68,12 +82,21 @@ std::optional<PFloor> binding_floor(Test t,
 
 std::string floor_sentence(const PFloor& f) {
   std::string s = fmt::format(
-      "Mann-Whitney's p cannot go below {:.2g} at {} against {} iterations ({:.2g} without "
+      "Mann-Whitney's p{} cannot go below {:.2g} at {} against {} iterations ({:.2g} without "
       "ties), above Benjamini-Hochberg's first threshold {:g}/{} = {:.2g}: ",
-      f.p, f.n_base, f.n, f.p_untied, f.fdr, f.tested, f.threshold);
-  s += f.rows_needed > f.tested
-           ? std::string("no counter can be listed")
-           : fmt::format("rows come {} or more at once, or none", f.rows_needed);
+      f.benchmark_alone ? " of a monitor counter" : "", f.p, f.n_base, f.n, f.p_untied, f.fdr,
+      f.tested, f.threshold);
+  // The benchmark's metrics can be listed alone: said apart, and they
+  // count among the rows BH lists at once.
+  const char* alone = f.benchmark_alone
+                          ? " (the benchmark's metrics, whose p can go lower, can be listed alone)"
+                          : "";
+  if (f.rows_needed > f.tested)
+    s += fmt::format("no counter can be listed{}", alone);
+  else if (f.benchmark_alone)
+    s += fmt::format("counters come only {} or more rows at once, or none{}", f.rows_needed, alone);
+  else
+    s += fmt::format("rows come {} or more at once, or none", f.rows_needed);
   s +=
       f.iterations_needed
           ? fmt::format("; Welch's t-test (welch), or {} iterations a side, would lift this floor.",

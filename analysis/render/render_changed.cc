@@ -61,6 +61,8 @@ nlohmann::ordered_json floor_json(const PFloor& f) {
           {"threshold", f.threshold},
           {"rows_needed", f.rows_needed},
           {"iterations_needed", f.iterations_needed},
+          {"of", f.of_counters ? "counters" : "benchmark"},
+          {"benchmark_alone", f.benchmark_alone},
           {"note", floor_sentence(f)}};
 }
 

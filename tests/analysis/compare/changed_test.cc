@@ -72,7 +72,8 @@ struct Db {
   std::int64_t run = 0;
   std::vector<ColumnRef> columns;
 
-  explicit Db(const std::vector<Series>& monitors = series()) {
+  // `samples`: the time samples an iteration (run samples, each a unit).
+  explicit Db(const std::vector<Series>& monitors = series(), int samples = 1) {
     run = store.runs_table().create_run(
         {0, "r", "c.yaml", "", "x", "{}", RunStatus::kFinished, "2026-12-06T09:00:00Z", ""});
     const auto v0 = store.variants_table().add_variant({0, run, "default", 0, "{}"});
@@ -84,7 +85,9 @@ struct Db {
         IterationRow it = test::hackbench_iteration(run, side ? v1 : v0, 2, 0, i);
         it.started_at = "t";
         it.duration_s = 1;
-        it.samples = {{"time", (side ? kTimeOther : kTimeBase)[i], std::nullopt}};
+        for (int k = 0; k < samples; ++k)
+          it.samples.push_back(
+              {"time", (side ? kTimeOther : kTimeBase)[i] + k * 1e-5, std::nullopt});
         for (const Series& s : monitors) {
           const auto& v = side ? s.other : s.base;
           if (!v.empty()) it.monitor_deltas.push_back({0, s.monitor, s.counter, v[i]});
@@ -361,8 +364,10 @@ TEST_CASE("what changed: Mann-Whitney's floor is R's, and binds over many counte
   }
   CHECK_FALSE(smallest_p(Test::kWelch, 6, 6));  // Welch's p goes to 0
 
-  const std::vector<std::pair<std::size_t, std::size_t>> six(124, {6, 6});
-  const auto f = binding_floor(Test::kMwu, six, 0.05);
+  using Sizes = std::vector<std::pair<std::size_t, std::size_t>>;
+  const Sizes none;
+  const Sizes six(124, {6, 6});
+  const auto f = binding_floor(Test::kMwu, six, none, 0.05);
   REQUIRE(f);
   CHECK_THAT(f->p, WithinRel(ref["floors"]["6x6"]["tied"].get<double>(), 1e-9));
   CHECK_THAT(f->threshold, WithinRel(0.05 / 124, 1e-12));
@@ -372,18 +377,47 @@ TEST_CASE("what changed: Mann-Whitney's floor is R's, and binds over many counte
         "Mann-Whitney's p cannot go below 0.0013 at 6 against 6 iterations (0.0022 without ties), "
         "above Benjamini-Hochberg's first threshold 0.05/124 = 0.0004: rows come 4 or more at "
         "once, or none; Welch's t-test (welch), or 8 iterations a side, would lift this floor.");
+  CHECK(f->of_counters);
+  CHECK_FALSE(f->benchmark_alone);
+  // The same family split as compare --changed splits it: 123 counters and
+  // the benchmark's metric at 6 a side, the same floor and sentence.
+  const auto split = binding_floor(Test::kMwu, Sizes(123, {6, 6}), Sizes(1, {6, 6}), 0.05);
+  REQUIRE(split);
+  CHECK(floor_sentence(*split) == floor_sentence(*f));
+  // A benchmark metric with many samples a side (a run sample each, 10 an
+  // iteration) has a floor far under the threshold: it can be listed
+  // alone, but the counters, one value an iteration, still cannot, and
+  // that floor is said (taken over all sizes, it vanished).
+  const auto many = binding_floor(Test::kMwu, Sizes(123, {6, 6}), Sizes(1, {60, 60}), 0.05);
+  REQUIRE(many);
+  CHECK(many->of_counters);
+  CHECK(many->benchmark_alone);
+  CHECK(many->tested == 124);
+  CHECK_THAT(many->p, WithinRel(f->p, 1e-12));
+  CHECK(many->rows_needed == 4);
+  CHECK(test::one_line(floor_sentence(*many)) ==
+        "Mann-Whitney's p of a monitor counter cannot go below 0.0013 at 6 against 6 iterations "
+        "(0.0022 without ties), above Benjamini-Hochberg's first threshold 0.05/124 = 0.0004: "
+        "counters come only 4 or more rows at once, or none (the benchmark's metrics, whose p "
+        "can go lower, can be listed alone); Welch's t-test (welch), or 8 iterations a side, "
+        "would lift this floor.");
+  // The counters' floor under the threshold: no sentence, whatever the
+  // benchmark's. No counter tested: the benchmark's floor, as before.
+  CHECK_FALSE(binding_floor(Test::kMwu, Sizes(123, {20, 20}), Sizes(1, {6, 6}), 0.05));
+  const auto bench_only = binding_floor(Test::kMwu, none, Sizes(1, {2, 2}), 0.05);
+  REQUIRE(bench_only);
+  CHECK_FALSE(bench_only->of_counters);
+  CHECK_FALSE(bench_only->benchmark_alone);
   // Few counters: one can be listed alone. Welch: no floor.
-  CHECK_FALSE(
-      binding_floor(Test::kMwu, std::vector<std::pair<std::size_t, std::size_t>>(7, {6, 6}), 0.05));
-  CHECK_FALSE(binding_floor(Test::kWelch, six, 0.05));
+  CHECK_FALSE(binding_floor(Test::kMwu, Sizes(7, {6, 6}), none, 0.05));
+  CHECK_FALSE(binding_floor(Test::kWelch, six, none, 0.05));
   // 3 against 3 over 2 counters: 0.047 > 0.05 / 2, both rows or none.
-  using Sizes = std::vector<std::pair<std::size_t, std::size_t>>;
-  const auto three = binding_floor(Test::kMwu, Sizes(2, {3, 3}), 0.05);
+  const auto three = binding_floor(Test::kMwu, Sizes(2, {3, 3}), none, 0.05);
   REQUIRE(three);
   CHECK(three->rows_needed == 2);
   CHECK(floor_sentence(*three).find("rows come 2 or more at once, or none") != std::string::npos);
   // 2 against 2: 0.19 > 0.05 even alone; 4 a side would give 0.029.
-  const auto two = binding_floor(Test::kMwu, Sizes(1, {2, 2}), 0.05);
+  const auto two = binding_floor(Test::kMwu, Sizes(1, {2, 2}), none, 0.05);
   REQUIRE(two);
   CHECK(two->rows_needed > two->tested);
   CHECK(two->iterations_needed == 4);
@@ -443,9 +477,32 @@ TEST_CASE("what changed: at Mann-Whitney's floor rows come several at once, and 
     CHECK(jf["n_base"] == 6);
     CHECK(jf["rows_needed"] == 4);
     CHECK(jf["iterations_needed"] == 8);
+    CHECK(jf["of"] == "counters");
+    CHECK(jf["benchmark_alone"] == false);
     CHECK(jf["note"] == floor_sentence(*t.p_floor));
     CHECK(render_changed_html(t).find("<p class=\"note\">Mann-Whitney's p cannot go below") !=
           std::string::npos);
+
+    if (k == 3) {
+      // hackbench.time with 10 samples an iteration, 60 units a side: its
+      // floor is far lower, the counters' still binds and is said, with
+      // the benchmark's metric apart. Listed first, it makes the 3
+      // constant counters' group of 4: all four come at once.
+      Db many(s, 10);
+      Comparison cm = compare(many.store, many.columns);
+      cm.changed = what_changed(many.store, cm, {.test = Test::kMwu});
+      REQUIRE(cm.changed->p_floor);
+      CHECK(cm.changed->p_floor->benchmark_alone);
+      CHECK(cm.changed->p_floor->rows_needed == 4);
+      REQUIRE(cm.changed->rows.size() == 4);
+      CHECK(cm.changed->rows[0].counter == "hackbench.time");
+      CHECK(cm.changed->rows[1].counter.starts_with("vmstat.c00"));
+      const auto jm = nlohmann::json::parse(render_json(cm))["changed_test"]["p_floor"];
+      CHECK(jm["of"] == "counters");
+      CHECK(jm["benchmark_alone"] == true);
+      CHECK(test::one_line(render_text(cm)).find("counters come only 4 or more rows at once") !=
+            std::string::npos);
+    }
 
     c.changed = what_changed(db.store, c, {.test = Test::kWelch});
     CHECK_FALSE(c.changed->p_floor);
