@@ -72,7 +72,11 @@ std::vector<ExportRun> kernel_column_runs(const ExportRun& r) {
       if (c.variant.starts_with(prefix)) one.cells.push_back(c);
     out.push_back(std::move(one));
   }
-  return out.empty() ? std::vector<ExportRun>{r} : out;
+  // Every cell in one kernel's part, or the run as it is (a crafted
+  // manifest whose labels name no variant loses no cell).
+  std::size_t placed = 0;
+  for (const ExportRun& one : out) placed += one.cells.size();
+  return placed == r.cells.size() && !out.empty() ? out : std::vector<ExportRun>{r};
 }
 
 CellOutcome outcome(const ExportCell& c) {

@@ -122,4 +122,9 @@ TEST_CASE("kcidb: a run of kernels as columns gives each kernel its own checkout
   CHECK(k["tests"][0]["build_id"] == "schedlab:try1@20261207T010000Z:HEAD");
   CHECK(k["tests"][1]["build_id"] == "schedlab:try1@20261207T010000Z:WORKTREE");
   CHECK(k["tests"][1]["misc"]["variant"] == "WORKTREE/default");
+  // A cell of no column's kernel (a crafted manifest): the run as one, no cell lost.
+  r.cells.back().variant = "default";
+  const nlohmann::json one = kcidb_report(std::vector<ExportRun>{r}, "schedlab");
+  CHECK(one["checkouts"].size() == 1);
+  CHECK(one["tests"].size() == 2);
 }
