@@ -315,7 +315,11 @@ std::vector<std::string> cmdline_params(const std::string& cmdline) {
     std::string value = words[i].size() > 2 ? words[i].substr(2) : "";
     if (value.empty() && i + 1 < words.size()) value = words[++i];
     if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) continue;
-    out.push_back(o->second.first + "=" + value + (o->second.second ? "s" : ""));
+    // An option given twice: schbench's getopt takes the last (hostile9:
+    // "-t 2 -t 8" was stated as threads=2 for a run of 8 threads).
+    const std::string name = o->second.first + "=";
+    std::erase_if(out, [&](const std::string& p) { return p.starts_with(name); });
+    out.push_back(name + value + (o->second.second ? "s" : ""));
   }
   return out;
 }

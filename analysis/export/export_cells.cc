@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/compare/manifest_diff.h"
 #include "analysis/history/history_changes.h"
 #include "analysis/render/render_parts.h"
 #include "base/json_data.h"
@@ -26,6 +27,8 @@ ExportRun run_facts(const RunInfo& run) {
   if (build.is_object()) {
     if (build.contains("describe") && build["describe"].is_string())
       r.describe = build["describe"].get<std::string>();
+    if (build.contains("edits_sha256") && build["edits_sha256"].is_string())
+      r.edits_sha256 = build["edits_sha256"].get<std::string>();
     if (build.contains("seconds") && build["seconds"].is_number())
       r.build_seconds = build["seconds"].get<double>();
   }
@@ -51,6 +54,30 @@ ExportCell export_cell(const Comparison& c, const Block& b, const Row& row, std:
 }
 
 }  // namespace
+
+std::vector<ExportRun> kernel_column_runs(const ExportRun& r) {
+  const auto m = parse_json_data(r.run.manifest_json);
+  if (!m.is_object() || !m.contains("kernel_columns") || !m["kernel_columns"].is_array())
+    return {r};
+  std::vector<ExportRun> out;
+  for (const auto& k : m["kernel_columns"]) {
+    if (!k.is_object() || !k.contains("column") || !k["column"].is_string()) continue;
+    const std::string prefix = k["column"].get<std::string>() + "/";
+    RunInfo run = r.run;
+    run.manifest_json = kernel_column_manifest(m, prefix).dump();
+    ExportRun one = run_facts(run);
+    one.run = r.run;
+    one.kernel_column = k["column"].get<std::string>();
+    for (const ExportCell& c : r.cells)
+      if (c.variant.starts_with(prefix)) one.cells.push_back(c);
+    out.push_back(std::move(one));
+  }
+  // Every cell in one kernel's part, or the run as it is (a crafted
+  // manifest whose labels name no variant loses no cell).
+  std::size_t placed = 0;
+  for (const ExportRun& one : out) placed += one.cells.size();
+  return placed == r.cells.size() && !out.empty() ? out : std::vector<ExportRun>{r};
+}
 
 CellOutcome outcome(const ExportCell& c) {
   if (c.n > 0) return CellOutcome::kMeasured;

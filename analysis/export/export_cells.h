@@ -39,12 +39,18 @@ CellOutcome outcome(const ExportCell& c);
 
 struct ExportRun {
   RunInfo run;
+  // A run of kernels as columns (runner/run/kernel_columns.h): the label of
+  // the kernel whose columns these cells are (kernel_column_runs); empty
+  // for any other run.
+  std::string kernel_column;
   // The manifest's kernel_release; empty when it records none (an import
   // without one): never a guess.
   std::string kernel_release;
   // A kernel built from a tree (manifest lab.build): its commit and `git
   // describe`; empty otherwise.
   std::string commit, describe;
+  // @WORKTREE: the sha256 of the edits built on the commit (lab.build.edits_sha256).
+  std::string edits_sha256;
   std::optional<double> build_seconds;  // lab.build.seconds
   std::vector<ExportCell> cells;        // by block, row, then variant, as compare orders them
 };
@@ -55,6 +61,13 @@ struct ExportRun {
 // left out. Throws StoreError for an unknown run.
 std::vector<ExportRun> export_runs(const Store& store, std::span<const std::int64_t> run_ids,
                                    const std::string& workload, const CompareOptions& options);
+
+// A run of kernels as columns measured each kernel on its own guest: one
+// ExportRun a kernel, its facts (release, commit, describe, build) those of
+// that guest's build and its cells that kernel's columns (LABEL/VARIANT),
+// so an exporter states each cell's own kernel (hostile9: a @WORKTREE
+// column's numbers were exported under HEAD's build). Any other run as it is.
+std::vector<ExportRun> kernel_column_runs(const ExportRun& r);
 
 // "hackbench-process-pipes/groups=4/default": a cell's block, row and
 // variant, what BMF names a benchmark and Otava's columns start with.

@@ -36,10 +36,16 @@ std::string id_part(std::string_view s) {
   return text(out);
 }
 
-bool is_sha1(std::string_view s) {
-  return s.size() == 40 && std::all_of(s.begin(), s.end(), [](char c) {
+bool is_hex(std::string_view s, std::size_t size) {
+  return s.size() == size && std::all_of(s.begin(), s.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
+}
+bool is_sha1(std::string_view s) {
+  return is_hex(s, 40);
+}
+bool is_sha256(std::string_view s) {
+  return is_hex(s, 64);
 }
 
 // ORIGIN:NAME@START, the start in ISO 8601's basic form (20261206T085926Z):
@@ -51,20 +57,29 @@ std::string run_id(const std::string& origin, const RunInfo& run) {
   return fmt::format("{}:{}@{}", origin, id_part(run.name), id_part(start));
 }
 
+// The checkout and build of a run, or of one kernel of a run of kernels
+// as columns (ORIGIN:NAME@START:LABEL).
+std::string build_id(const std::string& origin, const ExportRun& r) {
+  const std::string id = run_id(origin, r.run);
+  return r.kernel_column.empty() ? id : id + ":" + id_part(r.kernel_column);
+}
+
 Json checkout(const std::string& origin, const ExportRun& r) {
-  Json j = {{"id", run_id(origin, r.run)}, {"origin", origin}};
+  Json j = {{"id", build_id(origin, r)}, {"origin", origin}};
   if (!r.kernel_release.empty()) j["comment"] = text("kernel " + r.kernel_release);
   if (is_sha1(r.commit)) j["git_commit_hash"] = r.commit;
   if (!r.describe.empty()) j["git_commit_name"] = text(r.describe);
+  // @WORKTREE: the commit plus edits, KCIDB's patchset.
+  if (is_sha256(r.edits_sha256)) j["patchset_hash"] = r.edits_sha256;
   return j;
 }
 
 // The kernel the run measured. Built from a tree by schedlab (lab.build):
 // it built (PASS), in build_seconds; otherwise its build is not known here.
 Json build(const std::string& origin, const ExportRun& r) {
-  Json j = {{"id", run_id(origin, r.run)},
+  Json j = {{"id", build_id(origin, r)},
             {"origin", origin},
-            {"checkout_id", run_id(origin, r.run)},
+            {"checkout_id", build_id(origin, r)},
             {"misc",
              {{"run", text(r.run.name)},
               {"run_id", r.run.id},
@@ -76,6 +91,7 @@ Json build(const std::string& origin, const ExportRun& r) {
     j["duration"] = *r.build_seconds;
   }
   if (!r.kernel_release.empty()) j["misc"]["kernel_release"] = text(r.kernel_release);
+  if (!r.kernel_column.empty()) j["misc"]["kernel_column"] = text(r.kernel_column);
   return j;
 }
 
@@ -140,7 +156,7 @@ Json test(const std::string& origin, const ExportRun& r, const ExportCell& c) {
   Json j = {
       {"id", id},
       {"origin", origin},
-      {"build_id", run_id(origin, r.run)},
+      {"build_id", build_id(origin, r)},
       {"path", fmt::format("schedlab.{}.{}.{}", kcidb_path_part(c.block),
                            kcidb_path_part(c.metric.name), kcidb_path_part(c.row))},
       {"status", std::string(status(outcome(c)))},
@@ -185,11 +201,12 @@ std::string kcidb_path_part(std::string_view s) {
 
 Json kcidb_report(std::span<const ExportRun> runs, const std::string& origin) {
   Json checkouts = Json::array(), builds = Json::array(), tests = Json::array();
-  for (const ExportRun& r : runs) {
-    checkouts.push_back(checkout(origin, r));
-    builds.push_back(build(origin, r));
-    for (const ExportCell& c : r.cells) tests.push_back(test(origin, r, c));
-  }
+  for (const ExportRun& whole : runs)
+    for (const ExportRun& r : kernel_column_runs(whole)) {
+      checkouts.push_back(checkout(origin, r));
+      builds.push_back(build(origin, r));
+      for (const ExportCell& c : r.cells) tests.push_back(test(origin, r, c));
+    }
   return {{"version", {{"major", kKcidbMajor}, {"minor", kKcidbMinor}}},
           {"checkouts", checkouts},
           {"builds", builds},

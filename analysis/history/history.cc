@@ -53,6 +53,25 @@ HistoryReader::HistoryReader(const Store& store, std::string workload, std::stri
                                             store.path(), metric_, workload_));
   for (const auto& m : store.nightly_log().nightly_measurements())
     if (m.run_id) targets_[*m.run_id] = m.target;  // the latest measurement naming it
+  // A run of kernels as columns measured each on its own guest; the run's
+  // release is the first guest's (hostile9: a 6.12 column's points were
+  // printed under 6.1's release). Only runs with a LABEL/VARIANT variant
+  // are read.
+  for (const auto& [run_id, variants] : store.variants_table().variants_by_run()) {
+    if (!std::binary_search(declared_.begin(), declared_.end(), run_id) ||
+        std::none_of(variants.begin(), variants.end(),
+                     [](const VariantInfo& v) { return v.name.find('/') != std::string::npos; }))
+      continue;
+    const auto run = store.runs_table().find_run(run_id);
+    const auto m = run ? parse_json_data(run->manifest_json) : nlohmann::json();
+    if (!m.is_object() || !m.contains("kernel_columns") || !m["kernel_columns"].is_array())
+      continue;
+    for (const auto& k : m["kernel_columns"])
+      if (k.is_object() && k.contains("column") && k["column"].is_string() && k.contains("lab") &&
+          k["lab"].is_object() && k["lab"].contains("release") && k["lab"]["release"].is_string())
+        column_kernels_[run_id].emplace_back(k["column"].get<std::string>(),
+                                             k["lab"]["release"].get<std::string>());
+  }
 }
 
 History HistoryReader::header() const {
@@ -77,9 +96,15 @@ void HistoryReader::emit(const RunLabel& run, std::span<const CellSummary> cells
                  .run = run.name,
                  .target = target == targets_.end() ? "" : std::string_view(target->second),
                  .kernel_release = run.kernel_release};
+  const auto columns = column_kernels_.find(run.id);
   for (const CellSummary& c : cells) {
     if (!row_.empty() && row_ != c.row && row_ != c.block + "/" + c.row) continue;
     p.variant = c.variant;
+    if (columns != column_kernels_.end())
+      for (const auto& [label, release] : columns->second)
+        if (c.variant.size() > label.size() && c.variant.starts_with(label) &&
+            c.variant[label.size()] == '/')
+          p.kernel_release = release;
     p.block = c.block;
     p.row = c.row;
     p.params = c.params;

@@ -117,6 +117,9 @@ class HistoryReader {
   std::string workload_, metric_, row_;
   std::vector<std::int64_t> declared_;           // the runs declaring the metric, ascending
   std::map<std::int64_t, std::string> targets_;   // run -> nightly target
+  // A run of kernels as columns (runner/run/kernel_columns.h): each
+  // kernel's label and release; its variants are LABEL/VARIANT.
+  std::map<std::int64_t, std::vector<std::pair<std::string, std::string>>> column_kernels_;
 };
 
 // Every point in memory, for the JSON and HTML renderers (and tests).

@@ -7,16 +7,20 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "base/file.h"
 #include "base/hash.h"
+#include "base/shell_quote.h"
 #include "base/text.h"
 #include "runner/lab/board.h"
 
@@ -95,19 +99,59 @@ void check_edits_size(const Source& s, const std::string& spec, const std::strin
         largest >> 20, kMaxEditsBytes >> 20));
 }
 
+// `git diff ARGS` in the tree as a patch git apply -p1 takes whatever the
+// user's git config says: no external diff program or textconv (a
+// diff.external that printed nothing made the edits empty, HEAD's build), no
+// colour, the a/ and b/ prefixes (diff.noprefix). Without such config its
+// output is plain `git diff`'s, so an identity made before stays the same.
+std::vector<std::string> git_diff(const Source& s, std::initializer_list<std::string> args) {
+  std::vector<std::string> argv = {
+      "git",           "-C",         s.tree.string(),   "diff",           "--no-ext-diff",
+      "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"};
+  argv.insert(argv.end(), args);
+  return argv;
+}
+
+// A file of the work tree git diff never compares with its committed
+// version: its index entry is marked assume-unchanged (`git ls-files -v`
+// tags it in lower case) or skip-worktree ('S'), so its edits are in no
+// patch and no identity (hostile9: such an edit built as HEAD, silently).
+// A sparse checkout's skipped files are absent, not counted.
+struct UnwatchedFile {
+  std::string path;
+  std::string clear;  // the update-index option that clears the mark
+};
+std::optional<UnwatchedFile> first_unwatched_file(const Source& s, Host& local) {
+  const ExecResult tagged = run_in(local, {"git", "-C", s.tree.string(), "ls-files", "-v", "-z"});
+  std::istringstream in(tagged.out);
+  for (std::string e; std::getline(in, e, '\0');) {
+    const bool assumed = e.size() > 2 && std::islower(static_cast<unsigned char>(e[0]));
+    if (e.size() < 3 || e[1] != ' ' || !(assumed || e[0] == 'S')) continue;
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(s.tree / e.substr(2), ec)))
+      return UnwatchedFile{e.substr(2), assumed ? "--no-assume-unchanged" : "--no-skip-worktree"};
+  }
+  return std::nullopt;
+}
+
 // @WORKTREE's edits as one patch git apply takes: `git diff --binary HEAD`
 // (staged and unstaged), then each untracked file that .gitignore does not
 // exclude as a new file. Empty: the work tree is HEAD.
 std::string worktree_patch(const Source& s, const std::string& spec, Host& local) {
-  const ExecResult edited = run_in(
-      local, {"git", "-C", s.tree.string(), "diff", "--name-only", "--relative", "-z", "HEAD"});
+  if (const auto f = first_unwatched_file(s, local))
+    throw UnknownKernel(fmt::format(
+        "lab: {}: git does not compare {} of {} with its commit (it is marked {}), so its edits "
+        "would be in no patch: git -C {} update-index {} -- {}",
+        spec, terminal_safe(f->path), terminal_safe(s.tree.string()), f->clear.substr(5),
+        shell_word(s.tree.string()), f->clear, shell_word(f->path)));
+  const ExecResult edited = run_in(local, git_diff(s, {"--name-only", "--relative", "-z", "HEAD"}));
   const ExecResult untracked = run_in(
       local, {"git", "-C", s.tree.string(), "ls-files", "--others", "--exclude-standard", "-z"});
   if (!edited.ok() || !untracked.ok())
     throw UnknownKernel(fmt::format("lab: {}: cannot read the edits of {}: {}", spec,
                                     s.tree.string(), why(edited.ok() ? untracked : edited)));
   check_edits_size(s, spec, edited.out + untracked.out);
-  const ExecResult diff = run_in(local, {"git", "-C", s.tree.string(), "diff", "--binary", "HEAD"});
+  const ExecResult diff = run_in(local, git_diff(s, {"--binary", "HEAD"}));
   if (!diff.ok())
     throw UnknownKernel(
         fmt::format("lab: {}: cannot read the edits of {}: {}", spec, s.tree.string(), why(diff)));
@@ -116,8 +160,8 @@ std::string worktree_patch(const Source& s, const std::string& spec, Host& local
   for (std::string n; std::getline(names, n, '\0');) {
     if (n.empty() || !fs::is_regular_file(fs::symlink_status(s.tree / n))) continue;
     // --no-index exits 1 when the files differ, as a new file always does.
-    const ExecResult added = run_in(local, {"git", "-C", s.tree.string(), "diff", "--no-index",
-                                            "--binary", "--", "/dev/null", n});
+    const ExecResult added =
+        run_in(local, git_diff(s, {"--no-index", "--binary", "--", "/dev/null", n}));
     if (added.exit_code != 1 || added.out.empty())
       throw UnknownKernel(fmt::format("lab: {}: cannot read the untracked file {}: {}", spec,
                                       terminal_safe(n), why(added)));
@@ -193,7 +237,9 @@ Source find_source(const GitKernelSpec& g, const std::string& spec, Host& local)
     return s;
   }
   // The work tree: HEAD plus its edits (tracked changes and untracked files).
-  const ExecResult diff = run_in(local, {"git", "-C", s.tree.string(), "diff", "--binary", "HEAD"});
+  // A file git does not compare leaves the identity unknown: make decides.
+  if (first_unwatched_file(s, local)) return s;
+  const ExecResult diff = run_in(local, git_diff(s, {"--binary", "HEAD"}));
   const ExecResult untracked = run_in(
       local, {"git", "-C", s.tree.string(), "ls-files", "--others", "--exclude-standard", "-z"});
   if (!diff.ok() || !untracked.ok()) return s;

@@ -11,7 +11,10 @@
 namespace schedlab {
 namespace {
 
-std::vector<SequentialTest::PastLook> past_looks(const std::string& looks_json) {
+// A stored look's n (iterations a side; a harmonic mean when the sides
+// differ) is within the cap (hostile9: a crafted n of 1e300 let no later
+// look be taken, so the test said "undecided, n 3 vs 3" over 20 a side).
+std::vector<SequentialTest::PastLook> past_looks(const std::string& looks_json, int max) {
   const auto j = parse_json_data(looks_json);
   if (!j.is_array()) throw std::invalid_argument("the stored looks are not a JSON array");
   std::vector<SequentialTest::PastLook> out;
@@ -19,7 +22,12 @@ std::vector<SequentialTest::PastLook> past_looks(const std::string& looks_json) 
     if (!l.is_object() || !l.contains("n") || !l.contains("fraction") || !l.contains("needed_n") ||
         !l["n"].is_number() || !l["fraction"].is_number() || !l["needed_n"].is_number())
       throw std::invalid_argument("a stored look lacks n, fraction or needed_n");
-    out.push_back({l["n"].get<double>(), l["fraction"].get<double>(), l["needed_n"].get<double>()});
+    const SequentialTest::PastLook at{l["n"].get<double>(), l["fraction"].get<double>(),
+                                      l["needed_n"].get<double>()};
+    if (!(at.n > 0 && at.n <= static_cast<double>(max)))
+      throw std::invalid_argument(fmt::format(
+          "a past look's n {:g} is not within the cap of {} iterations a side", at.n, max));
+    out.push_back(at);
   }
   return out;
 }
@@ -61,7 +69,7 @@ SequentialPoint::SequentialPoint(const IterationPolicy& policy, const MetricSpec
     }
     std::vector<SequentialTest::PastLook> past;
     if (row && row->sequential) {
-      past = past_looks(row->sequential->looks_json);
+      past = past_looks(row->sequential->looks_json, policy.max);
       s.record = row->sequential;
     }
     s.test.emplace(plan, metric.centre, higher, past);

@@ -188,4 +188,20 @@ variants:
   CHECK_THAT(one_line(r.err),
              Catch::Contains("run 1 's', reader: its stored sequential test: a past look needs its "
                              "fraction and needed n"));
+  // hostile9: a look's n past the cap (1e300 let no later look be taken:
+  // "undecided, n 3 vs 3" over 6 a side).
+  for (const auto& [look, says] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"fraction": 0.1, "n": 1e300, "needed_n": 3})",
+            "a past look's n 1e+300 is not within the cap of 6 iterations a side"},
+           {R"({"fraction": 0.1, "n": 7, "needed_n": 3})", "a past look's n 7 is not within"}}) {
+    REQUIRE(exec_raw(db,
+                     "UPDATE runs SET status = 'interrupted'; UPDATE point_stops SET "
+                     "seq_looks_json = '[" +
+                         look + "]' WHERE seq_metric IS NOT NULL"));
+    const auto again = schedlab_cmd({"run", "--resume", "s", "--db", db, "--quiet"});
+    INFO(again.err);
+    CHECK(again.exit_code != 0);
+    CHECK_THAT(one_line(again.err),
+               Catch::Contains("run 1 's', reader: its stored sequential test: " + says));
+  }
 }

@@ -73,3 +73,58 @@ TEST_CASE("kcidb: path parts and origins as the schema takes them") {
   CHECK(*kcidb_origin_problem(std::string(33, 'a')) ==
         "a KCIDB origin names a CI system in at most 32 characters, not 33");
 }
+
+// hostile9: a run of kernels as columns (HEAD and @WORKTREE on their own
+// guests) was one checkout and build, HEAD's: the edited kernel's numbers
+// were reported as the clean commit's. Each kernel is its own checkout and
+// build, the edits its patchset, each test under its column's build.
+TEST_CASE("kcidb: a run of kernels as columns gives each kernel its own checkout and build") {
+  const std::string commit = "334d98fc6ec52d6f32cbb283919265172863c733";
+  const std::string edits = std::string(64, 'e');
+  const nlohmann::json head = {{"commit", commit}, {"describe", "v6.1-1-g334d98f"}};
+  nlohmann::json tree = head;
+  tree["describe"] = "v6.1-1-g334d98f-dirty-eeeeeee";
+  tree["edits_sha256"] = edits;
+  const nlohmann::json manifest = {
+      {"kernel_release", "6.1.0"},
+      {"lab", {{"release", "6.1.0"}, {"build", head}}},
+      {"kernel_columns",
+       {{{"column", "HEAD"}, {"lab", {{"release", "6.1.0"}, {"build", head}}}},
+        {{"column", "WORKTREE"}, {"lab", {{"release", "6.1.0+"}, {"build", tree}}}}}}};
+  ExportRun r;
+  r.run.id = 1;
+  r.run.name = "try1";
+  r.run.started_at = "2026-12-07T01:00:00Z";
+  r.run.manifest_json = manifest.dump();
+  r.kernel_release = "6.1.0";
+  r.commit = commit;
+  for (const std::string v : {"HEAD/default", "WORKTREE/default"})
+    r.cells.push_back({.block = "b",
+                       .row = "1",
+                       .swept = "groups",
+                       .variant = v,
+                       .n = 1,
+                       .samples = {1.0},
+                       .centre = 1.0});
+  const nlohmann::json k = kcidb_report(std::vector<ExportRun>{r}, "schedlab");
+  REQUIRE(k["checkouts"].size() == 2);
+  REQUIRE(k["builds"].size() == 2);
+  CHECK(k["checkouts"][0]["id"] == "schedlab:try1@20261207T010000Z:HEAD");
+  CHECK(k["checkouts"][0]["git_commit_name"] == "v6.1-1-g334d98f");
+  CHECK_FALSE(k["checkouts"][0].contains("patchset_hash"));
+  CHECK(k["checkouts"][1]["id"] == "schedlab:try1@20261207T010000Z:WORKTREE");
+  CHECK(k["checkouts"][1]["git_commit_hash"] == commit);
+  CHECK(k["checkouts"][1]["git_commit_name"] == "v6.1-1-g334d98f-dirty-eeeeeee");
+  CHECK(k["checkouts"][1]["patchset_hash"] == edits);
+  CHECK(k["builds"][1]["misc"]["kernel_release"] == "6.1.0+");
+  CHECK(k["builds"][1]["misc"]["kernel_column"] == "WORKTREE");
+  REQUIRE(k["tests"].size() == 2);
+  CHECK(k["tests"][0]["build_id"] == "schedlab:try1@20261207T010000Z:HEAD");
+  CHECK(k["tests"][1]["build_id"] == "schedlab:try1@20261207T010000Z:WORKTREE");
+  CHECK(k["tests"][1]["misc"]["variant"] == "WORKTREE/default");
+  // A cell of no column's kernel (a crafted manifest): the run as one, no cell lost.
+  r.cells.back().variant = "default";
+  const nlohmann::json one = kcidb_report(std::vector<ExportRun>{r}, "schedlab");
+  CHECK(one["checkouts"].size() == 1);
+  CHECK(one["tests"].size() == 2);
+}

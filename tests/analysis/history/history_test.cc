@@ -132,6 +132,31 @@ TEST_CASE("history: compare's cells per run and variant, oldest run first") {
                     Catch::Contains("no run in") && Catch::Contains("metric 'nope'"));
 }
 
+// hostile9: a run of kernels as columns (runner/run/kernel_columns.h)
+// records the first guest's release as the run's; each column's points are
+// its own kernel's, not that one's (a 6.12 column's numbers were printed
+// under 6.1's release).
+TEST_CASE("history: a run of kernels as columns names each column's kernel") {
+  test::TempDir dir;
+  {
+    Store s(dir.file("h.db"));
+    const auto run = add_run(s, "cols", "2026-03-01T00:00:00Z", "s", 1.0);
+    s.runs_table().set_manifest_member(run, {"kernel_columns"},
+                                       R"([{"column": "6.1", "lab": {"release": "6.1.0-28-amd64"}},
+            {"column": "6.12", "lab": {"release": "6.12.9-amd64"}}])");
+  }
+  REQUIRE(test::exec_raw(dir.file("h.db"),
+                         "UPDATE variants SET name = '6.1/default' WHERE name = 'default'; "
+                         "UPDATE variants SET name = '6.12/default' WHERE name = 'batch'"));
+  Store s(dir.file("h.db"));
+  const History h = history(s, "hackbench", "time", "");
+  REQUIRE(h.points.size() == 3);
+  for (const auto& p : h.points) {
+    INFO(p.variant);
+    CHECK(p.kernel_release == (p.variant == "6.1/default" ? "6.1.0-28-amd64" : "6.12.9-amd64"));
+  }
+}
+
 TEST_CASE("history: kept cell summaries are compare's cells, and a run that went on is recomputed") {
   test::TempDir dir;
   Store s(dir.file("h.db"));

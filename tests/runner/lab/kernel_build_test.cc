@@ -324,6 +324,31 @@ TEST_CASE("lab build: git:TREE@WORKTREE is HEAD plus the uncommitted edits, kept
   CHECK(noted_diff.find("+measured on 2 cores") != std::string::npos);
   CHECK(noted_diff.find("scratch.o") == std::string::npos);
 
+  // hostile9: git config that changes what `git diff` prints (an external
+  // diff program printing nothing, colour, no a/ b/ prefixes) changes
+  // nothing: the same patch, the same build.
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"diff.external", "true"}, {"color.diff", "always"}, {"diff.noprefix", "true"}}) {
+    must({"git", "config", key, value}, repo.string());
+    CHECK(built_vmlinuz(wt, env) == noted);
+    must({"git", "config", "--unset", key}, repo.string());
+  }
+  // An edited file git does not compare with its commit (assume-unchanged,
+  // skip-worktree) is refused, not built as HEAD's.
+  for (const std::string mark : {"assume-unchanged", "skip-worktree"}) {
+    must({"git", "update-index", "--" + mark, "kernel/sched/core.c"}, repo.string());
+    r = schedlab_cmd({"lab", "build", wt}, env);
+    CHECK(r.exit_code != 0);
+    CHECK(test::one_line(r.err).find(test::one_line(
+              "git does not compare kernel/sched/core.c of " + repo.string() +
+              " with its commit (it is marked " + mark +
+              "), so its edits would be in no patch: "
+              "git -C " +
+              repo.string() + " update-index --no-" + mark + " -- kernel/sched/core.c")) !=
+          std::string::npos);
+    must({"git", "update-index", "--no-" + mark, "kernel/sched/core.c"}, repo.string());
+  }
+
   // The user's repository is left as it was: same HEAD, same edits.
   CHECK(trim(sh({"git", "-C", repo.string(), "rev-parse", "HEAD"}).out) == head);
   CHECK(sh({"git", "-C", repo.string(), "status", "--porcelain"}).out ==
