@@ -84,8 +84,11 @@ EfficacyOnlyCharacteristics efficacy_only_characteristics(const SequentialDesign
 }
 
 DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap) {
-  if (!(cv_pct > 0 && cv_pct < 1000))
-    throw std::invalid_argument(fmt::format("the CV must be in (0, 1000) %, not {}", cv_pct));
+  // From 1e-6 %: a CV nearer 0 (a subnormal double) squares to 0 and the
+  // needed n to 0/0.
+  if (!(cv_pct >= 1e-6 && cv_pct < 1000))
+    throw std::invalid_argument(
+        fmt::format("the CV must be from 1e-06 % to under 1000 %, not {}", cv_pct));
   if (cap != 0 && cap < d.min_n)
     throw std::invalid_argument(
         fmt::format("the iteration cap ({}) is below min_n ({})", cap, d.min_n));

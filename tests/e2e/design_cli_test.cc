@@ -187,6 +187,10 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
       {{"design", "--cv", "4", "--seed", "3"}, "--seed requires --simulate"},
       {{"design", "--cv", "4", "--simulate", "10", "--dist", "cauchy"}, "cauchy"},
       {{"design", "--cv", "4", "--format", "csv"}, "unknown format 'csv'"},
+      // Hostile9 D2, D3: a seed of -1 wrapped to 2^64 - 1; a subnormal CV
+      // squared to 0 and printed "nan".
+      {{"design", "--cv", "4", "--simulate", "10", "--seed", "-1"}, "--seed"},
+      {{"design", "--cv", "0x1p-1074"}, "the CV must be from 1e-06 % to under 1000 %"},
       // Work past the stated bound is refused before it starts (issue 44:
       // ten million trials of a million iterations ran for ever).
       {{"design", "--cv", "4", "--simulate", "10000000", "--max", "1000000"},

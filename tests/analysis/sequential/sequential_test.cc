@@ -350,7 +350,9 @@ TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of 
   CHECK(capped.capped);
   CHECK(capped.max_n == 12);
   CHECK(capped.power < 0.8);
-  CHECK_THROWS_WITH(design_cost(SequentialDesign{}, 0, 0), "the CV must be in (0, 1000) %, not 0");
+  CHECK_THROWS_WITH(design_cost(SequentialDesign{}, 0, 0),
+                    "the CV must be from 1e-06 % to under 1000 %, not 0");
+  CHECK_THROWS(design_cost(SequentialDesign{}, 0x1p-1074, 0));
 }
 
 // bench_sequential's schedule=known: the looks come where design_cost plans
