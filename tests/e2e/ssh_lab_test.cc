@@ -261,15 +261,17 @@ TEST_CASE("a background command killed, or its wrapper killed: exit 143, or 255 
     return *r;
   };
   const auto [id1, command1, wrapper1] = started();
-  REQUIRE(host.run({.argv = {"kill", "-TERM", "-" + command1}}).ok());  // the command's group
+  REQUIRE(host.run({.argv = {"kill", "-TERM", "--", "-" + command1}}).ok());  // its group
   const ExecResult term = finished(id1);
   CHECK(term.describe() == "exit 143");
+  // The wrapper's shell itself; sshd ends the session once the command,
+  // which holds its output, is gone too.
   const auto [id2, command2, wrapper2] = started();
-  REQUIRE(host.run({.argv = {"kill", "-KILL", wrapper2}}).ok());  // the wrapper's shell itself
+  REQUIRE(host.run({.argv = {"kill", "-KILL", wrapper2}}).ok());
+  REQUIRE(host.run({.argv = {"kill", "-TERM", "--", "-" + command2}}).ok());
   const ExecResult killed = finished(id2);
   CHECK(killed.describe() == "exit 255");
   CHECK(killed.err == "the connection is up: the remote shell died of a signal");
-  host.run({.argv = {"kill", "-KILL", "-" + command2}});
 }
 
 TEST_CASE("a dropped connection leaves no orphan on the remote host", "[netns]") {
