@@ -13,7 +13,8 @@
 # the lab cache (a cold build, not timed); the work tree's build directory
 # is the one HEAD was built in, so the edit rebuilds incrementally. Prints
 # each phase: incremental build, boots (both guests at once), iterations,
-# analysis and table; then the verdict line, and what an idle guest's qemu
+# analysis and table, and within them the last guest's "up" to the first
+# iteration (SUT locks, manifest, facts, ports); then the verdict line, and what an idle guest's qemu
 # costs while the other is measured. The edit is taken back on every exit.
 # E2V_KEEP=DIR keeps the run's database there (DIR/db) for compare.
 #
@@ -55,8 +56,18 @@ t0=$(now)
 # The edit, a new comment each time: built, not found cached.
 plant_edit "${E2V_EDIT:-for (int i = 0; i < 100000; i++) barrier();}" "$(date +%s%N)"
 
-status=0
-"$SCHEDLAB" run "$WORK/inner.yaml" --db "$WORK/db" --name inner >"$WORK/table" 2>"$WORK/run.err" || status=$?
+# stderr a line an iteration (--progress), each line also kept with the
+# time it came: the last guest's "up" line to the first iteration's line is
+# the setup between them (SUT locks, preflight, manifests, facts, ports).
+stamp() {
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >>"$WORK/run.err"
+    printf '%s %s\n' "$(now)" "$line" >>"$WORK/run.stamped"
+  done
+}
+{ "$SCHEDLAB" run "$WORK/inner.yaml" --db "$WORK/db" --name inner --progress 2>&1 >"$WORK/table" ||
+  echo $? >"$WORK/status"; } | stamp
+status=$(cat "$WORK/status" 2>/dev/null || echo 0)
 t1=$(now)
 if [ "$status" != 0 ]; then tail -30 "$WORK/run.err" >&2; exit "$status"; fi
 
@@ -69,6 +80,10 @@ total=$(echo "$t1 - $t0" | bc)
 printf 'edit to verdict: %.1fs wall\n' "$total"
 printf '  incremental build: %.1fs\n  boots (both at once): %.1fs\n  iterations: %.1fs\n  analysis, table and the rest: %.1fs\n' \
   "$built" "$booted" "$measured" "$(echo "$total - $built - $booted - $measured" | bc)"
+up=$(grep -E '^[0-9.]+ lab: .* up \(' "$WORK/run.stamped" | tail -1 | cut -d' ' -f1)
+first=$(grep -E '^[0-9.]+ \[1/' "$WORK/run.stamped" | head -1 | cut -d' ' -f1)
+[ -z "$up" ] || [ -z "$first" ] ||
+  printf '  last guest up to the first iteration: %.2fs\n' "$(echo "$first - $up" | bc)"
 grep "lab: built" "$WORK/run.err" | sed 's/^/  /' || true
 jq -r '.runs[0].manifest.kernel_columns_cpu.guests[] | "  guest \(.column): qemu \(.qemu_cpu_seconds) s of CPU over the iterations"' "$WORK/json"
 sed -n '/^hackbench/,$p' "$WORK/table"

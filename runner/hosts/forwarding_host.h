@@ -46,6 +46,9 @@ class ForwardingHost : public Host {
   std::optional<int> background_pgid(BackgroundId id) override {
     return forward([&] { return inner().background_pgid(id); });
   }
+  std::optional<std::string> background_output(BackgroundId id) override {
+    return forward([&] { return inner().background_output(id); });
+  }
   std::optional<double> reaped_cpu_seconds() override {
     return forward([&] { return inner().reaped_cpu_seconds(); });
   }

@@ -111,6 +111,10 @@ class Host {
   // journal keeps it, so a run killed by -9 leaves no server behind:
   // runner/run/leftovers.h); nothing when the host cannot tell.
   virtual std::optional<int> background_pgid(BackgroundId) { return std::nullopt; }
+  // What a running background process has written to its stdout so far (a
+  // remote one's as it reached this machine), read without a round trip;
+  // nothing where the host cannot tell. The SUT lock waits for its line.
+  virtual std::optional<std::string> background_output(BackgroundId) { return std::nullopt; }
   // CPU seconds (user+sys) of the processes this object ran and reaped so
   // far, each with the descendants it waited for; nothing where that cannot
   // be known here (a remote host's processes use its CPU, not this

@@ -301,6 +301,12 @@ std::optional<int> LocalHost::background_pgid(BackgroundId id) {
   return it->second->pgid();
 }
 
+std::optional<std::string> LocalHost::background_output(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) return std::nullopt;
+  return it->second->out.read();
+}
+
 bool LocalHost::port_accepts(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return false;

@@ -24,6 +24,7 @@ class LocalHost final : public Host {
   std::optional<ExecResult> poll_background(BackgroundId id) override;
   ExecResult stop_background(BackgroundId id) override;
   std::optional<int> background_pgid(BackgroundId id) override;
+  std::optional<std::string> background_output(BackgroundId id) override;
   std::optional<double> reaped_cpu_seconds() override { return reaped_cpu_s_; }
   bool port_accepts(int port) override;
   int free_port() override;

@@ -21,6 +21,7 @@
 
 #include "base/hash.h"
 #include "base/json_data.h"
+#include "base/text.h"
 #include "base/time.h"
 #include "runner/hosts/local_host.h"
 
@@ -28,13 +29,17 @@ namespace schedlab {
 namespace {
 
 // Run remotely as `sh -c SCRIPT sh DIR HOLDER`: 74 cannot lock, 75 held by
-// someone else; once locked it writes HOLDER and sleeps until the SSH
-// wrapper kills its group (the connection went, or stop_background).
+// someone else; once locked it writes HOLDER, says kLockedLine on stdout
+// (read here as it arrives: no round trip to poll the holder file) and
+// sleeps until the SSH wrapper kills its group (the connection went, or
+// stop_background).
 constexpr const char* kRemoteLock = R"sh(mkdir -p -m 0755 "$1" 2> /dev/null
 exec 9>> "$1/sut.lock" || exit 74
 flock -n 9 || exit 75
 printf '%s\n' "$2" > "$1/sut.holder.$$" && mv -f "$1/sut.holder.$$" "$1/sut.holder" || exit 74
+echo schedlab-locked
 exec sleep 2147483647)sh";
+constexpr const char* kLockedLine = "schedlab-locked\n";
 
 // This process among all (with its PID: a forked child is another one).
 std::string process_token() {
@@ -214,17 +219,26 @@ std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
           guard.lock();
           return refuse_or_share();
         }
-        throw HostError(fmt::format("{}: cannot lock the SUT under {} ({}; schedlab needs root there): {}",
-                                    host.name(), lock->dir_, done->describe(), done->err));
+        // 74: the script could not take the lock file at all.
+        const bool refused = done->outcome == ExecResult::Outcome::kExited && done->exit_code == 74;
+        throw HostError(fmt::format("{}: cannot lock the SUT under {} ({}{}): {}", host.name(),
+                                    lock->dir_, done->describe(),
+                                    refused ? "; schedlab needs root there" : "", trim(done->err)));
       }
-      const auto text = host.read_file(holder_path);
-      if (text && LockHolder::parse(*text) && LockHolder::parse(*text)->owner == lock->holder_.owner)
-        break;
+      // Its line, read here; a host that cannot show a background's output
+      // is asked for the holder file instead.
+      const auto said = host.background_output(id);
+      if (said && said->find(kLockedLine) != std::string::npos) break;
+      if (!said) {
+        const auto text = host.read_file(holder_path);
+        const auto h = text ? LockHolder::parse(*text) : std::nullopt;
+        if (h && h->owner == lock->holder_.owner) break;
+      }
       if (std::chrono::steady_clock::now() > deadline) {
         host.stop_background(id);
         throw HostError(fmt::format("{}: the SUT lock was not taken within 60 s", host.name()));
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      std::this_thread::sleep_for(std::chrono::milliseconds(said ? 5 : 20));
     }
     lock->host_ = &host;
     lock->remote_ = id;

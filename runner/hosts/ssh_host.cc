@@ -258,7 +258,9 @@ ExecResult SshHost::run(const Command& cmd) {
   // 255 is ssh's own failure (the wrapper never exits with it).
   if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255) {
     r.outcome = ExecResult::Outcome::kSpawnFailed;
-    r.spawn_error = fmt::format("{}: ssh failed: {}", name(), last_lines(r.err, 1));
+    const std::string said = last_lines(r.err, 1);
+    r.spawn_error =
+        fmt::format("{}: ssh failed: {}", name(), said.empty() ? silent_failure() : said);
   } else if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 127 &&
              r.err.find("setsid: failed to execute") != std::string::npos) {
     r.outcome = ExecResult::Outcome::kSpawnFailed;
@@ -346,6 +348,8 @@ std::optional<ExecResult> SshHost::poll_background(BackgroundId id) {
   if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
   auto r = local_.poll_background(it->second.local_id);
   if (!r) return std::nullopt;
+  if (r->outcome == ExecResult::Outcome::kExited && r->exit_code == 255 && trim(r->err).empty())
+    r->err = silent_failure();
   plain({"rm", "-f", "--", it->second.pidfile, it->second.stdin_path.empty() ? it->second.pidfile : it->second.stdin_path});
   background_.erase(it);
   return r;
@@ -367,6 +371,22 @@ std::optional<int> SshHost::background_pgid(BackgroundId id) {
   auto it = background_.find(id);
   if (it == background_.end()) return std::nullopt;
   return read_pidfile(it->second.pidfile);
+}
+
+std::string SshHost::silent_failure() {
+  const ExecResult check = local_.run({.argv = client_argv({"-O", "check"}, std::nullopt),
+                                       .timeout = std::chrono::seconds(10),
+                                       .interruptible = false});
+  return check.ok() ? "the connection is up: the remote shell died of a signal"
+                    : "the shared connection to it closed (" +
+                          std::string(trim(last_lines(check.err, 1))) + ")";
+}
+
+// The local ssh client's stdout: what the remote command wrote, as it came.
+std::optional<std::string> SshHost::background_output(BackgroundId id) {
+  auto it = background_.find(id);
+  if (it == background_.end()) return std::nullopt;
+  return local_.background_output(it->second.local_id);
 }
 
 // A name no one can guess, made here rather than by `mktemp -u` on the SUT:

@@ -61,6 +61,7 @@ class SshHost final : public Host {
   std::optional<ExecResult> poll_background(BackgroundId id) override;
   ExecResult stop_background(BackgroundId id) override;
   std::optional<int> background_pgid(BackgroundId id) override;
+  std::optional<std::string> background_output(BackgroundId id) override;
   bool port_accepts(int port) override;
   int free_port() override;
 
@@ -80,6 +81,10 @@ class SshHost final : public Host {
   std::string remote_pidfile();
   // The group the wrapper wrote to `pidfile`, waiting for it briefly.
   std::optional<int> read_pidfile(const std::string& pidfile);
+  // What ssh's exit 255 with nothing on stderr meant (LogLevel=ERROR keeps
+  // both quiet): the shared connection closed under the command, or it is
+  // still up and the remote shell died of a signal.
+  std::string silent_failure();
   // The options every client of this host takes (-o ..., -p, -i); the
   // master connection's ControlMaster=yes, the others' no.
   std::vector<std::string> client_options(bool master) const;

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/regex.hpp>
 #include <deque>
 #include <set>
@@ -12,6 +13,7 @@
 #include "base/file.h"
 #include "base/hash.h"
 #include "base/text.h"
+#include "runner/hosts/package_versions.h"
 #include "runner/lab/apt.h"
 
 namespace schedlab::lab {
@@ -72,6 +74,10 @@ class HostUserland final : public GuestUserland {
     return out;
   }
   bool native() const override { return true; }
+  std::map<std::string, std::string> package_versions(
+      const std::vector<std::string>& packages) override {
+    return installed_versions(local_, packages);
+  }
 
  private:
   Host& local_;
@@ -133,6 +139,24 @@ class DebianUserland final : public GuestUserland {
   // An armhf busybox cannot list its applets here.
   std::optional<std::vector<std::string>> applets() override { return std::nullopt; }
   bool native() const override { return false; }
+  // What fetch_userland unpacked, as its `packages` file lists them (p=v).
+  std::map<std::string, std::string> package_versions(
+      const std::vector<std::string>& packages) override {
+    std::map<std::string, std::string> out;
+    std::string listed;
+    try {
+      listed = schedlab::read_file(root_.parent_path() / "packages");
+    } catch (const std::exception&) {
+      return out;
+    }
+    for (const std::string_view line : split_lines(listed)) {
+      const auto eq = line.find('=');
+      if (eq == std::string_view::npos) continue;
+      const std::string name(line.substr(0, eq));
+      if (std::ranges::count(packages, name)) out[name] = std::string(line.substr(eq + 1));
+    }
+    return out;
+  }
 
  private:
   std::optional<std::string> find_library(const std::string& lib) const {

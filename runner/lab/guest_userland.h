@@ -11,6 +11,7 @@
 //                  linked by the guest's init (busybox --install -s)
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,11 @@ class GuestUserland {
   // Whether this machine's own files (a workload's server, GuestNeeds) can
   // run in the guest.
   virtual bool native() const = 0;
+  // The versions of those packages the guest's programs come from (the
+  // guest has no dpkg): this machine's installed ones (one dpkg-query), or
+  // the board's unpacked ones; a package not there has none.
+  virtual std::map<std::string, std::string> package_versions(
+      const std::vector<std::string>& packages) = 0;
 };
 
 // The board's: this machine's programs, or its Debian packages (fetched

@@ -141,7 +141,7 @@ void LabHost::remember_kvm_failure(const std::string& why) {
 }
 
 void LabHost::boot(const LabConfig& config) {
-  LocalHost local;
+  LocalHost& local = local_;
   board_ = &board_named(config.board);
   if (const auto problems = board_problems(config); !problems.empty())
     throw std::invalid_argument(fmt::format("lab: {}: {}", problems.front().first, problems.front().second));
@@ -157,10 +157,11 @@ void LabHost::boot(const LabConfig& config) {
   kernel_ = is_git_kernel(config.kernel)
                 ? build_kernel(config.kernel, build, paths_, local, log_)
                 : resolve_kernel(config.kernel, config.modules, board, paths_, local, log_);
-  const auto userland = guest_userland(board, paths_, local, log_);
-  image_ = build_base_image(kernel_, spec, *userland, paths_, log_);
+  userland_ = guest_userland(board, paths_, local, log_);
+  image_ = build_base_image(kernel_, spec, *userland_, paths_, log_);
   if (!image_.missing.empty())
-    log_(fmt::format("lab: not in {}, so not in the guest: {}", userland->name(), fmt::join(image_.missing, ", ")));
+    log_(fmt::format("lab: not in {}, so not in the guest: {}", userland_->name(),
+                     fmt::join(image_.missing, ", ")));
 
   char tmpl[] = "/tmp/schedlab-lab-XXXXXX";
   if (!::mkdtemp(tmpl)) throw HostError("lab: mkdtemp failed");
@@ -401,6 +402,11 @@ std::optional<double> LabHost::qemu_cpu_seconds() const {
   const long ticks = ::sysconf(_SC_CLK_TCK);
   if (ticks <= 0) return std::nullopt;
   return (utime + stime) / static_cast<double>(ticks);
+}
+
+std::map<std::string, std::string> LabHost::package_versions(
+    const std::vector<std::string>& packages) {
+  return userland_ ? userland_->package_versions(packages) : std::map<std::string, std::string>{};
 }
 
 nlohmann::json LabHost::manifest() const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "runner/hosts/host.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/lab/board.h"
+#include "runner/lab/guest_userland.h"
 #include "runner/lab/initramfs.h"
 #include "runner/lab/kernel.h"
 #include "runner/lab/kernel_build.h"
@@ -73,6 +75,10 @@ class LabHost final : public ForwardingHost {
   nlohmann::json manifest() const;
   // Powers the guest off now (idempotent).
   void power_off();
+  // The versions of the packages the guest's programs come from, asked
+  // where they come from (GuestUserland::package_versions: the guest has no
+  // dpkg): package -> version, none for a package not there.
+  std::map<std::string, std::string> package_versions(const std::vector<std::string>& packages);
 
  private:
   void boot(const LabConfig& config);
@@ -89,6 +95,8 @@ class LabHost final : public ForwardingHost {
 
   Log log_;
   LabPaths paths_;
+  LocalHost local_;  // this machine, for the guest's userland
+  std::unique_ptr<GuestUserland> userland_;
   const Board* board_ = &default_board();
   Kernel kernel_;
   BaseImage image_;

@@ -157,7 +157,19 @@ class Execution {
       return;
     }
     summary_.name = options.name;
+    // Kernels as columns: the other guests' facts asked (a thread each,
+    // reads only) while the first one's manifest and state are read. One
+    // that fails is asked again by ask_suts, which says why.
+    std::vector<std::future<void>> others;
+    for (std::size_t i = 1; i < pairs_.size(); ++i)
+      others.push_back(std::async(std::launch::async, [this, i] {
+        try {
+          sut_facts_[i] = sut_step_context(*pairs_[i]);
+        } catch (const std::exception&) {
+        }
+      }));
     nlohmann::json manifest = sut_manifest(ctx_);
+    for (auto& f : others) f.get();
     manifest.update(options.manifest);
     summary_.run_id = create_run_record(store_, config_, plan_, options.name, manifest.dump());
     for (const auto& v : store_.variants_table().variants(summary_.run_id))

@@ -7,6 +7,7 @@
 #include "analysis/compare/manifest_diff.h"
 #include "base/json_data.h"
 #include "base/text.h"
+#include "runner/hosts/package_versions.h"
 #include "runner/knobs/sut_state.h"
 #include "runner/lab/lab_host.h"
 
@@ -56,16 +57,19 @@ nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& pack
   const std::string& governor = read[5];
   m["governor"] = governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(governor);
 
+  // One question for every package: a lab guest's of this machine (the
+  // guest has no dpkg), any other SUT's of its own dpkg.
+  auto* lab = dynamic_cast<lab::LabHost*>(&host);
+  const auto versions = lab ? lab->package_versions(packages) : installed_versions(host, packages);
   nlohmann::json tools = nlohmann::json::object();
   for (const auto& pkg : packages) {
-    auto r = host.run({.argv = {"dpkg-query", "-W", "-f", "${Version}", pkg},
-                       .timeout = std::chrono::seconds(10)});
-    tools[pkg] = r.ok() ? nlohmann::json(std::string(trim_end(r.out))) : nlohmann::json(nullptr);
+    const auto v = versions.find(pkg);
+    tools[pkg] = v != versions.end() ? nlohmann::json(v->second) : nlohmann::json(nullptr);
   }
   m["tools"] = tools;
   m["schedlab_version"] = schedlab_version();
   // A lab SUT: which kernel package, and whether the numbers are emulated (TCG).
-  if (auto* lab = dynamic_cast<lab::LabHost*>(&host)) m["lab"] = lab->manifest();
+  if (lab) m["lab"] = lab->manifest();
   return m;
 }
 

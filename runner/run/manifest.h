@@ -16,7 +16,9 @@
 namespace schedlab {
 
 // kernel_release, kernel_version, cmdline, hostname, cpu_model, cpu_count,
-// governor (when cpufreq exists), tools (package versions), schedlab_version.
+// governor (when cpufreq exists), tools (package versions: one dpkg-query
+// on the host, or for a lab guest where its programs come from),
+// schedlab_version.
 nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& packages);
 
 // A run's manifest at its start: collect_manifest of the SUT for the

@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "results/iterations_table.h"
 #include "results/knob_journal_table.h"
@@ -21,6 +22,7 @@
 #include "runner/config/config.h"
 #include "runner/hosts/local_host.h"
 #include "runner/hosts/locks.h"
+#include "runner/hosts/package_versions.h"
 #include "runner/hosts/ssh_host.h"
 #include "runner/knobs/knobs.h"
 #include "tests/support/config_run.h"
@@ -185,6 +187,13 @@ TEST_CASE("remote files: write, read back, missing, list, and stdin reaches the 
   CHECK_FALSE(host.find_program("schedlab-no-such-tool").has_value());
   const auto missing = host.run({.argv = {"schedlab-no-such-tool"}});
   CHECK(missing.outcome == ExecResult::Outcome::kSpawnFailed);
+  // Package versions (the run manifest's tools): the SUT's own dpkg, asked
+  // once for all of them; this lab's SUT shares this machine's files.
+  LocalHost local;
+  const std::vector<std::string> packages = {"bash", "schedlab-no-such-package", "coreutils"};
+  const auto remote = installed_versions(host, packages);
+  CHECK(remote.size() == 2);
+  CHECK(remote == installed_versions(local, packages));
 }
 
 TEST_CASE("exit codes, stderr and the variant's policy cross the connection", "[netns]") {
@@ -218,6 +227,51 @@ TEST_CASE("a remote timeout kills the remote process group, grandchildren includ
     gone = !remote_alive(host, pid.substr(0, pid.size() - 1));
   CHECK(gone);
   host.run({.argv = {"rm", "-f", "/tmp/schedlab-gc.pid"}});
+}
+
+// What ends a background command, as its result says: the remote command
+// killed (the wrapper's watcher's TERM, a kill from elsewhere) is the
+// wrapper's exit 128+N, never ssh's 255; 255 with a silent ssh is the
+// wrapper's own shell killed (the connection still up) or the shared
+// connection gone, and the result says which. Its output so far is read
+// here with no round trip (the SUT lock waits for its line so).
+TEST_CASE("a background command killed, or its wrapper killed: exit 143, or 255 that says why",
+          "[netns]") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  const auto started = [&] {
+    const auto id = host.start_background(
+        {.argv = {"sh", "-c", "echo $$ $PPID; exec sleep 302"}, .interruptible = false});
+    std::string said;
+    for (int i = 0; i < 400 && said.find('\n') == std::string::npos; ++i) {
+      said = host.background_output(id).value_or("");
+      std::this_thread::sleep_for(5ms);
+    }
+    REQUIRE(said.find('\n') != std::string::npos);
+    std::istringstream in(said);
+    std::string command, wrapper;
+    in >> command >> wrapper;
+    return std::tuple{id, command, wrapper};
+  };
+  const auto finished = [&](Host::BackgroundId id) {
+    std::optional<ExecResult> r;
+    for (int i = 0; i < 400 && !r; ++i, std::this_thread::sleep_for(10ms))
+      r = host.poll_background(id);
+    REQUIRE(r);
+    return *r;
+  };
+  const auto [id1, command1, wrapper1] = started();
+  REQUIRE(host.run({.argv = {"kill", "-TERM", "--", "-" + command1}}).ok());  // its group
+  const ExecResult term = finished(id1);
+  CHECK(term.describe() == "exit 143");
+  // The wrapper's shell itself; sshd ends the session once the command,
+  // which holds its output, is gone too.
+  const auto [id2, command2, wrapper2] = started();
+  REQUIRE(host.run({.argv = {"kill", "-KILL", wrapper2}}).ok());
+  REQUIRE(host.run({.argv = {"kill", "-TERM", "--", "-" + command2}}).ok());
+  const ExecResult killed = finished(id2);
+  CHECK(killed.describe() == "exit 255");
+  CHECK(killed.err == "the connection is up: the remote shell died of a signal");
 }
 
 TEST_CASE("a dropped connection leaves no orphan on the remote host", "[netns]") {

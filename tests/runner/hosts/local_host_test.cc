@@ -134,6 +134,22 @@ TEST_CASE("the CPU of reaped processes adds up as the kernel counts this process
   CHECK(*host.reaped_cpu_seconds() == Approx(children() - before).margin(1e-3));
 }
 
+// The SUT lock waits for its remote script's line this way, with no round
+// trip: a running background's stdout so far, nothing once it is reaped.
+TEST_CASE("a background process's output so far, read while it runs") {
+  LocalHost host;
+  const auto id = host.start_background({.argv = {"sh", "-c", "echo ready; exec sleep 30"}});
+  std::optional<std::string> out;
+  for (int i = 0; i < 1000 && out != "ready\n"; ++i) {
+    out = host.background_output(id);
+    std::this_thread::sleep_for(5ms);
+  }
+  CHECK(out == "ready\n");
+  CHECK_FALSE(host.poll_background(id));  // still running
+  host.stop_background(id);
+  CHECK_FALSE(host.background_output(id));
+}
+
 TEST_CASE("files: read, write, missing, list") {
   LocalHost host;
   test::TempDir dir;

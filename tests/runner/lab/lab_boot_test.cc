@@ -31,6 +31,7 @@
 #include "results/variants_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/lab/lab_host.h"
+#include "runner/run/manifest.h"
 #include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
@@ -237,6 +238,13 @@ void lab_case(const std::string& kernel, bool eevdf) {
     CHECK(host.manifest()["cpus_online"] == "0-1");
     const auto nproc = host.run({.argv = {"nproc"}});
     CHECK(nproc.out == "2\n");
+    // The guest has no dpkg: its programs' package versions are this
+    // machine's, whence they were copied.
+    const auto m = collect_manifest(host, {"rt-tests", "schedlab-no-such-package"});
+    const auto here =
+        LocalHost().run({.argv = {"dpkg-query", "-W", "-f", "${Version}", "rt-tests"}});
+    if (here.ok()) CHECK(m["tools"]["rt-tests"] == here.out);
+    CHECK(m["tools"]["schedlab-no-such-package"].is_null());
   }
 }
 
