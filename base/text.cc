@@ -170,6 +170,24 @@ std::string escaped_reversibly(std::string_view s) {
   return escaped(s, false, true);
 }
 
+std::string unicode_escaped_controls(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = static_cast<unsigned char>(s[i]) < 0x80 ? 0 : utf8_length(s, i);
+    if (n == 0) {
+      out += s[i++];
+    } else if (const char32_t c = code_point(s, i, n); control_or_bidi(c)) {
+      out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
+      i += n;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::string join_output(std::string_view a, std::string_view b) {
   std::string out(a);
   if (!out.empty() && !out.ends_with('\n')) out += '\n';
