@@ -120,6 +120,21 @@ workloads: [hackbench]
                                  "workloads: [hackbench]\n",
                                  "t.yaml"),
                     "t.yaml:2: perf_stat.events: event 'a' is listed twice");
+  // perf's list syntax, two events as one item (hostile8 A11): refused, each
+  // named; a PMU event's terms keep their commas.
+  CHECK_THROWS_WITH(parse_config("monitors: [perf-stat]\nperf_stat:\n  events:\n    - a\n"
+                                 "    - cycles,instructions\nworkloads: [hackbench]\n",
+                                 "t.yaml"),
+                    "t.yaml:5: perf_stat.events: 'cycles,instructions' is 2 events: list each "
+                    "as its own item ([cycles, instructions])");
+  CHECK_THROWS_WITH(parse_config("monitors: [perf-stat]\nperf_stat: {events: "
+                                 "['{cycles,cpu/event=0x3c,umask=0/}']}\nworkloads: [hackbench]\n",
+                                 "t.yaml"),
+                    Catch::EndsWith("([{cycles, cpu/event=0x3c,umask=0/}])"));
+  CHECK(parse_config("monitors: [perf-stat]\nperf_stat: {events: ['cpu/event=0x3c,umask=0/']}\n"
+                     "workloads: [hackbench]\n",
+                     "t.yaml")
+            .perf.events == std::vector<std::string>{"cpu/event=0x3c,umask=0/"});
   CHECK_THROWS_WITH(parse_config("monitors: [perf-profile]\nperf_profile: {frequency: 0}\n"
                                  "workloads: [hackbench]\n",
                                  "t.yaml"),
