@@ -135,6 +135,19 @@ workloads: [hackbench]
                      "workloads: [hackbench]\n",
                      "t.yaml")
             .perf.events == std::vector<std::string>{"cpu/event=0x3c,umask=0/"});
+  // A value holding a newline is quoted escaped (hostile8 A11): every config
+  // error escapes its message whole.
+  CHECK_THROWS_WITH(
+      parse_config("monitors: [perf-stat]\nperf_stat: {events: [\"sched:sched_switch\\n\"]}\n"
+                   "workloads: [hackbench]\n",
+                   "t.yaml"),
+      "t.yaml:2: perf_stat.events: 'sched:sched_switch\\x0a' is not a perf event "
+      "name (see perf list)");
+  CHECK_THROWS_WITH(parse_config("monitors: [perf-profile]\nperf_profile: {frequency: \"9\\n9\"}\n"
+                                 "workloads: [hackbench]\n",
+                                 "t.yaml"),
+                    Catch::StartsWith("t.yaml:2: perf_profile.frequency: ") &&
+                        Catch::Contains("9\\x0a9") && !Catch::Contains("\n"));
   CHECK_THROWS_WITH(parse_config("monitors: [perf-profile]\nperf_profile: {frequency: 0}\n"
                                  "workloads: [hackbench]\n",
                                  "t.yaml"),
