@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -186,4 +187,18 @@ TEST_CASE("JSON outputs write bidi and C1 characters of names as \\u escapes (ho
   }
   CHECK(unicode_escaped_controls("\xe2\x80\xaa\xe2\x80\x8e\xe2\x81\xa9\xc2\x80 caf\xc3\xa9 \xff") ==
         "\\u202a\\u200e\\u2069\\u0080 caf\xc3\xa9 \xff");
+
+  // hostile8 A14: "a run named 'r2' already exists in PATH" broke a path
+  // holding spaces across lines; it stays whole, on a line of its own when
+  // the sentence and it pass 100 columns.
+  const std::string folder =
+      dir.file(std::string(40, 'd') + " with spaces " + std::string(40, 'e'));
+  std::filesystem::create_directories(folder);
+  const std::string spaced = folder + "/x y.db";
+  std::filesystem::copy_file(db, spaced);
+  const auto again = schedlab_cmd({"run", dir.file("c.yaml"), "--db", spaced, "--name", "r2"});
+  INFO(again.err);
+  CHECK(again.exit_code != 0);
+  CHECK(again.err.find("a run named 'r2' already exists in\n  " + spaced + "\n") !=
+        std::string::npos);
 }
