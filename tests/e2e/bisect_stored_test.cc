@@ -16,6 +16,7 @@
 #include "tests/support/raw_sql.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/value_config.h"
 
 using namespace schedlab;
 using namespace schedlab::test;
@@ -184,5 +185,32 @@ TEST_CASE("bisect status, continue and reset create no database at a mistyped --
     CHECK(r.exit_code != 0);
     CHECK_THAT(r.err, Catch::Contains("no database at " + db));
     CHECK_FALSE(std::filesystem::exists(db));
+  }
+}
+
+TEST_CASE(
+    "bisect status: a spec selecting several points of its runs is refused as text and page "
+    "(hostile8 A16)") {
+  // A crafted done session whose metric (no params) is measured at two
+  // points of the runs behind a decision: the page refused (it reads the
+  // samples), the text printed the decisions. Both refuse now, alike.
+  TempDir dir;
+  const std::string db = dir.file("b.db");
+  two_value_runs(dir, db);
+  REQUIRE(exec_raw(db, "UPDATE iterations SET row = 'other' WHERE run_id = 1 AND iteration = 0"));
+  crafted(dir, spec(kThree, kThree), BisectStatus::kDone, kDone,
+          decision(1, "5, 100, 0.5, 0.001, '[1]', '', 0.05, 0.05"));
+  std::string first;
+  for (const std::vector<std::string>& format :
+       {std::vector<std::string>{}, {"--format", "html"}}) {
+    std::vector<std::string> args = {"bisect", "status", "--db", db};
+    args.insert(args.end(), format.begin(), format.end());
+    const auto r = schedlab_cmd(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.empty());
+    CHECK_THAT(one_line(r.err), Catch::Contains("metric 't' is measured at several points"));
+    if (first.empty()) first = r.err;
+    CHECK(r.err == first);
   }
 }
