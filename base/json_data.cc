@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "base/text.h"
+
 namespace schedlab {
 namespace {
 
@@ -31,6 +33,11 @@ nlohmann::json require_json_data(std::string_view text, std::string_view what) {
     throw std::invalid_argument(
         fmt::format("{} is not JSON (or nests deeper than {} levels)", what, kMaxJsonDepth));
   return j;
+}
+
+std::string json_output(const nlohmann::json& j, int indent,
+                        nlohmann::json::error_handler_t errors) {
+  return unicode_escaped_controls(j.dump(indent, ' ', false, errors));
 }
 
 }  // namespace schedlab

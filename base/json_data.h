@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 namespace schedlab {
@@ -22,5 +23,15 @@ nlohmann::json parse_json_data(std::string_view text);
 // The same, throwing std::invalid_argument "WHAT is not JSON (or nests
 // deeper than 64 levels)" instead of returning a discarded value.
 nlohmann::json require_json_data(std::string_view text, std::string_view what);
+
+// JSON that schedlab writes (a --format json output, an export): j.dump(),
+// with each C1 control and bidirectional formatting character written as a
+// \u escape (base/text.h's unicode_escaped_controls): a raw U+202E from a
+// name would reorder what a terminal or a page shows of the file. ESC and
+// the other C0 controls are escaped by dump() itself; other non-ASCII
+// characters keep their bytes.
+std::string json_output(
+    const nlohmann::json& j, int indent = 2,
+    nlohmann::json::error_handler_t errors = nlohmann::json::error_handler_t::strict);
 
 }  // namespace schedlab

@@ -130,15 +130,22 @@ bool control_or_bidi(char32_t c) {
          (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
 
-std::string escaped(std::string_view s, bool keep_newlines, bool reversible) {
+// How escaped() writes what it escapes: for a terminal (C0, DEL and stray
+// bytes as \x1b), reversibly (the same, each backslash doubled), or only
+// the C1 and bidi characters (as \u escapes: JSON text, whose C0 controls
+// are escaped already and whose stray bytes are none).
+enum class Escape { kTerminal, kReversible, kUnicodeOnly };
+
+std::string escaped(std::string_view s, bool keep_newlines, Escape mode) {
+  const bool bytes = mode != Escape::kUnicodeOnly;
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     const auto b = static_cast<unsigned char>(s[i]);
     if (b < 0x80) {
-      if ((b < 0x20 && !(keep_newlines && b == '\n')) || b == 0x7F)
+      if (bytes && ((b < 0x20 && !(keep_newlines && b == '\n')) || b == 0x7F))
         out += fmt::format("\\x{:02x}", b);
-      else if (reversible && b == '\\')
+      else if (mode == Escape::kReversible && b == '\\')
         out += "\\\\";
       else
         out += static_cast<char>(b);
@@ -147,7 +154,8 @@ std::string escaped(std::string_view s, bool keep_newlines, bool reversible) {
     }
     const std::size_t n = utf8_length(s, i);
     if (n == 0) {
-      out += fmt::format("\\x{:02x}", b);  // a stray byte: CSI (0x9b) on an 8-bit terminal
+      // A stray byte: CSI (0x9b) on an 8-bit terminal.
+      out += bytes ? fmt::format("\\x{:02x}", b) : std::string(1, s[i]);
       ++i;
     } else if (const char32_t c = code_point(s, i, n); control_or_bidi(c)) {
       out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
@@ -163,11 +171,15 @@ std::string escaped(std::string_view s, bool keep_newlines, bool reversible) {
 }  // namespace
 
 std::string terminal_safe(std::string_view s, bool keep_newlines) {
-  return escaped(s, keep_newlines, false);
+  return escaped(s, keep_newlines, Escape::kTerminal);
 }
 
 std::string escaped_reversibly(std::string_view s) {
-  return escaped(s, false, true);
+  return escaped(s, false, Escape::kReversible);
+}
+
+std::string unicode_escaped_controls(std::string_view s) {
+  return escaped(s, true, Escape::kUnicodeOnly);
 }
 
 std::string join_output(std::string_view a, std::string_view b) {

@@ -65,6 +65,13 @@ std::optional<double> to_number(std::string_view s);
 // back.
 std::string terminal_safe(std::string_view s, bool keep_newlines = false);
 
+// s with each C1 control and bidirectional formatting character (the ones
+// terminal_safe escapes past ASCII) written as a \uXXXX escape, every other
+// byte as it is. For JSON text: it stays valid and means the same (outside
+// its strings JSON is ASCII), C0 controls are already escaped in it, and
+// other non-ASCII characters (a CJK name) keep their bytes.
+std::string unicode_escaped_controls(std::string_view s);
+
 // terminal_safe with newlines escaped too and each backslash doubled, so the
 // text can be read back: Python's
 // s.encode("latin-1", "backslashreplace").decode("unicode_escape") undoes it

@@ -19,8 +19,7 @@ namespace {
 // sees inf or 1e308. `where` names the iteration.
 void check_sample(const SampleRow& s, const IterationRow& it, bool writing,
                   std::optional<std::string> stored = std::nullopt) {
-  auto why =
-      stored ? fmt::format("its value is {}, not a number", *stored) : sample_out_of_range(s.value);
+  auto why = sql::value_problem(s.value, stored);
   if (!why && s.offset_s && !std::isfinite(*s.offset_s))
     why = fmt::format("its offset {} is not finite", *s.offset_s);
   if (!why) return;
@@ -31,6 +30,19 @@ void check_sample(const SampleRow& s, const IterationRow& it, bool writing,
                             terminal_safe(it.workload));
   throw StoreError(fmt::format("{}: sample of {}: {}{}", where, terminal_safe(s.metric), *why,
                                writing ? "; not stored" : " (a damaged or crafted database)"));
+}
+
+// What a sample of the iteration stored as no number holds (number_or_nan
+// read it as NaN; SQLite stores no NaN as a number). Looked up again only
+// when one is found: history's scan of every sample keeps no text per
+// sample.
+std::optional<std::string> non_number_sample(sqlite3* db, std::int64_t iteration_id,
+                                             const std::string& metric) {
+  sql::Stmt s(db,
+              "SELECT value FROM samples WHERE iteration_id = ? AND metric = ? "
+              "AND typeof(value) NOT IN ('integer', 'real') ORDER BY rowid LIMIT 1");
+  s.bind(1, iteration_id).bind(2, metric);
+  return s.step() ? sql::stored_non_number(s, 0) : std::nullopt;
 }
 
 std::optional<double> stored_offset(const sql::Stmt& s, int col) {
@@ -258,7 +270,8 @@ void IterationsTable::for_each_run_iterations(
                          [](const Sample& x, std::int64_t id) { return x.iteration_id < id; });
     for (; at != samples.end() && at->iteration_id == r.id; ++at) {
       r.samples.push_back({metric, at->value, at->offset_s});
-      check_sample(r.samples.back(), r, false);
+      check_sample(r.samples.back(), r, false,
+                   std::isnan(at->value) ? non_number_sample(db_, r.id, metric) : std::nullopt);
     }
   }
   flush();

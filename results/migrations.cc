@@ -382,6 +382,46 @@ ALTER TABLE metrics_v16 RENAME TO metrics;
     R"sql(
 ALTER TABLE metrics ADD COLUMN domain TEXT CHECK (domain IN ('unbounded', 'nonnegative'));
 )sql",
+    // 18: a cell summary is current only as its writer left it: any other
+    // write to cell_summaries (a hand edit, a crafted row) drops the mark of
+    // that run's workload and metric, and a write to a run's variants or
+    // metric declarations (whose names, centre and direction a cell is read
+    // and computed with) drops the run's marks, as 10's triggers do for its
+    // iterations and samples. Store::put_cell_summaries writes its rows
+    // before their mark, so the cells it keeps stay current.
+    R"sql(
+CREATE TRIGGER cell_marks_summary_insert AFTER INSERT ON cell_summaries BEGIN
+  DELETE FROM cell_summary_marks
+    WHERE run_id = NEW.run_id AND workload = NEW.workload AND metric = NEW.metric;
+END;
+CREATE TRIGGER cell_marks_summary_update AFTER UPDATE ON cell_summaries BEGIN
+  DELETE FROM cell_summary_marks
+    WHERE (run_id = OLD.run_id AND workload = OLD.workload AND metric = OLD.metric)
+       OR (run_id = NEW.run_id AND workload = NEW.workload AND metric = NEW.metric);
+END;
+CREATE TRIGGER cell_marks_summary_delete AFTER DELETE ON cell_summaries BEGIN
+  DELETE FROM cell_summary_marks
+    WHERE run_id = OLD.run_id AND workload = OLD.workload AND metric = OLD.metric;
+END;
+CREATE TRIGGER cell_marks_variant_insert AFTER INSERT ON variants BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id = NEW.run_id;
+END;
+CREATE TRIGGER cell_marks_variant_update AFTER UPDATE ON variants BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id IN (OLD.run_id, NEW.run_id);
+END;
+CREATE TRIGGER cell_marks_variant_delete AFTER DELETE ON variants BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id = OLD.run_id;
+END;
+CREATE TRIGGER cell_marks_metric_insert AFTER INSERT ON metrics BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id = NEW.run_id;
+END;
+CREATE TRIGGER cell_marks_metric_update AFTER UPDATE ON metrics BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id IN (OLD.run_id, NEW.run_id);
+END;
+CREATE TRIGGER cell_marks_metric_delete AFTER DELETE ON metrics BEGIN
+  DELETE FROM cell_summary_marks WHERE run_id = OLD.run_id;
+END;
+)sql",
 };
 static_assert(std::size(kMigrations) == Database::kSchemaVersion);
 

@@ -16,8 +16,7 @@ namespace {
 // stddev or test of `compare --monitors` sees inf or 1e308.
 void check_delta(const MonitorDeltaRow& d, std::int64_t iteration_id, bool writing,
                  std::optional<std::string> stored = std::nullopt) {
-  const auto why =
-      stored ? fmt::format("its value is {}, not a number", *stored) : sample_out_of_range(d.value);
+  const auto why = sql::value_problem(d.value, stored);
   if (!why) return;
   throw StoreError(fmt::format("iteration id {}: {} counter {}: {}{}", iteration_id,
                                terminal_safe(d.monitor), terminal_safe(d.counter), *why,

@@ -26,7 +26,7 @@ std::int64_t RunsTable::create_run(const RunInfo& run) {
     s.run();
   } catch (const StoreError& e) {
     if (find_run_by_name(run.name))
-      throw StoreError(fmt::format("a run named '{}' already exists in {}", run.name, path_));
+      throw StoreError(fmt::format("a run named '{}' already exists in", run.name), path_);
     throw;
   }
   return sqlite3_last_insert_rowid(db_);

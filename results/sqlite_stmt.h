@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/sample_range.h"
 #include "base/text.h"
 #include "results/status.h"
 #include "results/store_error.h"
@@ -212,6 +213,16 @@ inline std::optional<std::string> stored_non_number(const Stmt& s, int col) {
     default:
       return fmt::format("text '{}'", terminal_safe(excerpt(s.view(col))));
   }
+}
+
+// Why a sample or a counter's value is refused: the column held no number
+// (NON_NUMBER, stored_non_number's words: "its value is text 'abc', not a
+// number"), else base/sample_range.h's reason for VALUE; nothing for one
+// the range takes.
+inline std::optional<std::string> value_problem(double value,
+                                                const std::optional<std::string>& non_number) {
+  if (non_number) return fmt::format("its value is {}, not a number", *non_number);
+  return sample_out_of_range(value);
 }
 
 // Why column col holds no int ("is not a whole number", "4294967296 is out

@@ -3,12 +3,23 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace schedlab {
 
 class StoreError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  // A message ending in a path ("... already exists in PATH"): what() is
+  // both, a space between; a printer that wraps keeps the path whole
+  // (trailing_path), so one holding spaces is not broken across lines.
+  StoreError(const std::string& sentence, std::string path)
+      : std::runtime_error(sentence + " " + path), path_(std::move(path)) {}
+  const std::string& trailing_path() const { return path_; }
+
+ private:
+  std::string path_;  // empty: none
 };
 
 }  // namespace schedlab

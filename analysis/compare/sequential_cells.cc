@@ -76,13 +76,19 @@ void read_design(const PointStop& stop, SequentialCell& s) {
   s.alpha = design.alpha;
   s.power = design.power;
   s.min_effect_pct = design.min_effect_pct;
-  s.max = 0;
-  if (d.contains("max")) {
-    if (!d["max"].is_number_unsigned() ||
-        d["max"].get<std::uint64_t>() > std::numeric_limits<int>::max())
-      refuse(fmt::format("has max {}: not an iteration count", terminal_safe(d["max"].dump())));
-    s.max = d["max"].get<int>();
-  }
+  // The iteration counts: each a count, and min not above max (the
+  // config refuses that; a stored one is checked as any input).
+  const auto count = [&](const char* name) -> std::optional<int> {
+    if (!d.contains(name)) return std::nullopt;
+    if (!d[name].is_number_unsigned() ||
+        d[name].get<std::uint64_t>() > std::numeric_limits<int>::max())
+      refuse(fmt::format("has {} {}: not an iteration count", name, terminal_safe(d[name].dump())));
+    return d[name].get<int>();
+  };
+  const auto min = count("min");
+  s.max = count("max").value_or(0);
+  if (min && s.max && *min > s.max)
+    refuse(fmt::format("has min {} above its max {}: no iteration count is both", *min, s.max));
   if (d.contains("spending")) {  // runs stored before the key: obf
     if (!d["spending"].is_string() || !gs::parse_spending(d["spending"].get<std::string>()))
       refuse(fmt::format("has spending {}: no spending function",

@@ -569,7 +569,7 @@ std::string render_history_json(const History& h, const HistoryChanges* changes)
     with["changes_not_searched"] = changes->too_short;
   }
   with["precision"] = h.precision;  // additive: the decimals text and HTML print, as compare's
-  return with.dump(2) + "\n";
+  return json_output(with) + "\n";
 }
 
 }  // namespace schedlab

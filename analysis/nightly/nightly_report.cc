@@ -33,6 +33,34 @@ bool measured(const NightlyCell* c) {
   return c && c->status == CellStatus::kMeasured && c->run_id;
 }
 
+// A cell whose run another target's cell of the same config has (a crafted
+// or edited nightly row pointing a target at the baseline's run): one run
+// measures one kernel, and compared with itself it says "No regression".
+// The baseline keeps its run, then each target in file order; a later one
+// fails, naming its row.
+void refuse_shared_runs(NightlyReportInput& in) {
+  std::vector<std::size_t> order{in.baseline};
+  for (std::size_t i = 0; i < in.targets.size(); ++i)
+    if (i != in.baseline) order.push_back(i);
+  for (const auto& config : in.configs) {
+    std::map<std::int64_t, std::size_t> owner;  // run -> target
+    for (const std::size_t i : order) {
+      const auto c = std::find_if(in.cells.begin(), in.cells.end(), [&](const NightlyCell& x) {
+        return x.target == in.targets[i] && x.config == config;
+      });
+      if (c == in.cells.end() || !measured(&*c)) continue;
+      const auto [o, first] = owner.emplace(*c->run_id, i);
+      if (first) continue;
+      c->status = CellStatus::kFailed;
+      c->error = fmt::format(
+          "its measurement (nightly_measurements row {}) names run {}, the measurement of {}{}: "
+          "a run compared with itself shows no change; not compared",
+          c->measurement_id, *c->run_id, in.targets[o->second],
+          o->second == in.baseline ? " (the baseline)" : "");
+    }
+  }
+}
+
 std::string label(const NightlyCell& c) {
   return c.kernel_release.empty() || c.kernel_release == c.target
              ? c.target
@@ -309,23 +337,25 @@ void compare_pair(const Store& store, NightlyReport& report, const std::string& 
 NightlyReport build_nightly_report(const Store& store, const NightlyReportInput& input) {
   NightlyReport report;
   report.input = input;
-  for (const auto& c : input.cells)
+  refuse_shared_runs(report.input);
+  for (const auto& c : report.input.cells)
     if (c.status == CellStatus::kFailed)
       report.failures.push_back(fmt::format("{} / {}: {}", c.target, c.config, c.error));
-  const std::string& base_name = input.targets.at(input.baseline);
-  for (const auto& config : input.configs) {
-    const NightlyCell* base = find_cell(input, base_name, config);
-    for (std::size_t i = 0; i < input.targets.size(); ++i) {
-      if (i == input.baseline) continue;
-      const NightlyCell* cell = find_cell(input, input.targets[i], config);
+  const NightlyReportInput& in = report.input;
+  const std::string& base_name = in.targets.at(in.baseline);
+  for (const auto& config : in.configs) {
+    const NightlyCell* base = find_cell(in, base_name, config);
+    for (std::size_t i = 0; i < in.targets.size(); ++i) {
+      if (i == in.baseline) continue;
+      const NightlyCell* cell = find_cell(in, in.targets[i], config);
       if (!measured(cell)) continue;
       if (measured(base)) compare_pair(store, report, config, *base, *cell, "baseline");
       // The previous target of the list that was measured, unless that is
       // the baseline (already compared).
       for (std::size_t j = i; j-- > 0;) {
-        const NightlyCell* prev = find_cell(input, input.targets[j], config);
+        const NightlyCell* prev = find_cell(in, in.targets[j], config);
         if (!measured(prev)) continue;
-        if (j != input.baseline) compare_pair(store, report, config, *prev, *cell, "previous");
+        if (j != in.baseline) compare_pair(store, report, config, *prev, *cell, "previous");
         break;
       }
     }

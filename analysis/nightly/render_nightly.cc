@@ -10,6 +10,7 @@
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
+#include "base/json_data.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -283,7 +284,7 @@ std::string render_nightly_json(const NightlyReport& r) {
   for (const auto& c : r.changes) changes.push_back(change_json(c));
   j["changes"] = changes;
   j["change_notes"] = r.change_notes;
-  return j.dump(2) + "\n";
+  return json_output(j) + "\n";
 }
 
 }  // namespace schedlab

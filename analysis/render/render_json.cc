@@ -4,6 +4,7 @@
 #include "analysis/compare/emulation.h"
 #include "analysis/render/render.h"
 #include "analysis/render/render_changed.h"
+#include "base/json_data.h"
 
 namespace schedlab {
 namespace {
@@ -203,14 +204,14 @@ std::string render_json(const Comparison& c) {
                     {"differences", differences},
                     {"unlike", unlike_cells(c)},
                     {"blocks", blocks}};
-  if (c.monitors.empty() && !c.changed) return doc.dump(2) + "\n";
+  if (c.monitors.empty() && !c.changed) return json_output(doc) + "\n";
   Json with = doc;
   if (!c.monitors.empty()) with["monitors"] = monitors_json(c);  // compare --monitors
   if (c.changed) {                                               // compare --changed
     with["changed_test"] = changed_json_summary(*c.changed);
     with["changed"] = changed_json_rows(*c.changed);
   }
-  return with.dump(2) + "\n";
+  return json_output(with) + "\n";
 }
 
 }  // namespace schedlab
@@ -255,7 +256,7 @@ std::string render_stats_json(const Comparison& c) {
     doc["metric"] = {{"direction", to_string(b->metric.direction)}, {"centre", b->metric.centre}};
   doc["comparisons"] = b ? b->comparisons : 0;
   doc["columns"] = columns;
-  return doc.dump(2) + "\n";
+  return json_output(doc) + "\n";
 }
 
 }  // namespace schedlab

@@ -10,6 +10,7 @@
 #include "analysis/render/column_labels.h"
 #include "analysis/render/render_html.h"
 #include "analysis/stats/significance.h"
+#include "base/json_data.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -129,7 +130,7 @@ std::string render_summary_json(const SummaryTable& t) {
   }
   const Json doc = {{"format_version", 1},
                     {"summary", {{"test", t.test}, {"alpha", t.alpha}, {"columns", columns}, {"rows", rows}}}};
-  return doc.dump(2) + "\n";
+  return json_output(doc) + "\n";
 }
 
 std::string render_summary_html(const SummaryTable& t) {

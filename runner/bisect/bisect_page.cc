@@ -22,13 +22,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The last decision of each position: what the candidate is now.
-std::map<int, const BisectDecision*> latest(const std::vector<BisectDecision>& decisions) {
-  std::map<int, const BisectDecision*> out;
-  for (const auto& d : decisions) out[d.position] = &d;
-  return out;
-}
-
 std::string number(const std::optional<double>& v, const char* spec = "{:.4g}") {
   return v ? fmt::format(fmt::runtime(spec), *v) : "-";
 }
@@ -62,7 +55,7 @@ std::string bisect_page(const Store& store, const BisectSession& session,
   const StoredBisection stored = load_bisection(store.bisect_log(), session);
   const BisectSpec& spec = stored.spec;
   const auto& decisions = stored.decisions;
-  const auto now = latest(decisions);
+  const auto now = latest_decisions(decisions);
   Json values = Json::array(), skips = Json::array(), domain = Json::array();
   std::string rows;
   for (std::size_t pos = 0; pos < spec.candidates.size(); ++pos) {

@@ -15,6 +15,7 @@
 #include "base/text.h"
 #include "results/variants_table.h"
 #include "runner/bisect/bisect_ends.h"
+#include "runner/bisect/bisect_samples.h"
 #include "runner/bisect/bisect_spec.h"
 #include "runner/bisect/bisect_stored.h"
 
@@ -104,6 +105,13 @@ std::string bisect_status_text(const Store& store, const BisectSession& session)
   const BisectSpec& spec = stored.spec;
   const auto& decisions = stored.decisions;
   const json& r = stored.result;
+  // The page reads the samples behind each decision: a stored spec that
+  // selects several points of its runs (a crafted session) is refused here
+  // as there, with the same message (bisect_samples').
+  for (const auto& [position, d] : latest_decisions(decisions))
+    bisect_samples(store, spec,
+                   require_json_data(d->run_ids_json, "a bisect step's run ids")
+                       .get<std::vector<std::int64_t>>());
   out += fmt::format("bisection {} ({}): {}, {} over {} candidates between {} and {}\n", session.id,
                      to_string(session.status), terminal_safe(spec.config_path),
                      terminal_safe(spec.metric), spec.candidates.size() - 2,

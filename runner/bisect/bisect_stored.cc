@@ -127,4 +127,11 @@ StoredBisection load_bisection(const BisectLog& log, const BisectSession& s) {
   }
 }
 
+std::map<int, const BisectDecision*> latest_decisions(
+    const std::vector<BisectDecision>& decisions) {
+  std::map<int, const BisectDecision*> out;
+  for (const auto& d : decisions) out[d.position] = &d;
+  return out;
+}
+
 }  // namespace schedlab

@@ -8,6 +8,7 @@
 // session and the field, never a crash or a read past a vector.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -24,5 +25,8 @@ struct StoredBisection {
 
 // Session S of LOG, checked; BisectError "bisection N: ..." when it does not hold.
 StoredBisection load_bisection(const BisectLog& log, const BisectSession& s);
+
+// The last decision of each position (what the candidate is now), by position.
+std::map<int, const BisectDecision*> latest_decisions(const std::vector<BisectDecision>& decisions);
 
 }  // namespace schedlab

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/json_data.h"
 #include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -121,7 +122,7 @@ std::string render(const Json& d) {
 // carries the same fact as a member).
 const Renderers<std::string (*)(const Json&, const std::string&)> kDoctorOutputs{
     {Format::kText, [](const Json& d, const std::string& heading) { return heading + render(d); }},
-    {Format::kJson, [](const Json& d, const std::string&) { return d.dump(2) + "\n"; }},
+    {Format::kJson, [](const Json& d, const std::string&) { return json_output(d) + "\n"; }},
 };
 
 // doctor --config X with a lab SUT in X: the guest is booted (its first

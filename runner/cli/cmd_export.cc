@@ -8,6 +8,7 @@
 #include "analysis/export/bmf.h"
 #include "analysis/export/kcidb.h"
 #include "analysis/export/otava.h"
+#include "base/json_data.h"
 #include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
@@ -49,7 +50,7 @@ struct ExportRender {
 std::string dumped(const nlohmann::json& j) {
   // A name that is not UTF-8 (a database made elsewhere) becomes U+FFFD:
   // the file stays JSON.
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return json_output(j, 2, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 const Renderers<ExportRender> kExportOutputs{

@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/json_data.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
@@ -73,7 +74,7 @@ class SampleArray : public SampleWriter {
       entry["samples"] = js;
     if (!j.ok()) entry["error"] = j.error;
     entry["notes"] = j.notes;
-    std::string text = entry.dump(2);
+    std::string text = json_output(entry);
     std::string indented = "  ";
     for (char c : text) {
       indented += c;

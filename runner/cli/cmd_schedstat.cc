@@ -18,6 +18,7 @@
 #include "analysis/counters/render_schedstat_perf.h"
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_sides.h"
+#include "base/json_data.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -56,12 +57,12 @@ const Renderers<SchedstatRender> kSchedstatOutputs{
      {[](const schedstat::Summary& summary, const schedstat::RenderOptions& ro) {
         auto j = schedstat::to_json(summary, ro);
         j["label"] = ro.title;
-        return j.dump(2) + "\n";
+        return json_output(j) + "\n";
       },
       [](const schedstat::Comparison& c, const std::string& warning) {
         auto j = schedstat::to_json(c);
         if (!warning.empty()) j["warning"] = warning;
-        return j.dump(2) + "\n";
+        return json_output(j) + "\n";
       }}},
 };
 

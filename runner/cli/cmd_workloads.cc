@@ -3,6 +3,7 @@
 // generic `command` workload by the keys its config entry takes.
 #include <fmt/format.h>
 
+#include "base/json_data.h"
 #include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -38,7 +39,7 @@ const Renderers<std::string (*)(const std::vector<const Workload*>&, bool, bool)
      [](const std::vector<const Workload*>& chosen, bool all, bool command) {
        auto j = workloads_json(chosen);
        if (all || command) j.push_back(command_workload_json());
-       return j.dump(2) + "\n";
+       return json_output(j) + "\n";
      }},
 };
 

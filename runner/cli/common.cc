@@ -12,6 +12,7 @@
 #include "base/suggest.h"
 #include "base/text.h"
 #include "base/time.h"
+#include "results/store_error.h"
 #include "runner/hosts/interrupt.h"
 #include "runner/run/executor.h"
 #include "runner/run/kernel_runs.h"
@@ -48,9 +49,20 @@ int guard(const OnError& on, const std::function<int()>& body,
     const bool listed = is_listed(e);
     if (!listed && on.other == kPropagate) throw;
     // A message may quote a name from a database (merge's conflicts): no
-    // escape sequence of it reaches the terminal.
-    print_message(fmt::format("{}: {}\n{}", on.prefix, terminal_safe(e.what(), true),
-                              on.hint.empty() ? "" : on.hint + "\n"));
+    // escape sequence of it reaches the terminal. One ending in a path
+    // keeps the path whole (README: a path is never broken at its spaces).
+    const auto* store = dynamic_cast<const StoreError*>(&e);
+    if (store && !store->trailing_path().empty()) {
+      const std::string_view what = e.what();
+      const std::string_view sentence =
+          what.substr(0, what.size() - store->trailing_path().size() - 1);
+      print_with_command(fmt::format("{}: {}", on.prefix, terminal_safe(sentence)),
+                         terminal_safe(store->trailing_path()));
+      if (!on.hint.empty()) print_message(on.hint + "\n");
+    } else {
+      print_message(fmt::format("{}: {}\n{}", on.prefix, terminal_safe(e.what(), true),
+                                on.hint.empty() ? "" : on.hint + "\n"));
+    }
     return listed ? on.listed : on.other;
   }
 }

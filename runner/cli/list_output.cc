@@ -65,7 +65,7 @@ void list_json(const Store& store, const Overviews& overview) {
                          : nlohmann::json(nullptr)},
          {"manifest", require_json_data(r.manifest_json, fmt::format("run {}'s manifest", r.id))}});
   }
-  fmt::print("{}\n", out.dump(2));
+  fmt::print("{}\n", json_output(out));
 }
 
 void list_text(const Store& store, const Overviews& overview, bool wide) {

@@ -28,6 +28,21 @@ const std::vector<std::string> kTaskMonitorKeys = {"interval", "comm"};
 const std::vector<std::string> kPerfStatKeys = {"events"};
 const std::vector<std::string> kPerfProfileKeys = {"frequency"};
 
+// NAME cut at each comma outside a pair of slashes (a PMU event's terms,
+// cpu/event=0x3c,umask=0/, are one name).
+std::vector<std::string> split_outside_slashes(const std::string& name) {
+  std::vector<std::string> parts(1);
+  bool in_terms = false;
+  for (const char c : name) {
+    if (c == '/') in_terms = !in_terms;
+    if (c == ',' && !in_terms)
+      parts.emplace_back();
+    else
+      parts.back() += c;
+  }
+  return parts;
+}
+
 // alpha, power and min_effect_pct of `stop: sequential`, each checked by
 // the design's own rule (design_error), the error at the key it names.
 SequentialStop sequential_stop(const YamlReader& r, const YAML::Node& n, const std::string& key,
@@ -109,6 +124,14 @@ void parse_perf_stat(const YamlReader& r, const YAML::Node& n, const std::string
     // perf takes the list as one -e argument, so an event is one token.
     if (name.empty() || name.front() == '-' || name.find_first_of(" \t\n") != std::string::npos)
       r.fail(item, k, fmt::format("'{}' is not a perf event name (see perf list)", name));
+    // perf's own list syntax would take 'cycles,instructions' as two
+    // events, which schedlab then probes, counts and drops as one: each is
+    // its own item. A comma between a PMU event's slashes
+    // (cpu/event=0x3c,umask=0/) is part of its one name.
+    if (const auto parts = split_outside_slashes(name); parts.size() > 1)
+      r.fail(item, k,
+             fmt::format("'{}' is {} events: list each as its own item ([{}])", name, parts.size(),
+                         fmt::join(parts, ", ")));
     if (std::find(out.events.begin(), out.events.end(), name) != out.events.end())
       r.fail(item, k, fmt::format("event '{}' is listed twice", name));
     out.events.push_back(name);

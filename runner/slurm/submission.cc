@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/file.h"
+#include "base/json_data.h"
 #include "base/shell_quote.h"
 #include "base/text.h"
 #include "runner/hosts/ssh_host.h"
@@ -43,18 +44,18 @@ std::string pair_name(const std::vector<Node>& nodes) {
 std::string Submission::task_db(int task) const { return fmt::format("{}/task-{}.db", dir, task); }
 
 std::string Submission::to_json() const {
-  return nlohmann::json{{"dir", dir},
-                        {"name", name},
-                        {"config_path", config_path},
-                        {"pairs", pairs},
-                        {"nodes_per_task", nodes_per_task},
-                        {"partition", partition},
-                        {"time_limit", time_limit},
-                        {"schedlab", schedlab},
-                        {"lab_kernel", lab_kernel},
-                        {"target_sut", target_sut},
-                        {"jobs", jobs}}
-             .dump(2) + "\n";
+  return json_output(nlohmann::json{{"dir", dir},
+                                    {"name", name},
+                                    {"config_path", config_path},
+                                    {"pairs", pairs},
+                                    {"nodes_per_task", nodes_per_task},
+                                    {"partition", partition},
+                                    {"time_limit", time_limit},
+                                    {"schedlab", schedlab},
+                                    {"lab_kernel", lab_kernel},
+                                    {"target_sut", target_sut},
+                                    {"jobs", jobs}}) +
+         "\n";
 }
 
 Submission Submission::load(const std::string& dir) {

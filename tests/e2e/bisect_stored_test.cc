@@ -16,6 +16,7 @@
 #include "tests/support/raw_sql.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/value_config.h"
 
 using namespace schedlab;
 using namespace schedlab::test;
@@ -73,8 +74,10 @@ std::string decision(int position,
       position, decided_by, values);
 }
 
-// `bisect status` as text and as a page both refuse the database with MESSAGE.
-void both_refuse(const std::string& db, const std::string& message) {
+// `bisect status` as text and as a page both refuse the database with
+// MESSAGE, after "bisection 1: " when it is about the stored session itself.
+void both_refuse(const std::string& db, const std::string& message,
+                 const std::string& session = "bisection 1: ") {
   for (const std::vector<std::string>& format :
        {std::vector<std::string>{}, {"--format", "html"}}) {
     std::vector<std::string> args = {"bisect", "status", "--db", db};
@@ -82,7 +85,7 @@ void both_refuse(const std::string& db, const std::string& message) {
     const auto r = schedlab_cmd(args);
     INFO(r.err);
     CHECK(r.exit_code == 1);
-    CHECK(one_line(r.err) == "schedlab: bisection 1: " + message + " ");
+    CHECK(one_line(r.err) == "schedlab: " + session + message + " ");
   }
 }
 
@@ -185,4 +188,22 @@ TEST_CASE("bisect status, continue and reset create no database at a mistyped --
     CHECK_THAT(r.err, Catch::Contains("no database at " + db));
     CHECK_FALSE(std::filesystem::exists(db));
   }
+}
+
+TEST_CASE(
+    "bisect status: a spec selecting several points of its runs is refused as text and page "
+    "(hostile8 A16)") {
+  // A crafted done session whose metric (no params) is measured at two
+  // points of the runs behind a decision: the page refused (it reads the
+  // samples), the text printed the decisions. Both refuse now, alike.
+  TempDir dir;
+  const std::string db = dir.file("b.db");
+  two_value_runs(dir, db);
+  REQUIRE(exec_raw(db, "UPDATE iterations SET row = 'other' WHERE run_id = 1 AND iteration = 0"));
+  crafted(dir, spec(kThree, kThree), BisectStatus::kDone, kDone,
+          decision(1, "5, 100, 0.5, 0.001, '[1]', '', 0.05, 0.05"));
+  both_refuse(db,
+              "metric 't' is measured at several points (reader/other, reader/); pick one with "
+              "--param NAME=VALUE",
+              "");
 }

@@ -118,6 +118,9 @@ TEST_CASE("merge: a stored point stop the readers refuse is refused, naming run 
        "run 'seq1' cannot be read back: run 1: the stored "
        "sequential test of variant id 2 at echoer {} is not a "
        "JSON object"},
+      // hostile8 A18: copied by merge before.
+      {"seq_design_json = json_set(seq_design_json, '$.min', 30, '$.max', 12)",
+       "has min 30 above its max 12: no iteration count is both"},
       {"seq_metric = 'x' || char(27) || ']0;p' || char(7)",
        "judged metric 'x\\x1b]0;p\\x07': no metric of its run at that workload"},
   };

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -154,4 +156,49 @@ TEST_CASE("doctor names an unreachable SUT escaped (hostile7)") {
   CHECK(r.exit_code != 0);
   CHECK(terminal_clean(r.err));
   CHECK(one_line(r.err).find("cannot reach x\\x1b]0;t\\x07\\u202e") != std::string::npos);
+}
+
+TEST_CASE("JSON outputs write bidi and C1 characters of names as \\u escapes (hostile7 29)") {
+  TempDir dir;
+  const std::string db = dir.file("j.db");
+  two_value_runs(dir, db);
+  // A right-to-left override and a C1 CSI in a run and a variant name; a
+  // CJK character stays as it is.
+  REQUIRE(exec_raw(db,
+                   "UPDATE runs SET name = 'r' || char(8238) || 'evil' || char(155) || "
+                   "char(20013) WHERE id = 1; "
+                   "UPDATE variants SET name = 'v' || char(8294) || char(8207) WHERE run_id = 1"));
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"list", "--format", "json"},
+           {"compare", "1", "2", "--format", "json"},
+           {"history", "--workload", "reader", "--metric", "t", "--format", "json"}}) {
+    std::vector<std::string> with_db = args;
+    with_db.insert(with_db.begin() + 1, {"--db", db});
+    const auto r = schedlab_cmd(with_db);
+    INFO(args[0] << ": " << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(terminal_clean(r.out));
+    CHECK(r.out.find("\xc2\x9b") == std::string::npos);
+    CHECK(r.out.find(R"(r\u202eevil\u009b)"
+                     "\xe4\xb8\xad") != std::string::npos);
+    if (args[0] != "list") CHECK(r.out.find(R"(v\u2066\u200f)") != std::string::npos);
+    CHECK(nlohmann::json::parse(r.out).dump().find("r\xe2\x80\xae"
+                                                   "evil") != std::string::npos);
+  }
+  CHECK(unicode_escaped_controls("\xe2\x80\xaa\xe2\x80\x8e\xe2\x81\xa9\xc2\x80 caf\xc3\xa9 \xff") ==
+        "\\u202a\\u200e\\u2069\\u0080 caf\xc3\xa9 \xff");
+
+  // hostile8 A14: "a run named 'r2' already exists in PATH" broke a path
+  // holding spaces across lines; it stays whole, on a line of its own when
+  // the sentence and it pass 100 columns.
+  const std::string folder =
+      dir.file(std::string(40, 'd') + " with spaces " + std::string(40, 'e'));
+  std::filesystem::create_directories(folder);
+  const std::string spaced = folder + "/x y.db";
+  std::filesystem::copy_file(db, spaced);
+  const auto again = schedlab_cmd({"run", dir.file("c.yaml"), "--db", spaced, "--name", "r2"});
+  INFO(again.err);
+  CHECK(again.exit_code != 0);
+  CHECK(again.err.find("a run named 'r2' already exists in\n  " + spaced + "\n") !=
+        std::string::npos);
 }

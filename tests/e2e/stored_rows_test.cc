@@ -134,6 +134,11 @@ TEST_CASE("a stored value that is no number is named as what it holds (hostile8)
   CHECK(r.exit_code != 0);
   CHECK_THAT(one_line(r.err),
              Catch::Contains("sample of t: its value is a blob of 2 bytes, not a number"));
+  // history's scan of every run's samples said "nan is not finite" (hostile8 A5).
+  r = schedlab_cmd({"history", "--db", db, "--workload", "reader", "--metric", "t"});
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains("sample of t: its value is a blob of 2 bytes, not a number"));
 }
 
 TEST_CASE("a tasks row that is no CPU's count is refused by compare --monitors (hostile8)") {

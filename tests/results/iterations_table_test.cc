@@ -15,6 +15,7 @@
 #include "results/variants_table.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/raw_sql.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -196,6 +197,7 @@ TEST_CASE("an iteration's notes round-trip; a database from before them reads ev
   // Back to schema 13, the column gone (and migration 15's): as a database written before it.
   sqlite3* h = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h, test::kBackToSchemaVersion17, nullptr, nullptr, nullptr) == SQLITE_OK);
   for (const char* c : {"seq_metric", "seq_decision", "seq_looks", "seq_n_baseline", "seq_n", "seq_p_value",
                         "seq_estimate_pct", "seq_ci_low", "seq_ci_high", "seq_level", "seq_design_json",
                         "seq_looks_json", "seq_note"})

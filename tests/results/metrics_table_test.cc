@@ -8,6 +8,7 @@
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "tests/support/raw_sql.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -70,8 +71,8 @@ std::string run_sql(const std::string& path, const std::string& sql) {
   return out;
 }
 
-// Back to schema 15: the metrics table without migration 16's CHECK on
-// kind, as migration 1 made it.
+// Back to schema 15 (from 17: tests/support/schema_version_9.h): the
+// metrics table without migration 16's CHECK on kind, as migration 1 made it.
 const char* const kBackToSchemaVersion15 = R"sql(
 PRAGMA writable_schema = ON;
 UPDATE sqlite_schema SET sql = replace(sql, ' CHECK (kind IN (''run'', ''interval''))', '')
@@ -152,6 +153,7 @@ TEST_CASE("migration 16 puts a CHECK on an old database's metric kinds, rows and
     Store s(path);
     declare_two(s);
   }
+  REQUIRE(run_sql(path, test::kBackToSchemaVersion17).empty());
   REQUIRE(run_sql(path, kBackToSchemaVersion15).empty());
   {
     Store s(path);
@@ -162,6 +164,7 @@ TEST_CASE("migration 16 puts a CHECK on an old database's metric kinds, rows and
 
   // An old database holding a kind that is none of ours is not migrated:
   // the error says why, and the database is left as it was.
+  REQUIRE(run_sql(path, test::kBackToSchemaVersion17).empty());
   REQUIRE(run_sql(path, kBackToSchemaVersion15).empty());
   REQUIRE(run_sql(path, "UPDATE metrics SET kind = 'slices' WHERE name = 'tps'").empty());
   CHECK_THROWS_WITH(Store(path),
@@ -198,6 +201,7 @@ TEST_CASE("a metric's domain is stored as declared; a run from before migration 
 
   // Back to schema 16 (no domain column): the migration adds it, the rows
   // kept, their domains not recorded.
+  REQUIRE(run_sql(path, test::kBackToSchemaVersion17).empty());
   REQUIRE(
       run_sql(path, "ALTER TABLE metrics DROP COLUMN domain; PRAGMA user_version = 16").empty());
   {

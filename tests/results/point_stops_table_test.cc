@@ -9,6 +9,7 @@
 #include "results/store.h"
 #include "results/variants_table.h"
 #include "tests/support/decided_stop.h"
+#include "tests/support/schema_version_9.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -59,6 +60,7 @@ TEST_CASE("a point's stop row keeps its sequential test, and a database of versi
   // Version 14: before migration 15 (the columns dropped again).
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, test::kBackToSchemaVersion17, nullptr, nullptr, nullptr) == SQLITE_OK);
   for (const char* c : {"seq_metric", "seq_decision", "seq_looks", "seq_n_baseline", "seq_n", "seq_p_value",
                         "seq_estimate_pct", "seq_ci_low", "seq_ci_high", "seq_level", "seq_design_json",
                         "seq_looks_json", "seq_note"})

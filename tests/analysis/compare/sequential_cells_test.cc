@@ -186,6 +186,9 @@ TEST_CASE("a stored design that is no design is refused naming run and row (issu
       {R"({"alpha":1e-300})", "is refused: alpha must be in [1e-06, 0.5), not 1e-300"},
       {R"({"power":2})", "is refused: power must be in (0.5, 0.999999], not 2"},
       {R"({"max":-1})", "has max -1: not an iteration count"},
+      // hostile8 A18: read by compare, copied by merge.
+      {R"({"min":30,"max":12})", "has min 30 above its max 12: no iteration count is both"},
+      {R"({"min":2.5})", "has min 2.5: not an iteration count"},
       {R"j({"spending":"kd(99)"})j", "has spending \"kd(99)\": no spending function"},
       {R"([1])", "is not a JSON object"},
       {"p-value", "has p-value 9: not in [0, 1]"},

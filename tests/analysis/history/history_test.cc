@@ -219,16 +219,59 @@ TEST_CASE("history: kept cell summaries are compare's cells, and a run that went
     CHECK(test::raw(dir.file("h.db"), "SELECT count(*) FROM cell_summary_marks") == "2");
     CHECK(test::raw(dir.file("h.db"), "SELECT count(*) FROM cell_summary_marks WHERE version = " +
                                           std::to_string(kCellSummaryVersion)) == "0");
+    // The edit drops the marks (migration 18); the crafted ones are written
+    // after it, as a database made elsewhere holds them.
     REQUIRE(test::exec_raw(dir.file("h.db"),
                            "UPDATE cell_summaries SET centre = 5.5, ci_low = 5, ci_high = 6; "
-                           "UPDATE cell_summary_marks SET version = " +
-                               std::to_string(kCellSummaryVersion)));
+                           "INSERT INTO cell_summary_marks SELECT DISTINCT run_id, workload, "
+                           "metric, " +
+                               std::to_string(kCellSummaryVersion) + " FROM cell_summaries"));
+    CHECK(test::raw(dir.file("h.db"), "SELECT count(*) FROM cell_summary_marks") == "2");
     computed.clear();
     const History recomputed = history(s, "hackbench", "time", "", &computed);
     CHECK(computed.size() == 2);  // neither run's summaries taken
     check_same(first, recomputed);
     check_against_compare(s, recomputed);
     for (const auto& p : recomputed.points) CHECK(p.centre != 5.5);
+  }
+  SECTION("summaries edited by hand under this user's own marks are computed again") {
+    // Hostile pass 7 (item 6): a database written here and then edited (a
+    // centre outside its interval, n -1, a centre of text, an extra
+    // position, a cell moved to another variant, a variant renamed or a
+    // metric's declaration changed) was read as current. Each write drops
+    // the marks it touches (migration 18), and history computes the run
+    // from its samples again.
+    const auto vars = s.variants_table().variants(early);
+    for (const std::string& edit : std::vector<std::string>{
+             "UPDATE cell_summaries SET centre = -5, ci_low = 10, ci_high = -10 WHERE run_id = ?",
+             "UPDATE cell_summaries SET n = -1 WHERE run_id = ?",
+             "UPDATE cell_summaries SET centre = 'abc' WHERE run_id = ?",
+             "INSERT INTO cell_summaries SELECT workload, metric, run_id, position + 100, "
+             "variant_id, block, row, n, centre, ci_low, ci_high, ci_reason, params "
+             "FROM cell_summaries WHERE run_id = ? AND position = 0",
+             "DELETE FROM cell_summaries WHERE run_id = ? AND position = 1",
+             "UPDATE cell_summaries SET variant_id = " + std::to_string(vars[1].id) +
+                 " WHERE run_id = ? AND position = 0",
+             "UPDATE variants SET name = 'renamed' WHERE run_id = ? AND position = 0",
+             "UPDATE metrics SET precision = precision + 1 WHERE run_id = ?"}) {
+      INFO(edit);
+      computed.clear();
+      history(s, "hackbench", "time", "", &computed);
+      REQUIRE(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion,
+                                                computed) == computed.size());
+      REQUIRE(s.cell_cache().cell_summary_runs("hackbench", "time", kCellSummaryVersion).size() ==
+              2);
+      std::string sql = edit;
+      sql.replace(sql.find('?'), 1, std::to_string(early));
+      REQUIRE(test::exec_raw(dir.file("h.db"), sql));
+      CHECK(s.cell_cache().cell_summary_runs("hackbench", "time", kCellSummaryVersion) ==
+            std::vector<std::int64_t>{late});
+      computed.clear();
+      const History again = history(s, "hackbench", "time", "", &computed);
+      REQUIRE(computed.size() == 1);
+      CHECK(computed[0].run_id == early);
+      check_against_compare(s, again);
+    }
   }
   SECTION("summaries of another version are not read") {
     computed.clear();

@@ -135,6 +135,35 @@ TEST_CASE("the nightly report without a measured baseline compares with the prev
   CHECK_FALSE(r.regressed());
 }
 
+TEST_CASE("a target whose nightly row names the baseline's own run is refused, naming the row") {
+  // Hostile pass 7 (item 23): a crafted row pointed target t1 at the
+  // baseline's run, and the report compared the baseline with itself: "No
+  // regression". The baseline keeps its run, though it comes later in the file.
+  Db db;
+  const auto base = db.run("base", {1.00, 1.01, 0.99, 1.00, 1.02}, false);
+  const auto slow = db.run("slow", {1.20, 1.21, 1.19, 1.20, 1.22}, false);
+  NightlyCell shared = cell("t1", base);
+  shared.measurement_id = 7;
+  NightlyReportInput in{.name = "n",
+                        .targets = {"t1", "base", "t2"},
+                        .baseline = 1,
+                        .configs = {"c.yaml"},
+                        .cells = {shared, cell("base", base), cell("t2", slow)},
+                        .rule = {.alpha = 0.05, .min_effect_pct = 3}};
+  const NightlyReport r = build_nightly_report(db.store, in);
+  REQUIRE(r.failures.size() == 1);
+  CHECK(r.failures[0] ==
+        fmt::format("t1 / c.yaml: its measurement (nightly_measurements row 7) names run {}, the "
+                    "measurement of base (the baseline): a run compared with itself shows no "
+                    "change; not compared",
+                    base));
+  REQUIRE(r.comparisons.size() == 1);  // t2 against the baseline only
+  CHECK(r.comparisons[0].target == "t2");
+  CHECK(r.regressed());
+  CHECK_THAT(render_nightly_markdown(r),
+             Contains("failed: its measurement (nightly_measurements row 7)"));
+}
+
 namespace {
 
 // A branch target's night: its run and the nightly row naming its commit.

@@ -120,6 +120,34 @@ workloads: [hackbench]
                                  "workloads: [hackbench]\n",
                                  "t.yaml"),
                     "t.yaml:2: perf_stat.events: event 'a' is listed twice");
+  // perf's list syntax, two events as one item (hostile8 A11): refused, each
+  // named; a PMU event's terms keep their commas.
+  CHECK_THROWS_WITH(parse_config("monitors: [perf-stat]\nperf_stat:\n  events:\n    - a\n"
+                                 "    - cycles,instructions\nworkloads: [hackbench]\n",
+                                 "t.yaml"),
+                    "t.yaml:5: perf_stat.events: 'cycles,instructions' is 2 events: list each "
+                    "as its own item ([cycles, instructions])");
+  CHECK_THROWS_WITH(parse_config("monitors: [perf-stat]\nperf_stat: {events: "
+                                 "['{cycles,cpu/event=0x3c,umask=0/}']}\nworkloads: [hackbench]\n",
+                                 "t.yaml"),
+                    Catch::EndsWith("([{cycles, cpu/event=0x3c,umask=0/}])"));
+  CHECK(parse_config("monitors: [perf-stat]\nperf_stat: {events: ['cpu/event=0x3c,umask=0/']}\n"
+                     "workloads: [hackbench]\n",
+                     "t.yaml")
+            .perf.events == std::vector<std::string>{"cpu/event=0x3c,umask=0/"});
+  // A value holding a newline is quoted escaped (hostile8 A11): every config
+  // error escapes its message whole.
+  CHECK_THROWS_WITH(
+      parse_config("monitors: [perf-stat]\nperf_stat: {events: [\"sched:sched_switch\\n\"]}\n"
+                   "workloads: [hackbench]\n",
+                   "t.yaml"),
+      "t.yaml:2: perf_stat.events: 'sched:sched_switch\\x0a' is not a perf event "
+      "name (see perf list)");
+  CHECK_THROWS_WITH(parse_config("monitors: [perf-profile]\nperf_profile: {frequency: \"9\\n9\"}\n"
+                                 "workloads: [hackbench]\n",
+                                 "t.yaml"),
+                    Catch::StartsWith("t.yaml:2: perf_profile.frequency: ") &&
+                        Catch::Contains("9\\x0a9") && !Catch::Contains("\n"));
   CHECK_THROWS_WITH(parse_config("monitors: [perf-profile]\nperf_profile: {frequency: 0}\n"
                                  "workloads: [hackbench]\n",
                                  "t.yaml"),
