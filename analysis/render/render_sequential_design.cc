@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "base/json_data.h"
+
 namespace schedlab {
 namespace {
 
@@ -158,7 +160,7 @@ std::string render_design_json(const DesignReport& r) {
                         {"power", s.power},         {"mean_n_h0", s.mean_n_h0},
                         {"mean_n_h1", s.mean_n_h1}, {"mean_n_h1x2", s.mean_n_h1x2}};
   }
-  return doc.dump(2) + "\n";
+  return json_output(doc) + "\n";
 }
 
 }  // namespace schedlab
