@@ -323,7 +323,7 @@ TEST_CASE("what changed: a counter recorded in one column only is one-sided, not
              Catch::Contains("2 counters recorded in one column only (not compared, never with "
                              "0): perf-stat.context-switches, stat.ctxt"));
   CHECK(changed_json_summary(*c.changed)["one_sided"] ==
-        nlohmann::json::array({"perf-stat.context-switches", "stat.ctxt"}));
+        nlohmann::ordered_json::array({"perf-stat.context-switches", "stat.ctxt"}));
   CHECK_THAT(render_changed_html(*c.changed), Catch::Contains("<p class=\"note\">2 counters"));
   // Nothing one-sided: the summary and text as before (no key, no line).
   Db both;

@@ -718,9 +718,9 @@ std::vector<Reply> scores(const std::vector<double>& v) {
 // Each variant's client is told apart by its scheduling policy: none for
 // the baseline, batch, idle.
 void script_variants(Rig& rig, const std::vector<std::pair<std::string, std::vector<double>>>& by_policy) {
-  for (const auto& [policy, values] : by_policy)
+  for (const auto& [name, values] : by_policy)
     rig.loadgen.on(
-        [policy](const Command& c) {
+        [policy = name](const Command& c) {
           return c.argv.front() == "lc-client" &&
                  (policy.empty() ? !c.policy : c.policy && c.policy->describe().starts_with(policy));
         },
