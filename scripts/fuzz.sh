@@ -1,26 +1,20 @@
 #!/bin/sh
-# Builds the libFuzzer targets (fuzz/) with clang in build-fuzz/ and runs each
-# for FUZZ_SECONDS (default 15), seeded from the shared fixtures. Prints each
-# target's executions; a crash leaves its input in build-fuzz/crashes/ and
-# fails the script (commit it under fuzz/regressions/ with the fix).
-# Usage: scripts/fuzz.sh [build]: with "build", only the build (test.sh
-# builds while ctest runs, at the lowest priority, then runs this again
-# to fuzz).
+# Builds the libFuzzer targets (fuzz/) in the sanitized build, build-asan/
+# (scripts/sanitize.sh: clang, ASan and UBSan), and runs each for
+# FUZZ_SECONDS (default 15), seeded from the shared fixtures; the corpus,
+# logs and crashes go to build-fuzz/. Prints each target's executions; a
+# crash leaves its input in build-fuzz/crashes/ and fails the script (commit
+# it under fuzz/regressions/ with the fix).
 set -eu
 cd "$(dirname "$0")/.."
-step=${1:-all}
-case $step in all|build) ;; *) echo "usage: scripts/fuzz.sh [build]" >&2; exit 2 ;; esac
-# clang with its fuzzer and ASan runtimes (install-deps.sh's TEST_PKGS).
-./scripts/install-deps.sh >/dev/null
+[ "$#" -eq 0 ] || { echo "usage: scripts/fuzz.sh (FUZZ_SECONDS, FUZZ_TARGETS in the environment)" >&2; exit 2; }
 FIXTURES=${SCHEDLAB_FIXTURES:-$(cd .. && pwd)/shared/fixtures}
 SECONDS_EACH=${FUZZ_SECONDS:-15}
-./scripts/configure.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSCHEDLAB_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_UNITY_BUILD=ON
+./scripts/sanitize.sh configure
 # Every target fuzz/CMakeLists.txt makes (it writes their list), unless
 # FUZZ_TARGETS names some.
-targets=${FUZZ_TARGETS:-$(cat build-fuzz/fuzz/targets.txt)}
-cmake --build build-fuzz -j"$(nproc)" --target $targets
-[ "$step" != build ] || exit 0
+targets=${FUZZ_TARGETS:-$(cat build-asan/fuzz/targets.txt)}
+cmake --build build-asan -j"$(nproc)" --target $targets
 mkdir -p build-fuzz/crashes
 seeds_of() {
   case $1 in
@@ -56,7 +50,7 @@ fuzz_one() {
   mkdir -p "$corpus"
   one=0
   # The inputs that crashed or hung a target once, each run once first.
-  if [ -d "fuzz/regressions/$t" ] && ! build-fuzz/fuzz/$t -timeout=10 -rss_limit_mb=1024 \
+  if [ -d "fuzz/regressions/$t" ] && ! build-asan/fuzz/$t -timeout=10 -rss_limit_mb=1024 \
       fuzz/regressions/$t/* >build-fuzz/$t.regressions.log 2>&1; then
     one=1
     echo "$t: a committed regression input fails again:" >&2
@@ -66,7 +60,7 @@ fuzz_one() {
   # small inputs.
   # -timeout and -rss_limit_mb: a hang or a runaway allocation is a finding
   # too (yaml-cpp's LoadAll loop was one), reported in seconds, not minutes.
-  if ! build-fuzz/fuzz/$t "$corpus" $seeds -max_total_time="$SECONDS_EACH" -max_len=65536 \
+  if ! build-asan/fuzz/$t "$corpus" $seeds -max_total_time="$SECONDS_EACH" -max_len=65536 \
       -timeout=10 -rss_limit_mb=1024 -artifact_prefix=build-fuzz/crashes/$t- -print_final_stats=1 2>build-fuzz/$t.log; then
     one=1
     tail -40 build-fuzz/$t.log >&2

@@ -1,25 +1,33 @@
 #!/bin/sh
-# The test suite built with AddressSanitizer and UndefinedBehaviorSanitizer
-# in build-asan/ (SCHEDLAB_SANITIZE: the first finding fails its test) and
-# its fast tier run without the tests that boot kernels under qemu, start
-# the network namespace lab, or spend their time in real workloads and
-# simulated trials ([heavy], [simulation]: tests/CMakeLists.txt). CI runs it after
-# scripts/test.sh.
-# Usage: scripts/sanitize.sh [build]: with "build", only the build (CI
-# builds while test.sh runs, at the lowest priority, then runs this again
-# to test).
+# The sanitized build, in build-asan/: every library, program and test, and
+# the libFuzzer targets (fuzz/), built once with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer (SCHEDLAB_SANITIZE: the first finding fails its
+# test) and libFuzzer's coverage (SCHEDLAB_FUZZ). One build serves the
+# sanitizer run and scripts/fuzz.sh: the libraries, two thirds of a build's
+# CPU, are compiled once for both.
+# The sanitizer run is the fast tier without the tests that boot kernels
+# under qemu, start the network namespace lab, or spend their time in real
+# workloads and simulated trials ([heavy], [simulation]: tests/CMakeLists.txt).
+# scripts/test.sh runs it after the fast tier.
+# Usage: scripts/sanitize.sh [configure | build]: "configure" only
+# configures (scripts/fuzz.sh builds its targets here), "build" builds the
+# tests and the fuzz targets (test.sh builds while ctest runs, at the
+# lowest priority, then runs this again to test).
 set -eu
 cd "$(dirname "$0")/.."
 step=${1:-all}
-case $step in all|build) ;; *) echo "usage: scripts/sanitize.sh [build]" >&2; exit 2 ;; esac
+case $step in all|configure|build) ;; *) echo "usage: scripts/sanitize.sh [configure | build]" >&2; exit 2 ;; esac
 ./scripts/install-deps.sh >/dev/null
 # -O1: a third quicker to build and to run than -O2 under ASan, and still
-# inlines enough to find what optimisation exposes; asserts stay on.
-./scripts/configure.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDLAB_SANITIZE=ON \
+# inlines enough to find what optimisation exposes; asserts stay on. Any
+# change here rebuilds everything: fuzz.sh configures through this line.
+./scripts/configure.sh build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDLAB_SANITIZE=ON -DSCHEDLAB_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g"
-# The tests and what they run (tests/CMakeLists.txt's schedlab_tests), not
-# the bench/ programs.
-cmake --build build-asan -j "$(nproc)" --target schedlab_tests
+[ "$step" != configure ] || exit 0
+# The tests and what they run (tests/CMakeLists.txt's schedlab_tests) and the
+# fuzz targets, not the bench/ programs.
+cmake --build build-asan -j "$(nproc)" --target schedlab_tests $(cat build-asan/fuzz/targets.txt)
 [ "$step" != build ] || exit 0
 # Reports name file:line; a leak at exit is a finding too. Every process a
 # test starts (schedlab itself, its own programs) inherits these.

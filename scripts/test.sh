@@ -1,8 +1,9 @@
 #!/bin/sh
 # The README's second command (and CI's): install, build, run the fast tier
-# of the tests, then each fuzz target. With --long, the long tier after the
-# fast one (nightly and before a release). Each tier's time is printed, and
-# the tests that took over 60 s.
+# of the tests, then the sanitizer run (scripts/sanitize.sh) and each fuzz
+# target (scripts/fuzz.sh). With --long, the long tier after the fast one
+# (nightly and before a release). Each step's time is printed, and the
+# tests that took over 60 s.
 # Usage: scripts/test.sh [--long]
 # The tiers are ctest labels (tests/CMakeLists.txt): a test labelled "long"
 # is in the long tier, every other one in the fast tier.
@@ -15,13 +16,11 @@ case ${1:-} in
 esac
 ./scripts/install-deps.sh
 ./scripts/build.sh
-fuzz_seconds=${FUZZ_SECONDS:-15}
-if [ "$fuzz_seconds" != 0 ]; then
-  # The clang fuzz build runs beside ctest at the lowest priority.
-  ./scripts/background.sh start build/fuzz-build.log ./scripts/fuzz.sh build
-  trap './scripts/background.sh stop build/fuzz-build.log' EXIT
-  trap 'exit 130' INT TERM
-fi
+# The sanitized build (clang: the tests and the fuzz targets) runs beside
+# ctest at the lowest priority, in the CPU time the tests leave idle.
+./scripts/background.sh start build/sanitize-build.log ./scripts/sanitize.sh build
+trap './scripts/background.sh stop build/sanitize-build.log' EXIT
+trap 'exit 130' INT TERM
 
 # One tier: its tests, then its time and the tests over 60 s (from ctest's
 # lines "  3/9 Test  #3: NAME ....   Passed   61.20 sec").
@@ -41,7 +40,14 @@ for tier in $tiers; do
   run_tier "$tier" || failed="$failed $tier"
 done
 [ -z "$failed" ] || { echo "test.sh: failed in the tier(s):$failed" >&2; exit 1; }
-if [ "$fuzz_seconds" != 0 ]; then
-  ./scripts/background.sh wait build/fuzz-build.log
-  FUZZ_SECONDS=$fuzz_seconds ./scripts/fuzz.sh
+start=$(date +%s)
+./scripts/background.sh wait build/sanitize-build.log
+echo "test.sh: the sanitized build ended $(($(date +%s) - start)) s after the tests" >&2
+start=$(date +%s)
+./scripts/sanitize.sh
+echo "test.sh: the sanitizer run took $(($(date +%s) - start)) s" >&2
+if [ "${FUZZ_SECONDS:-15}" != 0 ]; then
+  start=$(date +%s)
+  ./scripts/fuzz.sh
+  echo "test.sh: fuzzing took $(($(date +%s) - start)) s" >&2
 fi
