@@ -15,4 +15,9 @@ std::optional<std::string> sample_out_of_range(double x) {
   return std::nullopt;
 }
 
+std::optional<std::string> count_out_of_range(double x) {
+  if (std::signbit(x) && !std::isnan(x)) return fmt::format("{:g} is negative: no count is", x);
+  return sample_out_of_range(x);
+}
+
 }  // namespace schedlab

@@ -23,6 +23,11 @@ inline constexpr double kSampleMinNonZero = 1e-150;
 // outside +-1e150"), or nothing when it is one.
 std::optional<std::string> sample_out_of_range(double x);
 
+// Why x is no count (an event's or counter's number over an iteration:
+// never negative, "-0" included), else sample_out_of_range's reason, or
+// nothing when it is one.
+std::optional<std::string> count_out_of_range(double x);
+
 inline bool sample_in_range(double x) {
   return !sample_out_of_range(x);
 }

@@ -101,11 +101,14 @@ std::vector<Sample> parse_text(const ParamTable<SchbenchParams>::Values& p,
       R"(^(Wakeup Latencies|Request Latencies|RPS) percentiles \((usec|requests)\) runtime (\d+) \(s\) \((\d+) total samples\)$)");
   static const boost::regex pct(R"(^\t(?:\* |  )(\d+\.\d)th: (\d+)\s+\((\d+) samples\)$)");
   static const boost::regex minmax(R"(^\t  min=(\d+), max=(\d+)$)");
-  static const boost::regex current(R"(^current rps: ([0-9.]+)$)");
-  static const boost::regex average(R"(^average rps: ([0-9.]+)$)");
+  // A rate's whole token, so that a crafted "1e308" or "-5" is refused as
+  // the number it is (measured_value), not read as commentary and
+  // reported as a missing final report.
+  static const boost::regex current(R"(^current rps: (\S+)$)");
+  static const boost::regex average(R"(^average rps: (\S+)$)");
   static const boost::regex goal(R"(^final rps goal was (\d+)$)");
   static const boost::regex transfer(
-      R"(^avg worker transfer: ([0-9.]+) ops/sec ([0-9.]+)(B|KB|MB|GB|TB|PB|EB)/s$)");
+      R"(^avg worker transfer: (\S+) ops/sec (\S+?)(B|KB|MB|GB|TB|PB|EB)/s$)");
   const bool pipe = p.pipe > 0;
   const bool intervals = p.intervals;
   std::vector<Sample> out;

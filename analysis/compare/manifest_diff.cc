@@ -287,6 +287,26 @@ nlohmann::json kernel_column_manifest(nlohmann::json manifest, const std::string
   return manifest;
 }
 
+std::vector<std::pair<std::string, std::string>> column_kernels(const nlohmann::json& manifest) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const ManifestJson& columns = field(manifest, "kernel_columns");
+  if (!columns.is_array()) return out;
+  for (const auto& c : columns)
+    if (const ManifestJson& label = field(c, "column"); label.is_string()) {
+      const ManifestJson& release = field(field(c, "lab"), "release");
+      out.emplace_back(label.get<std::string>(),
+                       release.is_string() ? release.get<std::string>() : "");
+    }
+  return out;
+}
+
+std::string labelled_kernels(const std::vector<std::pair<std::string, std::string>>& kernels) {
+  std::string out;
+  for (const auto& [label, what] : kernels)
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", label, what.empty() ? "?" : what);
+  return out;
+}
+
 std::string describe_change(const Difference& d) {
   auto v = [&](std::size_t i) { return i < d.values.size() ? d.values[i].value_or("-") : "-"; };
   return fmt::format("{}: {} -> {}", d.what(), v(0), v(1));

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedlab {
@@ -45,6 +46,16 @@ std::vector<Difference> manifest_differences(const std::vector<ManifestColumn>& 
 // `kernel_release` those of that kernel's guest (its build, @WORKTREE's
 // edits), the rest the run's. Any other manifest as it is.
 nlohmann::json kernel_column_manifest(nlohmann::json manifest, const std::string& variant);
+
+// A kernels-as-columns run's kernels, in its manifest's order: each
+// column's label and its guest's release ("" when its lab records none).
+// Nothing for any other manifest (its kernel_release is the run's only one).
+std::vector<std::pair<std::string, std::string>> column_kernels(const nlohmann::json& manifest);
+
+// "HEAD 6.1.0, WORKTREE 6.1.0+": each kernel of such a run by its label and
+// a fact of it (release, commit; "?" when empty), as list and Otava's export
+// name every kernel of the run, not the first guest's alone.
+std::string labelled_kernels(const std::vector<std::pair<std::string, std::string>>& kernels);
 
 // What differs between two captured states (values: before, after);
 // nothing when either is not an object (not recorded).

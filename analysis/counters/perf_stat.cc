@@ -59,11 +59,14 @@ std::vector<Event> parse(std::string_view text) {
       e.status = "not counted";
     } else {
       double v = 0;
-      // A count the store would refuse (1e308) is refused here, where the
-      // raw output is still kept with the iteration.
-      if (!parse_double(f[0], v) || v < 0 || !sample_in_range(v))
+      // A count the store would refuse (1e308, -294) is refused here, where
+      // the raw output is still kept with the iteration.
+      if (!parse_double(f[0], v))
         throw CounterParseError(
             i + 1, fmt::format("{}: '{}' is not a count", line_excerpt(name), line_excerpt(f[0])));
+      if (const auto why = count_out_of_range(v))
+        throw CounterParseError(i + 1, fmt::format("{}: '{}' is not a count: {}",
+                                                   line_excerpt(name), line_excerpt(f[0]), *why));
       e.value = v;
     }
     for (const auto& seen : out)

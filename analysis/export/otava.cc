@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "analysis/compare/manifest_diff.h"
 #include "analysis/render/render.h"
 
 namespace schedlab {
@@ -48,8 +49,22 @@ OtavaTable otava_csv(std::span<const ExportRun> runs) {
   out.csv += "\n";
   for (std::size_t i = 0; i < order.size(); ++i) {
     const ExportRun& r = *order[i];
-    out.csv += fmt::format("{},{},{},{}", text(r.run.started_at), text(r.run.name),
-                           text(r.kernel_release), text(r.commit));
+    // A run of kernels as columns: every kernel, by its columns' label
+    // (hostile9: the first guest's release alone was given).
+    std::string kernel = r.kernel_release, commit = r.commit;
+    if (const auto parts = kernel_column_runs(r); parts.size() > 1) {
+      std::vector<std::pair<std::string, std::string>> releases, commits;
+      bool any_commit = false;
+      for (const ExportRun& k : parts) {
+        releases.emplace_back(k.kernel_column, k.kernel_release);
+        commits.emplace_back(k.kernel_column, k.commit);
+        any_commit = any_commit || !k.commit.empty();
+      }
+      kernel = labelled_kernels(releases);
+      commit = any_commit ? labelled_kernels(commits) : "";
+    }
+    out.csv += fmt::format("{},{},{},{}", text(r.run.started_at), text(r.run.name), text(kernel),
+                           text(commit));
     // Full precision: Otava computes on these.
     for (const auto& s : out.series) out.csv += fmt::format(",{}", *values[s][i]);
     out.csv += "\n";

@@ -25,8 +25,11 @@ struct OtavaTable {
 // Columns: time (the run's start, ISO 8601 UTC, which Otava's
 // dateparser reads), run, kernel (the manifest's release; empty when it
 // records none), commit (lab.build.commit; empty when the kernel was not
-// built from a tree), then each series that every run has a centre of,
-// named BLOCK/SWEPT=ROW/VARIANT/METRIC, in order of first appearance.
+// built from a tree); for a run of kernels as columns, each kernel's by its
+// label ("HEAD 6.1.0, WORKTREE 6.1.0+", "?" for one not recorded; commit
+// empty when none was built from a tree). Then each series that every run
+// has a centre of, named BLOCK/SWEPT=ROW/VARIANT/METRIC, in order of first
+// appearance.
 // Text cells are written as compare --format csv writes them
 // (csv_text_cell); numbers at full precision.
 OtavaTable otava_csv(std::span<const ExportRun> runs);

@@ -12,18 +12,18 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <span>
-
-#include "base/sample_range.h"
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/compare/compare.h"
+#include "analysis/compare/manifest_diff.h"
 #include "analysis/history/cell_summaries.h"
 #include "analysis/history/history_changes.h"
-#include "base/json_data.h"
 #include "analysis/render/column_labels.h"
+#include "base/json_data.h"
+#include "base/sample_range.h"
 #include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
@@ -63,14 +63,9 @@ HistoryReader::HistoryReader(const Store& store, std::string workload, std::stri
                      [](const VariantInfo& v) { return v.name.find('/') != std::string::npos; }))
       continue;
     const auto run = store.runs_table().find_run(run_id);
-    const auto m = run ? parse_json_data(run->manifest_json) : nlohmann::json();
-    if (!m.is_object() || !m.contains("kernel_columns") || !m["kernel_columns"].is_array())
-      continue;
-    for (const auto& k : m["kernel_columns"])
-      if (k.is_object() && k.contains("column") && k["column"].is_string() && k.contains("lab") &&
-          k["lab"].is_object() && k["lab"].contains("release") && k["lab"]["release"].is_string())
-        column_kernels_[run_id].emplace_back(k["column"].get<std::string>(),
-                                             k["lab"]["release"].get<std::string>());
+    for (auto& [label, release] :
+         column_kernels(run ? parse_json_data(run->manifest_json) : nlohmann::json()))
+      if (!release.empty()) column_kernels_[run_id].emplace_back(label, release);
   }
 }
 

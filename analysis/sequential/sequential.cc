@@ -550,7 +550,11 @@ double t_test_power(double alpha, double effect, double n) {
 
 std::size_t fixed_n_for_power(double alpha, double power, double min_effect_pct, double cv_pct) {
   const double effect = min_effect_pct / cv_pct;
-  constexpr std::size_t kMaxN = 10'000'000;
+  // The n is about 2 (z_{1 - alpha/2} + z_power)^2 / effect^2: at the
+  // bounds design_error and design_cost take (alpha 1e-6, power 1 - 1e-6,
+  // a 0.01% effect at a CV under 1000%) about 1.9e12, so 2^53 (where a
+  // double stops counting every integer) is never reached by valid input.
+  constexpr std::size_t kMaxN = std::size_t{1} << 53;
   const auto enough = [&](std::size_t n) {
     return t_test_power(alpha, effect, static_cast<double>(n)) >= power;
   };
@@ -558,7 +562,11 @@ std::size_t fixed_n_for_power(double alpha, double power, double min_effect_pct,
   // noncentral t a step from 2 to millions took hours at a 0.01% effect).
   std::size_t lo = 1, hi = 2;  // not enough at lo (n = 1 has no variance), enough at hi
   while (!enough(hi)) {
-    if (hi >= kMaxN) throw std::invalid_argument("no fixed n reaches that power");
+    if (hi >= kMaxN)
+      throw std::invalid_argument(fmt::format(
+          "the fixed n of power {:g} at a change of {:g}% with a CV of {:g}% is past 2^53 "
+          "iterations a side",
+          power, min_effect_pct, cv_pct));
     lo = hi;
     hi = std::min(2 * hi, kMaxN);
   }

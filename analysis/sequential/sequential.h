@@ -401,7 +401,8 @@ double welch_z(double t, double df);
 // (two-sided) has `power` for a difference of min_effect_pct with the given
 // CV (both in % of the mean): the fixed design a sequential one is measured
 // against (R's power.t.test; the noncentral t).
-// Throws std::invalid_argument past 10,000,000 a side.
+// Throws std::invalid_argument past 2^53 a side (no input design_error
+// takes comes near it: at most about 1.9e12).
 std::size_t fixed_n_for_power(double alpha, double power, double min_effect_pct, double cv_pct);
 
 // A two-sample t-test's power with n a side at a difference of `effect`

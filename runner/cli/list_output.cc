@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "analysis/compare/manifest_diff.h"
 #include "analysis/render/column_labels.h"
 #include "base/json_data.h"
 #include "base/text.h"
@@ -40,6 +42,19 @@ std::string variants_within(const std::vector<std::string>& variants, std::size_
     out = with;
   }
   return out;
+}
+
+// The run's kernel release ("?" when none is recorded); every kernel of a
+// run of kernels as columns, by label ("HEAD 6.1.0, WORKTREE 6.1.0+"; its
+// manifest's kernel_release is the first guest's alone). Only such runs,
+// whose variants are LABEL/VARIANT, have their manifest read.
+std::string kernels(const Store& store, const RunLabel& r, const RunOverview& ov) {
+  if (std::any_of(ov.variants.begin(), ov.variants.end(),
+                  [](const std::string& v) { return v.find('/') != std::string::npos; }))
+    if (const auto run = store.runs_table().find_run(r.id))
+      if (const auto k = column_kernels(parse_json_data(run->manifest_json)); !k.empty())
+        return labelled_kernels(k);
+  return r.kernel_release.empty() ? "?" : r.kernel_release;
 }
 
 }  // namespace
@@ -100,7 +115,7 @@ void list_text(const Store& store, const Overviews& overview, bool wide) {
                      std::string(to_string(shown_status(store, r.id, r.status))),
                      terminal_safe(r.started_at), std::to_string(ov.iterations_ok),
                      std::to_string(ov.iterations_failed), planned(ov),
-                     r.kernel_release.empty() ? "?" : terminal_safe(r.kernel_release),
+                     terminal_safe(kernels(store, r, ov)),
                      terminal_safe(fmt::format("{}", fmt::join(ov.variants, ",")))});
   }
   using Field = std::string Line::*;

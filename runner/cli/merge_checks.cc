@@ -10,6 +10,8 @@
 
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/counters/perf_profile.h"
+#include "analysis/counters/perf_stat.h"
+#include "base/sample_range.h"
 #include "base/text.h"
 #include "base/time.h"
 #include "results/iterations_table.h"
@@ -101,6 +103,18 @@ void check_profiles(const Store& store, const std::string& in, const RunInfo& ru
   }
 }
 
+// perf-stat's rows are counts of events, never negative, as its parser
+// reads them (perf_stat.h): a crafted database's -294 was merged and
+// compare --changed printed -394.0% (hostile9).
+void check_perf_stat_counts(const Store& store, const std::string& in, const RunInfo& run) {
+  for (const auto& d :
+       store.monitor_rows().monitor_deltas(run.id, std::string(perf_stat::kMonitorName)))
+    if (const auto why = count_out_of_range(d.value))
+      refuse(in, run,
+             fmt::format("has a perf-stat count of {} (iteration id {}) that is no count: {}",
+                         terminal_safe(excerpt(d.counter, 60)), d.iteration_id, *why));
+}
+
 }  // namespace
 
 void check_merge_input(const std::string& in, const std::string& path) {
@@ -113,6 +127,7 @@ void check_merge_input(const std::string& in, const std::string& path) {
     if (!run.ended_at.empty()) check_time(in, run, "ended_at", run.ended_at);
     check_point_stops(store, in, run);
     check_profiles(store, in, run);
+    check_perf_stat_counts(store, in, run);
   }
 }
 

@@ -19,6 +19,15 @@ TEST_CASE("sample range: measurements pass, overflowing and non-finite values sa
   CHECK(sample_out_of_range(std::numeric_limits<double>::denorm_min()));
 }
 
+TEST_CASE("count range: a count is never negative, -0 included; else the sample range") {
+  CHECK_FALSE(count_out_of_range(0));
+  CHECK_FALSE(count_out_of_range(394));
+  CHECK(count_out_of_range(-294) == "-294 is negative: no count is");
+  CHECK(count_out_of_range(-0.0) == "-0 is negative: no count is");
+  CHECK(count_out_of_range(1e308) == "1e+308 is outside +-1e+150");
+  CHECK(count_out_of_range(std::nan("")) == "nan is not finite");
+}
+
 TEST_CASE("sample range: sums of squares and reciprocals of samples at the bounds stay finite") {
   // The comment's promise: 4e7 samples at the bound, squared and summed.
   const double big = 2 * kSampleMax;

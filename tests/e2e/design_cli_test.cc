@@ -171,6 +171,23 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("design: a fixed n past ten million is printed, not refused as none", "[design]") {
+  // hostile9: a 0.01% effect at a CV of 999% printed "no fixed n reaches
+  // that power" and exit 2; power.t.test's n is 1.57e11, and the design at
+  // the default cap says what that cap leaves.
+  const auto r = schedlab_cmd({"design", "--cv", "999", "--min-effect", "0.01"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("fixed n of equal power: 156663796477 iterations a side (R's power.t.test n: "
+                   "156663796476.16)") != std::string::npos);
+  CHECK(r.out.find("note: the cap (60) comes before the needed n") != std::string::npos);
+  const auto j =
+      schedlab_cmd({"design", "--cv", "999", "--min-effect", "0.01", "--format", "json"});
+  REQUIRE(j.exit_code == 0);
+  CHECK(nlohmann::json::parse(j.out)["fixed_n"] == 156663796477);
+}
+
 TEST_CASE("design: bad options are one line and exit 2", "[design]") {
   struct Case {
     std::vector<std::string> args;

@@ -13,6 +13,8 @@
 #include <regex>
 #include <set>
 
+#include "results/runs_table.h"
+#include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
@@ -470,4 +472,43 @@ c schedlab export --origin ''
   INFO(bash.out << bash.err);
   REQUIRE(bash.ok());
   CHECK(bash.out == "export\nkcidb bmf otava\nhackbench\n\n");
+}
+
+TEST_CASE("export --format otava and list name every kernel of a run of kernels as columns") {
+  // hostile9: a run measuring HEAD and @WORKTREE on their own guests was
+  // listed and exported under the first guest's release (and commit) alone.
+  test::TempDir dir;
+  const std::string db = dir.file("k.db");
+  const auto imported =
+      export_cli(db, {"import", "hackbench", "--name", "cols", "--kernel", "6.1.0",
+                      "HEAD/default=" + export_fixture("process-pipes-g2-l200.run1.txt"),
+                      export_fixture("process-pipes-g2-l200.run2.txt"),
+                      "WORKTREE/default=" + export_fixture("process-pipes-g2-l200.run3.txt"),
+                      export_fixture("process-pipes-g2-l200.run1.txt")});
+  REQUIRE(imported.ok());
+  const std::string commit = "334d98fc6ec52d6f32cbb283919265172863c733";
+  {
+    Store store(db);
+    store.runs_table().set_manifest_member(
+        1, {"kernel_columns"},
+        Json::array(
+            {{{"column", "HEAD"}, {"lab", {{"release", "6.1.0"}, {"build", {{"commit", commit}}}}}},
+             {{"column", "WORKTREE"},
+              {"lab", {{"release", "6.1.0+"}, {"build", {{"commit", commit}}}}}}})
+            .dump());
+  }
+  const auto list = export_cli(db, {"list"});
+  REQUIRE(list.ok());
+  CHECK(list.out.find(" HEAD 6.1.0, WORKTREE 6.1.0+ ") != std::string::npos);
+  const auto o = export_cli(db, {"export", "--format", "otava"});
+  INFO(o.err);
+  REQUIRE(o.ok());
+  CHECK(o.out.find(fmt::format(",cols,\"HEAD 6.1.0, WORKTREE 6.1.0+\",\"HEAD {0}, WORKTREE {0}\",",
+                               commit)) != std::string::npos);
+  // A run of one kernel keeps its release alone.
+  const auto one = export_cli(db, {"import", "hackbench", "--name", "one", "--kernel", "6.12.0",
+                                   "base=" + export_fixture("process-pipes-g2-l200.run1.txt")});
+  REQUIRE(one.ok());
+  const auto both = export_cli(db, {"list"});
+  CHECK(both.out.find(" 6.12.0 ") != std::string::npos);
 }

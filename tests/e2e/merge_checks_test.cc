@@ -244,3 +244,22 @@ TEST_CASE("merge: an input of an older schema is checked in its migrated copy, a
   exec(bad, test::kBackToSchemaVersion9);
   check_refused(bad, "run 'seq1' has a variant 'a\\x0a' no variant may be called");
 }
+
+TEST_CASE("merge: a perf-stat count below 0 is refused, naming run, iteration and counter") {
+  // hostile9: a crafted database's perf-stat context-switches of 100 and
+  // -294 merged, and compare --changed printed -394.0%.
+  test::TempDir dir;
+  const std::string in = dir.file("neg.db");
+  write_seq_db(in);
+  exec(in,
+       "INSERT INTO monitor_deltas VALUES (1, 'perf-stat', 'context-switches', 100), "
+       "(4, 'perf-stat', 'context-switches', -294)");
+  check_refused(in,
+                "run 'seq1' has a perf-stat count of context-switches (iteration id 4) that is no "
+                "count: -294 is negative: no count is");
+  // A vmstat gauge's delta may be below 0: not a perf-stat count.
+  const std::string gauge = dir.file("gauge.db");
+  write_seq_db(gauge);
+  exec(gauge, "INSERT INTO monitor_deltas VALUES (4, 'vmstat', 'nr_free_pages', -294)");
+  CHECK(schedlab_cmd({"merge", gauge + ".out", gauge}).ok());
+}

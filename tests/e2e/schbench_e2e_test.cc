@@ -89,3 +89,22 @@ TEST_CASE(
             "warmup 5s with runtime 10s: schbench ignores -w when the runtime is under 30 s")) !=
         std::string::npos);
 }
+
+TEST_CASE("schbench parse: a final rate of 1e308 is refused as that rate, by its line") {
+  // The ninth hostile pass: "average rps: 1e308" was read as commentary and
+  // refused as a truncated report.
+  test::TempDir dir;
+  std::string text = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.txt"));
+  const std::string rate = "average rps: 123.20";
+  REQUIRE(text.find(rate) != std::string::npos);
+  text.replace(text.find(rate), rate.size(), "average rps: 1e308");
+  const std::string out = dir.file("schbench.txt");
+  test::write_text(out, text);
+  LocalHost local;
+  const auto r = local.run({.argv = {SCHEDLAB_BINARY, "parse", "schbench", out}, .timeout = 30s});
+  CHECK(r.exit_code == 3);
+  CHECK(test::one_line(r.err).find(
+            "schbench output did not parse: line 37: average rps 1e+308 is past 1e+15, beyond any "
+            "measurement (statistics would overflow)") != std::string::npos);
+  CHECK(r.err.find("truncated") == std::string::npos);
+}

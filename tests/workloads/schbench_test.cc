@@ -310,4 +310,34 @@ TEST_CASE(
   rate.replace(rate.find("average rps: 123.20"), 19, "average rps: 1" + std::string(308, '0'));
   CHECK_THROWS_WITH(schbench().parse(point(5), "", rate),
                     Catch::Contains("average rps 1e+308 is past 1e+15"));
+  // The ninth hostile pass: written as 1e308 (or signed), the rate was read
+  // as commentary and the refusal named a truncated report instead.
+  const auto line_as = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    REQUIRE(t.find(from) != std::string::npos);
+    return t.replace(t.find(from), from.size(), to);
+  };
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", line_as("average rps: 123.20", "average rps: 1e308")),
+      "line 37: average rps 1e+308 is past 1e+15, beyond any measurement (statistics would "
+      "overflow)");
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", line_as("average rps: 123.20", "average rps: -5")),
+      "line 37: average rps -5 is negative: no measurement");
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", line_as("current rps: 155.99", "current rps: 1e308")),
+      Catch::StartsWith("line 19: current rps 1e+308 is past 1e+15"));
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", line_as("average rps: 123.20", "average rps: 12x")),
+      "line 37: '12x' is not a number");
+  std::string pipe_text = test::read_text(test::fixture("schbench/schbench-m1-t2-r4-pipe4096.txt"));
+  const std::string transfer = "avg worker transfer: 80793.78 ops/sec";
+  REQUIRE(pipe_text.find(transfer) != std::string::npos);
+  pipe_text.replace(pipe_text.find(transfer), transfer.size(),
+                    "avg worker transfer: 1e308 ops/sec");
+  auto pipe = point(4);
+  pipe.values["pipe"] = std::int64_t{4096};
+  CHECK_THROWS_WITH(schbench().parse(pipe, "", pipe_text),
+                    "line 8: transfer rate 1e+308 is past 1e+15, beyond any measurement "
+                    "(statistics would overflow)");
 }

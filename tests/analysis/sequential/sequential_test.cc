@@ -247,8 +247,12 @@ TEST_CASE(
   CHECK(fixed_n_for_power(0.05, 0.8, 3, 1e-5) == 2);
   CHECK(fixed_n_for_power(0.05, 0.8, 3, 1e-10) == 2);
   CHECK(t_test_power(0.05, 3e5, 2) == 1);
-  // Past 10,000,000 a side: an error, as before.
-  CHECK_THROWS_WITH(fixed_n_for_power(0.05, 0.8, 0.01, 999), "no fixed n reaches that power");
+  // Past 10,000,000 a side the n is still found, not refused as if no n
+  // reached the power (hostile9: "no fixed n reaches that power" at about
+  // 1.6e11). The normal approximation plus its t correction,
+  // 2 (z_0.975 + z_0.8)^2 (999 / 0.01)^2 + z_0.975^2 / 4, is 156663796476.16.
+  CHECK(fixed_n_for_power(0.05, 0.8, 0.01, 999) == 156663796477);
+  CHECK(fixed_n_exact(0.05, 0.8, 0.01, 999) == Approx(156663796476.16).epsilon(1e-12));
 }
 
 TEST_CASE("seeded Monte Carlo: alpha kept, power at min_effect, about the fixed n's iterations",
