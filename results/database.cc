@@ -193,7 +193,15 @@ std::string Database::schema_mismatch(sqlite3* db) {
 int Database::schema_version() const {
   Stmt s(db_, "PRAGMA user_version");
   s.step();
-  return static_cast<int>(s.i64(0));
+  const int v = static_cast<int>(s.i64(0));
+  // Versions count up from 0 and index the migrations: a negative one (a
+  // crafted file) read memory before them as SQL, or crashed (hostile10).
+  if (v < 0)
+    throw StoreError(fmt::format(
+        "{}: database schema version {} is no version of schedlab's (they count up from 1: a "
+        "damaged or crafted database); nothing written",
+        path_, v));
+  return v;
 }
 
 void Database::refuse_foreign() {

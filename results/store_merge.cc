@@ -184,6 +184,11 @@ class MergeSource {
     const auto ro = sql::open_read_only(input);
     Handle db(ro.db);
     const int v = version(db.db, input);
+    if (v < 0)
+      throw StoreError(fmt::format(
+          "{}: database schema version {} is no version of schedlab's (a damaged or crafted "
+          "database); nothing merged",
+          input, v));
     if (v == 0)
       throw StoreError(fmt::format(
           "{}: not a schedlab database (no schedlab schema version: an empty file or another "

@@ -95,6 +95,9 @@ void HistoryReader::emit(const RunLabel& run, std::span<const CellSummary> cells
   for (const CellSummary& c : cells) {
     if (!row_.empty() && row_ != c.row && row_ != c.block + "/" + c.row) continue;
     p.variant = c.variant;
+    // Each cell's own: a column with no release is the run's, not the
+    // cell's before it (hostile10).
+    p.kernel_release = run.kernel_release;
     if (columns != column_kernels_.end())
       for (const auto& [label, release] : columns->second)
         if (c.variant.size() > label.size() && c.variant.starts_with(label) &&

@@ -126,13 +126,18 @@ std::string LockHolder::json() const {
 std::optional<LockHolder> LockHolder::parse(const std::string& text) {
   const auto j = parse_json_data(text);
   if (!j.is_object()) return std::nullopt;
+  // A member of another type (a crafted or damaged file) is left empty:
+  // j.value() threw json's type_error at whoever waited for the lock.
+  const auto member = [&](const char* key) {
+    return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+  };
   LockHolder h;
-  h.what = j.value("what", "");
-  h.db = j.value("db", "");
-  h.pid = j.value("pid", 0L);
-  h.host = j.value("host", "");
-  h.since = j.value("since", "");
-  h.owner = j.value("owner", "");
+  h.what = member("what");
+  h.db = member("db");
+  h.pid = j.contains("pid") && j["pid"].is_number_integer() ? j["pid"].get<long>() : 0;
+  h.host = member("host");
+  h.since = member("since");
+  h.owner = member("owner");
   return h;
 }
 

@@ -42,7 +42,23 @@ exec 3<&-
 wait "$pid"; status=$?
 kill -KILL -"$pid" 2> /dev/null
 kill -KILL "$watcher" 2> /dev/null
+[ $status -ne 255 ] || echo schedlab-wrap: exit 255 >&2
 exit $status)sh";
+
+// The wrapper's last line on stderr when the command itself exited 255,
+// which is also ssh's own failure: without it a program's exit(-1) read
+// as "ssh failed" (hostile10), and with a silent stderr as "the remote
+// shell died of a signal", checked. Removed from the command's stderr.
+constexpr std::string_view kCommand255 = "schedlab-wrap: exit 255\n";
+
+// Whether R is the command's own exit 255 (the wrapper's line, removed).
+bool command_exited_255(ExecResult& r) {
+  if (r.outcome != ExecResult::Outcome::kExited || r.exit_code != 255 ||
+      !r.err.ends_with(kCommand255))
+    return false;
+  r.err.resize(r.err.size() - kCommand255.size());
+  return true;
+}
 
 // Stops a background command by its pidfile: TERM to the group, KILL after
 // a grace period; returns once the group is gone.
@@ -255,7 +271,8 @@ ExecResult SshHost::run(const Command& cmd) {
     r.err.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
   }
   if (!in.empty()) plain({"rm", "-f", "--", in});
-  // 255 is ssh's own failure (the wrapper never exits with it).
+  // 255 is ssh's own failure, unless the wrapper said it is the command's.
+  if (command_exited_255(r)) return r;
   if (r.outcome == ExecResult::Outcome::kExited && r.exit_code == 255) {
     r.outcome = ExecResult::Outcome::kSpawnFailed;
     const std::string said = last_lines(r.err, 1);
@@ -348,7 +365,8 @@ std::optional<ExecResult> SshHost::poll_background(BackgroundId id) {
   if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
   auto r = local_.poll_background(it->second.local_id);
   if (!r) return std::nullopt;
-  if (r->outcome == ExecResult::Outcome::kExited && r->exit_code == 255 && trim(r->err).empty())
+  if (!command_exited_255(*r) && r->outcome == ExecResult::Outcome::kExited &&
+      r->exit_code == 255 && trim(r->err).empty())
     r->err = silent_failure();
   plain({"rm", "-f", "--", it->second.pidfile, it->second.stdin_path.empty() ? it->second.pidfile : it->second.stdin_path});
   background_.erase(it);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <glob.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -21,6 +22,17 @@ thread_local std::string unreadable;
 int on_unreadable(const char* path, int error) {
   unreadable = fmt::format("{}: {}", path, std::strerror(error));
   return 1;  // stop: a directory left out would leave its files out silently
+}
+
+// The directory a glob's matches lie under: its path before the part with
+// the first glob character ("imp" of "imp/base-*.txt"), resolved.
+std::filesystem::path glob_root(const std::string& word) {
+  const auto slash = word.rfind('/', word.find_first_of("*?["));
+  const std::string dir =
+      slash == std::string::npos ? "." : word.substr(0, std::max<std::size_t>(slash, 1));
+  std::error_code ec;
+  auto root = std::filesystem::canonical(dir, ec);
+  return ec ? std::filesystem::path(dir) : root;
 }
 
 }  // namespace
@@ -43,7 +55,19 @@ std::vector<std::string> expand_file_argument(const std::string& word) {
     throw std::invalid_argument(
         fmt::format("'{}': the glob cannot read {}", shown, terminal_safe(unreadable)));
   if (rc != 0) throw std::invalid_argument(fmt::format("'{}': the glob cannot be expanded", shown));
-  return {matches.gl_pathv, matches.gl_pathv + matches.gl_pathc};
+  // What a glob matches is a tree of outputs from elsewhere: a link in it is
+  // followed only within it, as in an mmtests tree (hostile10: a planted
+  // link to /etc/shadow was imported, the file stored as an output).
+  std::vector<std::string> files(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
+  const auto root = glob_root(word);
+  for (const auto& f : files) {
+    try {
+      resolved_within(root, f);
+    } catch (const FileError& e) {
+      throw std::invalid_argument(terminal_safe(e.what()));
+    }
+  }
+  return files;
 }
 
 std::string read_input_file(const std::string& path) {

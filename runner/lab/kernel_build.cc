@@ -102,12 +102,21 @@ void check_edits_size(const Source& s, const std::string& spec, const std::strin
 // `git diff ARGS` in the tree as a patch git apply -p1 takes whatever the
 // user's git config says: no external diff program or textconv (a
 // diff.external that printed nothing made the edits empty, HEAD's build), no
-// colour, the a/ and b/ prefixes (diff.noprefix). Without such config its
-// output is plain `git diff`'s, so an identity made before stays the same.
+// colour, the a/ and b/ prefixes (diff.noprefix), git's 3 lines of context
+// (diff.context 0 made a patch git apply refused: hostile10). Without such
+// config its output is plain `git diff`'s, so an identity made before stays
+// the same.
 std::vector<std::string> git_diff(const Source& s, std::initializer_list<std::string> args) {
-  std::vector<std::string> argv = {
-      "git",           "-C",         s.tree.string(),   "diff",           "--no-ext-diff",
-      "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"};
+  std::vector<std::string> argv = {"git",
+                                   "-C",
+                                   s.tree.string(),
+                                   "diff",
+                                   "--no-ext-diff",
+                                   "--no-textconv",
+                                   "--no-color",
+                                   "--src-prefix=a/",
+                                   "--dst-prefix=b/",
+                                   "--unified=3"};
   argv.insert(argv.end(), args);
   return argv;
 }

@@ -14,8 +14,21 @@
 namespace schedlab {
 namespace {
 
-// The files' texts (trailing blanks trimmed), empty where one is missing or
-// unreadable; read at once (one round trip to a remote SUT).
+// A host's text as the manifest's JSON takes it: itself, or, where it is
+// not UTF-8 (a hostname, a package version with a stray byte), as
+// terminal_safe shows it (\xff); dump() refused the whole manifest, and no
+// run could start on such a host (hostile10).
+std::string host_text(std::string_view s) {
+  try {
+    (void)nlohmann::json(s).dump();
+    return std::string(s);
+  } catch (const nlohmann::json::type_error&) {
+    return terminal_safe(s, true);
+  }
+}
+
+// The files' texts (trailing blanks trimmed, host_text), empty where one is
+// missing or unreadable; read at once (one round trip to a remote SUT).
 std::vector<std::string> read_or_empty(Host& host, const std::vector<std::string>& paths) {
   std::vector<FileRead> read;
   try {
@@ -24,7 +37,7 @@ std::vector<std::string> read_or_empty(Host& host, const std::vector<std::string
     read.resize(paths.size());
   }
   std::vector<std::string> out;
-  for (const auto& f : read) out.emplace_back(trim_end(f.text.value_or("")));
+  for (const auto& f : read) out.push_back(host_text(trim_end(f.text.value_or(""))));
   return out;
 }
 
@@ -64,7 +77,8 @@ nlohmann::json collect_manifest(Host& host, const std::vector<std::string>& pack
   nlohmann::json tools = nlohmann::json::object();
   for (const auto& pkg : packages) {
     const auto v = versions.find(pkg);
-    tools[pkg] = v != versions.end() ? nlohmann::json(v->second) : nlohmann::json(nullptr);
+    tools[pkg] =
+        v != versions.end() ? nlohmann::json(host_text(v->second)) : nlohmann::json(nullptr);
   }
   m["tools"] = tools;
   m["schedlab_version"] = schedlab_version();

@@ -274,6 +274,25 @@ TEST_CASE("a background command killed, or its wrapper killed: exit 143, or 255 
   CHECK(killed.err == "the connection is up: the remote shell died of a signal");
 }
 
+// A command that exits 255 itself (netperf without a netserver, exit(-1))
+// is that command's exit, neither ssh failing nor its shell killed
+// (hostile10: "ssh failed: said", and a silent one "the connection is up:
+// the remote shell died of a signal").
+TEST_CASE("a command's own exit 255 is its exit, in the foreground and the background", "[netns]") {
+  REQUIRE_LAB();
+  SshHost host = sut();
+  const ExecResult r = host.run({.argv = {"sh", "-c", "echo said >&2; exit 255"}});
+  CHECK(r.describe() == "exit 255");
+  CHECK(r.err == "said\n");
+  const auto id = host.start_background({.argv = {"sh", "-c", "exit 255"}});
+  std::optional<ExecResult> done;
+  for (int i = 0; i < 400 && !done; ++i, std::this_thread::sleep_for(10ms))
+    done = host.poll_background(id);
+  REQUIRE(done);
+  CHECK(done->describe() == "exit 255");
+  CHECK(done->err.empty());
+}
+
 TEST_CASE("a dropped connection leaves no orphan on the remote host", "[netns]") {
   REQUIRE_LAB();
   SshHost host = sut();

@@ -23,6 +23,26 @@ TEST_CASE("a database newer than this binary is refused") {
   CHECK_THROWS_WITH(Store(path), Catch::Contains("database schema version 99 is newer than this schedlab"));
 }
 
+TEST_CASE("a database of a negative schema version is refused before any migration (hostile10)") {
+  // -1 read the pointer before the first migration as SQL ("near Mann:
+  // syntax error"), -2 crashed: every command that migrates, and merge.
+  test::TempDir dir;
+  const std::string path = dir.file("negative.db");
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_exec(db, "CREATE TABLE t (x); PRAGMA user_version = -2", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  const std::string why = path +
+                          ": database schema version -2 is no version of schedlab's (they count "
+                          "up from 1: a damaged or crafted database); nothing written";
+  CHECK_THROWS_WITH(Store(path), why);
+  CHECK_THROWS_WITH(Store(path, Store::Access::kReadOnly), why);
+  CHECK_THROWS_WITH(Store(dir.file("out.db")).merge_from(path),
+                    path +
+                        ": database schema version -2 is no version of schedlab's (a damaged "
+                        "or crafted database); nothing merged");
+}
+
 TEST_CASE("processes opening a new database at the same time migrate it once") {
   // A nightly runner and a reader (history, a test polling progress) may
   // open a fresh file together; each connection here is what a process has.

@@ -127,4 +127,17 @@ TEST_CASE("kcidb: a run of kernels as columns gives each kernel its own checkout
   const nlohmann::json one = kcidb_report(std::vector<ExportRun>{r}, "schedlab");
   CHECK(one["checkouts"].size() == 1);
   CHECK(one["tests"].size() == 2);
+  // Labels that overlap (a crafted manifest: HEAD and HEAD/x): the cell
+  // HEAD/x/default matches both and the cell c/default neither, so the
+  // counts agree; still the run as one, each cell once (hostile10).
+  nlohmann::json overlapping = manifest;
+  overlapping["kernel_columns"][1]["column"] = "HEAD/x";
+  r.run.manifest_json = overlapping.dump();
+  r.cells.front().variant = "HEAD/x/default";
+  r.cells.back().variant = "c/default";
+  const nlohmann::json whole = kcidb_report(std::vector<ExportRun>{r}, "schedlab");
+  CHECK(whole["checkouts"].size() == 1);
+  REQUIRE(whole["tests"].size() == 2);
+  CHECK(whole["tests"][0]["misc"]["variant"] == "HEAD/x/default");
+  CHECK(whole["tests"][1]["misc"]["variant"] == "c/default");
 }

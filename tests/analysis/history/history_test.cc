@@ -155,6 +155,15 @@ TEST_CASE("history: a run of kernels as columns names each column's kernel") {
     INFO(p.variant);
     CHECK(p.kernel_release == (p.variant == "6.1/default" ? "6.1.0-28-amd64" : "6.12.9-amd64"));
   }
+  // A column whose kernel names no release (a crafted manifest) is the
+  // run's, not the column's before it (hostile10: 6.12's under 6.1's).
+  s.runs_table().set_manifest_member(h.points[0].run_id, {"kernel_columns"},
+                                     R"([{"column": "6.1", "lab": {"release": "6.1.0-28-amd64"}},
+            {"column": "6.12", "lab": {"release": ["6.12"]}}])");
+  for (const auto& p : history(s, "hackbench", "time", "").points) {
+    INFO(p.variant);
+    CHECK(p.kernel_release == (p.variant == "6.1/default" ? "6.1.0-28-amd64" : "6.1.0-cols"));
+  }
 }
 
 TEST_CASE("history: kept cell summaries are compare's cells, and a run that went on is recomputed") {

@@ -106,6 +106,19 @@ TEST_CASE("SUT lock: a holder file naming an exited process is not blamed for th
   ::waitpid(holder, nullptr, 0);
 }
 
+TEST_CASE("SUT lock: a holder file whose members are of other types is read, not thrown at") {
+  // hostile10: json's type_error.302 was what a contender was told.
+  const auto h = LockHolder::parse(
+      R"({"what": 7, "db": ["x"], "pid": "12", "host": "h", "since": null, "owner": {}})");
+  REQUIRE(h);
+  CHECK(h->what.empty());
+  CHECK(h->db.empty());
+  CHECK(h->pid == 0);
+  CHECK(h->host == "h");
+  CHECK(h->since.empty());
+  CHECK(h->owner.empty());
+}
+
 TEST_CASE("run liveness: held while a RunAlive lives, never created by a reader") {
   LockDir d;
   CHECK_FALSE(RunAlive::held("/x/a.db", 4));

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "runner/hosts/local_host.h"
+#include "runner/run/manifest.h"
+#include "tests/support/fake_host.h"
 
 using namespace schedlab;
 
@@ -47,4 +49,18 @@ TEST_CASE("this machine's versions, one dpkg-query for all, the same as dpkg-que
   }
   CHECK(asked.size() == 2);
   CHECK(installed_versions(local, {"not a (package)"}).empty());
+}
+
+TEST_CASE("host facts that are not UTF-8 are kept escaped: the manifest stays JSON (hostile10)") {
+  // A hostname or a package version with a stray byte made dump() throw
+  // json's type_error.316: no run could start on such a host.
+  test::FakeHost host("sut");
+  host.files["/proc/sys/kernel/hostname"] = "h\xff\n";
+  test::Reply dpkg;
+  dpkg.out = "rnd\tii \t1.0\xff\n";
+  host.on({"dpkg-query"}, {dpkg});
+  const auto m = collect_manifest(host, {"rnd"});
+  CHECK(m["hostname"] == "h\\xff");
+  CHECK(m["tools"]["rnd"] == "1.0\\xff");
+  CHECK_NOTHROW(m.dump());
 }

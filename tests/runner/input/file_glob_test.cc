@@ -35,3 +35,21 @@ TEST_CASE("a file argument's glob that matches nothing is an error naming it") {
   // A hostile pattern is named in a line, escaped.
   CHECK_THROWS_WITH(expand_file_argument("\x1b[2J*"), "'\\x1b[2J*': the glob matches no file");
 }
+
+TEST_CASE("a file argument's glob follows a link only within its directory (hostile10)") {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "imp");
+  test::write_text(dir.file("secret"), "root:*:0\n");
+  test::write_text(dir.file("imp/a.txt"), "x\n");
+  std::filesystem::create_symlink("a.txt", dir.path() / "imp/b.txt");
+  const std::string glob = dir.file("imp") + "/*.txt";
+  CHECK(expand_file_argument(glob) ==
+        std::vector<std::string>{dir.file("imp/a.txt"), dir.file("imp/b.txt")});
+  // A link planted towards a file outside it (/etc/shadow) is refused, named.
+  std::filesystem::create_symlink(dir.file("secret"), dir.path() / "imp/c.txt");
+  const auto root = std::filesystem::canonical(dir.path() / "imp").string();
+  CHECK_THROWS_WITH(expand_file_argument(glob),
+                    dir.file("imp/c.txt") + ": cannot read the file: a link to " +
+                        std::filesystem::canonical(dir.file("secret")).string() + ", outside " +
+                        root + "; links are followed only within it");
+}

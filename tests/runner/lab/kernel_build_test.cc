@@ -325,10 +325,13 @@ TEST_CASE("lab build: git:TREE@WORKTREE is HEAD plus the uncommitted edits, kept
   CHECK(noted_diff.find("scratch.o") == std::string::npos);
 
   // hostile9: git config that changes what `git diff` prints (an external
-  // diff program printing nothing, colour, no a/ b/ prefixes) changes
-  // nothing: the same patch, the same build.
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"diff.external", "true"}, {"color.diff", "always"}, {"diff.noprefix", "true"}}) {
+  // diff program printing nothing, colour, no a/ b/ prefixes; hostile10: no
+  // context lines) changes nothing: the same patch, the same build.
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"diff.external", "true"},
+                                                        {"color.diff", "always"},
+                                                        {"diff.noprefix", "true"},
+                                                        {"diff.context", "0"}}) {
     must({"git", "config", key, value}, repo.string());
     CHECK(built_vmlinuz(wt, env) == noted);
     must({"git", "config", "--unset", key}, repo.string());
