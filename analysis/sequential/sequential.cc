@@ -13,6 +13,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "analysis/sequential/stated_cv_level.h"
+
 namespace schedlab {
 namespace {
 
@@ -149,8 +151,11 @@ std::string design_error(const SequentialDesign& d) {
   if (!(d.settled_margin >= 0 && d.power + d.settled_margin < 1))
     return fmt::format("power + settled_margin must be below 1, not {}",
                        d.power + d.settled_margin);
-  if (!(d.known_cv_pct >= 0 && d.known_cv_pct < 1000))
-    return fmt::format("known_cv_pct must be in [0, 1000), not {}", d.known_cv_pct);
+  // 0: none. From 0.01%: a CV nearer 0 plans a needed n below min_n, whose
+  // looks are min_n and the next round whatever it is.
+  if (!(d.plan_cv_pct == 0 || (d.plan_cv_pct >= 0.01 && d.plan_cv_pct < 1000)))
+    return fmt::format("plan_cv_pct must be from 0.01 to under 1000 (% of the mean), not {}",
+                       d.plan_cv_pct);
   if (d.min_n < 2) return fmt::format("min_n must be at least 2 (a variance), not {}", d.min_n);
   if (d.planned_looks < 1 || d.planned_looks > 200)
     return fmt::format("planned_looks must be from 1 to 200, not {}", d.planned_looks);
@@ -238,6 +243,9 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   p.type1 = h0.above + h0.below;
   p.same_at_no_change = h0.inner;
   p.expected_fraction_h0 = h0.expected_fraction;
+  if (d.plan_cv_pct > 0)
+    p.stated =
+        stated_level(p, [&](double alpha, double margin) { return eta_for(alpha, margin, 0.5); });
   return p;
 }
 
@@ -339,6 +347,11 @@ SequentialTest::NeededTerms SequentialTest::needed_terms(double first_n,
                                                          double first_needed_n) const {
   const SequentialDesign& d = plan_.design;
   const double z_half = stats::normal_quantile(1 - d.alpha / 2);
+  if (plan_.stated) {  // one level, fixed before any data
+    const SequentialPlan::StatedLevel& s = *plan_.stated;
+    return {s.level.eta, 0, (s.settled ? 1 : d.small_n_term) * z_half * z_half / 4,
+            s.level.nominal_alpha};
+  }
   if (settled_at(first_n)) return {plan_.settled_eta, 0, z_half * z_half / 4, d.alpha};
   const SequentialPlan::UnsettledLevel& u = plan_.unsettled_at(first_n, first_needed_n);
   return {u.eta, d.variance_quantile, d.small_n_term * z_half * z_half / 4, u.nominal_alpha};
@@ -456,7 +469,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   const double q = terms.variance_quantile;
   const double unbias =
       q > 0 ? pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), q) : 1;
-  const double known = plan_.design.known_cv_pct / 100;
+  const double known = plan_.design.plan_cv_pct / 100;
   // The needed n per unit of eta^2.
   const double per_eta2 =
       known > 0 ? 2 * known * known / (delta * delta) : se2 * unbias * n / (margin * margin);
