@@ -10,6 +10,7 @@
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -165,6 +166,82 @@ std::string design_error(const SequentialDesign& d) {
       return fmt::format("a Kim-DeMets spending's rho must be from 0.5 to 5, not {}", f.rho);
   return {};
 }
+
+namespace {
+
+// The looks and efficacy bounds SequentialTest takes with this stated level
+// (SequentialTest::schedule, as design_cost calls it).
+void stated_schedule(SequentialPlan p, const SequentialPlan::StatedLevel& s,
+                     std::vector<double>& looks, std::vector<double>& bounds) {
+  p.stated = s;
+  SequentialTest test(std::move(p), Centre::kAmean, true);
+  looks.clear();
+  bounds.clear();
+  const double k = test.plan().design.planned_looks;
+  double n = std::max(static_cast<double>(test.plan().design.min_n), std::ceil(s.needed_n / k));
+  for (;;) {
+    const SequentialTest::Scheduled at = test.schedule(n, s.needed_n);
+    looks.push_back(n);
+    bounds.push_back(at.efficacy_bound);
+    if (at.last) break;
+    n = static_cast<double>(at.next_n);
+  }
+}
+
+// plan.stated for design.plan_cv_pct (stated_cv_level.h): settled, a fixed
+// ratio (for measuring), or the ratio calibrated at the looks, twice.
+// eta_for(nominal alpha, margin): plan_sequential's drift.
+SequentialPlan::StatedLevel stated_level(const SequentialPlan& plan,
+                                         const std::function<double(double, double)>& eta_for) {
+  const SequentialDesign& d = plan.design;
+  const double cv = d.plan_cv_pct / 100, delta = d.min_effect_pct / 100;
+  const double per_eta2 = 2 * cv * cv / (delta * delta);
+  const double z_half = stats::normal_quantile(1 - d.alpha / 2);
+  SequentialPlan::StatedLevel s;
+  std::vector<double> bounds;
+  const auto plan_at = [&](double ratio, double margin, double eta) {
+    s.level.calibration = {ratio, margin, false, d.alpha, d.power};
+    s.level.nominal_alpha = d.alpha * ratio;
+    s.level.eta = eta;
+    s.needed_n = eta * eta * per_eta2 + (s.settled ? 1 : d.small_n_term) * z_half * z_half / 4;
+    stated_schedule(plan, s, s.looks, bounds);
+  };
+  // Settled at its first look: all of alpha, as an estimated schedule.
+  s.settled = true;
+  plan_at(1, d.settled_margin, plan.settled_eta);
+  if (d.settled_df > 0 && 2 * s.looks.front() - 2 >= d.settled_df) return s;
+  s.settled = false;
+  if (d.unsettled_alpha_ratio > 0) {  // fixed, for measuring
+    plan_at(d.unsettled_alpha_ratio, d.power_margin,
+            eta_for(d.alpha * d.unsettled_alpha_ratio, d.power_margin));
+    return s;
+  }
+  plan_at(1, kStatedLongMargin, eta_for(d.alpha, kStatedLongMargin));
+  const double margin =
+      2 * s.needed_n - 2 < kStatedShortNeededDf ? kStatedShortMargin : kStatedLongMargin;
+  // The bounds of each ratio at the looks of the level planned so far.
+  const auto bounds_at = [&](double ratio) {
+    SequentialPlan::StatedLevel at = s;
+    at.level.nominal_alpha = d.alpha * ratio;
+    std::vector<double> looks, b;
+    stated_schedule(plan, at, looks, b);
+    return b;
+  };
+  // Twice: at the looks of all of alpha, then at those of the first ratio's drift.
+  plan_at(1, margin, eta_for(d.alpha, margin));
+  StatedRatio r = stated_ratio(s.looks, bounds_at, d.alpha, welch_z);
+  if (r.ratio < 1) {  // else the same looks again: the same answer
+    plan_at(r.ratio, margin, eta_for(d.alpha * r.ratio, margin));
+    r = stated_ratio(s.looks, bounds_at, d.alpha, welch_z);
+  }
+  s.level.calibration = {r.ratio, margin, true, d.alpha, d.power};
+  s.level.nominal_alpha = d.alpha * r.ratio;
+  s.type1 = r.type1;
+  s.paths = kStatedPaths;
+  return s;
+}
+
+}  // namespace
 
 SequentialPlan plan_sequential(const SequentialDesign& d) {
   if (auto e = design_error(d); !e.empty()) throw std::invalid_argument(e);

@@ -20,6 +20,11 @@
 // all of alpha give a first ratio, the looks of that ratio's drift the
 // final one (calibrated at the looks the test takes).
 //
+// This file is the simulation and the search for the ratio; plan_sequential
+// (sequential.cc) gives it the looks and the bounds at each ratio,
+// computed by SequentialTest::schedule, and keeps the result in
+// SequentialPlan::stated.
+//
 // A first look settled by design.settled_df (a stated CV that plans 7 or
 // more iterations a side at the first look: CV 10% at min_effect 3%) spends
 // all of alpha, as an estimated schedule does (type I 0.0486-0.0516 there).
@@ -32,28 +37,38 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
-
-#include "analysis/sequential/sequential.h"
 
 namespace schedlab {
 
 inline constexpr std::size_t kStatedPaths = 40'000;
+inline constexpr std::uint64_t kStatedSeed = 43;
+// The power margins: below this many pooled degrees of freedom of the
+// needed n the short one.
+inline constexpr double kStatedShortNeededDf = 30;
+inline constexpr double kStatedShortMargin = 0.045;
+inline constexpr double kStatedLongMargin = 0.02;
 
-// The drift with power + margin at bounds spending `nominal_alpha` over the
-// planned fractions (plan_sequential's).
-using EtaFor = std::function<double(double nominal_alpha, double margin)>;
-
-// plan.stated for plan.design.plan_cv_pct (> 0); plan's other fields as
-// plan_sequential computed them. A fixed design.unsettled_alpha_ratio
-// (> 0, for measuring) is taken with design.power_margin, not calibrated.
-SequentialPlan::StatedLevel stated_level(const SequentialPlan& plan, const EtaFor& eta_for);
+// Welch's t with df degrees of freedom on the z scale (sequential.h's welch_z).
+using ZOfT = double (*)(double t, double df);
 
 // The share of `paths` seeded paths of N(0, 1) samples on both sides whose
 // Welch z crosses the efficacy bounds at some look (looks: n a side,
 // increasing; bounds: |z| at each): the efficacy-only type I.
 double efficacy_type1(const std::vector<double>& looks, const std::vector<double>& bounds,
-                      std::size_t paths, std::uint64_t seed);
+                      std::size_t paths, std::uint64_t seed, ZOfT z_of);
+
+// The largest ratio in [0.2, 1] whose bounds (bounds_at(ratio), at these
+// looks) cross at most alpha of kStatedPaths paths (seed kStatedSeed), and
+// that share.
+struct StatedRatio {
+  double ratio = 1;
+  double type1 = 0;
+};
+StatedRatio stated_ratio(const std::vector<double>& looks,
+                         const std::function<std::vector<double>(double)>& bounds_at, double alpha,
+                         ZOfT z_of);
 
 }  // namespace schedlab

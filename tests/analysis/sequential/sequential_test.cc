@@ -367,7 +367,7 @@ TEST_CASE("a schedule that knows the CV takes the looks design_cost plans", "[se
   const DesignCost c = design_cost(d, 4, 0);
   // A sample far noisier than 4% would plan a much longer test by its variance.
   const Sides s = planted(200, 0, 12, 7);
-  SequentialTest test(plan_sequential(d), Centre::kAmean, true);
+  SequentialTest test(c.plan, Centre::kAmean, true);
   std::vector<SequentialLook> analysed;
   for (std::size_t n = 1; n <= s.base.size() && !test.finished(); ++n) {
     const SequentialLook l = test.look(std::span(s.base).first(n), std::span(s.variant).first(n));
@@ -416,7 +416,8 @@ TEST_CASE("looks planned from a stated CV spend the level calibrated at those lo
   CHECK(at8.power < 0.5);  // power only near the stated CV
   CHECK(at4.power > 0.8);
   // Other paths (another seed): within 3 SE of alpha at 20,000.
-  CHECK(efficacy_type1(looks, bounds, 20'000, 7) < d.alpha + 3 * std::sqrt(0.05 * 0.95 / 20'000));
+  CHECK(efficacy_type1(looks, bounds, 20'000, 7, welch_z) <
+        d.alpha + 3 * std::sqrt(0.05 * 0.95 / 20'000));
   // At all of alpha these looks reject more than alpha: what the level is for.
   SequentialDesign all = d;
   all.unsettled_alpha_ratio = 1;
@@ -427,12 +428,13 @@ TEST_CASE("looks planned from a stated CV spend the level calibrated at those lo
     full_looks.push_back(static_cast<double>(l.n));
     full_bounds.push_back(l.efficacy_bound);
   }
-  CHECK(efficacy_type1(full_looks, full_bounds, kStatedPaths, 43) > d.alpha);
+  CHECK(efficacy_type1(full_looks, full_bounds, kStatedPaths, kStatedSeed, welch_z) > d.alpha);
+}
 
-  // CV 2%: the short margin; a CV that plans a settled first look: all of alpha.
-  d.plan_cv_pct = 2;
-  const SequentialPlan two = plan_sequential(d);
-  CHECK(two.stated->level.calibration.power_margin == 0.045);
+TEST_CASE("a stated CV of 2% takes the short margin, one of 10% all of alpha; a short run",
+          "[sequential]") {
+  SequentialDesign d;
+  // A CV that plans a settled first look: all of alpha, no simulation.
   d.plan_cv_pct = 10;
   const SequentialPlan ten = plan_sequential(d);
   CHECK(ten.stated->settled);
@@ -443,6 +445,7 @@ TEST_CASE("looks planned from a stated CV spend the level calibrated at those lo
   // at min_effect: it stops within the planned looks and mostly says different.
   d.plan_cv_pct = 2;
   const DesignCost c2 = design_cost(d, 2, 0);
+  CHECK(c2.plan.stated->level.calibration.power_margin == 0.045);  // fewer than 30 df
   const SimulationResult r = simulate_sequential(c2.plan, Centre::kAmean,
                                                  {.cv_pct = 2,
                                                   .change_pct = 3,
