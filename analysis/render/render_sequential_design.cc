@@ -83,7 +83,7 @@ std::string render_design_text(const DesignReport& r) {
     const SequentialPlan::StatedLevel& st = *c.plan.stated;
     out += fmt::format(
         "note: the looks are planned from a stated CV of {:g}% (plan_cv_pct), whatever the samples "
-        "say;\nthe bounds spend a nominal alpha of {:.4g} (alpha x {:.4g}) and plan power {:g}, ",
+        "say;\nthe bounds spend a nominal alpha of {:.4g} (alpha x {:.4g}) and plan power {:g},",
         d.plan_cv_pct, st.level.nominal_alpha, st.level.calibration.alpha_ratio,
         d.power + st.level.calibration.power_margin);
     if (st.settled)
@@ -96,7 +96,7 @@ std::string render_design_text(const DesignReport& r) {
           "{:.4f})\n",
           st.paths, st.type1);
     else
-      out += "as the design sets them (not calibrated)\n";
+      out += " as the design sets them (not calibrated)\n";
     out += fmt::format(
         "power at min_effect holds only near a CV of {:g}%: {:.3f} in theory at this CV ({:g}%)\n",
         d.plan_cv_pct, c.power, c.cv_pct);

@@ -84,6 +84,10 @@ SequentialStop sequential_stop(const YamlReader& r, const YAML::Node& n, const s
                          name));
     s.design.spending = *f;
   }
+  // 0 is the design's "none": given, it is no CV.
+  if (n["plan_cv_pct"] && s.design.plan_cv_pct == 0)
+    r.fail(n["plan_cv_pct"], key + ".plan_cv_pct",
+           "plan_cv_pct must be from 0.01 to under 1000 (% of the mean), not 0");
   if (const std::string e = design_error(s.design); !e.empty()) {
     // The line names its field first ("power must be in (0.5, 0.999999], not 1.5").
     for (const auto& [name, field] : fields)

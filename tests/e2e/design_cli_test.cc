@@ -239,18 +239,14 @@ TEST_CASE("design: alpha near power (0.49, 0.51) gives a design, not a solver's 
 // CV, with the level calibrated at them; said in the text.
 TEST_CASE("design: --plan-cv plans the looks from a stated CV, as plan_cv_pct does", "[design]") {
   const auto stated = schedlab_cmd({"design", "--cv", "4", "--plan-cv", "4", "--format", "json"});
-  const auto wider = schedlab_cmd({"design", "--cv", "8", "--plan-cv", "4", "--format", "json"});
   REQUIRE(stated.exit_code == 0);
-  REQUIRE(wider.exit_code == 0);
-  const auto j = nlohmann::json::parse(stated.out), w = nlohmann::json::parse(wider.out);
+  const auto j = nlohmann::json::parse(stated.out);
   CHECK(j["plan_cv_pct"] == 4);
   CHECK(j["calibration"]["calibrated"] == true);
   CHECK(j["calibration"]["settled"] == false);
   CHECK(j["calibration"]["paths"] == 40000);
   CHECK(j["calibration"]["alpha_ratio"].get<double>() <= 1);
   CHECK(j["calibration"]["paths_type1"].get<double>() <= 0.05);
-  REQUIRE(j["looks"].size() == w["looks"].size());
-  for (std::size_t k = 0; k < j["looks"].size(); ++k) CHECK(j["looks"][k] == w["looks"][k]);
   CHECK_THAT(j["looks"].back()["alpha_spent"].get<double>(),
              Catch::Matchers::WithinAbs(j["calibration"]["nominal_alpha"].get<double>(), 1e-12));
   // Without --plan-cv the looks follow the samples: no plan_cv_pct.
@@ -260,6 +256,8 @@ TEST_CASE("design: --plan-cv plans the looks from a stated CV, as plan_cv_pct do
   const auto text = schedlab_cmd({"design", "--cv", "8", "--plan-cv", "4"});
   REQUIRE(text.exit_code == 0);
   const std::string one = test::one_line(text.out);
+  // The same looks at a true CV of 8%: planned from the stated 4%.
+  CHECK(one.find("maximum n: " + j["max_n"].dump() + " iterations a side") != std::string::npos);
   CHECK(one.find("the looks are planned from a stated CV of 4% (plan_cv_pct), whatever the samples "
                  "say;") != std::string::npos);
   CHECK(one.find("calibrated at these looks by 40000 seeded paths under no change") !=

@@ -195,8 +195,8 @@ TEST_CASE("stop: sequential takes plan_cv_pct, in % with or without the sign, an
       {"iterations: {stop: sequential, plan_cv_pct: 4%%}\n" + tail,
        "exp.yaml:1: iterations.plan_cv_pct: expected a percentage of the mean such as 4 or 4%, got "
        "'4%%'"},
-      {"iterations: {stop: sequential, plan_cv: 4}\n" + tail,
-       "exp.yaml:1: iterations: unknown key 'plan_cv' (did you mean 'plan_cv_pct'?)"},
+      {"iterations: {stop: sequential, plan_cvpct: 4}\n" + tail,
+       "exp.yaml:1: iterations: unknown key 'plan_cvpct' (did you mean 'plan_cv_pct'?)"},
       {"iterations: {ci_width_pct: 2, plan_cv_pct: 4}\n" + tail,
        "exp.yaml:1: iterations.plan_cv_pct: plan_cv_pct belongs to stop: sequential (give stop: "
        "sequential)"},
