@@ -33,7 +33,7 @@
 // exploring; the others keep their seeds (a cv other than 2, 4, 10 runs
 // that CV alone). schedule=known plans each look
 // from the setting's true CV instead of the samples' variance
-// (SequentialDesign::known_cv_pct; the statistic still estimates it): the
+// (SequentialDesign::plan_cv_pct; the statistic still estimates it): the
 // looks `schedlab design` prints, and the floor of what any schedule that
 // estimates the variance can cost with Welch's t at these looks.
 // prior_cv=PCT: the looks planned from PCT whatever the setting's true CV (a
@@ -76,6 +76,7 @@ struct Row {
   SimulationSetting setting;
   SimulationResult result;
   double multiple = 0;  // of min_effect
+  std::string level;    // of looks planned from a stated CV (SequentialPlan::stated)
 };
 
 double seconds(const timeval& t) {
@@ -273,9 +274,21 @@ int main(int argc, char** argv) {
     for (std::size_t i = first; i < rows.size(); i += 2) {
       SequentialDesign d = design;
       d.min_n = rows[i].min_n;
-      if (known_schedule) d.known_cv_pct = rows[i].setting.cv_pct;
-      if (prior_cv > 0) d.known_cv_pct = prior_cv;
-      rows[i].result = simulate_sequential(plan_sequential(d), Centre::kAmean, rows[i].setting);
+      if (known_schedule) d.plan_cv_pct = rows[i].setting.cv_pct;
+      if (prior_cv > 0) d.plan_cv_pct = prior_cv;
+      const SequentialPlan plan = plan_sequential(d);
+      if (plan.stated) {
+        const SequentialPlan::StatedLevel& st = *plan.stated;
+        rows[i].level = fmt::format(
+            "stated CV {}%: alpha x {:.4f} ({}), power planned at {:g}, looks {}-{}{}",
+            d.plan_cv_pct, st.level.calibration.alpha_ratio,
+            st.settled                        ? "settled"
+            : st.level.calibration.calibrated ? "calibrated"
+                                              : "fixed",
+            d.power + st.level.calibration.power_margin, st.looks.front(), st.looks.back(),
+            st.paths ? fmt::format(", simulated efficacy-only type I {:.4f}", st.type1) : "");
+      }
+      rows[i].result = simulate_sequential(plan, Centre::kAmean, rows[i].setting);
     }
   };
   auto other = std::async(std::launch::async, work, 1);
@@ -302,6 +315,8 @@ int main(int argc, char** argv) {
       SequentialDesign stated = design;
       stated.alpha = stated_alpha;
       stated.min_n = r.min_n;
+      if (known_schedule) stated.plan_cv_pct = s.cv_pct;
+      if (prior_cv > 0) stated.plan_cv_pct = prior_cv;
       const double rpact_asn = design_cost(stated, s.cv_pct, 0).reference_asn_h1;
       goal = fmt::format("power {}; n {} (1.05 x rpact's {:.2f})",
                          against(power, ">=", design.power - 2 * se_power, failed),
@@ -313,6 +328,7 @@ int main(int argc, char** argv) {
         "{:<9} {:>3} {:>3} {:>5}% | {:>6.4f} {:>6.4f} {:>6.4f} | {:>6.2f} {:>4} {:>5} | {}\n",
         noise_name(s.noise), r.min_n, s.cv_pct, s.change_pct, diff, static_cast<double>(x.same) / n,
         static_cast<double>(x.undecided) / n, x.mean_n, x.p95_n, fixed_n, goal);
+    if (!r.level.empty()) fmt::print("    {}\n", r.level);
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

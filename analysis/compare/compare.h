@@ -68,6 +68,11 @@ struct SequentialCell {
   int max = 0;                                                   // the iteration cap
   std::string spending = "obf";  // of alpha by the efficacy bounds (gs::spending_name)
   std::string note;  // why a test stopped without a decision
+  // The CV (% of the mean) its looks were planned from before any data
+  // (`plan_cv_pct`): its power holds only near it. plan_cv_note: set when the
+  // samples' CV is clearly elsewhere (its 99% interval excludes the stated one).
+  std::optional<double> plan_cv_pct;
+  std::string plan_cv_note;
   // "stage-wise ordering, 3 looks" ("stage-wise ordering, pocock spending,
   // 3 looks" for a spending other than the default): how p_value and the
   // interval were adjusted.

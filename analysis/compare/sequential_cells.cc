@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "analysis/sequential/group_sequential.h"
 #include "analysis/sequential/sequential.h"
+#include "base/centre.h"
 #include "base/json_data.h"
 #include "base/text.h"
 #include "results/metrics_table.h"
@@ -64,7 +66,8 @@ void read_design(const PointStop& stop, SequentialCell& s) {
   const std::pair<const char*, double SequentialDesign::*> numbers[] = {
       {"alpha", &SequentialDesign::alpha},
       {"power", &SequentialDesign::power},
-      {"min_effect_pct", &SequentialDesign::min_effect_pct}};
+      {"min_effect_pct", &SequentialDesign::min_effect_pct},
+      {"plan_cv_pct", &SequentialDesign::plan_cv_pct}};
   for (const auto& [name, field] : numbers) {
     if (!d.contains(name)) continue;
     if (!d[name].is_number())
@@ -76,6 +79,7 @@ void read_design(const PointStop& stop, SequentialCell& s) {
   s.alpha = design.alpha;
   s.power = design.power;
   s.min_effect_pct = design.min_effect_pct;
+  if (design.plan_cv_pct > 0) s.plan_cv_pct = design.plan_cv_pct;
   // The iteration counts: each a count, and min not above max (the
   // config refuses that; a stored one is checked as any input).
   const auto count = [&](const char* name) -> std::optional<int> {
@@ -139,6 +143,37 @@ void apply(Cell& cell, SequentialCell s, const MetricInfo& metric) {
   cell.sequential = std::move(s);
 }
 
+// The samples' CV against the one the looks were planned from: pooled over
+// the two sides on the test's scale (sequential.h: log for gmean, 1/x for
+// hmean), its 99% interval from the chi-square of the pooled variance. A
+// stated CV outside it is a note: the decision and its alpha stand (the
+// level is the looks'), the power the design states does not.
+std::string plan_cv_note(double stated, const Cell& base, const Cell& cell, const MetricInfo& m) {
+  const auto centre = centre_from_string(m.centre);
+  if (!centre || *centre == Centre::kMedian || base.units.size() < 2 || cell.units.size() < 2)
+    return {};
+  try {
+    const SideMoments a = side_moments(base.units, *centre), b = side_moments(cell.units, *centre);
+    const double df = static_cast<double>(a.n + b.n - 2);
+    const double pooled = ((a.n - 1.0) * a.variance + (b.n - 1.0) * b.variance) / df;
+    const double scale = *centre == Centre::kGmean ? 1 : std::fabs(a.mean);
+    if (!(scale > 0) || !std::isfinite(pooled)) return {};
+    const double cv = 100 * std::sqrt(pooled) / scale;
+    const boost::math::chi_squared chi2(df);
+    const double low = cv * std::sqrt(df / boost::math::quantile(chi2, 0.995));
+    const double high = cv * std::sqrt(df / boost::math::quantile(chi2, 0.005));
+    if (stated >= low && stated <= high) return {};
+    return fmt::format(
+        "the samples' CV is {:.3g}% (99% interval {:.3g}-{:.3g}%), not the {:g}% the looks were "
+        "planned from: the decision and its alpha stand, the power at min effect the design "
+        "states does not ({})",
+        cv, low, high, stated,
+        stated < low ? "fewer iterations than the CV needs" : "more iterations than it needed");
+  } catch (const std::exception&) {
+    return {};  // samples side_moments refuses: the test said so already
+  }
+}
+
 // A test judges one of its run's metrics at its workload; one naming
 // anything else (a crafted seq_metric) would match no block and be dropped
 // without a word, its cell shown as fixed-n.
@@ -184,20 +219,31 @@ void attach_sequential(const Store& store, Comparison& c) {
         const auto t = tests.find({col.variant_id, b.workload, row.params_json});
         if (t == tests.end() || t->second->sequential->metric != b.metric.name) continue;
         if (!row.cells[i].measured) continue;
-        apply(row.cells[i], cell_of(*t->second), b.metric);
+        SequentialCell s = cell_of(*t->second);
+        if (s.plan_cv_pct && s.finished)
+          s.plan_cv_note = plan_cv_note(*s.plan_cv_pct, row.cells[0], row.cells[i], b.metric);
+        apply(row.cells[i], std::move(s), b.metric);
       }
 }
 
 std::vector<std::string> sequential_designs(const Block& b) {
-  std::set<std::tuple<double, double, double, int>> seen;
+  std::set<std::tuple<double, double, double, int, double>> seen;
   std::vector<std::string> out;
   for (const auto& r : b.rows)
     for (const auto& cell : r.cells) {
       if (!cell.sequential) continue;
       const SequentialCell& s = *cell.sequential;
-      if (!seen.insert({s.alpha, s.power, s.min_effect_pct, s.max}).second) continue;
-      out.push_back(fmt::format("stop: sequential (alpha {:g}, power {:g}, min effect {:g}%{})", s.alpha, s.power,
-                                s.min_effect_pct, s.max ? fmt::format(", at most {} iterations", s.max) : ""));
+      if (!seen.insert({s.alpha, s.power, s.min_effect_pct, s.max, s.plan_cv_pct.value_or(0)})
+               .second)
+        continue;
+      out.push_back(fmt::format(
+          "stop: sequential (alpha {:g}, power {:g}, min effect {:g}%{}{})", s.alpha, s.power,
+          s.min_effect_pct, s.max ? fmt::format(", at most {} iterations", s.max) : "",
+          s.plan_cv_pct
+              ? fmt::format(
+                    "; looks planned from a stated CV of {:g}%: the power holds only near it",
+                    *s.plan_cv_pct)
+              : ""));
     }
   return out;
 }

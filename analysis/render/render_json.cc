@@ -118,7 +118,9 @@ Json cell_json(std::size_t column, const Cell& c, const Block& b) {
                        {"power", s.power},
                        {"min_effect_pct", s.min_effect_pct},
                        {"max", s.max},
-                       {"note", text_or_null(s.note)}};
+                       {"note", text_or_null(s.note)},
+                       {"plan_cv_pct", number(s.plan_cv_pct)},
+                       {"plan_cv_note", text_or_null(s.plan_cv_note)}};
   } else {
     j["sequential"] = nullptr;
   }

@@ -78,7 +78,29 @@ std::string render_design_text(const DesignReport& r) {
   // A test not settled at its first look spends a calibrated nominal level
   // (sequential_calibration.h): say why the last look's alpha spent is
   // below alpha, and whether that level was measured at this alpha and power.
-  if (!c.looks.empty() && c.looks.back().alpha_spent < d.alpha) {
+  if (c.plan.stated) {
+    // Looks fixed before any data (plan_cv_pct): one level, the looks'.
+    const SequentialPlan::StatedLevel& st = *c.plan.stated;
+    out += fmt::format(
+        "note: the looks are planned from a stated CV of {:g}% (plan_cv_pct), whatever the samples "
+        "say;\nthe bounds spend a nominal alpha of {:.4g} (alpha x {:.4g}) and plan power {:g},",
+        d.plan_cv_pct, st.level.nominal_alpha, st.level.calibration.alpha_ratio,
+        d.power + st.level.calibration.power_margin);
+    if (st.settled)
+      out += fmt::format(
+          "all of alpha\n(settled: the first look has {:g} degrees of freedom or more)\n",
+          d.settled_df);
+    else if (st.level.calibration.calibrated)
+      out += fmt::format(
+          "\ncalibrated at these looks by {} seeded paths under no change (efficacy-only type I "
+          "{:.4f})\n",
+          st.paths, st.type1);
+    else
+      out += " as the design sets them (not calibrated)\n";
+    out += fmt::format(
+        "power at min_effect holds only near a CV of {:g}%: {:.3f} in theory at this CV ({:g}%)\n",
+        d.plan_cv_pct, c.power, c.cv_pct);
+  } else if (!c.looks.empty() && c.looks.back().alpha_spent < d.alpha) {
     const double first_n = static_cast<double>(c.looks.front().n);
     const SequentialPlan::UnsettledLevel& u = c.plan.unsettled_at(first_n, c.needed_n);
     out += fmt::format(
@@ -144,9 +166,21 @@ std::string render_design_json(const DesignReport& r) {
                         {"fixed_n", c.fixed_n},
                         {"max_n", c.max_n},
                         {"asn", {{"h0", c.asn.h0}, {"h1", c.asn.h1}, {"h1x2", c.asn.h1x2}}}};
-  // A test not settled at its first look: its calibrated level, and
-  // whether it was measured at this alpha and power.
-  if (!c.looks.empty() && c.looks.back().alpha_spent < c.plan.design.alpha) {
+  // Looks planned from a stated CV: that CV and the level of its looks.
+  if (c.plan.stated) {
+    const SequentialPlan::StatedLevel& st = *c.plan.stated;
+    doc["plan_cv_pct"] = c.plan.design.plan_cv_pct;
+    doc["calibration"] = {{"nominal_alpha", st.level.nominal_alpha},
+                          {"alpha_ratio", st.level.calibration.alpha_ratio},
+                          {"power_margin", st.level.calibration.power_margin},
+                          {"short", false},
+                          {"calibrated", st.level.calibration.calibrated},
+                          {"settled", st.settled},
+                          {"paths", st.paths},
+                          {"paths_type1", st.type1}};
+  } else if (!c.looks.empty() && c.looks.back().alpha_spent < c.plan.design.alpha) {
+    // A test not settled at its first look: its calibrated level, and
+    // whether it was measured at this alpha and power.
     const auto& u = c.plan.unsettled_at(static_cast<double>(c.looks.front().n), c.needed_n);
     doc["calibration"] = {{"nominal_alpha", u.nominal_alpha},
                           {"alpha_ratio", u.calibration.alpha_ratio},

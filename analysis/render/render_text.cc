@@ -168,6 +168,12 @@ std::string table_note(const Comparison& c, const Block& b) {
                        "and ( )); those cells' p-values and intervals are adjusted for the looks taken "
                        "(stage-wise ordering, at 1 - alpha), not fixed-n",
                        design);
+  // Looks planned from a stated CV the samples clearly missed: the power claim fails.
+  for (const auto& r : b.rows)
+    for (std::size_t i = 0; i < r.cells.size() && i < c.columns.size(); ++i)
+      if (r.cells[i].sequential && !r.cells[i].sequential->plan_cv_note.empty())
+        out += fmt::format("\nnote: {} at {}: {}", c.columns[i].label, r.label,
+                           r.cells[i].sequential->plan_cv_note);
   out += domain_cut_note(c, b);
   if (b.rows.size() > 1) {
     out += "\nRatio: geometric mean over the rows of centre / baseline centre";

@@ -10,8 +10,11 @@
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
+
+#include "analysis/sequential/stated_cv_level.h"
 
 namespace schedlab {
 namespace {
@@ -149,8 +152,11 @@ std::string design_error(const SequentialDesign& d) {
   if (!(d.settled_margin >= 0 && d.power + d.settled_margin < 1))
     return fmt::format("power + settled_margin must be below 1, not {}",
                        d.power + d.settled_margin);
-  if (!(d.known_cv_pct >= 0 && d.known_cv_pct < 1000))
-    return fmt::format("known_cv_pct must be in [0, 1000), not {}", d.known_cv_pct);
+  // 0: none. From 0.01%: a CV nearer 0 plans a needed n below min_n, whose
+  // looks are min_n and the next round whatever it is.
+  if (!(d.plan_cv_pct == 0 || (d.plan_cv_pct >= 0.01 && d.plan_cv_pct < 1000)))
+    return fmt::format("plan_cv_pct must be from 0.01 to under 1000 (% of the mean), not {}",
+                       d.plan_cv_pct);
   if (d.min_n < 2) return fmt::format("min_n must be at least 2 (a variance), not {}", d.min_n);
   if (d.planned_looks < 1 || d.planned_looks > 200)
     return fmt::format("planned_looks must be from 1 to 200, not {}", d.planned_looks);
@@ -160,6 +166,82 @@ std::string design_error(const SequentialDesign& d) {
       return fmt::format("a Kim-DeMets spending's rho must be from 0.5 to 5, not {}", f.rho);
   return {};
 }
+
+namespace {
+
+// The looks and efficacy bounds SequentialTest takes with this stated level
+// (SequentialTest::schedule, as design_cost calls it).
+void stated_schedule(SequentialPlan p, const SequentialPlan::StatedLevel& s,
+                     std::vector<double>& looks, std::vector<double>& bounds) {
+  p.stated = s;
+  SequentialTest test(std::move(p), Centre::kAmean, true);
+  looks.clear();
+  bounds.clear();
+  const double k = test.plan().design.planned_looks;
+  double n = std::max(static_cast<double>(test.plan().design.min_n), std::ceil(s.needed_n / k));
+  for (;;) {
+    const SequentialTest::Scheduled at = test.schedule(n, s.needed_n);
+    looks.push_back(n);
+    bounds.push_back(at.efficacy_bound);
+    if (at.last) break;
+    n = static_cast<double>(at.next_n);
+  }
+}
+
+// plan.stated for design.plan_cv_pct (stated_cv_level.h): settled, a fixed
+// ratio (for measuring), or the ratio calibrated at the looks, twice.
+// eta_for(nominal alpha, margin): plan_sequential's drift.
+SequentialPlan::StatedLevel stated_level(const SequentialPlan& plan,
+                                         const std::function<double(double, double)>& eta_for) {
+  const SequentialDesign& d = plan.design;
+  const double cv = d.plan_cv_pct / 100, delta = d.min_effect_pct / 100;
+  const double per_eta2 = 2 * cv * cv / (delta * delta);
+  const double z_half = stats::normal_quantile(1 - d.alpha / 2);
+  SequentialPlan::StatedLevel s;
+  std::vector<double> bounds;
+  const auto plan_at = [&](double ratio, double margin, double eta) {
+    s.level.calibration = {ratio, margin, false, d.alpha, d.power};
+    s.level.nominal_alpha = d.alpha * ratio;
+    s.level.eta = eta;
+    s.needed_n = eta * eta * per_eta2 + (s.settled ? 1 : d.small_n_term) * z_half * z_half / 4;
+    stated_schedule(plan, s, s.looks, bounds);
+  };
+  // Settled at its first look: all of alpha, as an estimated schedule.
+  s.settled = true;
+  plan_at(1, d.settled_margin, plan.settled_eta);
+  if (d.settled_df > 0 && 2 * s.looks.front() - 2 >= d.settled_df) return s;
+  s.settled = false;
+  if (d.unsettled_alpha_ratio > 0) {  // fixed, for measuring
+    plan_at(d.unsettled_alpha_ratio, d.power_margin,
+            eta_for(d.alpha * d.unsettled_alpha_ratio, d.power_margin));
+    return s;
+  }
+  plan_at(1, kStatedLongMargin, eta_for(d.alpha, kStatedLongMargin));
+  const double margin =
+      2 * s.needed_n - 2 < kStatedShortNeededDf ? kStatedShortMargin : kStatedLongMargin;
+  // The bounds of each ratio at the looks of the level planned so far.
+  const auto bounds_at = [&](double ratio) {
+    SequentialPlan::StatedLevel at = s;
+    at.level.nominal_alpha = d.alpha * ratio;
+    std::vector<double> looks, b;
+    stated_schedule(plan, at, looks, b);
+    return b;
+  };
+  // Twice: at the looks of all of alpha, then at those of the first ratio's drift.
+  plan_at(1, margin, eta_for(d.alpha, margin));
+  StatedRatio r = stated_ratio(s.looks, bounds_at, d.alpha, welch_z);
+  if (r.ratio < 1) {  // else the same looks again: the same answer
+    plan_at(r.ratio, margin, eta_for(d.alpha * r.ratio, margin));
+    r = stated_ratio(s.looks, bounds_at, d.alpha, welch_z);
+  }
+  s.level.calibration = {r.ratio, margin, true, d.alpha, d.power};
+  s.level.nominal_alpha = d.alpha * r.ratio;
+  s.type1 = r.type1;
+  s.paths = kStatedPaths;
+  return s;
+}
+
+}  // namespace
 
 SequentialPlan plan_sequential(const SequentialDesign& d) {
   if (auto e = design_error(d); !e.empty()) throw std::invalid_argument(e);
@@ -238,6 +320,9 @@ SequentialPlan plan_sequential(const SequentialDesign& d) {
   p.type1 = h0.above + h0.below;
   p.same_at_no_change = h0.inner;
   p.expected_fraction_h0 = h0.expected_fraction;
+  if (d.plan_cv_pct > 0)
+    p.stated =
+        stated_level(p, [&](double alpha, double margin) { return eta_for(alpha, margin, 0.5); });
   return p;
 }
 
@@ -339,6 +424,11 @@ SequentialTest::NeededTerms SequentialTest::needed_terms(double first_n,
                                                          double first_needed_n) const {
   const SequentialDesign& d = plan_.design;
   const double z_half = stats::normal_quantile(1 - d.alpha / 2);
+  if (plan_.stated) {  // one level, fixed before any data
+    const SequentialPlan::StatedLevel& s = *plan_.stated;
+    return {s.level.eta, 0, (s.settled ? 1 : d.small_n_term) * z_half * z_half / 4,
+            s.level.nominal_alpha};
+  }
   if (settled_at(first_n)) return {plan_.settled_eta, 0, z_half * z_half / 4, d.alpha};
   const SequentialPlan::UnsettledLevel& u = plan_.unsettled_at(first_n, first_needed_n);
   return {u.eta, d.variance_quantile, d.small_n_term * z_half * z_half / 4, u.nominal_alpha};
@@ -456,7 +546,7 @@ SequentialLook SequentialTest::look(std::span<const double> base, std::span<cons
   const double q = terms.variance_quantile;
   const double unbias =
       q > 0 ? pooled_df / boost::math::quantile(boost::math::chi_squared(pooled_df), q) : 1;
-  const double known = plan_.design.known_cv_pct / 100;
+  const double known = plan_.design.plan_cv_pct / 100;
   // The needed n per unit of eta^2.
   const double per_eta2 =
       known > 0 ? 2 * known * known / (delta * delta) : se2 * unbias * n / (margin * margin);

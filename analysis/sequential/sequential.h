@@ -204,13 +204,17 @@ struct SequentialDesign {
   double short_alpha_ratio = 0;
   double short_power_margin = 0;
   double short_below_ratio = 0;
-  // For measuring only (the runner never sets it): > 0 plans every look's
-  // needed n from this CV (% of the mean) instead of the samples' variance,
-  // N = 2 eta^2 (cv / min_effect)^2 + the small-sample term, so the looks are
-  // the ones design_cost plans at that CV; each look's statistic still
-  // estimates the variance (Welch's t). What the test costs when its
-  // schedule knows the noise: bench_sequential's `schedule=known` floor.
-  double known_cv_pct = 0;
+  // > 0: the looks are planned from this CV (% of the mean), stated before
+  // any data (`iterations: {stop: sequential, plan_cv_pct: 4}`, `schedlab
+  // design --plan-cv`), instead of the samples' variance: every look's needed
+  // n is N = eta^2 2 (cv / min_effect)^2 + the small-sample term, so the
+  // looks are the ones design_cost plans at that CV and nothing the samples
+  // say moves them; each look's statistic still estimates the variance
+  // (Welch's t). The bounds spend the level calibrated at those looks
+  // (SequentialPlan::stated, stated_cv_level.h) unless unsettled_alpha_ratio
+  // fixes one (for measuring). Power holds only when the CV is near it
+  // (analysis/README.md).
+  double plan_cv_pct = 0;
 };
 // One line naming the bad field, e.g. "power must be in (0.5, 1), not 1.5";
 // empty when the design is sound.
@@ -245,6 +249,17 @@ struct SequentialPlan {
   // Of a first look at min_n: unsettled.front()'s nominal alpha (eta is its
   // eta, efficacy its bounds, power its planned power).
   double unsettled_alpha = 0;
+  // With design.plan_cv_pct: the one level of every test, fixed before any
+  // data by the looks that CV plans (stated_cv_level.h); its eta plans them.
+  struct StatedLevel {
+    UnsettledLevel level;       // nominal alpha, eta; calibration.calibrated: by simulation
+    bool settled = false;       // the first look is settled (all of alpha, settled_margin)
+    double needed_n = 0;        // N at the stated CV
+    std::vector<double> looks;  // their n a side (uncapped)
+    double type1 = 0;           // the simulated efficacy-only type I at the level (0: none run)
+    std::size_t paths = 0;      // of that simulation
+  };
+  std::optional<StatedLevel> stated;
   double inflation = 0;            // (eta / fixed_eta)^2: I_max over the fixed design's information
   std::vector<double> fractions;   // planned
   std::vector<double> efficacy;    // c_k at the planned fractions, at unsettled_alpha

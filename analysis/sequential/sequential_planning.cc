@@ -103,7 +103,10 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   // would (its calibrated level, or settled: design.settled_df).
   SequentialTest test(c.plan, Centre::kAmean, true);
   const auto k = static_cast<double>(d.planned_looks);
-  const double per_eta2 = 2 * sd * sd / (delta * delta);
+  // Looks planned from a stated CV (design.plan_cv_pct) are the same at any
+  // true CV; the figures below are at the true one, cv_pct.
+  const double plan_sd = d.plan_cv_pct > 0 ? d.plan_cv_pct / 100 : sd;
+  const double per_eta2 = 2 * plan_sd * plan_sd / (delta * delta);
   const auto needed_at = [&](std::size_t first_n) {
     const SequentialTest::NeededTerms t = test.first_terms(static_cast<double>(first_n), per_eta2);
     return t.eta * t.eta * per_eta2 + t.small_n;

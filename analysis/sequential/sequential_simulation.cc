@@ -6,12 +6,6 @@
 
 namespace schedlab {
 
-double SeededNormal::operator()() {
-  const double u1 = (static_cast<double>(rng_() >> 11) + 1) * 0x1.0p-53;  // (0, 1]
-  const double u2 = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
-  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-}
-
 double draw(SeededNormal& rng, Noise noise, double mean, double cv) {
   if (noise == Noise::kNormal) return mean * (1 + cv * rng());
   const double s2 = std::log1p(cv * cv);  // a log-normal's CV is sqrt(exp(s^2) - 1)

@@ -12,23 +12,13 @@
 #include <cstdint>
 #include <random>
 
+#include "analysis/sequential/seeded_normal.h"
 #include "analysis/sequential/sequential.h"
 #include "base/centre.h"
 
 namespace schedlab {
 
 enum class Noise { kNormal, kLogNormal };
-
-// Normal draws from a seed, the same on every platform.
-class SeededNormal {
- public:
-  explicit SeededNormal(std::uint64_t seed) : rng_(seed) {}
-  double operator()();  // N(0, 1)
-  std::uint64_t bits() { return rng_(); }
-
- private:
-  std::mt19937_64 rng_;
-};
 
 // One draw with mean `mean` and coefficient of variation `cv` (a fraction):
 // normal, or log-normal with that mean and CV.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <stdexcept>
 
 #include "analysis/render/render_sequential_design.h"
 #include "analysis/sequential/sequential_planning.h"
@@ -24,6 +25,7 @@ struct DesignCmdOptions {
   double power = 0.8;
   double min_effect_pct = 3;
   double cv_pct = 0;
+  double plan_cv_pct = 0;  // --plan-cv: the looks planned from this CV (0: from the samples)
   std::string spending = "obf";
   std::size_t min_n = 3;
   std::size_t max_n = 60;  // as `iterations: {stop: sequential}`'s default max
@@ -69,9 +71,15 @@ int design_command(const DesignCmdOptions& o) {
     d.power = o.power;
     d.min_effect_pct = o.min_effect_pct;
     d.min_n = o.min_n;
+    d.plan_cv_pct = o.plan_cv_pct;
     d.spending = *gs::parse_spending(o.spending);  // checked by the option
     DesignReport r{design_cost(d, o.cv_pct, o.max_n), std::nullopt,
                    o.dist == "lognormal" ? Noise::kLogNormal : Noise::kNormal, o.seed};
+    // As the config refuses plan_cv_pct: looks fixed before any data past the cap.
+    if (const auto& st = r.cost.plan.stated; st && st->looks.back() > static_cast<double>(o.max_n))
+      throw std::invalid_argument(
+          fmt::format("a CV of {:g}% plans looks up to {:g} iterations a side, past --max ({})",
+                      o.plan_cv_pct, st->looks.back(), o.max_n));
     if (o.trials > 0) r.simulated = simulate_design(r.cost, r.noise, o.trials, o.seed);
     fmt::print("{}", kDesignOutputs.of(o.format)(r));
     return kOk;
@@ -104,7 +112,8 @@ void register_design(CLI::App& app, int& exit_code) {
        "measured by seeded trials of the test the runner drives.",
        {{"schedlab design --cv 4", "the default design (alpha 0.05, power 0.8, 3%)"},
         {"schedlab design --cv 2 --min-effect 5 --simulate 20000 --seed 1 --format json",
-         "its error rates and iterations, simulated"}}});
+         "its error rates and iterations, simulated"},
+        {"schedlab design --cv 4 --plan-cv 4", "looks planned from a CV stated before the run"}}});
   cmd->add_option("--alpha", o->alpha, "two-sided type I error")
       ->check(open_range(0, 0.5))
       ->capture_default_str();
@@ -118,6 +127,10 @@ void register_design(CLI::App& app, int& exit_code) {
   cmd->add_option("--cv", o->cv_pct, "the metric's coefficient of variation, % of the mean")
       ->check(open_range(0, 1000))
       ->required();
+  cmd->add_option("--plan-cv", o->plan_cv_pct,
+                  "plan the looks from this CV before any data, as the config's plan_cv_pct "
+                  "(--cv is then the true CV the figures are at)")
+      ->check(open_range(0, 1000));
   cmd->add_option("--spending", o->spending,
                   "alpha spending: obf (O'Brien-Fleming-type), pocock or kd(RHO) (Kim-DeMets)")
       ->check(CLI::Validator(

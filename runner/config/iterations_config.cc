@@ -5,17 +5,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "analysis/counters/monitors.h"
-#include "runner/input/param_values.h"
 #include "base/suggest.h"
+#include "runner/input/param_values.h"
 #include "runner/input/units.h"
 
 namespace schedlab {
 namespace {
 
 // The keys of `stop: sequential` alone.
-const std::vector<std::string> kSequentialKeys = {"alpha", "power", "min_effect_pct", "spending"};
+const std::vector<std::string> kSequentialKeys = {"alpha", "power", "min_effect_pct", "spending",
+                                                  "plan_cv_pct"};
 // An iterations mapping: the counts, the stop rules, and the sequential design's keys.
 const std::vector<std::string> kIterationKeys = [] {
   std::vector<std::string> keys = {"min", "max", "ci_width_pct", "stop"};
@@ -43,7 +45,7 @@ std::vector<std::string> split_outside_slashes(const std::string& name) {
   return parts;
 }
 
-// alpha, power and min_effect_pct of `stop: sequential`, each checked by
+// alpha, power, min_effect_pct and plan_cv_pct of `stop: sequential`, each checked by
 // the design's own rule (design_error), the error at the key it names.
 SequentialStop sequential_stop(const YamlReader& r, const YAML::Node& n, const std::string& key,
                                const IterationPolicy& p) {
@@ -54,14 +56,21 @@ SequentialStop sequential_stop(const YamlReader& r, const YAML::Node& n, const s
   const std::pair<const char*, double SequentialDesign::*> fields[] = {
       {"alpha", &SequentialDesign::alpha},
       {"power", &SequentialDesign::power},
-      {"min_effect_pct", &SequentialDesign::min_effect_pct}};
+      {"min_effect_pct", &SequentialDesign::min_effect_pct},
+      {"plan_cv_pct", &SequentialDesign::plan_cv_pct}};
   for (const auto& [name, field] : fields) {
     const YAML::Node v = n[name];
     if (!v) continue;
-    const std::string text = r.scalar(v, key + "." + name);
+    std::string text = r.scalar(v, key + "." + name);
+    // A CV is % of the mean: `4` or `4%`, no other unit.
+    const bool pct = std::string_view(name).ends_with("_pct");
+    if (pct && text.ends_with('%')) text.pop_back();
     const auto value = parse_number(text);
     if (!value || !std::isfinite(*value))
-      r.fail(v, key + "." + name, fmt::format("expected a number, got '{}'", text));
+      r.fail(v, key + "." + name,
+             pct ? fmt::format("expected a percentage of the mean such as 4 or 4%, got '{}'",
+                               r.scalar(v, key + "." + name))
+                 : fmt::format("expected a number, got '{}'", text));
     s.design.*field = *value;
   }
   if (const YAML::Node v = n["spending"]) {
@@ -75,12 +84,28 @@ SequentialStop sequential_stop(const YamlReader& r, const YAML::Node& n, const s
                          name));
     s.design.spending = *f;
   }
+  // 0 is the design's "none": given, it is no CV.
+  if (n["plan_cv_pct"] && s.design.plan_cv_pct == 0)
+    r.fail(n["plan_cv_pct"], key + ".plan_cv_pct",
+           "plan_cv_pct must be from 0.01 to under 1000 (% of the mean), not 0");
   if (const std::string e = design_error(s.design); !e.empty()) {
     // The line names its field first ("power must be in (0.5, 0.999999], not 1.5").
     for (const auto& [name, field] : fields)
       if (e.starts_with(std::string(name) + " "))
         r.fail(n[name] ? n[name] : n, key + "." + name, e);
     r.fail(n, key, e);
+  }
+  if (s.design.plan_cv_pct > 0) {
+    // Looks fixed before any data: a cap before the planned last one cuts
+    // the power the stated CV plans, which is known now.
+    const SequentialPlan plan = plan_sequential(s.design);
+    const double last = plan.stated->looks.back();
+    if (last > p.max)
+      r.fail(n["plan_cv_pct"], key + ".plan_cv_pct",
+             fmt::format("a CV of {:g}% plans looks up to {:g} iterations a side, past max ({}): "
+                         "raise max to {:g}, or leave plan_cv_pct out (the looks then follow the "
+                         "samples' variance and max caps them)",
+                         s.design.plan_cv_pct, last, p.max, last));
   }
   return s;
 }
@@ -174,7 +199,7 @@ std::vector<std::string> parse_monitors(const YamlReader& r, const YAML::Node& n
 }
 
 // `5`, `{min: 3, max: 30, ci_width_pct: 2}`, or `{min: 3, max: 60, stop:
-// sequential, alpha: 0.05, power: 0.8, min_effect_pct: 3}`.
+// sequential, alpha: 0.05, power: 0.8, min_effect_pct: 3, plan_cv_pct: 4}`.
 IterationPolicy parse_iterations(const YamlReader& r, const YAML::Node& n, const std::string& key) {
   IterationPolicy p;
   if (n.IsScalar()) {

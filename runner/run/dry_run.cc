@@ -45,9 +45,13 @@ void print_plan(const Config& config, const Plan& plan, int iterations) {
         it.sequential
             ? fmt::format(
                   "{}..{} until every variant is decided against the baseline (sequential: "
-                  "alpha {:g}, power {:g}, min effect {:g}%)",
+                  "alpha {:g}, power {:g}, min effect {:g}%{})",
                   it.min, it.max, it.sequential->design.alpha, it.sequential->design.power,
-                  it.sequential->design.min_effect_pct)
+                  it.sequential->design.min_effect_pct,
+                  it.sequential->design.plan_cv_pct > 0
+                      ? fmt::format(", looks planned from a CV of {:g}%",
+                                    it.sequential->design.plan_cv_pct)
+                      : "")
         : it.adaptive()
             ? fmt::format("{}..{} until CI half-width <= {}%", it.min, it.max, *it.ci_width_pct)
             : fmt::format("x{}", it.max);

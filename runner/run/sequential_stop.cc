@@ -42,13 +42,11 @@ std::string looks_json(const std::vector<SequentialTest::PastLook>& looks) {
 
 std::string SequentialPoint::design_json(const IterationPolicy& policy) {
   const SequentialDesign& d = policy.sequential->design;
-  return nlohmann::json{{"alpha", d.alpha},
-                        {"power", d.power},
-                        {"min_effect_pct", d.min_effect_pct},
-                        {"min", policy.min},
-                        {"max", policy.max},
-                        {"spending", gs::spending_name(d.spending)}}
-      .dump();
+  nlohmann::json j{
+      {"alpha", d.alpha},  {"power", d.power},  {"min_effect_pct", d.min_effect_pct},
+      {"min", policy.min}, {"max", policy.max}, {"spending", gs::spending_name(d.spending)}};
+  if (d.plan_cv_pct > 0) j["plan_cv_pct"] = d.plan_cv_pct;  // the looks' stated CV
+  return j.dump();
 }
 
 SequentialPoint::SequentialPoint(const IterationPolicy& policy, const MetricSpec& metric,

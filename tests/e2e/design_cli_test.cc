@@ -251,3 +251,50 @@ TEST_CASE("design: alpha near power (0.49, 0.51) gives a design, not a solver's 
       std::string::npos);
   CHECK(r.out.find("efficacy only, same spending, same n_k / max_n") != std::string::npos);
 }
+
+// --plan-cv: the looks a config's plan_cv_pct takes, the same at any true
+// CV, with the level calibrated at them; said in the text.
+TEST_CASE("design: --plan-cv plans the looks from a stated CV, as plan_cv_pct does", "[design]") {
+  const auto stated = schedlab_cmd({"design", "--cv", "4", "--plan-cv", "4", "--format", "json"});
+  REQUIRE(stated.exit_code == 0);
+  const auto j = nlohmann::json::parse(stated.out);
+  CHECK(j["plan_cv_pct"] == 4);
+  CHECK(j["calibration"]["calibrated"] == true);
+  CHECK(j["calibration"]["settled"] == false);
+  CHECK(j["calibration"]["paths"] == 40000);
+  CHECK(j["calibration"]["alpha_ratio"].get<double>() <= 1);
+  CHECK(j["calibration"]["paths_type1"].get<double>() <= 0.05);
+  CHECK_THAT(j["looks"].back()["alpha_spent"].get<double>(),
+             Catch::Matchers::WithinAbs(j["calibration"]["nominal_alpha"].get<double>(), 1e-12));
+  // Without --plan-cv the looks follow the samples: no plan_cv_pct.
+  const auto usual = schedlab_cmd({"design", "--cv", "4", "--format", "json"});
+  CHECK_FALSE(nlohmann::json::parse(usual.out).contains("plan_cv_pct"));
+
+  const auto text = schedlab_cmd({"design", "--cv", "8", "--plan-cv", "4"});
+  REQUIRE(text.exit_code == 0);
+  const std::string one = test::one_line(text.out);
+  // The same looks at a true CV of 8%: planned from the stated 4%.
+  CHECK(one.find("maximum n: " + j["max_n"].dump() + " iterations a side") != std::string::npos);
+  CHECK(one.find("the looks are planned from a stated CV of 4% (plan_cv_pct), whatever the samples "
+                 "say;") != std::string::npos);
+  CHECK(one.find("calibrated at these looks by 40000 seeded paths under no change") !=
+        std::string::npos);
+  CHECK(one.find("power at min_effect holds only near a CV of 4%") != std::string::npos);
+  std::istringstream lines(text.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    INFO(line);
+    CHECK(line.size() <= 100);
+  }
+  for (const auto& [args, error] :
+       {std::pair{std::vector<std::string>{"design", "--cv", "10", "--plan-cv", "10"},
+                  "a CV of 10% plans looks up to 194 iterations a side, past --max (60)"},
+        {std::vector<std::string>{"design", "--cv", "4", "--plan-cv", "0.001"},
+         "plan_cv_pct must be from 0.01 to under 1000 (% of the mean), not 0.001"},
+        {std::vector<std::string>{"design", "--cv", "4", "--plan-cv", "x"},
+         "must be a number in (0, 1000), not 'x'"}}) {
+    const auto r = schedlab_cmd(args);
+    CHECK(r.exit_code == 2);
+    CHECK(test::one_line(r.err).find(error) != std::string::npos);
+  }
+}

@@ -46,7 +46,9 @@ struct SeqCellsDb {
   std::int64_t run_id = 0, base = 0, fast = 0, same = 0;
   const std::string params = R"({"groups":4})";
 
-  SeqCellsDb() {
+  // same_design: the `same` variant's stored design.
+  explicit SeqCellsDb(const std::string& same_design =
+                          R"({"alpha":0.05,"power":0.8,"min_effect_pct":3,"min":3,"max":60})") {
     run_id = store.runs_table().create_run({.name = "seq", .config_path = "c.yaml", .config_text = "x", .config_sha256 = "s",
                                .manifest_json = R"({"kernel_release":"6.12.0"})", .status = RunStatus::kFinished});
     base = store.variants_table().add_variant({.run_id = run_id, .name = "base", .position = 0, .knobs_json = "{}"});
@@ -65,9 +67,17 @@ struct SeqCellsDb {
                           .design_json = R"({"alpha":0.05,"power":0.8,"min_effect_pct":3,"min":3,"max":60})",
                           .looks_json = R"([{"n":3,"fraction":0.3,"needed_n":10}])"});
     stop(same, 6, "decided",
-         SequentialRecord{.metric = "time", .decision = "same", .looks = 2, .n_baseline = 6, .n = 6,
-                          .p_value = 0.71, .estimate_pct = -0.2, .ci_low = -1.9, .ci_high = 1.5, .level = 0.95,
-                          .design_json = R"({"alpha":0.05,"power":0.8,"min_effect_pct":3,"min":3,"max":60})",
+         SequentialRecord{.metric = "time",
+                          .decision = "same",
+                          .looks = 2,
+                          .n_baseline = 6,
+                          .n = 6,
+                          .p_value = 0.71,
+                          .estimate_pct = -0.2,
+                          .ci_low = -1.9,
+                          .ci_high = 1.5,
+                          .level = 0.95,
+                          .design_json = same_design,
                           .looks_json = "[]"});
   }
   void add(std::int64_t variant, const std::vector<double>& values) {
@@ -232,4 +242,53 @@ TEST_CASE("a stored design nested 300,000 deep is no design: an error, not a cra
                       "run 1: the stored sequential test of variant id 2 at hackbench "
                       "{\"groups\":4} is not a JSON object");
   }
+}
+
+// plan_cv_pct: the stated CV is recorded and said with the verdict; samples
+// whose CV is clearly elsewhere (99% interval) add a note, the verdict kept.
+TEST_CASE(
+    "a test whose looks were planned from a stated CV says so, and when the samples miss it") {
+  const auto design = [](const char* cv) {
+    return std::string(
+               R"({"alpha":0.05,"power":0.8,"min_effect_pct":3,"min":3,"max":60,"plan_cv_pct":)") +
+           cv + "}";
+  };
+  // The samples' CV is about 1.3% (base and same, 6 each): 20% is far off.
+  SeqCellsDb far(design("20"));
+  const Comparison c = compare(far.store, default_columns(far.store, {far.run_id}));
+  const Cell& same = c.blocks[0].rows[0].cells[2];
+  REQUIRE(same.sequential);
+  CHECK(same.sequential->plan_cv_pct == 20);
+  CHECK(same.sequential->decision == "same");
+  CHECK_THAT(same.sequential->plan_cv_note,
+             Contains("the samples' CV is 1.") &&
+                 Contains("not the 20% the looks were planned from: the decision and "
+                          "its alpha stand, the power at min effect the design states "
+                          "does not (more iterations than it needed)"));
+  CHECK_FALSE(c.blocks[0].rows[0].cells[1].sequential->plan_cv_pct);  // its own design has none
+  const std::string text = unwrapped(render_text(c));
+  INFO(text);
+  CHECK_THAT(text,
+             Contains("looks planned from a stated CV of 20%: the power holds only near it") &&
+                 Contains("note: same at 4: the samples' CV is 1."));
+  const auto j = nlohmann::json::parse(render_json(c));
+  const auto& cells = j["blocks"][0]["rows"][0]["cells"];
+  CHECK(cells[2]["sequential"]["plan_cv_pct"] == 20);
+  CHECK(cells[2]["sequential"]["plan_cv_note"].get<std::string>().starts_with(
+      "the samples' CV is 1."));
+  CHECK(cells[1]["sequential"]["plan_cv_pct"].is_null());
+  CHECK(cells[1]["sequential"]["plan_cv_note"].is_null());
+
+  // Near the stated CV: recorded and said, no note. Far below it: the other way.
+  SeqCellsDb near(design("1.5"));
+  const Comparison n = compare(near.store, default_columns(near.store, {near.run_id}));
+  CHECK(n.blocks[0].rows[0].cells[2].sequential->plan_cv_note.empty());
+  SeqCellsDb low(design("0.2"));
+  const Comparison l = compare(low.store, default_columns(low.store, {low.run_id}));
+  CHECK_THAT(l.blocks[0].rows[0].cells[2].sequential->plan_cv_note,
+             Contains("(fewer iterations than the CV needs)"));
+  // A stored plan_cv_pct that is no CV is refused like any bad design.
+  SeqCellsDb bad(design("-3"));
+  CHECK_THROWS_WITH(compare(bad.store, default_columns(bad.store, {bad.run_id})),
+                    Contains("is refused: plan_cv_pct must be from 0.01 to under 1000"));
 }

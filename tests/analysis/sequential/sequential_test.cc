@@ -13,6 +13,7 @@
 
 #include "analysis/sequential/sequential_planning.h"
 #include "analysis/sequential/sequential_simulation.h"
+#include "analysis/sequential/stated_cv_level.h"
 #include "analysis/stats/stats.h"
 
 using namespace schedlab;
@@ -80,8 +81,10 @@ TEST_CASE("a bad design is one line naming the field", "[sequential]") {
         "variance_quantile must be in [0, 1), not 1");
   CHECK(error([](SequentialDesign& d) { d.small_n_term = -1; }) ==
         "small_n_term must be from 0 to 10, not -1");
-  CHECK(error([](SequentialDesign& d) { d.known_cv_pct = -1; }) ==
-        "known_cv_pct must be in [0, 1000), not -1");
+  CHECK(error([](SequentialDesign& d) { d.plan_cv_pct = -1; }) ==
+        "plan_cv_pct must be from 0.01 to under 1000 (% of the mean), not -1");
+  CHECK(error([](SequentialDesign& d) { d.plan_cv_pct = 0.001; }) ==
+        "plan_cv_pct must be from 0.01 to under 1000 (% of the mean), not 0.001");
   SequentialDesign bad;
   bad.power = 1;
   CHECK_THROWS_WITH(plan_sequential(bad), "power must be in (0.5, 0.999999], not 1");
@@ -359,15 +362,16 @@ TEST_CASE("a design's cost: looks to the needed n, alpha all spent, a CV out of 
   CHECK_THROWS(design_cost(SequentialDesign{}, 0x1p-1074, 0));
 }
 
-// bench_sequential's schedule=known: the looks come where design_cost plans
-// them at that CV, whatever the samples' variance, with the same bounds.
+// plan_cv_pct (bench_sequential's schedule=known): the looks come where
+// design_cost plans them at that CV, whatever the samples' variance, with
+// the same bounds.
 TEST_CASE("a schedule that knows the CV takes the looks design_cost plans", "[sequential]") {
   SequentialDesign d;
-  d.known_cv_pct = 4;
-  const DesignCost c = design_cost(SequentialDesign{}, 4, 0);
+  d.plan_cv_pct = 4;
+  const DesignCost c = design_cost(d, 4, 0);
   // A sample far noisier than 4% would plan a much longer test by its variance.
   const Sides s = planted(200, 0, 12, 7);
-  SequentialTest test(plan_sequential(d), Centre::kAmean, true);
+  SequentialTest test(c.plan, Centre::kAmean, true);
   std::vector<SequentialLook> analysed;
   for (std::size_t n = 1; n <= s.base.size() && !test.finished(); ++n) {
     const SequentialLook l = test.look(std::span(s.base).first(n), std::span(s.variant).first(n));
@@ -383,7 +387,79 @@ TEST_CASE("a schedule that knows the CV takes the looks design_cost plans", "[se
   // Undecided on 12% noise until the planned last look, which spends all of
   // alpha (at the nominal level of a test not settled).
   CHECK(analysed.size() == c.looks.size());
-  CHECK(analysed.back().alpha_spent == Approx(c.plan.unsettled_alpha));
+  REQUIRE(c.plan.stated);
+  CHECK(analysed.back().alpha_spent == Approx(c.plan.stated->level.nominal_alpha));
+}
+
+// The stated CV's level: calibrated by seeded paths at the looks that CV
+// plans, the same looks whatever the true CV, and held on other paths.
+TEST_CASE("looks planned from a stated CV spend the level calibrated at those looks",
+          "[sequential]") {
+  SequentialDesign d;
+  d.plan_cv_pct = 4;
+  const DesignCost at4 = design_cost(d, 4, 0), at8 = design_cost(d, 8, 0);
+  REQUIRE(at4.plan.stated);
+  const SequentialPlan::StatedLevel& st = *at4.plan.stated;
+  CHECK_FALSE(st.settled);
+  CHECK(st.level.calibration.calibrated);
+  CHECK(st.paths == kStatedPaths);
+  CHECK(st.level.calibration.alpha_ratio > 0.9);
+  CHECK(st.level.calibration.alpha_ratio <= 1);
+  CHECK(st.level.calibration.power_margin ==
+        0.02);  // the needed n has 30 degrees of freedom or more
+  CHECK(st.type1 <= d.alpha);
+  std::vector<double> looks, bounds;
+  REQUIRE(at4.looks.size() == at8.looks.size());
+  for (std::size_t k = 0; k < at4.looks.size(); ++k) {
+    CHECK(at4.looks[k].n == at8.looks[k].n);  // not moved by the true CV
+    looks.push_back(static_cast<double>(at4.looks[k].n));
+    bounds.push_back(at4.looks[k].efficacy_bound);
+  }
+  CHECK(looks == st.looks);
+  CHECK(at4.looks.back().alpha_spent == Approx(st.level.nominal_alpha));
+  CHECK(at8.power < 0.5);  // power only near the stated CV
+  CHECK(at4.power > 0.8);
+  // Other paths (another seed): within 3 SE of alpha at 20,000.
+  CHECK(efficacy_type1(looks, bounds, 20'000, 7, welch_z) <
+        d.alpha + 3 * std::sqrt(0.05 * 0.95 / 20'000));
+  // At all of alpha these looks reject more than alpha: what the level is for.
+  SequentialDesign all = d;
+  all.unsettled_alpha_ratio = 1;
+  all.power_margin = st.level.calibration.power_margin;
+  const DesignCost full = design_cost(all, 4, 0);
+  std::vector<double> full_looks, full_bounds;
+  for (const PlannedLook& l : full.looks) {
+    full_looks.push_back(static_cast<double>(l.n));
+    full_bounds.push_back(l.efficacy_bound);
+  }
+  CHECK(efficacy_type1(full_looks, full_bounds, kStatedPaths, kStatedSeed, welch_z) > d.alpha);
+}
+
+TEST_CASE("a stated CV of 2% takes the short margin, one of 10% all of alpha; a short run",
+          "[sequential]") {
+  SequentialDesign d;
+  // A CV that plans a settled first look: all of alpha, no simulation.
+  d.plan_cv_pct = 10;
+  const SequentialPlan ten = plan_sequential(d);
+  CHECK(ten.stated->settled);
+  CHECK(ten.stated->level.nominal_alpha == d.alpha);
+  CHECK(ten.stated->paths == 0);
+
+  // A short seeded run of the test the runner drives, stated 2% and true 2%
+  // at min_effect: it stops within the planned looks and mostly says different.
+  d.plan_cv_pct = 2;
+  const DesignCost c2 = design_cost(d, 2, 0);
+  CHECK(c2.plan.stated->level.calibration.power_margin == 0.045);  // fewer than 30 df
+  const SimulationResult r = simulate_sequential(c2.plan, Centre::kAmean,
+                                                 {.cv_pct = 2,
+                                                  .change_pct = 3,
+                                                  .noise = Noise::kNormal,
+                                                  .trials = 400,
+                                                  .max_n = 60,
+                                                  .seed = 5});
+  CHECK(static_cast<double>(r.different) / 400 > 0.7);
+  CHECK(r.mean_n >= static_cast<double>(c2.looks.front().n));
+  CHECK(r.mean_n <= static_cast<double>(c2.max_n));
 }
 
 TEST_CASE("a test settled at its first look plans as normal theory does, and re-plans freely",
@@ -487,7 +563,7 @@ TEST_CASE("a test settled at its first look plans as normal theory does, and re-
 
   // A schedule that knows the CV takes the looks design_cost plans.
   SequentialDesign known = d;
-  known.known_cv_pct = 10;
+  known.plan_cv_pct = 10;
   const Sides s = planted(260, 0, 40, 9);  // too noisy to say `same` or different
   SequentialTest test(plan_sequential(known), Centre::kAmean, true);
   std::vector<SequentialLook> analysed;

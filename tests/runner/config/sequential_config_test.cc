@@ -168,3 +168,47 @@ TEST_CASE(
       "the config has one variant (add one under variants:, list two kernels, or stop on "
       "ci_width_pct)");
 }
+
+// plan_cv_pct: the looks planned from a CV stated before the run.
+TEST_CASE("stop: sequential takes plan_cv_pct, in % with or without the sign, and checks it") {
+  for (const char* text : {"4", "4%"}) {
+    const Config c = parse_config(std::string("iterations: {stop: sequential, plan_cv_pct: ") +
+                                      text + "}\nworkloads: [hackbench]\n" + kTwoVariants,
+                                  "exp.yaml");
+    CHECK(c.iterations.sequential->design.plan_cv_pct == 4);
+  }
+  const Config none = parse_config(
+      std::string("iterations: {stop: sequential}\nworkloads: [hackbench]\n") + kTwoVariants,
+      "exp.yaml");
+  CHECK(none.iterations.sequential->design.plan_cv_pct == 0);
+  const std::string tail = std::string("workloads: [hackbench]\n") + kTwoVariants;
+  const std::pair<std::string, std::string> cases[] = {
+      {"iterations: {stop: sequential, plan_cv_pct: 0}\n" + tail,
+       "exp.yaml:1: iterations.plan_cv_pct: plan_cv_pct must be from 0.01 to under 1000 (% of the "
+       "mean), not 0"},
+      {"iterations: {stop: sequential, plan_cv_pct: -4}\n" + tail,
+       "exp.yaml:1: iterations.plan_cv_pct: plan_cv_pct must be from 0.01 to under 1000 (% of the "
+       "mean), not -4"},
+      {"iterations: {stop: sequential, plan_cv_pct: 4ms}\n" + tail,
+       "exp.yaml:1: iterations.plan_cv_pct: expected a percentage of the mean such as 4 or 4%, got "
+       "'4ms'"},
+      {"iterations: {stop: sequential, plan_cv_pct: 4%%}\n" + tail,
+       "exp.yaml:1: iterations.plan_cv_pct: expected a percentage of the mean such as 4 or 4%, got "
+       "'4%%'"},
+      {"iterations: {stop: sequential, plan_cvpct: 4}\n" + tail,
+       "exp.yaml:1: iterations: unknown key 'plan_cvpct' (did you mean 'plan_cv_pct'?)"},
+      {"iterations: {ci_width_pct: 2, plan_cv_pct: 4}\n" + tail,
+       "exp.yaml:1: iterations.plan_cv_pct: plan_cv_pct belongs to stop: sequential (give stop: "
+       "sequential)"},
+      // Known before any data: the cap would cut the looks the CV plans.
+      {"iterations: {stop: sequential, plan_cv_pct: 10}\n" + tail,
+       "exp.yaml:1: iterations.plan_cv_pct: a CV of 10% plans looks up to 194 iterations a side, "
+       "past max (60): "
+       "raise max to 194, or leave plan_cv_pct out (the looks then follow the samples' variance "
+       "and max caps them)"},
+  };
+  for (const auto& [config, error] : cases) {
+    INFO(config);
+    CHECK(sequential_error_of(config) == error);
+  }
+}
