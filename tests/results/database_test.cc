@@ -1,6 +1,5 @@
 #include "results/database.h"
 
-#include <sqlite3.h>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <mutex>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "results/store.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -16,10 +16,7 @@ using namespace schedlab;
 TEST_CASE("a database newer than this binary is refused") {
   test::TempDir dir;
   const std::string path = dir.file("new.db");
-  sqlite3* db = nullptr;
-  sqlite3_open(path.c_str(), &db);
-  sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr);
-  sqlite3_close(db);
+  REQUIRE(test::exec_raw(path, "PRAGMA user_version = 99"));
   CHECK_THROWS_WITH(Store(path), Catch::Contains("database schema version 99 is newer than this schedlab"));
 }
 
@@ -28,10 +25,7 @@ TEST_CASE("a database of a negative schema version is refused before any migrati
   // syntax error"), -2 crashed: every command that migrates, and merge.
   test::TempDir dir;
   const std::string path = dir.file("negative.db");
-  sqlite3* db = nullptr;
-  sqlite3_open(path.c_str(), &db);
-  sqlite3_exec(db, "CREATE TABLE t (x); PRAGMA user_version = -2", nullptr, nullptr, nullptr);
-  sqlite3_close(db);
+  REQUIRE(test::exec_raw(path, "CREATE TABLE t (x); PRAGMA user_version = -2"));
   const std::string why = path +
                           ": database schema version -2 is no version of schedlab's (they count "
                           "up from 1: a damaged or crafted database); nothing written";
