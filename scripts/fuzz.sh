@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets (fuzz/) in the sanitized build, build-asan/
 # (scripts/sanitize.sh: clang, ASan and UBSan), and runs each for
-# FUZZ_SECONDS (default 15), seeded from the shared fixtures; the corpus,
+# FUZZ_SECONDS (default 10), seeded from the shared fixtures; the corpus,
 # logs and crashes go to build-fuzz/. Prints each target's executions; a
 # crash leaves its input in build-fuzz/crashes/ and fails the script (commit
 # it under fuzz/regressions/ with the fix).
@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 [ "$#" -eq 0 ] || { echo "usage: scripts/fuzz.sh (FUZZ_SECONDS, FUZZ_TARGETS in the environment)" >&2; exit 2; }
 FIXTURES=${SCHEDLAB_FIXTURES:-$(cd .. && pwd)/shared/fixtures}
-SECONDS_EACH=${FUZZ_SECONDS:-15}
+SECONDS_EACH=${FUZZ_SECONDS:-10}
 ./scripts/sanitize.sh configure
 # Every target fuzz/CMakeLists.txt makes (it writes their list), unless
 # FUZZ_TARGETS names some.

@@ -286,7 +286,7 @@ TEST_CASE("bisect names the slow commit of a real program and skips the one that
   CHECK(schedlab_cmd({"bisect", "reset", "--db", db}).ok());
 }
 
-TEST_CASE("bisect refuses references that do not differ and prints their numbers") {
+TEST_CASE("bisect refuses references that do not differ and prints their numbers", "[long]") {
   test::TempDir dir;
   const std::string repo = dir.file("repo"), binary = dir.file("pingpong"), db = dir.file("b.db");
   const auto shas = make_repo(repo, std::vector<Rev>(4));  // all equally fast

@@ -44,7 +44,7 @@ nlohmann::json changed_json(const test::ConfigRun& run, const std::string& name)
 
 }  // namespace
 
-TEST_CASE("compare --changed: SCHED_BATCH's context switches fall", "[e2e][changed][heavy]") {
+TEST_CASE("compare --changed: SCHED_BATCH's context switches fall", "[e2e][changed][heavy][long]") {
   test::TempDir dir;
   const auto run = test::run_config(dir, "batch", config(test::kDefaultAndBatchVariants), 240s);
   const auto j = changed_json(run, "batch");

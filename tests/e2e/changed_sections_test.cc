@@ -146,7 +146,7 @@ TEST_CASE("the nightly report's comparisons say what else changed, with real mon
 }
 
 TEST_CASE("bisect status says what else changed between the last good and the first bad",
-          "[e2e][changed]") {
+          "[e2e][changed][long]") {
   ForksSetup s;
   const std::string db = s.dir.file("b.db");
   const auto r = s.bisect(true, db);

@@ -90,7 +90,7 @@ std::string read_nodes(const std::string& results, int task) {
 
 }  // namespace
 
-TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged into one run by pair", "[netns]") {
+TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged into one run by pair", "[netns][long]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   const std::string results = dir.file("fleet");
@@ -158,7 +158,7 @@ TEST_CASE("slurm: two pairs as a job array, knobs restored on both nodes, merged
   for (const auto& cell : j["blocks"][0]["rows"][0]["cells"]) CHECK(cell["n"] == 2);
 }
 
-TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes where it stopped", "[netns]") {
+TEST_CASE("slurm: a task cancelled mid-run restores its node's knob and resumes where it stopped", "[netns][long]") {
   REQUIRE_SLURM();
   test::TempDir dir;
   const std::string results = dir.file("cancel");

@@ -437,7 +437,7 @@ TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SS
   CHECK(running("netperf") == 0);
 }
 
-TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven over SSH", "[netns]") {
+TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven over SSH", "[netns][long]") {
   REQUIRE_LAB();
   test::TempDir dir;
   const auto [cfg, db, run, its] =
@@ -462,7 +462,7 @@ TEST_CASE("pgbench: cluster on the SUT, client on the loadgen over TCP, driven o
   for (const auto& d : dirs) CHECK_FALSE(std::filesystem::exists(d));
 }
 
-TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, driven over SSH", "[netns]") {
+TEST_CASE("sysbench: MariaDB on the SUT, sysbench on the loadgen over TCP, driven over SSH", "[netns][long]") {
   REQUIRE_LAB();
   test::TempDir dir;
   const auto [cfg, db, run, its] = test::run_config(
