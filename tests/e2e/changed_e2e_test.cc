@@ -76,7 +76,7 @@ TEST_CASE("compare --changed: SCHED_BATCH's context switches fall", "[e2e][chang
   CHECK(fdr.err.find("--fdr does nothing without --changed") != std::string::npos);
 }
 
-TEST_CASE("compare --changed: an A/A run lists at most one counter", "[e2e][changed][heavy]") {
+TEST_CASE("compare --changed: an A/A run lists at most one counter", "[e2e][changed][heavy][long]") {
   test::TempDir dir;
   const auto run =
       test::run_config(dir, "aa", config("variants:\n  default: {}\n  again: {}\n"), 240s);

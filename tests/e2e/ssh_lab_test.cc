@@ -412,7 +412,7 @@ TEST_CASE("the policy check over SSH judges the measured step's group, not a nam
 
 // netperf across the namespaces: netserver in the SUT's, netperf in the
 // loadgen's, the data connection on the second reserved port.
-TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SSH", "[netns]") {
+TEST_CASE("netperf: netserver on the SUT, netperf on the loadgen, driven over SSH", "[netns][long]") {
   REQUIRE_LAB();
   if (!LocalHost().find_program("netperf") || !LocalHost().find_program("netserver"))
     SCHEDLAB_SKIP("netperf is not installed (Debian non-free package netperf: scripts/install-deps.sh)");
