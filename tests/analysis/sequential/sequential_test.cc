@@ -406,7 +406,10 @@ TEST_CASE("looks planned from a stated CV spend the level calibrated at those lo
   CHECK(st.level.calibration.alpha_ratio > 0.9);
   CHECK(st.level.calibration.alpha_ratio <= 1);
   CHECK(st.level.calibration.power_margin ==
-        0.02);  // the needed n has 30 degrees of freedom or more
+        0.015);  // the needed n has 30 degrees of freedom or more
+  // 0.015 plans a needed n of 31.6, the last look at 32 (0.02: 32.07, so 33,
+  // which costs more than 1.05 x rpact's ASN at min_effect).
+  CHECK(at4.max_n == 32);
   CHECK(st.type1 <= d.alpha);
   std::vector<double> looks, bounds;
   REQUIRE(at4.looks.size() == at8.looks.size());
