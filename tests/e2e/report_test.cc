@@ -490,7 +490,7 @@ TEST_CASE("history --format html: history --format json's numbers, one plot per 
 }
 
 TEST_CASE("report: the demo run's page renders in headless Chromium, screenshot under build/",
-          "[heavy]") {
+          "[heavy][long]") {
   // The README's first command's run (configs/demo-local.yaml: real
   // hackbench here, SCHED_OTHER vs SCHED_BATCH), two iterations.
   test::TempDir dir;
