@@ -252,6 +252,16 @@ std::string count_of(std::size_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
+std::string fixed_text(double v, int precision, double limit) {
+  if (std::isfinite(v) && std::abs(v) >= limit) return fmt::format("{:.3e}", v);
+  return fmt::format("{:.{}f}", v, precision);
+}
+
+std::string signed_fixed_text(double v, int precision, double limit) {
+  if (std::isfinite(v) && std::abs(v) >= limit) return fmt::format("{:+.3e}", v);
+  return fmt::format("{:+.{}f}", v, precision);
+}
+
 std::string wrap_words(std::string_view text, std::size_t width, std::string_view indent) {
   std::string out;
   for (const std::string_view line : split_lines(text)) {

@@ -82,6 +82,18 @@ std::string escaped_reversibly(std::string_view s);
 // "1 iteration", "3 iterations": a count and its noun, plural with an s.
 std::string count_of(std::size_t n, std::string_view noun);
 
+// v with `precision` digits after the point ("{:.4f}") while |v| is below
+// `limit`; past it in scientific notation with 3 ("1.000e+149"), so an
+// in-range extreme sample (1e149 is a finite double) never prints as a
+// 150-digit number in a table. Non-finite values as fmt writes them. For
+// text for people; JSON keeps the exact number.
+inline constexpr double kFixedLimit = 1e15;
+// Where a percentage turns scientific: past a million per cent.
+inline constexpr double kPctLimit = 1e6;
+std::string fixed_text(double v, int precision, double limit = kFixedLimit);
+// The same with its sign always ("+12.34", "-1.000e+06"): a change.
+std::string signed_fixed_text(double v, int precision, double limit = kPctLimit);
+
 // The columns a terminal gives s: one per UTF-8 code point (a wide
 // character counted as one).
 std::size_t display_width(std::string_view s);

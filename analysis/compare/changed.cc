@@ -1,5 +1,7 @@
 #include "analysis/compare/changed.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,7 +11,10 @@
 #include <tuple>
 
 #include "analysis/compare/compare.h"
+#include "analysis/counters/perf_stat.h"
 #include "analysis/stats/stats.h"
+#include "base/sample_range.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -43,8 +48,18 @@ std::map<Point, std::vector<IterationRows>> column_rows(const Store& store, cons
         (!col.pair || it.pair == *col.pair))
       points.emplace(it.id, Point{it.workload, it.block, it.row});
   std::map<std::int64_t, IterationRows> rows;
-  for (const auto& d : store.monitor_rows().monitor_deltas(col.run_id, "", true))
-    if (points.count(d.iteration_id)) rows[d.iteration_id][d.monitor][d.counter] = d.value;
+  for (const auto& d : store.monitor_rows().monitor_deltas(col.run_id, "", true)) {
+    if (!points.count(d.iteration_id)) continue;
+    // A perf-stat row is a count, never below 0, as its parser and merge
+    // hold it; a crafted database's -294 printed -394.0% (hostile9).
+    if (d.monitor == perf_stat::kMonitorName)
+      if (const auto why = count_out_of_range(d.value))
+        throw std::invalid_argument(fmt::format(
+            "run {} iteration id {}: perf-stat count {} is no count: {} (a damaged or crafted "
+            "database)",
+            col.run_id, d.iteration_id, terminal_safe(excerpt(d.counter, 60)), *why));
+    rows[d.iteration_id][d.monitor][d.counter] = d.value;
+  }
   std::map<Point, std::vector<IterationRows>> out;
   for (auto& [id, r] : rows) out[points[id]].push_back(std::move(r));
   return out;

@@ -403,17 +403,27 @@ void HistoryTextWriter::point(const HistoryPoint& p, std::string_view mark) {
   }
   c.buf.append(cell->text);
   c.number.clear();
+  // An in-range extreme (1e149) in scientific notation, as compare shows it.
+  const auto number = [&](double v) {
+    if (std::abs(v) >= kFixedLimit)
+      fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.3e}"), v);
+    else
+      fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.{}f}"), v, c.precision);
+  };
   if (p.centre)
-    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("{:.{}f}"), *p.centre, c.precision);
+    number(*p.centre);
   else
     c.number.append(std::string_view(p.n == 0 ? "FAIL" : "n/a"));
   right_ascii(c.buf, {c.number.data(), c.number.size()}, 10);
   c.buf.append(std::string_view(c.wide ? "  " : " "));
   c.number.clear();
-  if (p.ci)
-    fmt::format_to(fmt::appender(c.number), FMT_COMPILE("[{:.{}f}, {:.{}f}]"), p.ci->low, c.precision, p.ci->high,
-                   c.precision);
-  else
+  if (p.ci) {
+    c.number.push_back('[');
+    number(p.ci->low);
+    c.number.append(std::string_view(", "));
+    number(p.ci->high);
+    c.number.push_back(']');
+  } else
     c.number.append(std::string_view("n/a"));
   right_ascii(c.buf, {c.number.data(), c.number.size()}, c.wide ? 20 : 17);
   if (c.wide)

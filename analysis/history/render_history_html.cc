@@ -136,10 +136,12 @@ std::string changes_table(const HistoryChanges& c) {
   for (std::size_t i = 0; i < c.changes.size(); ++i) {
     const HistoryChange& x = c.changes[i];
     out += fmt::format(
-        "<tr data-change-run=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.6g}</td><td>{:.6g}</td>"
-        "<td class=\"pct\">{:+.2f}% ({})</td><td>{:.3g}</td><td>{}</td><td>{}</td></tr>\n",
-        x.after.run_id, i + 1, html_escape(x.series.variant), html_escape(x.series.block + "/" + x.series.row),
-        x.series.set, x.centre_before, x.centre_after, x.pct, x.worse ? "worse" : "better", x.p_value,
+        "<tr data-change-run=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{:.6g}</td><td>{:.6g}</td>"
+        "<td class=\"pct\">{}% ({})</td><td>{:.3g}</td><td>{}</td><td>{}</td></tr>\n",
+        x.after.run_id, i + 1, html_escape(x.series.variant),
+        html_escape(x.series.block + "/" + x.series.row), x.series.set, x.centre_before,
+        x.centre_after, signed_fixed_text(x.pct, 2), x.worse ? "worse" : "better", x.p_value,
         html_escape(run(x.after)), html_escape(run(x.before)));
   }
   out += "</tbody></table>\n";
@@ -151,7 +153,7 @@ std::string changes_table(const HistoryChanges& c) {
 
 // As `compare` prints the metric: its precision's decimals.
 std::string in_decimals(const std::optional<double>& v, int precision) {
-  return v ? fmt::format("{:.{}f}", *v, precision) : "n/a";
+  return v ? fixed_text(*v, precision) : "n/a";
 }
 
 }  // namespace
@@ -202,8 +204,10 @@ std::string render_history_html(const History& h, const std::string& vega_script
         if (x.series.block + "/" + x.series.row != order[i]) continue;
         for (const HistoryPoint* p : series[order[i]])
           if (p->run_id == x.after.run_id && p->variant == x.series.variant && p->params == x.series.params) {
-            marks.push_back({{"x", x_label(*p)}, {"v", name(*p)},
-                             {"label", fmt::format("change {}: {:+.2f}% (p {:.3g})", c + 1, x.pct, x.p_value)}});
+            marks.push_back({{"x", x_label(*p)},
+                             {"v", name(*p)},
+                             {"label", fmt::format("change {}: {}% (p {:.3g})", c + 1,
+                                                   signed_fixed_text(x.pct, 2), x.p_value)}});
             break;
           }
       }

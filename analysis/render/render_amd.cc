@@ -39,15 +39,16 @@ std::string render_amd(const Comparison& c) {
     for (std::size_t r = 0; r < b.rows.size(); ++r)
       for (std::size_t i = 0; i < b.rows[r].cells.size(); ++i) {
         const Cell& cell = b.rows[r].cells[i];
-        std::string t = !cell.measured                          ? ""
+        std::string t = !cell.measured                             ? ""
                         : cell.n == 0 && !cell.unsupported.empty() ? "n/a"
-                        : cell.n == 0                             ? "FAIL"
-                        : cell.centre ? fmt::format("{:.{}f} ({} pct){}", *cell.centre, p,
-                                                    cell.pct ? fmt::format("{:.2f}", *cell.pct) : "n/a",
-                                                    !cell.unlike_baseline.empty() ? " !"
-                                                    : cell.significant            ? " *"
-                                                                                  : "  ")
-                                      : "n/a";
+                        : cell.n == 0                              ? "FAIL"
+                        : cell.centre
+                            ? fmt::format("{} ({} pct){}", fixed_text(*cell.centre, p),
+                                          cell.pct ? fixed_text(*cell.pct, 2, kPctLimit) : "n/a",
+                                          !cell.unlike_baseline.empty() ? " !"
+                                          : cell.significant            ? " *"
+                                                                        : "  ")
+                            : "n/a";
         widths[i] = std::max(widths[i], t.size());
         cells[r].push_back(std::move(t));
       }

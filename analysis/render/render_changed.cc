@@ -23,14 +23,17 @@ std::string value(double v) {
   return fmt::format("{:>10.4f}", v);
 }
 
+// Past a million per cent (a mean of 1e140 against 1: in range, and
+// 142 digits in fixed notation) a spread or change turns scientific.
 std::string spread(const std::optional<double>& pct) {
   if (!pct) return std::string(6, ' ');
+  if (*pct >= kPctLimit) return fmt::format(" \u00b1{:.0e}%", *pct);
   return fmt::format(" \u00b1{:>3.0f}%", *pct);
 }
 
 std::string change(const ChangedRow& r) {
-  if (r.change_pp) return fmt::format("{:+.2f}", *r.change_pp);
-  if (r.change_pct) return fmt::format("{:+.1f}%", *r.change_pct);
+  if (r.change_pp) return signed_fixed_text(*r.change_pp, 2);
+  if (r.change_pct) return signed_fixed_text(*r.change_pct, 1) + "%";
   return "n/a";  // from a base of 0
 }
 
@@ -109,7 +112,7 @@ std::string render_changed_text(const ChangedTable& t) {
         out += "         %stddev     %change         %stddev\n";
         out += "             \\          |                \\\n";
       }
-      out += value(r.base_mean) + spread(r.base_stddev_pct) + fmt::format("{:>11}", change(r)) +
+      out += value(r.base_mean) + spread(r.base_stddev_pct) + fmt::format(" {:>10}", change(r)) +
              " " + value(r.mean) + spread(r.stddev_pct) + "  " +
              fit(r.counter, kLineWidth - kNameColumn, cut) + "\n";
     }
@@ -194,7 +197,7 @@ std::string render_changed_html(const ChangedTable& t) {
           html_escape(point), html_escape(t.base_label), html_escape(t.label));
     }
     const auto sd = [](const std::optional<double>& v) {
-      return v ? fmt::format("&plusmn;{:.0f}%", *v) : std::string();
+      return v ? fmt::format("&plusmn;{}%", fixed_text(*v, 0, kPctLimit)) : std::string();
     };
     const auto trimmed = [](std::string s) { return s.substr(s.find_first_not_of(' ')); };
     out += fmt::format(

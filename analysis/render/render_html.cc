@@ -34,7 +34,11 @@ std::string esc(std::string_view s) { return html_escape(s); }
 // ---- tables ---------------------------------------------------------------
 
 std::string number(std::optional<double> v, int precision) {
-  return v ? fmt::format("{:.{}f}", *v, precision) : "n/a";
+  return v ? fixed_text(*v, precision) : "n/a";
+}
+
+std::string pct_text(double pct) {
+  return fixed_text(pct, 2, kPctLimit);
 }
 
 // One cell of the compare table: the centre and change as render_text
@@ -68,12 +72,15 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
   std::string out = fmt::format("<td class=\"{}\"{}><span class=\"centre\">{}</span> ", colour, attrs,
                                 number(cell.centre, p));
   if (unlike && cell.pct)
-    out += fmt::format("<span class=\"pct\">!{:.2f}%!</span>", *cell.pct);
+    out += fmt::format("<span class=\"pct\">!{}%!</span>", pct_text(*cell.pct));
   else if (seq && cell.pct)
-    out += fmt::format("<span class=\"pct\">{1}{0:.2f}%{1}</span>", *cell.pct, sequential_marker(*seq));
+    out += fmt::format("<span class=\"pct\">{1}{0}%{1}</span>", pct_text(*cell.pct),
+                       sequential_marker(*seq));
   else if (!cell.pct) out += "<span class=\"pct\">(n/a)</span>";
-  else if (cell.significant) out += fmt::format("<span class=\"pct\">*{:.2f}%*</span>", *cell.pct);
-  else out += fmt::format("<span class=\"pct\">({:.2f}%)</span>", *cell.pct);
+  else if (cell.significant)
+    out += fmt::format("<span class=\"pct\">*{}%*</span>", pct_text(*cell.pct));
+  else
+    out += fmt::format("<span class=\"pct\">({}%)</span>", pct_text(*cell.pct));
   if (cell.ci.ci)
     out += fmt::format("<br><span class=\"ci\">[{}, {}]{}</span>", number(cell.ci.ci->low, p),
                        number(cell.ci.ci->high, p),
@@ -119,7 +126,7 @@ std::string compare_table(const Comparison& c, const Block& b, std::size_t k) {
         } else {
           out += fmt::format("<td class=\"stat\">{}", cell.n ? number(cell.stat_values[s], b.metric.precision)
                                                              : std::string(cell.unsupported.empty() ? "FAIL" : "n/a"));
-          if (cell.stat_pcts[s]) out += fmt::format(" ({:.2f}%)", *cell.stat_pcts[s]);
+          if (cell.stat_pcts[s]) out += fmt::format(" ({}%)", pct_text(*cell.stat_pcts[s]));
           out += "</td>";
         }
       }

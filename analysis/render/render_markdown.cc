@@ -41,9 +41,10 @@ std::string row_line(const std::vector<std::string>& cells) {
 std::string value_md(std::size_t n, std::optional<double> value, std::optional<double> pct,
                      bool marked, int precision) {
   if (n == 0) return "FAIL";
-  std::string s = value ? fmt::format("{:.{}f}", *value, precision) : "n/a";
+  std::string s = value ? fixed_text(*value, precision) : "n/a";
   if (!pct) return s + " (n/a)";
-  return s + (marked ? fmt::format(" \\*{:.2f}%\\*", *pct) : fmt::format(" ({:.2f}%)", *pct));
+  const std::string p = fixed_text(*pct, 2, kPctLimit);
+  return s + (marked ? fmt::format(" \\*{}%\\*", p) : fmt::format(" ({}%)", p));
 }
 
 // Lines of plain text as one paragraph, each line kept; escaped, each
@@ -91,8 +92,7 @@ std::string table_md(const Comparison& c, const Block& b) {
   }
   if (b.rows.size() > 1) {
     std::vector<std::string> cells{"Ratio", ""};
-    for (const auto& r : b.ratio)
-      cells.push_back(r.gmean ? fmt::format("{:.4f}", *r.gmean) : "n/a");
+    for (const auto& r : b.ratio) cells.push_back(r.gmean ? fixed_text(*r.gmean, 4) : "n/a");
     out += row_line(cells);
   }
   return out + "\n" + paragraph(column_key_text(c) + table_note(c, b));

@@ -271,10 +271,10 @@ std::string value_text(std::size_t n, std::optional<double> value, std::optional
   const std::size_t value_width = width - kPctWidth;
   // FAIL, never a number, when nothing was measured.
   if (n == 0) return fmt::format("{:>{}}{:{}}", "FAIL", value_width, "", kPctWidth);
-  std::string s = value ? fmt::format("{:>{}.{}f}", *value, value_width, precision)
-                        : fmt::format("{:>{}}", "n/a", value_width);
+  std::string s = fmt::format("{:>{}}", value ? fixed_text(*value, precision) : "n/a", value_width);
   if (!pct) return s + fmt::format(" ({:>8})", "n/a");
-  return s + (marked ? fmt::format(" *{:7.2f}%*", *pct) : fmt::format(" ({:7.2f}%)", *pct));
+  const std::string p = fixed_text(*pct, 2, kPctLimit);
+  return s + (marked ? fmt::format(" *{:>7}%*", p) : fmt::format(" ({:>7}%)", p));
 }
 
 std::string cell_text(const Cell& c, std::size_t width, int precision) {
@@ -338,7 +338,7 @@ std::string ratio_line(const Block& b, std::size_t label_width,
     if (i >= b.ratio.size()) continue;
     const std::size_t value_width = widths[i] - kPctWidth;
     const auto& g = b.ratio[i].gmean;
-    out += g ? fmt::format("{:>{}.4f}{:{}}", *g, value_width, "", kPctWidth)
+    out += g ? fmt::format("{:>{}}{:{}}", fixed_text(*g, 4), value_width, "", kPctWidth)
              : fmt::format("{:>{}}{:{}}", "n/a", value_width, "", kPctWidth);
   }
   return out + '\n';
@@ -442,8 +442,10 @@ namespace {
 std::string interval_text(const std::optional<stats::Interval>& ci, int precision,
                           const char* suffix, DomainCut cut = {}) {
   if (!ci) return "n/a";
-  return fmt::format("[{:.{}f}{}, {:.{}f}{}]{}", ci->low, precision, suffix, ci->high, precision,
-                     suffix, cut ? " cut" : "");
+  // A percentage's interval turns scientific where a percentage does.
+  const double limit = std::string_view(suffix) == "%" ? kPctLimit : kFixedLimit;
+  return fmt::format("[{}{}, {}{}]{}", fixed_text(ci->low, precision, limit), suffix,
+                     fixed_text(ci->high, precision, limit), suffix, cut ? " cut" : "");
 }
 
 }  // namespace

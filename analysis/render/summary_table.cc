@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -57,7 +58,9 @@ namespace {
 std::string cell_text(const SummaryCell& c) {
   if (!c.measured) return "";
   if (!c.pct) return "n/a";
-  return fmt::format("{}{:+.2f}%{}", c.unlike ? "!" : "", *c.pct, c.significant && !c.unlike ? "*" : "");
+  // Past a million per cent in scientific notation, as the tables.
+  const std::string pct = signed_fixed_text(*c.pct, 2);
+  return fmt::format("{}{}%{}", c.unlike ? "!" : "", pct, c.significant && !c.unlike ? "*" : "");
 }
 
 std::string legend(const SummaryTable& t) {

@@ -5,6 +5,7 @@
 #include "analysis/sequential/bisect_verdict.h"
 #include "base/message.h"
 #include "base/text.h"
+#include "runner/bisect/bisect_spec.h"
 
 namespace schedlab {
 
@@ -28,6 +29,14 @@ std::int64_t start_bisect(BisectLog& log, const BisectSpec& spec) {
 }
 
 std::optional<std::string> bisect_continue_refusal(const BisectSession& s) {
+  // Its hook and config run on this host: only a bisection this user
+  // started here (a database from elsewhere is data, never instructions).
+  if (s.status == BisectStatus::kRunning && !spec_made_here(s.spec_json))
+    return fmt::format(
+        "bisection {} was not started by this user on this machine (a database from elsewhere, "
+        "or a schedlab before such bisections were marked): its hook and config are not run; "
+        "`schedlab bisect status` shows it, `schedlab bisect start` begins one here",
+        s.id);
   if (s.status == BisectStatus::kRunning) return std::nullopt;
   return fmt::format("bisection {} is {}; nothing to continue", s.id, to_string(s.status));
 }

@@ -10,6 +10,7 @@
 
 #include "analysis/sequential/bisect_looks.h"
 #include "base/json_data.h"
+#include "base/local_secret.h"
 #include "base/placeholders.h"
 #include "base/suggest.h"
 #include "base/text.h"
@@ -22,6 +23,15 @@
 namespace schedlab {
 
 using nlohmann::json;
+
+namespace {
+
+// The tag of a spec without its tag (keys in json's sorted order).
+std::int64_t spec_tag(const json& untagged) {
+  return local_tag("bisect spec\n" + untagged.dump());
+}
+
+}  // namespace
 
 std::string spec_to_json(const BisectSpec& s) {
   json j = {{"mode", s.mode},
@@ -42,7 +52,17 @@ std::string spec_to_json(const BisectSpec& s) {
             {"min_effect_pct", s.min_effect_pct},
             {"max_iterations", s.max_iterations},
             {"direction", s.direction}};
+  j["local_tag"] = spec_tag(j);
   return j.dump();
+}
+
+bool spec_made_here(const std::string& text) {
+  json j = parse_json_data(text);
+  if (!j.is_object() || !j.contains("local_tag") || !j["local_tag"].is_number_integer())
+    return false;
+  const auto tag = j["local_tag"].get<std::int64_t>();
+  j.erase("local_tag");
+  return tag == spec_tag(j);
 }
 
 namespace {

@@ -47,8 +47,15 @@ struct BisectSpec {
 // iterations). Throws BisectError naming the problem.
 void set_bisect_config(BisectSpec& spec, const std::string& path);
 
+// The spec as stored, tagged with this user's local secret
+// (base/local_secret.h): `bisect continue` runs its hook and config only
+// when spec_made_here says this user on this machine stored it.
 std::string spec_to_json(const BisectSpec& s);
 BisectSpec spec_from_json(const std::string& json);
+// Whether the stored spec carries this user's tag over its every field: a
+// database from elsewhere, crafted (hostile11: its hook ran), or stored by
+// a schedlab before the tag, does not.
+bool spec_made_here(const std::string& json);
 
 // The git range: good, then every commit of `git rev-list --first-parent
 // --ancestry-path good..bad`, oldest first (a linear history is bisected

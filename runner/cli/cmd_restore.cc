@@ -88,7 +88,12 @@ int restore_command(const RestoreOptions& o) {
         const auto lock = SutLock::acquire(*host, "schedlab restore", store.path());
         print_host_lines(name, clean_leftovers(store.journal(), *host));
         print_host_lines(name, stop_perf_leftovers(*host));
-        print_host_lines(name, restore_journal(store.journal(), *host));
+        try {
+          print_host_lines(name, restore_journal(store.journal(), *host));
+        } catch (const RestoreIncomplete& e) {  // what it did, then why not the rest
+          print_host_lines(name, e.done);
+          throw;
+        }
         if (o.adopt) adopt(store, *host);
       } catch (const std::exception& e) {
         print_message(

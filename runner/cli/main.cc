@@ -2,7 +2,10 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -75,6 +78,14 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return parse_error_exit(app, e);
+  }
+  // What a command printed with fmt::print is still buffered: a stdout
+  // that cannot take it (a full disk) is an error, never exit 0 with an
+  // empty file (hostile11: compare, list and stats > /dev/full).
+  // A command that failed has said why (export's own "cannot write stdout").
+  if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && exit_code == kOk) {
+    print_message(fmt::format("schedlab: cannot write stdout: {}\n", std::strerror(errno)));
+    return kError;
   }
   return exit_code;
 }

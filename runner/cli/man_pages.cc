@@ -154,7 +154,7 @@ std::string root_page(const CLI::App& root) {
       {"SCHEDLAB_VEGA_DIR", "where report finds vega.min.js (else /usr/share/javascript/vega, Debian's libjs-vega)"},
       {"SCHEDLAB_LAB_CACHE", "the lab's kernels, images and builds (else $XDG_CACHE_HOME/schedlab/lab or "
                              "~/.cache/schedlab/lab)"},
-      {"SCHEDLAB_LAB_MIRROR", "the Debian mirror lab kernels are fetched from (else deb.debian.org)"},
+      {"SCHEDLAB_LAB_MIRROR", "the Debian mirror lab kernels are fetched from, one http(s):// or file:/ URL (else deb.debian.org)"},
       {"SCHEDLAB_LOCK_DIR", "where a run's SUT locks are kept (else /run/schedlab, or one of the user's own)"},
       {"TERM", "dumb: no progress line unless --progress asks for one (then plain lines)"}};
   for (const auto& [var, what] : env) out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", var, roff(what));

@@ -250,20 +250,27 @@ std::vector<std::string> restore_journal(KnobJournalTable& journal, Host& host) 
   // Only what this host wrote in this boot is written back.
   const JournalRows rows = journal_rows(journal, host);
   std::vector<std::string> done = settle_foreign_rows(journal, rows);
+  // A refused row (hostile10 14: a crafted path) stops none of the others.
+  std::vector<std::string> refused;
   for (const auto& e : rows.live) {
     if (leftover_kind(e.kind)) continue;
-    if (e.kind == kTaskPolicyKind) {  // a thread's policy: put back while it still runs
-      const auto line = restore_task_policy_row(host, e);
-      journal.journal_restored(e.id);
-      done.push_back(
-          line ? *line
-               : fmt::format("{} {} ({}): the thread is gone, nothing to put back (run {})", e.kind,
-                             terminal_safe(excerpt(e.name, 80)), terminal_safe(excerpt(e.path, 80)),
-                             e.run_id));
-      continue;
+    try {
+      if (e.kind == kTaskPolicyKind) {  // a thread's policy: put back while it still runs
+        const auto line = restore_task_policy_row(host, e);
+        journal.journal_restored(e.id);
+        done.push_back(
+            line ? *line
+                 : fmt::format("{} {} ({}): the thread is gone, nothing to put back (run {})",
+                               e.kind, terminal_safe(excerpt(e.name, 80)),
+                               terminal_safe(excerpt(e.path, 80)), e.run_id));
+        continue;
+      }
+      done.push_back(restore_row(journal, host, e));
+    } catch (const KnobError& err) {  // a host that fails (HostError) stops it
+      refused.emplace_back(err.what());
     }
-    done.push_back(restore_row(journal, host, e));
   }
+  if (!refused.empty()) throw RestoreIncomplete(fmt::format("{}", fmt::join(refused, "; ")), done);
   return done;
 }
 

@@ -77,7 +77,19 @@ class KnobJournal {
 // (kill -9, power loss): only rows of this machine and boot
 // (journal_rows.h). Returns one line per knob restored, and one per row it
 // left alone or closed (another machine's, an earlier boot's, no identity).
+// A row it refuses (a crafted path, a value its knob never holds) or fails
+// to write stops nothing: the host's other rows are restored, and then
+// RestoreIncomplete says why each refused row was not.
 std::vector<std::string> restore_journal(KnobJournalTable& journal, Host& host);
+
+// restore_journal's end when some rows were not restored: what() names each
+// such row and why (joined with "; "); `done` is what it did.
+class RestoreIncomplete : public KnobError {
+ public:
+  RestoreIncomplete(const std::string& why, std::vector<std::string> done)
+      : KnobError(why), done(std::move(done)) {}
+  std::vector<std::string> done;
+};
 
 // Why a journal row may not be written back: a kind that is no kernel
 // knob, a knob no config may set, a value its knob never holds (a feature

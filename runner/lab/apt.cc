@@ -17,8 +17,32 @@ namespace {
 
 const char* const kKeyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
 
+}  // namespace
+
+std::optional<std::string> mirror_problem(std::string_view m) {
+  if (!m.starts_with("http://") && !m.starts_with("https://") && !m.starts_with("file:/"))
+    return "not an http://, https:// or file:/ URL";
+  for (const char c : m)
+    if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f || c == '[' || c == ']' || c == '#')
+      return fmt::format(
+          "it holds {}: a mirror is one URL, and sources.list takes text after "
+          "a space, a newline, [ ] or # as more of its own lines and options",
+          static_cast<unsigned char>(c) < ' ' || c == 0x7f ? terminal_safe(std::string(1, c))
+                                                           : fmt::format("'{}'", c));
+  return std::nullopt;
+}
+
+namespace {
+
+// The private sources.list. SCHEDLAB_LAB_MIRROR is one URL: a newline in it
+// wrote a line of its own, "deb [trusted=yes] URL", that installs a kernel
+// no key signed (hostile11).
 std::string sources() {
   const char* m = std::getenv("SCHEDLAB_LAB_MIRROR");
+  if (m && *m)
+    if (const auto why = mirror_problem(m))
+      throw std::runtime_error(fmt::format("lab: SCHEDLAB_LAB_MIRROR '{}' is refused: {}",
+                                           terminal_safe(excerpt(m, 200)), *why));
   const std::string mirror = m && *m ? m : "http://deb.debian.org/debian";
   const std::string security = m && *m ? mirror + "-security" : "http://deb.debian.org/debian-security";
   return fmt::format(

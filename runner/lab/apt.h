@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,10 @@
 #include "runner/lab/paths.h"
 
 namespace schedlab::lab {
+
+// Why MIRROR (SCHEDLAB_LAB_MIRROR) is no one http(s):// or file:/ URL
+// sources.list may take as it is, or nothing when it is one.
+std::optional<std::string> mirror_problem(std::string_view mirror);
 
 // The package lists an `apt-get update` says it could not fetch (its
 // "E: Failed to fetch URL  REASON" lines), each as "URL: REASON".

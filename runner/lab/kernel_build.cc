@@ -143,9 +143,35 @@ std::optional<UnwatchedFile> first_unwatched_file(const Source& s, Host& local) 
   return std::nullopt;
 }
 
+// The first submodule (an index entry of mode 160000) of the tree: a build
+// clones HEAD without it, so neither it nor its edits would be built
+// (hostile10 24).
+std::optional<std::string> first_submodule(const Source& s, Host& local) {
+  const ExecResult staged = run_in(local, {"git", "-C", s.tree.string(), "ls-files", "-s", "-z"});
+  std::istringstream in(staged.out);
+  for (std::string e; std::getline(in, e, '\0');)
+    if (e.starts_with("160000 ") && e.find('\t') != std::string::npos)
+      return e.substr(e.find('\t') + 1);
+  return std::nullopt;
+}
+
+// An untracked entry @WORKTREE's patch takes: a regular file, or a symbolic
+// link as a link (git diff --no-index never follows it). Why not, else: a
+// directory `git ls-files --others` lists whole (it holds a repository of
+// its own), a FIFO, a socket, a device (hostile10 21: an untracked link was
+// left out silently).
+std::optional<std::string> untracked_problem(const fs::path& tree, const std::string& name) {
+  std::error_code ec;
+  const auto st = fs::symlink_status(tree / name, ec);
+  if (!ec && (fs::is_regular_file(st) || fs::is_symlink(st))) return std::nullopt;
+  if (name.ends_with('/') || fs::is_directory(st)) return "a directory holding a git repository";
+  if (ec) return ec.message();
+  return fs::is_fifo(st) ? "a FIFO" : fs::is_socket(st) ? "a socket" : "a device or special file";
+}
+
 // @WORKTREE's edits as one patch git apply takes: `git diff --binary HEAD`
-// (staged and unstaged), then each untracked file that .gitignore does not
-// exclude as a new file. Empty: the work tree is HEAD.
+// (staged and unstaged), then each untracked file and link that .gitignore
+// does not exclude as a new one. Empty: the work tree is HEAD.
 std::string worktree_patch(const Source& s, const std::string& spec, Host& local) {
   if (const auto f = first_unwatched_file(s, local))
     throw UnknownKernel(fmt::format(
@@ -153,6 +179,11 @@ std::string worktree_patch(const Source& s, const std::string& spec, Host& local
         "would be in no patch: git -C {} update-index {} -- {}",
         spec, terminal_safe(f->path), terminal_safe(s.tree.string()), f->clear.substr(5),
         shell_word(s.tree.string()), f->clear, shell_word(f->path)));
+  if (const auto sub = first_submodule(s, local))
+    throw UnknownKernel(fmt::format(
+        "lab: {}: {} of {} is a submodule, and a build takes none (neither it nor its edits "
+        "would be built): @WORKTREE builds a tree without submodules",
+        spec, terminal_safe(*sub), terminal_safe(s.tree.string())));
   const ExecResult edited = run_in(local, git_diff(s, {"--name-only", "--relative", "-z", "HEAD"}));
   const ExecResult untracked = run_in(
       local, {"git", "-C", s.tree.string(), "ls-files", "--others", "--exclude-standard", "-z"});
@@ -167,7 +198,12 @@ std::string worktree_patch(const Source& s, const std::string& spec, Host& local
   std::string patch = diff.out;
   std::istringstream names(untracked.out);
   for (std::string n; std::getline(names, n, '\0');) {
-    if (n.empty() || !fs::is_regular_file(fs::symlink_status(s.tree / n))) continue;
+    if (n.empty()) continue;
+    if (const auto why = untracked_problem(s.tree, n))
+      throw UnknownKernel(fmt::format(
+          "lab: {}: the untracked {} of {} is {}: @WORKTREE takes untracked files and symbolic "
+          "links only; commit, remove or .gitignore it",
+          spec, terminal_safe(n), terminal_safe(s.tree.string()), *why));
     // --no-index exits 1 when the files differ, as a new file always does.
     const ExecResult added =
         run_in(local, git_diff(s, {"--no-index", "--binary", "--", "/dev/null", n}));

@@ -8,6 +8,7 @@
 #include "results/runs_table.h"
 #include "results/variants_table.h"
 #include "runner/knobs/knobs.h"
+#include "runner/run/stored_config.h"
 
 namespace schedlab {
 
@@ -36,9 +37,12 @@ std::int64_t create_run_record(Store& store, const Config& config, const Plan& p
                                const std::string& name, const std::string& manifest_json,
                                std::size_t pairs) {
   auto manifest = parse_json_data(manifest_json);
-  if (manifest.is_object())
+  if (manifest.is_object()) {
     manifest["planned_iterations"] = {{"min", plan.min_iterations() * pairs},
                                       {"max", plan.max_iterations() * pairs}};
+    // Only what this user ran here is resumed (run/stored_config.h).
+    manifest["config_tag"] = config_tag(config.path, config.text);
+  }
   RunRecord record{.name = name,
                    .config_path = config.path,
                    .config_text = config.text,

@@ -14,6 +14,7 @@
 #include "runner/run/kernel_columns.h"
 #include "runner/run/run_group.h"
 #include "runner/run/run_shape.h"
+#include "runner/run/stored_config.h"
 
 namespace schedlab {
 namespace {
@@ -66,6 +67,7 @@ RunStart resume_start(const RunsTable& runs, const std::string& db, const std::s
   const auto members = s.group.empty() ? std::vector<RunInfo>{} : group_runs(runs, s.group);
   if (!members.empty()) {
     for (const auto& m : members) check_monitor_cpu(m);
+    if (const auto why = stored_config_refusal(members.front())) throw RunRefused(*why);
     s.config = parse_config(members.front().config_text, members.front().config_path);
     set_iterations(s, iterations_override(members.front()));
     const auto kernels = plan_kernels(s.config.sut_lab);
@@ -86,6 +88,7 @@ RunStart resume_start(const RunsTable& runs, const std::string& db, const std::s
   if (run->status == RunStatus::kFinished)
     throw RunRefused(fmt::format("run {} '{}' is already finished", run->id, run->name));
   check_monitor_cpu(*run);
+  if (const auto why = stored_config_refusal(*run)) throw RunRefused(*why);
   s.config = parse_config(run->config_text, run->config_path);
   set_iterations(s, iterations_override(*run));
   s.exec.resume_run = run->id;

@@ -207,3 +207,27 @@ TEST_CASE(
               "--param NAME=VALUE",
               "");
 }
+
+TEST_CASE("bisect continue runs no hook or config of a bisection started elsewhere (hostile11)") {
+  // hostile11: a crafted running bisection's hook (touch FILE) and config
+  // ran at `bisect continue --db crafted.db`.
+  TempDir dir;
+  const std::string touched = dir.file("PWNED");
+  json s = json::parse(spec(kThree, kThree));
+  s["hook"]["argv"] = {"touch", touched};
+  s["hook"]["timeout_ms"] = 10000;
+  const std::string db = crafted(dir, s.dump(), BisectStatus::kRunning, "{}");
+  auto r = schedlab_cmd({"bisect", "continue", "--db", db});
+  CHECK(r.exit_code == 2);
+  CHECK(one_line(r.err) ==
+        one_line("schedlab bisect: bisection 1 was not started by this user on this machine (a "
+                 "database from elsewhere, or a schedlab before such bisections were marked): its "
+                 "hook and config are not run; `schedlab bisect status` shows it, `schedlab "
+                 "bisect start` begins one here\n"));
+  CHECK_FALSE(std::filesystem::exists(touched));
+  // A tag copied from another spec does not cover this one.
+  s["local_tag"] = 12345;
+  const std::string tagged = crafted(dir, s.dump(), BisectStatus::kRunning, "{}");
+  CHECK(schedlab_cmd({"bisect", "continue", "--db", tagged}).exit_code == 2);
+  CHECK_FALSE(std::filesystem::exists(touched));
+}

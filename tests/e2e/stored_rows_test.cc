@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 
 #include "base/text.h"
@@ -208,5 +209,55 @@ variants:
     CHECK(again.exit_code != 0);
     CHECK_THAT(one_line(again.err),
                Catch::Contains("run 1 's', reader: its stored sequential test: " + says));
+  }
+}
+
+TEST_CASE("run --resume runs no config of a run started elsewhere (hostile11)") {
+  // hostile11: a crafted interrupted run whose stored config's command
+  // touched a file ran it at `run --resume`.
+  TempDir dir;
+  const std::string db = dir.file("r.db"), config = two_value_runs(dir, db);
+  const std::string touched = dir.file("PWNED");
+  const std::string evil = fmt::format(
+      "iterations: 1\nworkloads:\n  - command:\n      name: reader\n      argv: [touch, {}]\n"
+      "      metrics:\n        t: {{regex: \"^(?<value>[0-9]+)$\", direction: lower}}\n"
+      "      monitors: []\n",
+      touched);
+  // The run's own config, resumed here: its tag holds (and without the tag,
+  // the file at its path holds the text stored).
+  REQUIRE(exec_raw(db, "UPDATE runs SET status = 'interrupted' WHERE id = 2"));
+  CHECK(schedlab_cmd({"run", "--resume", "r2", "--db", db, "--quiet"}).exit_code == 0);
+  REQUIRE(
+      exec_raw(db, "UPDATE runs SET status = 'interrupted', manifest_json = '{}' WHERE id = 2"));
+  CHECK(schedlab_cmd({"run", "--resume", "r2", "--db", db, "--quiet"}).exit_code == 0);
+  // Another config text under the same path and tag: refused, nothing run.
+  REQUIRE(exec_raw(db, fmt::format("UPDATE runs SET status = 'interrupted', config_text = '{}' "
+                                   "WHERE id = 1",
+                                   evil)));
+  const auto r = schedlab_cmd({"run", "--resume", "r1", "--db", db});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains(one_line(
+                 "run 1 'r1' was not started by this user on this machine (a database from "
+                 "elsewhere, or a schedlab before runs were marked), and its config " +
+                 config + " is not here as it is stored: its config is not run")));
+  CHECK_FALSE(std::filesystem::exists(touched));
+}
+
+TEST_CASE("a stdout that cannot be written is an error, not exit 0 (hostile11)") {
+  // hostile11: compare, list and stats > /dev/full exited 0 with nothing written.
+  TempDir dir;
+  const std::string db = dir.file("w.db");
+  two_value_runs(dir, db);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"list", "--db", db},
+                                               {"compare", "--db", db, "r1"},
+                                               {"compare", "--db", db, "r1", "--format", "csv"}}) {
+    LocalHost host;
+    Command c{.argv = {"sh", "-c", "\"$0\" \"$@\" > /dev/full", SCHEDLAB_BINARY}};
+    c.argv.insert(c.argv.end(), args.begin(), args.end());
+    const auto r = host.run(c);
+    INFO(args[0] << ": " << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err == "schedlab: cannot write stdout: No space left on device\n");
   }
 }

@@ -511,3 +511,47 @@ TEST_CASE("what changed: at Mann-Whitney's floor rows come several at once, and 
     CHECK(render_text(c).find("cannot go below") == std::string::npos);
   }
 }
+
+TEST_CASE("what changed: a change of 1e140 against 1 prints in a bounded width (hostile11)",
+          "[changed]") {
+  // hostile10 17: %change printed with 142 digits.
+  ChangedTable t{.base_label = "a", .label = "b", .tested = 1};
+  t.rows.push_back(ChangedRow{.workload = "w",
+                              .block = "w",
+                              .row = "1",
+                              .counter = "vmstat.pgfault",
+                              .base_mean = 1,
+                              .mean = 1e140,
+                              .base_stddev_pct = 1e140,
+                              .stddev_pct = 5,
+                              .change_pct = (1e140 - 1) / 1 * 100,
+                              .p = 0.001,
+                              .q = 0.001});
+  const std::string text = render_changed_text(t);
+  INFO(text);
+  CHECK(
+      text.find("      1.00 \u00b11e+140% +1.000e+142% 1.000e+140 \u00b1  5%  vmstat.pgfault\n") !=
+      std::string::npos);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) CHECK(columns_of(line) <= 100);
+  CHECK(render_changed_html(t).find("<td>+1.000e+142%</td>") != std::string::npos);
+  CHECK(changed_json_rows(t)[0]["change_pct"].get<double>() == 1e142);
+}
+
+TEST_CASE("what changed: a stored perf-stat count below 0 is refused, not -394% (hostile9/11)",
+          "[changed]") {
+  // merge refuses such a row (merge_checks.cc); compare --changed on the
+  // crafted database itself printed -394.0%.
+  Db db({{"perf-stat",
+          "context-switches",
+          {100, 100, 100, 100, 100, 100},
+          {-294, -294, -294, -294, -294, -294}}});
+  Comparison c = compare(db.store, db.columns);
+  CHECK_THROWS_WITH(what_changed(db.store, c, {}),
+                    "run 1 iteration id 7: perf-stat count context-switches is no count: -294 is "
+                    "negative: no count is (a damaged or crafted database)");
+  // A vmstat gauge's delta may be below 0.
+  Db gauge({{"vmstat", "nr_free_pages", {100, 101, 102, 103, 104, 105}, {-1, -2, -3, -4, -5, -6}}});
+  Comparison g = compare(gauge.store, gauge.columns);
+  CHECK(what_changed(gauge.store, g, {}).rows.size() >= 1);
+}

@@ -10,6 +10,7 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/history/cell_summaries.h"
+#include "base/text.h"
 #include "results/cell_cache.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
@@ -434,4 +435,15 @@ TEST_CASE("history: one series per parameter set, labelled with what differs") {
   const std::string html = render_history_html(h, "");
   CHECK(html.find("default (loops 200)") != std::string::npos);
   CHECK(html.find("3 parameter sets: a change of parameters is a new line") != std::string::npos);
+}
+
+TEST_CASE("history prints an in-range extreme (1e149) in a bounded width (hostile11)") {
+  // hostile11: centre and interval printed as 150-digit numbers.
+  test::TempDir dir;
+  Store s(dir.file("x.db"));
+  add_run(s, "huge", "2026-03-01T00:00:00Z", "s", 1e149);
+  const std::string text = render_history_text(history(s, "hackbench", "time", "8"));
+  INFO(text);
+  CHECK(text.find(" 8.800e+149 ") != std::string::npos);
+  for (const auto line : split_lines(text)) CHECK(line.size() <= 120);
 }

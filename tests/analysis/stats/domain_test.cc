@@ -10,6 +10,7 @@
 #include "analysis/compare/compare.h"
 #include "analysis/render/render.h"
 #include "analysis/stats/significance.h"
+#include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/metrics_table.h"
 #include "results/runs_table.h"
@@ -211,4 +212,31 @@ TEST_CASE("a run stored before domains were recorded gets its workload's, by nam
   CHECK(c.blocks.at(0).metric.domain == ValueDomain::kNonNegative);
   CHECK(c.blocks.at(0).rows.at(0).cells.at(0).ci.ci->low == 0);
   CHECK(c.blocks.at(0).rows.at(0).cells.at(0).ci.cut.low);
+}
+
+TEST_CASE(
+    "in-range extremes (1e149 against 1e-149) print in a bounded width, JSON exact (hostile11)") {
+  // hostile10 35: the Amean printed as a 150-digit number, and the change
+  // of 1e-149 -> 1e149 as a 300-digit percentage.
+  const std::vector<double> big = {1e149, 1.1e149, 0.9e149};
+  const std::vector<double> tiny = {1e-149, 1.1e-149, 0.9e-149};
+  for (const auto& [base, other] : {std::pair{big, tiny}, std::pair{tiny, big}}) {
+    const Comparison c = compare_samples({{"a", base}, {"b", other}}, kOldTime);
+    for (const std::string& out : {render_text(c), render_markdown(c), render_stats_text(c)}) {
+      INFO(out);
+      CHECK_THAT(out, Contains("1.000e+149"));
+      std::size_t longest = 0;
+      for (std::size_t at = 0, nl; (nl = out.find('\n', at)) != std::string::npos; at = nl + 1)
+        longest = std::max(longest, nl - at);
+      CHECK(longest <= 120);
+    }
+    CHECK(nlohmann::json::parse(render_json(c)).dump().find("1e+149") != std::string::npos);
+  }
+  const Comparison up = compare_samples({{"a", tiny}, {"b", big}}, kOldTime);
+  CHECK_THAT(render_text(up), Contains("1.000e+149 *-1.000e+300%*"));
+  CHECK_THAT(render_markdown(up), Contains("1.000e+149 \\*-1.000e+300%\\*"));
+  // Below the limits, as before.
+  CHECK(fixed_text(12345678901234.5, 1) == "12345678901234.5");
+  CHECK(fixed_text(999999.994, 2, kPctLimit) == "999999.99");
+  CHECK(fixed_text(-1e6, 2, kPctLimit) == "-1.000e+06");
 }

@@ -214,3 +214,38 @@ TEST_CASE(
   CHECK(done[0] == "restored debugfs sched/base_slice_ns: \\x1b[31mRED\\x07 -> 3000000 (run 1)");
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
 }
+
+TEST_CASE(
+    "restore refuses a crafted row and goes on with the host's others (hostile11, test double)") {
+  // hostile10 14: the first refused row stopped the host's genuine ones.
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  const std::string path = dir.file("p.db");
+  Store store(path);
+  const auto run = test::plain_run(store, "p");
+  static KnobJournal* journal = nullptr;  // kill -9, as above
+  journal = new KnobJournal(store.journal(), kernel, run);
+  journal->apply(feature_knob("NO_PLACE_LAG"), "NO_PLACE_LAG");
+  journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
+  journal->apply(feature_knob("NO_RUN_TO_PARITY"), "NO_RUN_TO_PARITY");
+  // The first row's path crafted to another file.
+  test::raw(path, "UPDATE knob_journal SET path = '/proc/sys/kernel/core_pattern' WHERE id = 1");
+  try {
+    restore_journal(store.journal(), kernel);
+    FAIL("no refusal");
+  } catch (const RestoreIncomplete& e) {
+    CHECK(std::string(e.what()) ==
+          "journal entry 1: sched_feature PLACE_LAG names the file /proc/sys/kernel/core_pattern, "
+          "not its own /sys/kernel/debug/sched/features; not written");
+    // Newest first, as restore puts knobs back; the refused row in between.
+    CHECK(e.done == std::vector<std::string>{
+                        "restored sched_feature RUN_TO_PARITY: NO_RUN_TO_PARITY -> RUN_TO_PARITY "
+                        "(run 1)",
+                        "restored debugfs sched/base_slice_ns: 700000 -> 3000000 (run 1)"});
+  }
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+  CHECK(kernel.feature("RUN_TO_PARITY"));
+  CHECK_FALSE(kernel.feature("PLACE_LAG"));  // its row refused: left as it is
+  CHECK(kernel.files.count("/proc/sys/kernel/core_pattern") == 0);
+  CHECK(store.journal().unrestored("fake-kernel").size() == 1);  // the refused row stays
+}

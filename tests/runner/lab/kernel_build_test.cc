@@ -336,6 +336,18 @@ TEST_CASE("lab build: git:TREE@WORKTREE is HEAD plus the uncommitted edits, kept
     CHECK(built_vmlinuz(wt, env) == noted);
     must({"git", "config", "--unset", key}, repo.string());
   }
+  // hostile10 21: an untracked symbolic link is in the build as a link (to
+  // where it points, never what it points to), its own identity.
+  fs::create_symlink("/etc/passwd", repo / "LINK");
+  const fs::path linked = built_vmlinuz(wt, env);
+  CHECK(linked != noted);
+  const std::string linked_diff = test::read_text(entry(linked) / "edits.diff");
+  CHECK(linked_diff.find("diff --git a/LINK b/LINK\nnew file mode 120000\n") != std::string::npos);
+  CHECK(linked_diff.find("\n+/etc/passwd\n") != std::string::npos);
+  CHECK(linked_diff.find("root:") == std::string::npos);
+  fs::remove(repo / "LINK");
+  CHECK(built_vmlinuz(wt, env) == noted);
+
   // An edited file git does not compare with its commit (assume-unchanged,
   // skip-worktree) is refused, not built as HEAD's.
   for (const std::string mark : {"assume-unchanged", "skip-worktree"}) {
@@ -471,6 +483,37 @@ workloads:
   REQUIRE(run);
   CHECK(run->status == RunStatus::kInterrupted);
   CHECK(Store(dir.file("db")).iterations_table().iterations(run->id).empty());
+}
+
+TEST_CASE("lab build: @WORKTREE refuses a submodule and an untracked repository, naming them") {
+  // hostile10 24: a submodule (and its edits) was in no build, silently;
+  // an untracked directory holding a repository was left out too.
+  test::TempDir dir;
+  const std::map<std::string, std::string> env = {{"SCHEDLAB_LAB_CACHE", dir.file("cache")}};
+  const fs::path repo = dir.path() / "repo";
+  small_repo(repo);
+  const std::string wt = "git:" + repo.string() + "@WORKTREE";
+  must({"git", "init", "-q", (repo / "nested").string()});
+  test::write_text(repo / "nested/x.c", "int x;\n");
+  must({"git", "add", "x.c"}, (repo / "nested").string());
+  must({"git", "commit", "-q", "-m", "x"}, (repo / "nested").string());
+  auto r = schedlab_cmd({"lab", "build", wt}, env);
+  CHECK(r.exit_code == 2);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "the untracked nested/ of " + repo.string() +
+            " is a directory holding a git repository: @WORKTREE takes untracked files and "
+            "symbolic links only; commit, remove or .gitignore it")) != std::string::npos);
+  // The same repository as a submodule (a gitlink in the index).
+  must({"git", "add", "nested"}, repo.string());
+  must({"git", "commit", "-q", "-m", "sub"}, repo.string());
+  test::write_text(repo / "nested/x.c", "int edited;\n");
+  r = schedlab_cmd({"lab", "build", wt}, env);
+  CHECK(r.exit_code == 2);
+  CHECK(test::one_line(r.err).find(test::one_line(
+            "nested of " + repo.string() +
+            " is a submodule, and a build takes none (neither it nor its edits would be built): "
+            "@WORKTREE builds a tree without submodules")) != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path() / "cache" / "builds"));  // nothing checked out
 }
 
 // A run of pgbench built git:TREE@REF with CONFIG_SYSVIPC; `lab shell

@@ -7,7 +7,9 @@
 
 #include "runner/config/config.h"
 #include "runner/config/host_specs.h"
+#include "runner/hosts/local_host.h"
 #include "runner/lab/apt.h"
+#include "runner/lab/cache_listing.h"
 #include "runner/lab/cpio.h"
 #include "runner/lab/initramfs.h"
 #include "runner/lab/kernel.h"
@@ -266,6 +268,49 @@ TEST_CASE("crash report: from the first line of the last crash, a long trace cut
   CHECK(cut->find("\n...\n") != std::string::npos);
   CHECK(cut->find("frame_10+") == std::string::npos);
   CHECK(cut->find("Kernel panic - not syncing: Fatal exception") != std::string::npos);
+}
+
+TEST_CASE(
+    "SCHEDLAB_LAB_MIRROR is one URL: a line of its own in sources.list is refused (hostile11)") {
+  // hostile11: a newline in the mirror wrote "deb [trusted=yes] URL" into
+  // the private sources.list, three times: packages no key signed.
+  const std::string injected =
+      "http://127.0.0.1:9/debian bookworm main\ndeb [trusted=yes] http://127.0.0.1:9/evil bookworm "
+      "main\n#";
+  CHECK(mirror_problem(injected) ==
+        "it holds ' ': a mirror is one URL, and sources.list takes text after a space, a newline, "
+        "[ ] or # as more of its own lines and options");
+  CHECK(mirror_problem("http://x/debian\ndeb") ==
+        "it holds \\x0a: a mirror is one URL, and sources.list takes text after a space, a "
+        "newline, [ ] or # as more of its own lines and options");
+  CHECK(mirror_problem("[trusted=yes]http://x") == "not an http://, https:// or file:/ URL");
+  CHECK_FALSE(mirror_problem("http://deb.debian.org/debian"));
+  CHECK_FALSE(mirror_problem("https://mirror.example.org:8443/debian/"));
+  CHECK_FALSE(mirror_problem("file:/srv/mirror/debian"));
+  // The private configuration is not written with it.
+  test::TempDir dir;
+  ::setenv("SCHEDLAB_LAB_MIRROR", injected.c_str(), 1);
+  LocalHost local;
+  CHECK_THROWS_WITH(PrivateApt(dir.path() / "apt", local, nullptr, "amd64"),
+                    Catch::StartsWith("lab: SCHEDLAB_LAB_MIRROR 'http://127.0.0.1:9/debian "
+                                      "bookworm main\\x0adeb [trusted=yes]") &&
+                        Catch::EndsWith("is refused: it holds ' ': a mirror is one URL, and "
+                                        "sources.list takes text after a space, a newline, [ ] or "
+                                        "# as more of its own lines and options"));
+  ::unsetenv("SCHEDLAB_LAB_MIRROR");
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "apt" / "sources.list"));
+}
+
+TEST_CASE("lab list escapes the cache's paths and names (hostile11)") {
+  // SCHEDLAB_LAB_CACHE=$'/tmp/c\e[2J' cleared the screen of `lab list`.
+  test::TempDir dir;
+  const LabPaths paths{dir.path() / "c\x1b[2J"};
+  std::filesystem::create_directories(paths.initramfs());
+  test::write_text(paths.initramfs() / "i\x1b]0;x\x07.gz", "");
+  const std::string out = describe_cache(paths);
+  CHECK(out.find('\x1b') == std::string::npos);
+  CHECK(out.find("kernel cache: " + dir.file("c\\x1b[2J/kernels")) != std::string::npos);
+  CHECK(out.find("  i\\x1b]0;x\\x07.gz (0.0 MB)\n") != std::string::npos);
 }
 
 TEST_CASE("apt-get update: the lists it could not fetch, from its real error output") {

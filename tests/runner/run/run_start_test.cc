@@ -4,10 +4,13 @@
 // message of each refusal.
 #include "runner/run/run_start.h"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include "results/runs_table.h"
 #include "results/store.h"
+#include "runner/run/stored_config.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -69,8 +72,10 @@ TEST_CASE("run start: a new run keeps its name and smoke count; a bad name is re
 TEST_CASE("run start: --resume continues one run with its config and smoke count") {
   test::TempDir dir;
   Store store(dir.file("t.db"));
-  const auto id = add_run(store, "half", "c.yaml", kOne, RunStatus::kInterrupted,
-                          R"({"iterations_override":3})");
+  // Tagged as a run of this user here (run/stored_config.h).
+  const auto id = add_run(
+      store, "half", "c.yaml", kOne, RunStatus::kInterrupted,
+      fmt::format(R"({{"iterations_override":3,"config_tag":{}}})", config_tag("c.yaml", kOne)));
   for (const std::string& arg : std::vector<std::string>{"half", std::to_string(id)}) {
     const RunStart s = resume_start(store.runs_table(), "t.db", arg);
     CHECK(s.exec.resume_run == id);
@@ -99,7 +104,9 @@ TEST_CASE("run start: a multi-kernel plan resumes as a whole, by its name or a m
   Store store(dir.file("t.db"));
   const Config config = parse_config(kGroup, "k.yaml");
   CHECK_FALSE(group_name_taken(store.runs_table(), config, "eevdf"));
-  add_run(store, "eevdf@6.1", "k.yaml", kGroup, RunStatus::kFinished, R"({"group":"eevdf"})");
+  const std::string member =
+      fmt::format(R"({{"group":"eevdf","config_tag":{}}})", config_tag("k.yaml", kGroup));
+  add_run(store, "eevdf@6.1", "k.yaml", kGroup, RunStatus::kFinished, member);
   CHECK(group_name_taken(store.runs_table(), config, "eevdf"));
   CHECK_FALSE(group_name_taken(store.runs_table(), config, "other"));
   for (const std::string arg : {"eevdf", "eevdf@6.1"}) {
@@ -107,6 +114,6 @@ TEST_CASE("run start: a multi-kernel plan resumes as a whole, by its name or a m
     CHECK(s.group == "eevdf");
     CHECK_FALSE(s.exec.resume_run);
   }
-  add_run(store, "eevdf@6.12", "k.yaml", kGroup, RunStatus::kFinished, R"({"group":"eevdf"})");
+  add_run(store, "eevdf@6.12", "k.yaml", kGroup, RunStatus::kFinished, member);
   CHECK(refusal(store.runs_table(), "eevdf") == "'eevdf' is already finished on every kernel");
 }
