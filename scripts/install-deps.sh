@@ -25,7 +25,8 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server linux-pe
 # python3-jsonschema and python3-dateparser for schedlab export's files read
 # as their tools read them (tests/export/check_export.py: KCIDB and BMF
 # validated against their schemas, Otava's CSV with its time parser).
-# clang: the libFuzzer targets (scripts/fuzz.sh, run by scripts/test.sh).
+# clang: the libFuzzer targets (scripts/fuzz.sh, run by scripts/test.sh);
+# lld links that sanitized build (a fifth of ld.bfd's CPU a link).
 # slurm-wlm and munge: schedlab slurm's test cluster (tests/support/slurm/lab.sh
 # starts its own munged, slurmctld and slurmd, on ports of its own).
 # r-cran-rpact (brings r-base-core): R's group sequential package, which
@@ -36,7 +37,7 @@ RUNTIME_PKGS="rt-tests procps dbench postgresql sysbench mariadb-server linux-pe
 # checked by groff (`script`, which gives `run` a terminal in the status
 # line's test, is bsdutils': essential, always there).
 TEST_PKGS="openssh-server openssh-client iproute2 python3 chromium python3-websocket python3-markdown
-  python3-pandas python3-jsonschema python3-dateparser clang slurm-wlm munge r-cran-rpact man-db groff-base"
+  python3-pandas python3-jsonschema python3-dateparser clang lld slurm-wlm munge r-cran-rpact man-db groff-base"
 # Lab SUTs (runner/lab/): qemu boots Debian kernels it downloads at run time
 # through a private apt configuration; busybox-static, dropbear-bin, bash and
 # util-linux go into the guest's initramfs; kmod for depmod; zlib and liblzma
