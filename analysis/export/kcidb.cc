@@ -17,7 +17,13 @@ using Json = nlohmann::json;
 // only guards a database made elsewhere.
 std::string text(std::string_view s) {
   std::string out;
-  for (const char ch : s) out += ch == '\0' ? std::string("\\x00") : std::string(1, ch);
+  out.reserve(s.size());
+  for (const char ch : s) {
+    if (ch == '\0')
+      out += "\\x00";
+    else
+      out += ch;
+  }
   return out;
 }
 
@@ -25,6 +31,7 @@ std::string text(std::string_view s) {
 // name one cell only.
 std::string id_part(std::string_view s) {
   std::string out;
+  out.reserve(s.size());
   for (const char ch : s) {
     if (ch == '%')
       out += "%25";
@@ -149,14 +156,17 @@ Json test_misc(const ExportRun& r, const ExportCell& c) {
   return m;
 }
 
-Json test(const std::string& origin, const ExportRun& r, const ExportCell& c) {
-  const std::string id = fmt::format("{}:{}:{}:{}:{}", run_id(origin, r.run), id_part(c.variant),
+// RUN_ID and BUILD_ID: run_id and build_id of r, made once for all its
+// cells (a run's name may be long, and each id repeats it).
+Json test(const std::string& origin, const std::string& run_id, const std::string& build_id,
+          const ExportRun& r, const ExportCell& c) {
+  const std::string id = fmt::format("{}:{}:{}:{}:{}", run_id, id_part(c.variant),
                                      id_part(c.block), id_part(c.metric.name), id_part(c.row));
   const std::string row = c.swept == "point" ? c.row : fmt::format("{} {}", c.swept, c.row);
   Json j = {
       {"id", id},
       {"origin", origin},
-      {"build_id", build_id(origin, r)},
+      {"build_id", build_id},
       {"path", fmt::format("schedlab.{}.{}.{}", kcidb_path_part(c.block),
                            kcidb_path_part(c.metric.name), kcidb_path_part(c.row))},
       {"status", std::string(status(outcome(c)))},
@@ -205,7 +215,8 @@ Json kcidb_report(std::span<const ExportRun> runs, const std::string& origin) {
     for (const ExportRun& r : kernel_column_runs(whole)) {
       checkouts.push_back(checkout(origin, r));
       builds.push_back(build(origin, r));
-      for (const ExportCell& c : r.cells) tests.push_back(test(origin, r, c));
+      const std::string rid = run_id(origin, r.run), bid = build_id(origin, r);
+      for (const ExportCell& c : r.cells) tests.push_back(test(origin, rid, bid, r, c));
     }
   return {{"version", {{"major", kKcidbMajor}, {"minor", kKcidbMinor}}},
           {"checkouts", checkouts},
