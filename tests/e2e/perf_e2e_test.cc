@@ -100,7 +100,9 @@ workloads:
 TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e]") {
   need_perf();
   test::TempDir dir;
-  const auto r = test::run_config(dir, "pp", hot_config(2, 199, "\"300000000\""), 600s);
+  std::string err;
+  const auto r = test::run_config(dir, "pp", hot_config(2, 199, "\"300000000\""), 600s, &err);
+  INFO(err);
   Store store(r.db);
   const auto hot = rows(store, r.run.id, "perf-profile", "self.hot_loop");
   REQUIRE(hot.size() == 2);
