@@ -18,7 +18,7 @@ const std::string kDigits(40000, '9');
 
 }  // namespace
 
-TEST_CASE("every config string field takes a 1 MiB value: an error or a config, never a crash") {
+TEST_CASE("every config string field takes a 1 MiB value: an error or a config, never a crash", "[unit]") {
   // {} is where the long value goes; each template is valid with a short one.
   const std::vector<std::string> templates = {
       "workloads: [hackbench]\nvariants:\n  {}: {{}}\n",
@@ -65,7 +65,7 @@ TEST_CASE("every config string field takes a 1 MiB value: an error or a config, 
 
 TEST_CASE(
     "a key or name with a NUL, an ESC or 1 MiB is named escaped and whole or cut, never ended "
-    "early") {
+    "early", "[unit]") {
   // e.what() is a C string: an unescaped NUL ended the message there
   // ("unknown key 'gr"), the rest of the key and the line lost.
   CHECK(config_error_of("workloads:\n  - hackbench: {groups: [1], \"gr\\0oups\": 2}\n") ==
@@ -90,7 +90,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("integers are range-checked where the config is read: nothing wraps") {
+TEST_CASE("integers are range-checked where the config is read: nothing wraps", "[unit]") {
   const auto iters = [](const std::string& v) {
     return config_error_of("iterations: " + v + "\nworkloads: [hackbench]\n");
   };
@@ -115,7 +115,7 @@ TEST_CASE("integers are range-checked where the config is read: nothing wraps") 
              Catch::Contains("v.nice: 4294967315 is out of range: expected a whole number from -20 to 19"));
 }
 
-TEST_CASE("durations are range-checked: a timeout cannot wrap a deadline") {
+TEST_CASE("durations are range-checked: a timeout cannot wrap a deadline", "[unit]") {
   CHECK_THAT(config_error_of("workloads:\n  - hackbench: {timeout: 9300000000s}\n"),
              Catch::Contains("exp.yaml:2: workloads[0].hackbench.timeout: expected a duration from 0s to 168h"));
   CHECK_THAT(config_error_of("workloads:\n  - hackbench: {timeout: 1e300s}\n"),
@@ -126,7 +126,7 @@ TEST_CASE("durations are range-checked: a timeout cannot wrap a deadline") {
              Catch::Contains("timeout: expected a duration from 0s to 168h"));
 }
 
-TEST_CASE("a key given twice at any depth is refused with both lines") {
+TEST_CASE("a key given twice at any depth is refused with both lines", "[unit]") {
   // yaml-cpp keeps one of the two: the variant measured the baseline.
   CHECK(config_error_of("workloads: [hackbench]\nvariants:\n  v:\n    sysctl:\n"
                         "      kernel.sched_autogroup_enabled: 0\n"
@@ -140,7 +140,7 @@ TEST_CASE("a key given twice at any depth is refused with both lines") {
         "exp.yaml:2: duplicate key 'workloads' (first at line 1)");
 }
 
-TEST_CASE("a second YAML document is refused, not ignored") {
+TEST_CASE("a second YAML document is refused, not ignored", "[unit]") {
   CHECK(config_error_of("workloads: [hackbench]\n---\nworkloads: [tbench]\n") ==
         "exp.yaml:3: a second YAML document ('---'): a config is one document; merge them or use "
         "two files");
@@ -148,7 +148,7 @@ TEST_CASE("a second YAML document is refused, not ignored") {
   CHECK(config_error_of("---\nworkloads: [hackbench]\n") == "(no error)");
 }
 
-TEST_CASE("a stray comma is a syntax error, not yaml-cpp 0.7's endless LoadAll") {
+TEST_CASE("a stray comma is a syntax error, not yaml-cpp 0.7's endless LoadAll", "[unit]") {
   // fuzz/regressions/fuzz_config/yaml-cpp-loadall-comma-loop: YAML::LoadAll
   // allocated until the machine ran out of memory.
   CHECK(config_error_of(",#ves#  e") ==
@@ -158,7 +158,7 @@ TEST_CASE("a stray comma is a syntax error, not yaml-cpp 0.7's endless LoadAll")
   CHECK_THAT(config_error_of(","), Catch::Contains("YAML syntax error"));
 }
 
-TEST_CASE("a mapping or list as a key is refused at its line, at any depth") {
+TEST_CASE("a mapping or list as a key is refused at its line, at any depth", "[unit]") {
   // fuzz/regressions/fuzz_config/complex-key-bad-conversion: yaml-cpp's
   // "bad conversion" escaped the loader with no file or key.
   CHECK(config_error_of("hosts:\n  sut:\n  ? lab:\n      kernel: x\n  loadgen: local\n") ==
@@ -169,7 +169,7 @@ TEST_CASE("a mapping or list as a key is refused at its line, at any depth") {
         "exp.yaml:4: variants.v.sysctl: a key must be a plain word, not a mapping or list ('?' key)");
 }
 
-TEST_CASE("a YAML alias bomb stops the key walk instead of expanding it") {
+TEST_CASE("a YAML alias bomb stops the key walk instead of expanding it", "[unit]") {
   std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
   for (char c = 'b'; c <= 'i'; ++c) {
     const char p = static_cast<char>(c - 1);
@@ -179,7 +179,7 @@ TEST_CASE("a YAML alias bomb stops the key walk instead of expanding it") {
   CHECK_THAT(config_error_of(bomb), Catch::Contains("expands to more than"));
 }
 
-TEST_CASE("two workload entries that share a point are refused with both lines") {
+TEST_CASE("two workload entries that share a point are refused with both lines", "[unit]") {
   CHECK(config_error_of("workloads:\n  - hackbench: {groups: [1, 4]}\n  - hackbench: {groups: [4, 8]}\n") ==
         "exp.yaml:3: workloads[1]: runs hackbench points workloads[0] (line 2) already runs, e.g. "
         "backend=hackbench datasize=100 fds=20 groups=4 loops=1000 modes=process-pipes timeout=300s; "
@@ -190,7 +190,7 @@ TEST_CASE("two workload entries that share a point are refused with both lines")
   CHECK(config_error_of("workloads: [hackbench, tbench]\n") == "(no error)");
 }
 
-TEST_CASE("a config path that is no regular file, or over 1 MiB, is refused before reading") {
+TEST_CASE("a config path that is no regular file, or over 1 MiB, is refused before reading", "[unit]") {
   const auto load_error = [](const std::string& path) -> std::string {
     try {
       load_config_file(path);
@@ -208,7 +208,7 @@ TEST_CASE("a config path that is no regular file, or over 1 MiB, is refused befo
   CHECK(load_error(big) == big + ": cannot read the file: larger than 1048576 bytes");
 }
 
-TEST_CASE("a tbench duration under 2s is refused: tbench -t 1 measures nothing") {
+TEST_CASE("a tbench duration under 2s is refused: tbench -t 1 measures nothing", "[unit]") {
   // Seen: `tbench -t 1 1` prints "Throughput 0 MB/sec" every time (its
   // warm-up takes the second), so every iteration would fail.
   const auto e = config_error_of("workloads:\n  - tbench: {duration: 1s}\n");

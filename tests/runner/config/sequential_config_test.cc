@@ -17,7 +17,7 @@ const char* const kTwoVariants = "variants:\n  base: {}\n  batch: {policy: batch
 
 }  // namespace
 
-TEST_CASE("stop: sequential reads its design, with the README's defaults") {
+TEST_CASE("stop: sequential reads its design, with the README's defaults", "[unit]") {
   const Config c = parse_config(std::string("iterations: {stop: sequential}\nworkloads: [hackbench]\n") + kTwoVariants,
                                 "exp.yaml");
   REQUIRE(c.iterations.sequential);
@@ -56,7 +56,7 @@ TEST_CASE("stop: sequential reads its design, with the README's defaults") {
   CHECK_FALSE(expand_plan(given, {.iterations = 2}).points.front().iterations.sequential);
 }
 
-TEST_CASE("a workload's own stop: sequential overrides the top level's count") {
+TEST_CASE("a workload's own stop: sequential overrides the top level's count", "[unit]") {
   const Config c = parse_config(std::string("iterations: 5\nworkloads:\n  - hackbench: {iterations: {stop: sequential, max: 20}}\n") +
                                     kTwoVariants,
                                 "exp.yaml");
@@ -66,7 +66,7 @@ TEST_CASE("a workload's own stop: sequential overrides the top level's count") {
   CHECK(c.workloads[0].iterations.sequential->line == 3);
 }
 
-TEST_CASE("bad stop: sequential input is a file:line:key error") {
+TEST_CASE("bad stop: sequential input is a file:line:key error", "[unit]") {
   const std::string tail = std::string("workloads: [hackbench]\n") + kTwoVariants;
   struct Case {
     std::string config, error;  // the whole config, the whole error
@@ -147,7 +147,7 @@ TEST_CASE("bad stop: sequential input is a file:line:key error") {
 }
 
 TEST_CASE(
-    "stop: sequential with two lab kernels needs no second variant: the kernels are the columns") {
+    "stop: sequential with two lab kernels needs no second variant: the kernels are the columns", "[unit]") {
   const Config c = parse_config(
       "hosts:\n  sut: {lab: {kernels: [debian:6.1, debian:6.12]}}\n"
       "iterations: {stop: sequential}\nworkloads: [hackbench]\n",
@@ -170,7 +170,7 @@ TEST_CASE(
 }
 
 // plan_cv_pct: the looks planned from a CV stated before the run.
-TEST_CASE("stop: sequential takes plan_cv_pct, in % with or without the sign, and checks it") {
+TEST_CASE("stop: sequential takes plan_cv_pct, in % with or without the sign, and checks it", "[unit]") {
   for (const char* text : {"4", "4%"}) {
     const Config c = parse_config(std::string("iterations: {stop: sequential, plan_cv_pct: ") +
                                       text + "}\nworkloads: [hackbench]\n" + kTwoVariants,

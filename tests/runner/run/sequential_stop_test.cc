@@ -67,7 +67,7 @@ struct PointRounds {
 
 }  // namespace
 
-TEST_CASE("sequential stop: a planted 10% change is called different after a few rounds") {
+TEST_CASE("sequential stop: a planted 10% change is called different after a few rounds", "[unit]") {
   SequentialPoint point(sequential_policy(), kPointScore, 2);
   PointRounds r({draws("base"), draws("ten_pct")});
   r.run(point);
@@ -97,7 +97,7 @@ TEST_CASE("sequential stop: a planted 10% change is called different after a few
         nlohmann::json{{"alpha", 0.05}, {"power", 0.8}, {"min_effect_pct", 3.0}, {"min", 3}, {"max", 60}, {"spending", "obf"}});
 }
 
-TEST_CASE("sequential stop: an A/A point is called same within min_effect before the cap") {
+TEST_CASE("sequential stop: an A/A point is called same within min_effect before the cap", "[unit]") {
   SequentialPoint point(sequential_policy(), kPointScore, 2);
   PointRounds r({draws("base"), draws("same")});
   r.run(point);
@@ -116,7 +116,7 @@ TEST_CASE("sequential stop: an A/A point is called same within min_effect before
   CHECK(*rec.p_value > 0.05);
 }
 
-TEST_CASE("sequential stop: a decided variant is measured no more while another is still looked at") {
+TEST_CASE("sequential stop: a decided variant is measured no more while another is still looked at", "[unit]") {
   SequentialPoint point(sequential_policy(), kPointScore, 3);
   PointRounds r({draws("base"), draws("ten_pct"), draws("same")});
   r.run(point);
@@ -129,7 +129,7 @@ TEST_CASE("sequential stop: a decided variant is measured no more while another 
   CHECK_FALSE(point.record(0));
 }
 
-TEST_CASE("sequential stop: at the cap an undecided variant stops as max_reached") {
+TEST_CASE("sequential stop: at the cap an undecided variant stops as max_reached", "[unit]") {
   // Three rounds cannot decide a 1% difference at CV 2%.
   SequentialPoint point(sequential_policy(3), kPointScore, 2);
   PointRounds r({draws("base"), draws("same")});
@@ -141,7 +141,7 @@ TEST_CASE("sequential stop: at the cap an undecided variant stops as max_reached
   CHECK(point.record(1)->decision == "undecided");
 }
 
-TEST_CASE("sequential stop: a variant whose every iteration failed stops as failed") {
+TEST_CASE("sequential stop: a variant whose every iteration failed stops as failed", "[unit]") {
   SequentialPoint point(sequential_policy(), kPointScore, 2);
   std::vector<std::vector<double>> units = {{100, 101, 99}, {}};
   const auto changed = point.after_round(units, {3, 3});
@@ -153,7 +153,7 @@ TEST_CASE("sequential stop: a variant whose every iteration failed stops as fail
   CHECK(point.reason(0) == "tests_stopped");
 }
 
-TEST_CASE("sequential stop: samples the test refuses stop the variant with the reason") {
+TEST_CASE("sequential stop: samples the test refuses stop the variant with the reason", "[unit]") {
   const MetricSpec rate{.name = "rate", .unit = "/s", .direction = Direction::kHigherIsBetter,
                         .centre = Centre::kHmean};
   SequentialPoint point(sequential_policy(), rate, 2);
@@ -162,7 +162,7 @@ TEST_CASE("sequential stop: samples the test refuses stop the variant with the r
   CHECK(point.record(1)->note == "hmean needs positive samples, not 0");
 }
 
-TEST_CASE("sequential stop: a resumed point rebuilds its tests from the stored looks and ends the same") {
+TEST_CASE("sequential stop: a resumed point rebuilds its tests from the stored looks and ends the same", "[unit]") {
   SequentialPoint whole(sequential_policy(), kPointScore, 3);
   PointRounds all({draws("base"), draws("ten_pct"), draws("same")});
   all.run(whole);
