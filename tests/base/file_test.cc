@@ -176,3 +176,27 @@ TEST_CASE("regular_file_problem tells a missing file from one that is not a regu
   CHECK(regular_file_problem("/dev/null") == "not a regular file (a character device)");
   CHECK(regular_file_problem(dir.path()) == "not a regular file (a directory)");
 }
+
+TEST_CASE(
+    "shared_dir_problem: a folder others can change is named, as ssh names them (hostile12)") {
+  test::TempDir dir;
+  const std::string ww = dir.file("ww");
+  std::filesystem::create_directory(ww);
+  CHECK_FALSE(shared_dir_problem("V", ww));
+  CHECK_FALSE(shared_dir_problem("V", ww + "/not/made/yet"));
+  CHECK_FALSE(shared_dir_problem("V", "/tmp"));  // root's, with the sticky bit
+  ::chmod(ww.c_str(), 0777);
+  CHECK(shared_dir_problem("V", ww) ==
+        "V: " + ww +
+            " is writable by every user and has no sticky bit: another user could "
+            "replace what schedlab keeps there; use a folder of your own");
+  CHECK(shared_dir_problem("V", ww + "/x")
+            ->starts_with("V: " + ww + " (a folder above " + ww + "/x) is writable by every user"));
+  ::chmod(ww.c_str(), 01777);
+  CHECK_FALSE(shared_dir_problem("V", ww + "/x"));
+  // Through a link: the folder it leads to is the one checked.
+  ::chmod(ww.c_str(), 0777);
+  std::filesystem::create_directory_symlink(ww, dir.file("link"));
+  CHECK(shared_dir_problem("V", dir.file("link"))->starts_with("V: " + ww + " is writable"));
+  ::chmod(ww.c_str(), 0755);
+}
