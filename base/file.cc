@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/text.h"
+
 namespace schedlab {
 
 FileError::FileError(const std::filesystem::path& path, const std::string& reason)
@@ -91,9 +93,15 @@ std::filesystem::path resolved_within(const std::filesystem::path& root,
 
 std::string read_file(const std::filesystem::path& path, std::size_t max_bytes) {
   std::string data;
-  // Sized once when the file says how long it is (/proc files say 0).
+  // Sized once when the file says how long it is (/proc files say 0); one
+  // that says it is past the cap is refused before a byte is read (a 3 GB
+  // sparse file was read to 1 GiB first: hostile12).
   std::error_code ec;
-  if (const auto size = std::filesystem::file_size(path, ec); !ec && size <= max_bytes) data.reserve(size);
+  if (const auto size = std::filesystem::file_size(path, ec); !ec) {
+    if (size > max_bytes)
+      throw FileError(path, "larger than " + std::to_string(max_bytes) + " bytes");
+    data.reserve(size);
+  }
   read_file_pieces(path, [&](std::string_view piece) {
     if (data.size() + piece.size() > max_bytes)
       throw FileError(path, "larger than " + std::to_string(max_bytes) + " bytes");
@@ -184,6 +192,33 @@ std::filesystem::path user_cache_dir() {
   if (const char* h = std::getenv("HOME"); h && *h)
     return std::filesystem::path(h) / ".cache" / "schedlab";
   return {};
+}
+
+std::optional<std::string> shared_dir_problem(const std::string& variable,
+                                              const std::filesystem::path& dir) {
+  std::error_code ec;
+  const auto full = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec);
+  if (ec) return fmt::format("{} {}: {}", variable, terminal_safe(dir.string()), ec.message());
+  const uid_t me = ::geteuid();
+  for (auto p = full;; p = p.parent_path()) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0) {
+      const std::string what =
+          p == full ? "" : fmt::format(" (a folder above {})", terminal_safe(full.string()));
+      if (st.st_uid != me && st.st_uid != 0)
+        return fmt::format(
+            "{}: {}{} is owned by user {}, neither this user ({}) nor root: that user could put "
+            "files of their own in schedlab's place; use a folder of your own",
+            variable, terminal_safe(p.string()), what, st.st_uid, me);
+      if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        return fmt::format(
+            "{}: {}{} is writable by every user and has no sticky bit: another user could "
+            "replace what schedlab keeps there; use a folder of your own",
+            variable, terminal_safe(p.string()), what);
+    }
+    if (p == p.parent_path()) break;
+  }
+  return std::nullopt;
 }
 
 }  // namespace schedlab

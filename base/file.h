@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -93,6 +94,17 @@ class AtomicFile {
 // schedlab's folder in the user's cache: $XDG_CACHE_HOME/schedlab, else
 // ~/.cache/schedlab; empty when neither variable is set.
 std::filesystem::path user_cache_dir();
+
+// Why the folder a variable names (SCHEDLAB_LOCK_DIR, SCHEDLAB_LAB_CACHE)
+// is no place for this user's files, as ssh holds the folders of its own
+// (StrictModes): the folder, or one above it, is owned by a user neither
+// this one nor root, or is writable by every user without the sticky bit
+// (another user could rename what schedlab keeps there and put their own
+// in its place). Links are followed; folders not made yet are not checked
+// (this user makes them). Empty when it is fine; the message names
+// `variable`.
+std::optional<std::string> shared_dir_problem(const std::string& variable,
+                                              const std::filesystem::path& dir);
 
 // The whole file through an AtomicFile.
 void write_whole_file(const std::filesystem::path& p, const std::string& data,

@@ -20,4 +20,10 @@ std::optional<std::string> count_out_of_range(double x) {
   return sample_out_of_range(x);
 }
 
+std::optional<std::string> share_out_of_range(double x) {
+  if (!std::isfinite(x)) return fmt::format("{} is not finite", x);
+  if (x < 0 || x > 100 + 1e-9) return fmt::format("{:g} is outside 0-100: no share is", x);
+  return std::nullopt;
+}
+
 }  // namespace schedlab

@@ -28,6 +28,11 @@ std::optional<std::string> sample_out_of_range(double x);
 // nothing when it is one.
 std::optional<std::string> count_out_of_range(double x);
 
+// Why x is no share in percent (a perf profile's self or children share of
+// all samples: 0 to 100, with 1e-9 past 100 for a division's rounding), or
+// nothing when it is one.
+std::optional<std::string> share_out_of_range(double x);
+
 inline bool sample_in_range(double x) {
   return !sample_out_of_range(x);
 }

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "results/migrations.h"
 #include "results/sqlite_stmt.h"
 
@@ -115,6 +116,9 @@ ReadOnly open_read_only(const std::string& path) {
 void Database::open_read_only() {
   db_ = sql::open_read_only(path_).db;
   try {
+    if (const std::string why = foreign_schema(db_); !why.empty())
+      throw StoreError(
+          fmt::format("{}: {} (a damaged or crafted database); nothing read", path_, why));
     const int v = schema_version();
     if (v > kSchemaVersion)
       throw StoreError(fmt::format(
@@ -176,7 +180,60 @@ const Columns& current_columns() {
   return columns;
 }
 
+// What schedlab's migrations ever make, at any version: the triggers (name
+// and SQL text as SQLite keeps it) and the names of the tables.
+struct OwnSchema {
+  std::set<std::pair<std::string, std::string>> triggers;
+  std::set<std::string> tables;
+};
+
+const OwnSchema& own_schema() {
+  static const OwnSchema own = [] {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) throw StoreError("sqlite: out of memory");
+    struct Close {
+      sqlite3* db;
+      ~Close() { sqlite3_close(db); }
+    } close{db};
+    OwnSchema s;
+    for (const char* migration : migrations()) {
+      if (sqlite3_exec(db, migration, nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
+      Stmt q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
+      while (q.step())
+        if (q.text(0) == "trigger")
+          s.triggers.emplace(q.text(1), q.text(2));
+        else if (q.text(0) == "table")
+          s.tables.insert(q.text(1));
+    }
+    return s;
+  }();
+  return own;
+}
+
 }  // namespace
+
+std::string Database::foreign_schema(sqlite3* db) {
+  // A trigger runs on schedlab's own writes (an endless recursive one hung
+  // rm; one could rewrite the knob journal as a run writes it), and a view
+  // or virtual table in a table's place is read as it (an endless view hung
+  // compare and list: hostile12). Other views and indexes are never read
+  // or run by schedlab, and are left alone.
+  const OwnSchema& own = own_schema();
+  Stmt s(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
+  while (s.step()) {
+    const std::string type = s.text(0), name = s.text(1), text = s.text(2);
+    if (type == "trigger" && !own.triggers.count({name, text}))
+      return fmt::format(
+          "it has a trigger '{}' that schedlab did not make (it would run on "
+          "schedlab's writes)",
+          terminal_safe(excerpt(name, 60)));
+    if (own.tables.count(name) && (type != "table" || text.starts_with("CREATE VIRTUAL")))
+      return fmt::format("its '{}' is a {}, not schedlab's table", terminal_safe(name),
+                         type == "table" ? "virtual table" : type);
+  }
+  return "";
+}
 
 std::string Database::schema_mismatch(sqlite3* db) {
   const Columns have = columns_of(db);
@@ -219,6 +276,10 @@ void Database::refuse_foreign() {
         "{}: not a schedlab database (a SQLite database of another program: it has tables but "
         "no schedlab schema version); nothing written",
         path_));
+  // Before any migration writes (and fires what it holds).
+  if (const std::string why = foreign_schema(db_); !why.empty())
+    throw StoreError(
+        fmt::format("{}: {} (a damaged or crafted database); nothing written", path_, why));
 }
 
 void Database::migrate() {

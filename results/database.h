@@ -43,6 +43,11 @@ class Database {
   // "" when db has every table and column of this binary's schema, else
   // what it lacks ("table runs has no column status"); for merge's inputs.
   static std::string schema_mismatch(sqlite3* db);
+  // "" when db holds no trigger schedlab's migrations do not make and
+  // none of schedlab's tables is a view or a virtual table, else which
+  // ("it has a trigger 'x' that schedlab did not make ..."). Every open
+  // refuses such a database, before reading or migrating it.
+  static std::string foreign_schema(sqlite3* db);
 
  private:
   void migrate();

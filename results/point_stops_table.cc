@@ -18,6 +18,9 @@ namespace {
 // "inf%" or read as 0.
 // The one refusal of a stop's stored value: WHAT (its column) holds VALUE,
 // which is not WHY.
+// The most a stored look's JSON takes (three numbers and their names).
+constexpr std::int64_t kLookBytes = 256;
+
 [[noreturn]] void refuse(std::int64_t run_id, const std::string& workload, const char* what,
                          const std::string& value, const char* why) {
   throw StoreError(fmt::format("run {}: the stop of {} has {} {}: not {} (a damaged or crafted "
@@ -75,8 +78,8 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
       db_,
       "SELECT run_id, variant_id, workload, params_json, iterations, reason, ci_halfwidth_pct, "
       "seq_metric, seq_decision, seq_looks, seq_n_baseline, seq_n, seq_p_value, seq_estimate_pct, "
-      "seq_ci_low, seq_ci_high, seq_level, seq_design_json, seq_looks_json, seq_note "
-      "FROM point_stops WHERE run_id = ? ORDER BY rowid");
+      "seq_ci_low, seq_ci_high, seq_level, seq_design_json, seq_looks_json, seq_note, "
+      "length(seq_looks_json) FROM point_stops WHERE run_id = ? ORDER BY rowid");
   s.bind(1, run_id);
   std::vector<PointStop> out;
   while (s.step()) {
@@ -111,6 +114,15 @@ std::vector<PointStop> PointStopsTable::point_stops(std::int64_t run_id) const {
         refuse(run_id, workload, "seq_level", fmt::format("{}", q.level),
                "a level between 0 and 1");
       q.design_json = s.text(17);
+      // A look is {"n":..,"fraction":..,"needed_n":..}, under 256 bytes: a
+      // crafted row's two million looks under seq_looks 10 were read whole
+      // (670 MB) by every compare (hostile11).
+      const std::int64_t looks_bytes = s.i64(20);
+      const std::int64_t bound = (static_cast<std::int64_t>(q.looks) + 1) * kLookBytes;
+      if (looks_bytes > bound)
+        refuse(run_id, workload, "seq_looks_json", fmt::format("of {} bytes", looks_bytes),
+               fmt::format("the text of {} looks (seq_looks; at most {} bytes)", q.looks, bound)
+                   .c_str());
       q.looks_json = s.text(18);
       q.note = s.text(19);
       p.sequential = std::move(q);

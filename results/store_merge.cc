@@ -198,6 +198,10 @@ class MergeSource {
       throw StoreError(fmt::format(
           "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
           input, v, Store::kSchemaVersion));
+    // Before its copy is migrated (which would fire its triggers).
+    if (const std::string why = Database::foreign_schema(db.db); !why.empty())
+      throw StoreError(
+          fmt::format("{}: {} (a damaged or crafted database); nothing merged", input, why));
     uri_ = ro.uri;
     if (v < Store::kSchemaVersion) {
       copy_.path = migrated_copy(db.db, input, v);

@@ -9,8 +9,10 @@
 #include <numeric>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "analysis/compare/compare.h"
+#include "analysis/counters/perf_profile.h"
 #include "analysis/counters/perf_stat.h"
 #include "analysis/stats/stats.h"
 #include "base/sample_range.h"
@@ -40,6 +42,20 @@ using Point = std::tuple<std::string, std::string, std::string>;  // workload, b
 // One iteration's stored rows: monitor -> counter -> value.
 using IterationRows = std::map<std::string, std::map<std::string, double>>;
 
+// What is wrong with a stored row of `monitor` ("count" or "share", and
+// why), when its monitor's values have a range: perf-stat's are counts,
+// perf-profile's shares.
+std::optional<std::pair<std::string, std::string>> stored_row_problem(const std::string& monitor,
+                                                                      double value) {
+  std::optional<std::string> why;
+  if (monitor == perf_stat::kMonitorName) {
+    if ((why = count_out_of_range(value))) return std::pair{std::string("count"), *why};
+  } else if (monitor == perf_profile::kMonitorName) {
+    if ((why = share_out_of_range(value))) return std::pair{std::string("share"), *why};
+  }
+  return std::nullopt;
+}
+
 // A column's ok iterations with monitor rows, per benchmark point.
 std::map<Point, std::vector<IterationRows>> column_rows(const Store& store, const ColumnRef& col) {
   std::map<std::int64_t, Point> points;
@@ -50,14 +66,15 @@ std::map<Point, std::vector<IterationRows>> column_rows(const Store& store, cons
   std::map<std::int64_t, IterationRows> rows;
   for (const auto& d : store.monitor_rows().monitor_deltas(col.run_id, "", true)) {
     if (!points.count(d.iteration_id)) continue;
-    // A perf-stat row is a count, never below 0, as its parser and merge
-    // hold it; a crafted database's -294 printed -394.0% (hostile9).
-    if (d.monitor == perf_stat::kMonitorName)
-      if (const auto why = count_out_of_range(d.value))
-        throw std::invalid_argument(fmt::format(
-            "run {} iteration id {}: perf-stat count {} is no count: {} (a damaged or crafted "
-            "database)",
-            col.run_id, d.iteration_id, terminal_safe(excerpt(d.counter, 60)), *why));
+    // A perf-stat row is a count, never below 0, and a perf-profile row a
+    // share of 0-100%, as their parsers and merge hold them; a crafted
+    // database's -294 printed -394.0% (hostile9), a share of 500 was read
+    // (hostile11).
+    if (const auto why = stored_row_problem(d.monitor, d.value))
+      throw std::invalid_argument(fmt::format(
+          "run {} iteration id {}: {} {} {} is no {}: {} (a damaged or crafted database)",
+          col.run_id, d.iteration_id, d.monitor, why->first, terminal_safe(excerpt(d.counter, 60)),
+          why->first, why->second));
     rows[d.iteration_id][d.monitor][d.counter] = d.value;
   }
   std::map<Point, std::vector<IterationRows>> out;

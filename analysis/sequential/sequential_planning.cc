@@ -159,19 +159,23 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
   return c;
 }
 
-DesignSimulation simulate_design(const DesignCost& cost, Noise noise, std::size_t trials,
-                                 std::uint64_t seed) {
+DesignSimulation simulate_design(
+    const DesignCost& cost, Noise noise, std::size_t trials, std::uint64_t seed,
+    const std::function<void(std::size_t done, std::size_t total)>& progress) {
   DesignSimulation r;
   r.trials = trials;
   const double m = cost.plan.design.min_effect_pct;
   SimulationResult at[3];
+  std::size_t done = 0;
   for (int i = 0; i < 3; ++i) {
-    const SimulationSetting s{.cv_pct = cost.cv_pct,
-                              .change_pct = i * m,
-                              .noise = noise,
-                              .trials = trials,
-                              .max_n = cost.cap == 0 ? 100'000 : cost.cap,
-                              .seed = seed + static_cast<std::uint64_t>(i)};
+    SimulationSetting s{.cv_pct = cost.cv_pct,
+                        .change_pct = i * m,
+                        .noise = noise,
+                        .trials = trials,
+                        .max_n = cost.cap == 0 ? 100'000 : cost.cap,
+                        .seed = seed + static_cast<std::uint64_t>(i),
+                        .after_trial = {}};
+    if (progress) s.after_trial = [&] { progress(++done, 3 * trials); };
     at[i] = simulate_sequential(cost.plan, Centre::kAmean, s);
   }
   const auto share = [&](std::size_t k) {

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analysis/sequential/sequential.h"
@@ -96,14 +97,16 @@ DesignCost design_cost(const SequentialDesign& d, double cv_pct, std::size_t cap
 
 // Seeded trials of the test (simulate_sequential, SequentialTest as the
 // runner's `stop: sequential` drives it) at no change, min_effect and
-// twice it, with seeds seed, seed + 1 and seed + 2.
+// twice it, with seeds seed, seed + 1 and seed + 2. `progress`, when given,
+// is called after each trial with the trials done and 3 x trials.
 struct DesignSimulation {
   std::size_t trials = 0;
   double type1 = 0;  // P(different | no change)
   double power = 0;  // P(different | min_effect)
   double mean_n_h0 = 0, mean_n_h1 = 0, mean_n_h1x2 = 0;
 };
-DesignSimulation simulate_design(const DesignCost& cost, Noise noise, std::size_t trials,
-                                 std::uint64_t seed);
+DesignSimulation simulate_design(
+    const DesignCost& cost, Noise noise, std::size_t trials, std::uint64_t seed,
+    const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 }  // namespace schedlab

@@ -49,6 +49,7 @@ SimulationResult simulate_sequential(const SequentialPlan& plan, Centre centre,
         ++r.undecided;
         break;
     }
+    if (s.after_trial) s.after_trial();
   }
   double sum = 0;
   for (std::size_t n : stops) sum += static_cast<double>(n);

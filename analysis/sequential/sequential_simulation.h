@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <random>
 
 #include "analysis/sequential/seeded_normal.h"
@@ -31,6 +32,8 @@ struct SimulationSetting {
   std::size_t trials = 10'000;
   std::size_t max_n = 1000;  // the iteration cap a side (its look is `last`)
   std::uint64_t seed = 1;
+  // Called after each trial (a progress line); empty: nothing.
+  std::function<void()> after_trial;
 };
 
 struct SimulationResult {

@@ -151,11 +151,18 @@ std::string root_page(const CLI::App& root) {
   out += ".SH ENVIRONMENT\n";
   const std::pair<const char*, const char*> env[] = {
       {"SCHEDLAB_DB", "the result database when --db is not given (else ./schedlab.db)"},
-      {"SCHEDLAB_VEGA_DIR", "where report finds vega.min.js (else /usr/share/javascript/vega, Debian's libjs-vega)"},
-      {"SCHEDLAB_LAB_CACHE", "the lab's kernels, images and builds (else $XDG_CACHE_HOME/schedlab/lab or "
-                             "~/.cache/schedlab/lab)"},
-      {"SCHEDLAB_LAB_MIRROR", "the Debian mirror lab kernels are fetched from, one http(s):// or file:/ URL (else deb.debian.org)"},
-      {"SCHEDLAB_LOCK_DIR", "where a run's SUT locks are kept (else /run/schedlab, or one of the user's own)"},
+      {"SCHEDLAB_VEGA_DIR",
+       "where report finds vega.min.js (else /usr/share/javascript/vega, Debian's libjs-vega)"},
+      {"SCHEDLAB_LAB_CACHE",
+       "the lab's kernels, images and builds (else $XDG_CACHE_HOME/schedlab/lab or "
+       "~/.cache/schedlab/lab); refused when it, or a folder above it, is another user's "
+       "or writable by every user without the sticky bit"},
+      {"SCHEDLAB_LAB_MIRROR",
+       "the Debian mirror lab kernels are fetched from, one http(s):// or file:/ URL (else "
+       "deb.debian.org)"},
+      {"SCHEDLAB_LOCK_DIR",
+       "where a run's SUT locks are kept (else /run/schedlab, or one of the user's own); "
+       "refused as SCHEDLAB_LAB_CACHE is"},
       {"TERM", "dumb: no progress line unless --progress asks for one (then plain lines)"}};
   for (const auto& [var, what] : env) out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", var, roff(what));
   out += exit_status();

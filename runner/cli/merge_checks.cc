@@ -105,13 +105,21 @@ void check_profiles(const Store& store, const std::string& in, const RunInfo& ru
 
 // perf-stat's rows are counts of events, never negative, as its parser
 // reads them (perf_stat.h): a crafted database's -294 was merged and
-// compare --changed printed -394.0% (hostile9).
-void check_perf_stat_counts(const Store& store, const std::string& in, const RunInfo& run) {
+// compare --changed printed -394.0% (hostile9). perf-profile's rows are
+// shares of all samples, 0-100% (perf_profile.h): 500 and -50 were merged
+// (hostile11).
+void check_monitor_ranges(const Store& store, const std::string& in, const RunInfo& run) {
   for (const auto& d :
        store.monitor_rows().monitor_deltas(run.id, std::string(perf_stat::kMonitorName)))
     if (const auto why = count_out_of_range(d.value))
       refuse(in, run,
              fmt::format("has a perf-stat count of {} (iteration id {}) that is no count: {}",
+                         terminal_safe(excerpt(d.counter, 60)), d.iteration_id, *why));
+  for (const auto& d :
+       store.monitor_rows().monitor_deltas(run.id, std::string(perf_profile::kMonitorName)))
+    if (const auto why = share_out_of_range(d.value))
+      refuse(in, run,
+             fmt::format("has a perf-profile share of {} (iteration id {}) that is no share: {}",
                          terminal_safe(excerpt(d.counter, 60)), d.iteration_id, *why));
 }
 
@@ -127,7 +135,7 @@ void check_merge_input(const std::string& in, const std::string& path) {
     if (!run.ended_at.empty()) check_time(in, run, "ended_at", run.ended_at);
     check_point_stops(store, in, run);
     check_profiles(store, in, run);
-    check_perf_stat_counts(store, in, run);
+    check_monitor_ranges(store, in, run);
   }
 }
 

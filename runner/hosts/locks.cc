@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/file.h"
 #include "base/hash.h"
 #include "base/json_data.h"
 #include "base/text.h"
@@ -76,7 +77,9 @@ std::map<std::string, std::weak_ptr<SutLock>>& registry() {
 
 void write_local_holder(const std::string& dir, const LockHolder& h) {
   const std::string tmp = fmt::format("{}/sut.holder.{}", dir, ::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // Never through a link at that name (a folder shared with other users).
+  ::unlink(tmp.c_str());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw HostError(fmt::format("{}: {}", tmp, std::strerror(errno)));
   const std::string text = h.json() + "\n";
   const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
@@ -100,6 +103,10 @@ bool is_dir_of(const std::string& dir, uid_t uid) {
 
 std::string local_lock_dir() {
   if (const char* env = std::getenv("SCHEDLAB_LOCK_DIR"); env && *env) {
+    // A folder another user can change is no place for the locks (their
+    // holder could be replaced and a second run let in): refused (hostile12).
+    if (const auto problem = shared_dir_problem("SCHEDLAB_LOCK_DIR", env))
+      throw HostError(*problem);
     ::mkdir(env, 0755);
     return env;
   }
@@ -198,7 +205,7 @@ std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
 
   if (local) {
     const std::string path = lock->dir_ + "/sut.lock";
-    lock->fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    lock->fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (lock->fd_ < 0)
       throw HostError(fmt::format("cannot lock the SUT: {}: {}", path, std::strerror(errno)));
     if (::flock(lock->fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -289,7 +296,7 @@ std::string alive_path(const std::string& dir, const std::string& db, std::int64
 
 RunAlive::RunAlive(const std::string& db_path, std::int64_t run_id) {
   const std::string path = alive_path(local_lock_dir(), db_path, run_id);
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd_ >= 0 && ::flock(fd_, LOCK_SH) != 0) {
     ::close(fd_);
     fd_ = -1;
@@ -304,11 +311,17 @@ bool RunAlive::held(const std::string& db_path, std::int64_t run_id) {
   // Wherever a runner may have put it (root's /run, a user's own), never
   // creating anything: `list` only reads.
   std::vector<std::string> dirs = {"/run/schedlab", fmt::format("/tmp/schedlab-{}", ::geteuid())};
-  if (const char* env = std::getenv("SCHEDLAB_LOCK_DIR"); env && *env) dirs = {env};
-  else if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg && *xdg)
+  if (const char* env = std::getenv("SCHEDLAB_LOCK_DIR"); env && *env) {
+    // There another user could swap a live run's file for one no one
+    // holds, and rm or restore would take the run for dead.
+    if (const auto problem = shared_dir_problem("SCHEDLAB_LOCK_DIR", env))
+      throw HostError(*problem);
+    dirs = {env};
+  } else if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg && *xdg)
     dirs.push_back(std::string(xdg) + "/schedlab");
   for (const auto& dir : dirs) {
-    const int fd = ::open(alive_path(dir, db_path, run_id).c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd =
+        ::open(alive_path(dir, db_path, run_id).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) continue;
     const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     ::close(fd);

@@ -49,8 +49,10 @@ std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host);
 // line names the session's control FIFO: a reused PID never is) and their
 // directory, with a profile's perf.data, removed. perf dies with schedlab
 // on this host (PDEATHSIG) and with the connection over SSH; the directory
-// did not. Only with HOST's SUT lock held: every run of the host holds it,
-// so no session found is a live run's. One line per session.
+// did not. Only with HOST's SUT lock held: every run of the host by this
+// user holds it, so no session found is a live run's; a session directory
+// another user owns is left alone (their runs hold a lock of their own).
+// One line per session.
 std::vector<std::string> stop_perf_leftovers(Host& host);
 
 }  // namespace schedlab

@@ -47,6 +47,19 @@ TEST_CASE("read_file refuses a file larger than its cap") {
 }
 
 // [host]: "at once" is timed (tests/CMakeLists.txt: the sanitizer run's lanes).
+TEST_CASE("read_file refuses a file whose size is past its cap at once (hostile12)", "[host]") {
+  // `schedlab parse hackbench` of a 3 GB sparse file read 1 GiB (4.5 s,
+  // 1 GB of memory) before it said "larger than 1073741824 bytes".
+  test::TempDir dir;
+  const std::string big = dir.file("sparse");
+  test::write_text(big, "");
+  std::filesystem::resize_file(big, kReadFileLimit + 1);
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(read_file(big), big + ": cannot read the file: larger than 1073741824 bytes");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500));
+}
+
+// [host]: "at once" is timed (tests/CMakeLists.txt: the sanitizer run's lanes).
 TEST_CASE("read_file reads regular files only: a FIFO or a device is an error, at once", "[host]") {
   test::TempDir dir;
   const std::string fifo = dir.file("fifo");
@@ -175,4 +188,28 @@ TEST_CASE("regular_file_problem tells a missing file from one that is not a regu
   CHECK(regular_file_problem(fifo) == "not a regular file (a FIFO)");
   CHECK(regular_file_problem("/dev/null") == "not a regular file (a character device)");
   CHECK(regular_file_problem(dir.path()) == "not a regular file (a directory)");
+}
+
+TEST_CASE(
+    "shared_dir_problem: a folder others can change is named, as ssh names them (hostile12)") {
+  test::TempDir dir;
+  const std::string ww = dir.file("ww");
+  std::filesystem::create_directory(ww);
+  CHECK_FALSE(shared_dir_problem("V", ww));
+  CHECK_FALSE(shared_dir_problem("V", ww + "/not/made/yet"));
+  CHECK_FALSE(shared_dir_problem("V", "/tmp"));  // root's, with the sticky bit
+  ::chmod(ww.c_str(), 0777);
+  CHECK(shared_dir_problem("V", ww) ==
+        "V: " + ww +
+            " is writable by every user and has no sticky bit: another user could "
+            "replace what schedlab keeps there; use a folder of your own");
+  CHECK(shared_dir_problem("V", ww + "/x")
+            ->starts_with("V: " + ww + " (a folder above " + ww + "/x) is writable by every user"));
+  ::chmod(ww.c_str(), 01777);
+  CHECK_FALSE(shared_dir_problem("V", ww + "/x"));
+  // Through a link: the folder it leads to is the one checked.
+  ::chmod(ww.c_str(), 0777);
+  std::filesystem::create_directory_symlink(ww, dir.file("link"));
+  CHECK(shared_dir_problem("V", dir.file("link"))->starts_with("V: " + ww + " is writable"));
+  ::chmod(ww.c_str(), 0755);
 }

@@ -28,6 +28,14 @@ TEST_CASE("count range: a count is never negative, -0 included; else the sample 
   CHECK(count_out_of_range(std::nan("")) == "nan is not finite");
 }
 
+TEST_CASE("share range: 0 to 100 percent, a rounding past 100 allowed (hostile12)") {
+  for (double ok : {0.0, 0.1, 50.0, 100.0, 100.00000000000001}) CHECK_FALSE(share_out_of_range(ok));
+  CHECK(share_out_of_range(500) == "500 is outside 0-100: no share is");
+  CHECK(share_out_of_range(-50) == "-50 is outside 0-100: no share is");
+  CHECK(share_out_of_range(100.001) == "100.001 is outside 0-100: no share is");
+  CHECK(share_out_of_range(std::nan("")) == "nan is not finite");
+}
+
 TEST_CASE("sample range: sums of squares and reciprocals of samples at the bounds stay finite") {
   // The comment's promise: 4e7 samples at the bound, squared and summed.
   const double big = 2 * kSampleMax;

@@ -3,6 +3,8 @@
 // CLI11's errors worded like schedlab's, --version, and the man pages and
 // bash completion that `cmake --install` puts in place.
 #include <fmt/ranges.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -424,4 +426,56 @@ TEST_CASE(
     const auto help = schedlab_cmd({cmd, "--help"});
     CHECK(help.out.find("\nExamples:\n  schedlab ") != std::string::npos);
   }
+}
+
+TEST_CASE(
+    "command line: SCHEDLAB_LOCK_DIR and SCHEDLAB_LAB_CACHE in a folder others can change "
+    "are refused, naming the variable (hostile11/12)") {
+  // hostile11: both were used as given, in a folder every user may write.
+  test::TempDir dir;
+  const std::string ww = dir.file("ww");
+  std::filesystem::create_directory(ww);
+  ::chmod(ww.c_str(), 0777);  // writable by every user, no sticky bit
+  const std::string config = dir.file("c.yaml");
+  test::write_text(config, R"(hosts: {sut: local, loadgen: local}
+iterations: 1
+workloads:
+  - command:
+      name: one
+      argv: [echo, 'seconds: 1']
+      metrics:
+        seconds: {regex: '^seconds: (?<value>[0-9.]+)$', direction: lower}
+)");
+  const std::string locks = ww + "/locks", db = dir.file("r.db");
+  const auto r = schedlab_cmd({"run", config, "--db", db}, {{"SCHEDLAB_LOCK_DIR", locks}});
+  INFO(r.err);
+  CHECK(r.exit_code != 0);
+  CHECK(test::one_line(r.err).find(fmt::format(
+            "SCHEDLAB_LOCK_DIR: {} (a folder above {}) is writable by every user and has no "
+            "sticky bit: another user could replace what schedlab keeps there; use a folder of "
+            "your own",
+            ww, locks)) != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(locks));
+  const std::string cache = ww + "/cache";
+  const auto l = schedlab_cmd({"lab", "list"}, {{"SCHEDLAB_LAB_CACHE", cache}});
+  INFO(l.err);
+  CHECK(l.exit_code != 0);
+  CHECK(test::one_line(l.err).find(fmt::format("SCHEDLAB_LAB_CACHE: {} (a folder above {}) is "
+                                               "writable by every user and has no sticky bit",
+                                               ww, cache)) != std::string::npos);
+  CHECK(l.out.empty());
+  // Owned by another user (root may hand it over): refused too.
+  ::chmod(ww.c_str(), 0755);
+  if (::geteuid() == 0 && ::chown(ww.c_str(), 65534, 65534) == 0) {
+    const auto o = schedlab_cmd({"lab", "list"}, {{"SCHEDLAB_LAB_CACHE", ww}});
+    CHECK(test::one_line(o.err).find(fmt::format(
+              "SCHEDLAB_LAB_CACHE: {} is owned by user 65534, neither this user (0) nor root",
+              ww)) != std::string::npos);
+    REQUIRE(::chown(ww.c_str(), 0, 0) == 0);
+  }
+  // With the sticky bit (as /tmp), and a folder of one's own, the run goes on.
+  ::chmod(ww.c_str(), 01777);
+  const auto ok = schedlab_cmd({"run", config, "--db", db}, {{"SCHEDLAB_LOCK_DIR", locks}});
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
 }

@@ -2,12 +2,14 @@
 // the JSON's fields, a seeded simulation's figures, and bad options as one
 // line and exit 2.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/terminal_run.h"
 
 using namespace schedlab;
 using test::schedlab_cmd;
@@ -234,8 +236,33 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
 TEST_CASE("design: --help states the simulation's bound and why", "[design]") {
   const auto r = schedlab_cmd({"design", "--help"});
   CHECK(r.exit_code == 0);
-  CHECK(test::one_line(r.out).find("TRIALS x --max at most 2000000 and --max at most 10000: the "
-                                   "work grows with trials x max^2") != std::string::npos);
+  CHECK(test::one_line(r.out).find("TRIALS x --max at most 2000000 and --max at most 10000: "
+                                   "minutes at most, with progress on a terminal") !=
+        std::string::npos);
+}
+
+TEST_CASE("design: --simulate shows its trials and an ETA on a terminal (hostile11/12)",
+          "[design]") {
+  // hostile11: 200 trials at --max 10000 ran ~13 minutes with nothing shown.
+  // On a terminal the line shows, and Ctrl-C ends it.
+  const auto r = test::schedlab_on_terminal(
+      {"design", "--cv", "999", "--min", "2", "--max", "10000", "--simulate", "200"}, "ETA", "\x03",
+      std::chrono::seconds(60));
+  INFO(r.output);
+  CHECK(r.answered);
+  CHECK(r.output.find("simulating: 1/600 trials  ETA ") != std::string::npos);
+  CHECK(r.exit_code != 0);
+  // A short one erases its line and prints the design; off a terminal
+  // (the other cases here) stderr stays empty.
+  const auto done = test::schedlab_on_terminal(
+      {"design", "--cv", "5", "--max", "20", "--simulate", "30"}, "never shown", "");
+  INFO(done.output);
+  CHECK(done.exit_code == 0);
+  CHECK(done.output.find("simulating: 90/90 trials  ETA 0s\r\x1b[K") != std::string::npos);
+  CHECK(done.output.find("simulated: 30 trials a change") != std::string::npos);
+  const auto plain = schedlab_cmd({"design", "--cv", "5", "--max", "20", "--simulate", "30"});
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.err.empty());
 }
 
 TEST_CASE("design: alpha near power (0.49, 0.51) gives a design, not a solver's exception",

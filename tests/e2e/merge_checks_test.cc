@@ -263,3 +263,24 @@ TEST_CASE("merge: a perf-stat count below 0 is refused, naming run, iteration an
   exec(gauge, "INSERT INTO monitor_deltas VALUES (4, 'vmstat', 'nr_free_pages', -294)");
   CHECK(schedlab_cmd({"merge", gauge + ".out", gauge}).ok());
 }
+
+TEST_CASE("merge: a perf-profile share outside 0-100 is refused, naming run, iteration and row") {
+  // hostile11: a crafted database's shares of 500 and -50 were merged.
+  test::TempDir dir;
+  const std::string big = dir.file("big.db"), neg = dir.file("neg.db"), ok = dir.file("ok.db");
+  write_seq_db(big);
+  exec(big,
+       "INSERT INTO monitor_deltas VALUES (1, 'perf-profile', 'children.hot', 100), "
+       "(4, 'perf-profile', 'children.hot', 500)");
+  check_refused(big,
+                "run 'seq1' has a perf-profile share of children.hot (iteration id 4) that is no "
+                "share: 500 is outside 0-100: no share is");
+  write_seq_db(neg);
+  exec(neg, "INSERT INTO monitor_deltas VALUES (4, 'perf-profile', 'self.hot', -50)");
+  check_refused(neg,
+                "run 'seq1' has a perf-profile share of self.hot (iteration id 4) that is no "
+                "share: -50 is outside 0-100: no share is");
+  write_seq_db(ok);
+  exec(ok, "INSERT INTO monitor_deltas VALUES (4, 'perf-profile', 'children.main', 100)");
+  CHECK(schedlab_cmd({"merge", ok + ".out", ok}).ok());
+}

@@ -377,6 +377,52 @@ workloads:
   local.stop_background(stranger_id);
 }
 
+TEST_CASE("another user's perf session is left alone by root's run (hostile12)") {
+  // Each user's runs hold a SUT lock of their own (/run/schedlab for root,
+  // /tmp/schedlab-UID else), so a session another user owns may be a live
+  // run's: root's run killed its perf and removed its profile.
+  if (geteuid() != 0) SCHEDLAB_SKIP("making another user's session needs root");
+  LocalHost local;
+  test::TempDir dir;
+  const std::string theirs = ::mkdtemp(std::string("/tmp/schedlab-perf.XXXXXX").data());
+  REQUIRE(local.run({.argv = {"mkfifo", theirs + "/ctl", theirs + "/ack"}}).ok());
+  test::write_text(theirs + "/perf.data", "their profile");
+  // Their "perf": a process of user 65534 whose command line names the
+  // session's control FIFO, as perf's does.
+  const auto id = local.start_background(
+      {.argv = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c",
+                "sleep 300; :", "fifo:" + theirs + "/ctl," + theirs + "/ack"}});
+  const auto pid = local.background_pgid(id);
+  REQUIRE(pid);
+  test::write_text(theirs + "/pid", std::to_string(*pid) + "\n");
+  REQUIRE(local.run({.argv = {"chown", "-R", "65534:65534", theirs}}).ok());
+  std::this_thread::sleep_for(200ms);
+  REQUIRE(alive(*pid));
+  test::write_text(dir.file("c.yaml"), R"(iterations: 1
+workloads:
+  - command:
+      name: one
+      argv: [echo, '1']
+      metrics:
+        t: {regex: '^(?<value>[0-9]+)$', direction: lower}
+)");
+  // A lock folder of the test's own: other runs on this machine hold
+  // /run/schedlab's (the preflight's cleanup runs under any).
+  struct OwnLocks {
+    explicit OwnLocks(const std::string& d) { ::setenv("SCHEDLAB_LOCK_DIR", d.c_str(), 1); }
+    ~OwnLocks() { ::unsetenv("SCHEDLAB_LOCK_DIR"); }
+  } own_locks(dir.file("locks"));
+  Spawned run = spawn_run(dir, "p.db", "p");
+  const int status = run.wait();
+  INFO(run.err());
+  CHECK(status == 0);
+  CHECK(run.err().find("perf session " + theirs) == std::string::npos);
+  CHECK(alive(*pid));
+  CHECK(fs::exists(theirs + "/perf.data"));
+  local.stop_background(id);
+  fs::remove_all(theirs);
+}
+
 TEST_CASE("commands that only read never write: 0444 file, read-only mount, no database") {
   test::TempDir dir;
   const std::string db = dir.file("r.db");

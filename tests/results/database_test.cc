@@ -37,6 +37,54 @@ TEST_CASE("a database of a negative schema version is refused before any migrati
                         "or crafted database); nothing merged");
 }
 
+TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is refused (hostile12)") {
+  test::TempDir dir;
+  const auto fresh = [&](const std::string& name, const std::string& sql) {
+    const std::string path = dir.file(name);
+    { Store s(path); }
+    REQUIRE(test::exec_raw(path, sql));
+    return path;
+  };
+  // An endless view as samples: compare and list never ended.
+  const std::string view = fresh(
+      "view.db",
+      "DROP TABLE samples; CREATE VIEW samples(iteration_id, metric, value, offset_s) AS WITH "
+      "RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT 1, 'seconds', 1.0, NULL "
+      "FROM c");
+  CHECK_THROWS_WITH(Store(view, Store::Access::kReadOnly),
+                    view +
+                        ": its 'samples' is a view, not schedlab's table (a damaged or crafted "
+                        "database); nothing read");
+  CHECK_THROWS_WITH(Store(view), view +
+                                     ": its 'samples' is a view, not schedlab's table (a "
+                                     "damaged or crafted database); nothing written");
+  // An endless trigger on a delete: rm never ended.
+  const std::string trigger = fresh(
+      "trigger.db",
+      "CREATE TRIGGER evil AFTER DELETE ON samples BEGIN INSERT INTO variants(run_id, name, "
+      "position, knobs_json) SELECT 1, 'x' || x, 9, '{}' FROM (WITH RECURSIVE c(x) AS (SELECT 1 "
+      "UNION ALL SELECT x + 1 FROM c) SELECT x FROM c); END");
+  const std::string why = trigger +
+                          ": it has a trigger 'evil' that schedlab did not make (it would run on "
+                          "schedlab's writes) (a damaged or crafted database); nothing ";
+  CHECK_THROWS_WITH(Store(trigger), why + "written");
+  CHECK_THROWS_WITH(Store(trigger, Store::Access::kReadOnly), why + "read");
+  CHECK_THROWS_WITH(Store(dir.file("out.db")).merge_from(trigger), why + "merged");
+  // One of schedlab's triggers with another body is not schedlab's.
+  const std::string changed = fresh("changed.db",
+                                    "DROP TRIGGER run_kernel_release_delete; CREATE TRIGGER "
+                                    "run_kernel_release_delete AFTER DELETE ON runs BEGIN "
+                                    "SELECT 1; END");
+  CHECK_THROWS_WITH(Store(changed), Catch::Contains("a trigger 'run_kernel_release_delete' that "
+                                                    "schedlab did not make"));
+  // A view of one's own under another name, and an index, are left alone.
+  const std::string own = fresh("own.db",
+                                "CREATE VIEW my_runs AS SELECT name FROM runs; CREATE INDEX "
+                                "my_index ON samples (metric)");
+  CHECK_NOTHROW(Store(own));
+  CHECK_NOTHROW(Store(own, Store::Access::kReadOnly));
+}
+
 TEST_CASE("processes opening a new database at the same time migrate it once") {
   // A nightly runner and a reader (history, a test polling progress) may
   // open a fresh file together; each connection here is what a process has.

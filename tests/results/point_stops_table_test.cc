@@ -109,7 +109,14 @@ TEST_CASE("a stop whose stored figures are no finite number is refused, naming t
         std::pair{"seq_looks = 2, seq_n = -3", "seq_n -3: not a count"},
         std::pair{"seq_n = 4294967299", "seq_n 4294967299: not a count"},
         std::pair{"seq_n = 7, seq_n_baseline = -1", "seq_n_baseline -1: not a count"},
-        std::pair{"seq_n_baseline = 7, iterations = -5", "iterations -5: not a count"}}) {
+        std::pair{"seq_n_baseline = 7, iterations = -5", "iterations -5: not a count"},
+        // hostile11: two thousand looks' text under seq_looks 2 was read
+        // whole (two million: 670 MB).
+        std::pair{"iterations = 7, seq_looks_json = (SELECT '[' || group_concat('{\"n\":3,"
+                  "\"fraction\":0.2,\"needed_n\":15}') || ']' FROM (WITH RECURSIVE c(x) AS "
+                  "(SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 2000) SELECT x FROM c))",
+                  "seq_looks_json of 74001 bytes: not the text of 2 looks (seq_looks; at most 768 "
+                  "bytes)"}}) {
     INFO(set);
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);

@@ -555,3 +555,27 @@ TEST_CASE("what changed: a stored perf-stat count below 0 is refused, not -394% 
   Comparison g = compare(gauge.store, gauge.columns);
   CHECK(what_changed(gauge.store, g, {}).rows.size() >= 1);
 }
+
+TEST_CASE("what changed: a stored perf-profile share outside 0-100 is refused (hostile11/12)",
+          "[changed]") {
+  // A profile's self and children shares are percent of all samples; a
+  // crafted database's 500 and -50 were read as shares.
+  Db big(
+      {{"perf-profile", "children.hot", {10, 10, 10, 10, 10, 10}, {500, 500, 500, 500, 500, 500}}});
+  Comparison c = compare(big.store, big.columns);
+  CHECK_THROWS_WITH(what_changed(big.store, c, {}),
+                    "run 1 iteration id 7: perf-profile share children.hot is no share: 500 is "
+                    "outside 0-100: no share is (a damaged or crafted database)");
+  Db neg({{"perf-profile", "self.hot", {-50, 10, 10, 10, 10, 10}, {10, 10, 10, 10, 10, 10}}});
+  Comparison n = compare(neg.store, neg.columns);
+  CHECK_THROWS_WITH(what_changed(neg.store, n, {}),
+                    "run 1 iteration id 1: perf-profile share self.hot is no share: -50 is "
+                    "outside 0-100: no share is (a damaged or crafted database)");
+  // 100 (every sample) is a share.
+  Db all({{"perf-profile",
+           "children.main",
+           {100, 100, 100, 100, 100, 100},
+           {90, 91, 92, 93, 94, 95}}});
+  Comparison a = compare(all.store, all.columns);
+  CHECK_NOTHROW(what_changed(all.store, a, {}));
+}
