@@ -6,6 +6,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -163,19 +164,28 @@ Columns columns_of(sqlite3* db) {
   return out;
 }
 
+// Runs each of schedlab's migrations in turn in an empty in-memory
+// database, calling after(db) after each one.
+void migrate_in_memory(const std::function<void(sqlite3*)>& after) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) throw StoreError("sqlite: out of memory");
+  struct Close {
+    sqlite3* db;
+    ~Close() { sqlite3_close(db); }
+  } close{db};
+  for (const char* migration : migrations()) {
+    if (sqlite3_exec(db, migration, nullptr, nullptr, nullptr) != SQLITE_OK)
+      throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
+    after(db);
+  }
+}
+
 // This binary's schema, as the migrations make it in an empty database.
 const Columns& current_columns() {
   static const Columns columns = [] {
-    sqlite3* db = nullptr;
-    if (sqlite3_open(":memory:", &db) != SQLITE_OK) throw StoreError("sqlite: out of memory");
-    struct Close {
-      sqlite3* db;
-      ~Close() { sqlite3_close(db); }
-    } close{db};
-    for (const char* migration : migrations())
-      if (sqlite3_exec(db, migration, nullptr, nullptr, nullptr) != SQLITE_OK)
-        throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
-    return columns_of(db);
+    Columns last;
+    migrate_in_memory([&](sqlite3* db) { last = columns_of(db); });
+    return last;
   }();
   return columns;
 }
@@ -189,23 +199,15 @@ struct OwnSchema {
 
 const OwnSchema& own_schema() {
   static const OwnSchema own = [] {
-    sqlite3* db = nullptr;
-    if (sqlite3_open(":memory:", &db) != SQLITE_OK) throw StoreError("sqlite: out of memory");
-    struct Close {
-      sqlite3* db;
-      ~Close() { sqlite3_close(db); }
-    } close{db};
     OwnSchema s;
-    for (const char* migration : migrations()) {
-      if (sqlite3_exec(db, migration, nullptr, nullptr, nullptr) != SQLITE_OK)
-        throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
+    migrate_in_memory([&](sqlite3* db) {
       Stmt q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
       while (q.step())
         if (q.text(0) == "trigger")
           s.triggers.emplace(q.text(1), q.text(2));
         else if (q.text(0) == "table")
           s.tables.insert(q.text(1));
-    }
+    });
     return s;
   }();
   return own;
