@@ -228,7 +228,9 @@ std::string Database::foreign_schema(sqlite3* db) {
           "it has a trigger '{}' that schedlab did not make (it would run on "
           "schedlab's writes)",
           terminal_safe(excerpt(name, 60)));
-    if (own.tables.count(name) && (type != "table" || text.starts_with("CREATE VIRTUAL")))
+    // SQLite's names are case-blind: a view "Samples" is read as samples.
+    if (own.tables.count(ascii_lower(name)) &&
+        (type != "table" || text.starts_with("CREATE VIRTUAL")))
       return fmt::format("its '{}' is a {}, not schedlab's table", terminal_safe(name),
                          type == "table" ? "virtual table" : type);
   }

@@ -58,6 +58,18 @@ TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is ref
   CHECK_THROWS_WITH(Store(view), view +
                                      ": its 'samples' is a view, not schedlab's table (a "
                                      "damaged or crafted database); nothing written");
+  // The same view under another case of the name ("Samples", "RUN_kernel_releases"): SQLite
+  // reads it as the table, and compare and list never ended (hostile13).
+  const std::string cased = fresh(
+      "cased.db",
+      "DROP TABLE run_kernel_releases; CREATE VIEW RUN_kernel_releases(run_id, kernel_release) "
+      "AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT 1, '6.1' FROM c");
+  CHECK_THROWS_WITH(Store(cased, Store::Access::kReadOnly),
+                    cased +
+                        ": its 'RUN_kernel_releases' is a view, not schedlab's table (a damaged "
+                        "or crafted database); nothing read");
+  CHECK_THROWS_WITH(Store(dir.file("out2.db")).merge_from(cased),
+                    Catch::Contains("its 'RUN_kernel_releases' is a view"));
   // An endless trigger on a delete: rm never ended.
   const std::string trigger = fresh(
       "trigger.db",
