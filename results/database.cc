@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "base/file.h"
 #include "base/text.h"
@@ -185,7 +188,42 @@ const Columns& current_columns() {
 struct OwnSchema {
   std::set<std::pair<std::string, std::string>> triggers;
   std::set<std::string> tables;
+  std::set<std::pair<std::string, std::string>> indexes;
+  // The most "check"s a table's text ever held, and each column's default.
+  std::map<std::string, std::size_t> checks;
+  std::set<std::tuple<std::string, std::string, std::string>> defaults;
 };
+
+std::size_t check_count(const std::string& sql) {
+  const std::string text = ascii_lower(sql);
+  std::size_t n = 0;
+  for (auto at = text.find("check"); at != std::string::npos; at = text.find("check", at + 1)) ++n;
+  return n;
+}
+
+// Whether a default (as pragma table_xinfo gives it, without its parentheses)
+// calls a function: a '(' outside its quoted strings. A literal never does,
+// and without a call an expression costs nothing.
+bool calls_a_function(const std::string& value) {
+  bool quoted = false;
+  for (const char c : value) {
+    if (c == '\'') quoted = !quoted;
+    if (c == '(' && !quoted) return true;
+  }
+  return false;
+}
+
+// (table, column, default) of a database's tables; a generated column's
+// default is "generated".
+std::set<std::tuple<std::string, std::string, std::string>> defaults_of(sqlite3* db) {
+  Stmt q(db,
+         "SELECT lower(m.name), p.name, CASE WHEN p.hidden IN (2, 3) THEN 'generated' ELSE "
+         "coalesce(p.dflt_value, '') END FROM sqlite_master m, pragma_table_xinfo(m.name) p "
+         "WHERE m.type = 'table'");
+  std::set<std::tuple<std::string, std::string, std::string>> out;
+  while (q.step()) out.emplace(q.text(0), q.text(1), q.text(2));
+  return out;
+}
 
 const OwnSchema& own_schema() {
   static const OwnSchema own = [] {
@@ -201,10 +239,16 @@ const OwnSchema& own_schema() {
         throw StoreError(fmt::format("sqlite: the schema: {}", sqlite3_errmsg(db)));
       Stmt q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
       while (q.step())
-        if (q.text(0) == "trigger")
+        if (q.text(0) == "trigger") {
           s.triggers.emplace(q.text(1), q.text(2));
-        else if (q.text(0) == "table")
+        } else if (q.text(0) == "index") {
+          s.indexes.emplace(q.text(1), q.text(2));
+        } else if (q.text(0) == "table") {
           s.tables.insert(q.text(1));
+          auto& most = s.checks[q.text(1)];
+          most = std::max(most, check_count(q.text(2)));
+        }
+      s.defaults.merge(defaults_of(db));
     }
     return s;
   }();
@@ -219,8 +263,11 @@ std::string Database::foreign_schema(sqlite3* db) {
   // or virtual table in a table's place is read as it (an endless view hung
   // compare and list: hostile12). Other views and indexes are never read
   // or run by schedlab, and are left alone.
+  // So do an index's expressions and WHERE, and a CHECK, a default or a
+  // generated column in one of schedlab's tables: an index on an endless
+  // instr() hung import (hostile13). An index of plain columns is left alone.
   const OwnSchema& own = own_schema();
-  Stmt s(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
+  Stmt s(db, "SELECT type, name, coalesce(sql, ''), tbl_name FROM sqlite_master");
   while (s.step()) {
     const std::string type = s.text(0), name = s.text(1), text = s.text(2);
     if (type == "trigger" && !own.triggers.count({name, text}))
@@ -228,12 +275,37 @@ std::string Database::foreign_schema(sqlite3* db) {
           "it has a trigger '{}' that schedlab did not make (it would run on "
           "schedlab's writes)",
           terminal_safe(excerpt(name, 60)));
+    if (type == "index" && !text.empty() && !own.indexes.count({name, text})) {
+      Stmt x(db,
+             "SELECT (SELECT count(*) FROM pragma_index_xinfo(?1) WHERE cid = -2) + "
+             "(SELECT count(*) FROM pragma_index_list(?2) WHERE name = ?1 AND partial)");
+      x.bind(1, name).bind(2, s.text(3));
+      if (x.step() && x.i64(0) > 0)
+        return fmt::format(
+            "it has an index '{}' on an expression or with a WHERE that schedlab did not make "
+            "(it would run on schedlab's writes)",
+            terminal_safe(excerpt(name, 60)));
+    }
+    if (type == "table" && own.tables.count(ascii_lower(name)) &&
+        check_count(text) > own.checks.at(ascii_lower(name)))
+      return fmt::format(
+          "its table '{}' has a CHECK that schedlab did not make (it would run on schedlab's "
+          "writes)",
+          terminal_safe(name));
     // SQLite's names are case-blind: a view "Samples" is read as samples.
     if (own.tables.count(ascii_lower(name)) &&
         (type != "table" || text.starts_with("CREATE VIRTUAL")))
       return fmt::format("its '{}' is a {}, not schedlab's table", terminal_safe(name),
                          type == "table" ? "virtual table" : type);
   }
+  for (const auto& [table, column, value] : defaults_of(db))
+    if (own.tables.count(table) && (value == "generated" || calls_a_function(value)) &&
+        !own.defaults.count({table, column, value}))
+      return fmt::format(
+          "its table '{}' has a column '{}' {} that schedlab did not make (it would run on "
+          "schedlab's writes)",
+          table, terminal_safe(column),
+          value == "generated" ? "generated from an expression" : "with a computed default");
   return "";
 }
 

@@ -89,6 +89,40 @@ TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is ref
                                     "SELECT 1; END");
   CHECK_THROWS_WITH(Store(changed), Catch::Contains("a trigger 'run_kernel_release_delete' that "
                                                     "schedlab did not make"));
+  // An index on an expression: an endless instr() made on an empty samples hung the next
+  // import (hostile13); a WHERE, a CHECK, a computed default and a generated column run on
+  // writes too.
+  const std::string endless =
+      "instr(printf('%.*c', 100000000 + iteration_id, 'a'), printf('%.*c', 50000, 'a') || 'b')";
+  const std::string constant =
+      "instr(printf('%.*c', 100000000, 'a'), printf('%.*c', 50000, 'a') || 'b')";
+  const std::string expression =
+      fresh("expression.db", "CREATE INDEX slow ON samples(" + endless + ")");
+  CHECK_THROWS_WITH(Store(expression),
+                    expression +
+                        ": it has an index 'slow' on an expression or with a WHERE that schedlab "
+                        "did not make (it would run on schedlab's writes) (a damaged or crafted "
+                        "database); nothing written");
+  CHECK_THROWS_WITH(Store(dir.file("out3.db")).merge_from(expression),
+                    Catch::Contains("it has an index 'slow' on an expression"));
+  CHECK_THROWS_WITH(Store(fresh("partial.db", "CREATE INDEX p ON samples(metric) WHERE value > 0")),
+                    Catch::Contains("it has an index 'p' on an expression or with a WHERE"));
+  CHECK_THROWS_WITH(Store(fresh("check.db", "ALTER TABLE samples ADD COLUMN c INTEGER CHECK (" +
+                                                endless + " >= 0)")),
+                    Catch::Contains("its table 'samples' has a CHECK that schedlab did not make"));
+  CHECK_THROWS_WITH(
+      Store(fresh("generated.db", "ALTER TABLE samples ADD COLUMN g INTEGER AS (" + endless + ")"),
+            Store::Access::kReadOnly),
+      Catch::Contains("its table 'samples' has a column 'g' generated from an expression"));
+  CHECK_THROWS_WITH(
+      Store(fresh("default.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER, host TEXT "
+                  "NOT NULL DEFAULT (" +
+                      constant + "))")),
+      Catch::Contains("its table 'knob_journal' has a column 'host' with a computed default"));
+  // A column of one's own with a plain default is left alone.
+  CHECK_NOTHROW(Store(fresh("plain.db", "ALTER TABLE runs ADD COLUMN note TEXT DEFAULT 'x'")));
   // A view of one's own under another name, and an index, are left alone.
   const std::string own = fresh("own.db",
                                 "CREATE VIEW my_runs AS SELECT name FROM runs; CREATE INDEX "
