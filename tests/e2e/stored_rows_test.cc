@@ -284,3 +284,28 @@ TEST_CASE("a stderr closed or full loses the messages, not the command (hostile1
     CHECK(read_file(page).ends_with("</html>\n"));
   }
 }
+
+TEST_CASE(
+    "XDG_CACHE_HOME in a folder others can change holds no lab cache and no secret (hostile13)") {
+  // hostile12 refused SCHEDLAB_LAB_CACHE there; XDG_CACHE_HOME still named the lab's cache and
+  // the secret that marks this user's runs and bisections, which another user could put in place.
+  TempDir dir;
+  const std::string shared = dir.file("shared");
+  std::filesystem::create_directory(shared);
+  std::filesystem::permissions(shared, std::filesystem::perms::all);
+  const auto run = [&](std::vector<std::string> args) {
+    LocalHost host;
+    Command c{
+        .argv = {"env", "-u", "SCHEDLAB_LAB_CACHE", "XDG_CACHE_HOME=" + shared, SCHEDLAB_BINARY}};
+    c.argv.insert(c.argv.end(), args.begin(), args.end());
+    return host.run(c);
+  };
+  const auto lab = run({"lab", "list"});
+  CHECK(lab.exit_code != 0);
+  CHECK_THAT(one_line(lab.err),
+             Catch::Contains("XDG_CACHE_HOME: " + shared) &&
+                 Catch::Contains("is writable by every user and has no sticky bit"));
+  const std::string config = value_config(dir);
+  CHECK(run({"run", config, "--db", dir.file("x.db")}).exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(shared + "/schedlab/local-secret"));
+}
