@@ -189,19 +189,20 @@ struct OwnSchema {
   std::set<std::pair<std::string, std::string>> triggers;
   std::set<std::string> tables;
   std::set<std::pair<std::string, std::string>> indexes;
-  // The most CHECK and ON CONFLICT words a table's text ever held, and each
+  // The most check_count words a table's text ever held, and each
   // column's default.
   std::map<std::string, std::size_t> checks;
   std::set<std::tuple<std::string, std::string, std::string>> defaults;
 };
 
-// "check" and "conflict" in a table's text (a quoted name holding them counts
-// too: never fewer than the clauses). An ON CONFLICT REPLACE deletes rows as
-// schedlab writes others (the knob journal's, by a crafted UNIQUE).
+// CHECK, ON CONFLICT and foreign key actions in a table's text (a quoted name
+// holding the words counts too: never fewer than the clauses). An ON CONFLICT
+// REPLACE deletes rows as schedlab writes others (the knob journal's, by a
+// crafted UNIQUE); ON DELETE CASCADE the journal's rows of a removed run.
 std::size_t check_count(const std::string& sql) {
   const std::string text = ascii_lower(sql);
   std::size_t n = 0;
-  for (const char* word : {"check", "conflict"})
+  for (const char* word : {"check", "conflict", "cascade", "set null", "set default"})
     for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
   return n;
 }
@@ -294,8 +295,8 @@ std::string Database::foreign_schema(sqlite3* db) {
     if (type == "table" && own.tables.count(ascii_lower(name)) &&
         check_count(text) > own.checks.at(ascii_lower(name)))
       return fmt::format(
-          "its table '{}' has a CHECK or ON CONFLICT clause that schedlab did not make (it "
-          "would run on schedlab's writes)",
+          "its table '{}' has a CHECK, ON CONFLICT or foreign key action that schedlab did not "
+          "make (it would run on schedlab's writes)",
           terminal_safe(name));
     // SQLite's names are case-blind: a view "Samples" is read as samples.
     if (own.tables.count(ascii_lower(name)) &&

@@ -107,18 +107,23 @@ TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is ref
                     Catch::Contains("it has an index 'slow' on an expression"));
   CHECK_THROWS_WITH(Store(fresh("partial.db", "CREATE INDEX p ON samples(metric) WHERE value > 0")),
                     Catch::Contains("it has an index 'p' on an expression or with a WHERE"));
-  CHECK_THROWS_WITH(
-      Store(fresh("check.db",
-                  "ALTER TABLE samples ADD COLUMN c INTEGER CHECK (" + endless + " >= 0)")),
-      Catch::Contains(
-          "its table 'samples' has a CHECK or ON CONFLICT clause that schedlab did not make"));
+  CHECK_THROWS_WITH(Store(fresh("check.db", "ALTER TABLE samples ADD COLUMN c INTEGER CHECK (" +
+                                                endless + " >= 0)")),
+                    Catch::Contains("its table 'samples' has a CHECK, ON CONFLICT or foreign key "
+                                    "action that schedlab did not make"));
   // A UNIQUE ... ON CONFLICT REPLACE: each journal row written deleted the one before.
   CHECK_THROWS_WITH(
       Store(fresh("replace.db",
                   "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
                   "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER, host TEXT "
                   "NOT NULL, UNIQUE (host) ON CONFLICT REPLACE)")),
-      Catch::Contains("its table 'knob_journal' has a CHECK or ON CONFLICT clause"));
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
+  CHECK_THROWS_WITH(
+      Store(fresh("cascade.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER REFERENCES "
+                  "runs(id) ON DELETE CASCADE)")),
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
   CHECK_THROWS_WITH(
       Store(fresh("generated.db", "ALTER TABLE samples ADD COLUMN g INTEGER AS (" + endless + ")"),
             Store::Access::kReadOnly),
