@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 #include "base/file.h"
 #include "base/text.h"
@@ -189,9 +191,10 @@ struct OwnSchema {
   std::set<std::pair<std::string, std::string>> triggers;
   std::set<std::string> tables;
   std::set<std::pair<std::string, std::string>> indexes;
-  // The most check_count words a table's text ever held, and each
+  // The most of each check_words word a table's text ever held, and each
   // column's default.
-  std::map<std::string, std::size_t> checks;
+  std::map<std::string, std::array<std::size_t, 5>> checks;
+  std::map<std::string, std::set<std::string>> check_texts;
   std::set<std::tuple<std::string, std::string, std::string>> defaults;
 };
 
@@ -199,12 +202,54 @@ struct OwnSchema {
 // holding the words counts too: never fewer than the clauses). An ON CONFLICT
 // REPLACE deletes rows as schedlab writes others (the knob journal's, by a
 // crafted UNIQUE); ON DELETE CASCADE the journal's rows of a removed run.
-std::size_t check_count(const std::string& sql) {
+std::array<std::size_t, 5> check_words(const std::string& sql) {
   const std::string text = ascii_lower(sql);
-  std::size_t n = 0;
-  for (const char* word : {"check", "conflict", "cascade", "set null", "set default"})
-    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+  std::array<std::size_t, 5> n{};
+  std::size_t i = 0;
+  for (const char* word : {"check", "conflict", "cascade", "set null", "set default"}) {
+    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n[i];
+    ++i;
+  }
   return n;
+}
+
+// Each "check" in a table's text with the parenthesised expression after it
+// (a "check" followed by anything else, a comment say, gives "?"): held
+// against the CHECKs schedlab wrote, so none is swapped for another.
+std::vector<std::string> check_clauses(const std::string& sql) {
+  const std::string text = ascii_lower(sql);
+  std::vector<std::string> out;
+  for (auto at = text.find("check"); at != std::string::npos; at = text.find("check", at + 1)) {
+    std::size_t i = at + 5;
+    while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i]))) ++i;
+    if (i >= sql.size() || sql[i] != '(') {
+      out.push_back("?");
+      continue;
+    }
+    const std::size_t start = i;
+    int depth = 0;
+    char quote = 0;
+    for (; i < sql.size(); ++i) {
+      const char c = sql[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')' && --depth == 0) {
+        break;
+      }
+    }
+    out.push_back(sql.substr(start, i + 1 - start));
+  }
+  return out;
+}
+
+bool more_words(const std::array<std::size_t, 5>& have, const std::array<std::size_t, 5>& most) {
+  for (std::size_t i = 0; i < have.size(); ++i)
+    if (have[i] > most[i]) return true;
+  return false;
 }
 
 // Whether a default (as pragma table_xinfo gives it, without its parentheses)
@@ -252,7 +297,10 @@ const OwnSchema& own_schema() {
         } else if (q.text(0) == "table") {
           s.tables.insert(q.text(1));
           auto& most = s.checks[q.text(1)];
-          most = std::max(most, check_count(q.text(2)));
+          const auto words = check_words(q.text(2));
+          for (std::size_t i = 0; i < most.size(); ++i) most[i] = std::max(most[i], words[i]);
+          for (auto& clause : check_clauses(q.text(2)))
+            s.check_texts[q.text(1)].insert(std::move(clause));
         }
       s.defaults.merge(defaults_of(db));
     }
@@ -293,7 +341,11 @@ std::string Database::foreign_schema(sqlite3* db) {
             terminal_safe(excerpt(name, 60)));
     }
     if (type == "table" && own.tables.count(ascii_lower(name)) &&
-        check_count(text) > own.checks.at(ascii_lower(name)))
+        (more_words(check_words(text), own.checks.at(ascii_lower(name))) ||
+         std::ranges::any_of(check_clauses(text), [&](const std::string& clause) {
+           return !own.check_texts.count(ascii_lower(name)) ||
+                  !own.check_texts.at(ascii_lower(name)).count(clause);
+         })))
       return fmt::format(
           "its table '{}' has a CHECK, ON CONFLICT or foreign key action that schedlab did not "
           "make (it would run on schedlab's writes)",

@@ -118,6 +118,20 @@ TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is ref
                   "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER, host TEXT "
                   "NOT NULL, UNIQUE (host) ON CONFLICT REPLACE)")),
       Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
+  // One of schedlab's CHECKs swapped for another (the count of them unchanged).
+  CHECK_THROWS_WITH(
+      Store(fresh("swapped.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER, host TEXT "
+                  "NOT NULL, merged INTEGER CHECK (" +
+                      constant + " >= merged))")),
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
+  CHECK_THROWS_WITH(
+      Store(fresh("commented.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, host TEXT, merged INTEGER "
+                  "CHECK/**/(length(host) >= 0))")),
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
   CHECK_THROWS_WITH(
       Store(fresh("cascade.db",
                   "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
