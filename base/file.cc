@@ -197,9 +197,22 @@ std::filesystem::path user_cache_dir() {
 std::optional<std::string> shared_dir_problem(const std::string& variable,
                                               const std::filesystem::path& dir) {
   std::error_code ec;
-  const auto full = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec);
+  const auto given = std::filesystem::absolute(dir, ec);
+  const auto full = std::filesystem::weakly_canonical(given, ec);
   if (ec) return fmt::format("{} {}: {}", variable, terminal_safe(dir.string()), ec.message());
   const uid_t me = ::geteuid();
+  // A link on the way belongs to whoever made it, who may point it
+  // elsewhere later (one in /tmp passed: hostile13).
+  std::filesystem::path step;
+  for (const auto& part : given) {
+    step /= part;
+    struct stat st {};
+    if (::lstat(step.c_str(), &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != me && st.st_uid != 0)
+      return fmt::format(
+          "{}: {} is a link of user {}, neither this user ({}) nor root: that user could point it "
+          "elsewhere; use a folder of your own",
+          variable, terminal_safe(step.string()), st.st_uid, me);
+  }
   for (auto p = full;; p = p.parent_path()) {
     struct stat st {};
     if (::stat(p.c_str(), &st) == 0) {

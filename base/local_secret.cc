@@ -32,6 +32,10 @@ std::string random_secret() {
 std::string load_secret() {
   const fs::path path = secret_path();
   if (path.empty()) return random_secret();
+  // A secret another user can read or put in place (XDG_CACHE_HOME in a
+  // folder all may write) would let them sign a crafted run or bisection
+  // as this user's (hostile13): this process's own secret then.
+  if (shared_dir_problem("XDG_CACHE_HOME", path.parent_path())) return random_secret();
   try {
     if (const std::string s = read_file(path, 4096); s.size() == kSecretBytes) return s;
   } catch (const FileError&) {

@@ -1,13 +1,25 @@
 #include "base/message.h"
 
-#include <fmt/format.h>
+#include <cstdio>
 
 #include "base/text.h"
 
 namespace schedlab {
 
+namespace {
+
+// A stderr that cannot be written (closed, a full disk) loses the message,
+// nothing else: fmt::print threw there, and the error path's own message
+// ended schedlab in std::terminate (SIGABRT, hostile13).
+void put(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
 void print_message(std::string_view text) {
-  fmt::print(stderr, "{}", wrap_words(text));
+  put(wrap_words(text));
 }
 
 void print_line(const std::string& line) {
@@ -15,7 +27,7 @@ void print_line(const std::string& line) {
 }
 
 void print_with_command(std::string_view sentence, std::string_view command) {
-  fmt::print(stderr, "{}", with_command(sentence, command));
+  put(with_command(sentence, command));
 }
 
 }  // namespace schedlab

@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <set>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "base/file.h"
 #include "base/text.h"
@@ -195,7 +200,91 @@ const Columns& current_columns() {
 struct OwnSchema {
   std::set<std::pair<std::string, std::string>> triggers;
   std::set<std::string> tables;
+  std::set<std::pair<std::string, std::string>> indexes;
+  // The most of each check_words word a table's text ever held, and each
+  // column's default.
+  std::map<std::string, std::array<std::size_t, 5>> checks;
+  std::map<std::string, std::set<std::string>> check_texts;
+  std::set<std::tuple<std::string, std::string, std::string>> defaults;
 };
+
+// CHECK, ON CONFLICT and foreign key actions in a table's text (a quoted name
+// holding the words counts too: never fewer than the clauses). An ON CONFLICT
+// REPLACE deletes rows as schedlab writes others (the knob journal's, by a
+// crafted UNIQUE); ON DELETE CASCADE the journal's rows of a removed run.
+std::array<std::size_t, 5> check_words(const std::string& sql) {
+  const std::string text = ascii_lower(sql);
+  std::array<std::size_t, 5> n{};
+  std::size_t i = 0;
+  for (const char* word : {"check", "conflict", "cascade", "set null", "set default"}) {
+    for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n[i];
+    ++i;
+  }
+  return n;
+}
+
+// Each "check" in a table's text with the parenthesised expression after it
+// (a "check" followed by anything else, a comment say, gives "?"): held
+// against the CHECKs schedlab wrote, so none is swapped for another.
+std::vector<std::string> check_clauses(const std::string& sql) {
+  const std::string text = ascii_lower(sql);
+  std::vector<std::string> out;
+  for (auto at = text.find("check"); at != std::string::npos; at = text.find("check", at + 1)) {
+    std::size_t i = at + 5;
+    while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i]))) ++i;
+    if (i >= sql.size() || sql[i] != '(') {
+      out.push_back("?");
+      continue;
+    }
+    const std::size_t start = i;
+    int depth = 0;
+    char quote = 0;
+    for (; i < sql.size(); ++i) {
+      const char c = sql[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')' && --depth == 0) {
+        break;
+      }
+    }
+    out.push_back(sql.substr(start, i + 1 - start));
+  }
+  return out;
+}
+
+bool more_words(const std::array<std::size_t, 5>& have, const std::array<std::size_t, 5>& most) {
+  for (std::size_t i = 0; i < have.size(); ++i)
+    if (have[i] > most[i]) return true;
+  return false;
+}
+
+// Whether a default (as pragma table_xinfo gives it, without its parentheses)
+// calls a function: a '(' outside its quoted strings. A literal never does,
+// and without a call an expression costs nothing.
+bool calls_a_function(const std::string& value) {
+  bool quoted = false;
+  for (const char c : value) {
+    if (c == '\'') quoted = !quoted;
+    if (c == '(' && !quoted) return true;
+  }
+  return false;
+}
+
+// (table, column, default) of a database's tables; a generated column's
+// default is "generated".
+std::set<std::tuple<std::string, std::string, std::string>> defaults_of(sqlite3* db) {
+  Stmt q(db,
+         "SELECT lower(m.name), p.name, CASE WHEN p.hidden IN (2, 3) THEN 'generated' ELSE "
+         "coalesce(p.dflt_value, '') END FROM sqlite_master m, pragma_table_xinfo(m.name) p "
+         "WHERE m.type = 'table'");
+  std::set<std::tuple<std::string, std::string, std::string>> out;
+  while (q.step()) out.emplace(q.text(0), q.text(1), q.text(2));
+  return out;
+}
 
 const OwnSchema& own_schema() {
   static const OwnSchema own = [] {
@@ -203,10 +292,19 @@ const OwnSchema& own_schema() {
     migrate_in_memory([&](sqlite3* db) {
       Stmt q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
       while (q.step())
-        if (q.text(0) == "trigger")
+        if (q.text(0) == "trigger") {
           s.triggers.emplace(q.text(1), q.text(2));
-        else if (q.text(0) == "table")
+        } else if (q.text(0) == "index") {
+          s.indexes.emplace(q.text(1), q.text(2));
+        } else if (q.text(0) == "table") {
           s.tables.insert(q.text(1));
+          auto& most = s.checks[q.text(1)];
+          const auto words = check_words(q.text(2));
+          for (std::size_t i = 0; i < most.size(); ++i) most[i] = std::max(most[i], words[i]);
+          for (auto& clause : check_clauses(q.text(2)))
+            s.check_texts[q.text(1)].insert(std::move(clause));
+        }
+      s.defaults.merge(defaults_of(db));
     });
     return s;
   }();
@@ -221,8 +319,11 @@ std::string Database::foreign_schema(sqlite3* db) {
   // or virtual table in a table's place is read as it (an endless view hung
   // compare and list: hostile12). Other views and indexes are never read
   // or run by schedlab, and are left alone.
+  // So do an index's expressions and WHERE, and a CHECK, a default or a
+  // generated column in one of schedlab's tables: an index on an endless
+  // instr() hung import (hostile13). An index of plain columns is left alone.
   const OwnSchema& own = own_schema();
-  Stmt s(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
+  Stmt s(db, "SELECT type, name, coalesce(sql, ''), tbl_name FROM sqlite_master");
   while (s.step()) {
     const std::string type = s.text(0), name = s.text(1), text = s.text(2);
     if (type == "trigger" && !own.triggers.count({name, text}))
@@ -230,10 +331,41 @@ std::string Database::foreign_schema(sqlite3* db) {
           "it has a trigger '{}' that schedlab did not make (it would run on "
           "schedlab's writes)",
           terminal_safe(excerpt(name, 60)));
-    if (own.tables.count(name) && (type != "table" || text.starts_with("CREATE VIRTUAL")))
+    if (type == "index" && !text.empty() && !own.indexes.count({name, text})) {
+      Stmt x(db,
+             "SELECT (SELECT count(*) FROM pragma_index_xinfo(?1) WHERE cid = -2) + "
+             "(SELECT count(*) FROM pragma_index_list(?2) WHERE name = ?1 AND partial)");
+      x.bind(1, name).bind(2, s.text(3));
+      if (x.step() && x.i64(0) > 0)
+        return fmt::format(
+            "it has an index '{}' on an expression or with a WHERE that schedlab did not make "
+            "(it would run on schedlab's writes)",
+            terminal_safe(excerpt(name, 60)));
+    }
+    if (type == "table" && own.tables.count(ascii_lower(name)) &&
+        (more_words(check_words(text), own.checks.at(ascii_lower(name))) ||
+         std::ranges::any_of(check_clauses(text), [&](const std::string& clause) {
+           return !own.check_texts.count(ascii_lower(name)) ||
+                  !own.check_texts.at(ascii_lower(name)).count(clause);
+         })))
+      return fmt::format(
+          "its table '{}' has a CHECK, ON CONFLICT or foreign key action that schedlab did not "
+          "make (it would run on schedlab's writes)",
+          terminal_safe(name));
+    // SQLite's names are case-blind: a view "Samples" is read as samples.
+    if (own.tables.count(ascii_lower(name)) &&
+        (type != "table" || text.starts_with("CREATE VIRTUAL")))
       return fmt::format("its '{}' is a {}, not schedlab's table", terminal_safe(name),
                          type == "table" ? "virtual table" : type);
   }
+  for (const auto& [table, column, value] : defaults_of(db))
+    if (own.tables.count(table) && (value == "generated" || calls_a_function(value)) &&
+        !own.defaults.count({table, column, value}))
+      return fmt::format(
+          "its table '{}' has a column '{}' {} that schedlab did not make (it would run on "
+          "schedlab's writes)",
+          table, terminal_safe(column),
+          value == "generated" ? "generated from an expression" : "with a computed default");
   return "";
 }
 

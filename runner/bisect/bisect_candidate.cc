@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "results/bisect_log.h"
 #include "results/runs_table.h"
@@ -147,9 +148,8 @@ bool BisectDriver::measure_candidate(std::size_t pos, const std::vector<double>&
           if (which != pos)
             throw BisectError(fmt::format("the {} reference {}: {}", which == 0 ? "good" : "bad",
                                           spec_.labels[which], *failure));
-          fmt::print(stderr, "{}",
-                     wrap_words(fmt::format("schedlab bisect: skipping {}: {}\n", spec_.labels[pos],
-                                            terminal_safe(*failure))));
+          print_message(fmt::format("schedlab bisect: skipping {}: {}\n", spec_.labels[pos],
+                                    terminal_safe(*failure)));
           record(pos, "SKIP", builds_itself() ? "build" : "hook", x, nullptr, *failure);
           return true;
         }

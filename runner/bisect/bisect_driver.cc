@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "results/bisect_log.h"
 #include "results/runs_table.h"
@@ -43,10 +44,9 @@ BisectOutcome BisectDriver::run() {
     if (check.differ) break;
     const auto cap = static_cast<std::size_t>(spec_.max_iterations);
     if (check.n_good >= cap && check.n_bad >= cap) break;
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format(
-                   "schedlab bisect: references not yet different ({}); another batch each\n",
-                   check.describe())));
+    print_message(
+        fmt::format("schedlab bisect: references not yet different ({}); another batch each\n",
+                    check.describe()));
     for (const std::size_t ref : {std::size_t{0}, last})
       if (samples(ref).size() < cap)
         if (const auto r = reference_batch(ref)) return *r;
@@ -55,11 +55,10 @@ BisectOutcome BisectDriver::run() {
     if (!has_decision(ref)) record_reference(ref);
   const auto good = samples(0), bad = samples(last);
   if (!check.differ) {
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format(
-                   "schedlab bisect: the good and bad references are not significantly different "
-                   "({} at alpha {}): {}; nothing to bisect\n",
-                   verdict_test_title(spec_.test), spec_.alpha, check.describe())));
+    print_message(
+        fmt::format("schedlab bisect: the good and bad references are not significantly different "
+                    "({} at alpha {}): {}; nothing to bisect\n",
+                    verdict_test_title(spec_.test), spec_.alpha, check.describe()));
     return refuse("references not different", check);
   }
   // The references must differ the way a regression does: a "bad"
@@ -90,10 +89,9 @@ BisectOutcome BisectDriver::run() {
     }
     if (options_.max_candidates >= 0 && decided >= options_.max_candidates)
       return BisectOutcome::kStopped;
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format(
-                   "schedlab bisect: candidate {}/{} {} ({} untested left in the range)\n",
-                   *step.next, last, spec_.labels[*step.next], remaining(states))));
+    print_message(
+        fmt::format("schedlab bisect: candidate {}/{} {} ({} untested left in the range)\n",
+                    *step.next, last, spec_.labels[*step.next], remaining(states)));
     if (!measure_candidate(*step.next, good, bad)) return BisectOutcome::kInterrupted;
     ++decided;
   }

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -49,9 +50,8 @@ int import_files(const ImportOptions& o) {
        .params = o.params,
        .param_from_name = o.param_from_name,
        .kernel = o.kernel});
-  fmt::print(stderr, "{}",
-             wrap_words(fmt::format("imported run {} '{}': {}, {} failed", r.run, o.name,
-                                    count_of(r.outputs, "file"), r.failed)));
+  print_message(fmt::format("imported run {} '{}': {}, {} failed", r.run, o.name,
+                            count_of(r.outputs, "file"), r.failed));
   return r.failed ? kIterationsFailed : kOk;
 }
 

@@ -1,11 +1,14 @@
 // schedlab: benchmark orchestration for Linux scheduler work.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <string>
 
@@ -32,11 +35,27 @@ void add_own_directory_to_path() {
   ::setenv("PATH", value.c_str(), 1);
 }
 
+// A closed stdin or stderr (`2>&-`, a daemon's): /dev/null in its place, so
+// no file schedlab opens (a lock, a report) becomes fd 2 and takes its
+// messages. A closed stdout stays closed: what a command prints there is then
+// an error (main's flush), not silently lost.
+void fill_closed_fds() {
+  for (const int fd : {0, 2}) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int null = ::open("/dev/null", O_RDWR);
+    if (null >= 0 && null != fd) {
+      ::dup2(null, fd);
+      ::close(null);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace schedlab::cli;
   using schedlab::print_message;
+  fill_closed_fds();
   add_own_directory_to_path();
   CLI::App app{"schedlab: run scheduler benchmarks, store every sample, compare like mmtests"};
   app.name("schedlab");
@@ -78,6 +97,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return parse_error_exit(app, e);
+  } catch (const std::exception& e) {
+    // What a command's own handler let through (a stream that cannot be
+    // written threw while it reported): an error, never std::terminate.
+    print_message(fmt::format("schedlab: {}\n", e.what()));
+    return kError;
   }
   // What a command printed with fmt::print is still buffered: a stdout
   // that cannot take it (a full disk) is an error, never exit 0 with an

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "base/time.h"
 #include "results/iterations_table.h"
@@ -65,7 +66,7 @@ ImportedRun store_run(Store& store, const std::string& name, const nlohmann::jso
     judge_into(row, w, in.point, row.stdout_text, "", in.extracted ? &*in.extracted : nullptr);
     if (row.status != IterationStatus::kOk) {
       row.error = fmt::format("{}: {}", in.file, row.error);
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", terminal_safe(row.error))));
+      print_message(fmt::format("schedlab: {}\n", terminal_safe(row.error)));
       ++failed;
     }
     store.iterations_table().add_iteration(row);
@@ -142,12 +143,9 @@ ImportedTree import_mmtests(const std::string& db, const std::string& dir,
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const auto& run = runs[r];
     for (const auto& why : run.skipped)
-      fmt::print(stderr, "{}",
-                 wrap_words(fmt::format("schedlab: {}: skipped {}\n", run.name, why)));
+      print_message(fmt::format("schedlab: {}: skipped {}\n", run.name, why));
     if (inputs[r].empty()) {
-      fmt::print(stderr, "{}",
-                 wrap_words(fmt::format("schedlab: {}: nothing schedlab reads; no run stored\n",
-                                        run.name)));
+      print_message(fmt::format("schedlab: {}: nothing schedlab reads; no run stored\n", run.name));
       continue;
     }
     const nlohmann::json source = {{"imported", true}, {"mmtests", run.dir}};

@@ -17,6 +17,10 @@ LabPaths LabPaths::from_env() {
   }
   const std::filesystem::path cache = user_cache_dir();
   if (cache.empty()) throw std::runtime_error("lab: neither SCHEDLAB_LAB_CACHE nor HOME is set");
+  // The same check for the cache XDG_CACHE_HOME or HOME names (hostile13).
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (const auto problem = shared_dir_problem(xdg && *xdg ? "XDG_CACHE_HOME" : "HOME", cache))
+    throw std::runtime_error("lab: " + *problem);
   return {cache / "lab"};
 }
 

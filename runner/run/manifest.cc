@@ -6,6 +6,7 @@
 
 #include "analysis/compare/manifest_diff.h"
 #include "base/json_data.h"
+#include "base/message.h"
 #include "base/text.h"
 #include "runner/hosts/package_versions.h"
 #include "runner/knobs/sut_state.h"
@@ -123,16 +124,13 @@ void record_state_after(RunsTable& runs, Host& sut, std::int64_t run_id,
     else
       runs.set_manifest_member(run_id, {"pairs", pair_name}, manifest.dump());
     for (const auto& d : state_differences(manifest["state_before"], manifest["state_after"]))
-      fmt::print(stderr, "{}",
-                 wrap_words(fmt::format("schedlab: {}: {}\n",
-                                        d.kind == "availability"
-                                            ? "note: SUT state"
-                                            : "warning: the SUT was not left as found",
-                                        describe_change(d))));
+      print_message(fmt::format(
+          "schedlab: {}: {}\n",
+          d.kind == "availability" ? "note: SUT state" : "warning: the SUT was not left as found",
+          describe_change(d)));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format(
-                   "schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what())));
+    print_message(
+        fmt::format("schedlab: warning: cannot read the SUT's state at run end: {}\n", e.what()));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "runner/lab/guest_journal.h"
 #include "runner/run/preflight.h"
@@ -12,10 +13,9 @@ void discard_guest_knobs(Store& store, const std::string& lab_host) noexcept {
   if (lab_host.empty()) return;
   try {
     if (const auto note = lab::discard_guest_journal(store.journal(), lab_host); !note.empty())
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", note)));
+      print_message(fmt::format("schedlab: {}\n", note));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "{}",
-               wrap_words(fmt::format("schedlab: warning: {}: {}\n", lab_host, e.what())));
+    print_message(fmt::format("schedlab: warning: {}: {}\n", lab_host, e.what()));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "base/message.h"
 #include "base/text.h"
 #include "runner/hosts/local_host.h"
 #include "runner/input/units.h"
@@ -114,22 +115,22 @@ void preflight(const RunContext& run) {
     if (lab::is_lab_host_name(host->name())) {
       if (const auto note = lab::discard_guest_journal(store.journal(), host->name());
           !note.empty())
-        fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}\n", note)));
+        print_message(fmt::format("schedlab: {}\n", note));
       continue;
     }
     // Work directories and servers of a run that died (the SUT lock is
     // ours: no live run of this SUT left them).
     for (const auto& line : clean_leftovers(store.journal(), *host))
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}: {}\n", host->name(), line)));
+      print_message(fmt::format("schedlab: {}: {}\n", host->name(), line));
     // perf runs on the SUT, whose lock is ours.
     if (host == &pair.sut)
       for (const auto& line : stop_perf_leftovers(*host))
-        fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}: {}\n", host->name(), line)));
+        print_message(fmt::format("schedlab: {}: {}\n", host->name(), line));
     // Only this host's rows of this boot block a run; an earlier boot's are
     // closed (the reboot reset them), another machine's left alone.
     const JournalRows rows = journal_rows(store.journal(), *host);
     for (const auto& line : settle_foreign_rows(store.journal(), rows))
-      fmt::print(stderr, "{}", wrap_words(fmt::format("schedlab: {}: {}\n", host->name(), line)));
+      print_message(fmt::format("schedlab: {}: {}\n", host->name(), line));
     std::vector<std::string> names;
     for (const auto& e : rows.live)
       if (!is_leftover_kind(e.kind)) names.push_back(fmt::format("{} (run {})", e.name, e.run_id));

@@ -1,6 +1,7 @@
 #include "base/file.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cerrno>
@@ -212,4 +213,14 @@ TEST_CASE(
   std::filesystem::create_directory_symlink(ww, dir.file("link"));
   CHECK(shared_dir_problem("V", dir.file("link"))->starts_with("V: " + ww + " is writable"));
   ::chmod(ww.c_str(), 0755);
+  // A link of another user to a good folder: they could point it elsewhere (hostile13).
+  const std::string theirs = dir.file("theirs");
+  std::filesystem::create_directory_symlink(ww, theirs);
+  if (::geteuid() == 0 && ::lchown(theirs.c_str(), 65534, 65534) == 0) {
+    CHECK(shared_dir_problem("V", theirs + "/x") ==
+          "V: " + theirs +
+              " is a link of user 65534, neither this user (0) nor root: that user could point "
+              "it elsewhere; use a folder of your own");
+    CHECK_FALSE(shared_dir_problem("V", dir.file("link")));  // this user's own link
+  }
 }

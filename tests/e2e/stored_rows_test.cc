@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "base/file.h"
 #include "base/text.h"
 #include "tests/support/one_line.h"
 #include "tests/support/raw_sql.h"
@@ -260,4 +261,51 @@ TEST_CASE("a stdout that cannot be written is an error, not exit 0 (hostile11)")
     CHECK(r.exit_code == 1);
     CHECK(r.err == "schedlab: cannot write stdout: No space left on device\n");
   }
+}
+
+TEST_CASE("a stderr closed or full loses the messages, not the command (hostile13)") {
+  // hostile13: with `2>&-` or `2>/dev/full`, every message (an error, report's "wrote",
+  // import's count) threw from fmt::print and ended schedlab in std::terminate (SIGABRT, exit
+  // 134), after import had stored its run.
+  TempDir dir;
+  const std::string db = dir.file("e.db");
+  two_value_runs(dir, db);
+  for (const std::string redirect : {"2>&-", "2>/dev/full"}) {
+    INFO(redirect);
+    const auto run = [&](const std::vector<std::string>& args) {
+      LocalHost host;
+      Command c{.argv = {"sh", "-c", "\"$0\" \"$@\" " + redirect, SCHEDLAB_BINARY}};
+      c.argv.insert(c.argv.end(), args.begin(), args.end());
+      return host.run(c).exit_code;
+    };
+    CHECK(run({"compare", "--db", db, "no-such-run"}) == 2);
+    const std::string page = dir.file("p" + std::to_string(redirect.size()) + ".html");
+    CHECK(run({"report", "--db", db, "r1", "-o", page}) == 0);
+    CHECK(read_file(page).ends_with("</html>\n"));
+  }
+}
+
+TEST_CASE(
+    "XDG_CACHE_HOME in a folder others can change holds no lab cache and no secret (hostile13)") {
+  // hostile12 refused SCHEDLAB_LAB_CACHE there; XDG_CACHE_HOME still named the lab's cache and
+  // the secret that marks this user's runs and bisections, which another user could put in place.
+  TempDir dir;
+  const std::string shared = dir.file("shared");
+  std::filesystem::create_directory(shared);
+  std::filesystem::permissions(shared, std::filesystem::perms::all);
+  const auto run = [&](std::vector<std::string> args) {
+    LocalHost host;
+    Command c{
+        .argv = {"env", "-u", "SCHEDLAB_LAB_CACHE", "XDG_CACHE_HOME=" + shared, SCHEDLAB_BINARY}};
+    c.argv.insert(c.argv.end(), args.begin(), args.end());
+    return host.run(c);
+  };
+  const auto lab = run({"lab", "list"});
+  CHECK(lab.exit_code != 0);
+  CHECK_THAT(one_line(lab.err),
+             Catch::Contains("XDG_CACHE_HOME: " + shared) &&
+                 Catch::Contains("is writable by every user and has no sticky bit"));
+  const std::string config = value_config(dir);
+  CHECK(run({"run", config, "--db", dir.file("x.db")}).exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(shared + "/schedlab/local-secret"));
 }

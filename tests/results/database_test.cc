@@ -58,6 +58,18 @@ TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is ref
   CHECK_THROWS_WITH(Store(view), view +
                                      ": its 'samples' is a view, not schedlab's table (a "
                                      "damaged or crafted database); nothing written");
+  // The same view under another case of the name ("Samples", "RUN_kernel_releases"): SQLite
+  // reads it as the table, and compare and list never ended (hostile13).
+  const std::string cased = fresh(
+      "cased.db",
+      "DROP TABLE run_kernel_releases; CREATE VIEW RUN_kernel_releases(run_id, kernel_release) "
+      "AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT 1, '6.1' FROM c");
+  CHECK_THROWS_WITH(Store(cased, Store::Access::kReadOnly),
+                    cased +
+                        ": its 'RUN_kernel_releases' is a view, not schedlab's table (a damaged "
+                        "or crafted database); nothing read");
+  CHECK_THROWS_WITH(Store(dir.file("out2.db")).merge_from(cased),
+                    Catch::Contains("its 'RUN_kernel_releases' is a view"));
   // An endless trigger on a delete: rm never ended.
   const std::string trigger = fresh(
       "trigger.db",
@@ -77,6 +89,68 @@ TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is ref
                                     "SELECT 1; END");
   CHECK_THROWS_WITH(Store(changed), Catch::Contains("a trigger 'run_kernel_release_delete' that "
                                                     "schedlab did not make"));
+  // An index on an expression: an endless instr() made on an empty samples hung the next
+  // import (hostile13); a WHERE, a CHECK, a computed default and a generated column run on
+  // writes too.
+  const std::string endless =
+      "instr(printf('%.*c', 100000000 + iteration_id, 'a'), printf('%.*c', 50000, 'a') || 'b')";
+  const std::string constant =
+      "instr(printf('%.*c', 100000000, 'a'), printf('%.*c', 50000, 'a') || 'b')";
+  const std::string expression =
+      fresh("expression.db", "CREATE INDEX slow ON samples(" + endless + ")");
+  CHECK_THROWS_WITH(Store(expression),
+                    expression +
+                        ": it has an index 'slow' on an expression or with a WHERE that schedlab "
+                        "did not make (it would run on schedlab's writes) (a damaged or crafted "
+                        "database); nothing written");
+  CHECK_THROWS_WITH(Store(dir.file("out3.db")).merge_from(expression),
+                    Catch::Contains("it has an index 'slow' on an expression"));
+  CHECK_THROWS_WITH(Store(fresh("partial.db", "CREATE INDEX p ON samples(metric) WHERE value > 0")),
+                    Catch::Contains("it has an index 'p' on an expression or with a WHERE"));
+  CHECK_THROWS_WITH(Store(fresh("check.db", "ALTER TABLE samples ADD COLUMN c INTEGER CHECK (" +
+                                                endless + " >= 0)")),
+                    Catch::Contains("its table 'samples' has a CHECK, ON CONFLICT or foreign key "
+                                    "action that schedlab did not make"));
+  // A UNIQUE ... ON CONFLICT REPLACE: each journal row written deleted the one before.
+  CHECK_THROWS_WITH(
+      Store(fresh("replace.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER, host TEXT "
+                  "NOT NULL, UNIQUE (host) ON CONFLICT REPLACE)")),
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
+  // One of schedlab's CHECKs swapped for another (the count of them unchanged).
+  CHECK_THROWS_WITH(
+      Store(fresh("swapped.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER, host TEXT "
+                  "NOT NULL, merged INTEGER CHECK (" +
+                      constant + " >= merged))")),
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
+  CHECK_THROWS_WITH(
+      Store(fresh("commented.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, host TEXT, merged INTEGER "
+                  "CHECK/**/(length(host) >= 0))")),
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
+  CHECK_THROWS_WITH(
+      Store(fresh("cascade.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER REFERENCES "
+                  "runs(id) ON DELETE CASCADE)")),
+      Catch::Contains("its table 'knob_journal' has a CHECK, ON CONFLICT or foreign key action"));
+  CHECK_THROWS_WITH(
+      Store(fresh("generated.db", "ALTER TABLE samples ADD COLUMN g INTEGER AS (" + endless + ")"),
+            Store::Access::kReadOnly),
+      Catch::Contains("its table 'samples' has a column 'g' generated from an expression"));
+  CHECK_THROWS_WITH(
+      Store(fresh("default.db",
+                  "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE knob_journal; "
+                  "CREATE TABLE knob_journal (id INTEGER PRIMARY KEY, run_id INTEGER, host TEXT "
+                  "NOT NULL DEFAULT (" +
+                      constant + "))")),
+      Catch::Contains("its table 'knob_journal' has a column 'host' with a computed default"));
+  // A column of one's own with a plain default is left alone.
+  CHECK_NOTHROW(Store(fresh("plain.db", "ALTER TABLE runs ADD COLUMN note TEXT DEFAULT 'x'")));
   // A view of one's own under another name, and an index, are left alone.
   const std::string own = fresh("own.db",
                                 "CREATE VIEW my_runs AS SELECT name FROM runs; CREATE INDEX "
