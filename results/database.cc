@@ -275,21 +275,28 @@ bool calls_a_function(const std::string& value) {
 }
 
 // (table, column, default) of a database's tables; a generated column's
-// default is "generated".
-std::set<std::tuple<std::string, std::string, std::string>> defaults_of(sqlite3* db) {
+// default is "generated". TABLES: only those, when not empty.
+std::set<std::tuple<std::string, std::string, std::string>> defaults_of(
+    sqlite3* db, const std::set<std::string>& tables = {}) {
   Stmt q(db,
-         "SELECT lower(m.name), p.name, CASE WHEN p.hidden IN (2, 3) THEN 'generated' ELSE "
-         "coalesce(p.dflt_value, '') END FROM sqlite_master m, pragma_table_xinfo(m.name) p "
+         "SELECT m.name, lower(m.name), p.name, CASE WHEN p.hidden IN (2, 3) THEN 'generated' "
+         "ELSE coalesce(p.dflt_value, '') END FROM sqlite_master m, pragma_table_xinfo(m.name) p "
          "WHERE m.type = 'table'");
   std::set<std::tuple<std::string, std::string, std::string>> out;
-  while (q.step()) out.emplace(q.text(0), q.text(1), q.text(2));
+  while (q.step())
+    if (tables.empty() || tables.count(q.text(0))) out.emplace(q.text(1), q.text(2), q.text(3));
   return out;
 }
 
 const OwnSchema& own_schema() {
   static const OwnSchema own = [] {
     OwnSchema s;
+    // Every process that opens a database makes this once: a table's text
+    // is read again only when a migration changed it (ALTER TABLE rewrites
+    // it), which also says when its defaults may have changed.
+    std::set<std::pair<std::string, std::string>> tables_seen;
     migrate_in_memory([&](sqlite3* db) {
+      std::set<std::string> changed;
       Stmt q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
       while (q.step())
         if (q.text(0) == "trigger") {
@@ -298,13 +305,15 @@ const OwnSchema& own_schema() {
           s.indexes.emplace(q.text(1), q.text(2));
         } else if (q.text(0) == "table") {
           s.tables.insert(q.text(1));
+          if (!tables_seen.emplace(q.text(1), q.text(2)).second) continue;
+          changed.insert(q.text(1));
           auto& most = s.checks[q.text(1)];
           const auto words = check_words(q.text(2));
           for (std::size_t i = 0; i < most.size(); ++i) most[i] = std::max(most[i], words[i]);
           for (auto& clause : check_clauses(q.text(2)))
             s.check_texts[q.text(1)].insert(std::move(clause));
         }
-      s.defaults.merge(defaults_of(db));
+      if (!changed.empty()) s.defaults.merge(defaults_of(db, changed));
     });
     return s;
   }();
