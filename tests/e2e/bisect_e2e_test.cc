@@ -378,7 +378,9 @@ TEST_CASE("bisect kills a hanging hook at its timeout and skips the candidate", 
   CHECK(dead(pid));
 }
 
-TEST_CASE("bisect refuses a bad reference that is better than the good one, unless --direction either") {
+TEST_CASE(
+    "bisect refuses a bad reference that is better than the good one, unless --direction either",
+    "[heavy]") {
   test::TempDir dir;
   const std::string repo = dir.file("repo"), binary = dir.file("pingpong"), db = dir.file("b.db");
   std::vector<Rev> revs(4);

@@ -104,7 +104,7 @@ std::string changed_section_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("the nightly report's comparisons say what else changed, with real monitor rows",
-          "[e2e][changed]") {
+          "[e2e][changed][long]") {
   ForksSetup s;
   const std::string db = s.dir.file("n.db");
   const auto r = s.nightly(true, db);

@@ -101,7 +101,8 @@ TEST_CASE("design: the spending fraction reads as n over the needed n, past 1 at
   CHECK_THAT(last["n_over_needed_n"].get<double>(), Catch::Matchers::WithinAbs(1.2462, 1e-4));
 }
 
-TEST_CASE("design: a level not calibrated at the design's alpha and power is said", "[design]") {
+TEST_CASE("design: a level not calibrated at the design's alpha and power is said",
+          "[design][simulation]") {
   struct Case {
     const char* option;
     const char* value;
@@ -242,7 +243,7 @@ TEST_CASE("design: --help states the simulation's bound and why", "[design]") {
 }
 
 TEST_CASE("design: --simulate shows its trials and an ETA on a terminal (hostile11/12)",
-          "[design]") {
+          "[design][simulation]") {
   // hostile11: 200 trials at --max 10000 ran ~13 minutes with nothing shown.
   // On a terminal the line shows, and Ctrl-C ends it.
   const auto r = test::schedlab_on_terminal(
@@ -281,7 +282,8 @@ TEST_CASE("design: alpha near power (0.49, 0.51) gives a design, not a solver's 
 
 // --plan-cv: the looks a config's plan_cv_pct takes, the same at any true
 // CV, with the level calibrated at them; said in the text.
-TEST_CASE("design: --plan-cv plans the looks from a stated CV, as plan_cv_pct does", "[design]") {
+TEST_CASE("design: --plan-cv plans the looks from a stated CV, as plan_cv_pct does",
+          "[design][simulation]") {
   const auto stated = schedlab_cmd({"design", "--cv", "4", "--plan-cv", "4", "--format", "json"});
   REQUIRE(stated.exit_code == 0);
   const auto j = nlohmann::json::parse(stated.out);

@@ -304,7 +304,7 @@ std::string long_name(const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("long names: every command and format that prints text fits 100 columns") {
+TEST_CASE("long names: every command and format that prints text fits 100 columns", "[long]") {
   test::TempDir dir;
   const std::string db = dir.file("all.db");
   const auto fixture = [](const std::string& f) { return test::fixture(f).string(); };

@@ -451,7 +451,8 @@ TEST_CASE("report and history pages: names that open or close a <script> leave e
   check_hostile_page(dir, history, "history-hostile", kVariantNames);
 }
 
-TEST_CASE("history --format html: history --format json's numbers, one plot per row, in Chromium") {
+TEST_CASE("history --format html: history --format json's numbers, one plot per row, in Chromium",
+          "[heavy]") {
   test::TempDir dir;
   const std::string db = dir.file("big.db");
   LocalHost host;
