@@ -416,7 +416,10 @@ TEST_CASE(
 // left behind after a few candidates (a good commit measured 70 runs later
 // is as slow as the bad reference was) and the search ends on the wrong
 // commit. Measured beside each candidate, they drift with it.
-TEST_CASE("bisect under a scripted drift names the slow commit: references are measured beside each candidate") {
+TEST_CASE(
+    "bisect under a scripted drift names the slow commit: references are measured beside each "
+    "candidate",
+    "[heavy]") {
   test::TempDir dir;
   const std::string repo = dir.file("repo"), bench = dir.file("bench.sh"), counter = dir.file("runs");
   const std::string db = dir.file("b.db");

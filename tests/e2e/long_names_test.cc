@@ -447,7 +447,7 @@ variants:
   CHECK_THAT(six, Contains("base                  sixth\n"));
 }
 
-TEST_CASE("long names: bisect status and the nightly report fit 100 columns") {
+TEST_CASE("long names: bisect status and the nightly report fit 100 columns", "[long]") {
   test::TempDir dir;
   // Three kernels of 71-character names: a hook installs each one's value.
   std::vector<std::string> kernels;

@@ -97,7 +97,7 @@ workloads:
         std::string::npos);
 }
 
-TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e]") {
+TEST_CASE("a profiled program's hot function leads its self shares", "[perf][e2e][heavy]") {
   need_perf();
   test::TempDir dir;
   std::string err;

@@ -76,7 +76,7 @@ void check_no_flames(const std::string& html) {
 }  // namespace
 
 TEST_CASE("nightly --report-html: flame graphs of each comparison, or a sentence without profiles",
-          "[e2e][profiles]") {
+          "[e2e][profiles][long]") {
   MeanSetup s;
   const std::string db = s.dir.file("n.db"), page = s.dir.file("n.html");
   test::write_text(s.dir.file("n.yaml"),
