@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <vector>
 
 #include "results/knob_journal_table.h"
 #include "results/runs_table.h"
@@ -111,6 +112,16 @@ test::FakeHost eevdf_kernel() {
   k.files["/sys/kernel/debug/sched/base_slice_ns"] = "3000000\n";
   return k;
 }
+
+// The journal of a run killed with kill -9: the object never runs its
+// destructor, so nothing is restored but by restore_journal. Held by a
+// list never destroyed, so it is still not a leak (the sanitizer build
+// checks leaks).
+KnobJournal& killed_run_journal(Store& store, test::FakeHost& kernel, std::int64_t run) {
+  static auto* kept = new std::vector<KnobJournal*>;
+  kept->push_back(new KnobJournal(store.journal(), kernel, run));
+  return *kept->back();
+}
 }  // namespace
 
 TEST_CASE("knob writes are confined to the allowlist") {
@@ -169,11 +180,7 @@ TEST_CASE("a crash between write and restore is undone by restore_journal (test 
   test::TempDir dir;
   Store store(dir.file("c.db"));
   const auto run = test::plain_run(store, "c");
-  // kill -9: the journal object never runs its destructor. Held by a
-  // static pointer, so it is never destroyed and still not a leak (the
-  // sanitizer build checks leaks).
-  static KnobJournal* journal = nullptr;
-  journal = new KnobJournal(store.journal(), kernel, run);
+  KnobJournal* journal = &killed_run_journal(store, kernel, run);
   journal->apply(feature_knob("NO_PLACE_LAG"), "NO_PLACE_LAG");
   journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
   CHECK_FALSE(kernel.feature("PLACE_LAG"));
@@ -205,8 +212,7 @@ TEST_CASE(
   const std::string path = dir.file("t.db");
   Store store(path);
   const auto run = test::plain_run(store, "t");
-  static KnobJournal* journal = nullptr;  // kill -9, as above
-  journal = new KnobJournal(store.journal(), kernel, run);
+  KnobJournal* journal = &killed_run_journal(store, kernel, run);
   journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
   test::raw(path, "UPDATE knob_journal SET target = char(27) || '[31mRED' || char(7)");
   const auto done = restore_journal(store.journal(), kernel);
@@ -223,8 +229,7 @@ TEST_CASE(
   const std::string path = dir.file("p.db");
   Store store(path);
   const auto run = test::plain_run(store, "p");
-  static KnobJournal* journal = nullptr;  // kill -9, as above
-  journal = new KnobJournal(store.journal(), kernel, run);
+  KnobJournal* journal = &killed_run_journal(store, kernel, run);
   journal->apply(feature_knob("NO_PLACE_LAG"), "NO_PLACE_LAG");
   journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
   journal->apply(feature_knob("NO_RUN_TO_PARITY"), "NO_RUN_TO_PARITY");
