@@ -586,7 +586,7 @@ variants:
   }
 }
 
-TEST_CASE("long names: a run's stderr, its closing hints and its dry runs fit 100 columns") {
+TEST_CASE("long names: a run's stderr, its closing hints and its dry runs fit 100 columns", "[host]") {
   test::TempDir dir;
   const std::string variant = long_name("variant"), run = kNames[0];
   const std::string db = dir.file("runs.db");
