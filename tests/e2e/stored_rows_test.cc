@@ -309,3 +309,43 @@ TEST_CASE(
   CHECK(run({"run", config, "--db", dir.file("x.db")}).exit_code == 0);
   CHECK_FALSE(std::filesystem::exists(shared + "/schedlab/local-secret"));
 }
+
+TEST_CASE(
+    "nightly resumes no run of another config: it says so and starts a fresh one (issue 44)") {
+  // hostile13 #20: a crafted `measuring` row naming a running run of another
+  // config was resumed with the nightly's config: two configs' iterations
+  // in one run, which then stood for the nightly's config.
+  TempDir dir;
+  const std::string db = dir.file("n.db"), config = value_config(dir);
+  write_text(dir.file("other.yaml"), read_file(config) + "# another config\n");
+  REQUIRE(schedlab_cmd({"run", dir.file("other.yaml"), "--db", db, "--name", "x"}).exit_code == 0);
+  REQUIRE(exec_raw(
+      db, fmt::format("UPDATE runs SET status = 'running' WHERE id = 1; "
+                      "INSERT INTO nightly_measurements (nightly, target, config_path, "
+                      "config_sha256, run_id, status, error, hook_output, kernel_release, "
+                      "started_at) VALUES ('hn', 't1', '{}', '{}', 1, 'measuring', '', '', '', "
+                      "'2026-12-06T17:00:00Z')",
+                      config, sha256_file(config))));
+  write_text(
+      dir.file("night.yaml"),
+      fmt::format("name: hn\nbaseline: t1\ntargets:\n  - name: t1\nconfigs: [{}]\n", config));
+  const auto r = schedlab_cmd({"nightly", dir.file("night.yaml"), "--db", db});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains(one_line(fmt::format(
+                 "t1 / {}: run 1 holds another config than {} (sha256 {}, this one {}); not "
+                 "resumed: starting a fresh run",
+                 config, config, sha256_file(dir.file("other.yaml")).substr(0, 12),
+                 sha256_file(config).substr(0, 12)))));
+  CHECK(r.err.find("resuming run 1") == std::string::npos);
+  // Run 1 keeps its own 5 iterations; run 2 measured the nightly's config.
+  CHECK(raw(db, "SELECT count(*) FROM iterations WHERE run_id = 1") == "5");
+  CHECK(raw(db, "SELECT count(*) FROM iterations WHERE run_id = 2") == "5");
+  CHECK(raw(db, "SELECT status FROM runs WHERE id = 2") == "finished");
+  CHECK(raw(db,
+            "SELECT group_concat(status || ':' || ifnull(run_id, ''), ' ') FROM "
+            "nightly_measurements ORDER BY id") == "failed:1 measured:2");
+  CHECK_THAT(raw(db, "SELECT error FROM nightly_measurements WHERE id = 1"),
+             Catch::Contains("run 1 holds another config"));
+}
