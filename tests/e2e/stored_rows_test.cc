@@ -349,3 +349,25 @@ TEST_CASE(
   CHECK_THAT(raw(db, "SELECT error FROM nightly_measurements WHERE id = 1"),
              Catch::Contains("run 1 holds another config"));
 }
+
+TEST_CASE("compare names the runs that hold no metric rows and exits 1 (issue 44)") {
+  // hostile12 #20: after DELETE FROM metrics, compare printed its header and
+  // no table, exit 0, as if the runs had nothing to say.
+  TempDir dir;
+  const std::string db = dir.file("m.db");
+  two_value_runs(dir, db);
+  REQUIRE(exec_raw(db, "DELETE FROM metrics WHERE run_id = 2"));
+  const auto one = schedlab_cmd({"compare", "--db", db, "r1", "r2"});
+  INFO(one.out << one.err);
+  CHECK(one.exit_code == 1);
+  CHECK(one.out.empty());
+  CHECK_THAT(one_line(one.err),
+             Catch::Contains(one_line(db + ": run 2 'r2' holds no metric rows (a damaged or "
+                                           "crafted database): nothing to compare")));
+  CHECK(schedlab_cmd({"compare", "--db", db, "r1"}).exit_code == 0);
+  REQUIRE(exec_raw(db, "DELETE FROM metrics"));
+  const auto both = schedlab_cmd({"compare", "--db", db, "r1", "r2"});
+  CHECK(both.exit_code == 1);
+  CHECK_THAT(one_line(both.err), Catch::Contains("run 1 'r1', run 2 'r2' hold no metric rows"));
+  CHECK(schedlab_cmd({"compare", "--db", db, "r1"}).exit_code == 1);
+}
