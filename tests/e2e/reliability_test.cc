@@ -540,7 +540,7 @@ workloads:
   }
   SECTION("a file of its own in a folder it may not write") {
     REQUIRE(::chown(db.c_str(), 65534, 65534) == 0);
-    why = "its folder " + dir.path() +
+    why = "its folder " + dir.path().string() +
           " cannot be written, where SQLite makes its -wal and -shm files: Permission denied";
   }
   const auto r =

@@ -182,7 +182,7 @@ TEST_CASE("32-bit counters wrap, 64-bit ones going backwards are refused", "[sch
   CHECK(d.timestamp == 11);
   CHECK(d.cpus[0].c[ss::CpuField::yld_count] == 5);
   CHECK(d.cpus[0].c[ss::CpuField::rq_cpu_time] == 10);
-  const auto back = ss::parse("version 15\ntimestamp 6\ncpu0 5 0 1 1 1 1 19 20 20\n");
+  const auto back = ss::parse("version 15\ntimestamp 4294967302\ncpu0 5 0 1 1 1 1 19 20 20\n");
   CHECK(mismatch(b, back) ==
         "cpu0 rq_cpu_time went backwards (20 -> 19): the snapshots are not from one boot, or not "
         "in order");
