@@ -531,7 +531,6 @@ workloads:
 )");
   REQUIRE(test::schedlab_cmd({"run", dir.file("q.yaml"), "--db", db, "--name", "r"}).exit_code ==
           0);
-  REQUIRE_FALSE(fs::exists(db + "-wal"));
   ::chmod(dir.path().c_str(), 0755);
   std::string why;
   SECTION("a 0444 file") {
