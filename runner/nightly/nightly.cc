@@ -240,12 +240,14 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         latest = store.nightly_log().latest_nightly_measurement(t.name, sha, kernel.commit);
       if (latest && latest->status == NightlyStatus::kMeasured && !o.force) {
         // Reused only with its run: a run removed since (schedlab rm), or
-        // a row naming a run that is not there or did not finish (a
-        // crafted or merged database), would leave the target out of every
-        // comparison and the report saying "No regression".
+        // a row naming a run that is not there, did not finish or ran
+        // another config (a crafted or merged database), would leave the
+        // target out of every comparison and the report saying "No
+        // regression", or stand for a config it did not run.
         const auto run =
             latest->run_id ? store.runs_table().find_run(*latest->run_id) : std::nullopt;
-        if (run && run->status == RunStatus::kFinished) {
+        const bool same_config = run && run->config_text == config.text;
+        if (run && run->status == RunStatus::kFinished && same_config) {
           // Named as this nightly names the config: the report finds a
           // cell by that path, and one stored as 'c.yaml' is the same
           // config (by its text's sha) as './c.yaml' today.
@@ -257,8 +259,9 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         o.note(fmt::format(
             "{} / {}: the measurement of an earlier night names {}; measuring again", t.name, path,
             !latest->run_id ? std::string("no run (it was removed)")
-            : run           ? fmt::format("run {}, which is {}", run->id, to_string(run->status))
-                  : fmt::format("run {}, which is not in the database", *latest->run_id)));
+            : !run          ? fmt::format("run {}, which is not in the database", *latest->run_id)
+            : same_config   ? fmt::format("run {}, which is {}", run->id, to_string(run->status))
+                            : fmt::format("run {}, which holds another config", run->id)));
         latest.reset();
       }
       // An unfinished run of an earlier invocation (the runner restarted):

@@ -29,6 +29,9 @@ TEST_CASE("nightly measures again a target whose reused measurement names no run
   SECTION("the row names a run that is not there") {
     REQUIRE(exec_raw(db, "UPDATE nightly_measurements SET run_id = 99 WHERE target = 't2'"));
   }
+  SECTION("the row names a finished run of another config (issue 44)") {
+    REQUIRE(exec_raw(db, "UPDATE runs SET config_text = config_text || '# other' WHERE id = 2"));
+  }
   // Before: both reused, t2 in no comparison, "No regression", exit 0.
   // Now t2 is measured again: its hook fails, and the night says so
   // (exit 2, t2 failed in the targets' table).
