@@ -262,6 +262,11 @@ std::string signed_fixed_text(double v, int precision, double limit) {
   return fmt::format("{:+.{}f}", v, precision);
 }
 
+std::string p_value_text(double p, int digits, std::string_view sep) {
+  if (p >= 0 && p < kPLimit) return fmt::format("p{}{:g}", sep == "=" ? "<" : " < ", kPLimit);
+  return fmt::format("p{}{:.{}g}", sep, p, digits);
+}
+
 std::string wrap_words(std::string_view text, std::size_t width, std::string_view indent) {
   std::string out;
   for (const std::string_view line : split_lines(text)) {

@@ -94,6 +94,13 @@ std::string fixed_text(double v, int precision, double limit = kFixedLimit);
 // The same with its sign always ("+12.34", "-1.000e+06"): a change.
 std::string signed_fixed_text(double v, int precision, double limit = kPctLimit);
 
+// A p-value for people: "p<SEP>0.0312" with `digits` significant digits, or
+// "p < 1e-300" (SEP "=": "p<1e-300") below kPLimit: a p that underflowed
+// to 0 (two large samples far apart) is no certainty, and one near the
+// smallest double has no digit worth printing. JSON keeps the number.
+inline constexpr double kPLimit = 1e-300;
+std::string p_value_text(double p, int digits, std::string_view sep = "=");
+
 // The columns a terminal gives s: one per UTF-8 code point (a wide
 // character counted as one).
 std::size_t display_width(std::string_view s);

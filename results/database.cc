@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
@@ -25,6 +28,30 @@ namespace schedlab {
 using sql::Stmt;
 using sql::Transaction;
 
+namespace {
+
+// Why this user cannot write the database at PATH, or "": the file itself,
+// or the folder where SQLite must make its WAL files (PATH-wal, PATH-shm)
+// when they are not there to write already.
+std::string read_only_reason(const std::string& path) {
+  if (::access(path.c_str(), W_OK) != 0)
+    return fmt::format("the file cannot be written: {}", std::strerror(errno));
+  if (::access((path + "-wal").c_str(), W_OK) == 0 && ::access((path + "-shm").c_str(), W_OK) == 0)
+    return "";
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    const int err = errno;
+    return fmt::format(
+        "its folder {} cannot be written, where SQLite makes its -wal and -shm "
+        "files: {}",
+        dir, std::strerror(err));
+  }
+  return "";
+}
+
+}  // namespace
+
 Database::Database(const std::string& path, Access access) : path_(path) {
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
@@ -38,6 +65,9 @@ Database::Database(const std::string& path, Access access) : path_(path) {
     open_read_only();
     return;
   }
+  if (exists)
+    if (const std::string why = read_only_reason(path); !why.empty())
+      throw ReadOnlyDatabase(path, why);
   // As a URI (every byte escaped: any path is a file name), so that merge
   // may ATTACH its inputs read-only (store_merge.cc).
   if (sqlite3_open_v2(sql::file_uri(path, "").c_str(), &db_,

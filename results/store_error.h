@@ -22,4 +22,18 @@ class StoreError : public std::runtime_error {
   std::string path_;  // empty: none
 };
 
+// A database this user may not write (a 0444 file, a read-only folder or
+// mount), found before anything is opened to write: nothing was written.
+class ReadOnlyDatabase : public StoreError {
+ public:
+  ReadOnlyDatabase(const std::string& path, std::string reason)
+      : StoreError(path + ": the database is read-only for this user (" + reason +
+                   "); nothing was written to it"),
+        reason_(std::move(reason)) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
+};
+
 }  // namespace schedlab

@@ -1,6 +1,7 @@
 #include "analysis/compare/compare.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,8 @@
 #include "analysis/compare/sequential_cells.h"
 #include "analysis/stats/stats.h"
 #include "base/json_data.h"
+#include "base/text.h"
+#include "results/store_error.h"
 #include "results/variants_table.h"
 
 namespace schedlab {
@@ -332,6 +335,19 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
                                     [&](const RunInfo& r) { return r.id == col.run_id; });
     out.columns.push_back(resolve(run, variants[col.run_id], col));
   }
+
+  // Every run stores its workloads' metrics when it is created: one with
+  // none (a crafted database, DELETE FROM metrics) would print no table
+  // and pass for a comparison.
+  std::vector<std::string> bare;
+  for (const RunInfo& run : out.runs)
+    if (metrics[run.id].empty())
+      bare.push_back(fmt::format("run {} '{}'", run.id, terminal_safe(excerpt(run.name, 80))));
+  if (!bare.empty())
+    throw StoreError(
+        fmt::format("{}: {} hold{} no metric rows (a damaged or crafted database): "
+                    "nothing to compare",
+                    store.path(), fmt::join(bare, ", "), bare.size() == 1 ? "s" : ""));
 
   // What differs between the columns' runs (kernel, cmdline, knobs, state).
   std::vector<ManifestColumn> manifests;

@@ -9,9 +9,19 @@
 namespace schedlab::schedstat {
 namespace {
 
-// cpu fields 1-6 are unsigned int in the kernel; run time, run delay and
-// timeslices are 64-bit. All domain counters are unsigned int.
+// cpu fields 1-6 are unsigned int in the kernel (struct rq: yld_count,
+// sched_count, ...), printed with %u: they wrap at 2^32 on every kernel.
+// Run time and run delay are u64; timeslices (pcount) and the timestamp
+// (jiffies) are unsigned long, 64 bits on a 64-bit kernel, where a backwards
+// step is a reset (another boot) or snapshots out of order, never a wrap:
+// 2^64 jiffies are millions of years. A 32-bit kernel's jiffies do wrap at
+// 2^32 (5 minutes after boot, then every 49.7 days at HZ=1000), but the file
+// does not say which kernel wrote it, and a wrap taken for granted made a
+// 64-bit snapshot pair out of order into a plausible interval (hostile12):
+// such a pair is refused, naming the timestamp. All domain counters are
+// unsigned int.
 constexpr int kCpuBits[kCpuFields] = {32, 32, 32, 32, 32, 64, 64, 64};
+constexpr int kTimestampBits = 64;
 
 // counter_delta() with the error message built only on the slow path.
 template <typename Name>
@@ -91,8 +101,9 @@ void check_same_topology(const Snapshot& a, const Snapshot& b) {
 Snapshot diff(const Snapshot& before, const Snapshot& after) {
   check_same_topology(before, after);
   Snapshot d = after;
-  d.timestamp =
-      delta_of(before.timestamp, after.timestamp, 32, [] { return std::string("timestamp"); });
+  d.timestamp = delta_of(before.timestamp, after.timestamp, kTimestampBits, [] {
+    return std::string("timestamp (jiffies; taken as 64 bits: no wrap at 2^32 is assumed)");
+  });
   for (std::size_t i = 0; i < d.cpus.size(); ++i) {
     const Cpu& b = before.cpus[i];
     Cpu& c = d.cpus[i];

@@ -22,7 +22,10 @@ namespace schedlab::schedstat {
 // name): a delta across a topology change would mix unrelated counters.
 void check_same_topology(const Snapshot& a, const Snapshot& b);
 
-// after - before for every counter (32-bit kernel counters modulo 2^32).
+// after - before for every counter: the kernel's 32-bit ones (cpu fields
+// 1-6, every domain counter) modulo 2^32; a 64-bit one, or the timestamp,
+// going backwards is refused (a reset, or snapshots out of order), never
+// taken as a wrap.
 // Throws CounterMismatchError for a topology change or a counter that went
 // backwards (snapshots from different boots or out of order).
 Snapshot diff(const Snapshot& before, const Snapshot& after);

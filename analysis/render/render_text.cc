@@ -77,7 +77,7 @@ std::vector<std::string> sequential_lines(const Comparison& c) {
                            : fmt::format("undecided, still looking when the run stopped ({} look{})", s.looks,
                                          s.looks == 1 ? "" : "s");
         line += fmt::format(", n {} vs {}", s.n, s.n_baseline);
-        if (s.p_value) line += fmt::format(", p {:.3g}", *s.p_value);
+        if (s.p_value) line += ", " + p_value_text(*s.p_value, 3, " ");
         if (s.ci_low && s.ci_high)
           line += fmt::format(", {:g}% interval [{:+.2f}%, {:+.2f}%]", s.level * 100, *s.ci_low, *s.ci_high);
         if (s.looks > 0) line += fmt::format(" ({})", s.method());
@@ -470,7 +470,7 @@ std::string render_stats_text(const Comparison& c) {
       // one bound (significance.h): its reason says which.
       if (!cell.pct_ci && b.metric.domain == ValueDomain::kNonNegative)
         out += fmt::format(" ({})", cell.pct_ci_reason);
-      out += cell.p_value ? fmt::format("  p={:.4g}", *cell.p_value)
+      out += cell.p_value ? "  " + p_value_text(*cell.p_value, 4)
                           : fmt::format("  p n/a ({})", cell.p_reason);
     }
     out += '\n';

@@ -160,7 +160,7 @@ void register_design(CLI::App& app, int& exit_code) {
                          kSimulateWork, kSimulateMaxN))
           ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--seed", o->seed, "the simulation's seed")
-      ->check(CLI::NonNegativeNumber)  // "-1" would wrap to 2^64 - 1
+      ->check(uint64_digits())
       ->needs(simulate)
       ->capture_default_str();
   cmd->add_option("--dist", o->dist, "the simulation's noise")

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "base/text.h"
 #include "results/runs_table.h"
@@ -22,14 +23,24 @@ struct RmOptions {
 
 int rm_command(const RmOptions& o) {
   return guarded<StoreError>({.prefix = "schedlab rm"}, [&]() -> int {
-    Store store(o.db.resolve(), Store::Access::kExisting);
+    const std::string path = o.db.resolve();
+    std::optional<Store> opened;
+    try {
+      opened.emplace(path, Store::Access::kExisting);
+    } catch (const ReadOnlyDatabase& e) {
+      throw StoreError(fmt::format(
+          "{}: the database is read-only for this user ({}); nothing removed", path, e.reason()));
+    }
+    Store& store = *opened;
     // Every argument is checked before anything is deleted.
     std::vector<RunInfo> doomed;
     for (const auto& arg : o.runs) {
       auto run = store.runs_table().find_run_arg(arg);
       std::vector<RunInfo> found;
-      if (run) found.push_back(*run);
-      else found = group_runs(store.runs_table(), arg);  // a multi-kernel plan by its name
+      if (run)
+        found.push_back(*run);
+      else
+        found = group_runs(store.runs_table(), arg);  // a multi-kernel plan by its name
       if (found.empty())
         throw StoreError(
             fmt::format("{} has no run '{}'", store.path(), terminal_safe(excerpt(arg, 80))));

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "analysis/counters/schedstat.h"
@@ -137,6 +140,20 @@ CLI::Validator number_range(double lo, double hi) {
                            terminal_safe(excerpt(s)));
       },
       fmt::format("from {:g} to {:g}", lo, hi));
+}
+
+CLI::Validator uint64_digits() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        std::uint64_t v = 0;
+        const auto* last = s.data() + s.size();
+        const auto [end, ec] = std::from_chars(s.data(), last, v);
+        const bool digits = !s.empty() && s.front() >= '0' && s.front() <= '9';
+        if (digits && ec == std::errc{} && end == last) return "";
+        return fmt::format("must be an integer from 0 to {} written in digits, not '{}'",
+                           std::numeric_limits<std::uint64_t>::max(), terminal_safe(excerpt(s)));
+      },
+      "0 to 2^64-1");
 }
 
 CLI::Validator domain_name_check() {

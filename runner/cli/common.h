@@ -58,6 +58,10 @@ void add_db_option(CLI::App& cmd, DbOption& db);
 // option: CLI::Range lets "nan" through (no comparison with NaN is true).
 CLI::Validator number_range(double lo, double hi);
 
+// An integer from 0 to 2^64 - 1 written in digits only, for a std::uint64_t
+// option: CLI11 would take "-1" or "1e23" and wrap or clamp them.
+CLI::Validator uint64_digits();
+
 // A scheduler domain's name (schedstat's --level-names): what a v17 file
 // may carry (analysis/counters: domain_name_ok), cut and terminal-safe in
 // the error, since the value is printed as a level.

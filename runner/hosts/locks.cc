@@ -101,15 +101,47 @@ bool is_dir_of(const std::string& dir, uid_t uid) {
 
 }  // namespace
 
+namespace {
+
+// SCHEDLAB_LOCK_DIR, made if need be and checked as it was opened. A
+// folder another user can change is no place for the locks (their holder
+// could be replaced and a second run let in): the folders above it are
+// checked first (nothing is made under one refused), then it is made
+// (0700; one there already is fine), then the folder itself is opened,
+// not through a link, and held to the same rule by its fd: one another
+// user made between the check and mkdir (hostile13), or put there by a
+// link, is refused. The folders above, checked, are this user's or root's
+// and others cannot swap what they hold.
+std::string checked_lock_dir(const std::string& dir) {
+  const auto refuse = [&](const std::string& why) {
+    return HostError(
+        fmt::format("SCHEDLAB_LOCK_DIR: {} {}; use a folder of your own", terminal_safe(dir), why));
+  };
+  if (const auto problem = shared_dir_problem("SCHEDLAB_LOCK_DIR", dir)) throw HostError(*problem);
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw refuse(fmt::format("cannot be made: {}", std::strerror(errno)));
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    throw refuse(errno == ELOOP || errno == ENOTDIR
+                     ? std::string("is no folder (a symbolic link or a file)")
+                     : fmt::format("cannot be opened: {}", std::strerror(errno)));
+  struct stat st {};
+  const bool stated = ::fstat(fd, &st) == 0;
+  ::close(fd);
+  const uid_t me = ::geteuid();
+  if (!stated || !S_ISDIR(st.st_mode)) throw refuse("is no folder");
+  if (st.st_uid != me && st.st_uid != 0)
+    throw refuse(
+        fmt::format("is owned by user {}, neither this user ({}) nor root", st.st_uid, me));
+  if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+    throw refuse("is writable by every user and has no sticky bit");
+  return dir;
+}
+
+}  // namespace
+
 std::string local_lock_dir() {
-  if (const char* env = std::getenv("SCHEDLAB_LOCK_DIR"); env && *env) {
-    // A folder another user can change is no place for the locks (their
-    // holder could be replaced and a second run let in): refused (hostile12).
-    if (const auto problem = shared_dir_problem("SCHEDLAB_LOCK_DIR", env))
-      throw HostError(*problem);
-    ::mkdir(env, 0755);
-    return env;
-  }
+  if (const char* env = std::getenv("SCHEDLAB_LOCK_DIR"); env && *env) return checked_lock_dir(env);
   const std::string run = "/run/schedlab";
   if ((::mkdir(run.c_str(), 0755) == 0 || errno == EEXIST) && ::access(run.c_str(), W_OK) == 0)
     return run;

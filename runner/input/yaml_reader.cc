@@ -99,6 +99,17 @@ struct DocumentMarks : YAML::EventHandler {
 }  // namespace
 
 YAML::Node YamlReader::load(const std::string& text) const {
+  // yaml-cpp reads a NUL as the end of its input, or misreads what follows
+  // ("unknown escape character" in a quoted string): refused at its line.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line_start = text.rfind('\n', nul);
+    const std::size_t column = line_start == std::string::npos ? nul + 1 : nul - line_start;
+    throw ConfigError(path_,
+                      1 + static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n')), "",
+                      fmt::format("a NUL byte at column {}: a config is text, and YAML allows no "
+                                  "NUL anywhere",
+                                  column));
+  }
   YAML::Node root;
   try {
     // At most two documents are read: one is the config, a second an error.

@@ -240,12 +240,14 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         latest = store.nightly_log().latest_nightly_measurement(t.name, sha, kernel.commit);
       if (latest && latest->status == NightlyStatus::kMeasured && !o.force) {
         // Reused only with its run: a run removed since (schedlab rm), or
-        // a row naming a run that is not there or did not finish (a
-        // crafted or merged database), would leave the target out of every
-        // comparison and the report saying "No regression".
+        // a row naming a run that is not there, did not finish or ran
+        // another config (a crafted or merged database), would leave the
+        // target out of every comparison and the report saying "No
+        // regression", or stand for a config it did not run.
         const auto run =
             latest->run_id ? store.runs_table().find_run(*latest->run_id) : std::nullopt;
-        if (run && run->status == RunStatus::kFinished) {
+        const bool same_config = run && run->config_text == config.text;
+        if (run && run->status == RunStatus::kFinished && same_config) {
           // Named as this nightly names the config: the report finds a
           // cell by that path, and one stored as 'c.yaml' is the same
           // config (by its text's sha) as './c.yaml' today.
@@ -257,8 +259,9 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         o.note(fmt::format(
             "{} / {}: the measurement of an earlier night names {}; measuring again", t.name, path,
             !latest->run_id ? std::string("no run (it was removed)")
-            : run           ? fmt::format("run {}, which is {}", run->id, to_string(run->status))
-                  : fmt::format("run {}, which is not in the database", *latest->run_id)));
+            : !run          ? fmt::format("run {}, which is not in the database", *latest->run_id)
+            : same_config   ? fmt::format("run {}, which is {}", run->id, to_string(run->status))
+                            : fmt::format("run {}, which holds another config", run->id)));
         latest.reset();
       }
       // An unfinished run of an earlier invocation (the runner restarted):
@@ -294,15 +297,41 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
         continue;
       }
       if (!resume) m.id = store.nightly_log().add_nightly_measurement(m);
-      const std::string run_name = fmt::format("nightly {} {} {} #{}", nightly.name, t.name,
-                                               std::filesystem::path(path).stem().string(), m.id);
+      auto name_of = [&](std::int64_t id) {
+        return fmt::format("nightly {} {} {} #{}", nightly.name, t.name,
+                           std::filesystem::path(path).stem().string(), id);
+      };
+      std::string run_name = name_of(m.id);
       ExecOptions exec{.name = run_name, .progress = o.progress ? ProgressStyle::kLine : ProgressStyle::kNone};
       if (!m.run_id)
         if (auto run = store.runs_table().find_run_by_name(run_name))
           m.run_id = run->id;  // created, then the runner died
       if (m.run_id) {
         const auto run = store.runs_table().find_run(*m.run_id);
-        if (run && run->status == RunStatus::kFinished) {
+        if (run && run->config_text != config.text) {
+          // Its run holds another config's iterations (a crafted or merged
+          // row): resumed with this config, one run would mix the two, and
+          // finished, it would stand for a config it did not run. This
+          // measurement fails, saying why; a fresh one starts a new run.
+          const std::string why =
+              fmt::format("run {} holds another config than {} (sha256 {}, this one {})", run->id,
+                          path, sha256_hex(run->config_text).substr(0, 12), sha.substr(0, 12));
+          o.note(fmt::format("{} / {}: {}; not resumed: starting a fresh run", t.name, path, why));
+          m.status = NightlyStatus::kFailed;
+          m.error = why + "; not resumed";
+          m.ended_at = utc_now_iso8601();
+          store.nightly_log().update_nightly_measurement(m);
+          m = NightlyMeasurement{.nightly = nightly.name,
+                                 .target = t.name,
+                                 .config_path = path,
+                                 .config_sha256 = sha,
+                                 .status = NightlyStatus::kMeasuring,
+                                 .hook_output = hook_output,
+                                 .kernel_commit = kernel.commit};
+          m.id = store.nightly_log().add_nightly_measurement(m);
+          run_name = name_of(m.id);
+          exec.name = run_name;
+        } else if (run && run->status == RunStatus::kFinished) {
           m.status = NightlyStatus::kMeasured;
         } else if (run) {
           exec.resume_run = run->id;

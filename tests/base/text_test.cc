@@ -217,3 +217,14 @@ TEST_CASE("excerpt cuts between UTF-8 characters and counts bytes when they are 
   CHECK(excerpt(std::string(50, 'a')) == std::string(40, 'a') + "... (50 characters)");
   CHECK(excerpt("short") == "short");
 }
+
+TEST_CASE("p_value_text: a p below 1e-300 (or 0, underflowed) is a bound, not p=0 (issue 44)") {
+  CHECK(p_value_text(0.03125, 4) == "p=0.03125");
+  CHECK(p_value_text(0.5, 3, " ") == "p 0.5");
+  CHECK(p_value_text(2e-300, 4) == "p=2e-300");
+  CHECK(p_value_text(1e-300, 4) == "p=1e-300");
+  CHECK(p_value_text(9e-301, 4) == "p<1e-300");
+  CHECK(p_value_text(0, 4) == "p<1e-300");
+  CHECK(p_value_text(0, 3, " ") == "p < 1e-300");
+  CHECK(p_value_text(4.9e-324, 4) == "p<1e-300");
+}

@@ -479,3 +479,30 @@ workloads:
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
 }
+
+TEST_CASE("stats: a p-value that underflows to 0 prints as p<1e-300, not p=0 (issue 44)") {
+  // Hostile12 #14: two samples far apart (5,000,000 each there; 50 here of
+  // a spread of 5e-8 around 1 and 2) give Welch's t past 1e8 at 98 degrees
+  // of freedom: p underflows, and "p=0" read as a certainty.
+  test::TempDir dir;
+  std::string a, b;
+  for (int i = 0; i < 50; ++i) {
+    a += fmt::format("{:.9f}\n", 1 + i * 1e-9);
+    b += fmt::format("{:.9f}\n", 2 + i * 1e-9);
+  }
+  test::write_text(dir.file("a.txt"), a);
+  test::write_text(dir.file("b.txt"), b);
+  const auto r = schedlab_cmd({"stats", dir.file("a.txt"), dir.file("b.txt")});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("  p<1e-300") != std::string::npos);
+  CHECK(r.out.find("p=0") == std::string::npos);
+  // The same files a little closer print their p as before.
+  std::string c;
+  for (int i = 0; i < 50; ++i) c += fmt::format("{}\n", 1 + (i % 7) * 0.1);
+  test::write_text(dir.file("c.txt"), c);
+  const auto near = schedlab_cmd({"stats", dir.file("a.txt"), dir.file("c.txt")});
+  CHECK(near.exit_code == 0);
+  CHECK(std::regex_search(near.out, std::regex("  p=[0-9.e-]+\n")));
+  CHECK(near.out.find("p<") == std::string::npos);
+}

@@ -234,6 +234,45 @@ TEST_CASE("design: bad options are one line and exit 2", "[design]") {
   }
 }
 
+TEST_CASE(
+    "design: a seed is an integer 0..2^64-1 in digits, else quoted escaped and cut (issue 44)",
+    "[design]") {
+  const std::string stated = "must be an integer from 0 to 18446744073709551615 written in digits";
+  struct Case {
+    std::string seed;
+    std::string quoted;
+  };
+  // Hostile13 #14: "-1" printed a 310-digit bound; "1e23" became 2^64 - 1.
+  const Case cases[] = {
+      {"-1", "'-1'"},
+      {"1e23", "'1e23'"},
+      {"18446744073709551616", "'18446744073709551616'"},
+      {"+5", "'+5'"},
+      {"0x10", "'0x10'"},
+      {"7.0", "'7.0'"},
+      {"\x1b]0;pwned\x07", "'\\x1b]0;pwned\\x07'"},
+      {std::string(100'000, '9'), "'" + std::string(40, '9') + "... (100000 characters)'"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.seed.substr(0, 40));
+    const auto r = schedlab_cmd({"design", "--cv", "4", "--simulate", "10", "--seed", c.seed});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.starts_with("schedlab design: "));
+    CHECK(r.err.find(stated) != std::string::npos);
+    CHECK(r.err.find(c.quoted) != std::string::npos);
+    CHECK(r.err.find('\x1b') == std::string::npos);
+    CHECK(r.err.size() < 400);
+    CHECK(test::message_count(r.err) == 1);
+  }
+  for (const std::string seed : {"0", "18446744073709551615"}) {
+    INFO(seed);
+    const auto r = schedlab_cmd({"design", "--cv", "4", "--simulate", "10", "--seed", seed});
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+  }
+}
+
 TEST_CASE("design: --help states the simulation's bound and why", "[design]") {
   const auto r = schedlab_cmd({"design", "--help"});
   CHECK(r.exit_code == 0);

@@ -510,6 +510,50 @@ workloads:
   }
 }
 
+TEST_CASE(
+    "rm of a database this user may not write says so, naming it; nothing removed (issue 44)") {
+  // Hostile13 #19: rm as nobody on a 0444 file said "attempt to write a
+  // readonly database", and in a folder it may not write quoted an internal
+  // SELECT. Root ignores modes: the commands run as nobody.
+  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to switch to user nobody");
+  test::TempDir dir;
+  const std::string db = dir.file("r.db");
+  test::write_text(dir.file("q.yaml"), R"(iterations: 1
+workloads:
+  - command:
+      name: one
+      argv: [echo, "1"]
+      metrics:
+        t:
+          regex: '^(?<value>[0-9]+)$'
+          direction: lower
+      monitors: []
+)");
+  REQUIRE(test::schedlab_cmd({"run", dir.file("q.yaml"), "--db", db, "--name", "r"}).exit_code ==
+          0);
+  ::chmod(dir.path().c_str(), 0755);
+  std::string why;
+  SECTION("a 0444 file") {
+    ::chmod(db.c_str(), 0444);
+    why = "the file cannot be written: Permission denied";
+  }
+  SECTION("a file of its own in a folder it may not write") {
+    REQUIRE(::chown(db.c_str(), 65534, 65534) == 0);
+    why = "its folder " + dir.path().string() +
+          " cannot be written, where SQLite makes its -wal and -shm files: Permission denied";
+  }
+  const auto r =
+      LocalHost().run({.argv = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                SCHEDLAB_BINARY, "rm", "--db", db, "r"}});
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(test::one_line(r.err) ==
+        test::one_line("schedlab rm: " + db + ": the database is read-only for this user (" + why +
+                       "); nothing removed\n"));
+  CHECK(r.err.find("SELECT") == std::string::npos);
+  CHECK(Store(db, Store::Access::kReadOnly).runs_table().list_runs().size() == 1);
+}
+
 TEST_CASE("a server step refuses a port someone else listens on") {
   if (!LocalHost().find_program("tbench_srv")) SCHEDLAB_SKIP("tbench_srv not installed (dbench)");
   subreaper();

@@ -29,6 +29,9 @@ TEST_CASE("nightly measures again a target whose reused measurement names no run
   SECTION("the row names a run that is not there") {
     REQUIRE(exec_raw(db, "UPDATE nightly_measurements SET run_id = 99 WHERE target = 't2'"));
   }
+  SECTION("the row names a finished run of another config (issue 44)") {
+    REQUIRE(exec_raw(db, "UPDATE runs SET config_text = config_text || '# other' WHERE id = 2"));
+  }
   // Before: both reused, t2 in no comparison, "No regression", exit 0.
   // Now t2 is measured again: its hook fails, and the night says so
   // (exit 2, t2 failed in the targets' table).
@@ -308,4 +311,66 @@ TEST_CASE(
   const std::string config = value_config(dir);
   CHECK(run({"run", config, "--db", dir.file("x.db")}).exit_code == 0);
   CHECK_FALSE(std::filesystem::exists(shared + "/schedlab/local-secret"));
+}
+
+TEST_CASE(
+    "nightly resumes no run of another config: it says so and starts a fresh one (issue 44)") {
+  // hostile13 #20: a crafted `measuring` row naming a running run of another
+  // config was resumed with the nightly's config: two configs' iterations
+  // in one run, which then stood for the nightly's config.
+  TempDir dir;
+  const std::string db = dir.file("n.db"), config = value_config(dir);
+  write_text(dir.file("other.yaml"), read_file(config) + "# another config\n");
+  REQUIRE(schedlab_cmd({"run", dir.file("other.yaml"), "--db", db, "--name", "x"}).exit_code == 0);
+  REQUIRE(exec_raw(
+      db, fmt::format("UPDATE runs SET status = 'running' WHERE id = 1; "
+                      "INSERT INTO nightly_measurements (nightly, target, config_path, "
+                      "config_sha256, run_id, status, error, hook_output, kernel_release, "
+                      "started_at) VALUES ('hn', 't1', '{}', '{}', 1, 'measuring', '', '', '', "
+                      "'2026-12-06T17:00:00Z')",
+                      config, sha256_file(config))));
+  write_text(
+      dir.file("night.yaml"),
+      fmt::format("name: hn\nbaseline: t1\ntargets:\n  - name: t1\nconfigs: [{}]\n", config));
+  const auto r = schedlab_cmd({"nightly", dir.file("night.yaml"), "--db", db});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains(one_line(fmt::format(
+                 "t1 / {}: run 1 holds another config than {} (sha256 {}, this one {}); not "
+                 "resumed: starting a fresh run",
+                 config, config, sha256_file(dir.file("other.yaml")).substr(0, 12),
+                 sha256_file(config).substr(0, 12)))));
+  CHECK(r.err.find("resuming run 1") == std::string::npos);
+  // Run 1 keeps its own 5 iterations; run 2 measured the nightly's config.
+  CHECK(raw(db, "SELECT count(*) FROM iterations WHERE run_id = 1") == "5");
+  CHECK(raw(db, "SELECT count(*) FROM iterations WHERE run_id = 2") == "5");
+  CHECK(raw(db, "SELECT status FROM runs WHERE id = 2") == "finished");
+  CHECK(raw(db,
+            "SELECT group_concat(status || ':' || ifnull(run_id, ''), ' ') FROM "
+            "nightly_measurements ORDER BY id") == "failed:1 measured:2");
+  CHECK_THAT(raw(db, "SELECT error FROM nightly_measurements WHERE id = 1"),
+             Catch::Contains("run 1 holds another config"));
+}
+
+TEST_CASE("compare names the runs that hold no metric rows and exits 1 (issue 44)") {
+  // hostile12 #20: after DELETE FROM metrics, compare printed its header and
+  // no table, exit 0, as if the runs had nothing to say.
+  TempDir dir;
+  const std::string db = dir.file("m.db");
+  two_value_runs(dir, db);
+  REQUIRE(exec_raw(db, "DELETE FROM metrics WHERE run_id = 2"));
+  const auto one = schedlab_cmd({"compare", "--db", db, "r1", "r2"});
+  INFO(one.out << one.err);
+  CHECK(one.exit_code == 1);
+  CHECK(one.out.empty());
+  CHECK_THAT(one_line(one.err),
+             Catch::Contains(one_line(db + ": run 2 'r2' holds no metric rows (a damaged or "
+                                           "crafted database): nothing to compare")));
+  CHECK(schedlab_cmd({"compare", "--db", db, "r1"}).exit_code == 0);
+  REQUIRE(exec_raw(db, "DELETE FROM metrics"));
+  const auto both = schedlab_cmd({"compare", "--db", db, "r1", "r2"});
+  CHECK(both.exit_code == 1);
+  CHECK_THAT(one_line(both.err), Catch::Contains("run 1 'r1', run 2 'r2' hold no metric rows"));
+  CHECK(schedlab_cmd({"compare", "--db", db, "r1"}).exit_code == 1);
 }

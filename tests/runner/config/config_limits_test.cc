@@ -158,6 +158,20 @@ TEST_CASE("a stray comma is a syntax error, not yaml-cpp 0.7's endless LoadAll",
   CHECK_THAT(config_error_of(","), Catch::Contains("YAML syntax error"));
 }
 
+TEST_CASE("a NUL byte anywhere in a config is refused at its line, in plain words (issue 44)",
+          "[unit]") {
+  using namespace std::string_literals;
+  // Hostile13 #21: a NUL in a quoted string read "unknown escape character".
+  CHECK(config_error_of("workloads:\n  - hackbench:\n      groups: \"1\0\\n\"\n"s) ==
+        "exp.yaml:3: a NUL byte at column 17: a config is text, and YAML allows no NUL anywhere");
+  CHECK(config_error_of("\0workloads: [hackbench]\n"s) ==
+        "exp.yaml:1: a NUL byte at column 1: a config is text, and YAML allows no NUL anywhere");
+  CHECK(config_error_of("workloads: [hackbench]\n# a comment\0\n"s) ==
+        "exp.yaml:2: a NUL byte at column 12: a config is text, and YAML allows no NUL anywhere");
+  CHECK(config_error_of("workloads: [hackbench]\n\0"s) ==
+        "exp.yaml:2: a NUL byte at column 1: a config is text, and YAML allows no NUL anywhere");
+}
+
 TEST_CASE("a mapping or list as a key is refused at its line, at any depth", "[unit]") {
   // fuzz/regressions/fuzz_config/complex-key-bad-conversion: yaml-cpp's
   // "bad conversion" escaped the loader with no file or key.

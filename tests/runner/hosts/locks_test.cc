@@ -5,16 +5,17 @@
 #include "runner/hosts/locks.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 #include "runner/hosts/local_host.h"
@@ -129,4 +130,55 @@ TEST_CASE("run liveness: held while a RunAlive lives, never created by a reader"
     CHECK_FALSE(RunAlive::held("/x/b.db", 4));
   }
   CHECK_FALSE(RunAlive::held("/x/a.db", 4));
+}
+
+TEST_CASE("SCHEDLAB_LOCK_DIR is made 0700 first, then the folder opened is checked (issue 44)") {
+  // hostile13: the folder was checked (a folder not made yet passes), then
+  // made 0755: another user could make it in between, and a link in its
+  // place was followed. Now made first, then opened without following a
+  // link and held to owner and mode by its fd.
+  test::TempDir dir;
+  struct Env {
+    explicit Env(const std::string& d) { ::setenv("SCHEDLAB_LOCK_DIR", d.c_str(), 1); }
+    ~Env() { ::unsetenv("SCHEDLAB_LOCK_DIR"); }
+  };
+  const std::string made = dir.file("made");
+  {
+    Env env(made);
+    CHECK(local_lock_dir() == made);
+    struct stat st {};
+    REQUIRE(::stat(made.c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0700);
+    CHECK(local_lock_dir() == made);  // there already: fine
+  }
+  const auto refusal = [](const std::string& d) {
+    Env env(d);
+    try {
+      local_lock_dir();
+    } catch (const HostError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(taken)");
+  };
+  // A link of this user's own to a good folder: the folder opened would be
+  // the link's target, which its owner may change.
+  const std::string link = dir.file("link");
+  std::filesystem::create_directory_symlink(made, link);
+  CHECK(refusal(link) == "SCHEDLAB_LOCK_DIR: " + link +
+                             " is no folder (a symbolic link or a file); use a folder of your own");
+  test::write_text(dir.file("file"), "x");
+  CHECK(refusal(dir.file("file")) ==
+        "SCHEDLAB_LOCK_DIR: " + dir.file("file") +
+            " is no folder (a symbolic link or a file); use a folder of your own");
+  CHECK(refusal(dir.file("no/such"))
+            .starts_with("SCHEDLAB_LOCK_DIR: " + dir.file("no/such") +
+                         " cannot be made: No such file or directory"));
+  // A folder another user made first (as in the race), found by the check
+  // of what was opened as by the one before.
+  if (::geteuid() == 0) {
+    const std::string theirs = dir.file("theirs");
+    std::filesystem::create_directory(theirs);
+    REQUIRE(::chown(theirs.c_str(), 65534, 65534) == 0);
+    CHECK(refusal(theirs).find("is owned by user 65534") != std::string::npos);
+  }
 }
