@@ -11,22 +11,24 @@ namespace {
 
 // cpu fields 1-6 are unsigned int in the kernel (struct rq: yld_count,
 // sched_count, ...), printed with %u: they wrap at 2^32 on every kernel.
-// Run time and run delay are u64; timeslices (pcount) and the timestamp
-// (jiffies) are unsigned long, 64 bits on a 64-bit kernel, where a backwards
-// step is a reset (another boot) or snapshots out of order, never a wrap:
-// 2^64 jiffies are millions of years. A 32-bit kernel's jiffies do wrap at
-// 2^32 (5 minutes after boot, then every 49.7 days at HZ=1000), but the file
-// does not say which kernel wrote it, and a wrap taken for granted made a
-// 64-bit snapshot pair out of order into a plausible interval (hostile12):
-// such a pair is refused, naming the timestamp. All domain counters are
-// unsigned int.
-constexpr int kCpuBits[kCpuFields] = {32, 32, 32, 32, 32, 64, 64, 64};
-constexpr int kTimestampBits = 64;
+// Run time and run delay are u64. Timeslices (pcount) and the timestamp
+// (jiffies) are unsigned long: 64 bits on a 64-bit kernel, where a backwards
+// step is a reset (another boot) or snapshots out of order, never a wrap;
+// 32 bits on a 32-bit one (the armhf lab board), whose jiffies wrap at 2^32
+// five minutes after boot (INITIAL_JIFFIES), then every 49.7 days at
+// HZ=1000. The file does not say which kernel wrote it: a step back from a
+// value below 2^32 is taken as that wrap (a 32-bit kernel prints nothing
+// above), and one from a value past 2^32 is refused (hostile12: a wrap
+// taken for granted made a 64-bit pair out of order into an interval). All
+// domain counters are unsigned int.
+constexpr int kUnsignedLong = 0;
+constexpr int kCpuBits[kCpuFields] = {32, 32, 32, 32, 32, 64, 64, kUnsignedLong};
 
 // counter_delta() with the error message built only on the slow path.
 template <typename Name>
 std::uint64_t delta_of(std::uint64_t before, std::uint64_t after, int bits, Name&& name) {
   if (after >= before) return after - before;
+  if (bits == kUnsignedLong) bits = before >> 32 == 0 ? 32 : 64;
   return counter_delta(before, after, bits, name());
 }
 
@@ -101,8 +103,8 @@ void check_same_topology(const Snapshot& a, const Snapshot& b) {
 Snapshot diff(const Snapshot& before, const Snapshot& after) {
   check_same_topology(before, after);
   Snapshot d = after;
-  d.timestamp = delta_of(before.timestamp, after.timestamp, kTimestampBits, [] {
-    return std::string("timestamp (jiffies; taken as 64 bits: no wrap at 2^32 is assumed)");
+  d.timestamp = delta_of(before.timestamp, after.timestamp, kUnsignedLong, [] {
+    return std::string("timestamp (jiffies: past 2^32, a 64-bit kernel's, which does not wrap)");
   });
   for (std::size_t i = 0; i < d.cpus.size(); ++i) {
     const Cpu& b = before.cpus[i];

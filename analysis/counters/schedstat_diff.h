@@ -23,9 +23,10 @@ namespace schedlab::schedstat {
 void check_same_topology(const Snapshot& a, const Snapshot& b);
 
 // after - before for every counter: the kernel's 32-bit ones (cpu fields
-// 1-6, every domain counter) modulo 2^32; a 64-bit one, or the timestamp,
-// going backwards is refused (a reset, or snapshots out of order), never
-// taken as a wrap.
+// 1-6, every domain counter) modulo 2^32, its unsigned long ones (the
+// timestamp, timeslices) too when below 2^32 (a 32-bit kernel's); a 64-bit
+// one going backwards is refused (a reset, or snapshots out of order),
+// never taken as a wrap.
 // Throws CounterMismatchError for a topology change or a counter that went
 // backwards (snapshots from different boots or out of order).
 Snapshot diff(const Snapshot& before, const Snapshot& after);

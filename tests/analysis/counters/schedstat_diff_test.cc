@@ -188,21 +188,29 @@ TEST_CASE("32-bit counters wrap, 64-bit ones going backwards are refused", "[sch
         "in order");
 }
 
-TEST_CASE("a timestamp going backwards is a reset, not a wrap at 2^32 (issue 44)", "[schedstat]") {
-  // hostile12 #12: 1 after 4294894374 (8 s after a 64-bit boot at HZ=250,
-  // whose jiffies go on past 2^32) read as "72923 jiffies", a 32-bit wrap
-  // taken for granted. The real 64-bit snapshots in the fixtures cross 2^32
-  // going forwards.
-  const auto a = ss::parse("version 15\ntimestamp 4294894374\ncpu0 1 0 1 1 1 1 10 10 10\n");
-  const auto b = ss::parse("version 15\ntimestamp 1\ncpu0 2 0 2 2 2 2 20 20 20\n");
+TEST_CASE("a timestamp going back from past 2^32 is a reset; below, a 32-bit kernel's wrap (issue 44)",
+          "[schedstat]") {
+  // A 64-bit kernel's jiffies go on past 2^32 (the real snapshots in the
+  // fixtures cross it going forwards): a step back from there is another
+  // boot or snapshots out of order.
+  const auto a = ss::parse("version 15\ntimestamp 4295000001\ncpu0 1 0 1 1 1 1 10 10 10\n");
+  const auto b = ss::parse("version 15\ntimestamp 4295000000\ncpu0 2 0 2 2 2 2 20 20 20\n");
   CHECK(mismatch(a, b) ==
-        "timestamp (jiffies; taken as 64 bits: no wrap at 2^32 is assumed) went backwards "
-        "(4294894374 -> 1): the snapshots are not from one boot, or not in order");
-  const auto across = ss::parse("version 15\ntimestamp 4295000000\ncpu0 2 0 2 2 2 2 20 20 20\n");
-  CHECK(ss::diff(a, across).timestamp == 4295000000ULL - 4294894374ULL);
-  // The same past 2^32 on both sides, and back by one: refused as well.
-  const auto c = ss::parse("version 15\ntimestamp 4295000001\ncpu0 2 0 2 2 2 2 20 20 20\n");
-  CHECK(mismatch(c, across).find("went backwards (4295000001 -> 4295000000)") != std::string::npos);
+        "timestamp (jiffies: past 2^32, a 64-bit kernel's, which does not wrap) went backwards "
+        "(4295000001 -> 4295000000): the snapshots are not from one boot, or not in order");
+  const auto reset = ss::parse("version 15\ntimestamp 1\ncpu0 2 0 2 2 2 2 20 20 20\n");
+  CHECK(mismatch(a, reset).find("went backwards (4295000001 -> 1)") != std::string::npos);
+  // hostile12 #12: 1 after 4294894374. A 32-bit kernel (the armhf board)
+  // prints nothing past 2^32 and wraps there five minutes after boot: 72923
+  // jiffies. Nothing in the file says which kernel wrote it; below 2^32 the
+  // wrap is the reading that a real snapshot pair can have.
+  const auto before_wrap = ss::parse("version 15\ntimestamp 4294894374\ncpu0 1 0 1 1 1 1 10 10 10\n");
+  CHECK(ss::diff(before_wrap, reset).timestamp == 72923);
+  CHECK(ss::diff(before_wrap, a).timestamp == 4295000001ULL - 4294894374ULL);
+  // Timeslices (pcount) are unsigned long too; run time (u64) never wraps.
+  const auto slices = ss::parse("version 15\ntimestamp 2\ncpu0 2 0 2 2 2 2 20 20 3\n");
+  const auto many = ss::parse("version 15\ntimestamp 1\ncpu0 1 0 1 1 1 1 10 10 4294967295\n");
+  CHECK(ss::diff(many, slices).cpus[0].c[ss::CpuField::pcount] == 4);
 }
 
 TEST_CASE("accumulate sums deltas", "[schedstat]") {
