@@ -267,6 +267,11 @@ std::string p_value_text(double p, int digits, std::string_view sep) {
   return fmt::format("p{}{:.{}g}", sep, p, digits);
 }
 
+std::string p_number_text(double p, int digits) {
+  if (p >= 0 && p < kPLimit) return fmt::format("<{:g}", kPLimit);
+  return fmt::format("{:.{}g}", p, digits);
+}
+
 std::string wrap_words(std::string_view text, std::size_t width, std::string_view indent) {
   std::string out;
   for (const std::string_view line : split_lines(text)) {

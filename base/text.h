@@ -100,6 +100,8 @@ std::string signed_fixed_text(double v, int precision, double limit = kPctLimit)
 // smallest double has no digit worth printing. JSON keeps the number.
 inline constexpr double kPLimit = 1e-300;
 std::string p_value_text(double p, int digits, std::string_view sep = "=");
+// The same without its "p": "0.0312" or "<1e-300" (a table's p column).
+std::string p_number_text(double p, int digits);
 
 // The columns a terminal gives s: one per UTF-8 code point (a wide
 // character counted as one).

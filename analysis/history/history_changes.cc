@@ -141,10 +141,10 @@ std::string render_changes_text(const HistoryChanges& c) {
   for (std::size_t i = 0; i < c.changes.size(); ++i) {
     const HistoryChange& x = c.changes[i];
     out += fmt::format(
-        "  change {}: {} {}/{} set {}: {:.6g} -> {:.6g} ({}%, {}), p {:.3g}; first run after: {}",
+        "  change {}: {} {}/{} set {}: {:.6g} -> {:.6g} ({}%, {}), {}; first run after: {}",
         i + 1, terminal_safe(x.series.variant), terminal_safe(x.series.block),
         terminal_safe(x.series.row), x.series.set, x.centre_before, x.centre_after,
-        signed_fixed_text(x.pct, 2), x.worse ? "worse" : "better", x.p_value, name(x.after));
+        signed_fixed_text(x.pct, 2), x.worse ? "worse" : "better", p_value_text(x.p_value, 3, " "), name(x.after));
     if (x.before.run_id) out += fmt::format("; last run before: {}", name(x.before));
     out += "\n";
   }

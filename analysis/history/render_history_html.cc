@@ -206,8 +206,8 @@ std::string render_history_html(const History& h, const std::string& vega_script
           if (p->run_id == x.after.run_id && p->variant == x.series.variant && p->params == x.series.params) {
             marks.push_back({{"x", x_label(*p)},
                              {"v", name(*p)},
-                             {"label", fmt::format("change {}: {}% (p {:.3g})", c + 1,
-                                                   signed_fixed_text(x.pct, 2), x.p_value)}});
+                             {"label", fmt::format("change {}: {}% ({})", c + 1,
+                                                   signed_fixed_text(x.pct, 2), p_value_text(x.p_value, 3, " "))}});
             break;
           }
       }

@@ -129,12 +129,12 @@ std::string render_nightly_markdown(const NightlyReport& r) {
         "change | p |\n";
     md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& g : r.regressions)
-      md += fmt::format("| {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% | {:.3g} |\n",
+      md += fmt::format("| {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% | {} |\n",
                         md_cell(g.target), g.against, md_cell(g.reference), md_cell(g.config),
                         md_cell(g.variant), md_cell(g.r.block),
                         md_cell(g.r.row.empty() ? "-" : g.r.row),
                         md_cell(g.r.metric + (g.r.unit.empty() ? "" : " (" + g.r.unit + ")")),
-                        fmt_num(g.r.base_centre), fmt_num(g.r.centre), g.r.pct, g.r.p_value);
+                        fmt_num(g.r.base_centre), fmt_num(g.r.centre), g.r.pct, p_number_text(g.r.p_value, 3));
     md += "\n";
     for (const auto& g : r.regressions) {
       md += fmt::format("### {} vs {}: {}{} {}\n\n", g.target, g.reference, g.r.block,
@@ -159,11 +159,11 @@ std::string render_nightly_markdown(const NightlyReport& r) {
           "last night before |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& c : r.changes) {
       const HistoryChange& x = c.change;
-      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% ({}) | {:.3g} | {} | {} |\n",
+      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:+.2f}% ({}) | {} | {} | {} |\n",
                         md_cell(c.target), md_cell(c.config), md_cell(x.series.variant), md_cell(x.series.block),
                         md_cell(x.series.row.empty() ? "-" : x.series.row),
                         md_cell(c.metric + (c.unit.empty() ? "" : " (" + c.unit + ")")), fmt_num(x.centre_before),
-                        fmt_num(x.centre_after), x.pct, x.worse ? "worse" : "better", x.p_value,
+                        fmt_num(x.centre_after), x.pct, x.worse ? "worse" : "better", p_number_text(x.p_value, 3),
                         md_cell(night(x.after, c.bad)), md_cell(night(x.before, c.good)));
     }
     md += "\n";

@@ -11,6 +11,7 @@
 #include "analysis/nightly/nightly_sentences.h"
 #include "analysis/render/render_html.h"
 #include "analysis/render/render_profiles.h"
+#include "base/text.h"
 
 namespace schedlab {
 namespace {
@@ -42,11 +43,11 @@ std::string render_nightly_html(const NightlyReport& r, const std::string& vega_
     for (const auto& g : r.regressions)
       body += fmt::format(
           "<tr><td>{}</td><td>{} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-          "<td>{}</td><td>{}</td><td class=\"pct\">{:+.2f}%</td><td>{:.3g}</td></tr>\n",
+          "<td>{}</td><td>{}</td><td class=\"pct\">{:+.2f}%</td><td>{}</td></tr>\n",
           e(g.target), e(g.against), e(g.reference), e(g.config), e(g.variant), e(g.r.block),
           e(g.r.row.empty() ? "-" : g.r.row),
           e(g.r.metric + (g.r.unit.empty() ? "" : " (" + g.r.unit + ")")), num(g.r.base_centre),
-          num(g.r.centre), g.r.pct, g.r.p_value);
+          num(g.r.centre), g.r.pct, e(p_number_text(g.r.p_value, 3)));
     body += "</tbody></table>\n";
   }
   for (std::size_t i = 0; i < r.regressions.size(); ++i) {
@@ -90,10 +91,10 @@ std::string render_nightly_html(const NightlyReport& r, const std::string& vega_
       const HistoryChange& x = c.change;
       body += fmt::format(
           "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-          "<td class=\"pct\">{:+.2f}% ({})</td><td>{:.3g}</td><td>{}</td><td>{}</td></tr>\n",
+          "<td class=\"pct\">{:+.2f}% ({})</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
           e(c.target), e(c.config), e(x.series.variant), e(x.series.block), e(x.series.row.empty() ? "-" : x.series.row),
           e(c.metric + (c.unit.empty() ? "" : " (" + c.unit + ")")), num(x.centre_before), num(x.centre_after), x.pct,
-          x.worse ? "worse" : "better", x.p_value, e(night(x.after, c.bad)), e(night(x.before, c.good)));
+          x.worse ? "worse" : "better", e(p_number_text(x.p_value, 3)), e(night(x.after, c.bad)), e(night(x.before, c.good)));
     }
     body += "</tbody></table>\n";
     for (const auto& c : r.changes)

@@ -96,7 +96,7 @@ std::string cell_html(const Cell& cell, const Block& b, std::size_t block, std::
     // The test's own numbers: its decision, and the adjusted p and interval.
     std::string what = seq->finished ? fmt::format("{} after {} look{}", seq->decision, seq->looks, seq->looks == 1 ? "" : "s")
                                      : fmt::format("undecided, still looking ({} looks)", seq->looks);
-    if (seq->p_value) what += fmt::format(", p {:.3g}", *seq->p_value);
+    if (seq->p_value) what += ", " + p_value_text(*seq->p_value, 3, " ");
     if (seq->ci_low && seq->ci_high)
       what += fmt::format(", {:g}% [{:+.2f}%, {:+.2f}%]", seq->level * 100, *seq->ci_low, *seq->ci_high);
     out += fmt::format("<br><span class=\"sequential\">sequential: {}{}</span>", esc(what),

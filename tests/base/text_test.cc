@@ -227,4 +227,8 @@ TEST_CASE("p_value_text: a p below 1e-300 (or 0, underflowed) is a bound, not p=
   CHECK(p_value_text(0, 4) == "p<1e-300");
   CHECK(p_value_text(0, 3, " ") == "p < 1e-300");
   CHECK(p_value_text(4.9e-324, 4) == "p<1e-300");
+  // A table's p column: the number alone, or the bound.
+  CHECK(p_number_text(0.0123456, 3) == "0.0123");
+  CHECK(p_number_text(1e-300, 3) == "1e-300");
+  CHECK(p_number_text(0, 3) == "<1e-300");
 }

@@ -114,6 +114,11 @@ TEST_CASE("the nightly report finds the regression and attaches the schedstat di
   CHECK(j["regressions"][1]["schedstat"].is_null());
   CHECK(j["regressions"][0]["pct"].get<double>() == Approx(-20).epsilon(0.01));
   CHECK(j["comparisons"][0]["compare"]["format_version"].is_number());
+  // A p that underflowed to 0 is a bound in the tables, never "0" (issue 44).
+  NightlyReport tiny = r;
+  tiny.regressions[0].r.p_value = 0;
+  CHECK_THAT(render_nightly_markdown(tiny), Contains("% | <1e-300 |"));
+  CHECK_THAT(render_nightly_html(tiny, ""), Contains("%</td><td>&lt;1e-300</td>"));
 }
 
 TEST_CASE("the nightly report without a measured baseline compares with the previous target only") {
