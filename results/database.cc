@@ -291,47 +291,49 @@ std::set<std::tuple<std::string, std::string, std::string>> defaults_of(
   return out;
 }
 
-// (table, column, shape) of a database's tables, names in lower case: the
+// (table, column, shape) of the database's TABLES, names in lower case: the
 // declared type, NOT NULL, the place in the primary key and the collation.
-// TABLES: only those, when not empty.
+// A statement a table named: a pragma over every table's costs each process
+// a pragma statement a table at each migration of own_schema.
 std::set<std::tuple<std::string, std::string, std::string>> shapes_of(
-    sqlite3* db, const std::set<std::string>& tables = {}) {
-  Stmt q(db,
-         "SELECT m.name, p.name, upper(p.type), p.\"notnull\", p.pk FROM sqlite_master m, "
-         "pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'");
+    sqlite3* db, const std::set<std::string>& tables) {
   std::set<std::tuple<std::string, std::string, std::string>> out;
-  while (q.step()) {
-    if (!tables.empty() && !tables.count(q.text(0))) continue;
-    const char* collation = nullptr;
-    if (sqlite3_table_column_metadata(db, "main", q.text(0).c_str(), q.text(1).c_str(), nullptr,
-                                      &collation, nullptr, nullptr, nullptr) != SQLITE_OK)
-      collation = "?";
-    out.emplace(ascii_lower(q.text(0)), ascii_lower(q.text(1)),
-                fmt::format("{} {} {} {}", q.text(2), q.i64(3), q.i64(4),
-                            ascii_lower(collation ? collation : "binary")));
+  Stmt q(db, "SELECT name, upper(type), \"notnull\", pk FROM pragma_table_info(?)");
+  for (const std::string& table : tables) {
+    q.reset();
+    q.bind(1, table);
+    while (q.step()) {
+      const char* collation = nullptr;
+      if (sqlite3_table_column_metadata(db, "main", table.c_str(), q.text(0).c_str(), nullptr,
+                                        &collation, nullptr, nullptr, nullptr) != SQLITE_OK)
+        collation = "?";
+      out.emplace(ascii_lower(table), ascii_lower(q.text(0)),
+                  fmt::format("{} {} {} {}", q.text(1), q.i64(2), q.i64(3),
+                              ascii_lower(collation ? collation : "binary")));
+    }
   }
   return out;
 }
 
-// (table, key) of each unique index of a database's tables, whatever made it
-// (a UNIQUE or PRIMARY KEY clause, CREATE UNIQUE INDEX): its columns with
-// their collations; "without rowid" for such a table. TABLES as shapes_of.
-std::set<std::pair<std::string, std::string>> unique_keys_of(
-    sqlite3* db, const std::set<std::string>& tables = {}) {
-  Stmt q(db,
-         "SELECT m.name, l.name, x.name, x.coll FROM sqlite_master m, "
-         "pragma_index_list(m.name) l, pragma_index_xinfo(l.name) x "
-         "WHERE m.type = 'table' AND l.\"unique\" AND x.key ORDER BY m.name, l.name, x.seqno");
-  std::map<std::pair<std::string, std::string>, std::string> keys;
-  while (q.step())
-    if (tables.empty() || tables.count(q.text(0)))
-      keys[{q.text(0), q.text(1)}] += ascii_lower(q.text(2)) + " " + ascii_lower(q.text(3)) + ",";
+// (table, key) of each unique index of the database's TABLES, whatever made
+// it (a UNIQUE or PRIMARY KEY clause, CREATE UNIQUE INDEX): its columns with
+// their collations; "without rowid" for such a table.
+std::set<std::pair<std::string, std::string>> unique_keys_of(sqlite3* db,
+                                                             const std::set<std::string>& tables) {
   std::set<std::pair<std::string, std::string>> out;
-  for (const auto& [index, key] : keys) out.emplace(ascii_lower(index.first), key);
+  Stmt q(db,
+         "SELECT l.name, x.name, x.coll FROM pragma_index_list(?) l, pragma_index_xinfo(l.name) x "
+         "WHERE l.\"unique\" AND x.key ORDER BY l.name, x.seqno");
+  for (const std::string& table : tables) {
+    q.reset();
+    q.bind(1, table);
+    std::map<std::string, std::string> keys;
+    while (q.step()) keys[q.text(0)] += ascii_lower(q.text(1)) + " " + ascii_lower(q.text(2)) + ",";
+    for (const auto& [index, key] : keys) out.emplace(ascii_lower(table), key);
+  }
   Stmt w(db, "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND wr");
   while (w.step())
-    if (tables.empty() || tables.count(w.text(0)))
-      out.emplace(ascii_lower(w.text(0)), "without rowid");
+    if (tables.count(w.text(0))) out.emplace(ascii_lower(w.text(0)), "without rowid");
   return out;
 }
 
@@ -432,7 +434,6 @@ std::string Database::foreign_schema(sqlite3* db) {
   // `rm SECOND` remove run 'second', an id that is no rowid (INT PRIMARY
   // KEY) left every knob journal row open, and a UNIQUE index made INSERT OR
   // REPLACE delete other runs' rows (hostile14).
-  if (own_named.empty()) own_named.insert("");  // none: an empty set is every table
   std::set<std::pair<std::string, std::string>> own_columns;
   for (const auto& [table, column, shape] : own.shapes) own_columns.emplace(table, column);
   for (const auto& [table, column, shape] : shapes_of(db, own_named))
