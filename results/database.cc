@@ -236,6 +236,9 @@ struct OwnSchema {
   std::map<std::string, std::array<std::size_t, 5>> checks;
   std::map<std::string, std::set<std::string>> check_texts;
   std::set<std::tuple<std::string, std::string, std::string>> defaults;
+  // Each column's shape and each table's unique keys, at any version.
+  std::set<std::tuple<std::string, std::string, std::string>> shapes;
+  std::set<std::pair<std::string, std::string>> unique_keys;
 };
 
 // CHECK, ON CONFLICT and foreign key actions in a table's text (a quoted name
@@ -318,21 +321,68 @@ std::set<std::tuple<std::string, std::string, std::string>> defaults_of(
   return out;
 }
 
+// (table, column, shape) of the database's TABLES, names in lower case: the
+// declared type, NOT NULL, the place in the primary key and the collation.
+// A statement a table named: a pragma over every table's costs each process
+// a pragma statement a table at each migration of own_schema.
+std::set<std::tuple<std::string, std::string, std::string>> shapes_of(
+    sqlite3* db, const std::set<std::string>& tables) {
+  std::set<std::tuple<std::string, std::string, std::string>> out;
+  Stmt q(db, "SELECT name, upper(type), \"notnull\", pk FROM pragma_table_info(?)");
+  for (const std::string& table : tables) {
+    q.reset();
+    q.bind(1, table);
+    while (q.step()) {
+      const char* collation = nullptr;
+      if (sqlite3_table_column_metadata(db, "main", table.c_str(), q.text(0).c_str(), nullptr,
+                                        &collation, nullptr, nullptr, nullptr) != SQLITE_OK)
+        collation = "?";
+      out.emplace(ascii_lower(table), ascii_lower(q.text(0)),
+                  fmt::format("{} {} {} {}", q.text(1), q.i64(2), q.i64(3),
+                              ascii_lower(collation ? collation : "binary")));
+    }
+  }
+  return out;
+}
+
+// (table, key) of each unique index of the database's TABLES, whatever made
+// it (a UNIQUE or PRIMARY KEY clause, CREATE UNIQUE INDEX): its columns with
+// their collations; "without rowid" for such a table.
+std::set<std::pair<std::string, std::string>> unique_keys_of(sqlite3* db,
+                                                             const std::set<std::string>& tables) {
+  std::set<std::pair<std::string, std::string>> out;
+  Stmt q(db,
+         "SELECT l.name, x.name, x.coll FROM pragma_index_list(?) l, pragma_index_xinfo(l.name) x "
+         "WHERE l.\"unique\" AND x.key ORDER BY l.name, x.seqno");
+  for (const std::string& table : tables) {
+    q.reset();
+    q.bind(1, table);
+    std::map<std::string, std::string> keys;
+    while (q.step()) keys[q.text(0)] += ascii_lower(q.text(1)) + " " + ascii_lower(q.text(2)) + ",";
+    for (const auto& [index, key] : keys) out.emplace(ascii_lower(table), key);
+  }
+  Stmt w(db, "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND wr");
+  while (w.step())
+    if (tables.count(w.text(0))) out.emplace(ascii_lower(w.text(0)), "without rowid");
+  return out;
+}
+
 const OwnSchema& own_schema() {
   static const OwnSchema own = [] {
     OwnSchema s;
     // Every process that opens a database makes this once: a table's text
     // is read again only when a migration changed it (ALTER TABLE rewrites
-    // it), which also says when its defaults may have changed.
+    // it), which also says when its defaults and columns may have changed;
+    // its unique keys, also when an index was made.
     std::set<std::pair<std::string, std::string>> tables_seen;
     migrate_in_memory([&](sqlite3* db) {
-      std::set<std::string> changed;
-      Stmt q(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_master");
+      std::set<std::string> changed, keyed;
+      Stmt q(db, "SELECT type, name, coalesce(sql, ''), tbl_name FROM sqlite_master");
       while (q.step())
         if (q.text(0) == "trigger") {
           s.triggers.emplace(q.text(1), q.text(2));
         } else if (q.text(0) == "index") {
-          s.indexes.emplace(q.text(1), q.text(2));
+          if (s.indexes.emplace(q.text(1), q.text(2)).second) keyed.insert(q.text(3));
         } else if (q.text(0) == "table") {
           s.tables.insert(q.text(1));
           if (!tables_seen.emplace(q.text(1), q.text(2)).second) continue;
@@ -343,7 +393,12 @@ const OwnSchema& own_schema() {
           for (auto& clause : check_clauses(q.text(2)))
             s.check_texts[q.text(1)].insert(std::move(clause));
         }
-      if (!changed.empty()) s.defaults.merge(defaults_of(db, changed));
+      if (changed.empty() && keyed.empty()) return;
+      keyed.insert(changed.begin(), changed.end());
+      s.unique_keys.merge(unique_keys_of(db, keyed));
+      if (changed.empty()) return;
+      s.defaults.merge(defaults_of(db, changed));
+      s.shapes.merge(shapes_of(db, changed));
     });
     return s;
   }();
@@ -362,25 +417,32 @@ std::string Database::foreign_schema(sqlite3* db) {
   // generated column in one of schedlab's tables: an index on an endless
   // instr() hung import (hostile13). An index of plain columns is left alone.
   const OwnSchema& own = own_schema();
+  // The indexes on an expression or with a WHERE, in one statement: one
+  // statement an index (pragma index_list lists all of its table's) took
+  // time squared in their number, 24 s for 4000 plain indexes (hostile14).
+  std::set<std::string> computed;
+  for (Stmt x(db,
+              "SELECT m.name FROM sqlite_master m, pragma_index_xinfo(m.name) x "
+              "WHERE m.type = 'index' AND x.cid = -2 UNION SELECT l.name FROM sqlite_master m, "
+              "pragma_index_list(m.name) l WHERE m.type = 'table' AND l.partial");
+       x.step();)
+    computed.insert(x.text(0));
   Stmt s(db, "SELECT type, name, coalesce(sql, ''), tbl_name FROM sqlite_master");
+  std::set<std::string> own_named;  // schedlab's tables, as this database names them
   while (s.step()) {
     const std::string type = s.text(0), name = s.text(1), text = s.text(2);
+    if (type == "table" && own.tables.count(ascii_lower(name))) own_named.insert(name);
     if (type == "trigger" && !own.triggers.count({name, text}))
       return fmt::format(
           "it has a trigger '{}' that schedlab did not make (it would run on "
           "schedlab's writes)",
           terminal_safe(excerpt(name, 60)));
-    if (type == "index" && !text.empty() && !own.indexes.count({name, text})) {
-      Stmt x(db,
-             "SELECT (SELECT count(*) FROM pragma_index_xinfo(?1) WHERE cid = -2) + "
-             "(SELECT count(*) FROM pragma_index_list(?2) WHERE name = ?1 AND partial)");
-      x.bind(1, name).bind(2, s.text(3));
-      if (x.step() && x.i64(0) > 0)
-        return fmt::format(
-            "it has an index '{}' on an expression or with a WHERE that schedlab did not make "
-            "(it would run on schedlab's writes)",
-            terminal_safe(excerpt(name, 60)));
-    }
+    if (type == "index" && !text.empty() && !own.indexes.count({name, text}) &&
+        computed.count(name))
+      return fmt::format(
+          "it has an index '{}' on an expression or with a WHERE that schedlab did not make "
+          "(it would run on schedlab's writes)",
+          terminal_safe(excerpt(name, 60)));
     if (type == "table" && own.tables.count(ascii_lower(name)) &&
         (more_words(check_words(text), own.checks.at(ascii_lower(name))) ||
          std::ranges::any_of(check_clauses(text), [&](const std::string& clause) {
@@ -397,6 +459,25 @@ std::string Database::foreign_schema(sqlite3* db) {
       return fmt::format("its '{}' is a {}, not schedlab's table", terminal_safe(name),
                          type == "table" ? "virtual table" : type);
   }
+  // A column's type, NOT NULL, key or collation, and a table's unique keys,
+  // as schedlab made them at some version: a name matched under NOCASE made
+  // `rm SECOND` remove run 'second', an id that is no rowid (INT PRIMARY
+  // KEY) left every knob journal row open, and a UNIQUE index made INSERT OR
+  // REPLACE delete other runs' rows (hostile14).
+  std::set<std::pair<std::string, std::string>> own_columns;
+  for (const auto& [table, column, shape] : own.shapes) own_columns.emplace(table, column);
+  for (const auto& [table, column, shape] : shapes_of(db, own_named))
+    if (own_columns.count({table, column}) && !own.shapes.count({table, column, shape}))
+      return fmt::format(
+          "its table '{}' has a column '{}' of a type, key or collation schedlab did not make "
+          "({}: it would change what schedlab's statements do)",
+          terminal_safe(table), terminal_safe(column), terminal_safe(excerpt(shape, 60)));
+  for (const auto& [table, key] : unique_keys_of(db, own_named))
+    if (!own.unique_keys.count({table, key}))
+      return fmt::format(
+          "its table '{}' has a unique key or layout schedlab did not make ({}: it would change "
+          "what schedlab's writes keep)",
+          terminal_safe(table), terminal_safe(excerpt(key, 60)));
   for (const auto& [table, column, value] : defaults_of(db))
     if (own.tables.count(table) && (value == "generated" || calls_a_function(value)) &&
         !own.defaults.count({table, column, value}))
