@@ -344,6 +344,38 @@ void read_classic(const Output& o, const ParamTable<NetperfParams>::Values& p, N
             o.rows[0].number));
 }
 
+// netperf's latency percentiles come from one histogram: the minimum, the
+// 50th, 90th and 99th percentiles and the maximum never decrease in that
+// order. Out of order, the output is not netperf's (hostile14).
+void check_latency_order(const Line& row, const std::vector<Sample>& samples,
+                         const std::map<std::string, double>& others) {
+  std::vector<std::pair<std::string, double>> seen;
+  const auto add = [&](const std::string& label, std::optional<double> v) {
+    if (v) seen.emplace_back(label, *v);
+  };
+  const auto sample = [&](const char* metric) -> std::optional<double> {
+    for (const Sample& x : samples)
+      if (x.metric == metric) return x.value;
+    return std::nullopt;
+  };
+  const auto other = [&](const char* column) -> std::optional<double> {
+    const auto it = others.find(column);
+    return it == others.end() ? std::nullopt : std::optional<double>(it->second);
+  };
+  add("Minimum Latency", other("Minimum Latency Microseconds"));
+  add("50th Percentile", sample("latency_p50"));
+  add("90th Percentile", sample("latency_p90"));
+  add("99th Percentile", sample("latency_p99"));
+  add("Maximum Latency", other("Maximum Latency Microseconds"));
+  for (std::size_t i = 1; i < seen.size(); ++i)
+    if (seen[i].second < seen[i - 1].second)
+      throw ParseError(kNetperfName, row.number,
+                       fmt::format("line {}: {} {:g} is below {} {:g}: netperf's latencies come "
+                                   "from one histogram and never decrease in that order",
+                                   row.number, seen[i].first, seen[i].second, seen[i - 1].first,
+                                   seen[i - 1].second));
+}
+
 // netperf prints no "!!!" block in omni output: the confidence columns say
 // whether the interval was reached (each width at most the target).
 void read_omni(const Output& o, const ParamTable<NetperfParams>::Values& p, NetperfReading& r) {
@@ -372,6 +404,7 @@ void read_omni(const Output& o, const ParamTable<NetperfParams>::Values& p, Netp
         kNetperfName, o.rows[0].number,
         fmt::format("line {}: no 'Transaction Rate' column (selector TRANSACTION_RATE)",
                     o.rows[0].number));
+  check_latency_order(o.rows[0], r.samples, confid);
   if (known_flag(p, &NetperfParams::latency))
     for (const char* m : {"latency_mean", "latency_p50", "latency_p90", "latency_p99"})
       if (!has(m))

@@ -408,6 +408,29 @@ TEST_CASE(
                     Catch::StartsWith("no netperf test banner"));
 }
 
+TEST_CASE("netperf refuses latencies out of their histogram's order (hostile14), naming the line") {
+  // The fixture's row: minimum 14, P50 15, P90 17, P99 400, maximum 174252.
+  const std::string real = test::read_text(test::fixture("netperf/tcp_rr-omni-O-latency.txt"));
+  auto p = point("TCP_RR");
+  p.values["latency"] = true;
+  CHECK(by_metric(netperf().parse(p, real, "")).at("latency_p99") == 400);
+  // hostile14: a P50 above the P90 was read (the columns stay aligned).
+  std::string p50 = real;
+  p50.replace(p50.find("15           17"), 2, "99");
+  CHECK_THROWS_WITH(netperf().parse(p, p50, ""),
+                    "line 6: 90th Percentile 17 is below 50th Percentile 99: netperf's latencies "
+                    "come from one histogram and never decrease in that order");
+  // A maximum below the 99th percentile, and a minimum above the median.
+  std::string max = real;
+  max.replace(max.find("174252"), 6, "399   ");
+  CHECK_THROWS_WITH(netperf().parse(p, max, ""),
+                    Catch::Contains("Maximum Latency 399 is below 99th Percentile 400"));
+  std::string min = real;
+  min.replace(min.find("14 "), 2, "16");
+  CHECK_THROWS_WITH(netperf().parse(p, min, ""),
+                    Catch::Contains("50th Percentile 15 is below Minimum Latency 16"));
+}
+
 TEST_CASE("netperf refuses a figure statistics cannot hold (issue 44), naming the line") {
   const std::string stream = test::read_text(test::fixture("netperf/tcp_stream-l3.txt"));
   std::string huge = stream;
