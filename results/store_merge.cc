@@ -110,6 +110,13 @@ void remove_database(const std::string& path) {
     std::filesystem::remove(path + suffix, ec);
 }
 
+// A temporary database and the private folder it is in (migrated_copy).
+void remove_temp_database(const std::string& path) {
+  remove_database(path);
+  std::error_code ec;
+  std::filesystem::remove(std::filesystem::path(path).parent_path(), ec);
+}
+
 // A temporary database, removed with this.
 struct TempDatabase {
   std::string path;
@@ -117,7 +124,7 @@ struct TempDatabase {
   TempDatabase(const TempDatabase&) = delete;
   TempDatabase& operator=(const TempDatabase&) = delete;
   ~TempDatabase() {
-    if (!path.empty()) remove_database(path);
+    if (!path.empty()) remove_temp_database(path);
   }
 };
 
@@ -134,14 +141,16 @@ struct Handle {
 };
 
 // The input copied page by page (SQLite's backup API, from the read-only
-// connection) into a temporary file, and migrated there.
+// connection) into a temporary file, and migrated there. The file is in a
+// folder of this user's own (mkdtemp: 0700), as SQLite opens it by name: a
+// file made in TMPDIR itself could be swapped between making and opening
+// where TMPDIR is a folder others may write without a sticky bit (hostile14).
 std::string migrated_copy(sqlite3* from, const std::string& input, int version) {
-  std::string path = (std::filesystem::temp_directory_path() / "schedlab-merge-XXXXXX").string();
-  const int fd = ::mkstemp(path.data());
-  if (fd < 0)
+  std::string dir = (std::filesystem::temp_directory_path() / "schedlab-merge-XXXXXX").string();
+  if (!::mkdtemp(dir.data()))
     throw StoreError(fmt::format("{}: cannot make a temporary copy to migrate: {}", input,
                                  std::strerror(errno)));
-  ::close(fd);
+  const std::string path = dir + "/copy.db";
   try {
     sqlite3* to = nullptr;
     const int opened = sqlite3_open(path.c_str(), &to);
@@ -152,13 +161,13 @@ std::string migrated_copy(sqlite3* from, const std::string& input, int version) 
     sqlite3_backup_step(b, -1);
     if (sqlite3_backup_finish(b) != SQLITE_OK) throw StoreError(sqlite3_errmsg(to));
   } catch (const StoreError& e) {
-    remove_database(path);
+    remove_temp_database(path);
     throw StoreError(fmt::format("{}: cannot copy it to migrate: {}", input, e.what()));
   }
   try {
     const Store migrate(path, Store::Access::kExisting);
   } catch (const StoreError& e) {
-    remove_database(path);
+    remove_temp_database(path);
     throw StoreError(fmt::format("{}: schema version {} could not be brought to {} (in a copy): {}",
                                  input, version, Store::kSchemaVersion, e.what()));
   }

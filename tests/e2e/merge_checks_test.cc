@@ -236,9 +236,13 @@ TEST_CASE("merge: an input of an older schema is checked in its migrated copy, a
   const std::string old = dir.file("old.db"), bad = dir.file("bad.db");
   write_seq_db(old);
   exec(old, test::kBackToSchemaVersion9);
-  const auto r = schedlab_cmd({"merge", dir.file("out.db"), old});
+  // The copy is made in a folder of its own under TMPDIR, and goes with it.
+  const std::string tmp = dir.file("tmp");
+  std::filesystem::create_directory(tmp);
+  const auto r = schedlab_cmd({"merge", dir.file("out.db"), old}, {{"TMPDIR", tmp}});
   INFO(r.err);
   CHECK(r.ok());
+  CHECK(std::filesystem::is_empty(tmp));
   write_seq_db(bad);
   exec(bad, "UPDATE variants SET name = 'a' || char(10) WHERE name = 'a'");
   exec(bad, test::kBackToSchemaVersion9);
