@@ -216,6 +216,10 @@ std::optional<std::string> shared_dir_problem(const std::string& variable,
   for (auto p = full;; p = p.parent_path()) {
     struct stat st {};
     if (::stat(p.c_str(), &st) == 0) {
+      // /dev/null is writable by all, but what is wrong is that it is no folder.
+      if (!S_ISDIR(st.st_mode))
+        return fmt::format("{}: {} is no folder; use a folder of your own", variable,
+                           terminal_safe(p.string()));
       const std::string what =
           p == full ? "" : fmt::format(" (a folder above {})", terminal_safe(full.string()));
       if (st.st_uid != me && st.st_uid != 0)

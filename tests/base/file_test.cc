@@ -199,6 +199,11 @@ TEST_CASE(
   CHECK_FALSE(shared_dir_problem("V", ww));
   CHECK_FALSE(shared_dir_problem("V", ww + "/not/made/yet"));
   CHECK_FALSE(shared_dir_problem("V", "/tmp"));  // root's, with the sticky bit
+  // A device or a file is no folder (hostile14: /dev/null was "writable by
+  // every user and has no sticky bit").
+  CHECK(shared_dir_problem("V", "/dev/null") == "V: /dev/null is no folder; use a folder of your own");
+  test::write_text(dir.file("f"), "");
+  CHECK(shared_dir_problem("V", dir.file("f"))->ends_with(" is no folder; use a folder of your own"));
   ::chmod(ww.c_str(), 0777);
   CHECK(shared_dir_problem("V", ww) ==
         "V: " + ww +
