@@ -232,6 +232,17 @@ std::optional<std::string> shared_dir_problem(const std::string& variable,
             "{}: {}{} is writable by every user and has no sticky bit: another user could "
             "replace what schedlab keeps there; use a folder of your own",
             variable, terminal_safe(p.string()), what);
+      // The sticky bit keeps others from removing a file of this user's,
+      // not from making one at a name schedlab uses before it does, which
+      // stays theirs to swap later: a run's lock or alive file in /tmp
+      // itself was taken over, and restore killed the live run (hostile15).
+      // A folder above with the bit is fine: they cannot swap this one.
+      if ((st.st_mode & S_IWOTH) && p == full)
+        return fmt::format(
+            "{}: {} is writable by every user: even with the sticky bit another user can make "
+            "files there first, under the names schedlab uses, and swap them later; use a "
+            "folder of your own (one made in it is fine)",
+            variable, terminal_safe(p.string()));
     }
     if (p == p.parent_path()) break;
   }

@@ -1,5 +1,6 @@
 #include "results/database.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,21 +32,30 @@ using sql::Transaction;
 namespace {
 
 // Why this user cannot write the database at PATH, or "": the file itself,
-// or the folder where SQLite must make its WAL files (PATH-wal, PATH-shm)
-// when they are not there to write already.
+// or the folder where SQLite must make its WAL files (FILE-wal, FILE-shm)
+// when they are not there to write already. SQLite follows a link at PATH
+// (or on the way) and makes them beside the file it names: that file and
+// its folder are the ones checked (a link in a folder this user may not
+// write, to a file in one it may, was refused, naming the link's folder:
+// hostile15). Checked for the effective user, who opens the file.
 std::string read_only_reason(const std::string& path) {
-  if (::access(path.c_str(), W_OK) != 0)
+  const auto writable = [](const std::string& p, int mode) {
+    return ::faccessat(AT_FDCWD, p.c_str(), mode, AT_EACCESS) == 0;
+  };
+  if (!writable(path, W_OK))
     return fmt::format("the file cannot be written: {}", std::strerror(errno));
-  if (::access((path + "-wal").c_str(), W_OK) == 0 && ::access((path + "-shm").c_str(), W_OK) == 0)
-    return "";
-  std::string dir = std::filesystem::path(path).parent_path().string();
+  std::error_code ec;
+  const std::filesystem::path real = std::filesystem::canonical(path, ec);
+  const std::string file = ec ? path : real.string();
+  if (writable(file + "-wal", W_OK) && writable(file + "-shm", W_OK)) return "";
+  std::string dir = std::filesystem::path(file).parent_path().string();
   if (dir.empty()) dir = ".";
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+  if (!writable(dir, W_OK | X_OK)) {
     const int err = errno;
     return fmt::format(
         "its folder {} cannot be written, where SQLite makes its -wal and -shm "
         "files: {}",
-        dir, std::strerror(err));
+        terminal_safe(dir), std::strerror(err));
   }
   return "";
 }

@@ -120,7 +120,11 @@ std::string checked_lock_dir(const std::string& dir) {
   if (const auto problem = shared_dir_problem("SCHEDLAB_LOCK_DIR", dir)) throw HostError(*problem);
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
     throw refuse(fmt::format("cannot be made: {}", std::strerror(errno)));
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  // Without its trailing slashes: "link/" names what the link points to,
+  // and O_NOFOLLOW would not see the link (hostile15).
+  std::string own = dir;
+  while (own.size() > 1 && own.back() == '/') own.pop_back();
+  const int fd = ::open(own.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     throw refuse(errno == ELOOP || errno == ENOTDIR
                      ? std::string("is no folder (a symbolic link or a file)")
@@ -133,8 +137,9 @@ std::string checked_lock_dir(const std::string& dir) {
   if (st.st_uid != me && st.st_uid != 0)
     throw refuse(
         fmt::format("is owned by user {}, neither this user ({}) nor root", st.st_uid, me));
-  if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-    throw refuse("is writable by every user and has no sticky bit");
+  // With the sticky bit too: another user's files there, made first under
+  // the lock's names, stay theirs to swap (hostile15).
+  if (st.st_mode & S_IWOTH) throw refuse("is writable by every user");
   return dir;
 }
 

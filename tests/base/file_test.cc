@@ -198,7 +198,9 @@ TEST_CASE(
   std::filesystem::create_directory(ww);
   CHECK_FALSE(shared_dir_problem("V", ww));
   CHECK_FALSE(shared_dir_problem("V", ww + "/not/made/yet"));
-  CHECK_FALSE(shared_dir_problem("V", "/tmp"));  // root's, with the sticky bit
+  // Root's, with the sticky bit: a folder above is fine, but not /tmp
+  // itself as the folder schedlab keeps its files in (hostile15).
+  CHECK_FALSE(shared_dir_problem("V", "/tmp/schedlab-not-made-yet"));
   // A device or a file is no folder (hostile14: /dev/null was "writable by
   // every user and has no sticky bit").
   CHECK(shared_dir_problem("V", "/dev/null") == "V: /dev/null is no folder; use a folder of your own");
@@ -213,6 +215,14 @@ TEST_CASE(
             ->starts_with("V: " + ww + " (a folder above " + ww + "/x) is writable by every user"));
   ::chmod(ww.c_str(), 01777);
   CHECK_FALSE(shared_dir_problem("V", ww + "/x"));
+  // The folder itself with the bit: another user's files made there first
+  // under schedlab's names stay theirs to swap (a live run's alive file:
+  // restore killed the run, hostile15).
+  CHECK(shared_dir_problem("V", ww) ==
+        "V: " + ww +
+            " is writable by every user: even with the sticky bit another user can make files "
+            "there first, under the names schedlab uses, and swap them later; use a folder of "
+            "your own (one made in it is fine)");
   // Through a link: the folder it leads to is the one checked.
   ::chmod(ww.c_str(), 0777);
   std::filesystem::create_directory_symlink(ww, dir.file("link"));

@@ -478,6 +478,20 @@ workloads:
   const auto ok = schedlab_cmd({"run", config, "--db", db}, {{"SCHEDLAB_LOCK_DIR", locks}});
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
+  // The sticky folder itself as the lock folder: another user made the
+  // alive file of the next run first, swapped it once the run held it, and
+  // restore took the live run for dead: it killed its process group and
+  // removed its work directory; list said "interrupted" (hostile15).
+  const std::string sticky = fmt::format(
+      "SCHEDLAB_LOCK_DIR: {} is writable by every user: even with the sticky bit another user "
+      "can make files there first, under the names schedlab uses, and swap them later; use a "
+      "folder of your own (one made in it is fine)",
+      ww);
+  const auto st = schedlab_cmd({"run", config, "--db", db}, {{"SCHEDLAB_LOCK_DIR", ww}});
+  INFO(st.err);
+  CHECK(st.exit_code != 0);
+  CHECK(test::one_line(st.err).find(sticky) != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(ww + "/sut.lock"));
 }
 
 TEST_CASE("stats: a p-value that underflows to 0 prints as p<1e-300, not p=0 (issue 44)") {

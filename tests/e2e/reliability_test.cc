@@ -554,6 +554,79 @@ workloads:
   CHECK(Store(db, Store::Access::kReadOnly).runs_table().list_runs().size() == 1);
 }
 
+TEST_CASE(
+    "a database reached by a link is checked where SQLite writes: the file it names, its folder, "
+    "for the effective user (hostile15)") {
+  // SQLite follows a link and makes the -wal and -shm beside the file it
+  // names. The check looked at the link's folder: a link in a folder nobody
+  // may not write, to a database of its own in a folder it may, was refused
+  // as "its folder ... cannot be written" (rm, run, import, restore locked
+  // out); the other way round it passed and SQLite's error quoted a SELECT.
+  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to switch to user nobody");
+  test::TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);  // root's: nobody may not write here
+  const std::string own = dir.file("own");
+  std::filesystem::create_directory(own);
+  test::write_text(dir.file("q.yaml"), R"(iterations: 1
+workloads:
+  - command:
+      name: one
+      argv: [echo, "1"]
+      metrics:
+        t:
+          regex: '^(?<value>[0-9]+)$'
+          direction: lower
+      monitors: []
+)");
+  const std::string db = own + "/r.db", theirs = dir.file("t.db");
+  for (const std::string& d : {db, theirs}) {
+    REQUIRE(test::schedlab_cmd({"run", dir.file("q.yaml"), "--db", d, "--name", "r"}).exit_code ==
+            0);
+    for (const char* end : {"", "-wal", "-shm"})
+      if (std::filesystem::exists(d + end)) REQUIRE(::chown((d + end).c_str(), 65534, 65534) == 0);
+  }
+  REQUIRE(::chown(own.c_str(), 65534, 65534) == 0);
+  // SQLite leaves an empty -wal (and the -shm) after a run: without them,
+  // it must make them in root's folder.
+  for (const char* end : {"-wal", "-shm"}) {
+    if (!std::filesystem::exists(theirs + end)) continue;
+    if (std::string(end) == "-wal") REQUIRE(std::filesystem::file_size(theirs + end) == 0);
+    std::filesystem::remove(theirs + end);
+  }
+  const auto rm_as = [](const char* who, const std::string& path) {
+    return LocalHost().run({.argv = {"setpriv", who, "--regid=65534", "--clear-groups",
+                                     SCHEDLAB_BINARY, "rm", "--db", path, "r"}});
+  };
+  // A link in root's folder to nobody's database in nobody's folder.
+  std::filesystem::create_symlink(db, dir.file("link.db"));
+  const auto ok = rm_as("--reuid=65534", dir.file("link.db"));
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  CHECK(Store(db, Store::Access::kReadOnly).runs_table().list_runs().empty());
+  // A link in nobody's folder to nobody's database in root's folder.
+  std::filesystem::create_symlink(theirs, own + "/link.db");
+  const auto no = rm_as("--reuid=65534", own + "/link.db");
+  CHECK(no.exit_code == 2);
+  CHECK(test::one_line(no.err) ==
+        test::one_line("schedlab rm: " + own +
+                       "/link.db: the database is read-only for this user "
+                       "(its folder " +
+                       std::filesystem::canonical(dir.path()).string() +
+                       " cannot be written, where SQLite makes its -wal and -shm files: "
+                       "Permission denied); nothing removed\n"));
+  // Another effective user than the real one (root): the file is root's.
+  REQUIRE(::chown(theirs.c_str(), 0, 0) == 0);
+  const auto eff =
+      LocalHost().run({.argv = {"setpriv", "--euid=65534", "--egid=65534", "--clear-groups",
+                                SCHEDLAB_BINARY, "rm", "--db", theirs, "r"}});
+  CHECK(eff.exit_code == 2);
+  CHECK(test::one_line(eff.err) ==
+        test::one_line("schedlab rm: " + theirs +
+                       ": the database is read-only for this user (the "
+                       "file cannot be written: Permission denied); nothing removed\n"));
+  CHECK(Store(theirs, Store::Access::kReadOnly).runs_table().list_runs().size() == 1);
+}
+
 TEST_CASE("a server step refuses a port someone else listens on") {
   if (!LocalHost().find_program("tbench_srv")) SCHEDLAB_SKIP("tbench_srv not installed (dbench)");
   subreaper();

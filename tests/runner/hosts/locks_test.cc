@@ -166,6 +166,19 @@ TEST_CASE("SCHEDLAB_LOCK_DIR is made 0700 first, then the folder opened is check
   std::filesystem::create_directory_symlink(made, link);
   CHECK(refusal(link) == "SCHEDLAB_LOCK_DIR: " + link +
                              " is no folder (a symbolic link or a file); use a folder of your own");
+  // "link/" names the folder it points to: refused as the link (hostile15).
+  CHECK(refusal(link + "//") ==
+        "SCHEDLAB_LOCK_DIR: " + link +
+            "// is no folder (a symbolic link or a file); use a folder of your own");
+  // The folder itself writable by every user, even with the sticky bit (as
+  // /tmp): another user makes the lock's files there first and swaps them
+  // later; a live run's were, and restore killed it (hostile15).
+  const std::string sticky = dir.file("sticky");
+  std::filesystem::create_directory(sticky);
+  ::chmod(sticky.c_str(), 01777);
+  CHECK(refusal(sticky).find("is writable by every user: even with the sticky bit") !=
+        std::string::npos);
+  CHECK(refusal(sticky + "/own") == "(taken)");  // a folder of one's own in it is fine
   test::write_text(dir.file("file"), "x");
   CHECK(refusal(dir.file("file")) ==
         "SCHEDLAB_LOCK_DIR: " + dir.file("file") +
