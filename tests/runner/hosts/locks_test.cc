@@ -181,8 +181,7 @@ TEST_CASE("SCHEDLAB_LOCK_DIR is made 0700 first, then the folder opened is check
   CHECK(refusal(sticky + "/own") == "(taken)");  // a folder of one's own in it is fine
   test::write_text(dir.file("file"), "x");
   CHECK(refusal(dir.file("file")) ==
-        "SCHEDLAB_LOCK_DIR: " + dir.file("file") +
-            " is no folder (a symbolic link or a file); use a folder of your own");
+        "SCHEDLAB_LOCK_DIR: " + dir.file("file") + " is no folder; use a folder of your own");
   CHECK(refusal(dir.file("no/such"))
             .starts_with("SCHEDLAB_LOCK_DIR: " + dir.file("no/such") +
                          " cannot be made: No such file or directory"));
