@@ -16,6 +16,7 @@
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
+#include "tests/support/asan.h"
 #include "tests/support/hackbench_samples.h"
 #include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
@@ -466,16 +467,6 @@ TEST_CASE("import --mmtests: what a tree holds before it is stored has a budget"
       Catch::Contains(test::one_line("need more than 1 MiB of memory before they are stored")));
   CHECK_FALSE(fs::exists(dir.file("l.db")));
 }
-
-// Built with ASan: GCC says so by __SANITIZE_ADDRESS__, clang 14 only by
-// __has_feature (the sanitized build is clang's).
-#if defined(__SANITIZE_ADDRESS__)
-#define SCHEDLAB_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SCHEDLAB_TEST_ASAN 1
-#endif
-#endif
 
 TEST_CASE("import --mmtests: peak memory stays bounded on gzip bombs") {
   // Read without a limit, three 873 KB .gz logs reached 7.9 GB. Three logs

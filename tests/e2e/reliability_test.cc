@@ -37,6 +37,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/asan.h"
 #include "tests/support/one_line.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
@@ -510,15 +511,8 @@ workloads:
   }
 }
 
-TEST_CASE(
-    "rm of a database this user may not write says so, naming it; nothing removed (issue 44)") {
-  // Hostile13 #19: rm as nobody on a 0444 file said "attempt to write a
-  // readonly database", and in a folder it may not write quoted an internal
-  // SELECT. Root ignores modes: the commands run as nobody.
-  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to switch to user nobody");
-  test::TempDir dir;
-  const std::string db = dir.file("r.db");
-  test::write_text(dir.file("q.yaml"), R"(iterations: 1
+// One iteration of `echo 1`: a database of one's own, made by a real run.
+const char* const kEchoOne = R"(iterations: 1
 workloads:
   - command:
       name: one
@@ -528,7 +522,17 @@ workloads:
           regex: '^(?<value>[0-9]+)$'
           direction: lower
       monitors: []
-)");
+)";
+
+TEST_CASE(
+    "rm of a database this user may not write says so, naming it; nothing removed (issue 44)") {
+  // Hostile13 #19: rm as nobody on a 0444 file said "attempt to write a
+  // readonly database", and in a folder it may not write quoted an internal
+  // SELECT. Root ignores modes: the commands run as nobody.
+  if (geteuid() != 0) SCHEDLAB_SKIP("needs root to switch to user nobody");
+  test::TempDir dir;
+  const std::string db = dir.file("r.db");
+  test::write_text(dir.file("q.yaml"), kEchoOne);
   REQUIRE(test::schedlab_cmd({"run", dir.file("q.yaml"), "--db", db, "--name", "r"}).exit_code ==
           0);
   ::chmod(dir.path().c_str(), 0755);
@@ -567,17 +571,7 @@ TEST_CASE(
   ::chmod(dir.path().c_str(), 0755);  // root's: nobody may not write here
   const std::string own = dir.file("own");
   std::filesystem::create_directory(own);
-  test::write_text(dir.file("q.yaml"), R"(iterations: 1
-workloads:
-  - command:
-      name: one
-      argv: [echo, "1"]
-      metrics:
-        t:
-          regex: '^(?<value>[0-9]+)$'
-          direction: lower
-      monitors: []
-)");
+  test::write_text(dir.file("q.yaml"), kEchoOne);
   const std::string db = own + "/r.db", theirs = dir.file("t.db");
   for (const std::string& d : {db, theirs}) {
     REQUIRE(test::schedlab_cmd({"run", dir.file("q.yaml"), "--db", d, "--name", "r"}).exit_code ==
@@ -619,11 +613,20 @@ workloads:
   const auto eff =
       LocalHost().run({.argv = {"setpriv", "--euid=65534", "--egid=65534", "--clear-groups",
                                 SCHEDLAB_BINARY, "rm", "--db", theirs, "r"}});
+  const std::string refused = test::one_line(
+      "schedlab rm: " + theirs +
+      ": the database is read-only for this user (the file cannot be written: Permission "
+      "denied); nothing removed\n");
+#if defined(SCHEDLAB_TEST_ASAN)
+  // LeakSanitizer cannot run in a process whose effective user is not its
+  // real one (not dumpable: it cannot read its own /proc files, nor
+  // ASAN_OPTIONS there): its fatal error at exit follows the message and
+  // makes the status. The status is checked in the plain build.
+  CHECK(test::one_line(eff.err).starts_with(refused));
+#else
   CHECK(eff.exit_code == 2);
-  CHECK(test::one_line(eff.err) ==
-        test::one_line("schedlab rm: " + theirs +
-                       ": the database is read-only for this user (the "
-                       "file cannot be written: Permission denied); nothing removed\n"));
+  CHECK(test::one_line(eff.err) == refused);
+#endif
   CHECK(Store(theirs, Store::Access::kReadOnly).runs_table().list_runs().size() == 1);
 }
 

@@ -614,7 +614,7 @@ TEST_CASE("lab build: a disk that fills during the build says which disk, and wh
   commit_base(dir.path() / "fill");
   const std::string cache = dir.file("cache");
   fs::create_directories(cache);
-  must({"mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", cache});
+  must({"mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", cache});
   struct Unmount {
     std::string path;
     ~Unmount() { sh({"umount", "-l", path}); }
