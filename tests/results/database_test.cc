@@ -38,13 +38,22 @@ TEST_CASE("a database of a negative schema version is refused before any migrati
                         "or crafted database); nothing merged");
 }
 
+namespace {
+
+// A new database of schedlab's, then SQL of a crafter's run on it.
+std::string crafted(const test::TempDir& dir, const std::string& name, const std::string& sql) {
+  const std::string path = dir.file(name);
+  { Store s(path); }
+  REQUIRE(test::exec_raw(path, sql));
+  return path;
+}
+
+}  // namespace
+
 TEST_CASE("a trigger schedlab did not make, or a view in a table's place, is refused (hostile12)") {
   test::TempDir dir;
   const auto fresh = [&](const std::string& name, const std::string& sql) {
-    const std::string path = dir.file(name);
-    { Store s(path); }
-    REQUIRE(test::exec_raw(path, sql));
-    return path;
+    return crafted(dir, name, sql);
   };
   // An endless view as samples: compare and list never ended.
   const std::string view = fresh(
@@ -165,10 +174,7 @@ TEST_CASE(
     "(hostile14)") {
   test::TempDir dir;
   const auto fresh = [&](const std::string& name, const std::string& sql) {
-    const std::string path = dir.file(name);
-    { Store s(path); }
-    REQUIRE(test::exec_raw(path, sql));
-    return path;
+    return crafted(dir, name, sql);
   };
   // runs.name under NOCASE: `rm SECOND` removed run 'second'.
   const std::string nocase = fresh(
@@ -239,12 +245,10 @@ TEST_CASE(
   // clock's: the machine may be busy), not nine.
   test::TempDir dir;
   const auto open_cpu_s = [&](int indexes) {
-    const std::string path = dir.file(std::to_string(indexes) + ".db");
-    { Store s(path); }
     std::string sql = "BEGIN;";
     for (int i = 0; i < indexes; ++i)
       sql += "CREATE INDEX i" + std::to_string(i) + " ON samples (metric, value);";
-    REQUIRE(test::exec_raw(path, sql + "COMMIT;"));
+    const std::string path = crafted(dir, std::to_string(indexes) + ".db", sql + "COMMIT;");
     const std::clock_t start = std::clock();
     CHECK_NOTHROW(Store(path, Store::Access::kReadOnly));
     return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
