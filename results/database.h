@@ -28,7 +28,7 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  static constexpr int kSchemaVersion = 18;
+  static constexpr int kSchemaVersion = 19;
   // How long a write waits for another writer's lock (SQLite's busy
   // timeout) before it fails: a merge holds the lock for its whole input,
   // seconds for a million samples, and a run's journal writes must wait for

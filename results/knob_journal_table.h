@@ -29,7 +29,21 @@ struct JournalEntry {
   // journal acts only on rows of the host and boot it runs on; empty in rows
   // written before schedlab recorded it (migration 13).
   std::string machine_id, boot_id, hostname;
+  // The writer's tag (journal_row_tag), as the row holds it: none in rows
+  // written before migration 19 or closed since (a closed row set back to
+  // 'applied' is then no longer this user's).
+  std::optional<std::int64_t> tag;
 };
+
+// The tag schedlab journals a row with: local_tag (base/local_secret.h,
+// a secret of this user on this machine, never in the database) over every
+// field restore and a run's preflight act on or by: run, host, kind, name,
+// path, value to write back, target and the writer's machine, boot and
+// hostname. Another user, or a database crafted or edited since, cannot
+// make it (hostile15 S3).
+std::int64_t journal_row_tag(const JournalEntry& e);
+// Whether the row's tag is the one this user would have journaled it with.
+bool journaled_by_this_user(const JournalEntry& e);
 
 class KnobJournalTable {
  public:

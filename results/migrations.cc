@@ -422,6 +422,16 @@ CREATE TRIGGER cell_marks_metric_delete AFTER DELETE ON metrics BEGIN
   DELETE FROM cell_summary_marks WHERE run_id = OLD.run_id;
 END;
 )sql",
+    // 19: a journal row's tag (results/knob_journal_table.h: journal_row_tag),
+    // made with a secret of the user who journaled it on that machine: restore
+    // and a run's preflight act only on rows whose tag is this user's (machine
+    // and boot ids are world-readable: another user's crafted row named them
+    // and root's restore killed that user's choice of process group,
+    // hostile15 S3). NULL in the rows written before, which are then left
+    // alone, and in closed rows.
+    R"sql(
+ALTER TABLE knob_journal ADD COLUMN local_tag INTEGER;
+)sql",
 };
 static_assert(std::size(kMigrations) == Database::kSchemaVersion);
 

@@ -2,8 +2,8 @@
 // host the journal names. Lab guests are skipped with a note: they are
 // powered off, and their knobs went with them. A host a live run holds
 // (its SUT lock, runner/hosts/locks.h) is refused: its knobs are that run's.
-// Only rows of this machine and boot are acted on (knobs/journal_rows.h);
-// rows with no identity are listed, and adopted only with
+// Only rows of this machine and boot with this user's tag are acted on
+// (knobs/journal_rows.h); other rows are listed, and adopted only with
 // --adopt-unidentified and a "yes" typed at a terminal.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -39,7 +39,7 @@ void print_host_lines(const std::string& host, const std::vector<std::string>& l
   for (const auto& line : lines) fmt::print("{}", wrap_words(fmt::format("{}: {}", host, line)));
 }
 
-// The user's "yes" at a terminal, for rows no identity says are this
+// The user's "yes" at a terminal, for rows no identity and tag say are this
 // host's. A script cannot give it: without a terminal on stdin, no.
 bool confirmed(const std::string& host, std::size_t rows) {
   // A prompt, answered at its end: one line, not wrapped.
@@ -120,9 +120,9 @@ void register_restore(CLI::App& app, int& exit_code) {
   cmd->add_option("--config", o->config, "experiment file whose ssh: options reach remote hosts");
   cmd->add_flag(
       "--adopt-unidentified", o->adopt,
-      "also put back knobs of journal rows that carry no machine and boot identity (a database "
-      "from before schedlab recorded it), after a 'yes' typed at a terminal; their processes and "
-      "work directories are only listed");
+      "also put back knobs of journal rows that carry no machine and boot identity or no tag of "
+      "this user (a database from an older schedlab), after a 'yes' typed at a terminal; their "
+      "processes and work directories are only listed");
   cmd->callback([o, &exit_code] { exit_code = restore_command(*o); });
 }
 

@@ -63,7 +63,8 @@ struct ExecResult {
 // Who a host is, read on it: its /etc/machine-id, the boot it is in
 // (/proc/sys/kernel/random/boot_id) and its hostname; empty where the host
 // has none. The knob journal records it with every row and acts only on
-// rows of the same machine and boot (runner/knobs/journal_rows.h).
+// rows of the same machine and boot that carry this user's tag
+// (runner/knobs/journal_rows.h).
 struct HostIdentity {
   std::string machine_id, boot_id, hostname;
 };

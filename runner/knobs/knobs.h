@@ -74,9 +74,10 @@ class KnobJournal {
 };
 
 // Restores every journaled knob of a host left behind by a run that died
-// (kill -9, power loss): only rows of this machine and boot
-// (journal_rows.h). Returns one line per knob restored, and one per row it
-// left alone or closed (another machine's, an earlier boot's, no identity).
+// (kill -9, power loss): only rows of this machine and boot with this
+// user's tag (journal_rows.h). Returns one line per knob restored, and one
+// per row it left alone or closed (another machine's, an earlier boot's, no
+// identity or tag of this user's).
 // A row it refuses (a crafted path, a value its knob never holds) or fails
 // to write stops nothing: the host's other rows are restored, and then
 // RestoreIncomplete says why each refused row was not.
@@ -96,7 +97,7 @@ class RestoreIncomplete : public KnobError {
 // row turning another feature), or a path that is not its knob's own.
 std::optional<std::string> journal_row_problem(const JournalEntry& e);
 
-// Rows without this host's identity, adopted as its own (`schedlab
+// Rows without this host's identity or this user's tag, adopted as its own (`schedlab
 // restore --adopt-unidentified`, after the user's confirmation at a
 // terminal): the knobs are written back as restore_journal would; work
 // directories and process groups are closed unacted on, with a line

@@ -114,9 +114,10 @@ std::int64_t journal_process_group(KnobJournalTable& journal, Host& host, std::i
 
 std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host) {
   std::vector<std::string> done;
-  // Only what this machine wrote in this boot: a process group or directory
-  // journaled elsewhere, or by a row with no identity (a merged or crafted
-  // database), is not ours to touch.
+  // Only what this user journaled on this machine in this boot: a process
+  // group or directory journaled elsewhere, or by a row with no identity or
+  // tag of this user's (a merged, crafted or another user's row), is not
+  // ours to touch.
   for (const auto& e : journal_rows(journal, host).live) {
     if (!is_leftover_kind(e.kind)) continue;
     if (e.run_id && RunAlive::held(journal.path(), e.run_id)) continue;  // a live run's own

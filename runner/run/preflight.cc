@@ -139,17 +139,18 @@ void preflight(const RunContext& run) {
           "{} still has knobs changed by an earlier run that did not finish: {}; run 'schedlab "
           "restore' first",
           host->name(), fmt::join(names, ", ")));
-    // A knob row without identity may be an old schedlab's unfinished run
-    // (its knob still changed) or a crafted one: not measured over either way.
+    // A knob row without identity or this user's tag may be an old
+    // schedlab's unfinished run (its knob still changed), another user's or
+    // a crafted one: not measured over either way.
     for (const auto& e : rows.unidentified)
       if (!is_leftover_kind(e.kind))
         names.push_back(fmt::format("{} (run {})", terminal_safe(excerpt(e.name, 80)), e.run_id));
     if (!names.empty())
-      throw PreflightError(
-          fmt::format("{}: the database journals knobs with no identity of this machine and boot: "
-                      "{}; 'schedlab restore' "
-                      "lists them (--adopt-unidentified puts them back, if they are this host's)",
-                      host->name(), fmt::join(names, ", ")));
+      throw PreflightError(fmt::format(
+          "{}: the database journals knobs this user did not journal on this machine and "
+          "boot (no identity or tag of this user's): {}; 'schedlab restore' lists them "
+          "(--adopt-unidentified puts them back, if they are this host's)",
+          host->name(), fmt::join(names, ", ")));
   }
   check_plan(pair, config, plan);
 }

@@ -20,7 +20,9 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "tests/support/journal_tag.h"
 #include "tests/support/one_line.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/run_schedlab.h"
 #include "tests/support/skip.h"
 #include "tests/support/temp_dir.h"
@@ -96,8 +98,9 @@ TEST_CASE("journal: merged rows are history; another machine's or boot's rows ar
   r = test::schedlab_cmd({"restore", "--db", foreign});
   INFO(r.out << r.err);
   CHECK(r.ok());
-  CHECK(r.out.find("journaled by another machine (sut, machine-id 0123456789abcdef0123456789abcdef); left alone") !=
-        std::string::npos);
+  CHECK(test::one_line(r.out).find(
+            test::one_line("journaled by another machine (sut, machine-id "
+                           "0123456789abcdef0123456789abcdef); left alone")) != std::string::npos);
   CHECK(read_sysctl(local, kJournalKnob) == before);
   // An earlier boot of this machine: closed, nothing written.
   auto old = sysctl_row(kJournalKnob, "/proc/sys/kernel/sched_autogroup_enabled", other);
@@ -105,8 +108,10 @@ TEST_CASE("journal: merged rows are history; another machine's or boot's rows ar
   const std::string rebooted = crafted_db(dir, "rebooted.db", {old});
   r = test::schedlab_cmd({"restore", "--db", rebooted});
   CHECK(r.ok());
-  CHECK(r.out.find("journaled in an earlier boot (00000000-0000-0000-0000-000000000000) of this machine") !=
-        std::string::npos);
+  CHECK(
+      test::one_line(r.out).find(test::one_line(
+          "journaled in an earlier boot (00000000-0000-0000-0000-000000000000) of this machine")) !=
+      std::string::npos);
   CHECK(read_sysctl(local, kJournalKnob) == before);
   CHECK(Store(rebooted).journal().unrestored("local").empty());
   // A run on the merged database is not refused by the task node's row.
@@ -317,12 +322,75 @@ TEST_CASE(
   r = test::schedlab_cmd({"run", cfg, "--db", db});
   CHECK(r.exit_code == 1);
   CHECK(test::one_line(r.err).find(test::one_line(
-            "local: the database journals knobs with no identity of this machine and boot: "
+            "local: the database journals knobs this user did not journal on this machine and boot "
+            "(no identity or tag of this user's): "
             "kernel.sched_autogroup_enabled (run 1), kernel.perf_event_paranoid (run 1), "
             "vm.mmap_min_addr "
             "(run 1), kernel.randomize_va_space (run 1); 'schedlab restore' lists them")) !=
         std::string::npos);
   untouched();
+}
+
+TEST_CASE(
+    "journal: a row with this machine's and boot's ids but not this user's tag is left alone: a "
+    "crafted one naming a process group, or one edited since (hostile15 #12)") {
+  if (this_machine().empty()) {
+    SCHEDLAB_SKIP("no /etc/machine-id on this machine");
+  }
+  test::TempDir dir;
+  Victims victims;  // the crafted row's and the edited row's target
+  REQUIRE(victims.pgid > 1);
+  // A server schedlab journaled itself: still killed.
+  LocalHost local;
+  const auto own = local.start_background({.argv = {"sleep", "300"}});
+  const int own_pgid = local.background_pgid(own).value_or(0);
+  REQUIRE(own_pgid > 1);
+  const auto pgroup = [](int pgid, std::string what) {
+    return JournalEntry{.host = "local",
+                        .kind = "pgroup",
+                        .name = std::move(what),
+                        .path = std::to_string(pgid),
+                        .original = start_time_of(pgid),
+                        .machine_id = this_machine(),
+                        .boot_id = this_boot(),
+                        .hostname = "sut"};
+  };
+  // Row 1: schedlab's own. Row 2: journaled for the test's own server, then
+  // its group id edited to the victim's (with its start time).
+  const std::string db =
+      crafted_db(dir, "s3.db", {pgroup(own_pgid, "own"), pgroup(own_pgid, "edited")});
+  REQUIRE(test::exec_raw(
+      db, fmt::format("UPDATE knob_journal SET path = '{}', original = '{}' WHERE id = 2",
+                      victims.pgid, start_time_of(victims.pgid))));
+  // Row 3: as another user writes it, by SQL with this machine's and boot's
+  // ids (both world-readable), the victim's group and its leader's start time.
+  REQUIRE(test::exec_raw(
+      db, fmt::format(
+              "INSERT INTO knob_journal (run_id, host, kind, name, path, original, target, state, "
+              "applied_at, machine_id, boot_id, hostname) VALUES (1, 'local', 'pgroup', 'crafted', "
+              "'{}', '{}', '', 'applied', '2026-01-01T00:00:00Z', '{}', '{}', 'sut')",
+              victims.pgid, start_time_of(victims.pgid), this_machine(), this_boot())));
+  auto r = test::schedlab_cmd({"restore", "--db", db});
+  INFO(r.out << r.err);
+  CHECK(r.ok());
+  CHECK(victims.untouched());
+  // schedlab's own row acted on: its leader killed (a zombie until the test reaps it).
+  const std::string own_stat = test::read_text(fmt::format("/proc/{}/stat", own_pgid));
+  CHECK(own_stat.substr(own_stat.rfind(')') + 2, 1) == "Z");
+  const std::string out = test::one_line(r.out);
+  CHECK(out.find(test::one_line(fmt::format("process group {} (own) killed (run 1)", own_pgid))) !=
+        std::string::npos);
+  CHECK(out.find(test::one_line(
+            "pgroup crafted (run 1): not journaled by this user on this machine: it has no tag")) !=
+        std::string::npos);
+  CHECK(out.find(test::one_line(fmt::format(
+            "pgroup edited (run 1): not journaled by this user on this machine: its tag "
+            "is not this user's (another user's row, a database from elsewhere, or a row "
+            "edited since); would kill process group {} (edited); left alone",
+            victims.pgid))) != std::string::npos);
+  CHECK(out.find(test::one_line("check it by hand")) != std::string::npos);
+  CHECK(Store(db).journal().unrestored("local").size() == 2);
+  local.stop_background(own);
 }
 
 TEST_CASE(

@@ -4,10 +4,11 @@
 
 namespace schedlab::test {
 
-// Migration 18's triggers dropped: schema version 17. Every test that takes
-// a database further back starts here (a migration run again over objects
-// still there would fail).
+// Migration 19's column dropped, then 18's triggers: schema version 17.
+// Every test that takes a database further back starts here (a migration
+// run again over objects still there would fail).
 #define SCHEDLAB_BACK_TO_17                                                         \
+  "ALTER TABLE knob_journal DROP COLUMN local_tag;"                                 \
   "DROP TRIGGER cell_marks_summary_insert; DROP TRIGGER cell_marks_summary_update;" \
   "DROP TRIGGER cell_marks_summary_delete; DROP TRIGGER cell_marks_variant_insert;" \
   "DROP TRIGGER cell_marks_variant_update; DROP TRIGGER cell_marks_variant_delete;" \
@@ -17,7 +18,7 @@ namespace schedlab::test {
 inline constexpr const char* kBackToSchemaVersion17 =
     SCHEDLAB_BACK_TO_17 "PRAGMA user_version = 17";
 
-// Version 9, as written before migrations 10 to 18 (they only add these; 12
+// Version 9, as written before migrations 10 to 19 (they only add these; 12
 // widens an index of 9's, put back as 9 made it; 16 rebuilds metrics, whose
 // CHECK on kind it keeps and 16 makes again, and drops 17's domain column).
 inline constexpr const char* kBackToSchemaVersion9 = SCHEDLAB_BACK_TO_17

@@ -12,6 +12,7 @@
 #include "results/runs_table.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/journal_rows.h"
+#include "tests/support/journal_tag.h"
 #include "tests/support/plain_iteration.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/skip.h"
@@ -215,10 +216,55 @@ TEST_CASE(
   KnobJournal* journal = &killed_run_journal(store, kernel, run);
   journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");
   test::raw(path, "UPDATE knob_journal SET target = char(27) || '[31mRED' || char(7)");
+  test::tag_journal_row(path, 1);
   const auto done = restore_journal(store.journal(), kernel);
   REQUIRE(done.size() == 1);
   CHECK(done[0] == "restored debugfs sched/base_slice_ns: \\x1b[31mRED\\x07 -> 3000000 (run 1)");
   CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "3000000\n");
+}
+
+TEST_CASE(
+    "restore acts only on rows with this user's tag: an edited, untagged or reopened row is "
+    "listed and left alone (hostile15 S3, test double)") {
+  auto kernel = eevdf_kernel();
+  test::TempDir dir;
+  const std::string path = dir.file("s3.db");
+  Store store(path);
+  const auto run = test::plain_run(store, "s3");
+  KnobJournal* journal = &killed_run_journal(store, kernel, run);
+  journal->apply(debugfs_knob("sched/base_slice_ns"), "700000");         // 1: value edited
+  journal->apply(feature_knob("NO_PLACE_LAG"), "NO_PLACE_LAG");          // 2: tag dropped
+  journal->apply(feature_knob("NO_RUN_TO_PARITY"), "NO_RUN_TO_PARITY");  // 3: as written
+  REQUIRE(test::raw(path, "SELECT local_tag IS NOT NULL FROM knob_journal WHERE id = 3") == "1");
+  test::raw(path, "UPDATE knob_journal SET original = '1' WHERE id = 1");
+  test::raw(path, "UPDATE knob_journal SET local_tag = NULL WHERE id = 2");
+  const auto done = restore_journal(store.journal(), kernel);
+  CHECK(kernel.feature("RUN_TO_PARITY"));  // schedlab's own row: restored
+  CHECK(kernel.files["/sys/kernel/debug/sched/base_slice_ns"] == "700000\n");
+  CHECK_FALSE(kernel.feature("PLACE_LAG"));
+  const auto line = [&](const std::string& start) {
+    const auto it = std::find_if(done.begin(), done.end(),
+                                 [&](const std::string& l) { return l.starts_with(start); });
+    return it == done.end() ? std::string() : *it;
+  };
+  CHECK(line("debugfs sched/base_slice_ns (run 1): ") ==
+        "debugfs sched/base_slice_ns (run 1): not journaled by this user on this machine: its "
+        "tag is not this user's (another user's row, a database from elsewhere, or a row edited "
+        "since); would write '1' to /sys/kernel/debug/sched/base_slice_ns; left alone");
+  CHECK(line("sched_feature PLACE_LAG (run 1): ")
+            .find("it has no tag (a row of a schedlab older than this one, which did not tag "
+                  "its rows, or one written by other means)") != std::string::npos);
+  CHECK(line("rows left alone are never acted on: if one is of a run of yours that died here (a "
+             "run of an older schedlab too") != "");
+  CHECK(store.journal().unrestored("fake-kernel").size() == 2);
+  // A closed row loses its tag: set back to 'applied', it is no longer this user's.
+  CHECK(test::raw(path, "SELECT coalesce(local_tag, 'none') FROM knob_journal WHERE id = 3") ==
+        "none");
+  test::raw(path, "UPDATE knob_journal SET state = 'applied' WHERE id = 3");
+  for (auto& [name, on] : kernel.features)
+    if (name == "RUN_TO_PARITY") on = false;
+  restore_journal(store.journal(), kernel);
+  CHECK_FALSE(kernel.feature("RUN_TO_PARITY"));
 }
 
 TEST_CASE(
@@ -235,6 +281,7 @@ TEST_CASE(
   journal->apply(feature_knob("NO_RUN_TO_PARITY"), "NO_RUN_TO_PARITY");
   // The first row's path crafted to another file.
   test::raw(path, "UPDATE knob_journal SET path = '/proc/sys/kernel/core_pattern' WHERE id = 1");
+  test::tag_journal_row(path, 1);
   try {
     restore_journal(store.journal(), kernel);
     FAIL("no refusal");
