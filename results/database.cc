@@ -60,6 +60,25 @@ std::string read_only_reason(const std::string& path) {
   return "";
 }
 
+// SQLITE_CANTOPEN at a write open's first statements: SQLite could not open
+// the -wal or -shm file beside the database (it opens neither through a
+// link), said in plain words rather than as the statement it prepared.
+std::string cannot_open(const std::string& path) {
+  for (const char* suffix : {"-wal", "-shm"}) {
+    struct stat st {};
+    const std::string side = path + suffix;
+    if (::lstat(side.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+      return fmt::format(
+          "{}: cannot open database: {} is a symbolic link, and SQLite opens its -wal and -shm "
+          "files through none; nothing written (remove the link: SQLite makes the file anew)",
+          path, side);
+  }
+  return fmt::format(
+      "{}: cannot open database: SQLite cannot open or make its -wal or -shm file beside it; "
+      "nothing written",
+      path);
+}
+
 }  // namespace
 
 Database::Database(const std::string& path, Access access) : path_(path) {
@@ -106,6 +125,7 @@ Database::Database(const std::string& path, Access access) : path_(path) {
         exec("PRAGMA foreign_keys = ON");
         break;
       } catch (const StoreError&) {
+        if ((sqlite3_errcode(db_) & 0xff) == SQLITE_CANTOPEN) throw StoreError(cannot_open(path_));
         if ((sqlite3_errcode(db_) & 0xff) != SQLITE_BUSY ||
             std::chrono::steady_clock::now() > deadline)
           throw;
@@ -159,6 +179,21 @@ ReadOnly open_read_only(const std::string& path) {
 
 }  // namespace sql
 
+namespace {
+
+// A file of tables whose user_version is 0: another program's database, or
+// a copy of a schedlab database without its version (sqlite3's .dump writes
+// no PRAGMA user_version). Said alike whether it was to be read or written.
+std::string unversioned(const std::string& path, const char* nothing) {
+  return fmt::format(
+      "{}: not a schedlab database (a SQLite database of another program, or a copy of one of "
+      "schedlab's that lost its schema version, as sqlite3's .dump does: it has tables but no "
+      "schedlab schema version); nothing {}",
+      path, nothing);
+}
+
+}  // namespace
+
 void Database::open_read_only() {
   db_ = sql::open_read_only(path_).db;
   try {
@@ -170,6 +205,13 @@ void Database::open_read_only() {
       throw StoreError(fmt::format(
           "{}: database schema version {} is newer than this schedlab ({}); use a newer schedlab",
           path_, v, kSchemaVersion));
+    if (v == 0) {
+      // Tables but no version: no write migrates it (refuse_foreign), so
+      // the advice below would be false.
+      Stmt tables(db_, "SELECT count(*) FROM sqlite_master");
+      tables.step();
+      if (tables.i64(0) > 0) throw StoreError(unversioned(path_, "read"));
+    }
     if (v < kSchemaVersion)
       throw StoreError(fmt::format(
           "{}: database schema version {} is older than this schedlab ({}); a command that "
@@ -476,12 +518,21 @@ std::string Database::foreign_schema(sqlite3* db) {
   // REPLACE delete other runs' rows (hostile14).
   std::set<std::pair<std::string, std::string>> own_columns;
   for (const auto& [table, column, shape] : own.shapes) own_columns.emplace(table, column);
-  for (const auto& [table, column, shape] : shapes_of(db, own_named))
+  for (const auto& [table, column, shape] : shapes_of(db, own_named)) {
     if (own_columns.count({table, column}) && !own.shapes.count({table, column, shape}))
       return fmt::format(
           "its table '{}' has a column '{}' of a type, key or collation schedlab did not make "
           "({}: it would change what schedlab's statements do)",
           terminal_safe(table), terminal_safe(column), terminal_safe(excerpt(shape, 60)));
+    // A column of one of SQLite's names for the rowid hides it: `ORDER BY
+    // rowid` then reads that column (hostile14 #7).
+    if (!own_columns.count({table, column}) &&
+        (column == "rowid" || column == "oid" || column == "_rowid_"))
+      return fmt::format(
+          "its table '{}' has a column '{}', a name SQLite gives the row id (schedlab reads rows "
+          "in row id order: it would change that order)",
+          terminal_safe(table), terminal_safe(column));
+  }
   for (const auto& [table, key] : unique_keys_of(db, own_named))
     if (!own.unique_keys.count({table, key}))
       return fmt::format(
@@ -535,11 +586,7 @@ void Database::refuse_foreign() {
          "SELECT (SELECT user_version FROM pragma_user_version), "
          "(SELECT count(*) FROM sqlite_master)");
   s.step();
-  if (s.i64(0) == 0 && s.i64(1) > 0)
-    throw StoreError(fmt::format(
-        "{}: not a schedlab database (a SQLite database of another program: it has tables but "
-        "no schedlab schema version); nothing written",
-        path_));
+  if (s.i64(0) == 0 && s.i64(1) > 0) throw StoreError(unversioned(path_, "written"));
   // Before any migration writes (and fires what it holds).
   if (const std::string why = foreign_schema(db_); !why.empty())
     throw StoreError(

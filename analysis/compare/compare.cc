@@ -348,6 +348,21 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
         fmt::format("{}: {} hold{} no metric rows (a damaged or crafted database): "
                     "nothing to compare",
                     store.path(), fmt::join(bare, ", "), bare.size() == 1 ? "s" : ""));
+  // Nor one whose metric rows all name other workloads than its iterations
+  // (UPDATE metrics SET workload = ...): no block, the same empty table.
+  for (const RunInfo& run : out.runs) {
+    std::set<std::string> unmeasured;
+    for (const IterationRow& it : iterations[run.id])
+      if (std::none_of(metrics[run.id].begin(), metrics[run.id].end(),
+                       [&](const MetricInfo& m) { return m.workload == it.workload; }))
+        unmeasured.insert(fmt::format("'{}'", terminal_safe(excerpt(it.workload, 80))));
+    if (!unmeasured.empty())
+      throw StoreError(fmt::format(
+          "{}: run {} '{}' holds no metric rows for its workload{} {} (its metric rows name "
+          "other workloads: a damaged or crafted database): nothing to compare",
+          store.path(), run.id, terminal_safe(excerpt(run.name, 80)),
+          unmeasured.size() == 1 ? "" : "s", fmt::join(unmeasured, ", ")));
+  }
 
   // What differs between the columns' runs (kernel, cmdline, knobs, state).
   std::vector<ManifestColumn> manifests;

@@ -19,7 +19,9 @@ namespace {
 // HZ=1000. The file does not say which kernel wrote it: a step back from a
 // value below 2^32 is taken as that wrap (a 32-bit kernel prints nothing
 // above), and one from a value past 2^32 is refused (hostile12: a wrap
-// taken for granted made a 64-bit pair out of order into an interval). All
+// taken for granted made a 64-bit pair out of order into an interval). A
+// timestamp past 2^32 in either snapshot shows a 64-bit kernel: then pcount
+// stepping back is refused however small it was (hostile15 #25). All
 // domain counters are unsigned int.
 constexpr int kUnsignedLong = 0;
 constexpr int kCpuBits[kCpuFields] = {32, 32, 32, 32, 32, 64, 64, kUnsignedLong};
@@ -106,12 +108,19 @@ Snapshot diff(const Snapshot& before, const Snapshot& after) {
   d.timestamp = delta_of(before.timestamp, after.timestamp, kUnsignedLong, [] {
     return std::string("timestamp (jiffies: past 2^32, a 64-bit kernel's, which does not wrap)");
   });
+  const bool wide = (before.timestamp | after.timestamp) >> 32 != 0;  // a 64-bit kernel
   for (std::size_t i = 0; i < d.cpus.size(); ++i) {
     const Cpu& b = before.cpus[i];
     Cpu& c = d.cpus[i];
-    for (std::size_t f = 0; f < kCpuFields; ++f)
-      c.c.v[f] = delta_of(b.c.v[f], c.c.v[f], kCpuBits[f],
-                          [&] { return fmt::format("cpu{} {}", c.cpu, cpu_field_name(f)); });
+    for (std::size_t f = 0; f < kCpuFields; ++f) {
+      const bool long64 = wide && kCpuBits[f] == kUnsignedLong;
+      c.c.v[f] = delta_of(b.c.v[f], c.c.v[f], long64 ? 64 : kCpuBits[f], [&] {
+        return fmt::format("cpu{} {}{}", c.cpu, cpu_field_name(f),
+                           long64 ? " (unsigned long: the timestamp past 2^32 shows a 64-bit "
+                                    "kernel's, which does not wrap)"
+                                  : "");
+      });
+    }
     for (std::size_t j = 0; j < c.domains.size(); ++j) {
       auto& dv = c.domains[j].c.v;
       const auto& bv = b.domains[j].c.v;

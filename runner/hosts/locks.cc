@@ -94,6 +94,21 @@ std::string busy_message(Host& host, const std::optional<LockHolder>& h) {
       h ? h->describe() : std::string("another schedlab process (its holder file is unreadable)"));
 }
 
+// Why the lock file open on FD may not be trusted: another user owns it
+// (made first under the lock's name in a folder its group may write, and
+// theirs to swap for one no one holds: hostile15 #11); nothing when it is
+// this user's or root's.
+std::optional<std::string> foreign_lock_file(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fmt::format("{}: {}", path, std::strerror(errno));
+  const uid_t me = ::geteuid();
+  if (st.st_uid == me || st.st_uid == 0) return std::nullopt;
+  return fmt::format(
+      "{} is owned by user {}, neither this user ({}) nor root: another user made it, and could "
+      "swap it for one no one holds; use a lock folder of your own (SCHEDLAB_LOCK_DIR)",
+      terminal_safe(path), st.st_uid, me);
+}
+
 bool is_dir_of(const std::string& dir, uid_t uid) {
   struct stat st{};
   return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == uid;
@@ -245,6 +260,11 @@ std::shared_ptr<SutLock> SutLock::acquire(Host& host, const std::string& what,
     lock->fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (lock->fd_ < 0)
       throw HostError(fmt::format("cannot lock the SUT: {}: {}", path, std::strerror(errno)));
+    if (const auto why = foreign_lock_file(lock->fd_, path)) {
+      ::close(lock->fd_);
+      lock->fd_ = -1;
+      throw HostError("cannot lock the SUT: " + *why);
+    }
     if (::flock(lock->fd_, LOCK_EX | LOCK_NB) != 0) {
       const int e = errno;
       ::close(lock->fd_);
@@ -334,6 +354,12 @@ std::string alive_path(const std::string& dir, const std::string& db, std::int64
 RunAlive::RunAlive(const std::string& db_path, std::int64_t run_id) {
   const std::string path = alive_path(local_lock_dir(), db_path, run_id);
   fd_ = ::open(path.c_str(), O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd_ >= 0)
+    if (const auto why = foreign_lock_file(fd_, path)) {
+      ::close(fd_);
+      fd_ = -1;
+      throw HostError("cannot mark the run alive: " + *why);
+    }
   if (fd_ >= 0 && ::flock(fd_, LOCK_SH) != 0) {
     ::close(fd_);
     fd_ = -1;

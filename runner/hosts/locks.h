@@ -13,6 +13,10 @@
 // RunAlive: a shared flock on LOCK_DIR/run-DBHASH-ID.alive on this
 // machine, held by every thread executing the run; `list` shows a
 // `running` run whose file nobody holds as interrupted.
+//
+// A lock or alive file another user owns (not root) is refused with a
+// HostError naming it and its owner: made first in a folder its group may
+// write, it would be theirs to swap.
 #pragma once
 
 #include <cstdint>

@@ -39,6 +39,13 @@ std::string file_kind(const std::filesystem::file_status& s) {
 // reach it, and the walk then stops instead of expanding them.
 constexpr std::size_t kMaxNodesWalked = std::size_t{1} << 20;
 
+// A NUL that reached a key or value through a YAML escape ("\0", "\x00",
+// "\u0000"): load()'s byte check sees only raw ones, and a C string (an
+// argv, a path) would end there ("a\0b" ran as "a").
+constexpr const char* kNulEscaped =
+    "a NUL character (a YAML escape such as \"\\0\"): a config is text, and no key or value "
+    "may hold one";
+
 }  // namespace
 
 std::string read_config_text(const std::string& path) {
@@ -150,6 +157,7 @@ void YamlReader::check_unique_keys(const YAML::Node& root) const {
     if (++walked > kMaxNodesWalked)
       fail(n, where, fmt::format("the document expands to more than {} nodes (nested aliases?)",
                                  kMaxNodesWalked));
+    if (n.IsScalar() && n.Scalar().find('\0') != std::string::npos) fail(n, where, kNulEscaped);
     if (n.IsSequence()) {
       for (std::size_t i = 0; i < n.size(); ++i)
         todo.push_back({n[i], fmt::format("{}[{}]", where, i)});
@@ -163,6 +171,8 @@ void YamlReader::check_unique_keys(const YAML::Node& root) const {
                kv.first.IsNull() ? std::string("a key is empty")
                                  : "a key must be a plain word, not a mapping or list ('?' key)");
         const std::string k = kv.first.Scalar();
+        if (k.find('\0') != std::string::npos)
+          fail(kv.first, where, fmt::format("the key '{}' holds {}", excerpt(k), kNulEscaped));
         if (const auto [it, fresh] = first_line.emplace(k, line_of(kv.first)); !fresh)
           fail(kv.first, where,
                fmt::format("duplicate key '{}' (first at line {})", excerpt(k), it->second));

@@ -37,10 +37,12 @@ class YamlReader {
 
   // The text as a document; a syntax error is a ConfigError at its line, and
   // so are a second document ('---') and a key given twice in any mapping at
-  // any depth (yaml-cpp keeps one silently), naming both lines.
+  // any depth (yaml-cpp keeps one silently), naming both lines, and a NUL,
+  // raw or escaped.
   YAML::Node load(const std::string& text) const;
 
-  // No mapping at any depth gives a key twice (see load).
+  // No mapping at any depth gives a key twice (see load), and no key or
+  // scalar holds a NUL (a "\0" escape; load refuses a raw NUL byte).
   void check_unique_keys(const YAML::Node& root) const;
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key,

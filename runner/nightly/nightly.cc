@@ -308,14 +308,20 @@ NightlyRun run_nightly(Store& store, const NightlyConfig& nightly, const Nightly
           m.run_id = run->id;  // created, then the runner died
       if (m.run_id) {
         const auto run = store.runs_table().find_run(*m.run_id);
-        if (run && run->config_text != config.text) {
-          // Its run holds another config's iterations (a crafted or merged
-          // row): resumed with this config, one run would mix the two, and
-          // finished, it would stand for a config it did not run. This
-          // measurement fails, saying why; a fresh one starts a new run.
+        if (run && (run->config_text != config.text || run->name != run_name)) {
+          // Its run holds another config's iterations, or is not the run
+          // this measurement started (named for it: another target's, of
+          // the same config) (a crafted or merged row): resumed, one run
+          // would mix the two, and finished, it would stand for a config or
+          // target it did not run. This measurement fails, saying why; a
+          // fresh one starts a new run.
           const std::string why =
-              fmt::format("run {} holds another config than {} (sha256 {}, this one {})", run->id,
-                          path, sha256_hex(run->config_text).substr(0, 12), sha.substr(0, 12));
+              run->config_text != config.text
+                  ? fmt::format("run {} holds another config than {} (sha256 {}, this one {})",
+                                run->id, path, sha256_hex(run->config_text).substr(0, 12),
+                                sha.substr(0, 12))
+                  : fmt::format("run {} is '{}', not this measurement's run '{}'", run->id,
+                                terminal_safe(excerpt(run->name, 80)), run_name);
           o.note(fmt::format("{} / {}: {}; not resumed: starting a fresh run", t.name, path, why));
           m.status = NightlyStatus::kFailed;
           m.error = why + "; not resumed";

@@ -57,7 +57,9 @@ void print_plan(const Config& config, const Plan& plan, int iterations) {
             : fmt::format("x{}", it.max);
     out += fmt::format("  {} {}:{}\n", p.describe(), n, argv);
   }
-  fmt::print("{}", wrap_words(out));  // 100 columns: a long path or argv goes on below
+  // 100 columns: a long path or argv goes on below. Escaped as run's own
+  // lines are: a workload name or argv may hold an ESC, a BEL or a U+202E.
+  fmt::print("{}", wrap_words(terminal_safe(out, true)));
 }
 
 // --dry-run: the run's read-only checks (check_plan) on each pair it can
@@ -84,9 +86,9 @@ void dry_run_checks(const Config& config, const PlanOptions& plan_options) {
       continue;
     }
     check_plan(connected->pair(), config, kernel.plan);  // PreflightError as the run would
-    fmt::print("{}", wrap_words(fmt::format(
+    fmt::print("{}", wrap_words(terminal_safe(fmt::format(
                          "preflight on {}: programs, CPUs and knobs checked, nothing changed",
-                         connected->pair().sut.name())));
+                         connected->pair().sut.name()))));
   }
 }
 
@@ -102,17 +104,17 @@ void print_kernels(const RunShape& shape, const std::string& group) {
                        kernel_run_name(group, k.kernel), fmt::join(names, " "),
                        k.plan.max_iterations());
   }
-  fmt::print("{}", wrap_words(out));  // a long group or variant name goes on below
+  fmt::print("{}", wrap_words(terminal_safe(out, true)));  // a long name goes on below
 }
 
 // Kernels as columns: what the one run compares.
 void print_kernel_columns(const RunShape& shape) {
   std::vector<std::string> names;
   for (const auto* v : shape.columns_plan->variants) names.push_back(v->name);
-  fmt::print("{}", wrap_words(fmt::format(
+  fmt::print("{}", wrap_words(terminal_safe(fmt::format(
                        "{} kernels booted side by side, one run; columns (the first the "
                        "baseline): {}",
-                       shape.kernels.size(), fmt::join(names, " "))));
+                       shape.kernels.size(), fmt::join(names, " ")))));
 }
 
 }  // namespace

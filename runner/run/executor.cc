@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "base/message.h"
@@ -65,10 +66,11 @@ class Execution {
     open_run(ctx_.options);
     if (ctx_.sut_lock)
       ctx_.sut_lock->describe_as(fmt::format("run {} '{}'", summary_.run_id, summary_.name));
-    const RunAlive alive(store_.path(), summary_.run_id);  // `list` tells a dead run by it
+    std::optional<RunAlive> alive;  // `list` tells a dead run by it
     const EmergencyAction emergency = emergency_restore();
     RunStatus status = RunStatus::kFinished;
     try {
+      alive.emplace(store_.path(), summary_.run_id);  // refused: the run fails, saying why
       try_knobs(ctx_, summary_.run_id);  // every variant's knobs take, before the baseline
       KnobsRestored restored(*this);
       start_monitors();

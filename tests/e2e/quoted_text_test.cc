@@ -202,3 +202,26 @@ TEST_CASE("JSON outputs write bidi and C1 characters of names as \\u escapes (ho
   CHECK(again.err.find("a run named 'r2' already exists in\n  " + spaced + "\n") !=
         std::string::npos);
 }
+
+TEST_CASE(
+    "run --dry-run's plan names a workload and its argv escaped, as run does (hostile15 23)") {
+  TempDir dir;
+  write_text(dir.file("e.yaml"), R"(iterations: 2
+workloads:
+  - command:
+      name: "w\e]0;t\a\u202Ex"
+      argv: [echo, "a\e[2Jb\u202E"]
+      metrics:
+        t:
+          regex: '^(?<value>[0-9]+)$'
+          direction: lower
+      monitors: []
+)");
+  const auto r = schedlab_cmd({"run", dir.file("e.yaml"), "--db", dir.file("d.db"), "--dry-run"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(terminal_clean(r.out));
+  CHECK(r.out.find("w\\x1b]0;t\\x07\\u202ex") != std::string::npos);
+  CHECK(r.out.find("[echo a\\x1b[2Jb\\u202e]") != std::string::npos);
+  CHECK(r.out.find("plan for ") != std::string::npos);
+}

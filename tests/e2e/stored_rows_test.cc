@@ -374,3 +374,112 @@ TEST_CASE("compare names the runs that hold no metric rows and exits 1 (issue 44
   CHECK_THAT(one_line(both.err), Catch::Contains("run 1 'r1', run 2 'r2' hold no metric rows"));
   CHECK(schedlab_cmd({"compare", "--db", db, "r1"}).exit_code == 1);
 }
+
+TEST_CASE("compare refuses a run whose metric rows all name another workload (hostile15 19)") {
+  // UPDATE metrics SET workload = 'zzz': rows remain, none of the workload the
+  // iterations measured; compare printed the header, no table, exit 0.
+  TempDir dir;
+  const std::string db = dir.file("w.db");
+  two_value_runs(dir, db);
+  REQUIRE(exec_raw(db, "UPDATE metrics SET workload = 'zzz' WHERE run_id = 2"));
+  const auto r = schedlab_cmd({"compare", "--db", db, "r1", "r2"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.empty());
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains(one_line(db + ": run 2 'r2' holds no metric rows for its workload "
+                                           "'reader' (its metric rows name other workloads")));
+  CHECK(schedlab_cmd({"compare", "--db", db, "r1"}).exit_code == 0);
+}
+
+TEST_CASE(
+    "nightly resumes no run of another target: it says so and starts a fresh one "
+    "(hostile15 20)") {
+  // A crafted `measuring` row of t2 naming t1's unfinished run (the same
+  // config text) resumed it as t2's: "t2: resuming run 1", t1's iterations
+  // reported as t2's measurement.
+  TempDir dir;
+  const std::string db = dir.file("n.db"), config = value_config(dir);
+  REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", "nightly hn t1 c #1"}).exit_code == 0);
+  const std::string sha = sha256_file(config);
+  REQUIRE(exec_raw(db, "UPDATE runs SET status = 'running' WHERE id = 1"));
+  for (const char* target : {"t1", "t2"})
+    REQUIRE(exec_raw(
+        db, fmt::format("INSERT INTO nightly_measurements (nightly, target, config_path, "
+                        "config_sha256, run_id, status, error, hook_output, kernel_release, "
+                        "started_at) VALUES ('hn', '{}', '{}', '{}', 1, 'measuring', '', '', '', "
+                        "'2026-12-06T17:00:00Z')",
+                        target, config, sha)));
+  write_text(dir.file("night.yaml"),
+             fmt::format("name: hn\nbaseline: t1\ntargets:\n  - name: t1\n  - name: t2\n"
+                         "configs: [{}]\n",
+                         config));
+  const auto r = schedlab_cmd({"nightly", dir.file("night.yaml"), "--db", db});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("t1 / " + config + ": resuming run 1"));
+  CHECK_THAT(one_line(r.err),
+             Catch::Contains(one_line(fmt::format(
+                 "t2 / {}: run 1 is 'nightly hn t1 c #1', not this measurement's run 'nightly hn "
+                 "t2 c #2'; not resumed: starting a fresh run",
+                 config))));
+  CHECK(r.err.find("t2 / " + config + ": resuming") == std::string::npos);
+  // t2 measured by a run of its own.
+  CHECK(raw(db,
+            "SELECT group_concat(target || ':' || status || ':' || ifnull(run_id, ''), ' ') FROM "
+            "nightly_measurements ORDER BY id") == "t1:measured:1 t2:failed:1 t2:measured:2");
+  CHECK(raw(db, "SELECT name || ':' || status FROM runs WHERE id = 2") ==
+        "nightly hn t2 c #3:finished");
+  CHECK(raw(db, "SELECT count(*) FROM iterations WHERE run_id = 2") == "5");
+}
+
+TEST_CASE(
+    "a copy without its schema version (sqlite3 .dump) is called the same by list and rm "
+    "(hostile15 17)") {
+  // .dump writes no PRAGMA user_version: list said "a command that writes
+  // (schedlab restore) migrates it", which rm and restore then refused.
+  TempDir dir;
+  const std::string db = dir.file("d.db");
+  REQUIRE(schedlab_cmd({"run", value_config(dir), "--db", db, "--name", "r"}).exit_code == 0);
+  REQUIRE(exec_raw(db, "PRAGMA user_version = 0"));
+  const std::string why =
+      db +
+      ": not a schedlab database (a SQLite database of another program, or a copy of one of "
+      "schedlab's that lost its schema version, as sqlite3's .dump does: it has tables but "
+      "no schedlab schema version); nothing ";
+  const auto list = schedlab_cmd({"list", "--db", db});
+  CHECK(list.exit_code == 1);
+  CHECK_THAT(one_line(list.err), Catch::Contains(one_line(why + "read")));
+  const auto rm = schedlab_cmd({"rm", "--db", db, "r"});
+  CHECK(rm.exit_code == 2);  // rm: bad input
+  CHECK_THAT(one_line(rm.err), Catch::Contains(one_line(why + "written")));
+  CHECK(raw(db, "SELECT count(*) FROM runs") == "1");
+}
+
+TEST_CASE(
+    "a -wal or -shm link beside a database is named in plain words, not as a SELECT "
+    "(hostile15 6)") {
+  // SQLite opens neither through a link: rm said "unable to open database
+  // file (SELECT (SELECT user_version ...))".
+  TempDir dir;
+  const std::string db = dir.file("l.db");
+  REQUIRE(schedlab_cmd({"run", value_config(dir), "--db", db, "--name", "r"}).exit_code == 0);
+  write_text(dir.file("victim"), "victim\n");
+  for (const char* side : {"-shm", "-wal"}) {
+    std::filesystem::remove(db + "-wal");
+    std::filesystem::remove(db + "-shm");
+    std::filesystem::create_symlink(dir.file("victim"), db + side);
+    const auto r = schedlab_cmd({"rm", "--db", db, "r"});
+    INFO(side << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(one_line(r.err) ==
+          one_line("schedlab rm: " + db + ": cannot open database: " + db + side +
+                   " is a symbolic link, and SQLite opens its -wal and -shm files through none; "
+                   "nothing written (remove the link: SQLite makes the file anew)\n"));
+    CHECK(r.err.find("SELECT") == std::string::npos);
+    CHECK(read_file(dir.file("victim")) == "victim\n");
+  }
+  std::filesystem::remove(db + "-wal");
+  std::filesystem::remove(db + "-shm");
+  CHECK(schedlab_cmd({"rm", "--db", db, "r"}).exit_code == 0);
+}

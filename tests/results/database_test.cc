@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/text.h"
 #include "results/store.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"
@@ -235,6 +236,26 @@ TEST_CASE(
                             "CREATE TABLE t AS SELECT * FROM knob_journal; DROP TABLE "
                             "knob_journal; CREATE TABLE knob_journal (id integer PRIMARY KEY" +
                                 rest + "")));
+}
+
+TEST_CASE(
+    "a column named rowid, oid or _rowid_ in one of schedlab's tables is refused "
+    "(hostile14 #7)") {
+  // It hides the row id: `ORDER BY rowid` read the crafted column (-rowid).
+  test::TempDir dir;
+  for (const auto& [table, column] : std::vector<std::pair<std::string, std::string>>{
+           {"samples", "rowid"}, {"metrics", "OID"}, {"point_stops", "_rowid_"}}) {
+    const std::string path =
+        crafted(dir, table + ".db", "ALTER TABLE " + table + " ADD COLUMN " + column + " INTEGER");
+    const std::string why =
+        path + ": its table '" + table + "' has a column '" + ascii_lower(column) +
+        "', a name SQLite gives the row id (schedlab reads rows in row id order: it would change "
+        "that order) (a damaged or crafted database); nothing ";
+    CHECK_THROWS_WITH(Store(path), why + "written");
+    CHECK_THROWS_WITH(Store(path, Store::Access::kReadOnly), why + "read");
+  }
+  // A table of one's own may have one.
+  CHECK_NOTHROW(Store(crafted(dir, "mine.db", "CREATE TABLE mine (rowid INTEGER)")));
 }
 
 TEST_CASE(

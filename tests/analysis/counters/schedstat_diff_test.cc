@@ -211,6 +211,19 @@ TEST_CASE("a timestamp going back from past 2^32 is a reset; below, a 32-bit ker
   const auto slices = ss::parse("version 15\ntimestamp 2\ncpu0 2 0 2 2 2 2 20 20 3\n");
   const auto many = ss::parse("version 15\ntimestamp 1\ncpu0 1 0 1 1 1 1 10 10 4294967295\n");
   CHECK(ss::diff(many, slices).cpus[0].c[ss::CpuField::pcount] == 4);
+  // hostile15 #25: a timestamp past 2^32 (in either snapshot) shows a 64-bit
+  // kernel, whose pcount does not wrap: a step back from below 2^32 is refused.
+  const auto near =
+      ss::parse("version 15\ntimestamp 4294967290\ncpu0 1 0 1 1 1 1 10 10 4294967295\n");
+  const auto past = ss::parse("version 15\ntimestamp 4294967301\ncpu0 1 0 1 1 1 1 10 10 3\n");
+  CHECK(mismatch(near, past) ==
+        "cpu0 pcount (unsigned long: the timestamp past 2^32 shows a 64-bit kernel's, which does "
+        "not wrap) went backwards (4294967295 -> 3): the snapshots are not from one boot, or not "
+        "in order");
+  const auto later =
+      ss::parse("version 15\ntimestamp 4295000000\ncpu0 1 0 1 1 1 1 10 10 4294967295\n");
+  CHECK(mismatch(past, later) == "no error");
+  CHECK(ss::diff(past, later).cpus[0].c[ss::CpuField::pcount] == 4294967292ULL);
 }
 
 TEST_CASE("accumulate sums deltas", "[schedstat]") {

@@ -68,15 +68,19 @@ TEST_CASE(
     "early", "[unit]") {
   // e.what() is a C string: an unescaped NUL ended the message there
   // ("unknown key 'gr"), the rest of the key and the line lost.
+  // A NUL in a key is refused (see "an escaped NUL"), the key named whole.
   CHECK(config_error_of("workloads:\n  - hackbench: {groups: [1], \"gr\\0oups\": 2}\n") ==
-        "exp.yaml:2: workloads[0].hackbench: unknown key 'gr\\x00oups' (did you mean 'groups'?)");
+        "exp.yaml:2: workloads[0].hackbench: the key 'gr\\x00oups' holds a NUL character (a YAML "
+        "escape such as \"\\0\"): a config is text, and no key or value may hold one");
   CHECK_THAT(config_error_of("workloads: [hackbench]\n\"ho\\0sts\\e\": 1\n"),
-             Catch::StartsWith("exp.yaml:2: unknown key 'ho\\x00sts\\x1b'"));
+             Catch::StartsWith("exp.yaml:2: the key 'ho\\x00sts\\x1b' holds a NUL"));
+  CHECK_THAT(config_error_of("workloads: [hackbench]\n\"ho\\asts\\e\": 1\n"),
+             Catch::StartsWith("exp.yaml:2: unknown key 'ho\\x07sts\\x1b'"));
   CHECK_THAT(
       config_error_of(
-          "workloads: [hackbench]\nvariants:\n  v:\n    sysctl: {\"kernel.a\\0b\": 1}\n"),
+          "workloads: [hackbench]\nvariants:\n  v:\n    sysctl: {\"kernel.a\\eb\": 1}\n"),
       Catch::StartsWith(
-          "exp.yaml:4: variants.v.sysctl.kernel.a\\x00b: 'kernel.a\\x00b' is not a sysctl name"));
+          "exp.yaml:4: variants.v.sysctl.kernel.a\\x1bb: 'kernel.a\\x1bb' is not a sysctl name"));
   // A 1 MiB name is cut to an excerpt, in the key path and in the message.
   for (const auto& t :
        {"workloads: [hackbench]\nvariants:\n  v:\n    sched_features: [{}]\n",
@@ -170,6 +174,29 @@ TEST_CASE("a NUL byte anywhere in a config is refused at its line, in plain word
         "exp.yaml:2: a NUL byte at column 12: a config is text, and YAML allows no NUL anywhere");
   CHECK(config_error_of("workloads: [hackbench]\n\0"s) ==
         "exp.yaml:2: a NUL byte at column 1: a config is text, and YAML allows no NUL anywhere");
+}
+
+TEST_CASE("an escaped NUL (\"\\0\") in a value or key is refused at its line and key (hostile15)",
+          "[unit]") {
+  // Hostile15 #22: argv "a\0b" ran as "a"; a workload was stored as "ec\0ho".
+  const std::string tail =
+      ": a NUL character (a YAML escape such as \"\\0\"): a config is text, and no key or value "
+      "may hold one";
+  CHECK(config_error_of("workloads:\n  - command:\n      name: c\n      argv: [echo, \"a\\0b\"]\n"
+                        "      metrics: {m: {regex: '(?<value>1)'}}\n") ==
+        "exp.yaml:4: workloads[0].command.argv[1]" + tail);
+  CHECK(config_error_of("workloads:\n  - command:\n      name: \"ec\\x00ho\"\n      argv: [echo]\n"
+                        "      metrics: {m: {regex: '(?<value>1)'}}\n") ==
+        "exp.yaml:3: workloads[0].command.name" + tail);
+  CHECK(config_error_of(
+            "workloads: [hackbench]\nvariants:\n  v: {sysctl: {kernel.x: \"90\\u0000\"}}\n") ==
+        "exp.yaml:3: variants.v.sysctl.kernel.x" + tail);
+  CHECK(config_error_of("workloads: [hackbench]\nvariants:\n  \"v\\0w\": {}\n") ==
+        "exp.yaml:3: variants: the key 'v\\x00w' holds" + tail.substr(1));
+  // The same value without the NUL is a config.
+  CHECK(config_error_of("workloads:\n  - command:\n      name: c\n      argv: [echo, \"a\\tb\"]\n"
+                        "      metrics: {m: {regex: '(?<value>1)', direction: lower}}\n") ==
+        "(no error)");
 }
 
 TEST_CASE("a mapping or list as a key is refused at its line, at any depth", "[unit]") {

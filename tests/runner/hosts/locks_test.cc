@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "base/hash.h"
 #include "runner/hosts/local_host.h"
 #include "tests/support/temp_dir.h"
 
@@ -130,6 +131,47 @@ TEST_CASE("run liveness: held while a RunAlive lives, never created by a reader"
     CHECK_FALSE(RunAlive::held("/x/b.db", 4));
   }
   CHECK_FALSE(RunAlive::held("/x/a.db", 4));
+}
+
+TEST_CASE(
+    "a lock or alive file another user made first is refused, naming it and its owner "
+    "(hostile15 11)") {
+  // In a folder its group may write (0770, sticky or not), another member
+  // made sut.lock or a run's alive file first: theirs to swap for one no one
+  // holds, letting a second run in or making a live run look dead.
+  if (::geteuid() != 0) return;  // chown to another user needs root (CI runs as root)
+  LockDir d;
+  const std::string sut = d.dir.file("sut.lock");
+  const std::string alive =
+      d.dir.file(fmt::format("run-{}-7.alive", sha256_hex("/x/a.db").substr(0, 16)));
+  for (const auto& f : {sut, alive}) {
+    REQUIRE(::close(::open(f.c_str(), O_WRONLY | O_CREAT, 0666)) == 0);
+    REQUIRE(::chown(f.c_str(), 65534, 65534) == 0);
+  }
+  LocalHost host;
+  const auto refusal = [](auto&& f) {
+    try {
+      f();
+    } catch (const HostError& e) {
+      return std::string(e.what());
+    }
+    return std::string("taken");
+  };
+  const std::string owned =
+      " is owned by user 65534, neither this user (0) nor root: another "
+      "user made it, and could swap it for one no one holds; use a lock "
+      "folder of your own (SCHEDLAB_LOCK_DIR)";
+  CHECK(refusal([&] { SutLock::acquire(host, "t", "/x/a.db"); }) ==
+        "cannot lock the SUT: " + sut + owned);
+  CHECK(refusal([&] { RunAlive a("/x/a.db", 7); }) ==
+        "cannot mark the run alive: " + alive + owned);
+  // Root's and this user's own files are taken.
+  for (const auto& f : {sut, alive}) REQUIRE(::chown(f.c_str(), 0, 0) == 0);
+  CHECK(refusal([&] { SutLock::acquire(host, "t", "/x/a.db"); }) == "taken");
+  CHECK(refusal([&] {
+          RunAlive a("/x/a.db", 7);
+          if (!RunAlive::held("/x/a.db", 7)) throw HostError("not held");
+        }) == "taken");
 }
 
 TEST_CASE("SCHEDLAB_LOCK_DIR is made 0700 first, then the folder opened is checked (issue 44)") {
