@@ -374,3 +374,42 @@ TEST_CASE("compare names the runs that hold no metric rows and exits 1 (issue 44
   CHECK_THAT(one_line(both.err), Catch::Contains("run 1 'r1', run 2 'r2' hold no metric rows"));
   CHECK(schedlab_cmd({"compare", "--db", db, "r1"}).exit_code == 1);
 }
+
+TEST_CASE(
+    "compare and history refuse runs that declare a metric in two units or directions "
+    "(hostile16)") {
+  // A command workload's unit edited from none to us between two runs:
+  // compare printed run 2's 4000 in run 1's scale (-3900.00%), history in
+  // the latest run's, and an edited direction turned every verdict round.
+  TempDir dir;
+  const std::string db = dir.file("u.db"), config = value_config(dir);
+  REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", "r1"}).exit_code == 0);
+  std::string text = read_file(config);
+  const std::string lower = "direction: lower";
+  text.replace(text.find(lower), lower.size(), "direction: lower\n          unit: us");
+  write_text(config, text);
+  write_text(dir.file("value"), "4000\n");
+  REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", "r2"}).exit_code == 0);
+  const std::string why =
+      "reader t: run 1 'r1' declares it with no unit, lower is better, a sample per run, run 2 "
+      "'r2' in us, lower is better, a sample per run: one ";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", "r1", "r2"},
+        {"report", "r1", "r2", "-o", dir.file("r.html")},
+        {"history", "--workload", "reader", "--metric", "t"}}) {
+    auto with_db = args;
+    with_db.insert(with_db.end(), {"--db", db});
+    const auto r = schedlab_cmd(with_db);
+    INFO(args[0] << ": " << r.out << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.out.find("4000") == std::string::npos);
+    CHECK_THAT(one_line(r.err), Catch::Contains(why + (args[0] == "history" ? "series" : "table")));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.file("r.html")));
+  // Otava: the series is left out, so nothing is exported.
+  const auto otava = schedlab_cmd({"export", "--format", "otava", "r1", "r2", "--db", db});
+  CHECK(otava.exit_code != 0);
+  CHECK(otava.out.find("4000") == std::string::npos);
+  // Each run on its own is its own scale.
+  CHECK(schedlab_cmd({"compare", "r2", "--db", db}).exit_code == 0);
+}
