@@ -24,20 +24,23 @@ OtavaTable otava_csv(std::span<const ExportRun> runs) {
   // first appearance.
   std::vector<std::string> names;
   std::map<std::string, std::vector<std::optional<double>>> values;
-  // A series is in one unit and direction: a run declaring its metric
-  // otherwise leaves it out, named (hostile16).
+  // A series is in one unit, direction and centre: a run declaring its
+  // metric otherwise leaves it out, named (hostile16).
   std::map<std::string, std::pair<const MetricInfo*, std::string>> scales;
+  const auto scale = [](const MetricInfo& m) {
+    return fmt::format("{}, its centre {}", scale_text(m), m.centre);
+  };
   for (std::size_t i = 0; i < order.size(); ++i)
     for (const ExportCell& c : order[i]->cells) {
       const std::string name = cell_point_name(c) + "/" + c.metric.name;
       auto [it, added] = values.try_emplace(name, order.size());
       if (added) names.push_back(name);
       it->second[i] = c.centre;
-      auto [scale, first] = scales.try_emplace(name, &c.metric, "");
-      if (!first && scale->second.second.empty() && !same_scale(*scale->second.first, c.metric))
-        scale->second.second =
+      auto [was, first] = scales.try_emplace(name, &c.metric, "");
+      if (!first && was->second.second.empty() && scale(*was->second.first) != scale(c.metric))
+        was->second.second =
             fmt::format("run '{}' declares it {}, an earlier run {}", order[i]->run.name,
-                        scale_text(c.metric), scale_text(*scale->second.first));
+                        scale(c.metric), scale(*was->second.first));
     }
 
   OtavaTable out;
