@@ -399,7 +399,6 @@ TEST_CASE(
       "series cannot hold both";
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"compare", "r1", "r2"},
-        {"report", "r1", "r2", "-o", dir.file("r.html")},
         {"history", "--workload", "reader", "--metric", "t"}}) {
     auto with_db = args;
     with_db.insert(with_db.end(), {"--db", db});
@@ -409,7 +408,6 @@ TEST_CASE(
     CHECK(r.out.find("4000") == std::string::npos);
     CHECK_THAT(one_line(r.err), Catch::Contains(args[0] == "history" ? history : table));
   }
-  CHECK_FALSE(std::filesystem::exists(dir.file("r.html")));
   // Otava: the series is left out, so nothing is exported.
   const auto otava = schedlab_cmd({"export", "--format", "otava", "r1", "r2", "--db", db});
   CHECK(otava.exit_code != 0);
