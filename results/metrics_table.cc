@@ -53,6 +53,16 @@ MetricInfo read_metric(const sql::Stmt& s) {
 
 }  // namespace
 
+bool same_scale(const MetricInfo& a, const MetricInfo& b) {
+  return a.unit == b.unit && a.direction == b.direction && a.kind == b.kind;
+}
+
+std::string scale_text(const MetricInfo& m) {
+  return fmt::format("{}, {} is better, a sample per {}",
+                     m.unit.empty() ? "with no unit" : "in " + m.unit, to_string(m.direction),
+                     to_string(m.kind));
+}
+
 void MetricsTable::add_metric(std::int64_t run_id, const MetricInfo& m) {
   sql::Stmt s(
       db_,

@@ -29,6 +29,14 @@ struct MetricInfo {
   std::optional<ValueDomain> domain;
 };
 
+// How a metric's samples read: its unit, which way is better and what one
+// sample is. Runs declaring one metric otherwise (a command workload's unit
+// edited from ms to us, or its direction) hold two scales that no table or
+// series may show as one.
+bool same_scale(const MetricInfo& a, const MetricInfo& b);
+// "in ms, lower is better, a sample per run" ("with no unit"); not escaped.
+std::string scale_text(const MetricInfo& m);
+
 class MetricsTable {
  public:
   explicit MetricsTable(sqlite3* db) : db_(db) {}

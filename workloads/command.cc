@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/placeholders.h"
+#include "base/sample_range.h"
 #include "base/text.h"
 
 namespace schedlab {
@@ -152,6 +153,12 @@ class Command final : public Workload {
           throw ParseError(name(), lineno,
                            fmt::format("line {}: metric {}: '{}' is not a number: {}", lineno,
                                        m.name, mm["value"].str(), lines[i]));
+        // Out of range, the store refused it and the whole run failed
+        // (hostile16): here it is this iteration's parse error.
+        if (const auto why = sample_out_of_range(*v))
+          throw ParseError(
+              name(), lineno,
+              fmt::format("line {}: metric {}: {}: {}", lineno, m.name, *why, lines[i]));
         if (m.domain == ValueDomain::kNonNegative && *v < 0)
           throw ParseError(name(), lineno,
                            fmt::format("line {}: metric {}: {} is below 0, outside its domain "

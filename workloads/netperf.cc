@@ -346,7 +346,8 @@ void read_classic(const Output& o, const ParamTable<NetperfParams>::Values& p, N
 
 // netperf's latency percentiles come from one histogram: the minimum, the
 // 50th, 90th and 99th percentiles and the maximum never decrease in that
-// order. Out of order, the output is not netperf's (hostile14).
+// order, and their mean lies between the minimum and maximum. Otherwise the
+// output is not netperf's (hostile14).
 void check_latency_order(const Line& row, const std::vector<Sample>& samples,
                          const std::map<std::string, double>& others) {
   std::vector<std::pair<std::string, double>> seen;
@@ -374,6 +375,17 @@ void check_latency_order(const Line& row, const std::vector<Sample>& samples,
                                    "from one histogram and never decrease in that order",
                                    row.number, seen[i].first, seen[i].second, seen[i - 1].first,
                                    seen[i - 1].second));
+  // The mean of those latencies lies between their minimum and maximum
+  // (hostile16: a mean of 99999999 above a maximum of 174252 was read).
+  const auto mean = sample("latency_mean");
+  const auto low = other("Minimum Latency Microseconds"),
+             high = other("Maximum Latency Microseconds");
+  if (mean && ((low && *mean < *low) || (high && *mean > *high)))
+    throw ParseError(kNetperfName, row.number,
+                     fmt::format("line {}: Mean Latency {:g} is outside Minimum Latency {} to "
+                                 "Maximum Latency {}: a mean lies between them",
+                                 row.number, *mean, low ? fmt::format("{:g}", *low) : "?",
+                                 high ? fmt::format("{:g}", *high) : "?"));
 }
 
 // netperf prints no "!!!" block in omni output: the confidence columns say

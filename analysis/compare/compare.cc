@@ -364,6 +364,26 @@ Comparison compare(const Store& store, const std::vector<ColumnRef>& columns,
           unmeasured.size() == 1 ? "" : "s", fmt::join(unmeasured, ", ")));
   }
 
+  // A table is in one unit and direction, its first run's: a run declaring
+  // a metric otherwise had its numbers printed in that scale (a command
+  // workload's unit edited from ms to us: 4000 "ms", -79900%; hostile16).
+  std::map<std::pair<std::string, std::string>, std::pair<const RunInfo*, const MetricInfo*>>
+      scales;
+  for (const RunInfo& run : out.runs)
+    for (const MetricInfo& m : metrics[run.id]) {
+      const auto [first, added] = scales.try_emplace({m.workload, m.name}, &run, &m);
+      if (added || same_scale(*first->second.second, m)) continue;
+      const auto name = [](const RunInfo& r) {
+        return fmt::format("run {} '{}'", r.id, terminal_safe(excerpt(r.name, 80)));
+      };
+      throw std::invalid_argument(fmt::format(
+          "{} {}: {} declares it {}, {} {}: one table cannot show both; compare those runs "
+          "apart",
+          terminal_safe(m.workload), terminal_safe(m.name), name(*first->second.first),
+          terminal_safe(scale_text(*first->second.second)), name(run),
+          terminal_safe(scale_text(m))));
+    }
+
   // What differs between the columns' runs (kernel, cmdline, knobs, state).
   std::vector<ManifestColumn> manifests;
   for (const ColumnRef& col : out.columns) {

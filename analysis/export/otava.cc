@@ -24,19 +24,32 @@ OtavaTable otava_csv(std::span<const ExportRun> runs) {
   // first appearance.
   std::vector<std::string> names;
   std::map<std::string, std::vector<std::optional<double>>> values;
+  // A series is in one unit, direction and centre: a run declaring its
+  // metric otherwise leaves it out, named (hostile16).
+  std::map<std::string, std::pair<const MetricInfo*, std::string>> scales;
+  const auto scale = [](const MetricInfo& m) {
+    return fmt::format("{}, its centre {}", scale_text(m), m.centre);
+  };
   for (std::size_t i = 0; i < order.size(); ++i)
     for (const ExportCell& c : order[i]->cells) {
       const std::string name = cell_point_name(c) + "/" + c.metric.name;
       auto [it, added] = values.try_emplace(name, order.size());
       if (added) names.push_back(name);
       it->second[i] = c.centre;
+      auto [was, first] = scales.try_emplace(name, &c.metric, "");
+      if (!first && was->second.second.empty() && scale(*was->second.first) != scale(c.metric))
+        was->second.second =
+            fmt::format("run '{}' declares it {}, an earlier run {}", order[i]->run.name,
+                        scale(c.metric), scale(*was->second.first));
     }
 
   OtavaTable out;
   for (const auto& name : names) {
     const auto& v = values[name];
     const auto missing = std::count(v.begin(), v.end(), std::nullopt);
-    if (missing == 0)
+    if (const std::string& mixed = scales[name].second; !mixed.empty())
+      out.left_out.push_back(fmt::format("{}: {}", name, mixed));
+    else if (missing == 0)
       out.series.push_back(name);
     else
       out.left_out.push_back(

@@ -51,6 +51,24 @@ HistoryReader::HistoryReader(const Store& store, std::string workload, std::stri
   if (declared_.empty())
     throw std::invalid_argument(fmt::format("no run in {} has metric '{}' of workload '{}'",
                                             store.path(), metric_, workload_));
+  // One series is in one unit, direction and centre, the latest run's: a
+  // run declaring the metric otherwise was drawn in that scale (hostile16).
+  const auto declared = store.metrics_table().metric_by_run(workload_, metric_);
+  const auto scale = [](const MetricInfo& m) {
+    return terminal_safe(fmt::format("{}, its centre {}", scale_text(m), m.centre));
+  };
+  for (const auto& [run_id, m] : declared)
+    if (const MetricInfo& first = declared.begin()->second;
+        !same_scale(m, first) || m.centre != first.centre) {
+      const auto name = [&](std::int64_t id) {
+        const auto run = store.runs_table().find_run(id);
+        return fmt::format("run {} '{}'", id, run ? terminal_safe(excerpt(run->name, 80)) : "");
+      };
+      throw std::invalid_argument(
+          fmt::format("{} {}: {} declares it {}, {} {}: one series cannot hold both",
+                      terminal_safe(workload_), terminal_safe(metric_),
+                      name(declared.begin()->first), scale(first), name(run_id), scale(m)));
+    }
   for (const auto& m : store.nightly_log().nightly_measurements())
     if (m.run_id) targets_[*m.run_id] = m.target;  // the latest measurement naming it
   // A run of kernels as columns measured each on its own guest; the run's

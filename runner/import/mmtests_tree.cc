@@ -71,6 +71,7 @@ class TreeReader {
       if (iters.empty()) continue;  // not a run: mmtests writes other things here too
       hold(kOutputCharge + run.dir.size());
       std::sort(iters.begin(), iters.end());
+      std::string release_from;  // the iteration the run's kernel release is from
       run.iterations = static_cast<int>(iters.size());
       for (const auto& [n, d] : iters) {
         const fs::path iter = inside(run_dir / d);
@@ -79,7 +80,19 @@ class TreeReader {
           const std::string line(text.substr(0, text.find('\n')));
           hold(line.size());
           run.kernel_versions.push_back(line);
-          if (run.kernel_release.empty()) run.kernel_release = release_of(line);
+          // One run is one kernel: a tree whose iterations record two was
+          // stored, listed and compared as the first's (hostile16).
+          const std::string release = release_of(line);
+          if (run.kernel_release.empty()) {
+            run.kernel_release = release;
+            release_from = d;
+          } else if (!release.empty() && release != run.kernel_release) {
+            throw std::invalid_argument(fmt::format(
+                "{}: {}/kernel.version records kernel {}, {}/kernel.version {}: one run is "
+                "measured on one kernel; nothing imported",
+                terminal_safe(run.dir), release_from, terminal_safe(run.kernel_release), d,
+                terminal_safe(release)));
+          }
         }
         for (const auto& test : entries(iter, true)) read_test(iter, test, n, run);
       }

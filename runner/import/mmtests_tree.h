@@ -55,8 +55,8 @@ struct MmtestsOutput {
 struct MmtestsRun {
   std::string name;
   std::string dir;
-  // uname -r of the kernel, from the first iteration's kernel.version; empty
-  // when no iteration has one.
+  // uname -r of the kernel, from the iterations' kernel.version (two that
+  // differ are an error); empty when no iteration has one.
   std::string kernel_release;
   std::vector<std::string> kernel_versions;  // each iteration's whole line, in order
   int iterations = 0;                        // iter-N directories

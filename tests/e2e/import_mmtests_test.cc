@@ -267,6 +267,23 @@ fs::path build_layouts(const fs::path& root) {
 
 }  // namespace
 
+TEST_CASE(
+    "import --mmtests: iterations that record two kernels are refused, naming both (hostile16)") {
+  // The run was stored, listed and compared as iter-0's kernel, a third of
+  // its samples measured on another.
+  test::TempDir dir;
+  const fs::path log = build_tree(dir.path());
+  kernel_version(log / "patched" / "iter-2", "6.12.0-1-amd64");
+  const std::string db = dir.file("k.db");
+  const auto r = schedlab_cmd({"import", "--mmtests", log.string(), "--db", db});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(test::one_line(r.err),
+             Catch::Contains("patched: iter-0/kernel.version records kernel 6.1.0-rc1-patched, "
+                             "iter-2/kernel.version 6.12.0-1-amd64: one run is measured on one "
+                             "kernel; nothing imported"));
+  CHECK_FALSE(fs::exists(db));
+}
+
 TEST_CASE("import --mmtests: each layout mmtests has written is read as its extractors read it") {
   test::TempDir dir;
   const fs::path log = build_layouts(dir.path());

@@ -483,3 +483,56 @@ TEST_CASE(
   std::filesystem::remove(db + "-shm");
   CHECK(schedlab_cmd({"rm", "--db", db, "r"}).exit_code == 0);
 }
+
+TEST_CASE(
+    "compare and history refuse runs that declare a metric in two units or directions "
+    "(hostile16)") {
+  // A command workload's unit edited from none to us between two runs:
+  // compare printed run 2's 4000 in run 1's scale (-3900.00%), history in
+  // the latest run's, and an edited direction turned every verdict round.
+  TempDir dir;
+  const std::string db = dir.file("u.db"), config = value_config(dir);
+  REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", "r1"}).exit_code == 0);
+  std::string text = read_file(config);
+  const std::string lower = "direction: lower";
+  text.replace(text.find(lower), lower.size(), "direction: lower\n          unit: us");
+  write_text(config, text);
+  write_text(dir.file("value"), "4000\n");
+  REQUIRE(schedlab_cmd({"run", config, "--db", db, "--name", "r2"}).exit_code == 0);
+  const std::string table =
+      "reader t: run 1 'r1' declares it with no unit, lower is better, a sample per run, run 2 "
+      "'r2' in us, lower is better, a sample per run: one table cannot show both";
+  const std::string history =
+      "reader t: run 1 'r1' declares it with no unit, lower is better, a sample per run, its "
+      "centre amean, run 2 'r2' in us, lower is better, a sample per run, its centre amean: one "
+      "series cannot hold both";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", "r1", "r2"},
+        {"history", "--workload", "reader", "--metric", "t"}}) {
+    auto with_db = args;
+    with_db.insert(with_db.end(), {"--db", db});
+    const auto r = schedlab_cmd(with_db);
+    INFO(args[0] << ": " << r.out << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.out.find("4000") == std::string::npos);
+    CHECK_THAT(one_line(r.err), Catch::Contains(args[0] == "history" ? history : table));
+  }
+  // Otava: the series is left out, so nothing is exported.
+  const auto otava = schedlab_cmd({"export", "--format", "otava", "r1", "r2", "--db", db});
+  CHECK(otava.exit_code != 0);
+  CHECK(otava.out.find("4000") == std::string::npos);
+  // Each run on its own is its own scale.
+  CHECK(schedlab_cmd({"compare", "r2", "--db", db}).exit_code == 0);
+  // A centre edited: compare takes the first column's for every column;
+  // history's cells are each run's own, so it refuses a series of two.
+  const std::string centre = dir.file("c.db");
+  REQUIRE(schedlab_cmd({"run", config, "--db", centre, "--name", "r1"}).exit_code == 0);
+  text.replace(text.find("unit: us"), 8, "unit: us\n          centre: median");
+  write_text(config, text);
+  REQUIRE(schedlab_cmd({"run", config, "--db", centre, "--name", "r3"}).exit_code == 0);
+  CHECK(schedlab_cmd({"compare", "r1", "r3", "--db", centre}).exit_code == 0);
+  const auto h = schedlab_cmd({"history", "--workload", "reader", "--metric", "t", "--db", centre});
+  CHECK(h.exit_code != 0);
+  CHECK_THAT(one_line(h.err), Catch::Contains("its centre amean, run 2 'r3' in us, lower is "
+                                              "better, a sample per run, its centre median"));
+}

@@ -189,3 +189,18 @@ TEST_CASE("command: a value below 0 of a nonnegative metric is a parse error nam
   const auto u = make_command_workload(spec);
   CHECK(metric_value(u->parse(command_point(*u, 2), out, ""), "latency_avg") == -0.20);
 }
+
+TEST_CASE("command: a value out of a sample's range is the iteration's parse error (hostile16)") {
+  // 1e151 from a command failed the whole run at the store ("outside
+  // +-1e+150; not stored"), its remaining iterations never measured.
+  auto spec = sysbench_cpu();
+  spec.metrics[0].regex = R"(^\s*events per second:\s+(?<value>\S+)\s*$)";
+  spec.metrics[1].regex = R"(^\s*avg:\s+(?<value>\S+)\s*$)";
+  const auto w = make_command_workload(spec);
+  CHECK_THROWS_WITH(w->parse(command_point(*w, 2), "events per second: 10\n    avg: -1e151\n", ""),
+                    "line 2: metric latency_avg: -1e+151 is outside +-1e+150:     avg: -1e151");
+  CHECK_THROWS_WITH(w->parse(command_point(*w, 2), "events per second: 1e-200\n    avg: 1\n", ""),
+                    Catch::StartsWith("line 1: metric events_per_s: 1e-200 is"));
+  CHECK(metric_value(w->parse(command_point(*w, 2), "events per second: 10\n    avg: -1e150\n", ""),
+                     "latency_avg") == -1e150);
+}

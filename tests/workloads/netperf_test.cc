@@ -429,6 +429,15 @@ TEST_CASE("netperf refuses latencies out of their histogram's order (hostile14),
   min.replace(min.find("14 "), 2, "16");
   CHECK_THROWS_WITH(netperf().parse(p, min, ""),
                     Catch::Contains("50th Percentile 15 is below Minimum Latency 16"));
+  // hostile16: a mean above the maximum, and one below the minimum.
+  std::string high = real;
+  high.replace(high.find("63.90   "), 8, "99999999");
+  CHECK_THROWS_WITH(netperf().parse(p, high, ""),
+                    "line 6: Mean Latency 1e+08 is outside Minimum Latency 14 to Maximum Latency "
+                    "174252: a mean lies between them");
+  std::string low = real;
+  low.replace(low.find("63.90"), 5, "1.000");
+  CHECK_THROWS_WITH(netperf().parse(p, low, ""), Catch::Contains("Mean Latency 1 is outside"));
 }
 
 TEST_CASE("netperf refuses a figure statistics cannot hold (issue 44), naming the line") {
