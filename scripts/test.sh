@@ -16,6 +16,13 @@ case ${1:-} in
   *) echo "usage: scripts/test.sh [--long]" >&2; exit 2 ;;
 esac
 ./scripts/install-deps.sh
+# The sanitized build (clang: the tests and the fuzz targets) runs beside
+# the build of build/ and then ctest, at the lowest priority, in the CPU
+# time they leave idle (links, configuring, the tests' waits).
+mkdir -p build
+./scripts/background.sh start build/sanitize-build.log ./scripts/sanitize.sh build
+trap './scripts/background.sh stop build/sanitize-build.log' EXIT
+trap 'exit 130' INT TERM
 # The fast tier needs in build/ only schedlab and the test executables with
 # cases the sanitizer run leaves out (tests/CMakeLists.txt); the long one,
 # every executable.
@@ -24,11 +31,6 @@ if [ "$tiers" = fast ]; then
 else
   ./scripts/build.sh
 fi
-# The sanitized build (clang: the tests and the fuzz targets) runs beside
-# ctest at the lowest priority, in the CPU time the tests leave idle.
-./scripts/background.sh start build/sanitize-build.log ./scripts/sanitize.sh build
-trap './scripts/background.sh stop build/sanitize-build.log' EXIT
-trap 'exit 130' INT TERM
 
 # One ctest run: its time and the tests over 60 s (from ctest's lines
 # "  3/9 Test  #3: NAME ....   Passed   61.20 sec").
@@ -62,8 +64,12 @@ if [ "$tiers" = "fast long" ]; then
   run_ctest long build -j1 -L long || failed="$failed long"
 fi
 [ -z "$failed" ] || { echo "test.sh: failed:$failed" >&2; exit 1; }
-if [ "${FUZZ_SECONDS:-10}" != 0 ]; then
+# Each fuzz target 5 s in the fast tier (a smoke run from the seeds and
+# the committed regressions, for CI's time), 30 s with the long tier.
+fuzz_seconds=5
+[ "$tiers" = fast ] || fuzz_seconds=30
+if [ "${FUZZ_SECONDS:-$fuzz_seconds}" != 0 ]; then
   start=$(date +%s)
-  ./scripts/fuzz.sh
+  FUZZ_SECONDS=${FUZZ_SECONDS:-$fuzz_seconds} ./scripts/fuzz.sh
   echo "test.sh: fuzzing took $(($(date +%s) - start)) s" >&2
 fi
