@@ -368,13 +368,9 @@ void check_latency_order(const Line& row, const std::vector<Sample>& samples,
   add("90th Percentile", sample("latency_p90"));
   add("99th Percentile", sample("latency_p99"));
   add("Maximum Latency", other("Maximum Latency Microseconds"));
-  for (std::size_t i = 1; i < seen.size(); ++i)
-    if (seen[i].second < seen[i - 1].second)
-      throw ParseError(kNetperfName, row.number,
-                       fmt::format("line {}: {} {:g} is below {} {:g}: netperf's latencies come "
-                                   "from one histogram and never decrease in that order",
-                                   row.number, seen[i].first, seen[i].second, seen[i - 1].first,
-                                   seen[i - 1].second));
+  check_nondecreasing(
+      kNetperfName, row.number, fmt::format("line {}", row.number), seen,
+      "netperf's latencies come from one histogram and never decrease in that order");
   // The mean of those latencies lies between their minimum and maximum
   // (hostile16: a mean of 99999999 above a maximum of 174252 was read).
   const auto mean = sample("latency_mean");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/regex.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -90,6 +91,23 @@ void check_runtime(int line, std::int64_t have, const ParamTable<SchbenchParams>
                     have, want));
 }
 
+// schbench's percentiles and its min and max come from one histogram:
+// none is below the one before it (hostile16: a P90 below the P50 was read).
+constexpr const char* kHistogramOrder =
+    "schbench's percentiles come from one histogram and never decrease";
+constexpr const char* kRangeOrder = "a maximum is never below its minimum";
+
+// The block's percentiles by rank, each as "50.0th percentile".
+void check_percentiles(int line, const Block& b) {
+  std::vector<std::pair<double, std::pair<std::string, double>>> ranked;
+  for (const auto& [pct, v] : b.percentiles)
+    ranked.push_back({std::strtod(pct.c_str(), nullptr), {pct + "th percentile", v}});
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::pair<std::string, double>> seen;
+  for (const auto& r : ranked) seen.push_back(r.second);
+  check_nondecreasing(kSchbenchName, line, fmt::format("line {}", line), seen, kHistogramOrder);
+}
+
 void add_block(std::vector<Sample>& out, const Block& b, const std::string& prefix,
                const std::vector<std::string>& pcts) {
   for (const auto& p : pcts) out.push_back({prefix + "_" + kSuffix.at(p), b.percentiles.at(p)});
@@ -151,10 +169,15 @@ std::vector<Sample> parse_text(const ParamTable<SchbenchParams>::Values& p,
             fmt::format("line {}: a percentile outside a block: {}", lineno, excerpt(line)));
       open->percentiles[m[1]] = measured_value(kSchbenchName, lineno, m[1].str() + "th percentile",
                                                captured_number(kSchbenchName, lineno, m[2].str()));
+      check_percentiles(lineno, *open);
     } else if (boost::regex_match(line, m, minmax)) {
       if (!open || open->closed)
         throw ParseError(kSchbenchName, lineno,
                          fmt::format("line {}: a min/max line outside a block", lineno));
+      check_nondecreasing(kSchbenchName, lineno, fmt::format("line {}", lineno),
+                          {{"min", captured_number(kSchbenchName, lineno, m[1].str())},
+                           {"max", captured_number(kSchbenchName, lineno, m[2].str())}},
+                          kRangeOrder);
       open->closed = true;
     } else if (line.starts_with("\t") || line.find(" percentiles (") != std::string::npos) {
       throw ParseError(
@@ -280,10 +303,26 @@ std::vector<Sample> parse_json(const ParamTable<SchbenchParams>::Values& p,
   std::vector<Sample> out;
   for (const auto& pct : kLatencyPercentiles)
     out.push_back({"wakeup_" + kSuffix.at(pct), value("wakeup_latency_pct" + pct)});
-  if (pipe) return out;
-  for (const auto& pct : kLatencyPercentiles)
-    out.push_back({"request_" + kSuffix.at(pct), value("request_latency_pct" + pct)});
-  out.push_back({"rps_p50", value("rps_pct50.0")});
+  if (!pipe) {
+    for (const auto& pct : kLatencyPercentiles)
+      out.push_back({"request_" + kSuffix.at(pct), value("request_latency_pct" + pct)});
+    out.push_back({"rps_p50", value("rps_pct50.0")});
+  }
+  // Each distribution's percentiles (those the file has, by rank), then its
+  // minimum and maximum, as the text report's are checked.
+  for (const std::string block : {"wakeup_latency", "request_latency", "rps"}) {
+    std::vector<std::pair<std::string, double>> seen, range;
+    const auto add = [&](auto& to, const std::string& key) {
+      if (const auto it = ints.find(block + key); it != ints.end() && it->is_number())
+        to.emplace_back(fmt::format("\"int\".\"{}{}\"", block, key), it->get<double>());
+    };
+    for (const char* pct : {"_pct20.0", "_pct50.0", "_pct90.0", "_pct99.0", "_pct99.9"})
+      add(seen, pct);
+    add(range, "_min");
+    add(range, "_max");
+    check_nondecreasing(kSchbenchName, 0, "schbench -j file", seen, kHistogramOrder);
+    check_nondecreasing(kSchbenchName, 0, "schbench -j file", range, kRangeOrder);
+  }
   return out;
 }
 

@@ -113,6 +113,16 @@ double measured_value(const std::string& workload, int line, std::string_view wh
   return v;
 }
 
+void check_nondecreasing(const std::string& workload, int line, std::string_view where,
+                         const std::vector<std::pair<std::string, double>>& seen,
+                         std::string_view why) {
+  for (std::size_t i = 1; i < seen.size(); ++i)
+    if (seen[i].second < seen[i - 1].second)
+      throw ParseError(workload, line,
+                       fmt::format("{}: {} {:g} is below {} {:g}: {}", where, seen[i].first,
+                                   seen[i].second, seen[i - 1].first, seen[i - 1].second, why));
+}
+
 std::vector<Sample> parse_output(const Workload& w, const Point& p, const std::string& out,
                                  const std::string& err) {
   try {

@@ -292,6 +292,14 @@ inline constexpr double kMaxSampleValue = 1e15;
 // WHAT names it ("throughput").
 double measured_value(const std::string& workload, int line, std::string_view what, double v);
 
+// Figures one distribution gives, in the order they never decrease in: a
+// histogram's percentiles, its minimum and maximum. A ParseError at LINE
+// ("WHERE: B 3 is below A 5: WHY") for the first one below the figure
+// before it; nothing otherwise. WHERE names the line ("line 6") or file.
+void check_nondecreasing(const std::string& workload, int line, std::string_view where,
+                         const std::vector<std::pair<std::string, double>>& seen,
+                         std::string_view why);
+
 // w.parse(p, out, err) for every caller (run, parse, import): any other
 // exception a parser lets through (a regex's complexity limit, a number out
 // of range) becomes a ParseError, so hostile output fails the iteration and

@@ -341,3 +341,49 @@ TEST_CASE(
                     "line 8: transfer rate 1e+308 is past 1e+15, beyond any measurement "
                     "(statistics would overflow)");
 }
+
+TEST_CASE(
+    "schbench refuses percentiles out of their histogram's order and a min above its max "
+    "(hostile16), text and -j alike") {
+  const std::string text = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.txt"));
+  const std::string json = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.json"));
+  const auto edited = [](const std::string& from_text, const std::string& from,
+                         const std::string& to) {
+    std::string t = from_text;
+    REQUIRE(t.rfind(from) != std::string::npos);
+    t.replace(t.rfind(from), from.size(), to);
+    return t;
+  };
+  // The final report's wake-up P90 below its P50 (the columns stay aligned).
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", edited(text, "90.0th: 3964", "90.0th: 0964")),
+                    "line 22: 90.0th percentile 964 is below 50.0th percentile 991: schbench's "
+                    "percentiles come from one histogram and never decrease");
+  // A P99.9 below the P99 in the interval report's request block.
+  std::string interval = text;
+  interval.replace(interval.find("99.9th: 304640"), 14, "99.9th: 3     ");
+  CHECK_THROWS_WITH(schbench().parse(point(5), "", interval),
+                    Catch::StartsWith("line 11: 99.9th percentile 3 is below 99.0th percentile "
+                                      "67456"));
+  // A min above the max.
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), "", edited(text, "min=92, max=157", "min=158, max=157")),
+      "line 36: max 157 is below min 158: a maximum is never below its minimum");
+  // The -j file: a P90 below the P50, a P20 above the P50, a min above the max.
+  CHECK_THROWS_WITH(
+      schbench().parse(
+          point(5),
+          edited(json, "\"request_latency_pct90.0\": 13872", "\"request_latency_pct90.0\": 1387"),
+          ""),
+      "schbench -j file: \"int\".\"request_latency_pct90.0\" 1387 is below "
+      "\"int\".\"request_latency_pct50.0\" 9584: schbench's percentiles come from one histogram "
+      "and never decrease");
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5), edited(json, "\"rps_pct20.0\": 104", "\"rps_pct20.0\": 200"), ""),
+      Catch::Contains("\"int\".\"rps_pct50.0\" 127 is below \"int\".\"rps_pct20.0\" 200"));
+  CHECK_THROWS_WITH(
+      schbench().parse(point(5),
+                       edited(json, "\"wakeup_latency_min\": 2", "\"wakeup_latency_min\": 200000"),
+                       ""),
+      "schbench -j file: \"int\".\"wakeup_latency_max\" 127507 is below "
+      "\"int\".\"wakeup_latency_min\" 200000: a maximum is never below its minimum");
+}
