@@ -53,7 +53,11 @@ BisectSpec make_bisect_spec(const BisectRequest& o) {
     const auto eq = p.find('=');
     if (eq == std::string::npos || eq == 0)
       throw BisectError(fmt::format("--param '{}': want NAME=VALUE", p));
-    spec.params[p.substr(0, eq)] = p.substr(eq + 1);
+    const std::string name = p.substr(0, eq);
+    if (const auto [first, added] = spec.params.emplace(name, p.substr(eq + 1)); !added)
+      throw BisectError(
+          fmt::format("--param {}={} and --param {}: '{}' is given twice; give it once",
+                      excerpt(name), excerpt(first->second), excerpt(p), excerpt(name)));
   }
   spec.test = o.test;
   spec.alpha = o.alpha;

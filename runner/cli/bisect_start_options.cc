@@ -11,7 +11,7 @@ void add_bisect_start_options(CLI::App& start, BisectRequest& r) {
   start.add_option("--config", r.config, "the experiment each candidate runs")->required();
   start.add_option("--metric", r.metric, "the metric that tells good from bad")->required();
   start.add_option("--param", r.params,
-                   "NAME=VALUE: the point of the sweep to judge on (repeatable)");
+                   "NAME=VALUE: the point of the sweep to judge on (repeatable, each name once)");
   start.add_option("--kernels", r.kernels, "ordered lab kernels, comma separated, oldest first");
   start.add_option("--kernels-file", r.kernels_file, "ordered kernels, one a line, oldest first");
   start.add_option("--repo", r.repo,

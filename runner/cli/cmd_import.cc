@@ -118,8 +118,9 @@ void register_import(CLI::App& app, int& exit_code) {
       "kernel of the runs whose tree records none (iter-N/kernel.version)");
   imp->add_option(
          "--param", io->params,
-         "name=value: the parameters the outputs were made with (repeat); checked against what "
-         "each output states, which is taken where no --param gives it; the rest is unknown (?)")
+         "name=value: the parameters the outputs were made with (repeat, each once); checked "
+         "against what each output states, which is taken where no --param gives it; the rest "
+         "is unknown (?)")
       ->allow_extra_args(false);
   imp->add_option("--param-from-name", io->param_from_name,
                   "regular expression whose named groups, found in each file's name, are its parameters "

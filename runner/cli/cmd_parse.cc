@@ -155,10 +155,10 @@ void register_parse(CLI::App& app, int& exit_code) {
   cmd->add_option("files", o->files, "saved outputs")->required();
   cmd->add_option(
          "--param", o->params,
-         "name=value: a parameter the output was made with (repeat); what the output states itself "
-         "(hackbench's groups and loops, netperf's test, schbench's runtime, ...) is taken from "
-         "it, and "
-         "checked against this; what neither says is recorded as unknown (null, shown ?)")
+         "name=value: a parameter the output was made with (repeat, each once); what the output "
+         "states itself (hackbench's groups and loops, netperf's test, schbench's runtime, ...) "
+         "is taken from it, and checked against this; what neither says is recorded as unknown "
+         "(null, shown ?)")
       ->allow_extra_args(false);
   kParseOutputs.add_option(*cmd, o->format);
   cmd->callback([o, &exit_code] { exit_code = parse_command(*o); });

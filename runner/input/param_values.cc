@@ -4,11 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
+#include <map>
 
-#include "base/text.h"
 #include "base/suggest.h"
+#include "base/text.h"
 #include "runner/input/units.h"
 
 namespace schedlab {
@@ -78,11 +79,18 @@ ParamValue parse_param_value(const ParamSpec& spec, const std::string& text) {
 
 Point point_from_overrides(const Workload& w, const std::vector<std::string>& overrides) {
   Point p = default_point(w);
+  std::map<std::string, std::string> given;  // name -> its --param, for one given twice
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos)
       throw std::invalid_argument(fmt::format("--param {}: expected name=value", excerpt(o)));
     const std::string name = o.substr(0, eq), value = o.substr(eq + 1);
+    // Which one the user meant is theirs to say: none is taken unsaid
+    // (hostile16: the last was).
+    if (const auto [first, added] = given.emplace(name, o); !added)
+      throw std::invalid_argument(
+          fmt::format("--param {} and --param {}: '{}' is given twice; give it once",
+                      excerpt(first->second), excerpt(o), excerpt(name)));
     const ParamSpec* spec = w.find_param(name);
     if (!spec) {
       std::vector<std::string> names;

@@ -190,6 +190,18 @@ TEST_CASE("bisect status, continue and reset create no database at a mistyped --
   }
 }
 
+TEST_CASE("bisect start refuses a --param given twice, naming both values (hostile16)") {
+  TempDir dir;
+  const std::string db = dir.file("b.db");
+  const auto r = schedlab_cmd({"bisect", "start", "--db", db, "--good", "a", "--bad", "b",
+                               "--kernels", "a,b", "--config", dir.file("none.yaml"), "--metric",
+                               "time", "--param", "groups=2", "--param", "groups=3"});
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(r.err, Catch::Contains("--param groups=2 and --param groups=3: 'groups' is given "
+                                    "twice; give it once"));
+  CHECK_FALSE(std::filesystem::exists(db));
+}
+
 TEST_CASE(
     "bisect status: a spec selecting several points of its runs is refused as text and page "
     "(hostile8 A16)") {

@@ -89,6 +89,18 @@ TEST_CASE("overrides (--param) report what an experiment file reports for the sa
                     "--param groups: expected name=value");
 }
 
+TEST_CASE("a --param given twice is refused naming both, never the last taken unsaid (hostile16)") {
+  const Workload& hackbench = *find_workload("hackbench");
+  CHECK_THROWS_WITH(point_from_overrides(hackbench, {"groups=2", "loops=100", "groups=3"}),
+                    "--param groups=2 and --param groups=3: 'groups' is given twice; give it once");
+  // The same value twice too: one parameter, one --param.
+  CHECK_THROWS_WITH(
+      point_from_given(hackbench, {"groups=2", "groups=2"}),
+      Catch::StartsWith("--param groups=2 and --param groups=2: 'groups' is given twice"));
+  CHECK(std::get<std::int64_t>(
+            point_from_overrides(hackbench, {"groups=2", "loops=100"}).at("groups")) == 2);
+}
+
 TEST_CASE("a long invalid value is cut in the error, whatever its type") {
   // Hostile pass 3: a 5 KB choice value was printed back whole.
   const std::string long_value(5000, 'q');
