@@ -103,6 +103,34 @@ TEST_CASE("pgbench progress lines are interval samples, minus the warm-up") {
                         "before's (1795974182.517 s): progress: 1795974180.517 s"));
 }
 
+TEST_CASE(
+    "pgbench refuses a progress line whose figure is no measurement, naming the line "
+    "(hostile16)") {
+  Pgbench pg;
+  const std::string text = read_text(fixture("pgbench/select-only-c2-j2-T5-P1.txt"));
+  const auto edited = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    REQUIRE(t.find(from) != std::string::npos);
+    return t.replace(t.find(from), from.size(), to);
+  };
+  // Each was a line skipped unsaid: a gap in the interval series.
+  CHECK_THROWS_WITH(pg.parse(pgbench_point(), edited("102821.9 tps", "nan tps"), ""),
+                    "line 4: progress tps 'nan' is not a number: progress: 2.0 s, nan tps, lat "
+                    "0.019 ms stddev 0.024, 0 failed");
+  CHECK_THROWS_WITH(pg.parse(pgbench_point(), edited("102821.9 tps", "1e200 tps"), ""),
+                    Catch::StartsWith("line 4: progress tps 1e+200 is past 1e+15"));
+  CHECK_THROWS_WITH(pg.parse(pgbench_point(), edited("progress: 3.0 s", "progress: -5.0 s"), ""),
+                    "line 5: progress time -5 is negative: no measurement");
+  CHECK_THROWS_WITH(pg.parse(pgbench_point(), edited("lat 0.025 ms", "lat 1e99 ms"), ""),
+                    Catch::StartsWith("line 6: progress latency 1e+99 is past 1e+15"));
+  // A latency of NaN (an interval without a transaction) is no latency
+  // sample, its rate still one.
+  const auto samples =
+      pg.parse(pgbench_point(), edited("lat 0.019 ms stddev 0.024", "lat NaN ms stddev NaN"), "");
+  CHECK(metric_values(samples, "interval_tps").size() == 4);
+  CHECK(metric_values(samples, "interval_latency") == std::vector<double>{0.020, 0.019, 0.025});
+}
+
 TEST_CASE("pgbench errors name the tool's message and the line") {
   Pgbench pg;
   CHECK_THROWS_WITH(
