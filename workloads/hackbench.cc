@@ -143,7 +143,7 @@ std::vector<Sample> Hackbench::parse(const Point& point, const std::string& out,
       throw ParseError(name(), 0, "tool error: " + std::string(line));
 
   static const boost::regex header(
-      R"(^Running in (process|threaded) mode with (\d+) groups using (\d+) file descriptors)");
+      R"(^Running in (process|threaded) mode with (\d+) groups using (\d+) file descriptors(?: each \(== (\d+) tasks\))?)");
   static const boost::regex time_line(R"(^Time: ([0-9]+(?:\.[0-9]+)?)\s*$)");
   const auto lines = split_lines(out);
   std::optional<double> time;
@@ -164,6 +164,17 @@ std::vector<Sample> Hackbench::parse(const Point& point, const std::string& out,
         throw ParseError(name(), lineno,
                          fmt::format("line {}: ran {} groups, expected {}: {}", lineno, m[2].str(),
                                      p.groups, line));
+      // rt-tests prints groups, 2 x fds descriptors and their product as
+      // the tasks ("(== %d tasks)", num_groups * num_fds * 2): a line whose
+      // count disagrees is not hackbench's (hostile16).
+      const auto groups = to_number(m[2].str()), descriptors = to_number(m[3].str());
+      if (m[4].matched && groups && descriptors && to_number(m[4].str()) != *groups * *descriptors)
+        throw ParseError(
+            name(), lineno,
+            fmt::format("line {}: {} groups using {} file descriptors each are {:.0f} tasks, not "
+                        "{}: {}",
+                        lineno, excerpt(m[2].str()), excerpt(m[3].str()), *groups * *descriptors,
+                        excerpt(m[4].str()), excerpt(line, 200)));
     } else if (boost::regex_match(line, m, time_line)) {
       if (time)
         throw ParseError(name(), lineno,

@@ -95,6 +95,20 @@ TEST_CASE("hackbench refuses output that does not match the point") {
                     Catch::Contains("line 1: ran 2 groups, expected 4"));
 }
 
+TEST_CASE("hackbench refuses a task count that is not groups x descriptors (hostile16)") {
+  Hackbench hb;
+  // rt-tests: "%d groups using %d file descriptors each (== %d tasks)" with
+  // 2 x fds descriptors and groups x 2 x fds tasks.
+  const std::string real = read_text(fixture("hackbench/process-sockets-g2-f10-s512-l500.txt"));
+  auto p = hackbench_point("process-sockets", 2);
+  CHECK(hb.parse(p, real, "").at(0).value == Approx(0.094));
+  std::string eight = real;
+  eight.replace(eight.find("(== 40 tasks)"), 13, "(== 8 tasks)");
+  CHECK_THROWS_WITH(hb.parse(p, eight, ""),
+                    "line 1: 2 groups using 20 file descriptors each are 40 tasks, not 8: Running "
+                    "in process mode with 2 groups using 20 file descriptors each (== 8 tasks)");
+}
+
 TEST_CASE("hackbench output without a number is a parse error with its line") {
   Hackbench hb;
   const std::string header =
