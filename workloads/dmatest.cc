@@ -208,14 +208,28 @@ std::vector<Sample> Dmatest::parse(const Point& point, const std::string& out,
         throw ParseError(name(), lineno,
                          fmt::format("line {}: thread {} ended with error {}: {}", lineno,
                                      excerpt(m[1].str()), excerpt(m[6].str()), excerpt(line, 200)));
-      samples.push_back({"failures", captured_number(name(), lineno, m[3].str())});
+      samples.push_back({"failures", measured_value(name(), lineno, "failures",
+                                                    captured_number(name(), lineno, m[3].str()))});
       if (m[4].matched) {
         const auto iops = to_number(m[4].str());
         if (!iops)
           throw ParseError(name(), lineno,
                            fmt::format("line {}: iops is not a number: {}", lineno, line));
+        // A figure statistics cannot hold is this output's parse error
+        // (the file's, at import), not a store's refusal of the whole run.
+        const double kbs =
+            measured_value(name(), lineno, "KB/s", captured_number(name(), lineno, m[5].str()));
+        measured_value(name(), lineno, "iops", *iops);
+        // dmatest's rates are its tests over the runtime: none run, none
+        // done (hostile16: "0 tests" with a rate was read).
+        if (*tests == 0 && (*iops > 0 || kbs > 0))
+          throw ParseError(name(), lineno,
+                           fmt::format("line {}: thread {} ran 0 tests but states {} iops and {} "
+                                       "KB/s (dmatest's rates count the tests run): {}",
+                                       lineno, excerpt(m[1].str()), excerpt(m[4].str()),
+                                       excerpt(m[5].str()), excerpt(line, 200)));
         samples.push_back({"iops", *iops});
-        samples.push_back({"throughput", captured_number(name(), lineno, m[5].str())});
+        samples.push_back({"throughput", kbs});
       }
     } else if (boost::regex_search(line, m, cpus_hit)) {
       std::set<long> cpus;

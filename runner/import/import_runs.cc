@@ -14,6 +14,7 @@
 #include "results/iterations_table.h"
 #include "results/runs_table.h"
 #include "results/store.h"
+#include "results/store_error.h"
 #include "results/variants_table.h"
 #include "runner/input/file_glob.h"
 #include "runner/run/iteration_output.h"
@@ -69,7 +70,13 @@ ImportedRun store_run(Store& store, const std::string& name, const nlohmann::jso
       print_message(fmt::format("schedlab: {}\n", terminal_safe(row.error)));
       ++failed;
     }
-    store.iterations_table().add_iteration(row);
+    // A sample the store refuses (past its range: a parser without a
+    // bound of its own) ends the import's one transaction: say which file.
+    try {
+      store.iterations_table().add_iteration(row);
+    } catch (const StoreError& e) {
+      throw StoreError(fmt::format("{}: {}; nothing imported", in.file, e.what()));
+    }
   }
   store.runs_table().set_run_status(run, RunStatus::kFinished, true);
   return {run, inputs.size(), failed};

@@ -711,11 +711,15 @@ TEST_CASE("import of a netperf or schbench output with a 1e308 figure fails its 
   stream.replace(stream.find("1147.88"), 7, "1e308");
   std::string json = test::read_text(test::fixture("schbench/schbench-m1-t2-r5.json"));
   json.replace(json.find("\"runtime\": 5"), 12, "\"runtime\": 1e300");
+  // hostile16: dmatest's 1e181 KB/s refused the whole import at the store.
+  std::string dmesg = test::read_text(test::fixture("dmatest/owl-dma-s700-1test.dmesg.txt"));
+  dmesg.replace(dmesg.find("32258 KB/s"), 5, "1" + std::string(181, '0'));
   const struct {
     std::string workload, name, text, message;
   } cases[] = {
       {"netperf", "huge.txt", stream, "line 7: throughput 1e+308 is past 1e+15"},
       {"schbench", "huge.json", json, "\"runtime\" 1e+300 is past 1e+15"},
+      {"dmatest", "huge.dmesg", dmesg, "line 3: KB/s 1e+181 is past 1e+15"},
   };
   for (const auto& c : cases) {
     const std::string file = dir.file(c.name), db = dir.file(c.name + ".db");
@@ -729,7 +733,19 @@ TEST_CASE("import of a netperf or schbench output with a 1e308 figure fails its 
     const auto its = store.iterations_table().iterations(store.runs_table().find_run_by_name("x")->id, true);
     REQUIRE(its.size() == 1);
     CHECK(its[0].status == IterationStatus::kParseError);
-    CHECK_THAT(its[0].error, Catch::Contains(c.message));
+    CHECK_THAT(its[0].error, Catch::StartsWith(file + ": ") && Catch::Contains(c.message));
     CHECK(its[0].stdout_text == c.text);
   }
+  // A sample only the store refuses (pgbench's summary has no bound of its
+  // own) ends the import's transaction: the error names the file.
+  std::string tps = test::read_text(test::fixture("pgbench/select-only-c2-j2-T5.run1.txt"));
+  tps.replace(tps.find("tps = 56498"), 11, "tps = 1" + std::string(180, '0'));
+  const std::string file = dir.file("tps.txt"), db = dir.file("tps.db");
+  test::write_text(file, tps);
+  const auto imported =
+      schedlab_cmd({"import", "pgbench", "base=" + file, "--name", "x", "--db", db});
+  CHECK(imported.exit_code != 0);
+  CHECK_THAT(test::one_line(imported.err),
+             Catch::Contains(test::one_line(file + ": run 1 iteration 0 of pgbench")) &&
+                 Catch::Contains("1e+180 is outside +-1e+150; not stored; nothing imported"));
 }

@@ -5,6 +5,7 @@
 
 #include "tests/support/samples.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/unknown_point.h"
 #include "tests/workloads/step_exec.h"
 
 using namespace schedlab;
@@ -204,4 +205,33 @@ TEST_CASE("dmatest refuses a thread that stopped before its iterations, or retur
                     Catch::StartsWith("line 1: thread dma0chan0-copy0 ended with error -12"));
   CHECK(metric_values(dt.parse(dmatest_point(1000), std::string(ret).replace(ret.find("(-12)"), 5, "(0)"), ""), "iops") ==
         std::vector<double>{100});
+}
+
+TEST_CASE("dmatest refuses 0 tests with a rate, and a figure statistics cannot hold (hostile16)") {
+  Dmatest dt;
+  const std::string one = read_text(fixture("dmatest/owl-dma-s700-1test.dmesg.txt"));
+  // As import reads it: the asked count unknown.
+  const Point unknown = test::unknown_point(dt);
+  CHECK(metric_values(dt.parse(unknown, one, ""), "throughput") == std::vector<double>{32258});
+  std::string none = one;
+  none.replace(none.find("summary 1 tests"), 15, "summary 0 tests");
+  CHECK_THROWS_WITH(dt.parse(unknown, none, ""),
+                    Catch::StartsWith("line 3: thread dma0chan1-copy0 ran 0 tests but states "
+                                      "16129.03 iops and 32258 KB/s (dmatest's rates count the "
+                                      "tests run): [  317.259397] dmatest: dma0chan1-copy0: "
+                                      "summary 0 tests"));
+  // No test and no rate is what the kernel prints for a thread that ran none.
+  std::string idle = none;
+  idle.replace(idle.find("16129.03 iops 32258 KB/s"), 24, "0.00 iops 0 KB/s");
+  CHECK(metric_values(dt.parse(unknown, idle, ""), "iops") == std::vector<double>{0});
+  // 1e181 KB/s: this output's parse error (at import, its file's), not the
+  // store's refusal of the whole run.
+  std::string huge = one;
+  huge.replace(huge.find("32258 KB/s"), 5, "1" + std::string(181, '0'));
+  CHECK_THROWS_WITH(dt.parse(unknown, huge, ""),
+                    Catch::StartsWith("line 3: KB/s 1e+181 is past 1e+15"));
+  std::string failures = one;
+  failures.replace(failures.find("0 failures"), 1, std::string(30, '9'));
+  CHECK_THROWS_WITH(dt.parse(unknown, failures, ""),
+                    Catch::StartsWith("line 3: failures 1e+30 is past 1e+15"));
 }
