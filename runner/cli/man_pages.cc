@@ -162,7 +162,8 @@ std::string root_page(const CLI::App& root) {
        "deb.debian.org)"},
       {"SCHEDLAB_LOCK_DIR",
        "where a run's SUT locks are kept (else /run/schedlab, or one of the user's own); "
-       "refused as SCHEDLAB_LAB_CACHE is"},
+       "refused as SCHEDLAB_LAB_CACHE is, and when its group may write it without the sticky "
+       "bit"},
       {"TERM", "dumb: no progress line unless --progress asks for one (then plain lines)"}};
   for (const auto& [var, what] : env) out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", var, roff(what));
   out += exit_status();

@@ -155,6 +155,16 @@ std::string checked_lock_dir(const std::string& dir) {
   // With the sticky bit too: another user's files there, made first under
   // the lock's names, stay theirs to swap (hostile15).
   if (st.st_mode & S_IWOTH) throw refuse("is writable by every user");
+  // Writable by its group without the sticky bit: a member can rename this
+  // user's sut.lock or a live run's .alive file away and make their own,
+  // which the owner check of a lock file made first does not see
+  // (minors16). With the bit, what a member makes first is theirs, and
+  // refused by that check.
+  if ((st.st_mode & S_IWGRP) && !(st.st_mode & S_ISVTX))
+    throw refuse(fmt::format(
+        "is writable by its group ({}) and has no sticky bit: a member could rename the locks "
+        "away and make their own (chmod g-w, or +t)",
+        st.st_gid));
   return dir;
 }
 

@@ -221,6 +221,22 @@ TEST_CASE("SCHEDLAB_LOCK_DIR is made 0700 first, then the folder opened is check
   CHECK(refusal(sticky).find("is writable by every user: even with the sticky bit") !=
         std::string::npos);
   CHECK(refusal(sticky + "/own") == "(taken)");  // a folder of one's own in it is fine
+  // Writable by its group without the sticky bit: a member renames the
+  // locks away (minors16); with the bit, a lock file a member made first is
+  // refused by its owner check.
+  const std::string group = dir.file("group");
+  std::filesystem::create_directory(group);
+  ::chmod(group.c_str(), 0770);
+  struct stat gst {};
+  REQUIRE(::stat(group.c_str(), &gst) == 0);
+  CHECK(refusal(group) == fmt::format("SCHEDLAB_LOCK_DIR: {} is writable by its group ({}) and has "
+                                      "no sticky bit: a member could rename the locks away and "
+                                      "make their own (chmod g-w, or +t); use a folder of your own",
+                                      group, gst.st_gid));
+  ::chmod(group.c_str(), 01770);
+  CHECK(refusal(group) == "(taken)");
+  ::chmod(group.c_str(), 0750);
+  CHECK(refusal(group) == "(taken)");
   test::write_text(dir.file("file"), "x");
   CHECK(refusal(dir.file("file")) ==
         "SCHEDLAB_LOCK_DIR: " + dir.file("file") + " is no folder; use a folder of your own");
