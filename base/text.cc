@@ -254,7 +254,11 @@ std::string count_of(std::size_t n, std::string_view noun) {
 
 std::string fixed_text(double v, int precision, double limit) {
   if (std::isfinite(v) && std::abs(v) >= limit) return fmt::format("{:.3e}", v);
-  return fmt::format("{:.{}f}", v, precision);
+  std::string s = fmt::format("{:.{}f}", v, precision);
+  // A value that rounds to zero is 0, not -0.00 (hostile16: "change
+  // [-0.00%, 0.00%]").
+  if (s.starts_with('-') && s.find_first_not_of("0.", 1) == std::string::npos) s.erase(0, 1);
+  return s;
 }
 
 std::string signed_fixed_text(double v, int precision, double limit) {

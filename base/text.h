@@ -85,8 +85,9 @@ std::string count_of(std::size_t n, std::string_view noun);
 // v with `precision` digits after the point ("{:.4f}") while |v| is below
 // `limit`; past it in scientific notation with 3 ("1.000e+149"), so an
 // in-range extreme sample (1e149 is a finite double) never prints as a
-// 150-digit number in a table. Non-finite values as fmt writes them. For
-// text for people; JSON keeps the exact number.
+// 150-digit number in a table. A value that rounds to zero has no sign
+// (0.00, never -0.00). Non-finite values as fmt writes them. For text for
+// people; JSON keeps the exact number.
 inline constexpr double kFixedLimit = 1e15;
 // Where a percentage turns scientific: past a million per cent.
 inline constexpr double kPctLimit = 1e6;

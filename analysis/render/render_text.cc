@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -378,6 +379,18 @@ std::string render_text(const Comparison& c) {
   // A label longer than the cell widens its column rather than shifting it.
   std::vector<std::size_t> widths;
   for (const auto& col : c.columns) widths.push_back(std::max(kCellWidth, col.label.size() + 1));
+  // So does a value wider than its share, with a space before it (hostile16:
+  // at --precision 12, "(   0.00%)5.000000000000" touched).
+  for (const Block& b : c.blocks)
+    for (const Row& r : b.rows)
+      for (std::size_t i = 0; i < r.cells.size() && i < widths.size(); ++i) {
+        std::vector<std::optional<double>> values = r.cells[i].stat_values;
+        values.push_back(r.cells[i].centre);
+        for (const auto& v : values)
+          if (v)
+            widths[i] =
+                std::max(widths[i], fixed_text(*v, b.metric.precision).size() + 1 + kPctWidth);
+      }
   // No blank line before the first table when there is no run header
   // (schedlab stats).
   for (std::size_t k = 0; k < c.blocks.size(); ++k) {
@@ -443,7 +456,11 @@ std::string interval_text(const std::optional<stats::Interval>& ci, int precisio
                           const char* suffix, DomainCut cut = {}) {
   if (!ci) return "n/a";
   // A percentage's interval turns scientific where a percentage does.
-  const double limit = std::string_view(suffix) == "%" ? kPctLimit : kFixedLimit;
+  // One style for both bounds: scientific when either is past the limit
+  // (hostile16: "[982324490900835.1250, 1.011e+15]").
+  double limit = std::string_view(suffix) == "%" ? kPctLimit : kFixedLimit;
+  for (const double v : {ci->low, ci->high})
+    if (std::isfinite(v) && std::abs(v) >= limit) limit = 0;
   return fmt::format("[{}{}, {}{}]{}", fixed_text(ci->low, precision, limit), suffix,
                      fixed_text(ci->high, precision, limit), suffix, cut ? " cut" : "");
 }

@@ -240,3 +240,30 @@ TEST_CASE(
   CHECK(fixed_text(999999.994, 2, kPctLimit) == "999999.99");
   CHECK(fixed_text(-1e6, 2, kPctLimit) == "-1.000e+06");
 }
+
+TEST_CASE(
+    "stats text: one style per interval, no -0.00%, a space between wide columns "
+    "(hostile16)") {
+  const MetricInfo plain{"", "v", "", Direction::kLowerIsBetter, "amean", SampleKind::kRun, 4};
+  // An interval across 1e15: both bounds scientific, never
+  // "[982324490900835.1250, 1.011e+15]".
+  const std::string wide =
+      render_stats_text(compare_samples({{"a", {0.99e15, 1.0e15, 1.01e15}}}, plain));
+  INFO(wide);
+  CHECK_THAT(wide, Contains("[9.752e+14, 1.025e+15]"));
+  // Samples that barely differ: a change interval around 0 prints 0.00%, not -0.00%.
+  const std::string zero =
+      render_stats_text(compare_samples({{"a", {5, 5.000001, 5}}, {"b", {5, 5, 5.000001}}}, plain));
+  INFO(zero);
+  CHECK_THAT(zero, Contains("change [0.00%, 0.00%]"));
+  CHECK_THAT(zero, !Contains("-0.00"));
+  // --precision 12: a value wider than its share of the cell widens the
+  // column, a space before it; it touched the column on its left.
+  MetricInfo precise = plain;
+  precise.precision = 12;
+  const std::string table =
+      render_text(compare_samples({{"a", {5, 5, 5}}, {"b", {5, 5, 5}}}, precise));
+  INFO(table);
+  CHECK_THAT(table, Contains("0.00%) 5.000000000000"));
+  CHECK_THAT(table, !Contains("%)5"));
+}
