@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <boost/regex.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -61,6 +62,23 @@ std::optional<std::vector<double>> numbers(std::string_view line) {
   return out;
 }
 
+// The first token of a line of numbers that is no finite number ("nan",
+// "inf", "1e400"): a result row with a value netperf could not compute,
+// which is to be named as such, not taken for a header line ("no result row
+// after the banner", hostile16). Nothing for a line with a word in it.
+std::optional<std::string_view> non_finite_value(std::string_view line) {
+  std::optional<std::string_view> bad;
+  for (const auto t : tokens(line)) {
+    if (to_number(t)) continue;
+    const std::string s(t);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || std::isfinite(v)) return std::nullopt;
+    if (!bad) bad = t;
+  }
+  return bad;
+}
+
 struct Line {
   int number = 0;  // 1-based
   std::string_view text;
@@ -107,6 +125,11 @@ Output cut(const std::string& text) {
       o.late_timer = line;
       continue;
     }
+    if (const auto bad = non_finite_value(line.text))
+      throw ParseError(kNetperfName, line.number,
+                       fmt::format("line {}: a result row with a value that is not a finite "
+                                   "number ('{}'): {}",
+                                   line.number, excerpt(*bad), excerpt(s, 120)));
     boost::smatch m;
     if (boost::regex_match(s, m, banner)) {
       if (o.banner.number)

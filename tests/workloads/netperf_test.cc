@@ -440,6 +440,20 @@ TEST_CASE("netperf refuses latencies out of their histogram's order (hostile14),
   CHECK_THROWS_WITH(netperf().parse(p, low, ""), Catch::Contains("Mean Latency 1 is outside"));
 }
 
+TEST_CASE("netperf names a result row value that is not a number (hostile16 wording)") {
+  const std::string real = test::read_text(test::fixture("netperf/tcp_rr-omni-O-latency.txt"));
+  std::string nan = real;
+  nan.replace(nan.find("14863.967"), 9, "nan      ");
+  // Was: "no result row after the TCP_RR banner (line 1)".
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_RR"), nan, ""),
+                    Catch::StartsWith("line 6: a result row with a value that is not a finite "
+                                      "number ('nan'): 14           63.90"));
+  std::string inf = real;
+  inf.replace(inf.find("63.90"), 5, "1e400");
+  CHECK_THROWS_WITH(netperf().parse(point("TCP_RR"), inf, ""),
+                    Catch::Contains("not a finite number ('1e400')"));
+}
+
 TEST_CASE("netperf refuses a figure statistics cannot hold (issue 44), naming the line") {
   const std::string stream = test::read_text(test::fixture("netperf/tcp_stream-l3.txt"));
   std::string huge = stream;
