@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <boost/regex.hpp>
+#include <charconv>
+#include <cstdlib>
 
 #include "base/text.h"
 
@@ -189,9 +190,19 @@ std::vector<Sample> Hackbench::parse(const Point& point, const std::string& out,
                                      excerpt(s), excerpt(line, 200)));
       time = v;
     } else if (line.starts_with("Time:")) {
-      throw ParseError(name(), lineno,
-                       fmt::format("line {}: 'Time:' line without a number: {}", lineno,
-                                   terminal_safe(excerpt(line, 160))));
+      // A number in another form (1e-320, -5) is named as one (hostile16).
+      const std::string value(trim(std::string_view(line).substr(5)));
+      char* end = nullptr;
+      std::strtod(value.c_str(), &end);
+      throw ParseError(
+          name(), lineno,
+          !value.empty() && end == value.c_str() + value.size()
+              ? fmt::format("line {}: 'Time:' value '{}' is not in hackbench's form (seconds as "
+                            "digits and a decimal point, such as 0.094): {}",
+                            lineno, terminal_safe(excerpt(value)),
+                            terminal_safe(excerpt(line, 160)))
+              : fmt::format("line {}: 'Time:' line without a number: {}", lineno,
+                            terminal_safe(excerpt(line, 160))));
     }
   }
   if (!saw_header)

@@ -118,6 +118,10 @@ TEST_CASE("hackbench output without a number is a parse error with its line") {
                     "no 'Time: <seconds>' line in the output");
   CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 1), header + "Time: fast\n", ""),
                     "line 3: 'Time:' line without a number: Time: fast");
+  // A number in a form hackbench does not print is named as a number (hostile16).
+  CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 1), header + "Time: 1e-320\n", ""),
+                    "line 3: 'Time:' value '1e-320' is not in hackbench's form (seconds as digits "
+                    "and a decimal point, such as 0.094): Time: 1e-320");
   CHECK_THROWS_WITH(hb.parse(hackbench_point("process-pipes", 1), "", ""),
                     "no 'Running in ... mode with N groups' line in the output");
   try {
