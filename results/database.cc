@@ -84,6 +84,12 @@ std::string cannot_open(const std::string& path) {
 Database::Database(const std::string& path, Access access) : path_(path) {
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
+  // A loop of links is no missing database (hostile16: "no database at").
+  if (!exists && errno == ELOOP)
+    throw StoreError(fmt::format(
+        "{}: cannot be resolved: a loop of symbolic links (or too many of them); no database "
+        "read or written",
+        path));
   if (access != Access::kCreate && !exists)
     throw StoreError(fmt::format("no database at {} (run 'schedlab run CONFIG' first)", path));
   // SQLite would wait forever on a FIFO, and read a device as a database.

@@ -185,6 +185,10 @@ class MergeSource {
     namespace fs = std::filesystem;
     std::error_code ec;
     const auto st = fs::status(input, ec);
+    if (ec.value() == ELOOP)
+      throw StoreError(fmt::format(
+          "{}: cannot be resolved: a loop of symbolic links (or too many of them); nothing merged",
+          input));
     if (!fs::exists(st))
       throw StoreError(fmt::format("no database at {} (run 'schedlab run CONFIG' first)", input));
     // A FIFO or a device would block or never end.

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -20,6 +21,20 @@ TEST_CASE("a database newer than this binary is refused") {
   const std::string path = dir.file("new.db");
   REQUIRE(test::exec_raw(path, "PRAGMA user_version = 99"));
   CHECK_THROWS_WITH(Store(path), Catch::Contains("database schema version 99 is newer than this schedlab"));
+}
+
+TEST_CASE("a --db that is a loop of links is said to be one, not a missing database (hostile16)") {
+  test::TempDir dir;
+  const std::string a = dir.file("a.db"), b = dir.file("b.db");
+  std::filesystem::create_symlink(b, a);
+  std::filesystem::create_symlink(a, b);
+  for (const auto access :
+       {Store::Access::kCreate, Store::Access::kExisting, Store::Access::kReadOnly})
+    CHECK_THROWS_WITH(
+        Store(a, access),
+        a + ": cannot be resolved: a loop of symbolic links (or too many of them); no "
+            "database read or written");
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::symlink_status(dir.file("a.db-wal"))));
 }
 
 TEST_CASE("a database of a negative schema version is refused before any migration (hostile10)") {

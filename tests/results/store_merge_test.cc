@@ -326,6 +326,12 @@ TEST_CASE("merge: an input of a newer schema, or not a database, is an error bef
   refused_after(dir, "PRAGMA user_version = 99", Catch::Contains("schema version 99 is newer"));
   CHECK_THROWS_WITH(Store::check_mergeable(dir.file("missing.db")),
                     Catch::Contains("no database at"));
+  // A loop of links is said to be one (hostile16: "no database at").
+  std::filesystem::create_symlink(dir.file("loop.db"), dir.file("loop.db"));
+  CHECK_THROWS_WITH(Store::check_mergeable(dir.file("loop.db")),
+                    dir.file("loop.db") +
+                        ": cannot be resolved: a loop of symbolic links (or too "
+                        "many of them); nothing merged");
 }
 
 TEST_CASE("merge: an input still marked running is merged as interrupted, and its cells are recomputed") {
