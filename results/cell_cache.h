@@ -83,13 +83,6 @@ class CellCache {
   void invalidate_cell_summaries(std::int64_t run_id);
 
  private:
-  // Every run with a mark of the metric whose tag is the one this user
-  // stores for its cells (cell_cache.cc: run_mark), oldest first, with its
-  // cells (none for a run that has none).
-  void for_each_marked_run(
-      const std::string& workload, const std::string& metric, int version,
-      const std::function<void(const RunLabel& run, std::span<const CellSummary>)>& visit) const;
-
   sqlite3* db_;
 };
 
