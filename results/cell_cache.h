@@ -1,9 +1,10 @@
 // The cell-summary cache (cell_summaries, cell_summary_marks; migration 10):
 // history's cells of a run, kept while the run's iterations and samples are
 // unchanged (the database's triggers drop a run's marks on any write). A
-// mark stores its version tagged with this user's local secret
-// (base/local_secret.h): summaries in a database written elsewhere, or
-// crafted, are not current here and are computed again from the samples.
+// mark stores a tag, under this user's local secret (base/local_secret.h),
+// of the version, the run and the very cells it was put with: summaries in
+// a database written elsewhere, crafted or edited are not current here and
+// are computed again from the samples.
 #pragma once
 
 #include <sqlite3.h>

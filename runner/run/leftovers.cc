@@ -5,11 +5,13 @@
 #include <cctype>
 #include <charconv>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "base/text.h"
 #include "runner/hosts/locks.h"
 #include "runner/knobs/journal_rows.h"
+#include "runner/knobs/task_policies.h"
 
 namespace schedlab {
 namespace {
@@ -55,7 +57,44 @@ bool schedlab_workdir(Host& host, const std::string& path) {
       .ok();
 }
 
+// N random letters and digits.
+std::string random_word(int n) {
+  std::random_device rd;
+  std::string word;
+  for (int i = 0; i < n; ++i)
+    word += "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[rd() % 62];
+  return word;
+}
+
+// Whether a process of group PGID on HOST holds kGroupMarkVariable=MARK in
+// its environment: then the group is the one journaled with MARK (a group
+// that took its number later started without it). A row of a schedlab
+// that did not mark its groups has none: never.
+bool group_carries_mark(Host& host, int pgid, const std::string& mark) {
+  if (mark.empty()) return false;
+  std::set<int> pids;
+  for (const auto& t : read_tasks(host, {}, {pgid}))
+    if (t.pgrp == pgid) pids.insert(t.pid);
+  std::vector<std::string> paths;
+  for (const int pid : pids) paths.push_back(fmt::format("/proc/{}/environ", pid));
+  const std::string want = fmt::format("{}={}", kGroupMarkVariable, mark);
+  for (const auto& f : host.read_files(paths)) {
+    if (!f.text) continue;  // gone since, or not readable by this user
+    std::string_view env(*f.text);
+    while (!env.empty()) {
+      const auto end = std::min(env.find('\0'), env.size());
+      if (env.substr(0, end) == want) return true;
+      env.remove_prefix(std::min(end + 1, env.size()));
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+std::string new_group_mark() {
+  return random_word(16);
+}
 
 bool is_leftover_kind(const std::string& kind) {
   return kind == kWorkdirKind || kind == kProcessGroupKind;
@@ -70,11 +109,7 @@ Workdir make_workdir(KnobJournalTable& journal, Host& host, std::int64_t run_id,
                      const std::string& prefix) {
   if (!prefix.starts_with(kWorkdirPrefix))
     throw HostError(fmt::format("a work directory {}-XXXXXXXX is not schedlab's", prefix));
-  std::random_device rd;
-  std::string name = prefix + "-";
-  for (int i = 0; i < 8; ++i)
-    name += "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[rd() % 62];
-  return make_workdir_at(journal, host, run_id, name);
+  return make_workdir_at(journal, host, run_id, prefix + "-" + random_word(8));
 }
 
 Workdir make_workdir_at(KnobJournalTable& journal, Host& host, std::int64_t run_id,
@@ -99,7 +134,7 @@ void remove_workdir(KnobJournalTable& journal, Host& host, const Workdir& w) noe
 }
 
 std::int64_t journal_process_group(KnobJournalTable& journal, Host& host, std::int64_t run_id,
-                                   int pgid, const std::string& what) {
+                                   int pgid, const std::string& what, const std::string& mark) {
   // The leader's start time, with the boot the row names: a group is
   // signalled later only while its leader is still this process (a reused
   // PID never is). Not its program: the group is journaled as it is
@@ -108,7 +143,8 @@ std::int64_t journal_process_group(KnobJournalTable& journal, Host& host, std::i
                                           .kind = kProcessGroupKind,
                                           .name = what,
                                           .path = std::to_string(pgid),
-                                          .original = start_time(host, pgid)},
+                                          .original = start_time(host, pgid),
+                                          .target = mark},
                                          host));
 }
 
@@ -135,29 +171,37 @@ std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host) 
       continue;
     }
     // A process group: killed when its leader is the process journaled, or
-    // when the leader is gone (PDEATHSIG killed it with schedlab) and the
-    // group still has members: Linux never hands out a PID that is still
-    // some group's id, so those members are the journaled group's.
+    // when the leader is gone (PDEATHSIG killed it with schedlab) and a
+    // process of the group still carries the mark the run started it with.
+    // Not on the group's number alone: once all of the journaled group is
+    // gone, the number is free, and a daemon whose group leader exited (a
+    // double fork, `(cmd &)` in a shell), another user's too, may hold it
+    // now (hostile17).
     int pgid = 0;
     if (const auto [end, ec] = std::from_chars(e.path.data(), e.path.data() + e.path.size(), pgid);
-        ec != std::errc() || end != e.path.data() + e.path.size()) {
+        ec != std::errc() || end != e.path.data() + e.path.size() || pgid <= 1) {
       journal.journal_restored(e.id);  // not a process group schedlab journaled
       continue;
     }
     const std::string started = start_time(host, pgid);
-    const auto group_alive = [&] {
-      return host.run({.argv = {"kill", "-0", "--", fmt::format("-{}", pgid)},
-                       .timeout = std::chrono::seconds(30),
-                       .interruptible = false})
-          .ok();
-    };
-    // The leader still the journaled process (its start time), or gone
-    // with members left behind.
-    if (pgid > 1 && (started.empty() ? group_alive() : started == e.original)) {
+    const auto kill_group = [&] {
       host.run({.argv = {"kill", "-KILL", "--", fmt::format("-{}", pgid)},
                 .timeout = std::chrono::seconds(30),
                 .interruptible = false});
-      done.push_back(fmt::format("process group {} ({}) killed (run {})", pgid, e.name, e.run_id));
+      done.push_back(fmt::format("process group {} ({}) killed (run {})", pgid,
+                                 terminal_safe(excerpt(e.name, 80)), e.run_id));
+    };
+    if (!started.empty()) {
+      if (started == e.original) kill_group();  // else the number is another process's now
+    } else if (group_carries_mark(host, pgid, e.target)) {
+      kill_group();
+    } else if (!read_tasks(host, {}, {pgid}).empty()) {
+      done.push_back(fmt::format(
+          "process group {} ({}): its leader is gone and none of its processes carries the mark "
+          "the run started them with{}, so it may be another group that took the number since; "
+          "left alone (run {})",
+          pgid, terminal_safe(excerpt(e.name, 80)),
+          e.target.empty() ? " (a row of a schedlab that did not mark its groups)" : "", e.run_id));
     }
     journal.journal_restored(e.id);
   }

@@ -35,10 +35,21 @@ Workdir make_workdir_at(KnobJournalTable& journal, Host& host, std::int64_t run_
                         const std::string& path);
 void remove_workdir(KnobJournalTable& journal, Host& host, const Workdir& w) noexcept;
 
+// The variable every step's process gets in its environment (inherited by
+// all it starts), holding the mark its process group is journaled with:
+// after its leader died, a group is killed only while one of its processes
+// still carries the mark. A group number is reused once the group is gone:
+// another user's daemon whose group leader exited was killed by restore
+// (hostile17).
+inline constexpr const char* kGroupMarkVariable = "SCHEDLAB_GROUP_MARK";
+// A fresh mark: 16 random letters and digits.
+std::string new_group_mark();
+
 // A process group on HOST, journaled with its leader's start time (a
-// reused PID is never killed).
+// reused PID is never killed) and MARK (the row's target), the value of
+// kGroupMarkVariable its processes were started with.
 std::int64_t journal_process_group(KnobJournalTable& journal, Host& host, std::int64_t run_id,
-                                   int pgid, const std::string& what);
+                                   int pgid, const std::string& what, const std::string& mark);
 
 // Removes HOST's leftovers of dead runs; one line per thing done.
 std::vector<std::string> clean_leftovers(KnobJournalTable& journal, Host& host);

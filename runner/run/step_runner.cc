@@ -47,7 +47,8 @@ void StepRunner::forget(std::int64_t entry) noexcept {
   try {
     journal_->journal_restored(entry);
   } catch (...) {
-    // Still journaled: a dead leader's group is never killed (start time).
+    // Still journaled: its group is killed later only while its leader is
+    // the one journaled or a process of it carries its mark (leftovers.h).
   }
 }
 
@@ -74,7 +75,8 @@ PhaseResult StepRunner::start_server(const Step& step, const Command& cmd) {
   try {
     pgid = host.background_pgid(id);
     if (journal_ && pgid)
-      servers_.back().entry = journal_process_group(*journal_, host, run_id_, *pgid, step.argv[0]);
+      servers_.back().entry = journal_process_group(*journal_, host, run_id_, *pgid, step.argv[0],
+                                                    cmd.env.at(kGroupMarkVariable));
   } catch (const std::exception&) {
     // Unjournaled: it still dies with schedlab (PDEATHSIG, the SSH wrapper).
   }
@@ -128,6 +130,10 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
                 .timeout = step.timeout,
                 .stdin_data = step.stdin_data,
                 .interruptible = interruptible};
+    // Every process the step starts carries its group's mark: restore
+    // kills a group whose leader is gone only while one does (leftovers.h).
+    const std::string mark = new_group_mark();
+    cmd.env[kGroupMarkVariable] = mark;
     // Servers get theirs at spawn: every thread they create inherits it.
     if (step.background)
       cmd.policy = knobs.server_policy;
@@ -156,7 +162,7 @@ PhaseResult StepRunner::run(const std::vector<Step>& steps, const ProcessKnobs& 
       }
       if (!journal_) return;
       try {
-        entry = journal_process_group(*journal_, host, run_id_, pgid, step.argv[0]);
+        entry = journal_process_group(*journal_, host, run_id_, pgid, step.argv[0], mark);
       } catch (const std::exception&) {
         // Unjournaled: its leader still dies with schedlab (PDEATHSIG).
       }

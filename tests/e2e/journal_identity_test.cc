@@ -7,6 +7,7 @@
 // would be; `schedlab restore` and `schedlab run` are the real binary.
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -20,6 +21,7 @@
 #include "results/store.h"
 #include "runner/hosts/local_host.h"
 #include "runner/knobs/knobs.h"
+#include "runner/run/leftovers.h"
 #include "tests/support/journal_tag.h"
 #include "tests/support/one_line.h"
 #include "tests/support/raw_sql.h"
@@ -491,4 +493,114 @@ TEST_CASE("journal: restore never dials a host named like an ssh option") {
   CHECK(r.err.find("OpenSSH") == std::string::npos);
   CHECK_FALSE(fs::exists(marker));
   CHECK(Store(db).journal().unrestored_hosts().size() == 3);
+}
+
+namespace {
+
+// A process group whose leader has exited, leaving one member (sleep 300)
+// started with MARK as its group mark, or none: what a run's group holds
+// after PDEATHSIG killed its leader, or what a daemon's double fork (or
+// `(cmd &)` in a shell) leaves, whose group may take a number a dead run's
+// group had.
+// A file of /proc, or "" when it is gone.
+std::string proc_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+struct LeaderlessGroup {
+  int pgid = 0, member = 0;
+  explicit LeaderlessGroup(const std::string& mark) {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const pid_t leader = ::fork();
+    REQUIRE(leader >= 0);
+    if (leader == 0) {
+      ::setpgid(0, 0);
+      const pid_t m = ::fork();
+      if (m == 0) {
+        if (!mark.empty()) ::setenv(kGroupMarkVariable, mark.c_str(), 1);
+        ::execlp("sleep", "sleep", "300", nullptr);
+        ::_exit(127);
+      }
+      (void)!::write(fds[1], &m, sizeof m);
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    pid_t m = 0;
+    (void)!::read(fds[0], &m, sizeof m);
+    ::close(fds[0]);
+    ::waitpid(leader, nullptr, 0);
+    pgid = leader;
+    member = m;
+    // The member has exec'ed sleep (its environment is the one read).
+    for (int i = 0; i < 200 && proc_text(fmt::format("/proc/{}/comm", m)) != "sleep\n"; ++i)
+      ::usleep(10'000);
+  }
+  ~LeaderlessGroup() {
+    if (member > 0) ::kill(member, SIGKILL);
+  }
+  // Running (a killed member is a zombie until its new parent reaps it).
+  bool alive() const {
+    const std::string stat = proc_text(fmt::format("/proc/{}/stat", member));
+    return !stat.empty() && stat.substr(stat.rfind(')') + 2, 1) != "Z";
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "journal: a process group whose leader is gone is killed only while a process of it carries "
+    "the run's mark (hostile17)") {
+  if (this_machine().empty()) {
+    SCHEDLAB_SKIP("no /etc/machine-id on this machine");
+  }
+  test::TempDir dir;
+  // This user's rows, as schedlab journals them (crafted_db tags them).
+  const auto pgroup = [](int pgid, std::string what, std::string mark) {
+    return JournalEntry{.host = "local",
+                        .kind = "pgroup",
+                        .name = std::move(what),
+                        .path = std::to_string(pgid),
+                        .original = "1",  // the start time of a leader now gone
+                        .target = std::move(mark),
+                        .machine_id = this_machine(),
+                        .boot_id = this_boot(),
+                        .hostname = "sut"};
+  };
+  // The run's group: its leader died with schedlab, its child lives on.
+  const LeaderlessGroup own("mark0123456789ab");
+  // Groups that took the numbers of run groups gone since: a process
+  // without the mark, one with another run's, and one a row of a schedlab
+  // that did not mark its groups names.
+  const LeaderlessGroup stranger(""), other_mark("anotherMark01234"), unmarked("");
+  REQUIRE(own.alive());
+  REQUIRE(stranger.alive());
+  const std::string db = crafted_db(
+      dir, "reused.db",
+      {pgroup(own.pgid, "own", "mark0123456789ab"),
+       pgroup(stranger.pgid, "stranger", "mark0123456789ab"),
+       pgroup(other_mark.pgid, "other", "mark0123456789ab"), pgroup(unmarked.pgid, "old", "")});
+  auto r = test::schedlab_cmd({"restore", "--db", db});
+  INFO(r.out << r.err);
+  CHECK(r.ok());
+  CHECK_FALSE(own.alive());
+  CHECK(stranger.alive());
+  CHECK(other_mark.alive());
+  CHECK(unmarked.alive());
+  const std::string out = test::one_line(r.out);
+  CHECK(out.find(fmt::format("process group {} (own) killed (run 1)", own.pgid)) !=
+        std::string::npos);
+  CHECK(out.find(test::one_line(fmt::format(
+            "process group {} (stranger): its leader is gone and none of its processes carries "
+            "the mark the run started them with, so it may be another group that took the number "
+            "since; left alone (run 1)",
+            stranger.pgid))) != std::string::npos);
+  CHECK(out.find(test::one_line(fmt::format(
+            "process group {} (old): its leader is gone and none of its processes carries the "
+            "mark the run started them with (a row of a schedlab that did not mark its groups)",
+            unmarked.pgid))) != std::string::npos);
+  CHECK(Store(db).journal().unrestored("local").empty());
 }

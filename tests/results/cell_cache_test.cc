@@ -7,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "base/local_secret.h"
 #include "results/iterations_table.h"
 #include "results/runs_table.h"
 #include "results/store.h"
 #include "results/variants_table.h"
+#include "tests/support/raw_sql.h"
 #include "tests/support/temp_dir.h"
 
 using namespace schedlab;
@@ -75,6 +77,49 @@ TEST_CASE("cell summaries are read only while the run's iterations and samples a
   }
   SECTION("invalidate_cell_summaries drops them") {
     s.cell_cache().invalidate_cell_summaries(run);
+    CHECK(cells_read().empty());
+  }
+  SECTION("a mark vouches only for the cells it was put with (hostile17)") {
+    // A crafted database holding this user's mark, read from one of their
+    // databases: with other cells, or with the version's old mark (one
+    // number in every database), it is not current.
+    const auto mark = [&] {
+      sqlite3* db = nullptr;
+      REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+      sqlite3_stmt* st = nullptr;
+      REQUIRE(sqlite3_prepare_v2(db, "SELECT version FROM cell_summary_marks", -1, &st, nullptr) ==
+              SQLITE_OK);
+      REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+      const auto m = sqlite3_column_int64(st, 0);
+      sqlite3_finalize(st);
+      sqlite3_close(db);
+      return m;
+    }();
+    // Cells written first, then the mark (a write to cells drops it:
+    // migration 18's triggers), as a crafted database holds them.
+    const auto crafted = [&](const std::string& centre) {
+      REQUIRE(test::exec_raw(path, "UPDATE cell_summaries SET centre = " + centre +
+                                       "; INSERT OR REPLACE INTO cell_summary_marks VALUES (" +
+                                       std::to_string(run) + ", 'hackbench', 'time', " +
+                                       std::to_string(mark) + ")"));
+    };
+    crafted("0.5");
+    CHECK(cells_read().empty());
+    crafted("1.0");  // the cells the mark was put with
+    CHECK(cells_read().size() == 1);
+    // Another run of the database (its cells and the mark copied to it).
+    const auto other = s.runs_table().create_run(
+        {.name = "r2", .config_path = "c.yaml", .config_text = "", .config_sha256 = "x"});
+    REQUIRE(test::exec_raw(
+        path, "INSERT INTO cell_summaries SELECT workload, metric, " + std::to_string(other) +
+                  ", position, variant_id, block, row, n, centre, ci_low, ci_high, ci_reason, "
+                  "params FROM cell_summaries"));
+    REQUIRE(test::exec_raw(path, "INSERT INTO cell_summary_marks VALUES (" + std::to_string(other) +
+                                     ", 'hackbench', 'time', " + std::to_string(mark) + ")"));
+    CHECK(cells_read().size() == 1);
+    // The mark a schedlab before this one stored: the version's tag alone.
+    REQUIRE(test::exec_raw(path, "UPDATE cell_summary_marks SET version = " +
+                                     std::to_string(local_tag("cell summaries, version 1"))));
     CHECK(cells_read().empty());
   }
   SECTION("a replaced set has no rows of the old one") {
