@@ -87,10 +87,15 @@ done)sh";
 // bash's /dev/tcp: the check runs on the SUT's own loopback.
 constexpr const char* kPortCheck = R"sh(exec 3<> "/dev/tcp/127.0.0.1/$1")sh";
 
+// nice -n adds to the niceness the command inherits (an sshd started under
+// nice 5 made `nice: 3` a 8); the variant's nice is absolute, as the local
+// host's setpriority is: the increment is what it lacks. $1 the nice value.
+constexpr const char* kNiceTo = R"sh(n=$1; shift; exec nice -n "$((n - $(nice)))" "$@")sh";
+
 std::vector<std::string> policy_prefix(const std::optional<SchedPolicy>& p) {
   if (!p) return {};
   std::vector<std::string> argv = {"chrt", chrt_option(p->policy), "0"};
-  if (p->nice) argv.insert(argv.end(), {"nice", "-n", std::to_string(*p->nice)});
+  if (p->nice) argv.insert(argv.end(), {"sh", "-c", kNiceTo, "sh", std::to_string(*p->nice)});
   return argv;
 }
 

@@ -3,11 +3,14 @@
 // errors, knobs, and a real SUT/loadgen tbench run driven by schedlab.
 // Needs root; skipped with the lab's reason otherwise.
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -208,6 +211,20 @@ TEST_CASE("exit codes, stderr and the variant's policy cross the connection", "[
   r = host.run(cmd);
   CHECK(r.out.find("SCHED_BATCH") != std::string::npos);
   CHECK(r.out.find("\n3\n") != std::string::npos);
+  {
+    // The nice value is absolute: under an sshd at nice 4 (the lab's own
+    // listener, by its pidfile), `nice: 3` is 3, not 4 + 3.
+    std::ifstream pidfile(lab().dir() + "/sshd_sut.pid");
+    pid_t sshd = 0;
+    REQUIRE(pidfile >> sshd);
+    errno = 0;
+    const int before = ::getpriority(PRIO_PROCESS, sshd);
+    REQUIRE(errno == 0);
+    REQUIRE(::setpriority(PRIO_PROCESS, sshd, 4) == 0);
+    r = host.run(cmd);
+    ::setpriority(PRIO_PROCESS, sshd, before);
+    CHECK(r.out.find("\n3\n") != std::string::npos);
+  }
   // The affinity knob, through taskset, together with the policy.
   cmd = Command{.argv = {"grep", "Cpus_allowed_list", "/proc/self/status"}, .cpus = {0}};
   cmd.policy = SchedPolicy{SCHED_BATCH, std::nullopt};
