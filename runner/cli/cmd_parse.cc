@@ -135,8 +135,11 @@ int parse_command(const ParseOptions& o) {
       if (!j.ok()) {
         ++failed;
         std::fflush(stdout);
-        print_message(fmt::format("schedlab: {}: {} (a {} iteration)\n", terminal_safe(file),
-                                  terminal_safe(j.error), to_string(iteration_status(j.verdict))));
+        const std::string_view status = to_string(iteration_status(j.verdict));
+        print_message(fmt::format(
+            "schedlab: {}: {} ({} {} iteration)\n", terminal_safe(file), terminal_safe(j.error),
+            std::string_view("aeiou").find(status.front()) != std::string_view::npos ? "an" : "a",
+            status));
       }
     }
     out->end();
