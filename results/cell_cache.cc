@@ -183,7 +183,9 @@ std::size_t CellCache::put_cell_summaries(const std::string& workload, const std
                  "VALUES (?, ?, ?, ?)");
   sql::Stmt label(db_, "SELECT name, started_at FROM runs WHERE id = ?");
   std::size_t stored = 0;
+  const std::int64_t version_now = data_version();
   for (const RunCells& run : runs) {
+    if (run.basis.data_version && *run.basis.data_version != version_now) continue;
     now.reset();
     now.bind(1, workload).bind(2, run.run_id).step();
     if (now.i64(0) != run.basis.iterations || now.i64(1) != run.basis.last_id) continue;
@@ -207,6 +209,12 @@ std::size_t CellCache::put_cell_summaries(const std::string& workload, const std
   }
   tx.commit();
   return stored;
+}
+
+std::int64_t CellCache::data_version() const {
+  sql::Stmt s(db_, "PRAGMA data_version");
+  s.step();
+  return s.i64(0);
 }
 
 void CellCache::invalidate_cell_summaries(std::int64_t run_id) {

@@ -39,10 +39,15 @@ struct CellSummary {
 };
 
 // What a run's summaries of a workload were computed from: that
-// workload's iterations, their number and the highest id.
+// workload's iterations, their number and the highest id; and, when read
+// by history, the database's state then (CellCache::data_version): ids are
+// reused, so a run removed and another written under its id and its
+// iterations' ids by another schedlab meanwhile had the same number and
+// highest id, and was kept with the removed run's cells (hostile18).
 struct CellBasis {
   std::int64_t iterations = 0;
   std::int64_t last_id = 0;
+  std::optional<std::int64_t> data_version;
 };
 
 // One run's summaries of one metric of a workload, and the iterations they
@@ -73,7 +78,9 @@ class CellCache {
                                               const std::string& metric, int version) const;
   // Replaces runs' summaries of one metric, in one transaction; a run whose
   // iterations of the workload are no longer those of its basis (it went
-  // on since they were read) is left without. Returns the runs stored.
+  // on since they were read), or whose basis names a state of the database
+  // another connection has committed to since, is left without. Returns
+  // the runs stored.
   std::size_t put_cell_summaries(const std::string& workload, const std::string& metric,
                                  int version, std::span<const RunCells> runs);
   // Drops every summary mark of a run, so its cells are computed afresh.
@@ -81,6 +88,9 @@ class CellCache {
   // is for a writer (schedlab merge) changing what else a cell depends on:
   // the run's metric declarations or variants.
   void invalidate_cell_summaries(std::int64_t run_id);
+  // PRAGMA data_version: it changes when another connection commits (not
+  // on this one's own writes); inside a read snapshot, that snapshot's.
+  std::int64_t data_version() const;
 
  private:
   sqlite3* db_;

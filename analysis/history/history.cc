@@ -48,6 +48,7 @@ HistoryReader::HistoryReader(const Store& store, std::string workload, std::stri
       metric_(std::move(metric)),
       row_(std::move(row)),
       declared_(store.metrics_table().runs_declaring(workload_, metric_)) {
+  data_version_ = store.cell_cache().data_version();  // the snapshot's: declared_ began it
   if (declared_.empty())
     throw std::invalid_argument(fmt::format("no run in {} has metric '{}' of workload '{}'",
                                             store.path(), metric_, workload_));
@@ -217,7 +218,8 @@ void HistoryReader::for_each_point(std::vector<RunCells>* computed,
       Held one{runs[run->second], {}};
       summarise_cells(its, vars->second, m->second, one.cells);
       if (computed)
-        computed->push_back({id, {static_cast<std::int64_t>(its.size()), its.back().id}, one.cells});
+        computed->push_back(
+            {id, {static_cast<std::int64_t>(its.size()), its.back().id, data_version_}, one.cells});
       if (!one.cells.empty()) waiting.emplace(run->second, std::move(one));
     };
     // A run at a time from the indexes for a few runs; the two scans when

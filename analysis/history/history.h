@@ -114,6 +114,7 @@ class HistoryReader {
 
   const Store& store_;
   Store::ReadSnapshot snapshot_;
+  std::int64_t data_version_ = 0;  // the snapshot's (CellBasis::data_version)
   std::string workload_, metric_, row_;
   std::vector<std::int64_t> declared_;           // the runs declaring the metric, ascending
   std::map<std::int64_t, std::string> targets_;   // run -> nightly target

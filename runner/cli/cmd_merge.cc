@@ -33,11 +33,13 @@ int merge_command(const MergeOptions& o) {
     Store out(o.out);
     for (const auto& in : o.inputs) {
       const auto c = out.merge_from(in);
+      // An input's name escaped: `task-*.db` of a shared folder may name
+      // anything (hostile18).
       fmt::print("{}",
                  wrap_words(fmt::format("{}: {} new run(s), {} joined; {} iteration(s) and {} "
                                         "sample(s) copied, {} already there",
-                                        in, c.runs_new, c.runs_joined, c.iterations_new, c.samples,
-                                        c.iterations_present)));
+                                        terminal_safe(in), c.runs_new, c.runs_joined,
+                                        c.iterations_new, c.samples, c.iterations_present)));
     }
     return kOk;
   });

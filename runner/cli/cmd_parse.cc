@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_data.h"
+#include "base/text.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
 #include "runner/cli/output_format.h"
@@ -42,14 +43,19 @@ class SampleWriter {
 class SampleLines : public SampleWriter {
  public:
   void file(const std::string& name, const Point&, const OutputJudgement& j) override {
-    // Notes on stderr: stdout stays one sample a line.
-    for (const auto& n : j.notes) print_message(fmt::format("schedlab: {}: note: {}\n", name, n));
+    // Notes on stderr: stdout stays one sample a line. A file's name and
+    // an output's text reach the terminal escaped, as import's and run's
+    // (hostile18: a parser's message quoting a crafted line, the name of a
+    // file in a tree from elsewhere).
+    for (const auto& n : j.notes)
+      print_message(fmt::format("schedlab: {}: note: {}\n", terminal_safe(name), terminal_safe(n)));
+    const std::string shown = terminal_safe(name);
     fmt::memory_buffer buf;
-    buf.reserve(j.samples.size() * (name.size() + 40));
+    buf.reserve(j.samples.size() * (shown.size() + 40));
     for (const auto& s : j.samples) {
       // Compiled formats: a million lines' worth of format strings
       // would otherwise be parsed at run time.
-      fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}\t{}\t{}"), name, s.metric, s.value);
+      fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}\t{}\t{}"), shown, s.metric, s.value);
       if (s.offset_s) fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\t@{}s"), *s.offset_s);
       buf.push_back('\n');
     }
@@ -129,8 +135,11 @@ int parse_command(const ParseOptions& o) {
       if (!j.ok()) {
         ++failed;
         std::fflush(stdout);
-        print_message(fmt::format("schedlab: {}: {} (a {} iteration)\n", file, j.error,
-                                  to_string(iteration_status(j.verdict))));
+        const std::string_view status = to_string(iteration_status(j.verdict));
+        print_message(fmt::format(
+            "schedlab: {}: {} ({} {} iteration)\n", terminal_safe(file), terminal_safe(j.error),
+            std::string_view("aeiou").find(status.front()) != std::string_view::npos ? "an" : "a",
+            status));
       }
     }
     out->end();

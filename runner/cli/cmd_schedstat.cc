@@ -19,6 +19,7 @@
 #include "analysis/counters/schedstat_diff.h"
 #include "analysis/counters/schedstat_sides.h"
 #include "base/json_data.h"
+#include "base/text.h"
 #include "results/store.h"
 #include "runner/cli/command_doc.h"
 #include "runner/cli/common.h"
@@ -39,7 +40,7 @@ struct SchedstatCmdOptions {
 
 // What schedstat prints in each format: one side summarised (ro.title is
 // its label), or two compared with the warning the table carries (empty:
-// none).
+// none). Text escaped: a file's name is a label (hostile18).
 struct SchedstatRender {
   std::string (*side)(const schedstat::Summary&, const schedstat::RenderOptions& ro);
   std::string (*comparison)(const schedstat::Comparison&, const std::string& warning);
@@ -47,11 +48,12 @@ struct SchedstatRender {
 const Renderers<SchedstatRender> kSchedstatOutputs{
     {Format::kText,
      {[](const schedstat::Summary& summary, const schedstat::RenderOptions& ro) {
-        return schedstat::render_text(summary, ro);
+        return terminal_safe(schedstat::render_text(summary, ro), true);
       },
       [](const schedstat::Comparison& c, const std::string& warning) {
-        return (warning.empty() ? "" : fmt::format("warning: {}\n", warning)) +
-               schedstat::render_text(c);
+        return terminal_safe((warning.empty() ? "" : fmt::format("warning: {}\n", warning)) +
+                                 schedstat::render_text(c),
+                             true);
       }}},
     {Format::kJson,
      {[](const schedstat::Summary& summary, const schedstat::RenderOptions& ro) {

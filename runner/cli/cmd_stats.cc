@@ -49,8 +49,14 @@ int stats_command(const StatsCmdOptions& o) {
   return guarded({}, [&] {
     CompareOptions options = o.stats.to_options();
     Comparison c = compare_samples(columns, metric, options);
-    // Long file names: short labels (c1, c2) and their key, as compare's, in text.
-    if (o.format == Format::kText) shorten_column_labels(c);
+    // Long file names: short labels (c1, c2) and their key, as compare's, in
+    // text; and names escaped there, as compare's: a file's name reaches the
+    // terminal without its escape sequences (hostile18: `stats *.txt` over a
+    // tree from elsewhere).
+    if (o.format == Format::kText) {
+      shorten_column_labels(c);
+      make_names_terminal_safe(c);
+    }
     fmt::print("{}", kStatsOutputs.of(o.format)(c));
     return kOk;
   });

@@ -396,6 +396,14 @@ bool RunAlive::held(const std::string& db_path, std::int64_t run_id) {
     const int fd =
         ::open(alive_path(dir, db_path, run_id).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) continue;
+    // Another user's file there is no run of ours, held or not: anyone may
+    // make /tmp/schedlab-0 and hold a file named for a dead run of root's,
+    // which list then showed running, rm refused to remove and restore left
+    // its process groups and work directories to (hostile18).
+    if (foreign_lock_file(fd, dir)) {
+      ::close(fd);
+      continue;
+    }
     const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     ::close(fd);
     if (held) return true;

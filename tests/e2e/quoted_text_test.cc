@@ -15,6 +15,7 @@
 #include "tests/support/one_line.h"
 #include "tests/support/raw_sql.h"
 #include "tests/support/run_schedlab.h"
+#include "tests/support/schedstat_fixtures.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/value_config.h"
 
@@ -224,4 +225,58 @@ workloads:
   CHECK(r.out.find("w\\x1b]0;t\\x07\\u202ex") != std::string::npos);
   CHECK(r.out.find("[echo a\\x1b[2Jb\\u202e]") != std::string::npos);
   CHECK(r.out.find("plan for ") != std::string::npos);
+}
+
+TEST_CASE(
+    "parse and stats name a file and quote an output's text escaped, whichever parser's message "
+    "it is (hostile18)") {
+  TempDir dir;
+  // minors17's task-count check quotes its line as it is; seccomp-notify's
+  // unsupported reason is the output's text; a file's name from a tree.
+  write_text(dir.file("h"),
+             "Running in process mode with 2 groups using 40 file descriptors each (== 81 tasks) "
+             "\x1b]0;p\x07\n"
+             "Time: 0.5\n");
+  write_text(dir.file("s"), "seccomp-notify: mode sync: unsupported: \x1b[2J\xe2\x80\xae x\n");
+  const std::string named = dir.file("n\x1b]0;p\x07.txt");
+  write_text(named,
+             "Running in process mode with 2 groups using 40 file descriptors each (== 80 "
+             "tasks)\nTime: 0.5\n");
+  const auto hackbench = schedlab_cmd({"parse", "hackbench", dir.file("h"), named});
+  CHECK(hackbench.exit_code != 0);
+  CHECK(terminal_clean(hackbench.err));
+  CHECK(terminal_clean(hackbench.out));
+  CHECK(one_line(hackbench.err).find("tasks) \\x1b]0;p\\x07") != std::string::npos);
+  CHECK(hackbench.out.find("n\\x1b]0;p\\x07.txt\ttime\t0.5") != std::string::npos);
+  const auto seccomp =
+      schedlab_cmd({"parse", "seccomp-notify", "--param", "modes=sync", dir.file("s")});
+  CHECK(terminal_clean(seccomp.err));
+  CHECK(
+      one_line(seccomp.err).find("seccomp-notify: \\x1b[2J\\u202e x (an unsupported iteration)") !=
+      std::string::npos);
+  write_text(dir.file("a.txt"), "1\n2\n3\n");
+  write_text(named, "1\n2\n4\n");
+  const auto stats = schedlab_cmd({"stats", dir.file("a.txt"), named});
+  INFO(stats.err);
+  CHECK(stats.exit_code == 0);
+  CHECK(terminal_clean(stats.out));
+  CHECK(stats.out.find("n\\x1b]0;p\\x07.txt") != std::string::npos);
+  const std::string before = dir.file("b\x1b]0;p\x07"), after = dir.file("a\x1b[2J");
+  std::filesystem::copy_file(fixture(kSchedstatV15 + "before.txt"), before);
+  std::filesystem::copy_file(fixture(kSchedstatV15 + "after.txt"), after);
+  const auto diff = schedlab_cmd({"schedstat", "diff", before, after});
+  INFO(diff.err);
+  CHECK(diff.exit_code == 0);
+  CHECK(terminal_clean(diff.out));
+  CHECK(diff.out.find("b\\x1b]0;p\\x07 -> ") != std::string::npos);
+  // merge's inputs: `task-*.db` of a shared folder.
+  const std::string task = dir.file("task-\x1b]0;p\x07.db");
+  REQUIRE(schedlab_cmd({"import", "hackbench", "--name", "x", "--db", task,
+                        "a=" + fixture("hackbench/process-pipes-g2-l200.run1.txt").string()})
+              .exit_code == 0);
+  const auto merge = schedlab_cmd({"merge", dir.file("all.db"), task});
+  INFO(merge.err);
+  CHECK(merge.exit_code == 0);
+  CHECK(terminal_clean(merge.out));
+  CHECK(one_line(merge.out).find("task-\\x1b]0;p\\x07.db: 1 new run(s)") != std::string::npos);
 }

@@ -167,6 +167,30 @@ TEST_CASE("history: a run of kernels as columns names each column's kernel") {
   }
 }
 
+TEST_CASE(
+    "history keeps no cells read before another schedlab removed their run and wrote another under "
+    "its ids (hostile18)") {
+  test::TempDir dir;
+  const std::string path = dir.file("h.db");
+  Store s(path);
+  const auto victim = add_run(s, "victim", "2026-03-01T00:00:00Z", "ms", 1.0);
+  std::vector<RunCells> computed;
+  history(s, "hackbench", "time", "", &computed);
+  REQUIRE(computed.size() == 1);
+  {
+    // Meanwhile, another process: `rm victim`, then an import whose run and
+    // iterations take the freed ids, as many iterations as before.
+    Store other(path, Store::Access::kExisting);
+    other.delete_run(victim);
+    REQUIRE(add_run(other, "other", "2026-03-02T00:00:00Z", "ms", 5.0) == victim);
+  }
+  CHECK(s.cell_cache().put_cell_summaries("hackbench", "time", kCellSummaryVersion, computed) == 0);
+  const History h = history(s, "hackbench", "time", "");
+  REQUIRE(!h.points.empty());
+  CHECK(h.points.front().run == "other");
+  check_against_compare(s, h);  // other's cells, not victim's
+}
+
 TEST_CASE("history: kept cell summaries are compare's cells, and a run that went on is recomputed") {
   test::TempDir dir;
   Store s(dir.file("h.db"));

@@ -165,6 +165,15 @@ TEST_CASE(
         "cannot lock the SUT: " + sut + owned);
   CHECK(refusal([&] { RunAlive a("/x/a.db", 7); }) ==
         "cannot mark the run alive: " + alive + owned);
+  {
+    // Nor is another user's file, held, taken for a live run of ours: a dead
+    // run listed running, its leftovers never cleaned (hostile18).
+    const int fd = ::open(alive.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+    CHECK_FALSE(RunAlive::held("/x/a.db", 7));
+    ::close(fd);
+  }
   // Root's and this user's own files are taken.
   for (const auto& f : {sut, alive}) REQUIRE(::chown(f.c_str(), 0, 0) == 0);
   CHECK(refusal([&] { SutLock::acquire(host, "t", "/x/a.db"); }) == "taken");
