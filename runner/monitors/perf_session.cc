@@ -105,11 +105,13 @@ void PerfSession::start() {
   const ExecResult r =
       host_.run({.argv = {"sh", "-c", kEnable, "schedlab-perf", dir_}, .timeout = kEnableTimeout});
   if (!r.ok()) {
-    // perf exited (or hangs) before its control FIFO answered: say why.
+    // perf exited (or hangs) before its control FIFO answered: say why,
+    // and what the enabling command met (perf alive, no "ack").
     ExecResult perf = host_.stop_background(*perf_);
     perf_.reset();
     cleanup();
-    throw HostError(fmt::format("{}: perf did not start: {}", host_.name(), perf_message(perf)));
+    throw HostError(fmt::format("{}: perf did not start: {}; enabling its events: {}", host_.name(),
+                                perf_message(perf), perf_message(r)));
   }
 }
 
