@@ -229,6 +229,11 @@ SshHost::~SshHost() {
       background_.erase(background_.begin());
     }
   }
+  try {
+    if (!pid_dir_.empty()) plain({"rm", "-rf", "--", pid_dir_}, "", std::chrono::seconds(10));
+  } catch (...) {
+    // The host is gone, and /tmp's folder with it at its next boot.
+  }
   const std::vector<std::string> argv = client_argv({"-O", "exit"}, std::nullopt);
   local_.run({.argv = argv, .timeout = std::chrono::seconds(10), .interruptible = false});
   std::error_code ec;
@@ -412,12 +417,21 @@ std::optional<std::string> SshHost::background_output(BackgroundId id) {
   return local_.background_output(it->second.local_id);
 }
 
-// A name no one can guess, made here rather than by `mktemp -u` on the SUT:
-// a measured step asks for one every iteration, and a round trip to an
-// emulated guest costs tens of milliseconds.
+// A pidfile in this host's own folder, made once by `mktemp -d` (0700):
+// the pidfile's name is on the wrapper's command line, which any user of
+// the SUT may read, and in the shared /tmp they could plant a link there
+// for the wrapper to write through, or a pid of their choosing for the
+// step runner to journal and kill (hostile18). One round trip per host,
+// not per iteration: a round trip to an emulated guest costs tens of ms.
 std::string SshHost::remote_pidfile() {
-  std::random_device rd;
-  return fmt::format("/tmp/schedlab-bg-{:08x}{:08x}", rd(), rd());
+  if (pid_dir_.empty()) {
+    const ExecResult r = plain({"mktemp", "-d", "/tmp/schedlab-bg-XXXXXX"});
+    const std::string dir(trim(r.out));
+    if (!r.ok() || !dir.starts_with("/tmp/schedlab-bg-"))
+      throw HostError(fmt::format("{}: mktemp -d: {}", name(), last_lines(r.err, 1)));
+    pid_dir_ = dir;
+  }
+  return fmt::format("{}/{}", pid_dir_, ++pidfiles_);
 }
 
 std::optional<int> SshHost::read_pidfile(const std::string& pidfile) {

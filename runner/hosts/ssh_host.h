@@ -77,7 +77,8 @@ class SshHost final : public Host {
   ExecResult plain(const std::vector<std::string>& argv, const std::string& stdin_data = "",
                    std::chrono::milliseconds timeout = std::chrono::seconds(60));
   std::string remote_temp(const std::string& content);
-  // A fresh path in the remote /tmp for the wrapper's pidfile (not made).
+  // A fresh path for the wrapper's pidfile (not made) in pid_dir_, this
+  // host's own remote folder, made on first use.
   std::string remote_pidfile();
   // The group the wrapper wrote to `pidfile`, waiting for it briefly.
   std::optional<int> read_pidfile(const std::string& pidfile);
@@ -97,6 +98,8 @@ class SshHost final : public Host {
   SshTarget target_;
   SshOptions options_;
   std::string control_dir_;
+  std::string pid_dir_;  // remote, 0700; removed by the destructor
+  int pidfiles_ = 0;
   LocalHost local_;  // runs the ssh clients
   struct Background {
     BackgroundId local_id;

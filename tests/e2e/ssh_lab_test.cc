@@ -18,6 +18,7 @@
 #include <thread>
 #include <tuple>
 
+#include "base/text.h"
 #include "results/iterations_table.h"
 #include "results/knob_journal_table.h"
 #include "results/runs_table.h"
@@ -330,6 +331,36 @@ TEST_CASE("a dropped connection leaves no orphan on the remote host", "[netns]")
   CHECK(gone);
   CHECK(host.poll_background(id).has_value());
   host.run({.argv = {"rm", "-f", "/tmp/schedlab-bg.pid"}});
+}
+
+// hostile18: in the shared /tmp, a user of the SUT who read the pidfile's
+// name on the wrapper's command line could plant a link there (written
+// through) or a pid of their choosing (journaled, then killed).
+TEST_CASE("a background command's pidfile is in the host's own 0700 folder, removed with it",
+          "[netns]") {
+  REQUIRE_LAB();
+  std::string dir;
+  {
+    SshHost host = sut();
+    const std::string user(trim(host.run({.argv = {"id", "-un"}}).out));
+    // The command's parent is the wrapper, whose arguments name the pidfile.
+    const auto id = host.start_background(
+        {.argv = {"sh", "-c", "tr '\\0' '\\n' < /proc/$PPID/cmdline; exec sleep 30"}});
+    std::string args;
+    for (int i = 0; i < 200 && args.find("\n/tmp/schedlab-bg-") == std::string::npos; ++i) {
+      std::this_thread::sleep_for(10ms);
+      args = host.background_output(id).value_or("");
+    }
+    const auto at = args.find("\n/tmp/schedlab-bg-");
+    REQUIRE(at != std::string::npos);
+    const std::string pidfile = args.substr(at + 1, args.find('\n', at + 1) - at - 1);
+    dir = pidfile.substr(0, pidfile.rfind('/'));
+    CHECK(dir.starts_with("/tmp/schedlab-bg-"));
+    CHECK(host.run({.argv = {"stat", "-c", "%a %U %F", dir}}).out ==
+          "700 " + user + " directory\n");
+    host.stop_background(id);
+  }
+  CHECK(sut().run({.argv = {"test", "-e", dir}}).exit_code == 1);
 }
 
 TEST_CASE("connection failures are clear errors before anything runs", "[netns]") {
