@@ -255,6 +255,16 @@ std::string SshHost::remote_temp(const std::string& content) {
   return path;
 }
 
+// When the master connection is gone (seen under load in the SSH lab), ssh
+// says so and connects on its own: its note is not the command's stderr.
+void SshHost::drop_connection_notes(std::string& err) const {
+  const std::string note = "Control socket connect(" + control_dir_ + "/master): ";
+  for (auto at = err.find(note); at != std::string::npos; at = err.find(note, at)) {
+    const auto end = err.find('\n', at);
+    err.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
+  }
+}
+
 ExecResult SshHost::run(const Command& cmd) {
   if (cmd.argv.empty()) throw HostError("empty argv");
   const std::string in = cmd.stdin_data.empty() ? "" : remote_temp(cmd.stdin_data);
@@ -272,14 +282,7 @@ ExecResult SshHost::run(const Command& cmd) {
     };
   ExecResult r = local_.run(local);
   if (!pidfile.empty()) plain({"rm", "-f", "--", pidfile});
-  // When the master connection is gone (seen once under load in the SSH
-  // lab), ssh says so and connects on its own: its note is not the
-  // command's stderr.
-  const std::string note = "Control socket connect(" + control_dir_ + "/master): ";
-  for (auto at = r.err.find(note); at != std::string::npos; at = r.err.find(note, at)) {
-    const auto end = r.err.find('\n', at);
-    r.err.erase(at, end == std::string::npos ? std::string::npos : end - at + 1);
-  }
+  drop_connection_notes(r.err);
   if (!in.empty()) plain({"rm", "-f", "--", in});
   // 255 is ssh's own failure, unless the wrapper said it is the command's.
   if (command_exited_255(r)) return r;
@@ -375,6 +378,7 @@ std::optional<ExecResult> SshHost::poll_background(BackgroundId id) {
   if (it == background_.end()) throw HostError(fmt::format("no background process {}", id));
   auto r = local_.poll_background(it->second.local_id);
   if (!r) return std::nullopt;
+  drop_connection_notes(r->err);
   if (!command_exited_255(*r) && r->outcome == ExecResult::Outcome::kExited &&
       r->exit_code == 255 && trim(r->err).empty())
     r->err = silent_failure();

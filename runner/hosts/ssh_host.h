@@ -82,6 +82,8 @@ class SshHost final : public Host {
   std::string remote_pidfile();
   // The group the wrapper wrote to `pidfile`, waiting for it briefly.
   std::optional<int> read_pidfile(const std::string& pidfile);
+  // Removes ssh's notes that it connected on its own (the master gone).
+  void drop_connection_notes(std::string& err) const;
   // What ssh's exit 255 with nothing on stderr meant (LogLevel=ERROR keeps
   // both quiet): the shared connection closed under the command, or it is
   // still up and the remote shell died of a signal.
