@@ -232,7 +232,7 @@ SshHost::~SshHost() {
   try {
     if (!pid_dir_.empty()) plain({"rm", "-rf", "--", pid_dir_}, "", std::chrono::seconds(10));
   } catch (...) {
-    // The host is gone, and /tmp's folder with it at its next boot.
+    // The host is unreachable: the folder (empty or nearly) stays in its /tmp.
   }
   const std::vector<std::string> argv = client_argv({"-O", "exit"}, std::nullopt);
   local_.run({.argv = argv, .timeout = std::chrono::seconds(10), .interruptible = false});
