@@ -4,10 +4,10 @@
 
 #include <cctype>
 #include <charconv>
-#include <random>
 #include <set>
 #include <sstream>
 
+#include "base/random_word.h"
 #include "base/text.h"
 #include "runner/hosts/locks.h"
 #include "runner/knobs/journal_rows.h"
@@ -55,15 +55,6 @@ bool schedlab_workdir(Host& host, const std::string& path) {
   if (!resolved.ok() || std::string(trim(resolved.out)) != path) return false;
   return host.run({.argv = {"test", "-d", path}, .timeout = std::chrono::seconds(30), .interruptible = false})
       .ok();
-}
-
-// N random letters and digits.
-std::string random_word(int n) {
-  std::random_device rd;
-  std::string word;
-  for (int i = 0; i < n; ++i)
-    word += "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[rd() % 62];
-  return word;
 }
 
 // Whether a process of group PGID on HOST holds kGroupMarkVariable=MARK in

@@ -1,9 +1,9 @@
 #include "runner/run/step_context.h"
 
 #include <chrono>
-#include <random>
 #include <sstream>
 
+#include "base/random_word.h"
 #include "results/knob_journal_table.h"
 #include "runner/run/run_context.h"
 
@@ -47,10 +47,7 @@ std::vector<Workdir> make_pair_workdirs(KnobJournalTable& journal, const Pair& p
 }
 
 std::string random_secret() {
-  std::random_device rd;
-  std::string s;
-  for (int i = 0; i < 24; ++i) s += "abcdefghijklmnopqrstuvwxyz0123456789"[rd() % 36];
-  return s;
+  return random_word(24, "abcdefghijklmnopqrstuvwxyz0123456789");
 }
 
 }  // namespace schedlab
